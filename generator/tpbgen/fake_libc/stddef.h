@@ -4,5 +4,5 @@
 typedef unsigned long size_t;
 typedef long ptrdiff_t;
 #define NULL ((void *)0)
-#define offsetof(t, m) __builtin_offsetof(t, m)
+/* offsetof is a keyword to pycparser; no macro needed. */
 #endif

@@ -1,0 +1,149 @@
+"""The `tpbgen` command: parse arguments, call a stage, print its diagnostics, pick the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import Diagnostic, ExitCode, Severity, TpbgenError
+
+DEFAULT_HEADERS = Path("vendor_headers")
+
+
+def _print_diags(diags: Sequence[Diagnostic], stream: object = None) -> None:
+    out = stream or sys.stderr
+    for d in diags:
+        print(d.render(), file=out)  # type: ignore[arg-type]
+
+
+# -- inspect ------------------------------------------------------------------------------------
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from .annotations import check_annotations
+    from .ingest import ingest_root
+    from .ir import io as ir_io
+    from .summary import render_text
+
+    result = ingest_root(args.headers, [args.gen], use_cache=not args.no_cache)[0]
+    gen = result.gen
+    warnings = [*result.warnings, *check_annotations(gen)]
+    _print_diags(warnings)
+    if args.format == "json":
+        sys.stdout.write(ir_io.dumps(gen))
+    else:
+        sys.stdout.write(render_text(gen))
+    if args.verify_cc:
+        from .verify_cc import verify_cc
+
+        try:
+            mismatches, compared = verify_cc(gen, _include_root(args.headers, gen.tpb_dir))
+        except RuntimeError as exc:
+            raise TpbgenError([Diagnostic(str(exc), code="verify-cc")]) from None
+        _print_diags(mismatches)
+        print(f"verify-cc: {gen.name}: {compared} layout facts compared with the C compiler, {len(mismatches)} mismatches", file=sys.stderr)
+        if mismatches:
+            return ExitCode.FINDINGS
+    return ExitCode.OK
+
+
+def _include_root(headers: Path, tpb_rel: str) -> Path:
+    from .discover import discover
+
+    for s in discover(headers):
+        if s.rel_tpb_dir == tpb_rel:
+            return s.root
+    return headers
+
+
+# -- reconcile ----------------------------------------------------------------------------------
+def cmd_reconcile(args: argparse.Namespace) -> int:
+    from .ingest import ingest_root
+    from .mapping import Finding, read_waivers, reconcile
+
+    results = ingest_root(args.headers, args.gen or None, use_cache=not args.no_cache)
+    findings: list[Finding] = []
+    for r in results:
+        waivers = []
+        wfile = ""
+        if args.waivers:
+            path = args.waivers / f"{r.gen.name}.waivers"
+            if path.exists():
+                waivers = read_waivers(path)
+                wfile = str(path)
+        findings.extend(reconcile(r.gen, strict=args.strict, waivers=waivers, waiver_file=wfile))
+    shown = [f for f in findings if args.verbose or f.severity != Severity.INFO]
+    if args.format == "json":
+        doc = [
+            {k: (v.value if isinstance(v, Severity) else v) for k, v in f.__dict__.items()}
+            for f in findings
+        ]
+        sys.stdout.write(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    else:
+        for f in shown:
+            print(f"{f.gen}: {f.diagnostic().render()}")
+        counts: dict[str, int] = {}
+        for f in findings:
+            counts[f.kind] = counts.get(f.kind, 0) + 1
+        print("reconcile: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return ExitCode.FINDINGS if any(f.severity == Severity.ERROR for f in findings) else ExitCode.OK
+
+
+# -- entry point --------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tpbgen", description="AWS Neuron TPB arch-ISA headers -> typed, validated, executable Python runtime.")
+    p.add_argument("--version", action="version", version=f"tpbgen {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--headers", type=Path, default=DEFAULT_HEADERS, help="header root holding neuron_<gen>_arch_isa/tpb/ (default: vendor_headers/)")
+        sp.add_argument("--no-cache", action="store_true", help="ignore and do not write the IR cache")
+
+    sp = sub.add_parser("inspect", help="show one generation's IR (json) or a readable summary (text)")
+    common(sp)
+    sp.add_argument("--gen", required=True, help="generation name, e.g. mariana")
+    sp.add_argument("--format", choices=("text", "json"), default="text")
+    sp.add_argument("--verify-cc", action="store_true", help="compare every computed layout with the C compiler")
+    sp.set_defaults(func=cmd_inspect)
+
+    sp = sub.add_parser("reconcile", help="check instruction_mapping.json against each generation's OPCODE enum")
+    common(sp)
+    sp.add_argument("--gen", action="append", help="generation to check (repeatable; default: all)")
+    sp.add_argument("--format", choices=("text", "json"), default="text")
+    sp.add_argument("--strict", action="store_true", help="stale names are errors, not warnings")
+    sp.add_argument("--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings")
+    sp.add_argument("-v", "--verbose", action="store_true", help="also print informational findings")
+    sp.set_defaults(func=cmd_reconcile)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub, common)
+    return p
+
+
+# Later stages add their commands here (generate, audit), each in its own module.
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, Callable[[argparse.ArgumentParser], None]], None]] = []  # type: ignore[type-arg]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = int(args.func(args))
+    except TpbgenError as exc:
+        _print_diags(exc.diagnostics)
+        code = int(exc.exit_code)
+    except KeyboardInterrupt:
+        code = 130
+    except Exception as exc:  # a bug: say so plainly, show the traceback only when asked
+        if os.environ.get("TPBGEN_DEBUG"):
+            raise
+        print(f"tpbgen: internal error: {type(exc).__name__}: {exc} (set TPBGEN_DEBUG=1 for a traceback)", file=sys.stderr)
+        code = int(ExitCode.INTERNAL)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Comments harvested from the original header lines, by the coordinates the parser reports.
+
+The preprocessor drops comments, but in these headers comments carry meaning: the maintenance
+marker on each opcode (`// Y`, `// n, use TensorScalarArithOp instead`), the `// size (lo - hi)`
+annotation on each field, the usage notes above each struct and the Rust-style `// fn` specs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .ir.model import Loc, Maintenance, SpecComment
+
+_SPEC_START = re.compile(r"^\s*//\s*fn\s+([A-Za-z_]\w*)\s*\(")
+_SECTION = re.compile(r"^\s*//\*\s*(\S+)")
+
+
+class SourceLines:
+    """The lines of every header of one tree, read once."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._cache: dict[str, list[str]] = {}
+
+    def lines(self, rel: str) -> list[str]:
+        if rel not in self._cache:
+            path = self._root / rel
+            try:
+                self._cache[rel] = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                self._cache[rel] = []
+        return self._cache[rel]
+
+    def line(self, rel: str, n: int) -> str:
+        ls = self.lines(rel)
+        return ls[n - 1] if 0 < n <= len(ls) else ""
+
+    def trailing_comment(self, rel: str, n: int) -> str:
+        """The `//` comment that ends line n, without its slashes and outer blanks; "" when none."""
+        text = self.line(rel, n)
+        idx = _comment_start(text)
+        if idx < 0:
+            return ""
+        return text[idx + 2 :].strip()
+
+    def doc_above(self, rel: str, n: int) -> str:
+        """The comment block directly above line n (no blank line between), markers stripped."""
+        ls = self.lines(rel)
+        i = n - 2
+        block: list[str] = []
+        in_block_comment = False
+        while i >= 0:
+            s = ls[i].strip()
+            if s.endswith("*/") and not s.startswith("//"):
+                in_block_comment = True
+            if in_block_comment:
+                block.append(s)
+                if s.startswith("/*"):
+                    in_block_comment = False
+                i -= 1
+                continue
+            if s.startswith("//") and not _SPEC_START.match(s) and not _SECTION.match(s):
+                block.append(s)
+                i -= 1
+                continue
+            break
+        block.reverse()
+        return "\n".join(_strip_markers(s) for s in block).strip("\n")
+
+    def spec_comments(self, rel: str) -> list[SpecComment]:
+        ls = self.lines(rel)
+        out: list[SpecComment] = []
+        i = 0
+        while i < len(ls):
+            m = _SPEC_START.match(ls[i])
+            if not m:
+                i += 1
+                continue
+            j = i
+            while j + 1 < len(ls) and ls[j].strip() != "// }" and ls[j + 1].strip().startswith("//"):
+                j += 1
+            text = "\n".join(_strip_markers(s.strip()) for s in ls[i : j + 1])
+            out.append(SpecComment(m.group(1), Loc(rel, i + 1, 1), j + 1, text))
+            i = j + 1
+        return out
+
+    def section_at(self, rel: str, n: int) -> str:
+        """The last `//* name` section marker at or above line n."""
+        ls = self.lines(rel)
+        for i in range(min(n, len(ls)) - 1, -1, -1):
+            m = _SECTION.match(ls[i])
+            if m:
+                return m.group(1)
+        return ""
+
+    def banner(self, rel: str) -> str:
+        return _strip_markers(self.line(rel, 3).strip()).strip()
+
+
+def _comment_start(text: str) -> int:
+    """Index of the `//` that starts a comment on this line, outside string and char literals."""
+    quote = ""
+    i = 0
+    while i < len(text) - 1:
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif text.startswith("//", i):
+            return i
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                return -1
+            i = end + 2
+            continue
+        i += 1
+    return -1
+
+
+def _strip_markers(s: str) -> str:
+    for prefix in ("///", "//", "/**", "/*", "*/", "*"):
+        if s.startswith(prefix):
+            s = s[len(prefix) :]
+            break
+    if s.endswith("*/"):
+        s = s[:-2]
+    return s[1:] if s.startswith(" ") else s
+
+
+_MARKER = re.compile(r"^(?P<m>[YyNn])(?:\s*,\s*(?P<note>.*))?$")
+
+
+def parse_maintenance(comment: str) -> Maintenance | None:
+    """`Y` -> maintained; `n, <note>` -> not maintained with its note. The marker may follow
+    other text in its own `//` segment (`SortMerge wip 0x97 // Y`): the last segment decides."""
+    if not comment:
+        return None
+    for segment in reversed([s.strip() for s in comment.split("//")]):
+        m = _MARKER.match(segment)
+        if m:
+            marker = m.group("m")
+            return Maintenance(marker.upper() == "Y", marker, (m.group("note") or "").strip())
+    return None
+
+
+@dataclass(frozen=True)
+class SizeAnnotation:
+    """A parsed `// <size> (<lo> - <hi>)` or `// <size> (<lo>)` field annotation."""
+
+    size: int
+    lo: int
+    hi: int
+
+
+_ANNOT = re.compile(r"^(?P<size>\d+)\s*\(\s*(?P<lo>\d+)\s*(?:-\s*(?P<hi>\d+)\s*)?\)")
+
+
+def parse_size_annotation(comment: str) -> SizeAnnotation | None:
+    m = _ANNOT.match(comment)
+    if not m:
+        return None
+    lo = int(m.group("lo"))
+    hi = int(m.group("hi")) if m.group("hi") is not None else lo
+    return SizeAnnotation(int(m.group("size")), lo, hi)

@@ -1,0 +1,68 @@
+"""Find the generations under a header root: every `neuron_<gen>_arch_isa/tpb/` below it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import fail
+
+_GEN_DIR = re.compile(r"^neuron_([a-z0-9_]+?)_arch_isa$")
+
+# The order generations came in; unknown names sort after these, alphabetically.
+KNOWN_ORDER = ("sunda", "cayman", "mariana", "maverick")
+
+
+@dataclass(frozen=True)
+class GenerationSource:
+    name: str
+    root: Path  # the include root: the directory holding neuron_<gen>_arch_isa/
+    tpb_dir: Path  # root / neuron_<gen>_arch_isa / tpb
+
+    @property
+    def rel_tpb_dir(self) -> str:
+        return self.tpb_dir.relative_to(self.root).as_posix()
+
+    def headers(self) -> list[Path]:
+        return sorted(self.tpb_dir.glob("*.h"))
+
+    def mapping_file(self) -> Path:
+        return self.tpb_dir / "instruction_mapping.json"
+
+
+def generation_order(name: str) -> tuple[int, str]:
+    return (KNOWN_ORDER.index(name) if name in KNOWN_ORDER else len(KNOWN_ORDER), name)
+
+
+def discover(root: Path) -> list[GenerationSource]:
+    """All generations below `root`, in generation order. A root with none is an error."""
+    if not root.is_dir():
+        raise fail(f"header root does not exist or is not a directory: {root}", str(root), code="no-root")
+    found: list[GenerationSource] = []
+    for tpb in sorted(root.glob("**/tpb")):
+        m = _GEN_DIR.match(tpb.parent.name)
+        if m and tpb.is_dir():
+            found.append(GenerationSource(m.group(1), tpb.parent.parent, tpb))
+    if not found:
+        raise fail(
+            "no generations found: expected neuron_<gen>_arch_isa/tpb/ directories below the header root",
+            str(root),
+            code="no-generations",
+        )
+    names = [g.name for g in found]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise fail(f"generation found more than once below the root: {', '.join(dupes)}", str(root), code="dup-gen")
+    return sorted(found, key=lambda g: generation_order(g.name))
+
+
+def source_for_tpb_dir(tpb_dir: Path) -> GenerationSource:
+    """A single generation given as the path of its `tpb/` tree (used by audit for two drops)."""
+    tpb_dir = tpb_dir.resolve()
+    m = _GEN_DIR.match(tpb_dir.parent.name)
+    if not tpb_dir.is_dir() or tpb_dir.name != "tpb" or not m:
+        raise fail(
+            "not a tpb/ tree: expected a path ending in neuron_<gen>_arch_isa/tpb", str(tpb_dir), code="not-tpb"
+        )
+    return GenerationSource(m.group(1), tpb_dir.parent.parent, tpb_dir)

@@ -1,0 +1,155 @@
+"""Ingest: one `tpb/` tree -> one verified `Generation` IR (discover -> preprocess -> parse -> build).
+
+The IR is cached by a hash of every input byte (headers, JSON, tpbgen's stand-in libc, the IR
+version and tpbgen's version), so an unchanged drop is not parsed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__
+from .comments import SourceLines
+from .dialect import reduce_dialect
+from .discover import GenerationSource, discover
+from .errors import Diagnostic, Severity, TpbgenError
+from .ir import io as ir_io
+from .ir.build import build
+from .ir.model import IR_VERSION, Generation, SourceFile
+from .mapping import read_mapping
+from .parse import parse
+from .preprocess import TU_NAME, Preprocessor, fake_libc_dir, preprocess
+
+
+@dataclass(frozen=True)
+class Ingested:
+    gen: Generation
+    warnings: tuple[Diagnostic, ...]
+    from_cache: bool
+
+
+def inputs_hash(src: GenerationSource) -> str:
+    h = hashlib.sha256()
+    h.update(f"tpbgen {__version__} ir {IR_VERSION}\n".encode())
+    files = [*src.headers(), src.mapping_file()]
+    for f in sorted(fake_libc_dir().glob("*.h")):
+        h.update(f"libc/{f.name}\n".encode())
+        h.update(f.read_bytes())
+    for f in files:
+        h.update(f.relative_to(src.root).as_posix().encode() + b"\n")
+        h.update(f.read_bytes() if f.exists() else b"<missing>")
+    return h.hexdigest()
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("TPBGEN_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tpbgen"
+
+
+def ingest(src: GenerationSource, use_cache: bool = True, preprocessor: Preprocessor | None = None) -> Ingested:
+    key = inputs_hash(src)
+    cached = cache_dir() / f"ir-{src.name}-{key[:32]}.json"
+    if use_cache and cached.exists():
+        try:
+            gen = ir_io.generation_from_json(cached.read_text(encoding="utf-8"))
+            if gen.inputs_sha256 == key:
+                return Ingested(gen, (), True)
+        except (ValueError, KeyError, TypeError):
+            pass  # a cache entry from another version: rebuild it
+    gen, warnings = _ingest_uncached(src, key, preprocessor)
+    if use_cache:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_text(ir_io.dumps(gen), encoding="utf-8")
+            tmp.replace(cached)
+        except OSError:
+            pass  # an unwritable cache only costs time
+    return Ingested(gen, tuple(warnings), False)
+
+
+def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor | None) -> tuple[Generation, list[Diagnostic]]:
+    root = src.root.resolve()
+    pre = preprocess(src, preprocessor)
+    text, dialect = reduce_dialect(pre.text)
+
+    def relpath(name: str) -> str:
+        if name in ("<stdin>", TU_NAME):
+            return TU_NAME
+        p = Path(name)
+        if not p.is_absolute():
+            p = root / p
+        try:
+            return p.resolve().relative_to(root).as_posix()
+        except ValueError:
+            return "<libc>/" + p.name
+
+    tpb_rel = src.rel_tpb_dir
+
+    def is_ours(rel: str) -> bool:
+        return rel.startswith(tpb_rel + "/")
+
+    ast = parse(text, TU_NAME, relpath)
+    lines = SourceLines(root)
+    tree = build(ast, relpath, is_ours, lines, dialect)
+    files = []
+    for h in src.headers():
+        rel = h.relative_to(src.root).as_posix()
+        data = h.read_bytes()
+        files.append(SourceFile(rel, hashlib.sha256(data).hexdigest(), data.count(b"\n"), lines.banner(rel)))
+    mapping_path = src.mapping_file()
+    mapping = read_mapping(mapping_path, mapping_path.relative_to(src.root).as_posix())
+    files.append(SourceFile(mapping.file, mapping.sha256, mapping_path.read_bytes().count(b"\n"), ""))
+    core = next((f.banner for f in files if f.path.endswith("_common.h") and "NC-v" in f.banner), "")
+    core_version = ""
+    if core:
+        idx = core.index("NC-v")
+        core_version = core[idx:].split()[0].rstrip(".")
+    spec = tuple(sc for f in files if f.path.endswith(".h") for sc in lines.spec_comments(f.path))
+    gen = Generation(
+        name=src.name,
+        tpb_dir=tpb_rel,
+        core_version=core_version,
+        files=tuple(files),
+        enums=tree.enums,
+        constants=tree.constants,
+        typedefs=tree.typedefs,
+        structs=tree.structs,
+        static_asserts=tree.static_asserts,
+        functions=tree.functions,
+        spec_comments=spec,
+        mapping=mapping,
+        inputs_sha256=key,
+        generator=__version__,
+    )
+    warnings = [*tree.warnings]
+    if not gen.enums and not gen.structs:
+        raise TpbgenError([Diagnostic("the headers define no enums and no structs", tpb_rel, 0, 0, Severity.ERROR, "empty")])
+    return gen, warnings
+
+
+def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = True) -> list[Ingested]:
+    """Every generation under `root` (or those named in `only`); all errors of all gens together."""
+    sources = discover(root)
+    if only:
+        known = {s.name for s in sources}
+        missing = [g for g in only if g not in known]
+        if missing:
+            raise TpbgenError([Diagnostic(f"no generation '{g}' under the header root (found: {', '.join(sorted(known))})", str(root), code="unknown-gen") for g in missing])
+        sources = [s for s in sources if s.name in only]
+    out: list[Ingested] = []
+    errors: list[Diagnostic] = []
+    for s in sources:
+        try:
+            out.append(ingest(s, use_cache))
+        except TpbgenError as exc:
+            errors.extend(exc.diagnostics)
+    if errors:
+        raise TpbgenError(errors)
+    return out

@@ -1,0 +1,520 @@
+"""Build one generation's IR from its pycparser AST: types, layouts, constants, asserts, functions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pycparser import c_ast
+from pycparser.c_generator import CGenerator
+
+from ..comments import SourceLines, parse_maintenance
+from ..dialect import DialectInfo
+from ..errors import Diagnostic, Severity, TpbgenError
+from ..layout import MemberIn, enum_size, layout_struct, layout_union
+from .cast import to_dict
+from .consteval import ConstEvaluator, CValue, NotConstant
+from .model import (
+    Constant,
+    Enum,
+    EnumMember,
+    Field,
+    Function,
+    Loc,
+    Param,
+    StaticAssert,
+    Struct,
+    Typedef,
+    TypeRef,
+)
+
+# Canonical names of the C scalar types (LP64).
+_BUILTINS: dict[tuple[str, ...], tuple[str, str, int, bool]] = {}
+
+
+def _builtin(names: tuple[str, ...], kind: str, canon: str, size: int, signed: bool) -> None:
+    _BUILTINS[tuple(sorted(names))] = (kind, canon, size, signed)
+
+
+for _n, _c, _s, _sg in [
+    (("char",), "int8", 1, True),
+    (("signed", "char"), "int8", 1, True),
+    (("unsigned", "char"), "uint8", 1, False),
+    (("short",), "int16", 2, True),
+    (("short", "int"), "int16", 2, True),
+    (("signed", "short"), "int16", 2, True),
+    (("unsigned", "short"), "uint16", 2, False),
+    (("unsigned", "short", "int"), "uint16", 2, False),
+    (("int",), "int32", 4, True),
+    (("signed",), "int32", 4, True),
+    (("signed", "int"), "int32", 4, True),
+    (("unsigned",), "uint32", 4, False),
+    (("unsigned", "int"), "uint32", 4, False),
+    (("long",), "int64", 8, True),
+    (("long", "int"), "int64", 8, True),
+    (("unsigned", "long"), "uint64", 8, False),
+    (("unsigned", "long", "int"), "uint64", 8, False),
+    (("long", "long"), "int64", 8, True),
+    (("unsigned", "long", "long"), "uint64", 8, False),
+]:
+    _builtin(_n, "int", _c, _s, _sg)
+_builtin(("_Bool",), "bool", "bool", 1, False)
+_builtin(("float",), "float", "float32", 4, True)
+_builtin(("double",), "float", "float64", 8, True)
+_builtin(("void",), "void", "void", 0, False)
+
+
+@dataclass
+class CType:
+    """A type while building: scalar, enum, struct/union (by canonical name), or array of one."""
+
+    kind: Literal["int", "float", "bool", "enum", "struct", "union", "void"]
+    name: str
+    size: int
+    align: int
+    signed: bool = False
+    dims: tuple[int, ...] = ()
+    spelled: str = ""
+
+    def element(self) -> CType:
+        return CType(self.kind, self.name, self.size, self.align, self.signed, (), self.spelled)
+
+    @property
+    def total_size(self) -> int:
+        n = self.size
+        for d in self.dims:
+            n *= d
+        return n
+
+    def ref(self) -> TypeRef:
+        return TypeRef(self.kind, self.name, self.spelled or self.name, self.size, self.signed)
+
+
+@dataclass
+class _Builder:
+    relpath: Callable[[str], str]
+    is_ours: Callable[[str], bool]  # is this (relative) file part of the ingested tree?
+    src: SourceLines
+    dialect: DialectInfo
+    typedef_types: dict[str, CType] = field(default_factory=dict)
+    typedef_chain: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)  # "struct X" -> canonical name
+    structs: dict[str, Struct] = field(default_factory=dict)
+    struct_order: list[str] = field(default_factory=list)
+    enums: dict[str, Enum] = field(default_factory=dict)
+    enum_consts: dict[str, int] = field(default_factory=dict)
+    constants: list[Constant] = field(default_factory=list)
+    typedefs: list[Typedef] = field(default_factory=list)
+    asserts: list[StaticAssert] = field(default_factory=list)
+    functions: list[Function] = field(default_factory=list)
+    errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    _anon: int = 0
+
+    # -- helpers ---------------------------------------------------------------------------
+    def loc(self, node: c_ast.Node, name: str | None = None) -> Loc:
+        """Where a node is. The column is read off the original line (where `name`, or the first
+        non-blank character, stands), not off the preprocessed text: macro expansion moves
+        columns differently in cpp and pcpp, and the IR must not depend on which one ran."""
+        c = node.coord
+        if c is None:
+            return Loc("<unknown>", 0, 0)
+        file = self.relpath(c.file)
+        text = self.src.line(file, c.line)
+        col = text.find(name) + 1 if name and name in text else len(text) - len(text.lstrip()) + 1
+        return Loc(file, c.line, col if text else 0)
+
+    def error(self, node: c_ast.Node | None, message: str, code: str) -> None:
+        loc = self.loc(node) if node is not None else Loc("<unknown>", 0, 0)
+        self.errors.append(Diagnostic(message, loc.file, loc.line, loc.col, Severity.ERROR, code))
+
+    def evaluator(self) -> ConstEvaluator:
+        return ConstEvaluator(self._lookup_id, self._sizeof_node, self._offsetof)
+
+    def _lookup_id(self, name: str) -> CValue | None:
+        if name in self.enum_consts:
+            return CValue(self.enum_consts[name])
+        for c in self.constants:
+            if c.name == name:
+                return CValue(c.value, not c.type.signed, 64 if c.type.size > 4 else 32)
+        return None
+
+    def _sizeof_node(self, node: c_ast.Node) -> int:
+        if isinstance(node, c_ast.Typename):
+            return self.resolve(node.type, node).total_size
+        if isinstance(node, c_ast.ID) and node.name in self.typedef_types:
+            return self.typedef_types[node.name].total_size
+        raise NotConstant("sizeof of an expression", node)
+
+    def _offsetof(self, typ: c_ast.Node, member: c_ast.Node) -> int:
+        t = self.resolve(typ.type if isinstance(typ, c_ast.Typename) else typ, typ)
+        path: list[str | int] = []
+        m = member
+        while True:
+            if isinstance(m, c_ast.ID):
+                path.append(m.name)
+                break
+            if isinstance(m, c_ast.StructRef):
+                path.append(m.field.name)
+                m = m.name
+                continue
+            if isinstance(m, c_ast.ArrayRef):
+                path.append(self.evaluator().eval_int(m.subscript))
+                m = m.name
+                continue
+            raise NotConstant("unsupported offsetof member designator", member)
+        path.reverse()
+        return self.offset_of_path(t, path, typ)
+
+    def offset_of_path(self, t: CType, path: list[str | int], node: c_ast.Node) -> int:
+        off = 0
+        cur = t
+        for step in path:
+            if isinstance(step, int):
+                off += step * cur.size
+                cur = cur.element()
+                continue
+            s = self.structs.get(cur.name)
+            if s is None:
+                raise NotConstant(f"offsetof into non-struct {cur.name}", node)
+            f = self._find_field(s, step)
+            if f is None:
+                raise NotConstant(f"{cur.name} has no field {step}", node)
+            off += f[0]
+            cur = f[1]
+        return off
+
+    def _find_field(self, s: Struct, name: str) -> tuple[int, CType] | None:
+        for f in s.fields:
+            if f.name == name:
+                return f.offset, self.ctype_of_field(f)
+            if f.anonymous:
+                inner = self._find_field(self.structs[f.type.name], name)
+                if inner:
+                    return f.offset + inner[0], inner[1]
+        return None
+
+    def ctype_of_field(self, f: Field) -> CType:
+        t = f.type
+        align = self.structs[t.name].align if t.kind in ("struct", "union") else t.size
+        return CType(t.kind, t.name, t.size, align, t.signed, f.dims, t.spelled)
+
+    # -- types -----------------------------------------------------------------------------
+    def resolve(self, node: c_ast.Node, where: c_ast.Node, spelled_name: str | None = None) -> CType:
+        """The CType of a declarator (TypeDecl / ArrayDecl / PtrDecl / Typename subtree)."""
+        if isinstance(node, c_ast.Typename):
+            return self.resolve(node.type, where)
+        if isinstance(node, c_ast.ArrayDecl):
+            inner = self.resolve(node.type, where)
+            if node.dim is None:
+                raise TpbgenError([self._diag(where, "array without a size", "type")])
+            try:
+                n = self.evaluator().eval_int(node.dim)
+            except NotConstant as exc:
+                raise TpbgenError([self._diag(exc.node or where, f"array size: {exc}", "type")]) from None
+            return CType(inner.kind, inner.name, inner.size, inner.align, inner.signed, (n, *inner.dims), inner.spelled)
+        if isinstance(node, c_ast.PtrDecl):
+            return CType("int", "pointer", 8, 8, False, (), "pointer")
+        if isinstance(node, c_ast.TypeDecl):
+            return self.resolve_base(node.type, where)
+        return self.resolve_base(node, where)
+
+    def _diag(self, node: c_ast.Node, message: str, code: str) -> Diagnostic:
+        loc = self.loc(node)
+        return Diagnostic(message, loc.file, loc.line, loc.col, Severity.ERROR, code)
+
+    def resolve_base(self, node: c_ast.Node, where: c_ast.Node) -> CType:
+        if isinstance(node, c_ast.IdentifierType):
+            key = tuple(sorted(n for n in node.names if n not in ("const", "volatile")))
+            if key in _BUILTINS:
+                kind, canon, size, signed = _BUILTINS[key]
+                return CType(kind, canon, size, max(size, 1), signed, (), " ".join(node.names))  # type: ignore[arg-type]
+            if len(node.names) == 1 and node.names[0] in self.typedef_types:
+                t = self.typedef_types[node.names[0]]
+                return CType(t.kind, t.name, t.size, t.align, t.signed, t.dims, node.names[0])
+            raise TpbgenError([self._diag(node, f"unknown type '{' '.join(node.names)}'", "unknown-type")])
+        if isinstance(node, (c_ast.Struct, c_ast.Union)):
+            kind: Literal["struct", "union"] = "struct" if isinstance(node, c_ast.Struct) else "union"
+            if node.decls is not None:
+                name = self.define_struct(node, kind, None)
+            else:
+                tag = f"{kind} {node.name}"
+                if tag not in self.tags:
+                    raise TpbgenError([self._diag(node, f"incomplete or unknown type '{tag}'", "unknown-type")])
+                name = self.tags[tag]
+            s = self.structs[name]
+            return CType(kind, name, s.size, s.align, False, (), name)
+        if isinstance(node, c_ast.Enum):
+            if node.values is not None:
+                name = self.define_enum(node, None)
+            else:
+                tag = f"enum {node.name}"
+                if tag not in self.tags:
+                    raise TpbgenError([self._diag(node, f"unknown type '{tag}'", "unknown-type")])
+                name = self.tags[tag]
+            e = self.enums[name]
+            return CType("enum", name, e.size, e.size, False, (), name)
+        raise TpbgenError([self._diag(where, f"unsupported type construct {type(node).__name__}", "type")])
+
+    # -- declarations ----------------------------------------------------------------------
+    def define_enum(self, node: c_ast.Enum, typedef_name: str | None) -> str:
+        name = typedef_name or node.name or self._anon_name("enum")
+        tag = f"enum {node.name}" if node.name else None
+        if tag and tag in self.tags and self.tags[tag] in self.enums:
+            return self.tags[tag]
+        members: list[EnumMember] = []
+        nxt = 0
+        ev = self.evaluator()
+        for en in node.values.enumerators:
+            if en.value is not None:
+                try:
+                    nxt = ev.eval_int(en.value)
+                except NotConstant as exc:
+                    self.error(exc.node or en, f"enumerator {en.name}: {exc}", "enum-value")
+            loc = self.loc(en, en.name)
+            comment = self.src.trailing_comment(loc.file, loc.line)
+            members.append(EnumMember(en.name, nxt, loc, comment, parse_maintenance(comment)))
+            self.enum_consts[en.name] = nxt
+            nxt += 1
+        packed = bool({name, node.name} & self.dialect.packed)
+        loc = self.loc(node)
+        e = Enum(
+            name,
+            enum_size([m.value for m in members], packed),
+            packed,
+            tuple(members),
+            loc,
+            loc.line,
+            self.src.doc_above(loc.file, loc.line),
+        )
+        self.enums[name] = e
+        if tag:
+            self.tags[tag] = name
+        return name
+
+    def _anon_name(self, what: str) -> str:
+        self._anon += 1
+        return f"__anon_{what}_{self._anon}"
+
+    def define_struct(self, node: c_ast.Struct | c_ast.Union, kind: Literal["struct", "union"], typedef_name: str | None) -> str:
+        tag = f"{kind} {node.name}" if node.name else None
+        if tag and tag in self.tags and self.tags[tag] in self.structs:
+            return self.tags[tag]
+        name = typedef_name or node.name or self._anon_name(kind)
+        if tag:
+            self.tags[tag] = name  # lets members refer to the struct by tag (rare here)
+        packed = bool({name, node.name} & self.dialect.packed)
+        min_align = self.dialect.aligned.get(name) or self.dialect.aligned.get(node.name or "", 1)
+        raw: list[tuple[c_ast.Decl, CType, int | None, bool]] = []
+        for d in node.decls or []:
+            try:
+                t = self.resolve(d.type, d)
+            except TpbgenError as exc:
+                self.errors.extend(exc.diagnostics)
+                continue
+            width = None
+            if d.bitsize is not None:
+                try:
+                    width = self.evaluator().eval_int(d.bitsize)
+                except NotConstant as exc:
+                    self.error(d, f"bitfield width: {exc}", "bitfield")
+                    continue
+            anonymous = d.name is None and t.kind in ("struct", "union") and width is None
+            raw.append((d, t, width, anonymous))
+        ins = [MemberIn(d.name, t.total_size, t.align, t.size, w) for d, t, w, _ in raw]
+        lay = (layout_struct if kind == "struct" else layout_union)(ins, packed, min_align)
+        fields = []
+        for (d, t, w, anonymous), out in zip(raw, lay.members, strict=True):
+            if d.name is None and not anonymous:
+                continue  # unnamed padding bitfield
+            loc = self.loc(d, d.name)
+            fields.append(
+                Field(
+                    d.name or f"__anon{len(fields)}",
+                    t.ref(),
+                    out.offset,
+                    out.span if w is not None else t.total_size,
+                    t.dims,
+                    out.bit_offset if w is not None else None,
+                    w,
+                    loc,
+                    self.src.trailing_comment(loc.file, loc.line),
+                    anonymous,
+                )
+            )
+        loc = self.loc(node)
+        end = max((f.loc.line for f in fields), default=loc.line) + 1
+        self.structs[name] = Struct(name, kind, lay.size, lay.align, packed, tuple(fields), loc, end, self.src.doc_above(loc.file, loc.line))
+        self.struct_order.append(name)
+        return name
+
+    def visit_typedef(self, td: c_ast.Typedef) -> None:
+        inner = td.type.type if isinstance(td.type, c_ast.TypeDecl) else None
+        try:
+            if isinstance(inner, (c_ast.Struct, c_ast.Union)) and inner.decls is not None:
+                kind: Literal["struct", "union"] = "struct" if isinstance(inner, c_ast.Struct) else "union"
+                name = self.define_struct(inner, kind, td.name)
+                s = self.structs[name]
+                if name == td.name:
+                    self.structs[name] = Struct(s.name, s.kind, s.size, s.align, s.packed, s.fields, s.loc, self.loc(td).line, s.doc)
+                t = CType(kind, name, s.size, s.align, False, (), td.name)
+                target = f"{kind} {inner.name or '{...}'}"
+            elif isinstance(inner, c_ast.Enum) and inner.values is not None:
+                name = self.define_enum(inner, td.name)
+                e = self.enums[name]
+                self.enums[name] = Enum(e.name, e.size, e.packed, e.members, e.loc, self.loc(td).line, e.doc)
+                t = CType("enum", name, e.size, e.size, False, (), td.name)
+                target = f"enum {inner.name or '{...}'}"
+            else:
+                t = self.resolve(td.type, td)
+                target = _spell(td.type)
+        except TpbgenError as exc:
+            self.errors.extend(exc.diagnostics)
+            return
+        base = target.split()[-1] if target else ""
+        chain = (td.name, *self.typedef_chain.get(base, ()))
+        self.typedef_types[td.name] = t
+        self.typedef_chain[td.name] = chain
+        loc = self.loc(td, td.name)
+        if self.is_ours(loc.file):
+            self.typedefs.append(Typedef(td.name, target, (*chain, t.name) if chain[-1] != t.name else chain, loc))
+
+    def visit_decl(self, d: c_ast.Decl) -> None:
+        # A tagged type declared on its own (`struct X {...};` / `enum E {...};`)
+        if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
+            try:
+                self.resolve_base(d.type, d)
+            except TpbgenError as exc:
+                self.errors.extend(exc.diagnostics)
+            return
+        if isinstance(d.type, c_ast.FuncDecl):
+            return  # a prototype: the body, if any, comes as a FuncDef
+        if "const" in (d.quals or []) and d.init is not None:
+            try:
+                t = self.resolve(d.type, d)
+                if isinstance(d.init, c_ast.InitList):
+                    self.error(d, f"array constant {d.name} is not supported yet", "constant")
+                    return
+                v = self.evaluator().eval(d.init)
+            except TpbgenError as exc:
+                self.errors.extend(exc.diagnostics)
+                return
+            except NotConstant as exc:
+                self.error(exc.node or d, f"constant {d.name}: {exc}", "constant")
+                return
+            value: int | float = v.value
+            if t.kind in ("int", "enum", "bool") and isinstance(value, int):
+                bits = t.size * 8
+                value &= (1 << bits) - 1
+                if t.signed and value >> (bits - 1):
+                    value -= 1 << bits
+            loc = self.loc(d, d.name)
+            if self.is_ours(loc.file):
+                self.constants.append(Constant(d.name, t.ref(), value, loc, self.src.trailing_comment(loc.file, loc.line)))
+            return
+
+    def visit_static_assert(self, sa: c_ast.StaticAssert) -> None:
+        loc = self.loc(sa)
+        msg = ""
+        if sa.message is not None and isinstance(sa.message, c_ast.Constant):
+            msg = sa.message.value[1:-1].encode().decode("unicode_escape")
+        expr = CGenerator().visit(sa.cond)
+        try:
+            value = bool(self.evaluator().eval(sa.cond).value)
+        except NotConstant as exc:
+            self.error(exc.node or sa, f"static assert cannot be evaluated: {exc}", "static-assert")
+            return
+        except TpbgenError as exc:
+            self.errors.extend(exc.diagnostics)
+            return
+        if not value:
+            self.error(sa, f"static assert fails under tpbgen's layout: {expr} ({msg})", "static-assert")
+        if self.is_ours(loc.file):
+            self.asserts.append(StaticAssert(expr, msg, value, loc))
+
+    def visit_funcdef(self, fd: c_ast.FuncDef) -> None:
+        decl = fd.decl
+        fdecl = decl.type
+        try:
+            ret = self.resolve(fdecl.type, decl)
+            params: list[Param] = []
+            for p in (fdecl.args.params if fdecl.args else []):
+                if isinstance(p, c_ast.Typename) and _spell(p.type) == "void":
+                    continue
+                if isinstance(p, c_ast.EllipsisParam):
+                    self.error(p, f"function {decl.name}: variadic parameters", "function")
+                    continue
+                params.append(Param(p.name or "", self.resolve(p.type, p).ref()))
+        except TpbgenError as exc:
+            self.errors.extend(exc.diagnostics)
+            return
+        loc = self.loc(decl, decl.name)
+        calls: list[str] = []
+
+        class _Calls(c_ast.NodeVisitor):
+            def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+                if isinstance(n.name, c_ast.ID) and n.name.name not in calls:
+                    calls.append(n.name.name)
+                self.generic_visit(n)
+
+        _Calls().visit(fd.body)
+        end = _max_line(fd) + 1
+        if self.is_ours(loc.file):
+            self.functions.append(
+                Function(decl.name, ret.ref(), tuple(params), loc, end, tuple(calls), to_dict(fd, self.relpath, keep_columns=False), self.src.section_at(loc.file, loc.line))
+            )
+
+
+def _max_line(node: c_ast.Node) -> int:
+    best = node.coord.line if node.coord else 0
+    for _, child in node.children():
+        best = max(best, _max_line(child))
+    return best
+
+
+def _spell(node: c_ast.Node) -> str:
+    t = node
+    while isinstance(t, (c_ast.TypeDecl, c_ast.Typename)):
+        t = t.type
+    if isinstance(t, c_ast.IdentifierType):
+        return " ".join(t.names)
+    if isinstance(t, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
+        return f"{type(t).__name__.lower()} {t.name}"
+    if isinstance(t, c_ast.ArrayDecl):
+        return _spell(t.type) + "[]"
+    if isinstance(t, c_ast.PtrDecl):
+        return _spell(t.type) + " *"
+    return type(t).__name__
+
+
+@dataclass(frozen=True)
+class BuiltTree:
+    enums: tuple[Enum, ...]
+    constants: tuple[Constant, ...]
+    typedefs: tuple[Typedef, ...]
+    structs: tuple[Struct, ...]
+    static_asserts: tuple[StaticAssert, ...]
+    functions: tuple[Function, ...]
+    warnings: tuple[Diagnostic, ...]
+
+
+def build(ast: c_ast.FileAST, relpath: Callable[[str], str], is_ours: Callable[[str], bool], src: SourceLines, dialect: DialectInfo) -> BuiltTree:
+    b = _Builder(relpath, is_ours, src, dialect)
+    for ext in ast.ext:
+        try:
+            if isinstance(ext, c_ast.Typedef):
+                b.visit_typedef(ext)
+            elif isinstance(ext, c_ast.Decl):
+                b.visit_decl(ext)
+            elif isinstance(ext, c_ast.StaticAssert):
+                b.visit_static_assert(ext)
+            elif isinstance(ext, c_ast.FuncDef):
+                b.visit_funcdef(ext)
+        except TpbgenError as exc:
+            b.errors.extend(exc.diagnostics)
+    if b.errors:
+        raise TpbgenError(b.errors)
+    ours_structs = tuple(b.structs[n] for n in b.struct_order if is_ours(b.structs[n].loc.file))
+    ours_enums = tuple(e for e in b.enums.values() if is_ours(e.loc.file))
+    return BuiltTree(ours_enums, tuple(b.constants), tuple(b.typedefs), ours_structs, tuple(b.asserts), tuple(b.functions), tuple(b.warnings + dialect.warnings))

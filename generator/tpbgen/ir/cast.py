@@ -1,0 +1,59 @@
+"""pycparser AST <-> plain JSON-able dicts, so function bodies travel inside the IR.
+
+Each node becomes `{"_t": <class name>, "coord": "file:line:col", <attr>: value, <child>: node}`;
+list children become lists. `from_dict` rebuilds real `pycparser.c_ast` nodes, so the translator
+works on the pycparser AST itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pycparser import c_ast
+from pycparser.c_parser import Coord
+
+
+def _child_slots(node: c_ast.Node) -> list[str]:
+    return [s for s in node.__slots__ if s not in ("coord", "__weakref__") and s not in node.attr_names]
+
+
+def to_dict(node: c_ast.Node, relpath: Callable[[str], str], keep_columns: bool = True) -> dict[str, Any]:
+    """`keep_columns=False` writes column 0: columns inside macro-expanded text depend on the
+    preprocessor, lines do not."""
+    out: dict[str, Any] = {"_t": type(node).__name__}
+    if node.coord is not None:
+        col = (node.coord.column or 0) if keep_columns else 0
+        out["coord"] = f"{relpath(node.coord.file)}:{node.coord.line}:{col}"
+    for a in node.attr_names:
+        out[a] = getattr(node, a)
+    for slot in _child_slots(node):
+        v = getattr(node, slot)
+        if v is None:
+            out[slot] = None
+        elif isinstance(v, list):
+            out[slot] = [to_dict(x, relpath, keep_columns) for x in v]
+        else:
+            out[slot] = to_dict(v, relpath, keep_columns)
+    return out
+
+
+def from_dict(d: dict[str, Any]) -> c_ast.Node:
+    cls = getattr(c_ast, d["_t"])
+    kwargs: dict[str, Any] = {}
+    for slot in cls.__slots__:
+        if slot in ("coord", "__weakref__"):
+            continue
+        v = d.get(slot)
+        if isinstance(v, dict) and "_t" in v:
+            kwargs[slot] = from_dict(v)
+        elif isinstance(v, list) and v and isinstance(v[0], dict) and "_t" in v[0]:
+            kwargs[slot] = [from_dict(x) for x in v]
+        else:
+            kwargs[slot] = v
+    coord = None
+    if "coord" in d:
+        file, line, col = d["coord"].rsplit(":", 2)
+        coord = Coord(file, int(line), int(col))
+    node: c_ast.Node = cls(**kwargs, coord=coord)
+    return node

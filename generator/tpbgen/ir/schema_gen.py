@@ -1,0 +1,70 @@
+"""Derive the IR's JSON Schema from the dataclasses in `model`, so the two cannot drift apart.
+
+`ir/schema.json` is the committed output; a test regenerates it and compares.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from typing import Any, get_args, get_origin, get_type_hints
+
+from . import model
+
+
+def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    origin = get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [_schema_for(a, defs) for a in get_args(tp)]}
+    if origin is tuple:
+        return {"type": "array", "items": _schema_for(get_args(tp)[0], defs)}
+    if origin is typing.Literal:
+        return {"enum": list(get_args(tp))}
+    if origin is dict:
+        return {"type": "object"}
+    if tp is type(None):
+        return {"type": "null"}
+    if tp is bool:
+        return {"type": "boolean"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is float:
+        return {"type": "number"}
+    if tp is str:
+        return {"type": "string"}
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        name = tp.__name__
+        if name not in defs:
+            defs[name] = {}  # placeholder against recursion
+            hints = get_type_hints(tp, vars(model))
+            fields = dataclasses.fields(tp)
+            defs[name] = {
+                "type": "object",
+                "additionalProperties": False,
+                "required": [f.name for f in fields],
+                "properties": {f.name: _schema_for(hints[f.name], defs) for f in fields},
+            }
+        return {"$ref": f"#/$defs/{name}"}
+    raise TypeError(f"no schema for {tp!r}")
+
+
+def generation_schema() -> dict[str, Any]:
+    defs: dict[str, Any] = {}
+    root = _schema_for(model.Generation, defs)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://tpbgen.invalid/schema/ir-generation.json",
+        "title": f"tpbgen IR of one generation (IR version {model.IR_VERSION})",
+        **root,
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def render() -> str:
+    return json.dumps(generation_schema(), indent=2, sort_keys=False) + "\n"
+
+
+if __name__ == "__main__":
+    print(render(), end="")

@@ -1,0 +1,106 @@
+"""Sizes, alignments, offsets and bitfields, computed the way GCC lays them out on x86-64 / aarch64.
+
+Rules (System V ABI, which GCC follows on both LP64 targets we care about):
+- a scalar's alignment is its size; an array's is its element's; a struct's is its largest
+  member's; `packed` makes every member's alignment 1 (and so the struct's);
+- a union's members all sit at offset 0; its size is the largest member rounded up to its alignment;
+- a named bitfield of declared type T and width w goes at the current bit position unless it
+  would cross a boundary of T's alignment unit, in which case it starts at the next such
+  boundary; in a packed struct it always goes at the current bit position; a zero-width bitfield
+  moves to the next boundary of T; an unnamed bitfield does not raise the struct's alignment;
+- the struct's size is rounded up to its alignment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MemberIn:
+    """What layout needs to know about one member."""
+
+    name: str | None
+    size: int  # bytes of the whole member (all array elements)
+    align: int  # natural alignment of the member
+    unit_size: int  # for bitfields: sizeof the declared type
+    bit_width: int | None = None
+
+
+@dataclass(frozen=True)
+class MemberOut:
+    offset: int  # byte where the member (or the bitfield's first bit) is
+    bit_offset: int | None  # for bitfields, bit position inside the byte at `offset` (LSB = 0)
+    span: int  # bytes the member occupies (a bitfield: the bytes its bits touch)
+
+
+@dataclass(frozen=True)
+class Layout:
+    size: int
+    align: int
+    members: tuple[MemberOut, ...]
+
+
+def _align_up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def layout_struct(members: list[MemberIn], packed: bool, min_align: int = 1) -> Layout:
+    bit = 0
+    align = max(1, min_align)
+    out: list[MemberOut] = []
+    for m in members:
+        if m.bit_width is None:
+            a = 1 if packed else m.align
+            bit = _align_up(bit, a * 8)
+            out.append(MemberOut(bit // 8, None, m.size))
+            bit += m.size * 8
+            align = max(align, a)
+            continue
+        w = m.bit_width
+        unit_bits = m.unit_size * 8
+        type_align = m.align
+        if w == 0:
+            bit = _align_up(bit, type_align * 8)
+            out.append(MemberOut(bit // 8, 0, 0))
+            continue
+        if not packed:
+            if (bit % unit_bits) + w > unit_bits:
+                bit = _align_up(bit, type_align * 8)
+            if m.name is not None:
+                align = max(align, type_align)
+        start = bit
+        out.append(MemberOut(start // 8, start % 8, (start % 8 + w + 7) // 8))
+        bit += w
+    size = _align_up((bit + 7) // 8, align)
+    return Layout(size, align, tuple(out))
+
+
+def layout_union(members: list[MemberIn], packed: bool, min_align: int = 1) -> Layout:
+    align = max(1, min_align)
+    size = 0
+    out: list[MemberOut] = []
+    for m in members:
+        a = 1 if packed else m.align
+        align = max(align, a)
+        if m.bit_width is None:
+            out.append(MemberOut(0, None, m.size))
+            size = max(size, m.size)
+        else:
+            out.append(MemberOut(0, 0, (m.bit_width + 7) // 8))
+            size = max(size, (m.bit_width + 7) // 8)
+    return Layout(_align_up(size, align), align, tuple(out))
+
+
+def enum_size(values: list[int], packed: bool) -> int:
+    """GCC: an enum is `int`-sized unless packed, when it takes the smallest type holding its range."""
+    if not packed:
+        return 8 if values and (max(values) > 0xFFFFFFFF or min(values) < -(2**31)) else 4
+    lo = min(values, default=0)
+    hi = max(values, default=0)
+    for size in (1, 2, 4, 8):
+        if lo >= 0 and hi < 2 ** (8 * size):
+            return size
+        if lo >= -(2 ** (8 * size - 1)) and hi < 2 ** (8 * size - 1):
+            return size
+    return 8

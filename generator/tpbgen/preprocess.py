@@ -1,0 +1,136 @@
+"""Run the C preprocessor over one generation's headers: the system `cpp` when present, pcpp otherwise.
+
+The translation unit includes every header of the `tpb/` tree in name order, so includes between
+headers are resolved exactly as a user's compiler would, and each type is seen once. Both
+preprocessors are given the same predefined macros and the same include path (tpbgen's stand-in
+libc first), and must yield the same IR; a test holds them to that.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from .discover import GenerationSource
+from .errors import Diagnostic, Severity, TpbgenError
+
+Preprocessor = Literal["cpp", "pcpp"]
+
+# What both preprocessors predefine: a plain C11 environment, no compiler-specific macros.
+PREDEFINED = {"__STDC__": "1", "__STDC_VERSION__": "201112L", "__TPBGEN__": "1"}
+
+TU_NAME = "<tpbgen-tu>"
+
+
+@dataclass(frozen=True)
+class Preprocessed:
+    text: str
+    preprocessor: Preprocessor
+
+
+def fake_libc_dir() -> Path:
+    return Path(str(resources.files("tpbgen") / "fake_libc"))
+
+
+def translation_unit(gen: GenerationSource) -> str:
+    lines = [f'#include "{h.relative_to(gen.root).as_posix()}"' for h in gen.headers()]
+    return "\n".join(lines) + "\n"
+
+
+def available_preprocessor() -> Preprocessor:
+    forced = os.environ.get("TPBGEN_PREPROCESSOR")
+    if forced in ("cpp", "pcpp"):
+        return forced  # type: ignore[return-value]
+    return "cpp" if shutil.which("cpp") else "pcpp"
+
+
+def preprocess(gen: GenerationSource, which: Preprocessor | None = None) -> Preprocessed:
+    which = which or available_preprocessor()
+    if not gen.headers():
+        raise TpbgenError([Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")])
+    tu = translation_unit(gen)
+    text = _run_cpp(gen, tu) if which == "cpp" else _run_pcpp(gen, tu)
+    return Preprocessed(text, which)
+
+
+_CPP_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?:fatal )?(?P<sev>error|warning): (?P<msg>.*)$")
+
+
+def _run_cpp(gen: GenerationSource, tu: str) -> str:
+    argv = ["cpp", "-undef", "-nostdinc", "-std=c11", "-isystem", str(fake_libc_dir()), "-I", "."]
+    argv += [f"-D{k}={v}" for k, v in PREDEFINED.items()]
+    argv += ["-"]
+    proc = subprocess.run(argv, input=tu, cwd=gen.root, capture_output=True, text=True)
+    diags = []
+    for line in proc.stderr.splitlines():
+        m = _CPP_DIAG.match(line.strip())
+        if m and m.group("sev") == "error":
+            diags.append(
+                Diagnostic(m.group("msg"), _rel(gen, m.group("file")), int(m.group("line")), int(m.group("col") or 0), Severity.ERROR, "preprocess")
+            )
+    if proc.returncode != 0:
+        if not diags:
+            diags.append(Diagnostic(f"cpp failed: {proc.stderr.strip()}", gen.rel_tpb_dir, code="preprocess"))
+        raise TpbgenError(diags)
+    return proc.stdout.replace('"<stdin>"', f'"{TU_NAME}"')
+
+
+def _run_pcpp(gen: GenerationSource, tu: str) -> str:
+    from pcpp import Preprocessor as PcppPreprocessor
+
+    diags: list[Diagnostic] = []
+
+    class _Pcpp(PcppPreprocessor):  # type: ignore[misc]
+        def on_error(self, file: str, line: int, msg: str) -> None:
+            diags.append(Diagnostic(msg, _rel(gen, file), line, 0, Severity.ERROR, "preprocess"))
+            self.return_code += 1
+
+        def on_include_not_found(self, is_malformed: bool, is_system_include: bool, curdir: str, includepath: str) -> None:
+            # pcpp reports where the directive is through on_error; make it fatal like cpp.
+            self.on_error(self.lastdirective.source, self.lastdirective.lineno, f"{includepath}: No such file or directory")
+            raise _IncludeMissing()
+
+    class _IncludeMissing(Exception):
+        pass
+
+    old = os.getcwd()
+    try:
+        os.chdir(gen.root)
+        p = _Pcpp()
+        p.line_directive = "#line"
+        p.compress = 0
+        p.add_path(str(fake_libc_dir()))
+        p.add_path(".")
+        for k, v in PREDEFINED.items():
+            p.define(f"{k} {v}")
+        try:
+            p.parse(tu, TU_NAME)
+            out = io.StringIO()
+            p.write(out)
+        except _IncludeMissing:
+            pass
+    finally:
+        os.chdir(old)
+    if diags:
+        raise TpbgenError(diags)
+    return out.getvalue()
+
+
+def _rel(gen: GenerationSource, path: str) -> str:
+    """A path as the diagnostics and the IR spell it: relative to the include root when under it."""
+    if path in ("<stdin>", TU_NAME, "-"):
+        return TU_NAME
+    p = Path(path)
+    if not p.is_absolute():
+        p = gen.root / p
+    try:
+        return p.resolve().relative_to(gen.root.resolve()).as_posix()
+    except ValueError:
+        return path

@@ -1,0 +1,40 @@
+"""Readable text views of the IR, for `tpbgen inspect --format text`."""
+
+from __future__ import annotations
+
+from .ir.model import Generation, Struct
+
+
+def byte_map(s: Struct) -> list[str]:
+    rows = []
+    for f in s.fields:
+        dims = "".join(f"[{d}]" for d in f.dims)
+        if f.bit_width is not None:
+            where = f"{f.offset:3d}.{f.bit_offset}+{f.bit_width}b"
+        elif f.size == 1:
+            where = f"{f.offset:3d}      "
+        else:
+            where = f"{f.offset:3d}-{f.offset + f.size - 1:<3d}  "
+        rows.append(f"    {where} {f.name}{dims}: {f.type.spelled}")
+    return rows
+
+
+def render_text(gen: Generation) -> str:
+    out = [f"generation {gen.name} ({gen.core_version or 'no banner'}), {gen.tpb_dir}"]
+    out.append(f"  files: {len(gen.files)}; enums: {len(gen.enums)}; structs/unions: {len(gen.structs)}; "
+               f"constants: {len(gen.constants)}; static asserts: {len(gen.static_asserts)}; functions: {len(gen.functions)}")
+    out.append("")
+    out.append("enums:")
+    for e in gen.enums:
+        out.append(f"  {e.name}  ({len(e.members)} members, {e.size} B{', packed' if e.packed else ''})  {e.loc}")
+    out.append("")
+    out.append("structs and unions:")
+    for s in gen.structs:
+        out.append(f"  {s.kind} {s.name}  sizeof={s.size} align={s.align}{' packed' if s.packed else ''}  {s.loc}")
+        out.extend(byte_map(s))
+    out.append("")
+    out.append("functions:")
+    for f in gen.functions:
+        params = ", ".join(f"{p.type.spelled} {p.name}" for p in f.params)
+        out.append(f"  {f.returns.spelled} {f.name}({params})  {f.loc}  calls: {', '.join(f.calls) or '-'}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,95 @@
+"""Prove tpbgen's computed layouts against the C compiler: an offsetof/sizeof probe per generation.
+
+The probe includes every header of the tree, prints sizeof and _Alignof of every struct and
+union, offsetof of every field, and, for bitfields, the bit positions a field set to all ones
+occupies. Any disagreement with the IR is an error naming the struct and field.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .errors import Diagnostic, Severity
+from .ir.model import Generation, Struct
+
+PROBE_FLAGS = ["-std=c11", "-w"]
+
+
+def find_cc() -> str | None:
+    for name in ("cc", "gcc", "clang"):
+        if shutil.which(name):
+            return name
+    return None
+
+
+def _probe_source(gen: Generation) -> tuple[str, list[tuple[str, str, int, int | None, int | None]]]:
+    """The probe's C text and, per printed line, (struct, field, expected, bit_start, bit_width)."""
+    lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <string.h>"]
+    lines += [f'#include "{f.path}"' for f in gen.files if f.path.endswith(".h")]
+    lines.append("int main(void) {")
+    expected: list[tuple[str, str, int, int | None, int | None]] = []
+    for s in gen.structs:
+        if s.name.startswith("__anon"):
+            continue
+        lines.append(f'  printf("%zu\\n", sizeof({s.name}));')
+        expected.append((s.name, "<sizeof>", s.size, None, None))
+        lines.append(f'  printf("%zu\\n", (size_t)_Alignof({s.name}));')
+        expected.append((s.name, "<alignof>", s.align, None, None))
+        for path, off, f in _fields(gen, s, "", 0):
+            if f.bit_width is None:
+                lines.append(f'  printf("%zu\\n", offsetof({s.name}, {path}));')
+                expected.append((s.name, path, off, None, None))
+            else:
+                lines.append(
+                    f"  {{ {s.name} v; unsigned char b[sizeof v]; memset(&v, 0, sizeof v); v.{path} = ({f.type.spelled})~0u;"
+                    f' memcpy(b, &v, sizeof v); for (size_t k = 0; k < sizeof v; k++) printf("%02x", b[k]); printf("\\n"); }}'
+                )
+                expected.append((s.name, path, off * 8 + (f.bit_offset or 0), off * 8 + (f.bit_offset or 0), f.bit_width))
+    lines.append("  return 0;\n}")
+    return "\n".join(lines) + "\n", expected
+
+
+def _fields(gen: Generation, s: Struct, prefix: str, base: int):  # type: ignore[no-untyped-def]
+    for f in s.fields:
+        if f.anonymous:
+            yield from _fields(gen, gen.struct(f.type.name), prefix, base + f.offset)
+        else:
+            yield prefix + f.name, base + f.offset, f
+
+
+def verify_cc(gen: Generation, root: Path, cc: str | None = None) -> tuple[list[Diagnostic], int]:
+    """(mismatches, number of facts compared). Raises RuntimeError when no compiler is available."""
+    cc = cc or find_cc()
+    if cc is None:
+        raise RuntimeError("no C compiler on PATH (cc, gcc or clang)")
+    src, expected = _probe_source(gen)
+    with tempfile.TemporaryDirectory(prefix="tpbgen-probe-") as tmp:
+        c = Path(tmp) / "probe.c"
+        exe = Path(tmp) / "probe"
+        c.write_text(src, encoding="utf-8")
+        comp = subprocess.run([cc, *PROBE_FLAGS, "-I", str(root), str(c), "-o", str(exe)], capture_output=True, text=True)
+        if comp.returncode != 0:
+            return [Diagnostic(f"the layout probe does not compile: {comp.stderr.strip()[:2000]}", gen.tpb_dir, code="verify-cc")], 0
+        run = subprocess.run([str(exe)], capture_output=True, text=True, check=False)
+    got = run.stdout.split()
+    out: list[Diagnostic] = []
+    if len(got) != len(expected):
+        return [Diagnostic(f"probe printed {len(got)} values, expected {len(expected)}", gen.tpb_dir, code="verify-cc")], 0
+    for (sname, fname, want, bit_start, bit_width), value in zip(expected, got, strict=True):
+        s = gen.struct(sname)
+        if bit_width is None:
+            if int(value) != want:
+                out.append(Diagnostic(f"{sname} {fname}: tpbgen computed {want}, the C compiler says {value}", s.loc.file, s.loc.line, s.loc.col, Severity.ERROR, "verify-cc"))
+            continue
+        bits = [k * 8 + j for k, byte in enumerate(bytes.fromhex(value)) for j in range(8) if byte >> j & 1]
+        if not bits or bits[0] != bit_start or len(bits) != bit_width or bits[-1] - bits[0] + 1 != bit_width:
+            out.append(
+                Diagnostic(
+                    f"{sname}.{fname}: tpbgen places the bitfield at bit {bit_start} width {bit_width}, the C compiler at bits {bits[:1]}..{bits[-1:]} ({len(bits)} bits)",
+                    s.loc.file, s.loc.line, s.loc.col, Severity.ERROR, "verify-cc",
+                )
+            )
+    return out, len(expected)
