@@ -1,0 +1,99 @@
+"""Unusable input: a clear `file:line:col` (or JSON pointer) message, exit code 2, no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tpbgen.cli import main
+
+from .synth import COMMON, OPS, make_tree
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return code, err
+
+
+def test_root_without_generations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2 and "no generations found" in err
+
+
+def test_missing_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = run(capsys, "reconcile", "--headers", str(tmp_path / "nope"), "--no-cache")
+    assert code == 2 and "does not exist" in err
+
+
+def test_missing_mapping_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path, mapping=None)
+    code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2
+    assert "neuron_synth_arch_isa/tpb/instruction_mapping.json: error [missing-file]" in err
+
+
+def test_missing_include(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path, ops=OPS.replace('"aws_neuron_isa_tpb_common.h"', '"aws_neuron_isa_tpb_nothere.h"'))
+    code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2
+    assert "neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_ops.h:3" in err and "nothere" in err
+
+
+def test_truncated_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cut = COMMON[: COMMON.index("} NEURON_ISA_TPB_HEADER;")]
+    make_tree(tmp_path, common=cut)
+    code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2
+    # pycparser reports the end of the translation unit; the message names the file that was cut
+    assert "error [" in err and ("aws_neuron_isa_tpb_common.h" in err or "unterminated" in err)
+
+
+def test_unknown_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path, common=COMMON.replace("uint8_t               len;", "NEURON_ISA_TPB_NOPE   len;"))
+    code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2
+    assert "neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_common.h:31:5:" in err and "unknown type name 'NEURON_ISA_TPB_NOPE'" in err
+
+
+def test_syntax_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path, ops=OPS.replace("(h.len == 16)", "(h.len == == 16)"))
+    code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2
+    assert "neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_ops.h:12:38:" in err and "syntax" in err
+
+
+def test_contradicted_static_assert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path, common=COMMON.replace("sizeof(NEURON_ISA_TPB_HEADER) == 4", "sizeof(NEURON_ISA_TPB_HEADER) == 5"))
+    code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2
+    assert "aws_neuron_isa_tpb_common.h:61:1: error [static-assert]" in err
+
+
+def test_malformed_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path, mapping='{\n    "struct2opcode": {\n        "A": [1,]\n    }\n}\n')
+    code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2
+    assert "neuron_synth_arch_isa/tpb/instruction_mapping.json:3:" in err and "malformed JSON" in err
+
+
+def test_schema_violation_names_the_pointer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path, mapping={"struct2opcode": {"NEURON_ISA_TPB_X_STRUCT": ["NEURON_ISA_TPB_OPCODE_ALPHA", 7]}, "struct2pseudo_opcode": {}})
+    code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2
+    assert "instruction_mapping.json#/struct2opcode/NEURON_ISA_TPB_X_STRUCT/1: error [json-schema]" in err
+
+
+def test_unknown_generation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path)
+    code, err = run(capsys, "inspect", "--gen", "tonga", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2 and "no generation 'tonga'" in err
+
+
+def test_every_error_of_every_generation_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path, gen="one", mapping=None)
+    make_tree(tmp_path, gen="two", mapping="{")
+    code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
+    assert code == 2 and "neuron_one_arch_isa" in err and "neuron_two_arch_isa" in err
