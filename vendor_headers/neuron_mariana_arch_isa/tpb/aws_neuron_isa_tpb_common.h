@@ -1093,7 +1093,7 @@ typedef enum NEURON_ISA_TPB_ALU_OP {
     NEURON_ISA_TPB_ALU_OP_MOD_UINT = 0xDD,
     NEURON_ISA_TPB_ALU_OP_AMAX_INT = 0xDE, // argmax, out_dtype u32
     NEURON_ISA_TPB_ALU_OP_AMIN_INT = 0xDF, // argmin, out_dtype u32
-    NEURON_ISA_TPB_ALU_OP_AMAX_UINT = 0xE0, // unsigned argmax, out_dtype u32
+    NEURON_ISA_TPB_ALU_OP_AMAX_UINT = 0xE0,
     NEURON_ISA_TPB_ALU_OP_AMIN_UINT = 0xE1, // unsigned argmin, out_dtype u32
 } NEURON_ISA_PACKED NEURON_ISA_TPB_ALU_OP;
 
@@ -1930,11 +1930,16 @@ typedef enum NEURON_ISA_TPB_TENS_SCALAR_REV_OPS {
 
 // fn alu_shift_left_right_chk(op0: AluOp, op1: AluOp, dtype: Dtype) -> bool {
 //     // a left shift paired with a right shift needs a 4-byte dtype
-//     !((is_shift_op(op0) && is_shift_op(op1)) && (op0 != op1))
+//     let left0 = op0 == AluOp::ArithShiftLeft || op0 == AluOp::LogicalShiftLeft;
+//     let right0 = op0 == AluOp::ArithShiftRight || op0 == AluOp::LogicalShiftRight;
+//     let left1 = op1 == AluOp::ArithShiftLeft || op1 == AluOp::LogicalShiftLeft;
+//     let right1 = op1 == AluOp::ArithShiftRight || op1 == AluOp::LogicalShiftRight;
+//     !((left0 && right1) || (right0 && left1))
 //         || type_size_check(dtype, 4)
 // }
 
 // fn alu_arith_shift_right_chk(op0: AluOp, op1: AluOp, dtype: Dtype) -> bool {
+//     // any arithmetic right shift needs a 4-byte dtype
 //     (op0 != AluOp::ArithShiftRight && op1 != AluOp::ArithShiftRight)
 //         || type_size_check(dtype, 4)
 // }
@@ -1943,11 +1948,6 @@ typedef enum NEURON_ISA_TPB_TENS_SCALAR_REV_OPS {
 //     addr.addr_reg.marker == ADDR4_MARKER_SHAPE_REG
 //         || addr.addr_reg.marker == ADDR4_MARKER_ADDR_SHAPE_REG
 // }
-
-
-
-
-
 
 
 

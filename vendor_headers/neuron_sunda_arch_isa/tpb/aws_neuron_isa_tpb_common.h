@@ -1669,11 +1669,16 @@ typedef enum NEURON_ISA_TPB_TENS_SCALAR_REV_OPS {
 
 // fn alu_shift_left_right_chk(op0: AluOp, op1: AluOp, dtype: Dtype) -> bool {
 //     // a left shift paired with a right shift needs a 4-byte dtype
-//     !((is_shift_op(op0) && is_shift_op(op1)) && (op0 != op1))
+//     let left0 = op0 == AluOp::ArithShiftLeft || op0 == AluOp::LogicalShiftLeft;
+//     let right0 = op0 == AluOp::ArithShiftRight || op0 == AluOp::LogicalShiftRight;
+//     let left1 = op1 == AluOp::ArithShiftLeft || op1 == AluOp::LogicalShiftLeft;
+//     let right1 = op1 == AluOp::ArithShiftRight || op1 == AluOp::LogicalShiftRight;
+//     !((left0 && right1) || (right0 && left1))
 //         || type_size_check(dtype, 4)
 // }
 
 // fn alu_arith_shift_right_chk(op0: AluOp, op1: AluOp, dtype: Dtype) -> bool {
+//     // any arithmetic right shift needs a 4-byte dtype
 //     (op0 != AluOp::ArithShiftRight && op1 != AluOp::ArithShiftRight)
 //         || type_size_check(dtype, 4)
 // }
@@ -1682,11 +1687,6 @@ typedef enum NEURON_ISA_TPB_TENS_SCALAR_REV_OPS {
 //     addr.addr_reg.marker == ADDR4_MARKER_SHAPE_REG
 //         || addr.addr_reg.marker == ADDR4_MARKER_ADDR_SHAPE_REG
 // }
-
-
-
-
-
 
 
 
