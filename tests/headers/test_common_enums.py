@@ -11,7 +11,6 @@ import re
 from functools import cache
 
 import pytest
-
 from conftest import GENERATIONS, tpb_dir
 
 ENUM_OPEN = re.compile(r"^typedef enum (NEURON_ISA_TPB_\w+) \{$")
@@ -352,7 +351,7 @@ DTYPE_CODES = {
 # Line numbers from the "Notable line numbers in common.h" table (common-h-facts.md §1) and §3,
 # as (gen, line, text fragment). Where the shelf names no gen, the gen chosen is recorded in PROVENANCE.md.
 NOTABLE = [
-    *[(g, 3, f"ISA header for NC-v{n}.") for g, n in zip(GENERATIONS, (2, 3, 4, 5))],
+    *[(g, 3, f"ISA header for NC-v{n}.") for g, n in zip(GENERATIONS, (2, 3, 4, 5), strict=True)],
     *[(g, 27, "static const uint32_t NEURON_ISA_TPB_INST_NBYTES = 64U;") for g in GENERATIONS],
     *[(g, 34, "NEURON_ISA_TPB_NUM_DGE_SHAPE_REGISTERS = 4U;") for g in GENERATIONS],
     *[(g, 35, "NEURON_ISA_TPB_POOLING_NUM_CHANNELS = 128U;") for g in GENERATIONS],
@@ -559,8 +558,8 @@ def test_small_enums(gen: str) -> None:
                  "ALLOWED_IN_PSUM", "ALLOWED_IN_SBUF"):
         short = perm.removeprefix("DTYPE_")
         assert names(gen, perm) == {f"{short}_FALSE": 0, f"{short}_TRUE": 1}
-    assert (f"NEURON_ISA_TPB_DTYPE_ALLOW_FP4" in enums(gen)) == (gen == "maverick")
-    assert (f"NEURON_ISA_TPB_DTYPE_ALLOW_SCALE" in enums(gen)) == (gen == "maverick")
+    assert ("NEURON_ISA_TPB_DTYPE_ALLOW_FP4" in enums(gen)) == (gen == "maverick")
+    assert ("NEURON_ISA_TPB_DTYPE_ALLOW_SCALE" in enums(gen)) == (gen == "maverick")
     rand = names(gen, "RAND_ALGORITHM")
     assert ("NEURON_ISA_TPB_RAND_ALGORITHM_XORWOW" in rand) == (gen != "sunda")
 
