@@ -1,0 +1,126 @@
+"""Build 64-byte instruction words by packing fields at the documented offsets.
+
+Offsets are the compile-verified ones of the spec shelf (founding doc §4/§5, ts-tsm-facts.md §1, §5);
+this module deliberately does not use tpbgen, so the C validator tests stay independent of it.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+
+# opcodes
+TS_ARITH, TS_BITVEC, TS_PTR_ARITH, TS_PTR_BITVEC = 0x43, 0x53, 0x44, 0x54
+TRANSPOSE_TS, CACHE_REDUCE, CACHE_CUMULATIVE, EXPONENTIAL = 0x93, 0x9A, 0xE6, 0x30
+PTR_MULTI_ARITH, PTR_MULTI_BITVEC, DUAL_ARITH, DUAL_BITVEC = 0x4F, 0x5F, 0x87, 0x88
+IMMLD_ARITH, IMMLD_BITVEC, BATCH_NORM_PARAM_LOAD = 0x70, 0x71, 0x64
+
+# ALU ops
+BYPASS, ASL, ASR, ADD, SUB, MULT, DIVIDE, MAX = 0x00, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08
+BITWISE_AND, LSL, LSR, RSQRT, ADD_INT = 0x0A, 0x10, 0x11, 0x1D, 0xC4
+
+# dtypes
+INVALID, UINT64, INT8, UINT8, INT16, UINT16, BF16, FP16 = 0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7
+INT32, UINT32, FP32, FP32R, INT64 = 0x8, 0x9, 0xA, 0xB, 0xC
+
+# accumulator commands, immediate sources, reverse modes, subdims
+IDLE, ZERO, ACCUMULATE, ZERO_ACCUMULATE, LOAD_ACCUMULATE = 0, 1, 2, 3, 4
+INST_IMM, PTR_IMM, REG_PTR_IMM = 0, 1, 2
+NONE, FIRST, SECOND, BOTH = 0, 1, 2, 3
+SUBDIM_XY, SUBDIM_XYZ = 0x03, 0x04
+
+# ADDR4 markers (byte 3 of the address word)
+MARKER_SHAPE_REG, MARKER_ADDR_REG, MARKER_INDIRECT_IMM = 0x40, 0x80, 0x20
+
+PSUM_BASE = 0x2000000
+SBUF_PARTITION_SIZE = {"sunda": 0x40000, "cayman": 0x40000, "mariana": 0x40000, "maverick": 0x100000}
+
+Imm = float | int | bytes
+
+
+def marker_addr(marker: int, low24: int = 0) -> int:
+    return (marker << 24) | (low24 & 0xFFFFFF)
+
+
+def reg_addr(regnum: int, marker: int = MARKER_ADDR_REG) -> int:
+    return (marker << 24) | regnum
+
+
+def _imm(v: Imm) -> bytes:
+    if isinstance(v, bytes):
+        assert len(v) == 4
+        return v
+    if isinstance(v, float):
+        return struct.pack("<f", v)
+    return struct.pack("<I", v & 0xFFFFFFFF)
+
+
+def _header(buf: bytearray, opcode: int, inst_word_len: int, byte3: int,
+            wait_mode: int, update_mode: int) -> None:
+    struct.pack_into("<BBBB", buf, 0, opcode, inst_word_len, 0, byte3)
+    struct.pack_into("<BBBBI", buf, 4, wait_mode, 0, update_mode, 0, 0)
+
+
+def _tensor(buf: bytearray, off: int, addr: int, steps: Sequence[int], nums: Sequence[int]) -> None:
+    n = len(nums)
+    struct.pack_into(f"<I{n}h{n}H", buf, off, addr & 0xFFFFFFFF, *steps, *nums)
+
+
+def s3d3_ts(opcode: int = TS_ARITH, *, inst_word_len: int = 16, inst_flags: int = 0,
+            wait_mode: int = 0, update_mode: int = 0, accum: int = IDLE,
+            reserved0: Sequence[int] = (0, 0, 0),
+            src_addr: int = 0x0, src_steps: Sequence[int] = (1, 1, 1),
+            src_nums: Sequence[int] = (64, 1, 1),
+            in_dtype: int = FP32, out_dtype: int = FP32, n: int = 128,
+            imm0_src: int = INST_IMM, op0: int = ADD, op1: int = BYPASS, rev: int = NONE,
+            imm1_src: int = INST_IMM, imm0: Imm = 2.0, imm1: Imm = 0,
+            dst_addr: int = 0x1000, dst_steps: Sequence[int] = (1, 1, 1),
+            dst_nums: Sequence[int] = (64, 1, 1)) -> bytes:
+    """A NEURON_ISA_TPB_S3D3_TS_STRUCT word; the defaults form a valid TensorScalarArithOp."""
+    buf = bytearray(64)
+    _header(buf, opcode, inst_word_len, inst_flags, wait_mode, update_mode)
+    buf[12] = accum
+    buf[13:16] = bytes(reserved0)
+    _tensor(buf, 16, src_addr, src_steps, src_nums)
+    buf[32], buf[33], buf[34], buf[35] = in_dtype, out_dtype, n, imm0_src
+    buf[36], buf[37], buf[38], buf[39] = op0, op1, rev, imm1_src
+    buf[40:44] = _imm(imm0)
+    buf[44:48] = _imm(imm1)
+    _tensor(buf, 48, dst_addr, dst_steps, dst_nums)
+    return bytes(buf)
+
+
+def s4d4_tsm(opcode: int = PTR_MULTI_ARITH, *, inst_word_len: int = 16, inst_flags: int = 0,
+             w: int = 8, src_addr: int = 0x0, src_nums: Sequence[int] | None = None,
+             dst_addr: int = 0x4000, dst_nums: Sequence[int] | None = None,
+             in_dtype: int = FP32, out_dtype: int = FP32, n: int = 128, reserved0: int = 0,
+             op: int = MULT, op_dim: int = SUBDIM_XYZ, rev: int = NONE,
+             reserved1: Sequence[int] = (0, 0, 0, 0, 0)) -> bytes:
+    """A NEURON_ISA_TPB_S4D4_TSM_STRUCT word; num_elem is [X, Y, Z, W] in C order."""
+    buf = bytearray(64)
+    _header(buf, opcode, inst_word_len, inst_flags, 0, 0)
+    sn = list(src_nums) if src_nums is not None else [16, 2, 2, w]
+    dn = list(dst_nums) if dst_nums is not None else list(sn)
+    _tensor(buf, 12, src_addr, (1, 16, 32, 64), sn)
+    buf[32], buf[33], buf[34], buf[35] = in_dtype, out_dtype, n, reserved0
+    buf[36], buf[37], buf[38] = op, op_dim, rev
+    buf[39:44] = bytes(reserved1)
+    _tensor(buf, 44, dst_addr, (1, 16, 32, 64), dn)
+    return bytes(buf)
+
+
+def s2_bn(opcode: int = IMMLD_ARITH, *, inst_word_len: int = 16, src_addr: int = 0x0,
+          src_nums: Sequence[int] = (8, 1), dtype: int = FP32, n: int = 128,
+          imm0_ptr: Imm = 0, imm0_src: int = INST_IMM, imm1: Imm = 0,
+          reserved3_last: int = 0) -> bytes:
+    """A NEURON_ISA_TPB_S2_BN_STRUCT word (src@16 imm1@28 dtype@32 nac@34 imm0_ptr@44 imm0_src@48)."""
+    buf = bytearray(64)
+    _header(buf, opcode, inst_word_len, 0, 0, 0)
+    _tensor(buf, 16, src_addr, (1, 8), src_nums)
+    buf[28:32] = _imm(imm1)
+    buf[32] = dtype
+    buf[34] = n
+    buf[44:48] = _imm(imm0_ptr)
+    buf[48] = imm0_src
+    buf[63] = reserved3_last
+    return bytes(buf)
