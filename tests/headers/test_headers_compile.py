@@ -33,16 +33,38 @@ def _all_headers() -> list[tuple[str, str]]:
 def test_header_compiles_alone_c11(cc: str, tmp_path: Path, gen: str, header: str) -> None:
     tu = tmp_path / "tu.c"
     tu.write_text(f'#include "{header}"\n')
-    run_checked([cc, "-std=c11", *FLAGS, "-I", str(tpb_dir(gen)), "-c", str(tu),
-                 "-o", str(tmp_path / "tu.o")])
+    run_checked(
+        [
+            cc,
+            "-std=c11",
+            *FLAGS,
+            "-I",
+            str(tpb_dir(gen)),
+            "-c",
+            str(tu),
+            "-o",
+            str(tmp_path / "tu.o"),
+        ]
+    )
 
 
 @pytest.mark.parametrize(("gen", "header"), _all_headers())
 def test_header_compiles_alone_cxx11(cxx: str, tmp_path: Path, gen: str, header: str) -> None:
     tu = tmp_path / "tu.cpp"
     tu.write_text(f'#include "{header}"\n')
-    run_checked([cxx, "-std=c++11", *FLAGS, "-I", str(tpb_dir(gen)), "-c", str(tu),
-                 "-o", str(tmp_path / "tu.o")])
+    run_checked(
+        [
+            cxx,
+            "-std=c++11",
+            *FLAGS,
+            "-I",
+            str(tpb_dir(gen)),
+            "-c",
+            str(tu),
+            "-o",
+            str(tmp_path / "tu.o"),
+        ]
+    )
 
 
 @pytest.mark.parametrize("gen", GENERATIONS)
@@ -50,5 +72,16 @@ def test_all_headers_together_c11(cc: str, tmp_path: Path, gen: str) -> None:
     """Including every header in one TU works too (guards, no duplicate definitions)."""
     tu = tmp_path / "all.c"
     tu.write_text("".join(f'#include "{h}"\n' for h in (*OWN_HEADERS, *OWN_HEADERS)))
-    run_checked([cc, "-std=c11", *FLAGS, "-I", str(tpb_dir(gen)), "-c", str(tu),
-                 "-o", str(tmp_path / "all.o")])
+    run_checked(
+        [
+            cc,
+            "-std=c11",
+            *FLAGS,
+            "-I",
+            str(tpb_dir(gen)),
+            "-c",
+            str(tu),
+            "-o",
+            str(tmp_path / "all.o"),
+        ]
+    )

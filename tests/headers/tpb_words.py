@@ -22,6 +22,7 @@ BITWISE_AND, LSL, LSR, RSQRT, ADD_INT = 0x0A, 0x10, 0x11, 0x1D, 0xC4
 # dtypes
 INVALID, UINT64, INT8, UINT8, INT16, UINT16, BF16, FP16 = 0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7
 INT32, UINT32, FP32, FP32R, INT64 = 0x8, 0x9, 0xA, 0xB, 0xC
+FP8_EXP3 = 0xD
 
 # accumulator commands, immediate sources, reverse modes, subdims
 IDLE, ZERO, ACCUMULATE, ZERO_ACCUMULATE, LOAD_ACCUMULATE = 0, 1, 2, 3, 4
@@ -33,7 +34,12 @@ SUBDIM_XY, SUBDIM_XYZ = 0x03, 0x04
 MARKER_SHAPE_REG, MARKER_ADDR_REG, MARKER_INDIRECT_IMM = 0x40, 0x80, 0x20
 
 PSUM_BASE = 0x2000000
-SBUF_PARTITION_SIZE = {"sunda": 0x40000, "cayman": 0x40000, "mariana": 0x40000, "maverick": 0x100000}
+SBUF_PARTITION_SIZE = {
+    "sunda": 0x40000,
+    "cayman": 0x40000,
+    "mariana": 0x40000,
+    "maverick": 0x100000,
+}
 
 Imm = float | int | bytes
 
@@ -55,8 +61,9 @@ def _imm(v: Imm) -> bytes:
     return struct.pack("<I", v & 0xFFFFFFFF)
 
 
-def _header(buf: bytearray, opcode: int, inst_word_len: int, byte3: int,
-            wait_mode: int, update_mode: int) -> None:
+def _header(
+    buf: bytearray, opcode: int, inst_word_len: int, byte3: int, wait_mode: int, update_mode: int
+) -> None:
     struct.pack_into("<BBBB", buf, 0, opcode, inst_word_len, 0, byte3)
     struct.pack_into("<BBBBI", buf, 4, wait_mode, 0, update_mode, 0, 0)
 
@@ -66,16 +73,32 @@ def _tensor(buf: bytearray, off: int, addr: int, steps: Sequence[int], nums: Seq
     struct.pack_into(f"<I{n}h{n}H", buf, off, addr & 0xFFFFFFFF, *steps, *nums)
 
 
-def s3d3_ts(opcode: int = TS_ARITH, *, inst_word_len: int = 16, inst_flags: int = 0,
-            wait_mode: int = 0, update_mode: int = 0, accum: int = IDLE,
-            reserved0: Sequence[int] = (0, 0, 0),
-            src_addr: int = 0x0, src_steps: Sequence[int] = (1, 1, 1),
-            src_nums: Sequence[int] = (64, 1, 1),
-            in_dtype: int = FP32, out_dtype: int = FP32, n: int = 128,
-            imm0_src: int = INST_IMM, op0: int = ADD, op1: int = BYPASS, rev: int = NONE,
-            imm1_src: int = INST_IMM, imm0: Imm = 2.0, imm1: Imm = 0,
-            dst_addr: int = 0x1000, dst_steps: Sequence[int] = (1, 1, 1),
-            dst_nums: Sequence[int] = (64, 1, 1)) -> bytes:
+def s3d3_ts(
+    opcode: int = TS_ARITH,
+    *,
+    inst_word_len: int = 16,
+    inst_flags: int = 0,
+    wait_mode: int = 0,
+    update_mode: int = 0,
+    accum: int = IDLE,
+    reserved0: Sequence[int] = (0, 0, 0),
+    src_addr: int = 0x0,
+    src_steps: Sequence[int] = (1, 1, 1),
+    src_nums: Sequence[int] = (64, 1, 1),
+    in_dtype: int = FP32,
+    out_dtype: int = FP32,
+    n: int = 128,
+    imm0_src: int = INST_IMM,
+    op0: int = ADD,
+    op1: int = BYPASS,
+    rev: int = NONE,
+    imm1_src: int = INST_IMM,
+    imm0: Imm = 2.0,
+    imm1: Imm = 0,
+    dst_addr: int = 0x1000,
+    dst_steps: Sequence[int] = (1, 1, 1),
+    dst_nums: Sequence[int] = (64, 1, 1),
+) -> bytes:
     """A NEURON_ISA_TPB_S3D3_TS_STRUCT word; the defaults form a valid TensorScalarArithOp."""
     buf = bytearray(64)
     _header(buf, opcode, inst_word_len, inst_flags, wait_mode, update_mode)
@@ -90,12 +113,25 @@ def s3d3_ts(opcode: int = TS_ARITH, *, inst_word_len: int = 16, inst_flags: int 
     return bytes(buf)
 
 
-def s4d4_tsm(opcode: int = PTR_MULTI_ARITH, *, inst_word_len: int = 16, inst_flags: int = 0,
-             w: int = 8, src_addr: int = 0x0, src_nums: Sequence[int] | None = None,
-             dst_addr: int = 0x4000, dst_nums: Sequence[int] | None = None,
-             in_dtype: int = FP32, out_dtype: int = FP32, n: int = 128, reserved0: int = 0,
-             op: int = MULT, op_dim: int = SUBDIM_XYZ, rev: int = NONE,
-             reserved1: Sequence[int] = (0, 0, 0, 0, 0)) -> bytes:
+def s4d4_tsm(
+    opcode: int = PTR_MULTI_ARITH,
+    *,
+    inst_word_len: int = 16,
+    inst_flags: int = 0,
+    w: int = 8,
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] | None = None,
+    dst_addr: int = 0x4000,
+    dst_nums: Sequence[int] | None = None,
+    in_dtype: int = FP32,
+    out_dtype: int = FP32,
+    n: int = 128,
+    reserved0: int = 0,
+    op: int = MULT,
+    op_dim: int = SUBDIM_XYZ,
+    rev: int = NONE,
+    reserved1: Sequence[int] = (0, 0, 0, 0, 0),
+) -> bytes:
     """A NEURON_ISA_TPB_S4D4_TSM_STRUCT word; num_elem is [X, Y, Z, W] in C order."""
     buf = bytearray(64)
     _header(buf, opcode, inst_word_len, inst_flags, 0, 0)
@@ -109,10 +145,19 @@ def s4d4_tsm(opcode: int = PTR_MULTI_ARITH, *, inst_word_len: int = 16, inst_fla
     return bytes(buf)
 
 
-def s2_bn(opcode: int = IMMLD_ARITH, *, inst_word_len: int = 16, src_addr: int = 0x0,
-          src_nums: Sequence[int] = (8, 1), dtype: int = FP32, n: int = 128,
-          imm0_ptr: Imm = 0, imm0_src: int = INST_IMM, imm1: Imm = 0,
-          reserved3_last: int = 0) -> bytes:
+def s2_bn(
+    opcode: int = IMMLD_ARITH,
+    *,
+    inst_word_len: int = 16,
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] = (8, 1),
+    dtype: int = FP32,
+    n: int = 128,
+    imm0_ptr: Imm = 0,
+    imm0_src: int = INST_IMM,
+    imm1: Imm = 0,
+    reserved3_last: int = 0,
+) -> bytes:
     """A NEURON_ISA_TPB_S2_BN_STRUCT word (src@16 imm1@28 dtype@32 nac@34 imm0_ptr@44 imm0_src@48)."""
     buf = bytearray(64)
     _header(buf, opcode, inst_word_len, 0, 0, 0)

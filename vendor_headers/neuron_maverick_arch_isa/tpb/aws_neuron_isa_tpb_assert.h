@@ -300,9 +300,13 @@ STATIC inline bool is_shift_op(NEURON_ISA_TPB_ALU_OP op) {
             || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) );
 }
 
-// A left shift paired with a right shift (two different shift ops) needs a 4-byte dtype.
+// A left shift paired with a right shift (in either order) needs a 4-byte dtype.
 STATIC inline bool alu_shift_left_right_chk(NEURON_ISA_TPB_ALU_OP op0, NEURON_ISA_TPB_ALU_OP op1, NEURON_ISA_TPB_DTYPE dtype) {
-    return( !(is_shift_op(op0) && is_shift_op(op1) && (op0 != op1))
+    bool left0 = (op0 == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op0 == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT);
+    bool right0 = (op0 == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op0 == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT);
+    bool left1 = (op1 == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op1 == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT);
+    bool right1 = (op1 == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op1 == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT);
+    return( !((left0 && right1) || (right0 && left1))
             || type_size_check(dtype, 4U) );
 }
 

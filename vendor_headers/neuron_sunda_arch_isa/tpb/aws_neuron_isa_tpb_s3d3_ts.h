@@ -252,8 +252,8 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S3D3_TS_STRUCT) == 64, "Error: NEURON_IS
 //     || (i.s3d3_ts.header.opcode == Opcode::TransposeTensorScalarArithOp)
 //     || (i.s3d3_ts.header.opcode == Opcode::TensorScalarCacheReduce)
 //     || (i.s3d3_ts.header.opcode == Opcode::TensorScalarCacheCumulative)
+//     // (Exponential joins this set on NC-v4, together with its S3D3_TS binding)
 // }
-
 // fn tensor_scalar_valid_ops(i: Inst) -> bool {
 //     is_valid_enum(EnumList::AluOp, i.s3d3_ts.op0)
 //     && is_valid_enum(EnumList::AluOp, i.s3d3_ts.op1)
