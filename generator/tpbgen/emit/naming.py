@@ -1,0 +1,70 @@
+"""Python names for C names: one rule, in one place, used by every emitted module.
+
+- types: `NEURON_ISA_TPB_` is stripped; operand structs (`..._STRUCT`) keep their upper-case
+  shape (`S3D3_TS`), every other struct, union and enum becomes CamelCase (`ALU_OP` -> `AluOp`,
+  `TENSOR3D` -> `Tensor3D`, `INDIRECT16B` -> `Indirect16B`);
+- enum members: the enum's own name is stripped when every member starts with it, otherwise the
+  members' longest common `_`-ended prefix (`ALLOW_FP32R_TRUE` -> `TRUE`);
+- constants: `NEURON_ISA_TPB_` is stripped;
+- a result that is a Python keyword, starts with a digit or is empty gets a `_` in front or after.
+"""
+
+from __future__ import annotations
+
+import keyword
+import os
+import re
+
+PREFIX = "NEURON_ISA_TPB_"
+
+
+def _safe(name: str) -> str:
+    if not name or name[0].isdigit():
+        name = "_" + name
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        name += "_"
+    return name
+
+
+def strip_prefix(c_name: str) -> str:
+    return c_name[len(PREFIX) :] if c_name.startswith(PREFIX) else c_name
+
+
+def camel(words: str) -> str:
+    out = []
+    for w in words.split("_"):
+        if not w:
+            continue
+        part = w[0].upper() + w[1:].lower()
+        part = re.sub(r"(\d)([a-z])$", lambda m: m.group(1) + m.group(2).upper(), part)
+        out.append(part)
+    return "".join(out)
+
+
+def type_name(c_name: str) -> str:
+    if c_name.startswith("__anon_"):
+        return "_Anon" + camel(c_name[len("__anon_") :])
+    base = strip_prefix(c_name)
+    if base.endswith("_STRUCT"):
+        return _safe(base[: -len("_STRUCT")])
+    return _safe(camel(base))
+
+
+def member_names(enum_c_name: str, members: list[str]) -> list[str]:
+    own = enum_c_name + "_"
+    if members and all(m.startswith(own) and len(m) > len(own) for m in members):
+        prefix = own
+    elif len(members) > 1:
+        common = os.path.commonprefix(members)
+        prefix = common[: common.rfind("_") + 1]
+    else:
+        prefix = PREFIX if members and members[0].startswith(PREFIX) else ""
+    return [_safe(m[len(prefix) :]) for m in members]
+
+
+def constant_name(c_name: str) -> str:
+    return _safe(strip_prefix(c_name))
+
+
+def module_name(gen: str) -> str:
+    return _safe(re.sub(r"\W", "_", gen.lower()))

@@ -1,0 +1,97 @@
+"""Render the runtime templates into an in-memory tree: {relative path: text}.
+
+The Jinja environment is strict (an undefined name is an error), and every template under
+`templates/runtime/` is rendered: `package/` to the package root, `_runtime/` once, `gen/` once
+per generation. Output is deterministic: sorted inputs, no timestamps, no absolute paths.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..templating import environment, template_root
+from ..ir.model import Generation
+from ..translate.to_numpy import BatchUnsupported, NpEmitter
+from ..translate.validators import TranslatedGen
+from .context import GenCtx, build_context
+
+RUNTIME_API = (1, 0)
+
+
+@dataclass(frozen=True)
+class RenderInput:
+    gens: list[tuple[Generation, TranslatedGen]]
+    audit_md: str
+    manifest: dict[str, Any]
+
+
+def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Traversable | Path]]:
+    out = []
+    for child in sorted(root.iterdir(), key=lambda c: c.name):
+        rel = f"{prefix}{child.name}"
+        if child.is_dir():
+            out += _templates(child, rel + "/")
+        elif child.name.endswith(".j2"):
+            out.append((rel, child))
+    return out
+
+
+def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCtx:
+    ctx = build_context(gen, tr)
+    em = NpEmitter()
+    batch = []
+    for lf in tr.lowered:
+        try:
+            batch.append("\n".join(em.function(lf)))
+        except BatchUnsupported as exc:
+            from ..errors import Diagnostic, Severity, TpbgenError
+
+            raise TpbgenError([Diagnostic(f"cannot vectorise {lf.name}: {exc}", lf.loc.rsplit(":", 1)[0], int(lf.loc.rsplit(":", 1)[1]), 0, Severity.ERROR, "translate")]) from None
+    code_py = "\n".join(f.code + "\n" + f.explain_code + "\n" + f.wrapper for f in tr.functions)
+    code_np = "\n".join(batch)
+    readers = [("S_H", "_U16"), ("S_I", "_U32"), ("S_Q", "_U64"), ("S_d", "_F64"), ("S_f", "_F32"), ("S_h", "_I16"), ("S_i", "_I32"),
+               ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32")]
+    extra: dict[str, Any] = {
+        "batch_functions": batch,
+        "batch_imports": sorted(n for n in ("col", "colv", "gather", "gather_as", "vdiv", "vmod") if re.search(rf"\b_{n}\(", code_np)),
+        "validator_imports": sorted([(n, a) for n, a in readers if re.search(rf"\b{a}\(", code_py)] + [("Word", "Word"), ("as_bytes", "as_bytes")]),
+        "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
+        "decode_classes": sorted({cls for _, _, cls in ctx.decode}),
+        "has_executor": has_executor,
+    }
+    for k, v in extra.items():
+        setattr(ctx, k, v)
+    return ctx
+
+
+def render(inp: RenderInput) -> dict[str, str]:
+    env = environment()
+    base = template_root() / "runtime"
+    has_executor = (base / "gen" / "executor.py.j2").is_file()
+    contexts = [gen_context(g, tr, has_executor) for g, tr in inp.gens]
+    common: dict[str, Any] = {
+        "runtime_api": RUNTIME_API,
+        "generator_version": __version__,
+        "gens": contexts,
+        "audit_md": inp.audit_md,
+        "manifest": inp.manifest,
+    }
+    out: dict[str, str] = {}
+    for rel, tpl_path in _templates(base):
+        name = rel[: -len(".j2")]
+        template = env.get_template(f"runtime/{rel}")
+        top, _, rest = name.partition("/")
+        if top == "package":
+            out[rest] = template.render(**common)
+        elif top == "_runtime":
+            out[f"tpb_isa/_runtime/{rest}"] = template.render(**common)
+        elif top == "gen":
+            for ctx in contexts:
+                out[f"tpb_isa/{ctx.module}/{rest}"] = template.render(**common, g=ctx)
+        # anything else directly under runtime/ is a fragment that other templates include
+    return out

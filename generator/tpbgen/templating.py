@@ -1,0 +1,53 @@
+"""The Jinja2 environment every renderer uses: strict, deterministic, loading `tpbgen.templates`."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+
+def template_root() -> Path:
+    """The installed templates directory (the repo's templates/ in an editable install)."""
+    return Path(str(resources.files("tpbgen.templates")))
+
+
+def _docstring(text: str, indent: int) -> str:
+    pad = " " * indent
+    lines = [ln.rstrip().replace('"""', "'''").replace("\\", "\\\\") for ln in text.strip("\n").splitlines()]
+    return ("\n" + pad).join(lines).replace(pad + "\n", "\n")
+
+
+def _oneline(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _docline(text: str) -> str:
+    return _oneline(text).replace('"""', "'''").replace("\\", "\\\\")
+
+
+def _hexint(v: Any) -> str:
+    if isinstance(v, bool) or not isinstance(v, int):
+        return repr(v)
+    return hex(v) if v >= 16 else str(v)
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_root())),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters["docstring"] = _docstring
+    env.filters["oneline"] = _oneline
+    env.filters["docline"] = _docline
+    env.filters["pyrepr"] = repr
+    env.filters["hexint"] = _hexint
+    env.filters["tojson_sorted"] = lambda v: json.dumps(v, indent=2, sort_keys=True)
+    return env

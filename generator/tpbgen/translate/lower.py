@@ -1,0 +1,716 @@
+"""Lower a C predicate body (pycparser AST) to a small typed IR that the Python and numpy
+back ends share: every expression knows its C type, every implicit conversion is explicit, every
+struct access is a byte offset into the instruction word.
+
+Struct and union values are never copied: a struct-typed parameter or local is a *view*, a
+byte buffer plus an offset, which is exact for the pure predicates we accept (they never write
+to a struct). Anything outside the accepted subset stops with an error naming the function and
+`file:line`; nothing is skipped.
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass, field
+from typing import Union
+
+from pycparser import c_ast
+
+from ..ir.cast import from_dict
+from ..ir.consteval import parse_int_literal
+from ..ir.model import Field, Function, Generation, Struct, TypeRef
+from .c_semantics import BOOL, FLOAT32, FLOAT64, INT32, INT64, UINT32, UINT64, ScalarType, common, promote, scalar_for
+
+
+class LowerError(Exception):
+    def __init__(self, function: str, where: str, message: str) -> None:
+        super().__init__(f"{where}: cannot translate {function}: {message}")
+        self.function = function
+        self.where = where
+        self.message = message
+
+
+# -- expressions -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Offset:
+    """A byte offset: a constant plus index * stride terms (array elements chosen at run time)."""
+
+    const: int
+    terms: tuple[tuple[Expr, int], ...] = ()
+
+    def plus(self, n: int) -> Offset:
+        return Offset(self.const + n, self.terms)
+
+    def plus_term(self, e: Expr, stride: int) -> Offset:
+        return Offset(self.const, (*self.terms, (e, stride)))
+
+
+@dataclass(frozen=True)
+class View:
+    """A struct or union value: `buf` names the byte buffer (a parameter), `offset` where it starts."""
+
+    buf: str
+    offset: Offset
+    struct: str
+
+
+@dataclass(frozen=True)
+class ArrayView:
+    view: View  # the enclosing struct's view, offset at the array's first element
+    elem: TypeRef
+    dims: tuple[int, ...]
+    elem_size: int
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int | float
+    t: ScalarType
+    name: str = ""  # the C name, for an enum constant or a static const
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str  # Python name
+    t: ScalarType
+
+
+@dataclass(frozen=True)
+class Load:
+    view: View  # offset already points at the field's first byte
+    t: ScalarType
+    size: int  # bytes read (the field's; for a bitfield, the bytes its bits span)
+    bit_offset: int | None = None
+    bit_width: int | None = None
+    path: str = ""  # C access path, for explain(): "src_mem_pattern.num_elem[3]"
+    enum: str = ""  # the C enum type of the field, "" when not an enum
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: str  # "-", "~"
+    e: Expr
+    t: ScalarType
+
+
+@dataclass(frozen=True)
+class Not:
+    e: Expr
+    t: ScalarType = BOOL
+
+
+@dataclass(frozen=True)
+class Binary:
+    op: str  # + - * / % & | ^ << >>
+    a: Expr
+    b: Expr
+    t: ScalarType
+
+
+@dataclass(frozen=True)
+class Compare:
+    op: str  # == != < <= > >=
+    a: Expr
+    b: Expr
+    t: ScalarType = BOOL
+
+
+@dataclass(frozen=True)
+class Logical:
+    op: str  # "and", "or"
+    a: Expr
+    b: Expr
+    t: ScalarType = BOOL
+
+
+@dataclass(frozen=True)
+class Cond:
+    c: Expr
+    a: Expr
+    b: Expr
+    t: ScalarType
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: str
+    args: tuple[Expr | View, ...]
+    t: ScalarType
+
+
+@dataclass(frozen=True)
+class Conv:
+    e: Expr
+    t: ScalarType
+
+
+Expr = Union[Const, Var, Load, Unary, Not, Binary, Compare, Logical, Cond, Call, Conv]
+
+
+def type_of(e: Expr) -> ScalarType:
+    return e.t
+
+
+# -- statements --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Return:
+    e: Expr | None
+    line: int
+
+
+@dataclass(frozen=True)
+class Assign:
+    name: str
+    e: Expr
+    line: int
+
+
+@dataclass(frozen=True)
+class If:
+    c: Expr
+    then: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Loop:
+    """`for`/`while` lowered: test `c` before each pass, run `body`, then `step`."""
+
+    c: Expr
+    body: tuple[Stmt, ...]
+    step: tuple[Stmt, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Switch:
+    e: Expr
+    cases: tuple[tuple[tuple[int, ...] | None, tuple[Stmt, ...]], ...]  # None = default
+    line: int
+
+
+@dataclass(frozen=True)
+class Break:
+    line: int
+
+
+@dataclass(frozen=True)
+class Continue:
+    line: int
+
+
+Stmt = Union[Return, Assign, If, Loop, Switch, Break, Continue]
+
+
+@dataclass(frozen=True)
+class LParam:
+    name: str  # Python name; a struct parameter becomes `<name>_b` (bytes) and `<name>_o` (offset)
+    c_name: str
+    t: ScalarType | None  # None for a struct parameter
+    struct: str | None
+
+
+@dataclass(frozen=True)
+class LFunction:
+    name: str
+    params: tuple[LParam, ...]
+    returns: ScalarType
+    body: tuple[Stmt, ...]
+    locals: tuple[tuple[str, ScalarType], ...]
+    loc: str
+    calls: tuple[str, ...]
+
+
+def py_name(c_name: str) -> str:
+    return c_name + "_" if keyword.iskeyword(c_name) or keyword.issoftkeyword(c_name) or c_name in ("int", "bool", "float") else c_name
+
+
+@dataclass
+class _Scope:
+    scalars: dict[str, tuple[str, ScalarType]] = field(default_factory=dict)
+    views: dict[str, View] = field(default_factory=dict)
+    arrays: dict[str, ArrayView] = field(default_factory=dict)
+
+
+class Lowerer:
+    """Lowers the functions of one generation; holds the type environment they share."""
+
+    def __init__(self, gen: Generation) -> None:
+        self.gen = gen
+        self.structs: dict[str, Struct] = {s.name: s for s in gen.structs}
+        self.functions: dict[str, Function] = {f.name: f for f in gen.functions}
+        self.consts: dict[str, Const] = {}
+        for e in gen.enums:
+            for m in e.members:
+                self.consts[m.name] = Const(m.value, INT32, m.name)
+        for c in gen.constants:
+            t = self.scalar(c.type)
+            self.consts[c.name] = Const(c.value, t, c.name)
+        self._type_names = self._collect_type_names()
+
+    def _collect_type_names(self) -> dict[str, TypeRef]:
+        names: dict[str, TypeRef] = {}
+        for s in self.structs.values():
+            names[s.name] = TypeRef(s.kind, s.name, s.name, s.size)
+        for e in self.gen.enums:
+            names[e.name] = TypeRef("enum", e.name, e.name, e.size)
+        builtin = {
+            "uint8_t": TypeRef("int", "uint8", "uint8_t", 1), "int8_t": TypeRef("int", "int8", "int8_t", 1, True),
+            "uint16_t": TypeRef("int", "uint16", "uint16_t", 2), "int16_t": TypeRef("int", "int16", "int16_t", 2, True),
+            "uint32_t": TypeRef("int", "uint32", "uint32_t", 4), "int32_t": TypeRef("int", "int32", "int32_t", 4, True),
+            "uint64_t": TypeRef("int", "uint64", "uint64_t", 8), "int64_t": TypeRef("int", "int64", "int64_t", 8, True),
+            "size_t": TypeRef("int", "uint64", "size_t", 8),
+        }
+        names.update(builtin)
+        for td in self.gen.typedefs:
+            final = td.chain[-1]
+            if final in names:
+                names[td.name] = names[final]
+            elif final in ("uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64"):
+                names[td.name] = TypeRef("int", final, td.name, int(final.lstrip("uint")) // 8, not final.startswith("u"))
+            elif len(td.chain) > 1 and td.chain[1] in names:
+                names[td.name] = names[td.chain[1]]
+        return names
+
+    def scalar(self, t: TypeRef) -> ScalarType:
+        return scalar_for(t.kind, t.size, t.signed)
+
+    # -- functions -------------------------------------------------------------------------
+    def lower(self, fn: Function) -> LFunction:
+        node = from_dict(fn.body)
+        assert isinstance(node, c_ast.FuncDef)
+        self._fn = fn
+        self._locals: dict[str, ScalarType] = {}
+        scope = _Scope()
+        params = []
+        for p in fn.params:
+            pn = py_name(p.name)
+            if p.type.kind in ("struct", "union"):
+                params.append(LParam(pn, p.name, None, p.type.name))
+                scope.views[p.name] = View(pn, Offset(0), p.type.name)
+            else:
+                t = self.scalar(p.type)
+                params.append(LParam(pn, p.name, t, None))
+                scope.scalars[p.name] = (pn, t)
+        if fn.returns.kind in ("struct", "union"):
+            raise self.err(node, "returns a struct")
+        self._returns = BOOL if fn.returns.kind == "bool" else self.scalar(fn.returns)
+        body = self.block(node.body, [scope], in_loop=False, in_switch=False)
+        return LFunction(fn.name, tuple(params), self._returns, tuple(body), tuple(self._locals.items()), str(fn.loc), fn.calls)
+
+    def err(self, node: c_ast.Node | None, message: str) -> LowerError:
+        where = f"{self._fn.loc.file}:{node.coord.line}" if node is not None and node.coord else str(self._fn.loc)
+        return LowerError(self._fn.name, where, message)
+
+    # -- statements ------------------------------------------------------------------------
+    def block(self, node: c_ast.Node | None, scopes: list[_Scope], in_loop: bool, in_switch: bool) -> list[Stmt]:
+        if node is None:
+            return []
+        items = node.block_items or [] if isinstance(node, c_ast.Compound) else [node]
+        inner = [*scopes, _Scope()] if isinstance(node, c_ast.Compound) else scopes
+        out: list[Stmt] = []
+        for item in items:
+            out.extend(self.stmt(item, inner, in_loop, in_switch))
+        return out
+
+    def stmt(self, n: c_ast.Node, scopes: list[_Scope], in_loop: bool, in_switch: bool) -> list[Stmt]:
+        line = n.coord.line if n.coord else 0
+        if isinstance(n, c_ast.Compound):
+            return self.block(n, scopes, in_loop, in_switch)
+        if isinstance(n, c_ast.Return):
+            if n.expr is None:
+                raise self.err(n, "return without a value")
+            return [Return(self.conv(self.expr(n.expr, scopes), self._returns), line)]
+        if isinstance(n, c_ast.Decl):
+            return self.local(n, scopes)
+        if isinstance(n, c_ast.DeclList):
+            return [s for d in n.decls for s in self.local(d, scopes)]
+        if isinstance(n, c_ast.If):
+            return [If(self.truth(n.cond, scopes), tuple(self.block(n.iftrue, [*scopes, _Scope()], in_loop, in_switch)),
+                       tuple(self.block(n.iffalse, [*scopes, _Scope()], in_loop, in_switch)), line)]
+        if isinstance(n, c_ast.For):
+            inner = [*scopes, _Scope()]
+            init = self.stmt(n.init, inner, in_loop, in_switch) if n.init is not None else []
+            cond = self.truth(n.cond, inner) if n.cond is not None else None
+            if cond is None:
+                raise self.err(n, "a for loop without a condition is unbounded")
+            step = self.effect(n.next, inner) if n.next is not None else []
+            body = self.block(n.stmt, [*inner, _Scope()], True, False)
+            return [*init, Loop(cond, tuple(body), tuple(step), line)]
+        if isinstance(n, (c_ast.While, c_ast.DoWhile)):
+            raise self.err(n, "while/do loops are not accepted (only bounded for loops)")
+        if isinstance(n, c_ast.Switch):
+            return [self.switch(n, scopes, in_loop)]
+        if isinstance(n, c_ast.Break):
+            if not (in_loop or in_switch):
+                raise self.err(n, "break outside a loop or switch")
+            return [Break(line)]
+        if isinstance(n, c_ast.Continue):
+            if not in_loop:
+                raise self.err(n, "continue outside a loop")
+            return [Continue(line)]
+        if isinstance(n, (c_ast.Assignment, c_ast.UnaryOp)):
+            return self.effect(n, scopes)
+        if isinstance(n, c_ast.EmptyStatement):
+            return []
+        raise self.err(n, f"unsupported statement ({type(n).__name__})")
+
+    def switch(self, n: c_ast.Switch, scopes: list[_Scope], in_loop: bool) -> Switch:
+        e = self.expr(n.cond, scopes)
+        e = self.conv(e, promote(e.t))
+        items = n.stmt.block_items or [] if isinstance(n.stmt, c_ast.Compound) else [n.stmt]
+        cases: list[tuple[tuple[int, ...] | None, tuple[Stmt, ...]]] = []
+        pending: list[int] = []
+        has_default = False
+        inner = [*scopes, _Scope()]
+        for item in items:
+            if not isinstance(item, (c_ast.Case, c_ast.Default)):
+                raise self.err(item, "statement before the first case label")
+            if isinstance(item, c_ast.Case):
+                v = self.expr(item.expr, scopes)
+                if not isinstance(v, Const) or not isinstance(v.value, int):
+                    raise self.err(item, "case label is not an integer constant")
+                pending.append(v.value)
+            else:
+                has_default = True
+            stmts = item.stmts or []
+            if not stmts:
+                continue  # an empty case falls through to the next label: same body
+            body = [s for st in stmts for s in self.stmt(st, inner, in_loop, True)]
+            if body and isinstance(body[-1], Break):
+                body = body[:-1]
+            elif not body or not isinstance(body[-1], Return):
+                raise self.err(item, "case falls through into the next one (end each case with break or return)")
+            if any(isinstance(s, Break) for s in _walk(body)):
+                raise self.err(item, "break inside a case other than at its end")
+            labels: tuple[int, ...] | None = None if has_default else tuple(pending)
+            if has_default and pending:
+                raise self.err(item, "default shares a body with case labels")
+            cases.append((labels, tuple(body)))
+            pending, has_default = [], False
+        if pending or has_default:
+            raise self.err(n, "case labels without a body at the end of the switch")
+        return Switch(e, tuple(cases), n.coord.line if n.coord else 0)
+
+    def local(self, d: c_ast.Decl, scopes: list[_Scope]) -> list[Stmt]:
+        line = d.coord.line if d.coord else 0
+        if isinstance(d.type, c_ast.ArrayDecl):
+            raise self.err(d, "local arrays are not accepted")
+        tref = self.type_of_decl(d.type, d)
+        top = scopes[-1]
+        if tref.kind in ("struct", "union"):
+            if d.init is None:
+                raise self.err(d, "struct local without an initialiser")
+            v = self.expr_any(d.init, scopes)
+            if not isinstance(v, View):
+                raise self.err(d, "struct local must be initialised from a struct value")
+            top.views[d.name] = v
+            return []
+        t = self.scalar(tref)
+        name = py_name(d.name)
+        if name in self._locals and self._locals[name] != t:
+            k = 2
+            while f"{name}_{k}" in self._locals:
+                k += 1
+            name = f"{name}_{k}"
+        self._locals[name] = t
+        top.scalars[d.name] = (name, t)
+        if d.init is None:
+            return [Assign(name, Const(0, t), line)]
+        return [Assign(name, self.conv(self.expr(d.init, scopes), t), line)]
+
+    def effect(self, n: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
+        """An expression statement with a side effect on a scalar local: = op= ++ --."""
+        line = n.coord.line if n.coord else 0
+        if isinstance(n, c_ast.ExprList):
+            return [s for e in n.exprs for s in self.effect(e, scopes)]
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("p++", "p--", "++", "--"):
+            name, t = self.lvalue(n.expr, scopes)
+            op = "+" if "+" in n.op else "-"
+            return [Assign(name, self.conv(self.arith(op, Var(name, t), Const(1, INT32), n), t), line)]
+        if isinstance(n, c_ast.Assignment):
+            name, t = self.lvalue(n.lvalue, scopes)
+            rhs = self.expr(n.rvalue, scopes)
+            if n.op != "=":
+                rhs = self.arith(n.op[:-1], Var(name, t), rhs, n)
+            return [Assign(name, self.conv(rhs, t), line)]
+        raise self.err(n, f"expression statement without effect ({type(n).__name__})")
+
+    def lvalue(self, n: c_ast.Node, scopes: list[_Scope]) -> tuple[str, ScalarType]:
+        if isinstance(n, c_ast.ID):
+            for s in reversed(scopes):
+                if n.name in s.scalars:
+                    name, t = s.scalars[n.name]
+                    if name not in self._locals:
+                        raise self.err(n, f"assignment to parameter '{n.name}'")
+                    return name, t
+        raise self.err(n, "assignment to something other than a scalar local")
+
+    # -- expressions -----------------------------------------------------------------------
+    def truth(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr:
+        return self.conv(self.expr(n, scopes), BOOL)
+
+    def conv(self, e: Expr, t: ScalarType) -> Expr:
+        if e.t == t:
+            return e
+        if t.kind == "bool" and e.t.kind == "bool":
+            return e
+        if isinstance(e, Const) and t.kind == "bool":
+            return Const(int(e.value != 0), BOOL)
+        if isinstance(e, Const) and t.kind != "bool" and e.t.kind != "float" and t.kind != "float":
+            from .c_semantics import wrap
+
+            assert isinstance(e.value, int)
+            return Const(wrap(e.value, t), t, e.name)
+        return Conv(e, t)
+
+    def expr(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr:
+        v = self.expr_any(n, scopes)
+        if isinstance(v, (View, ArrayView)):
+            raise self.err(n, "a struct, union or array used as a value")
+        return v
+
+    def expr_any(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr | View | ArrayView:
+        if isinstance(n, c_ast.Constant):
+            return self.constant(n)
+        if isinstance(n, c_ast.ID):
+            for s in reversed(scopes):
+                if n.name in s.scalars:
+                    name, t = s.scalars[n.name]
+                    return Var(name, t)
+                if n.name in s.views:
+                    return s.views[n.name]
+                if n.name in s.arrays:
+                    return s.arrays[n.name]
+            if n.name in self.consts:
+                return self.consts[n.name]
+            if n.name in ("true", "false"):
+                return Const(int(n.name == "true"), BOOL)
+            raise self.err(n, f"unknown identifier '{n.name}'")
+        if isinstance(n, c_ast.StructRef):
+            if n.type != ".":
+                raise self.err(n, "pointer access '->' is not accepted")
+            base = self.expr_any(n.name, scopes)
+            if not isinstance(base, View):
+                raise self.err(n, "field access on a non-struct value")
+            return self.field(base, n.field.name, n, _path_of(n))
+        if isinstance(n, c_ast.ArrayRef):
+            arr = self.expr_any(n.name, scopes)
+            if not isinstance(arr, ArrayView):
+                raise self.err(n, "indexing something that is not an array field")
+            idx = self.expr(n.subscript, scopes)
+            inner = 1
+            for d in arr.dims[1:]:
+                inner *= d
+            stride = inner * arr.elem_size
+            if isinstance(idx, Const):
+                assert isinstance(idx.value, int)
+                if not 0 <= idx.value < arr.dims[0]:
+                    raise self.err(n, f"index {idx.value} is outside the array's {arr.dims[0]} elements")
+                off = arr.view.offset.plus(idx.value * stride)
+            else:
+                off = arr.view.offset.plus_term(self.conv(idx, INT64), stride)
+            view = View(arr.view.buf, off, arr.view.struct)
+            if len(arr.dims) > 1:
+                return ArrayView(view, arr.elem, arr.dims[1:], arr.elem_size)
+            return self.element(view, arr.elem, arr.elem_size, _path_of(n))
+        if isinstance(n, c_ast.UnaryOp):
+            return self.unary(n, scopes)
+        if isinstance(n, c_ast.BinaryOp):
+            return self.binary(n, scopes)
+        if isinstance(n, c_ast.TernaryOp):
+            c = self.truth(n.cond, scopes)
+            a = self.expr(n.iftrue, scopes)
+            b = self.expr(n.iffalse, scopes)
+            t = BOOL if a.t.kind == "bool" and b.t.kind == "bool" else common(a.t, b.t)
+            return Cond(c, self.conv(a, t), self.conv(b, t), t)
+        if isinstance(n, c_ast.Cast):
+            tref = self.type_of_decl(n.to_type.type, n)
+            if tref.kind in ("struct", "union"):
+                raise self.err(n, "cast to a struct type")
+            return self.conv(self.expr(n.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref))
+        if isinstance(n, c_ast.FuncCall):
+            return self.call(n, scopes)
+        raise self.err(n, f"unsupported expression ({type(n).__name__})")
+
+    def constant(self, n: c_ast.Constant) -> Const:
+        if n.type == "string":
+            raise self.err(n, "string literal")
+        if n.type == "char":
+            body = n.value[1:-1].encode().decode("unicode_escape")
+            return Const(ord(body) if body else 0, INT32)
+        if n.type in ("float", "double", "long double"):
+            text = n.value.rstrip("lL")
+            if text.endswith(("f", "F")):
+                return Const(float(text[:-1]), FLOAT32)
+            return Const(float(text), FLOAT64)
+        v = parse_int_literal(n.value)
+        t = {(False, 32): INT32, (True, 32): UINT32, (False, 64): INT64, (True, 64): UINT64}[(v.unsigned, v.bits)]
+        assert isinstance(v.value, int)
+        return Const(v.value, t)
+
+    def field(self, base: View, name: str, n: c_ast.Node, path: str) -> Expr | View | ArrayView:
+        found = self._find(self.structs[base.struct], name, 0)
+        if found is None:
+            raise self.err(n, f"{base.struct} has no field '{name}'")
+        f, extra = found
+        view = View(base.buf, base.offset.plus(extra + f.offset), base.struct)
+        if f.dims:
+            elem_size = f.size
+            for d in f.dims:
+                elem_size //= d
+            return ArrayView(view, f.type, f.dims, elem_size)
+        if f.bit_width is not None:
+            return Load(view, self.scalar(f.type), f.size, f.bit_offset, f.bit_width, path, f.type.name if f.type.kind == "enum" else "")
+        return self.element(view, f.type, f.size, path)
+
+    def element(self, view: View, t: TypeRef, size: int, path: str) -> Expr | View:
+        if t.kind in ("struct", "union"):
+            return View(view.buf, view.offset, t.name)
+        return Load(view, BOOL if t.kind == "bool" else self.scalar(t), size, None, None, path, t.name if t.kind == "enum" else "")
+
+    def _find(self, s: Struct, name: str, base: int) -> tuple[Field, int] | None:
+        for f in s.fields:
+            if f.name == name and not f.anonymous:
+                return f, base
+            if f.anonymous:
+                got = self._find(self.structs[f.type.name], name, base + f.offset)
+                if got:
+                    return got
+        return None
+
+    def unary(self, n: c_ast.UnaryOp, scopes: list[_Scope]) -> Expr:
+        if n.op == "sizeof":
+            if isinstance(n.expr, c_ast.Typename):
+                tref = self.type_of_decl(n.expr.type, n)
+                size = self.structs[tref.name].size if tref.kind in ("struct", "union") else tref.size
+                return Const(size, UINT64)
+            raise self.err(n, "sizeof of an expression")
+        if n.op == "!":
+            return Not(self.truth(n.expr, scopes))
+        if n.op in ("&", "*"):
+            raise self.err(n, "pointers are not accepted")
+        if n.op in ("++", "--", "p++", "p--"):
+            raise self.err(n, "increment inside an expression (only as a statement)")
+        e = self.expr(n.expr, scopes)
+        t = promote(e.t)
+        if n.op == "+":
+            return self.conv(e, t)
+        if n.op == "-":
+            if isinstance(e, Const) and e.t.kind != "bool":
+                from .c_semantics import wrap
+
+                if isinstance(e.value, float):
+                    return Const(-e.value, e.t)
+                return Const(wrap(-e.value, t), t)
+            return Unary("-", self.conv(e, t), t)
+        if n.op == "~":
+            if t.kind == "float":
+                raise self.err(n, "~ on a float")
+            return Unary("~", self.conv(e, t), t)
+        raise self.err(n, f"unsupported unary operator {n.op}")
+
+    def binary(self, n: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
+        if n.op in ("&&", "||"):
+            return Logical("and" if n.op == "&&" else "or", self.truth(n.left, scopes), self.truth(n.right, scopes))
+        a = self.expr(n.left, scopes)
+        b = self.expr(n.right, scopes)
+        if n.op in ("==", "!=", "<", "<=", ">", ">="):
+            t = common(a.t, b.t)
+            return Compare(n.op, self.conv(a, t), self.conv(b, t))
+        return self.arith(n.op, a, b, n)
+
+    def arith(self, op: str, a: Expr, b: Expr, n: c_ast.Node) -> Expr:
+        if op in ("<<", ">>"):
+            ta, tb = promote(a.t), promote(b.t)
+            if ta.kind == "float" or tb.kind == "float":
+                raise self.err(n, "shift of a float")
+            if isinstance(b, Const) and isinstance(b.value, int) and not 0 <= b.value < ta.bits:
+                raise self.err(n, f"shift by {b.value} is undefined for a {ta.bits}-bit operand")
+            return Binary(op, self.conv(a, ta), self.conv(b, tb), ta)
+        if op not in ("+", "-", "*", "/", "%", "&", "|", "^"):
+            raise self.err(n, f"unsupported operator {op}")
+        t = common(a.t, b.t)
+        if t.kind == "float" and op in ("%", "&", "|", "^"):
+            raise self.err(n, f"operator {op} on a float")
+        if op in ("/", "%") and isinstance(b, Const) and b.value == 0:
+            raise self.err(n, "division by zero")
+        return Binary(op, self.conv(a, t), self.conv(b, t), t)
+
+    def call(self, n: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
+        if not isinstance(n.name, c_ast.ID):
+            raise self.err(n, "call through a function pointer")
+        name = n.name.name
+        fn = self.functions.get(name)
+        if fn is None:
+            raise self.err(n, f"call to '{name}', which no ingested header defines")
+        args_in = n.args.exprs if n.args else []
+        if len(args_in) != len(fn.params):
+            raise self.err(n, f"{name} takes {len(fn.params)} arguments, {len(args_in)} given")
+        args: list[Expr | View] = []
+        for p, a in zip(fn.params, args_in, strict=True):
+            if p.type.kind in ("struct", "union"):
+                v = self.expr_any(a, scopes)
+                if not isinstance(v, View) or v.struct != p.type.name:
+                    raise self.err(a, f"argument '{p.name}' of {name} must be a {p.type.name}")
+                args.append(v)
+            else:
+                args.append(self.conv(self.expr(a, scopes), BOOL if p.type.kind == "bool" else self.scalar(p.type)))
+        ret = BOOL if fn.returns.kind == "bool" else self.scalar(fn.returns)
+        return Call(name, tuple(args), ret)
+
+    def type_of_decl(self, t: c_ast.Node, where: c_ast.Node) -> TypeRef:
+        while isinstance(t, (c_ast.TypeDecl, c_ast.Typename)):
+            t = t.type
+        if isinstance(t, c_ast.IdentifierType):
+            names = [x for x in t.names if x not in ("const", "volatile")]
+            if len(names) == 1 and names[0] in self._type_names:
+                return self._type_names[names[0]]
+            key = " ".join(sorted(names))
+            table = {
+                "_Bool": TypeRef("bool", "bool", "_Bool", 1), "int": TypeRef("int", "int32", "int", 4, True),
+                "int unsigned": TypeRef("int", "uint32", "unsigned int", 4), "unsigned": TypeRef("int", "uint32", "unsigned", 4),
+                "char": TypeRef("int", "int8", "char", 1, True), "char unsigned": TypeRef("int", "uint8", "unsigned char", 1),
+                "char signed": TypeRef("int", "int8", "signed char", 1, True), "short": TypeRef("int", "int16", "short", 2, True),
+                "short unsigned": TypeRef("int", "uint16", "unsigned short", 2), "long": TypeRef("int", "int64", "long", 8, True),
+                "long unsigned": TypeRef("int", "uint64", "unsigned long", 8), "float": TypeRef("float", "float32", "float", 4, True),
+                "double": TypeRef("float", "float64", "double", 8, True),
+            }
+            if key in table:
+                return table[key]
+            raise self.err(where, f"unknown type '{' '.join(names)}'")
+        if isinstance(t, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and t.name:
+            for s in self.structs.values():
+                if s.name == t.name:
+                    return TypeRef(s.kind, s.name, s.name, s.size)
+            for e in self.gen.enums:
+                if e.name == t.name:
+                    return TypeRef("enum", e.name, e.name, e.size)
+        raise self.err(where, f"unsupported type ({type(t).__name__})")
+
+
+def _path_of(n: c_ast.Node) -> str:
+    """The C access path below the function parameter: `src_mem_pattern.num_elem[3]`."""
+    if isinstance(n, c_ast.StructRef):
+        inner = _path_of(n.name)
+        return f"{inner}.{n.field.name}" if inner else n.field.name
+    if isinstance(n, c_ast.ArrayRef):
+        idx = n.subscript.value if isinstance(n.subscript, c_ast.Constant) else "?"
+        if isinstance(n.subscript, c_ast.ID):
+            idx = n.subscript.name
+        return f"{_path_of(n.name)}[{idx}]"
+    return ""
+
+
+def _walk(stmts: list[Stmt] | tuple[Stmt, ...]) -> list[Stmt]:
+    out: list[Stmt] = []
+    for s in stmts:
+        out.append(s)
+        if isinstance(s, If):
+            out.extend(_walk(s.then))
+            out.extend(_walk(s.orelse))
+    return out
+
+
+__all__ = ["FLOAT32", "FLOAT64", "LFunction", "LowerError", "Lowerer"]

@@ -1,0 +1,261 @@
+"""Lowered C predicates -> numpy source (the batch path): one call validates N words at once.
+
+Every value is an array over the N words (or a typed numpy scalar), in the numpy dtype of its
+C type, so fixed-width wrap-around comes from numpy itself. Control flow becomes masks: an
+`if` runs both arms under complementary masks, a `return` records its value for the lanes still
+running and retires them, a loop repeats while any lane still wants another pass. The
+predicates are pure, so evaluating both sides of `&&`, `||` and `?:` gives C's answer; the two
+places where C relies on short-circuit for safety (division by zero, a run-time array index)
+are guarded: a zero divisor becomes 1 and an index is clipped into the word, in lanes whose
+result is discarded anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .c_semantics import ScalarType
+from .lower import (
+    Assign,
+    Binary,
+    Break,
+    Call,
+    Compare,
+    Cond,
+    Const,
+    Continue,
+    Conv,
+    Expr,
+    If,
+    LFunction,
+    Load,
+    Logical,
+    Loop,
+    Not,
+    Offset,
+    Return,
+    Stmt,
+    Switch,
+    Unary,
+    Var,
+    View,
+)
+
+
+class BatchUnsupported(Exception):
+    pass
+
+
+def np_dtype(t: ScalarType) -> str:
+    if t.kind == "bool":
+        return "np.bool_"
+    if t.kind == "float":
+        return "np.float32" if t.bits == 32 else "np.float64"
+    return f"np.{'int' if t.signed else 'uint'}{t.bits}"
+
+
+_VIEW = {("int", 16, False): "<u2", ("int", 16, True): "<i2", ("int", 32, False): "<u4", ("int", 32, True): "<i4",
+         ("int", 64, False): "<u8", ("int", 64, True): "<i8", ("float", 32, True): "<f4", ("float", 64, True): "<f8"}
+
+
+@dataclass
+class NpEmitter:
+    _n: int = 0
+    lines: list[str] = field(default_factory=list)
+
+    def tmp(self, prefix: str = "_t") -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    # -- expressions -----------------------------------------------------------------------
+    def offset(self, buf: str, off: Offset) -> tuple[str, bool]:
+        """(expression, is_dynamic) of a byte offset."""
+        parts = [f"{buf}_o"]
+        dynamic = False
+        if off.const:
+            parts.append(str(off.const))
+        for e, stride in off.terms:
+            dynamic = True
+            x = f"{self.expr(e)}.astype(np.int64)" if not isinstance(e, Const) else str(e.value)
+            parts.append(f"{x} * {stride}" if stride != 1 else x)
+        return " + ".join(parts), dynamic
+
+    def load(self, e: Load) -> str:
+        W = f"{e.view.buf}_W"
+        off, dynamic = self.offset(e.view.buf, e.view.offset)
+        if dynamic:
+            byte = f"_gather({W}, {off}, {e.size})"
+            raw = byte
+            if e.bit_width is None and e.t.kind in ("int", "bool") and e.size <= 8:
+                val = raw if e.t.kind != "int" or e.size == 1 and not e.t.signed else f"{raw}.astype({np_dtype(e.t)})"
+                if e.t.kind == "bool":
+                    return f"({raw} != 0)"
+                if e.t.signed and e.size == 1:
+                    val = f"{raw}.astype(np.int8)"
+                return val
+            if e.bit_width is None:
+                return f"_gather_as({W}, {off}, {e.size}, {_VIEW[(e.t.kind, e.t.bits, e.t.signed)]!r})"
+        else:
+            if e.size == 1:
+                raw = f"{W}[:, {off}]"
+            else:
+                raw = f"_col({W}, {off}, {e.size})"
+        if e.bit_width is not None:
+            val = f"(({raw} >> {e.bit_offset}) & {hex((1 << e.bit_width) - 1)})"
+            val = f"{val}.astype({np_dtype(e.t)})"
+            if e.t.signed and e.t.kind == "int":
+                half = 1 << (e.bit_width - 1)
+                val = f"(({val} ^ {half}) - {half}).astype({np_dtype(e.t)})"
+            return val
+        t = e.t
+        if t.kind == "bool":
+            return f"({W}[:, {off}] != 0)"
+        if t.kind == "int" and t.bits == 8:
+            return f"{W}[:, {off}]" if not t.signed else f"{W}[:, {off}].view(np.int8)"
+        return f"_colv({W}, {off}, {_VIEW[(t.kind, t.bits, t.signed)]!r})"
+
+    def const(self, e: Const) -> str:
+        if e.t.kind == "bool":
+            return "True" if e.value else "False"
+        return f"{np_dtype(e.t)}({e.value!r})"
+
+    def expr(self, e: Expr) -> str:
+        if isinstance(e, Const):
+            return self.const(e)
+        if isinstance(e, Var):
+            return e.name
+        if isinstance(e, Load):
+            return self.load(e)
+        if isinstance(e, Not):
+            return f"np.logical_not({self.expr(e.e)})"
+        if isinstance(e, Logical):
+            op = "np.logical_and" if e.op == "and" else "np.logical_or"
+            return f"{op}({self.expr(e.a)}, {self.expr(e.b)})"
+        if isinstance(e, Compare):
+            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+        if isinstance(e, Cond):
+            return f"np.where({self.expr(e.c)}, {self.expr(e.a)}, {self.expr(e.b)})"
+        if isinstance(e, Call):
+            args = []
+            for a in e.args:
+                if isinstance(a, View):
+                    off, _ = self.offset(a.buf, a.offset)
+                    args += [f"{a.buf}_W", off]
+                else:
+                    args.append(self.expr(a))
+            return f"_v_{e.fn}({', '.join(args)})"
+        if isinstance(e, Unary):
+            x = self.expr(e.e)
+            return f"(-{x})" if e.op == "-" else f"(~{x})"
+        if isinstance(e, Binary):
+            a, b = self.expr(e.a), self.expr(e.b)
+            if e.op == "/":
+                return f"_vdiv({a}, {b})" if e.t.kind == "int" else f"({a} / {b})"
+            if e.op == "%":
+                return f"_vmod({a}, {b})"
+            return f"({a} {e.op} {b})"
+        if isinstance(e, Conv):
+            x = self.expr(e.e)
+            if e.t.kind == "bool":
+                return f"({x} != 0)"
+            return f"np.asarray({x}).astype({np_dtype(e.t)})"
+        raise TypeError(e)
+
+    # -- statements ------------------------------------------------------------------------
+    def function(self, f: LFunction) -> list[str]:
+        params = []
+        for p in f.params:
+            params += [f"{p.name}_W: Any", f"{p.name}_o: Any"] if p.struct is not None else [f"{p.name}: Any"]
+        head = f"def _v_{f.name}({', '.join(params)}) -> Any:"
+        body = f.body
+        if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
+            return [head, f"    return {self.expr(body[0].e)}"]
+        self.lines = []
+        n_src = next((f"{p.name}_W.shape[0]" for p in f.params if p.struct is not None), None)
+        if n_src is None:
+            n_src = next((f"np.shape({p.name})[0] if np.ndim({p.name}) else 1" for p in f.params), "1")
+        self.lines.append(f"    _N = {n_src}")
+        self.lines.append("    _done = np.zeros(_N, dtype=np.bool_)")
+        self.lines.append(f"    _ret = np.zeros(_N, dtype={np_dtype(f.returns)})")
+        for name, t in f.locals:
+            self.lines.append(f"    {name} = np.zeros(_N, dtype={np_dtype(t)})")
+        self.block(body, "_ALL", "    ")
+        self.lines.append("    return _ret")
+        return [head, *self.lines]
+
+    def block(self, body: tuple[Stmt, ...], mask: str, ind: str) -> None:
+        for s in body:
+            self.stmt(s, mask, ind)
+
+    def live(self, mask: str) -> str:
+        return "np.logical_not(_done)" if mask == "_ALL" else f"({mask} & ~_done)"
+
+    def stmt(self, s: Stmt, mask: str, ind: str) -> None:
+        L = self.lines
+        if isinstance(s, Return):
+            assert s.e is not None
+            live = self.live(mask)
+            L.append(f"{ind}_live = {live}")
+            L.append(f"{ind}_ret = np.where(_live, {self.expr(s.e)}, _ret)")
+            L.append(f"{ind}_done = _done | _live")
+            return
+        if isinstance(s, Assign):
+            if mask == "_ALL":
+                L.append(f"{ind}{s.name} = np.broadcast_to(np.asarray({self.expr(s.e)}), _done.shape).astype({s.name}.dtype)")
+            else:
+                L.append(f"{ind}{s.name} = np.where({mask}, {self.expr(s.e)}, {s.name}).astype({s.name}.dtype)")
+            return
+        if isinstance(s, If):
+            c = self.tmp("_c")
+            L.append(f"{ind}{c} = np.broadcast_to(np.asarray({self.expr(s.c)}), _done.shape)")
+            m1, m2 = self.tmp("_m"), self.tmp("_m")
+            base = "" if mask == "_ALL" else f"{mask} & "
+            L.append(f"{ind}{m1} = {base}{c}")
+            self.block(s.then, m1, ind)
+            if s.orelse:
+                L.append(f"{ind}{m2} = {base}~{c}")
+                self.block(s.orelse, m2, ind)
+            return
+        if isinstance(s, Switch):
+            v = self.tmp("_sw")
+            L.append(f"{ind}{v} = np.broadcast_to(np.asarray({self.expr(s.e)}), _done.shape)")
+            labels_all: list[int] = []
+            base = "" if mask == "_ALL" else f"{mask} & "
+            default = None
+            for labels, body in s.cases:
+                if labels is None:
+                    default = body
+                    continue
+                labels_all += labels
+                m = self.tmp("_m")
+                L.append(f"{ind}{m} = {base}np.isin({v}, {list(labels)!r})")
+                self.block(body, m, ind)
+            if default is not None:
+                m = self.tmp("_m")
+                L.append(f"{ind}{m} = {base}~np.isin({v}, {labels_all!r})")
+                self.block(default, m, ind)
+            return
+        if isinstance(s, Loop):
+            if any(isinstance(x, (Break, Continue)) for x in _walk(s.body)):
+                raise BatchUnsupported("break/continue inside a loop")
+            lm = self.tmp("_lm")
+            start = "np.logical_not(_done)" if mask == "_ALL" else f"({mask} & ~_done)"
+            L.append(f"{ind}{lm} = {start} & np.broadcast_to(np.asarray({self.expr(s.c)}), _done.shape)")
+            L.append(f"{ind}while {lm}.any():")
+            self.block(s.body, lm, ind + "    ")
+            self.block(s.step, lm, ind + "    ")
+            L.append(f"{ind}    {lm} = {lm} & ~_done & np.broadcast_to(np.asarray({self.expr(s.c)}), _done.shape)")
+            return
+        raise BatchUnsupported(f"statement {type(s).__name__}")
+
+
+def _walk(body: tuple[Stmt, ...]) -> list[Stmt]:
+    out: list[Stmt] = []
+    for s in body:
+        out.append(s)
+        if isinstance(s, If):
+            out += _walk(s.then) + _walk(s.orelse)
+        elif isinstance(s, Switch):
+            for _, b in s.cases:
+                out += _walk(b)
+    return out

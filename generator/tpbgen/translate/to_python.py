@@ -1,0 +1,332 @@
+"""Lowered C predicates -> Python source (the scalar path of the generated `validators` module).
+
+Struct parameters are (bytes, offset) pairs named `<param>_b`, `<param>_o`; field reads are
+`struct.unpack_from` at a computed offset (or a plain index for a byte). Conversions wrap only
+where C's value can change: a narrowing, a signedness change that can flip, unsigned arithmetic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .c_semantics import BOOL, ScalarType
+from .lower import (
+    Assign,
+    Binary,
+    Break,
+    Call,
+    Compare,
+    Cond,
+    Const,
+    Continue,
+    Conv,
+    Expr,
+    If,
+    LFunction,
+    Load,
+    Logical,
+    Loop,
+    Not,
+    Offset,
+    Return,
+    Stmt,
+    Switch,
+    Unary,
+    Var,
+    View,
+)
+
+# Readers the generated module defines (see templates/runtime/gen/validators.py.j2)
+_READERS = {
+    ("int", 16, False): "_U16", ("int", 16, True): "_I16", ("int", 32, False): "_U32", ("int", 32, True): "_I32",
+    ("int", 64, False): "_U64", ("int", 64, True): "_I64", ("float", 32, True): "_F32", ("float", 64, True): "_F64",
+}
+
+
+def fits(src: ScalarType, dst: ScalarType) -> bool:
+    """Every value of src is a value of dst (so converting is the identity)."""
+    if dst.kind == "float":
+        return src.kind == "float" and src.bits <= dst.bits
+    if src.kind == "float":
+        return False
+    if src.kind == "bool":
+        return dst.kind in ("int", "bool")
+    if dst.kind == "bool":
+        return False
+    if src.signed == dst.signed:
+        return src.bits <= dst.bits
+    if not src.signed and dst.signed:
+        return src.bits < dst.bits
+    return False
+
+
+def wrap_expr(x: str, t: ScalarType) -> str:
+    mask = (1 << t.bits) - 1
+    if not t.signed:
+        return f"(({x}) & {hex(mask)})"
+    half = 1 << (t.bits - 1)
+    return f"(((({x}) + {hex(half)}) & {hex(mask)}) - {hex(half)})"
+
+
+@dataclass
+class PyEmitter:
+    arms: frozenset[str] = frozenset()  # INST_UNION arm names, stripped from explain paths
+    used_consts: dict[str, int | float] = field(default_factory=dict)
+    _tmp: int = 0
+
+    # -- expressions -----------------------------------------------------------------------
+    def offset(self, view: View) -> str:
+        return self.offset_of(view.buf, view.offset)
+
+    def offset_of(self, buf: str, off: Offset) -> str:
+        parts = [f"{buf}_o"]
+        if off.const:
+            parts.append(str(off.const))
+        for e, stride in off.terms:
+            parts.append(f"{self.expr(e)} * {stride}" if stride != 1 else self.expr(e))
+        return " + ".join(parts)
+
+    def load(self, e: Load) -> str:
+        buf = f"{e.view.buf}_b"
+        off = self.offset(e.view)
+        if e.bit_width is not None:
+            raw = f"int.from_bytes({buf}[{off}:{off} + {e.size}], 'little')" if e.size > 1 else f"{buf}[{off}]"
+            val = f"(({raw} >> {e.bit_offset}) & {hex((1 << e.bit_width) - 1)})"
+            if e.t.signed and e.t.kind == "int":
+                val = f"(({val} ^ {hex(1 << (e.bit_width - 1))}) - {hex(1 << (e.bit_width - 1))})"
+            return val
+        t = e.t
+        if t.kind == "bool":
+            return f"({buf}[{off}] != 0)"
+        if t.kind == "int" and t.bits == 8:
+            return f"{buf}[{off}]" if not t.signed else f"(({buf}[{off}] ^ 0x80) - 0x80)"
+        reader = _READERS[(t.kind, t.bits, t.signed)]
+        return f"{reader}({buf}, {off})[0]"
+
+    def expr(self, e: Expr) -> str:
+        if isinstance(e, Const):
+            if e.name:
+                self.used_consts[e.name] = e.value
+                return e.name
+            if isinstance(e.value, float):
+                return repr(e.value)
+            if e.t.kind == "bool":
+                return "True" if e.value else "False"
+            return str(e.value) if -1024 < e.value < 1024 else hex(e.value)
+        if isinstance(e, Var):
+            return e.name
+        if isinstance(e, Load):
+            return self.load(e)
+        if isinstance(e, Not):
+            return f"(not {self.expr(e.e)})"
+        if isinstance(e, Logical):
+            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+        if isinstance(e, Compare):
+            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+        if isinstance(e, Cond):
+            return f"({self.expr(e.a)} if {self.expr(e.c)} else {self.expr(e.b)})"
+        if isinstance(e, Call):
+            args = []
+            for a in e.args:
+                if isinstance(a, View):
+                    args += [f"{a.buf}_b", self.offset(a)]
+                else:
+                    args.append(self.expr(a))
+            return f"_{e.fn}({', '.join(args)})"
+        if isinstance(e, Unary):
+            x = self.expr(e.e)
+            if e.t.kind == "float":
+                return f"(-{x})"
+            if e.op == "~":
+                return f"(~{x} & {hex((1 << e.t.bits) - 1)})" if not e.t.signed else f"(~{x})"
+            return wrap_expr(f"-{x}", e.t) if not e.t.signed else f"(-{x})"
+        if isinstance(e, Binary):
+            return self.binary(e)
+        if isinstance(e, Conv):
+            return self.conv(e)
+        raise TypeError(e)
+
+    def binary(self, e: Binary) -> str:
+        a, b, t = self.expr(e.a), self.expr(e.b), e.t
+        if t.kind == "float":
+            op = e.op
+            out = f"({a} {op} {b})"
+            return f"_f32{out}" if t.bits == 32 else out
+        if e.op == "/":
+            return f"_cdiv({a}, {b})" if t.signed else f"({a} // {b})"
+        if e.op == "%":
+            return f"_cmod({a}, {b})" if t.signed else f"({a} % {b})"
+        out = f"({a} {e.op} {b})"
+        if not t.signed and e.op in ("+", "-", "*", "<<"):
+            return wrap_expr(out[1:-1], t)
+        return out
+
+    def conv(self, e: Conv) -> str:
+        src, dst = e.e.t, e.t
+        x = self.expr(e.e)
+        if dst.kind == "bool":
+            return f"({x} != 0)" if src.kind != "float" else f"({x} != 0.0)"
+        if fits(src, dst):
+            return x
+        if dst.kind == "float":
+            return f"_f32(float({x}))" if dst.bits == 32 else f"float({x})"
+        if src.kind == "float":
+            return wrap_expr(f"int({x})", dst)
+        return wrap_expr(x, dst)
+
+    # -- statements ------------------------------------------------------------------------
+    def stmts(self, body: tuple[Stmt, ...] | list[Stmt], indent: str, step: tuple[Stmt, ...] = ()) -> list[str]:
+        out: list[str] = []
+        for s in body:
+            out += self.stmt(s, indent, step)
+        return out or [f"{indent}pass"]
+
+    def stmt(self, s: Stmt, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        if isinstance(s, Return):
+            assert s.e is not None
+            return [f"{ind}return {self.expr(s.e)}"]
+        if isinstance(s, Assign):
+            return [f"{ind}{s.name} = {self.expr(s.e)}"]
+        if isinstance(s, If):
+            out = [f"{ind}if {self.expr(s.c)}:", *self.stmts(s.then, ind + "    ", step)]
+            if s.orelse:
+                out += [f"{ind}else:", *self.stmts(s.orelse, ind + "    ", step)]
+            return out
+        if isinstance(s, Loop):
+            body = self.stmts(s.body, ind + "    ", s.step)
+            stepc = [line for st in s.step for line in self.stmt(st, ind + "    ", ())]
+            return [f"{ind}while {self.expr(s.c)}:", *body, *stepc]
+        if isinstance(s, Break):
+            return [f"{ind}break"]
+        if isinstance(s, Continue):
+            return [*(line for st in step for line in self.stmt(st, ind, ())), f"{ind}continue"]
+        if isinstance(s, Switch):
+            self._tmp += 1
+            v = f"_sw{self._tmp}"
+            out = [f"{ind}{v} = {self.expr(s.e)}"]
+            default: tuple[Stmt, ...] | None = None
+            first = True
+            for labels, body in s.cases:
+                if labels is None:
+                    default = body
+                    continue
+                test = f"{v} == {labels[0]}" if len(labels) == 1 else f"{v} in ({', '.join(str(x) for x in labels)})"
+                out.append(f"{ind}{'if' if first else 'elif'} {test}:")
+                out += self.stmts(body, ind + "    ", step)
+                first = False
+            if default is not None:
+                if first:
+                    out += self.stmts(default, ind, step)
+                else:
+                    out.append(f"{ind}else:")
+                    out += self.stmts(default, ind + "    ", step)
+            return out
+        raise TypeError(s)
+
+    # -- whole functions -------------------------------------------------------------------
+    def signature(self, f: LFunction) -> str:
+        ps = []
+        for p in f.params:
+            if p.struct is not None:
+                ps += [f"{p.name}_b: bytes", f"{p.name}_o: int"]
+            else:
+                assert p.t is not None
+                ps.append(f"{p.name}: {_pytype(p.t)}")
+        return f"def _{f.name}({', '.join(ps)}) -> {_pytype(f.returns)}:"
+
+    def function(self, f: LFunction) -> list[str]:
+        body = self.stmts(f.body, "    ")
+        if not always_returns(f.body):
+            body.append(f"    return {'False' if f.returns == BOOL else '0'}  # C: control reaches the end")
+        return [self.signature(f), *body]
+
+    # -- explain ---------------------------------------------------------------------------
+    def c_text(self, e: Expr | View) -> str:
+        """The C-looking text of a lowered expression, for explain() messages."""
+        if isinstance(e, View):
+            return "{...}"
+        if isinstance(e, Const):
+            return e.name or (repr(e.value) if isinstance(e.value, float) else str(e.value))
+        if isinstance(e, Var):
+            return e.name
+        if isinstance(e, Load):
+            return self.path(e)
+        if isinstance(e, Not):
+            return f"!{self.c_text(e.e)}"
+        if isinstance(e, Logical):
+            return f"({self.c_text(e.a)} {'&&' if e.op == 'and' else '||'} {self.c_text(e.b)})"
+        if isinstance(e, (Compare, Binary)):
+            return f"({self.c_text(e.a)} {e.op} {self.c_text(e.b)})"
+        if isinstance(e, Cond):
+            return f"({self.c_text(e.c)} ? {self.c_text(e.a)} : {self.c_text(e.b)})"
+        if isinstance(e, Call):
+            return f"{e.fn}({', '.join(self.c_text(a) for a in e.args)})"
+        if isinstance(e, Unary):
+            return f"{e.op}{self.c_text(e.e)}"
+        if isinstance(e, Conv):
+            return self.c_text(e.e)
+        raise TypeError(e)
+
+    def path(self, e: Load) -> str:
+        parts = e.path.split(".")
+        if len(parts) > 1 and parts[0] in self.arms:
+            parts = parts[1:]
+        return ".".join(parts)
+
+    def loads(self, e: Expr | View, acc: list[Load]) -> list[Load]:
+        if isinstance(e, Load):
+            if all(x.path != e.path or x.view != e.view for x in acc):
+                acc.append(e)
+            for t, _ in e.view.offset.terms:
+                self.loads(t, acc)
+            return acc
+        for child in _children(e):
+            self.loads(child, acc)
+        return acc
+
+    def values_fstring(self, loads: list[Load]) -> str:
+        parts = []
+        for ld in loads:
+            if "?" in ld.path:
+                continue
+            shown = self.path(ld).replace("{", "{{").replace("}", "}}")
+            parts.append(f"{shown} = {{{self.load(ld)}!r}}" if ld.t.kind == "float" else f"{shown} = {{{self.load(ld)}}}")
+        return ", ".join(parts)
+
+
+def _children(e: Expr | View) -> list[Expr | View]:
+    if isinstance(e, (Const, Var, View)):
+        return []
+    if isinstance(e, Load):
+        return [t for t, _ in e.view.offset.terms]
+    if isinstance(e, (Not, Unary, Conv)):
+        return [e.e]
+    if isinstance(e, (Logical, Compare, Binary)):
+        return [e.a, e.b]
+    if isinstance(e, Cond):
+        return [e.c, e.a, e.b]
+    if isinstance(e, Call):
+        return list(e.args)
+    raise TypeError(e)
+
+
+def always_returns(body: tuple[Stmt, ...] | list[Stmt]) -> bool:
+    """Does every path through `body` end in a return (so nothing can fall off the end)?"""
+    for s in body:
+        if isinstance(s, Return):
+            return True
+        if isinstance(s, If) and s.orelse and always_returns(s.then) and always_returns(s.orelse):
+            return True
+        if isinstance(s, Switch) and any(lb is None for lb, _ in s.cases) and all(always_returns(b) for _, b in s.cases):
+            return True
+    return False
+
+
+def conjuncts(e: Expr) -> list[Expr]:
+    if isinstance(e, Logical) and e.op == "and":
+        return conjuncts(e.a) + conjuncts(e.b)
+    return [e]
+
+
+def _pytype(t: ScalarType) -> str:
+    return {"bool": "bool", "float": "float"}.get(t.kind, "int")

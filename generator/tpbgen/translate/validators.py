@@ -1,0 +1,264 @@
+"""Translate one generation's C predicates: lower every function, emit Python (scalar and explain),
+find the top-level instruction validators and the opcodes each is responsible for.
+
+Decisions live here (what is top-level, which opcodes a validator gates, what explain says);
+the templates only place the results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import Diagnostic, Severity, TpbgenError
+from ..ir.model import Function, Generation
+from .lower import Call, Compare, Const, Conv, Expr, LFunction, Load, Logical, Lowerer, LowerError, Return, View
+from .to_python import PyEmitter, conjuncts
+
+INST_UNION = "NEURON_ISA_TPB_INST_UNION"
+
+
+@dataclass(frozen=True)
+class PyFunction:
+    name: str  # the C name
+    code: str  # `def _<name>(...)` and its body
+    explain_code: str  # `def _x_<name>(...)` returning None (accepted) or the reason
+    wrapper: str  # the public `def <name>(...)` taking struct objects / bytes, "" when `<name> = _<name>`
+    params: tuple[tuple[str, str | None], ...]  # (python name, struct C name or None)
+    returns_bool: bool
+    loc: str
+    section: str
+    calls: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TopValidator:
+    name: str
+    opcodes: tuple[int, ...]  # the opcode values its opcode gate accepts (sorted)
+    struct: str  # the INST_UNION arm its fields are read through ("s3d3_ts"), "" when several/none
+
+
+@dataclass(frozen=True)
+class TranslatedGen:
+    functions: tuple[PyFunction, ...]
+    top: tuple[TopValidator, ...]
+    consts: tuple[tuple[str, int | float], ...]  # every enum/static constant the code names
+    lowered: tuple[LFunction, ...]
+    warnings: tuple[Diagnostic, ...]
+
+
+def translate(gen: Generation) -> TranslatedGen:
+    lowerer = Lowerer(gen)
+    lowered: list[LFunction] = []
+    errors: list[Diagnostic] = []
+    for fn in gen.functions:
+        try:
+            lowered.append(lowerer.lower(fn))
+        except LowerError as exc:
+            file, _, line = exc.where.rpartition(":")
+            errors.append(Diagnostic(f"cannot translate {exc.function}: {exc.message}", file, int(line) if line.isdigit() else 0, 0, Severity.ERROR, "translate"))
+    if errors:
+        raise TpbgenError(errors)
+    union = next((s for s in gen.structs if s.name == INST_UNION), None)
+    arms = frozenset(f.name for f in union.fields) if union else frozenset()
+    em = PyEmitter(arms=arms)
+    by_name = {f.name: f for f in lowered}
+    ir_by_name = {f.name: f for f in gen.functions}
+    explainable = {f.name for f in lowered if f.returns.kind == "bool"}
+    out: list[PyFunction] = []
+    for lf in lowered:
+        code = "\n".join(em.function(lf))
+        explain = "\n".join(_explain(em, lf, explainable)) if lf.name in explainable else ""
+        out.append(
+            PyFunction(
+                lf.name,
+                code,
+                explain,
+                _wrapper(lf),
+                tuple((p.name, p.struct) for p in lf.params),
+                lf.returns.kind == "bool",
+                lf.loc,
+                ir_by_name[lf.name].section,
+                lf.calls,
+            )
+        )
+    called = {c for f in gen.functions for c in f.calls}
+    tops = []
+    warnings: list[Diagnostic] = []
+    for lf in lowered:
+        if lf.returns.kind != "bool" or lf.name in called:
+            continue
+        if not (len(lf.params) == 1 and lf.params[0].struct == INST_UNION):
+            continue
+        gate = _opcode_gate(lf, by_name)
+        if not gate:
+            fn: Function = ir_by_name[lf.name]
+            warnings.append(Diagnostic(f"top-level validator {lf.name} has no recognisable opcode gate: it is not dispatched by validate()", fn.loc.file, fn.loc.line, 0, Severity.WARNING, "translate"))
+        tops.append(TopValidator(lf.name, tuple(sorted(gate)), _arm_of(lf, by_name)))
+    return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings))
+
+
+def _wrapper(lf: LFunction) -> str:
+    if not any(p.struct for p in lf.params):
+        return ""
+    sig, call = [], []
+    for p in lf.params:
+        if p.struct is not None:
+            sig.append(f"{p.name}: Word")
+            call += [f"as_bytes({p.name})", "0"]
+        else:
+            sig.append(f"{p.name}: int")
+            call.append(p.name)
+    ret = "bool" if lf.returns.kind == "bool" else ("float" if lf.returns.kind == "float" else "int")
+    return f"def {lf.name}({', '.join(sig)}) -> {ret}:\n    return _{lf.name}({', '.join(call)})"
+
+
+def _params_sig(lf: LFunction) -> tuple[str, str]:
+    ps, args = [], []
+    for p in lf.params:
+        if p.struct is not None:
+            ps += [f"{p.name}_b: bytes", f"{p.name}_o: int"]
+            args += [f"{p.name}_b", f"{p.name}_o"]
+        else:
+            ps.append(f"{p.name}: {'float' if p.t is not None and p.t.kind == 'float' else 'int'}")
+            args.append(p.name)
+    return ", ".join(ps), ", ".join(args)
+
+
+def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
+    ps, args = _params_sig(lf)
+    lines = [f"def _x_{lf.name}({ps}) -> str | None:"]
+    body = lf.body
+    if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
+        for term in conjuncts(body[0].e):
+            lines.append(f"    if not {em.expr(term)}:")
+            lines.append(f"        return {_term_reason(em, lf.name, term, explainable)}")
+        lines.append("    return None")
+        return lines
+    loads = []
+    for st in _all_exprs(body):
+        em.loads(st, loads)
+    vals = em.values_fstring(loads)
+    scalars = ", ".join(f"{p.name}={{{p.name}}}" for p in lf.params if p.struct is None)
+    vals = ", ".join(x for x in (scalars, vals) if x)
+    lines.append(f"    if _{lf.name}({args}):")
+    lines.append("        return None")
+    lines.append(f"    return f{_fquote(lf.name + (': ' + vals if vals else ''))}")
+    return lines
+
+
+def _term_reason(em: PyEmitter, fname: str, term: Expr, explainable: set[str]) -> str:
+    if isinstance(term, Call) and term.fn in explainable:
+        args = []
+        for a in term.args:
+            if isinstance(a, View):
+                args += [f"{a.buf}_b", em.offset(a)]
+            else:
+                args.append(em.expr(a))
+        return f"{_quote(fname + ' -> ')} + (_x_{term.fn}({', '.join(args)}) or {_quote(term.fn)})"
+    loads = em.loads(term, [])
+    vals = em.values_fstring(loads)
+    text = em.c_text(term).replace("{", "{{").replace("}", "}}")
+    return "f" + _fquote(f"{fname}: {text}" + (f": {vals}" if vals else ""))
+
+
+def _quote(s: str) -> str:
+    return repr(s)
+
+
+def _fquote(s: str) -> str:
+    # s already has its {expr} holes; quote it as a Python string literal body
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _all_exprs(body: tuple[object, ...]) -> list[Expr]:
+    from .lower import Assign, If, Loop, Switch
+
+    out: list[Expr] = []
+    for s in body:
+        if isinstance(s, Return) and s.e is not None:
+            out.append(s.e)
+        elif isinstance(s, Assign):
+            out.append(s.e)
+        elif isinstance(s, If):
+            out += [s.c, *_all_exprs(s.then), *_all_exprs(s.orelse)]
+        elif isinstance(s, Loop):
+            out += [s.c, *_all_exprs(s.body), *_all_exprs(s.step)]
+        elif isinstance(s, Switch):
+            out.append(s.e)
+            for _, b in s.cases:
+                out += _all_exprs(b)
+    return out
+
+
+def _disjuncts(e: Expr) -> list[Expr]:
+    if isinstance(e, Logical) and e.op == "or":
+        return _disjuncts(e.a) + _disjuncts(e.b)
+    return [e]
+
+
+def _unconv(e: Expr) -> Expr:
+    while isinstance(e, Conv):
+        e = e.e
+    return e
+
+
+def _opcode_values(e: Expr) -> set[int] | None:
+    """Opcode values when `e` is `opcode == C || opcode == D ...` over the header's opcode byte."""
+    vals: set[int] = set()
+    for d in _disjuncts(_unconv(e)):
+        d = _unconv(d)
+        if not isinstance(d, Compare) or d.op != "==":
+            return None
+        a, b = _unconv(d.a), _unconv(d.b)
+        if isinstance(b, Load) and isinstance(a, Const):
+            a, b = b, a
+        if not (isinstance(a, Load) and a.path.endswith("header.opcode") and isinstance(b, Const) and isinstance(b.value, int)):
+            return None
+        vals.add(b.value)
+    return vals
+
+
+def _opcode_gate(lf: LFunction, by_name: dict[str, LFunction]) -> set[int]:
+    if not (len(lf.body) == 1 and isinstance(lf.body[0], Return) and lf.body[0].e is not None):
+        return set()
+    gate: set[int] = set()
+    for term in conjuncts(lf.body[0].e):
+        vals = _opcode_values(term)
+        if vals is None and isinstance(term, Call) and term.fn in by_name:
+            callee = by_name[term.fn]
+            if len(callee.body) == 1 and isinstance(callee.body[0], Return) and callee.body[0].e is not None:
+                vals = _opcode_values(callee.body[0].e)
+        if vals:
+            gate = vals if not gate else gate & vals
+    return gate
+
+
+def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
+    """The INST_UNION arm (s3d3_ts, s4d4_tsm, ...) the validator's field reads go through."""
+    arms: dict[str, int] = {}
+    seen: set[str] = set()
+
+    def visit(f: LFunction) -> None:
+        if f.name in seen:
+            return
+        seen.add(f.name)
+        for e in _all_exprs(f.body):
+            for ld in PyEmitter().loads(e, []):
+                head = ld.path.split(".")[0]
+                if head and head != "unknown":
+                    arms[head] = arms.get(head, 0) + 1
+            for c in _calls(e):
+                if c in by_name and any(p.struct == INST_UNION for p in by_name[c].params):
+                    visit(by_name[c])
+
+    visit(lf)
+    return max(sorted(arms), key=lambda k: arms[k]) if arms else ""
+
+
+def _calls(e: Expr | View) -> list[str]:
+    from .to_python import _children
+
+    out = [e.fn] if isinstance(e, Call) else []
+    for c in _children(e):
+        out += _calls(c)
+    return out

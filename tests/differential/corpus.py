@@ -1,0 +1,114 @@
+"""Deterministic word corpora for the differential tests: valid seeds, one-field mutations across
+enum boundaries and limits, random field combinations, and plain random bytes."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from headers import tpb_words as w
+from tpbgen.ir.model import Generation, Struct
+
+INTERESTING_8 = (0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 15, 16, 17, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 192, 254, 255)
+INTERESTING_16 = (0, 1, 2, 3, 4, 7, 8, 9, 16, 31, 32, 64, 127, 128, 255, 256, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF)
+INTERESTING_32 = (
+    0, 1, 2, 3, 4, 8, 0x10, 0x1000, 0x2000000, 0x2000004, 0x2004000, 0x1FFFFFF, 0x1FFFFFFF, 0x20000000,
+    0x40000000, 0x80000000, 0x80000001, 0xA0000000, 0xC0000000, 0xFFFFFFFF, 0x3F800000, 0x7FC00000, 0x80000000 | 0x3F,
+    0x00040000, 0x00030000, 0x000E0000, 0x01000000 | 0x80, 0x3E000000,
+)
+
+
+def leaf_fields(gen: Generation, s: Struct, base: int = 0) -> list[tuple[int, int, str]]:
+    """(offset, size, kind) of every scalar byte group of a struct, unions flattened to their bytes."""
+    out: list[tuple[int, int, str]] = []
+    by_name = {x.name: x for x in gen.structs}
+    for f in s.fields:
+        off = base + f.offset
+        if f.type.kind == "struct" and not f.dims:
+            out += leaf_fields(gen, by_name[f.type.name], off)
+        elif f.type.kind == "union" and not f.dims:
+            # every arm's own fields: the tensor arm's start address, steps and counts, the immediates
+            for arm in by_name[f.type.name].fields:
+                if arm.type.kind in ("struct", "union") and not arm.dims:
+                    inner = Struct(arm.name, "struct", arm.size, 1, False, (arm,), arm.loc, 0, "")
+                    out += leaf_fields(gen, inner, off)
+                elif not arm.dims and arm.bit_width is None:
+                    out.append((off + arm.offset, arm.size, arm.type.kind))
+        elif f.dims:
+            n = 1
+            for d in f.dims:
+                n *= d
+            esz = f.size // n
+            out += [(off + k * esz, esz, f.type.kind) for k in range(n)]
+        elif f.bit_width is None:
+            out.append((off, f.size, f.type.kind))
+    return sorted(set(out))
+
+
+def seeds(gen: str, validator: str) -> list[bytes]:
+    """Words the C validator accepts (checked by the test), built at the documented offsets."""
+    mp = gen in ("mariana", "maverick")
+    if validator == "is_valid_tensor_scalar_op":
+        return [w.s3d3_ts(), w.s3d3_ts(w.TS_BITVEC, op0=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, imm0=0xFF),
+                w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH), w.s3d3_ts(imm0_src=w.PTR_IMM, imm0=0x100),
+                w.s3d3_ts(w.TRANSPOSE_TS, n=32, src_nums=(32, 1, 1), dst_nums=(32, 1, 1))]
+    if validator == "is_valid_tensor_scalar_ptr_op":
+        return [w.s3d3_ts(w.TS_PTR_ARITH, imm0=0x100, imm1=0x200), w.s3d3_ts(w.TS_PTR_BITVEC, op0=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, imm0=0x100, imm1=0x200)]
+    if validator in ("is_valid_tensor_scalar_cache_reduce", "is_valid_tensor_scalar_cache_cumulative"):
+        op = w.CACHE_REDUCE if validator.endswith("reduce") else w.CACHE_CUMULATIVE
+        return [w.s3d3_ts(op, accum=w.ZERO_ACCUMULATE, op0=w.MULT, op1=w.ADD, imm0=2.0),
+                w.s3d3_ts(op, accum=w.LOAD_ACCUMULATE, op0=w.ADD, op1=w.MAX, imm0=1.0, imm1=3.0)]
+    if validator == "is_valid_exponential":
+        return [w.s3d3_ts(w.EXPONENTIAL, op0=w.BYPASS, op1=w.BYPASS, imm0=0.0), w.s3d3_ts(w.EXPONENTIAL, op0=w.BYPASS, op1=w.BYPASS, accum=w.LOAD_ACCUMULATE, imm1=1.0)]
+    if validator == "is_valid_tensor_scalar_ptr_multi":
+        return [w.s4d4_tsm(), w.s4d4_tsm(w.PTR_MULTI_BITVEC, op=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, w=3), w.s4d4_tsm(rev=w.BOTH, w=1)]
+    if validator == "is_valid_tensor_scalar_ptr_multi_dual":
+        return [w.s4d4_tsm(w.DUAL_ARITH, w=4), w.s4d4_tsm(w.DUAL_ARITH, w=2, rev=w.FIRST)]
+    if validator == "is_valid_tsm_immediates_load":
+        return [w.s2_bn(), w.s2_bn(w.IMMLD_BITVEC, dtype=w.UINT16, src_nums=(4, 2))]
+    del mp
+    return []
+
+
+def _put(buf: bytearray, off: int, size: int, value: int) -> None:
+    buf[off : off + size] = (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+def mutations(gen: Generation, arm: Struct, seed_words: list[bytes], rng: np.random.Generator, count: int) -> list[bytes]:
+    fields = leaf_fields(gen, arm)
+    enum_values = sorted({m.value for e in gen.enums for m in e.members if e.size == 1})
+    out: list[bytes] = []
+    # every field of every seed through every interesting value, one field at a time
+    for s in seed_words:
+        for off, size, kind in fields:
+            pool = INTERESTING_8 + tuple(enum_values) if size == 1 else INTERESTING_16 if size == 2 else INTERESTING_32
+            for v in pool:
+                b = bytearray(s)
+                _put(b, off, size, v)
+                out.append(bytes(b))
+    # then random multi-field mutations until `count`
+    while len(out) < count:
+        b = bytearray(seed_words[int(rng.integers(len(seed_words)))])
+        for _ in range(int(rng.integers(1, 4))):
+            off, size, kind = fields[int(rng.integers(len(fields)))]
+            if size == 1:
+                pool = INTERESTING_8 + tuple(enum_values)
+            elif size == 2:
+                pool = INTERESTING_16
+            elif kind == "float":
+                pool = tuple(struct.unpack("<I", struct.pack("<f", x))[0] for x in (0.0, -0.0, 1.0, -2.5, 1e30, float("inf"), float("nan")))
+            else:
+                pool = INTERESTING_32
+            v = int(pool[int(rng.integers(len(pool)))]) if rng.random() < 0.85 else int.from_bytes(rng.bytes(size), "little")
+            _put(b, off, size, v)
+        out.append(bytes(b))
+    return out[:count] if len(out) > count else out
+
+
+def random_words(opcodes: tuple[int, ...], rng: np.random.Generator, count: int) -> np.ndarray:
+    words = rng.integers(0, 256, size=(count, 64), dtype=np.uint8)
+    half = count // 2
+    words[:half, 0] = rng.choice(np.array(opcodes, dtype=np.uint8), size=half)
+    words[: half // 2, 1] = 16
+    return words
