@@ -108,13 +108,15 @@ def _field_removed(c: Change) -> tuple[str, str]:
 
 def _function_changed(c: Change) -> tuple[str, str]:
     eff, pol = c.detail["effect"], c.detail["polarity"]
-    if eff in ("stricter", "both"):
-        why = "terms added or disjunction arms removed" if eff == "stricter" else "terms both added and removed"
+    negated = " (it is only used negated, so its callers move the other way)" if pol == "negative" else ""
+    if eff == "stricter":
+        return "encoding-breaking", f"a stricter validator{negated}: words OLD accepts may be rejected"
+    if eff == "both":
         if pol == "mixed" or not c.detail.get("returns_bool", True):
-            why += f" (the function is used with {pol} polarity, so any change can reject)"
-        return "encoding-breaking", f"a stricter validator: {why}; words OLD accepts may be rejected"
+            return "encoding-breaking", "the function is used both plainly and negated (or is not a predicate), so any change can reject words OLD accepts"
+        return "encoding-breaking", f"terms both added and removed{negated}: words OLD accepts may be rejected"
     if eff == "looser":
-        return "additive", "a looser validator: words OLD rejects may be accepted, none OLD accepts is rejected"
+        return "additive", f"a looser validator{negated}: words OLD rejects may be accepted, none OLD accepts is rejected"
     return "informational", "no effect on which words are accepted"
 
 

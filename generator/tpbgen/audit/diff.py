@@ -522,7 +522,7 @@ def mapping_side(gen: Generation, struct: str) -> Side:
         return Side(gen.tpb_dir + "/instruction_mapping.json", 1, False, "no instruction_mapping.json")
     for entry in (*m.struct2opcode, *m.struct2pseudo_opcode):
         if entry.struct == struct:
-            return Side(m.file, entry.line, True)
+            return Side(m.file, max(entry.line, 1), True)
     return Side(m.file, 1, False, f"no key {struct}" if struct else "")
 
 
@@ -530,7 +530,7 @@ def _stale(gen: Generation) -> dict[tuple[str, str], tuple[str, int]]:
     out: dict[tuple[str, str], tuple[str, int]] = {}
     for f in reconcile(gen):
         if f.kind == "stale":
-            out.setdefault((f.struct, f.name), (f.file, f.line))
+            out.setdefault((f.struct, f.name), (f.file, max(f.line, 1)))
     return out
 
 

@@ -1,0 +1,429 @@
+"""Findings -> text, Markdown, JSON and HTML.
+
+Every decision (grouping, ordering, labels, colours, which bytes are marked) is made here; the
+Jinja2 templates under templates/audit/ only render the view model they are given.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .. import __version__
+from ..ir.model import Generation, Struct
+from ..mapping import OPCODE_ENUM
+from .classify import CLASSES, Finding, counts, fails
+from .diff import CATEGORIES, Side, bindings_of, is_reserved
+
+REPORT_FORMAT = "tpbgen-audit"
+REPORT_FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class GenInfo:
+    label: str  # what the user named: a generation name, or the tpb/ path as given
+    name: str
+    core_version: str
+    tpb_dir: str
+
+    @classmethod
+    def of(cls, gen: Generation, label: str | None = None) -> GenInfo:
+        return cls(label or gen.name, gen.name, gen.core_version, gen.tpb_dir)
+
+    def heading(self) -> str:
+        return f"{self.label} ({self.core_version})" if self.core_version else self.label
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "generation": self.name, "core_version": self.core_version, "tpb_dir": self.tpb_dir}
+
+
+@dataclass(frozen=True)
+class Transition:
+    old: GenInfo
+    new: GenInfo
+    findings: tuple[Finding, ...]
+    old_gen: Generation = field(compare=False, repr=False)
+    new_gen: Generation = field(compare=False, repr=False)
+
+    def counts(self) -> dict[str, int]:
+        return counts(self.findings)
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    transitions: tuple[Transition, ...]
+    generations: tuple[Generation, ...] = field(compare=False, repr=False)
+    labels: tuple[str, ...] = ()
+
+    def findings(self) -> list[Finding]:
+        return [f for t in self.transitions for f in t.findings]
+
+
+# -- derived views ------------------------------------------------------------------------------
+def opcode_matrix(gens: Sequence[Generation], labels: Sequence[str]) -> dict[str, Any]:
+    """Opcode value x generation: present?, name, maintenance status, the structs decoding it."""
+    per_gen: list[dict[int, Any]] = []
+    values: set[int] = set()
+    for g in gens:
+        e = g.find_enum(OPCODE_ENUM)
+        _, dec = bindings_of(g)
+        cells: dict[int, Any] = {}
+        for m in e.members if e else ():
+            if m.value in cells:
+                continue
+            mt = m.maintenance
+            status = "unmarked" if mt is None else ("maintained" if mt.maintained else "not-maintained")
+            cells[m.value] = {
+                "present": True,
+                "name": m.name,
+                "status": status,
+                "marker": mt.marker if mt else None,
+                "note": mt.note if mt else "",
+                "decodable_via": dec.get(m.name, []),
+                "loc": f"{m.loc.file}:{m.loc.line}",
+            }
+            values.add(m.value)
+        per_gen.append(cells)
+    absent: dict[str, Any] = {"present": False, "name": None, "status": "absent", "marker": None, "note": "", "decodable_via": [], "loc": ""}
+    rows = []
+    for v in sorted(values):
+        cells_v = [pg.get(v, absent) for pg in per_gen]
+        names = [c["name"] for c in cells_v if c["name"]]
+        uniform = len({(c["present"], c["status"], c["name"], bool(c["decodable_via"])) for c in cells_v}) == 1
+        rows.append({"value": v, "hex": f"{v:#04x}", "name": names[-1] if names else "", "uniform": uniform, "cells": cells_v})
+    return {"generations": list(labels), "rows": rows}
+
+
+def _owner_key(s: Struct, b: int) -> tuple[Any, ...]:
+    keys: list[tuple[Any, ...]] = []
+    for f in s.fields:
+        if f.offset <= b < f.offset + f.size:
+            if is_reserved(f.name):
+                keys.append(("<reserved>",))
+            else:
+                keys.append((f.name, f.type.name, f.dims, b - f.offset, f.bit_offset, f.bit_width))
+    return tuple(sorted(set(keys)))
+
+
+def _owner_label(s: Struct | None, b: int) -> tuple[str, str]:
+    if s is None or b >= s.size:
+        return "", "outside the struct"
+    names = [f for f in s.fields if f.offset <= b < f.offset + f.size]
+    if not names:
+        return "·", f"byte {b}: padding"
+    label = "/".join(dict.fromkeys(f.name for f in names))
+    title = f"byte {b}: " + "; ".join(f"{f.name} ({f.type.spelled}{''.join(f'[{d}]' for d in f.dims)}) +{b - f.offset}" for f in names)
+    return label, title
+
+
+def byte_maps(t: Transition) -> list[dict[str, Any]]:
+    """OLD and NEW byte maps of every struct present on both sides with a layout finding."""
+    names: list[str] = []
+    for f in t.findings:
+        if f.category == "structs" and f.kind not in ("struct.added", "struct.removed"):
+            s = str(f.detail.get("struct", ""))
+            if s and s not in names:
+                names.append(s)
+    out = []
+    for name in names:
+        try:
+            so, sn = t.old_gen.struct(name), t.new_gen.struct(name)
+        except KeyError:
+            continue
+        size = max(so.size, sn.size)
+        cells = []
+        for b in range(size):
+            ol, ot = _owner_label(so, b)
+            nl, nt = _owner_label(sn, b)
+            changed = b >= so.size or b >= sn.size or _owner_key(so, b) != _owner_key(sn, b)
+            cells.append({"byte": b, "old": ol, "old_title": ot, "new": nl, "new_title": nt, "changed": changed})
+        rows = [cells[i : i + 8] for i in range(0, size, 8)]
+        out.append({
+            "struct": name,
+            "old_size": so.size,
+            "new_size": sn.size,
+            "old_where": f"{so.loc.file}:{so.loc.line}",
+            "new_where": f"{sn.loc.file}:{sn.loc.line}",
+            "changed_bytes": sum(1 for c in cells if c["changed"]),
+            "rows": rows,
+        })
+    return out
+
+
+# -- JSON ---------------------------------------------------------------------------------------
+def to_json(report: AuditReport, fail_on: str) -> dict[str, Any]:
+    all_findings = report.findings()
+    return {
+        "format": REPORT_FORMAT,
+        "format_version": REPORT_FORMAT_VERSION,
+        "tpbgen_version": __version__,
+        "generations": list(report.labels),
+        "fail_on": fail_on,
+        "fails": fails(all_findings, fail_on),
+        "totals": counts(all_findings),
+        "transitions": [
+            {
+                "old": t.old.to_json(),
+                "new": t.new.to_json(),
+                "counts": t.counts(),
+                "findings": [f.to_json() for f in t.findings],
+            }
+            for t in report.transitions
+        ],
+        "opcode_matrix": opcode_matrix(report.generations, report.labels),
+    }
+
+
+@cache
+def report_schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((resources.files("tpbgen.audit") / "report.schema.json").read_text(encoding="utf-8"))
+    return data
+
+
+def render_json(report: AuditReport, fail_on: str = "breaking") -> str:
+    return json.dumps(to_json(report, fail_on), indent=2, sort_keys=True) + "\n"
+
+
+# -- the view model for the templates ----------------------------------------------------------
+_KIND_LABELS = {
+    "field.reserved-repurposed": "reserved bytes repurposed",
+    "binding.stale-appeared": "stale JSON name appeared",
+    "binding.stale-disappeared": "stale JSON name gone",
+    "function.changed": "validator changed",
+    "function.added": "validator added",
+    "function.removed": "validator removed",
+    "function.signature": "validator signature changed",
+    "enum.member.added": "enumerator added",
+    "enum.member.removed": "enumerator removed",
+    "enum.member.renumbered": "enumerator renumbered",
+    "enum.member.renamed": "enumerator renamed",
+    "enum.member.marker": "enumerator marker changed",
+    "opcode.marker": "opcode marker changed",
+    "binding.bound": "JSON binding added",
+    "binding.unbound": "JSON binding removed",
+    "binding.rebound": "JSON binding moved",
+}
+
+_ANSI = {
+    "encoding-breaking": "\x1b[1;31m",
+    "api-breaking": "\x1b[1;35m",
+    "additive": "\x1b[32m",
+    "informational": "\x1b[36m",
+    "+": "\x1b[32m",
+    "-": "\x1b[31m",
+    "~": "\x1b[33m",
+    "dim": "\x1b[2m",
+    "bold": "\x1b[1m",
+}
+_RESET = "\x1b[0m"
+
+
+def kind_label(kind: str) -> str:
+    return _KIND_LABELS.get(kind, kind.replace(".", " ").replace("-", " "))
+
+
+def where(side: Side) -> str:
+    s = f"{side.file}:{side.line}"
+    if not side.present:
+        s += f" (absent; {side.near})" if side.near else " (absent)"
+    return s
+
+
+def _short(text: str, n: int = 90) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def term_lines(f: Finding) -> list[dict[str, Any]]:
+    """The structural diff lines of a validator finding: `+ term`, `- term`, and for a
+    disjunction whose arms changed, its head line and `+ arm` / `- arm` lines below it."""
+    if f.kind != "function.changed":
+        return []
+    lines: list[dict[str, Any]] = []
+    for t in f.detail.get("terms", []):
+        prefix = "let " if t["kind"] == "let" else ""
+        if t["op"] in "+-":
+            lines.append({"op": t["op"], "text": prefix + t["text"], "indent": 0})
+        else:
+            n = len(t["arms"])
+            lines.append({"op": "~", "text": f"in the disjunction `{_short(t['old_text'])}` ({n} arm{'s' * (n != 1)} changed):", "indent": 0})
+            for arm in t["arms"]:
+                lines.append({"op": arm["op"], "text": "arm " + arm["text"], "indent": 1})
+    return lines
+
+
+def _finding_view(f: Finding, colour: bool) -> dict[str, Any]:
+    lines = term_lines(f)
+    for ln in lines:
+        ln["c"] = _ANSI[ln["op"]] if colour else ""
+        ln["r"] = _RESET if colour else ""
+        ln["pad"] = "    " * ln["indent"]
+        ln["md"] = f"{'  ' * ln['indent']}{ln['op']} {ln['text']}"
+        ln["css"] = {"+": "plus", "-": "minus", "~": "tilde"}[ln["op"]]
+    return {
+        "id": f.id,
+        "kind": f.kind,
+        "kind_label": kind_label(f.kind),
+        "category": f.category,
+        "cls": f.cls,
+        "subject": f.subject,
+        "summary": f.summary,
+        "reason": f.reason,
+        "old_where": where(f.old),
+        "new_where": where(f.new),
+        "lines": lines,
+    }
+
+
+def _groups(findings: Iterable[Finding], colour: bool) -> list[dict[str, Any]]:
+    fs = list(findings)
+    order = {c: i for i, c in enumerate(CATEGORIES)}
+    out = []
+    for cls in CLASSES:
+        members = sorted((f for f in fs if f.cls == cls), key=lambda f: order.get(f.category, len(order)))
+        if members:
+            out.append({
+                "cls": cls,
+                "n": len(members),
+                "c": _ANSI[cls] if colour else "",
+                "r": _RESET if colour else "",
+                "findings": [_finding_view(f, colour) for f in members],
+            })
+    return out
+
+
+_SYMBOL = {"maintained": "Y", "not-maintained": "n", "unmarked": "·", "absent": "—"}
+
+
+def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:
+    rows = []
+    for r in matrix["rows"]:
+        cells = []
+        for g, c in zip(matrix["generations"], r["cells"], strict=True):
+            sym = _SYMBOL[c["status"]]
+            if c["present"]:
+                marker = c["marker"] + (f", {c['note']}" if c["note"] else "") if c["marker"] else "no marker"
+                dec = f"decodable as {', '.join(c['decodable_via'])}" if c["decodable_via"] else "not decodable"
+                title = f"{g}: {c['name']} ({marker}; {dec}) {c['loc']}"
+            else:
+                title = f"{g}: absent"
+            cells.append({**c, "symbol": sym, "title": title, "md": sym + (" +D" if c["decodable_via"] else "")})
+        rows.append({**r, "short": str(r["name"]).removeprefix("NEURON_ISA_TPB_OPCODE_"), "cells": cells})
+    return {"generations": matrix["generations"], "rows": rows}
+
+
+def view(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -> dict[str, Any]:
+    transitions: list[dict[str, Any]] = []
+    for t in report.transitions:
+        c = t.counts()
+        transitions.append({
+            "heading": f"{t.old.heading()} -> {t.new.heading()}",
+            "md_heading": f"{t.old.label} → {t.new.label}",
+            "anchor": f"t-{len(transitions) + 1}",
+            "old": t.old.to_json(),
+            "new": t.new.to_json(),
+            "counts": [{"cls": k, "n": c[k], "c": _ANSI[k] if colour and c[k] else "", "r": _RESET if colour and c[k] else ""} for k in CLASSES],
+            "total": sum(c.values()),
+            "groups": _groups(t.findings, colour),
+            "byte_maps": byte_maps(t),
+        })
+    totals = counts(report.findings())
+    matrix = _matrix_view(opcode_matrix(report.generations, report.labels))
+    changed_rows = [r for r in matrix["rows"] if not r["uniform"]]
+    return {
+        "title": " -> ".join(report.labels),
+        "md_title": " → ".join(report.labels),
+        "classes": list(CLASSES),
+        "totals": [{"cls": k, "n": totals[k]} for k in CLASSES],
+        "fail_on": fail_on,
+        "fails": fails(report.findings(), fail_on),
+        "transitions": transitions,
+        "matrix": matrix,
+        "matrix_changed_rows": changed_rows,
+        "bold": _ANSI["bold"] if colour else "",
+        "dim": _ANSI["dim"] if colour else "",
+        "reset": _RESET if colour else "",
+    }
+
+
+# -- templates ----------------------------------------------------------------------------------
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _md_escape(text: object) -> str:
+    """Inline Markdown: identifiers with an underscore become code spans, the rest is escaped."""
+    out: list[str] = []
+    pos = 0
+    s = str(text)
+    for m in _IDENT.finditer(s):
+        out.append(_md_plain(s[pos : m.start()]))
+        tok = m.group(0)
+        out.append(f"`{tok}`" if "_" in tok else _md_plain(tok))
+        pos = m.end()
+    out.append(_md_plain(s[pos:]))
+    return "".join(out)
+
+
+def _md_plain(s: str) -> str:
+    for ch in "\\`*_[]<>|":
+        s = s.replace(ch, "\\" + ch)
+    return s
+
+
+def _loader() -> jinja2.BaseLoader:
+    """templates/audit from the installed `tpbgen.templates` package (the repo's templates/ in an
+    editable install); an install that predates that mapping falls back to the checkout's copy."""
+    try:
+        root = Path(str(resources.files("tpbgen.templates"))) / "audit"
+    except ModuleNotFoundError:
+        root = Path(__file__).resolve().parents[3] / "templates" / "audit"
+    if not root.is_dir():
+        raise FileNotFoundError(f"tpbgen's audit templates are not installed: {root}")
+    return jinja2.FileSystemLoader(str(root))
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=_loader(),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False, default=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = _md_escape
+    return env
+
+
+def render_template(name: str, **ctx: Any) -> str:
+    return environment().get_template(name).render(**ctx)
+
+
+def render_text(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -> str:
+    return render_template("report.txt.j2", v=view(report, colour, fail_on))
+
+
+def render_markdown(report: AuditReport, fail_on: str = "breaking") -> str:
+    return render_template("report.md.j2", v=view(report, False, fail_on))
+
+
+def render_html(report: AuditReport, fail_on: str = "breaking") -> str:
+    return render_template("report.html.j2", v=view(report, False, fail_on))
+
+
+def render(report: AuditReport, fmt: str, colour: bool = False, fail_on: str = "breaking") -> str:
+    if fmt == "json":
+        return render_json(report, fail_on)
+    if fmt == "md":
+        return render_markdown(report, fail_on)
+    if fmt == "html":
+        return render_html(report, fail_on)
+    return render_text(report, colour, fail_on)
