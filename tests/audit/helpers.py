@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from conftest import HEADER_ROOT, tpb_dir
-
 from tpbgen.cli import main
 
 
