@@ -122,10 +122,53 @@ def fmt_type(t: TypeRef, f: Field | None = None) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+class GenFacts:
+    """What the differ derives from one generation's function bodies, computed once per
+    generation even when it takes part in two transitions (`audit --all`)."""
+
+    def __init__(self, gen: Generation) -> None:
+        self.gen = gen
+        self._canon: dict[str, str] = {}
+        self._readers: dict[str, set[str]] | None = None
+        self._polarity: T.Polarity | None = None
+
+    def canon(self, f: Function) -> str:
+        if f.name not in self._canon:
+            self._canon[f.name] = T.canonical_body(f)
+        return self._canon[f.name]
+
+    def readers(self) -> dict[str, set[str]]:
+        if self._readers is None:
+            self._readers = _readers(self.gen.functions)
+        return self._readers
+
+    def polarity(self, name: str) -> int:
+        if self._polarity is None:
+            self._polarity = T.Polarity(self.gen.functions)
+        return self._polarity(name)
+
+
+_FACTS: dict[int, GenFacts] = {}
+
+
+def facts(gen: Generation) -> GenFacts:
+    """The (small, most-recent-first) per-generation cache; keyed by identity, holding the
+    generation so that the identity cannot be reused while the entry lives."""
+    got = _FACTS.get(id(gen))
+    if got is None or got.gen is not gen:
+        got = GenFacts(gen)
+        _FACTS[id(gen)] = got
+        while len(_FACTS) > 8:
+            _FACTS.pop(next(iter(_FACTS)))
+    return got
+
+
 class Differ:
     def __init__(self, old: Generation, new: Generation) -> None:
         self.old = old
         self.new = new
+        self.fo = facts(old)
+        self.fn = facts(new)
         self.out: list[Change] = []
 
     def add(self, kind: str, category: str, subject: str, summary: str, old: Side, new: Side, **detail: Any) -> None:
@@ -237,7 +280,7 @@ class Differ:
         new_locs = {c.name: c.loc for c in self.new.constants}
         new_seq = [c.name for c in self.new.constants]
         old_seq = [c.name for c in self.old.constants]
-        readers = _readers(self.old.functions) | _readers(self.new.functions)
+        readers = {k: self.fo.readers().get(k, set()) | self.fn.readers().get(k, set()) for k in {*self.fo.readers(), *self.fn.readers()}}
         for i, c in enumerate(self.new.constants):
             if c.name in oc:
                 continue
@@ -373,21 +416,17 @@ class Differ:
                 continue
             side = anchor(old_seq, i, new_locs, file_fallback(self.new, f.loc.file))
             self.add("function.removed", "validators", f.name, f"{f.name} removed", at(f.loc), side, section=f.section)
-        changed = [(of[f.name], f) for f in self.new.functions if f.name in of and T.canonical_body(of[f.name]) != T.canonical_body(f)]
+        changed = [(of[f.name], f) for f in self.new.functions if f.name in of and self.fo.canon(of[f.name]) != self.fn.canon(f)]
         signature = [(of[f.name], f) for f in self.new.functions if f.name in of and _sig(of[f.name]) != _sig(f)]
         for o, f in signature:
             self.add("function.signature", "validators", f.name, f"{f.name}: {_sig_text(o)} -> {_sig_text(f)}", at(o.loc), at(f.loc),
                      old_params=[{"name": p.name, "type": p.type.spelled} for p in o.params], new_params=[{"name": p.name, "type": p.type.spelled} for p in f.params],
                      old_returns=o.returns.spelled, new_returns=f.returns.spelled, types_changed=_sig(o)[1:] != _sig(f)[1:])
-        if not changed:
-            return
-        pol_old = T.polarities(self.old.functions)
-        pol_new = T.polarities(self.new.functions)
         for o, f in changed:
             tc = T.diff_terms(T.function_terms(o), T.function_terms(f))
             if not tc:
                 continue
-            po, pn = pol_old.get(o.name, 1), pol_new.get(f.name, 1)
+            po, pn = self.fo.polarity(o.name), self.fn.polarity(f.name)
             pol = po if po == pn else 0
             boolean = f.returns.kind == "bool" and o.returns.kind == "bool"
             eff = T.effect(tc, pol, boolean)

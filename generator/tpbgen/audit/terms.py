@@ -326,36 +326,51 @@ def _call_signs(fn: Function) -> dict[str, set[int]]:
     return signs
 
 
-def polarities(functions: Iterable[Function]) -> dict[str, int]:
-    """Effective polarity of every function: the product of call-site signs along every path
-    from a function nobody calls (a top-level validator, +1). Disagreeing paths give 0."""
-    fns = list(functions)
-    names = {f.name for f in fns}
-    callers: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
-    for f in fns:
-        for callee, signs in _call_signs(f).items():
-            if callee in callers and callee != f.name:
-                for s in signs:
-                    callers[callee].append((f.name, s))
-    memo: dict[str, int] = {}
-    active: set[str] = set()
+class Polarity:
+    """Effective polarity of a function: the product of call-site signs along every path from a
+    function nobody calls (a top-level validator, +1); disagreeing paths give 0. Callers come from
+    the IR's call lists, so only the bodies on the paths above the asked-for function are folded."""
 
-    def eff(name: str) -> int:
-        if name in memo:
-            return memo[name]
-        if name in active:
+    def __init__(self, functions: Iterable[Function]) -> None:
+        self.fns = {f.name: f for f in functions}
+        self.callers: dict[str, list[str]] = {n: [] for n in self.fns}
+        for f in self.fns.values():
+            for callee in f.calls:
+                if callee in self.callers and callee != f.name:
+                    self.callers[callee].append(f.name)
+        self._signs: dict[str, dict[str, set[int]]] = {}
+        self._memo: dict[str, int] = {}
+        self._active: set[str] = set()
+
+    def _site_signs(self, caller: str) -> dict[str, set[int]]:
+        if caller not in self._signs:
+            self._signs[caller] = _call_signs(self.fns[caller])
+        return self._signs[caller]
+
+    def __call__(self, name: str) -> int:
+        if name not in self.fns:
+            return 1
+        if name in self._memo:
+            return self._memo[name]
+        if name in self._active:
             return 0
-        active.add(name)
+        self._active.add(name)
         got: set[int] = set()
-        if not callers[name]:
+        if not self.callers[name]:
             got.add(1)
-        for caller, s in callers[name]:
-            got.add(s * eff(caller))
-        active.discard(name)
-        memo[name] = got.pop() if len(got) == 1 else 0
-        return memo[name]
+        for caller in self.callers[name]:
+            up = self(caller)
+            for sgn in self._site_signs(caller).get(name, {0}):
+                got.add(sgn * up)
+        self._active.discard(name)
+        self._memo[name] = got.pop() if len(got) == 1 else 0
+        return self._memo[name]
 
-    return {n: eff(n) for n in sorted(names)}
+
+def polarities(functions: Iterable[Function]) -> dict[str, int]:
+    """Polarity of every function (see `Polarity`)."""
+    pol = Polarity(functions)
+    return {n: pol(n) for n in sorted(pol.fns)}
 
 
 # -- the structural diff ------------------------------------------------------------------------
