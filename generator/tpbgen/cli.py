@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .errors import Diagnostic, ExitCode, Severity, TpbgenError
@@ -123,8 +124,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-# Later stages add their commands here (generate, audit), each in its own module.
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, Callable[[argparse.ArgumentParser], None]], None]] = []  # type: ignore[type-arg]
+# Later stages add their commands here, each from its own module.
+def _extra_commands() -> list[Callable[[Any, Callable[[argparse.ArgumentParser], None]], None]]:
+    from .audit.command import register as audit
+    from .generate import register as generate
+
+    return [generate, audit]
+
+
+_EXTRA_COMMANDS = _extra_commands()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import HEADER_ROOT, REPO
+from tpb_paths import HEADER_ROOT, REPO
 from tpbgen.audit import render_audit_markdown
 from tpbgen.ingest import ingest_root
 

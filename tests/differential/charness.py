@@ -9,8 +9,7 @@ from typing import Any
 
 import numpy as np
 from cffi import FFI
-
-from conftest import tpb_dir
+from tpb_paths import tpb_dir
 
 
 @dataclass

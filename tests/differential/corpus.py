@@ -6,7 +6,6 @@ from __future__ import annotations
 import struct
 
 import numpy as np
-
 from headers import tpb_words as w
 from tpbgen.ir.model import Generation, Struct
 
@@ -81,7 +80,7 @@ def mutations(gen: Generation, arm: Struct, seed_words: list[bytes], rng: np.ran
     out: list[bytes] = []
     # every field of every seed through every interesting value, one field at a time
     for s in seed_words:
-        for off, size, kind in fields:
+        for off, size, _kind in fields:
             pool = INTERESTING_8 + tuple(enum_values) if size == 1 else INTERESTING_16 if size == 2 else INTERESTING_32
             for v in pool:
                 b = bytearray(s)

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from conftest import REPO
+from tpb_paths import REPO
 
 from . import charness
 from .corpus import mutations, random_words, seeds

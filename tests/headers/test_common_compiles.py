@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import run_checked, tpb_dir
+from tpb_paths import run_checked, tpb_dir
 
 FLAGS = ["-Wall", "-Wextra", "-Werror"]
 

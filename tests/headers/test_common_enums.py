@@ -11,7 +11,7 @@ import re
 from functools import cache
 
 import pytest
-from conftest import GENERATIONS, tpb_dir
+from tpb_paths import GENERATIONS, tpb_dir
 
 ENUM_OPEN = re.compile(r"^typedef enum (NEURON_ISA_TPB_\w+) \{$")
 ENUMERATOR = re.compile(r"^    (\w+) = (0x[0-9A-Fa-f]+|\d+),(?: (//.*))?$")

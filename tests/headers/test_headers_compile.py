@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import GENERATIONS, run_checked, tpb_dir
+from tpb_paths import GENERATIONS, run_checked, tpb_dir
 
 OWN_HEADERS = (
     "aws_neuron_isa_tpb_s3d3_ts.h",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_checked, tpb_dir
+from tpb_paths import run_checked, tpb_dir
 
 # struct -> [(field, offset, size)]
 EXPECTED: dict[str, list[tuple[str, int, int]]] = {

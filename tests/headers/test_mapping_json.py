@@ -8,7 +8,7 @@ import re
 from functools import cache
 
 import pytest
-from conftest import GENERATIONS, tpb_dir
+from tpb_paths import GENERATIONS, tpb_dir
 
 OP = "NEURON_ISA_TPB_OPCODE_"
 DUAL = {OP + "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH", OP + "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC"}

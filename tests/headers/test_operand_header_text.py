@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import GENERATIONS, tpb_dir
+from tpb_paths import GENERATIONS, tpb_dir
 
 NC = {"sunda": "NC-v2", "cayman": "NC-v3", "mariana": "NC-v4", "maverick": "NC-v5"}
 OWN = ("s3d3_ts", "s4d4_tsm", "s2_bn", "enums", "util", "assert")

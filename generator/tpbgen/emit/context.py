@@ -25,7 +25,7 @@ class FieldCtx:
     name: str
     hint: str  # the Python type annotation
     read: str  # expression reading it from `b` at base offset `o`
-    write: str  # statement writing `v` (the field's value) into bytearray `out` at `o`
+    write: str  # statement(s) writing VALUE (the field's value) into bytearray `out` at `o`
     default: str  # a value for a zero-filled instance
     offset: int
     size: int
@@ -36,6 +36,11 @@ class FieldCtx:
     comment: str
     line: int
     np_fields: tuple[tuple[str, str, int], ...]  # (name, numpy format expression, offset) for the structured dtype
+
+
+    def write_from(self, value: str) -> str:
+        """The write statement(s) with the value taken from `value`."""
+        return self.write.replace("VALUE", value)
 
 
 @dataclass(frozen=True)
@@ -128,21 +133,21 @@ class _StructCoder:
                 hint = f"{self.enums[t.name]} | int"
             elif t.signed:
                 val = f"_sext({val}, {f.bit_width})"
-            write = f"_put_bits(out, {off}, {f.size}, {f.bit_offset}, {f.bit_width}, int(v))"
+            write = f"_put_bits(out, {off}, {f.size}, {f.bit_offset}, {f.bit_width}, int(VALUE))"
             np_fields = ((f.name, repr(f"u{f.size}" if f.size in (1, 2, 4, 8) else f"V{f.size}"), f.offset),)
             return FieldCtx(f.name, hint, val, write, "0", f.offset, f.size, (), f.bit_offset, f.bit_width, t.spelled, f.comment, f.loc.line, np_fields)
         if t.kind in ("struct", "union"):
             cls = naming.type_name(t.name)
             es = self.structs[t.name].size
             if not f.dims:
-                return FieldCtx(f.name, cls, f"{cls}.from_bytes(b, {off})", f"v.write_into(out, {off})", f"{cls}()", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"{cls}.DTYPE", f.offset),))
+                return FieldCtx(f.name, cls, f"{cls}.from_bytes(b, {off})", f"VALUE.write_into(out, {off})", f"{cls}()", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"{cls}.DTYPE", f.offset),))
             if len(f.dims) > 1:
                 raise NotImplementedError("multi-dimensional struct arrays")
             read = f"tuple({cls}.from_bytes(b, {off} + {es} * k) for k in range({n}))"
-            write = f"_check_len(v, {n}, {f.name!r})\n        for k, x in enumerate(v):\n            x.write_into(out, {off} + {es} * k)"
+            write = f"_check_len(VALUE, {n}, {f.name!r})\n        for k, x in enumerate(VALUE):\n            x.write_into(out, {off} + {es} * k)"
             return FieldCtx(f.name, f"tuple[{cls}, ...]", read, write, f"tuple({cls}() for _ in range({n}))", f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"({cls}.DTYPE, {f.dims!r})", f.offset),))
         if t.kind == "bool" and not f.dims:
-            return FieldCtx(f.name, "bool", f"(b[{off}] != 0)", f"_P_B(out, {off}, int(v))", "False", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, "'u1'", f.offset),))
+            return FieldCtx(f.name, "bool", f"(b[{off}] != 0)", f"_P_B(out, {off}, int(VALUE))", "False", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, "'u1'", f.offset),))
         fmt = self.scalar_fmt(f)
         npfmt = repr(_NP[fmt])
         is_enum = t.kind == "enum"
@@ -156,7 +161,7 @@ class _StructCoder:
             else:
                 read = f"_S_{fmt}(b, {off})[0]" if not is_enum else f"_enum({cls}, _S_{fmt}(b, {off})[0])"
             hint = f"{cls} | int" if is_enum else one
-            write = f"_P_{fmt}(out, {off}, {'int(v)' if is_enum else 'v'})"
+            write = f"_P_{fmt}(out, {off}, {'int(VALUE)' if is_enum else 'VALUE'})"
             default = "0.0" if one == "float" else ("False" if one == "bool" else "0")
             return FieldCtx(f.name, hint, read, write, default, f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, npfmt, f.offset),))
         flat = f"_unpack('<{n}{fmt}', b, {off})"
@@ -166,7 +171,7 @@ class _StructCoder:
         else:
             read = f"tuple({flat})" if fmt != "B" else f"tuple(b[{off}:{off} + {n}])"
             hint = f"tuple[{one}, ...]"
-        write = f"_check_len(v, {n}, {f.name!r})\n        _pack_into('<{n}{fmt}', out, {off}, *(int(x) for x in v))" if one == "int" else f"_check_len(v, {n}, {f.name!r})\n        _pack_into('<{n}{fmt}', out, {off}, *v)"
+        write = f"_check_len(VALUE, {n}, {f.name!r})\n        _pack_into('<{n}{fmt}', out, {off}, *(int(x) for x in VALUE))" if one == "int" else f"_check_len(VALUE, {n}, {f.name!r})\n        _pack_into('<{n}{fmt}', out, {off}, *VALUE)"
         zero = "0.0" if one == "float" else "0"
         default = f"({', '.join([zero] * n)},)"
         return FieldCtx(f.name, hint, read, write, default, f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"({npfmt}, {f.dims!r})", f.offset),))

@@ -55,7 +55,7 @@ def member_names(enum_c_name: str, members: list[str]) -> list[str]:
     if members and all(m.startswith(own) and len(m) > len(own) for m in members):
         prefix = own
     elif len(members) > 1:
-        common = os.path.commonprefix(members)
+        common = os.path.commonprefix(members)  # noqa: RUF071  (a string prefix is what we want)
         prefix = common[: common.rfind("_") + 1]
     else:
         prefix = PREFIX if members and members[0].startswith(PREFIX) else ""

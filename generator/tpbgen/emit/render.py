@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..templating import environment, template_root
 from ..ir.model import Generation
+from ..templating import environment, template_root
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.validators import TranslatedGen
 from .context import GenCtx, build_context
@@ -82,7 +82,7 @@ def render(inp: RenderInput) -> dict[str, str]:
         "manifest": inp.manifest,
     }
     out: dict[str, str] = {}
-    for rel, tpl_path in _templates(base):
+    for rel, _path in _templates(base):
         name = rel[: -len(".j2")]
         template = env.get_template(f"runtime/{rel}")
         top, _, rest = name.partition("/")

@@ -228,8 +228,8 @@ class _Builder:
         if isinstance(node, c_ast.IdentifierType):
             key = tuple(sorted(n for n in node.names if n not in ("const", "volatile")))
             if key in _BUILTINS:
-                kind, canon, size, signed = _BUILTINS[key]
-                return CType(kind, canon, size, max(size, 1), signed, (), " ".join(node.names))  # type: ignore[arg-type]
+                bkind, canon, size, signed = _BUILTINS[key]
+                return CType(bkind, canon, size, max(size, 1), signed, (), " ".join(node.names))  # type: ignore[arg-type]
             if len(node.names) == 1 and node.names[0] in self.typedef_types:
                 t = self.typedef_types[node.names[0]]
                 return CType(t.kind, t.name, t.size, t.align, t.signed, t.dims, node.names[0])
@@ -324,7 +324,7 @@ class _Builder:
             raw.append((d, t, width, anonymous))
         ins = [MemberIn(d.name, t.total_size, t.align, t.size, w) for d, t, w, _ in raw]
         lay = (layout_struct if kind == "struct" else layout_union)(ins, packed, min_align)
-        fields = []
+        fields: list[Field] = []
         for (d, t, w, anonymous), out in zip(raw, lay.members, strict=True):
             if d.name is None and not anonymous:
                 continue  # unnamed padding bitfield
@@ -353,13 +353,13 @@ class _Builder:
         inner = td.type.type if isinstance(td.type, c_ast.TypeDecl) else None
         try:
             if isinstance(inner, (c_ast.Struct, c_ast.Union)) and inner.decls is not None:
-                kind: Literal["struct", "union"] = "struct" if isinstance(inner, c_ast.Struct) else "union"
-                name = self.define_struct(inner, kind, td.name)
+                skind: Literal["struct", "union"] = "struct" if isinstance(inner, c_ast.Struct) else "union"
+                name = self.define_struct(inner, skind, td.name)
                 s = self.structs[name]
                 if name == td.name:
                     self.structs[name] = Struct(s.name, s.kind, s.size, s.align, s.packed, s.fields, s.loc, self.loc(td).line, s.doc)
-                t = CType(kind, name, s.size, s.align, False, (), td.name)
-                target = f"{kind} {inner.name or '{...}'}"
+                t = CType(skind, name, s.size, s.align, False, (), td.name)
+                target = f"{skind} {inner.name or '{...}'}"
             elif isinstance(inner, c_ast.Enum) and inner.values is not None:
                 name = self.define_enum(inner, td.name)
                 e = self.enums[name]

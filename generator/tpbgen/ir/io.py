@@ -53,12 +53,12 @@ def _convert(tp: Any, value: Any) -> Any:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: Any) -> dict[str, Any]:
     return get_type_hints(cls, vars(model))
 
 
 def from_jsonable(cls: type[T], data: dict[str, Any]) -> T:
-    hints = _hints(cls)
+    hints = _hints(cls)  # type: ignore[arg-type]
     kwargs = {f.name: _convert(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}  # type: ignore[arg-type]
     return cls(**kwargs)
 

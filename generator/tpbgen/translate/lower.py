@@ -19,7 +19,19 @@ from pycparser import c_ast
 from ..ir.cast import from_dict
 from ..ir.consteval import parse_int_literal
 from ..ir.model import Field, Function, Generation, Struct, TypeRef
-from .c_semantics import BOOL, FLOAT32, FLOAT64, INT32, INT64, UINT32, UINT64, ScalarType, common, promote, scalar_for
+from .c_semantics import (
+    BOOL,
+    FLOAT32,
+    FLOAT64,
+    INT32,
+    INT64,
+    UINT32,
+    UINT64,
+    ScalarType,
+    common,
+    promote,
+    scalar_for,
+)
 
 
 class LowerError(Exception):
@@ -144,7 +156,7 @@ class Conv:
     t: ScalarType
 
 
-Expr = Union[Const, Var, Load, Unary, Not, Binary, Compare, Logical, Cond, Call, Conv]
+Expr = Union[Const, Var, Load, Unary, Not, Binary, Compare, Logical, Cond, Call, Conv]  # noqa: UP007  (a runtime alias, forward names)
 
 
 def type_of(e: Expr) -> ScalarType:
@@ -200,7 +212,7 @@ class Continue:
     line: int
 
 
-Stmt = Union[Return, Assign, If, Loop, Switch, Break, Continue]
+Stmt = Union[Return, Assign, If, Loop, Switch, Break, Continue]  # noqa: UP007
 
 
 @dataclass(frozen=True)

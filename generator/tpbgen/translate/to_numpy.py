@@ -46,6 +46,19 @@ class BatchUnsupported(Exception):
     pass
 
 
+def _bare(text: str) -> str:
+    """Drop one pair of outer parentheses when they wrap the whole expression."""
+    if text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for i, c in enumerate(text):
+            depth += c == "("
+            depth -= c == ")"
+            if depth == 0 and i < len(text) - 1:
+                return text
+        return text[1:-1]
+    return text
+
+
 def np_dtype(t: ScalarType) -> str:
     if t.kind == "bool":
         return "np.bool_"
@@ -87,7 +100,7 @@ class NpEmitter:
             byte = f"_gather({W}, {off}, {e.size})"
             raw = byte
             if e.bit_width is None and e.t.kind in ("int", "bool") and e.size <= 8:
-                val = raw if e.t.kind != "int" or e.size == 1 and not e.t.signed else f"{raw}.astype({np_dtype(e.t)})"
+                val = raw if e.t.kind != "int" or (e.size == 1 and not e.t.signed) else f"{raw}.astype({np_dtype(e.t)})"
                 if e.t.kind == "bool":
                     return f"({raw} != 0)"
                 if e.t.signed and e.size == 1:
@@ -96,10 +109,7 @@ class NpEmitter:
             if e.bit_width is None:
                 return f"_gather_as({W}, {off}, {e.size}, {_VIEW[(e.t.kind, e.t.bits, e.t.signed)]!r})"
         else:
-            if e.size == 1:
-                raw = f"{W}[:, {off}]"
-            else:
-                raw = f"_col({W}, {off}, {e.size})"
+            raw = f"{W}[:, {off}]" if e.size == 1 else f"_col({W}, {off}, {e.size})"
         if e.bit_width is not None:
             val = f"(({raw} >> {e.bit_offset}) & {hex((1 << e.bit_width) - 1)})"
             val = f"{val}.astype({np_dtype(e.t)})"
@@ -119,6 +129,10 @@ class NpEmitter:
             return "True" if e.value else "False"
         return f"{np_dtype(e.t)}({e.value!r})"
 
+    def arg(self, e: Expr) -> str:
+        """An expression placed as a whole argument of a call: no outer parentheses."""
+        return _bare(self.expr(e))
+
     def expr(self, e: Expr) -> str:
         if isinstance(e, Const):
             return self.const(e)
@@ -127,14 +141,14 @@ class NpEmitter:
         if isinstance(e, Load):
             return self.load(e)
         if isinstance(e, Not):
-            return f"np.logical_not({self.expr(e.e)})"
+            return f"np.logical_not({self.arg(e.e)})"
         if isinstance(e, Logical):
             op = "np.logical_and" if e.op == "and" else "np.logical_or"
-            return f"{op}({self.expr(e.a)}, {self.expr(e.b)})"
+            return f"{op}({self.arg(e.a)}, {self.arg(e.b)})"
         if isinstance(e, Compare):
             return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
         if isinstance(e, Cond):
-            return f"np.where({self.expr(e.c)}, {self.expr(e.a)}, {self.expr(e.b)})"
+            return f"np.where({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
         if isinstance(e, Call):
             args = []
             for a in e.args:
@@ -142,23 +156,23 @@ class NpEmitter:
                     off, _ = self.offset(a.buf, a.offset)
                     args += [f"{a.buf}_W", off]
                 else:
-                    args.append(self.expr(a))
+                    args.append(self.arg(a))
             return f"_v_{e.fn}({', '.join(args)})"
         if isinstance(e, Unary):
             x = self.expr(e.e)
             return f"(-{x})" if e.op == "-" else f"(~{x})"
         if isinstance(e, Binary):
-            a, b = self.expr(e.a), self.expr(e.b)
+            sa, sb = self.expr(e.a), self.expr(e.b)
             if e.op == "/":
-                return f"_vdiv({a}, {b})" if e.t.kind == "int" else f"({a} / {b})"
+                return f"_vdiv({_bare(sa)}, {_bare(sb)})" if e.t.kind == "int" else f"({sa} / {sb})"
             if e.op == "%":
-                return f"_vmod({a}, {b})"
-            return f"({a} {e.op} {b})"
+                return f"_vmod({_bare(sa)}, {_bare(sb)})"
+            return f"({sa} {e.op} {sb})"
         if isinstance(e, Conv):
-            x = self.expr(e.e)
+            xs = self.expr(e.e)
             if e.t.kind == "bool":
-                return f"({x} != 0)"
-            return f"np.asarray({x}).astype({np_dtype(e.t)})"
+                return f"({xs} != 0)"
+            return f"np.asarray({_bare(xs)}).astype({np_dtype(e.t)})"
         raise TypeError(e)
 
     # -- statements ------------------------------------------------------------------------
@@ -169,7 +183,7 @@ class NpEmitter:
         head = f"def _v_{f.name}({', '.join(params)}) -> Any:"
         body = f.body
         if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
-            return [head, f"    return {self.expr(body[0].e)}"]
+            return [head, f"    return {self.arg(body[0].e)}"]
         self.lines = []
         n_src = next((f"{p.name}_W.shape[0]" for p in f.params if p.struct is not None), None)
         if n_src is None:
@@ -196,18 +210,18 @@ class NpEmitter:
             assert s.e is not None
             live = self.live(mask)
             L.append(f"{ind}_live = {live}")
-            L.append(f"{ind}_ret = np.where(_live, {self.expr(s.e)}, _ret)")
+            L.append(f"{ind}_ret = np.where(_live, {self.arg(s.e)}, _ret)")
             L.append(f"{ind}_done = _done | _live")
             return
         if isinstance(s, Assign):
             if mask == "_ALL":
-                L.append(f"{ind}{s.name} = np.broadcast_to(np.asarray({self.expr(s.e)}), _done.shape).astype({s.name}.dtype)")
+                L.append(f"{ind}{s.name} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape).astype({s.name}.dtype)")
             else:
-                L.append(f"{ind}{s.name} = np.where({mask}, {self.expr(s.e)}, {s.name}).astype({s.name}.dtype)")
+                L.append(f"{ind}{s.name} = np.where({mask}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)")
             return
         if isinstance(s, If):
             c = self.tmp("_c")
-            L.append(f"{ind}{c} = np.broadcast_to(np.asarray({self.expr(s.c)}), _done.shape)")
+            L.append(f"{ind}{c} = np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
             m1, m2 = self.tmp("_m"), self.tmp("_m")
             base = "" if mask == "_ALL" else f"{mask} & "
             L.append(f"{ind}{m1} = {base}{c}")
@@ -218,7 +232,7 @@ class NpEmitter:
             return
         if isinstance(s, Switch):
             v = self.tmp("_sw")
-            L.append(f"{ind}{v} = np.broadcast_to(np.asarray({self.expr(s.e)}), _done.shape)")
+            L.append(f"{ind}{v} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape)")
             labels_all: list[int] = []
             base = "" if mask == "_ALL" else f"{mask} & "
             default = None
@@ -240,11 +254,11 @@ class NpEmitter:
                 raise BatchUnsupported("break/continue inside a loop")
             lm = self.tmp("_lm")
             start = "np.logical_not(_done)" if mask == "_ALL" else f"({mask} & ~_done)"
-            L.append(f"{ind}{lm} = {start} & np.broadcast_to(np.asarray({self.expr(s.c)}), _done.shape)")
+            L.append(f"{ind}{lm} = {start} & np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
             L.append(f"{ind}while {lm}.any():")
             self.block(s.body, lm, ind + "    ")
             self.block(s.step, lm, ind + "    ")
-            L.append(f"{ind}    {lm} = {lm} & ~_done & np.broadcast_to(np.asarray({self.expr(s.c)}), _done.shape)")
+            L.append(f"{ind}    {lm} = {lm} & ~_done & np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
             return
         raise BatchUnsupported(f"statement {type(s).__name__}")
 

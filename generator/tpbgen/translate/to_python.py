@@ -118,8 +118,18 @@ class PyEmitter:
         if isinstance(e, Load):
             return self.load(e)
         if isinstance(e, Not):
-            return f"(not {self.expr(e.e)})"
+            inner = e.e
+            if isinstance(inner, Not):
+                return self.expr(inner.e) if inner.e.t.kind == "bool" else f"({self.expr(inner.e)} != 0)"
+            if isinstance(inner, Compare):
+                return self.expr(Compare(_NEGATE[inner.op], inner.a, inner.b))
+            if isinstance(inner, Logical) and (member := self.membership(inner, negate=True)) is not None:
+                return member
+            return f"(not {self.expr(inner)})"
         if isinstance(e, Logical):
+            member = self.membership(e)
+            if member is not None:
+                return member
             return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
         if isinstance(e, Compare):
             return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
@@ -145,6 +155,19 @@ class PyEmitter:
         if isinstance(e, Conv):
             return self.conv(e)
         raise TypeError(e)
+
+    def membership(self, e: Logical, negate: bool = False) -> str | None:
+        """`x == A || x == B ...` as `x in (A, B, ...)` (and `!=`/&& as `not in`); `negate` for its `!`."""
+        cmp, flatten = ("==", "or") if e.op == "or" else ("!=", "and")
+        terms = _flatten(e, flatten)
+        if len(terms) < 2 or not all(isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const) for t in terms):
+            return None
+        lhs = {self.expr(t.a) for t in terms if isinstance(t, Compare)}
+        if len(lhs) != 1:
+            return None
+        values = ", ".join(self.expr(t.b) for t in terms if isinstance(t, Compare))
+        positive = (cmp == "==") != negate
+        return f"({lhs.pop()} {'in' if positive else 'not in'} ({values}))"
 
     def binary(self, e: Binary) -> str:
         a, b, t = self.expr(e.a), self.expr(e.b), e.t
@@ -184,22 +207,24 @@ class PyEmitter:
     def stmt(self, s: Stmt, ind: str, step: tuple[Stmt, ...]) -> list[str]:
         if isinstance(s, Return):
             assert s.e is not None
-            return [f"{ind}return {self.expr(s.e)}"]
+            return [f"{ind}return {self.bare(s.e)}"]
         if isinstance(s, Assign):
-            return [f"{ind}{s.name} = {self.expr(s.e)}"]
+            return [f"{ind}{s.name} = {self.bare(s.e)}"]
         if isinstance(s, If):
-            out = [f"{ind}if {self.expr(s.c)}:", *self.stmts(s.then, ind + "    ", step)]
+            out = [f"{ind}if {self.bare(s.c)}:", *self.stmts(s.then, ind + "    ", step)]
             if s.orelse:
                 out += [f"{ind}else:", *self.stmts(s.orelse, ind + "    ", step)]
             return out
         if isinstance(s, Loop):
-            body = self.stmts(s.body, ind + "    ", s.step)
+            lines = self.stmts(s.body, ind + "    ", s.step)
             stepc = [line for st in s.step for line in self.stmt(st, ind + "    ", ())]
-            return [f"{ind}while {self.expr(s.c)}:", *body, *stepc]
+            return [f"{ind}while {self.bare(s.c)}:", *lines, *stepc]
         if isinstance(s, Break):
             return [f"{ind}break"]
         if isinstance(s, Continue):
             return [*(line for st in step for line in self.stmt(st, ind, ())), f"{ind}continue"]
+        if isinstance(s, Switch) and (member := self.switch_membership(s)) is not None:
+            return [f"{ind}return {member}"]
         if isinstance(s, Switch):
             self._tmp += 1
             v = f"_sw{self._tmp}"
@@ -222,6 +247,33 @@ class PyEmitter:
                     out += self.stmts(default, ind + "    ", step)
             return out
         raise TypeError(s)
+
+    def bare(self, e: Expr) -> str:
+        """An expression without the outer parentheses the operator rules put around it."""
+        text = self.expr(e)
+        if text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+            return text[1:-1]
+        return text
+
+    def switch_membership(self, s: Switch) -> str | None:
+        """A switch whose every case returns a constant bool, as one membership test."""
+        true_labels: list[int] = []
+        false_labels: list[int] = []
+        default: bool | None = None
+        for labels, body in s.cases:
+            if len(body) != 1 or not isinstance(body[0], Return) or not isinstance(body[0].e, Const) or body[0].e.t.kind != "bool":
+                return None
+            value = bool(body[0].e.value)
+            if labels is None:
+                default = value
+            else:
+                (true_labels if value else false_labels).extend(labels)
+        if default is None:
+            return None
+        v = self.expr(s.e)
+        if default is False:
+            return f"{v} in ({', '.join(map(str, true_labels))},)" if true_labels else "False"
+        return f"{v} not in ({', '.join(map(str, false_labels))},)" if false_labels else "True"
 
     # -- whole functions -------------------------------------------------------------------
     def signature(self, f: LFunction) -> str:
@@ -254,7 +306,8 @@ class PyEmitter:
         if isinstance(e, Not):
             return f"!{self.c_text(e.e)}"
         if isinstance(e, Logical):
-            return f"({self.c_text(e.a)} {'&&' if e.op == 'and' else '||'} {self.c_text(e.b)})"
+            sep = " && " if e.op == "and" else " || "
+            return "(" + sep.join(self.c_text(t) for t in _flatten(e, e.op)) + ")"
         if isinstance(e, (Compare, Binary)):
             return f"({self.c_text(e.a)} {e.op} {self.c_text(e.b)})"
         if isinstance(e, Cond):
@@ -287,11 +340,20 @@ class PyEmitter:
     def values_fstring(self, loads: list[Load]) -> str:
         parts = []
         for ld in loads:
-            if "?" in ld.path:
-                continue
+            if "?" in ld.path or ld.view.offset.terms:
+                continue  # an element chosen at run time by a local: no stable name to show
             shown = self.path(ld).replace("{", "{{").replace("}", "}}")
             parts.append(f"{shown} = {{{self.load(ld)}!r}}" if ld.t.kind == "float" else f"{shown} = {{{self.load(ld)}}}")
         return ", ".join(parts)
+
+
+_NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def _flatten(e: Expr, op: str) -> list[Expr]:
+    if isinstance(e, Logical) and e.op == op:
+        return _flatten(e.a, op) + _flatten(e.b, op)
+    return [e]
 
 
 def _children(e: Expr | View) -> list[Expr | View]:
@@ -326,6 +388,16 @@ def conjuncts(e: Expr) -> list[Expr]:
     if isinstance(e, Logical) and e.op == "and":
         return conjuncts(e.a) + conjuncts(e.b)
     return [e]
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for c in text:
+        depth += c == "("
+        depth -= c == ")"
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _pytype(t: ScalarType) -> str:

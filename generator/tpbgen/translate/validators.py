@@ -11,7 +11,21 @@ from dataclasses import dataclass
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.model import Function, Generation
-from .lower import Call, Compare, Const, Conv, Expr, LFunction, Load, Logical, Lowerer, LowerError, Return, View
+from .lower import (
+    Call,
+    Compare,
+    Const,
+    Conv,
+    Expr,
+    LFunction,
+    Load,
+    Logical,
+    Lowerer,
+    LowerError,
+    Not,
+    Return,
+    View,
+)
 from .to_python import PyEmitter, conjuncts
 
 INST_UNION = "NEURON_ISA_TPB_INST_UNION"
@@ -91,8 +105,8 @@ def translate(gen: Generation) -> TranslatedGen:
             continue
         gate = _opcode_gate(lf, by_name)
         if not gate:
-            fn: Function = ir_by_name[lf.name]
-            warnings.append(Diagnostic(f"top-level validator {lf.name} has no recognisable opcode gate: it is not dispatched by validate()", fn.loc.file, fn.loc.line, 0, Severity.WARNING, "translate"))
+            src: Function = ir_by_name[lf.name]
+            warnings.append(Diagnostic(f"top-level validator {lf.name} has no recognisable opcode gate: it is not dispatched by validate()", src.loc.file, src.loc.line, 0, Severity.WARNING, "translate"))
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), _arm_of(lf, by_name)))
     return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings))
 
@@ -130,11 +144,11 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
     body = lf.body
     if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
         for term in conjuncts(body[0].e):
-            lines.append(f"    if not {em.expr(term)}:")
+            lines.append(f"    if {em.bare(Not(term))}:")
             lines.append(f"        return {_term_reason(em, lf.name, term, explainable)}")
         lines.append("    return None")
         return lines
-    loads = []
+    loads: list[Load] = []
     for st in _all_exprs(body):
         em.loads(st, loads)
     vals = em.values_fstring(loads)
@@ -142,7 +156,7 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
     vals = ", ".join(x for x in (scalars, vals) if x)
     lines.append(f"    if _{lf.name}({args}):")
     lines.append("        return None")
-    lines.append(f"    return f{_fquote(lf.name + (': ' + vals if vals else ''))}")
+    lines.append(f"    return {_fstring(lf.name + (': ' + vals if vals else ''))}")
     return lines
 
 
@@ -158,7 +172,14 @@ def _term_reason(em: PyEmitter, fname: str, term: Expr, explainable: set[str]) -
     loads = em.loads(term, [])
     vals = em.values_fstring(loads)
     text = em.c_text(term).replace("{", "{{").replace("}", "}}")
-    return "f" + _fquote(f"{fname}: {text}" + (f": {vals}" if vals else ""))
+    return _fstring(f"{fname}: {text}" + (f": {vals}" if vals else ""))
+
+
+def _fstring(s: str) -> str:
+    """An f-string literal when `s` has {holes}, else the plain string (braces un-doubled)."""
+    if "{" in s.replace("{{", "").replace("}}", ""):
+        return "f" + _fquote(s)
+    return repr(s.replace("{{", "{").replace("}}", "}"))
 
 
 def _quote(s: str) -> str:
@@ -175,8 +196,9 @@ def _all_exprs(body: tuple[object, ...]) -> list[Expr]:
 
     out: list[Expr] = []
     for s in body:
-        if isinstance(s, Return) and s.e is not None:
-            out.append(s.e)
+        if isinstance(s, Return):
+            if s.e is not None:
+                out.append(s.e)
         elif isinstance(s, Assign):
             out.append(s.e)
         elif isinstance(s, If):
