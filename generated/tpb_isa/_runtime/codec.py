@@ -1,0 +1,113 @@
+"""Byte-level helpers used by the generated structs and validators: little-endian, explicit offsets."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Sequence
+from enum import IntEnum
+from typing import Protocol, TypeVar, runtime_checkable
+
+E = TypeVar("E", bound=IntEnum)
+
+Buffer = bytes | bytearray | memoryview
+
+
+@runtime_checkable
+class HasBytes(Protocol):
+    def to_bytes(self) -> bytes: ...
+
+
+Word = Buffer | HasBytes
+
+
+class DecodeError(ValueError):
+    """A word that this generation cannot decode (unknown opcode, no struct bound, wrong size)."""
+
+
+def as_bytes(word: Word) -> bytes:
+    """The raw bytes of an instruction given as bytes or as a struct object."""
+    if isinstance(word, bytes):
+        return word
+    if isinstance(word, (bytearray, memoryview)):
+        return bytes(word)
+    return word.to_bytes()
+
+
+def enum_or_int(cls: type[E], value: int) -> E | int:
+    """The enum member for a defined value, else the plain int (raw bytes may hold anything)."""
+    try:
+        return cls(value)
+    except ValueError:
+        return value
+
+
+def uint(b: Buffer, offset: int, size: int) -> int:
+    return int.from_bytes(b[offset : offset + size], "little")
+
+
+def sext(value: int, width: int) -> int:
+    half = 1 << (width - 1)
+    return (value ^ half) - half
+
+
+def put_bits(out: bytearray, offset: int, size: int, bit_offset: int, width: int, value: int) -> None:
+    lo = -(1 << (width - 1)) if value < 0 else 0
+    if not lo <= value < (1 << width):
+        raise ValueError(f"value {value} does not fit a {width}-bit field")
+    mask = ((1 << width) - 1) << bit_offset
+    cur = int.from_bytes(out[offset : offset + size], "little")
+    cur = (cur & ~mask) | ((value << bit_offset) & mask)
+    out[offset : offset + size] = cur.to_bytes(size, "little")
+
+
+def check_len(values: Sequence[object], n: int, name: str) -> None:
+    if len(values) != n:
+        raise ValueError(f"field {name} takes {n} elements, got {len(values)}")
+
+
+def unpack(fmt: str, b: Buffer, offset: int) -> tuple[int, ...]:
+    return struct.unpack_from(fmt, b, offset)
+
+
+pack_into = struct.pack_into
+
+
+def _reader(fmt: str) -> Callable[[Buffer, int], tuple[int]]:
+    f: Callable[[Buffer, int], tuple[int]] = struct.Struct(fmt).unpack_from
+    return f
+
+
+def _freader(fmt: str) -> Callable[[Buffer, int], tuple[float]]:
+    f: Callable[[Buffer, int], tuple[float]] = struct.Struct(fmt).unpack_from
+    return f
+
+
+def _writer(fmt: str) -> Callable[[bytearray, int, float], None]:
+    f: Callable[[bytearray, int, float], None] = struct.Struct(fmt).pack_into
+    return f
+
+
+S_B, S_b, S_H, S_h = _reader("<B"), _reader("<b"), _reader("<H"), _reader("<h")
+S_I, S_i, S_Q, S_q = _reader("<I"), _reader("<i"), _reader("<Q"), _reader("<q")
+S_f, S_d = _freader("<f"), _freader("<d")
+P_B, P_b, P_H, P_h = _writer("<B"), _writer("<b"), _writer("<H"), _writer("<h")
+P_I, P_i, P_Q, P_q = _writer("<I"), _writer("<i"), _writer("<Q"), _writer("<q")
+P_f, P_d = _writer("<f"), _writer("<d")
+_F32 = struct.Struct("<f")
+
+
+def f32(x: float) -> float:
+    """Round a Python float to the nearest float32, as C's float arithmetic does."""
+    r: float = _F32.unpack(_F32.pack(x))[0]
+    return r
+
+
+def cdiv(a: int, b: int) -> int:
+    """C integer division: truncates toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def cmod(a: int, b: int) -> int:
+    """C remainder: has the sign of the dividend."""
+    return a - b * cdiv(a, b)

@@ -1,0 +1,260 @@
+"""The C backend: the kernels of ``csource`` compiled with cffi on first use.
+
+The shared object is cached under ``$TPB_ISA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/tpb_isa`` or
+``~/.cache/tpb_isa``), in a file named by the SHA-256 of the C source, the cdef, the compile flags,
+the Python ABI and the cffi version, so a changed kernel never loads a stale build. With no
+compiler (or no cffi), :func:`get_backend` falls back to the numpy backend and warns once per
+process. ``TPB_ISA_BACKEND=numpy|c|auto`` overrides the choice made in code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import sysconfig
+import tempfile
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import dtypes as dt
+from .csource import C_SOURCE, CDEF
+from .errors import ExecutorError
+from .npbackend import NumpyBackend
+from .numerics import Numerics
+
+F32 = npt.NDArray[np.float32]
+U32 = npt.NDArray[np.uint32]
+Raw = npt.NDArray[Any]
+
+if sys.platform == "win32":  # pragma: no cover - MSVC
+    COMPILE_ARGS: tuple[str, ...] = ("/O2", "/fp:strict")
+else:
+    COMPILE_ARGS = ("-O2", "-std=c99", "-ffp-contract=off", "-fno-fast-math")
+
+_lock = threading.Lock()
+_loaded: tuple[Any, Any] | None = None
+_load_error: str | None = None
+_warned = False
+
+
+class BackendUnavailable(ExecutorError):
+    """The C backend was requested explicitly but cannot be built or loaded."""
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("TPB_ISA_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "tpb_isa"
+
+
+def build_key() -> str:
+    cffi_version = "none"
+    with contextlib.suppress(ImportError):
+        cffi_version = str(importlib.import_module("cffi").__version__)
+    h = hashlib.sha256()
+    for part in (C_SOURCE, CDEF, " ".join(COMPILE_ARGS), sys.implementation.cache_tag or "",
+                 sysconfig.get_platform(), cffi_version):  # fmt: skip
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:20]
+
+
+def _import_from(path: Path, name: str) -> Any:
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+    if spec is None:
+        raise ImportError(f"cannot load {path}")
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def _build() -> tuple[Any, Any]:
+    key = build_key()
+    name = f"_tpb_isa_ckernels_{key}"
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    root = cache_dir() / "ckernels"
+    target = root / f"{name}{suffix}"
+    if not target.exists():
+        cffi = importlib.import_module("cffi")
+        root.mkdir(parents=True, exist_ok=True)
+        ffi = cffi.FFI()
+        ffi.cdef(CDEF)
+        ffi.set_source(name, C_SOURCE, extra_compile_args=list(COMPILE_ARGS))
+        with tempfile.TemporaryDirectory(dir=root) as tmp:
+            built = Path(ffi.compile(tmpdir=tmp, verbose=False))
+            os.replace(built, target)
+    mod = _import_from(target, name)
+    return mod.ffi, mod.lib
+
+
+def load() -> tuple[Any, Any] | None:
+    """(ffi, lib) of the compiled kernels, building them on first use; None if impossible."""
+    global _loaded, _load_error
+    with _lock:
+        if _loaded is None and _load_error is None:
+            try:
+                _loaded = _build()
+            except Exception as exc:  # no compiler, no cffi, unwritable cache, ...
+                _load_error = f"{type(exc).__name__}: {exc}"
+        return _loaded
+
+
+def load_error() -> str | None:
+    return _load_error
+
+
+def _ptr(ffi: Any, a: npt.NDArray[Any], ctype: str = "void *") -> Any:
+    return ffi.cast(ctype, a.ctypes.data)
+
+
+def _strides(a: npt.NDArray[Any]) -> tuple[int, int]:
+    isz = a.dtype.itemsize
+    rs, es = a.strides
+    if rs % isz or es % isz:
+        raise ValueError("unaligned strides")
+    return rs // isz, es // isz
+
+
+class CBackend:
+    """Same interface and results as :class:`NumpyBackend`, compiled C."""
+
+    name = "c"
+
+    def __init__(self, ffi: Any, lib: Any) -> None:
+        self.ffi = ffi
+        self.lib = lib
+
+    def _cfg(self, in_code: int, out_code: int, numerics: Numerics, key: int, op0: int = 0,
+             op1: int = 0, rev0: bool = False, rev1: bool = False) -> Any:  # fmt: skip
+        c = self.ffi.new("tpb_cfg *")
+        c.in_code = in_code
+        c.out_code = out_code
+        c.op0 = op0
+        c.op1 = op1
+        c.rev0 = int(rev0)
+        c.rev1 = int(rev1)
+        c.stochastic = int(numerics.rounding == "stochastic")
+        c.e4m3_ocp = int(numerics.fp8_e4m3 == "ocp")
+        c.fp8_saturate = int(numerics.fp8_overflow == "saturate")
+        c.f2i_truncate = int(numerics.float_to_int == "truncate")
+        c.fp32r_bits = numerics.fp32r_mantissa_bits
+        c.key = key & 0xFFFFFFFFFFFFFFFF
+        return c
+
+    @staticmethod
+    def _src(src: Raw) -> Raw:
+        if src.ndim != 2:
+            raise ValueError("source must be 2-D")
+        isz = src.dtype.itemsize
+        if src.strides[0] % isz or src.strides[1] % isz:
+            return np.ascontiguousarray(src)
+        return src
+
+    def _check(self, rc: int) -> None:
+        if rc != 0:
+            raise ExecutorError(f"C backend kernel failed (code {rc})")
+
+    def ts_arith(self, src: Raw, in_code: int, out_code: int, s0: F32, s1: F32, op0: int,
+                 op1: int, rev0: bool, rev1: bool, numerics: Numerics, key: int) -> Raw:  # fmt: skip
+        src = self._src(src)
+        n, total = src.shape
+        out = np.empty((n, total), dtype=dt.storage_dtype(out_code))
+        a = np.ascontiguousarray(s0, dtype=np.float32)
+        b = np.ascontiguousarray(s1, dtype=np.float32)
+        rs, es = _strides(src)
+        cfg = self._cfg(in_code, out_code, numerics, key, op0, op1, rev0, rev1)
+        if n and total:
+            self._check(self.lib.tpb_ts_arith(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out),
+                                              n, total, a.shape[1], _ptr(self.ffi, a, "float *"),
+                                              _ptr(self.ffi, b, "float *")))  # fmt: skip
+        return out
+
+    def ts_bitvec(self, src: Raw, code: int, s0: U32, s1: U32, op0: int, op1: int, rev0: bool,
+                  rev1: bool) -> Raw:  # fmt: skip
+        src = self._src(src)
+        n, total = src.shape
+        out = np.empty((n, total), dtype=dt.storage_dtype(code))
+        a = np.ascontiguousarray(s0, dtype=np.uint32)
+        b = np.ascontiguousarray(s1, dtype=np.uint32)
+        rs, es = _strides(src)
+        cfg = self._cfg(code, code, Numerics(), 0, op0, op1, rev0, rev1)
+        if n and total:
+            self._check(self.lib.tpb_ts_bitvec(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out),
+                                               n, total, a.shape[1],
+                                               _ptr(self.ffi, a, "uint32_t *"),
+                                               _ptr(self.ffi, b, "uint32_t *")))  # fmt: skip
+        return out
+
+    def accumulate(self, src: Raw, in_code: int, out_code: int, s0: F32, op0: int, rev0: bool,
+                   op1: int, seed: F32, cumulative: bool, use_acc: bool, numerics: Numerics,
+                   key: int) -> tuple[Raw, F32]:  # fmt: skip
+        src = self._src(src)
+        n, total = src.shape
+        out = np.empty((n, total), dtype=dt.storage_dtype(out_code))
+        a = np.ascontiguousarray(s0.reshape(-1), dtype=np.float32)
+        acc = np.array(seed, dtype=np.float32).reshape(-1).copy()
+        rs, es = _strides(src)
+        cfg = self._cfg(in_code, out_code, numerics, key, op0, op1, rev0, False)
+        if n and total:
+            self._check(self.lib.tpb_accumulate(cfg, _ptr(self.ffi, src), rs, es,
+                                                _ptr(self.ffi, out), n, total,
+                                                _ptr(self.ffi, a, "float *"),
+                                                _ptr(self.ffi, acc, "float *"), int(cumulative),
+                                                int(use_acc)))  # fmt: skip
+        return out, acc
+
+    def exp(self, src: Raw, in_code: int, out_code: int, s0: F32, seed: F32, use_acc: bool,
+            numerics: Numerics, key: int) -> tuple[Raw, F32]:  # fmt: skip
+        src = self._src(src)
+        n, total = src.shape
+        out = np.empty((n, total), dtype=dt.storage_dtype(out_code))
+        a = np.ascontiguousarray(s0.reshape(-1), dtype=np.float32)
+        acc = np.array(seed, dtype=np.float32).reshape(-1).copy()
+        rs, es = _strides(src)
+        cfg = self._cfg(in_code, out_code, numerics, key)
+        if n and total:
+            self._check(self.lib.tpb_exp(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out), n,
+                                         total, _ptr(self.ffi, a, "float *"),
+                                         _ptr(self.ffi, acc, "float *"), int(use_acc)))  # fmt: skip
+        return out, acc
+
+
+Backend = NumpyBackend | CBackend
+
+
+def get_backend(choice: str = "auto") -> Backend:
+    """``"numpy"``, ``"c"`` (error if it cannot be built) or ``"auto"`` (C, else numpy with a
+    one-time warning). ``TPB_ISA_BACKEND`` in the environment overrides ``choice``."""
+    global _warned
+    choice = os.environ.get("TPB_ISA_BACKEND", choice) or "auto"
+    if choice == "numpy":
+        return NumpyBackend()
+    if choice not in ("c", "auto"):
+        raise ValueError(f"backend must be 'auto', 'c' or 'numpy', not {choice!r}")
+    got = load()
+    if got is not None:
+        return CBackend(*got)
+    if choice == "c":
+        raise BackendUnavailable(f"the C backend cannot be built: {_load_error}")
+    if not _warned:
+        _warned = True
+        warnings.warn(
+            f"tpb_isa executor: C backend unavailable ({_load_error}); using the numpy backend",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return NumpyBackend()

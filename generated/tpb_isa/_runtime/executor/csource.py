@@ -1,0 +1,591 @@
+"""C source of the executor's C backend (compiled with cffi on first use, see ``cbackend``).
+
+The kernels mirror the numpy backend operation for operation (``dtypes.encode_format``,
+``alu.arith``/``alu.bitvec``, the accumulate recurrences and the exp polynomial), so the two
+backends are bit-identical; the differential tests check that. Compile flags forbid FMA
+contraction and fast-math so every fp32 operation is one IEEE binary32 operation.
+"""
+
+from __future__ import annotations
+
+CDEF = """
+typedef struct {
+    int32_t in_code;
+    int32_t out_code;
+    int32_t op0;
+    int32_t op1;
+    int32_t rev0;
+    int32_t rev1;
+    int32_t stochastic;
+    int32_t e4m3_ocp;
+    int32_t fp8_saturate;
+    int32_t f2i_truncate;
+    int32_t fp32r_bits;
+    uint64_t key;
+} tpb_cfg;
+
+int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                 void *dst, int64_t n, int64_t N, int64_t W, const float *s0, const float *s1);
+int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                  void *dst, int64_t n, int64_t N, int64_t W,
+                  const uint32_t *s0, const uint32_t *s1);
+int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                   void *dst, int64_t n, int64_t N, const float *s0, float *acc,
+                   int32_t cumulative, int32_t use_acc);
+int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+            void *dst, int64_t n, int64_t N, const float *s0, float *acc, int32_t use_acc);
+"""
+
+C_SOURCE = r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+typedef struct {
+    int32_t in_code;
+    int32_t out_code;
+    int32_t op0;
+    int32_t op1;
+    int32_t rev0;
+    int32_t rev1;
+    int32_t stochastic;
+    int32_t e4m3_ocp;
+    int32_t fp8_saturate;
+    int32_t f2i_truncate;
+    int32_t fp32r_bits;
+    uint64_t key;
+} tpb_cfg;
+
+/* dtype codes */
+enum { D_INT8 = 2, D_UINT8 = 3, D_INT16 = 4, D_UINT16 = 5, D_BF16 = 6, D_FP16 = 7,
+       D_INT32 = 8, D_UINT32 = 9, D_FP32 = 10, D_FP32R = 11, D_E3M4 = 13, D_E4M3 = 14,
+       D_E5M2 = 15 };
+/* ALU ops */
+enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0x04,
+       OP_SUB = 0x05, OP_MULT = 0x06, OP_MAX = 0x08, OP_MIN = 0x09, OP_AND = 0x0A,
+       OP_OR = 0x0B, OP_XOR = 0x0C, OP_LAND = 0x0D, OP_LOR = 0x0E, OP_LXOR = 0x0F,
+       OP_LSL = 0x10, OP_LSR = 0x11, OP_EQ = 0x12, OP_GT = 0x13, OP_GE = 0x14, OP_LE = 0x15,
+       OP_LT = 0x16, OP_ABSDIFF = 0x17, OP_NE = 0x18, OP_ABS = 0x19, OP_RSQRT = 0x1D,
+       OP_ABSMAX = 0x20, OP_ABSMIN = 0x21, OP_RELU = 0x22, OP_SQUARE = 0x23 };
+
+#define BLK 1024
+
+static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline float qnan(void) { return u2f(0x7FC00000u); }
+
+static int dsize(int code) {
+    switch (code) {
+    case D_INT8: case D_UINT8: case D_E3M4: case D_E4M3: case D_E5M2: return 1;
+    case D_INT16: case D_UINT16: case D_BF16: case D_FP16: return 2;
+    case D_INT32: case D_UINT32: case D_FP32: case D_FP32R: return 4;
+    default: return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- formats */
+typedef struct {
+    int ebits, mbits, bias;
+    int64_t max_code;
+    uint32_t nan_code, inf_code;
+    int has_inf, ieee_specials, is_fp8;
+} tpb_fmt;
+
+static tpb_fmt fmt_for(int code, const tpb_cfg *c) {
+    tpb_fmt f;
+    memset(&f, 0, sizeof f);
+    switch (code) {
+    case D_BF16: f.ebits = 8; f.mbits = 7; f.bias = 127; f.max_code = 0x7F7F;
+        f.nan_code = 0x7FC0; f.inf_code = 0x7F80; f.has_inf = 1; f.ieee_specials = 1; break;
+    case D_FP16: f.ebits = 5; f.mbits = 10; f.bias = 15; f.max_code = 0x7BFF;
+        f.nan_code = 0x7E00; f.inf_code = 0x7C00; f.has_inf = 1; f.ieee_specials = 1; break;
+    case D_E5M2: f.ebits = 5; f.mbits = 2; f.bias = 15; f.max_code = 0x7B;
+        f.nan_code = 0x7E; f.inf_code = 0x7C; f.has_inf = 1; f.ieee_specials = 1;
+        f.is_fp8 = 1; break;
+    case D_E4M3:
+        f.ebits = 4; f.mbits = 3; f.bias = 7; f.is_fp8 = 1;
+        if (c->e4m3_ocp) { f.max_code = 0x7E; f.nan_code = 0x7F; f.inf_code = 0;
+                           f.has_inf = 0; f.ieee_specials = 0; }
+        else { f.max_code = 0x77; f.nan_code = 0x7C; f.inf_code = 0x78; f.has_inf = 1;
+               f.ieee_specials = 1; }
+        break;
+    case D_E3M4: f.ebits = 3; f.mbits = 4; f.bias = 3; f.max_code = 0x6F;
+        f.nan_code = 0x78; f.inf_code = 0x70; f.has_inf = 1; f.ieee_specials = 1;
+        f.is_fp8 = 1; break;
+    case D_FP32R: {
+        int m = c->fp32r_bits;
+        f.ebits = 8; f.mbits = m; f.bias = 127;
+        f.max_code = ((int64_t)0xFE << m) | (((int64_t)1 << m) - 1);
+        f.nan_code = 0; f.inf_code = (uint32_t)0xFF << m; f.has_inf = 1; f.ieee_specials = 1;
+        break; }
+    default: break;
+    }
+    return f;
+}
+
+static float decode_fmt(uint32_t code, const tpb_fmt *f) {
+    int m = f->mbits;
+    uint32_t sign = (code >> (f->ebits + m)) & 1u;
+    uint32_t e = (code >> m) & ((1u << f->ebits) - 1u);
+    uint32_t mant = code & ((1u << m) - 1u);
+    uint32_t emax = (1u << f->ebits) - 1u;
+    float mag;
+    if (e == 0) mag = ldexpf((float)mant, 1 - f->bias - m);
+    else mag = ldexpf((float)(mant | (1u << m)), (int)e - f->bias - m);
+    if (f->ieee_specials) {
+        if (e == emax) mag = (mant == 0) ? u2f(0x7F800000u) : qnan();
+    } else if (e == emax && mant == (1u << m) - 1u) {
+        mag = qnan();
+    }
+    return sign ? -mag : mag;
+}
+
+/* ---------------------------------------------------------------- rounding stream */
+static inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static inline uint32_t rand32(uint64_t key, uint64_t idx) {
+    return (uint32_t)(mix64(key + idx * 0x9E3779B97F4A7C15ull) & 0xFFFFFFFFull);
+}
+
+/* fp32 -> format code (sign included); mirrors dtypes.encode_format */
+static uint32_t encode_fmt(float xf, const tpb_fmt *f, const tpb_cfg *c, uint64_t idx) {
+    uint32_t u = f2u(xf);
+    uint32_t sign = u >> 31;
+    uint32_t a = u & 0x7FFFFFFFu;
+    int m = f->mbits;
+    int shift = 23 - m;
+    int e32 = (int)(a >> 23);
+    int64_t mag;
+    uint32_t rnd = c->stochastic ? rand32(c->key, idx) : 0u;
+    int width = 1 + f->ebits + f->mbits;
+    if (a > 0x7F800000u) return f->nan_code;
+    if (e32 >= 1 - f->bias + 127) {
+        uint32_t low = (1u << shift) - 1u;
+        uint32_t bump = c->stochastic ? (rnd & low)
+                                      : (((1u << (shift - 1)) - 1u) + ((a >> shift) & 1u));
+        uint32_t r = (a + bump) & ~low;
+        mag = (int64_t)(r >> shift) - ((int64_t)(127 - f->bias) << m);
+    } else {
+        uint64_t sig = (uint64_t)((a & 0x7FFFFFu) | (e32 > 0 ? 0x800000u : 0u));
+        int e_val = (e32 > 1 ? e32 : 1) - 150;
+        int s = (1 - f->bias - m) - e_val;
+        if (s < 1) s = 1;
+        if (s >= 32) {
+            mag = 0;
+        } else {
+            uint64_t q = sig >> s;
+            uint64_t rem = sig & ((1ull << s) - 1ull);
+            if (c->stochastic) {
+                q += (rem + ((uint64_t)rnd & ((1ull << s) - 1ull))) >> s;
+            } else {
+                uint64_t half = 1ull << (s - 1);
+                q += (rem > half || (rem == half && (q & 1ull))) ? 1ull : 0ull;
+            }
+            mag = (int64_t)q;
+        }
+    }
+    if (mag > f->max_code) {
+        if (f->is_fp8 && c->fp8_saturate) return (uint32_t)f->max_code | (sign << (width - 1));
+        if (f->has_inf) return f->inf_code | (sign << (width - 1));
+        return f->nan_code;
+    }
+    return (uint32_t)mag | (sign << (width - 1));
+}
+
+static int64_t to_int(float x, int code, const tpb_cfg *c) {
+    double lo, hi;
+    switch (code) {
+    case D_INT8: lo = -128.0; hi = 127.0; break;
+    case D_UINT8: lo = 0.0; hi = 255.0; break;
+    case D_INT16: lo = -32768.0; hi = 32767.0; break;
+    case D_UINT16: lo = 0.0; hi = 65535.0; break;
+    case D_INT32: lo = -2147483648.0; hi = 2147483647.0; break;
+    default: lo = 0.0; hi = 4294967295.0; break;
+    }
+    if (x != x) return c->f2i_truncate ? 0 : (int64_t)hi;
+    {
+        float y = c->f2i_truncate ? truncf(x) : rintf(x);
+        double d = (double)y;
+        if (d < lo) d = lo;
+        if (d > hi) d = hi;
+        return (int64_t)d;
+    }
+}
+
+/* ---------------------------------------------------------------- load / store */
+static void load_block(int code, const char *base, int64_t es, int64_t i0, int64_t cnt,
+                       float *out, const float *lut) {
+    int64_t k;
+    int isz = dsize(code);
+    for (k = 0; k < cnt; k++) {
+        const char *p = base + (i0 + k) * es * isz;
+        switch (code) {
+        case D_FP32: case D_FP32R: { float v; memcpy(&v, p, 4); out[k] = v; break; }
+        case D_BF16: { uint16_t v; memcpy(&v, p, 2); out[k] = u2f((uint32_t)v << 16); break; }
+        case D_FP16: { uint16_t v; memcpy(&v, p, 2); out[k] = lut[v]; break; }
+        case D_E3M4: case D_E4M3: case D_E5M2: out[k] = lut[*(const uint8_t *)p]; break;
+        case D_INT8: out[k] = (float)*(const int8_t *)p; break;
+        case D_UINT8: out[k] = (float)*(const uint8_t *)p; break;
+        case D_INT16: { int16_t v; memcpy(&v, p, 2); out[k] = (float)v; break; }
+        case D_UINT16: { uint16_t v; memcpy(&v, p, 2); out[k] = (float)v; break; }
+        case D_INT32: { int32_t v; memcpy(&v, p, 4); out[k] = (float)v; break; }
+        case D_UINT32: { uint32_t v; memcpy(&v, p, 4); out[k] = (float)v; break; }
+        default: out[k] = 0.0f; break;
+        }
+    }
+}
+
+static void fast_load_fp32(const char *base, int64_t es, int64_t i0, int64_t cnt, float *out) {
+    if (es == 1) { memcpy(out, base + i0 * 4, (size_t)cnt * 4); return; }
+    { int64_t k; for (k = 0; k < cnt; k++) memcpy(&out[k], base + (i0 + k) * es * 4, 4); }
+}
+
+static void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *in, char *row,
+                        int64_t i0, int64_t cnt, uint64_t idx0) {
+    int code = c->out_code;
+    int64_t k;
+    switch (code) {
+    case D_FP32: {
+        uint32_t *o = (uint32_t *)(void *)row + i0;
+        for (k = 0; k < cnt; k++) {
+            uint32_t u = f2u(in[k]);
+            o[k] = ((u & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC00000u : u;
+        }
+        break; }
+    case D_FP32R: {
+        uint32_t *o = (uint32_t *)(void *)row + i0;
+        int m = f->mbits;
+        for (k = 0; k < cnt; k++) {
+            uint32_t u = f2u(in[k]);
+            if ((u & 0x7FFFFFFFu) > 0x7F800000u) { o[k] = 0x7FC00000u; continue; }
+            {
+                uint32_t cd = encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
+                uint32_t sg = cd >> (8 + m);
+                uint32_t mg = cd & ((1u << (8 + m)) - 1u);
+                o[k] = (sg << 31) | (mg << (23 - m));
+            }
+        }
+        break; }
+    case D_BF16: case D_FP16: {
+        uint16_t *o = (uint16_t *)(void *)row + i0;
+        for (k = 0; k < cnt; k++) o[k] = (uint16_t)encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
+        break; }
+    case D_E3M4: case D_E4M3: case D_E5M2: {
+        uint8_t *o = (uint8_t *)row + i0;
+        for (k = 0; k < cnt; k++) o[k] = (uint8_t)encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
+        break; }
+    case D_INT8: {
+        int8_t *o = (int8_t *)(void *)row + i0;
+        for (k = 0; k < cnt; k++) o[k] = (int8_t)to_int(in[k], code, c);
+        break; }
+    case D_UINT8: {
+        uint8_t *o = (uint8_t *)row + i0;
+        for (k = 0; k < cnt; k++) o[k] = (uint8_t)to_int(in[k], code, c);
+        break; }
+    case D_INT16: {
+        int16_t *o = (int16_t *)(void *)row + i0;
+        for (k = 0; k < cnt; k++) o[k] = (int16_t)to_int(in[k], code, c);
+        break; }
+    case D_UINT16: {
+        uint16_t *o = (uint16_t *)(void *)row + i0;
+        for (k = 0; k < cnt; k++) o[k] = (uint16_t)to_int(in[k], code, c);
+        break; }
+    case D_INT32: {
+        int32_t *o = (int32_t *)(void *)row + i0;
+        for (k = 0; k < cnt; k++) o[k] = (int32_t)to_int(in[k], code, c);
+        break; }
+    case D_UINT32: {
+        uint32_t *o = (uint32_t *)(void *)row + i0;
+        for (k = 0; k < cnt; k++) o[k] = (uint32_t)to_int(in[k], code, c);
+        break; }
+    default: break;
+    }
+}
+
+/* decode table for fp16 / fp8 inputs (NULL for other dtypes, or when out of memory) */
+static float *make_lut(int code, const tpb_cfg *c) {
+    float *lut;
+    tpb_fmt f;
+    uint32_t n, i;
+    if (code != D_FP16 && code != D_E3M4 && code != D_E4M3 && code != D_E5M2) return NULL;
+    n = (code == D_FP16) ? 65536u : 256u;
+    lut = (float *)malloc((size_t)n * sizeof(float));
+    if (!lut) return NULL;
+    f = fmt_for(code, c);
+    for (i = 0; i < n; i++) lut[i] = decode_fmt(i, &f);
+    return lut;
+}
+
+static int needs_lut(int code) {
+    return code == D_FP16 || code == D_E3M4 || code == D_E4M3 || code == D_E5M2;
+}
+
+/* ---------------------------------------------------------------- arithmetic */
+static inline int isn(float x) { return x != x; }
+
+static inline float f_max(float a, float b) {
+    if (isn(a) || isn(b)) return qnan();
+    if (a > b) return a;
+    if (b > a) return b;
+    return signbit(a) ? b : a;
+}
+static inline float f_min(float a, float b) {
+    if (isn(a) || isn(b)) return qnan();
+    if (a < b) return a;
+    if (b < a) return b;
+    return signbit(a) ? a : b;
+}
+static inline float f_absmax(float a, float b) {
+    if (isn(a) || isn(b)) return qnan();
+    return (fabsf(b) > fabsf(a)) ? b : a;
+}
+static inline float f_absmin(float a, float b) {
+    if (isn(a) || isn(b)) return qnan();
+    return (fabsf(b) < fabsf(a)) ? b : a;
+}
+
+static inline float f_binary(int op, float a, float b) {
+    switch (op) {
+    case OP_ADD: return a + b;
+    case OP_SUB: return a - b;
+    case OP_MULT: return a * b;
+    case OP_MAX: return f_max(a, b);
+    case OP_MIN: return f_min(a, b);
+    case OP_ABSDIFF: return fabsf(a - b);
+    case OP_ABSMAX: return f_absmax(a, b);
+    case OP_ABSMIN: return f_absmin(a, b);
+    case OP_LAND: return ((a != 0.0f) && (b != 0.0f)) ? 1.0f : 0.0f;
+    case OP_LOR: return ((a != 0.0f) || (b != 0.0f)) ? 1.0f : 0.0f;
+    case OP_LXOR: return ((a != 0.0f) != (b != 0.0f)) ? 1.0f : 0.0f;
+    case OP_EQ: return (a == b) ? 1.0f : 0.0f;
+    case OP_NE: return (a != b) ? 1.0f : 0.0f;
+    case OP_GT: return (a > b) ? 1.0f : 0.0f;
+    case OP_GE: return (a >= b) ? 1.0f : 0.0f;
+    case OP_LE: return (a <= b) ? 1.0f : 0.0f;
+    case OP_LT: return (a < b) ? 1.0f : 0.0f;
+    default: return qnan();
+    }
+}
+
+#define STAGE_LOOP(EXPR) \
+    do { int64_t k; \
+         if (rev) { for (k = 0; k < cnt; k++) { float a = s, b = buf[k]; buf[k] = (EXPR); } } \
+         else { for (k = 0; k < cnt; k++) { float a = buf[k], b = s; buf[k] = (EXPR); } } \
+    } while (0)
+
+static void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
+    int64_t k;
+    switch (op) {
+    case OP_BYPASS: return;
+    case OP_ABS: for (k = 0; k < cnt; k++) buf[k] = fabsf(buf[k]); return;
+    case OP_SQUARE: for (k = 0; k < cnt; k++) buf[k] = buf[k] * buf[k]; return;
+    case OP_RELU: for (k = 0; k < cnt; k++) buf[k] = f_max(buf[k], 0.0f); return;
+    case OP_RSQRT: for (k = 0; k < cnt; k++) buf[k] = 1.0f / sqrtf(buf[k]); return;
+    case OP_ADD: STAGE_LOOP(a + b); return;
+    case OP_SUB: STAGE_LOOP(a - b); return;
+    case OP_MULT: STAGE_LOOP(a * b); return;
+    default: STAGE_LOOP(f_binary(op, a, b)); return;
+    }
+}
+
+int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                 void *dst, int64_t n, int64_t N, int64_t W, const float *s0, const float *s1) {
+    float *lut;
+    float buf[BLK];
+    tpb_fmt f = fmt_for(c->out_code, c);
+    int isz = dsize(c->in_code), osz = dsize(c->out_code);
+    int64_t L = (W > 0) ? N / W : N;
+    int64_t p;
+    if (isz == 0 || osz == 0 || L <= 0) return -1;
+    lut = make_lut(c->in_code, c);
+    if (needs_lut(c->in_code) && !lut) return -2;
+    for (p = 0; p < n; p++) {
+        const char *srow = (const char *)src + p * src_rs * isz;
+        char *drow = (char *)dst + p * N * osz;
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            int64_t off = 0;
+            if (c->in_code == D_FP32 || c->in_code == D_FP32R)
+                fast_load_fp32(srow, src_es, i0, cnt, buf);
+            else
+                load_block(c->in_code, srow, src_es, i0, cnt, buf, lut);
+            while (off < cnt) {
+                int64_t w = (i0 + off) / L;
+                int64_t seg_end = (w + 1) * L - i0;
+                int64_t seg = ((seg_end < cnt) ? seg_end : cnt) - off;
+                arith_stage(c->op0, buf + off, seg, s0[p * W + w], c->rev0);
+                arith_stage(c->op1, buf + off, seg, s1[p * W + w], c->rev1);
+                off += seg;
+            }
+            store_block(c, &f, buf, drow, i0, cnt, (uint64_t)(p * N + i0));
+        }
+    }
+    free(lut);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- bitvec */
+static inline uint32_t bv(int op, uint32_t a, uint32_t b, int w, uint32_t mask) {
+    switch (op) {
+    case OP_AND: return a & b;
+    case OP_OR: return a | b;
+    case OP_XOR: return a ^ b;
+    case OP_ASL: case OP_LSL: return (b >= (uint32_t)w) ? 0u : ((a << b) & mask);
+    case OP_LSR: return (b >= (uint32_t)w) ? 0u : (a >> b);
+    case OP_ASR: {
+        uint32_t neg = (a >> (w - 1)) & 1u;
+        if (b >= (uint32_t)w) return neg ? mask : 0u;
+        return (a >> b) | (neg ? (~(mask >> b) & mask) : 0u);
+    }
+    default: return 0u;
+    }
+}
+
+static void bitvec_stage(int op, uint32_t *buf, int64_t cnt, uint32_t s, int rev, int w,
+                         uint32_t mask) {
+    int64_t k;
+    if (op == OP_BYPASS) return;
+    if (op == OP_NOT) { for (k = 0; k < cnt; k++) buf[k] = ~buf[k] & mask; return; }
+    if (rev) { for (k = 0; k < cnt; k++) buf[k] = bv(op, s, buf[k], w, mask); }
+    else { for (k = 0; k < cnt; k++) buf[k] = bv(op, buf[k], s, w, mask); }
+}
+
+int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                  void *dst, int64_t n, int64_t N, int64_t W,
+                  const uint32_t *s0, const uint32_t *s1) {
+    uint32_t buf[BLK];
+    int isz = dsize(c->in_code);
+    int w = isz * 8;
+    uint32_t mask = (w == 32) ? 0xFFFFFFFFu : ((1u << w) - 1u);
+    int64_t L = (W > 0) ? N / W : N;
+    int64_t p;
+    if (isz == 0 || L <= 0) return -1;
+    for (p = 0; p < n; p++) {
+        const char *srow = (const char *)src + p * src_rs * isz;
+        char *drow = (char *)dst + p * N * isz;
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            int64_t k, off = 0;
+            for (k = 0; k < cnt; k++) {
+                const char *q = srow + (i0 + k) * src_es * isz;
+                if (isz == 1) buf[k] = *(const uint8_t *)q;
+                else if (isz == 2) { uint16_t v; memcpy(&v, q, 2); buf[k] = v; }
+                else { uint32_t v; memcpy(&v, q, 4); buf[k] = v; }
+            }
+            while (off < cnt) {
+                int64_t wi = (i0 + off) / L;
+                int64_t seg_end = (wi + 1) * L - i0;
+                int64_t seg = ((seg_end < cnt) ? seg_end : cnt) - off;
+                bitvec_stage(c->op0, buf + off, seg, s0[p * W + wi] & mask, c->rev0, w, mask);
+                bitvec_stage(c->op1, buf + off, seg, s1[p * W + wi] & mask, c->rev1, w, mask);
+                off += seg;
+            }
+            for (k = 0; k < cnt; k++) {
+                char *q = drow + (i0 + k) * isz;
+                if (isz == 1) *(uint8_t *)q = (uint8_t)buf[k];
+                else if (isz == 2) { uint16_t v = (uint16_t)buf[k]; memcpy(q, &v, 2); }
+                else memcpy(q, &buf[k], 4);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- accumulate */
+int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                   void *dst, int64_t n, int64_t N, const float *s0, float *acc,
+                   int32_t cumulative, int32_t use_acc) {
+    float *lut;
+    float buf[BLK], outb[BLK];
+    tpb_fmt f = fmt_for(c->out_code, c);
+    int isz = dsize(c->in_code), osz = dsize(c->out_code);
+    int64_t p;
+    if (isz == 0 || osz == 0) return -1;
+    lut = make_lut(c->in_code, c);
+    if (needs_lut(c->in_code) && !lut) return -2;
+    for (p = 0; p < n; p++) {
+        const char *srow = (const char *)src + p * src_rs * isz;
+        char *drow = (char *)dst + p * N * osz;
+        float reg = acc[p];
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            int64_t k;
+            load_block(c->in_code, srow, src_es, i0, cnt, buf, lut);
+            arith_stage(c->op0, buf, cnt, s0[p], c->rev0);
+            for (k = 0; k < cnt; k++) {
+                if (use_acc) reg = f_binary(c->op1, buf[k], reg);
+                outb[k] = cumulative ? reg : buf[k];
+            }
+            store_block(c, &f, outb, drow, i0, cnt, (uint64_t)(p * N + i0));
+        }
+        acc[p] = reg;
+    }
+    free(lut);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- exponential */
+static inline float pow2i(int k) { return u2f((uint32_t)(k + 127) << 23); }
+
+static float exp_f32(float x) {
+    float xc, nf, r, z, y;
+    int ni, n1, n2;
+    if (isn(x)) return qnan();
+    xc = x;
+    if (xc > 89.0f) xc = 89.0f;
+    if (xc < -104.0f) xc = -104.0f;
+    nf = rintf(xc * 1.44269504088896341f);
+    r = xc - nf * 0.693359375f;
+    r = r - nf * -2.12194440e-4f;
+    z = r * r;
+    y = 1.9875691500e-4f;
+    y = y * r + 1.3981999507e-3f;
+    y = y * r + 8.3334519073e-3f;
+    y = y * r + 4.1665795894e-2f;
+    y = y * r + 1.6666665459e-1f;
+    y = y * r + 5.0000001201e-1f;
+    y = y * z + r + 1.0f;
+    ni = (int)nf;
+    n1 = (ni >= 0) ? ni / 2 : -((-ni + 1) / 2);
+    n2 = ni - n1;
+    return (y * pow2i(n1)) * pow2i(n2);
+}
+
+int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+            void *dst, int64_t n, int64_t N, const float *s0, float *acc, int32_t use_acc) {
+    float *lut;
+    float buf[BLK];
+    tpb_fmt f = fmt_for(c->out_code, c);
+    int isz = dsize(c->in_code), osz = dsize(c->out_code);
+    int64_t p;
+    if (isz == 0 || osz == 0) return -1;
+    lut = make_lut(c->in_code, c);
+    if (needs_lut(c->in_code) && !lut) return -2;
+    for (p = 0; p < n; p++) {
+        const char *srow = (const char *)src + p * src_rs * isz;
+        char *drow = (char *)dst + p * N * osz;
+        float reg = acc[p];
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            int64_t k;
+            load_block(c->in_code, srow, src_es, i0, cnt, buf, lut);
+            for (k = 0; k < cnt; k++) {
+                buf[k] = exp_f32(buf[k] - s0[p]);
+                if (use_acc) reg = buf[k] + reg;
+            }
+            store_block(c, &f, buf, drow, i0, cnt, (uint64_t)(p * N + i0));
+        }
+        acc[p] = reg;
+    }
+    free(lut);
+    return 0;
+}
+"""

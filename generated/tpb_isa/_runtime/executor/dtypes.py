@@ -1,0 +1,411 @@
+"""Data types of the executor: dtype codes, sizes, the fp32 hub and the one output rounding.
+
+Every TPB dtype code (``NEURON_ISA_TPB_DTYPE``) the TensorScalar validators admit maps to a
+storage width (1, 2 or 4 bytes) and a kind. Arithmetic instructions load their input into fp32
+(exact for every admitted dtype except int32/uint32 beyond 2**24, which round to nearest even),
+compute in IEEE binary32, and convert once to the output dtype (semantics.md §3.2, §7).
+
+The output conversion is written here as integer bit manipulation on the fp32 bit pattern, so that
+the numpy backend and the C backend (which mirrors this file line by line) are bit-identical, and
+so that the switches of :class:`Numerics` (stochastic rounding, the fp8 E4M3 variant, fp8
+saturation, the FP32R width, the fp32 -> int rule) are all honoured. ml_dtypes is used only to
+present bf16/fp8 arrays to the user (:func:`numpy_dtype`) and, in the tests, as a reference.
+
+Fixed choices (not switches), see the README's executor section:
+  * every NaN an arithmetic instruction writes is the canonical quiet NaN of the output format,
+    with the sign bit clear: fp32/FP32R 0x7FC00000, bf16 0x7FC0, fp16 0x7E00, fp8 e5m2 0x7E,
+    e4m3 0x7C, e4m3fn 0x7F, e3m4 0x78 (the DVE's NaN pattern is open, semantics.md §9.2);
+  * subnormals are produced and consumed (no flush to zero; §9.1 is open);
+  * bf16 and fp16 overflow to +-Inf whatever ``fp8_overflow`` says (RE-CC, §3.5);
+  * FP8_EXP3 (0x0D) is E3M4 with bias 3, Inf and NaN as ml_dtypes ``float8_e3m4`` (§3.3 leaves
+    its bias and specials undocumented);
+  * an FP32R input is read as fp32 (§3.4; the validators never admit it on input).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .numerics import Numerics
+
+U32 = npt.NDArray[np.uint32]
+F32 = npt.NDArray[np.float32]
+
+# NEURON_ISA_TPB_DTYPE codes (identical on every generation, common-h-facts.md §3.2)
+INVALID = 0x00
+UINT64 = 0x01
+INT8 = 0x02
+UINT8 = 0x03
+INT16 = 0x04
+UINT16 = 0x05
+BFLOAT16 = 0x06
+FP16 = 0x07
+INT32 = 0x08
+UINT32 = 0x09
+FP32 = 0x0A
+FP32R = 0x0B
+INT64 = 0x0C
+FP8_EXP3 = 0x0D
+FP8_EXP4 = 0x0E
+FP8_EXP5 = 0x0F
+
+
+class DtypeError(ValueError):
+    """A dtype code the executor cannot run."""
+
+
+@dataclass(frozen=True)
+class FloatFormat:
+    """A binary floating-point format narrower than or equal to fp32.
+
+    ``max_code`` is the largest finite magnitude code, ``nan_code`` the canonical (positive)
+    quiet NaN written for every NaN, ``inf_code`` the +Inf code or None when the format has no
+    Inf. ``ieee_specials`` is True when an all-ones exponent means Inf/NaN (False for e4m3fn,
+    where only S.1111.111 is NaN).
+    """
+
+    name: str
+    ebits: int
+    mbits: int
+    bias: int
+    max_code: int
+    nan_code: int
+    inf_code: int | None
+    ieee_specials: bool
+    is_fp8: bool
+
+    @property
+    def width(self) -> int:
+        return 1 + self.ebits + self.mbits
+
+
+FMT_BF16 = FloatFormat("bf16", 8, 7, 127, 0x7F7F, 0x7FC0, 0x7F80, True, False)
+FMT_FP16 = FloatFormat("fp16", 5, 10, 15, 0x7BFF, 0x7E00, 0x7C00, True, False)
+FMT_E5M2 = FloatFormat("e5m2", 5, 2, 15, 0x7B, 0x7E, 0x7C, True, True)
+FMT_E4M3 = FloatFormat("e4m3", 4, 3, 7, 0x77, 0x7C, 0x78, True, True)
+FMT_E4M3FN = FloatFormat("e4m3fn", 4, 3, 7, 0x7E, 0x7F, None, False, True)
+FMT_E3M4 = FloatFormat("e3m4", 3, 4, 3, 0x6F, 0x78, 0x70, True, True)
+
+
+def fp32r_format(mantissa_bits: int) -> FloatFormat:
+    """FP32R as a format: fp32's exponent, ``mantissa_bits`` explicit mantissa bits."""
+    m = mantissa_bits
+    return FloatFormat(f"fp32r{m}", 8, m, 127, (0xFE << m) | ((1 << m) - 1), 0, 0xFF << m, True, False)
+
+
+@dataclass(frozen=True)
+class DtypeInfo:
+    code: int
+    name: str
+    size: int
+    kind: str  # "int" or "float"
+    signed: bool
+
+
+_INFO: dict[int, DtypeInfo] = {
+    INT8: DtypeInfo(INT8, "INT8", 1, "int", True),
+    UINT8: DtypeInfo(UINT8, "UINT8", 1, "int", False),
+    INT16: DtypeInfo(INT16, "INT16", 2, "int", True),
+    UINT16: DtypeInfo(UINT16, "UINT16", 2, "int", False),
+    INT32: DtypeInfo(INT32, "INT32", 4, "int", True),
+    UINT32: DtypeInfo(UINT32, "UINT32", 4, "int", False),
+    BFLOAT16: DtypeInfo(BFLOAT16, "BFLOAT16", 2, "float", True),
+    FP16: DtypeInfo(FP16, "FP16", 2, "float", True),
+    FP32: DtypeInfo(FP32, "FP32", 4, "float", True),
+    FP32R: DtypeInfo(FP32R, "FP32R", 4, "float", True),
+    FP8_EXP3: DtypeInfo(FP8_EXP3, "FP8_EXP3", 1, "float", True),
+    FP8_EXP4: DtypeInfo(FP8_EXP4, "FP8_EXP4", 1, "float", True),
+    FP8_EXP5: DtypeInfo(FP8_EXP5, "FP8_EXP5", 1, "float", True),
+}
+
+SUPPORTED_CODES: tuple[int, ...] = tuple(sorted(_INFO))
+INT_CODES: tuple[int, ...] = (INT8, UINT8, INT16, UINT16, INT32, UINT32)
+
+_STORAGE: dict[int, type[np.unsignedinteger[Any]]] = {1: np.uint8, 2: np.uint16, 4: np.uint32}
+_INT_TYPES: dict[int, type[np.integer[Any]]] = {
+    INT8: np.int8,
+    UINT8: np.uint8,
+    INT16: np.int16,
+    UINT16: np.uint16,
+    INT32: np.int32,
+    UINT32: np.uint32,
+}
+_INT_RANGE: dict[int, tuple[int, int]] = {
+    INT8: (-(2**7), 2**7 - 1),
+    UINT8: (0, 2**8 - 1),
+    INT16: (-(2**15), 2**15 - 1),
+    UINT16: (0, 2**16 - 1),
+    INT32: (-(2**31), 2**31 - 1),
+    UINT32: (0, 2**32 - 1),
+}
+
+
+def info(code: int) -> DtypeInfo:
+    """The :class:`DtypeInfo` of a dtype code; :class:`DtypeError` for codes the executor refuses."""
+    try:
+        return _INFO[int(code)]
+    except KeyError:
+        names = {INVALID: "INVALID", UINT64: "UINT64", INT64: "INT64"}
+        name = names.get(int(code), f"0x{int(code):02X}")
+        raise DtypeError(
+            f"dtype {name} is not executable: the TensorScalar family admits only 1-, 2- and 4-byte "
+            "dtypes (64-bit, FP4, CPTC and scale formats are refused)"
+        ) from None
+
+
+def size(code: int) -> int:
+    return info(code).size
+
+
+def storage_dtype(code: int) -> np.dtype[Any]:
+    """The unsigned integer type holding one element's raw bits."""
+    return np.dtype(_STORAGE[info(code).size])
+
+
+def int_range(code: int) -> tuple[int, int]:
+    return _INT_RANGE[code]
+
+
+def float_format(code: int, numerics: Numerics) -> FloatFormat:
+    """The output :class:`FloatFormat` of a float dtype code under ``numerics``."""
+    if code == BFLOAT16:
+        return FMT_BF16
+    if code == FP16:
+        return FMT_FP16
+    if code == FP8_EXP5:
+        return FMT_E5M2
+    if code == FP8_EXP4:
+        return FMT_E4M3 if numerics.fp8_e4m3 == "ieee" else FMT_E4M3FN
+    if code == FP8_EXP3:
+        return FMT_E3M4
+    if code == FP32R:
+        return fp32r_format(numerics.fp32r_mantissa_bits)
+    raise DtypeError(f"dtype code 0x{code:02X} has no narrow float format")
+
+
+# ---------------------------------------------------------------------------------------------
+# user-facing numpy types
+
+
+def _ml_dtypes() -> ModuleType:
+    try:
+        return importlib.import_module("ml_dtypes")
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ModuleNotFoundError(
+            "tpb_isa: bf16 and fp8 arrays need the optional package ml_dtypes "
+            "(pip install ml_dtypes); use the integer, fp16 or fp32 dtypes, or read the raw "
+            "bits with dtype=numpy.uint8/uint16"
+        ) from exc
+
+
+def numpy_dtype(code: int, numerics: Numerics | None = None) -> np.dtype[Any]:
+    """The numpy (or ml_dtypes) type that presents values of ``code`` to the user.
+
+    FP8_EXP4 follows ``numerics.fp8_e4m3`` (``float8_e4m3`` or ``float8_e4m3fn``); FP32R is
+    presented as float32. bf16 and fp8 import ml_dtypes lazily.
+    """
+    nm = numerics or Numerics()
+    code = info(code).code
+    if code in _INT_TYPES:
+        return np.dtype(_INT_TYPES[code])
+    if code in (FP32, FP32R):
+        return np.dtype(np.float32)
+    if code == FP16:
+        return np.dtype(np.float16)
+    ml = _ml_dtypes()
+    if code == BFLOAT16:
+        t = ml.bfloat16
+    elif code == FP8_EXP5:
+        t = ml.float8_e5m2
+    elif code == FP8_EXP4:
+        t = ml.float8_e4m3 if nm.fp8_e4m3 == "ieee" else ml.float8_e4m3fn
+    else:
+        t = ml.float8_e3m4
+    out: np.dtype[Any] = np.dtype(t)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# loading into the fp32 hub (exact except int32/uint32 beyond 2**24: RNE, as a C cast)
+
+
+def decode_format(codes: npt.NDArray[Any], fmt: FloatFormat) -> F32:
+    """Decode narrow-float codes (unsigned ints) into fp32, exactly."""
+    c = codes.astype(np.uint32)
+    m = fmt.mbits
+    mag_bits = fmt.ebits + fmt.mbits
+    sign = (c >> np.uint32(mag_bits)) & np.uint32(1)
+    e = (c >> np.uint32(m)) & np.uint32((1 << fmt.ebits) - 1)
+    mant = c & np.uint32((1 << m) - 1)
+    mag = np.where(
+        e == 0,
+        np.ldexp(mant.astype(np.float32), np.int32(1 - fmt.bias - m)),
+        np.ldexp((mant | np.uint32(1 << m)).astype(np.float32), e.astype(np.int32) - np.int32(fmt.bias + m)),
+    ).astype(np.float32)
+    emax = (1 << fmt.ebits) - 1
+    if fmt.ieee_specials:
+        mag = np.where(e == emax, np.where(mant == 0, np.float32(np.inf), np.float32(np.nan)), mag)
+    else:
+        mag = np.where((e == emax) & (mant == (1 << m) - 1), np.float32(np.nan), mag)
+    out: F32 = np.where(sign == 1, -mag, mag).astype(np.float32)
+    return out
+
+
+def load_f32(code: int, raw: npt.NDArray[Any], numerics: Numerics) -> F32:
+    """Raw element bits (any unsigned array of the dtype's width) -> fp32 values."""
+    d = info(code)
+    bits = raw.astype(_STORAGE[d.size], copy=False)
+    if code in (FP32, FP32R):
+        return bits.view(np.float32)
+    if code == BFLOAT16:
+        return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
+    if code == FP16:
+        return bits.view(np.float16).astype(np.float32)
+    if d.kind == "int":
+        return bits.view(_INT_TYPES[code]).astype(np.float32)
+    return decode_format(bits, float_format(code, numerics))
+
+
+# ---------------------------------------------------------------------------------------------
+# the stochastic-rounding stream: splitmix64 over (seed, instruction number, element index)
+
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_M64 = (1 << 64) - 1
+
+
+def _mix64_int(z: int) -> int:
+    z &= _M64
+    z = ((z ^ (z >> 30)) * _MIX1) & _M64
+    z = ((z ^ (z >> 27)) * _MIX2) & _M64
+    return z ^ (z >> 31)
+
+
+def stream_key(seed: int, stream: int) -> int:
+    """The per-instruction key of the rounding stream (mirrored in C as ``tpb_stream_key``)."""
+    return _mix64_int(_mix64_int(seed + _GOLDEN) ^ ((stream * _MIX1) & _M64))
+
+
+def rand_bits(key: int, index: npt.NDArray[np.uint64]) -> U32:
+    """32 random bits per output element index (low half of splitmix64(key + index * golden))."""
+    with np.errstate(over="ignore"):
+        z = np.uint64(key) + index.astype(np.uint64) * np.uint64(_GOLDEN)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+        z = z ^ (z >> np.uint64(31))
+    out: U32 = (z & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the one rounding: fp32 -> out dtype
+
+
+def encode_format(
+    x: F32, fmt: FloatFormat, numerics: Numerics, rnd: U32 | None
+) -> U32:
+    """fp32 values -> codes of ``fmt`` (sign included), one rounding.
+
+    ``rnd`` holds 32 random bits per element for stochastic rounding, or None for RNE.
+    The algorithm (mirrored exactly in the C backend):
+      * NaN -> the canonical NaN code;
+      * in the format's normal range: round the fp32 bit pattern at ``23 - m`` bits (RNE: add
+        half-ulp-minus-one plus the lsb; stochastic: add random low bits), then rebias;
+      * below it: round the 24-bit significand to the format's subnormal quantum;
+      * a rounded magnitude above ``max_code`` is an overflow: +-Inf (or NaN for e4m3fn) in
+        ``"inf_nan"`` mode, +-max finite in ``"saturate"`` mode (fp8 only; bf16, fp16 and FP32R
+        always overflow to Inf).
+    """
+    u = x.view(np.uint32)
+    sign = u >> np.uint32(31)
+    a = u & np.uint32(0x7FFFFFFF)
+    isnan = a > np.uint32(0x7F800000)
+    m = fmt.mbits
+    shift = 23 - m
+    emin_biased32 = 1 - fmt.bias + 127  # fp32 biased exponent of the format's min normal
+    e32 = (a >> np.uint32(23)).astype(np.int32)
+    normal = e32 >= emin_biased32
+
+    with np.errstate(over="ignore"):
+        # normal path (computed everywhere, selected below)
+        lowmask = np.uint32((1 << shift) - 1)
+        if rnd is None:
+            bump = np.uint32((1 << (shift - 1)) - 1) + ((a >> np.uint32(shift)) & np.uint32(1))
+        else:
+            bump = rnd & lowmask
+        an = np.where(isnan, np.uint32(0), a)
+        r = (an + bump) & ~lowmask
+        code_n = (r >> np.uint32(shift)).astype(np.int64) - ((127 - fmt.bias) << m)
+
+        # subnormal path
+        sig = (a & np.uint32(0x7FFFFF)) | np.where(e32 > 0, np.uint32(0x800000), np.uint32(0))
+        e_val = np.maximum(e32, 1) - 150  # value = sig * 2**e_val
+        s = (1 - fmt.bias - m) - e_val  # >= 1 wherever the subnormal path is selected
+        s = np.clip(s, 1, 32).astype(np.uint64)
+        sig64 = sig.astype(np.uint64)
+        q = sig64 >> s
+        rem = sig64 & ((np.uint64(1) << s) - np.uint64(1))
+        if rnd is None:
+            half = np.uint64(1) << (s - np.uint64(1))
+            q = q + ((rem > half) | ((rem == half) & ((q & np.uint64(1)) == 1))).astype(np.uint64)
+        else:
+            q = q + ((rem + (rnd.astype(np.uint64) & ((np.uint64(1) << s) - np.uint64(1)))) >> s)
+        q = np.where(s >= np.uint64(32), np.uint64(0), q)
+        code_s = q.astype(np.int64)
+
+    mag = np.where(normal, code_n, code_s)
+    overflow = (mag > fmt.max_code) & ~isnan
+    if fmt.is_fp8 and numerics.fp8_overflow == "saturate":
+        ovf_code = fmt.max_code
+    elif fmt.inf_code is not None:
+        ovf_code = fmt.inf_code
+    else:
+        ovf_code = fmt.nan_code
+    mag = np.where(overflow, ovf_code, mag)
+    signed = mag.astype(np.uint32) | (sign << np.uint32(fmt.width - 1))
+    # a NaN produced by overflow (e4m3fn in inf_nan mode) is canonical too: clear its sign
+    signed = np.where(overflow & (ovf_code == fmt.nan_code), np.uint32(fmt.nan_code), signed)
+    out: U32 = np.where(isnan, np.uint32(fmt.nan_code), signed).astype(np.uint32)
+    return out
+
+
+def _to_int(x: F32, code: int, numerics: Numerics) -> npt.NDArray[Any]:
+    lo, hi = _INT_RANGE[code]
+    isnan = np.isnan(x)
+    y = np.rint(x) if numerics.float_to_int == "rne_saturate" else np.trunc(x)
+    y64 = np.clip(np.where(isnan, 0.0, y.astype(np.float64)), float(lo), float(hi))
+    v = y64.astype(np.int64)
+    if numerics.float_to_int == "rne_saturate":
+        v = np.where(isnan, hi, v)
+    return v.astype(_INT_TYPES[code]).view(_STORAGE[_INFO[code].size])
+
+
+def store_from_f32(code: int, x: F32, numerics: Numerics, rnd: U32 | None = None) -> npt.NDArray[Any]:
+    """fp32 results -> raw output bits of ``code`` (uint8/uint16/uint32 array), one rounding."""
+    d = info(code)
+    x = np.asarray(x, dtype=np.float32)
+    if d.kind == "int":
+        return _to_int(x, code, numerics)
+    if code == FP32:
+        u = x.view(np.uint32)
+        nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
+        if not nan.any():
+            return u
+        return np.where(nan, np.uint32(0x7FC00000), u).astype(np.uint32)
+    fmt = float_format(code, numerics)
+    codes = encode_format(x, fmt, numerics, rnd if numerics.rounding == "stochastic" else None)
+    if code == FP32R:
+        sh = np.uint32(23 - fmt.mbits)
+        sgn = codes >> np.uint32(fmt.width - 1)
+        mag = codes & np.uint32((1 << (fmt.width - 1)) - 1)
+        bits = (sgn << np.uint32(31)) | (mag << sh)
+        nan = (x.view(np.uint32) & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
+        return np.where(nan, np.uint32(0x7FC00000), bits).astype(np.uint32)
+    return codes.astype(_STORAGE[d.size])

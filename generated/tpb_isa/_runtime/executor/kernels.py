@@ -1,0 +1,509 @@
+"""Instruction semantics of the TensorScalar family on plain parameters: the :class:`Engine`.
+
+The per-generation ``Executor`` decodes a 64-byte word into these parameters; tests and tools may
+call the engine directly. Every method works in three phases: resolve and bounds-check every
+access and scalar (raising before anything changes), compute into fresh arrays with the backend,
+then commit (scatter the outputs, update accumulators / flops). Field meanings and the open
+choices are documented in semantics.md and in the generated README's executor section.
+
+Operand order of the two-op forms (semantics.md §1.3, ``TENS_SCALAR_REV_OPS``): bit 0 of
+``reverse_operands`` reverses op0, bit 1 reverses op1:
+NONE ``(t op0 s0) op1 s1``, FIRST ``(s0 op0 t) op1 s1``, SECOND ``s1 op1 (t op0 s0)``,
+BOTH ``s1 op1 (s0 op0 t)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import alu
+from . import dtypes as dt
+from .access import Walk, resolve_addr4, walk
+from .cbackend import Backend, get_backend
+from .errors import AddressError, ExecutorError, UnsupportedError
+from .memory import IMM_FLOPS_PER_CHANNEL, Memory
+from .numerics import Numerics
+
+F32 = npt.NDArray[np.float32]
+U32 = npt.NDArray[np.uint32]
+
+# NEURON_ISA_TPB_ACCUM_CMD
+ACCUM_IDLE = 0
+ACCUM_ZERO = 1
+ACCUM_ACCUMULATE = 2
+ACCUM_ZERO_ACCUMULATE = 3
+ACCUM_LOAD_ACCUMULATE = 4
+# NEURON_ISA_TPB_IMM_SRC
+IMM_INSTRUCTION = 0
+IMM_POINTER = 1
+IMM_REG_POINTER = 2
+# NEURON_ISA_TPB_TENS_SCALAR_REV_OPS
+REV_NONE = 0
+REV_FIRST = 1
+REV_SECOND = 2
+REV_BOTH = 3
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """An access pattern: the raw 32 bits of its ADDR4 ``start_addr``, element steps and counts
+    (dimension 0 innermost), as in TENSOR2D/3D/4D."""
+
+    start_addr: int
+    steps: tuple[int, ...]
+    nums: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        c = 1
+        for n in self.nums:
+            c *= int(n)
+        return c
+
+
+@dataclass(frozen=True)
+class Imm:
+    """An immediate operand: its ``IMM_SRC`` and the raw 32 bits of ``IMM_VAL_INST_FIELD``."""
+
+    src: int
+    bits: int
+
+    @staticmethod
+    def f32(value: float) -> Imm:
+        return Imm(IMM_INSTRUCTION, int(np.array([value], dtype=np.float32).view(np.uint32)[0]))
+
+    @staticmethod
+    def ptr(addr: int) -> Imm:
+        return Imm(IMM_POINTER, int(addr))
+
+    @staticmethod
+    def reg(regnum: int) -> Imm:
+        return Imm(IMM_REG_POINTER, int(regnum))
+
+
+ZERO_IMM = Imm(IMM_INSTRUCTION, 0)
+
+
+def _rev(reverse: int) -> tuple[bool, bool]:
+    r = int(reverse)
+    if r not in (REV_NONE, REV_FIRST, REV_SECOND, REV_BOTH):
+        raise UnsupportedError(f"reverse_operands {r} is not a TENS_SCALAR_REV_OPS value")
+    return bool(r & 1), bool(r & 2)
+
+
+class Engine:
+    """The machine model (:class:`Memory`), a backend and the numeric switches.
+
+    ``geometry`` maps the generation's header constant names (prefix stripped) to values; see
+    :data:`memory.REQUIRED_GEOMETRY`. ``backend`` is ``"auto"``, ``"c"`` or ``"numpy"``.
+    """
+
+    def __init__(
+        self,
+        geometry: Mapping[str, int],
+        numerics: Numerics | None = None,
+        backend: str = "auto",
+    ) -> None:
+        self.memory = Memory(geometry)
+        self.numerics = numerics or Numerics()
+        self.backend: Backend = get_backend(backend)
+        self.instructions_executed = 0
+
+    # -- state access ---------------------------------------------------------------------------
+
+    @property
+    def sbuf(self) -> npt.NDArray[np.uint8]:
+        """SBUF as a writable uint8 view of shape (partitions, active bytes per partition)."""
+        return self.memory.sbuf_region.data
+
+    @property
+    def psum(self) -> npt.NDArray[np.uint8]:
+        """PSUM as a writable uint8 view of shape (partitions, active bytes per partition)."""
+        return self.memory.psum_region.data
+
+    @property
+    def registers(self) -> npt.NDArray[np.uint32]:
+        return self.memory.registers
+
+    @property
+    def accumulators(self) -> npt.NDArray[np.float32]:
+        """The per-channel fp32 accumulator of the cache-reduce/cumulative/exponential family."""
+        return self.memory.accumulators
+
+    @property
+    def imm_flops(self) -> npt.NDArray[np.uint32]:
+        """The ImmLd scalar flops: (channels, 8) raw 32-bit values (fp32 bits after 0x70)."""
+        return self.memory.imm_flops
+
+    def write(self, addr: int, array: npt.ArrayLike) -> None:
+        self.memory.write(addr, array)
+
+    def read(self, addr: int, dtype: Any, shape: tuple[int, ...] | int) -> npt.NDArray[Any]:
+        """Read (partitions, ...) elements; ``dtype`` is a numpy dtype or a TPB dtype code."""
+        npdt = dt.numpy_dtype(dtype, self.numerics) if isinstance(dtype, int) else np.dtype(dtype)
+        return self.memory.read(addr, npdt, shape)
+
+    def set_register(self, n: int, value: int) -> None:
+        self.memory.set_register(n, value)
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _key(self) -> int:
+        return dt.stream_key(self.numerics.seed, self.instructions_executed)
+
+    def _channels(self, n: int) -> int:
+        n = int(n)
+        if not 1 <= n <= self.memory.channels:
+            raise ExecutorError(f"num_active_channels {n} is outside 1..{self.memory.channels}")
+        return n
+
+    def _walk(self, p: Pattern, code: int, nch: int, what: str) -> Walk:
+        addr = resolve_addr4(p.start_addr, self.memory, what)
+        return walk(self.memory, addr, p.steps, p.nums, dt.size(code), nch, what)
+
+    def _pointer(self, imm: Imm, what: str) -> int:
+        if imm.src == IMM_POINTER:
+            return int(imm.bits) & 0xFFFFFFFF
+        if imm.src == IMM_REG_POINTER:
+            reg = int(imm.bits) & 0xFF
+            if reg >= self.memory.registers.shape[0]:
+                raise AddressError(f"{what}: register {reg} does not exist")
+            return int(self.memory.registers[reg])
+        raise UnsupportedError(f"{what}: IMM_SRC {imm.src} is not a TensorScalar immediate source")
+
+    def _scalar_f32(self, imm: Imm, nch: int, what: str) -> F32:
+        """An arith scalar, one fp32 per active channel, shape (nch, 1)."""
+        if imm.src == IMM_INSTRUCTION:
+            v = np.array([int(imm.bits) & 0xFFFFFFFF], dtype=np.uint32).view(np.float32)
+            return np.full((nch, 1), v[0], dtype=np.float32)
+        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), 4, nch, what)
+        return np.ascontiguousarray(w.gather()).view(np.float32).copy()
+
+    def _scalar_bits(self, imm: Imm, nch: int, code: int, what: str) -> U32:
+        """A bitvec scalar at the dtype's width, zero-extended, shape (nch, 1)."""
+        mask = (1 << (dt.size(code) * 8)) - 1
+        if imm.src == IMM_INSTRUCTION:
+            return np.full((nch, 1), int(imm.bits) & mask, dtype=np.uint32)
+        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
+        return w.gather().astype(np.uint32)
+
+    @staticmethod
+    def _same_count(src: Pattern, dst: Pattern) -> None:
+        if src.count != dst.count:
+            raise ExecutorError(
+                f"source has {src.count} elements per partition, destination {dst.count}"
+            )
+
+    # -- 0x43 / 0x53 / 0x44 / 0x54 ----------------------------------------------------------------
+
+    def tensor_scalar(
+        self,
+        *,
+        bitvec: bool,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op0: int,
+        op1: int,
+        reverse: int,
+        imm0: Imm,
+        imm1: Imm,
+    ) -> None:
+        """``out = op1(op0(t, s0), s1)`` in the reverse form ``reverse`` (arith or bitvec)."""
+        nch = self._channels(num_active_channels)
+        in_dtype, out_dtype = int(in_dtype), int(out_dtype)
+        dt.info(in_dtype)
+        dt.info(out_dtype)
+        rev0, rev1 = _rev(reverse)
+        self._same_count(src, dst)
+        uses0 = int(op0) != alu.BYPASS and int(op0) not in alu.UNARY_OPS
+        uses1 = int(op1) != alu.BYPASS and int(op1) not in alu.UNARY_OPS
+        if bitvec:
+            alu.check_bitvec(op0)
+            alu.check_bitvec(op1)
+            if in_dtype != out_dtype or in_dtype not in dt.INT_CODES:
+                raise UnsupportedError(
+                    "a bitvec TensorScalar needs in_dtype == out_dtype, an integer dtype"
+                )
+        else:
+            alu.check_arith(op0)
+            alu.check_arith(op1)
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        key = self._key()
+        if bitvec:
+            b0 = self._scalar_bits(imm0, nch, in_dtype, "imm0") if uses0 else np.zeros((nch, 1), np.uint32)
+            b1 = self._scalar_bits(imm1, nch, in_dtype, "imm1") if uses1 else np.zeros((nch, 1), np.uint32)
+            out = self.backend.ts_bitvec(src_w.gather(), in_dtype, b0, b1, int(op0), int(op1), rev0, rev1)
+        else:
+            s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else np.zeros((nch, 1), np.float32)
+            s1 = self._scalar_f32(imm1, nch, "imm1") if uses1 else np.zeros((nch, 1), np.float32)
+            out = self.backend.ts_arith(
+                src_w.gather(), in_dtype, out_dtype, s0, s1, int(op0), int(op1), rev0, rev1,
+                self.numerics, key,
+            )  # fmt: skip
+        dst_w.scatter(out)
+        self.instructions_executed += 1
+
+    # -- 0x9a / 0xe6 ----------------------------------------------------------------------------
+
+    def _seed(self, cmd: int, op1: int, imm1: Imm, nch: int) -> tuple[F32, bool]:
+        """The accumulator's starting value per channel and whether this instruction accumulates."""
+        if cmd == ACCUM_ACCUMULATE:
+            return self.memory.accumulators[:nch].copy(), True
+        if cmd == ACCUM_ZERO_ACCUMULATE:
+            return np.full(nch, alu.ACCUM_IDENTITY[op1], dtype=np.float32), True
+        if cmd == ACCUM_LOAD_ACCUMULATE:
+            return self._scalar_f32(imm1, nch, "imm1").reshape(nch), True
+        if cmd == ACCUM_ZERO:
+            return np.full(nch, alu.ACCUM_IDENTITY[op1], dtype=np.float32), False
+        if cmd == ACCUM_IDLE:
+            return self.memory.accumulators[:nch].copy(), False
+        raise UnsupportedError(f"accumulator_cmd {cmd} is not an ACCUM_CMD value")
+
+    def tensor_scalar_cache(
+        self,
+        *,
+        cumulative: bool,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op0: int,
+        op1: int,
+        reverse: int,
+        accumulator_cmd: int,
+        imm0: Imm,
+        imm1: Imm,
+    ) -> None:
+        """CacheReduce (0x9a) / CacheCumulative (0xe6): per channel, in element order,
+        ``reg = op1(op0(in[i], imm0), reg)`` (semantics.md §10).
+
+        The seed: ZERO_ACCUMULATE -> op1's identity, ACCUMULATE -> the value the previous
+        instruction left, LOAD_ACCUMULATE -> imm1. Cumulative writes ``reg`` after every step;
+        Reduce writes ``op0(in[i], imm0)`` element-wise (NKI ``tensor_scalar_reduce``'s ``dst``) and
+        leaves the reduction in :attr:`accumulators`. IDLE leaves the accumulator alone and ZERO
+        resets it without accumulating (NKI ``reduce_cmd`` idle/reset); the cumulative form refuses
+        both (its output is the running value).
+        """
+        nch = self._channels(num_active_channels)
+        in_dtype, out_dtype = int(in_dtype), int(out_dtype)
+        dt.info(in_dtype)
+        dt.info(out_dtype)
+        op0, op1, cmd = int(op0), int(op1), int(accumulator_cmd)
+        alu.check_arith(op0)
+        if op1 not in alu.ACCUM_IDENTITY:
+            raise UnsupportedError(
+                f"op1 {alu.op_name(op1)} is not an accumulate operator (add, subtract, mult, max, min)"
+            )
+        rev0, rev1 = _rev(reverse)
+        if rev1:
+            raise UnsupportedError("the accumulate step has no reversed form (reverse bit 1 set)")
+        if cumulative and cmd in (ACCUM_IDLE, ACCUM_ZERO):
+            raise UnsupportedError(
+                "CacheCumulative with accumulator_cmd IDLE/ZERO has no running value to write"
+            )
+        self._same_count(src, dst)
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        uses0 = op0 != alu.BYPASS and op0 not in alu.UNARY_OPS
+        s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else np.zeros((nch, 1), np.float32)
+        seed, use_acc = self._seed(cmd, op1, imm1, nch)
+        key = self._key()
+        out, final = self.backend.accumulate(
+            src_w.gather(), in_dtype, out_dtype, s0, op0, rev0, op1, seed, cumulative, use_acc,
+            self.numerics, key,
+        )  # fmt: skip
+        dst_w.scatter(out)
+        if use_acc or cmd == ACCUM_ZERO:
+            self.memory.accumulators[:nch] = final if use_acc else seed
+        self.instructions_executed += 1
+
+    # -- 0x30 -------------------------------------------------------------------------------------
+
+    def exponential(
+        self,
+        *,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        accumulator_cmd: int,
+        imm0: Imm,
+        imm1: Imm,
+    ) -> None:
+        """``dst[i] = exp(src[i] - imm0)`` with an optional running sum in the accumulator.
+
+        From AWS's ``nki.isa.exponential`` (NC-v4+): ``max_value`` is subtracted before exp, the
+        accumulation is a sum of the fp32 exp values, ``reduce_init`` is loaded by
+        LOAD_ACCUMULATE (imm1). exp itself is a deterministic fp32 polynomial (within 2 ulp); the
+        device's piecewise-cubic table is not published, so last-bit differences are expected.
+        """
+        nch = self._channels(num_active_channels)
+        in_dtype, out_dtype, cmd = int(in_dtype), int(out_dtype), int(accumulator_cmd)
+        dt.info(in_dtype)
+        dt.info(out_dtype)
+        self._same_count(src, dst)
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        s0 = self._scalar_f32(imm0, nch, "imm0")
+        seed, use_acc = self._seed(cmd, alu.ADD, imm1, nch)
+        key = self._key()
+        out, final = self.backend.exp(
+            src_w.gather(), in_dtype, out_dtype, s0, seed, use_acc, self.numerics, key
+        )
+        dst_w.scatter(out)
+        if use_acc or cmd == ACCUM_ZERO:
+            self.memory.accumulators[:nch] = final if use_acc else seed
+        self.instructions_executed += 1
+
+    # -- 0x70 / 0x71 ------------------------------------------------------------------------------
+
+    def imm_load(self, *, bitvec: bool, src: Pattern, dtype: int, num_active_channels: int) -> None:
+        """TensorScalarImmLd: load W = num[0] * num[1] (1..8) values per channel into the flops.
+
+        Arith (0x70) converts each value to fp32; bitvec (0x71) keeps the raw bits zero-extended
+        (s2_bn.h:72-92). Channel ``p`` is the ``p``-th active partition from the start address.
+        """
+        nch = self._channels(num_active_channels)
+        code = int(dtype)
+        dt.info(code)
+        count = src.count
+        if not 1 <= count <= IMM_FLOPS_PER_CHANNEL:
+            raise ExecutorError(f"TensorScalarImmLd loads 1..8 values per channel, not {count}")
+        w = self._walk(src, code, nch, "src_mem_pattern")
+        raw = w.gather()
+        if bitvec:
+            vals = raw.astype(np.uint32)
+        else:
+            vals = np.ascontiguousarray(dt.load_f32(code, raw, self.numerics)).view(np.uint32)
+        flops = self.memory.imm_flops
+        flops[:nch, :count] = vals
+        flops[:nch, count:] = 0
+        self.memory.imm_count = count
+        self.memory.imm_channels = nch
+        self.memory.imm_kind = "bitvec" if bitvec else "arith"
+        self.instructions_executed += 1
+
+    def _flops(self, needed: int, nch: int, kind: str, what: str) -> U32:
+        m = self.memory
+        if m.imm_kind != kind:
+            loaded = m.imm_kind or "nothing"
+            raise ExecutorError(
+                f"{what} needs scalars loaded by TensorScalarImmLd {kind}; the flops hold {loaded}"
+            )
+        if m.imm_count < needed or m.imm_channels < nch:
+            raise ExecutorError(
+                f"{what} needs {needed} scalars on {nch} channels; the last ImmLd loaded "
+                f"{m.imm_count} on {m.imm_channels}"
+            )
+        return m.imm_flops[:nch, :needed].copy()
+
+    # -- 0x4F / 0x5F ------------------------------------------------------------------------------
+
+    def ptr_multi(
+        self,
+        *,
+        bitvec: bool,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op: int,
+        reverse: int,
+    ) -> None:
+        """TensorScalarPtrMulti: ``for w in range(W): dst[w] = src[w] op scalar[w]`` with
+        W = src.num_elem[3] (1..8) and the scalars from the last ImmLd; the scalar changes after
+        every XYZ round of the *source* walk. Reverse NONE gives ``t op s``, BOTH ``s op t``."""
+        nch = self._channels(num_active_channels)
+        in_dtype, out_dtype, op = int(in_dtype), int(out_dtype), int(op)
+        dt.info(in_dtype)
+        dt.info(out_dtype)
+        if len(src.nums) != 4:
+            raise ExecutorError("PtrMulti needs a 4-D source pattern")
+        wslices = int(src.nums[3])
+        if not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL:
+            raise ExecutorError(f"PtrMulti W = src num_elem[3] must be 1..8, not {wslices}")
+        if int(reverse) not in (REV_NONE, REV_BOTH):
+            raise UnsupportedError(
+                "PtrMulti reverses its single op only as NONE or BOTH (s4d4_tsm.h:99-107)"
+            )
+        rev = int(reverse) == REV_BOTH
+        self._same_count(src, dst)
+        if bitvec:
+            alu.check_bitvec(op)
+            if in_dtype != out_dtype or in_dtype not in dt.INT_CODES:
+                raise UnsupportedError("a bitvec PtrMulti needs in_dtype == out_dtype, an integer dtype")
+        else:
+            alu.check_arith(op)
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        kind = "bitvec" if bitvec else "arith"
+        flops = self._flops(wslices, nch, kind, "TensorScalarPtrMulti")
+        key = self._key()
+        if bitvec:
+            zeros = np.zeros_like(flops)
+            out = self.backend.ts_bitvec(src_w.gather(), in_dtype, flops, zeros, op, alu.BYPASS, rev, False)
+        else:
+            s = flops.view(np.float32)
+            out = self.backend.ts_arith(
+                src_w.gather(), in_dtype, out_dtype, s, np.zeros_like(s), op, alu.BYPASS, rev,
+                False, self.numerics, key,
+            )  # fmt: skip
+        dst_w.scatter(out)
+        self.instructions_executed += 1
+
+    # -- 0x87 (SUNDA) -----------------------------------------------------------------------------
+
+    def ptr_multi_dual(
+        self,
+        *,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op: int,
+        reverse: int,
+    ) -> None:
+        """TensorScalarPtrMultiDual (SUNDA 0x87): ``dst[w] = (src[w] op pair[w][0]) * pair[w][1]``
+        for W = src.num_elem[3] (1..4) scalar pairs; op1 is fixed to MULT by DVE config. Pair ``w``
+        is ImmLd values ``2w`` and ``2w + 1``; ``reverse`` applies as for TensorScalar."""
+        nch = self._channels(num_active_channels)
+        in_dtype, out_dtype, op = int(in_dtype), int(out_dtype), int(op)
+        dt.info(in_dtype)
+        dt.info(out_dtype)
+        if len(src.nums) != 4:
+            raise ExecutorError("PtrMultiDual needs a 4-D source pattern")
+        wslices = int(src.nums[3])
+        if not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL // 2:
+            raise ExecutorError(f"PtrMultiDual W = src num_elem[3] must be 1..4, not {wslices}")
+        rev0, rev1 = _rev(reverse)
+        self._same_count(src, dst)
+        alu.check_arith(op)
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        flops = self._flops(2 * wslices, nch, "arith", "TensorScalarPtrMultiDual").view(np.float32)
+        key = self._key()
+        s0 = np.ascontiguousarray(flops[:, 0::2])
+        s1 = np.ascontiguousarray(flops[:, 1::2])
+        out = self.backend.ts_arith(
+            src_w.gather(), in_dtype, out_dtype, s0, s1, op, alu.MULT, rev0, rev1, self.numerics, key
+        )
+        dst_w.scatter(out)
+        self.instructions_executed += 1
+
+
+def pattern(start_addr: int, steps: Sequence[int], nums: Sequence[int]) -> Pattern:
+    """Convenience constructor: ``pattern(addr, [1], [n])``."""
+    return Pattern(int(start_addr), tuple(int(s) for s in steps), tuple(int(n) for n in nums))

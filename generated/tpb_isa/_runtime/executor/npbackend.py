@@ -1,0 +1,249 @@
+"""The numpy backend: the numeric kernels, vectorised over partitions and elements.
+
+Each kernel takes the gathered source elements as a (partitions, elements) array of raw bits and
+returns the raw output bits in a fresh array; gathering and scattering belong to ``kernels``.
+Per-partition scalars come as (partitions, W) arrays: the elements of a row are split into W
+equal consecutive slices, slice ``w`` using column ``w`` (W = 1 for a plain TensorScalar, the W
+dimension for PtrMulti/Dual).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import alu
+from . import dtypes as dt
+from .numerics import Numerics
+
+F32 = npt.NDArray[np.float32]
+U32 = npt.NDArray[np.uint32]
+Raw = npt.NDArray[Any]
+
+
+def needs_rand(out_code: int, numerics: Numerics) -> bool:
+    """Whether the output conversion consumes stochastic-rounding bits."""
+    return (
+        numerics.rounding == "stochastic"
+        and dt.info(out_code).kind == "float"
+        and out_code != dt.FP32
+    )
+
+
+def _rand(shape: tuple[int, int], out_code: int, numerics: Numerics, key: int) -> U32 | None:
+    if not needs_rand(out_code, numerics):
+        return None
+    idx = np.arange(shape[0] * shape[1], dtype=np.uint64).reshape(shape)
+    return dt.rand_bits(key, idx)
+
+
+def _store(out_code: int, y: F32, numerics: Numerics, key: int) -> Raw:
+    y2 = y.reshape(y.shape[0], -1)
+    return dt.store_from_f32(out_code, y2, numerics, _rand(y2.shape, out_code, numerics, key))
+
+
+def _owned(a: npt.NDArray[Any], src: npt.NDArray[Any]) -> bool:
+    return a.base is None and not np.may_share_memory(a, src)
+
+
+# exp: a deterministic fp32 polynomial (Cephes expf), mirrored by the C backend
+_LOG2E = np.float32(1.44269504088896341)
+_C1 = np.float32(0.693359375)
+_C2 = np.float32(-2.12194440e-4)
+_P = tuple(
+    np.float32(v)
+    for v in (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
+              1.6666665459e-1, 5.0000001201e-1)
+)  # fmt: skip
+
+
+def _pow2(k: npt.NDArray[np.int32]) -> F32:
+    return ((k + np.int32(127)).astype(np.uint32) << np.uint32(23)).view(np.float32)
+
+
+def exp_f32(x: F32) -> F32:
+    """exp in fp32: range reduction by ln 2, a degree-6 polynomial, two exact power-of-two
+    scalings (so subnormal results round once). Within 2 ulp of exp over the fp32 range."""
+    with np.errstate(all="ignore"):
+        nan = np.isnan(x)
+        xc = np.clip(np.where(nan, np.float32(0), x), np.float32(-104.0), np.float32(89.0))
+        xc = xc.astype(np.float32)
+        nf: F32 = np.rint(xc * _LOG2E).astype(np.float32, copy=False)
+        r: F32 = (xc - nf * _C1).astype(np.float32, copy=False)
+        r = (r - nf * _C2).astype(np.float32, copy=False)
+        z = r * r
+        y = np.full_like(r, _P[0])
+        for c in _P[1:]:
+            y = y * r + c
+        y = y * z + r + np.float32(1.0)
+        ni = nf.astype(np.int32)
+        n1 = ni >> np.int32(1)
+        n2 = ni - n1
+        res = (y * _pow2(n1)) * _pow2(n2)
+        out: F32 = np.where(nan, np.float32(np.nan), res).astype(np.float32)
+    return out
+
+
+class NumpyBackend:
+    """Reference backend; also the fallback when no C compiler is available."""
+
+    name = "numpy"
+
+    def ts_arith(
+        self,
+        src: Raw,
+        in_code: int,
+        out_code: int,
+        s0: F32,
+        s1: F32,
+        op0: int,
+        op1: int,
+        rev0: bool,
+        rev1: bool,
+        numerics: Numerics,
+        key: int,
+    ) -> Raw:
+        n, total = src.shape
+        w = s0.shape[1]
+        x = dt.load_f32(in_code, src, numerics).reshape(n, w, total // w)
+        a = s0.reshape(n, w, 1)
+        b = s1.reshape(n, w, 1)
+        t = alu.arith(op0, x, a, rev0)
+        y = alu.arith(op1, t, b, rev1, out=t if _owned(t, src) else None)
+        out = _store(out_code, y, numerics, key)
+        return out.copy() if np.may_share_memory(out, src) else out
+
+    def ts_bitvec(
+        self,
+        src: Raw,
+        code: int,
+        s0: U32,
+        s1: U32,
+        op0: int,
+        op1: int,
+        rev0: bool,
+        rev1: bool,
+    ) -> Raw:
+        n, total = src.shape
+        w = s0.shape[1]
+        width = dt.size(code) * 8
+        mask = np.uint32((1 << width) - 1)
+        x = src.astype(np.uint32).reshape(n, w, total // w)
+        a = (s0 & mask).reshape(n, w, 1)
+        b = (s1 & mask).reshape(n, w, 1)
+        t = alu.bitvec(op0, x, a, width, rev0)
+        y = alu.bitvec(op1, t, b, width, rev1)
+        return y.reshape(n, total).astype(dt.storage_dtype(code))
+
+    def accumulate(
+        self,
+        src: Raw,
+        in_code: int,
+        out_code: int,
+        s0: F32,
+        op0: int,
+        rev0: bool,
+        op1: int,
+        seed: F32,
+        cumulative: bool,
+        use_acc: bool,
+        numerics: Numerics,
+        key: int,
+    ) -> tuple[Raw, F32]:
+        """``reg = op1(op0(x[i], s0), reg)`` per partition (semantics.md §10), in element order.
+
+        Returns the output bits (the running ``reg`` when ``cumulative``, else ``op0``'s result)
+        and the final ``reg`` per partition (``seed`` unchanged when not ``use_acc``).
+        """
+        x = dt.load_f32(in_code, src, numerics)
+        t = np.asarray(alu.arith(op0, x, s0.reshape(-1, 1), rev0), dtype=np.float32)
+        if not use_acc:
+            return _store(out_code, t, numerics, key), seed.astype(np.float32)
+        run = scan(op1, t, seed.astype(np.float32))
+        final = run[:, -1].copy() if run.shape[1] else seed.astype(np.float32)
+        out = _store(out_code, run if cumulative else t, numerics, key)
+        return out, final
+
+    def exp(
+        self,
+        src: Raw,
+        in_code: int,
+        out_code: int,
+        s0: F32,
+        seed: F32,
+        use_acc: bool,
+        numerics: Numerics,
+        key: int,
+    ) -> tuple[Raw, F32]:
+        x = dt.load_f32(in_code, src, numerics)
+        with np.errstate(all="ignore"):
+            t = exp_f32(np.subtract(x, s0.reshape(-1, 1), dtype=np.float32))
+        final = seed.astype(np.float32)
+        if use_acc:
+            run = scan(alu.ADD, t, final)
+            if run.shape[1]:
+                final = run[:, -1].copy()
+        return _store(out_code, t, numerics, key), final
+
+
+def _key(v: F32) -> npt.NDArray[np.int32]:
+    i = v.view(np.int32)
+    out: npt.NDArray[np.int32] = i ^ ((i >> np.int32(31)) & np.int32(0x7FFFFFFF))
+    return out
+
+
+def scan(op: int, t: F32, seed: F32) -> F32:
+    """Inclusive scan ``r[i] = op(t[i], r[i-1])``, ``r[-1] = seed``, along axis 1, in fp32.
+
+    Sequential IEEE semantics, bit-identical to the element loop of the C backend, without a
+    Python loop over elements: add and mult are ``ufunc.accumulate`` (exactly commutative);
+    max/min accumulate an order-preserving integer key of the bits (so -0 < +0) and propagate
+    NaN; subtract, ``r[i] = t[i] - r[i-1]``, is an alternating-sign cumulative sum, exact by the
+    sign symmetry of RNE, followed by a fix-up of the sign of exact zeros.
+    """
+    n, total = t.shape
+    if total == 0:
+        return t.copy()
+    y = np.empty((n, total + 1), dtype=np.float32)
+    y[:, 0] = seed
+    y[:, 1:] = t
+    with np.errstate(all="ignore"):
+        if op == alu.ADD:
+            r = np.add.accumulate(y, axis=1, dtype=np.float32)
+        elif op == alu.MULT:
+            r = np.multiply.accumulate(y, axis=1, dtype=np.float32)
+        elif op in (alu.MAX, alu.MIN):
+            k = _key(y)
+            acc = np.maximum.accumulate(k, axis=1) if op == alu.MAX else np.minimum.accumulate(k, axis=1)
+            r = _key(acc.view(np.float32)).view(np.float32)
+            nan = np.logical_or.accumulate(np.isnan(y), axis=1)
+            r = np.where(nan, np.float32(np.nan), r).astype(np.float32)
+        elif op == alu.SUBTRACT:
+            r = _scan_subtract(y)
+        else:
+            raise ValueError(f"no accumulate form for ALU op {alu.op_name(op)}")
+    return np.ascontiguousarray(r[:, 1:], dtype=np.float32)
+
+
+def _scan_subtract(y: F32) -> F32:
+    n, m = y.shape
+    sgn = np.where(np.arange(m) % 2 == 0, np.float32(1.0), np.float32(-1.0)).astype(np.float32)
+    s = np.add.accumulate(y * sgn, axis=1, dtype=np.float32)
+    r = (s * sgn).astype(np.float32)
+    # exact-zero signs: R_k = fl(y_k - R_{k-1}) is -0 only for y_k = -0 and R_{k-1} = +0
+    zero = r == 0
+    negz_y = (y == 0) & np.signbit(y)
+    c = np.zeros_like(zero)
+    c[:, 0] = negz_y[:, 0]
+    c[:, 1:] = negz_y[:, 1:] & zero[:, :-1]
+    start = c.copy()
+    start[:, 1:] &= ~c[:, :-1]
+    pos = np.broadcast_to(np.arange(m), (n, m))
+    run_start = np.maximum.accumulate(np.where(start, pos, -1), axis=1)
+    t_neg = c & ((pos - run_start) % 2 == 0)
+    out: F32 = np.where(zero, np.where(t_neg, np.float32(-0.0), np.float32(0.0)), r).astype(
+        np.float32
+    )
+    return out

@@ -1,0 +1,76 @@
+"""numpy helpers for the generated batch validators: column reads out of an (N, 64) uint8 array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+Words = npt.NDArray[np.uint8]
+
+
+def as_words(words: Any) -> Words:
+    """An (N, 64) C-contiguous uint8 array from bytes, a bytes list or an array."""
+    if isinstance(words, (bytes, bytearray, memoryview)):
+        arr = np.frombuffer(bytes(words), dtype=np.uint8)
+        if arr.size % 64:
+            raise ValueError(f"{arr.size} bytes is not a whole number of 64-byte words")
+        return arr.reshape(-1, 64)
+    if isinstance(words, np.ndarray):
+        arr = np.ascontiguousarray(words, dtype=np.uint8)
+        if arr.ndim == 1:
+            if arr.size % 64:
+                raise ValueError(f"{arr.size} bytes is not a whole number of 64-byte words")
+            arr = arr.reshape(-1, 64)
+        if arr.ndim != 2 or arr.shape[1] != 64:
+            raise ValueError(f"expected shape (N, 64), got {arr.shape}")
+        return arr
+    return as_words(b"".join(bytes(w) for w in words))
+
+
+def col(W: Words, off: int, size: int) -> Any:
+    """The little-endian unsigned integer in bytes [off, off+size) of every row."""
+    return colv(W, off, f"<u{size}")
+
+
+def colv(W: Words, off: int, dtype: str) -> Any:
+    size = np.dtype(dtype).itemsize
+    return np.ascontiguousarray(W[:, off : off + size]).view(dtype)[:, 0]
+
+
+def gather(W: Words, off: Any, size: int) -> Any:
+    """Bytes [off, off+size) of each row at a per-row offset, as an unsigned integer (offsets are
+    clipped into the row: lanes where C would not have read are discarded by the caller)."""
+    rows = np.arange(W.shape[0])
+    off = np.clip(np.broadcast_to(np.asarray(off, dtype=np.int64), (W.shape[0],)), 0, W.shape[1] - size)
+    out = np.zeros(W.shape[0], dtype=np.uint64)
+    for k in range(size):
+        out |= W[rows, off + k].astype(np.uint64) << np.uint64(8 * k)
+    return out.astype(f"<u{size}") if size in (1, 2, 4, 8) else out
+
+
+def gather_as(W: Words, off: Any, size: int, dtype: str) -> Any:
+    return np.asarray(gather(W, off, size)).astype(f"<u{size}").view(dtype)
+
+
+def vdiv(a: Any, b: Any) -> Any:
+    """C division (truncating) on integer arrays; a zero divisor yields 0 in that lane."""
+    a = np.asarray(a)
+    b = np.asarray(b)
+    safe = np.where(b == 0, np.ones_like(b), b)
+    if np.issubdtype(a.dtype, np.signedinteger):
+        q = np.abs(a) // np.abs(safe)
+        q = np.where((a < 0) != (safe < 0), -q, q)
+    else:
+        q = a // safe
+    return np.where(b == 0, np.zeros_like(q), q).astype(np.result_type(a, b))
+
+
+def vmod(a: Any, b: Any) -> Any:
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if np.issubdtype(a.dtype, np.floating):
+        return np.fmod(a, b)
+    safe = np.where(b == 0, np.ones_like(b), b)
+    return (a - safe * vdiv(a, safe)).astype(np.result_type(a, b))
