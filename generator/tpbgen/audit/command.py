@@ -36,7 +36,8 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
     from ..ingest import ingest, ingest_root
 
     p = Path(spec)
-    if p.is_dir():
+    looks_like_path = "/" in spec or spec.startswith(".") or (p.is_dir() and (p.name == "tpb" or (p / "tpb").is_dir()))
+    if looks_like_path and p.is_dir():
         if p.name != "tpb" and (p / "tpb").is_dir():
             p = p / "tpb"
         if p.name == "tpb":
@@ -47,7 +48,7 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
             raise fail(f"{spec} holds {len(sources)} generations ({', '.join(s.name for s in sources)}); name one tpb/ tree", spec, code="ambiguous")
         r = ingest(sources[0], use_cache)
         return r.gen, list(r.warnings)
-    if p.exists() or "/" in spec or spec.startswith("."):
+    if looks_like_path:
         raise fail(f"not a directory: {spec} (expected a generation name or the path of a tpb/ tree)", spec, code="not-tpb")
     r = ingest_root(headers, [spec], use_cache)[0]
     return r.gen, list(r.warnings)

@@ -144,7 +144,12 @@ def byte_maps(t: Transition) -> list[dict[str, Any]]:
             ol, ot = _owner_label(so, b)
             nl, nt = _owner_label(sn, b)
             changed = b >= so.size or b >= sn.size or _owner_key(so, b) != _owner_key(sn, b)
-            cells.append({"byte": b, "old": ol, "old_title": ot, "new": nl, "new_title": nt, "changed": changed})
+            css = ["chg"] if changed else []
+            cells.append({
+                "byte": b, "old": ol, "old_title": ot, "new": nl, "new_title": nt, "changed": changed,
+                "old_css": " ".join(css + ([] if ol else ["out"])) or "same",
+                "new_css": " ".join(css + ([] if nl else ["out"])) or "same",
+            })
         rows = [cells[i : i + 8] for i in range(0, size, 8)]
         out.append({
             "struct": name,
@@ -314,7 +319,8 @@ def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:
                 title = f"{g}: {c['name']} ({marker}; {dec}) {c['loc']}"
             else:
                 title = f"{g}: absent"
-            cells.append({**c, "symbol": sym, "title": title, "md": sym + (" +D" if c["decodable_via"] else "")})
+            css = c["status"] + (" dec" if c["decodable_via"] else "")
+            cells.append({**c, "symbol": sym, "title": title, "css": css, "md": sym + (" +D" if c["decodable_via"] else "")})
         rows.append({**r, "short": str(r["name"]).removeprefix("NEURON_ISA_TPB_OPCODE_"), "cells": cells})
     return {"generations": matrix["generations"], "rows": rows}
 
@@ -326,6 +332,8 @@ def view(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -
         transitions.append({
             "heading": f"{t.old.heading()} -> {t.new.heading()}",
             "md_heading": f"{t.old.label} → {t.new.label}",
+            "old_heading": t.old.heading(),
+            "new_heading": t.new.heading(),
             "anchor": f"t-{len(transitions) + 1}",
             "old": t.old.to_json(),
             "new": t.new.to_json(),
@@ -344,6 +352,7 @@ def view(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -
         "totals": [{"cls": k, "n": totals[k]} for k in CLASSES],
         "fail_on": fail_on,
         "fails": fails(report.findings(), fail_on),
+        "verdict": "fails" if fails(report.findings(), fail_on) else "passes",
         "transitions": transitions,
         "matrix": matrix,
         "matrix_changed_rows": changed_rows,
