@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tpb_paths import HEADER_ROOT, tpb_dir
 from tpbgen.cli import main
 

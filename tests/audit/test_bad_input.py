@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from tpb_paths import tpb_dir
 
 from .helpers import copy_generation, edit, run

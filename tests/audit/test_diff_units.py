@@ -8,8 +8,9 @@ import dataclasses
 from typing import Any
 
 import pytest
-from conftest import HEADER_ROOT
 from pycparser import c_ast, c_parser
+
+from tpb_paths import HEADER_ROOT
 from tpbgen.audit import terms as T
 from tpbgen.audit.classify import Finding, classify_all
 from tpbgen.audit.diff import diff

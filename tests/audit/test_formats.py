@@ -12,6 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+
 from tpb_paths import HEADER_ROOT, REPO
 from tpbgen.audit import render_audit_markdown
 from tpbgen.ingest import ingest_root

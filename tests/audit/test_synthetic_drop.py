@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tpb_paths import tpb_dir
 
 from .helpers import copy_generation, edit, edit_json, findings, line_of, run
