@@ -31,7 +31,7 @@ from .enums import (
 
 check_api((1, 0), __name__)
 
-__all__ = ['S2_BN', 'S3D3_TS', 'S4D4_TSM', 'STRUCTS', 'UNKNOWN', 'Addr4', 'Addr8', 'AddrReg4', 'AddrReg8', 'BoundCheckReg', 'DmaConfigs', 'DtypePair', 'Events', 'EventsExtended', 'Header', 'ImmReg', 'ImmValInstField', 'Indirect12B', 'Indirect16B', 'Indirect20B', 'InstUnion', 'MemPattern2D', 'MemPattern3D', 'MemPattern4D', 'Tensor1D', 'Tensor2D', 'Tensor3D', 'Tensor4D', ]
+__all__ = ['S2_BN', 'S3D3_TS', 'S4D4_TSM', 'STRUCTS', 'UNKNOWN', 'Addr4', 'Addr8', 'AddrReg4', 'AddrReg8', 'BoundCheckReg', 'DmaConfigs', 'DtypePair', 'Events', 'EventsExtended', 'FieldLayout', 'Header', 'ImmReg', 'ImmValInstField', 'Indirect12B', 'Indirect16B', 'Indirect20B', 'InstUnion', 'MemPattern2D', 'MemPattern3D', 'MemPattern4D', 'Tensor1D', 'Tensor2D', 'Tensor3D', 'Tensor4D', ]
 
 Buffer = codec.Buffer
 DecodeError = codec.DecodeError
@@ -53,6 +53,19 @@ _put_bits = codec.put_bits
 _uint = codec.uint
 _unpack = codec.unpack
 
+@dataclass(frozen=True)
+class FieldLayout:
+    """Where a field sits: byte offset and size; bit position and width for a bitfield."""
+
+    name: str
+    offset: int
+    size: int
+    dims: tuple[int, ...]
+    bit_offset: int | None
+    bit_width: int | None
+    c_type: str
+
+
 def _need(b: Buffer, offset: int, size: int, what: str) -> None:
     if offset < 0 or len(b) - offset < size:
         raise DecodeError(f"{what} needs {size} bytes at offset {offset}, the buffer has {len(b)}")
@@ -70,6 +83,7 @@ class Header:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     opcode: Opcode | int = 0
     inst_word_len: int = 0
@@ -112,6 +126,7 @@ class Events:
     """
 
     SIZE: ClassVar[int] = 8
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     wait_mode: WaitMode | int = 0
     wait_idx: int = 0
@@ -158,6 +173,7 @@ class EventsExtended:
     """
 
     SIZE: ClassVar[int] = 12
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     wait_mode: WaitMode | int = 0
     wait_idx: int = 0
@@ -204,6 +220,7 @@ class AddrReg4:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     regnum: int = 0
     reserved0: tuple[int, ...] = (0, 0,)
@@ -240,6 +257,7 @@ class Addr4:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -305,6 +323,7 @@ class ImmReg:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     regnum: int = 0
     reserved0: tuple[int, ...] = (0, 0, 0,)
@@ -341,6 +360,7 @@ class AddrReg8:
     """
 
     SIZE: ClassVar[int] = 8
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     reg_lo: int = 0
     reg_hi: int = 0
@@ -380,6 +400,7 @@ class Addr8:
     """
 
     SIZE: ClassVar[int] = 8
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -446,6 +467,7 @@ class Tensor1D:
     """
 
     SIZE: ClassVar[int] = 8
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0,)
@@ -485,6 +507,7 @@ class Tensor2D:
     """
 
     SIZE: ClassVar[int] = 12
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0, 0,)
@@ -524,6 +547,7 @@ class Tensor3D:
     """
 
     SIZE: ClassVar[int] = 16
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0, 0, 0,)
@@ -563,6 +587,7 @@ class Tensor4D:
     """
 
     SIZE: ClassVar[int] = 20
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0, 0, 0, 0,)
@@ -603,6 +628,7 @@ class Indirect12B:
     """
 
     SIZE: ClassVar[int] = 12
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     index_addr: Addr4 = field(default_factory=Addr4)
     data_addr: Addr4 = field(default_factory=Addr4)
@@ -645,6 +671,7 @@ class Indirect16B:
     """
 
     SIZE: ClassVar[int] = 16
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     index_addr: Addr4 = field(default_factory=Addr4)
     data_addr: Addr4 = field(default_factory=Addr4)
@@ -687,6 +714,7 @@ class Indirect20B:
     """
 
     SIZE: ClassVar[int] = 20
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     index_addr: Addr4 = field(default_factory=Addr4)
     data_addr: Addr4 = field(default_factory=Addr4)
@@ -728,6 +756,7 @@ class BoundCheckReg:
     """
 
     SIZE: ClassVar[int] = 1
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     bc_reg: int = 0
     bc_disable_oob_error_notif: int = 0
@@ -764,6 +793,7 @@ class DmaConfigs:
     """
 
     SIZE: ClassVar[int] = 1
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     priority_class: int = 0
     reserved_bitfield: int = 0
@@ -796,6 +826,7 @@ class MemPattern4D:
     """
 
     SIZE: ClassVar[int] = 20
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -860,6 +891,7 @@ class MemPattern3D:
     """
 
     SIZE: ClassVar[int] = 16
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -924,6 +956,7 @@ class MemPattern2D:
     """
 
     SIZE: ClassVar[int] = 12
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -991,6 +1024,7 @@ class DtypePair:
     """
 
     SIZE: ClassVar[int] = 1
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     dtype_lo: DtypeBasic | int = 0
     dtype_hi: DtypeBasic | int = 0
@@ -1031,6 +1065,7 @@ class ImmValInstField:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -1177,6 +1212,7 @@ class S3D3_TS:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     header: Header = field(default_factory=Header)
     events: Events = field(default_factory=Events)
@@ -1263,6 +1299,7 @@ class S4D4_TSM:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     header: Header = field(default_factory=Header)
     events: Events = field(default_factory=Events)
@@ -1338,6 +1375,7 @@ class S2_BN:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     header: Header = field(default_factory=Header)
     events: Events = field(default_factory=Events)
@@ -1408,6 +1446,7 @@ class UNKNOWN:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     header: Header = field(default_factory=Header)
     events: Events = field(default_factory=Events)
@@ -1449,6 +1488,7 @@ class InstUnion:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -1544,6 +1584,12 @@ class InstUnion:
         return cls(out)
 
 
+Header.LAYOUT = (
+    FieldLayout('opcode', 0, 1, (), None, None, 'NEURON_ISA_TPB_OPCODE'),
+    FieldLayout('inst_word_len', 1, 1, (), None, None, 'uint8_t'),
+    FieldLayout('debug_cmd', 2, 1, (), None, None, 'uint8_t'),
+    FieldLayout('debug_hint', 3, 1, (), None, None, 'uint8_t'),
+)
 Header.DTYPE = np.dtype(
     {
         "names": ['opcode', 'inst_word_len', 'debug_cmd', 'debug_hint', ],
@@ -1554,6 +1600,13 @@ Header.DTYPE = np.dtype(
 )
 
 
+Events.LAYOUT = (
+    FieldLayout('wait_mode', 0, 1, (), None, None, 'NEURON_ISA_TPB_WAIT_MODE'),
+    FieldLayout('wait_idx', 1, 1, (), None, None, 'uint8_t'),
+    FieldLayout('update_mode', 2, 1, (), None, None, 'NEURON_ISA_TPB_UPDATE_MODE'),
+    FieldLayout('update_idx', 3, 1, (), None, None, 'uint8_t'),
+    FieldLayout('semaphore_value', 4, 4, (), None, None, 'uint32_t'),
+)
 Events.DTYPE = np.dtype(
     {
         "names": ['wait_mode', 'wait_idx', 'update_mode', 'update_idx', 'semaphore_value', ],
@@ -1564,6 +1617,14 @@ Events.DTYPE = np.dtype(
 )
 
 
+EventsExtended.LAYOUT = (
+    FieldLayout('wait_mode', 0, 1, (), None, None, 'NEURON_ISA_TPB_WAIT_MODE'),
+    FieldLayout('wait_idx', 1, 1, (), None, None, 'uint8_t'),
+    FieldLayout('update_mode', 2, 1, (), None, None, 'NEURON_ISA_TPB_UPDATE_MODE'),
+    FieldLayout('update_idx', 3, 1, (), None, None, 'uint8_t'),
+    FieldLayout('sem_wait_value', 4, 4, (), None, None, 'uint32_t'),
+    FieldLayout('sem_update_value', 8, 4, (), None, None, 'uint32_t'),
+)
 EventsExtended.DTYPE = np.dtype(
     {
         "names": ['wait_mode', 'wait_idx', 'update_mode', 'update_idx', 'sem_wait_value', 'sem_update_value', ],
@@ -1574,6 +1635,11 @@ EventsExtended.DTYPE = np.dtype(
 )
 
 
+AddrReg4.LAYOUT = (
+    FieldLayout('regnum', 0, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved0', 1, 2, (2,), None, None, 'uint8_t'),
+    FieldLayout('marker', 3, 1, (), None, None, 'uint8_t'),
+)
 AddrReg4.DTYPE = np.dtype(
     {
         "names": ['regnum', 'reserved0', 'marker', ],
@@ -1584,6 +1650,10 @@ AddrReg4.DTYPE = np.dtype(
 )
 
 
+Addr4.LAYOUT = (
+    FieldLayout('addr_immediate', 0, 4, (), None, None, 'NEURON_ISA_TPB_PARTITION_OFFSET'),
+    FieldLayout('addr_reg', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR_REG4'),
+)
 Addr4.DTYPE = np.dtype(
     {
         "names": ['addr_immediate', 'addr_reg', ],
@@ -1594,6 +1664,10 @@ Addr4.DTYPE = np.dtype(
 )
 
 
+ImmReg.LAYOUT = (
+    FieldLayout('regnum', 0, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved0', 1, 3, (3,), None, None, 'uint8_t'),
+)
 ImmReg.DTYPE = np.dtype(
     {
         "names": ['regnum', 'reserved0', ],
@@ -1604,6 +1678,12 @@ ImmReg.DTYPE = np.dtype(
 )
 
 
+AddrReg8.LAYOUT = (
+    FieldLayout('reg_lo', 0, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reg_hi', 1, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved0', 2, 5, (5,), None, None, 'uint8_t'),
+    FieldLayout('marker', 7, 1, (), None, None, 'uint8_t'),
+)
 AddrReg8.DTYPE = np.dtype(
     {
         "names": ['reg_lo', 'reg_hi', 'reserved0', 'marker', ],
@@ -1614,6 +1694,10 @@ AddrReg8.DTYPE = np.dtype(
 )
 
 
+Addr8.LAYOUT = (
+    FieldLayout('addr_immediate', 0, 8, (), None, None, 'uint64_t'),
+    FieldLayout('addr_reg', 0, 8, (), None, None, 'NEURON_ISA_TPB_ADDR_REG8'),
+)
 Addr8.DTYPE = np.dtype(
     {
         "names": ['addr_immediate', 'addr_reg', ],
@@ -1624,6 +1708,11 @@ Addr8.DTYPE = np.dtype(
 )
 
 
+Tensor1D.LAYOUT = (
+    FieldLayout('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('step_elem', 4, 2, (1,), None, None, 'int16_t'),
+    FieldLayout('num_elem', 6, 2, (1,), None, None, 'uint16_t'),
+)
 Tensor1D.DTYPE = np.dtype(
     {
         "names": ['start_addr', 'step_elem', 'num_elem', ],
@@ -1634,6 +1723,11 @@ Tensor1D.DTYPE = np.dtype(
 )
 
 
+Tensor2D.LAYOUT = (
+    FieldLayout('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('step_elem', 4, 4, (2,), None, None, 'int16_t'),
+    FieldLayout('num_elem', 8, 4, (2,), None, None, 'uint16_t'),
+)
 Tensor2D.DTYPE = np.dtype(
     {
         "names": ['start_addr', 'step_elem', 'num_elem', ],
@@ -1644,6 +1738,11 @@ Tensor2D.DTYPE = np.dtype(
 )
 
 
+Tensor3D.LAYOUT = (
+    FieldLayout('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('step_elem', 4, 6, (3,), None, None, 'int16_t'),
+    FieldLayout('num_elem', 10, 6, (3,), None, None, 'uint16_t'),
+)
 Tensor3D.DTYPE = np.dtype(
     {
         "names": ['start_addr', 'step_elem', 'num_elem', ],
@@ -1654,6 +1753,11 @@ Tensor3D.DTYPE = np.dtype(
 )
 
 
+Tensor4D.LAYOUT = (
+    FieldLayout('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('step_elem', 4, 8, (4,), None, None, 'int16_t'),
+    FieldLayout('num_elem', 12, 8, (4,), None, None, 'uint16_t'),
+)
 Tensor4D.DTYPE = np.dtype(
     {
         "names": ['start_addr', 'step_elem', 'num_elem', ],
@@ -1664,6 +1768,12 @@ Tensor4D.DTYPE = np.dtype(
 )
 
 
+Indirect12B.LAYOUT = (
+    FieldLayout('index_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('data_addr', 4, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('num_elem', 8, 2, (), None, None, 'uint16_t'),
+    FieldLayout('reserved0', 10, 2, (2,), None, None, 'uint8_t'),
+)
 Indirect12B.DTYPE = np.dtype(
     {
         "names": ['index_addr', 'data_addr', 'num_elem', 'reserved0', ],
@@ -1674,6 +1784,12 @@ Indirect12B.DTYPE = np.dtype(
 )
 
 
+Indirect16B.LAYOUT = (
+    FieldLayout('index_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('data_addr', 4, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('num_elem', 8, 2, (), None, None, 'uint16_t'),
+    FieldLayout('reserved0', 10, 6, (6,), None, None, 'uint8_t'),
+)
 Indirect16B.DTYPE = np.dtype(
     {
         "names": ['index_addr', 'data_addr', 'num_elem', 'reserved0', ],
@@ -1684,6 +1800,12 @@ Indirect16B.DTYPE = np.dtype(
 )
 
 
+Indirect20B.LAYOUT = (
+    FieldLayout('index_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('data_addr', 4, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('num_elem', 8, 2, (), None, None, 'uint16_t'),
+    FieldLayout('reserved0', 10, 10, (10,), None, None, 'uint8_t'),
+)
 Indirect20B.DTYPE = np.dtype(
     {
         "names": ['index_addr', 'data_addr', 'num_elem', 'reserved0', ],
@@ -1694,6 +1816,11 @@ Indirect20B.DTYPE = np.dtype(
 )
 
 
+BoundCheckReg.LAYOUT = (
+    FieldLayout('bc_reg', 0, 1, (), 0, 6, 'uint8_t'),
+    FieldLayout('bc_disable_oob_error_notif', 0, 1, (), 6, 1, 'uint8_t'),
+    FieldLayout('bc_enabled', 0, 1, (), 7, 1, 'uint8_t'),
+)
 BoundCheckReg.DTYPE = np.dtype(
     {
         "names": ['bc_reg', 'bc_disable_oob_error_notif', 'bc_enabled', ],
@@ -1704,6 +1831,10 @@ BoundCheckReg.DTYPE = np.dtype(
 )
 
 
+DmaConfigs.LAYOUT = (
+    FieldLayout('priority_class', 0, 1, (), 0, 3, 'uint8_t'),
+    FieldLayout('reserved_bitfield', 0, 1, (), 3, 5, 'uint8_t'),
+)
 DmaConfigs.DTYPE = np.dtype(
     {
         "names": ['priority_class', 'reserved_bitfield', ],
@@ -1714,6 +1845,10 @@ DmaConfigs.DTYPE = np.dtype(
 )
 
 
+MemPattern4D.LAYOUT = (
+    FieldLayout('t', 0, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D'),
+    FieldLayout('i', 0, 20, (), None, None, 'NEURON_ISA_TPB_INDIRECT20B'),
+)
 MemPattern4D.DTYPE = np.dtype(
     {
         "names": ['t', 'i', ],
@@ -1724,6 +1859,10 @@ MemPattern4D.DTYPE = np.dtype(
 )
 
 
+MemPattern3D.LAYOUT = (
+    FieldLayout('t', 0, 16, (), None, None, 'NEURON_ISA_TPB_TENSOR3D'),
+    FieldLayout('i', 0, 16, (), None, None, 'NEURON_ISA_TPB_INDIRECT16B'),
+)
 MemPattern3D.DTYPE = np.dtype(
     {
         "names": ['t', 'i', ],
@@ -1734,6 +1873,10 @@ MemPattern3D.DTYPE = np.dtype(
 )
 
 
+MemPattern2D.LAYOUT = (
+    FieldLayout('t', 0, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D'),
+    FieldLayout('i', 0, 12, (), None, None, 'NEURON_ISA_TPB_INDIRECT12B'),
+)
 MemPattern2D.DTYPE = np.dtype(
     {
         "names": ['t', 'i', ],
@@ -1744,6 +1887,10 @@ MemPattern2D.DTYPE = np.dtype(
 )
 
 
+DtypePair.LAYOUT = (
+    FieldLayout('dtype_lo', 0, 1, (), 0, 4, 'NEURON_ISA_TPB_DTYPE_BASIC'),
+    FieldLayout('dtype_hi', 0, 1, (), 4, 4, 'NEURON_ISA_TPB_DTYPE_BASIC'),
+)
 DtypePair.DTYPE = np.dtype(
     {
         "names": ['dtype_lo', 'dtype_hi', ],
@@ -1754,6 +1901,15 @@ DtypePair.DTYPE = np.dtype(
 )
 
 
+ImmValInstField.LAYOUT = (
+    FieldLayout('imm_ptr', 0, 4, (), None, None, 'NEURON_ISA_TPB_PARTITION_OFFSET'),
+    FieldLayout('imm_reg', 0, 4, (), None, None, 'NEURON_ISA_TPB_IMM_REG'),
+    FieldLayout('imm_arith_fp32', 0, 4, (), None, None, 'float'),
+    FieldLayout('imm_bitvec_int32', 0, 4, (), None, None, 'int32_t'),
+    FieldLayout('imm_bitvec_uint32', 0, 4, (), None, None, 'uint32_t'),
+    FieldLayout('imm_bitvec_uint16', 0, 4, (2,), None, None, 'uint16_t'),
+    FieldLayout('imm_bitvec_uint8', 0, 4, (4,), None, None, 'uint8_t'),
+)
 ImmValInstField.DTYPE = np.dtype(
     {
         "names": ['imm_ptr', 'imm_reg', 'imm_arith_fp32', 'imm_bitvec_int32', 'imm_bitvec_uint32', 'imm_bitvec_uint16', 'imm_bitvec_uint8', ],
@@ -1764,6 +1920,24 @@ ImmValInstField.DTYPE = np.dtype(
 )
 
 
+S3D3_TS.LAYOUT = (
+    FieldLayout('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER'),
+    FieldLayout('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS'),
+    FieldLayout('accumulator_cmd', 12, 1, (), None, None, 'NEURON_ISA_TPB_ACCUM_CMD'),
+    FieldLayout('reserved0', 13, 3, (3,), None, None, 'uint8_t'),
+    FieldLayout('src_mem_pattern', 16, 16, (), None, None, 'NEURON_ISA_TPB_MEM_PATTERN3D'),
+    FieldLayout('in_dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    FieldLayout('imm0_src', 35, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC'),
+    FieldLayout('op0', 36, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP'),
+    FieldLayout('op1', 37, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP'),
+    FieldLayout('reverse_operands', 38, 1, (), None, None, 'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS'),
+    FieldLayout('imm1_src', 39, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC'),
+    FieldLayout('imm0', 40, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD'),
+    FieldLayout('imm1', 44, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD'),
+    FieldLayout('dst_mem_pattern', 48, 16, (), None, None, 'NEURON_ISA_TPB_MEM_PATTERN3D'),
+)
 S3D3_TS.DTYPE = np.dtype(
     {
         "names": ['header', 'events', 'accumulator_cmd', 'reserved0', 'src_mem_pattern', 'in_dtype', 'out_dtype', 'num_active_channels', 'imm0_src', 'op0', 'op1', 'reverse_operands', 'imm1_src', 'imm0', 'imm1', 'dst_mem_pattern', ],
@@ -1774,6 +1948,20 @@ S3D3_TS.DTYPE = np.dtype(
 )
 
 
+S4D4_TSM.LAYOUT = (
+    FieldLayout('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER'),
+    FieldLayout('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS'),
+    FieldLayout('src_mem_pattern', 12, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D'),
+    FieldLayout('in_dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved0', 35, 1, (1,), None, None, 'uint8_t'),
+    FieldLayout('op', 36, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP'),
+    FieldLayout('op_dim', 37, 1, (), None, None, 'NEURON_ISA_TPB_TENSOR_SUBDIM'),
+    FieldLayout('reverse_operands', 38, 1, (), None, None, 'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS'),
+    FieldLayout('reserved1', 39, 5, (5,), None, None, 'uint8_t'),
+    FieldLayout('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D'),
+)
 S4D4_TSM.DTYPE = np.dtype(
     {
         "names": ['header', 'events', 'src_mem_pattern', 'in_dtype', 'out_dtype', 'num_active_channels', 'reserved0', 'op', 'op_dim', 'reverse_operands', 'reserved1', 'dst_mem_pattern', ],
@@ -1784,6 +1972,20 @@ S4D4_TSM.DTYPE = np.dtype(
 )
 
 
+S2_BN.LAYOUT = (
+    FieldLayout('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER'),
+    FieldLayout('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS'),
+    FieldLayout('reserved0', 12, 4, (4,), None, None, 'uint8_t'),
+    FieldLayout('src_mem_pattern', 16, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D'),
+    FieldLayout('imm1', 28, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD'),
+    FieldLayout('dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('reserved1', 33, 1, (1,), None, None, 'uint8_t'),
+    FieldLayout('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved2', 35, 9, (9,), None, None, 'uint8_t'),
+    FieldLayout('imm0_ptr', 44, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD'),
+    FieldLayout('imm0_src', 48, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC'),
+    FieldLayout('reserved3', 49, 15, (15,), None, None, 'uint8_t'),
+)
 S2_BN.DTYPE = np.dtype(
     {
         "names": ['header', 'events', 'reserved0', 'src_mem_pattern', 'imm1', 'dtype', 'reserved1', 'num_active_channels', 'reserved2', 'imm0_ptr', 'imm0_src', 'reserved3', ],
@@ -1794,6 +1996,11 @@ S2_BN.DTYPE = np.dtype(
 )
 
 
+UNKNOWN.LAYOUT = (
+    FieldLayout('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER'),
+    FieldLayout('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS'),
+    FieldLayout('payload', 12, 52, (52,), None, None, 'uint8_t'),
+)
 UNKNOWN.DTYPE = np.dtype(
     {
         "names": ['header', 'events', 'payload', ],
@@ -1804,6 +2011,13 @@ UNKNOWN.DTYPE = np.dtype(
 )
 
 
+InstUnion.LAYOUT = (
+    FieldLayout('s3d3_ts', 0, 64, (), None, None, 'NEURON_ISA_TPB_S3D3_TS_STRUCT'),
+    FieldLayout('s4d4_tsm', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TSM_STRUCT'),
+    FieldLayout('s2_bn', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2_BN_STRUCT'),
+    FieldLayout('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT'),
+    FieldLayout('raw', 0, 64, (64,), None, None, 'uint8_t'),
+)
 InstUnion.DTYPE = np.dtype(
     {
         "names": ['s3d3_ts', 's4d4_tsm', 's2_bn', 'unknown', 'raw', ],

@@ -30,7 +30,7 @@ from .enums import (
 
 check_api((1, 0), __name__)
 
-__all__ = ['S2_BN', 'S3D3_TS', 'S4D4_TSM', 'STRUCTS', 'UNKNOWN', 'Addr4', 'Addr8', 'AddrReg4', 'AddrReg8', 'BoundCheckReg', 'DmaConfigs', 'DtypePair', 'Events', 'EventsExtended', 'Header', 'ImmReg', 'ImmValInstField', 'InstUnion', 'Tensor1D', 'Tensor2D', 'Tensor3D', 'Tensor4D', ]
+__all__ = ['S2_BN', 'S3D3_TS', 'S4D4_TSM', 'STRUCTS', 'UNKNOWN', 'Addr4', 'Addr8', 'AddrReg4', 'AddrReg8', 'BoundCheckReg', 'DmaConfigs', 'DtypePair', 'Events', 'EventsExtended', 'FieldLayout', 'Header', 'ImmReg', 'ImmValInstField', 'InstUnion', 'Tensor1D', 'Tensor2D', 'Tensor3D', 'Tensor4D', ]
 
 Buffer = codec.Buffer
 DecodeError = codec.DecodeError
@@ -50,6 +50,19 @@ _put_bits = codec.put_bits
 _uint = codec.uint
 _unpack = codec.unpack
 
+@dataclass(frozen=True)
+class FieldLayout:
+    """Where a field sits: byte offset and size; bit position and width for a bitfield."""
+
+    name: str
+    offset: int
+    size: int
+    dims: tuple[int, ...]
+    bit_offset: int | None
+    bit_width: int | None
+    c_type: str
+
+
 def _need(b: Buffer, offset: int, size: int, what: str) -> None:
     if offset < 0 or len(b) - offset < size:
         raise DecodeError(f"{what} needs {size} bytes at offset {offset}, the buffer has {len(b)}")
@@ -67,6 +80,7 @@ class Header:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     opcode: Opcode | int = 0
     inst_word_len: int = 0
@@ -109,6 +123,7 @@ class Events:
     """
 
     SIZE: ClassVar[int] = 8
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     wait_mode: WaitMode | int = 0
     wait_idx: int = 0
@@ -155,6 +170,7 @@ class EventsExtended:
     """
 
     SIZE: ClassVar[int] = 12
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     wait_mode: WaitMode | int = 0
     wait_idx: int = 0
@@ -201,6 +217,7 @@ class AddrReg4:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     regnum: int = 0
     reserved0: tuple[int, ...] = (0, 0,)
@@ -237,6 +254,7 @@ class Addr4:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -302,6 +320,7 @@ class ImmReg:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     regnum: int = 0
     reserved0: tuple[int, ...] = (0, 0, 0,)
@@ -338,6 +357,7 @@ class AddrReg8:
     """
 
     SIZE: ClassVar[int] = 8
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     reg_lo: int = 0
     reg_hi: int = 0
@@ -377,6 +397,7 @@ class Addr8:
     """
 
     SIZE: ClassVar[int] = 8
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -443,6 +464,7 @@ class Tensor1D:
     """
 
     SIZE: ClassVar[int] = 8
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0,)
@@ -482,6 +504,7 @@ class Tensor2D:
     """
 
     SIZE: ClassVar[int] = 12
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0, 0,)
@@ -521,6 +544,7 @@ class Tensor3D:
     """
 
     SIZE: ClassVar[int] = 16
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0, 0, 0,)
@@ -560,6 +584,7 @@ class Tensor4D:
     """
 
     SIZE: ClassVar[int] = 20
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0, 0, 0, 0,)
@@ -599,6 +624,7 @@ class BoundCheckReg:
     """
 
     SIZE: ClassVar[int] = 1
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     bc_reg: int = 0
     bc_disable_oob_error_notif: int = 0
@@ -635,6 +661,7 @@ class DmaConfigs:
     """
 
     SIZE: ClassVar[int] = 1
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     priority_class: int = 0
     reserved_bitfield: int = 0
@@ -670,6 +697,7 @@ class DtypePair:
     """
 
     SIZE: ClassVar[int] = 1
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     dtype_lo: Dtype | int = 0
     dtype_hi: Dtype | int = 0
@@ -710,6 +738,7 @@ class ImmValInstField:
     """
 
     SIZE: ClassVar[int] = 4
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -856,6 +885,7 @@ class S3D3_TS:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     header: Header = field(default_factory=Header)
     events: Events = field(default_factory=Events)
@@ -942,6 +972,7 @@ class S4D4_TSM:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     header: Header = field(default_factory=Header)
     events: Events = field(default_factory=Events)
@@ -1017,6 +1048,7 @@ class S2_BN:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     header: Header = field(default_factory=Header)
     events: Events = field(default_factory=Events)
@@ -1087,6 +1119,7 @@ class UNKNOWN:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     header: Header = field(default_factory=Header)
     events: Events = field(default_factory=Events)
@@ -1128,6 +1161,7 @@ class InstUnion:
     """
 
     SIZE: ClassVar[int] = 64
+    LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     __slots__ = ("_bytes",)
 
@@ -1223,6 +1257,12 @@ class InstUnion:
         return cls(out)
 
 
+Header.LAYOUT = (
+    FieldLayout('opcode', 0, 1, (), None, None, 'NEURON_ISA_TPB_OPCODE'),
+    FieldLayout('inst_word_len', 1, 1, (), None, None, 'uint8_t'),
+    FieldLayout('debug_cmd', 2, 1, (), None, None, 'uint8_t'),
+    FieldLayout('debug_hint', 3, 1, (), None, None, 'uint8_t'),
+)
 Header.DTYPE = np.dtype(
     {
         "names": ['opcode', 'inst_word_len', 'debug_cmd', 'debug_hint', ],
@@ -1233,6 +1273,13 @@ Header.DTYPE = np.dtype(
 )
 
 
+Events.LAYOUT = (
+    FieldLayout('wait_mode', 0, 1, (), None, None, 'NEURON_ISA_TPB_WAIT_MODE'),
+    FieldLayout('wait_idx', 1, 1, (), None, None, 'uint8_t'),
+    FieldLayout('update_mode', 2, 1, (), None, None, 'NEURON_ISA_TPB_UPDATE_MODE'),
+    FieldLayout('update_idx', 3, 1, (), None, None, 'uint8_t'),
+    FieldLayout('semaphore_value', 4, 4, (), None, None, 'uint32_t'),
+)
 Events.DTYPE = np.dtype(
     {
         "names": ['wait_mode', 'wait_idx', 'update_mode', 'update_idx', 'semaphore_value', ],
@@ -1243,6 +1290,14 @@ Events.DTYPE = np.dtype(
 )
 
 
+EventsExtended.LAYOUT = (
+    FieldLayout('wait_mode', 0, 1, (), None, None, 'NEURON_ISA_TPB_WAIT_MODE'),
+    FieldLayout('wait_idx', 1, 1, (), None, None, 'uint8_t'),
+    FieldLayout('update_mode', 2, 1, (), None, None, 'NEURON_ISA_TPB_UPDATE_MODE'),
+    FieldLayout('update_idx', 3, 1, (), None, None, 'uint8_t'),
+    FieldLayout('sem_wait_value', 4, 4, (), None, None, 'uint32_t'),
+    FieldLayout('sem_update_value', 8, 4, (), None, None, 'uint32_t'),
+)
 EventsExtended.DTYPE = np.dtype(
     {
         "names": ['wait_mode', 'wait_idx', 'update_mode', 'update_idx', 'sem_wait_value', 'sem_update_value', ],
@@ -1253,6 +1308,11 @@ EventsExtended.DTYPE = np.dtype(
 )
 
 
+AddrReg4.LAYOUT = (
+    FieldLayout('regnum', 0, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved0', 1, 2, (2,), None, None, 'uint8_t'),
+    FieldLayout('marker', 3, 1, (), None, None, 'uint8_t'),
+)
 AddrReg4.DTYPE = np.dtype(
     {
         "names": ['regnum', 'reserved0', 'marker', ],
@@ -1263,6 +1323,10 @@ AddrReg4.DTYPE = np.dtype(
 )
 
 
+Addr4.LAYOUT = (
+    FieldLayout('addr_immediate', 0, 4, (), None, None, 'NEURON_ISA_TPB_PARTITION_OFFSET'),
+    FieldLayout('addr_reg', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR_REG4'),
+)
 Addr4.DTYPE = np.dtype(
     {
         "names": ['addr_immediate', 'addr_reg', ],
@@ -1273,6 +1337,10 @@ Addr4.DTYPE = np.dtype(
 )
 
 
+ImmReg.LAYOUT = (
+    FieldLayout('regnum', 0, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved0', 1, 3, (3,), None, None, 'uint8_t'),
+)
 ImmReg.DTYPE = np.dtype(
     {
         "names": ['regnum', 'reserved0', ],
@@ -1283,6 +1351,12 @@ ImmReg.DTYPE = np.dtype(
 )
 
 
+AddrReg8.LAYOUT = (
+    FieldLayout('reg_lo', 0, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reg_hi', 1, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved0', 2, 5, (5,), None, None, 'uint8_t'),
+    FieldLayout('marker', 7, 1, (), None, None, 'uint8_t'),
+)
 AddrReg8.DTYPE = np.dtype(
     {
         "names": ['reg_lo', 'reg_hi', 'reserved0', 'marker', ],
@@ -1293,6 +1367,10 @@ AddrReg8.DTYPE = np.dtype(
 )
 
 
+Addr8.LAYOUT = (
+    FieldLayout('addr_immediate', 0, 8, (), None, None, 'uint64_t'),
+    FieldLayout('addr_reg', 0, 8, (), None, None, 'NEURON_ISA_TPB_ADDR_REG8'),
+)
 Addr8.DTYPE = np.dtype(
     {
         "names": ['addr_immediate', 'addr_reg', ],
@@ -1303,6 +1381,11 @@ Addr8.DTYPE = np.dtype(
 )
 
 
+Tensor1D.LAYOUT = (
+    FieldLayout('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('step_elem', 4, 2, (1,), None, None, 'int16_t'),
+    FieldLayout('num_elem', 6, 2, (1,), None, None, 'uint16_t'),
+)
 Tensor1D.DTYPE = np.dtype(
     {
         "names": ['start_addr', 'step_elem', 'num_elem', ],
@@ -1313,6 +1396,11 @@ Tensor1D.DTYPE = np.dtype(
 )
 
 
+Tensor2D.LAYOUT = (
+    FieldLayout('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('step_elem', 4, 4, (2,), None, None, 'int16_t'),
+    FieldLayout('num_elem', 8, 4, (2,), None, None, 'uint16_t'),
+)
 Tensor2D.DTYPE = np.dtype(
     {
         "names": ['start_addr', 'step_elem', 'num_elem', ],
@@ -1323,6 +1411,11 @@ Tensor2D.DTYPE = np.dtype(
 )
 
 
+Tensor3D.LAYOUT = (
+    FieldLayout('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('step_elem', 4, 6, (3,), None, None, 'int16_t'),
+    FieldLayout('num_elem', 10, 6, (3,), None, None, 'uint16_t'),
+)
 Tensor3D.DTYPE = np.dtype(
     {
         "names": ['start_addr', 'step_elem', 'num_elem', ],
@@ -1333,6 +1426,11 @@ Tensor3D.DTYPE = np.dtype(
 )
 
 
+Tensor4D.LAYOUT = (
+    FieldLayout('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4'),
+    FieldLayout('step_elem', 4, 8, (4,), None, None, 'int16_t'),
+    FieldLayout('num_elem', 12, 8, (4,), None, None, 'uint16_t'),
+)
 Tensor4D.DTYPE = np.dtype(
     {
         "names": ['start_addr', 'step_elem', 'num_elem', ],
@@ -1343,6 +1441,11 @@ Tensor4D.DTYPE = np.dtype(
 )
 
 
+BoundCheckReg.LAYOUT = (
+    FieldLayout('bc_reg', 0, 1, (), 0, 6, 'uint8_t'),
+    FieldLayout('bc_disable_oob_error_notif', 0, 1, (), 6, 1, 'uint8_t'),
+    FieldLayout('bc_enabled', 0, 1, (), 7, 1, 'uint8_t'),
+)
 BoundCheckReg.DTYPE = np.dtype(
     {
         "names": ['bc_reg', 'bc_disable_oob_error_notif', 'bc_enabled', ],
@@ -1353,6 +1456,10 @@ BoundCheckReg.DTYPE = np.dtype(
 )
 
 
+DmaConfigs.LAYOUT = (
+    FieldLayout('priority_class', 0, 1, (), 0, 3, 'uint8_t'),
+    FieldLayout('reserved_bitfield', 0, 1, (), 3, 5, 'uint8_t'),
+)
 DmaConfigs.DTYPE = np.dtype(
     {
         "names": ['priority_class', 'reserved_bitfield', ],
@@ -1363,6 +1470,10 @@ DmaConfigs.DTYPE = np.dtype(
 )
 
 
+DtypePair.LAYOUT = (
+    FieldLayout('dtype_lo', 0, 1, (), 0, 4, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('dtype_hi', 0, 1, (), 4, 4, 'NEURON_ISA_TPB_DTYPE'),
+)
 DtypePair.DTYPE = np.dtype(
     {
         "names": ['dtype_lo', 'dtype_hi', ],
@@ -1373,6 +1484,15 @@ DtypePair.DTYPE = np.dtype(
 )
 
 
+ImmValInstField.LAYOUT = (
+    FieldLayout('imm_ptr', 0, 4, (), None, None, 'NEURON_ISA_TPB_PARTITION_OFFSET'),
+    FieldLayout('imm_reg', 0, 4, (), None, None, 'NEURON_ISA_TPB_IMM_REG'),
+    FieldLayout('imm_arith_fp32', 0, 4, (), None, None, 'float'),
+    FieldLayout('imm_bitvec_int32', 0, 4, (), None, None, 'int32_t'),
+    FieldLayout('imm_bitvec_uint32', 0, 4, (), None, None, 'uint32_t'),
+    FieldLayout('imm_bitvec_uint16', 0, 4, (2,), None, None, 'uint16_t'),
+    FieldLayout('imm_bitvec_uint8', 0, 4, (4,), None, None, 'uint8_t'),
+)
 ImmValInstField.DTYPE = np.dtype(
     {
         "names": ['imm_ptr', 'imm_reg', 'imm_arith_fp32', 'imm_bitvec_int32', 'imm_bitvec_uint32', 'imm_bitvec_uint16', 'imm_bitvec_uint8', ],
@@ -1383,6 +1503,24 @@ ImmValInstField.DTYPE = np.dtype(
 )
 
 
+S3D3_TS.LAYOUT = (
+    FieldLayout('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER'),
+    FieldLayout('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS'),
+    FieldLayout('accumulator_cmd', 12, 1, (), None, None, 'NEURON_ISA_TPB_ACCUM_CMD'),
+    FieldLayout('reserved0', 13, 3, (3,), None, None, 'uint8_t'),
+    FieldLayout('src_mem_pattern', 16, 16, (), None, None, 'NEURON_ISA_TPB_TENSOR3D'),
+    FieldLayout('in_dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    FieldLayout('imm0_src', 35, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC'),
+    FieldLayout('op0', 36, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP'),
+    FieldLayout('op1', 37, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP'),
+    FieldLayout('reverse_operands', 38, 1, (), None, None, 'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS'),
+    FieldLayout('imm1_src', 39, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC'),
+    FieldLayout('imm0', 40, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD'),
+    FieldLayout('imm1', 44, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD'),
+    FieldLayout('dst_mem_pattern', 48, 16, (), None, None, 'NEURON_ISA_TPB_TENSOR3D'),
+)
 S3D3_TS.DTYPE = np.dtype(
     {
         "names": ['header', 'events', 'accumulator_cmd', 'reserved0', 'src_mem_pattern', 'in_dtype', 'out_dtype', 'num_active_channels', 'imm0_src', 'op0', 'op1', 'reverse_operands', 'imm1_src', 'imm0', 'imm1', 'dst_mem_pattern', ],
@@ -1393,6 +1531,20 @@ S3D3_TS.DTYPE = np.dtype(
 )
 
 
+S4D4_TSM.LAYOUT = (
+    FieldLayout('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER'),
+    FieldLayout('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS'),
+    FieldLayout('src_mem_pattern', 12, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D'),
+    FieldLayout('in_dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved0', 35, 1, (1,), None, None, 'uint8_t'),
+    FieldLayout('op', 36, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP'),
+    FieldLayout('op_dim', 37, 1, (), None, None, 'NEURON_ISA_TPB_TENSOR_SUBDIM'),
+    FieldLayout('reverse_operands', 38, 1, (), None, None, 'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS'),
+    FieldLayout('reserved1', 39, 5, (5,), None, None, 'uint8_t'),
+    FieldLayout('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D'),
+)
 S4D4_TSM.DTYPE = np.dtype(
     {
         "names": ['header', 'events', 'src_mem_pattern', 'in_dtype', 'out_dtype', 'num_active_channels', 'reserved0', 'op', 'op_dim', 'reverse_operands', 'reserved1', 'dst_mem_pattern', ],
@@ -1403,6 +1555,20 @@ S4D4_TSM.DTYPE = np.dtype(
 )
 
 
+S2_BN.LAYOUT = (
+    FieldLayout('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER'),
+    FieldLayout('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS'),
+    FieldLayout('reserved0', 12, 4, (4,), None, None, 'uint8_t'),
+    FieldLayout('src_mem_pattern', 16, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D'),
+    FieldLayout('imm1', 28, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD'),
+    FieldLayout('dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE'),
+    FieldLayout('reserved1', 33, 1, (1,), None, None, 'uint8_t'),
+    FieldLayout('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    FieldLayout('reserved2', 35, 9, (9,), None, None, 'uint8_t'),
+    FieldLayout('imm0_ptr', 44, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD'),
+    FieldLayout('imm0_src', 48, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC'),
+    FieldLayout('reserved3', 49, 15, (15,), None, None, 'uint8_t'),
+)
 S2_BN.DTYPE = np.dtype(
     {
         "names": ['header', 'events', 'reserved0', 'src_mem_pattern', 'imm1', 'dtype', 'reserved1', 'num_active_channels', 'reserved2', 'imm0_ptr', 'imm0_src', 'reserved3', ],
@@ -1413,6 +1579,11 @@ S2_BN.DTYPE = np.dtype(
 )
 
 
+UNKNOWN.LAYOUT = (
+    FieldLayout('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER'),
+    FieldLayout('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS'),
+    FieldLayout('payload', 12, 52, (52,), None, None, 'uint8_t'),
+)
 UNKNOWN.DTYPE = np.dtype(
     {
         "names": ['header', 'events', 'payload', ],
@@ -1423,6 +1594,13 @@ UNKNOWN.DTYPE = np.dtype(
 )
 
 
+InstUnion.LAYOUT = (
+    FieldLayout('s3d3_ts', 0, 64, (), None, None, 'NEURON_ISA_TPB_S3D3_TS_STRUCT'),
+    FieldLayout('s4d4_tsm', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TSM_STRUCT'),
+    FieldLayout('s2_bn', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2_BN_STRUCT'),
+    FieldLayout('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT'),
+    FieldLayout('raw', 0, 64, (64,), None, None, 'uint8_t'),
+)
 InstUnion.DTYPE = np.dtype(
     {
         "names": ['s3d3_ts', 's4d4_tsm', 's2_bn', 'unknown', 'raw', ],

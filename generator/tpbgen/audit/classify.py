@@ -12,7 +12,8 @@ The four classes, most severe first:
 - additive: new names and new meanings that old words and old code do not notice (added opcodes,
   enumerators, structs, fields, validators; reserved bytes given a meaning; looser validators);
 - informational: nothing a word or a program can observe (maintenance markers, stale JSON names,
-  JSON changes for structs the headers do not define, geometry constants no validator reads).
+  JSON changes for structs the headers do not define, geometry constants no validator reads), or
+  what another finding already says (an enums.h membership table following its enum).
 
 `reserved*` fields are not API: their names and shapes are never findings of their own.
 """
@@ -108,6 +109,9 @@ def _field_removed(c: Change) -> tuple[str, str]:
 
 def _function_changed(c: Change) -> tuple[str, str]:
     eff, pol = c.detail["effect"], c.detail["polarity"]
+    mirrored = c.detail.get("mirrors_enum") or []
+    if mirrored:
+        return "informational", f"the membership table follows the enumerators added to / removed from {', '.join(mirrored)}, which are findings of their own"
     negated = " (it is only used negated, so its callers move the other way)" if pol == "negative" else ""
     if eff == "stricter":
         return "encoding-breaking", f"a stricter validator{negated}: words OLD accepts may be rejected"

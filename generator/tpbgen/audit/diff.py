@@ -31,6 +31,7 @@ from . import terms as T
 CATEGORIES = ("opcodes", "enums", "constants", "structs", "validators", "bindings")
 
 _RESERVED = re.compile(r"^(reserved|rsvd|_*pad)", re.IGNORECASE)
+_MEMBER_TEST = re.compile(r"^\w+ == (\w+)$")
 
 
 def is_reserved(name: str) -> bool:
@@ -170,6 +171,7 @@ class Differ:
         self.fo = facts(old)
         self.fn = facts(new)
         self.out: list[Change] = []
+        self.enum_delta: dict[str, str] = {}  # enumerator name -> the enum it was added to / removed from
 
     def add(self, kind: str, category: str, subject: str, summary: str, old: Side, new: Side, **detail: Any) -> None:
         self.out.append(Change(kind, category, subject, summary, old, new, detail))
@@ -215,6 +217,8 @@ class Differ:
                     renamed[r.name] = a
                     taken.add(a.name)
                     break
+        for m in (*removed, *added):
+            self.enum_delta[m.name] = en.name
         for r in removed:
             if r.name in renamed:
                 a = renamed[r.name]
@@ -436,7 +440,22 @@ class Differ:
             parts = [p for p in (f"+{n_add} term{'s' * (n_add != 1)}" if n_add else "", f"-{n_rm} term{'s' * (n_rm != 1)}" if n_rm else "",
                                  f"{n_arm} disjunction{'s' * (n_arm != 1)} with arms changed" if n_arm else "") if p]
             self.add("function.changed", "validators", f.name, f"{f.name}: {', '.join(parts)}", at(o.loc), at(f.loc),
-                     terms=T.term_changes_json(tc), polarity=T.describe_polarity(pol), returns_bool=boolean, effect=eff)
+                     terms=T.term_changes_json(tc), polarity=T.describe_polarity(pol), returns_bool=boolean, effect=eff,
+                     mirrors_enum=self._mirrors(f.name, tc))
+
+    def _mirrors(self, name: str, tc: list[T.TermChange]) -> list[str]:
+        """For an enums.h membership table (`is_valid_enum_<list>`) whose every changed arm is
+        `x == E` for an enumerator E added or removed in this transition: the enums it mirrors."""
+        if not name.startswith("is_valid_enum_"):
+            return []
+        texts = [t for c in tc for t in ([a for _, a in c.arms] if c.op == "~" else [c.text])]
+        enums: set[str] = set()
+        for text in texts:
+            m = _MEMBER_TEST.match(text)
+            if m is None or m.group(1) not in self.enum_delta:
+                return []
+            enums.add(self.enum_delta[m.group(1)])
+        return sorted(enums)
 
     # -- JSON bindings --------------------------------------------------------------------------
     def bindings(self) -> None:

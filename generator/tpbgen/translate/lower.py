@@ -409,6 +409,8 @@ class Lowerer:
         line = d.coord.line if d.coord else 0
         if isinstance(d.type, c_ast.ArrayDecl):
             raise self.err(d, "local arrays are not accepted")
+        if isinstance(d.type, c_ast.PtrDecl):
+            raise self.err(d, f"pointers are not accepted (local '{d.name}')")
         tref = self.type_of_decl(d.type, d)
         top = scopes[-1]
         if tref.kind in ("struct", "union"):
@@ -675,6 +677,8 @@ class Lowerer:
     def type_of_decl(self, t: c_ast.Node, where: c_ast.Node) -> TypeRef:
         while isinstance(t, (c_ast.TypeDecl, c_ast.Typename)):
             t = t.type
+        if isinstance(t, c_ast.PtrDecl):
+            raise self.err(where, "pointers are not accepted")
         if isinstance(t, c_ast.IdentifierType):
             names = [x for x in t.names if x not in ("const", "volatile")]
             if len(names) == 1 and names[0] in self._type_names:

@@ -243,11 +243,10 @@ def decode_format(codes: npt.NDArray[Any], fmt: FloatFormat) -> F32:
     sign = (c >> np.uint32(mag_bits)) & np.uint32(1)
     e = (c >> np.uint32(m)) & np.uint32((1 << fmt.ebits) - 1)
     mant = c & np.uint32((1 << m) - 1)
-    mag = np.where(
-        e == 0,
-        np.ldexp(mant.astype(np.float32), np.int32(1 - fmt.bias - m)),
-        np.ldexp((mant | np.uint32(1 << m)).astype(np.float32), e.astype(np.int32) - np.int32(fmt.bias + m)),
-    ).astype(np.float32)
+    with np.errstate(over="ignore"):  # the all-ones exponent is replaced below
+        sub = np.ldexp(mant.astype(np.float32), np.int32(1 - fmt.bias - m))
+        nrm = np.ldexp((mant | np.uint32(1 << m)).astype(np.float32), e.astype(np.int32) - np.int32(fmt.bias + m))
+    mag = np.where(e == 0, sub, nrm).astype(np.float32)
     emax = (1 << fmt.ebits) - 1
     if fmt.ieee_specials:
         mag = np.where(e == emax, np.where(mant == 0, np.float32(np.inf), np.float32(np.nan)), mag)

@@ -1,0 +1,168 @@
+"""`tpbgen generate`: deterministic, atomic, write-if-changed, --check, and a package that stands alone."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tpb_paths import HEADER_ROOT, REPO
+from tpbgen.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def generate(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["generate", *argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+def test_committed_generated_is_current(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = generate(capsys, "--headers", str(HEADER_ROOT), "--out", str(REPO / "generated"), "--check")
+    assert code == 0, err
+    assert "generated/ is current" in out
+
+
+def test_deterministic_and_relocatable(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same drop, copied to another place and generated without the cache, gives the same bytes
+    other = tmp_path / "elsewhere" / "drop"
+    shutil.copytree(HEADER_ROOT, other)
+    monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
+    assert generate(capsys, "--headers", str(HEADER_ROOT), "--out", str(tmp_path / "a"))[0] == 0
+    assert generate(capsys, "--headers", str(other), "--out", str(tmp_path / "b"), "--no-cache")[0] == 0
+    a, b = tree(tmp_path / "a"), tree(tmp_path / "b")
+    assert a == b
+    assert a == tree(REPO / "generated") | {k: v for k, v in a.items() if k not in tree(REPO / "generated")}
+    for name, data in a.items():
+        text = data.decode("utf-8")
+        assert str(tmp_path) not in text and str(REPO) not in text, f"absolute path in {name}"
+
+
+def test_write_if_changed_keeps_timestamps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "gen"
+    assert generate(capsys, "--out", str(out), "--headers", str(HEADER_ROOT))[0] == 0
+    first = {p: p.stat().st_mtime_ns for p in out.rglob("*.py")}
+    os.utime(out / "README.md", ns=(1, 1))
+    code, printed, _ = generate(capsys, "--out", str(out), "--headers", str(HEADER_ROOT))
+    assert code == 0 and "0 files written" in printed
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*.py")} == first
+
+
+def test_check_reports_each_stale_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "gen"
+    shutil.copytree(REPO / "generated", out, ignore=shutil.ignore_patterns("__pycache__"))
+    (out / "tpb_isa" / "sunda" / "enums.py").write_text("# edited by hand\n")
+    (out / "tpb_isa" / "extra.py").write_text("x = 1\n")
+    (out / "README.md").unlink()
+    code, _, err = generate(capsys, "--out", str(out), "--headers", str(HEADER_ROOT), "--check")
+    assert code == 1
+    assert f"{out / 'tpb_isa/sunda/enums.py'}: differs" in err
+    assert f"{out / 'tpb_isa/extra.py'}: not generated (stale)" in err
+    assert f"{out / 'README.md'}: missing" in err
+    # build debris is not a difference
+    shutil.copytree(REPO / "generated", tmp_path / "clean", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "clean" / "tpb_isa.egg-info").mkdir()
+    (tmp_path / "clean" / "tpb_isa.egg-info" / "PKG-INFO").write_text("x")
+    assert generate(capsys, "--out", str(tmp_path / "clean"), "--headers", str(HEADER_ROOT), "--check")[0] == 0
+
+
+def test_failed_generation_leaves_previous_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    drop = tmp_path / "drop"
+    shutil.copytree(HEADER_ROOT, drop)
+    out = tmp_path / "gen"
+    assert generate(capsys, "--out", str(out), "--headers", str(drop))[0] == 0
+    before = tree(out)
+    assert_h = drop / "neuron_cayman_arch_isa" / "tpb" / "aws_neuron_isa_tpb_assert.h"
+    assert_h.write_text(assert_h.read_text().replace("STATIC inline bool has_valid_neuron_header(NEURON_ISA_TPB_INST_UNION i) {",
+                                                    "STATIC inline bool has_valid_neuron_header(NEURON_ISA_TPB_INST_UNION i) {\n    while (1) {}\n", 1))
+    code, _, err = generate(capsys, "--out", str(out), "--headers", str(drop))
+    assert code == 2 and "cannot translate has_valid_neuron_header" in err
+    assert tree(out) == before
+
+
+def test_untranslatable_construct_golden(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    drop = tmp_path / "drop"
+    shutil.copytree(HEADER_ROOT, drop)
+    assert_h = drop / "neuron_mariana_arch_isa" / "tpb" / "aws_neuron_isa_tpb_assert.h"
+    text = assert_h.read_text()
+    marker = "STATIC inline bool four_byte_aligned("
+    assert marker in text
+    head, tail = text.split(marker, 1)
+    body_end = tail.index("\n}\n")
+    line = head.count("\n") + 1
+    tail = tail[:body_end] + "\n    int x = 0;\n    int *p = &x;\n    (void)p;" + tail[body_end:]
+    assert_h.write_text(head + marker + tail)
+    code, _, err = generate(capsys, "--out", str(tmp_path / "gen"), "--headers", str(drop), "--no-cache")
+    assert code == 2
+    expected = (GOLDEN / "untranslatable.txt").read_text()
+    assert f"aws_neuron_isa_tpb_assert.h:{line + tail[:body_end].count(chr(10)) + 2}:" in err
+    got = "\n".join(ln for ln in err.splitlines() if "error" in ln) + "\n"
+    assert _normalise_line(got) == _normalise_line(expected)
+    assert not (tmp_path / "gen").exists()
+
+
+def _normalise_line(text: str) -> str:
+    import re
+
+    return re.sub(r"\.h:\d+", ".h:N", text)
+
+
+def test_stale_output_golden(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "gen"
+    shutil.copytree(REPO / "generated", out, ignore=shutil.ignore_patterns("__pycache__"))
+    (out / "tpb_isa" / "maverick" / "decode.py").write_text("# stale\n")
+    code, _, err = generate(capsys, "--out", str(out), "--headers", str(HEADER_ROOT), "--check")
+    assert code == 1
+    assert err.replace(str(out), "<out>") == (GOLDEN / "stale.txt").read_text()
+
+
+def test_runtime_imports_without_the_generator(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['tpbgen'] = None  # any import of the generator now fails\n"
+        f"sys.path.insert(0, {str(REPO / 'generated')!r})\n"
+        "import tpb_isa\n"
+        "for g in tpb_isa.GENERATIONS:\n"
+        "    m = tpb_isa.gen(g)\n"
+        "    assert m.TOP_LEVEL and m.structs.STRUCTS\n"
+        "print('ok', tpb_isa.RUNTIME_API)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("ok")
+
+
+def test_pip_install_generated(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(REPO / "generated", src, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    target = tmp_path / "site"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(src)],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    probe = f"import sys; sys.path.insert(0, {str(target)!r}); import tpb_isa; print(tpb_isa.__file__)"
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().startswith(str(target))
+    assert (target / "tpb_isa" / "py.typed").exists()
+
+
+def test_runtime_api_mismatch_is_refused(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    shutil.copytree(REPO / "generated", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    init = pkg / "tpb_isa" / "_runtime" / "__init__.py"
+    init.write_text(init.read_text().replace("RUNTIME_API: tuple[int, int] = (1, 0)", "RUNTIME_API: tuple[int, int] = (2, 0)"))
+    probe = f"import sys; sys.path.insert(0, {str(pkg)!r}); import tpb_isa; tpb_isa.gen('sunda')"
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode != 0 and "RuntimeMismatch" in run.stderr and "regenerate" in run.stderr
