@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from tpbgen.cli import main
 
 from .synth import COMMON, OPS, make_tree

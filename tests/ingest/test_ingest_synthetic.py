@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from tpbgen.ingest import ingest_root
 from tpbgen.ir import io as ir_io
 from tpbgen.ir.schema_gen import render as render_schema
