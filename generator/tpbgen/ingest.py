@@ -6,6 +6,7 @@ version and tpbgen's version), so an unchanged drop is not parsed again.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from dataclasses import dataclass
@@ -79,7 +80,8 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
     pre = preprocess(src, preprocessor)
     text, dialect = reduce_dialect(pre.text)
 
-    def relpath(name: str) -> str:
+    @functools.cache
+    def relpath(name: str) -> str:  # called for every AST coordinate: resolve each file name once
         if name in ("<stdin>", TU_NAME):
             return TU_NAME
         p = Path(name)

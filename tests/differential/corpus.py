@@ -6,6 +6,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+
 from headers import tpb_words as w
 from tpbgen.ir.model import Generation, Struct
 

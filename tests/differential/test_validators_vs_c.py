@@ -15,9 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tpb_paths import REPO
 
-from . import charness
+from tpb_paths import REPO, tpb_dir
+from tpbgen import cpredicates
+
 from .corpus import mutations, random_words, seeds
 
 sys.path.insert(0, str(REPO / "generated"))
@@ -39,7 +40,7 @@ def test_python_and_batch_agree_with_c(gen: str, cc: str, tmp_path: Path, ir: di
     validators = importlib.import_module(f"tpb_isa.{gen}.validators")
     batch = importlib.import_module(f"tpb_isa.{gen}.batch")
     tops = dict(mod.TOP_LEVEL)
-    clib = charness.build(cc, gen, tuple(tops), tmp_path)
+    clib = cpredicates.build(cc, tpb_dir(gen), tuple(tops), tmp_path, opt="-O1")
     rng = np.random.default_rng(0x7B6 + len(gen))
     union = g.struct("NEURON_ISA_TPB_INST_UNION")  # type: ignore[attr-defined]
     arms = {f.name: f.type.name for f in union.fields}
