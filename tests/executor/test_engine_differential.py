@@ -1,0 +1,284 @@
+"""Differential: the numpy and C backends are bit-identical on every operator x dtype x reverse x
+immediate source (and numeric switch) combination, for every kernel. Hypothesis drives the draw."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from .engine_loader import c_available, load_engine, sub
+
+pytestmark = pytest.mark.skipif(not c_available(), reason="C backend unavailable")
+
+eng = load_engine()
+k = sub("kernels")
+alu = sub("alu")
+dt = sub("dtypes")
+errors = sub("errors")
+
+# a small machine: 128 partitions of 2 KiB active bytes, a small PSUM
+GEOM = {
+    "STATE_BUF_NUM_PARTITIONS": 128, "STATE_BUF_PARTITION_SIZE": 4096,
+    "STATE_BUF_PARTITION_ACTIVE_SIZE": 2048, "STATE_BUF_OFFSET": 0, "STATE_BUF_SZ": 128 * 4096,
+    "PSUM_BUF_NUM_PARTITIONS": 128, "PSUM_BUF_OFFSET": 0x2000000, "PSUM_BUF_SZ": 128 * 1024,
+    "PSUM_BUF_PARTITION_SIZE": 1024, "PSUM_BUF_PARTITION_ACTIVE_SIZE": 512,
+}  # fmt: skip
+SRC, PTR0, PTR1, DST = 0, 512, 768, 1024
+# TPB_EXEC_EXAMPLES raises the number of draws per test (e.g. 5000 for a soak run)
+SETTINGS = settings(
+    max_examples=int(os.environ.get("TPB_EXEC_EXAMPLES", "300")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+FLOAT_SPECIALS = np.array(
+    [0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, np.inf, -np.inf, np.nan, 1e-40, -1e-45, 3.4e38, 240.0, 248.0,
+     448.0, 464.0, 57344.0, 65520.0, 1.0 + 2.0**-8, 1.0 + 2.0**-11, 127.5, 255.5, -128.5, 2.0**31, 2.0**32],
+    dtype=np.float32,
+)  # fmt: skip
+
+numerics_st = st.builds(
+    eng.Numerics,
+    rounding=st.sampled_from(["rne", "stochastic"]),
+    seed=st.integers(0, 2**64 - 1),
+    fp8_e4m3=st.sampled_from(["ieee", "ocp"]),
+    fp8_overflow=st.sampled_from(["inf_nan", "saturate"]),
+    float_to_int=st.sampled_from(["rne_saturate", "truncate"]),
+    fp32r_mantissa_bits=st.sampled_from([10, 11, 13, 1, 22]),
+)
+float_codes = [dt.FP32, dt.BFLOAT16, dt.FP16, dt.FP8_EXP3, dt.FP8_EXP4, dt.FP8_EXP5]
+all_in_codes = float_codes + list(dt.INT_CODES)
+all_out_codes = [*all_in_codes, dt.FP32R]
+
+
+def raw_values(rng: np.random.Generator, code: int, shape: tuple[int, int], nm: Any) -> np.ndarray[Any, Any]:
+    """Random raw bits of ``code``, half arbitrary patterns, half interesting values."""
+    size = dt.size(code)
+    store = dt.storage_dtype(code)
+    bits = rng.integers(0, 2 ** (8 * size), size=shape, dtype=np.uint64).astype(store)
+    vals = rng.choice(FLOAT_SPECIALS, size=shape) * rng.choice(np.array([1, -1, 0.25, 3, 1e3], np.float32), size=shape)
+    if dt.info(code).kind == "int":
+        nice = dt.store_from_f32(code, (vals * np.float32(37)).astype(np.float32), eng.Numerics(float_to_int="truncate"))
+    else:
+        nice = dt.store_from_f32(code, vals.astype(np.float32), nm)
+    pick = rng.random(shape) < 0.5
+    return np.where(pick, bits, nice.astype(store)).astype(store)
+
+
+def scalar_bits(rng: np.random.Generator, n: int) -> np.ndarray[Any, np.dtype[np.uint32]]:
+    a = rng.integers(0, 2**32, size=n, dtype=np.uint64).astype(np.uint32)
+    b = rng.choice(FLOAT_SPECIALS, size=n).astype(np.float32).view(np.uint32)
+    c = rng.integers(0, 40, size=n).astype(np.uint32)  # shift amounts around the widths
+    sel = rng.integers(0, 3, size=n)
+    return np.where(sel == 0, a, np.where(sel == 1, b, c)).astype(np.uint32)
+
+
+def pair(nm: Any) -> tuple[Any, Any]:
+    return eng.Engine(GEOM, nm, backend="numpy"), eng.Engine(GEOM, nm, backend="c")
+
+
+def load_both(engines: tuple[Any, Any], rng: np.random.Generator, code: int, n: int, m: int, nm: Any) -> None:
+    src = raw_values(rng, code, (n, m), nm)
+    s0 = scalar_bits(rng, 128).reshape(128, 1)
+    s1 = scalar_bits(rng, 128).reshape(128, 1)
+    for e in engines:
+        e.write(SRC, src)
+        e.write(PTR0, s0)
+        e.write(PTR1, s1)
+        e.set_register(7, PTR1)
+
+
+def imm(rng: np.random.Generator, source: int, which: int) -> Any:
+    if source == 0:
+        return k.Imm(0, int(scalar_bits(rng, 1)[0]))
+    if source == 1:
+        return k.Imm.ptr(PTR0 if which == 0 else PTR1)
+    return k.Imm.reg(7)
+
+
+def assert_same(engines: tuple[Any, Any], what: str) -> None:
+    a, b = engines
+    if not np.array_equal(a.sbuf, b.sbuf):
+        diff = np.argwhere(a.sbuf != b.sbuf)
+        p, off = diff[0]
+        raise AssertionError(f"{what}: backends differ at partition {p} byte {off}: numpy {a.sbuf[p, off]:#x} C {b.sbuf[p, off]:#x}")
+    assert a.accumulators.tobytes() == b.accumulators.tobytes(), f"{what}: accumulators differ"
+
+
+def run_both(engines: tuple[Any, Any], method: str, **kwargs: Any) -> None:
+    outcomes = []
+    for e in engines:
+        try:
+            getattr(e, method)(**kwargs)
+            outcomes.append(None)
+        except errors.ExecutorError as exc:
+            outcomes.append(type(exc).__name__)
+    assert outcomes[0] == outcomes[1]
+
+
+dims_st = st.tuples(st.integers(1, 8), st.integers(1, 4), st.integers(1, 4))
+
+
+@SETTINGS
+@given(
+    nm=numerics_st,
+    op0=st.sampled_from(sorted(alu.ARITH_OPS)),
+    op1=st.sampled_from(sorted(alu.ARITH_OPS)),
+    rev=st.integers(0, 3),
+    in_code=st.sampled_from(all_in_codes),
+    out_code=st.sampled_from(all_out_codes),
+    src0=st.integers(0, 2),
+    src1=st.integers(0, 2),
+    nch=st.integers(1, 16),
+    dims=dims_st,
+    step0=st.sampled_from([1, 1, 2, -1, -3, 0]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_tensor_scalar_arith(nm: Any, op0: int, op1: int, rev: int, in_code: int, out_code: int, src0: int,
+                             src1: int, nch: int, dims: tuple[int, int, int], step0: int, seed: int) -> None:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    engines = pair(nm)
+    m = dims[0] * dims[1] * dims[2]
+    load_both(engines, rng, in_code, nch, 512 // dt.size(in_code), nm)
+    # dim 0 strided (possibly backwards or broadcast), outer dims packed after it
+    span0 = max(1, abs(step0) * (dims[0] - 1) + 1)
+    steps = [step0, span0, span0 * dims[1]]
+    lo = min(0, step0 * (dims[0] - 1))
+    start = SRC - lo * dt.size(in_code)
+    run_both(engines, "tensor_scalar", bitvec=False, src=k.pattern(start, steps, list(dims)),
+             dst=k.pattern(DST, [1], [m]), in_dtype=in_code, out_dtype=out_code, num_active_channels=nch,
+             op0=op0, op1=op1, reverse=rev, imm0=imm(rng, src0, 0), imm1=imm(rng, src1, 1))  # fmt: skip
+    assert_same(engines, f"arith op0={op0:#x} op1={op1:#x} rev={rev} {in_code}->{out_code}")
+
+
+@SETTINGS
+@given(
+    op0=st.sampled_from(sorted(alu.BITVEC_OPS)),
+    op1=st.sampled_from(sorted(alu.BITVEC_OPS)),
+    rev=st.integers(0, 3),
+    code=st.sampled_from(list(dt.INT_CODES)),
+    src0=st.integers(0, 2),
+    src1=st.integers(0, 2),
+    nch=st.integers(1, 16),
+    m=st.integers(1, 64),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_tensor_scalar_bitvec(op0: int, op1: int, rev: int, code: int, src0: int, src1: int, nch: int, m: int,
+                              seed: int) -> None:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    nm = eng.Numerics()
+    engines = pair(nm)
+    load_both(engines, rng, code, nch, m, nm)
+    ptr_align = dt.size(code)
+    i0 = imm(rng, src0, 0)
+    i1 = imm(rng, src1, 1)
+    assert PTR0 % ptr_align == 0 and PTR1 % ptr_align == 0
+    run_both(engines, "tensor_scalar", bitvec=True, src=k.pattern(SRC, [1], [m]), dst=k.pattern(DST, [1], [m]),
+             in_dtype=code, out_dtype=code, num_active_channels=nch, op0=op0, op1=op1, reverse=rev,
+             imm0=i0, imm1=i1)  # fmt: skip
+    assert_same(engines, f"bitvec op0={op0:#x} op1={op1:#x} rev={rev} dtype={code}")
+
+
+@SETTINGS
+@given(
+    nm=numerics_st,
+    cumulative=st.booleans(),
+    cmd=st.sampled_from([1, 2, 3, 4, 0]),
+    op0=st.sampled_from(sorted(alu.ARITH_OPS)),
+    op1=st.sampled_from(sorted(alu.ACCUM_IDENTITY)),
+    rev=st.sampled_from([0, 1]),
+    in_code=st.sampled_from([c for c in all_in_codes if c not in (dt.INT32, dt.UINT32)]),
+    out_code=st.sampled_from(all_out_codes),
+    src0=st.integers(0, 2),
+    src1=st.integers(0, 2),
+    nch=st.integers(1, 16),
+    m=st.integers(1, 64),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_cache_reduce_and_cumulative(nm: Any, cumulative: bool, cmd: int, op0: int, op1: int, rev: int,
+                                     in_code: int, out_code: int, src0: int, src1: int, nch: int, m: int,
+                                     seed: int) -> None:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    engines = pair(nm)
+    load_both(engines, rng, in_code, nch, m, nm)
+    start = rng.choice(FLOAT_SPECIALS, size=128).astype(np.float32)
+    for e in engines:
+        e.accumulators[:] = start
+    for _ in range(2):  # twice, so ACCUMULATE continues from the first instruction's value
+        run_both(engines, "tensor_scalar_cache", cumulative=cumulative, src=k.pattern(SRC, [1], [m]),
+                 dst=k.pattern(DST, [1], [m]), in_dtype=in_code, out_dtype=out_code, num_active_channels=nch,
+                 op0=op0, op1=op1, reverse=rev, accumulator_cmd=cmd, imm0=imm(rng, src0, 0),
+                 imm1=imm(rng, src1, 1))  # fmt: skip
+        assert_same(engines, f"cache cumulative={cumulative} cmd={cmd} op0={op0:#x} op1={op1:#x}")
+
+
+@SETTINGS
+@given(
+    nm=numerics_st,
+    cmd=st.sampled_from([0, 1, 2, 3, 4]),
+    in_code=st.sampled_from(all_in_codes),
+    out_code=st.sampled_from(all_out_codes),
+    src0=st.integers(0, 2),
+    nch=st.integers(1, 16),
+    m=st.integers(1, 64),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_exponential(nm: Any, cmd: int, in_code: int, out_code: int, src0: int, nch: int, m: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    engines = pair(nm)
+    load_both(engines, rng, in_code, nch, m, nm)
+    run_both(engines, "exponential", src=k.pattern(SRC, [1], [m]), dst=k.pattern(DST, [1], [m]), in_dtype=in_code,
+             out_dtype=out_code, num_active_channels=nch, accumulator_cmd=cmd, imm0=imm(rng, src0, 0),
+             imm1=imm(rng, 0, 1))  # fmt: skip
+    assert_same(engines, f"exp cmd={cmd} {in_code}->{out_code}")
+
+
+@SETTINGS
+@given(
+    nm=numerics_st,
+    dual=st.booleans(),
+    bitvec=st.booleans(),
+    op=st.data(),
+    rev=st.integers(0, 3),
+    ld_code=st.sampled_from(all_in_codes),
+    in_code=st.sampled_from(all_in_codes),
+    out_code=st.sampled_from(all_out_codes),
+    w=st.integers(1, 8),
+    xyz=st.tuples(st.integers(1, 3), st.integers(1, 2), st.integers(1, 2)),
+    nch=st.integers(1, 16),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_imm_ld_ptr_multi_and_dual(nm: Any, dual: bool, bitvec: bool, op: Any, rev: int, ld_code: int, in_code: int,
+                                   out_code: int, w: int, xyz: tuple[int, int, int], nch: int, seed: int) -> None:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    bitvec = bitvec and not dual
+    if bitvec:
+        in_code = out_code = int(rng.choice(list(dt.INT_CODES)))
+        ld_code = int(rng.choice([dt.UINT32, dt.UINT16, dt.UINT8, dt.INT32]))
+    if dual:
+        w = min(w, 4)
+    opcode = op.draw(st.sampled_from(sorted(alu.BITVEC_OPS if bitvec else alu.ARITH_OPS)))
+    engines = pair(nm)
+    x, y, z = xyz
+    m = x * y * z * w
+    load_both(engines, rng, in_code, nch, m, nm)
+    scal = raw_values(rng, ld_code, (nch, 8), nm)
+    for e in engines:
+        e.write(PTR0, scal)
+    run_both(engines, "imm_load", bitvec=bitvec, src=k.pattern(PTR0, [1, 4], [4, 2]), dtype=ld_code,
+             num_active_channels=nch)  # fmt: skip
+    src = k.pattern(SRC, [1, x, x * y, x * y * z], [x, y, z, w])
+    dst = k.pattern(DST, [1], [m])
+    if dual:
+        run_both(engines, "ptr_multi_dual", src=src, dst=dst, in_dtype=in_code, out_dtype=out_code,
+                 num_active_channels=nch, op=opcode, reverse=rev)  # fmt: skip
+    else:
+        run_both(engines, "ptr_multi", bitvec=bitvec, src=src, dst=dst, in_dtype=in_code, out_dtype=out_code,
+                 num_active_channels=nch, op=opcode, reverse=rev & 0 if rev in (1, 2) else rev)  # fmt: skip
+    assert_same(engines, f"ptr_multi dual={dual} bitvec={bitvec} op={opcode:#x} rev={rev}")
+    assert engines[0].imm_flops.tobytes() == engines[1].imm_flops.tobytes()
