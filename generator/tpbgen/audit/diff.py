@@ -8,8 +8,9 @@ the enclosing enum/struct, or the JSON key.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -124,29 +125,43 @@ def fmt_type(t: TypeRef, f: Field | None = None) -> str:
 
 # ---------------------------------------------------------------------------------------------
 class GenFacts:
-    """What the differ derives from one generation's function bodies, computed once per
+    """What the differ derives from one generation's function bodies and JSON, computed once per
     generation even when it takes part in two transitions (`audit --all`)."""
 
     def __init__(self, gen: Generation) -> None:
         self.gen = gen
         self._canon: dict[str, str] = {}
-        self._readers: dict[str, set[str]] | None = None
+        self._terms: dict[str, list[T.Term]] = {}
+        self._readers: dict[str, list[str]] = {}
         self._polarity: T.Polarity | None = None
+        self._stale: dict[tuple[str, str], tuple[str, int]] | None = None
 
     def canon(self, f: Function) -> str:
         if f.name not in self._canon:
             self._canon[f.name] = T.canonical_body(f)
         return self._canon[f.name]
 
-    def readers(self) -> dict[str, set[str]]:
-        if self._readers is None:
-            self._readers = _readers(self.gen.functions)
-        return self._readers
+    def terms(self, f: Function) -> list[T.Term]:
+        if f.name not in self._terms:
+            self._terms[f.name] = T.function_terms(f)
+        return self._terms[f.name]
+
+    def readers(self, name: str) -> list[str]:
+        """The functions whose bodies read the identifier `name` (found in the canonical bodies)."""
+        if name not in self._readers:
+            needle = f'"_t":"ID","name":{json.dumps(name)}' + "}"
+            self._readers[name] = [f.name for f in self.gen.functions if needle in self.canon(f)]
+        return self._readers[name]
 
     def polarity(self, name: str) -> int:
         if self._polarity is None:
             self._polarity = T.Polarity(self.gen.functions)
         return self._polarity(name)
+
+    def stale(self) -> dict[tuple[str, str], tuple[str, int]]:
+        if self._stale is None:
+            self._stale = _stale(self.gen)
+        return self._stale
 
 
 _FACTS: dict[int, GenFacts] = {}
@@ -284,7 +299,10 @@ class Differ:
         new_locs = {c.name: c.loc for c in self.new.constants}
         new_seq = [c.name for c in self.new.constants]
         old_seq = [c.name for c in self.old.constants]
-        readers = {k: self.fo.readers().get(k, set()) | self.fn.readers().get(k, set()) for k in {*self.fo.readers(), *self.fn.readers()}}
+
+        def readers(name: str) -> list[str]:
+            return sorted({*self.fo.readers(name), *self.fn.readers(name)})
+
         for i, c in enumerate(self.new.constants):
             if c.name in oc:
                 continue
@@ -295,14 +313,14 @@ class Differ:
                 continue
             side = anchor(old_seq, i, new_locs, file_fallback(self.new, c.loc.file))
             self.add("constant.removed", "constants", c.name, f"{c.name} (= {c.value}) removed", at(c.loc), side, value=c.value,
-                     read_by=sorted(readers.get(c.name, set())))
+                     read_by=readers(c.name))
         for c in self.new.constants:
             o = oc.get(c.name)
             if o is None:
                 continue
             if o.value != c.value:
                 self.add("constant.changed", "constants", c.name, f"{c.name}: {o.value} -> {c.value}", at(o.loc), at(c.loc),
-                         old_value=o.value, new_value=c.value, read_by=sorted(readers.get(c.name, set())))
+                         old_value=o.value, new_value=c.value, read_by=readers(c.name))
             if (o.type.name, o.type.size, o.type.signed) != (c.type.name, c.type.size, c.type.signed):
                 self.add("constant.retyped", "constants", c.name, f"{c.name}: type {o.type.spelled} -> {c.type.spelled}", at(o.loc), at(c.loc),
                          old_type=type_json(o.type), new_type=type_json(c.type))
@@ -427,7 +445,7 @@ class Differ:
                      old_params=[{"name": p.name, "type": p.type.spelled} for p in o.params], new_params=[{"name": p.name, "type": p.type.spelled} for p in f.params],
                      old_returns=o.returns.spelled, new_returns=f.returns.spelled, types_changed=_sig(o)[1:] != _sig(f)[1:])
         for o, f in changed:
-            tc = T.diff_terms(T.function_terms(o), T.function_terms(f))
+            tc = T.diff_terms(self.fo.terms(o), self.fn.terms(f))
             if not tc:
                 continue
             po, pn = self.fo.polarity(o.name), self.fn.polarity(f.name)
@@ -483,8 +501,8 @@ class Differ:
                 why = f"{struct} is {'now' if dn else 'no longer'} defined by the headers"
                 self.add(kind, "opcodes" if kind.startswith("opcode") else "bindings", name, f"{name}: {'decodable' if dn else 'not decodable'} ({why})",
                          mapping_side(self.old, struct), mapping_side(self.new, struct), **facts)
-        so = _stale(self.old)
-        sn = _stale(self.new)
+        so = self.fo.stale()
+        sn = self.fn.stale()
         for key, (file, line) in sn.items():
             if key not in so:
                 struct, name = key
@@ -531,14 +549,6 @@ def byte_owners(s: Struct) -> list[set[str]]:
             if 0 <= b < s.size:
                 owners[b].add(f.name)
     return owners
-
-
-def _readers(fns: Iterable[Function]) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for f in fns:
-        for name in T.referenced_ids(f):
-            out.setdefault(name, set()).add(f.name)
-    return out
 
 
 def _opcode_names(gen: Generation) -> set[str]:

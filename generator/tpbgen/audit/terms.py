@@ -14,6 +14,7 @@ opcode-class test in `!is_arith(i) || ...`) or either (0).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -228,17 +229,13 @@ def function_terms(fn: Function) -> list[Term]:
     return terms + expression_terms(expr)
 
 
+_COORD = re.compile(r'"coord":"[^"]*",?')
+
+
 def canonical_body(fn: Function) -> str:
-    """The body without source coordinates: equal strings mean equal code."""
-
-    def strip(v: Any) -> Any:
-        if isinstance(v, dict):
-            return {k: strip(x) for k, x in v.items() if k != "coord"}
-        if isinstance(v, list):
-            return [strip(x) for x in v]
-        return v
-
-    return json.dumps(strip(fn.body.get("body")), sort_keys=True, separators=(",", ":"))
+    """The body without source coordinates: equal strings mean equal code. (Serialised by the C
+    encoder, then the coordinates cut out: several times faster than stripping the tree first.)"""
+    return _COORD.sub("", json.dumps(fn.body.get("body"), sort_keys=True, separators=(",", ":")))
 
 
 def referenced_ids(fn: Function) -> set[str]:
