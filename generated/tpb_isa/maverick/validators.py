@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from .._runtime import check_api, codec
+from .enums import ENUMS
 
 check_api((1, 0), __name__)
 
@@ -24,6 +25,16 @@ _U16 = codec.S_H
 _U32 = codec.S_I
 _F32 = codec.S_f
 _I16 = codec.S_h
+
+
+
+def _show(enum: str, value: int) -> str:
+    """A field value for explain(): the number, and the enumerator's name when it has one."""
+    try:
+        return f"{value} ({ENUMS[enum](value).name})"
+    except (KeyError, ValueError):
+        return str(value)
+
 
 # Enumerators and constants the predicates name, under their C names.
 ALLOWED_IN_PSUM_TRUE: Final = 1
@@ -2600,49 +2611,49 @@ def _x_indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: byte
 
 def _x_has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP):
-        return f"has_tensor_scalar_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)): header.opcode = {i_b[i_o]}"
+        return f"has_tensor_scalar_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP):
-        return f"has_tensor_scalar_ptr_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)): header.opcode = {i_b[i_o]}"
+        return f"has_tensor_scalar_ptr_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE:
-        return f"has_tensor_cache_reduce_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE): header.opcode = {i_b[i_o]}"
+        return f"has_tensor_cache_reduce_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE:
-        return f"has_tensor_cache_cumulative_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE): header.opcode = {i_b[i_o]}"
+        return f"has_tensor_cache_cumulative_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_has_exponential_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_EXPONENTIAL:
-        return f"has_exponential_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL): header.opcode = {i_b[i_o]}"
+        return f"has_exponential_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_tensor_scalar_arith(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL):
-        return f"tensor_scalar_arith: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE) || (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL)): header.opcode = {i_b[i_o]}"
+        return f"tensor_scalar_arith: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE) || (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_tensor_scalar_bitvec(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP):
-        return f"tensor_scalar_bitvec: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)): header.opcode = {i_b[i_o]}"
+        return f"tensor_scalar_bitvec: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 12] != NEURON_ISA_TPB_ACCUM_CMD_IDLE:
-        return f"has_zero_accum_cmd_field: (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE): accumulator_cmd = {i_b[i_o + 12]}"
+        return f"has_zero_accum_cmd_field: (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}"
     return None
 
 
@@ -2662,35 +2673,35 @@ def _x_tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> str | None:
     if not _is_valid_enum_alu_op(i_b[i_o + 37]):
         return 'tensor_scalar_valid_ops -> ' + (_x_is_valid_enum_alu_op(i_b[i_o + 37]) or 'is_valid_enum_alu_op')
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_DIVIDE:
-        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_DIVIDE): op0 = {i_b[i_o + 36]}"
+        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_DIVIDE): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_POW:
-        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_POW): op0 = {i_b[i_o + 36]}"
+        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_POW): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MOD:
-        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_MOD): op0 = {i_b[i_o + 36]}"
+        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_MOD): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_DIVIDE:
-        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_DIVIDE): op1 = {i_b[i_o + 37]}"
+        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_DIVIDE): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     if i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_POW:
-        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_POW): op1 = {i_b[i_o + 37]}"
+        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_POW): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     if i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_MOD:
-        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_MOD): op1 = {i_b[i_o + 37]}"
+        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_MOD): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     if not ((not _tensor_scalar_bitvec(i_b, i_o)) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37]))):
-        return f"tensor_scalar_valid_ops: (!tensor_scalar_bitvec({{...}}) || (is_bitvec_op(op0) && is_bitvec_op(op1))): op0 = {i_b[i_o + 36]}, op1 = {i_b[i_o + 37]}"
+        return f"tensor_scalar_valid_ops: (!tensor_scalar_bitvec({{...}}) || (is_bitvec_op(op0) && is_bitvec_op(op1))): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     if not ((((not _tensor_scalar_arith(i_b, i_o)) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37]))) or ((((((i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT) and (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)) and (_U32(i_b, i_o + 40)[0] == 0)) and (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_U32(i_b, i_o + 44)[0] == 0)) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))) or ((_is_valid_int_aluop_dve(i_b[i_o + 36]) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS)) and (_is_valid_int_aluop_dve(i_b[i_o + 37]) or (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)))):
-        return f"tensor_scalar_valid_ops: (!tensor_scalar_arith({{...}}) || (is_general_arith_op(op0) && is_general_arith_op(op1)) || ((op0 == NEURON_ISA_TPB_ALU_OP_RSQRT) && (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS) && (imm0.imm_bitvec_uint32 == 0) && (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) || ((is_valid_int_aluop_dve(op0) || (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)) && (is_valid_int_aluop_dve(op1) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)))): op0 = {i_b[i_o + 36]}, op1 = {i_b[i_o + 37]}, imm0.imm_bitvec_uint32 = {_U32(i_b, i_o + 40)[0]}, imm0_src = {i_b[i_o + 35]}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}, imm1_src = {i_b[i_o + 39]}"
+        return f"tensor_scalar_valid_ops: (!tensor_scalar_arith({{...}}) || (is_general_arith_op(op0) && is_general_arith_op(op1)) || ((op0 == NEURON_ISA_TPB_ALU_OP_RSQRT) && (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS) && (imm0.imm_bitvec_uint32 == 0) && (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) || ((is_valid_int_aluop_dve(op0) || (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)) && (is_valid_int_aluop_dve(op1) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)))): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}, imm0.imm_bitvec_uint32 = {_U32(i_b, i_o + 40)[0]}, imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
     if not ((i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS) or (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)):
-        return f"tensor_scalar_valid_ops: ((op0 != NEURON_ISA_TPB_ALU_OP_BYPASS) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)): op0 = {i_b[i_o + 36]}, op1 = {i_b[i_o + 37]}"
+        return f"tensor_scalar_valid_ops: ((op0 != NEURON_ISA_TPB_ALU_OP_BYPASS) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     return None
 
 
 def _x_tensor_scalar_valid_types(i_b: bytes, i_o: int) -> str | None:
     if not (_tensor_scalar_arith(i_b, i_o) or ((_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
-        return f"tensor_scalar_valid_types: (tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)))): in_dtype = {i_b[i_o + 32]}, out_dtype = {i_b[i_o + 33]}"
+        return f"tensor_scalar_valid_types: (tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}"
     return None
 
 
 def _x_ts_imm_32_chk(i_b: bytes, i_o: int) -> str | None:
     if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))):
-        return f"ts_imm_32_chk: (tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32)))): in_dtype = {i_b[i_o + 32]}"
+        return f"ts_imm_32_chk: (tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
     return None
 
 
@@ -2724,15 +2735,15 @@ def _x_ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | N
     if not _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]):
         return 'ts_ptr_imm_chk -> ' + (_x_tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) or 'tpb_addr_active_channels')
     if not ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32]))):
-        return f"ts_ptr_imm_chk: ((tensor_scalar_arith({{...}}) && four_byte_aligned(imm_ptr)) || (tensor_scalar_bitvec({{...}}) && addr_aligned_dtype(imm_ptr, in_dtype))): imm_ptr = {_U32(imm_b, imm_o)[0]}, in_dtype = {i_b[i_o + 32]}"
+        return f"ts_ptr_imm_chk: ((tensor_scalar_arith({{...}}) && four_byte_aligned(imm_ptr)) || (tensor_scalar_bitvec({{...}}) && addr_aligned_dtype(imm_ptr, in_dtype))): imm_ptr = {_U32(imm_b, imm_o)[0]}, in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
     return None
 
 
 def _x_tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> str | None:
     if not ((((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40))) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 40))):
-        return f"tensor_scalar_immediates_check: (((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm0_src = {i_b[i_o + 35]}"
+        return f"tensor_scalar_immediates_check: (((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}"
     if not ((((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 44))):
-        return f"tensor_scalar_immediates_check: (((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm1_src = {i_b[i_o + 39]}"
+        return f"tensor_scalar_immediates_check: (((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
     return None
 
 
@@ -2746,9 +2757,9 @@ def _x_tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> str | None:
 
 def _x_tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 35] != NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE:
-        return f"tensor_scalar_ptr_imm_src: (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm0_src = {i_b[i_o + 35]}"
+        return f"tensor_scalar_ptr_imm_src: (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}"
     if i_b[i_o + 39] != NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE:
-        return f"tensor_scalar_ptr_imm_src: (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm1_src = {i_b[i_o + 39]}"
+        return f"tensor_scalar_ptr_imm_src: (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
     return None
 
 
@@ -2778,7 +2789,7 @@ def _x_tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> str | None:
 
 def _x_s3d3_transpose_check(i_b: bytes, i_o: int) -> str | None:
     if not ((i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))):
-        return f"s3d3_transpose_check: ((header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (has_transpose_src_element_count_m3d({{...}}) && has_multiple_32_channels(num_active_channels))): header.opcode = {i_b[i_o]}, num_active_channels = {i_b[i_o + 34]}"
+        return f"s3d3_transpose_check: ((header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (has_transpose_src_element_count_m3d({{...}}) && has_multiple_32_channels(num_active_channels))): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, num_active_channels = {i_b[i_o + 34]}"
     return None
 
 
@@ -2866,7 +2877,7 @@ def _x_is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> str | None:
 
 def _x_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 12] not in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
-        return f"has_valid_tensor_scalar_cache_reduce_accum_cmd: ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)): accumulator_cmd = {i_b[i_o + 12]}"
+        return f"has_valid_tensor_scalar_cache_reduce_accum_cmd: ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}"
     return None
 
 
@@ -2890,21 +2901,21 @@ def _x_tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 def _x_tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> str | None:
     if not (_is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or ((_is_valid_int_dtype_datapath(i_b[i_o + 32]) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_UINT32)) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_INT32))):
-        return f"tensor_scalar_cache_reduce_valid_types: (is_valid_fp_dtype_datapath(in_dtype, ALLOW_FP32R_FALSE) || (is_valid_int_dtype_datapath(in_dtype) && (in_dtype != NEURON_ISA_TPB_DTYPE_UINT32) && (in_dtype != NEURON_ISA_TPB_DTYPE_INT32))): in_dtype = {i_b[i_o + 32]}"
+        return f"tensor_scalar_cache_reduce_valid_types: (is_valid_fp_dtype_datapath(in_dtype, ALLOW_FP32R_FALSE) || (is_valid_int_dtype_datapath(in_dtype) && (in_dtype != NEURON_ISA_TPB_DTYPE_UINT32) && (in_dtype != NEURON_ISA_TPB_DTYPE_INT32))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
     return None
 
 
 def _x_tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> str | None:
     if _tensor_scalar_cache_reduce_immediates_check(i_b, i_o):
         return None
-    return f"tensor_scalar_cache_reduce_immediates_check: accumulator_cmd = {i_b[i_o + 12]}, imm0_src = {i_b[i_o + 35]}, imm1_src = {i_b[i_o + 39]}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}"
+    return f"tensor_scalar_cache_reduce_immediates_check: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}, imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}"
 
 
 def _x_tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> str | None:
     if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
         return 'tensor_scalar_cache_reduce_reverse_chk -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
     if i_b[i_o + 38] != NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE:
-        return f"tensor_scalar_cache_reduce_reverse_chk: (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE): reverse_operands = {i_b[i_o + 38]}"
+        return f"tensor_scalar_cache_reduce_reverse_chk: (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE): reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])}"
     return None
 
 
@@ -2994,13 +3005,13 @@ def _x_is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> str | No
 
 def _x_has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> str | None:
     if not ((((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_U32(i_b, i_o + 44)[0] == 0)) or (i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)):
-        return f"has_valid_exponential_accum_cmd: ((((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0)) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)): accumulator_cmd = {i_b[i_o + 12]}, imm1_src = {i_b[i_o + 39]}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}"
+        return f"has_valid_exponential_accum_cmd: ((((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0)) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}"
     return None
 
 
 def _x_exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> str | None:
     if not (((i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) or (_I16(i_b, i_o + 20)[0] != 1)) or ((_U16(i_b, i_o + 26)[0] % 2) == 0)):
-        return f"exp_x_even_or_unpacked: ((in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (step_elem[0] != 1) || ((num_elem[0] % 2) == 0)): in_dtype = {i_b[i_o + 32]}, step_elem[0] = {_I16(i_b, i_o + 20)[0]}, num_elem[0] = {_U16(i_b, i_o + 26)[0]}"
+        return f"exp_x_even_or_unpacked: ((in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (step_elem[0] != 1) || ((num_elem[0] % 2) == 0)): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, step_elem[0] = {_I16(i_b, i_o + 20)[0]}, num_elem[0] = {_U16(i_b, i_o + 26)[0]}"
     return None
 
 
@@ -3014,17 +3025,17 @@ def _x_exp_upper_src_dim_even(i_b: bytes, i_o: int) -> str | None:
 
 def _x_has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> str | None:
     if not ((((i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or _indirect_pattern(i_b, i_o + 16)) or _indirect_pattern(i_b, i_o + 48)) or (_exp_x_even_or_unpacked(i_b, i_o) and _exp_upper_src_dim_even(i_b, i_o))):
-        return f"has_valid_exponential_num_elements: ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || indirect_pattern({{...}}) || indirect_pattern({{...}}) || (exp_x_even_or_unpacked({{...}}) && exp_upper_src_dim_even({{...}}))): accumulator_cmd = {i_b[i_o + 12]}"
+        return f"has_valid_exponential_num_elements: ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || indirect_pattern({{...}}) || indirect_pattern({{...}}) || (exp_x_even_or_unpacked({{...}}) && exp_upper_src_dim_even({{...}}))): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}"
     return None
 
 
 def _x_has_valid_exponential_ops(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS:
-        return f"has_valid_exponential_ops: (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS): op0 = {i_b[i_o + 36]}"
+        return f"has_valid_exponential_ops: (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_BYPASS:
-        return f"has_valid_exponential_ops: (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS): op1 = {i_b[i_o + 37]}"
+        return f"has_valid_exponential_ops: (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     if i_b[i_o + 38] != NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE:
-        return f"has_valid_exponential_ops: (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE): reverse_operands = {i_b[i_o + 38]}"
+        return f"has_valid_exponential_ops: (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE): reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])}"
     return None
 
 
@@ -3076,19 +3087,19 @@ def _x_is_valid_exponential(i_b: bytes, i_o: int) -> str | None:
 
 def _x_has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC):
-        return f"has_tensor_scalar_ptr_multi_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)): header.opcode = {i_b[i_o]}"
+        return f"has_tensor_scalar_ptr_multi_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH:
-        return f"tensor_scalar_ptr_multi_arith: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH): header.opcode = {i_b[i_o]}"
+        return f"tensor_scalar_ptr_multi_arith: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
 def _x_tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC:
-        return f"tensor_scalar_ptr_multi_bitvec: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC): header.opcode = {i_b[i_o]}"
+        return f"tensor_scalar_ptr_multi_bitvec: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
@@ -3096,27 +3107,27 @@ def _x_tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> str | None:
     if not _is_valid_enum_alu_op(i_b[i_o + 36]):
         return 'tensor_scalar_ptr_multi_valid_ops -> ' + (_x_is_valid_enum_alu_op(i_b[i_o + 36]) or 'is_valid_enum_alu_op')
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_DIVIDE:
-        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_DIVIDE): op = {i_b[i_o + 36]}"
+        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_DIVIDE): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_POW:
-        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_POW): op = {i_b[i_o + 36]}"
+        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_POW): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MOD:
-        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_MOD): op = {i_b[i_o + 36]}"
+        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_MOD): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if not ((not _tensor_scalar_ptr_multi_bitvec(i_b, i_o)) or _is_bitvec_op(i_b[i_o + 36])):
-        return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_bitvec({{...}}) || is_bitvec_op(op)): op = {i_b[i_o + 36]}"
+        return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_bitvec({{...}}) || is_bitvec_op(op)): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if not ((not _tensor_scalar_ptr_multi_arith(i_b, i_o)) or _is_general_arith_op(i_b[i_o + 36])):
-        return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_arith({{...}}) || is_general_arith_op(op)): op = {i_b[i_o + 36]}"
+        return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_arith({{...}}) || is_general_arith_op(op)): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     return None
 
 
 def _x_tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> str | None:
     if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or ((_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
-        return f"tensor_scalar_ptr_multi_valid_types: (tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8)))): in_dtype = {i_b[i_o + 32]}, out_dtype = {i_b[i_o + 33]}"
+        return f"tensor_scalar_ptr_multi_valid_types: (tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}"
     return None
 
 
 def _x_is_valid_tsm_subdim(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 37] != NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ:
-        return f"is_valid_tsm_subdim: (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ): op_dim = {i_b[i_o + 37]}"
+        return f"is_valid_tsm_subdim: (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ): op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])}"
     return None
 
 
@@ -3132,7 +3143,7 @@ def _x_tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> str | None:
     if not _has_tensor_scalar_ptr_multi_opcode(i_b, i_o):
         return 'tensor_scalar_ptr_multi_reverse_chk -> ' + (_x_has_tensor_scalar_ptr_multi_opcode(i_b, i_o) or 'has_tensor_scalar_ptr_multi_opcode')
     if i_b[i_o + 38] not in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH):
-        return f"tensor_scalar_ptr_multi_reverse_chk: ((reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE) || (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH)): reverse_operands = {i_b[i_o + 38]}"
+        return f"tensor_scalar_ptr_multi_reverse_chk: ((reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE) || (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH)): reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])}"
     return None
 
 
@@ -3190,7 +3201,7 @@ def _x_is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> str | None:
 
 def _x_has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC):
-        return f"has_tsm_immediates_load_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC)): header.opcode = {i_b[i_o]}"
+        return f"has_tsm_immediates_load_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
     return None
 
 
@@ -3204,7 +3215,7 @@ def _x_has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> str | None:
     if _F32(i_b, i_o + 44)[0] != 0.0:
         return f"has_s2_bn_zero_immediates: (imm0_ptr.imm_arith_fp32 == 0.0): imm0_ptr.imm_arith_fp32 = {_F32(i_b, i_o + 44)[0]!r}"
     if i_b[i_o + 48] != NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE:
-        return f"has_s2_bn_zero_immediates: (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm0_src = {i_b[i_o + 48]}"
+        return f"has_s2_bn_zero_immediates: (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 48])}"
     if _F32(i_b, i_o + 28)[0] != 0.0:
         return f"has_s2_bn_zero_immediates: (imm1.imm_arith_fp32 == 0.0): imm1.imm_arith_fp32 = {_F32(i_b, i_o + 28)[0]!r}"
     return None
@@ -3212,7 +3223,7 @@ def _x_has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> str | None:
 
 def _x_tsm_immld_dtypes(i_b: bytes, i_o: int) -> str | None:
     if not (((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
-        return f"tsm_immld_dtypes: (((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32)))): header.opcode = {i_b[i_o]}, dtype = {i_b[i_o + 32]}"
+        return f"tsm_immld_dtypes: (((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32)))): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
     return None
 
 

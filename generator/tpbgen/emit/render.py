@@ -62,11 +62,39 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         "validator_imports": sorted([(n, a) for n, a in readers if re.search(rf"\b{a}\(", code_py)] + [("Word", "Word"), ("as_bytes", "as_bytes")]),
         "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
         "decode_classes": sorted({cls for _, _, cls in ctx.decode}),
+        "opcode_rows": _opcode_rows(ctx),
         "has_executor": has_executor,
     }
     for k, v in extra.items():
         setattr(ctx, k, v)
     return ctx
+
+
+@dataclass(frozen=True)
+class OpcodeRow:
+    value: int
+    name: str
+    status: str  # "maintained", "not maintained: <note>", "no marker"
+    struct: str  # class it decodes to, "outside: <C struct>", or "-"
+
+
+def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
+    enum = next((e for e in ctx.enums if e.cls == ctx.opcode_cls), None)
+    if enum is None:
+        return []
+    decode = {op: cls for op, _, cls in ctx.decode}
+    outside = {op: st for op, _, st in ctx.bound_outside}
+    rows = []
+    for m in sorted(enum.members, key=lambda m: m.value):
+        if m.maintained is None:
+            status = "no marker"
+        elif m.maintained:
+            status = "maintained"
+        else:
+            status = "not maintained" + (f": {m.note}" if m.note else "")
+        struct = f"`{decode[m.value]}`" if m.value in decode else (f"outside: `{outside[m.value]}`" if m.value in outside else "-")
+        rows.append(OpcodeRow(m.value, m.name, status, struct))
+    return rows
 
 
 def render(inp: RenderInput) -> dict[str, str]:

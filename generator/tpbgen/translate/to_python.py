@@ -343,7 +343,12 @@ class PyEmitter:
             if "?" in ld.path or ld.view.offset.terms:
                 continue  # an element chosen at run time by a local: no stable name to show
             shown = self.path(ld).replace("{", "{{").replace("}", "}}")
-            parts.append(f"{shown} = {{{self.load(ld)}!r}}" if ld.t.kind == "float" else f"{shown} = {{{self.load(ld)}}}")
+            if ld.enum:
+                parts.append(f"{shown} = {{_show({ld.enum!r}, {self.load(ld)})}}")
+            elif ld.t.kind == "float":
+                parts.append(f"{shown} = {{{self.load(ld)}!r}}")
+            else:
+                parts.append(f"{shown} = {{{self.load(ld)}}}")
         return ", ".join(parts)
 
 

@@ -378,7 +378,8 @@ def encode_format(
 def _to_int(x: F32, code: int, numerics: Numerics) -> npt.NDArray[Any]:
     lo, hi = _INT_RANGE[code]
     isnan = np.isnan(x)
-    y = np.rint(x) if numerics.float_to_int == "rne_saturate" else np.trunc(x)
+    with np.errstate(invalid="ignore"):
+        y = np.rint(x) if numerics.float_to_int == "rne_saturate" else np.trunc(x)
     y64 = np.clip(np.where(isnan, 0.0, y.astype(np.float64)), float(lo), float(hi))
     v = y64.astype(np.int64)
     if numerics.float_to_int == "rne_saturate":

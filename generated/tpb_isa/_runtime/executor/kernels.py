@@ -89,6 +89,12 @@ class Imm:
 ZERO_IMM = Imm(IMM_INSTRUCTION, 0)
 
 
+def _canonical_nan(v: F32) -> F32:
+    """The accumulator keeps NaN as the canonical quiet NaN (its payload is not modelled)."""
+    out: F32 = np.where(np.isnan(v), np.float32(np.nan), v).astype(np.float32)
+    return out
+
+
 def _rev(reverse: int) -> tuple[bool, bool]:
     r = int(reverse)
     if r not in (REV_NONE, REV_FIRST, REV_SECOND, REV_BOTH):
@@ -324,7 +330,7 @@ class Engine:
         )  # fmt: skip
         dst_w.scatter(out)
         if use_acc or cmd == ACCUM_ZERO:
-            self.memory.accumulators[:nch] = final if use_acc else seed
+            self.memory.accumulators[:nch] = _canonical_nan(final if use_acc else seed)
         self.instructions_executed += 1
 
     # -- 0x30 -------------------------------------------------------------------------------------
@@ -363,7 +369,7 @@ class Engine:
         )
         dst_w.scatter(out)
         if use_acc or cmd == ACCUM_ZERO:
-            self.memory.accumulators[:nch] = final if use_acc else seed
+            self.memory.accumulators[:nch] = _canonical_nan(final if use_acc else seed)
         self.instructions_executed += 1
 
     # -- 0x70 / 0x71 ------------------------------------------------------------------------------
