@@ -155,531 +155,135 @@ WRITE_TENSOR_TRUE = 1
 
 
 def _v_is_valid_enum_dtype_allow_fp32r(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw1 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m2 = np.isin(_sw1, [0, 1])
-    _live = (_m2 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m3 = ~np.isin(_sw1, [0, 1])
-    _live = (_m3 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
 def _v_is_valid_enum_dtype_allow_u64(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw4 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m5 = np.isin(_sw4, [0, 1])
-    _live = (_m5 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m6 = ~np.isin(_sw4, [0, 1])
-    _live = (_m6 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
 def _v_is_valid_enum_dtype_allow_i64(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw7 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m8 = np.isin(_sw7, [0, 1])
-    _live = (_m8 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m9 = ~np.isin(_sw7, [0, 1])
-    _live = (_m9 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
 def _v_is_valid_enum_write_tensor(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw10 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m11 = np.isin(_sw10, [0, 1])
-    _live = (_m11 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m12 = ~np.isin(_sw10, [0, 1])
-    _live = (_m12 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
 def _v_is_valid_enum_allowed_in_psum(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw13 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m14 = np.isin(_sw13, [0, 1])
-    _live = (_m14 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m15 = ~np.isin(_sw13, [0, 1])
-    _live = (_m15 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
 def _v_is_valid_enum_allowed_in_sbuf(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw16 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m17 = np.isin(_sw16, [0, 1])
-    _live = (_m17 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m18 = ~np.isin(_sw16, [0, 1])
-    _live = (_m18 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
 def _v_is_valid_enum_neuron_core_version(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw19 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m20 = np.isin(_sw19, [2, 3, 4])
-    _live = (_m20 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m21 = ~np.isin(_sw19, [2, 3, 4])
-    _live = (_m21 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [2, 3, 4], kind='table')
 
 
 def _v_is_valid_enum_neuron_engine(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw22 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m23 = np.isin(_sw22, [0, 1, 2, 3, 4, 5])
-    _live = (_m23 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m24 = ~np.isin(_sw22, [0, 1, 2, 3, 4, 5])
-    _live = (_m24 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5], kind='table')
 
 
 def _v_is_valid_enum_opcode(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw25 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m26 = np.isin(_sw25, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 184, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 255])
-    _live = (_m26 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m27 = ~np.isin(_sw25, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 184, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 255])
-    _live = (_m27 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 48, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 81, 82, 83, 84, 88, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 184, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 255], kind='table')
 
 
 def _v_is_valid_enum_wait_mode(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw28 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m29 = np.isin(_sw28, [0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255])
-    _live = (_m29 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m30 = ~np.isin(_sw28, [0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255])
-    _live = (_m30 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255], kind='table')
 
 
 def _v_is_valid_enum_update_mode(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw31 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m32 = np.isin(_sw31, [0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255])
-    _live = (_m32 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m33 = ~np.isin(_sw31, [0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255])
-    _live = (_m33 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 7, 9, 17, 18, 19, 20, 21, 23, 25, 133, 135, 137, 149, 151, 153, 255], kind='table')
 
 
 def _v_is_valid_enum_debug_cmd_levels(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw34 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m35 = np.isin(_sw34, [0, 1, 3, 5, 7, 9])
-    _live = (_m35 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m36 = ~np.isin(_sw34, [0, 1, 3, 5, 7, 9])
-    _live = (_m36 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 3, 5, 7, 9], kind='table')
 
 
 def _v_is_valid_enum_pseudo_opcode(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw37 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m38 = np.isin(_sw37, [0, 1, 2])
-    _live = (_m38 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m39 = ~np.isin(_sw37, [0, 1, 2])
-    _live = (_m39 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
 def _v_is_valid_enum_dtype_basic(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw40 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m41 = np.isin(_sw40, [0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12])
-    _live = (_m41 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m42 = ~np.isin(_sw40, [0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12])
-    _live = (_m42 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], kind='table')
 
 
 def _v_is_valid_enum_dtype(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw43 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m44 = np.isin(_sw43, [0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31])
-    _live = (_m44 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m45 = ~np.isin(_sw43, [0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31])
-    _live = (_m45 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 25, 26, 27, 28, 29, 30, 31], kind='table')
 
 
 def _v_is_valid_enum_data_src(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw46 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m47 = np.isin(_sw46, [0, 1])
-    _live = (_m47 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m48 = ~np.isin(_sw46, [0, 1])
-    _live = (_m48 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
 def _v_is_valid_enum_reduce_axis(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw49 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m50 = np.isin(_sw49, [0, 1])
-    _live = (_m50 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m51 = ~np.isin(_sw49, [0, 1])
-    _live = (_m51 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
 def _v_is_valid_enum_accum_cmd(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw52 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m53 = np.isin(_sw52, [0, 1, 2, 3, 4])
-    _live = (_m53 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m54 = ~np.isin(_sw52, [0, 1, 2, 3, 4])
-    _live = (_m54 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4], kind='table')
 
 
 def _v_is_valid_enum_collective_type(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw55 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m56 = np.isin(_sw55, [1])
-    _live = (_m56 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m57 = ~np.isin(_sw55, [1])
-    _live = (_m57 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [1], kind='table')
 
 
 def _v_is_valid_enum_cce_op(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw58 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m59 = np.isin(_sw58, [0, 1, 2])
-    _live = (_m59 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m60 = ~np.isin(_sw58, [0, 1, 2])
-    _live = (_m60 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
 def _v_is_valid_enum_dequant_fmt(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw61 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m62 = np.isin(_sw61, [0, 1, 2, 3, 4])
-    _live = (_m62 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m63 = ~np.isin(_sw61, [0, 1, 2, 3, 4])
-    _live = (_m63 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4], kind='table')
 
 
 def _v_is_valid_enum_lnc_size_fmt(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw64 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m65 = np.isin(_sw64, [0, 1, 2, 3])
-    _live = (_m65 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m66 = ~np.isin(_sw64, [0, 1, 2, 3])
-    _live = (_m66 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
 def _v_is_valid_enum_dge_compute_op(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw67 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m68 = np.isin(_sw67, [0, 1, 2, 3, 4])
-    _live = (_m68 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m69 = ~np.isin(_sw67, [0, 1, 2, 3, 4])
-    _live = (_m69 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4], kind='table')
 
 
 def _v_is_valid_enum_indirect_dim(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw70 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m71 = np.isin(_sw70, [0, 1, 2, 3])
-    _live = (_m71 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m72 = ~np.isin(_sw70, [0, 1, 2, 3])
-    _live = (_m72 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
 def _v_is_valid_enum_dge_opcode(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw73 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m74 = np.isin(_sw73, [0, 1, 2, 3])
-    _live = (_m74 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m75 = ~np.isin(_sw73, [0, 1, 2, 3])
-    _live = (_m75 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
 def _v_is_valid_enum_rand_algorithm(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw76 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m77 = np.isin(_sw76, [0, 1, 2, 3])
-    _live = (_m77 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m78 = ~np.isin(_sw76, [0, 1, 2, 3])
-    _live = (_m78 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
 def _v_is_valid_enum_rand_post_proc(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw79 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m80 = np.isin(_sw79, [0, 1, 2])
-    _live = (_m80 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m81 = ~np.isin(_sw79, [0, 1, 2])
-    _live = (_m81 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
 def _v_is_valid_enum_rand_src(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw82 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m83 = np.isin(_sw82, [0, 1, 2, 3])
-    _live = (_m83 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m84 = ~np.isin(_sw82, [0, 1, 2, 3])
-    _live = (_m84 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
 def _v_is_valid_enum_alu_op(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw85 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m86 = np.isin(_sw85, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225])
-    _live = (_m86 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m87 = ~np.isin(_sw85, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225])
-    _live = (_m87 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225], kind='table')
 
 
 def _v_is_valid_enum_tensor_subdim(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw88 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m89 = np.isin(_sw88, [0, 2, 3, 4, 5])
-    _live = (_m89 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m90 = ~np.isin(_sw88, [0, 2, 3, 4, 5])
-    _live = (_m90 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 2, 3, 4, 5], kind='table')
 
 
 def _v_is_valid_enum_imm_src(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw91 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m92 = np.isin(_sw91, [0, 1, 2])
-    _live = (_m92 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m93 = ~np.isin(_sw91, [0, 1, 2])
-    _live = (_m93 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
 def _v_is_valid_enum_imm_src_n(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw94 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m95 = np.isin(_sw94, [0, 1, 2])
-    _live = (_m95 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m96 = ~np.isin(_sw94, [0, 1, 2])
-    _live = (_m96 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
 def _v_is_valid_enum_tens_scalar_rev_ops(v: Any) -> Any:
-    _N = np.shape(v)[0] if np.ndim(v) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.bool_)
-    _sw97 = np.broadcast_to(np.asarray(np.asarray(v).astype(np.int32)), _done.shape)
-    _m98 = np.isin(_sw97, [0, 1, 2, 3])
-    _live = (_m98 & ~_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
-    _m99 = ~np.isin(_sw97, [0, 1, 2, 3])
-    _live = (_m99 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
-    return _ret
+    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
 def _v_has_valid_inst_len(h_W: Any, h_o: Any) -> Any:
@@ -750,25 +354,25 @@ def _v_type_size(dtype: Any) -> Any:
     _N = np.shape(dtype)[0] if np.ndim(dtype) else 1
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
-    _sw100 = np.broadcast_to(np.asarray(np.asarray(dtype).astype(np.int32)), _done.shape)
-    _m101 = np.isin(_sw100, [2, 3, 13, 14, 15])
-    _live = (_m101 & ~_done)
+    _sw1 = np.broadcast_to(np.asarray(np.asarray(dtype).astype(np.int32)), _done.shape)
+    _m2 = np.isin(_sw1, [2, 3, 13, 14, 15], kind='table')
+    _live = (_m2 & ~_done)
     _ret = np.where(_live, np.uint32(1), _ret)
     _done = _done | _live
-    _m102 = np.isin(_sw100, [4, 5, 6, 7])
-    _live = (_m102 & ~_done)
+    _m3 = np.isin(_sw1, [4, 5, 6, 7], kind='table')
+    _live = (_m3 & ~_done)
     _ret = np.where(_live, np.uint32(2), _ret)
     _done = _done | _live
-    _m103 = np.isin(_sw100, [8, 9, 10, 11])
-    _live = (_m103 & ~_done)
+    _m4 = np.isin(_sw1, [8, 9, 10, 11], kind='table')
+    _live = (_m4 & ~_done)
     _ret = np.where(_live, np.uint32(4), _ret)
     _done = _done | _live
-    _m104 = np.isin(_sw100, [1, 12])
-    _live = (_m104 & ~_done)
+    _m5 = np.isin(_sw1, [1, 12], kind='table')
+    _live = (_m5 & ~_done)
     _ret = np.where(_live, np.uint32(8), _ret)
     _done = _done | _live
-    _m105 = ~np.isin(_sw100, [2, 3, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 1, 12])
-    _live = (_m105 & ~_done)
+    _m6 = ~np.isin(_sw1, [2, 3, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 1, 12], kind='table')
+    _live = (_m6 & ~_done)
     _ret = np.where(_live, np.uint32(0), _ret)
     _done = _done | _live
     return _ret
@@ -868,35 +472,35 @@ def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
     _N = np.shape(addr)[0] if np.ndim(addr) else 1
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _c106 = np.broadcast_to(np.asarray(np.asarray(dtype).astype(np.int32) == np.int32(16)), _done.shape)
-    _m107 = _c106
-    _live = (_m107 & ~_done)
+    _c7 = np.broadcast_to(np.asarray(np.asarray(dtype).astype(np.int32) == np.int32(16)), _done.shape)
+    _m8 = _c7
+    _live = (_m8 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _c109 = np.broadcast_to(np.asarray(_v_is_cptc(dtype)), _done.shape)
-    _m110 = _c109
-    _live = (_m110 & ~_done)
+    _c10 = np.broadcast_to(np.asarray(_v_is_cptc(dtype)), _done.shape)
+    _m11 = _c10
+    _live = (_m11 & ~_done)
     _ret = np.where(_live, _v_four_byte_aligned(addr), _ret)
     _done = _done | _live
-    _sw112 = np.broadcast_to(np.asarray(_v_type_size(dtype)), _done.shape)
-    _m113 = np.isin(_sw112, [1])
-    _live = (_m113 & ~_done)
+    _sw13 = np.broadcast_to(np.asarray(_v_type_size(dtype)), _done.shape)
+    _m14 = np.isin(_sw13, [1], kind='table')
+    _live = (_m14 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _m114 = np.isin(_sw112, [2])
-    _live = (_m114 & ~_done)
+    _m15 = np.isin(_sw13, [2], kind='table')
+    _live = (_m15 & ~_done)
     _ret = np.where(_live, (addr & np.uint32(1)) == np.uint32(0), _ret)
     _done = _done | _live
-    _m115 = np.isin(_sw112, [4])
-    _live = (_m115 & ~_done)
+    _m16 = np.isin(_sw13, [4], kind='table')
+    _live = (_m16 & ~_done)
     _ret = np.where(_live, (addr & np.uint32(3)) == np.uint32(0), _ret)
     _done = _done | _live
-    _m116 = np.isin(_sw112, [8])
-    _live = (_m116 & ~_done)
+    _m17 = np.isin(_sw13, [8], kind='table')
+    _live = (_m17 & ~_done)
     _ret = np.where(_live, (addr & np.uint32(7)) == np.uint32(0), _ret)
     _done = _done | _live
-    _m117 = ~np.isin(_sw112, [1, 2, 4, 8])
-    _live = (_m117 & ~_done)
+    _m18 = ~np.isin(_sw13, [1, 2, 4, 8], kind='table')
+    _live = (_m18 & ~_done)
     _ret = np.where(_live, False, _ret)
     _done = _done | _live
     return _ret
@@ -925,9 +529,9 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
     addr = np.zeros(_N, dtype=np.uint32)
     in_psum = np.zeros(_N, dtype=np.bool_)
     in_sbuf = np.zeros(_N, dtype=np.bool_)
-    _c118 = np.broadcast_to(np.asarray(_v_addr_from_register(a_W, a_o)), _done.shape)
-    _m119 = _c118
-    _live = (_m119 & ~_done)
+    _c19 = np.broadcast_to(np.asarray(_v_addr_from_register(a_W, a_o)), _done.shape)
+    _m20 = _c19
+    _live = (_m20 & ~_done)
     _ret = np.where(_live, _v_valid_addr_register(a_W, a_o), _ret)
     _done = _done | _live
     addr = np.broadcast_to(np.asarray(_v_addr_imm_mask(_colv(a_W, a_o, '<u4'))), _done.shape).astype(addr.dtype)
@@ -965,21 +569,21 @@ def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channel
     _N = imm_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _sw121 = np.broadcast_to(np.asarray(np.asarray(src).astype(np.int32)), _done.shape)
-    _m122 = np.isin(_sw121, [0])
-    _live = (_m122 & ~_done)
+    _sw22 = np.broadcast_to(np.asarray(np.asarray(src).astype(np.int32)), _done.shape)
+    _m23 = np.isin(_sw22, [0], kind='table')
+    _live = (_m23 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _m123 = np.isin(_sw121, [1])
-    _live = (_m123 & ~_done)
+    _m24 = np.isin(_sw22, [1], kind='table')
+    _live = (_m24 & ~_done)
     _ret = np.where(_live, np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), num_active_channels), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), dtype)), _ret)
     _done = _done | _live
-    _m124 = np.isin(_sw121, [2])
-    _live = (_m124 & ~_done)
+    _m25 = np.isin(_sw22, [2], kind='table')
+    _live = (_m25 & ~_done)
     _ret = np.where(_live, _v_is_valid_imm_reg(imm_W, imm_o), _ret)
     _done = _done | _live
-    _m125 = ~np.isin(_sw121, [0, 1, 2])
-    _live = (_m125 & ~_done)
+    _m26 = ~np.isin(_sw22, [0, 1, 2], kind='table')
+    _live = (_m26 & ~_done)
     _ret = np.where(_live, False, _ret)
     _done = _done | _live
     return _ret
@@ -1005,11 +609,11 @@ def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm126 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
-    while _lm126.any():
-        count = np.where(_lm126, count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm126, k + np.uint32(1), k).astype(k.dtype)
-        _lm126 = _lm126 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+    _lm27 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+    while _lm27.any():
+        count = np.where(_lm27, count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        k = np.where(_lm27, k + np.uint32(1), k).astype(k.dtype)
+        _lm27 = _lm27 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -1024,11 +628,11 @@ def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm127 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
-    while _lm127.any():
-        count = np.where(_lm127, count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm127, k + np.uint32(1), k).astype(k.dtype)
-        _lm127 = _lm127 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    _lm28 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    while _lm28.any():
+        count = np.where(_lm28, count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        k = np.where(_lm28, k + np.uint32(1), k).astype(k.dtype)
+        _lm28 = _lm28 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -1043,11 +647,11 @@ def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm128 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    while _lm128.any():
-        count = np.where(_lm128, count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm128, k + np.uint32(1), k).astype(k.dtype)
-        _lm128 = _lm128 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _lm29 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    while _lm29.any():
+        count = np.where(_lm29, count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        k = np.where(_lm29, k + np.uint32(1), k).astype(k.dtype)
+        _lm29 = _lm29 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -1134,14 +738,14 @@ def _v_indirect_quadrant_check_src3d(src_W: Any, src_o: Any) -> Any:
     _N = src_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _c129 = np.broadcast_to(np.asarray(np.logical_not(_v_indirect_pattern(src_W, src_o))), _done.shape)
-    _m130 = _c129
-    _live = (_m130 & ~_done)
+    _c30 = np.broadcast_to(np.asarray(np.logical_not(_v_indirect_pattern(src_W, src_o))), _done.shape)
+    _m31 = _c30
+    _live = (_m31 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _c132 = np.broadcast_to(np.asarray(np.logical_or(_v_index_from_register(src_W, src_o), _v_addr_from_register(src_W, src_o + 4))), _done.shape)
-    _m133 = _c132
-    _live = (_m133 & ~_done)
+    _c33 = np.broadcast_to(np.asarray(np.logical_or(_v_index_from_register(src_W, src_o), _v_addr_from_register(src_W, src_o + 4))), _done.shape)
+    _m34 = _c33
+    _live = (_m34 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
     _live = np.logical_not(_done)
@@ -1367,21 +971,21 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    _c135 = np.broadcast_to(np.asarray(np.asarray(i_W[:, i_o + 35]).astype(np.uint32) != np.uint32(0)), _done.shape)
-    _m136 = _c135
-    _live = (_m136 & ~_done)
+    _c36 = np.broadcast_to(np.asarray(np.asarray(i_W[:, i_o + 35]).astype(np.uint32) != np.uint32(0)), _done.shape)
+    _m37 = _c36
+    _live = (_m37 & ~_done)
     _ret = np.where(_live, False, _ret)
     _done = _done | _live
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm138 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
-    while _lm138.any():
-        _c139 = np.broadcast_to(np.asarray(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) != np.uint32(0)), _done.shape)
-        _m140 = _lm138 & _c139
-        _live = (_m140 & ~_done)
+    _lm39 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+    while _lm39.any():
+        _c40 = np.broadcast_to(np.asarray(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) != np.uint32(0)), _done.shape)
+        _m41 = _lm39 & _c40
+        _live = (_m41 & ~_done)
         _ret = np.where(_live, False, _ret)
         _done = _done | _live
-        k = np.where(_lm138, k + np.uint32(1), k).astype(k.dtype)
-        _lm138 = _lm138 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+        k = np.where(_lm39, k + np.uint32(1), k).astype(k.dtype)
+        _lm39 = _lm39 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
@@ -1428,23 +1032,23 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     zero = np.broadcast_to(np.asarray(np.asarray(i_W[:, i_o + 33]).astype(np.uint32) == np.uint32(0)), _done.shape).astype(zero.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm142 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    while _lm142.any():
-        zero = np.where(_lm142, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm142, k + np.uint32(1), k).astype(k.dtype)
-        _lm142 = _lm142 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _lm43 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    while _lm43.any():
+        zero = np.where(_lm43, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
+        k = np.where(_lm43, k + np.uint32(1), k).astype(k.dtype)
+        _lm43 = _lm43 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm143 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
-    while _lm143.any():
-        zero = np.where(_lm143, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm143, k + np.uint32(1), k).astype(k.dtype)
-        _lm143 = _lm143 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
+    _lm44 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
+    while _lm44.any():
+        zero = np.where(_lm44, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
+        k = np.where(_lm44, k + np.uint32(1), k).astype(k.dtype)
+        _lm44 = _lm44 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm144 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
-    while _lm144.any():
-        zero = np.where(_lm144, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm144, k + np.uint32(1), k).astype(k.dtype)
-        _lm144 = _lm144 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    _lm45 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    while _lm45.any():
+        zero = np.where(_lm45, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
+        k = np.where(_lm45, k + np.uint32(1), k).astype(k.dtype)
+        _lm45 = _lm45 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, zero, _ret)
     _done = _done | _live
@@ -1472,7 +1076,7 @@ def validate_batch(words: Any) -> npt.NDArray[np.bool_]:
     out = np.zeros(W.shape[0], dtype=np.bool_)
     ops = W[:, 0]
     for name, opcodes in TOP_LEVEL.items():
-        rows = np.flatnonzero(np.isin(ops, opcodes))
+        rows = np.flatnonzero(np.isin(ops, opcodes, kind="table"))
         if rows.size:
             out[rows] |= np.asarray(_TOP_VECTOR[name](W[rows], 0), dtype=np.bool_)
     return out

@@ -184,6 +184,8 @@ class NpEmitter:
         body = f.body
         if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
             return [head, f"    return {self.arg(body[0].e)}"]
+        if len(body) == 1 and isinstance(body[0], Switch) and (member := self.switch_membership(body[0])) is not None:
+            return [head, f"    return {member}"]
         self.lines = []
         n_src = next((f"{p.name}_W.shape[0]" for p in f.params if p.struct is not None), None)
         if n_src is None:
@@ -196,6 +198,28 @@ class NpEmitter:
         self.block(body, "_ALL", "    ")
         self.lines.append("    return _ret")
         return [head, *self.lines]
+
+    def switch_membership(self, s: Switch) -> str | None:
+        """A switch whose every case returns a constant bool (an is_valid_enum_* table), as one lookup."""
+        true_labels: list[int] = []
+        all_labels: list[int] = []
+        default: bool | None = None
+        for labels, body in s.cases:
+            if len(body) != 1 or not isinstance(body[0], Return) or not isinstance(body[0].e, Const) or body[0].e.t.kind != "bool":
+                return None
+            if labels is None:
+                default = bool(body[0].e.value)
+            else:
+                all_labels += labels
+                if body[0].e.value:
+                    true_labels += labels
+        if default is None:
+            return None
+        v = self.arg(s.e)
+        if default:
+            false_labels = sorted(set(all_labels) - set(true_labels))
+            return f"~np.isin({v}, {false_labels!r}, kind='table')" if false_labels else f"np.ones(np.shape({v}), dtype=np.bool_)"
+        return f"np.isin({v}, {sorted(true_labels)!r}, kind='table')" if true_labels else f"np.zeros(np.shape({v}), dtype=np.bool_)"
 
     def block(self, body: tuple[Stmt, ...], mask: str, ind: str) -> None:
         for s in body:
@@ -242,11 +266,11 @@ class NpEmitter:
                     continue
                 labels_all += labels
                 m = self.tmp("_m")
-                L.append(f"{ind}{m} = {base}np.isin({v}, {list(labels)!r})")
+                L.append(f"{ind}{m} = {base}np.isin({v}, {list(labels)!r}, kind='table')")
                 self.block(body, m, ind)
             if default is not None:
                 m = self.tmp("_m")
-                L.append(f"{ind}{m} = {base}~np.isin({v}, {labels_all!r})")
+                L.append(f"{ind}{m} = {base}~np.isin({v}, {labels_all!r}, kind='table')")
                 self.block(default, m, ind)
             return
         if isinstance(s, Loop):
