@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -20,6 +19,7 @@ import jinja2
 from .. import __version__
 from ..ir.model import Generation, Struct
 from ..mapping import OPCODE_ENUM
+from ..templating import template_root
 from .classify import CLASSES, Finding, counts, fails
 from .diff import CATEGORIES, Side, bindings_of, is_reserved
 
@@ -387,15 +387,8 @@ def _md_plain(s: str) -> str:
 
 
 def _loader() -> jinja2.BaseLoader:
-    """templates/audit from the installed `tpbgen.templates` package (the repo's templates/ in an
-    editable install); an install that predates that mapping falls back to the checkout's copy."""
-    try:
-        root = Path(str(resources.files("tpbgen.templates"))) / "audit"
-    except ModuleNotFoundError:
-        root = Path(__file__).resolve().parents[3] / "templates" / "audit"
-    if not root.is_dir():
-        raise FileNotFoundError(f"tpbgen's audit templates are not installed: {root}")
-    return jinja2.FileSystemLoader(str(root))
+    """templates/audit of the installed `tpbgen.templates` package (the repo's templates/ in an editable install)."""
+    return jinja2.FileSystemLoader(str(template_root() / "audit"))
 
 
 @cache
