@@ -112,3 +112,16 @@ def random_words(opcodes: tuple[int, ...], rng: np.random.Generator, count: int)
     words[:half, 0] = rng.choice(np.array(opcodes, dtype=np.uint8), size=half)
     words[: half // 2, 1] = 16
     return words
+
+
+def edge_words(gen: Generation, seed_words: list[bytes]) -> list[bytes]:
+    """Hand edge cases: all-zero and all-ones words, every seed under every opcode the generation
+    defines (a word meant for one validator shown to another), and the header length off by one."""
+    opcodes = next(e for e in gen.enums if e.name == "NEURON_ISA_TPB_OPCODE")
+    out = [bytes(64), b"\xff" * 64, bytes([0x43, 16]) + bytes(62)]
+    for s in seed_words:
+        for m in opcodes.members:
+            out.append(bytes([m.value]) + s[1:])
+        for length in (0, 15, 17, 32, 255):
+            out.append(s[:1] + bytes([length]) + s[2:])
+    return out

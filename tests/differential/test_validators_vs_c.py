@@ -2,7 +2,8 @@
 compiled from the vendored assert.h, for every top-level validator of every generation.
 
 At least 100,000 words per generation: one-field mutations of valid seeds across enum boundaries
-and limits, random multi-field mutations, and random bytes. Zero disagreements allowed; the
+and limits, random multi-field mutations, random bytes, and hand edge cases (zero and all-ones
+words, each seed under every opcode of the generation, header lengths off by one). Zero disagreements allowed; the
 corpus must also reach both verdicts for every validator (a corpus the C rejects wholesale
 would prove nothing).
 """
@@ -19,7 +20,7 @@ import pytest
 from tpb_paths import REPO, tpb_dir
 from tpbgen import cpredicates
 
-from .corpus import mutations, random_words, seeds
+from .corpus import edge_words, mutations, random_words, seeds
 
 sys.path.insert(0, str(REPO / "generated"))
 
@@ -55,6 +56,7 @@ def test_python_and_batch_agree_with_c(gen: str, cc: str, tmp_path: Path, ir: di
         words = np.vstack([
             np.frombuffer(b"".join(mutations(g, arm_struct, seed_words, rng, per_validator * 3 // 4)), dtype=np.uint8).reshape(-1, 64),
             random_words(opcodes, rng, per_validator // 4),
+            np.frombuffer(b"".join(edge_words(g, seed_words)), dtype=np.uint8).reshape(-1, 64),
         ])
         total += len(words)
         want = clib.run(name, words)
