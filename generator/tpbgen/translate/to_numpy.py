@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .c_semantics import ScalarType
+from .to_python import fits
 from .lower import (
     Assign,
     Binary,
@@ -75,6 +76,7 @@ _VIEW = {("int", 16, False): "<u2", ("int", 16, True): "<i2", ("int", 32, False)
 class NpEmitter:
     _n: int = 0
     lines: list[str] = field(default_factory=list)
+    pre: list[str] = field(default_factory=list)
 
     def tmp(self, prefix: str = "_t") -> str:
         self._n += 1
@@ -129,6 +131,13 @@ class NpEmitter:
             return "True" if e.value else "False"
         return f"{np_dtype(e.t)}({e.value!r})"
 
+    def cmp_operand(self, e: Expr) -> str:
+        """A comparison operand: a value-preserving integer widening is left to numpy's own
+        (exact) promotion instead of an explicit astype copy; arithmetic still widens first."""
+        if isinstance(e, Conv) and e.t.kind == "int" and e.e.t.kind in ("int", "bool") and fits(e.e.t, e.t) and e.e.t.bits < 64:
+            return self.expr(e.e)
+        return self.expr(e)
+
     def arg(self, e: Expr) -> str:
         """An expression placed as a whole argument of a call: no outer parentheses."""
         return _bare(self.expr(e))
@@ -146,7 +155,7 @@ class NpEmitter:
             op = "np.logical_and" if e.op == "and" else "np.logical_or"
             return f"{op}({self.arg(e.a)}, {self.arg(e.b)})"
         if isinstance(e, Compare):
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+            return f"({self.cmp_operand(e.a)} {e.op} {self.cmp_operand(e.b)})"
         if isinstance(e, Cond):
             return f"np.where({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
         if isinstance(e, Call):
@@ -186,6 +195,9 @@ class NpEmitter:
             return [head, f"    return {self.arg(body[0].e)}"]
         if len(body) == 1 and isinstance(body[0], Switch) and (member := self.switch_membership(body[0])) is not None:
             return [head, f"    return {member}"]
+        self.pre = []
+        if len(body) == 1 and isinstance(body[0], Switch) and (table := self.switch_table(body[0], f.returns)) is not None:
+            return [head, *self.pre, f"    return {table}"]
         self.lines = []
         n_src = next((f"{p.name}_W.shape[0]" for p in f.params if p.struct is not None), None)
         if n_src is None:
@@ -198,6 +210,26 @@ class NpEmitter:
         self.block(body, "_ALL", "    ")
         self.lines.append("    return _ret")
         return [head, *self.lines]
+
+    def switch_table(self, s: Switch, ret: ScalarType) -> str | None:
+        """A switch on a byte-sized value whose every case returns a constant: one table lookup."""
+        values: dict[int, int | float] = {}
+        default: int | float | None = None
+        for labels, body in s.cases:
+            if len(body) != 1 or not isinstance(body[0], Return) or not isinstance(body[0].e, Const):
+                return None
+            v = body[0].e.value
+            if labels is None:
+                default = v
+            else:
+                values.update({lb: v for lb in labels})
+        if default is None or not values or min(values) < 0 or max(values) > 255:
+            return None
+        table = [values.get(k, default) for k in range(256)]
+        x = self.tmp("_x")
+        self.pre.append(f"    {x} = np.asarray({self.arg(s.e)})")
+        lut = f"np.array({table!r}, dtype={np_dtype(ret)})"
+        return f"np.where(({x} >= 0) & ({x} <= 255), {lut}[np.clip({x}, 0, 255)], {np_dtype(ret)}({default!r}))"
 
     def switch_membership(self, s: Switch) -> str | None:
         """A switch whose every case returns a constant bool (an is_valid_enum_* table), as one lookup."""
@@ -266,7 +298,8 @@ class NpEmitter:
                     continue
                 labels_all += labels
                 m = self.tmp("_m")
-                L.append(f"{ind}{m} = {base}np.isin({v}, {list(labels)!r}, kind='table')")
+                test = f"({v} == {labels[0]})" if len(labels) == 1 else f"np.isin({v}, {list(labels)!r}, kind='table')"
+                L.append(f"{ind}{m} = {base}{test}")
                 self.block(body, m, ind)
             if default is not None:
                 m = self.tmp("_m")
