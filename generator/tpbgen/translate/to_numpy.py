@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .c_semantics import ScalarType
-from .to_python import fits
 from .lower import (
     Assign,
     Binary,
@@ -41,6 +40,7 @@ from .lower import (
     Var,
     View,
 )
+from .to_python import fits
 
 
 class BatchUnsupported(Exception):
