@@ -1,6 +1,6 @@
 """Executor speed and memory: an fp32 two-op TensorScalar over 128 partitions x 16,384 elements.
 
-    python benchmarks/execute.py [--gen sunda] [--repeat 15] [--json]
+    python benchmarks/execute.py [--gen sunda] [--repeat 15] [--json] [--generated]
 
 Prints, in one run, elements per second of
   * the executor on its C backend,
@@ -11,8 +11,8 @@ as absolute rates and as ratios to the copy and to the hand-written expression, 
 memory the numpy backend allocates while executing the instruction, relative to the tensor size
 (tracemalloc; numpy reports its buffers to it).
 
-The executor is ``tpb_isa.<gen>.Executor`` from generated/ when that package has it, else the
-same package rendered from the current templates into a temporary directory.
+The executor is ``tpb_isa.<gen>.Executor`` as tpbgen renders it from the current templates (into a
+temporary directory), or with ``--generated`` the committed package in generated/.
 """
 
 from __future__ import annotations
@@ -37,19 +37,14 @@ ELEMENTS = 16_384
 S0, S1 = 1.7, -0.25
 
 
-def load_generation(gen: str) -> tuple[ModuleType, str]:
-    """tpb_isa.<gen> with an Executor: from generated/ if current, else freshly rendered."""
-    sys.path.insert(0, str(REPO / "generated"))
-    try:
+def load_generation(gen: str, use_generated: bool) -> tuple[ModuleType, str]:
+    """tpb_isa.<gen> with an Executor: rendered from templates/, or the committed generated/."""
+    if use_generated:
+        sys.path.insert(0, str(REPO / "generated"))
         mod = importlib.import_module(f"tpb_isa.{gen}")
-        if hasattr(mod, "Executor"):
-            return mod, "generated/"
-    except ImportError:
-        pass
-    finally:
-        sys.path.pop(0)
-    for name in [m for m in sys.modules if m == "tpb_isa" or m.startswith("tpb_isa.")]:
-        del sys.modules[name]
+        if not hasattr(mod, "Executor"):
+            raise SystemExit("generated/ has no Executor yet; run `tpbgen generate` or drop --generated")
+        return mod, "generated/"
     from tpbgen.generate import build_files
 
     files, _, _ = build_files(REPO / "vendor_headers")
@@ -60,7 +55,7 @@ def load_generation(gen: str) -> tuple[ModuleType, str]:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
     sys.path.insert(0, str(root))
-    return importlib.import_module(f"tpb_isa.{gen}"), "rendered from templates/"
+    return importlib.import_module(f"tpb_isa.{gen}"), "templates/ (rendered by tpbgen)"
 
 
 def build_word(mod: ModuleType, src_addr: int, dst_addr: int) -> bytes:
@@ -117,9 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gen", default="sunda")
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    ap.add_argument("--generated", action="store_true", help="benchmark generated/ instead of templates/")
     args = ap.parse_args(argv)
 
-    mod, origin = load_generation(args.gen)
+    mod, origin = load_generation(args.gen, args.generated)
     src_addr, dst_addr = 0, ELEMENTS * 4
     word = build_word(mod, src_addr, dst_addr)
     rng = np.random.default_rng(0)

@@ -282,3 +282,34 @@ def test_imm_ld_ptr_multi_and_dual(nm: Any, dual: bool, bitvec: bool, op: Any, r
                  num_active_channels=nch, op=opcode, reverse=rev & 0 if rev in (1, 2) else rev)  # fmt: skip
     assert_same(engines, f"ptr_multi dual={dual} bitvec={bitvec} op={opcode:#x} rev={rev}")
     assert engines[0].imm_flops.tobytes() == engines[1].imm_flops.tobytes()
+
+
+FUSABLE = [alu.BYPASS, alu.ADD, alu.SUBTRACT, alu.MULT, alu.MAX, alu.MIN]
+
+
+@SETTINGS
+@given(
+    op0=st.sampled_from(FUSABLE),
+    op1=st.sampled_from([*FUSABLE, alu.IS_GE, alu.ABS_MAX]),
+    rev=st.integers(0, 3),
+    in_code=st.sampled_from([dt.FP32, dt.FP32R]),
+    src0=st.integers(0, 2),
+    src1=st.integers(0, 2),
+    nch=st.integers(1, 16),
+    m=st.integers(1, 128),
+    in_place=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_fp32_fast_paths(op0: int, op1: int, rev: int, in_code: int, src0: int, src1: int, nch: int, m: int,
+                         in_place: bool, seed: int) -> None:  # fmt: skip
+    """fp32 -> fp32 on contiguous rows: the C backend's fused loop and the numpy backend's
+    compute-into-destination path, against each other (and in place, where neither applies)."""
+    rng = np.random.default_rng(seed)
+    nm = eng.Numerics()
+    engines = pair(nm)
+    load_both(engines, rng, dt.FP32, nch, m, nm)
+    dst = SRC if in_place else DST
+    run_both(engines, "tensor_scalar", bitvec=False, src=k.pattern(SRC, [1], [m]), dst=k.pattern(dst, [1], [m]),
+             in_dtype=in_code, out_dtype=dt.FP32, num_active_channels=nch, op0=op0, op1=op1, reverse=rev,
+             imm0=imm(rng, src0, 0), imm1=imm(rng, src1, 1))  # fmt: skip
+    assert_same(engines, f"fp32 fast path op0={op0:#x} op1={op1:#x} rev={rev}")
