@@ -1,0 +1,104 @@
+"""The executor templates: the engine is plain Python under StrictUndefined, the binding and the
+README fragment render, the C source compiles warning-free, the rendered code passes ruff."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .engine_loader import ENGINE_TEMPLATES, REPO, load_engine, load_package, sub
+
+
+def _env() -> Any:
+    from tpbgen.templating import environment
+
+    return environment()
+
+
+def test_engine_templates_render_to_themselves() -> None:
+    env = _env()
+    names = sorted(p.name for p in ENGINE_TEMPLATES.glob("*.py.j2"))
+    assert {"numerics.py.j2", "dtypes.py.j2", "alu.py.j2", "memory.py.j2", "access.py.j2", "kernels.py.j2",
+            "csource.py.j2", "cbackend.py.j2", "npbackend.py.j2", "errors.py.j2", "__init__.py.j2"} <= set(names)  # fmt: skip
+    for name in names:
+        src = (ENGINE_TEMPLATES / name).read_text()
+        assert env.get_template(f"runtime/_runtime/executor/{name}").render() == src, name
+
+
+def test_binding_renders_for_every_generation() -> None:
+    pkg = load_package()
+    root = Path(pkg.__file__).parent
+    for gen in ("sunda", "cayman", "mariana", "maverick"):
+        text = (root / gen / "executor.py").read_text()
+        assert f'GENERATION: Final[str] = {gen!r}' in text
+        assert ("0x87: Executor._ptr_multi_dual" in text) == (gen == "sunda")
+        assert ("0x30: Executor._exponential" in text) == (gen in ("mariana", "maverick"))
+        assert "0x93:" in text.split("REFUSED")[1]
+
+
+def test_readme_fragment_renders_and_lists_every_switch() -> None:
+    env = _env()
+    t = env.get_template("runtime/README_executor.md.j2")
+    text = t.render()
+    numerics = load_engine().Numerics()
+    for f in dataclasses.fields(numerics):
+        assert f"| `{f.name}` |" in text, f.name
+        default = getattr(numerics, f.name)
+        if f.name != "fp8_e4m3":
+            assert f"`{default!r}`".replace("'", '"') in text or f"`{default}`" in text, (f.name, default)
+    for refused in ("0x93", "0x88", "CRC32"):
+        assert refused in text
+    assert "What each generation executes" not in text  # needs `gens`
+
+
+def test_c_source_compiles_cleanly(tmp_path: Path) -> None:
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    c = tmp_path / "k.c"
+    c.write_text(sub("csource").C_SOURCE)
+    r = subprocess.run([cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-c", str(c), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+
+
+def test_rendered_executor_code_passes_ruff() -> None:
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff not installed")
+    root = Path(load_package().__file__).parent
+    paths = [str(root / "_runtime" / "executor"), *(str(root / g / "executor.py") for g in ("sunda", "cayman", "mariana", "maverick"))]
+    r = subprocess.run([ruff, "check", "--config", str(REPO / "pyproject.toml"), *paths], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_no_compiler_falls_back_to_numpy_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    cb = sub("cbackend")
+    monkeypatch.setattr(cb, "_loaded", None)
+    monkeypatch.setattr(cb, "_load_error", "CompileError: no compiler")
+    monkeypatch.setattr(cb, "_warned", False)
+    monkeypatch.delenv("TPB_ISA_BACKEND", raising=False)
+    with pytest.warns(RuntimeWarning, match="using the numpy backend"):
+        assert cb.get_backend("auto").name == "numpy"
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cb.get_backend("auto").name == "numpy"  # said once only
+    with pytest.raises(cb.BackendUnavailable):
+        cb.get_backend("c")
+    monkeypatch.setenv("TPB_ISA_BACKEND", "numpy")
+    assert cb.get_backend("c").name == "numpy"
+
+
+def test_c_build_is_cached_by_content(tmp_path: Path) -> None:
+    cb = sub("cbackend")
+    if cb.load() is None:
+        pytest.skip(f"C backend unavailable: {cb.load_error()}")
+    key = cb.build_key()
+    assert any(p.name.startswith(f"_tpb_isa_ckernels_{key}") for p in (cb.cache_dir() / "ckernels").iterdir())
