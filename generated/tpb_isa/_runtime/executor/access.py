@@ -78,6 +78,14 @@ class Walk:
         assert self.offsets is not None
         return rows[:, self.elem0 + self.offsets]
 
+    def direct(self) -> npt.NDArray[Any] | None:
+        """The walk as a writable (nparts, count) view of memory when it is a plain stride (so
+        a kernel may write its output in place), else None."""
+        if self.slc is None or self.count == 0:
+            return None
+        rows = self.region.view(self.itemsize)[self.partition : self.partition + self.nparts]
+        return rows[:, self.slc]
+
     def scatter(self, values: npt.NDArray[Any]) -> None:
         """Store (nparts, count) raw elements in walk order (last write wins on overlap)."""
         if self.count == 0 or self.nparts == 0:

@@ -39,7 +39,7 @@ Raw = npt.NDArray[Any]
 if sys.platform == "win32":  # pragma: no cover - MSVC
     COMPILE_ARGS: tuple[str, ...] = ("/O2", "/fp:strict")
 else:
-    COMPILE_ARGS = ("-O2", "-std=c99", "-ffp-contract=off", "-fno-fast-math")
+    COMPILE_ARGS = ("-O3", "-std=c99", "-ffp-contract=off", "-fno-fast-math")
 
 _lock = threading.Lock()
 _loaded: tuple[Any, Any] | None = None
@@ -168,67 +168,81 @@ class CBackend:
         if rc != 0:
             raise ExecutorError(f"C backend kernel failed (code {rc})")
 
+    @staticmethod
+    def _out(out: Raw | None, shape: tuple[int, int], code: int) -> Raw:
+        if out is None:
+            return np.empty(shape, dtype=dt.storage_dtype(code))
+        if out.shape != shape or out.dtype != dt.storage_dtype(code):
+            raise ValueError("output view has the wrong shape or dtype")
+        return out
+
     def ts_arith(self, src: Raw, in_code: int, out_code: int, s0: F32, s1: F32, op0: int,
-                 op1: int, rev0: bool, rev1: bool, numerics: Numerics, key: int) -> Raw:  # fmt: skip
+                 op1: int, rev0: bool, rev1: bool, numerics: Numerics, key: int,
+                 out: Raw | None = None) -> Raw:  # fmt: skip
         src = self._src(src)
         n, total = src.shape
-        out = np.empty((n, total), dtype=dt.storage_dtype(out_code))
+        out = self._out(out, (n, total), out_code)
         a = np.ascontiguousarray(s0, dtype=np.float32)
         b = np.ascontiguousarray(s1, dtype=np.float32)
         rs, es = _strides(src)
+        drs, des = _strides(out)
         cfg = self._cfg(in_code, out_code, numerics, key, op0, op1, rev0, rev1)
         if n and total:
             self._check(self.lib.tpb_ts_arith(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out),
-                                              n, total, a.shape[1], _ptr(self.ffi, a, "float *"),
+                                              drs, des, n, total, a.shape[1],
+                                              _ptr(self.ffi, a, "float *"),
                                               _ptr(self.ffi, b, "float *")))  # fmt: skip
         return out
 
     def ts_bitvec(self, src: Raw, code: int, s0: U32, s1: U32, op0: int, op1: int, rev0: bool,
-                  rev1: bool) -> Raw:  # fmt: skip
+                  rev1: bool, out: Raw | None = None) -> Raw:  # fmt: skip
         src = self._src(src)
         n, total = src.shape
-        out = np.empty((n, total), dtype=dt.storage_dtype(code))
+        out = self._out(out, (n, total), code)
         a = np.ascontiguousarray(s0, dtype=np.uint32)
         b = np.ascontiguousarray(s1, dtype=np.uint32)
         rs, es = _strides(src)
+        drs, des = _strides(out)
         cfg = self._cfg(code, code, Numerics(), 0, op0, op1, rev0, rev1)
         if n and total:
             self._check(self.lib.tpb_ts_bitvec(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out),
-                                               n, total, a.shape[1],
+                                               drs, des, n, total, a.shape[1],
                                                _ptr(self.ffi, a, "uint32_t *"),
                                                _ptr(self.ffi, b, "uint32_t *")))  # fmt: skip
         return out
 
     def accumulate(self, src: Raw, in_code: int, out_code: int, s0: F32, op0: int, rev0: bool,
                    op1: int, seed: F32, cumulative: bool, use_acc: bool, numerics: Numerics,
-                   key: int) -> tuple[Raw, F32]:  # fmt: skip
+                   key: int, out: Raw | None = None) -> tuple[Raw, F32]:  # fmt: skip
         src = self._src(src)
         n, total = src.shape
-        out = np.empty((n, total), dtype=dt.storage_dtype(out_code))
+        out = self._out(out, (n, total), out_code)
         a = np.ascontiguousarray(s0.reshape(-1), dtype=np.float32)
         acc = np.array(seed, dtype=np.float32).reshape(-1).copy()
         rs, es = _strides(src)
+        drs, des = _strides(out)
         cfg = self._cfg(in_code, out_code, numerics, key, op0, op1, rev0, False)
         if n and total:
             self._check(self.lib.tpb_accumulate(cfg, _ptr(self.ffi, src), rs, es,
-                                                _ptr(self.ffi, out), n, total,
+                                                _ptr(self.ffi, out), drs, des, n, total,
                                                 _ptr(self.ffi, a, "float *"),
                                                 _ptr(self.ffi, acc, "float *"), int(cumulative),
                                                 int(use_acc)))  # fmt: skip
         return out, acc
 
     def exp(self, src: Raw, in_code: int, out_code: int, s0: F32, seed: F32, use_acc: bool,
-            numerics: Numerics, key: int) -> tuple[Raw, F32]:  # fmt: skip
+            numerics: Numerics, key: int, out: Raw | None = None) -> tuple[Raw, F32]:  # fmt: skip
         src = self._src(src)
         n, total = src.shape
-        out = np.empty((n, total), dtype=dt.storage_dtype(out_code))
+        out = self._out(out, (n, total), out_code)
         a = np.ascontiguousarray(s0.reshape(-1), dtype=np.float32)
         acc = np.array(seed, dtype=np.float32).reshape(-1).copy()
         rs, es = _strides(src)
+        drs, des = _strides(out)
         cfg = self._cfg(in_code, out_code, numerics, key)
         if n and total:
-            self._check(self.lib.tpb_exp(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out), n,
-                                         total, _ptr(self.ffi, a, "float *"),
+            self._check(self.lib.tpb_exp(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out), drs,
+                                         des, n, total, _ptr(self.ffi, a, "float *"),
                                          _ptr(self.ffi, acc, "float *"), int(use_acc)))  # fmt: skip
         return out, acc
 

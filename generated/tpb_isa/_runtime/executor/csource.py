@@ -25,15 +25,17 @@ typedef struct {
 } tpb_cfg;
 
 int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                 void *dst, int64_t n, int64_t N, int64_t W, const float *s0, const float *s1);
+                 void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
+                 const float *s0, const float *s1);
 int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                  void *dst, int64_t n, int64_t N, int64_t W,
+                  void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
                   const uint32_t *s0, const uint32_t *s1);
 int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                   void *dst, int64_t n, int64_t N, const float *s0, float *acc,
-                   int32_t cumulative, int32_t use_acc);
+                   void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
+                   const float *s0, float *acc, int32_t cumulative, int32_t use_acc);
 int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-            void *dst, int64_t n, int64_t N, const float *s0, float *acc, int32_t use_acc);
+            void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
+            const float *s0, float *acc, int32_t use_acc);
 """
 
 C_SOURCE = r"""
@@ -70,6 +72,19 @@ enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0
        OP_ABSMAX = 0x20, OP_ABSMIN = 0x21, OP_RELU = 0x22, OP_SQUARE = 0x23 };
 
 #define BLK 1024
+
+/* Hot helpers are inlined into the exported kernels; on x86-64 Linux with GCC the kernels are
+   cloned for AVX2 and dispatched at load time (the same IEEE operations, so the same bits). */
+#if defined(__GNUC__)
+#define TPB_INLINE static inline __attribute__((always_inline))
+#else
+#define TPB_INLINE static inline
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define TPB_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TPB_CLONES
+#endif
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -152,7 +167,7 @@ static inline uint32_t rand32(uint64_t key, uint64_t idx) {
 }
 
 /* fp32 -> format code (sign included); mirrors dtypes.encode_format */
-static uint32_t encode_fmt(float xf, const tpb_fmt *f, const tpb_cfg *c, uint64_t idx) {
+TPB_INLINE uint32_t encode_fmt(float xf, const tpb_fmt *f, const tpb_cfg *c, uint64_t idx) {
     uint32_t u = f2u(xf);
     uint32_t sign = u >> 31;
     uint32_t a = u & 0x7FFFFFFFu;
@@ -196,7 +211,7 @@ static uint32_t encode_fmt(float xf, const tpb_fmt *f, const tpb_cfg *c, uint64_
     return (uint32_t)mag | (sign << (width - 1));
 }
 
-static int64_t to_int(float x, int code, const tpb_cfg *c) {
+TPB_INLINE int64_t to_int(float x, int code, const tpb_cfg *c) {
     double lo, hi;
     switch (code) {
     case D_INT8: lo = -128.0; hi = 127.0; break;
@@ -217,7 +232,7 @@ static int64_t to_int(float x, int code, const tpb_cfg *c) {
 }
 
 /* ---------------------------------------------------------------- load / store */
-static void load_block(int code, const char *base, int64_t es, int64_t i0, int64_t cnt,
+TPB_INLINE void load_block(int code, const char *base, int64_t es, int64_t i0, int64_t cnt,
                        float *out, const float *lut) {
     int64_t k;
     int isz = dsize(code);
@@ -239,12 +254,12 @@ static void load_block(int code, const char *base, int64_t es, int64_t i0, int64
     }
 }
 
-static void fast_load_fp32(const char *base, int64_t es, int64_t i0, int64_t cnt, float *out) {
+TPB_INLINE void fast_load_fp32(const char *base, int64_t es, int64_t i0, int64_t cnt, float *out) {
     if (es == 1) { memcpy(out, base + i0 * 4, (size_t)cnt * 4); return; }
     { int64_t k; for (k = 0; k < cnt; k++) memcpy(&out[k], base + (i0 + k) * es * 4, 4); }
 }
 
-static void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *in, char *row,
+TPB_INLINE void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *in, char *row,
                         int64_t i0, int64_t cnt, uint64_t idx0) {
     int code = c->out_code;
     int64_t k;
@@ -303,6 +318,21 @@ static void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *in, cha
         for (k = 0; k < cnt; k++) o[k] = (uint32_t)to_int(in[k], code, c);
         break; }
     default: break;
+    }
+}
+
+/* convert a block into contiguous bytes, then place them at element stride `es` */
+TPB_INLINE void put_block(const tpb_cfg *c, const tpb_fmt *f, const float *in, char *row, int64_t es,
+                          int osz, int64_t i0, int64_t cnt, uint64_t idx0, uint32_t *obuf) {
+    if (es == 1) {
+        store_block(c, f, in, row, i0, cnt, idx0);
+        return;
+    }
+    store_block(c, f, in, (char *)obuf, 0, cnt, idx0);
+    {
+        int64_t k;
+        const char *b = (const char *)obuf;
+        for (k = 0; k < cnt; k++) memcpy(row + (i0 + k) * es * osz, b + k * osz, (size_t)osz);
     }
 }
 
@@ -377,7 +407,7 @@ static inline float f_binary(int op, float a, float b) {
          else { for (k = 0; k < cnt; k++) { float a = buf[k], b = s; buf[k] = (EXPR); } } \
     } while (0)
 
-static void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
+TPB_INLINE void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
     int64_t k;
     switch (op) {
     case OP_BYPASS: return;
@@ -392,20 +422,77 @@ static void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
     }
 }
 
+/* Fused single-pass loops for fp32 -> fp32 with op0/op1 in {BYPASS, ADD, SUBTRACT, MULT, MAX,
+   MIN}: the same per-element operations as the staged path (ADD, MULT, MAX and MIN are exactly
+   commutative here, so only SUBTRACT looks at the reverse bit; BYPASS keeps the data operand). */
+#define FX_BYPASS(d, s, r) (d)
+#define FX_ADD(d, s, r) ((d) + (s))
+#define FX_MULT(d, s, r) ((d) * (s))
+#define FX_SUB(d, s, r) ((r) ? (s) - (d) : (d) - (s))
+#define FX_MAX(d, s, r) f_max((d), (s))
+#define FX_MIN(d, s, r) f_min((d), (s))
+#define FUSED_LOOP(F0, F1) \
+    for (k = 0; k < N; k++) { \
+        float t = F0(x[k], a, r0); \
+        float y = F1(t, b, r1); \
+        uint32_t u = f2u(y); \
+        o[k] = ((u & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC00000u : u; \
+    }
+#define FUSED_OP1(F0) \
+    switch (c->op1) { \
+    case OP_BYPASS: FUSED_LOOP(F0, FX_BYPASS); break; \
+    case OP_ADD: FUSED_LOOP(F0, FX_ADD); break; \
+    case OP_SUB: FUSED_LOOP(F0, FX_SUB); break; \
+    case OP_MULT: FUSED_LOOP(F0, FX_MULT); break; \
+    case OP_MAX: FUSED_LOOP(F0, FX_MAX); break; \
+    case OP_MIN: FUSED_LOOP(F0, FX_MIN); break; \
+    default: break; \
+    }
+
+static int fusable(int op) {
+    return op == OP_BYPASS || op == OP_ADD || op == OP_SUB || op == OP_MULT || op == OP_MAX ||
+           op == OP_MIN;
+}
+
+TPB_INLINE void fused_row(const tpb_cfg *c, const float *x, uint32_t *o, int64_t N, float a,
+                          float b) {
+    int64_t k;
+    int r0 = c->rev0, r1 = c->rev1;
+    switch (c->op0) {
+    case OP_BYPASS: FUSED_OP1(FX_BYPASS); break;
+    case OP_ADD: FUSED_OP1(FX_ADD); break;
+    case OP_SUB: FUSED_OP1(FX_SUB); break;
+    case OP_MULT: FUSED_OP1(FX_MULT); break;
+    case OP_MAX: FUSED_OP1(FX_MAX); break;
+    case OP_MIN: FUSED_OP1(FX_MIN); break;
+    default: break;
+    }
+}
+
+TPB_CLONES
 int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                 void *dst, int64_t n, int64_t N, int64_t W, const float *s0, const float *s1) {
+                 void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
+                 const float *s0, const float *s1) {
     float *lut;
     float buf[BLK];
+    uint32_t obuf[BLK];
     tpb_fmt f = fmt_for(c->out_code, c);
     int isz = dsize(c->in_code), osz = dsize(c->out_code);
     int64_t L = (W > 0) ? N / W : N;
     int64_t p;
     if (isz == 0 || osz == 0 || L <= 0) return -1;
+    if ((c->in_code == D_FP32 || c->in_code == D_FP32R) && c->out_code == D_FP32 && W == 1 &&
+        src_es == 1 && dst_es == 1 && fusable(c->op0) && fusable(c->op1)) {
+        for (p = 0; p < n; p++)
+            fused_row(c, (const float *)src + p * src_rs, (uint32_t *)dst + p * dst_rs, N, s0[p],
+                      s1[p]);
+        return 0;
+    }
     lut = make_lut(c->in_code, c);
     if (needs_lut(c->in_code) && !lut) return -2;
     for (p = 0; p < n; p++) {
         const char *srow = (const char *)src + p * src_rs * isz;
-        char *drow = (char *)dst + p * N * osz;
+        char *drow = (char *)dst + p * dst_rs * osz;
         int64_t i0;
         for (i0 = 0; i0 < N; i0 += BLK) {
             int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
@@ -422,7 +509,7 @@ int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_
                 arith_stage(c->op1, buf + off, seg, s1[p * W + w], c->rev1);
                 off += seg;
             }
-            store_block(c, &f, buf, drow, i0, cnt, (uint64_t)(p * N + i0));
+            put_block(c, &f, buf, drow, dst_es, osz, i0, cnt, (uint64_t)(p * N + i0), obuf);
         }
     }
     free(lut);
@@ -446,7 +533,7 @@ static inline uint32_t bv(int op, uint32_t a, uint32_t b, int w, uint32_t mask) 
     }
 }
 
-static void bitvec_stage(int op, uint32_t *buf, int64_t cnt, uint32_t s, int rev, int w,
+TPB_INLINE void bitvec_stage(int op, uint32_t *buf, int64_t cnt, uint32_t s, int rev, int w,
                          uint32_t mask) {
     int64_t k;
     if (op == OP_BYPASS) return;
@@ -455,8 +542,9 @@ static void bitvec_stage(int op, uint32_t *buf, int64_t cnt, uint32_t s, int rev
     else { for (k = 0; k < cnt; k++) buf[k] = bv(op, buf[k], s, w, mask); }
 }
 
+TPB_CLONES
 int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                  void *dst, int64_t n, int64_t N, int64_t W,
+                  void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
                   const uint32_t *s0, const uint32_t *s1) {
     uint32_t buf[BLK];
     int isz = dsize(c->in_code);
@@ -467,7 +555,7 @@ int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src
     if (isz == 0 || L <= 0) return -1;
     for (p = 0; p < n; p++) {
         const char *srow = (const char *)src + p * src_rs * isz;
-        char *drow = (char *)dst + p * N * isz;
+        char *drow = (char *)dst + p * dst_rs * isz;
         int64_t i0;
         for (i0 = 0; i0 < N; i0 += BLK) {
             int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
@@ -487,7 +575,7 @@ int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src
                 off += seg;
             }
             for (k = 0; k < cnt; k++) {
-                char *q = drow + (i0 + k) * isz;
+                char *q = drow + (i0 + k) * dst_es * isz;
                 if (isz == 1) *(uint8_t *)q = (uint8_t)buf[k];
                 else if (isz == 2) { uint16_t v = (uint16_t)buf[k]; memcpy(q, &v, 2); }
                 else memcpy(q, &buf[k], 4);
@@ -498,11 +586,13 @@ int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src
 }
 
 /* ---------------------------------------------------------------- accumulate */
+TPB_CLONES
 int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                   void *dst, int64_t n, int64_t N, const float *s0, float *acc,
-                   int32_t cumulative, int32_t use_acc) {
+                   void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
+                   const float *s0, float *acc, int32_t cumulative, int32_t use_acc) {
     float *lut;
     float buf[BLK], outb[BLK];
+    uint32_t obuf[BLK];
     tpb_fmt f = fmt_for(c->out_code, c);
     int isz = dsize(c->in_code), osz = dsize(c->out_code);
     int64_t p;
@@ -511,7 +601,7 @@ int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t sr
     if (needs_lut(c->in_code) && !lut) return -2;
     for (p = 0; p < n; p++) {
         const char *srow = (const char *)src + p * src_rs * isz;
-        char *drow = (char *)dst + p * N * osz;
+        char *drow = (char *)dst + p * dst_rs * osz;
         float reg = acc[p];
         int64_t i0;
         for (i0 = 0; i0 < N; i0 += BLK) {
@@ -523,7 +613,7 @@ int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t sr
                 if (use_acc) reg = f_binary(c->op1, buf[k], reg);
                 outb[k] = cumulative ? reg : buf[k];
             }
-            store_block(c, &f, outb, drow, i0, cnt, (uint64_t)(p * N + i0));
+            put_block(c, &f, outb, drow, dst_es, osz, i0, cnt, (uint64_t)(p * N + i0), obuf);
         }
         acc[p] = reg;
     }
@@ -534,7 +624,7 @@ int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t sr
 /* ---------------------------------------------------------------- exponential */
 static inline float pow2i(int k) { return u2f((uint32_t)(k + 127) << 23); }
 
-static float exp_f32(float x) {
+TPB_INLINE float exp_f32(float x) {
     float xc, nf, r, z, y;
     int ni, n1, n2;
     if (isn(x)) return qnan();
@@ -558,10 +648,13 @@ static float exp_f32(float x) {
     return (y * pow2i(n1)) * pow2i(n2);
 }
 
+TPB_CLONES
 int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-            void *dst, int64_t n, int64_t N, const float *s0, float *acc, int32_t use_acc) {
+            void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
+            const float *s0, float *acc, int32_t use_acc) {
     float *lut;
     float buf[BLK];
+    uint32_t obuf[BLK];
     tpb_fmt f = fmt_for(c->out_code, c);
     int isz = dsize(c->in_code), osz = dsize(c->out_code);
     int64_t p;
@@ -570,7 +663,7 @@ int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
     if (needs_lut(c->in_code) && !lut) return -2;
     for (p = 0; p < n; p++) {
         const char *srow = (const char *)src + p * src_rs * isz;
-        char *drow = (char *)dst + p * N * osz;
+        char *drow = (char *)dst + p * dst_rs * osz;
         float reg = acc[p];
         int64_t i0;
         for (i0 = 0; i0 < N; i0 += BLK) {
@@ -581,7 +674,7 @@ int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
                 buf[k] = exp_f32(buf[k] - s0[p]);
                 if (use_acc) reg = buf[k] + reg;
             }
-            store_block(c, &f, buf, drow, i0, cnt, (uint64_t)(p * N + i0));
+            put_block(c, &f, buf, drow, dst_es, osz, i0, cnt, (uint64_t)(p * N + i0), obuf);
         }
         acc[p] = reg;
     }

@@ -259,7 +259,9 @@ def decode_format(codes: npt.NDArray[Any], fmt: FloatFormat) -> F32:
 def load_f32(code: int, raw: npt.NDArray[Any], numerics: Numerics) -> F32:
     """Raw element bits (any unsigned array of the dtype's width) -> fp32 values."""
     d = info(code)
-    bits = raw.astype(_STORAGE[d.size], copy=False)
+    if raw.dtype.itemsize != d.size:
+        raise DtypeError(f"raw {d.name} elements must be {d.size}-byte values, not {raw.dtype}")
+    bits = raw.view(_STORAGE[d.size])  # reinterpret the bits, never convert values
     if code in (FP32, FP32R):
         return bits.view(np.float32)
     if code == BFLOAT16:
@@ -395,7 +397,7 @@ def store_from_f32(code: int, x: F32, numerics: Numerics, rnd: U32 | None = None
         return _to_int(x, code, numerics)
     if code == FP32:
         u = x.view(np.uint32)
-        nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
+        nan = np.isnan(x)
         if not nan.any():
             return u
         return np.where(nan, np.uint32(0x7FC00000), u).astype(np.uint32)

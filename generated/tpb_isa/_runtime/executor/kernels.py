@@ -89,6 +89,23 @@ class Imm:
 ZERO_IMM = Imm(IMM_INSTRUCTION, 0)
 
 
+def _direct(dst_w: Walk, *inputs: npt.NDArray[Any]) -> npt.NDArray[Any] | None:
+    """The destination as a memory view a kernel may write into directly: only for a plain
+    strided walk that shares no memory with anything the kernel still has to read."""
+    view = dst_w.direct()
+    if view is None:
+        return None
+    # exact overlap test: two strided 2-D views of one partition array solve instantly
+    if any(np.shares_memory(view, a) for a in inputs):
+        return None
+    return view
+
+
+def _commit(dst_w: Walk, out: npt.NDArray[Any], direct: npt.NDArray[Any] | None) -> None:
+    if direct is None:
+        dst_w.scatter(out)
+
+
 def _canonical_nan(v: F32) -> F32:
     """The accumulator keeps NaN as the canonical quiet NaN (its payload is not modelled)."""
     out: F32 = np.where(np.isnan(v), np.float32(np.nan), v).astype(np.float32)
@@ -244,18 +261,20 @@ class Engine:
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
         dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
         key = self._key()
+        raw = src_w.gather()
+        direct = _direct(dst_w, raw)
         if bitvec:
             b0 = self._scalar_bits(imm0, nch, in_dtype, "imm0") if uses0 else np.zeros((nch, 1), np.uint32)
             b1 = self._scalar_bits(imm1, nch, in_dtype, "imm1") if uses1 else np.zeros((nch, 1), np.uint32)
-            out = self.backend.ts_bitvec(src_w.gather(), in_dtype, b0, b1, int(op0), int(op1), rev0, rev1)
+            out = self.backend.ts_bitvec(raw, in_dtype, b0, b1, int(op0), int(op1), rev0, rev1, direct)
         else:
             s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else np.zeros((nch, 1), np.float32)
             s1 = self._scalar_f32(imm1, nch, "imm1") if uses1 else np.zeros((nch, 1), np.float32)
             out = self.backend.ts_arith(
-                src_w.gather(), in_dtype, out_dtype, s0, s1, int(op0), int(op1), rev0, rev1,
-                self.numerics, key,
+                raw, in_dtype, out_dtype, s0, s1, int(op0), int(op1), rev0, rev1, self.numerics,
+                key, direct,
             )  # fmt: skip
-        dst_w.scatter(out)
+        _commit(dst_w, out, direct)
         self.instructions_executed += 1
 
     # -- 0x9a / 0xe6 ----------------------------------------------------------------------------
@@ -324,11 +343,13 @@ class Engine:
         s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else np.zeros((nch, 1), np.float32)
         seed, use_acc = self._seed(cmd, op1, imm1, nch)
         key = self._key()
+        raw = src_w.gather()
+        direct = _direct(dst_w, raw)
         out, final = self.backend.accumulate(
-            src_w.gather(), in_dtype, out_dtype, s0, op0, rev0, op1, seed, cumulative, use_acc,
-            self.numerics, key,
+            raw, in_dtype, out_dtype, s0, op0, rev0, op1, seed, cumulative, use_acc, self.numerics,
+            key, direct,
         )  # fmt: skip
-        dst_w.scatter(out)
+        _commit(dst_w, out, direct)
         if use_acc or cmd == ACCUM_ZERO:
             self.memory.accumulators[:nch] = _canonical_nan(final if use_acc else seed)
         self.instructions_executed += 1
@@ -364,10 +385,12 @@ class Engine:
         s0 = self._scalar_f32(imm0, nch, "imm0")
         seed, use_acc = self._seed(cmd, alu.ADD, imm1, nch)
         key = self._key()
+        raw = src_w.gather()
+        direct = _direct(dst_w, raw)
         out, final = self.backend.exp(
-            src_w.gather(), in_dtype, out_dtype, s0, seed, use_acc, self.numerics, key
+            raw, in_dtype, out_dtype, s0, seed, use_acc, self.numerics, key, direct
         )
-        dst_w.scatter(out)
+        _commit(dst_w, out, direct)
         if use_acc or cmd == ACCUM_ZERO:
             self.memory.accumulators[:nch] = _canonical_nan(final if use_acc else seed)
         self.instructions_executed += 1
@@ -457,16 +480,18 @@ class Engine:
         kind = "bitvec" if bitvec else "arith"
         flops = self._flops(wslices, nch, kind, "TensorScalarPtrMulti")
         key = self._key()
+        raw = src_w.gather()
+        direct = _direct(dst_w, raw)
         if bitvec:
             zeros = np.zeros_like(flops)
-            out = self.backend.ts_bitvec(src_w.gather(), in_dtype, flops, zeros, op, alu.BYPASS, rev, False)
+            out = self.backend.ts_bitvec(raw, in_dtype, flops, zeros, op, alu.BYPASS, rev, False, direct)
         else:
             s = flops.view(np.float32)
             out = self.backend.ts_arith(
-                src_w.gather(), in_dtype, out_dtype, s, np.zeros_like(s), op, alu.BYPASS, rev,
-                False, self.numerics, key,
+                raw, in_dtype, out_dtype, s, np.zeros_like(s), op, alu.BYPASS, rev, False,
+                self.numerics, key, direct,
             )  # fmt: skip
-        dst_w.scatter(out)
+        _commit(dst_w, out, direct)
         self.instructions_executed += 1
 
     # -- 0x87 (SUNDA) -----------------------------------------------------------------------------
@@ -503,10 +528,12 @@ class Engine:
         key = self._key()
         s0 = np.ascontiguousarray(flops[:, 0::2])
         s1 = np.ascontiguousarray(flops[:, 1::2])
+        raw = src_w.gather()
+        direct = _direct(dst_w, raw)
         out = self.backend.ts_arith(
-            src_w.gather(), in_dtype, out_dtype, s0, s1, op, alu.MULT, rev0, rev1, self.numerics, key
+            raw, in_dtype, out_dtype, s0, s1, op, alu.MULT, rev0, rev1, self.numerics, key, direct
         )
-        dst_w.scatter(out)
+        _commit(dst_w, out, direct)
         self.instructions_executed += 1
 
 

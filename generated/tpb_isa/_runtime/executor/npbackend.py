@@ -48,6 +48,14 @@ def _owned(a: npt.NDArray[Any], src: npt.NDArray[Any]) -> bool:
     return a.base is None and not np.may_share_memory(a, src)
 
 
+def _deliver(res: Raw, out: Raw | None) -> Raw:
+    """Return ``res``, or copy it into the caller's output view ``out`` and return that."""
+    if out is None:
+        return res
+    np.copyto(out, res.reshape(out.shape), casting="no")
+    return out
+
+
 # exp: a deterministic fp32 polynomial (Cephes expf), mirrored by the C backend
 _LOG2E = np.float32(1.44269504088896341)
 _C1 = np.float32(0.693359375)
@@ -104,16 +112,34 @@ class NumpyBackend:
         rev1: bool,
         numerics: Numerics,
         key: int,
+        out: Raw | None = None,
     ) -> Raw:
         n, total = src.shape
         w = s0.shape[1]
+        if out is not None and out_code == dt.FP32 and w == 1:
+            # fp32 out: compute straight into the destination (no rounding step), then make
+            # NaNs canonical in place
+            of = out.view(np.float32)
+            x2 = dt.load_f32(in_code, src, numerics)
+            r = alu.arith(op0, x2, s0, rev0, out=of)
+            if r is not of:
+                np.copyto(of, r)
+            r = alu.arith(op1, of, s1, rev1, out=of)
+            if r is not of:
+                np.copyto(of, r)
+            nan = np.isnan(of)
+            if nan.any():
+                out[nan] = np.uint32(0x7FC00000)
+            return out
         x = dt.load_f32(in_code, src, numerics).reshape(n, w, total // w)
         a = s0.reshape(n, w, 1)
         b = s1.reshape(n, w, 1)
         t = alu.arith(op0, x, a, rev0)
         y = alu.arith(op1, t, b, rev1, out=t if _owned(t, src) else None)
-        out = _store(out_code, y, numerics, key)
-        return out.copy() if np.may_share_memory(out, src) else out
+        res = _store(out_code, y, numerics, key)
+        if out is None and np.may_share_memory(res, src):
+            res = res.copy()
+        return _deliver(res, out)
 
     def ts_bitvec(
         self,
@@ -125,6 +151,7 @@ class NumpyBackend:
         op1: int,
         rev0: bool,
         rev1: bool,
+        out: Raw | None = None,
     ) -> Raw:
         n, total = src.shape
         w = s0.shape[1]
@@ -135,7 +162,7 @@ class NumpyBackend:
         b = (s1 & mask).reshape(n, w, 1)
         t = alu.bitvec(op0, x, a, width, rev0)
         y = alu.bitvec(op1, t, b, width, rev1)
-        return y.reshape(n, total).astype(dt.storage_dtype(code))
+        return _deliver(y.reshape(n, total).astype(dt.storage_dtype(code)), out)
 
     def accumulate(
         self,
@@ -151,6 +178,7 @@ class NumpyBackend:
         use_acc: bool,
         numerics: Numerics,
         key: int,
+        out: Raw | None = None,
     ) -> tuple[Raw, F32]:
         """``reg = op1(op0(x[i], s0), reg)`` per partition (semantics.md §10), in element order.
 
@@ -160,11 +188,11 @@ class NumpyBackend:
         x = dt.load_f32(in_code, src, numerics)
         t = np.asarray(alu.arith(op0, x, s0.reshape(-1, 1), rev0), dtype=np.float32)
         if not use_acc:
-            return _store(out_code, t, numerics, key), seed.astype(np.float32)
+            return _deliver(_store(out_code, t, numerics, key), out), seed.astype(np.float32)
         run = scan(op1, t, seed.astype(np.float32))
         final = run[:, -1].copy() if run.shape[1] else seed.astype(np.float32)
-        out = _store(out_code, run if cumulative else t, numerics, key)
-        return out, final
+        res = _store(out_code, run if cumulative else t, numerics, key)
+        return _deliver(res, out), final
 
     def exp(
         self,
@@ -176,6 +204,7 @@ class NumpyBackend:
         use_acc: bool,
         numerics: Numerics,
         key: int,
+        out: Raw | None = None,
     ) -> tuple[Raw, F32]:
         x = dt.load_f32(in_code, src, numerics)
         with np.errstate(all="ignore"):
@@ -185,7 +214,7 @@ class NumpyBackend:
             run = scan(alu.ADD, t, final)
             if run.shape[1]:
                 final = run[:, -1].copy()
-        return _store(out_code, t, numerics, key), final
+        return _deliver(_store(out_code, t, numerics, key), out), final
 
 
 def _key(v: F32) -> npt.NDArray[np.int32]:
