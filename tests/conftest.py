@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tpb_paths import GENERATIONS, HEADER_ROOT, REPO, find_cc, find_cxx, run_checked, tpb_dir
 
 __all__ = ["GENERATIONS", "HEADER_ROOT", "REPO", "run_checked", "tpb_dir"]

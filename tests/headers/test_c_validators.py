@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from tpb_paths import GENERATIONS, run_checked, tpb_dir
 
 from . import tpb_words as w

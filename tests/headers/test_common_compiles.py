@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from tpb_paths import run_checked, tpb_dir
 
 FLAGS = ["-Wall", "-Wextra", "-Werror"]

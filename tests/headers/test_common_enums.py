@@ -11,6 +11,7 @@ import re
 from functools import cache
 
 import pytest
+
 from tpb_paths import GENERATIONS, tpb_dir
 
 ENUM_OPEN = re.compile(r"^typedef enum (NEURON_ISA_TPB_\w+) \{$")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from tpb_paths import run_checked, tpb_dir
 
 # struct -> [(field, offset, size)]

@@ -8,6 +8,7 @@ import re
 from functools import cache
 
 import pytest
+
 from tpb_paths import GENERATIONS, tpb_dir
 
 OP = "NEURON_ISA_TPB_OPCODE_"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from tpb_paths import GENERATIONS, tpb_dir
 
 NC = {"sunda": "NC-v2", "cayman": "NC-v3", "mariana": "NC-v4", "maverick": "NC-v5"}

@@ -35,7 +35,11 @@ def col(W: Words, off: int, size: int) -> Any:
 
 
 def colv(W: Words, off: int, dtype: str) -> Any:
+    """Bytes [off, off+itemsize) of every row as `dtype`: a strided view when the field is
+    aligned to its size (no copy), a copy of the column bytes otherwise."""
     size = np.dtype(dtype).itemsize
+    if off % size == 0 and W.flags.c_contiguous:
+        return W.view(dtype)[:, off // size]
     return np.ascontiguousarray(W[:, off : off + size]).view(dtype)[:, 0]
 
 

@@ -287,7 +287,7 @@ def _v_is_valid_enum_tens_scalar_rev_ops(v: Any) -> Any:
 
 
 def _v_has_valid_inst_len(h_W: Any, h_o: Any) -> Any:
-    return np.asarray(h_W[:, h_o + 1]).astype(np.uint32) == _vdiv(np.uint32(64), np.uint32(4))
+    return h_W[:, h_o + 1] == _vdiv(np.uint32(64), np.uint32(4))
 
 
 def _v_has_valid_neuron_header(i_W: Any, i_o: Any) -> Any:
@@ -299,19 +299,19 @@ def _v_has_valid_neuron_events(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_dtype_invalid_check(dtype: Any) -> Any:
-    return np.asarray(dtype).astype(np.int32) != np.int32(0)
+    return dtype != np.int32(0)
 
 
 def _v_dtype_fp32r_illegal_check(dtype: Any, allow: Any) -> Any:
-    return np.logical_or(np.asarray(dtype).astype(np.int32) != np.int32(11), np.asarray(allow).astype(np.int32) == np.int32(1))
+    return np.logical_or(dtype != np.int32(11), allow == np.int32(1))
 
 
 def _v_dtype_uint64_illegal_check(dtype: Any, allow: Any) -> Any:
-    return np.logical_or(np.asarray(dtype).astype(np.int32) != np.int32(1), np.asarray(allow).astype(np.int32) == np.int32(1))
+    return np.logical_or(dtype != np.int32(1), allow == np.int32(1))
 
 
 def _v_dtype_int64_illegal_check(dtype: Any, allow: Any) -> Any:
-    return np.logical_or(np.asarray(dtype).astype(np.int32) != np.int32(12), np.asarray(allow).astype(np.int32) == np.int32(1))
+    return np.logical_or(dtype != np.int32(12), allow == np.int32(1))
 
 
 def _v_is_valid_dtype(dtype: Any, allow_fp32r: Any) -> Any:
@@ -323,23 +323,23 @@ def _v_is_valid_dtype_64(dtype: Any, allow_fp32r: Any, allow_u64: Any, allow_i64
 
 
 def _v_is_valid_int_dtype(dtype: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(dtype).astype(np.int32) == np.int32(2), np.asarray(dtype).astype(np.int32) == np.int32(4)), np.asarray(dtype).astype(np.int32) == np.int32(8)), np.asarray(dtype).astype(np.int32) == np.int32(12)), np.asarray(dtype).astype(np.int32) == np.int32(3)), np.asarray(dtype).astype(np.int32) == np.int32(5)), np.asarray(dtype).astype(np.int32) == np.int32(9)), np.asarray(dtype).astype(np.int32) == np.int32(1))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(dtype == np.int32(2), dtype == np.int32(4)), dtype == np.int32(8)), dtype == np.int32(12)), dtype == np.int32(3)), dtype == np.int32(5)), dtype == np.int32(9)), dtype == np.int32(1))
 
 
 def _v_is_valid_32b_int_dtype(dtype: Any) -> Any:
-    return np.logical_or(np.asarray(dtype).astype(np.int32) == np.int32(8), np.asarray(dtype).astype(np.int32) == np.int32(9))
+    return np.logical_or(dtype == np.int32(8), dtype == np.int32(9))
 
 
 def _v_is_valid_64b_int_dtype(dtype: Any) -> Any:
-    return np.logical_or(np.asarray(dtype).astype(np.int32) == np.int32(12), np.asarray(dtype).astype(np.int32) == np.int32(1))
+    return np.logical_or(dtype == np.int32(12), dtype == np.int32(1))
 
 
 def _v_is_valid_int_dtype_datapath(dtype: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(dtype).astype(np.int32) == np.int32(2), np.asarray(dtype).astype(np.int32) == np.int32(4)), np.asarray(dtype).astype(np.int32) == np.int32(8)), np.asarray(dtype).astype(np.int32) == np.int32(3)), np.asarray(dtype).astype(np.int32) == np.int32(5)), np.asarray(dtype).astype(np.int32) == np.int32(9))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(dtype == np.int32(2), dtype == np.int32(4)), dtype == np.int32(8)), dtype == np.int32(3)), dtype == np.int32(5)), dtype == np.int32(9))
 
 
 def _v_is_valid_fp_dtype_datapath(dtype: Any, allow_fp32r: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(dtype).astype(np.int32) == np.int32(13), np.asarray(dtype).astype(np.int32) == np.int32(14)), np.asarray(dtype).astype(np.int32) == np.int32(15)), np.asarray(dtype).astype(np.int32) == np.int32(7)), np.asarray(dtype).astype(np.int32) == np.int32(6)), np.asarray(dtype).astype(np.int32) == np.int32(10)), np.logical_and(np.asarray(allow_fp32r).astype(np.int32) == np.int32(1), np.asarray(dtype).astype(np.int32) == np.int32(11)))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(dtype == np.int32(13), dtype == np.int32(14)), dtype == np.int32(15)), dtype == np.int32(7)), dtype == np.int32(6)), dtype == np.int32(10)), np.logical_and(allow_fp32r == np.int32(1), dtype == np.int32(11)))
 
 
 def _v_is_cptc(dtype: Any) -> Any:
@@ -351,31 +351,8 @@ def _v_is_valid_dtype_for_sdma(dtype: Any, allow_fp32r: Any) -> Any:
 
 
 def _v_type_size(dtype: Any) -> Any:
-    _N = np.shape(dtype)[0] if np.ndim(dtype) else 1
-    _done = np.zeros(_N, dtype=np.bool_)
-    _ret = np.zeros(_N, dtype=np.uint32)
-    _sw1 = np.broadcast_to(np.asarray(np.asarray(dtype).astype(np.int32)), _done.shape)
-    _m2 = np.isin(_sw1, [2, 3, 13, 14, 15], kind='table')
-    _live = (_m2 & ~_done)
-    _ret = np.where(_live, np.uint32(1), _ret)
-    _done = _done | _live
-    _m3 = np.isin(_sw1, [4, 5, 6, 7], kind='table')
-    _live = (_m3 & ~_done)
-    _ret = np.where(_live, np.uint32(2), _ret)
-    _done = _done | _live
-    _m4 = np.isin(_sw1, [8, 9, 10, 11], kind='table')
-    _live = (_m4 & ~_done)
-    _ret = np.where(_live, np.uint32(4), _ret)
-    _done = _done | _live
-    _m5 = np.isin(_sw1, [1, 12], kind='table')
-    _live = (_m5 & ~_done)
-    _ret = np.where(_live, np.uint32(8), _ret)
-    _done = _done | _live
-    _m6 = ~np.isin(_sw1, [2, 3, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 1, 12], kind='table')
-    _live = (_m6 & ~_done)
-    _ret = np.where(_live, np.uint32(0), _ret)
-    _done = _done | _live
-    return _ret
+    _x1 = np.asarray(np.asarray(dtype).astype(np.int32))
+    return np.where((_x1 >= 0) & (_x1 <= 255), np.array([0, 8, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 8, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.uint32)[np.clip(_x1, 0, 255)], np.uint32(0))
 
 
 def _v_type_size_check(dtype: Any, size: Any) -> Any:
@@ -387,27 +364,27 @@ def _v_is_valid_aluop(op: Any) -> Any:
 
 
 def _v_is_valid_int_aluop(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(op).astype(np.int32) == np.int32(196), np.asarray(op).astype(np.int32) == np.int32(197)), np.asarray(op).astype(np.int32) == np.int32(198)), np.asarray(op).astype(np.int32) == np.int32(27)), np.asarray(op).astype(np.int32) == np.int32(199)), np.asarray(op).astype(np.int32) == np.int32(200)), np.asarray(op).astype(np.int32) == np.int32(220)), np.asarray(op).astype(np.int32) == np.int32(221)), np.asarray(op).astype(np.int32) == np.int32(219)), np.asarray(op).astype(np.int32) == np.int32(201)), np.asarray(op).astype(np.int32) == np.int32(202)), np.asarray(op).astype(np.int32) == np.int32(205)), np.asarray(op).astype(np.int32) == np.int32(203)), np.asarray(op).astype(np.int32) == np.int32(204)), np.asarray(op).astype(np.int32) == np.int32(207)), np.asarray(op).astype(np.int32) == np.int32(208)), np.asarray(op).astype(np.int32) == np.int32(209)), np.asarray(op).astype(np.int32) == np.int32(210)), np.asarray(op).astype(np.int32) == np.int32(211)), np.asarray(op).astype(np.int32) == np.int32(212)), np.asarray(op).astype(np.int32) == np.int32(213)), np.asarray(op).astype(np.int32) == np.int32(214)), np.asarray(op).astype(np.int32) == np.int32(215)), np.asarray(op).astype(np.int32) == np.int32(216)), np.asarray(op).astype(np.int32) == np.int32(217)), np.asarray(op).astype(np.int32) == np.int32(218))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(op == np.int32(196), op == np.int32(197)), op == np.int32(198)), op == np.int32(27)), op == np.int32(199)), op == np.int32(200)), op == np.int32(220)), op == np.int32(221)), op == np.int32(219)), op == np.int32(201)), op == np.int32(202)), op == np.int32(205)), op == np.int32(203)), op == np.int32(204)), op == np.int32(207)), op == np.int32(208)), op == np.int32(209)), op == np.int32(210)), op == np.int32(211)), op == np.int32(212)), op == np.int32(213)), op == np.int32(214)), op == np.int32(215)), op == np.int32(216)), op == np.int32(217)), op == np.int32(218))
 
 
 def _v_is_arith_op(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(op).astype(np.int32) == np.int32(0), np.asarray(op).astype(np.int32) == np.int32(4)), np.asarray(op).astype(np.int32) == np.int32(5)), np.asarray(op).astype(np.int32) == np.int32(6)), np.asarray(op).astype(np.int32) == np.int32(7)), np.asarray(op).astype(np.int32) == np.int32(8)), np.asarray(op).astype(np.int32) == np.int32(9)), np.asarray(op).astype(np.int32) == np.int32(13)), np.asarray(op).astype(np.int32) == np.int32(14)), np.asarray(op).astype(np.int32) == np.int32(15)), np.asarray(op).astype(np.int32) == np.int32(18)), np.asarray(op).astype(np.int32) == np.int32(19)), np.asarray(op).astype(np.int32) == np.int32(20)), np.asarray(op).astype(np.int32) == np.int32(21)), np.asarray(op).astype(np.int32) == np.int32(22)), np.asarray(op).astype(np.int32) == np.int32(24)), np.asarray(op).astype(np.int32) == np.int32(23)), np.asarray(op).astype(np.int32) == np.int32(25)), np.asarray(op).astype(np.int32) == np.int32(26)), np.asarray(op).astype(np.int32) == np.int32(27)), np.asarray(op).astype(np.int32) == np.int32(196)), np.asarray(op).astype(np.int32) == np.int32(197)), np.asarray(op).astype(np.int32) == np.int32(198)), np.asarray(op).astype(np.int32) == np.int32(199)), np.asarray(op).astype(np.int32) == np.int32(200)), np.asarray(op).astype(np.int32) == np.int32(29)), np.asarray(op).astype(np.int32) == np.int32(32)), np.asarray(op).astype(np.int32) == np.int32(33)), np.asarray(op).astype(np.int32) == np.int32(34)), np.asarray(op).astype(np.int32) == np.int32(35))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(op == np.int32(0), op == np.int32(4)), op == np.int32(5)), op == np.int32(6)), op == np.int32(7)), op == np.int32(8)), op == np.int32(9)), op == np.int32(13)), op == np.int32(14)), op == np.int32(15)), op == np.int32(18)), op == np.int32(19)), op == np.int32(20)), op == np.int32(21)), op == np.int32(22)), op == np.int32(24)), op == np.int32(23)), op == np.int32(25)), op == np.int32(26)), op == np.int32(27)), op == np.int32(196)), op == np.int32(197)), op == np.int32(198)), op == np.int32(199)), op == np.int32(200)), op == np.int32(29)), op == np.int32(32)), op == np.int32(33)), op == np.int32(34)), op == np.int32(35))
 
 
 def _v_is_bitvec_op(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(op).astype(np.int32) == np.int32(0), np.asarray(op).astype(np.int32) == np.int32(1)), np.asarray(op).astype(np.int32) == np.int32(2)), np.asarray(op).astype(np.int32) == np.int32(3)), np.asarray(op).astype(np.int32) == np.int32(16)), np.asarray(op).astype(np.int32) == np.int32(17)), np.asarray(op).astype(np.int32) == np.int32(10)), np.asarray(op).astype(np.int32) == np.int32(11)), np.asarray(op).astype(np.int32) == np.int32(12)), np.asarray(op).astype(np.int32) == np.int32(28))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(op == np.int32(0), op == np.int32(1)), op == np.int32(2)), op == np.int32(3)), op == np.int32(16)), op == np.int32(17)), op == np.int32(10)), op == np.int32(11)), op == np.int32(12)), op == np.int32(28))
 
 
 def _v_is_general_bitvec_op(op: Any) -> Any:
-    return np.logical_and(_v_is_bitvec_op(op), np.asarray(op).astype(np.int32) != np.int32(28))
+    return np.logical_and(_v_is_bitvec_op(op), op != np.int32(28))
 
 
 def _v_is_general_arith_op(op: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_arith_op(op), np.asarray(op).astype(np.int32) != np.int32(7)), np.asarray(op).astype(np.int32) != np.int32(26)), np.asarray(op).astype(np.int32) != np.int32(27)), np.asarray(op).astype(np.int32) != np.int32(29)), np.logical_not(_v_is_valid_int_aluop(op)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_arith_op(op), op != np.int32(7)), op != np.int32(26)), op != np.int32(27)), op != np.int32(29)), np.logical_not(_v_is_valid_int_aluop(op)))
 
 
 def _v_is_shift_op(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.asarray(op).astype(np.int32) == np.int32(2), np.asarray(op).astype(np.int32) == np.int32(3)), np.asarray(op).astype(np.int32) == np.int32(16)), np.asarray(op).astype(np.int32) == np.int32(17))
+    return np.logical_or(np.logical_or(np.logical_or(op == np.int32(2), op == np.int32(3)), op == np.int32(16)), op == np.int32(17))
 
 
 def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
@@ -418,10 +395,10 @@ def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     right0 = np.zeros(_N, dtype=np.bool_)
     left1 = np.zeros(_N, dtype=np.bool_)
     right1 = np.zeros(_N, dtype=np.bool_)
-    left0 = np.broadcast_to(np.asarray(np.logical_or(np.asarray(op0).astype(np.int32) == np.int32(2), np.asarray(op0).astype(np.int32) == np.int32(16))), _done.shape).astype(left0.dtype)
-    right0 = np.broadcast_to(np.asarray(np.logical_or(np.asarray(op0).astype(np.int32) == np.int32(3), np.asarray(op0).astype(np.int32) == np.int32(17))), _done.shape).astype(right0.dtype)
-    left1 = np.broadcast_to(np.asarray(np.logical_or(np.asarray(op1).astype(np.int32) == np.int32(2), np.asarray(op1).astype(np.int32) == np.int32(16))), _done.shape).astype(left1.dtype)
-    right1 = np.broadcast_to(np.asarray(np.logical_or(np.asarray(op1).astype(np.int32) == np.int32(3), np.asarray(op1).astype(np.int32) == np.int32(17))), _done.shape).astype(right1.dtype)
+    left0 = np.broadcast_to(np.asarray(np.logical_or(op0 == np.int32(2), op0 == np.int32(16))), _done.shape).astype(left0.dtype)
+    right0 = np.broadcast_to(np.asarray(np.logical_or(op0 == np.int32(3), op0 == np.int32(17))), _done.shape).astype(right0.dtype)
+    left1 = np.broadcast_to(np.asarray(np.logical_or(op1 == np.int32(2), op1 == np.int32(16))), _done.shape).astype(left1.dtype)
+    right1 = np.broadcast_to(np.asarray(np.logical_or(op1 == np.int32(3), op1 == np.int32(17))), _done.shape).astype(right1.dtype)
     _live = np.logical_not(_done)
     _ret = np.where(_live, np.logical_or(np.logical_not(np.logical_or(np.logical_and(left0, right1), np.logical_and(right0, left1))), _v_type_size_check(dtype, np.uint32(4))), _ret)
     _done = _done | _live
@@ -429,7 +406,7 @@ def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
 
 
 def _v_alu_arith_shift_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
-    return np.logical_or(np.logical_and(np.asarray(op0).astype(np.int32) != np.int32(3), np.asarray(op1).astype(np.int32) != np.int32(3)), _v_type_size_check(dtype, np.uint32(4)))
+    return np.logical_or(np.logical_and(op0 != np.int32(3), op1 != np.int32(3)), _v_type_size_check(dtype, np.uint32(4)))
 
 
 def _v_alu_shift_check(op0: Any, op1: Any, dtype: Any) -> Any:
@@ -472,35 +449,35 @@ def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
     _N = np.shape(addr)[0] if np.ndim(addr) else 1
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _c7 = np.broadcast_to(np.asarray(np.asarray(dtype).astype(np.int32) == np.int32(16)), _done.shape)
-    _m8 = _c7
-    _live = (_m8 & ~_done)
+    _c2 = np.broadcast_to(np.asarray(dtype == np.int32(16)), _done.shape)
+    _m3 = _c2
+    _live = (_m3 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _c10 = np.broadcast_to(np.asarray(_v_is_cptc(dtype)), _done.shape)
-    _m11 = _c10
-    _live = (_m11 & ~_done)
+    _c5 = np.broadcast_to(np.asarray(_v_is_cptc(dtype)), _done.shape)
+    _m6 = _c5
+    _live = (_m6 & ~_done)
     _ret = np.where(_live, _v_four_byte_aligned(addr), _ret)
     _done = _done | _live
-    _sw13 = np.broadcast_to(np.asarray(_v_type_size(dtype)), _done.shape)
-    _m14 = np.isin(_sw13, [1], kind='table')
-    _live = (_m14 & ~_done)
+    _sw8 = np.broadcast_to(np.asarray(_v_type_size(dtype)), _done.shape)
+    _m9 = (_sw8 == 1)
+    _live = (_m9 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _m15 = np.isin(_sw13, [2], kind='table')
-    _live = (_m15 & ~_done)
+    _m10 = (_sw8 == 2)
+    _live = (_m10 & ~_done)
     _ret = np.where(_live, (addr & np.uint32(1)) == np.uint32(0), _ret)
     _done = _done | _live
-    _m16 = np.isin(_sw13, [4], kind='table')
-    _live = (_m16 & ~_done)
+    _m11 = (_sw8 == 4)
+    _live = (_m11 & ~_done)
     _ret = np.where(_live, (addr & np.uint32(3)) == np.uint32(0), _ret)
     _done = _done | _live
-    _m17 = np.isin(_sw13, [8], kind='table')
-    _live = (_m17 & ~_done)
+    _m12 = (_sw8 == 8)
+    _live = (_m12 & ~_done)
     _ret = np.where(_live, (addr & np.uint32(7)) == np.uint32(0), _ret)
     _done = _done | _live
-    _m18 = ~np.isin(_sw13, [1, 2, 4, 8], kind='table')
-    _live = (_m18 & ~_done)
+    _m13 = ~np.isin(_sw8, [1, 2, 4, 8], kind='table')
+    _live = (_m13 & ~_done)
     _ret = np.where(_live, False, _ret)
     _done = _done | _live
     return _ret
@@ -511,11 +488,11 @@ def _v_addr_from_register(a_W: Any, a_o: Any) -> Any:
 
 
 def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.asarray(a_W[:, a_o + 1]).astype(np.uint32) == np.uint32(0), np.asarray(a_W[:, a_o + 2]).astype(np.uint32) == np.uint32(0)), np.asarray(a_W[:, a_o]).astype(np.uint32) < np.uint32(64))
+    return np.logical_and(np.logical_and(a_W[:, a_o + 1] == np.uint32(0), a_W[:, a_o + 2] == np.uint32(0)), a_W[:, a_o] < np.uint32(64))
 
 
 def _v_shape_from_register(a_W: Any, a_o: Any) -> Any:
-    return np.logical_or(np.asarray(a_W[:, a_o + 3]).astype(np.int32) == np.int32(64), np.asarray(a_W[:, a_o + 3]).astype(np.int32) == np.int32(192))
+    return np.logical_or(a_W[:, a_o + 3] == np.int32(64), a_W[:, a_o + 3] == np.int32(192))
 
 
 def _v_indirect_pattern(a_W: Any, a_o: Any) -> Any:
@@ -529,16 +506,16 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
     addr = np.zeros(_N, dtype=np.uint32)
     in_psum = np.zeros(_N, dtype=np.bool_)
     in_sbuf = np.zeros(_N, dtype=np.bool_)
-    _c19 = np.broadcast_to(np.asarray(_v_addr_from_register(a_W, a_o)), _done.shape)
-    _m20 = _c19
-    _live = (_m20 & ~_done)
+    _c14 = np.broadcast_to(np.asarray(_v_addr_from_register(a_W, a_o)), _done.shape)
+    _m15 = _c14
+    _live = (_m15 & ~_done)
     _ret = np.where(_live, _v_valid_addr_register(a_W, a_o), _ret)
     _done = _done | _live
     addr = np.broadcast_to(np.asarray(_v_addr_imm_mask(_colv(a_W, a_o, '<u4'))), _done.shape).astype(addr.dtype)
     in_psum = np.broadcast_to(np.asarray(_v_addr_in_psum(addr)), _done.shape).astype(in_psum.dtype)
     in_sbuf = np.broadcast_to(np.asarray(_v_addr_in_sbuf(addr)), _done.shape).astype(in_sbuf.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_addr_aligned_dtype(addr, dtype), np.logical_or(in_psum, in_sbuf)), np.logical_or(np.asarray(allow_psum).astype(np.int32) == np.int32(1), np.logical_not(in_psum))), np.logical_or(np.asarray(allow_sbuf).astype(np.int32) == np.int32(1), np.logical_not(in_sbuf))), np.logical_or(np.logical_or(_v_type_size_check(dtype, np.uint32(4)), np.logical_not(in_psum)), np.asarray(write).astype(np.int32) == np.int32(0))), _ret)
+    _ret = np.where(_live, np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_addr_aligned_dtype(addr, dtype), np.logical_or(in_psum, in_sbuf)), np.logical_or(allow_psum == np.int32(1), np.logical_not(in_psum))), np.logical_or(allow_sbuf == np.int32(1), np.logical_not(in_sbuf))), np.logical_or(np.logical_or(_v_type_size_check(dtype, np.uint32(4)), np.logical_not(in_psum)), write == np.int32(0))), _ret)
     _done = _done | _live
     return _ret
 
@@ -552,7 +529,7 @@ def _v_tpb_addr_active_channels(addr: Any, num_active_channels: Any) -> Any:
     a = np.broadcast_to(np.asarray(_v_addr_imm_mask(addr)), _done.shape).astype(a.dtype)
     num_partitions = np.broadcast_to(np.asarray(np.where(_v_addr_in_psum(a), np.uint32(128), np.uint32(128))), _done.shape).astype(num_partitions.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(np.logical_and(np.logical_or(_v_addr_in_sbuf(a), _v_addr_in_psum(a)), np.asarray(num_active_channels).astype(np.uint32) >= np.uint32(1)), (_v_tpb_addr_partition(a) + np.asarray(num_active_channels).astype(np.uint32)) <= num_partitions), _ret)
+    _ret = np.where(_live, np.logical_and(np.logical_and(np.logical_or(_v_addr_in_sbuf(a), _v_addr_in_psum(a)), num_active_channels >= np.uint32(1)), (_v_tpb_addr_partition(a) + np.asarray(num_active_channels).astype(np.uint32)) <= num_partitions), _ret)
     _done = _done | _live
     return _ret
 
@@ -562,43 +539,43 @@ def _v_start_addr_active_channels(a_W: Any, a_o: Any, num_active_channels: Any) 
 
 
 def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.asarray(r_W[:, r_o]).astype(np.uint32) < np.uint32(64), np.asarray(r_W[:, r_o + 1]).astype(np.uint32) == np.uint32(0)), np.asarray(r_W[:, r_o + 2]).astype(np.uint32) == np.uint32(0)), np.asarray(r_W[:, r_o + 3]).astype(np.uint32) == np.uint32(0))
+    return np.logical_and(np.logical_and(np.logical_and(r_W[:, r_o] < np.uint32(64), r_W[:, r_o + 1] == np.uint32(0)), r_W[:, r_o + 2] == np.uint32(0)), r_W[:, r_o + 3] == np.uint32(0))
 
 
 def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channels: Any, dtype: Any) -> Any:
     _N = imm_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _sw22 = np.broadcast_to(np.asarray(np.asarray(src).astype(np.int32)), _done.shape)
-    _m23 = np.isin(_sw22, [0], kind='table')
-    _live = (_m23 & ~_done)
+    _sw17 = np.broadcast_to(np.asarray(np.asarray(src).astype(np.int32)), _done.shape)
+    _m18 = (_sw17 == 0)
+    _live = (_m18 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _m24 = np.isin(_sw22, [1], kind='table')
-    _live = (_m24 & ~_done)
+    _m19 = (_sw17 == 1)
+    _live = (_m19 & ~_done)
     _ret = np.where(_live, np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), num_active_channels), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), dtype)), _ret)
     _done = _done | _live
-    _m25 = np.isin(_sw22, [2], kind='table')
-    _live = (_m25 & ~_done)
+    _m20 = (_sw17 == 2)
+    _live = (_m20 & ~_done)
     _ret = np.where(_live, _v_is_valid_imm_reg(imm_W, imm_o), _ret)
     _done = _done | _live
-    _m26 = ~np.isin(_sw22, [0, 1, 2], kind='table')
-    _live = (_m26 & ~_done)
+    _m21 = ~np.isin(_sw17, [0, 1, 2], kind='table')
+    _live = (_m21 & ~_done)
     _ret = np.where(_live, False, _ret)
     _done = _done | _live
     return _ret
 
 
 def _v_check_active_channels(n: Any) -> Any:
-    return np.logical_and(np.asarray(n).astype(np.uint32) != np.uint32(0), np.asarray(n).astype(np.uint32) <= np.uint32(128))
+    return np.logical_and(n != np.uint32(0), n <= np.uint32(128))
 
 
 def _v_has_valid_active_channel_range(n: Any, max_channels: Any) -> Any:
-    return np.logical_and(np.asarray(n).astype(np.uint32) >= np.uint32(1), np.asarray(n).astype(np.uint32) <= max_channels)
+    return np.logical_and(n >= np.uint32(1), n <= max_channels)
 
 
 def _v_has_multiple_32_channels(n: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.asarray(n).astype(np.uint32) == np.uint32(32), np.asarray(n).astype(np.uint32) == np.uint32(64)), np.asarray(n).astype(np.uint32) == np.uint32(96)), np.asarray(n).astype(np.uint32) == np.uint32(128))
+    return np.logical_or(np.logical_or(np.logical_or(n == np.uint32(32), n == np.uint32(64)), n == np.uint32(96)), n == np.uint32(128))
 
 
 def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
@@ -609,11 +586,11 @@ def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm27 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
-    while _lm27.any():
-        count = np.where(_lm27, count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm27, k + np.uint32(1), k).astype(k.dtype)
-        _lm27 = _lm27 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+    _lm22 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+    while _lm22.any():
+        count = np.where(_lm22, count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        k = np.where(_lm22, k + np.uint32(1), k).astype(k.dtype)
+        _lm22 = _lm22 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -628,11 +605,11 @@ def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm28 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
-    while _lm28.any():
-        count = np.where(_lm28, count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm28, k + np.uint32(1), k).astype(k.dtype)
-        _lm28 = _lm28 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    _lm23 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    while _lm23.any():
+        count = np.where(_lm23, count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        k = np.where(_lm23, k + np.uint32(1), k).astype(k.dtype)
+        _lm23 = _lm23 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -647,11 +624,11 @@ def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm29 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    while _lm29.any():
-        count = np.where(_lm29, count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm29, k + np.uint32(1), k).astype(k.dtype)
-        _lm29 = _lm29 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _lm24 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    while _lm24.any():
+        count = np.where(_lm24, count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        k = np.where(_lm24, k + np.uint32(1), k).astype(k.dtype)
+        _lm24 = _lm24 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -699,7 +676,7 @@ def _v_indirect16b_valid(ind_W: Any, ind_o: Any, dtype: Any, write: Any, allow_p
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     index_ok = np.zeros(_N, dtype=np.bool_)
-    index_ok = np.broadcast_to(np.asarray(np.where(np.asarray(ind_W[:, ind_o + 3]).astype(np.int32) == np.int32(160), np.asarray(ind_W[:, ind_o]).astype(np.uint32) < np.uint32(64), np.logical_and(_v_addr_in_sbuf(_v_addr_imm_mask(_colv(ind_W, ind_o, '<u4'))), _v_four_byte_aligned(_colv(ind_W, ind_o, '<u4'))))), _done.shape).astype(index_ok.dtype)
+    index_ok = np.broadcast_to(np.asarray(np.where(ind_W[:, ind_o + 3] == np.int32(160), ind_W[:, ind_o] < np.uint32(64), np.logical_and(_v_addr_in_sbuf(_v_addr_imm_mask(_colv(ind_W, ind_o, '<u4'))), _v_four_byte_aligned(_colv(ind_W, ind_o, '<u4'))))), _done.shape).astype(index_ok.dtype)
     _live = np.logical_not(_done)
     _ret = np.where(_live, np.logical_and(index_ok, _v_tensor_start_addr_valid(ind_W, ind_o + 4, dtype, write, allow_psum, allow_sbuf)), _ret)
     _done = _done | _live
@@ -719,7 +696,7 @@ def _v_same_element_count_m3d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
 
 
 def _v_indirect_dst_size_limit_m3d(m_W: Any, m_o: Any) -> Any:
-    return np.logical_or(np.logical_not(_v_indirect_pattern(m_W, m_o)), np.asarray(_colv(m_W, m_o + 8, '<u2')).astype(np.uint32) != np.uint32(0))
+    return np.logical_or(np.logical_not(_v_indirect_pattern(m_W, m_o)), _colv(m_W, m_o + 8, '<u2') != np.uint32(0))
 
 
 def _v_has_transpose_src_element_count_m3d(m_W: Any, m_o: Any) -> Any:
@@ -731,21 +708,21 @@ def _v_tpb_addr_quadrant(addr: Any) -> Any:
 
 
 def _v_index_from_register(ind_W: Any, ind_o: Any) -> Any:
-    return np.asarray(ind_W[:, ind_o + 3]).astype(np.int32) == np.int32(160)
+    return ind_W[:, ind_o + 3] == np.int32(160)
 
 
 def _v_indirect_quadrant_check_src3d(src_W: Any, src_o: Any) -> Any:
     _N = src_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _c30 = np.broadcast_to(np.asarray(np.logical_not(_v_indirect_pattern(src_W, src_o))), _done.shape)
-    _m31 = _c30
-    _live = (_m31 & ~_done)
+    _c25 = np.broadcast_to(np.asarray(np.logical_not(_v_indirect_pattern(src_W, src_o))), _done.shape)
+    _m26 = _c25
+    _live = (_m26 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _c33 = np.broadcast_to(np.asarray(np.logical_or(_v_index_from_register(src_W, src_o), _v_addr_from_register(src_W, src_o + 4))), _done.shape)
-    _m34 = _c33
-    _live = (_m34 & ~_done)
+    _c28 = np.broadcast_to(np.asarray(np.logical_or(_v_index_from_register(src_W, src_o), _v_addr_from_register(src_W, src_o + 4))), _done.shape)
+    _m29 = _c28
+    _live = (_m29 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
     _live = np.logical_not(_done)
@@ -759,51 +736,51 @@ def _v_indirect_quadrant_check_src3d_dst3d(src_W: Any, src_o: Any, dst_W: Any, d
 
 
 def _v_has_tensor_scalar_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(67), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(83)), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(147))
+    return np.logical_or(np.logical_or(i_W[:, i_o] == np.int32(67), i_W[:, i_o] == np.int32(83)), i_W[:, i_o] == np.int32(147))
 
 
 def _v_has_tensor_scalar_ptr_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(68), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(84))
+    return np.logical_or(i_W[:, i_o] == np.int32(68), i_W[:, i_o] == np.int32(84))
 
 
 def _v_has_tensor_cache_reduce_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(154)
+    return i_W[:, i_o] == np.int32(154)
 
 
 def _v_has_tensor_cache_cumulative_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(230)
+    return i_W[:, i_o] == np.int32(230)
 
 
 def _v_has_exponential_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(48)
+    return i_W[:, i_o] == np.int32(48)
 
 
 def _v_tensor_scalar_arith(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(67), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(68)), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(147)), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(154)), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(230)), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(48))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o] == np.int32(67), i_W[:, i_o] == np.int32(68)), i_W[:, i_o] == np.int32(147)), i_W[:, i_o] == np.int32(154)), i_W[:, i_o] == np.int32(230)), i_W[:, i_o] == np.int32(48))
 
 
 def _v_tensor_scalar_bitvec(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(83), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(84))
+    return np.logical_or(i_W[:, i_o] == np.int32(83), i_W[:, i_o] == np.int32(84))
 
 
 def _v_has_zero_accum_cmd_field(i_W: Any, i_o: Any) -> Any:
-    return np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(0)
+    return i_W[:, i_o + 12] == np.int32(0)
 
 
 def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.asarray(i_W[:, i_o + 13]).astype(np.uint32) == np.uint32(0), np.asarray(i_W[:, i_o + 14]).astype(np.uint32) == np.uint32(0)), np.asarray(i_W[:, i_o + 15]).astype(np.uint32) == np.uint32(0))
+    return np.logical_and(np.logical_and(i_W[:, i_o + 13] == np.uint32(0), i_W[:, i_o + 14] == np.uint32(0)), i_W[:, i_o + 15] == np.uint32(0))
 
 
 def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), _v_is_valid_enum_alu_op(i_W[:, i_o + 37])), np.asarray(i_W[:, i_o + 36]).astype(np.int32) != np.int32(7)), np.asarray(i_W[:, i_o + 36]).astype(np.int32) != np.int32(26)), np.asarray(i_W[:, i_o + 36]).astype(np.int32) != np.int32(27)), np.asarray(i_W[:, i_o + 37]).astype(np.int32) != np.int32(7)), np.asarray(i_W[:, i_o + 37]).astype(np.int32) != np.int32(26)), np.asarray(i_W[:, i_o + 37]).astype(np.int32) != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(i_W[:, i_o + 36]), _v_is_bitvec_op(i_W[:, i_o + 37])))), np.logical_or(np.logical_or(np.logical_not(_v_tensor_scalar_arith(i_W, i_o)), np.logical_and(_v_is_general_arith_op(i_W[:, i_o + 36]), _v_is_general_arith_op(i_W[:, i_o + 37]))), np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.asarray(i_W[:, i_o + 36]).astype(np.int32) == np.int32(29), np.asarray(i_W[:, i_o + 37]).astype(np.int32) == np.int32(0)), _colv(i_W, i_o + 40, '<u4') == np.uint32(0)), np.asarray(i_W[:, i_o + 35]).astype(np.int32) == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(0)))), np.logical_or(np.asarray(i_W[:, i_o + 36]).astype(np.int32) != np.int32(0), np.asarray(i_W[:, i_o + 37]).astype(np.int32) == np.int32(0)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), _v_is_valid_enum_alu_op(i_W[:, i_o + 37])), i_W[:, i_o + 36] != np.int32(7)), i_W[:, i_o + 36] != np.int32(26)), i_W[:, i_o + 36] != np.int32(27)), i_W[:, i_o + 37] != np.int32(7)), i_W[:, i_o + 37] != np.int32(26)), i_W[:, i_o + 37] != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(i_W[:, i_o + 36]), _v_is_bitvec_op(i_W[:, i_o + 37])))), np.logical_or(np.logical_or(np.logical_not(_v_tensor_scalar_arith(i_W, i_o)), np.logical_and(_v_is_general_arith_op(i_W[:, i_o + 36]), _v_is_general_arith_op(i_W[:, i_o + 37]))), np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(i_W[:, i_o + 36] == np.int32(29), i_W[:, i_o + 37] == np.int32(0)), _colv(i_W, i_o + 40, '<u4') == np.uint32(0)), i_W[:, i_o + 35] == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), i_W[:, i_o + 39] == np.int32(0)))), np.logical_or(i_W[:, i_o + 36] != np.int32(0), i_W[:, i_o + 37] == np.int32(0)))
 
 
 def _v_tensor_scalar_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.asarray(i_W[:, i_o + 33]).astype(np.int32)), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(2), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(3)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(4)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(5)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(9)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(8))))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), i_W[:, i_o + 32] == i_W[:, i_o + 33]), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(2), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(4)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(8))))
 
 
 def _v_ts_imm_32_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(9), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(8)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(10))))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(9), i_W[:, i_o + 32] == np.int32(8)), i_W[:, i_o + 32] == np.int32(10))))
 
 
 def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
@@ -823,7 +800,7 @@ def _v_ts_ptr_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
 
 
 def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_or(np.logical_or(np.logical_and(np.asarray(i_W[:, i_o + 35]).astype(np.int32) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(np.asarray(i_W[:, i_o + 35]).astype(np.int32) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(np.asarray(i_W[:, i_o + 35]).astype(np.int32) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_or(np.logical_and(np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44))))
+    return np.logical_and(np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 35] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(i_W[:, i_o + 35] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(i_W[:, i_o + 35] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 39] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(i_W[:, i_o + 39] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(i_W[:, i_o + 39] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44))))
 
 
 def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
@@ -831,7 +808,7 @@ def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_ptr_imm_src(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.asarray(i_W[:, i_o + 35]).astype(np.int32) == np.int32(0), np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(0))
+    return np.logical_and(i_W[:, i_o + 35] == np.int32(0), i_W[:, i_o + 39] == np.int32(0))
 
 
 def _v_tensor_scalar_shift_chk(i_W: Any, i_o: Any) -> Any:
@@ -847,7 +824,7 @@ def _v_tensor_scalar_reverse_chk(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_s3d3_transpose_check(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.asarray(i_W[:, i_o]).astype(np.int32) != np.int32(147), np.logical_and(_v_has_transpose_src_element_count_m3d(i_W, i_o + 16), _v_has_multiple_32_channels(i_W[:, i_o + 34])))
+    return np.logical_or(i_W[:, i_o] != np.int32(147), np.logical_and(_v_has_transpose_src_element_count_m3d(i_W, i_o + 16), _v_has_multiple_32_channels(i_W[:, i_o + 34])))
 
 
 def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
@@ -859,11 +836,11 @@ def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(3), np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(2)), np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(4))
+    return np.logical_or(np.logical_or(i_W[:, i_o + 12] == np.int32(3), i_W[:, i_o + 12] == np.int32(2)), i_W[:, i_o + 12] == np.int32(4))
 
 
 def _v_is_valid_cache_reduce_op(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(op).astype(np.int32) == np.int32(4), np.asarray(op).astype(np.int32) == np.int32(5)), np.asarray(op).astype(np.int32) == np.int32(6)), np.asarray(op).astype(np.int32) == np.int32(8)), np.asarray(op).astype(np.int32) == np.int32(9))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(op == np.int32(4), op == np.int32(5)), op == np.int32(6)), op == np.int32(8)), op == np.int32(9))
 
 
 def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
@@ -871,7 +848,7 @@ def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_is_valid_fp_dtype_datapath(i_W[:, i_o + 32], np.uint8(0)), np.logical_and(np.logical_and(_v_is_valid_int_dtype_datapath(i_W[:, i_o + 32]), np.asarray(i_W[:, i_o + 32]).astype(np.int32) != np.int32(9)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) != np.int32(8)))
+    return np.logical_or(_v_is_valid_fp_dtype_datapath(i_W[:, i_o + 32], np.uint8(0)), np.logical_and(np.logical_and(_v_is_valid_int_dtype_datapath(i_W[:, i_o + 32]), i_W[:, i_o + 32] != np.int32(9)), i_W[:, i_o + 32] != np.int32(8)))
 
 
 def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
@@ -879,15 +856,15 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     load_accumulate = np.zeros(_N, dtype=np.bool_)
-    load_accumulate = np.broadcast_to(np.asarray(np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
+    load_accumulate = np.broadcast_to(np.asarray(i_W[:, i_o + 12] == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(np.logical_or(np.logical_or(np.logical_and(np.asarray(i_W[:, i_o + 35]).astype(np.int32) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(np.asarray(i_W[:, i_o + 35]).astype(np.int32) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(np.asarray(i_W[:, i_o + 35]).astype(np.int32) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_and(load_accumulate, np.logical_or(np.logical_or(np.logical_and(np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)))), np.logical_and(np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
+    _ret = np.where(_live, np.logical_and(np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 35] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(i_W[:, i_o + 35] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(i_W[:, i_o + 35] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_and(load_accumulate, np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 39] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(i_W[:, i_o + 39] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(i_W[:, i_o + 39] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)))), np.logical_and(i_W[:, i_o + 39] == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
     _done = _done | _live
     return _ret
 
 
 def _v_tensor_scalar_cache_reduce_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38]), np.asarray(i_W[:, i_o + 38]).astype(np.int32) == np.int32(0))
+    return np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38]), i_W[:, i_o + 38] == np.int32(0))
 
 
 def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
@@ -899,23 +876,23 @@ def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_valid_exponential_accum_cmd(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_and(np.logical_and(np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(3), np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(0)), np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(2)), np.asarray(i_W[:, i_o + 39]).astype(np.int32) == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(4))
+    return np.logical_or(np.logical_and(np.logical_and(np.logical_or(np.logical_or(i_W[:, i_o + 12] == np.int32(3), i_W[:, i_o + 12] == np.int32(0)), i_W[:, i_o + 12] == np.int32(2)), i_W[:, i_o + 39] == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), i_W[:, i_o + 12] == np.int32(4))
 
 
 def _v_exp_x_even_or_unpacked(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(10), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(9)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(8)), np.asarray(_colv(i_W, i_o + 20, '<i2')).astype(np.int32) != np.int32(1)), _vmod(np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(10), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(8)), _colv(i_W, i_o + 20, '<i2') != np.int32(1)), _vmod(np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0))
 
 
 def _v_exp_upper_src_dim_even(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_or(np.asarray(_colv(i_W, i_o + 28, '<u2')).astype(np.uint32) == np.uint32(1), _vmod(np.asarray(_colv(i_W, i_o + 28, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0)), np.logical_or(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32) == np.uint32(1), _vmod(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0)))
+    return np.logical_and(np.logical_or(_colv(i_W, i_o + 28, '<u2') == np.uint32(1), _vmod(np.asarray(_colv(i_W, i_o + 28, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0)), np.logical_or(_colv(i_W, i_o + 30, '<u2') == np.uint32(1), _vmod(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0)))
 
 
 def _v_has_valid_exponential_num_elements(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 12]).astype(np.int32) == np.int32(0), _v_indirect_pattern(i_W, i_o + 16)), _v_indirect_pattern(i_W, i_o + 48)), np.logical_and(_v_exp_x_even_or_unpacked(i_W, i_o), _v_exp_upper_src_dim_even(i_W, i_o)))
+    return np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 12] == np.int32(0), _v_indirect_pattern(i_W, i_o + 16)), _v_indirect_pattern(i_W, i_o + 48)), np.logical_and(_v_exp_x_even_or_unpacked(i_W, i_o), _v_exp_upper_src_dim_even(i_W, i_o)))
 
 
 def _v_has_valid_exponential_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.asarray(i_W[:, i_o + 36]).astype(np.int32) == np.int32(0), np.asarray(i_W[:, i_o + 37]).astype(np.int32) == np.int32(0)), np.asarray(i_W[:, i_o + 38]).astype(np.int32) == np.int32(0))
+    return np.logical_and(np.logical_and(i_W[:, i_o + 36] == np.int32(0), i_W[:, i_o + 37] == np.int32(0)), i_W[:, i_o + 38] == np.int32(0))
 
 
 def _v_s3d3_ts_exponential_unused_fields(i_W: Any, i_o: Any) -> Any:
@@ -927,27 +904,27 @@ def _v_is_valid_exponential(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_tensor_scalar_ptr_multi_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(79), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(95))
+    return np.logical_or(i_W[:, i_o] == np.int32(79), i_W[:, i_o] == np.int32(95))
 
 
 def _v_tensor_scalar_ptr_multi_arith(i_W: Any, i_o: Any) -> Any:
-    return np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(79)
+    return i_W[:, i_o] == np.int32(79)
 
 
 def _v_tensor_scalar_ptr_multi_bitvec(i_W: Any, i_o: Any) -> Any:
-    return np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(95)
+    return i_W[:, i_o] == np.int32(95)
 
 
 def _v_tensor_scalar_ptr_multi_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), np.asarray(i_W[:, i_o + 36]).astype(np.int32) != np.int32(7)), np.asarray(i_W[:, i_o + 36]).astype(np.int32) != np.int32(26)), np.asarray(i_W[:, i_o + 36]).astype(np.int32) != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(i_W[:, i_o + 36]))), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(i_W[:, i_o + 36])))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), i_W[:, i_o + 36] != np.int32(7)), i_W[:, i_o + 36] != np.int32(26)), i_W[:, i_o + 36] != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(i_W[:, i_o + 36]))), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(i_W[:, i_o + 36])))
 
 
 def _v_tensor_scalar_ptr_multi_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.asarray(i_W[:, i_o + 33]).astype(np.int32)), np.logical_or(np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(8), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(9)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(5)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(3))))
+    return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o), i_W[:, i_o + 32] == i_W[:, i_o + 33]), np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(8), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3))))
 
 
 def _v_is_valid_tsm_subdim(i_W: Any, i_o: Any) -> Any:
-    return np.asarray(i_W[:, i_o + 37]).astype(np.int32) == np.int32(4)
+    return i_W[:, i_o + 37] == np.int32(4)
 
 
 def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
@@ -963,7 +940,7 @@ def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38]), _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)), np.logical_or(np.asarray(i_W[:, i_o + 38]).astype(np.int32) == np.int32(0), np.asarray(i_W[:, i_o + 38]).astype(np.int32) == np.int32(3)))
+    return np.logical_and(np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38]), _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)), np.logical_or(i_W[:, i_o + 38] == np.int32(0), i_W[:, i_o + 38] == np.int32(3)))
 
 
 def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
@@ -971,21 +948,21 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    _c36 = np.broadcast_to(np.asarray(np.asarray(i_W[:, i_o + 35]).astype(np.uint32) != np.uint32(0)), _done.shape)
-    _m37 = _c36
-    _live = (_m37 & ~_done)
+    _c31 = np.broadcast_to(np.asarray(i_W[:, i_o + 35] != np.uint32(0)), _done.shape)
+    _m32 = _c31
+    _live = (_m32 & ~_done)
     _ret = np.where(_live, False, _ret)
     _done = _done | _live
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm39 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
-    while _lm39.any():
-        _c40 = np.broadcast_to(np.asarray(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) != np.uint32(0)), _done.shape)
-        _m41 = _lm39 & _c40
-        _live = (_m41 & ~_done)
+    _lm34 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+    while _lm34.any():
+        _c35 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1) != np.uint32(0)), _done.shape)
+        _m36 = _lm34 & _c35
+        _live = (_m36 & ~_done)
         _ret = np.where(_live, False, _ret)
         _done = _done | _live
-        k = np.where(_lm39, k + np.uint32(1), k).astype(k.dtype)
-        _lm39 = _lm39 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+        k = np.where(_lm34, k + np.uint32(1), k).astype(k.dtype)
+        _lm34 = _lm34 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
@@ -1001,7 +978,7 @@ def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_tsm_immediates_load_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(112), np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(113))
+    return np.logical_or(i_W[:, i_o] == np.int32(112), i_W[:, i_o] == np.int32(113))
 
 
 def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
@@ -1017,11 +994,11 @@ def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_colv(i_W, i_o + 44, '<f4') == np.float32(0.0), np.asarray(i_W[:, i_o + 48]).astype(np.int32) == np.int32(0)), _colv(i_W, i_o + 28, '<f4') == np.float32(0.0))
+    return np.logical_and(np.logical_and(_colv(i_W, i_o + 44, '<f4') == np.float32(0.0), i_W[:, i_o + 48] == np.int32(0)), _colv(i_W, i_o + 28, '<f4') == np.float32(0.0))
 
 
 def _v_tsm_immld_dtypes(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_and(np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(112), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(10), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(7)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(6)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(13)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(14)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(15)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(9)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(5)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(3)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(8)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(4)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(2))), np.logical_and(np.asarray(i_W[:, i_o]).astype(np.int32) == np.int32(113), np.logical_or(np.logical_or(np.logical_or(np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(9), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(5)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(3)), np.asarray(i_W[:, i_o + 32]).astype(np.int32) == np.int32(8))))
+    return np.logical_or(np.logical_and(i_W[:, i_o] == np.int32(112), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(10), i_W[:, i_o + 32] == np.int32(7)), i_W[:, i_o + 32] == np.int32(6)), i_W[:, i_o + 32] == np.int32(13)), i_W[:, i_o + 32] == np.int32(14)), i_W[:, i_o + 32] == np.int32(15)), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(8)), i_W[:, i_o + 32] == np.int32(4)), i_W[:, i_o + 32] == np.int32(2))), np.logical_and(i_W[:, i_o] == np.int32(113), np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(9), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(8))))
 
 
 def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
@@ -1030,25 +1007,25 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     zero = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    zero = np.broadcast_to(np.asarray(np.asarray(i_W[:, i_o + 33]).astype(np.uint32) == np.uint32(0)), _done.shape).astype(zero.dtype)
+    zero = np.broadcast_to(np.asarray(i_W[:, i_o + 33] == np.uint32(0)), _done.shape).astype(zero.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm43 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    while _lm43.any():
-        zero = np.where(_lm43, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm43, k + np.uint32(1), k).astype(k.dtype)
-        _lm43 = _lm43 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _lm38 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    while _lm38.any():
+        zero = np.where(_lm38, np.logical_and(zero, _gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        k = np.where(_lm38, k + np.uint32(1), k).astype(k.dtype)
+        _lm38 = _lm38 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm44 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
-    while _lm44.any():
-        zero = np.where(_lm44, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm44, k + np.uint32(1), k).astype(k.dtype)
-        _lm44 = _lm44 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
+    _lm39 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
+    while _lm39.any():
+        zero = np.where(_lm39, np.logical_and(zero, _gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        k = np.where(_lm39, k + np.uint32(1), k).astype(k.dtype)
+        _lm39 = _lm39 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm45 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
-    while _lm45.any():
-        zero = np.where(_lm45, np.logical_and(zero, np.asarray(_gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1)).astype(np.uint32) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm45, k + np.uint32(1), k).astype(k.dtype)
-        _lm45 = _lm45 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    _lm40 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    while _lm40.any():
+        zero = np.where(_lm40, np.logical_and(zero, _gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        k = np.where(_lm40, k + np.uint32(1), k).astype(k.dtype)
+        _lm40 = _lm40 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, zero, _ret)
     _done = _done | _live
