@@ -24,6 +24,7 @@ import numpy.typing as npt
 from .._runtime import check_api
 from .._runtime.codec import DecodeError, Word, as_bytes
 from .._runtime.executor import (
+    AddressError,
     Engine,
     ExecutorError,
     Imm,
@@ -318,4 +319,15 @@ _DISPATCH: Final[dict[int, Callable[[Executor, Any], None]]] = {
 #: The opcodes ``run`` executes on mariana.
 EXECUTABLE: Final[tuple[int, ...]] = tuple(sorted(_DISPATCH))
 
-__all__ = ["EXECUTABLE", "GENERATION", "GEOMETRY", "REFUSED", "Executor"]
+__all__ = [
+    "EXECUTABLE",
+    "GENERATION",
+    "GEOMETRY",
+    "REFUSED",
+    "AddressError",
+    "Executor",
+    "ExecutorError",
+    "InvalidInstructionError",
+    "Numerics",
+    "UnsupportedError",
+]
