@@ -323,58 +323,62 @@ def encode_format(
       * a rounded magnitude above ``max_code`` is an overflow: +-Inf (or NaN for e4m3fn) in
         ``"inf_nan"`` mode, +-max finite in ``"saturate"`` mode (fp8 only; bf16, fp16 and FP32R
         always overflow to Inf).
+    Works in place on uint32/int32 buffers (about three tensors of scratch); the subnormal path
+    runs only on the elements that need it.
     """
-    u = x.view(np.uint32)
-    sign = u >> np.uint32(31)
-    a = u & np.uint32(0x7FFFFFFF)
-    isnan = a > np.uint32(0x7F800000)
+    shape = x.shape
+    u = np.ascontiguousarray(x).view(np.uint32).reshape(-1)
+    rflat = None if rnd is None else np.ascontiguousarray(rnd).reshape(-1)
     m = fmt.mbits
     shift = 23 - m
-    emin_biased32 = 1 - fmt.bias + 127  # fp32 biased exponent of the format's min normal
-    e32 = (a >> np.uint32(23)).astype(np.int32)
-    normal = e32 >= emin_biased32
-
-    with np.errstate(over="ignore"):
-        # normal path (computed everywhere, selected below)
-        lowmask = np.uint32((1 << shift) - 1)
-        if rnd is None:
-            bump = np.uint32((1 << (shift - 1)) - 1) + ((a >> np.uint32(shift)) & np.uint32(1))
+    lowmask = np.uint32((1 << shift) - 1)
+    a = u & np.uint32(0x7FFFFFFF)
+    isnan = a > np.uint32(0x7F800000)
+    a[isnan] = 0
+    # normal path, everywhere: r = (a + bump) & ~lowmask, mag = (r >> shift) - rebias
+    if rflat is None:
+        r = a >> np.uint32(shift)
+        r &= np.uint32(1)
+        r += np.uint32((1 << (shift - 1)) - 1)
+    else:
+        r = rflat & lowmask
+    r += a  # cannot wrap: a <= 0x7F800000 and the bump is below 2**23
+    r >>= np.uint32(shift)
+    mag = r.view(np.int32)
+    mag -= np.int32((127 - fmt.bias) << m)
+    # subnormal path: only where the fp32 exponent is below the format's minimum normal
+    emin_biased32 = 1 - fmt.bias + 127
+    sub = np.flatnonzero(a < np.uint32(emin_biased32 << 23))
+    if sub.size:
+        asub = a[sub]
+        e32 = (asub >> np.uint32(23)).astype(np.int64)
+        sig = (asub & np.uint32(0x7FFFFF)).astype(np.uint64) | np.where(e32 > 0, np.uint64(0x800000), np.uint64(0))
+        sh = np.clip((1 - fmt.bias - m) - (np.maximum(e32, 1) - 150), 1, 32).astype(np.uint64)
+        q = sig >> sh
+        rem = sig & ((np.uint64(1) << sh) - np.uint64(1))
+        if rflat is None:
+            half = np.uint64(1) << (sh - np.uint64(1))
+            q += ((rem > half) | ((rem == half) & ((q & np.uint64(1)) == 1))).astype(np.uint64)
         else:
-            bump = rnd & lowmask
-        an = np.where(isnan, np.uint32(0), a)
-        r = (an + bump) & ~lowmask
-        code_n = (r >> np.uint32(shift)).astype(np.int64) - ((127 - fmt.bias) << m)
-
-        # subnormal path
-        sig = (a & np.uint32(0x7FFFFF)) | np.where(e32 > 0, np.uint32(0x800000), np.uint32(0))
-        e_val = np.maximum(e32, 1) - 150  # value = sig * 2**e_val
-        s = (1 - fmt.bias - m) - e_val  # >= 1 wherever the subnormal path is selected
-        s = np.clip(s, 1, 32).astype(np.uint64)
-        sig64 = sig.astype(np.uint64)
-        q = sig64 >> s
-        rem = sig64 & ((np.uint64(1) << s) - np.uint64(1))
-        if rnd is None:
-            half = np.uint64(1) << (s - np.uint64(1))
-            q = q + ((rem > half) | ((rem == half) & ((q & np.uint64(1)) == 1))).astype(np.uint64)
-        else:
-            q = q + ((rem + (rnd.astype(np.uint64) & ((np.uint64(1) << s) - np.uint64(1)))) >> s)
-        q = np.where(s >= np.uint64(32), np.uint64(0), q)
-        code_s = q.astype(np.int64)
-
-    mag = np.where(normal, code_n, code_s)
-    overflow = (mag > fmt.max_code) & ~isnan
+            q += (rem + (rflat[sub].astype(np.uint64) & ((np.uint64(1) << sh) - np.uint64(1)))) >> sh
+        q[sh >= np.uint64(32)] = 0
+        mag[sub] = q.astype(np.int32)
+    overflow = mag > np.int32(fmt.max_code)
+    overflow &= ~isnan
     if fmt.is_fp8 and numerics.fp8_overflow == "saturate":
         ovf_code = fmt.max_code
     elif fmt.inf_code is not None:
         ovf_code = fmt.inf_code
     else:
         ovf_code = fmt.nan_code
-    mag = np.where(overflow, ovf_code, mag)
-    signed = mag.astype(np.uint32) | (sign << np.uint32(fmt.width - 1))
-    # a NaN produced by overflow (e4m3fn in inf_nan mode) is canonical too: clear its sign
-    signed = np.where(overflow & (ovf_code == fmt.nan_code), np.uint32(fmt.nan_code), signed)
-    out: U32 = np.where(isnan, np.uint32(fmt.nan_code), signed).astype(np.uint32)
-    return out
+    mag[overflow] = ovf_code
+    out = np.right_shift(u, np.uint32(31), out=a)  # a is no longer needed: reuse its buffer
+    out <<= np.uint32(fmt.width - 1)
+    out |= r  # r holds the magnitude codes (mag is its int32 view)
+    if ovf_code == fmt.nan_code:  # a NaN produced by overflow is canonical too: sign clear
+        out[overflow] = np.uint32(fmt.nan_code)
+    out[isnan] = np.uint32(fmt.nan_code)
+    return out.reshape(shape)
 
 
 def _to_int(x: F32, code: int, numerics: Numerics) -> npt.NDArray[Any]:
@@ -382,11 +386,19 @@ def _to_int(x: F32, code: int, numerics: Numerics) -> npt.NDArray[Any]:
     isnan = np.isnan(x)
     with np.errstate(invalid="ignore"):
         y = np.rint(x) if numerics.float_to_int == "rne_saturate" else np.trunc(x)
-    y64 = np.clip(np.where(isnan, 0.0, y.astype(np.float64)), float(lo), float(hi))
-    v = y64.astype(np.int64)
+        y[isnan] = 0
+        v: npt.NDArray[Any] = y.astype(_INT_TYPES[code])  # in-range values convert exactly
+    # clamp the rest; lo and hi + 1 are powers of two (or 0), so exact fp32 thresholds
+    v[y >= np.float32(hi + 1)] = hi
+    v[y < np.float32(lo)] = lo
     if numerics.float_to_int == "rne_saturate":
-        v = np.where(isnan, hi, v)
-    return v.astype(_INT_TYPES[code]).view(_STORAGE[_INFO[code].size])
+        v[isnan] = hi
+    return v.view(_STORAGE[_INFO[code].size])
+
+
+def has_nan(x: F32) -> bool:
+    """Whether an fp32 array holds a NaN: one reduction pass, no mask (max propagates NaN)."""
+    return x.size > 0 and bool(np.isnan(np.max(x)))
 
 
 def store_from_f32(code: int, x: F32, numerics: Numerics, rnd: U32 | None = None) -> npt.NDArray[Any]:
@@ -397,17 +409,18 @@ def store_from_f32(code: int, x: F32, numerics: Numerics, rnd: U32 | None = None
         return _to_int(x, code, numerics)
     if code == FP32:
         u = x.view(np.uint32)
-        nan = np.isnan(x)
-        if not nan.any():
+        if not has_nan(x):
             return u
-        return np.where(nan, np.uint32(0x7FC00000), u).astype(np.uint32)
+        return np.where(np.isnan(x), np.uint32(0x7FC00000), u).astype(np.uint32)
     fmt = float_format(code, numerics)
     codes = encode_format(x, fmt, numerics, rnd if numerics.rounding == "stochastic" else None)
-    if code == FP32R:
-        sh = np.uint32(23 - fmt.mbits)
-        sgn = codes >> np.uint32(fmt.width - 1)
+    if code == FP32R:  # back to an fp32 bit pattern: sign to bit 31, magnitude shifted up
         mag = codes & np.uint32((1 << (fmt.width - 1)) - 1)
-        bits = (sgn << np.uint32(31)) | (mag << sh)
-        nan = (x.view(np.uint32) & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
-        return np.where(nan, np.uint32(0x7FC00000), bits).astype(np.uint32)
+        mag <<= np.uint32(23 - fmt.mbits)
+        codes >>= np.uint32(fmt.width - 1)
+        codes <<= np.uint32(31)
+        codes |= mag
+        del mag
+        codes[np.isnan(x)] = np.uint32(0x7FC00000)
+        return codes
     return codes.astype(_STORAGE[d.size])

@@ -127,9 +127,8 @@ class NumpyBackend:
             r = alu.arith(op1, of, s1, rev1, out=of)
             if r is not of:
                 np.copyto(of, r)
-            nan = np.isnan(of)
-            if nan.any():
-                out[nan] = np.uint32(0x7FC00000)
+            if dt.has_nan(of):
+                out[np.isnan(of)] = np.uint32(0x7FC00000)
             return out
         x = dt.load_f32(in_code, src, numerics).reshape(n, w, total // w)
         a = s0.reshape(n, w, 1)
