@@ -372,13 +372,14 @@ def encode_format(
     else:
         ovf_code = fmt.nan_code
     mag[overflow] = ovf_code
-    out = np.right_shift(u, np.uint32(31), out=a)  # a is no longer needed: reuse its buffer
+    out: U32 = np.right_shift(u, np.uint32(31), out=a)  # a is no longer needed: reuse its buffer
     out <<= np.uint32(fmt.width - 1)
     out |= r  # r holds the magnitude codes (mag is its int32 view)
     if ovf_code == fmt.nan_code:  # a NaN produced by overflow is canonical too: sign clear
         out[overflow] = np.uint32(fmt.nan_code)
     out[isnan] = np.uint32(fmt.nan_code)
-    return out.reshape(shape)
+    res: U32 = out.reshape(shape)
+    return res
 
 
 def _to_int(x: F32, code: int, numerics: Numerics) -> npt.NDArray[Any]:
