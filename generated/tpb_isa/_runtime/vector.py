@@ -29,15 +29,26 @@ def as_words(words: Any) -> Words:
     return as_words(b"".join(bytes(w) for w in words))
 
 
-def col(W: Words, off: int, size: int) -> Any:
+def byte(W: Words, off: Any) -> Any:
+    """Byte `off` of every row; `off` is one offset or one per row (a struct passed by value
+    from an array element chosen at run time)."""
+    if isinstance(off, (int, np.integer)):
+        return W[:, off]
+    return gather(W, off, 1)
+
+
+def col(W: Words, off: Any, size: int) -> Any:
     """The little-endian unsigned integer in bytes [off, off+size) of every row."""
     return colv(W, off, f"<u{size}")
 
 
-def colv(W: Words, off: int, dtype: str) -> Any:
+def colv(W: Words, off: Any, dtype: str) -> Any:
     """Bytes [off, off+itemsize) of every row as `dtype`: a strided view when the field is
-    aligned to its size (no copy), a copy of the column bytes otherwise."""
+    aligned to its size (no copy), a copy of the column bytes otherwise, a gather when the
+    offset differs per row."""
     size = np.dtype(dtype).itemsize
+    if not isinstance(off, (int, np.integer)):
+        return gather_as(W, off, size, dtype)
     if off % size == 0 and W.flags.c_contiguous:
         return W.view(dtype)[:, off // size]
     return np.ascontiguousarray(W[:, off : off + size]).view(dtype)[:, 0]

@@ -21,6 +21,7 @@ from .validators import TOP_LEVEL
 check_api((1, 0), __name__)
 
 as_words = vector.as_words
+_byte = vector.byte
 _colv = vector.colv
 _gather = vector.gather
 _vdiv = vector.vdiv
@@ -272,15 +273,15 @@ def _v_is_valid_enum_tens_scalar_rev_ops(v: Any) -> Any:
 
 
 def _v_has_valid_inst_len(h_W: Any, h_o: Any) -> Any:
-    return h_W[:, h_o + 1] == _vdiv(np.uint32(64), np.uint32(4))
+    return _byte(h_W, h_o + 1) == _vdiv(np.uint32(64), np.uint32(4))
 
 
 def _v_has_valid_neuron_header(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(_v_is_valid_enum_opcode(i_W[:, i_o]), _v_has_valid_inst_len(i_W, i_o))
+    return np.logical_and(_v_is_valid_enum_opcode(_byte(i_W, i_o)), _v_has_valid_inst_len(i_W, i_o))
 
 
 def _v_has_valid_neuron_events(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(_v_is_valid_enum_wait_mode(i_W[:, i_o + 4]), _v_is_valid_enum_update_mode(i_W[:, i_o + 6]))
+    return np.logical_and(_v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4)), _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6)))
 
 
 def _v_dtype_invalid_check(dtype: Any) -> Any:
@@ -451,15 +452,15 @@ def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
 
 
 def _v_addr_from_register(a_W: Any, a_o: Any) -> Any:
-    return (np.asarray(a_W[:, a_o + 3]).astype(np.int32) & (np.int32(128) | np.int32(32))) == np.int32(128)
+    return (np.asarray(_byte(a_W, a_o + 3)).astype(np.int32) & (np.int32(128) | np.int32(32))) == np.int32(128)
 
 
 def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
-    return np.logical_and(np.logical_and(a_W[:, a_o + 1] == np.uint32(0), a_W[:, a_o + 2] == np.uint32(0)), a_W[:, a_o] < np.uint32(64))
+    return np.logical_and(np.logical_and(_byte(a_W, a_o + 1) == np.uint32(0), _byte(a_W, a_o + 2) == np.uint32(0)), _byte(a_W, a_o) < np.uint32(64))
 
 
 def _v_shape_from_register(a_W: Any, a_o: Any) -> Any:
-    return np.logical_or(a_W[:, a_o + 3] == np.int32(64), a_W[:, a_o + 3] == np.int32(192))
+    return np.logical_or(_byte(a_W, a_o + 3) == np.int32(64), _byte(a_W, a_o + 3) == np.int32(192))
 
 
 def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
@@ -502,7 +503,7 @@ def _v_start_addr_active_channels(a_W: Any, a_o: Any, num_active_channels: Any) 
 
 
 def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(r_W[:, r_o] < np.uint32(64), r_W[:, r_o + 1] == np.uint32(0)), r_W[:, r_o + 2] == np.uint32(0)), r_W[:, r_o + 3] == np.uint32(0))
+    return np.logical_and(np.logical_and(np.logical_and(_byte(r_W, r_o) < np.uint32(64), _byte(r_W, r_o + 1) == np.uint32(0)), _byte(r_W, r_o + 2) == np.uint32(0)), _byte(r_W, r_o + 3) == np.uint32(0))
 
 
 def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channels: Any, dtype: Any) -> Any:
@@ -550,10 +551,13 @@ def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
     _lm16 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+    _brk18 = np.zeros_like(_done)
     while _lm16.any():
-        count = np.where(_lm16, count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm16, k + np.uint32(1), k).astype(k.dtype)
-        _lm16 = _lm16 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+        _skip17 = np.zeros_like(_done)
+        count = np.where((_lm16 & ~_skip17), count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        _m19 = _lm16 & ~_brk18
+        k = np.where(_m19, k + np.uint32(1), k).astype(k.dtype)
+        _lm16 = _lm16 & ~_brk18 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -568,11 +572,14 @@ def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm17 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
-    while _lm17.any():
-        count = np.where(_lm17, count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm17, k + np.uint32(1), k).astype(k.dtype)
-        _lm17 = _lm17 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    _lm20 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    _brk22 = np.zeros_like(_done)
+    while _lm20.any():
+        _skip21 = np.zeros_like(_done)
+        count = np.where((_lm20 & ~_skip21), count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        _m23 = _lm20 & ~_brk22
+        k = np.where(_m23, k + np.uint32(1), k).astype(k.dtype)
+        _lm20 = _lm20 & ~_brk22 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -587,11 +594,14 @@ def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm18 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    while _lm18.any():
-        count = np.where(_lm18, count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm18, k + np.uint32(1), k).astype(k.dtype)
-        _lm18 = _lm18 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _lm24 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _brk26 = np.zeros_like(_done)
+    while _lm24.any():
+        _skip25 = np.zeros_like(_done)
+        count = np.where((_lm24 & ~_skip25), count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        _m27 = _lm24 & ~_brk26
+        k = np.where(_m27, k + np.uint32(1), k).astype(k.dtype)
+        _lm24 = _lm24 & ~_brk26 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -635,55 +645,55 @@ def _v_has_transpose_src_element_count_t4d(t_W: Any, t_o: Any) -> Any:
 
 
 def _v_has_tensor_scalar_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(i_W[:, i_o] == np.int32(67), i_W[:, i_o] == np.int32(83)), i_W[:, i_o] == np.int32(147))
+    return np.logical_or(np.logical_or(_byte(i_W, i_o) == np.int32(67), _byte(i_W, i_o) == np.int32(83)), _byte(i_W, i_o) == np.int32(147))
 
 
 def _v_has_tensor_scalar_ptr_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] == np.int32(68), i_W[:, i_o] == np.int32(84))
+    return np.logical_or(_byte(i_W, i_o) == np.int32(68), _byte(i_W, i_o) == np.int32(84))
 
 
 def _v_has_tensor_cache_reduce_opcode(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(154)
+    return _byte(i_W, i_o) == np.int32(154)
 
 
 def _v_has_tensor_cache_cumulative_opcode(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(230)
+    return _byte(i_W, i_o) == np.int32(230)
 
 
 def _v_tensor_scalar_arith(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o] == np.int32(67), i_W[:, i_o] == np.int32(68)), i_W[:, i_o] == np.int32(147)), i_W[:, i_o] == np.int32(154)), i_W[:, i_o] == np.int32(230))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o) == np.int32(67), _byte(i_W, i_o) == np.int32(68)), _byte(i_W, i_o) == np.int32(147)), _byte(i_W, i_o) == np.int32(154)), _byte(i_W, i_o) == np.int32(230))
 
 
 def _v_tensor_scalar_bitvec(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] == np.int32(83), i_W[:, i_o] == np.int32(84))
+    return np.logical_or(_byte(i_W, i_o) == np.int32(83), _byte(i_W, i_o) == np.int32(84))
 
 
 def _v_has_zero_accum_cmd_field(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o + 12] == np.int32(0)
+    return _byte(i_W, i_o + 12) == np.int32(0)
 
 
 def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(i_W[:, i_o + 13] == np.uint32(0), i_W[:, i_o + 14] == np.uint32(0)), i_W[:, i_o + 15] == np.uint32(0))
+    return np.logical_and(np.logical_and(_byte(i_W, i_o + 13) == np.uint32(0), _byte(i_W, i_o + 14) == np.uint32(0)), _byte(i_W, i_o + 15) == np.uint32(0))
 
 
 def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), _v_is_valid_enum_alu_op(i_W[:, i_o + 37])), i_W[:, i_o + 36] != np.int32(7)), i_W[:, i_o + 36] != np.int32(26)), i_W[:, i_o + 36] != np.int32(27)), i_W[:, i_o + 37] != np.int32(7)), i_W[:, i_o + 37] != np.int32(26)), i_W[:, i_o + 37] != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(i_W[:, i_o + 36]), _v_is_bitvec_op(i_W[:, i_o + 37])))), np.logical_or(np.logical_or(np.logical_not(_v_tensor_scalar_arith(i_W, i_o)), np.logical_and(_v_is_general_arith_op(i_W[:, i_o + 36]), _v_is_general_arith_op(i_W[:, i_o + 37]))), np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(i_W[:, i_o + 36] == np.int32(29), i_W[:, i_o + 37] == np.int32(0)), _colv(i_W, i_o + 40, '<u4') == np.uint32(0)), i_W[:, i_o + 35] == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), i_W[:, i_o + 39] == np.int32(0)))), np.logical_or(i_W[:, i_o + 36] != np.int32(0), i_W[:, i_o + 37] == np.int32(0)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))), _byte(i_W, i_o + 36) != np.int32(7)), _byte(i_W, i_o + 36) != np.int32(26)), _byte(i_W, i_o + 36) != np.int32(27)), _byte(i_W, i_o + 37) != np.int32(7)), _byte(i_W, i_o + 37) != np.int32(26)), _byte(i_W, i_o + 37) != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37))))), np.logical_or(np.logical_or(np.logical_not(_v_tensor_scalar_arith(i_W, i_o)), np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37)))), np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_byte(i_W, i_o + 36) == np.int32(29), _byte(i_W, i_o + 37) == np.int32(0)), _colv(i_W, i_o + 40, '<u4') == np.uint32(0)), _byte(i_W, i_o + 35) == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), _byte(i_W, i_o + 39) == np.int32(0)))), np.logical_or(_byte(i_W, i_o + 36) != np.int32(0), _byte(i_W, i_o + 37) == np.int32(0)))
 
 
 def _v_tensor_scalar_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), i_W[:, i_o + 32] == i_W[:, i_o + 33]), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(2), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(4)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(8))))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(2), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(4)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(8))))
 
 
 def _v_ts_imm_32_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(9), i_W[:, i_o + 32] == np.int32(8)), i_W[:, i_o + 32] == np.int32(10))))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(9), _byte(i_W, i_o + 32) == np.int32(8)), _byte(i_W, i_o + 32) == np.int32(10))))
 
 
 def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(i_W[:, i_o + 32], np.uint32(2))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294901760)) == np.uint32(0))
+    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(2))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294901760)) == np.uint32(0))
 
 
 def _v_ts_imm_8_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(i_W[:, i_o + 32], np.uint32(1))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294967040)) == np.uint32(0))
+    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(1))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294967040)) == np.uint32(0))
 
 
 def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
@@ -691,11 +701,11 @@ def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
 
 
 def _v_ts_ptr_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), i_W[:, i_o + 34]), np.logical_or(np.logical_and(_v_tensor_scalar_arith(i_W, i_o), _v_four_byte_aligned(_colv(imm_W, imm_o, '<u4'))), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), i_W[:, i_o + 32]))))
+    return np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), _byte(i_W, i_o + 34)), np.logical_or(np.logical_and(_v_tensor_scalar_arith(i_W, i_o), _v_four_byte_aligned(_colv(imm_W, imm_o, '<u4'))), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), _byte(i_W, i_o + 32)))))
 
 
 def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 35] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(i_W[:, i_o + 35] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(i_W[:, i_o + 35] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 39] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(i_W[:, i_o + 39] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(i_W[:, i_o + 39] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44))))
+    return np.logical_and(np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44))))
 
 
 def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
@@ -703,35 +713,35 @@ def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_ptr_imm_src(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(i_W[:, i_o + 35] == np.int32(0), i_W[:, i_o + 39] == np.int32(0))
+    return np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _byte(i_W, i_o + 39) == np.int32(0))
 
 
 def _v_tensor_scalar_shift_chk(i_W: Any, i_o: Any) -> Any:
-    return _v_alu_shift_check(i_W[:, i_o + 36], i_W[:, i_o + 37], i_W[:, i_o + 32])
+    return _v_alu_shift_check(_byte(i_W, i_o + 36), _byte(i_W, i_o + 37), _byte(i_W, i_o + 32))
 
 
 def _v_tensor_scalar_tensor_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_tensor3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1)), _v_tensor3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1))), _v_same_element_count_t3d(i_W, i_o + 16, i_W, i_o + 48))
+    return np.logical_and(np.logical_and(_v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)), _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))), _v_same_element_count_t3d(i_W, i_o + 16, i_W, i_o + 48))
 
 
 def _v_tensor_scalar_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return _v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38])
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
 
 
 def _v_s3d3_transpose_check(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] != np.int32(147), np.logical_and(_v_has_transpose_src_element_count_t3d(i_W, i_o + 16), _v_has_multiple_32_channels(i_W[:, i_o + 34])))
+    return np.logical_or(_byte(i_W, i_o) != np.int32(147), np.logical_and(_v_has_transpose_src_element_count_t3d(i_W, i_o + 16), _v_has_multiple_32_channels(_byte(i_W, i_o + 34))))
 
 
 def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_immediates_check(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_s3d3_transpose_check(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_is_valid_aluop(i_W[:, i_o + 36])), _v_is_valid_aluop(i_W[:, i_o + 37])), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, i_W[:, i_o + 34])), _v_check_t3d_active_channels(i_W, i_o + 48, i_W[:, i_o + 34])), _v_tensor3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_immediates_check(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_s3d3_transpose_check(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)))
 
 
 def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_ptr_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_immediates(i_W, i_o)), _v_tensor_scalar_ptr_imm_src(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_ptr_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_immediates(i_W, i_o)), _v_tensor_scalar_ptr_imm_src(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)))
 
 
 def _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(i_W[:, i_o + 12] == np.int32(3), i_W[:, i_o + 12] == np.int32(2)), i_W[:, i_o + 12] == np.int32(4))
+    return np.logical_or(np.logical_or(_byte(i_W, i_o + 12) == np.int32(3), _byte(i_W, i_o + 12) == np.int32(2)), _byte(i_W, i_o + 12) == np.int32(4))
 
 
 def _v_is_valid_cache_reduce_op(op: Any) -> Any:
@@ -739,11 +749,11 @@ def _v_is_valid_cache_reduce_op(op: Any) -> Any:
 
 
 def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), _v_is_valid_enum_alu_op(i_W[:, i_o + 37])), _v_is_general_arith_op(i_W[:, i_o + 36])), _v_is_valid_cache_reduce_op(i_W[:, i_o + 37]))
+    return np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))), _v_is_general_arith_op(_byte(i_W, i_o + 36))), _v_is_valid_cache_reduce_op(_byte(i_W, i_o + 37)))
 
 
 def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_is_valid_fp_dtype_datapath(i_W[:, i_o + 32], np.uint8(0)), np.logical_and(np.logical_and(_v_is_valid_int_dtype_datapath(i_W[:, i_o + 32]), i_W[:, i_o + 32] != np.int32(9)), i_W[:, i_o + 32] != np.int32(8)))
+    return np.logical_or(_v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0)), np.logical_and(np.logical_and(_v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32)), _byte(i_W, i_o + 32) != np.int32(9)), _byte(i_W, i_o + 32) != np.int32(8)))
 
 
 def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
@@ -751,47 +761,47 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     load_accumulate = np.zeros(_N, dtype=np.bool_)
-    load_accumulate = np.broadcast_to(np.asarray(i_W[:, i_o + 12] == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
+    load_accumulate = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 35] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(i_W[:, i_o + 35] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(i_W[:, i_o + 35] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_and(load_accumulate, np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 39] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(i_W[:, i_o + 39] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(i_W[:, i_o + 39] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)))), np.logical_and(i_W[:, i_o + 39] == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
+    _ret = np.where(_live, np.logical_and(np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_and(load_accumulate, np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
     _done = _done | _live
     return _ret
 
 
 def _v_tensor_scalar_cache_reduce_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38]), i_W[:, i_o + 38] == np.int32(0))
+    return np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)), _byte(i_W, i_o + 38) == np.int32(0))
 
 
 def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_reduce_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_is_valid_aluop(i_W[:, i_o + 36])), _v_is_valid_aluop(i_W[:, i_o + 37])), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, i_W[:, i_o + 34])), _v_check_t3d_active_channels(i_W, i_o + 48, i_W[:, i_o + 34])), _v_tensor3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_reduce_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)))
 
 
 def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_cumulative_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_is_valid_aluop(i_W[:, i_o + 36])), _v_is_valid_aluop(i_W[:, i_o + 37])), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, i_W[:, i_o + 34])), _v_check_t3d_active_channels(i_W, i_o + 48, i_W[:, i_o + 34])), _v_tensor3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_cumulative_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)))
 
 
 def _v_has_tensor_scalar_ptr_multi_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] == np.int32(79), i_W[:, i_o] == np.int32(95))
+    return np.logical_or(_byte(i_W, i_o) == np.int32(79), _byte(i_W, i_o) == np.int32(95))
 
 
 def _v_tensor_scalar_ptr_multi_arith(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(79)
+    return _byte(i_W, i_o) == np.int32(79)
 
 
 def _v_tensor_scalar_ptr_multi_bitvec(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(95)
+    return _byte(i_W, i_o) == np.int32(95)
 
 
 def _v_tensor_scalar_ptr_multi_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), i_W[:, i_o + 36] != np.int32(7)), i_W[:, i_o + 36] != np.int32(26)), i_W[:, i_o + 36] != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(i_W[:, i_o + 36]))), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(i_W[:, i_o + 36])))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _byte(i_W, i_o + 36) != np.int32(7)), _byte(i_W, i_o + 36) != np.int32(26)), _byte(i_W, i_o + 36) != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36)))), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(_byte(i_W, i_o + 36))))
 
 
 def _v_tensor_scalar_ptr_multi_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o), i_W[:, i_o + 32] == i_W[:, i_o + 33]), np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(8), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3))))
+    return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o), _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)), np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(8), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3))))
 
 
 def _v_is_valid_tsm_subdim(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o + 37] == np.int32(4)
+    return _byte(i_W, i_o + 37) == np.int32(4)
 
 
 def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
@@ -807,7 +817,7 @@ def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38]), _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)), np.logical_or(i_W[:, i_o + 38] == np.int32(0), i_W[:, i_o + 38] == np.int32(3)))
+    return np.logical_and(np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)), _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)), np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)))
 
 
 def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
@@ -815,21 +825,24 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    _c19 = np.broadcast_to(np.asarray(i_W[:, i_o + 35] != np.uint32(0)), _done.shape)
-    _m20 = _c19
-    _live = (_m20 & ~_done)
+    _c28 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 35) != np.uint32(0)), _done.shape)
+    _m29 = _c28
+    _live = (_m29 & ~_done)
     _ret = np.where(_live, False, _ret)
     _done = _done | _live
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm22 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
-    while _lm22.any():
-        _c23 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1) != np.uint32(0)), _done.shape)
-        _m24 = _lm22 & _c23
-        _live = (_m24 & ~_done)
+    _lm31 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+    _brk33 = np.zeros_like(_done)
+    while _lm31.any():
+        _skip32 = np.zeros_like(_done)
+        _c34 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1) != np.uint32(0)), _done.shape)
+        _m35 = (_lm31 & ~_skip32) & _c34
+        _live = ((_m35 & ~_skip32) & ~_done)
         _ret = np.where(_live, False, _ret)
         _done = _done | _live
-        k = np.where(_lm22, k + np.uint32(1), k).astype(k.dtype)
-        _lm22 = _lm22 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+        _m37 = _lm31 & ~_brk33
+        k = np.where(_m37, k + np.uint32(1), k).astype(k.dtype)
+        _lm31 = _lm31 & ~_brk33 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
@@ -837,7 +850,7 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_tensor_scalar_ptr_multi_common(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_valid_ops(i_W, i_o), _v_tensor_scalar_ptr_multi_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_multi_reverse_chk(i_W, i_o)), _v_s4d4_tsm_reserved_zero(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_is_valid_aluop(i_W[:, i_o + 36])), _v_is_valid_tsm_subdim(i_W, i_o)), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_start_addr_active_channels(i_W, i_o + 12, i_W[:, i_o + 34])), _v_start_addr_active_channels(i_W, i_o + 44, i_W[:, i_o + 34])), _v_tensor4d_valid(i_W, i_o + 12, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor4d_valid(i_W, i_o + 44, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1))), _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_valid_ops(i_W, i_o), _v_tensor_scalar_ptr_multi_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_multi_reverse_chk(i_W, i_o)), _v_s4d4_tsm_reserved_zero(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_tsm_subdim(i_W, i_o)), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))), _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))), _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))), _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44))
 
 
 def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
@@ -845,7 +858,7 @@ def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_tsm_immediates_load_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] == np.int32(112), i_W[:, i_o] == np.int32(113))
+    return np.logical_or(_byte(i_W, i_o) == np.int32(112), _byte(i_W, i_o) == np.int32(113))
 
 
 def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
@@ -861,11 +874,11 @@ def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_colv(i_W, i_o + 44, '<f4') == np.float32(0.0), i_W[:, i_o + 48] == np.int32(0)), _colv(i_W, i_o + 28, '<f4') == np.float32(0.0))
+    return np.logical_and(np.logical_and(_colv(i_W, i_o + 44, '<f4') == np.float32(0.0), _byte(i_W, i_o + 48) == np.int32(0)), _colv(i_W, i_o + 28, '<f4') == np.float32(0.0))
 
 
 def _v_tsm_immld_dtypes(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_and(i_W[:, i_o] == np.int32(112), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(10), i_W[:, i_o + 32] == np.int32(7)), i_W[:, i_o + 32] == np.int32(6)), i_W[:, i_o + 32] == np.int32(13)), i_W[:, i_o + 32] == np.int32(14)), i_W[:, i_o + 32] == np.int32(15)), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(8)), i_W[:, i_o + 32] == np.int32(4)), i_W[:, i_o + 32] == np.int32(2))), np.logical_and(i_W[:, i_o] == np.int32(113), np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(9), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(8))))
+    return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(112), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(10), _byte(i_W, i_o + 32) == np.int32(7)), _byte(i_W, i_o + 32) == np.int32(6)), _byte(i_W, i_o + 32) == np.int32(13)), _byte(i_W, i_o + 32) == np.int32(14)), _byte(i_W, i_o + 32) == np.int32(15)), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(8)), _byte(i_W, i_o + 32) == np.int32(4)), _byte(i_W, i_o + 32) == np.int32(2))), np.logical_and(_byte(i_W, i_o) == np.int32(113), np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(9), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(8))))
 
 
 def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
@@ -874,25 +887,34 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     zero = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    zero = np.broadcast_to(np.asarray(i_W[:, i_o + 33] == np.uint32(0)), _done.shape).astype(zero.dtype)
+    zero = np.broadcast_to(np.asarray(_byte(i_W, i_o + 33) == np.uint32(0)), _done.shape).astype(zero.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm26 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    while _lm26.any():
-        zero = np.where(_lm26, np.logical_and(zero, _gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm26, k + np.uint32(1), k).astype(k.dtype)
-        _lm26 = _lm26 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _lm38 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _brk40 = np.zeros_like(_done)
+    while _lm38.any():
+        _skip39 = np.zeros_like(_done)
+        zero = np.where((_lm38 & ~_skip39), np.logical_and(zero, _gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        _m41 = _lm38 & ~_brk40
+        k = np.where(_m41, k + np.uint32(1), k).astype(k.dtype)
+        _lm38 = _lm38 & ~_brk40 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm27 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
-    while _lm27.any():
-        zero = np.where(_lm27, np.logical_and(zero, _gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm27, k + np.uint32(1), k).astype(k.dtype)
-        _lm27 = _lm27 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
+    _lm42 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
+    _brk44 = np.zeros_like(_done)
+    while _lm42.any():
+        _skip43 = np.zeros_like(_done)
+        zero = np.where((_lm42 & ~_skip43), np.logical_and(zero, _gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        _m45 = _lm42 & ~_brk44
+        k = np.where(_m45, k + np.uint32(1), k).astype(k.dtype)
+        _lm42 = _lm42 & ~_brk44 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm28 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
-    while _lm28.any():
-        zero = np.where(_lm28, np.logical_and(zero, _gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm28, k + np.uint32(1), k).astype(k.dtype)
-        _lm28 = _lm28 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    _lm46 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    _brk48 = np.zeros_like(_done)
+    while _lm46.any():
+        _skip47 = np.zeros_like(_done)
+        zero = np.where((_lm46 & ~_skip47), np.logical_and(zero, _gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        _m49 = _lm46 & ~_brk48
+        k = np.where(_m49, k + np.uint32(1), k).astype(k.dtype)
+        _lm46 = _lm46 & ~_brk48 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, zero, _ret)
     _done = _done | _live
@@ -900,7 +922,7 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_tsm_immediates_load(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tsm_immediates_load_opcode(i_W, i_o)), _v_has_tsm_immediates_load_src_element_cnt(i_W, i_o)), _v_has_s2_bn_zero_immediates(i_W, i_o)), _v_tsm_immld_dtypes(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_check_active_channels(i_W[:, i_o + 34])), _v_tensor2d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_s2_bn_reserved_zero(i_W, i_o))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tsm_immediates_load_opcode(i_W, i_o)), _v_has_tsm_immediates_load_src_element_cnt(i_W, i_o)), _v_has_s2_bn_zero_immediates(i_W, i_o)), _v_tsm_immld_dtypes(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_check_active_channels(_byte(i_W, i_o + 34))), _v_tensor2d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_s2_bn_reserved_zero(i_W, i_o))
 
 
 _TOP_VECTOR = {

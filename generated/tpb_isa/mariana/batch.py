@@ -21,6 +21,7 @@ from .validators import TOP_LEVEL
 check_api((1, 0), __name__)
 
 as_words = vector.as_words
+_byte = vector.byte
 _colv = vector.colv
 _gather = vector.gather
 _vdiv = vector.vdiv
@@ -287,15 +288,15 @@ def _v_is_valid_enum_tens_scalar_rev_ops(v: Any) -> Any:
 
 
 def _v_has_valid_inst_len(h_W: Any, h_o: Any) -> Any:
-    return h_W[:, h_o + 1] == _vdiv(np.uint32(64), np.uint32(4))
+    return _byte(h_W, h_o + 1) == _vdiv(np.uint32(64), np.uint32(4))
 
 
 def _v_has_valid_neuron_header(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(_v_is_valid_enum_opcode(i_W[:, i_o]), _v_has_valid_inst_len(i_W, i_o))
+    return np.logical_and(_v_is_valid_enum_opcode(_byte(i_W, i_o)), _v_has_valid_inst_len(i_W, i_o))
 
 
 def _v_has_valid_neuron_events(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(_v_is_valid_enum_wait_mode(i_W[:, i_o + 4]), _v_is_valid_enum_update_mode(i_W[:, i_o + 6]))
+    return np.logical_and(_v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4)), _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6)))
 
 
 def _v_dtype_invalid_check(dtype: Any) -> Any:
@@ -484,19 +485,19 @@ def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
 
 
 def _v_addr_from_register(a_W: Any, a_o: Any) -> Any:
-    return (np.asarray(a_W[:, a_o + 3]).astype(np.int32) & (np.int32(128) | np.int32(32))) == np.int32(128)
+    return (np.asarray(_byte(a_W, a_o + 3)).astype(np.int32) & (np.int32(128) | np.int32(32))) == np.int32(128)
 
 
 def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
-    return np.logical_and(np.logical_and(a_W[:, a_o + 1] == np.uint32(0), a_W[:, a_o + 2] == np.uint32(0)), a_W[:, a_o] < np.uint32(64))
+    return np.logical_and(np.logical_and(_byte(a_W, a_o + 1) == np.uint32(0), _byte(a_W, a_o + 2) == np.uint32(0)), _byte(a_W, a_o) < np.uint32(64))
 
 
 def _v_shape_from_register(a_W: Any, a_o: Any) -> Any:
-    return np.logical_or(a_W[:, a_o + 3] == np.int32(64), a_W[:, a_o + 3] == np.int32(192))
+    return np.logical_or(_byte(a_W, a_o + 3) == np.int32(64), _byte(a_W, a_o + 3) == np.int32(192))
 
 
 def _v_indirect_pattern(a_W: Any, a_o: Any) -> Any:
-    return (np.asarray(a_W[:, a_o + 3]).astype(np.int32) & (np.int32(64) | np.int32(32))) == np.int32(32)
+    return (np.asarray(_byte(a_W, a_o + 3)).astype(np.int32) & (np.int32(64) | np.int32(32))) == np.int32(32)
 
 
 def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
@@ -539,7 +540,7 @@ def _v_start_addr_active_channels(a_W: Any, a_o: Any, num_active_channels: Any) 
 
 
 def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(r_W[:, r_o] < np.uint32(64), r_W[:, r_o + 1] == np.uint32(0)), r_W[:, r_o + 2] == np.uint32(0)), r_W[:, r_o + 3] == np.uint32(0))
+    return np.logical_and(np.logical_and(np.logical_and(_byte(r_W, r_o) < np.uint32(64), _byte(r_W, r_o + 1) == np.uint32(0)), _byte(r_W, r_o + 2) == np.uint32(0)), _byte(r_W, r_o + 3) == np.uint32(0))
 
 
 def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channels: Any, dtype: Any) -> Any:
@@ -587,10 +588,13 @@ def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
     _lm22 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+    _brk24 = np.zeros_like(_done)
     while _lm22.any():
-        count = np.where(_lm22, count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm22, k + np.uint32(1), k).astype(k.dtype)
-        _lm22 = _lm22 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+        _skip23 = np.zeros_like(_done)
+        count = np.where((_lm22 & ~_skip23), count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        _m25 = _lm22 & ~_brk24
+        k = np.where(_m25, k + np.uint32(1), k).astype(k.dtype)
+        _lm22 = _lm22 & ~_brk24 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -605,11 +609,14 @@ def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm23 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
-    while _lm23.any():
-        count = np.where(_lm23, count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm23, k + np.uint32(1), k).astype(k.dtype)
-        _lm23 = _lm23 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    _lm26 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    _brk28 = np.zeros_like(_done)
+    while _lm26.any():
+        _skip27 = np.zeros_like(_done)
+        count = np.where((_lm26 & ~_skip27), count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        _m29 = _lm26 & ~_brk28
+        k = np.where(_m29, k + np.uint32(1), k).astype(k.dtype)
+        _lm26 = _lm26 & ~_brk28 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -624,11 +631,14 @@ def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     k = np.zeros(_N, dtype=np.uint32)
     count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm24 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    while _lm24.any():
-        count = np.where(_lm24, count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        k = np.where(_lm24, k + np.uint32(1), k).astype(k.dtype)
-        _lm24 = _lm24 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _lm30 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _brk32 = np.zeros_like(_done)
+    while _lm30.any():
+        _skip31 = np.zeros_like(_done)
+        count = np.where((_lm30 & ~_skip31), count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
+        _m33 = _lm30 & ~_brk32
+        k = np.where(_m33, k + np.uint32(1), k).astype(k.dtype)
+        _lm30 = _lm30 & ~_brk32 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, count, _ret)
     _done = _done | _live
@@ -676,7 +686,7 @@ def _v_indirect16b_valid(ind_W: Any, ind_o: Any, dtype: Any, write: Any, allow_p
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     index_ok = np.zeros(_N, dtype=np.bool_)
-    index_ok = np.broadcast_to(np.asarray(np.where(ind_W[:, ind_o + 3] == np.int32(160), ind_W[:, ind_o] < np.uint32(64), np.logical_and(_v_addr_in_sbuf(_v_addr_imm_mask(_colv(ind_W, ind_o, '<u4'))), _v_four_byte_aligned(_colv(ind_W, ind_o, '<u4'))))), _done.shape).astype(index_ok.dtype)
+    index_ok = np.broadcast_to(np.asarray(np.where(_byte(ind_W, ind_o + 3) == np.int32(160), _byte(ind_W, ind_o) < np.uint32(64), np.logical_and(_v_addr_in_sbuf(_v_addr_imm_mask(_colv(ind_W, ind_o, '<u4'))), _v_four_byte_aligned(_colv(ind_W, ind_o, '<u4'))))), _done.shape).astype(index_ok.dtype)
     _live = np.logical_not(_done)
     _ret = np.where(_live, np.logical_and(index_ok, _v_tensor_start_addr_valid(ind_W, ind_o + 4, dtype, write, allow_psum, allow_sbuf)), _ret)
     _done = _done | _live
@@ -708,21 +718,21 @@ def _v_tpb_addr_quadrant(addr: Any) -> Any:
 
 
 def _v_index_from_register(ind_W: Any, ind_o: Any) -> Any:
-    return ind_W[:, ind_o + 3] == np.int32(160)
+    return _byte(ind_W, ind_o + 3) == np.int32(160)
 
 
 def _v_indirect_quadrant_check_src3d(src_W: Any, src_o: Any) -> Any:
     _N = src_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _c25 = np.broadcast_to(np.asarray(np.logical_not(_v_indirect_pattern(src_W, src_o))), _done.shape)
-    _m26 = _c25
-    _live = (_m26 & ~_done)
+    _c34 = np.broadcast_to(np.asarray(np.logical_not(_v_indirect_pattern(src_W, src_o))), _done.shape)
+    _m35 = _c34
+    _live = (_m35 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
-    _c28 = np.broadcast_to(np.asarray(np.logical_or(_v_index_from_register(src_W, src_o), _v_addr_from_register(src_W, src_o + 4))), _done.shape)
-    _m29 = _c28
-    _live = (_m29 & ~_done)
+    _c37 = np.broadcast_to(np.asarray(np.logical_or(_v_index_from_register(src_W, src_o), _v_addr_from_register(src_W, src_o + 4))), _done.shape)
+    _m38 = _c37
+    _live = (_m38 & ~_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
     _live = np.logical_not(_done)
@@ -736,59 +746,59 @@ def _v_indirect_quadrant_check_src3d_dst3d(src_W: Any, src_o: Any, dst_W: Any, d
 
 
 def _v_has_tensor_scalar_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(i_W[:, i_o] == np.int32(67), i_W[:, i_o] == np.int32(83)), i_W[:, i_o] == np.int32(147))
+    return np.logical_or(np.logical_or(_byte(i_W, i_o) == np.int32(67), _byte(i_W, i_o) == np.int32(83)), _byte(i_W, i_o) == np.int32(147))
 
 
 def _v_has_tensor_scalar_ptr_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] == np.int32(68), i_W[:, i_o] == np.int32(84))
+    return np.logical_or(_byte(i_W, i_o) == np.int32(68), _byte(i_W, i_o) == np.int32(84))
 
 
 def _v_has_tensor_cache_reduce_opcode(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(154)
+    return _byte(i_W, i_o) == np.int32(154)
 
 
 def _v_has_tensor_cache_cumulative_opcode(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(230)
+    return _byte(i_W, i_o) == np.int32(230)
 
 
 def _v_has_exponential_opcode(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(48)
+    return _byte(i_W, i_o) == np.int32(48)
 
 
 def _v_tensor_scalar_arith(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o] == np.int32(67), i_W[:, i_o] == np.int32(68)), i_W[:, i_o] == np.int32(147)), i_W[:, i_o] == np.int32(154)), i_W[:, i_o] == np.int32(230)), i_W[:, i_o] == np.int32(48))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o) == np.int32(67), _byte(i_W, i_o) == np.int32(68)), _byte(i_W, i_o) == np.int32(147)), _byte(i_W, i_o) == np.int32(154)), _byte(i_W, i_o) == np.int32(230)), _byte(i_W, i_o) == np.int32(48))
 
 
 def _v_tensor_scalar_bitvec(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] == np.int32(83), i_W[:, i_o] == np.int32(84))
+    return np.logical_or(_byte(i_W, i_o) == np.int32(83), _byte(i_W, i_o) == np.int32(84))
 
 
 def _v_has_zero_accum_cmd_field(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o + 12] == np.int32(0)
+    return _byte(i_W, i_o + 12) == np.int32(0)
 
 
 def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(i_W[:, i_o + 13] == np.uint32(0), i_W[:, i_o + 14] == np.uint32(0)), i_W[:, i_o + 15] == np.uint32(0))
+    return np.logical_and(np.logical_and(_byte(i_W, i_o + 13) == np.uint32(0), _byte(i_W, i_o + 14) == np.uint32(0)), _byte(i_W, i_o + 15) == np.uint32(0))
 
 
 def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), _v_is_valid_enum_alu_op(i_W[:, i_o + 37])), i_W[:, i_o + 36] != np.int32(7)), i_W[:, i_o + 36] != np.int32(26)), i_W[:, i_o + 36] != np.int32(27)), i_W[:, i_o + 37] != np.int32(7)), i_W[:, i_o + 37] != np.int32(26)), i_W[:, i_o + 37] != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(i_W[:, i_o + 36]), _v_is_bitvec_op(i_W[:, i_o + 37])))), np.logical_or(np.logical_or(np.logical_not(_v_tensor_scalar_arith(i_W, i_o)), np.logical_and(_v_is_general_arith_op(i_W[:, i_o + 36]), _v_is_general_arith_op(i_W[:, i_o + 37]))), np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(i_W[:, i_o + 36] == np.int32(29), i_W[:, i_o + 37] == np.int32(0)), _colv(i_W, i_o + 40, '<u4') == np.uint32(0)), i_W[:, i_o + 35] == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), i_W[:, i_o + 39] == np.int32(0)))), np.logical_or(i_W[:, i_o + 36] != np.int32(0), i_W[:, i_o + 37] == np.int32(0)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))), _byte(i_W, i_o + 36) != np.int32(7)), _byte(i_W, i_o + 36) != np.int32(26)), _byte(i_W, i_o + 36) != np.int32(27)), _byte(i_W, i_o + 37) != np.int32(7)), _byte(i_W, i_o + 37) != np.int32(26)), _byte(i_W, i_o + 37) != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37))))), np.logical_or(np.logical_or(np.logical_not(_v_tensor_scalar_arith(i_W, i_o)), np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37)))), np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_byte(i_W, i_o + 36) == np.int32(29), _byte(i_W, i_o + 37) == np.int32(0)), _colv(i_W, i_o + 40, '<u4') == np.uint32(0)), _byte(i_W, i_o + 35) == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), _byte(i_W, i_o + 39) == np.int32(0)))), np.logical_or(_byte(i_W, i_o + 36) != np.int32(0), _byte(i_W, i_o + 37) == np.int32(0)))
 
 
 def _v_tensor_scalar_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), i_W[:, i_o + 32] == i_W[:, i_o + 33]), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(2), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(4)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(8))))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(2), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(4)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(8))))
 
 
 def _v_ts_imm_32_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(9), i_W[:, i_o + 32] == np.int32(8)), i_W[:, i_o + 32] == np.int32(10))))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(9), _byte(i_W, i_o + 32) == np.int32(8)), _byte(i_W, i_o + 32) == np.int32(10))))
 
 
 def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(i_W[:, i_o + 32], np.uint32(2))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294901760)) == np.uint32(0))
+    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(2))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294901760)) == np.uint32(0))
 
 
 def _v_ts_imm_8_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(i_W[:, i_o + 32], np.uint32(1))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294967040)) == np.uint32(0))
+    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(1))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294967040)) == np.uint32(0))
 
 
 def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
@@ -796,11 +806,11 @@ def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
 
 
 def _v_ts_ptr_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), i_W[:, i_o + 34]), np.logical_or(np.logical_and(_v_tensor_scalar_arith(i_W, i_o), _v_four_byte_aligned(_colv(imm_W, imm_o, '<u4'))), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), i_W[:, i_o + 32]))))
+    return np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), _byte(i_W, i_o + 34)), np.logical_or(np.logical_and(_v_tensor_scalar_arith(i_W, i_o), _v_four_byte_aligned(_colv(imm_W, imm_o, '<u4'))), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), _byte(i_W, i_o + 32)))))
 
 
 def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 35] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(i_W[:, i_o + 35] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(i_W[:, i_o + 35] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 39] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(i_W[:, i_o + 39] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(i_W[:, i_o + 39] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44))))
+    return np.logical_and(np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44))))
 
 
 def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
@@ -808,35 +818,35 @@ def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_ptr_imm_src(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(i_W[:, i_o + 35] == np.int32(0), i_W[:, i_o + 39] == np.int32(0))
+    return np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _byte(i_W, i_o + 39) == np.int32(0))
 
 
 def _v_tensor_scalar_shift_chk(i_W: Any, i_o: Any) -> Any:
-    return _v_alu_shift_check(i_W[:, i_o + 36], i_W[:, i_o + 37], i_W[:, i_o + 32])
+    return _v_alu_shift_check(_byte(i_W, i_o + 36), _byte(i_W, i_o + 37), _byte(i_W, i_o + 32))
 
 
 def _v_tensor_scalar_tensor_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(_v_mem3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1)), _v_mem3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1))), _v_indirect_dst_size_limit_m3d(i_W, i_o + 48)), _v_same_element_count_m3d(i_W, i_o + 16, i_W, i_o + 48))
+    return np.logical_and(np.logical_and(np.logical_and(_v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)), _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))), _v_indirect_dst_size_limit_m3d(i_W, i_o + 48)), _v_same_element_count_m3d(i_W, i_o + 16, i_W, i_o + 48))
 
 
 def _v_tensor_scalar_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return _v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38])
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
 
 
 def _v_s3d3_transpose_check(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] != np.int32(147), np.logical_and(_v_has_transpose_src_element_count_m3d(i_W, i_o + 16), _v_has_multiple_32_channels(i_W[:, i_o + 34])))
+    return np.logical_or(_byte(i_W, i_o) != np.int32(147), np.logical_and(_v_has_transpose_src_element_count_m3d(i_W, i_o + 16), _v_has_multiple_32_channels(_byte(i_W, i_o + 34))))
 
 
 def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_immediates_check(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_s3d3_transpose_check(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_is_valid_aluop(i_W[:, i_o + 36])), _v_is_valid_aluop(i_W[:, i_o + 37])), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_check_m3d_active_channels(i_W, i_o + 16, i_W[:, i_o + 34])), _v_check_m3d_active_channels(i_W, i_o + 48, i_W[:, i_o + 34])), _v_mem3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_mem3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1))), _v_indirect_quadrant_check_src3d(i_W, i_o + 16)), _v_indirect_quadrant_check_src3d_dst3d(i_W, i_o + 16, i_W, i_o + 48))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_immediates_check(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_s3d3_transpose_check(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))), _v_indirect_quadrant_check_src3d(i_W, i_o + 16)), _v_indirect_quadrant_check_src3d_dst3d(i_W, i_o + 16, i_W, i_o + 48))
 
 
 def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_ptr_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_immediates(i_W, i_o)), _v_tensor_scalar_ptr_imm_src(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_ptr_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_immediates(i_W, i_o)), _v_tensor_scalar_ptr_imm_src(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)))
 
 
 def _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(i_W[:, i_o + 12] == np.int32(3), i_W[:, i_o + 12] == np.int32(2)), i_W[:, i_o + 12] == np.int32(4))
+    return np.logical_or(np.logical_or(_byte(i_W, i_o + 12) == np.int32(3), _byte(i_W, i_o + 12) == np.int32(2)), _byte(i_W, i_o + 12) == np.int32(4))
 
 
 def _v_is_valid_cache_reduce_op(op: Any) -> Any:
@@ -844,11 +854,11 @@ def _v_is_valid_cache_reduce_op(op: Any) -> Any:
 
 
 def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), _v_is_valid_enum_alu_op(i_W[:, i_o + 37])), _v_is_general_arith_op(i_W[:, i_o + 36])), _v_is_valid_cache_reduce_op(i_W[:, i_o + 37]))
+    return np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))), _v_is_general_arith_op(_byte(i_W, i_o + 36))), _v_is_valid_cache_reduce_op(_byte(i_W, i_o + 37)))
 
 
 def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_is_valid_fp_dtype_datapath(i_W[:, i_o + 32], np.uint8(0)), np.logical_and(np.logical_and(_v_is_valid_int_dtype_datapath(i_W[:, i_o + 32]), i_W[:, i_o + 32] != np.int32(9)), i_W[:, i_o + 32] != np.int32(8)))
+    return np.logical_or(_v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0)), np.logical_and(np.logical_and(_v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32)), _byte(i_W, i_o + 32) != np.int32(9)), _byte(i_W, i_o + 32) != np.int32(8)))
 
 
 def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
@@ -856,31 +866,31 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     load_accumulate = np.zeros(_N, dtype=np.bool_)
-    load_accumulate = np.broadcast_to(np.asarray(i_W[:, i_o + 12] == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
+    load_accumulate = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 35] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(i_W[:, i_o + 35] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(i_W[:, i_o + 35] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_and(load_accumulate, np.logical_or(np.logical_or(np.logical_and(i_W[:, i_o + 39] == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(i_W[:, i_o + 39] == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(i_W[:, i_o + 39] == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)))), np.logical_and(i_W[:, i_o + 39] == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
+    _ret = np.where(_live, np.logical_and(np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_and(load_accumulate, np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
     _done = _done | _live
     return _ret
 
 
 def _v_tensor_scalar_cache_reduce_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38]), i_W[:, i_o + 38] == np.int32(0))
+    return np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)), _byte(i_W, i_o + 38) == np.int32(0))
 
 
 def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_reduce_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_is_valid_aluop(i_W[:, i_o + 36])), _v_is_valid_aluop(i_W[:, i_o + 37])), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_check_m3d_active_channels(i_W, i_o + 16, i_W[:, i_o + 34])), _v_check_m3d_active_channels(i_W, i_o + 48, i_W[:, i_o + 34])), _v_mem3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_mem3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_reduce_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)))
 
 
 def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_cumulative_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_is_valid_aluop(i_W[:, i_o + 36])), _v_is_valid_aluop(i_W[:, i_o + 37])), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_check_m3d_active_channels(i_W, i_o + 16, i_W[:, i_o + 34])), _v_check_m3d_active_channels(i_W, i_o + 48, i_W[:, i_o + 34])), _v_mem3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_mem3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1)))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_cumulative_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)))
 
 
 def _v_has_valid_exponential_accum_cmd(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_and(np.logical_and(np.logical_or(np.logical_or(i_W[:, i_o + 12] == np.int32(3), i_W[:, i_o + 12] == np.int32(0)), i_W[:, i_o + 12] == np.int32(2)), i_W[:, i_o + 39] == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), i_W[:, i_o + 12] == np.int32(4))
+    return np.logical_or(np.logical_and(np.logical_and(np.logical_or(np.logical_or(_byte(i_W, i_o + 12) == np.int32(3), _byte(i_W, i_o + 12) == np.int32(0)), _byte(i_W, i_o + 12) == np.int32(2)), _byte(i_W, i_o + 39) == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), _byte(i_W, i_o + 12) == np.int32(4))
 
 
 def _v_exp_x_even_or_unpacked(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(10), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(8)), _colv(i_W, i_o + 20, '<i2') != np.int32(1)), _vmod(np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0))
+    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(10), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(8)), _colv(i_W, i_o + 20, '<i2') != np.int32(1)), _vmod(np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0))
 
 
 def _v_exp_upper_src_dim_even(i_W: Any, i_o: Any) -> Any:
@@ -888,11 +898,11 @@ def _v_exp_upper_src_dim_even(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_valid_exponential_num_elements(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 12] == np.int32(0), _v_indirect_pattern(i_W, i_o + 16)), _v_indirect_pattern(i_W, i_o + 48)), np.logical_and(_v_exp_x_even_or_unpacked(i_W, i_o), _v_exp_upper_src_dim_even(i_W, i_o)))
+    return np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 12) == np.int32(0), _v_indirect_pattern(i_W, i_o + 16)), _v_indirect_pattern(i_W, i_o + 48)), np.logical_and(_v_exp_x_even_or_unpacked(i_W, i_o), _v_exp_upper_src_dim_even(i_W, i_o)))
 
 
 def _v_has_valid_exponential_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(i_W[:, i_o + 36] == np.int32(0), i_W[:, i_o + 37] == np.int32(0)), i_W[:, i_o + 38] == np.int32(0))
+    return np.logical_and(np.logical_and(_byte(i_W, i_o + 36) == np.int32(0), _byte(i_W, i_o + 37) == np.int32(0)), _byte(i_W, i_o + 38) == np.int32(0))
 
 
 def _v_s3d3_ts_exponential_unused_fields(i_W: Any, i_o: Any) -> Any:
@@ -900,31 +910,31 @@ def _v_s3d3_ts_exponential_unused_fields(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_exponential(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_exponential_opcode(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_tensor_scalar_immediates_check(i_W, i_o)), _v_has_valid_exponential_accum_cmd(i_W, i_o)), _v_has_valid_exponential_num_elements(i_W, i_o)), _v_has_valid_exponential_ops(i_W, i_o)), _v_s3d3_ts_exponential_unused_fields(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_check_m3d_active_channels(i_W, i_o + 16, i_W[:, i_o + 34])), _v_check_m3d_active_channels(i_W, i_o + 48, i_W[:, i_o + 34])), _v_mem3d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_mem3d_valid(i_W, i_o + 48, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1))), _v_indirect_quadrant_check_src3d(i_W, i_o + 16)), _v_indirect_quadrant_check_src3d_dst3d(i_W, i_o + 16, i_W, i_o + 48))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_exponential_opcode(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_tensor_scalar_immediates_check(i_W, i_o)), _v_has_valid_exponential_accum_cmd(i_W, i_o)), _v_has_valid_exponential_num_elements(i_W, i_o)), _v_has_valid_exponential_ops(i_W, i_o)), _v_s3d3_ts_exponential_unused_fields(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))), _v_indirect_quadrant_check_src3d(i_W, i_o + 16)), _v_indirect_quadrant_check_src3d_dst3d(i_W, i_o + 16, i_W, i_o + 48))
 
 
 def _v_has_tensor_scalar_ptr_multi_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] == np.int32(79), i_W[:, i_o] == np.int32(95))
+    return np.logical_or(_byte(i_W, i_o) == np.int32(79), _byte(i_W, i_o) == np.int32(95))
 
 
 def _v_tensor_scalar_ptr_multi_arith(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(79)
+    return _byte(i_W, i_o) == np.int32(79)
 
 
 def _v_tensor_scalar_ptr_multi_bitvec(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o] == np.int32(95)
+    return _byte(i_W, i_o) == np.int32(95)
 
 
 def _v_tensor_scalar_ptr_multi_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(i_W[:, i_o + 36]), i_W[:, i_o + 36] != np.int32(7)), i_W[:, i_o + 36] != np.int32(26)), i_W[:, i_o + 36] != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(i_W[:, i_o + 36]))), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(i_W[:, i_o + 36])))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _byte(i_W, i_o + 36) != np.int32(7)), _byte(i_W, i_o + 36) != np.int32(26)), _byte(i_W, i_o + 36) != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36)))), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(_byte(i_W, i_o + 36))))
 
 
 def _v_tensor_scalar_ptr_multi_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o), i_W[:, i_o + 32] == i_W[:, i_o + 33]), np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(8), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3))))
+    return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o), _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)), np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(8), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3))))
 
 
 def _v_is_valid_tsm_subdim(i_W: Any, i_o: Any) -> Any:
-    return i_W[:, i_o + 37] == np.int32(4)
+    return _byte(i_W, i_o + 37) == np.int32(4)
 
 
 def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
@@ -940,7 +950,7 @@ def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(i_W[:, i_o + 38]), _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)), np.logical_or(i_W[:, i_o + 38] == np.int32(0), i_W[:, i_o + 38] == np.int32(3)))
+    return np.logical_and(np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)), _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)), np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)))
 
 
 def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
@@ -948,21 +958,24 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    _c31 = np.broadcast_to(np.asarray(i_W[:, i_o + 35] != np.uint32(0)), _done.shape)
-    _m32 = _c31
-    _live = (_m32 & ~_done)
+    _c40 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 35) != np.uint32(0)), _done.shape)
+    _m41 = _c40
+    _live = (_m41 & ~_done)
     _ret = np.where(_live, False, _ret)
     _done = _done | _live
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm34 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
-    while _lm34.any():
-        _c35 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1) != np.uint32(0)), _done.shape)
-        _m36 = _lm34 & _c35
-        _live = (_m36 & ~_done)
+    _lm43 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+    _brk45 = np.zeros_like(_done)
+    while _lm43.any():
+        _skip44 = np.zeros_like(_done)
+        _c46 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1) != np.uint32(0)), _done.shape)
+        _m47 = (_lm43 & ~_skip44) & _c46
+        _live = ((_m47 & ~_skip44) & ~_done)
         _ret = np.where(_live, False, _ret)
         _done = _done | _live
-        k = np.where(_lm34, k + np.uint32(1), k).astype(k.dtype)
-        _lm34 = _lm34 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+        _m49 = _lm43 & ~_brk45
+        k = np.where(_m49, k + np.uint32(1), k).astype(k.dtype)
+        _lm43 = _lm43 & ~_brk45 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
@@ -970,7 +983,7 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_tensor_scalar_ptr_multi_common(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_valid_ops(i_W, i_o), _v_tensor_scalar_ptr_multi_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_multi_reverse_chk(i_W, i_o)), _v_s4d4_tsm_reserved_zero(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_is_valid_dtype(i_W[:, i_o + 33], np.uint8(1))), _v_is_valid_aluop(i_W[:, i_o + 36])), _v_is_valid_tsm_subdim(i_W, i_o)), _v_has_valid_active_channel_range(i_W[:, i_o + 34], np.uint32(128))), _v_start_addr_active_channels(i_W, i_o + 12, i_W[:, i_o + 34])), _v_start_addr_active_channels(i_W, i_o + 44, i_W[:, i_o + 34])), _v_tensor4d_valid(i_W, i_o + 12, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor4d_valid(i_W, i_o + 44, i_W[:, i_o + 33], np.uint8(1), np.uint8(1), np.uint8(1))), _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_valid_ops(i_W, i_o), _v_tensor_scalar_ptr_multi_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_multi_reverse_chk(i_W, i_o)), _v_s4d4_tsm_reserved_zero(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_tsm_subdim(i_W, i_o)), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))), _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))), _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))), _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44))
 
 
 def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
@@ -978,7 +991,7 @@ def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_tsm_immediates_load_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(i_W[:, i_o] == np.int32(112), i_W[:, i_o] == np.int32(113))
+    return np.logical_or(_byte(i_W, i_o) == np.int32(112), _byte(i_W, i_o) == np.int32(113))
 
 
 def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
@@ -994,11 +1007,11 @@ def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_colv(i_W, i_o + 44, '<f4') == np.float32(0.0), i_W[:, i_o + 48] == np.int32(0)), _colv(i_W, i_o + 28, '<f4') == np.float32(0.0))
+    return np.logical_and(np.logical_and(_colv(i_W, i_o + 44, '<f4') == np.float32(0.0), _byte(i_W, i_o + 48) == np.int32(0)), _colv(i_W, i_o + 28, '<f4') == np.float32(0.0))
 
 
 def _v_tsm_immld_dtypes(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_and(i_W[:, i_o] == np.int32(112), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(10), i_W[:, i_o + 32] == np.int32(7)), i_W[:, i_o + 32] == np.int32(6)), i_W[:, i_o + 32] == np.int32(13)), i_W[:, i_o + 32] == np.int32(14)), i_W[:, i_o + 32] == np.int32(15)), i_W[:, i_o + 32] == np.int32(9)), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(8)), i_W[:, i_o + 32] == np.int32(4)), i_W[:, i_o + 32] == np.int32(2))), np.logical_and(i_W[:, i_o] == np.int32(113), np.logical_or(np.logical_or(np.logical_or(i_W[:, i_o + 32] == np.int32(9), i_W[:, i_o + 32] == np.int32(5)), i_W[:, i_o + 32] == np.int32(3)), i_W[:, i_o + 32] == np.int32(8))))
+    return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(112), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(10), _byte(i_W, i_o + 32) == np.int32(7)), _byte(i_W, i_o + 32) == np.int32(6)), _byte(i_W, i_o + 32) == np.int32(13)), _byte(i_W, i_o + 32) == np.int32(14)), _byte(i_W, i_o + 32) == np.int32(15)), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(8)), _byte(i_W, i_o + 32) == np.int32(4)), _byte(i_W, i_o + 32) == np.int32(2))), np.logical_and(_byte(i_W, i_o) == np.int32(113), np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(9), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(8))))
 
 
 def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
@@ -1007,25 +1020,34 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     zero = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    zero = np.broadcast_to(np.asarray(i_W[:, i_o + 33] == np.uint32(0)), _done.shape).astype(zero.dtype)
+    zero = np.broadcast_to(np.asarray(_byte(i_W, i_o + 33) == np.uint32(0)), _done.shape).astype(zero.dtype)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm38 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    while _lm38.any():
-        zero = np.where(_lm38, np.logical_and(zero, _gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm38, k + np.uint32(1), k).astype(k.dtype)
-        _lm38 = _lm38 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _lm50 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    _brk52 = np.zeros_like(_done)
+    while _lm50.any():
+        _skip51 = np.zeros_like(_done)
+        zero = np.where((_lm50 & ~_skip51), np.logical_and(zero, _gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        _m53 = _lm50 & ~_brk52
+        k = np.where(_m53, k + np.uint32(1), k).astype(k.dtype)
+        _lm50 = _lm50 & ~_brk52 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm39 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
-    while _lm39.any():
-        zero = np.where(_lm39, np.logical_and(zero, _gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm39, k + np.uint32(1), k).astype(k.dtype)
-        _lm39 = _lm39 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
+    _lm54 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
+    _brk56 = np.zeros_like(_done)
+    while _lm54.any():
+        _skip55 = np.zeros_like(_done)
+        zero = np.where((_lm54 & ~_skip55), np.logical_and(zero, _gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        _m57 = _lm54 & ~_brk56
+        k = np.where(_m57, k + np.uint32(1), k).astype(k.dtype)
+        _lm54 = _lm54 & ~_brk56 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
     k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm40 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
-    while _lm40.any():
-        zero = np.where(_lm40, np.logical_and(zero, _gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        k = np.where(_lm40, k + np.uint32(1), k).astype(k.dtype)
-        _lm40 = _lm40 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    _lm58 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    _brk60 = np.zeros_like(_done)
+    while _lm58.any():
+        _skip59 = np.zeros_like(_done)
+        zero = np.where((_lm58 & ~_skip59), np.logical_and(zero, _gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
+        _m61 = _lm58 & ~_brk60
+        k = np.where(_m61, k + np.uint32(1), k).astype(k.dtype)
+        _lm58 = _lm58 & ~_brk60 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, zero, _ret)
     _done = _done | _live
@@ -1033,7 +1055,7 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_tsm_immediates_load(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tsm_immediates_load_opcode(i_W, i_o)), _v_has_tsm_immediates_load_src_element_cnt(i_W, i_o)), _v_has_s2_bn_zero_immediates(i_W, i_o)), _v_tsm_immld_dtypes(i_W, i_o)), _v_is_valid_dtype(i_W[:, i_o + 32], np.uint8(0))), _v_check_active_channels(i_W[:, i_o + 34])), _v_tensor2d_valid(i_W, i_o + 16, i_W[:, i_o + 32], np.uint8(0), np.uint8(1), np.uint8(1))), _v_s2_bn_reserved_zero(i_W, i_o))
+    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tsm_immediates_load_opcode(i_W, i_o)), _v_has_tsm_immediates_load_src_element_cnt(i_W, i_o)), _v_has_s2_bn_zero_immediates(i_W, i_o)), _v_tsm_immld_dtypes(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_check_active_channels(_byte(i_W, i_o + 34))), _v_tensor2d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_s2_bn_reserved_zero(i_W, i_o))
 
 
 _TOP_VECTOR = {

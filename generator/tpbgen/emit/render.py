@@ -58,7 +58,7 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
                ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32")]
     extra: dict[str, Any] = {
         "batch_functions": batch,
-        "batch_imports": sorted(n for n in ("col", "colv", "gather", "gather_as", "vdiv", "vmod") if re.search(rf"\b_{n}\(", code_np)),
+        "batch_imports": sorted(n for n in ("byte", "col", "colv", "gather", "gather_as", "vdiv", "vmod") if re.search(rf"\b_{n}\(", code_np)),
         "validator_imports": sorted([(n, a) for n, a in readers if re.search(rf"\b{a}\(", code_py)] + [("Word", "Word"), ("as_bytes", "as_bytes")]),
         "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
         "decode_classes": sorted({cls for _, _, cls in ctx.decode}),

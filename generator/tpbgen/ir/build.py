@@ -136,7 +136,7 @@ class _Builder:
         if name in self.enum_consts:
             return CValue(self.enum_consts[name])
         for c in self.constants:
-            if c.name == name:
+            if c.name == name and not c.dims and not isinstance(c.value, tuple):
                 return CValue(c.value, not c.type.signed, 64 if c.type.size > 4 else 32)
         return None
 
@@ -391,11 +391,11 @@ class _Builder:
         if isinstance(d.type, c_ast.FuncDecl):
             return  # a prototype: the body, if any, comes as a FuncDef
         if "const" in (d.quals or []) and d.init is not None:
+            if isinstance(d.init, c_ast.InitList):
+                self.array_constant(d)
+                return
             try:
                 t = self.resolve(d.type, d)
-                if isinstance(d.init, c_ast.InitList):
-                    self.error(d, f"array constant {d.name} is not supported yet", "constant")
-                    return
                 v = self.evaluator().eval(d.init)
             except TpbgenError as exc:
                 self.errors.extend(exc.diagnostics)
@@ -413,6 +413,58 @@ class _Builder:
             if self.is_ours(loc.file):
                 self.constants.append(Constant(d.name, t.ref(), value, loc, self.src.trailing_comment(loc.file, loc.line)))
             return
+
+    def array_constant(self, d: c_ast.Decl) -> None:
+        """`static const T NAME[N]... = {...};`: dimensions from the declarator or the initialiser."""
+        dims: list[int | None] = []
+        t = d.type
+        while isinstance(t, c_ast.ArrayDecl):
+            try:
+                dims.append(self.evaluator().eval_int(t.dim) if t.dim is not None else None)
+            except NotConstant as exc:
+                self.error(exc.node or d, f"array constant {d.name}: size: {exc}", "constant")
+                return
+            t = t.type
+        try:
+            elem = self.resolve(t, d)
+        except TpbgenError as exc:
+            self.errors.extend(exc.diagnostics)
+            return
+        if not dims or elem.kind not in ("int", "enum", "bool", "float"):
+            self.error(d, f"constant {d.name}: only arrays of integers or floats are supported", "constant")
+            return
+
+        def flatten(init: c_ast.Node, level: int) -> list[int | float]:
+            items = init.exprs if isinstance(init, c_ast.InitList) else [init]
+            want = dims[level]
+            if level + 1 < len(dims):
+                rows = [flatten(x, level + 1) for x in items]
+                inner = len(rows[0]) if rows else 0
+                if want is None:
+                    dims[level] = len(rows)
+                rows += [[0] * inner] * ((dims[level] or 0) - len(rows))
+                return [v for r in rows for v in r]
+            vals = []
+            for x in items:
+                v = self.evaluator().eval(x).value
+                if elem.kind != "float" and isinstance(v, int):
+                    v = v & ((1 << (8 * elem.size)) - 1)
+                    if elem.signed and v >> (8 * elem.size - 1):
+                        v -= 1 << (8 * elem.size)
+                vals.append(v)
+            if want is None:
+                dims[level] = len(vals)
+            return vals + [0] * ((dims[level] or 0) - len(vals))
+
+        try:
+            values = flatten(d.init, 0)
+        except NotConstant as exc:
+            self.error(exc.node or d, f"array constant {d.name}: {exc}", "constant")
+            return
+        loc = self.loc(d, d.name)
+        if self.is_ours(loc.file):
+            shape = tuple(int(x or 0) for x in dims)
+            self.constants.append(Constant(d.name, elem.ref(), tuple(values), loc, self.src.trailing_comment(loc.file, loc.line), shape))
 
     def visit_static_assert(self, sa: c_ast.StaticAssert) -> None:
         loc = self.loc(sa)

@@ -118,10 +118,11 @@ class Typedef:
 @dataclass(frozen=True)
 class Constant:
     name: str
-    type: TypeRef
-    value: int | float
+    type: TypeRef  # for an array constant, the element type
+    value: int | float | tuple[int | float, ...]  # an array's elements flattened in C (row-major) order
     loc: Loc
     comment: str
+    dims: tuple[int, ...] = ()  # array dimensions, outermost first; () for a scalar
 
 
 @dataclass(frozen=True)

@@ -156,7 +156,28 @@ class Conv:
     t: ScalarType
 
 
-Expr = Union[Const, Var, Load, Unary, Not, Binary, Compare, Logical, Cond, Call, Conv]  # noqa: UP007  (a runtime alias, forward names)
+@dataclass(frozen=True)
+class Index:
+    """An element of a `static const` array chosen at run time: name[index] (flattened)."""
+
+    name: str
+    index: Expr  # int64 element index into the flattened array
+    t: ScalarType
+    values: tuple[int | float, ...]
+
+
+@dataclass(frozen=True)
+class ConstArray:
+    """A `static const` array, or a row of one, before its last index is applied."""
+
+    name: str
+    t: ScalarType
+    dims: tuple[int, ...]  # the dimensions still to index
+    offset: Offset  # flat element offset of the first element
+    values: tuple[int | float, ...]
+
+
+Expr = Union[Const, Var, Load, Unary, Not, Binary, Compare, Logical, Cond, Call, Conv, Index]  # noqa: UP007  (a runtime alias, forward names)
 
 
 def type_of(e: Expr) -> ScalarType:
@@ -253,12 +274,16 @@ class Lowerer:
         self.structs: dict[str, Struct] = {s.name: s for s in gen.structs}
         self.functions: dict[str, Function] = {f.name: f for f in gen.functions}
         self.consts: dict[str, Const] = {}
+        self.const_arrays: dict[str, ConstArray] = {}
         for e in gen.enums:
             for m in e.members:
                 self.consts[m.name] = Const(m.value, INT32, m.name)
         for c in gen.constants:
             t = self.scalar(c.type)
-            self.consts[c.name] = Const(c.value, t, c.name)
+            if isinstance(c.value, tuple):
+                self.const_arrays[c.name] = ConstArray(c.name, t, c.dims, Offset(0), c.value)
+            else:
+                self.consts[c.name] = Const(c.value, t, c.name)
         self._type_names = self._collect_type_names()
 
     def _collect_type_names(self) -> dict[str, TypeRef]:
@@ -481,11 +506,11 @@ class Lowerer:
 
     def expr(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr:
         v = self.expr_any(n, scopes)
-        if isinstance(v, (View, ArrayView)):
+        if isinstance(v, (View, ArrayView, ConstArray)):
             raise self.err(n, "a struct, union or array used as a value")
         return v
 
-    def expr_any(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr | View | ArrayView:
+    def expr_any(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr | View | ArrayView | ConstArray:
         if isinstance(n, c_ast.Constant):
             return self.constant(n)
         if isinstance(n, c_ast.ID):
@@ -499,6 +524,8 @@ class Lowerer:
                     return s.arrays[n.name]
             if n.name in self.consts:
                 return self.consts[n.name]
+            if n.name in self.const_arrays:
+                return self.const_arrays[n.name]
             if n.name in ("true", "false"):
                 return Const(int(n.name == "true"), BOOL)
             raise self.err(n, f"unknown identifier '{n.name}'")
@@ -511,6 +538,8 @@ class Lowerer:
             return self.field(base, n.field.name, n, _path_of(n))
         if isinstance(n, c_ast.ArrayRef):
             arr = self.expr_any(n.name, scopes)
+            if isinstance(arr, ConstArray):
+                return self.const_index(arr, self.expr(n.subscript, scopes), n)
             if not isinstance(arr, ArrayView):
                 raise self.err(n, "indexing something that is not an array field")
             idx = self.expr(n.subscript, scopes)
@@ -547,6 +576,27 @@ class Lowerer:
         if isinstance(n, c_ast.FuncCall):
             return self.call(n, scopes)
         raise self.err(n, f"unsupported expression ({type(n).__name__})")
+
+    def const_index(self, arr: ConstArray, idx: Expr, n: c_ast.Node) -> Expr | ConstArray:
+        stride = 1
+        for d in arr.dims[1:]:
+            stride *= d
+        if isinstance(idx, Const):
+            assert isinstance(idx.value, int)
+            if not 0 <= idx.value < arr.dims[0]:
+                raise self.err(n, f"index {idx.value} is outside {arr.name}'s {arr.dims[0]} elements")
+            off = arr.offset.plus(idx.value * stride)
+        else:
+            off = arr.offset.plus_term(self.conv(idx, INT64), stride)
+        if len(arr.dims) > 1:
+            return ConstArray(arr.name, arr.t, arr.dims[1:], off, arr.values)
+        if not off.terms:
+            return Const(arr.values[off.const], arr.t)
+        flat: Expr = Const(off.const, INT64)
+        for e, s in off.terms:
+            term = e if s == 1 else Binary("*", e, Const(s, INT64), INT64)
+            flat = term if isinstance(flat, Const) and flat.value == 0 else Binary("+", flat, term, INT64)
+        return Index(arr.name, flat, arr.t, arr.values)
 
     def constant(self, n: c_ast.Constant) -> Const:
         if n.type == "string":

@@ -27,6 +27,7 @@ from .lower import (
     Conv,
     Expr,
     If,
+    Index,
     LFunction,
     Load,
     Logical,
@@ -77,6 +78,7 @@ class NpEmitter:
     _n: int = 0
     lines: list[str] = field(default_factory=list)
     pre: list[str] = field(default_factory=list)
+    loops: list[tuple[str, str]] = field(default_factory=list)  # (skip mask, break mask) of each enclosing loop
 
     def tmp(self, prefix: str = "_t") -> str:
         self._n += 1
@@ -111,7 +113,7 @@ class NpEmitter:
             if e.bit_width is None:
                 return f"_gather_as({W}, {off}, {e.size}, {_VIEW[(e.t.kind, e.t.bits, e.t.signed)]!r})"
         else:
-            raw = f"{W}[:, {off}]" if e.size == 1 else f"_col({W}, {off}, {e.size})"
+            raw = f"_byte({W}, {off})" if e.size == 1 else f"_col({W}, {off}, {e.size})"
         if e.bit_width is not None:
             val = f"(({raw} >> {e.bit_offset}) & {hex((1 << e.bit_width) - 1)})"
             val = f"{val}.astype({np_dtype(e.t)})"
@@ -121,9 +123,9 @@ class NpEmitter:
             return val
         t = e.t
         if t.kind == "bool":
-            return f"({W}[:, {off}] != 0)"
+            return f"(_byte({W}, {off}) != 0)"
         if t.kind == "int" and t.bits == 8:
-            return f"{W}[:, {off}]" if not t.signed else f"{W}[:, {off}].view(np.int8)"
+            return f"_byte({W}, {off})" if not t.signed else f"_byte({W}, {off}).view(np.int8)"
         return f"_colv({W}, {off}, {_VIEW[(t.kind, t.bits, t.signed)]!r})"
 
     def const(self, e: Const) -> str:
@@ -149,6 +151,9 @@ class NpEmitter:
             return e.name
         if isinstance(e, Load):
             return self.load(e)
+        if isinstance(e, Index):
+            # clipped: lanes whose C code would not have indexed (short-circuit) are discarded anyway
+            return f"np.asarray({e.name}, dtype={np_dtype(e.t)})[np.clip({self.arg(e.index)}, 0, {len(e.values) - 1})]"
         if isinstance(e, Not):
             return f"np.logical_not({self.arg(e.e)})"
         if isinstance(e, Logical):
@@ -172,6 +177,9 @@ class NpEmitter:
             return f"(-{x})" if e.op == "-" else f"(~{x})"
         if isinstance(e, Binary):
             sa, sb = self.expr(e.a), self.expr(e.b)
+            if e.op in ("<<", ">>") and e.b.t != e.t:
+                # numpy has no uint64 << int32; C's result type is the left operand's anyway
+                sb = f"np.asarray({_bare(sb)}).astype({np_dtype(e.t)})" if not isinstance(e.b, Const) else f"{np_dtype(e.t)}({e.b.value!r})"
             if e.op == "/":
                 return f"_vdiv({_bare(sa)}, {_bare(sb)})" if e.t.kind == "int" else f"({sa} / {sb})"
             if e.op == "%":
@@ -199,6 +207,7 @@ class NpEmitter:
         if len(body) == 1 and isinstance(body[0], Switch) and (table := self.switch_table(body[0], f.returns)) is not None:
             return [head, *self.pre, f"    return {table}"]
         self.lines = []
+        self.loops = []
         n_src = next((f"{p.name}_W.shape[0]" for p in f.params if p.struct is not None), None)
         if n_src is None:
             n_src = next((f"np.shape({p.name})[0] if np.ndim({p.name}) else 1" for p in f.params), "1")
@@ -257,29 +266,40 @@ class NpEmitter:
         for s in body:
             self.stmt(s, mask, ind)
 
+    def eff(self, mask: str) -> str:
+        """The lanes a statement under `mask` runs for: inside a loop, minus the lanes that took a
+        `continue` or `break` earlier in this pass (re-read at every statement, so a skip taken in
+        a nested branch is seen by everything after it)."""
+        if not self.loops:
+            return mask
+        skip = self.loops[-1][0]
+        return f"(~{skip})" if mask == "_ALL" else f"({mask} & ~{skip})"
+
     def live(self, mask: str) -> str:
-        return "np.logical_not(_done)" if mask == "_ALL" else f"({mask} & ~_done)"
+        m = self.eff(mask)
+        return "np.logical_not(_done)" if m == "_ALL" else f"({m} & ~_done)"
 
     def stmt(self, s: Stmt, mask: str, ind: str) -> None:
         L = self.lines
         if isinstance(s, Return):
             assert s.e is not None
-            live = self.live(mask)
-            L.append(f"{ind}_live = {live}")
+            L.append(f"{ind}_live = {self.live(mask)}")
             L.append(f"{ind}_ret = np.where(_live, {self.arg(s.e)}, _ret)")
             L.append(f"{ind}_done = _done | _live")
             return
         if isinstance(s, Assign):
-            if mask == "_ALL":
+            m = self.eff(mask)
+            if m == "_ALL":
                 L.append(f"{ind}{s.name} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape).astype({s.name}.dtype)")
             else:
-                L.append(f"{ind}{s.name} = np.where({mask}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)")
+                L.append(f"{ind}{s.name} = np.where({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)")
             return
         if isinstance(s, If):
             c = self.tmp("_c")
             L.append(f"{ind}{c} = np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
             m1, m2 = self.tmp("_m"), self.tmp("_m")
-            base = "" if mask == "_ALL" else f"{mask} & "
+            m = self.eff(mask)
+            base = "" if m == "_ALL" else f"{m} & "
             L.append(f"{ind}{m1} = {base}{c}")
             self.block(s.then, m1, ind)
             if s.orelse:
@@ -290,32 +310,50 @@ class NpEmitter:
             v = self.tmp("_sw")
             L.append(f"{ind}{v} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape)")
             labels_all: list[int] = []
-            base = "" if mask == "_ALL" else f"{mask} & "
+            m = self.eff(mask)
+            base = "" if m == "_ALL" else f"{m} & "
             default = None
             for labels, body in s.cases:
                 if labels is None:
                     default = body
                     continue
                 labels_all += labels
-                m = self.tmp("_m")
+                cm = self.tmp("_m")
                 test = f"({v} == {labels[0]})" if len(labels) == 1 else f"np.isin({v}, {list(labels)!r}, kind='table')"
-                L.append(f"{ind}{m} = {base}{test}")
-                self.block(body, m, ind)
+                L.append(f"{ind}{cm} = {base}{test}")
+                self.block(body, cm, ind)
             if default is not None:
-                m = self.tmp("_m")
-                L.append(f"{ind}{m} = {base}~np.isin({v}, {labels_all!r}, kind='table')")
-                self.block(default, m, ind)
+                cm = self.tmp("_m")
+                L.append(f"{ind}{cm} = {base}~np.isin({v}, {labels_all!r}, kind='table')")
+                self.block(default, cm, ind)
+            return
+        if isinstance(s, (Continue, Break)):
+            if not self.loops:
+                raise BatchUnsupported(f"{type(s).__name__.lower()} outside a loop")
+            skip, brk = self.loops[-1]
+            m = self.eff(mask)
+            m = "np.logical_not(_done)" if m == "_ALL" else m
+            L.append(f"{ind}{skip} = {skip} | {m}")
+            if isinstance(s, Break):
+                L.append(f"{ind}{brk} = {brk} | {m}")
             return
         if isinstance(s, Loop):
-            if any(isinstance(x, (Break, Continue)) for x in _walk(s.body)):
-                raise BatchUnsupported("break/continue inside a loop")
-            lm = self.tmp("_lm")
-            start = "np.logical_not(_done)" if mask == "_ALL" else f"({mask} & ~_done)"
-            L.append(f"{ind}{lm} = {start} & np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
+            lm, skip, brk = self.tmp("_lm"), self.tmp("_skip"), self.tmp("_brk")
+            m = self.eff(mask)
+            start = "np.logical_not(_done)" if m == "_ALL" else f"({m} & ~_done)"
+            cond = f"np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)"
+            L.append(f"{ind}{lm} = {start} & {cond}")
+            L.append(f"{ind}{brk} = np.zeros_like(_done)")
             L.append(f"{ind}while {lm}.any():")
+            L.append(f"{ind}    {skip} = np.zeros_like(_done)")
+            self.loops.append((skip, brk))
             self.block(s.body, lm, ind + "    ")
-            self.block(s.step, lm, ind + "    ")
-            L.append(f"{ind}    {lm} = {lm} & ~_done & np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
+            self.loops.pop()
+            # the step runs for every lane still in the loop that did not break (continue included)
+            step_mask = self.tmp("_m")
+            L.append(f"{ind}    {step_mask} = {lm} & ~{brk}")
+            self.block(s.step, step_mask, ind + "    ")
+            L.append(f"{ind}    {lm} = {lm} & ~{brk} & ~_done & {cond}")
             return
         raise BatchUnsupported(f"statement {type(s).__name__}")
 

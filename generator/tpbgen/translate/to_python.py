@@ -22,6 +22,7 @@ from .lower import (
     Conv,
     Expr,
     If,
+    Index,
     LFunction,
     Load,
     Logical,
@@ -71,7 +72,7 @@ def wrap_expr(x: str, t: ScalarType) -> str:
 @dataclass
 class PyEmitter:
     arms: frozenset[str] = frozenset()  # INST_UNION arm names, stripped from explain paths
-    used_consts: dict[str, int | float] = field(default_factory=dict)
+    used_consts: dict[str, int | float | tuple[int | float, ...]] = field(default_factory=dict)
     _tmp: int = 0
 
     # -- expressions -----------------------------------------------------------------------
@@ -117,6 +118,9 @@ class PyEmitter:
             return e.name
         if isinstance(e, Load):
             return self.load(e)
+        if isinstance(e, Index):
+            self.used_consts[e.name] = e.values
+            return f"{e.name}[{self.bare(e.index)}]"
         if isinstance(e, Not):
             inner = e.e
             if isinstance(inner, Not):
@@ -318,6 +322,8 @@ class PyEmitter:
             return f"{e.op}{self.c_text(e.e)}"
         if isinstance(e, Conv):
             return self.c_text(e.e)
+        if isinstance(e, Index):
+            return f"{e.name}[{self.c_text(e.index)}]"
         raise TypeError(e)
 
     def path(self, e: Load) -> str:
@@ -374,6 +380,8 @@ def _children(e: Expr | View) -> list[Expr | View]:
         return [e.c, e.a, e.b]
     if isinstance(e, Call):
         return list(e.args)
+    if isinstance(e, Index):
+        return [e.index]
     raise TypeError(e)
 
 

@@ -55,7 +55,7 @@ class TopValidator:
 class TranslatedGen:
     functions: tuple[PyFunction, ...]
     top: tuple[TopValidator, ...]
-    consts: tuple[tuple[str, int | float], ...]  # every enum/static constant the code names
+    consts: tuple[tuple[str, int | float | tuple[int | float, ...]], ...]  # every enum/static constant the code names
     lowered: tuple[LFunction, ...]
     warnings: tuple[Diagnostic, ...]
 
