@@ -32,11 +32,20 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     result = ingest_root(args.headers, [args.gen], use_cache=not args.no_cache)[0]
     gen = result.gen
     warnings = [*result.warnings, *check_annotations(gen)]
-    _print_diags(warnings)
     if args.format == "json":
+        _print_diags(warnings)
         sys.stdout.write(ir_io.dumps(gen))
     else:
-        sys.stdout.write(render_text(gen))
+        from .translate.validators import translate
+
+        tops: list[tuple[str, tuple[int, ...]]] | None
+        try:
+            tops = [(t.name, t.opcodes) for t in translate(gen).top]
+        except TpbgenError as exc:  # the IR is still worth showing; the diagnostics say why no validators
+            warnings.extend(exc.diagnostics)
+            tops = None
+        _print_diags(warnings)
+        sys.stdout.write(render_text(gen, tops))
     if args.verify_cc:
         from .verify_cc import verify_cc
 

@@ -19,7 +19,8 @@ def byte_map(s: Struct) -> list[str]:
     return rows
 
 
-def render_text(gen: Generation) -> str:
+def render_text(gen: Generation, validators: list[tuple[str, tuple[int, ...]]] | None = None) -> str:
+    """The summary; `validators` are the top-level validators with the opcodes each one gates."""
     out = [f"generation {gen.name} ({gen.core_version or 'no banner'}), {gen.tpb_dir}"]
     out.append(f"  files: {len(gen.files)}; enums: {len(gen.enums)}; structs/unions: {len(gen.structs)}; "
                f"constants: {len(gen.constants)}; static asserts: {len(gen.static_asserts)}; functions: {len(gen.functions)}")
@@ -32,8 +33,13 @@ def render_text(gen: Generation) -> str:
     for s in gen.structs:
         out.append(f"  {s.kind} {s.name}  sizeof={s.size} align={s.align}{' packed' if s.packed else ''}  {s.loc}")
         out.extend(byte_map(s))
+    if validators is not None:
+        out.append("")
+        out.append("top-level validators (the opcodes their gate admits):")
+        for name, opcodes in validators:
+            out.append(f"  {name}: {', '.join(f'{v:#04x}' for v in opcodes) or '(no recognisable opcode gate)'}")
     out.append("")
-    out.append("functions:")
+    out.append("functions (C predicate bodies):")
     for f in gen.functions:
         params = ", ".join(f"{p.type.spelled} {p.name}" for p in f.params)
         out.append(f"  {f.returns.spelled} {f.name}({params})  {f.loc}  calls: {', '.join(f.calls) or '-'}")

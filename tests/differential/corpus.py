@@ -48,7 +48,6 @@ def leaf_fields(gen: Generation, s: Struct, base: int = 0) -> list[tuple[int, in
 
 def seeds(gen: str, validator: str) -> list[bytes]:
     """Words the C validator accepts (checked by the test), built at the documented offsets."""
-    mp = gen in ("mariana", "maverick")
     if validator == "is_valid_tensor_scalar_op":
         return [w.s3d3_ts(), w.s3d3_ts(w.TS_BITVEC, op0=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, imm0=0xFF),
                 w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH), w.s3d3_ts(imm0_src=w.PTR_IMM, imm0=0x100),
@@ -67,7 +66,6 @@ def seeds(gen: str, validator: str) -> list[bytes]:
         return [w.s4d4_tsm(w.DUAL_ARITH, w=4), w.s4d4_tsm(w.DUAL_ARITH, w=2, rev=w.FIRST)]
     if validator == "is_valid_tsm_immediates_load":
         return [w.s2_bn(), w.s2_bn(w.IMMLD_BITVEC, dtype=w.UINT16, src_nums=(4, 2))]
-    del mp
     return []
 
 
