@@ -30,6 +30,19 @@ class GenerationSource:
     def mapping_file(self) -> Path:
         return self.tpb_dir / "instruction_mapping.json"
 
+    def rel(self, name: str) -> str:
+        """A file name as the preprocessor reported it, as the IR and diagnostics spell it:
+        relative to the include root when under it, `<libc>/<name>` for tpbgen's stand-in libc."""
+        if name in ("<stdin>", "-", "<tpbgen-tu>"):
+            return "<tpbgen-tu>"
+        p = Path(name)
+        if not p.is_absolute():
+            p = self.root / p
+        try:
+            return p.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return "<libc>/" + p.name
+
 
 def generation_order(name: str) -> tuple[int, str]:
     return (KNOWN_ORDER.index(name) if name in KNOWN_ORDER else len(KNOWN_ORDER), name)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .errors import Diagnostic, ExitCode, Severity, TpbgenError
+from .errors import Diagnostic, ExitCode, TpbgenError
 from .ingest import ingest_root
 from .ir.model import Generation
 from .mapping import reconcile
@@ -98,5 +98,3 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 1 when stale")
     sp.set_defaults(func=cmd_generate)
 
-
-__all__ = ["Severity", "build_files", "cmd_generate", "register"]

@@ -82,17 +82,7 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
     pre = preprocess(src, preprocessor)
     text, dialect = reduce_dialect(pre.text)
 
-    @functools.cache
-    def relpath(name: str) -> str:  # called for every AST coordinate: resolve each file name once
-        if name in ("<stdin>", TU_NAME):
-            return TU_NAME
-        p = Path(name)
-        if not p.is_absolute():
-            p = root / p
-        try:
-            return p.resolve().relative_to(root).as_posix()
-        except ValueError:
-            return "<libc>/" + p.name
+    relpath = functools.cache(src.rel)  # called for every AST coordinate: resolve each file name once
 
     tpb_rel = src.rel_tpb_dir
 

@@ -73,7 +73,7 @@ def _run_cpp(gen: GenerationSource, tu: str) -> str:
         m = _CPP_DIAG.match(line.strip())
         if m and m.group("sev") == "error":
             diags.append(
-                Diagnostic(m.group("msg"), _rel(gen, m.group("file")), int(m.group("line")), int(m.group("col") or 0), Severity.ERROR, "preprocess")
+                Diagnostic(m.group("msg"), gen.rel(m.group("file")), int(m.group("line")), int(m.group("col") or 0), Severity.ERROR, "preprocess")
             )
     if proc.returncode != 0:
         if not diags:
@@ -89,7 +89,7 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> str:
 
     class _Pcpp(PcppPreprocessor):  # type: ignore[misc]
         def on_error(self, file: str, line: int, msg: str) -> None:
-            diags.append(Diagnostic(msg, _rel(gen, file), line, 0, Severity.ERROR, "preprocess"))
+            diags.append(Diagnostic(msg, gen.rel(file), line, 0, Severity.ERROR, "preprocess"))
             self.return_code += 1
 
         def on_include_not_found(self, is_malformed: bool, is_system_include: bool, curdir: str, includepath: str) -> None:
@@ -121,16 +121,3 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> str:
     if diags:
         raise TpbgenError(diags)
     return out.getvalue()
-
-
-def _rel(gen: GenerationSource, path: str) -> str:
-    """A path as the diagnostics and the IR spell it: relative to the include root when under it."""
-    if path in ("<stdin>", TU_NAME, "-"):
-        return TU_NAME
-    p = Path(path)
-    if not p.is_absolute():
-        p = gen.root / p
-    try:
-        return p.resolve().relative_to(gen.root.resolve()).as_posix()
-    except ValueError:
-        return path

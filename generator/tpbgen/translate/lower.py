@@ -777,6 +777,3 @@ def _walk(stmts: list[Stmt] | tuple[Stmt, ...]) -> list[Stmt]:
             out.extend(_walk(s.then))
             out.extend(_walk(s.orelse))
     return out
-
-
-__all__ = ["FLOAT32", "FLOAT64", "LFunction", "LowerError", "Lowerer"]
