@@ -503,7 +503,7 @@ dtype_invalid_check = _dtype_invalid_check
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:44  (common_assert.h)
 
 def _dtype_fp32r_illegal_check(dtype: int, allow: int) -> bool:
-    return (dtype != NEURON_ISA_TPB_DTYPE_FP32R) or (allow == ALLOW_FP32R_TRUE)
+    return dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow == ALLOW_FP32R_TRUE
 
 
 dtype_fp32r_illegal_check = _dtype_fp32r_illegal_check
@@ -512,7 +512,7 @@ dtype_fp32r_illegal_check = _dtype_fp32r_illegal_check
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:49  (common_assert.h)
 
 def _dtype_uint64_illegal_check(dtype: int, allow: int) -> bool:
-    return (dtype != NEURON_ISA_TPB_DTYPE_UINT64) or (allow == ALLOW_U64_TRUE)
+    return dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow == ALLOW_U64_TRUE
 
 
 dtype_uint64_illegal_check = _dtype_uint64_illegal_check
@@ -521,7 +521,7 @@ dtype_uint64_illegal_check = _dtype_uint64_illegal_check
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:54  (common_assert.h)
 
 def _dtype_int64_illegal_check(dtype: int, allow: int) -> bool:
-    return (dtype != NEURON_ISA_TPB_DTYPE_INT64) or (allow == ALLOW_I64_TRUE)
+    return dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow == ALLOW_I64_TRUE
 
 
 dtype_int64_illegal_check = _dtype_int64_illegal_check
@@ -530,7 +530,13 @@ dtype_int64_illegal_check = _dtype_int64_illegal_check
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:59  (common_assert.h)
 
 def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
-    return (((_dtype_invalid_check(dtype) and _dtype_fp32r_illegal_check(dtype, allow_fp32r)) and _dtype_uint64_illegal_check(dtype, ALLOW_U64_FALSE)) and _dtype_int64_illegal_check(dtype, ALLOW_I64_FALSE)) and _is_valid_enum_dtype(dtype)
+    return (
+        _dtype_invalid_check(dtype)
+        and _dtype_fp32r_illegal_check(dtype, allow_fp32r)
+        and _dtype_uint64_illegal_check(dtype, ALLOW_U64_FALSE)
+        and _dtype_int64_illegal_check(dtype, ALLOW_I64_FALSE)
+        and _is_valid_enum_dtype(dtype)
+    )
 
 
 is_valid_dtype = _is_valid_dtype
@@ -539,7 +545,13 @@ is_valid_dtype = _is_valid_dtype
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:67  (common_assert.h)
 
 def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: int) -> bool:
-    return (((_dtype_invalid_check(dtype) and _dtype_fp32r_illegal_check(dtype, allow_fp32r)) and _dtype_uint64_illegal_check(dtype, allow_u64)) and _dtype_int64_illegal_check(dtype, allow_i64)) and _is_valid_enum_dtype(dtype)
+    return (
+        _dtype_invalid_check(dtype)
+        and _dtype_fp32r_illegal_check(dtype, allow_fp32r)
+        and _dtype_uint64_illegal_check(dtype, allow_u64)
+        and _dtype_int64_illegal_check(dtype, allow_i64)
+        and _is_valid_enum_dtype(dtype)
+    )
 
 
 is_valid_dtype_64 = _is_valid_dtype_64
@@ -584,7 +596,7 @@ is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:105  (common_assert.h)
 
 def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
-    return (dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32)) or ((allow_fp32r == ALLOW_FP32R_TRUE) and (dtype == NEURON_ISA_TPB_DTYPE_FP32R))
+    return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
 
 
 is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
@@ -593,7 +605,7 @@ is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:115  (common_assert.h)
 
 def _is_cptc(dtype: int) -> bool:
-    return ((dtype & 248) == 24) and ((dtype & 7) != 0)
+    return (dtype & 248) == 24 and (dtype & 7) != 0
 
 
 is_cptc = _is_cptc
@@ -675,7 +687,7 @@ is_bitvec_op = _is_bitvec_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:235  (common_assert.h)
 
 def _is_general_bitvec_op(op: int) -> bool:
-    return _is_bitvec_op(op) and (op != NEURON_ISA_TPB_ALU_OP_CRC32)
+    return _is_bitvec_op(op) and op != NEURON_ISA_TPB_ALU_OP_CRC32
 
 
 is_general_bitvec_op = _is_general_bitvec_op
@@ -684,7 +696,11 @@ is_general_bitvec_op = _is_general_bitvec_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:240  (common_assert.h)
 
 def _is_general_arith_op(op: int) -> bool:
-    return ((((_is_arith_op(op) and (op != NEURON_ISA_TPB_ALU_OP_DIVIDE)) and (op != NEURON_ISA_TPB_ALU_OP_POW)) and (op != NEURON_ISA_TPB_ALU_OP_MOD)) and (op != NEURON_ISA_TPB_ALU_OP_RSQRT)) and (not _is_valid_int_aluop(op))
+    return (
+        _is_arith_op(op)
+        and op not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_RSQRT)
+        and not _is_valid_int_aluop(op)
+    )
 
 
 is_general_arith_op = _is_general_arith_op
@@ -706,7 +722,7 @@ def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
     right0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
     left1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
     right1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
-    return (not ((left0 and right1) or (right0 and left1))) or _type_size_check(dtype, 4)
+    return not ((left0 and right1) or (right0 and left1)) or _type_size_check(dtype, 4)
 
 
 alu_shift_left_right_chk = _alu_shift_left_right_chk
@@ -715,7 +731,7 @@ alu_shift_left_right_chk = _alu_shift_left_right_chk
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:266  (common_assert.h)
 
 def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
-    return ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) and (op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT)) or _type_size_check(dtype, 4)
+    return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)
 
 
 alu_arith_shift_right_chk = _alu_arith_shift_right_chk
@@ -751,7 +767,7 @@ addr_in_sbuf = _addr_in_sbuf
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:284  (common_assert.h)
 
 def _addr_in_psum(addr: int) -> bool:
-    return (addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET) and (addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff))
+    return addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)
 
 
 addr_in_psum = _addr_in_psum
@@ -838,7 +854,11 @@ def addr_from_register(a: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:340  (common_assert.h)
 
 def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
-    return ((a_b[a_o + 1] == 0) and (a_b[a_o + 2] == 0)) and (a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)
+    return (
+        a_b[a_o + 1] == 0
+        and a_b[a_o + 2] == 0
+        and a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
+    )
 
 
 def valid_addr_register(a: Word) -> bool:
@@ -873,7 +893,13 @@ def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow
     addr = _addr_imm_mask(_U32(a_b, a_o)[0])
     in_psum = _addr_in_psum(addr)
     in_sbuf = _addr_in_sbuf(addr)
-    return (((_addr_aligned_dtype(addr, dtype) and (in_psum or in_sbuf)) and ((allow_psum == ALLOWED_IN_PSUM_TRUE) or (not in_psum))) and ((allow_sbuf == ALLOWED_IN_SBUF_TRUE) or (not in_sbuf))) and ((_type_size_check(dtype, 4) or (not in_psum)) or (write == WRITE_TENSOR_FALSE))
+    return (
+        _addr_aligned_dtype(addr, dtype)
+        and (in_psum or in_sbuf)
+        and (allow_psum == ALLOWED_IN_PSUM_TRUE or not in_psum)
+        and (allow_sbuf == ALLOWED_IN_SBUF_TRUE or not in_sbuf)
+        and (_type_size_check(dtype, 4) or not in_psum or write == WRITE_TENSOR_FALSE)
+    )
 
 
 def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
@@ -885,7 +911,11 @@ def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, al
 def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
     a = _addr_imm_mask(addr)
     num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if _addr_in_psum(a) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
-    return ((_addr_in_sbuf(a) or _addr_in_psum(a)) and (num_active_channels >= 1)) and (((_tpb_addr_partition(a) + num_active_channels) & 0xffffffff) <= num_partitions)
+    return (
+        (_addr_in_sbuf(a) or _addr_in_psum(a))
+        and num_active_channels >= 1
+        and ((_tpb_addr_partition(a) + num_active_channels) & 0xffffffff) <= num_partitions
+    )
 
 
 tpb_addr_active_channels = _tpb_addr_active_channels
@@ -904,7 +934,12 @@ def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:385  (common_assert.h)
 
 def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
-    return (((r_b[r_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) and (r_b[r_o + 1] == 0)) and (r_b[r_o + 2] == 0)) and (r_b[r_o + 3] == 0)
+    return (
+        r_b[r_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
+        and r_b[r_o + 1] == 0
+        and r_b[r_o + 2] == 0
+        and r_b[r_o + 3] == 0
+    )
 
 
 def is_valid_imm_reg(r: Word) -> bool:
@@ -932,7 +967,7 @@ def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: i
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:406  (common_assert.h)
 
 def _check_active_channels(n: int) -> bool:
-    return (n != 0) and (n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+    return n != 0 and n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS
 
 
 check_active_channels = _check_active_channels
@@ -941,7 +976,7 @@ check_active_channels = _check_active_channels
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:411  (common_assert.h)
 
 def _has_valid_active_channel_range(n: int, max_channels: int) -> bool:
-    return (n >= 1) and (n <= max_channels)
+    return n >= 1 and n <= max_channels
 
 
 has_valid_active_channel_range = _has_valid_active_channel_range
@@ -1034,7 +1069,11 @@ def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:459  (common_assert.h)
 
 def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
-    return (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o)) or (_t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o))
+    return (
+        _shape_from_register(a_b, a_o)
+        or _shape_from_register(b_b, b_o)
+        or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)
+    )
 
 
 def same_element_count_t3d(a: Word, b: Word) -> bool:
@@ -1044,7 +1083,11 @@ def same_element_count_t3d(a: Word, b: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:465  (common_assert.h)
 
 def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
-    return (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o)) or (_t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o))
+    return (
+        _shape_from_register(a_b, a_o)
+        or _shape_from_register(b_b, b_o)
+        or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)
+    )
 
 
 def same_element_count_t4d(a: Word, b: Word) -> bool:
@@ -1054,7 +1097,11 @@ def same_element_count_t4d(a: Word, b: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:471  (common_assert.h)
 
 def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> bool:
-    return (_shape_from_register(dst_b, dst_o) or _shape_from_register(src_b, src_o)) or (_t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o))
+    return (
+        _shape_from_register(dst_b, dst_o)
+        or _shape_from_register(src_b, src_o)
+        or _t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o)
+    )
 
 
 def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
@@ -1125,7 +1172,11 @@ def check_m3d_active_channels(m: Word, num_active_channels: int) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:511  (common_assert.h)
 
 def _same_element_count_m3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
-    return (_indirect_pattern(a_b, a_o) or _indirect_pattern(b_b, b_o)) or _same_element_count_t3d(a_b, a_o, b_b, b_o)
+    return (
+        _indirect_pattern(a_b, a_o)
+        or _indirect_pattern(b_b, b_o)
+        or _same_element_count_t3d(a_b, a_o, b_b, b_o)
+    )
 
 
 def same_element_count_m3d(a: Word, b: Word) -> bool:
@@ -1135,7 +1186,7 @@ def same_element_count_m3d(a: Word, b: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:517  (common_assert.h)
 
 def _indirect_dst_size_limit_m3d(m_b: bytes, m_o: int) -> bool:
-    return (not _indirect_pattern(m_b, m_o)) or (_U16(m_b, m_o + 8)[0] != 0)
+    return not _indirect_pattern(m_b, m_o) or _U16(m_b, m_o + 8)[0] != 0
 
 
 def indirect_dst_size_limit_m3d(m: Word) -> bool:
@@ -1145,7 +1196,7 @@ def indirect_dst_size_limit_m3d(m: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:522  (common_assert.h)
 
 def _has_transpose_src_element_count_m3d(m_b: bytes, m_o: int) -> bool:
-    return (not _indirect_pattern(m_b, m_o)) and _has_transpose_src_element_count_t3d(m_b, m_o)
+    return not _indirect_pattern(m_b, m_o) and _has_transpose_src_element_count_t3d(m_b, m_o)
 
 
 def has_transpose_src_element_count_m3d(m: Word) -> bool:
@@ -1188,7 +1239,13 @@ def indirect_quadrant_check_src3d(src: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:547  (common_assert.h)
 
 def _indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
-    return ((((not _indirect_pattern(src_b, src_o)) or (not _indirect_pattern(dst_b, dst_o))) or _index_from_register(src_b, src_o)) or _index_from_register(dst_b, dst_o)) or (_tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0]))
+    return (
+        not _indirect_pattern(src_b, src_o)
+        or not _indirect_pattern(dst_b, dst_o)
+        or _index_from_register(src_b, src_o)
+        or _index_from_register(dst_b, dst_o)
+        or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])
+    )
 
 
 def indirect_quadrant_check_src3d_dst3d(src: Word, dst: Word) -> bool:
@@ -1278,7 +1335,11 @@ def has_zero_accum_cmd_field(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (s3d3_ts_assert.h)
 
 def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 13] == 0) and (i_b[i_o + 14] == 0)) and (i_b[i_o + 15] == 0)
+    return (
+        i_b[i_o + 13] == 0
+        and i_b[i_o + 14] == 0
+        and i_b[i_o + 15] == 0
+    )
 
 
 def s3d3_ts_reserved_zero(i: Word) -> bool:
@@ -1288,7 +1349,15 @@ def s3d3_ts_reserved_zero(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:604  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
-    return (((((((((_is_valid_enum_alu_op(i_b[i_o + 36]) and _is_valid_enum_alu_op(i_b[i_o + 37])) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_DIVIDE)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_POW)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_MOD)) and (i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_DIVIDE)) and (i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_POW)) and (i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_MOD)) and ((not _tensor_scalar_bitvec(i_b, i_o)) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))) and (((not _tensor_scalar_arith(i_b, i_o)) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37]))) or ((((((i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT) and (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)) and (_U32(i_b, i_o + 40)[0] == 0)) and (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_U32(i_b, i_o + 44)[0] == 0)) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)))) and ((i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS) or (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS))
+    return (
+        _is_valid_enum_alu_op(i_b[i_o + 36])
+        and _is_valid_enum_alu_op(i_b[i_o + 37])
+        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
+        and i_b[i_o + 37] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
+        and (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))
+        and (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))
+        and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)
+    )
 
 
 def tensor_scalar_valid_ops(i: Word) -> bool:
@@ -1298,7 +1367,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:619  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or ((_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))
+    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
@@ -1318,7 +1387,11 @@ def ts_imm_32_chk(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:633  (s3d3_ts_assert.h)
 
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return (_tensor_scalar_bitvec(i_b, i_o) and _type_size_check(i_b[i_o + 32], 2)) and ((_U32(imm_b, imm_o)[0] & 0xffff0000) == 0)
+    return (
+        _tensor_scalar_bitvec(i_b, i_o)
+        and _type_size_check(i_b[i_o + 32], 2)
+        and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0
+    )
 
 
 def ts_imm_16_chk(i: Word, imm: Word) -> bool:
@@ -1328,7 +1401,11 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:639  (s3d3_ts_assert.h)
 
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return (_tensor_scalar_bitvec(i_b, i_o) and _type_size_check(i_b[i_o + 32], 1)) and ((_U32(imm_b, imm_o)[0] & 0xffffff00) == 0)
+    return (
+        _tensor_scalar_bitvec(i_b, i_o)
+        and _type_size_check(i_b[i_o + 32], 1)
+        and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0
+    )
 
 
 def ts_imm_8_chk(i: Word, imm: Word) -> bool:
@@ -1338,7 +1415,11 @@ def ts_imm_8_chk(i: Word, imm: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:645  (s3d3_ts_assert.h)
 
 def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return (_ts_imm_32_chk(i_b, i_o) or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)) or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)
+    return (
+        _ts_imm_32_chk(i_b, i_o)
+        or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)
+        or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)
+    )
 
 
 def ts_imm_chk(i: Word, imm: Word) -> bool:
@@ -1358,7 +1439,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:657  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
-    return ((((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40))) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 40))) and ((((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 44)))
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
@@ -1378,7 +1459,7 @@ def tensor_scalar_ptr_immediates(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:671  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
-    return (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)
+    return i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE
 
 
 def tensor_scalar_ptr_imm_src(i: Word) -> bool:
@@ -1398,7 +1479,12 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:680  (s3d3_ts_assert.h)
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
-    return ((_mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _indirect_dst_size_limit_m3d(i_b, i_o + 48)) and _same_element_count_m3d(i_b, i_o + 16, i_b, i_o + 48)
+    return (
+        _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _indirect_dst_size_limit_m3d(i_b, i_o + 48)
+        and _same_element_count_m3d(i_b, i_o + 16, i_b, i_o + 48)
+    )
 
 
 def tensor_scalar_tensor_chk(i: Word) -> bool:
@@ -1418,7 +1504,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:691  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return (i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))
 
 
 def s3d3_transpose_check(i: Word) -> bool:
@@ -1428,7 +1514,31 @@ def s3d3_transpose_check(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:697  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
-    return (((((((((((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_scalar_opcode(i_b, i_o)) and _tensor_scalar_valid_ops(i_b, i_o)) and _tensor_scalar_valid_types(i_b, i_o)) and _tensor_scalar_immediates_check(i_b, i_o)) and _tensor_scalar_shift_chk(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _tensor_scalar_reverse_chk(i_b, i_o)) and _s3d3_ts_reserved_zero(i_b, i_o)) and _s3d3_transpose_check(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _is_valid_aluop(i_b[i_o + 36])) and _is_valid_aluop(i_b[i_o + 37])) and _has_zero_accum_cmd_field(i_b, i_o)) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _check_m3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])) and _check_m3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])) and _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _indirect_quadrant_check_src3d(i_b, i_o + 16)) and _indirect_quadrant_check_src3d_dst3d(i_b, i_o + 16, i_b, i_o + 48)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_scalar_opcode(i_b, i_o)
+        and _tensor_scalar_valid_ops(i_b, i_o)
+        and _tensor_scalar_valid_types(i_b, i_o)
+        and _tensor_scalar_immediates_check(i_b, i_o)
+        and _tensor_scalar_shift_chk(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _tensor_scalar_reverse_chk(i_b, i_o)
+        and _s3d3_ts_reserved_zero(i_b, i_o)
+        and _s3d3_transpose_check(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_aluop(i_b[i_o + 37])
+        and _has_zero_accum_cmd_field(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _check_m3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
+        and _check_m3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
+        and _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _indirect_quadrant_check_src3d(i_b, i_o + 16)
+        and _indirect_quadrant_check_src3d_dst3d(i_b, i_o + 16, i_b, i_o + 48)
+    )
 
 
 def is_valid_tensor_scalar_op(i: Word) -> bool:
@@ -1438,7 +1548,22 @@ def is_valid_tensor_scalar_op(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:723  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
-    return ((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_scalar_ptr_opcode(i_b, i_o)) and _tensor_scalar_valid_ops(i_b, i_o)) and _tensor_scalar_valid_types(i_b, i_o)) and _tensor_scalar_ptr_immediates(i_b, i_o)) and _tensor_scalar_ptr_imm_src(i_b, i_o)) and _tensor_scalar_shift_chk(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _tensor_scalar_reverse_chk(i_b, i_o)) and _s3d3_ts_reserved_zero(i_b, i_o)) and _has_zero_accum_cmd_field(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_scalar_ptr_opcode(i_b, i_o)
+        and _tensor_scalar_valid_ops(i_b, i_o)
+        and _tensor_scalar_valid_types(i_b, i_o)
+        and _tensor_scalar_ptr_immediates(i_b, i_o)
+        and _tensor_scalar_ptr_imm_src(i_b, i_o)
+        and _tensor_scalar_shift_chk(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _tensor_scalar_reverse_chk(i_b, i_o)
+        and _s3d3_ts_reserved_zero(i_b, i_o)
+        and _has_zero_accum_cmd_field(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+    )
 
 
 def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
@@ -1467,7 +1592,12 @@ is_valid_cache_reduce_op = _is_valid_cache_reduce_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:754  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
-    return ((_is_valid_enum_alu_op(i_b[i_o + 36]) and _is_valid_enum_alu_op(i_b[i_o + 37])) and _is_general_arith_op(i_b[i_o + 36])) and _is_valid_cache_reduce_op(i_b[i_o + 37])
+    return (
+        _is_valid_enum_alu_op(i_b[i_o + 36])
+        and _is_valid_enum_alu_op(i_b[i_o + 37])
+        and _is_general_arith_op(i_b[i_o + 36])
+        and _is_valid_cache_reduce_op(i_b[i_o + 37])
+    )
 
 
 def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
@@ -1477,7 +1607,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:761  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or ((_is_valid_int_dtype_datapath(i_b[i_o + 32]) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_UINT32)) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_INT32))
+    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
@@ -1488,7 +1618,7 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
     load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE
-    return ((((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40))) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 44)))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and (_U32(i_b, i_o + 44)[0] == 0)))
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
@@ -1498,7 +1628,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:780  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and (i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE)
+    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
@@ -1508,7 +1638,27 @@ def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:785  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
-    return (((((((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_cache_reduce_opcode(i_b, i_o)) and _tensor_scalar_cache_reduce_valid_ops(i_b, i_o)) and _tensor_scalar_cache_reduce_valid_types(i_b, i_o)) and _tensor_scalar_cache_reduce_immediates_check(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)) and _s3d3_ts_reserved_zero(i_b, i_o)) and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _is_valid_aluop(i_b[i_o + 36])) and _is_valid_aluop(i_b[i_o + 37])) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _check_m3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])) and _check_m3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])) and _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_cache_reduce_opcode(i_b, i_o)
+        and _tensor_scalar_cache_reduce_valid_ops(i_b, i_o)
+        and _tensor_scalar_cache_reduce_valid_types(i_b, i_o)
+        and _tensor_scalar_cache_reduce_immediates_check(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)
+        and _s3d3_ts_reserved_zero(i_b, i_o)
+        and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_aluop(i_b[i_o + 37])
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _check_m3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
+        and _check_m3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
+        and _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    )
 
 
 def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
@@ -1518,7 +1668,27 @@ def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:807  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
-    return (((((((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_cache_cumulative_opcode(i_b, i_o)) and _tensor_scalar_cache_reduce_valid_ops(i_b, i_o)) and _tensor_scalar_cache_reduce_valid_types(i_b, i_o)) and _tensor_scalar_cache_reduce_immediates_check(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)) and _s3d3_ts_reserved_zero(i_b, i_o)) and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _is_valid_aluop(i_b[i_o + 36])) and _is_valid_aluop(i_b[i_o + 37])) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _check_m3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])) and _check_m3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])) and _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_cache_cumulative_opcode(i_b, i_o)
+        and _tensor_scalar_cache_reduce_valid_ops(i_b, i_o)
+        and _tensor_scalar_cache_reduce_valid_types(i_b, i_o)
+        and _tensor_scalar_cache_reduce_immediates_check(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)
+        and _s3d3_ts_reserved_zero(i_b, i_o)
+        and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_aluop(i_b[i_o + 37])
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _check_m3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
+        and _check_m3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
+        and _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    )
 
 
 def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
@@ -1528,7 +1698,7 @@ def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:829  (s3d3_ts_assert.h)
 
 def _has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return (((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_U32(i_b, i_o + 44)[0] == 0)) or (i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)
+    return ((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE
 
 
 def has_valid_exponential_accum_cmd(i: Word) -> bool:
@@ -1538,7 +1708,11 @@ def has_valid_exponential_accum_cmd(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:838  (s3d3_ts_assert.h)
 
 def _exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) or (_I16(i_b, i_o + 20)[0] != 1)) or ((_U16(i_b, i_o + 26)[0] % 2) == 0)
+    return (
+        i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)
+        or _I16(i_b, i_o + 20)[0] != 1
+        or (_U16(i_b, i_o + 26)[0] % 2) == 0
+    )
 
 
 def exp_x_even_or_unpacked(i: Word) -> bool:
@@ -1548,7 +1722,7 @@ def exp_x_even_or_unpacked(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:845  (s3d3_ts_assert.h)
 
 def _exp_upper_src_dim_even(i_b: bytes, i_o: int) -> bool:
-    return ((_U16(i_b, i_o + 28)[0] == 1) or ((_U16(i_b, i_o + 28)[0] % 2) == 0)) and ((_U16(i_b, i_o + 30)[0] == 1) or ((_U16(i_b, i_o + 30)[0] % 2) == 0))
+    return (_U16(i_b, i_o + 28)[0] == 1 or (_U16(i_b, i_o + 28)[0] % 2) == 0) and (_U16(i_b, i_o + 30)[0] == 1 or (_U16(i_b, i_o + 30)[0] % 2) == 0)
 
 
 def exp_upper_src_dim_even(i: Word) -> bool:
@@ -1558,7 +1732,12 @@ def exp_upper_src_dim_even(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:851  (s3d3_ts_assert.h)
 
 def _has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> bool:
-    return (((i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or _indirect_pattern(i_b, i_o + 16)) or _indirect_pattern(i_b, i_o + 48)) or (_exp_x_even_or_unpacked(i_b, i_o) and _exp_upper_src_dim_even(i_b, i_o))
+    return (
+        i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE
+        or _indirect_pattern(i_b, i_o + 16)
+        or _indirect_pattern(i_b, i_o + 48)
+        or (_exp_x_even_or_unpacked(i_b, i_o) and _exp_upper_src_dim_even(i_b, i_o))
+    )
 
 
 def has_valid_exponential_num_elements(i: Word) -> bool:
@@ -1568,7 +1747,11 @@ def has_valid_exponential_num_elements(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:858  (s3d3_ts_assert.h)
 
 def _has_valid_exponential_ops(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS) and (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)) and (i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE)
+    return (
+        i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS
+        and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS
+        and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE
+    )
 
 
 def has_valid_exponential_ops(i: Word) -> bool:
@@ -1588,7 +1771,26 @@ def s3d3_ts_exponential_unused_fields(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:868  (s3d3_ts_assert.h)
 
 def _is_valid_exponential(i_b: bytes, i_o: int) -> bool:
-    return ((((((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_exponential_opcode(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _tensor_scalar_immediates_check(i_b, i_o)) and _has_valid_exponential_accum_cmd(i_b, i_o)) and _has_valid_exponential_num_elements(i_b, i_o)) and _has_valid_exponential_ops(i_b, i_o)) and _s3d3_ts_exponential_unused_fields(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _check_m3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])) and _check_m3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])) and _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _indirect_quadrant_check_src3d(i_b, i_o + 16)) and _indirect_quadrant_check_src3d_dst3d(i_b, i_o + 16, i_b, i_o + 48)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_exponential_opcode(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _tensor_scalar_immediates_check(i_b, i_o)
+        and _has_valid_exponential_accum_cmd(i_b, i_o)
+        and _has_valid_exponential_num_elements(i_b, i_o)
+        and _has_valid_exponential_ops(i_b, i_o)
+        and _s3d3_ts_exponential_unused_fields(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _check_m3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
+        and _check_m3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
+        and _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _indirect_quadrant_check_src3d(i_b, i_o + 16)
+        and _indirect_quadrant_check_src3d_dst3d(i_b, i_o + 16, i_b, i_o + 48)
+    )
 
 
 def is_valid_exponential(i: Word) -> bool:
@@ -1628,7 +1830,12 @@ def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:904  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
-    return ((((_is_valid_enum_alu_op(i_b[i_o + 36]) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_DIVIDE)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_POW)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_MOD)) and ((not _tensor_scalar_ptr_multi_bitvec(i_b, i_o)) or _is_bitvec_op(i_b[i_o + 36]))) and ((not _tensor_scalar_ptr_multi_arith(i_b, i_o)) or _is_general_arith_op(i_b[i_o + 36]))
+    return (
+        _is_valid_enum_alu_op(i_b[i_o + 36])
+        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
+        and (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))
+        and (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36]))
+    )
 
 
 def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
@@ -1638,7 +1845,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:913  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or ((_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))
+    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
@@ -1659,7 +1866,7 @@ def is_valid_tsm_subdim(i: Word) -> bool:
 
 def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
     w = _U16(i_b, i_o + 30)[0]
-    return (w >= 1) and (w <= 8)
+    return w >= 1 and w <= 8
 
 
 def has_valid_src_slices_tsm_singular(i: Word) -> bool:
@@ -1669,7 +1876,11 @@ def has_valid_src_slices_tsm_singular(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:929  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return (_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)) and (i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH))
+    return (
+        _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])
+        and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)
+        and (i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH))
+    )
 
 
 def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
@@ -1696,7 +1907,22 @@ def s4d4_tsm_reserved_zero(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:947  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
-    return ((((((((((((_tensor_scalar_ptr_multi_valid_ops(i_b, i_o) and _tensor_scalar_ptr_multi_valid_types(i_b, i_o)) and _tensor_scalar_ptr_multi_reverse_chk(i_b, i_o)) and _s4d4_tsm_reserved_zero(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _is_valid_aluop(i_b[i_o + 36])) and _is_valid_tsm_subdim(i_b, i_o)) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])) and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])) and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _same_element_count_t4d(i_b, i_o + 12, i_b, i_o + 44)
+    return (
+        _tensor_scalar_ptr_multi_valid_ops(i_b, i_o)
+        and _tensor_scalar_ptr_multi_valid_types(i_b, i_o)
+        and _tensor_scalar_ptr_multi_reverse_chk(i_b, i_o)
+        and _s4d4_tsm_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_tsm_subdim(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _same_element_count_t4d(i_b, i_o + 12, i_b, i_o + 44)
+    )
 
 
 def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
@@ -1706,7 +1932,13 @@ def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:964  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
-    return (((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)) and _has_valid_src_slices_tsm_singular(i_b, i_o)) and _is_valid_tensor_scalar_ptr_multi_common(i_b, i_o)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)
+        and _has_valid_src_slices_tsm_singular(i_b, i_o)
+        and _is_valid_tensor_scalar_ptr_multi_common(i_b, i_o)
+    )
 
 
 def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
@@ -1727,7 +1959,7 @@ def has_tsm_immediates_load_opcode(i: Word) -> bool:
 
 def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff
-    return ((w >= 1) and (w <= 8)) or _shape_from_register(i_b, i_o + 16)
+    return (w >= 1 and w <= 8) or _shape_from_register(i_b, i_o + 16)
 
 
 def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
@@ -1737,7 +1969,11 @@ def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:985  (s2_bn_assert.h)
 
 def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
-    return ((_F32(i_b, i_o + 44)[0] == 0.0) and (i_b[i_o + 48] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_F32(i_b, i_o + 28)[0] == 0.0)
+    return (
+        _F32(i_b, i_o + 44)[0] == 0.0
+        and i_b[i_o + 48] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE
+        and _F32(i_b, i_o + 28)[0] == 0.0
+    )
 
 
 def has_s2_bn_zero_immediates(i: Word) -> bool:
@@ -1747,7 +1983,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:991  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
@@ -1760,15 +1996,15 @@ def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
     zero = i_b[i_o + 33] == 0
     k = 0
     while k < 4:
-        zero = zero and (i_b[i_o + 12 + k] == 0)
+        zero = zero and i_b[i_o + 12 + k] == 0
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 9:
-        zero = zero and (i_b[i_o + 35 + k] == 0)
+        zero = zero and i_b[i_o + 35 + k] == 0
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 15:
-        zero = zero and (i_b[i_o + 49 + k] == 0)
+        zero = zero and i_b[i_o + 49 + k] == 0
         k = (k + 1) & 0xffffffff
     return zero
 
@@ -1780,7 +2016,18 @@ def s2_bn_reserved_zero(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1030  (s2_bn_assert.h)
 
 def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
-    return ((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tsm_immediates_load_opcode(i_b, i_o)) and _has_tsm_immediates_load_src_element_cnt(i_b, i_o)) and _has_s2_bn_zero_immediates(i_b, i_o)) and _tsm_immld_dtypes(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _check_active_channels(i_b[i_o + 34])) and _tensor2d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _s2_bn_reserved_zero(i_b, i_o)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tsm_immediates_load_opcode(i_b, i_o)
+        and _has_tsm_immediates_load_src_element_cnt(i_b, i_o)
+        and _has_s2_bn_zero_immediates(i_b, i_o)
+        and _tsm_immld_dtypes(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _check_active_channels(i_b[i_o + 34])
+        and _tensor2d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _s2_bn_reserved_zero(i_b, i_o)
+    )
 
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
@@ -2014,19 +2261,19 @@ def _x_dtype_invalid_check(dtype: int) -> str | None:
 
 
 def _x_dtype_fp32r_illegal_check(dtype: int, allow: int) -> str | None:
-    if not ((dtype != NEURON_ISA_TPB_DTYPE_FP32R) or (allow == ALLOW_FP32R_TRUE)):
+    if not (dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow == ALLOW_FP32R_TRUE):
         return 'dtype_fp32r_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_FP32R) || (allow == ALLOW_FP32R_TRUE))'
     return None
 
 
 def _x_dtype_uint64_illegal_check(dtype: int, allow: int) -> str | None:
-    if not ((dtype != NEURON_ISA_TPB_DTYPE_UINT64) or (allow == ALLOW_U64_TRUE)):
+    if not (dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow == ALLOW_U64_TRUE):
         return 'dtype_uint64_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_UINT64) || (allow == ALLOW_U64_TRUE))'
     return None
 
 
 def _x_dtype_int64_illegal_check(dtype: int, allow: int) -> str | None:
-    if not ((dtype != NEURON_ISA_TPB_DTYPE_INT64) or (allow == ALLOW_I64_TRUE)):
+    if not (dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow == ALLOW_I64_TRUE):
         return 'dtype_int64_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_INT64) || (allow == ALLOW_I64_TRUE))'
     return None
 
@@ -2084,7 +2331,7 @@ def _x_is_valid_int_dtype_datapath(dtype: int) -> str | None:
 
 
 def _x_is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> str | None:
-    if not ((dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32)) or ((allow_fp32r == ALLOW_FP32R_TRUE) and (dtype == NEURON_ISA_TPB_DTYPE_FP32R))):
+    if not (dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
         return 'is_valid_fp_dtype_datapath: ((dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP32) || ((allow_fp32r == ALLOW_FP32R_TRUE) && (dtype == NEURON_ISA_TPB_DTYPE_FP32R)))'
     return None
 
@@ -2172,7 +2419,7 @@ def _x_alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> str | None:
 
 
 def _x_alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> str | None:
-    if not (((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) and (op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT)) or _type_size_check(dtype, 4)):
+    if not ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)):
         return 'alu_arith_shift_right_chk: (((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) && (op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT)) || type_size_check(dtype, 4))'
     return None
 
@@ -2316,19 +2563,19 @@ def _x_tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: 
 
 
 def _x_same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
-    if not ((_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o)) or (_t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o))):
+    if not (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o) or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)):
         return 'same_element_count_t3d: (shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...})))'
     return None
 
 
 def _x_same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
-    if not ((_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o)) or (_t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o))):
+    if not (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o) or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)):
         return 'same_element_count_t4d: (shape_from_register({...}) || shape_from_register({...}) || (t4d_element_count({...}) == t4d_element_count({...})))'
     return None
 
 
 def _x_same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> str | None:
-    if not ((_shape_from_register(dst_b, dst_o) or _shape_from_register(src_b, src_o)) or (_t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o))):
+    if not (_shape_from_register(dst_b, dst_o) or _shape_from_register(src_b, src_o) or _t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o)):
         return 'same_or_fewer_element_count_t4d: (shape_from_register({...}) || shape_from_register({...}) || (t4d_element_count({...}) <= t4d_element_count({...})))'
     return None
 
@@ -2370,13 +2617,13 @@ def _x_check_m3d_active_channels(m_b: bytes, m_o: int, num_active_channels: int)
 
 
 def _x_same_element_count_m3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
-    if not ((_indirect_pattern(a_b, a_o) or _indirect_pattern(b_b, b_o)) or _same_element_count_t3d(a_b, a_o, b_b, b_o)):
+    if not (_indirect_pattern(a_b, a_o) or _indirect_pattern(b_b, b_o) or _same_element_count_t3d(a_b, a_o, b_b, b_o)):
         return 'same_element_count_m3d: (indirect_pattern({...}) || indirect_pattern({...}) || same_element_count_t3d({...}, {...}))'
     return None
 
 
 def _x_indirect_dst_size_limit_m3d(m_b: bytes, m_o: int) -> str | None:
-    if not ((not _indirect_pattern(m_b, m_o)) or (_U16(m_b, m_o + 8)[0] != 0)):
+    if not (not _indirect_pattern(m_b, m_o) or _U16(m_b, m_o + 8)[0] != 0):
         return f"indirect_dst_size_limit_m3d: (!indirect_pattern({{...}}) || (i.num_elem != 0)): i.num_elem = {_U16(m_b, m_o + 8)[0]}"
     return None
 
@@ -2402,7 +2649,7 @@ def _x_indirect_quadrant_check_src3d(src_b: bytes, src_o: int) -> str | None:
 
 
 def _x_indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> str | None:
-    if not (((((not _indirect_pattern(src_b, src_o)) or (not _indirect_pattern(dst_b, dst_o))) or _index_from_register(src_b, src_o)) or _index_from_register(dst_b, dst_o)) or (_tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0]))):
+    if not (not _indirect_pattern(src_b, src_o) or not _indirect_pattern(dst_b, dst_o) or _index_from_register(src_b, src_o) or _index_from_register(dst_b, dst_o) or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])):
         return f"indirect_quadrant_check_src3d_dst3d: (!indirect_pattern({{...}}) || !indirect_pattern({{...}}) || index_from_register({{...}}) || index_from_register({{...}}) || (tpb_addr_quadrant(i.index_addr.addr_immediate) == tpb_addr_quadrant(i.index_addr.addr_immediate))): i.index_addr.addr_immediate = {_U32(src_b, src_o)[0]}, i.index_addr.addr_immediate = {_U32(dst_b, dst_o)[0]}"
     return None
 
@@ -2482,17 +2729,17 @@ def _x_tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> str | None:
         return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_POW): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     if i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_MOD:
         return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_MOD): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
-    if not ((not _tensor_scalar_bitvec(i_b, i_o)) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37]))):
+    if not (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37]))):
         return f"tensor_scalar_valid_ops: (!tensor_scalar_bitvec({{...}}) || (is_bitvec_op(op0) && is_bitvec_op(op1))): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
-    if not (((not _tensor_scalar_arith(i_b, i_o)) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37]))) or ((((((i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT) and (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)) and (_U32(i_b, i_o + 40)[0] == 0)) and (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_U32(i_b, i_o + 44)[0] == 0)) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))):
+    if not (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)):
         return f"tensor_scalar_valid_ops: (!tensor_scalar_arith({{...}}) || (is_general_arith_op(op0) && is_general_arith_op(op1)) || ((op0 == NEURON_ISA_TPB_ALU_OP_RSQRT) && (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS) && (imm0.imm_bitvec_uint32 == 0) && (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}, imm0.imm_bitvec_uint32 = {_U32(i_b, i_o + 40)[0]}, imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
-    if not ((i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS) or (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)):
+    if not (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS):
         return f"tensor_scalar_valid_ops: ((op0 != NEURON_ISA_TPB_ALU_OP_BYPASS) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     return None
 
 
 def _x_tensor_scalar_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_arith(i_b, i_o) or ((_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
         return f"tensor_scalar_valid_types: (tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}"
     return None
 
@@ -2524,7 +2771,7 @@ def _x_ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | Non
 
 
 def _x_ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | None:
-    if not ((_ts_imm_32_chk(i_b, i_o) or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)) or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)):
+    if not (_ts_imm_32_chk(i_b, i_o) or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o) or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)):
         return 'ts_imm_chk: (ts_imm_32_chk({...}) || ts_imm_16_chk({...}, {...}) || ts_imm_8_chk({...}, {...}))'
     return None
 
@@ -2538,9 +2785,9 @@ def _x_ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | N
 
 
 def _x_tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> str | None:
-    if not ((((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40))) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 40))):
+    if not ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))):
         return f"tensor_scalar_immediates_check: (((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}"
-    if not ((((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 44))):
+    if not ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44))):
         return f"tensor_scalar_immediates_check: (((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
     return None
 
@@ -2586,7 +2833,7 @@ def _x_tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_s3d3_transpose_check(i_b: bytes, i_o: int) -> str | None:
-    if not ((i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))):
+    if not (i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))):
         return f"s3d3_transpose_check: ((header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (has_transpose_src_element_count_m3d({{...}}) && has_multiple_32_channels(num_active_channels))): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, num_active_channels = {i_b[i_o + 34]}"
     return None
 
@@ -2698,7 +2945,7 @@ def _x_tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or ((_is_valid_int_dtype_datapath(i_b[i_o + 32]) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_UINT32)) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_INT32))):
+    if not (_is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))):
         return f"tensor_scalar_cache_reduce_valid_types: (is_valid_fp_dtype_datapath(in_dtype, ALLOW_FP32R_FALSE) || (is_valid_int_dtype_datapath(in_dtype) && (in_dtype != NEURON_ISA_TPB_DTYPE_UINT32) && (in_dtype != NEURON_ISA_TPB_DTYPE_INT32))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
     return None
 
@@ -2802,27 +3049,27 @@ def _x_is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> str | No
 
 
 def _x_has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if not ((((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_U32(i_b, i_o + 44)[0] == 0)) or (i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)):
+    if not (((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
         return f"has_valid_exponential_accum_cmd: ((((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0)) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}"
     return None
 
 
 def _x_exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> str | None:
-    if not (((i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) or (_I16(i_b, i_o + 20)[0] != 1)) or ((_U16(i_b, i_o + 26)[0] % 2) == 0)):
+    if not (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32) or _I16(i_b, i_o + 20)[0] != 1 or (_U16(i_b, i_o + 26)[0] % 2) == 0):
         return f"exp_x_even_or_unpacked: ((in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (step_elem[0] != 1) || ((num_elem[0] % 2) == 0)): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, step_elem[0] = {_I16(i_b, i_o + 20)[0]}, num_elem[0] = {_U16(i_b, i_o + 26)[0]}"
     return None
 
 
 def _x_exp_upper_src_dim_even(i_b: bytes, i_o: int) -> str | None:
-    if not ((_U16(i_b, i_o + 28)[0] == 1) or ((_U16(i_b, i_o + 28)[0] % 2) == 0)):
+    if not (_U16(i_b, i_o + 28)[0] == 1 or (_U16(i_b, i_o + 28)[0] % 2) == 0):
         return f"exp_upper_src_dim_even: ((num_elem[1] == 1) || ((num_elem[1] % 2) == 0)): num_elem[1] = {_U16(i_b, i_o + 28)[0]}"
-    if not ((_U16(i_b, i_o + 30)[0] == 1) or ((_U16(i_b, i_o + 30)[0] % 2) == 0)):
+    if not (_U16(i_b, i_o + 30)[0] == 1 or (_U16(i_b, i_o + 30)[0] % 2) == 0):
         return f"exp_upper_src_dim_even: ((num_elem[2] == 1) || ((num_elem[2] % 2) == 0)): num_elem[2] = {_U16(i_b, i_o + 30)[0]}"
     return None
 
 
 def _x_has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> str | None:
-    if not ((((i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or _indirect_pattern(i_b, i_o + 16)) or _indirect_pattern(i_b, i_o + 48)) or (_exp_x_even_or_unpacked(i_b, i_o) and _exp_upper_src_dim_even(i_b, i_o))):
+    if not (i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE or _indirect_pattern(i_b, i_o + 16) or _indirect_pattern(i_b, i_o + 48) or (_exp_x_even_or_unpacked(i_b, i_o) and _exp_upper_src_dim_even(i_b, i_o))):
         return f"has_valid_exponential_num_elements: ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || indirect_pattern({{...}}) || indirect_pattern({{...}}) || (exp_x_even_or_unpacked({{...}}) && exp_upper_src_dim_even({{...}}))): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}"
     return None
 
@@ -2910,15 +3157,15 @@ def _x_tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> str | None:
         return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_POW): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MOD:
         return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_MOD): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
-    if not ((not _tensor_scalar_ptr_multi_bitvec(i_b, i_o)) or _is_bitvec_op(i_b[i_o + 36])):
+    if not (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36])):
         return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_bitvec({{...}}) || is_bitvec_op(op)): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
-    if not ((not _tensor_scalar_ptr_multi_arith(i_b, i_o)) or _is_general_arith_op(i_b[i_o + 36])):
+    if not (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36])):
         return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_arith({{...}}) || is_general_arith_op(op)): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     return None
 
 
 def _x_tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or ((_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
+    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
         return f"tensor_scalar_ptr_multi_valid_types: (tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}"
     return None
 
@@ -3020,7 +3267,7 @@ def _x_has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tsm_immld_dtypes(i_b: bytes, i_o: int) -> str | None:
-    if not (((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
         return f"tsm_immld_dtypes: (((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32)))): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
     return None
 

@@ -439,7 +439,7 @@ dtype_invalid_check = _dtype_invalid_check
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:44  (common_assert.h)
 
 def _dtype_fp32r_illegal_check(dtype: int, allow: int) -> bool:
-    return (dtype != NEURON_ISA_TPB_DTYPE_FP32R) or (allow == ALLOW_FP32R_TRUE)
+    return dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow == ALLOW_FP32R_TRUE
 
 
 dtype_fp32r_illegal_check = _dtype_fp32r_illegal_check
@@ -448,7 +448,7 @@ dtype_fp32r_illegal_check = _dtype_fp32r_illegal_check
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:49  (common_assert.h)
 
 def _dtype_uint64_illegal_check(dtype: int, allow: int) -> bool:
-    return (dtype != NEURON_ISA_TPB_DTYPE_UINT64) or (allow == ALLOW_U64_TRUE)
+    return dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow == ALLOW_U64_TRUE
 
 
 dtype_uint64_illegal_check = _dtype_uint64_illegal_check
@@ -457,7 +457,7 @@ dtype_uint64_illegal_check = _dtype_uint64_illegal_check
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:54  (common_assert.h)
 
 def _dtype_int64_illegal_check(dtype: int, allow: int) -> bool:
-    return (dtype != NEURON_ISA_TPB_DTYPE_INT64) or (allow == ALLOW_I64_TRUE)
+    return dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow == ALLOW_I64_TRUE
 
 
 dtype_int64_illegal_check = _dtype_int64_illegal_check
@@ -466,7 +466,13 @@ dtype_int64_illegal_check = _dtype_int64_illegal_check
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:59  (common_assert.h)
 
 def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
-    return (((_dtype_invalid_check(dtype) and _dtype_fp32r_illegal_check(dtype, allow_fp32r)) and _dtype_uint64_illegal_check(dtype, ALLOW_U64_FALSE)) and _dtype_int64_illegal_check(dtype, ALLOW_I64_FALSE)) and _is_valid_enum_dtype(dtype)
+    return (
+        _dtype_invalid_check(dtype)
+        and _dtype_fp32r_illegal_check(dtype, allow_fp32r)
+        and _dtype_uint64_illegal_check(dtype, ALLOW_U64_FALSE)
+        and _dtype_int64_illegal_check(dtype, ALLOW_I64_FALSE)
+        and _is_valid_enum_dtype(dtype)
+    )
 
 
 is_valid_dtype = _is_valid_dtype
@@ -475,7 +481,13 @@ is_valid_dtype = _is_valid_dtype
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:67  (common_assert.h)
 
 def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: int) -> bool:
-    return (((_dtype_invalid_check(dtype) and _dtype_fp32r_illegal_check(dtype, allow_fp32r)) and _dtype_uint64_illegal_check(dtype, allow_u64)) and _dtype_int64_illegal_check(dtype, allow_i64)) and _is_valid_enum_dtype(dtype)
+    return (
+        _dtype_invalid_check(dtype)
+        and _dtype_fp32r_illegal_check(dtype, allow_fp32r)
+        and _dtype_uint64_illegal_check(dtype, allow_u64)
+        and _dtype_int64_illegal_check(dtype, allow_i64)
+        and _is_valid_enum_dtype(dtype)
+    )
 
 
 is_valid_dtype_64 = _is_valid_dtype_64
@@ -520,7 +532,7 @@ is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:105  (common_assert.h)
 
 def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
-    return (dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32)) or ((allow_fp32r == ALLOW_FP32R_TRUE) and (dtype == NEURON_ISA_TPB_DTYPE_FP32R))
+    return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
 
 
 is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
@@ -593,7 +605,7 @@ is_bitvec_op = _is_bitvec_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:197  (common_assert.h)
 
 def _is_general_bitvec_op(op: int) -> bool:
-    return _is_bitvec_op(op) and (op != NEURON_ISA_TPB_ALU_OP_CRC32)
+    return _is_bitvec_op(op) and op != NEURON_ISA_TPB_ALU_OP_CRC32
 
 
 is_general_bitvec_op = _is_general_bitvec_op
@@ -602,7 +614,11 @@ is_general_bitvec_op = _is_general_bitvec_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:202  (common_assert.h)
 
 def _is_general_arith_op(op: int) -> bool:
-    return ((((_is_arith_op(op) and (op != NEURON_ISA_TPB_ALU_OP_DIVIDE)) and (op != NEURON_ISA_TPB_ALU_OP_POW)) and (op != NEURON_ISA_TPB_ALU_OP_MOD)) and (op != NEURON_ISA_TPB_ALU_OP_RSQRT)) and (not _is_valid_int_aluop(op))
+    return (
+        _is_arith_op(op)
+        and op not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_RSQRT)
+        and not _is_valid_int_aluop(op)
+    )
 
 
 is_general_arith_op = _is_general_arith_op
@@ -624,7 +640,7 @@ def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
     right0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
     left1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
     right1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
-    return (not ((left0 and right1) or (right0 and left1))) or _type_size_check(dtype, 4)
+    return not ((left0 and right1) or (right0 and left1)) or _type_size_check(dtype, 4)
 
 
 alu_shift_left_right_chk = _alu_shift_left_right_chk
@@ -633,7 +649,7 @@ alu_shift_left_right_chk = _alu_shift_left_right_chk
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:228  (common_assert.h)
 
 def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
-    return ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) and (op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT)) or _type_size_check(dtype, 4)
+    return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)
 
 
 alu_arith_shift_right_chk = _alu_arith_shift_right_chk
@@ -669,7 +685,7 @@ addr_in_sbuf = _addr_in_sbuf
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:246  (common_assert.h)
 
 def _addr_in_psum(addr: int) -> bool:
-    return (addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET) and (addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff))
+    return addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)
 
 
 addr_in_psum = _addr_in_psum
@@ -752,7 +768,11 @@ def addr_from_register(a: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:295  (common_assert.h)
 
 def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
-    return ((a_b[a_o + 1] == 0) and (a_b[a_o + 2] == 0)) and (a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)
+    return (
+        a_b[a_o + 1] == 0
+        and a_b[a_o + 2] == 0
+        and a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
+    )
 
 
 def valid_addr_register(a: Word) -> bool:
@@ -777,7 +797,13 @@ def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow
     addr = _addr_imm_mask(_U32(a_b, a_o)[0])
     in_psum = _addr_in_psum(addr)
     in_sbuf = _addr_in_sbuf(addr)
-    return (((_addr_aligned_dtype(addr, dtype) and (in_psum or in_sbuf)) and ((allow_psum == ALLOWED_IN_PSUM_TRUE) or (not in_psum))) and ((allow_sbuf == ALLOWED_IN_SBUF_TRUE) or (not in_sbuf))) and ((_type_size_check(dtype, 4) or (not in_psum)) or (write == WRITE_TENSOR_FALSE))
+    return (
+        _addr_aligned_dtype(addr, dtype)
+        and (in_psum or in_sbuf)
+        and (allow_psum == ALLOWED_IN_PSUM_TRUE or not in_psum)
+        and (allow_sbuf == ALLOWED_IN_SBUF_TRUE or not in_sbuf)
+        and (_type_size_check(dtype, 4) or not in_psum or write == WRITE_TENSOR_FALSE)
+    )
 
 
 def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
@@ -789,7 +815,11 @@ def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, al
 def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
     a = _addr_imm_mask(addr)
     num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if _addr_in_psum(a) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
-    return ((_addr_in_sbuf(a) or _addr_in_psum(a)) and (num_active_channels >= 1)) and (((_tpb_addr_partition(a) + num_active_channels) & 0xffffffff) <= num_partitions)
+    return (
+        (_addr_in_sbuf(a) or _addr_in_psum(a))
+        and num_active_channels >= 1
+        and ((_tpb_addr_partition(a) + num_active_channels) & 0xffffffff) <= num_partitions
+    )
 
 
 tpb_addr_active_channels = _tpb_addr_active_channels
@@ -808,7 +838,12 @@ def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:334  (common_assert.h)
 
 def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
-    return (((r_b[r_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) and (r_b[r_o + 1] == 0)) and (r_b[r_o + 2] == 0)) and (r_b[r_o + 3] == 0)
+    return (
+        r_b[r_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
+        and r_b[r_o + 1] == 0
+        and r_b[r_o + 2] == 0
+        and r_b[r_o + 3] == 0
+    )
 
 
 def is_valid_imm_reg(r: Word) -> bool:
@@ -836,7 +871,7 @@ def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: i
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:355  (common_assert.h)
 
 def _check_active_channels(n: int) -> bool:
-    return (n != 0) and (n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+    return n != 0 and n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS
 
 
 check_active_channels = _check_active_channels
@@ -845,7 +880,7 @@ check_active_channels = _check_active_channels
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:360  (common_assert.h)
 
 def _has_valid_active_channel_range(n: int, max_channels: int) -> bool:
-    return (n >= 1) and (n <= max_channels)
+    return n >= 1 and n <= max_channels
 
 
 has_valid_active_channel_range = _has_valid_active_channel_range
@@ -938,7 +973,11 @@ def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:408  (common_assert.h)
 
 def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
-    return (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o)) or (_t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o))
+    return (
+        _shape_from_register(a_b, a_o)
+        or _shape_from_register(b_b, b_o)
+        or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)
+    )
 
 
 def same_element_count_t3d(a: Word, b: Word) -> bool:
@@ -948,7 +987,11 @@ def same_element_count_t3d(a: Word, b: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:414  (common_assert.h)
 
 def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
-    return (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o)) or (_t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o))
+    return (
+        _shape_from_register(a_b, a_o)
+        or _shape_from_register(b_b, b_o)
+        or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)
+    )
 
 
 def same_element_count_t4d(a: Word, b: Word) -> bool:
@@ -958,7 +1001,11 @@ def same_element_count_t4d(a: Word, b: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:420  (common_assert.h)
 
 def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> bool:
-    return (_shape_from_register(dst_b, dst_o) or _shape_from_register(src_b, src_o)) or (_t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o))
+    return (
+        _shape_from_register(dst_b, dst_o)
+        or _shape_from_register(src_b, src_o)
+        or _t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o)
+    )
 
 
 def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
@@ -1068,7 +1115,11 @@ def has_zero_accum_cmd_field(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:476  (s3d3_ts_assert.h)
 
 def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 13] == 0) and (i_b[i_o + 14] == 0)) and (i_b[i_o + 15] == 0)
+    return (
+        i_b[i_o + 13] == 0
+        and i_b[i_o + 14] == 0
+        and i_b[i_o + 15] == 0
+    )
 
 
 def s3d3_ts_reserved_zero(i: Word) -> bool:
@@ -1078,7 +1129,15 @@ def s3d3_ts_reserved_zero(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:482  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
-    return (((((((((_is_valid_enum_alu_op(i_b[i_o + 36]) and _is_valid_enum_alu_op(i_b[i_o + 37])) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_DIVIDE)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_POW)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_MOD)) and (i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_DIVIDE)) and (i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_POW)) and (i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_MOD)) and ((not _tensor_scalar_bitvec(i_b, i_o)) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))) and (((not _tensor_scalar_arith(i_b, i_o)) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37]))) or ((((((i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT) and (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)) and (_U32(i_b, i_o + 40)[0] == 0)) and (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_U32(i_b, i_o + 44)[0] == 0)) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)))) and ((i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS) or (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS))
+    return (
+        _is_valid_enum_alu_op(i_b[i_o + 36])
+        and _is_valid_enum_alu_op(i_b[i_o + 37])
+        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
+        and i_b[i_o + 37] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
+        and (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))
+        and (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))
+        and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)
+    )
 
 
 def tensor_scalar_valid_ops(i: Word) -> bool:
@@ -1088,7 +1147,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:497  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or ((_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))
+    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
@@ -1108,7 +1167,11 @@ def ts_imm_32_chk(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:511  (s3d3_ts_assert.h)
 
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return (_tensor_scalar_bitvec(i_b, i_o) and _type_size_check(i_b[i_o + 32], 2)) and ((_U32(imm_b, imm_o)[0] & 0xffff0000) == 0)
+    return (
+        _tensor_scalar_bitvec(i_b, i_o)
+        and _type_size_check(i_b[i_o + 32], 2)
+        and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0
+    )
 
 
 def ts_imm_16_chk(i: Word, imm: Word) -> bool:
@@ -1118,7 +1181,11 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:517  (s3d3_ts_assert.h)
 
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return (_tensor_scalar_bitvec(i_b, i_o) and _type_size_check(i_b[i_o + 32], 1)) and ((_U32(imm_b, imm_o)[0] & 0xffffff00) == 0)
+    return (
+        _tensor_scalar_bitvec(i_b, i_o)
+        and _type_size_check(i_b[i_o + 32], 1)
+        and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0
+    )
 
 
 def ts_imm_8_chk(i: Word, imm: Word) -> bool:
@@ -1128,7 +1195,11 @@ def ts_imm_8_chk(i: Word, imm: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:523  (s3d3_ts_assert.h)
 
 def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return (_ts_imm_32_chk(i_b, i_o) or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)) or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)
+    return (
+        _ts_imm_32_chk(i_b, i_o)
+        or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)
+        or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)
+    )
 
 
 def ts_imm_chk(i: Word, imm: Word) -> bool:
@@ -1148,7 +1219,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:535  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
-    return ((((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40))) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 40))) and ((((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 44)))
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
@@ -1168,7 +1239,7 @@ def tensor_scalar_ptr_immediates(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:549  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
-    return (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)
+    return i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE
 
 
 def tensor_scalar_ptr_imm_src(i: Word) -> bool:
@@ -1188,7 +1259,11 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:558  (s3d3_ts_assert.h)
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
-    return (_tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _same_element_count_t3d(i_b, i_o + 16, i_b, i_o + 48)
+    return (
+        _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _same_element_count_t3d(i_b, i_o + 16, i_b, i_o + 48)
+    )
 
 
 def tensor_scalar_tensor_chk(i: Word) -> bool:
@@ -1208,7 +1283,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:568  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return (i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))
 
 
 def s3d3_transpose_check(i: Word) -> bool:
@@ -1218,7 +1293,29 @@ def s3d3_transpose_check(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:574  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
-    return (((((((((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_scalar_opcode(i_b, i_o)) and _tensor_scalar_valid_ops(i_b, i_o)) and _tensor_scalar_valid_types(i_b, i_o)) and _tensor_scalar_immediates_check(i_b, i_o)) and _tensor_scalar_shift_chk(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _tensor_scalar_reverse_chk(i_b, i_o)) and _s3d3_ts_reserved_zero(i_b, i_o)) and _s3d3_transpose_check(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _is_valid_aluop(i_b[i_o + 36])) and _is_valid_aluop(i_b[i_o + 37])) and _has_zero_accum_cmd_field(i_b, i_o)) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])) and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])) and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_scalar_opcode(i_b, i_o)
+        and _tensor_scalar_valid_ops(i_b, i_o)
+        and _tensor_scalar_valid_types(i_b, i_o)
+        and _tensor_scalar_immediates_check(i_b, i_o)
+        and _tensor_scalar_shift_chk(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _tensor_scalar_reverse_chk(i_b, i_o)
+        and _s3d3_ts_reserved_zero(i_b, i_o)
+        and _s3d3_transpose_check(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_aluop(i_b[i_o + 37])
+        and _has_zero_accum_cmd_field(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
+        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
+        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    )
 
 
 def is_valid_tensor_scalar_op(i: Word) -> bool:
@@ -1228,7 +1325,22 @@ def is_valid_tensor_scalar_op(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
-    return ((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_scalar_ptr_opcode(i_b, i_o)) and _tensor_scalar_valid_ops(i_b, i_o)) and _tensor_scalar_valid_types(i_b, i_o)) and _tensor_scalar_ptr_immediates(i_b, i_o)) and _tensor_scalar_ptr_imm_src(i_b, i_o)) and _tensor_scalar_shift_chk(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _tensor_scalar_reverse_chk(i_b, i_o)) and _s3d3_ts_reserved_zero(i_b, i_o)) and _has_zero_accum_cmd_field(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_scalar_ptr_opcode(i_b, i_o)
+        and _tensor_scalar_valid_ops(i_b, i_o)
+        and _tensor_scalar_valid_types(i_b, i_o)
+        and _tensor_scalar_ptr_immediates(i_b, i_o)
+        and _tensor_scalar_ptr_imm_src(i_b, i_o)
+        and _tensor_scalar_shift_chk(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _tensor_scalar_reverse_chk(i_b, i_o)
+        and _s3d3_ts_reserved_zero(i_b, i_o)
+        and _has_zero_accum_cmd_field(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+    )
 
 
 def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
@@ -1257,7 +1369,12 @@ is_valid_cache_reduce_op = _is_valid_cache_reduce_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:629  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
-    return ((_is_valid_enum_alu_op(i_b[i_o + 36]) and _is_valid_enum_alu_op(i_b[i_o + 37])) and _is_general_arith_op(i_b[i_o + 36])) and _is_valid_cache_reduce_op(i_b[i_o + 37])
+    return (
+        _is_valid_enum_alu_op(i_b[i_o + 36])
+        and _is_valid_enum_alu_op(i_b[i_o + 37])
+        and _is_general_arith_op(i_b[i_o + 36])
+        and _is_valid_cache_reduce_op(i_b[i_o + 37])
+    )
 
 
 def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
@@ -1267,7 +1384,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:636  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or ((_is_valid_int_dtype_datapath(i_b[i_o + 32]) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_UINT32)) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_INT32))
+    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
@@ -1278,7 +1395,7 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
     load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE
-    return ((((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40))) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 44)))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and (_U32(i_b, i_o + 44)[0] == 0)))
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
@@ -1288,7 +1405,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:655  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and (i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE)
+    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
@@ -1298,7 +1415,27 @@ def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:660  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
-    return (((((((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_cache_reduce_opcode(i_b, i_o)) and _tensor_scalar_cache_reduce_valid_ops(i_b, i_o)) and _tensor_scalar_cache_reduce_valid_types(i_b, i_o)) and _tensor_scalar_cache_reduce_immediates_check(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)) and _s3d3_ts_reserved_zero(i_b, i_o)) and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _is_valid_aluop(i_b[i_o + 36])) and _is_valid_aluop(i_b[i_o + 37])) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])) and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])) and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_cache_reduce_opcode(i_b, i_o)
+        and _tensor_scalar_cache_reduce_valid_ops(i_b, i_o)
+        and _tensor_scalar_cache_reduce_valid_types(i_b, i_o)
+        and _tensor_scalar_cache_reduce_immediates_check(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)
+        and _s3d3_ts_reserved_zero(i_b, i_o)
+        and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_aluop(i_b[i_o + 37])
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
+        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
+        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    )
 
 
 def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
@@ -1308,7 +1445,27 @@ def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:682  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
-    return (((((((((((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_cache_cumulative_opcode(i_b, i_o)) and _tensor_scalar_cache_reduce_valid_ops(i_b, i_o)) and _tensor_scalar_cache_reduce_valid_types(i_b, i_o)) and _tensor_scalar_cache_reduce_immediates_check(i_b, i_o)) and _tensor_scalar_tensor_chk(i_b, i_o)) and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)) and _s3d3_ts_reserved_zero(i_b, i_o)) and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _is_valid_aluop(i_b[i_o + 36])) and _is_valid_aluop(i_b[i_o + 37])) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])) and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])) and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_cache_cumulative_opcode(i_b, i_o)
+        and _tensor_scalar_cache_reduce_valid_ops(i_b, i_o)
+        and _tensor_scalar_cache_reduce_valid_types(i_b, i_o)
+        and _tensor_scalar_cache_reduce_immediates_check(i_b, i_o)
+        and _tensor_scalar_tensor_chk(i_b, i_o)
+        and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)
+        and _s3d3_ts_reserved_zero(i_b, i_o)
+        and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_aluop(i_b[i_o + 37])
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
+        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
+        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+    )
 
 
 def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
@@ -1358,7 +1515,12 @@ def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:725  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
-    return ((((_is_valid_enum_alu_op(i_b[i_o + 36]) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_DIVIDE)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_POW)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_MOD)) and ((not _tensor_scalar_ptr_multi_bitvec(i_b, i_o)) or _is_bitvec_op(i_b[i_o + 36]))) and ((not _tensor_scalar_ptr_multi_arith(i_b, i_o)) or _is_general_arith_op(i_b[i_o + 36]))
+    return (
+        _is_valid_enum_alu_op(i_b[i_o + 36])
+        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
+        and (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))
+        and (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36]))
+    )
 
 
 def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
@@ -1368,7 +1530,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:734  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or ((_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))
+    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
@@ -1389,7 +1551,7 @@ def is_valid_tsm_subdim(i: Word) -> bool:
 
 def _has_valid_src_slices_tsm_dual(i_b: bytes, i_o: int) -> bool:
     w = _U16(i_b, i_o + 30)[0]
-    return (w >= 1) and (w <= 4)
+    return w >= 1 and w <= 4
 
 
 def has_valid_src_slices_tsm_dual(i: Word) -> bool:
@@ -1400,7 +1562,7 @@ def has_valid_src_slices_tsm_dual(i: Word) -> bool:
 
 def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
     w = _U16(i_b, i_o + 30)[0]
-    return (w >= 1) and (w <= 8)
+    return w >= 1 and w <= 8
 
 
 def has_valid_src_slices_tsm_singular(i: Word) -> bool:
@@ -1441,7 +1603,22 @@ def s4d4_tsm_reserved_zero(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:778  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
-    return ((((((((((((_tensor_scalar_ptr_multi_valid_ops(i_b, i_o) and _tensor_scalar_ptr_multi_valid_types(i_b, i_o)) and _tensor_scalar_ptr_multi_reverse_chk(i_b, i_o)) and _s4d4_tsm_reserved_zero(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)) and _is_valid_aluop(i_b[i_o + 36])) and _is_valid_tsm_subdim(i_b, i_o)) and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)) and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])) and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])) and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _same_element_count_t4d(i_b, i_o + 12, i_b, i_o + 44)
+    return (
+        _tensor_scalar_ptr_multi_valid_ops(i_b, i_o)
+        and _tensor_scalar_ptr_multi_valid_types(i_b, i_o)
+        and _tensor_scalar_ptr_multi_reverse_chk(i_b, i_o)
+        and _s4d4_tsm_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_tsm_subdim(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _same_element_count_t4d(i_b, i_o + 12, i_b, i_o + 44)
+    )
 
 
 def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
@@ -1451,7 +1628,13 @@ def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:795  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
-    return (((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)) and _has_valid_src_slices_tsm_singular(i_b, i_o)) and _is_valid_tensor_scalar_ptr_multi_common(i_b, i_o)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)
+        and _has_valid_src_slices_tsm_singular(i_b, i_o)
+        and _is_valid_tensor_scalar_ptr_multi_common(i_b, i_o)
+    )
 
 
 def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
@@ -1461,7 +1644,13 @@ def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:803  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi_dual(i_b: bytes, i_o: int) -> bool:
-    return (((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tensor_scalar_ptr_multi_dual_opcode(i_b, i_o)) and _has_valid_src_slices_tsm_dual(i_b, i_o)) and _is_valid_tensor_scalar_ptr_multi_common(i_b, i_o)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_scalar_ptr_multi_dual_opcode(i_b, i_o)
+        and _has_valid_src_slices_tsm_dual(i_b, i_o)
+        and _is_valid_tensor_scalar_ptr_multi_common(i_b, i_o)
+    )
 
 
 def is_valid_tensor_scalar_ptr_multi_dual(i: Word) -> bool:
@@ -1482,7 +1671,7 @@ def has_tsm_immediates_load_opcode(i: Word) -> bool:
 
 def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff
-    return (w >= 1) and (w <= 8)
+    return w >= 1 and w <= 8
 
 
 def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
@@ -1492,7 +1681,11 @@ def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:823  (s2_bn_assert.h)
 
 def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
-    return ((_F32(i_b, i_o + 44)[0] == 0.0) and (i_b[i_o + 48] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_F32(i_b, i_o + 28)[0] == 0.0)
+    return (
+        _F32(i_b, i_o + 44)[0] == 0.0
+        and i_b[i_o + 48] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE
+        and _F32(i_b, i_o + 28)[0] == 0.0
+    )
 
 
 def has_s2_bn_zero_immediates(i: Word) -> bool:
@@ -1502,7 +1695,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:829  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
@@ -1515,15 +1708,15 @@ def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
     zero = i_b[i_o + 33] == 0
     k = 0
     while k < 4:
-        zero = zero and (i_b[i_o + 12 + k] == 0)
+        zero = zero and i_b[i_o + 12 + k] == 0
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 9:
-        zero = zero and (i_b[i_o + 35 + k] == 0)
+        zero = zero and i_b[i_o + 35 + k] == 0
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 15:
-        zero = zero and (i_b[i_o + 49 + k] == 0)
+        zero = zero and i_b[i_o + 49 + k] == 0
         k = (k + 1) & 0xffffffff
     return zero
 
@@ -1535,7 +1728,18 @@ def s2_bn_reserved_zero(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:868  (s2_bn_assert.h)
 
 def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
-    return ((((((((_has_valid_neuron_header(i_b, i_o) and _has_valid_neuron_events(i_b, i_o)) and _has_tsm_immediates_load_opcode(i_b, i_o)) and _has_tsm_immediates_load_src_element_cnt(i_b, i_o)) and _has_s2_bn_zero_immediates(i_b, i_o)) and _tsm_immld_dtypes(i_b, i_o)) and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)) and _check_active_channels(i_b[i_o + 34])) and _tensor2d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)) and _s2_bn_reserved_zero(i_b, i_o)
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tsm_immediates_load_opcode(i_b, i_o)
+        and _has_tsm_immediates_load_src_element_cnt(i_b, i_o)
+        and _has_s2_bn_zero_immediates(i_b, i_o)
+        and _tsm_immld_dtypes(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
+        and _check_active_channels(i_b[i_o + 34])
+        and _tensor2d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _s2_bn_reserved_zero(i_b, i_o)
+    )
 
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
@@ -1745,19 +1949,19 @@ def _x_dtype_invalid_check(dtype: int) -> str | None:
 
 
 def _x_dtype_fp32r_illegal_check(dtype: int, allow: int) -> str | None:
-    if not ((dtype != NEURON_ISA_TPB_DTYPE_FP32R) or (allow == ALLOW_FP32R_TRUE)):
+    if not (dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow == ALLOW_FP32R_TRUE):
         return 'dtype_fp32r_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_FP32R) || (allow == ALLOW_FP32R_TRUE))'
     return None
 
 
 def _x_dtype_uint64_illegal_check(dtype: int, allow: int) -> str | None:
-    if not ((dtype != NEURON_ISA_TPB_DTYPE_UINT64) or (allow == ALLOW_U64_TRUE)):
+    if not (dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow == ALLOW_U64_TRUE):
         return 'dtype_uint64_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_UINT64) || (allow == ALLOW_U64_TRUE))'
     return None
 
 
 def _x_dtype_int64_illegal_check(dtype: int, allow: int) -> str | None:
-    if not ((dtype != NEURON_ISA_TPB_DTYPE_INT64) or (allow == ALLOW_I64_TRUE)):
+    if not (dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow == ALLOW_I64_TRUE):
         return 'dtype_int64_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_INT64) || (allow == ALLOW_I64_TRUE))'
     return None
 
@@ -1815,7 +2019,7 @@ def _x_is_valid_int_dtype_datapath(dtype: int) -> str | None:
 
 
 def _x_is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> str | None:
-    if not ((dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32)) or ((allow_fp32r == ALLOW_FP32R_TRUE) and (dtype == NEURON_ISA_TPB_DTYPE_FP32R))):
+    if not (dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
         return 'is_valid_fp_dtype_datapath: ((dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP32) || ((allow_fp32r == ALLOW_FP32R_TRUE) && (dtype == NEURON_ISA_TPB_DTYPE_FP32R)))'
     return None
 
@@ -1887,7 +2091,7 @@ def _x_alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> str | None:
 
 
 def _x_alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> str | None:
-    if not (((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) and (op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT)) or _type_size_check(dtype, 4)):
+    if not ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)):
         return 'alu_arith_shift_right_chk: (((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) && (op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT)) || type_size_check(dtype, 4))'
     return None
 
@@ -2025,19 +2229,19 @@ def _x_tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: 
 
 
 def _x_same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
-    if not ((_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o)) or (_t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o))):
+    if not (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o) or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)):
         return 'same_element_count_t3d: (shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...})))'
     return None
 
 
 def _x_same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
-    if not ((_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o)) or (_t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o))):
+    if not (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o) or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)):
         return 'same_element_count_t4d: (shape_from_register({...}) || shape_from_register({...}) || (t4d_element_count({...}) == t4d_element_count({...})))'
     return None
 
 
 def _x_same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> str | None:
-    if not ((_shape_from_register(dst_b, dst_o) or _shape_from_register(src_b, src_o)) or (_t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o))):
+    if not (_shape_from_register(dst_b, dst_o) or _shape_from_register(src_b, src_o) or _t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o)):
         return 'same_or_fewer_element_count_t4d: (shape_from_register({...}) || shape_from_register({...}) || (t4d_element_count({...}) <= t4d_element_count({...})))'
     return None
 
@@ -2129,17 +2333,17 @@ def _x_tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> str | None:
         return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_POW): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     if i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_MOD:
         return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_MOD): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
-    if not ((not _tensor_scalar_bitvec(i_b, i_o)) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37]))):
+    if not (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37]))):
         return f"tensor_scalar_valid_ops: (!tensor_scalar_bitvec({{...}}) || (is_bitvec_op(op0) && is_bitvec_op(op1))): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
-    if not (((not _tensor_scalar_arith(i_b, i_o)) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37]))) or ((((((i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT) and (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)) and (_U32(i_b, i_o + 40)[0] == 0)) and (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) and (_U32(i_b, i_o + 44)[0] == 0)) and (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))):
+    if not (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)):
         return f"tensor_scalar_valid_ops: (!tensor_scalar_arith({{...}}) || (is_general_arith_op(op0) && is_general_arith_op(op1)) || ((op0 == NEURON_ISA_TPB_ALU_OP_RSQRT) && (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS) && (imm0.imm_bitvec_uint32 == 0) && (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}, imm0.imm_bitvec_uint32 = {_U32(i_b, i_o + 40)[0]}, imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
-    if not ((i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS) or (i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)):
+    if not (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS):
         return f"tensor_scalar_valid_ops: ((op0 != NEURON_ISA_TPB_ALU_OP_BYPASS) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
     return None
 
 
 def _x_tensor_scalar_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_arith(i_b, i_o) or ((_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
         return f"tensor_scalar_valid_types: (tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}"
     return None
 
@@ -2171,7 +2375,7 @@ def _x_ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | Non
 
 
 def _x_ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | None:
-    if not ((_ts_imm_32_chk(i_b, i_o) or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)) or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)):
+    if not (_ts_imm_32_chk(i_b, i_o) or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o) or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)):
         return 'ts_imm_chk: (ts_imm_32_chk({...}) || ts_imm_16_chk({...}, {...}) || ts_imm_8_chk({...}, {...}))'
     return None
 
@@ -2185,9 +2389,9 @@ def _x_ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | N
 
 
 def _x_tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> str | None:
-    if not ((((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40))) or ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 40))):
+    if not ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))):
         return f"tensor_scalar_immediates_check: (((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}"
-    if not ((((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44))) or ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) and _is_valid_imm_reg(i_b, i_o + 44))):
+    if not ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44))):
         return f"tensor_scalar_immediates_check: (((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
     return None
 
@@ -2231,7 +2435,7 @@ def _x_tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_s3d3_transpose_check(i_b: bytes, i_o: int) -> str | None:
-    if not ((i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))):
+    if not (i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))):
         return f"s3d3_transpose_check: ((header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (has_transpose_src_element_count_t3d({{...}}) && has_multiple_32_channels(num_active_channels))): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, num_active_channels = {i_b[i_o + 34]}"
     return None
 
@@ -2339,7 +2543,7 @@ def _x_tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or ((_is_valid_int_dtype_datapath(i_b[i_o + 32]) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_UINT32)) and (i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_INT32))):
+    if not (_is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))):
         return f"tensor_scalar_cache_reduce_valid_types: (is_valid_fp_dtype_datapath(in_dtype, ALLOW_FP32R_FALSE) || (is_valid_int_dtype_datapath(in_dtype) && (in_dtype != NEURON_ISA_TPB_DTYPE_UINT32) && (in_dtype != NEURON_ISA_TPB_DTYPE_INT32))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
     return None
 
@@ -2475,15 +2679,15 @@ def _x_tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> str | None:
         return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_POW): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MOD:
         return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_MOD): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
-    if not ((not _tensor_scalar_ptr_multi_bitvec(i_b, i_o)) or _is_bitvec_op(i_b[i_o + 36])):
+    if not (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36])):
         return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_bitvec({{...}}) || is_bitvec_op(op)): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
-    if not ((not _tensor_scalar_ptr_multi_arith(i_b, i_o)) or _is_general_arith_op(i_b[i_o + 36])):
+    if not (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36])):
         return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_arith({{...}}) || is_general_arith_op(op)): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
     return None
 
 
 def _x_tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or ((_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and (i_b[i_o + 32] == i_b[i_o + 33])) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
+    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
         return f"tensor_scalar_ptr_multi_valid_types: (tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}"
     return None
 
@@ -2601,7 +2805,7 @@ def _x_has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tsm_immld_dtypes(i_b: bytes, i_o: int) -> str | None:
-    if not (((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
         return f"tsm_immld_dtypes: (((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32)))): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
     return None
 

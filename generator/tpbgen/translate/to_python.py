@@ -134,7 +134,7 @@ class PyEmitter:
             member = self.membership(e)
             if member is not None:
                 return member
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+            return "(" + f" {e.op} ".join(self.chain_terms(e)) + ")"
         if isinstance(e, Compare):
             return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
         if isinstance(e, Cond):
@@ -159,6 +159,40 @@ class PyEmitter:
         if isinstance(e, Conv):
             return self.conv(e)
         raise TypeError(e)
+
+    def chain_terms(self, e: Logical) -> list[str]:
+        """The rendered terms of an `and`/`or` chain: runs of `x == A`, `x == B` ... (`!=` under
+        `and`) on the same x folded into one membership test; each term parenthesised unless it
+        is an atom, a call, a comparison or a negation (which bind tighter than `and`/`or`)."""
+        cmp = "==" if e.op == "or" else "!="
+        out: list[str] = []
+        run: list[Compare] = []
+
+        def flush() -> None:
+            if len(run) >= 2:
+                values = ", ".join(self.expr(t.b) for t in run)
+                out.append(f"{self.bare(run[0].a)} {'in' if cmp == '==' else 'not in'} ({values})")
+            else:
+                out.extend(self.tight(t) for t in run)
+            run.clear()
+
+        for t in _flatten(e, e.op):
+            if isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const) and (not run or self.expr(run[0].a) == self.expr(t.a)):
+                run.append(t)
+                continue
+            flush()
+            if isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const):
+                run.append(t)
+            else:
+                out.append(self.tight(t))
+        flush()
+        return out
+
+    def tight(self, e: Expr) -> str:
+        """`e` as a term of an `and`/`or` chain: bare when it binds tighter than both."""
+        if isinstance(e, (Logical, Cond)):
+            return self.expr(e)
+        return self.bare(e)
 
     def membership(self, e: Logical, negate: bool = False) -> str | None:
         """`x == A || x == B ...` as `x in (A, B, ...)` (and `!=`/&& as `not in`); `negate` for its `!`."""
@@ -211,6 +245,11 @@ class PyEmitter:
     def stmt(self, s: Stmt, ind: str, step: tuple[Stmt, ...]) -> list[str]:
         if isinstance(s, Return):
             assert s.e is not None
+            if isinstance(s.e, Logical) and self.membership(s.e) is None and len(terms := self.chain_terms(s.e)) > 2:
+                # a long conjunction (the usual validator body): one term per line, as in the header;
+                # a term keeps its parentheses unless it binds tighter than `and`/`or` anyway
+                lines = [f"{ind}    {'' if k == 0 else s.e.op + ' '}{t}" for k, t in enumerate(terms)]
+                return [f"{ind}return (", *lines, f"{ind})"]
             return [f"{ind}return {self.bare(s.e)}"]
         if isinstance(s, Assign):
             return [f"{ind}{s.name} = {self.bare(s.e)}"]
