@@ -166,3 +166,33 @@ def test_runtime_api_mismatch_is_refused(tmp_path: Path) -> None:
     probe = f"import sys; sys.path.insert(0, {str(pkg)!r}); import tpb_isa; tpb_isa.gen('sunda')"
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode != 0 and "RuntimeMismatch" in run.stderr and "regenerate" in run.stderr
+
+
+def test_arrays_of_any_rank_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Multi-dimensional scalar and struct arrays, bitfields and unions in a drop of our own making
+    generate a package whose classes round-trip every byte (run in a fresh interpreter)."""
+    tpb = tmp_path / "drop" / "neuron_toy_arch_isa" / "tpb"
+    tpb.mkdir(parents=True)
+    (tpb / "aws_neuron_isa_tpb_common.h").write_text(
+        "/*\n * toy\n * ISA header for NC-v9.\n */\n#include <stdint.h>\n"
+        "typedef enum NEURON_ISA_TPB_OPCODE { NEURON_ISA_TPB_OPCODE_A = 1, } __attribute__((__packed__)) NEURON_ISA_TPB_OPCODE;\n"
+        "typedef struct NEURON_ISA_TPB_CELL { uint8_t a : 3; uint8_t b : 5; int16_t v; } NEURON_ISA_TPB_CELL;\n"
+        "typedef union NEURON_ISA_TPB_U { uint32_t w; float f; uint8_t b[4]; } NEURON_ISA_TPB_U;\n"
+        "typedef struct NEURON_ISA_TPB_TOY_STRUCT { NEURON_ISA_TPB_OPCODE opcode; uint8_t grid[2][3]; uint8_t pad;\n"
+        "    NEURON_ISA_TPB_CELL cells[2][2]; NEURON_ISA_TPB_U u[2]; int32_t m[2][2]; } NEURON_ISA_TPB_TOY_STRUCT;\n"
+        "_Static_assert(sizeof(NEURON_ISA_TPB_TOY_STRUCT) == 48, \"48\");\n"
+    )
+    (tpb / "instruction_mapping.json").write_text('{"struct2opcode": {"NEURON_ISA_TPB_TOY_STRUCT": ["NEURON_ISA_TPB_OPCODE_A"]}, "struct2pseudo_opcode": {}}')
+    out = tmp_path / "gen"
+    assert generate(capsys, "--headers", str(tmp_path / "drop"), "--out", str(out), "--no-cache")[0] == 0
+    probe = (
+        f"import sys, os; sys.path.insert(0, {str(out)!r}); from tpb_isa.toy import structs as S\n"
+        "raw = os.urandom(48)\n"
+        "t = S.TOY.from_bytes(raw)\n"
+        "assert t.to_bytes() == raw and S.TOY.from_bytes(t.to_bytes()) == t\n"
+        "assert len(t.grid) == 6 and len(t.cells) == 4 and len(t.m) == 4 and t.grid[5] == raw[6]\n"
+        "assert t.cells[3].v == int.from_bytes(raw[8 + 3 * 4 + 2: 8 + 3 * 4 + 4], 'little', signed=True)\n"
+        "print('ok')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr

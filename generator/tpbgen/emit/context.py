@@ -141,8 +141,7 @@ class _StructCoder:
             es = self.structs[t.name].size
             if not f.dims:
                 return FieldCtx(f.name, cls, f"{cls}.from_bytes(b, {off})", f"VALUE.write_into(out, {off})", f"{cls}()", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"{cls}.DTYPE", f.offset),))
-            if len(f.dims) > 1:
-                raise NotImplementedError("multi-dimensional struct arrays")
+            # arrays of any rank are one tuple in C (row-major) order, like scalar arrays
             read = f"tuple({cls}.from_bytes(b, {off} + {es} * k) for k in range({n}))"
             write = f"_check_len(VALUE, {n}, {f.name!r})\n        for k, x in enumerate(VALUE):\n            x.write_into(out, {off} + {es} * k)"
             return FieldCtx(f.name, f"tuple[{cls}, ...]", read, write, f"tuple({cls}() for _ in range({n}))", f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"({cls}.DTYPE, {f.dims!r})", f.offset),))
