@@ -197,6 +197,22 @@ class _StructCoder:
         return StructCtx(naming.type_name(s.name), s.name, s.kind, s.size, s.align, s.doc, str(s.loc), tuple(fields), gaps)
 
 
+def _check_unique_names(ctx: GenCtx) -> None:
+    """Two C types that the naming rule maps to one Python class would silently shadow each other:
+    refuse, naming both places."""
+    from ..errors import Diagnostic, Severity, TpbgenError
+
+    seen: dict[str, str] = {}
+    errors = []
+    for c_name, cls, loc in [(e.c_name, e.cls, e.loc) for e in ctx.enums] + [(s.c_name, s.cls, s.loc) for s in ctx.structs]:
+        if cls in seen and seen[cls] != c_name:
+            file, _, line = loc.rpartition(":")
+            errors.append(Diagnostic(f"{c_name} and {seen[cls]} would both become the Python class {cls}", file, int(line), 0, Severity.ERROR, "naming"))
+        seen.setdefault(cls, c_name)
+    if errors:
+        raise TpbgenError(errors)
+
+
 GEOMETRY = (
     "STATE_BUF_NUM_PARTITIONS", "STATE_BUF_WORD_SIZE", "STATE_BUF_PARTITION_SIZE", "STATE_BUF_PARTITION_ACTIVE_SIZE",
     "PSUM_BUF_NUM_PARTITIONS", "PSUM_BUF_PARTITION_SIZE", "PSUM_BUF_PARTITION_ACTIVE_SIZE", "PSUM_BUF_NUM_BANKS",
@@ -209,6 +225,7 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
     ctx.enums = [_enum_ctx(e) for e in gen.enums]
     coder = _StructCoder(gen)
     ctx.structs = [coder.struct(s) for s in gen.structs]
+    _check_unique_names(ctx)
     ctx.struct_imports = _struct_imports(ctx)
     for c in gen.constants:
         ctx.constants.append((naming.constant_name(c.name), c.name, repr(c.value), c.comment))
