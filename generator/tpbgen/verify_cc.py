@@ -34,17 +34,18 @@ def _probe_source(gen: Generation) -> tuple[str, list[tuple[str, str, int, int |
     for s in gen.structs:
         if s.name.startswith("__anon"):
             continue
-        lines.append(f'  printf("%zu\\n", sizeof({s.name}));')
+        c = s.c_spelling
+        lines.append(f'  printf("%zu\\n", sizeof({c}));')
         expected.append((s.name, "<sizeof>", s.size, None, None))
-        lines.append(f'  printf("%zu\\n", (size_t)_Alignof({s.name}));')
+        lines.append(f'  printf("%zu\\n", (size_t)_Alignof({c}));')
         expected.append((s.name, "<alignof>", s.align, None, None))
         for path, off, f in _fields(gen, s, "", 0):
             if f.bit_width is None:
-                lines.append(f'  printf("%zu\\n", offsetof({s.name}, {path}));')
+                lines.append(f'  printf("%zu\\n", offsetof({c}, {path}));')
                 expected.append((s.name, path, off, None, None))
             else:
                 lines.append(
-                    f"  {{ {s.name} v; unsigned char b[sizeof v]; memset(&v, 0, sizeof v); v.{path} = ({f.type.spelled})~0u;"
+                    f"  {{ {c} v; unsigned char b[sizeof v]; memset(&v, 0, sizeof v); v.{path} = ({f.type.spelled})~0u;"
                     f' memcpy(b, &v, sizeof v); for (size_t k = 0; k < sizeof v; k++) printf("%02x", b[k]); printf("\\n"); }}'
                 )
                 expected.append((s.name, path, off * 8 + (f.bit_offset or 0), off * 8 + (f.bit_offset or 0), f.bit_width))

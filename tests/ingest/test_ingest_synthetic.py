@@ -107,3 +107,32 @@ def test_cache_hit_and_invalidation(tree: Path, tmp_path: Path, monkeypatch: pyt
     ops.write_text(ops.read_text().replace("h.len == 16", "h.len == 17"))
     third = ingest_root(tree)[0]
     assert not third.from_cache and third.gen != first.gen
+
+
+def test_attribute_placements_match_the_compiler(tmp_path: Path, cc: str) -> None:
+    """`packed` and `aligned` wherever GCC accepts them, `#pragma once`, C++ guards: the layout
+    tpbgen computes is the compiler's."""
+    from .synth import COMMON
+
+    extra = """\
+#pragma once
+#ifdef __cplusplus
+extern "C" {
+#endif
+struct __attribute__((packed)) NEURON_ISA_TPB_TAGGED { uint8_t a; uint32_t b; };
+typedef struct NEURON_ISA_TPB_TAGGED NEURON_ISA_TPB_TAGGED_T;
+typedef struct __attribute__((__packed__)) NEURON_ISA_TPB_LEAD { uint16_t a; uint32_t b; } NEURON_ISA_TPB_LEAD;
+typedef struct NEURON_ISA_TPB_ALIGNED { uint8_t a; } __attribute__((aligned(8))) NEURON_ISA_TPB_ALIGNED;
+typedef struct NEURON_ISA_TPB_HOLDER { uint8_t x; NEURON_ISA_TPB_ALIGNED al; NEURON_ISA_TPB_TAGGED_T t; } NEURON_ISA_TPB_HOLDER;
+#ifdef __cplusplus
+}
+#endif
+"""
+    make_tree(tmp_path, common=COMMON, ops=extra)
+    g = ingest_root(tmp_path, use_cache=False)[0].gen
+    assert g.struct("NEURON_ISA_TPB_TAGGED").size == 5 and g.struct("NEURON_ISA_TPB_LEAD").size == 6
+    assert g.struct("NEURON_ISA_TPB_ALIGNED").align == 8
+    holder = g.struct("NEURON_ISA_TPB_HOLDER")
+    assert [f.offset for f in holder.fields] == [0, 8, 16] and holder.size == 24
+    mismatches, compared = verify_cc(g, tmp_path, cc)
+    assert mismatches == [] and compared > 40

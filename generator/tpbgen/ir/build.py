@@ -345,7 +345,8 @@ class _Builder:
             )
         loc = self.loc(node)
         end = max((f.loc.line for f in fields), default=loc.line) + 1
-        self.structs[name] = Struct(name, kind, lay.size, lay.align, packed, tuple(fields), loc, end, self.src.doc_above(loc.file, loc.line))
+        c_type = typedef_name or (f"{kind} {node.name}" if node.name else "")
+        self.structs[name] = Struct(name, kind, lay.size, lay.align, packed, tuple(fields), loc, end, self.src.doc_above(loc.file, loc.line), c_type)
         self.struct_order.append(name)
         return name
 

@@ -105,6 +105,11 @@ class Struct:
     loc: Loc
     end_line: int
     doc: str
+    c_type: str = ""  # how C code names it: the typedef name, or `struct TAG` for a tag-only type
+
+    @property
+    def c_spelling(self) -> str:
+        return self.c_type or self.name
 
 
 @dataclass(frozen=True)
