@@ -55,8 +55,11 @@ def test_validate_and_explain_documented_cases() -> None:
         assert m.validate(w.s4d4_tsm(w=8))
         bad = w.s4d4_tsm(w=9)
         assert not m.validate(bad)
-        # the issue's own example, to the letter
-        assert m.explain(bad) == "is_valid_tensor_scalar_ptr_multi -> has_valid_src_slices_tsm_singular: src_mem_pattern.num_elem[3] = 9"
+        # the issue's own example, to the letter, then the condition that failed
+        assert m.explain(bad) == (
+            "is_valid_tensor_scalar_ptr_multi -> has_valid_src_slices_tsm_singular: src_mem_pattern.num_elem[3] = 9"
+            " (needs src_mem_pattern.num_elem[3] <= 8)"
+        )
     s = gen_module("sunda")
     assert s.validate(w.s4d4_tsm(w.DUAL_ARITH, w=4, rev=w.FIRST))
     assert "has_valid_src_slices_tsm_dual" in s.explain(w.s4d4_tsm(w.DUAL_ARITH, w=5))
@@ -89,3 +92,17 @@ def test_batch_decode() -> None:
     view = d.view(m.structs.S4D4_TSM)
     assert view.shape == (1,) and int(view["src_mem_pattern"]["num_elem"][0][3]) == 8
     assert list(m.validate_batch(words)) == [True, True, False]
+
+
+def test_explain_follows_if_return_bodies_and_locals() -> None:
+    # tensor_scalar_ptr_multi_reverse_chk is if/return in C; has_valid_src_slices_tsm_singular reads
+    # the field through a local: both still name the field, its value and the condition that failed
+    s = gen_module("sunda")
+    assert s.explain(w.s4d4_tsm(rev=w.FIRST)).endswith(
+        "tensor_scalar_ptr_multi_reverse_chk: reverse_operands = 1 (FIRST) (needs (reverse_operands == "
+        "NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE) || (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH))"
+    )
+    bad_rev = bytearray(w.s4d4_tsm())
+    bad_rev[38] = 9  # not a TENS_SCALAR_REV_OPS value: the early `return false` branch
+    assert "reverse_operands = 9 (returns false at line" in s.explain(bytes(bad_rev))
+    assert s.explain(w.s4d4_tsm(w=0)).endswith("src_mem_pattern.num_elem[3] = 0 (needs src_mem_pattern.num_elem[3] >= 1)")

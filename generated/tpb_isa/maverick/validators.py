@@ -719,14 +719,14 @@ is_valid_mx_dtype = _is_valid_mx_dtype
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:150  (common_assert.h)
 
 def _type_size(dtype: int) -> int:
-    _sw1 = dtype
-    if _sw1 in (2, 3, 13, 14, 15, 17, 19, 20, 21, 22):
+    _sw40 = dtype
+    if _sw40 in (2, 3, 13, 14, 15, 17, 19, 20, 21, 22):
         return 1
-    elif _sw1 in (4, 5, 6, 7):
+    elif _sw40 in (4, 5, 6, 7):
         return 2
-    elif _sw1 in (8, 9, 10, 11):
+    elif _sw40 in (8, 9, 10, 11):
         return 4
-    elif _sw1 in (1, 12):
+    elif _sw40 in (1, 12):
         return 8
     else:
         return 0
@@ -930,14 +930,14 @@ def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
         return True
     if _is_cptc(dtype):
         return _four_byte_aligned(addr)
-    _sw2 = _type_size(dtype)
-    if _sw2 == 1:
+    _sw41 = _type_size(dtype)
+    if _sw41 == 1:
         return True
-    elif _sw2 == 2:
+    elif _sw41 == 2:
         return (addr & 1) == 0
-    elif _sw2 == 4:
+    elif _sw41 == 4:
         return (addr & 3) == 0
-    elif _sw2 == 8:
+    elif _sw41 == 8:
         return (addr & 7) == 0
     else:
         return False
@@ -1054,12 +1054,12 @@ def is_valid_imm_reg(r: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:439  (common_assert.h)
 
 def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channels: int, dtype: int) -> bool:
-    _sw3 = src
-    if _sw3 == 0:
+    _sw43 = src
+    if _sw43 == 0:
         return True
-    elif _sw3 == 1:
+    elif _sw43 == 1:
         return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], num_active_channels) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], dtype)
-    elif _sw3 == 2:
+    elif _sw43 == 2:
         return _is_valid_imm_reg(imm_b, imm_o)
     else:
         return False
@@ -2159,242 +2159,320 @@ def is_valid_tsm_immediates_load(i: Word) -> bool:
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
-    if _is_valid_enum_dtype_allow_fp32r(v):
+    _sw1 = v
+    if _sw1 in (0, 1):
         return None
-    return f"is_valid_enum_dtype_allow_fp32r: v={v}"
+    else:
+        return f"is_valid_enum_dtype_allow_fp32r: v={v} (returns false at line 71)"
 
 
 def _x_is_valid_enum_dtype_allow_u64(v: int) -> str | None:
-    if _is_valid_enum_dtype_allow_u64(v):
+    _sw2 = v
+    if _sw2 in (0, 1):
         return None
-    return f"is_valid_enum_dtype_allow_u64: v={v}"
+    else:
+        return f"is_valid_enum_dtype_allow_u64: v={v} (returns false at line 81)"
 
 
 def _x_is_valid_enum_dtype_allow_i64(v: int) -> str | None:
-    if _is_valid_enum_dtype_allow_i64(v):
+    _sw3 = v
+    if _sw3 in (0, 1):
         return None
-    return f"is_valid_enum_dtype_allow_i64: v={v}"
+    else:
+        return f"is_valid_enum_dtype_allow_i64: v={v} (returns false at line 91)"
 
 
 def _x_is_valid_enum_dtype_allow_fp4(v: int) -> str | None:
-    if _is_valid_enum_dtype_allow_fp4(v):
+    _sw4 = v
+    if _sw4 in (0, 1):
         return None
-    return f"is_valid_enum_dtype_allow_fp4: v={v}"
+    else:
+        return f"is_valid_enum_dtype_allow_fp4: v={v} (returns false at line 101)"
 
 
 def _x_is_valid_enum_dtype_allow_scale(v: int) -> str | None:
-    if _is_valid_enum_dtype_allow_scale(v):
+    _sw5 = v
+    if _sw5 in (0, 1):
         return None
-    return f"is_valid_enum_dtype_allow_scale: v={v}"
+    else:
+        return f"is_valid_enum_dtype_allow_scale: v={v} (returns false at line 111)"
 
 
 def _x_is_valid_enum_write_tensor(v: int) -> str | None:
-    if _is_valid_enum_write_tensor(v):
+    _sw6 = v
+    if _sw6 in (0, 1):
         return None
-    return f"is_valid_enum_write_tensor: v={v}"
+    else:
+        return f"is_valid_enum_write_tensor: v={v} (returns false at line 121)"
 
 
 def _x_is_valid_enum_allowed_in_psum(v: int) -> str | None:
-    if _is_valid_enum_allowed_in_psum(v):
+    _sw7 = v
+    if _sw7 in (0, 1):
         return None
-    return f"is_valid_enum_allowed_in_psum: v={v}"
+    else:
+        return f"is_valid_enum_allowed_in_psum: v={v} (returns false at line 131)"
 
 
 def _x_is_valid_enum_allowed_in_sbuf(v: int) -> str | None:
-    if _is_valid_enum_allowed_in_sbuf(v):
+    _sw8 = v
+    if _sw8 in (0, 1):
         return None
-    return f"is_valid_enum_allowed_in_sbuf: v={v}"
+    else:
+        return f"is_valid_enum_allowed_in_sbuf: v={v} (returns false at line 141)"
 
 
 def _x_is_valid_enum_neuron_core_version(v: int) -> str | None:
-    if _is_valid_enum_neuron_core_version(v):
+    _sw9 = v
+    if _sw9 in (2, 3, 4, 5):
         return None
-    return f"is_valid_enum_neuron_core_version: v={v}"
+    else:
+        return f"is_valid_enum_neuron_core_version: v={v} (returns false at line 153)"
 
 
 def _x_is_valid_enum_neuron_engine(v: int) -> str | None:
-    if _is_valid_enum_neuron_engine(v):
+    _sw10 = v
+    if _sw10 in (0, 1, 2, 3, 4, 5):
         return None
-    return f"is_valid_enum_neuron_engine: v={v}"
+    else:
+        return f"is_valid_enum_neuron_engine: v={v} (returns false at line 167)"
 
 
 def _x_is_valid_enum_opcode(v: int) -> str | None:
-    if _is_valid_enum_opcode(v):
+    _sw11 = v
+    if _sw11 in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 38, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 182, 184, 185, 186, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 243, 244, 255):
         return None
-    return f"is_valid_enum_opcode: v={v}"
+    else:
+        return f"is_valid_enum_opcode: v={v} (returns false at line 340)"
 
 
 def _x_is_valid_enum_wait_mode(v: int) -> str | None:
-    if _is_valid_enum_wait_mode(v):
+    _sw12 = v
+    if _sw12 in (0, 1, 2, 3, 4, 5, 129, 130, 131, 132, 133, 145, 146, 147, 148, 149, 254, 255):
         return None
-    return f"is_valid_enum_wait_mode: v={v}"
+    else:
+        return f"is_valid_enum_wait_mode: v={v} (returns false at line 366)"
 
 
 def _x_is_valid_enum_update_mode(v: int) -> str | None:
-    if _is_valid_enum_update_mode(v):
+    _sw13 = v
+    if _sw13 in (0, 3, 4, 5, 133, 7, 135, 9, 137, 19, 20, 21, 149, 23, 151, 25, 153, 255):
         return None
-    return f"is_valid_enum_update_mode: v={v}"
+    else:
+        return f"is_valid_enum_update_mode: v={v} (returns false at line 392)"
 
 
 def _x_is_valid_enum_debug_cmd_levels(v: int) -> str | None:
-    if _is_valid_enum_debug_cmd_levels(v):
+    _sw14 = v
+    if _sw14 in (0, 1, 3, 5, 7, 9):
         return None
-    return f"is_valid_enum_debug_cmd_levels: v={v}"
+    else:
+        return f"is_valid_enum_debug_cmd_levels: v={v} (returns false at line 406)"
 
 
 def _x_is_valid_enum_pseudo_opcode(v: int) -> str | None:
-    if _is_valid_enum_pseudo_opcode(v):
+    _sw15 = v
+    if _sw15 in (0, 1, 2):
         return None
-    return f"is_valid_enum_pseudo_opcode: v={v}"
+    else:
+        return f"is_valid_enum_pseudo_opcode: v={v} (returns false at line 417)"
 
 
 def _x_is_valid_enum_dtype_basic(v: int) -> str | None:
-    if _is_valid_enum_dtype_basic(v):
+    _sw16 = v
+    if _sw16 in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12):
         return None
-    return f"is_valid_enum_dtype_basic: v={v}"
+    else:
+        return f"is_valid_enum_dtype_basic: v={v} (returns false at line 441)"
 
 
 def _x_is_valid_enum_dtype(v: int) -> str | None:
-    if _is_valid_enum_dtype(v):
+    _sw17 = v
+    if _sw17 in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31, 17, 18, 19, 20, 21, 22):
         return None
-    return f"is_valid_enum_dtype: v={v}"
+    else:
+        return f"is_valid_enum_dtype: v={v} (returns false at line 479)"
 
 
 def _x_is_valid_enum_data_src(v: int) -> str | None:
-    if _is_valid_enum_data_src(v):
+    _sw18 = v
+    if _sw18 in (0, 1):
         return None
-    return f"is_valid_enum_data_src: v={v}"
+    else:
+        return f"is_valid_enum_data_src: v={v} (returns false at line 489)"
 
 
 def _x_is_valid_enum_reduce_axis(v: int) -> str | None:
-    if _is_valid_enum_reduce_axis(v):
+    _sw19 = v
+    if _sw19 in (0, 1):
         return None
-    return f"is_valid_enum_reduce_axis: v={v}"
+    else:
+        return f"is_valid_enum_reduce_axis: v={v} (returns false at line 499)"
 
 
 def _x_is_valid_enum_accum_cmd(v: int) -> str | None:
-    if _is_valid_enum_accum_cmd(v):
+    _sw20 = v
+    if _sw20 in (0, 1, 2, 3, 4):
         return None
-    return f"is_valid_enum_accum_cmd: v={v}"
+    else:
+        return f"is_valid_enum_accum_cmd: v={v} (returns false at line 512)"
 
 
 def _x_is_valid_enum_collective_type(v: int) -> str | None:
-    if _is_valid_enum_collective_type(v):
+    _sw21 = v
+    if _sw21 == 1:
         return None
-    return f"is_valid_enum_collective_type: v={v}"
+    else:
+        return f"is_valid_enum_collective_type: v={v} (returns false at line 521)"
 
 
 def _x_is_valid_enum_cce_op(v: int) -> str | None:
-    if _is_valid_enum_cce_op(v):
+    _sw22 = v
+    if _sw22 in (0, 1, 2):
         return None
-    return f"is_valid_enum_cce_op: v={v}"
+    else:
+        return f"is_valid_enum_cce_op: v={v} (returns false at line 532)"
 
 
 def _x_is_valid_enum_dequant_fmt(v: int) -> str | None:
-    if _is_valid_enum_dequant_fmt(v):
+    _sw23 = v
+    if _sw23 in (0, 1, 2, 3, 4):
         return None
-    return f"is_valid_enum_dequant_fmt: v={v}"
+    else:
+        return f"is_valid_enum_dequant_fmt: v={v} (returns false at line 545)"
 
 
 def _x_is_valid_enum_lnc_size_fmt(v: int) -> str | None:
-    if _is_valid_enum_lnc_size_fmt(v):
+    _sw24 = v
+    if _sw24 in (0, 1, 2, 3):
         return None
-    return f"is_valid_enum_lnc_size_fmt: v={v}"
+    else:
+        return f"is_valid_enum_lnc_size_fmt: v={v} (returns false at line 557)"
 
 
 def _x_is_valid_enum_dge_compute_op(v: int) -> str | None:
-    if _is_valid_enum_dge_compute_op(v):
+    _sw25 = v
+    if _sw25 in (0, 1, 2, 3, 4):
         return None
-    return f"is_valid_enum_dge_compute_op: v={v}"
+    else:
+        return f"is_valid_enum_dge_compute_op: v={v} (returns false at line 570)"
 
 
 def _x_is_valid_enum_indirect_dim(v: int) -> str | None:
-    if _is_valid_enum_indirect_dim(v):
+    _sw26 = v
+    if _sw26 in (0, 1, 2, 3):
         return None
-    return f"is_valid_enum_indirect_dim: v={v}"
+    else:
+        return f"is_valid_enum_indirect_dim: v={v} (returns false at line 582)"
 
 
 def _x_is_valid_enum_dge_opcode(v: int) -> str | None:
-    if _is_valid_enum_dge_opcode(v):
+    _sw27 = v
+    if _sw27 in (0, 1, 2, 3):
         return None
-    return f"is_valid_enum_dge_opcode: v={v}"
+    else:
+        return f"is_valid_enum_dge_opcode: v={v} (returns false at line 594)"
 
 
 def _x_is_valid_enum_dma_engine_count(v: int) -> str | None:
-    if _is_valid_enum_dma_engine_count(v):
+    _sw28 = v
+    if _sw28 in (0, 1, 2, 3):
         return None
-    return f"is_valid_enum_dma_engine_count: v={v}"
+    else:
+        return f"is_valid_enum_dma_engine_count: v={v} (returns false at line 606)"
 
 
 def _x_is_valid_enum_dma_sema_update_mode(v: int) -> str | None:
-    if _is_valid_enum_dma_sema_update_mode(v):
+    _sw29 = v
+    if _sw29 in (0, 1, 3, 5, 9, 11, 13):
         return None
-    return f"is_valid_enum_dma_sema_update_mode: v={v}"
+    else:
+        return f"is_valid_enum_dma_sema_update_mode: v={v} (returns false at line 621)"
 
 
 def _x_is_valid_enum_rand_algorithm(v: int) -> str | None:
-    if _is_valid_enum_rand_algorithm(v):
+    _sw30 = v
+    if _sw30 in (0, 1, 2, 3):
         return None
-    return f"is_valid_enum_rand_algorithm: v={v}"
+    else:
+        return f"is_valid_enum_rand_algorithm: v={v} (returns false at line 633)"
 
 
 def _x_is_valid_enum_rand_post_proc(v: int) -> str | None:
-    if _is_valid_enum_rand_post_proc(v):
+    _sw31 = v
+    if _sw31 in (0, 1, 2):
         return None
-    return f"is_valid_enum_rand_post_proc: v={v}"
+    else:
+        return f"is_valid_enum_rand_post_proc: v={v} (returns false at line 644)"
 
 
 def _x_is_valid_enum_rand_src(v: int) -> str | None:
-    if _is_valid_enum_rand_src(v):
+    _sw32 = v
+    if _sw32 in (0, 1, 2, 3):
         return None
-    return f"is_valid_enum_rand_src: v={v}"
+    else:
+        return f"is_valid_enum_rand_src: v={v} (returns false at line 656)"
 
 
 def _x_is_valid_enum_alu_op(v: int) -> str | None:
-    if _is_valid_enum_alu_op(v):
+    _sw33 = v
+    if _sw33 in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 36, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225):
         return None
-    return f"is_valid_enum_alu_op: v={v}"
+    else:
+        return f"is_valid_enum_alu_op: v={v} (returns false at line 729)"
 
 
 def _x_is_valid_enum_tensor_subdim(v: int) -> str | None:
-    if _is_valid_enum_tensor_subdim(v):
+    _sw34 = v
+    if _sw34 in (0, 2, 3, 4, 5):
         return None
-    return f"is_valid_enum_tensor_subdim: v={v}"
+    else:
+        return f"is_valid_enum_tensor_subdim: v={v} (returns false at line 742)"
 
 
 def _x_is_valid_enum_pe_seed_mode(v: int) -> str | None:
-    if _is_valid_enum_pe_seed_mode(v):
+    _sw35 = v
+    if _sw35 in (0, 1, 2):
         return None
-    return f"is_valid_enum_pe_seed_mode: v={v}"
+    else:
+        return f"is_valid_enum_pe_seed_mode: v={v} (returns false at line 753)"
 
 
 def _x_is_valid_enum_mx_perf_mode(v: int) -> str | None:
-    if _is_valid_enum_mx_perf_mode(v):
+    _sw36 = v
+    if _sw36 in (0, 1, 2, 3, 4, 5, 6):
         return None
-    return f"is_valid_enum_mx_perf_mode: v={v}"
+    else:
+        return f"is_valid_enum_mx_perf_mode: v={v} (returns false at line 768)"
 
 
 def _x_is_valid_enum_imm_src(v: int) -> str | None:
-    if _is_valid_enum_imm_src(v):
+    _sw37 = v
+    if _sw37 in (0, 1, 2):
         return None
-    return f"is_valid_enum_imm_src: v={v}"
+    else:
+        return f"is_valid_enum_imm_src: v={v} (returns false at line 779)"
 
 
 def _x_is_valid_enum_imm_src_n(v: int) -> str | None:
-    if _is_valid_enum_imm_src_n(v):
+    _sw38 = v
+    if _sw38 in (0, 1, 2):
         return None
-    return f"is_valid_enum_imm_src_n: v={v}"
+    else:
+        return f"is_valid_enum_imm_src_n: v={v} (returns false at line 790)"
 
 
 def _x_is_valid_enum_tens_scalar_rev_ops(v: int) -> str | None:
-    if _is_valid_enum_tens_scalar_rev_ops(v):
+    _sw39 = v
+    if _sw39 in (0, 1, 2, 3):
         return None
-    return f"is_valid_enum_tens_scalar_rev_ops: v={v}"
+    else:
+        return f"is_valid_enum_tens_scalar_rev_ops: v={v} (returns false at line 802)"
 
 
 def _x_has_valid_inst_len(h_b: bytes, h_o: int) -> str | None:
     if h_b[h_o + 1] != (NEURON_ISA_TPB_INST_NBYTES // 4):
-        return f"has_valid_inst_len: (inst_word_len == (NEURON_ISA_TPB_INST_NBYTES / 4)): inst_word_len = {h_b[h_o + 1]}"
+        return f"has_valid_inst_len: inst_word_len = {h_b[h_o + 1]} (needs inst_word_len == (NEURON_ISA_TPB_INST_NBYTES / 4))"
     return None
 
 
@@ -2416,37 +2494,37 @@ def _x_has_valid_neuron_events(i_b: bytes, i_o: int) -> str | None:
 
 def _x_dtype_invalid_check(dtype: int) -> str | None:
     if dtype == NEURON_ISA_TPB_DTYPE_INVALID:
-        return 'dtype_invalid_check: (dtype != NEURON_ISA_TPB_DTYPE_INVALID)'
+        return f"dtype_invalid_check: dtype = {dtype} (needs dtype != NEURON_ISA_TPB_DTYPE_INVALID)"
     return None
 
 
 def _x_dtype_fp32r_illegal_check(dtype: int, allow: int) -> str | None:
     if not (dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow == ALLOW_FP32R_TRUE):
-        return 'dtype_fp32r_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_FP32R) || (allow == ALLOW_FP32R_TRUE))'
+        return f"dtype_fp32r_illegal_check: dtype = {dtype}, allow = {allow} (needs (dtype != NEURON_ISA_TPB_DTYPE_FP32R) || (allow == ALLOW_FP32R_TRUE))"
     return None
 
 
 def _x_dtype_uint64_illegal_check(dtype: int, allow: int) -> str | None:
     if not (dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow == ALLOW_U64_TRUE):
-        return 'dtype_uint64_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_UINT64) || (allow == ALLOW_U64_TRUE))'
+        return f"dtype_uint64_illegal_check: dtype = {dtype}, allow = {allow} (needs (dtype != NEURON_ISA_TPB_DTYPE_UINT64) || (allow == ALLOW_U64_TRUE))"
     return None
 
 
 def _x_dtype_int64_illegal_check(dtype: int, allow: int) -> str | None:
     if not (dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow == ALLOW_I64_TRUE):
-        return 'dtype_int64_illegal_check: ((dtype != NEURON_ISA_TPB_DTYPE_INT64) || (allow == ALLOW_I64_TRUE))'
+        return f"dtype_int64_illegal_check: dtype = {dtype}, allow = {allow} (needs (dtype != NEURON_ISA_TPB_DTYPE_INT64) || (allow == ALLOW_I64_TRUE))"
     return None
 
 
 def _x_dtype_4bit_illegal_check(dtype: int, allow: int) -> str | None:
     if not ((dtype not in (NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4)) or allow == ALLOW_FP4_TRUE):
-        return 'dtype_4bit_illegal_check: (((dtype != NEURON_ISA_TPB_DTYPE_FP4_EXP2) && (dtype != NEURON_ISA_TPB_DTYPE_INT4)) || (allow == ALLOW_FP4_TRUE))'
+        return f"dtype_4bit_illegal_check: dtype = {dtype}, allow = {allow} (needs ((dtype != NEURON_ISA_TPB_DTYPE_FP4_EXP2) && (dtype != NEURON_ISA_TPB_DTYPE_INT4)) || (allow == ALLOW_FP4_TRUE))"
     return None
 
 
 def _x_dtype_scale_illegal_check(dtype: int, allow: int) -> str | None:
     if not ((dtype not in (NEURON_ISA_TPB_DTYPE_SFP8_E8, NEURON_ISA_TPB_DTYPE_SFP8_E7, NEURON_ISA_TPB_DTYPE_SFP8_E6, NEURON_ISA_TPB_DTYPE_SFP8_E5)) or allow == ALLOW_SCALE_TRUE):
-        return 'dtype_scale_illegal_check: (((dtype != NEURON_ISA_TPB_DTYPE_SFP8_E8) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E7) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E6) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E5)) || (allow == ALLOW_SCALE_TRUE))'
+        return f"dtype_scale_illegal_check: dtype = {dtype}, allow = {allow} (needs ((dtype != NEURON_ISA_TPB_DTYPE_SFP8_E8) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E7) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E6) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E5)) || (allow == ALLOW_SCALE_TRUE))"
     return None
 
 
@@ -2488,39 +2566,39 @@ def _x_is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64
 
 def _x_is_valid_int_dtype(dtype: int) -> str | None:
     if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
-        return 'is_valid_int_dtype: ((dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))'
+        return f"is_valid_int_dtype: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
     return None
 
 
 def _x_is_valid_32b_int_dtype(dtype: int) -> str | None:
     if dtype not in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32):
-        return 'is_valid_32b_int_dtype: ((dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32))'
+        return f"is_valid_32b_int_dtype: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32))"
     return None
 
 
 def _x_is_valid_64b_int_dtype(dtype: int) -> str | None:
     if dtype not in (NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT64):
-        return 'is_valid_64b_int_dtype: ((dtype == NEURON_ISA_TPB_DTYPE_INT64) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))'
+        return f"is_valid_64b_int_dtype: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT64) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
     return None
 
 
 def _x_is_valid_int_dtype_datapath(dtype: int) -> str | None:
     if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32):
-        return 'is_valid_int_dtype_datapath: ((dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32))'
+        return f"is_valid_int_dtype_datapath: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32))"
     return None
 
 
 def _x_is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> str | None:
     if not (dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
-        return 'is_valid_fp_dtype_datapath: ((dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP32) || ((allow_fp32r == ALLOW_FP32R_TRUE) && (dtype == NEURON_ISA_TPB_DTYPE_FP32R)))'
+        return f"is_valid_fp_dtype_datapath: dtype = {dtype}, allow_fp32r = {allow_fp32r} (needs (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP32) || ((allow_fp32r == ALLOW_FP32R_TRUE) && (dtype == NEURON_ISA_TPB_DTYPE_FP32R)))"
     return None
 
 
 def _x_is_cptc(dtype: int) -> str | None:
     if (dtype & 248) != 24:
-        return 'is_cptc: ((dtype & 248) == 24)'
+        return f"is_cptc: dtype = {dtype} (needs (dtype & 248) == 24)"
     if (dtype & 7) == 0:
-        return 'is_cptc: ((dtype & 7) != 0)'
+        return f"is_cptc: dtype = {dtype} (needs (dtype & 7) != 0)"
     return None
 
 
@@ -2534,13 +2612,13 @@ def _x_is_valid_dtype_for_sdma(dtype: int, allow_fp32r: int) -> str | None:
 
 def _x_is_valid_mx_dtype(dtype: int) -> str | None:
     if dtype not in (NEURON_ISA_TPB_DTYPE_FP8_EXP2, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4):
-        return 'is_valid_mx_dtype: ((dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP2) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP4_EXP2) || (dtype == NEURON_ISA_TPB_DTYPE_INT4))'
+        return f"is_valid_mx_dtype: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP2) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP4_EXP2) || (dtype == NEURON_ISA_TPB_DTYPE_INT4))"
     return None
 
 
 def _x_type_size_check(dtype: int, size: int) -> str | None:
     if _type_size(dtype) != size:
-        return 'type_size_check: (type_size(dtype) == size)'
+        return f"type_size_check: dtype = {dtype}, size = {size} (needs type_size(dtype) == size)"
     return None
 
 
@@ -2552,25 +2630,25 @@ def _x_is_valid_aluop(op: int) -> str | None:
 
 def _x_is_valid_int_aluop(op: int) -> str | None:
     if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT):
-        return 'is_valid_int_aluop: ((op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT))'
+        return f"is_valid_int_aluop: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT))"
     return None
 
 
 def _x_is_valid_int_aluop_dve(op: int) -> str | None:
     if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT):
-        return 'is_valid_int_aluop_dve: ((op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT))'
+        return f"is_valid_int_aluop_dve: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT))"
     return None
 
 
 def _x_is_arith_op(op: int) -> str | None:
     if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT, NEURON_ISA_TPB_ALU_OP_ABS_MAX, NEURON_ISA_TPB_ALU_OP_ABS_MIN, NEURON_ISA_TPB_ALU_OP_RE_LU, NEURON_ISA_TPB_ALU_OP_SQUARE):
-        return 'is_arith_op: ((op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_AND) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_OR) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE) || (op == NEURON_ISA_TPB_ALU_OP_POW) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_RSQRT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN) || (op == NEURON_ISA_TPB_ALU_OP_RE_LU) || (op == NEURON_ISA_TPB_ALU_OP_SQUARE))'
+        return f"is_arith_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_AND) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_OR) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE) || (op == NEURON_ISA_TPB_ALU_OP_POW) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_RSQRT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN) || (op == NEURON_ISA_TPB_ALU_OP_RE_LU) || (op == NEURON_ISA_TPB_ALU_OP_SQUARE))"
     return None
 
 
 def _x_is_bitvec_op(op: int) -> str | None:
     if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32):
-        return 'is_bitvec_op: ((op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_NOT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_AND) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_OR) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_XOR) || (op == NEURON_ISA_TPB_ALU_OP_CRC32))'
+        return f"is_bitvec_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_NOT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_AND) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_OR) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_XOR) || (op == NEURON_ISA_TPB_ALU_OP_CRC32))"
     return None
 
 
@@ -2578,7 +2656,7 @@ def _x_is_general_bitvec_op(op: int) -> str | None:
     if not _is_bitvec_op(op):
         return 'is_general_bitvec_op -> ' + (_x_is_bitvec_op(op) or 'is_bitvec_op')
     if op == NEURON_ISA_TPB_ALU_OP_CRC32:
-        return 'is_general_bitvec_op: (op != NEURON_ISA_TPB_ALU_OP_CRC32)'
+        return f"is_general_bitvec_op: op = {op} (needs op != NEURON_ISA_TPB_ALU_OP_CRC32)"
     return None
 
 
@@ -2586,33 +2664,37 @@ def _x_is_general_arith_op(op: int) -> str | None:
     if not _is_arith_op(op):
         return 'is_general_arith_op -> ' + (_x_is_arith_op(op) or 'is_arith_op')
     if op == NEURON_ISA_TPB_ALU_OP_DIVIDE:
-        return 'is_general_arith_op: (op != NEURON_ISA_TPB_ALU_OP_DIVIDE)'
+        return f"is_general_arith_op: op = {op} (needs op != NEURON_ISA_TPB_ALU_OP_DIVIDE)"
     if op == NEURON_ISA_TPB_ALU_OP_POW:
-        return 'is_general_arith_op: (op != NEURON_ISA_TPB_ALU_OP_POW)'
+        return f"is_general_arith_op: op = {op} (needs op != NEURON_ISA_TPB_ALU_OP_POW)"
     if op == NEURON_ISA_TPB_ALU_OP_MOD:
-        return 'is_general_arith_op: (op != NEURON_ISA_TPB_ALU_OP_MOD)'
+        return f"is_general_arith_op: op = {op} (needs op != NEURON_ISA_TPB_ALU_OP_MOD)"
     if op == NEURON_ISA_TPB_ALU_OP_RSQRT:
-        return 'is_general_arith_op: (op != NEURON_ISA_TPB_ALU_OP_RSQRT)'
+        return f"is_general_arith_op: op = {op} (needs op != NEURON_ISA_TPB_ALU_OP_RSQRT)"
     if _is_valid_int_aluop(op):
-        return 'is_general_arith_op: !is_valid_int_aluop(op)'
+        return f"is_general_arith_op: op = {op} (needs !is_valid_int_aluop(op))"
     return None
 
 
 def _x_is_shift_op(op: int) -> str | None:
     if op not in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT):
-        return 'is_shift_op: ((op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT))'
+        return f"is_shift_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT))"
     return None
 
 
 def _x_alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> str | None:
-    if _alu_shift_left_right_chk(op0, op1, dtype):
-        return None
-    return f"alu_shift_left_right_chk: op0={op0}, op1={op1}, dtype={dtype}"
+    left0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
+    right0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
+    left1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
+    right1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
+    if not (not ((left0 and right1) or (right0 and left1)) or _type_size_check(dtype, 4)):
+        return f"alu_shift_left_right_chk: left0 = {left0}, right1 = {right1}, right0 = {right0}, left1 = {left1}, dtype = {dtype} (needs !((left0 && right1) || (right0 && left1)) || type_size_check(dtype, 4))"
+    return None
 
 
 def _x_alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> str | None:
     if not ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)):
-        return 'alu_arith_shift_right_chk: (((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) && (op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT)) || type_size_check(dtype, 4))'
+        return f"alu_arith_shift_right_chk: op0 = {op0}, op1 = {op1}, dtype = {dtype} (needs ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) && (op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT)) || type_size_check(dtype, 4))"
     return None
 
 
@@ -2626,114 +2708,168 @@ def _x_alu_shift_check(op0: int, op1: int, dtype: int) -> str | None:
 
 def _x_addr_in_sbuf(addr: int) -> str | None:
     if addr >= ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff):
-        return 'addr_in_sbuf: (addr < (NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ))'
+        return f"addr_in_sbuf: addr = {addr} (needs addr < (NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ))"
     return None
 
 
 def _x_addr_in_psum(addr: int) -> str | None:
     if addr < NEURON_ISA_TPB_PSUM_BUF_OFFSET:
-        return 'addr_in_psum: (addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET)'
+        return f"addr_in_psum: addr = {addr} (needs addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET)"
     if addr >= ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff):
-        return 'addr_in_psum: (addr < (NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ))'
+        return f"addr_in_psum: addr = {addr} (needs addr < (NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ))"
     return None
 
 
 def _x_four_byte_aligned(addr: int) -> str | None:
     if (addr & 3) != 0:
-        return 'four_byte_aligned: ((addr & 3) == 0)'
+        return f"four_byte_aligned: addr = {addr} (needs (addr & 3) == 0)"
     return None
 
 
 def _x_addr_aligned_dtype(addr: int, dtype: int) -> str | None:
-    if _addr_aligned_dtype(addr, dtype):
+    if dtype in (NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4):
         return None
-    return f"addr_aligned_dtype: addr={addr}, dtype={dtype}"
+    if _is_cptc(dtype):
+        if not _four_byte_aligned(addr):
+            return 'addr_aligned_dtype -> ' + (_x_four_byte_aligned(addr) or 'four_byte_aligned')
+        return None
+    _sw42 = _type_size(dtype)
+    if _sw42 == 1:
+        return None
+    elif _sw42 == 2:
+        if (addr & 1) != 0:
+            return f"addr_aligned_dtype: addr = {addr} (needs (addr & 1) == 0)"
+        return None
+    elif _sw42 == 4:
+        if (addr & 3) != 0:
+            return f"addr_aligned_dtype: addr = {addr} (needs (addr & 3) == 0)"
+        return None
+    elif _sw42 == 8:
+        if (addr & 7) != 0:
+            return f"addr_aligned_dtype: addr = {addr} (needs (addr & 7) == 0)"
+        return None
+    else:
+        return f"addr_aligned_dtype: addr={addr}, dtype={dtype} (returns false at line 377)"
 
 
 def _x_addr_from_register(a_b: bytes, a_o: int) -> str | None:
     if (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:
-        return f"addr_from_register: ((addr_reg.marker & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG): addr_reg.marker = {a_b[a_o + 3]}"
+        return f"addr_from_register: addr_reg.marker = {a_b[a_o + 3]} (needs (addr_reg.marker & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG)"
     return None
 
 
 def _x_valid_addr_register(a_b: bytes, a_o: int) -> str | None:
     if a_b[a_o + 1] != 0:
-        return f"valid_addr_register: (addr_reg.reserved0[0] == 0): addr_reg.reserved0[0] = {a_b[a_o + 1]}"
+        return f"valid_addr_register: addr_reg.reserved0[0] = {a_b[a_o + 1]} (needs addr_reg.reserved0[0] == 0)"
     if a_b[a_o + 2] != 0:
-        return f"valid_addr_register: (addr_reg.reserved0[1] == 0): addr_reg.reserved0[1] = {a_b[a_o + 2]}"
+        return f"valid_addr_register: addr_reg.reserved0[1] = {a_b[a_o + 2]} (needs addr_reg.reserved0[1] == 0)"
     if a_b[a_o] >= NEURON_ISA_TPB_NUM_ADDR_REGISTERS:
-        return f"valid_addr_register: (addr_reg.regnum < NEURON_ISA_TPB_NUM_ADDR_REGISTERS): addr_reg.regnum = {a_b[a_o]}"
+        return f"valid_addr_register: addr_reg.regnum = {a_b[a_o]} (needs addr_reg.regnum < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)"
     return None
 
 
 def _x_shape_from_register(a_b: bytes, a_o: int) -> str | None:
     if a_b[a_o + 3] not in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG):
-        return f"shape_from_register: ((addr_reg.marker == NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG) || (addr_reg.marker == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)): addr_reg.marker = {a_b[a_o + 3]}"
+        return f"shape_from_register: addr_reg.marker = {a_b[a_o + 3]} (needs (addr_reg.marker == NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG) || (addr_reg.marker == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG))"
     return None
 
 
 def _x_indirect_pattern(a_b: bytes, a_o: int) -> str | None:
     if (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:
-        return f"indirect_pattern: ((addr_reg.marker & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM): addr_reg.marker = {a_b[a_o + 3]}"
+        return f"indirect_pattern: addr_reg.marker = {a_b[a_o + 3]} (needs (addr_reg.marker & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)"
     return None
 
 
 def _x_tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> str | None:
-    if _tensor_start_addr_valid(a_b, a_o, dtype, write, allow_psum, allow_sbuf):
+    if _addr_from_register(a_b, a_o):
+        if not _valid_addr_register(a_b, a_o):
+            return 'tensor_start_addr_valid -> ' + (_x_valid_addr_register(a_b, a_o) or 'valid_addr_register')
         return None
-    return f"tensor_start_addr_valid: dtype={dtype}, write={write}, allow_psum={allow_psum}, allow_sbuf={allow_sbuf}, addr_immediate = {_U32(a_b, a_o)[0]}"
+    addr = _addr_imm_mask(_U32(a_b, a_o)[0])
+    in_psum = _addr_in_psum(addr)
+    in_sbuf = _addr_in_sbuf(addr)
+    if not _addr_aligned_dtype(addr, dtype):
+        return 'tensor_start_addr_valid -> ' + (_x_addr_aligned_dtype(addr, dtype) or 'addr_aligned_dtype')
+    if not (in_psum or in_sbuf):
+        return f"tensor_start_addr_valid: in_psum = {in_psum}, in_sbuf = {in_sbuf} (needs in_psum || in_sbuf)"
+    if not (allow_psum == ALLOWED_IN_PSUM_TRUE or not in_psum):
+        return f"tensor_start_addr_valid: allow_psum = {allow_psum}, in_psum = {in_psum} (needs (allow_psum == ALLOWED_IN_PSUM_TRUE) || !in_psum)"
+    if not (allow_sbuf == ALLOWED_IN_SBUF_TRUE or not in_sbuf):
+        return f"tensor_start_addr_valid: allow_sbuf = {allow_sbuf}, in_sbuf = {in_sbuf} (needs (allow_sbuf == ALLOWED_IN_SBUF_TRUE) || !in_sbuf)"
+    if not (_type_size_check(dtype, 4) or not in_psum or write == WRITE_TENSOR_FALSE):
+        return f"tensor_start_addr_valid: dtype = {dtype}, in_psum = {in_psum}, write = {write} (needs type_size_check(dtype, 4) || !in_psum || (write == WRITE_TENSOR_FALSE))"
+    return None
 
 
 def _x_tpb_addr_active_channels(addr: int, num_active_channels: int) -> str | None:
-    if _tpb_addr_active_channels(addr, num_active_channels):
-        return None
-    return f"tpb_addr_active_channels: addr={addr}, num_active_channels={num_active_channels}"
+    a = _addr_imm_mask(addr)
+    num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if _addr_in_psum(a) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
+    if not (_addr_in_sbuf(a) or _addr_in_psum(a)):
+        return f"tpb_addr_active_channels: a = {a} (needs addr_in_sbuf(a) || addr_in_psum(a))"
+    if num_active_channels < 1:
+        return f"tpb_addr_active_channels: num_active_channels = {num_active_channels} (needs num_active_channels >= 1)"
+    if ((_tpb_addr_partition(a) + num_active_channels) & 0xffffffff) > num_partitions:
+        return f"tpb_addr_active_channels: a = {a}, num_active_channels = {num_active_channels}, num_partitions = {num_partitions} (needs (tpb_addr_partition(a) + num_active_channels) <= num_partitions)"
+    return None
 
 
 def _x_start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) -> str | None:
     if not (_addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)):
-        return f"start_addr_active_channels: (addr_from_register({{...}}) || tpb_addr_active_channels(addr_immediate, num_active_channels)): addr_immediate = {_U32(a_b, a_o)[0]}"
+        return f"start_addr_active_channels: addr_immediate = {_U32(a_b, a_o)[0]}, num_active_channels = {num_active_channels} (needs addr_from_register({{...}}) || tpb_addr_active_channels(addr_immediate, num_active_channels))"
     return None
 
 
 def _x_is_valid_imm_reg(r_b: bytes, r_o: int) -> str | None:
     if r_b[r_o] >= NEURON_ISA_TPB_NUM_ADDR_REGISTERS:
-        return f"is_valid_imm_reg: (regnum < NEURON_ISA_TPB_NUM_ADDR_REGISTERS): regnum = {r_b[r_o]}"
+        return f"is_valid_imm_reg: regnum = {r_b[r_o]} (needs regnum < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)"
     if r_b[r_o + 1] != 0:
-        return f"is_valid_imm_reg: (reserved0[0] == 0): reserved0[0] = {r_b[r_o + 1]}"
+        return f"is_valid_imm_reg: reserved0[0] = {r_b[r_o + 1]} (needs reserved0[0] == 0)"
     if r_b[r_o + 2] != 0:
-        return f"is_valid_imm_reg: (reserved0[1] == 0): reserved0[1] = {r_b[r_o + 2]}"
+        return f"is_valid_imm_reg: reserved0[1] = {r_b[r_o + 2]} (needs reserved0[1] == 0)"
     if r_b[r_o + 3] != 0:
-        return f"is_valid_imm_reg: (reserved0[2] == 0): reserved0[2] = {r_b[r_o + 3]}"
+        return f"is_valid_imm_reg: reserved0[2] = {r_b[r_o + 3]} (needs reserved0[2] == 0)"
     return None
 
 
 def _x_has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channels: int, dtype: int) -> str | None:
-    if _has_valid_immediates(imm_b, imm_o, src, num_active_channels, dtype):
+    _sw44 = src
+    if _sw44 == 0:
         return None
-    return f"has_valid_immediates: src={src}, num_active_channels={num_active_channels}, dtype={dtype}, imm_ptr = {_U32(imm_b, imm_o)[0]}"
+    elif _sw44 == 1:
+        if not _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], num_active_channels):
+            return 'has_valid_immediates -> ' + (_x_tpb_addr_active_channels(_U32(imm_b, imm_o)[0], num_active_channels) or 'tpb_addr_active_channels')
+        if not _addr_aligned_dtype(_U32(imm_b, imm_o)[0], dtype):
+            return 'has_valid_immediates -> ' + (_x_addr_aligned_dtype(_U32(imm_b, imm_o)[0], dtype) or 'addr_aligned_dtype')
+        return None
+    elif _sw44 == 2:
+        if not _is_valid_imm_reg(imm_b, imm_o):
+            return 'has_valid_immediates -> ' + (_x_is_valid_imm_reg(imm_b, imm_o) or 'is_valid_imm_reg')
+        return None
+    else:
+        return f"has_valid_immediates: src={src}, num_active_channels={num_active_channels}, dtype={dtype} (returns false at line 449)"
 
 
 def _x_check_active_channels(n: int) -> str | None:
     if n == 0:
-        return 'check_active_channels: (n != 0)'
+        return f"check_active_channels: n = {n} (needs n != 0)"
     if n > NEURON_ISA_TPB_POOLING_NUM_CHANNELS:
-        return 'check_active_channels: (n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS)'
+        return f"check_active_channels: n = {n} (needs n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS)"
     return None
 
 
 def _x_has_valid_active_channel_range(n: int, max_channels: int) -> str | None:
     if n < 1:
-        return 'has_valid_active_channel_range: (n >= 1)'
+        return f"has_valid_active_channel_range: n = {n} (needs n >= 1)"
     if n > max_channels:
-        return 'has_valid_active_channel_range: (n <= max_channels)'
+        return f"has_valid_active_channel_range: n = {n}, max_channels = {max_channels} (needs n <= max_channels)"
     return None
 
 
 def _x_tile_channel_range_ok(n: int, inst_flags: int) -> str | None:
-    if _tile_channel_range_ok(n, inst_flags):
-        return None
-    return f"tile_channel_range_ok: n={n}, inst_flags={inst_flags}"
+    tile_channels = (NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS // 2) if ((inst_flags & 1) != 0) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
+    if n > tile_channels:
+        return f"tile_channel_range_ok: n = {n}, tile_channels = {tile_channels} (needs n <= tile_channels)"
+    return None
 
 
 def _x_has_valid_active_channel_range_with_tile(n: int, max_channels: int, inst_flags: int) -> str | None:
@@ -2746,7 +2882,7 @@ def _x_has_valid_active_channel_range_with_tile(n: int, max_channels: int, inst_
 
 def _x_has_multiple_32_channels(n: int) -> str | None:
     if n not in (32, 64, 96, 128):
-        return 'has_multiple_32_channels: ((n == 32) || (n == 64) || (n == 96) || (n == 128))'
+        return f"has_multiple_32_channels: n = {n} (needs (n == 32) || (n == 64) || (n == 96) || (n == 128))"
     return None
 
 
@@ -2770,19 +2906,19 @@ def _x_tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: 
 
 def _x_same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
     if not (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o) or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)):
-        return 'same_element_count_t3d: (shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...})))'
+        return 'same_element_count_t3d: needs shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...}))'
     return None
 
 
 def _x_same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
     if not (_shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o) or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)):
-        return 'same_element_count_t4d: (shape_from_register({...}) || shape_from_register({...}) || (t4d_element_count({...}) == t4d_element_count({...})))'
+        return 'same_element_count_t4d: needs shape_from_register({...}) || shape_from_register({...}) || (t4d_element_count({...}) == t4d_element_count({...}))'
     return None
 
 
 def _x_same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> str | None:
     if not (_shape_from_register(dst_b, dst_o) or _shape_from_register(src_b, src_o) or _t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o)):
-        return 'same_or_fewer_element_count_t4d: (shape_from_register({...}) || shape_from_register({...}) || (t4d_element_count({...}) <= t4d_element_count({...})))'
+        return 'same_or_fewer_element_count_t4d: needs shape_from_register({...}) || shape_from_register({...}) || (t4d_element_count({...}) <= t4d_element_count({...}))'
     return None
 
 
@@ -2794,49 +2930,52 @@ def _x_check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int)
 
 def _x_has_transpose_src_element_count_t3d(t_b: bytes, t_o: int) -> str | None:
     if (_t3d_element_count(t_b, t_o) % 32) != 0:
-        return 'has_transpose_src_element_count_t3d: ((t3d_element_count({...}) % 32) == 0)'
+        return 'has_transpose_src_element_count_t3d: needs (t3d_element_count({...}) % 32) == 0'
     return None
 
 
 def _x_has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> str | None:
     if (_t4d_element_count(t_b, t_o) % 32) != 0:
-        return 'has_transpose_src_element_count_t4d: ((t4d_element_count({...}) % 32) == 0)'
+        return 'has_transpose_src_element_count_t4d: needs (t4d_element_count({...}) % 32) == 0'
     return None
 
 
 def _x_indirect16b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> str | None:
-    if _indirect16b_valid(ind_b, ind_o, dtype, write, allow_psum, allow_sbuf):
-        return None
-    return f"indirect16b_valid: dtype={dtype}, write={write}, allow_psum={allow_psum}, allow_sbuf={allow_sbuf}, index_addr.addr_reg.marker = {ind_b[ind_o + 3]}, index_addr.addr_reg.regnum = {ind_b[ind_o]}, index_addr.addr_immediate = {_U32(ind_b, ind_o)[0]}"
+    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(ind_b, ind_o)[0])) and _four_byte_aligned(_U32(ind_b, ind_o)[0]))
+    if not index_ok:
+        return f"indirect16b_valid: index_ok = {index_ok} (needs index_ok)"
+    if not _tensor_start_addr_valid(ind_b, ind_o + 4, dtype, write, allow_psum, allow_sbuf):
+        return 'indirect16b_valid -> ' + (_x_tensor_start_addr_valid(ind_b, ind_o + 4, dtype, write, allow_psum, allow_sbuf) or 'tensor_start_addr_valid')
+    return None
 
 
 def _x_mem3d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> str | None:
     if not (_indirect16b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if _indirect_pattern(m_b, m_o) else _tensor3d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)):
-        return 'mem3d_valid: (indirect_pattern({...}) ? indirect16b_valid({...}, dtype, write, allow_psum, allow_sbuf) : tensor3d_valid({...}, dtype, write, allow_psum, allow_sbuf))'
+        return f"mem3d_valid: dtype = {dtype}, write = {write}, allow_psum = {allow_psum}, allow_sbuf = {allow_sbuf} (needs indirect_pattern({{...}}) ? indirect16b_valid({{...}}, dtype, write, allow_psum, allow_sbuf) : tensor3d_valid({{...}}, dtype, write, allow_psum, allow_sbuf))"
     return None
 
 
 def _x_check_m3d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> str | None:
     if not (_start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _check_t3d_active_channels(m_b, m_o, num_active_channels)):
-        return 'check_m3d_active_channels: (indirect_pattern({...}) ? start_addr_active_channels({...}, num_active_channels) : check_t3d_active_channels({...}, num_active_channels))'
+        return f"check_m3d_active_channels: num_active_channels = {num_active_channels} (needs indirect_pattern({{...}}) ? start_addr_active_channels({{...}}, num_active_channels) : check_t3d_active_channels({{...}}, num_active_channels))"
     return None
 
 
 def _x_same_element_count_m3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
     if not (_indirect_pattern(a_b, a_o) or _indirect_pattern(b_b, b_o) or _same_element_count_t3d(a_b, a_o, b_b, b_o)):
-        return 'same_element_count_m3d: (indirect_pattern({...}) || indirect_pattern({...}) || same_element_count_t3d({...}, {...}))'
+        return 'same_element_count_m3d: needs indirect_pattern({...}) || indirect_pattern({...}) || same_element_count_t3d({...}, {...})'
     return None
 
 
 def _x_indirect_dst_size_limit_m3d(m_b: bytes, m_o: int) -> str | None:
     if not (not _indirect_pattern(m_b, m_o) or _U16(m_b, m_o + 8)[0] != 0):
-        return f"indirect_dst_size_limit_m3d: (!indirect_pattern({{...}}) || (i.num_elem != 0)): i.num_elem = {_U16(m_b, m_o + 8)[0]}"
+        return f"indirect_dst_size_limit_m3d: i.num_elem = {_U16(m_b, m_o + 8)[0]} (needs !indirect_pattern({{...}}) || (i.num_elem != 0))"
     return None
 
 
 def _x_has_transpose_src_element_count_m3d(m_b: bytes, m_o: int) -> str | None:
     if _indirect_pattern(m_b, m_o):
-        return 'has_transpose_src_element_count_m3d: !indirect_pattern({...})'
+        return 'has_transpose_src_element_count_m3d: needs !indirect_pattern({...})'
     if not _has_transpose_src_element_count_t3d(m_b, m_o):
         return 'has_transpose_src_element_count_m3d -> ' + (_x_has_transpose_src_element_count_t3d(m_b, m_o) or 'has_transpose_src_element_count_t3d')
     return None
@@ -2844,77 +2983,81 @@ def _x_has_transpose_src_element_count_m3d(m_b: bytes, m_o: int) -> str | None:
 
 def _x_index_from_register(ind_b: bytes, ind_o: int) -> str | None:
     if ind_b[ind_o + 3] != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG:
-        return f"index_from_register: (index_addr.addr_reg.marker == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG): index_addr.addr_reg.marker = {ind_b[ind_o + 3]}"
+        return f"index_from_register: index_addr.addr_reg.marker = {ind_b[ind_o + 3]} (needs index_addr.addr_reg.marker == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG)"
     return None
 
 
 def _x_indirect_quadrant_check_src3d(src_b: bytes, src_o: int) -> str | None:
-    if _indirect_quadrant_check_src3d(src_b, src_o):
+    if not _indirect_pattern(src_b, src_o):
         return None
-    return f"indirect_quadrant_check_src3d: i.index_addr.addr_immediate = {_U32(src_b, src_o)[0]}, i.data_addr.addr_immediate = {_U32(src_b, src_o + 4)[0]}"
+    if _index_from_register(src_b, src_o) or _addr_from_register(src_b, src_o + 4):
+        return None
+    if _tpb_addr_quadrant(_U32(src_b, src_o)[0]) != _tpb_addr_quadrant(_U32(src_b, src_o + 4)[0]):
+        return f"indirect_quadrant_check_src3d: i.index_addr.addr_immediate = {_U32(src_b, src_o)[0]}, i.data_addr.addr_immediate = {_U32(src_b, src_o + 4)[0]} (needs tpb_addr_quadrant(i.index_addr.addr_immediate) == tpb_addr_quadrant(i.data_addr.addr_immediate))"
+    return None
 
 
 def _x_indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> str | None:
     if not (not _indirect_pattern(src_b, src_o) or not _indirect_pattern(dst_b, dst_o) or _index_from_register(src_b, src_o) or _index_from_register(dst_b, dst_o) or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])):
-        return f"indirect_quadrant_check_src3d_dst3d: (!indirect_pattern({{...}}) || !indirect_pattern({{...}}) || index_from_register({{...}}) || index_from_register({{...}}) || (tpb_addr_quadrant(i.index_addr.addr_immediate) == tpb_addr_quadrant(i.index_addr.addr_immediate))): i.index_addr.addr_immediate = {_U32(src_b, src_o)[0]}, i.index_addr.addr_immediate = {_U32(dst_b, dst_o)[0]}"
+        return f"indirect_quadrant_check_src3d_dst3d: i.index_addr.addr_immediate = {_U32(src_b, src_o)[0]}, i.index_addr.addr_immediate = {_U32(dst_b, dst_o)[0]} (needs !indirect_pattern({{...}}) || !indirect_pattern({{...}}) || index_from_register({{...}}) || index_from_register({{...}}) || (tpb_addr_quadrant(i.index_addr.addr_immediate) == tpb_addr_quadrant(i.index_addr.addr_immediate)))"
     return None
 
 
 def _x_has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP):
-        return f"has_tensor_scalar_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"has_tensor_scalar_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP))"
     return None
 
 
 def _x_has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP):
-        return f"has_tensor_scalar_ptr_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"has_tensor_scalar_ptr_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP))"
     return None
 
 
 def _x_has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE:
-        return f"has_tensor_cache_reduce_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"has_tensor_cache_reduce_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE)"
     return None
 
 
 def _x_has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE:
-        return f"has_tensor_cache_cumulative_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"has_tensor_cache_cumulative_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE)"
     return None
 
 
 def _x_has_exponential_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_EXPONENTIAL:
-        return f"has_exponential_opcode: (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"has_exponential_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL)"
     return None
 
 
 def _x_tensor_scalar_arith(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL):
-        return f"tensor_scalar_arith: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE) || (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"tensor_scalar_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE) || (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL))"
     return None
 
 
 def _x_tensor_scalar_bitvec(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP):
-        return f"tensor_scalar_bitvec: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"tensor_scalar_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP))"
     return None
 
 
 def _x_has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 12] != NEURON_ISA_TPB_ACCUM_CMD_IDLE:
-        return f"has_zero_accum_cmd_field: (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}"
+        return f"has_zero_accum_cmd_field: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])} (needs accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)"
     return None
 
 
 def _x_s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 13] != 0:
-        return f"s3d3_ts_reserved_zero: (reserved0[0] == 0): reserved0[0] = {i_b[i_o + 13]}"
+        return f"s3d3_ts_reserved_zero: reserved0[0] = {i_b[i_o + 13]} (needs reserved0[0] == 0)"
     if i_b[i_o + 14] != 0:
-        return f"s3d3_ts_reserved_zero: (reserved0[1] == 0): reserved0[1] = {i_b[i_o + 14]}"
+        return f"s3d3_ts_reserved_zero: reserved0[1] = {i_b[i_o + 14]} (needs reserved0[1] == 0)"
     if i_b[i_o + 15] != 0:
-        return f"s3d3_ts_reserved_zero: (reserved0[2] == 0): reserved0[2] = {i_b[i_o + 15]}"
+        return f"s3d3_ts_reserved_zero: reserved0[2] = {i_b[i_o + 15]} (needs reserved0[2] == 0)"
     return None
 
 
@@ -2924,35 +3067,35 @@ def _x_tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> str | None:
     if not _is_valid_enum_alu_op(i_b[i_o + 37]):
         return 'tensor_scalar_valid_ops -> ' + (_x_is_valid_enum_alu_op(i_b[i_o + 37]) or 'is_valid_enum_alu_op')
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_DIVIDE:
-        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_DIVIDE): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"tensor_scalar_valid_ops: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op0 != NEURON_ISA_TPB_ALU_OP_DIVIDE)"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_POW:
-        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_POW): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"tensor_scalar_valid_ops: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op0 != NEURON_ISA_TPB_ALU_OP_POW)"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MOD:
-        return f"tensor_scalar_valid_ops: (op0 != NEURON_ISA_TPB_ALU_OP_MOD): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"tensor_scalar_valid_ops: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op0 != NEURON_ISA_TPB_ALU_OP_MOD)"
     if i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_DIVIDE:
-        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_DIVIDE): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
+        return f"tensor_scalar_valid_ops: op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs op1 != NEURON_ISA_TPB_ALU_OP_DIVIDE)"
     if i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_POW:
-        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_POW): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
+        return f"tensor_scalar_valid_ops: op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs op1 != NEURON_ISA_TPB_ALU_OP_POW)"
     if i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_MOD:
-        return f"tensor_scalar_valid_ops: (op1 != NEURON_ISA_TPB_ALU_OP_MOD): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
+        return f"tensor_scalar_valid_ops: op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs op1 != NEURON_ISA_TPB_ALU_OP_MOD)"
     if not (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37]))):
-        return f"tensor_scalar_valid_ops: (!tensor_scalar_bitvec({{...}}) || (is_bitvec_op(op0) && is_bitvec_op(op1))): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
+        return f"tensor_scalar_valid_ops: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs !tensor_scalar_bitvec({{...}}) || (is_bitvec_op(op0) && is_bitvec_op(op1)))"
     if not (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) or ((_is_valid_int_aluop_dve(i_b[i_o + 36]) or i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS) and (_is_valid_int_aluop_dve(i_b[i_o + 37]) or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS))):
-        return f"tensor_scalar_valid_ops: (!tensor_scalar_arith({{...}}) || (is_general_arith_op(op0) && is_general_arith_op(op1)) || ((op0 == NEURON_ISA_TPB_ALU_OP_RSQRT) && (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS) && (imm0.imm_bitvec_uint32 == 0) && (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) || ((is_valid_int_aluop_dve(op0) || (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)) && (is_valid_int_aluop_dve(op1) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)))): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}, imm0.imm_bitvec_uint32 = {_U32(i_b, i_o + 40)[0]}, imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
+        return f"tensor_scalar_valid_ops: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}, imm0.imm_bitvec_uint32 = {_U32(i_b, i_o + 40)[0]}, imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])} (needs !tensor_scalar_arith({{...}}) || (is_general_arith_op(op0) && is_general_arith_op(op1)) || ((op0 == NEURON_ISA_TPB_ALU_OP_RSQRT) && (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS) && (imm0.imm_bitvec_uint32 == 0) && (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) || ((is_valid_int_aluop_dve(op0) || (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)) && (is_valid_int_aluop_dve(op1) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS))))"
     if not (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS):
-        return f"tensor_scalar_valid_ops: ((op0 != NEURON_ISA_TPB_ALU_OP_BYPASS) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
+        return f"tensor_scalar_valid_ops: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs (op0 != NEURON_ISA_TPB_ALU_OP_BYPASS) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS))"
     return None
 
 
 def _x_tensor_scalar_valid_types(i_b: bytes, i_o: int) -> str | None:
     if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
-        return f"tensor_scalar_valid_types: (tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}"
+        return f"tensor_scalar_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
 
 def _x_ts_imm_32_chk(i_b: bytes, i_o: int) -> str | None:
     if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))):
-        return f"ts_imm_32_chk: (tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
+        return f"ts_imm_32_chk: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32))))"
     return None
 
 
@@ -2962,7 +3105,7 @@ def _x_ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | No
     if not _type_size_check(i_b[i_o + 32], 2):
         return 'ts_imm_16_chk -> ' + (_x_type_size_check(i_b[i_o + 32], 2) or 'type_size_check')
     if (_U32(imm_b, imm_o)[0] & 0xffff0000) != 0:
-        return f"ts_imm_16_chk: ((imm_bitvec_uint32 & 4294901760) == 0): imm_bitvec_uint32 = {_U32(imm_b, imm_o)[0]}"
+        return f"ts_imm_16_chk: imm_bitvec_uint32 = {_U32(imm_b, imm_o)[0]} (needs (imm_bitvec_uint32 & 4294901760) == 0)"
     return None
 
 
@@ -2972,13 +3115,13 @@ def _x_ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | Non
     if not _type_size_check(i_b[i_o + 32], 1):
         return 'ts_imm_8_chk -> ' + (_x_type_size_check(i_b[i_o + 32], 1) or 'type_size_check')
     if (_U32(imm_b, imm_o)[0] & 0xffffff00) != 0:
-        return f"ts_imm_8_chk: ((imm_bitvec_uint32 & 4294967040) == 0): imm_bitvec_uint32 = {_U32(imm_b, imm_o)[0]}"
+        return f"ts_imm_8_chk: imm_bitvec_uint32 = {_U32(imm_b, imm_o)[0]} (needs (imm_bitvec_uint32 & 4294967040) == 0)"
     return None
 
 
 def _x_ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | None:
     if not (_ts_imm_32_chk(i_b, i_o) or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o) or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)):
-        return 'ts_imm_chk: (ts_imm_32_chk({...}) || ts_imm_16_chk({...}, {...}) || ts_imm_8_chk({...}, {...}))'
+        return 'ts_imm_chk: needs ts_imm_32_chk({...}) || ts_imm_16_chk({...}, {...}) || ts_imm_8_chk({...}, {...})'
     return None
 
 
@@ -2986,15 +3129,15 @@ def _x_ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> str | N
     if not _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]):
         return 'ts_ptr_imm_chk -> ' + (_x_tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) or 'tpb_addr_active_channels')
     if not ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32]))):
-        return f"ts_ptr_imm_chk: ((tensor_scalar_arith({{...}}) && four_byte_aligned(imm_ptr)) || (tensor_scalar_bitvec({{...}}) && addr_aligned_dtype(imm_ptr, in_dtype))): imm_ptr = {_U32(imm_b, imm_o)[0]}, in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
+        return f"ts_ptr_imm_chk: imm_ptr = {_U32(imm_b, imm_o)[0]}, in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs (tensor_scalar_arith({{...}}) && four_byte_aligned(imm_ptr)) || (tensor_scalar_bitvec({{...}}) && addr_aligned_dtype(imm_ptr, in_dtype)))"
     return None
 
 
 def _x_tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> str | None:
     if not ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))):
-        return f"tensor_scalar_immediates_check: (((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}"
+        return f"tensor_scalar_immediates_check: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])} (needs ((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}})))"
     if not ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44))):
-        return f"tensor_scalar_immediates_check: (((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}}))): imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
+        return f"tensor_scalar_immediates_check: imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])} (needs ((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}})))"
     return None
 
 
@@ -3008,9 +3151,9 @@ def _x_tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> str | None:
 
 def _x_tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 35] != NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE:
-        return f"tensor_scalar_ptr_imm_src: (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}"
+        return f"tensor_scalar_ptr_imm_src: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])} (needs imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)"
     if i_b[i_o + 39] != NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE:
-        return f"tensor_scalar_ptr_imm_src: (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}"
+        return f"tensor_scalar_ptr_imm_src: imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])} (needs imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)"
     return None
 
 
@@ -3040,7 +3183,7 @@ def _x_tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> str | None:
 
 def _x_s3d3_transpose_check(i_b: bytes, i_o: int) -> str | None:
     if not (i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))):
-        return f"s3d3_transpose_check: ((header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (has_transpose_src_element_count_m3d({{...}}) && has_multiple_32_channels(num_active_channels))): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, num_active_channels = {i_b[i_o + 34]}"
+        return f"s3d3_transpose_check: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, num_active_channels = {i_b[i_o + 34]} (needs (header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (has_transpose_src_element_count_m3d({{...}}) && has_multiple_32_channels(num_active_channels)))"
     return None
 
 
@@ -3128,13 +3271,13 @@ def _x_is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> str | None:
 
 def _x_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 12] not in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
-        return f"has_valid_tensor_scalar_cache_reduce_accum_cmd: ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}"
+        return f"has_valid_tensor_scalar_cache_reduce_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])} (needs (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE))"
     return None
 
 
 def _x_is_valid_cache_reduce_op(op: int) -> str | None:
     if op not in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN):
-        return 'is_valid_cache_reduce_op: ((op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN))'
+        return f"is_valid_cache_reduce_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN))"
     return None
 
 
@@ -3152,21 +3295,24 @@ def _x_tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 def _x_tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> str | None:
     if not (_is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))):
-        return f"tensor_scalar_cache_reduce_valid_types: (is_valid_fp_dtype_datapath(in_dtype, ALLOW_FP32R_FALSE) || (is_valid_int_dtype_datapath(in_dtype) && (in_dtype != NEURON_ISA_TPB_DTYPE_UINT32) && (in_dtype != NEURON_ISA_TPB_DTYPE_INT32))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
+        return f"tensor_scalar_cache_reduce_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs is_valid_fp_dtype_datapath(in_dtype, ALLOW_FP32R_FALSE) || (is_valid_int_dtype_datapath(in_dtype) && (in_dtype != NEURON_ISA_TPB_DTYPE_UINT32) && (in_dtype != NEURON_ISA_TPB_DTYPE_INT32)))"
     return None
 
 
 def _x_tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> str | None:
-    if _tensor_scalar_cache_reduce_immediates_check(i_b, i_o):
-        return None
-    return f"tensor_scalar_cache_reduce_immediates_check: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}, imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}"
+    load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE
+    if not ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))):
+        return f"tensor_scalar_cache_reduce_immediates_check: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])} (needs ((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}})))"
+    if not ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0)):
+        return f"tensor_scalar_cache_reduce_immediates_check: imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}, load_accumulate = {load_accumulate} (needs (load_accumulate && (((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}})))) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0)))"
+    return None
 
 
 def _x_tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> str | None:
     if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
         return 'tensor_scalar_cache_reduce_reverse_chk -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
     if i_b[i_o + 38] != NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE:
-        return f"tensor_scalar_cache_reduce_reverse_chk: (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE): reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])}"
+        return f"tensor_scalar_cache_reduce_reverse_chk: reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])} (needs reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE)"
     return None
 
 
@@ -3256,37 +3402,37 @@ def _x_is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> str | No
 
 def _x_has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> str | None:
     if not (((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
-        return f"has_valid_exponential_accum_cmd: ((((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0)) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]}"
+        return f"has_valid_exponential_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]} (needs (((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0)) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE))"
     return None
 
 
 def _x_exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> str | None:
     if not (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32) or _I16(i_b, i_o + 20)[0] != 1 or (_U16(i_b, i_o + 26)[0] % 2) == 0):
-        return f"exp_x_even_or_unpacked: ((in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (step_elem[0] != 1) || ((num_elem[0] % 2) == 0)): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, step_elem[0] = {_I16(i_b, i_o + 20)[0]}, num_elem[0] = {_U16(i_b, i_o + 26)[0]}"
+        return f"exp_x_even_or_unpacked: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, step_elem[0] = {_I16(i_b, i_o + 20)[0]}, num_elem[0] = {_U16(i_b, i_o + 26)[0]} (needs (in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (step_elem[0] != 1) || ((num_elem[0] % 2) == 0))"
     return None
 
 
 def _x_exp_upper_src_dim_even(i_b: bytes, i_o: int) -> str | None:
     if not (_U16(i_b, i_o + 28)[0] == 1 or (_U16(i_b, i_o + 28)[0] % 2) == 0):
-        return f"exp_upper_src_dim_even: ((num_elem[1] == 1) || ((num_elem[1] % 2) == 0)): num_elem[1] = {_U16(i_b, i_o + 28)[0]}"
+        return f"exp_upper_src_dim_even: num_elem[1] = {_U16(i_b, i_o + 28)[0]} (needs (num_elem[1] == 1) || ((num_elem[1] % 2) == 0))"
     if not (_U16(i_b, i_o + 30)[0] == 1 or (_U16(i_b, i_o + 30)[0] % 2) == 0):
-        return f"exp_upper_src_dim_even: ((num_elem[2] == 1) || ((num_elem[2] % 2) == 0)): num_elem[2] = {_U16(i_b, i_o + 30)[0]}"
+        return f"exp_upper_src_dim_even: num_elem[2] = {_U16(i_b, i_o + 30)[0]} (needs (num_elem[2] == 1) || ((num_elem[2] % 2) == 0))"
     return None
 
 
 def _x_has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> str | None:
     if not (i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE or _indirect_pattern(i_b, i_o + 16) or _indirect_pattern(i_b, i_o + 48) or (_exp_x_even_or_unpacked(i_b, i_o) and _exp_upper_src_dim_even(i_b, i_o))):
-        return f"has_valid_exponential_num_elements: ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || indirect_pattern({{...}}) || indirect_pattern({{...}}) || (exp_x_even_or_unpacked({{...}}) && exp_upper_src_dim_even({{...}}))): accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}"
+        return f"has_valid_exponential_num_elements: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])} (needs (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || indirect_pattern({{...}}) || indirect_pattern({{...}}) || (exp_x_even_or_unpacked({{...}}) && exp_upper_src_dim_even({{...}})))"
     return None
 
 
 def _x_has_valid_exponential_ops(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS:
-        return f"has_valid_exponential_ops: (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS): op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"has_valid_exponential_ops: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)"
     if i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_BYPASS:
-        return f"has_valid_exponential_ops: (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS): op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])}"
+        return f"has_valid_exponential_ops: op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)"
     if i_b[i_o + 38] != NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE:
-        return f"has_valid_exponential_ops: (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE): reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])}"
+        return f"has_valid_exponential_ops: reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])} (needs reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE)"
     return None
 
 
@@ -3338,19 +3484,19 @@ def _x_is_valid_exponential(i_b: bytes, i_o: int) -> str | None:
 
 def _x_has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC):
-        return f"has_tensor_scalar_ptr_multi_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"has_tensor_scalar_ptr_multi_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC))"
     return None
 
 
 def _x_tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH:
-        return f"tensor_scalar_ptr_multi_arith: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"tensor_scalar_ptr_multi_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH)"
     return None
 
 
 def _x_tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC:
-        return f"tensor_scalar_ptr_multi_bitvec: (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"tensor_scalar_ptr_multi_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)"
     return None
 
 
@@ -3358,34 +3504,37 @@ def _x_tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> str | None:
     if not _is_valid_enum_alu_op(i_b[i_o + 36]):
         return 'tensor_scalar_ptr_multi_valid_ops -> ' + (_x_is_valid_enum_alu_op(i_b[i_o + 36]) or 'is_valid_enum_alu_op')
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_DIVIDE:
-        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_DIVIDE): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"tensor_scalar_ptr_multi_valid_ops: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_DIVIDE)"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_POW:
-        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_POW): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"tensor_scalar_ptr_multi_valid_ops: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_POW)"
     if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MOD:
-        return f"tensor_scalar_ptr_multi_valid_ops: (op != NEURON_ISA_TPB_ALU_OP_MOD): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"tensor_scalar_ptr_multi_valid_ops: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_MOD)"
     if not (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36])):
-        return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_bitvec({{...}}) || is_bitvec_op(op)): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"tensor_scalar_ptr_multi_valid_ops: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_scalar_ptr_multi_bitvec({{...}}) || is_bitvec_op(op))"
     if not (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36])):
-        return f"tensor_scalar_ptr_multi_valid_ops: (!tensor_scalar_ptr_multi_arith({{...}}) || is_general_arith_op(op)): op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}"
+        return f"tensor_scalar_ptr_multi_valid_ops: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_scalar_ptr_multi_arith({{...}}) || is_general_arith_op(op))"
     return None
 
 
 def _x_tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> str | None:
     if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
-        return f"tensor_scalar_ptr_multi_valid_types: (tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8)))): in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}"
+        return f"tensor_scalar_ptr_multi_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8))))"
     return None
 
 
 def _x_is_valid_tsm_subdim(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 37] != NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ:
-        return f"is_valid_tsm_subdim: (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ): op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])}"
+        return f"is_valid_tsm_subdim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ)"
     return None
 
 
 def _x_has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> str | None:
-    if _has_valid_src_slices_tsm_singular(i_b, i_o):
-        return None
-    return f"has_valid_src_slices_tsm_singular: src_mem_pattern.num_elem[3] = {_U16(i_b, i_o + 30)[0]}"
+    w = _U16(i_b, i_o + 30)[0]
+    if w < 1:
+        return f"has_valid_src_slices_tsm_singular: src_mem_pattern.num_elem[3] = {_U16(i_b, i_o + 30)[0]} (needs src_mem_pattern.num_elem[3] >= 1)"
+    if w > 8:
+        return f"has_valid_src_slices_tsm_singular: src_mem_pattern.num_elem[3] = {_U16(i_b, i_o + 30)[0]} (needs src_mem_pattern.num_elem[3] <= 8)"
+    return None
 
 
 def _x_tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> str | None:
@@ -3394,14 +3543,19 @@ def _x_tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> str | None:
     if not _has_tensor_scalar_ptr_multi_opcode(i_b, i_o):
         return 'tensor_scalar_ptr_multi_reverse_chk -> ' + (_x_has_tensor_scalar_ptr_multi_opcode(i_b, i_o) or 'has_tensor_scalar_ptr_multi_opcode')
     if i_b[i_o + 38] not in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH):
-        return f"tensor_scalar_ptr_multi_reverse_chk: ((reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE) || (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH)): reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])}"
+        return f"tensor_scalar_ptr_multi_reverse_chk: reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])} (needs (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE) || (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH))"
     return None
 
 
 def _x_s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> str | None:
-    if _s4d4_tsm_reserved_zero(i_b, i_o):
-        return None
-    return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]}"
+    if i_b[i_o + 35] != 0:
+        return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (returns false at line 1000 when reserved0[0] != 0)"
+    k = 0
+    while k < 5:
+        if i_b[i_o + 39 + k] != 0:
+            return f"s4d4_tsm_reserved_zero: k = {k} (returns false at line 1004 when reserved1[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    return None
 
 
 def _x_is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> str | None:
@@ -3452,36 +3606,50 @@ def _x_is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> str | None:
 
 def _x_has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC):
-        return f"has_tsm_immediates_load_opcode: ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC)): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}"
+        return f"has_tsm_immediates_load_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC))"
     return None
 
 
 def _x_has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
-    if _has_tsm_immediates_load_src_element_cnt(i_b, i_o):
-        return None
-    return f"has_tsm_immediates_load_src_element_cnt: src_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 24)[0]}, src_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 26)[0]}"
+    w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff
+    if not ((w >= 1 and w <= 8) or _shape_from_register(i_b, i_o + 16)):
+        return f"has_tsm_immediates_load_src_element_cnt: w = {w} (needs ((w >= 1) && (w <= 8)) || shape_from_register({{...}}))"
+    return None
 
 
 def _x_has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> str | None:
     if _F32(i_b, i_o + 44)[0] != 0.0:
-        return f"has_s2_bn_zero_immediates: (imm0_ptr.imm_arith_fp32 == 0.0): imm0_ptr.imm_arith_fp32 = {_F32(i_b, i_o + 44)[0]!r}"
+        return f"has_s2_bn_zero_immediates: imm0_ptr.imm_arith_fp32 = {_F32(i_b, i_o + 44)[0]!r} (needs imm0_ptr.imm_arith_fp32 == 0.0)"
     if i_b[i_o + 48] != NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE:
-        return f"has_s2_bn_zero_immediates: (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE): imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 48])}"
+        return f"has_s2_bn_zero_immediates: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 48])} (needs imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)"
     if _F32(i_b, i_o + 28)[0] != 0.0:
-        return f"has_s2_bn_zero_immediates: (imm1.imm_arith_fp32 == 0.0): imm1.imm_arith_fp32 = {_F32(i_b, i_o + 28)[0]!r}"
+        return f"has_s2_bn_zero_immediates: imm1.imm_arith_fp32 = {_F32(i_b, i_o + 28)[0]!r} (needs imm1.imm_arith_fp32 == 0.0)"
     return None
 
 
 def _x_tsm_immld_dtypes(i_b: bytes, i_o: int) -> str | None:
     if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
-        return f"tsm_immld_dtypes: (((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32)))): header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}"
+        return f"tsm_immld_dtypes: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
 
 def _x_s2_bn_reserved_zero(i_b: bytes, i_o: int) -> str | None:
-    if _s2_bn_reserved_zero(i_b, i_o):
-        return None
-    return f"s2_bn_reserved_zero: reserved1[0] = {i_b[i_o + 33]}"
+    zero = i_b[i_o + 33] == 0
+    k = 0
+    while k < 4:
+        zero = zero and i_b[i_o + 12 + k] == 0
+        k = (k + 1) & 0xffffffff
+    k = 0
+    while k < 9:
+        zero = zero and i_b[i_o + 35 + k] == 0
+        k = (k + 1) & 0xffffffff
+    k = 0
+    while k < 15:
+        zero = zero and i_b[i_o + 49 + k] == 0
+        k = (k + 1) & 0xffffffff
+    if not zero:
+        return f"s2_bn_reserved_zero: zero = {zero} (needs zero)"
+    return None
 
 
 def _x_is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> str | None:

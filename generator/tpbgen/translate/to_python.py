@@ -7,6 +7,7 @@ where C's value can change: a narrowing, a signedness change that can flip, unsi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .c_semantics import BOOL, ScalarType
@@ -74,6 +75,11 @@ class PyEmitter:
     arms: frozenset[str] = frozenset()  # INST_UNION arm names, stripped from explain paths
     used_consts: dict[str, int | float | tuple[int | float, ...]] = field(default_factory=dict)
     _tmp: int = 0
+    # Set while emitting an explain twin: how each `return` is written, given the conditions of
+    # the branches that lead to it (innermost last).
+    return_hook: Callable[[Return, str, list[Expr]], list[str]] | None = None
+    branch: list[Expr] = field(default_factory=list)
+    defs: dict[str, Expr] = field(default_factory=dict)  # the last expression assigned to each local
 
     # -- expressions -----------------------------------------------------------------------
     def offset(self, view: View) -> str:
@@ -243,6 +249,8 @@ class PyEmitter:
         return out or [f"{indent}pass"]
 
     def stmt(self, s: Stmt, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        if isinstance(s, Return) and self.return_hook is not None:
+            return self.return_hook(s, ind, list(self.branch))
         if isinstance(s, Return):
             assert s.e is not None
             if isinstance(s.e, Logical) and self.membership(s.e) is None and len(terms := self.chain_terms(s.e)) > 2:
@@ -252,11 +260,15 @@ class PyEmitter:
                 return [f"{ind}return (", *lines, f"{ind})"]
             return [f"{ind}return {self.bare(s.e)}"]
         if isinstance(s, Assign):
+            self.defs[s.name] = s.e
             return [f"{ind}{s.name} = {self.bare(s.e)}"]
         if isinstance(s, If):
+            self.branch.append(s.c)
             out = [f"{ind}if {self.bare(s.c)}:", *self.stmts(s.then, ind + "    ", step)]
+            self.branch[-1] = Not(s.c)
             if s.orelse:
                 out += [f"{ind}else:", *self.stmts(s.orelse, ind + "    ", step)]
+            self.branch.pop()
             return out
         if isinstance(s, Loop):
             lines = self.stmts(s.body, ind + "    ", s.step)
@@ -266,7 +278,7 @@ class PyEmitter:
             return [f"{ind}break"]
         if isinstance(s, Continue):
             return [*(line for st in step for line in self.stmt(st, ind, ())), f"{ind}continue"]
-        if isinstance(s, Switch) and (member := self.switch_membership(s)) is not None:
+        if isinstance(s, Switch) and self.return_hook is None and (member := self.switch_membership(s)) is not None:
             return [f"{ind}return {member}"]
         if isinstance(s, Switch):
             self._tmp += 1
@@ -343,7 +355,8 @@ class PyEmitter:
         if isinstance(e, Const):
             return e.name or (repr(e.value) if isinstance(e.value, float) else str(e.value))
         if isinstance(e, Var):
-            return e.name
+            d = self.defs.get(e.name)
+            return self.c_text(d) if isinstance(d, (Load, Conv)) and isinstance(_unconv(d), Load) else e.name
         if isinstance(e, Load):
             return self.path(e)
         if isinstance(e, Not):
@@ -382,6 +395,20 @@ class PyEmitter:
             self.loads(child, acc)
         return acc
 
+    def vars_in(self, e: Expr | View, acc: list[str], loads: list[Load] | None = None) -> list[str]:
+        """Locals read by `e`; a local that holds a field read (`w = src.num_elem[3]`) is shown as
+        that field instead, by adding the load to `loads`."""
+        if isinstance(e, Var):
+            d = self.defs.get(e.name)
+            if loads is not None and d is not None and isinstance(_unconv(d), Load):
+                self.loads(_unconv(d), loads)
+            elif e.name not in acc:
+                acc.append(e.name)
+            return acc
+        for child in _children(e):
+            self.vars_in(child, acc, loads)
+        return acc
+
     def values_fstring(self, loads: list[Load]) -> str:
         parts = []
         for ld in loads:
@@ -395,6 +422,12 @@ class PyEmitter:
             else:
                 parts.append(f"{shown} = {{{self.load(ld)}}}")
         return ", ".join(parts)
+
+
+def _unconv(e: Expr) -> Expr:
+    while isinstance(e, Conv):
+        e = e.e
+    return e
 
 
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}

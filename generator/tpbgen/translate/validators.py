@@ -26,7 +26,7 @@ from .lower import (
     Return,
     View,
 )
-from .to_python import PyEmitter, conjuncts
+from .to_python import PyEmitter, always_returns, conjuncts
 
 INST_UNION = "NEURON_ISA_TPB_INST_UNION"
 
@@ -139,7 +139,7 @@ def _params_sig(lf: LFunction) -> tuple[str, str]:
 
 
 def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
-    ps, args = _params_sig(lf)
+    ps, _args = _params_sig(lf)
     lines = [f"def _x_{lf.name}({ps}) -> str | None:"]
     body = lf.body
     if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
@@ -148,16 +148,64 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
             lines.append(f"        return {_term_reason(em, lf.name, term, explainable)}")
         lines.append("    return None")
         return lines
-    loads: list[Load] = []
-    for st in _all_exprs(body):
-        em.loads(st, loads)
-    vals = em.values_fstring(loads)
-    scalars = ", ".join(f"{p.name}={{{p.name}}}" for p in lf.params if p.struct is None)
-    vals = ", ".join(x for x in (scalars, vals) if x)
-    lines.append(f"    if _{lf.name}({args}):")
-    lines.append("        return None")
-    lines.append(f"    return {_fstring(lf.name + (': ' + vals if vals else ''))}")
+    # Any other body (if/return, locals, switch, loops) is mirrored statement for statement; each
+    # `return` becomes "None if it returns true, else why": the conditions that led there and the
+    # values of the fields and locals they read.
+    scalars = [f"{p.name}={{{p.name}}}" for p in lf.params if p.struct is None]
+
+    def hook(ret: Return, ind: str, path: list[Expr]) -> list[str]:
+        e = ret.e
+        assert e is not None
+        if isinstance(e, Const):
+            if e.value:
+                return [f"{ind}return None"]
+            return [f"{ind}return {_path_reason(em, lf.name, ret.line, path, scalars)}"]
+        out = []
+        for term in conjuncts(e):
+            out.append(f"{ind}if {em.bare(Not(term))}:")
+            out.append(f"{ind}    return {_term_reason(em, lf.name, term, explainable)}")
+        out.append(f"{ind}return None")
+        return out
+
+    em.return_hook = hook
+    em.defs = {}
+    try:
+        lines += em.stmts(body, "    ")
+    finally:
+        em.return_hook = None
+    if not always_returns(body):
+        lines.append(f"    return {_fstring(lf.name + ': control reaches the end of the function')}")
     return lines
+
+
+def _path_reason(em: PyEmitter, fname: str, line: int, path: list[Expr], scalars: list[str]) -> str:
+    """Why a `return false` was reached: the values read by the branch conditions on the way."""
+    conds = " && ".join(_unparen(em.c_text(c)) for c in path)
+    loads: list[Load] = []
+    names: list[str] = []
+    for c in path:
+        em.loads(c, loads)
+        em.vars_in(c, names, loads)
+    vals = ", ".join(x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x) or ", ".join(scalars)
+    why = f"returns false at line {line}" + (f" when {conds}" if conds else "")
+    return _fstring(f"{fname}: " + (f"{vals} ({_brace(why)})" if vals else _brace(why)))
+
+
+def _unparen(text: str) -> str:
+    """`(a <= 8)` -> `a <= 8` when the parentheses wrap the whole text."""
+    if text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for i, c in enumerate(text):
+            depth += c == "("
+            depth -= c == ")"
+            if depth == 0 and i < len(text) - 1:
+                return text
+        return text[1:-1]
+    return text
+
+
+def _brace(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _term_reason(em: PyEmitter, fname: str, term: Expr, explainable: set[str]) -> str:
@@ -170,9 +218,10 @@ def _term_reason(em: PyEmitter, fname: str, term: Expr, explainable: set[str]) -
                 args.append(em.expr(a))
         return f"{_quote(fname + ' -> ')} + (_x_{term.fn}({', '.join(args)}) or {_quote(term.fn)})"
     loads = em.loads(term, [])
-    vals = em.values_fstring(loads)
-    text = em.c_text(term).replace("{", "{{").replace("}", "}}")
-    return _fstring(f"{fname}: {text}" + (f": {vals}" if vals else ""))
+    names = em.vars_in(term, [], loads)
+    vals = ", ".join(x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x)
+    needs = "needs " + _brace(_unparen(em.c_text(term)))
+    return _fstring(f"{fname}: {vals} ({needs})" if vals else f"{fname}: {needs}")
 
 
 def _fstring(s: str) -> str:
