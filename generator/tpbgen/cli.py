@@ -16,10 +16,27 @@ from .errors import Diagnostic, ExitCode, Severity, TpbgenError
 DEFAULT_HEADERS = Path("vendor_headers")
 
 
+ERROR_FORMAT = "text"  # set from --error-format before a command runs
+
+
 def _print_diags(diags: Sequence[Diagnostic], stream: object = None) -> None:
     out = stream or sys.stderr
     for d in diags:
-        print(d.render(), file=out)  # type: ignore[arg-type]
+        print(render_diagnostic(d, ERROR_FORMAT), file=out)  # type: ignore[arg-type]
+
+
+def render_diagnostic(d: Diagnostic, fmt: str) -> str:
+    """text: `file:line:col: severity [code]: message`; json: one object per line;
+    github: a workflow command, so CI annotates the header line."""
+    if fmt == "json":
+        return json.dumps({"file": d.file, "line": d.line, "col": d.col, "severity": d.severity.value, "code": d.code,
+                           "pointer": d.pointer, "message": d.message}, sort_keys=True)
+    if fmt == "github":
+        level = {"error": "error", "warning": "warning"}.get(d.severity.value, "notice")
+        where = ",".join(x for x in (f"file={d.file}" if d.file else "", f"line={d.line}" if d.line else "", f"col={d.col}" if d.col else "") if x)
+        message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return f"::{level} {where}::{d.code + ': ' if d.code else ''}{message}" if where else f"::{level}::{message}"
+    return d.render()
 
 
 # -- inspect ------------------------------------------------------------------------------------
@@ -94,7 +111,8 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(doc, indent=2, sort_keys=True) + "\n")
     else:
         for f in shown:
-            print(f"{f.gen}: {f.diagnostic().render()}")
+            d = f.diagnostic()
+            print(f"{f.gen}: {d.render()}" if ERROR_FORMAT == "text" else render_diagnostic(d, ERROR_FORMAT))
         counts: dict[str, int] = {}
         for f in findings:
             counts[f.kind] = counts.get(f.kind, 0) + 1
@@ -106,6 +124,8 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tpbgen", description="AWS Neuron TPB arch-ISA headers -> typed, validated, executable Python runtime.")
     p.add_argument("--version", action="version", version=f"tpbgen {__version__}")
+    p.add_argument("--error-format", choices=("text", "json", "github"), default="text",
+                   help="how diagnostics are printed on stderr (github: workflow annotations)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(sp: argparse.ArgumentParser) -> None:
@@ -145,8 +165,10 @@ _EXTRA_COMMANDS = _extra_commands()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global ERROR_FORMAT
     parser = build_parser()
     args = parser.parse_args(argv)
+    ERROR_FORMAT = args.error_format
     try:
         code = int(args.func(args))
     except TpbgenError as exc:

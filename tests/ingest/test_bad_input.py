@@ -97,3 +97,16 @@ def test_every_error_of_every_generation_is_reported(tmp_path: Path, capsys: pyt
     make_tree(tmp_path, gen="two", mapping="{")
     code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
     assert code == 2 and "neuron_one_arch_isa" in err and "neuron_two_arch_isa" in err
+
+
+def test_error_formats_for_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    make_tree(tmp_path, ops=OPS.replace("(h.len == 16)", "(h.len == == 16)"))
+    code = main(["--error-format", "github", "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("::error file=neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_ops.h,line=12,col=38::syntax: ")
+    code = main(["--error-format", "json", "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache"])
+    doc = json.loads(capsys.readouterr().err.splitlines()[0])
+    assert code == 2 and doc["line"] == 12 and doc["col"] == 38 and doc["severity"] == "error" and doc["code"] == "syntax"
