@@ -25,7 +25,18 @@ class GenerationSource:
         return self.tpb_dir.relative_to(self.root).as_posix()
 
     def headers(self) -> list[Path]:
+        """The translation unit: every header of the tpb/ tree."""
         return sorted(self.tpb_dir.glob("*.h"))
+
+    @property
+    def gen_dir(self) -> Path:
+        """neuron_<gen>_arch_isa/: tpb/ and any sibling tree its headers include (e.g. common/)."""
+        return self.tpb_dir.parent
+
+    def all_headers(self) -> list[Path]:
+        """Every header below the generation directory: what the IR may take definitions from and
+        what its cache key covers."""
+        return sorted(p for p in self.gen_dir.rglob("*.h") if p.is_file())
 
     def mapping_file(self) -> Path:
         return self.tpb_dir / "instruction_mapping.json"

@@ -37,7 +37,7 @@ class Ingested:
 def inputs_hash(src: GenerationSource) -> str:
     h = hashlib.sha256()
     h.update(f"tpbgen {__version__} ir {IR_VERSION}\n".encode())
-    files = [*src.headers(), src.mapping_file()]
+    files = [*src.all_headers(), src.mapping_file()]
     for f in sorted(fake_libc_dir().glob("*.h")):
         h.update(f"libc/{f.name}\n".encode())
         h.update(f.read_bytes())
@@ -85,15 +85,16 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
     relpath = functools.cache(src.rel)  # called for every AST coordinate: resolve each file name once
 
     tpb_rel = src.rel_tpb_dir
+    gen_rel = src.gen_dir.relative_to(src.root).as_posix()
 
-    def is_ours(rel: str) -> bool:
-        return rel.startswith(tpb_rel + "/")
+    def is_ours(rel: str) -> bool:  # tpb/ and sibling trees of this generation (common/), not libc
+        return rel.startswith(gen_rel + "/")
 
     ast = parse(text, TU_NAME, relpath)
     lines = SourceLines(root)
     tree = build(ast, relpath, is_ours, lines, dialect)
     files = []
-    for h in src.headers():
+    for h in src.all_headers():
         rel = h.relative_to(src.root).as_posix()
         data = h.read_bytes()
         files.append(SourceFile(rel, hashlib.sha256(data).hexdigest(), data.count(b"\n"), lines.banner(rel)))

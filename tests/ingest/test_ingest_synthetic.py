@@ -12,7 +12,7 @@ from tpbgen.ir import io as ir_io
 from tpbgen.ir.schema_gen import render as render_schema
 from tpbgen.verify_cc import verify_cc
 
-from .synth import make_tree
+from .synth import OPS, make_tree
 
 
 @pytest.fixture
@@ -136,3 +136,25 @@ typedef struct NEURON_ISA_TPB_HOLDER { uint8_t x; NEURON_ISA_TPB_ALIGNED al; NEU
     assert [f.offset for f in holder.fields] == [0, 8, 16] and holder.size == 24
     mismatches, compared = verify_cc(g, tmp_path, cc)
     assert mismatches == [] and compared > 40
+
+
+def test_sibling_trees_of_a_generation_are_ingested(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tpb/ header that includes `../common/x.h` (the real package has such a tree): the types
+    there are part of the generation's IR, and editing that file invalidates the cache."""
+    from .synth import COMMON
+
+    make_tree(tmp_path, common=COMMON.replace('#include <stdbool.h>\n', '#include <stdbool.h>\n#include "../common/shared.h"\n'),
+              ops=OPS.replace("h.len == 16", "h.len == NEURON_ISA_TPB_SHARED_LEN"))
+    common_dir = tmp_path / "neuron_synth_arch_isa" / "common"
+    common_dir.mkdir()
+    shared = common_dir / "shared.h"
+    shared.write_text("typedef struct NEURON_ISA_TPB_SHARED { unsigned char a; unsigned short b; } NEURON_ISA_TPB_SHARED;\n"
+                      "static const unsigned char NEURON_ISA_TPB_SHARED_LEN = 16;\n")
+    monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
+    g = ingest_root(tmp_path)[0].gen
+    assert g.struct("NEURON_ISA_TPB_SHARED").size == 4
+    assert "neuron_synth_arch_isa/common/shared.h" in {f.path for f in g.files}
+    assert g.constant("NEURON_ISA_TPB_SHARED_LEN").value == 16
+    shared.write_text(shared.read_text().replace("= 16;", "= 17;"))
+    again = ingest_root(tmp_path)[0]
+    assert not again.from_cache and again.gen.constant("NEURON_ISA_TPB_SHARED_LEN").value == 17
