@@ -178,7 +178,7 @@ def test_arrays_of_any_rank_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
         "typedef enum NEURON_ISA_TPB_OPCODE { NEURON_ISA_TPB_OPCODE_A = 1, } __attribute__((__packed__)) NEURON_ISA_TPB_OPCODE;\n"
         "typedef struct NEURON_ISA_TPB_CELL { uint8_t a : 3; uint8_t b : 5; int16_t v; } NEURON_ISA_TPB_CELL;\n"
         "typedef union NEURON_ISA_TPB_U { uint32_t w; float f; uint8_t b[4]; } NEURON_ISA_TPB_U;\n"
-        "typedef struct NEURON_ISA_TPB_TOY_STRUCT { NEURON_ISA_TPB_OPCODE opcode; uint8_t grid[2][3]; uint8_t pad;\n"
+        "typedef struct NEURON_ISA_TPB_TOY_STRUCT { NEURON_ISA_TPB_OPCODE opcode; uint8_t grid[2][3]; uint8_t in;\n"
         "    NEURON_ISA_TPB_CELL cells[2][2]; NEURON_ISA_TPB_U u[2]; int32_t m[2][2]; } NEURON_ISA_TPB_TOY_STRUCT;\n"
         "_Static_assert(sizeof(NEURON_ISA_TPB_TOY_STRUCT) == 48, \"48\");\n"
     )
@@ -192,6 +192,7 @@ def test_arrays_of_any_rank_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
         "assert t.to_bytes() == raw and S.TOY.from_bytes(t.to_bytes()) == t\n"
         "assert len(t.grid) == 6 and len(t.cells) == 4 and len(t.m) == 4 and t.grid[5] == raw[6]\n"
         "assert t.cells[3].v == int.from_bytes(raw[8 + 3 * 4 + 2: 8 + 3 * 4 + 4], 'little', signed=True)\n"
+        "assert t.in_ == raw[7]  # a C field named like a Python keyword gets a trailing _\n"
         "print('ok')\n"
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)

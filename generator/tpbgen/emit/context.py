@@ -134,19 +134,19 @@ class _StructCoder:
             elif t.signed:
                 val = f"_sext({val}, {f.bit_width})"
             write = f"_put_bits(out, {off}, {f.size}, {f.bit_offset}, {f.bit_width}, int(VALUE))"
-            np_fields = ((f.name, repr(f"u{f.size}" if f.size in (1, 2, 4, 8) else f"V{f.size}"), f.offset),)
-            return FieldCtx(f.name, hint, val, write, "0", f.offset, f.size, (), f.bit_offset, f.bit_width, t.spelled, f.comment, f.loc.line, np_fields)
+            np_fields = ((naming.field_name(f.name), repr(f"u{f.size}" if f.size in (1, 2, 4, 8) else f"V{f.size}"), f.offset),)
+            return FieldCtx(naming.field_name(f.name), hint, val, write, "0", f.offset, f.size, (), f.bit_offset, f.bit_width, t.spelled, f.comment, f.loc.line, np_fields)
         if t.kind in ("struct", "union"):
             cls = naming.type_name(t.name)
             es = self.structs[t.name].size
             if not f.dims:
-                return FieldCtx(f.name, cls, f"{cls}.from_bytes(b, {off})", f"VALUE.write_into(out, {off})", f"{cls}()", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"{cls}.DTYPE", f.offset),))
+                return FieldCtx(naming.field_name(f.name), cls, f"{cls}.from_bytes(b, {off})", f"VALUE.write_into(out, {off})", f"{cls}()", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), f"{cls}.DTYPE", f.offset),))
             # arrays of any rank are one tuple in C (row-major) order, like scalar arrays
             read = f"tuple({cls}.from_bytes(b, {off} + {es} * k) for k in range({n}))"
             write = f"_check_len(VALUE, {n}, {f.name!r})\n        for k, x in enumerate(VALUE):\n            x.write_into(out, {off} + {es} * k)"
-            return FieldCtx(f.name, f"tuple[{cls}, ...]", read, write, f"tuple({cls}() for _ in range({n}))", f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"({cls}.DTYPE, {f.dims!r})", f.offset),))
+            return FieldCtx(naming.field_name(f.name), f"tuple[{cls}, ...]", read, write, f"tuple({cls}() for _ in range({n}))", f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), f"({cls}.DTYPE, {f.dims!r})", f.offset),))
         if t.kind == "bool" and not f.dims:
-            return FieldCtx(f.name, "bool", f"(b[{off}] != 0)", f"_P_B(out, {off}, int(VALUE))", "False", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, "'u1'", f.offset),))
+            return FieldCtx(naming.field_name(f.name), "bool", f"(b[{off}] != 0)", f"_P_B(out, {off}, int(VALUE))", "False", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), "'u1'", f.offset),))
         fmt = self.scalar_fmt(f)
         npfmt = repr(_NP[fmt])
         is_enum = t.kind == "enum"
@@ -162,7 +162,7 @@ class _StructCoder:
             hint = f"{cls} | int" if is_enum else one
             write = f"_P_{fmt}(out, {off}, {'int(VALUE)' if is_enum else 'VALUE'})"
             default = "0.0" if one == "float" else ("False" if one == "bool" else "0")
-            return FieldCtx(f.name, hint, read, write, default, f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((f.name, npfmt, f.offset),))
+            return FieldCtx(naming.field_name(f.name), hint, read, write, default, f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), npfmt, f.offset),))
         flat = f"_unpack('<{n}{fmt}', b, {off})"
         if is_enum:
             read = f"tuple(_enum({cls}, x) for x in {flat})"
@@ -173,7 +173,7 @@ class _StructCoder:
         write = f"_check_len(VALUE, {n}, {f.name!r})\n        _pack_into('<{n}{fmt}', out, {off}, *(int(x) for x in VALUE))" if one == "int" else f"_check_len(VALUE, {n}, {f.name!r})\n        _pack_into('<{n}{fmt}', out, {off}, *VALUE)"
         zero = "0.0" if one == "float" else "0"
         default = f"({', '.join([zero] * n)},)"
-        return FieldCtx(f.name, hint, read, write, default, f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((f.name, f"({npfmt}, {f.dims!r})", f.offset),))
+        return FieldCtx(naming.field_name(f.name), hint, read, write, default, f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), f"({npfmt}, {f.dims!r})", f.offset),))
 
     def struct(self, s: Struct) -> StructCtx:
         fields = []

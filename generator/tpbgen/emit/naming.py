@@ -62,6 +62,16 @@ def member_names(enum_c_name: str, members: list[str]) -> list[str]:
     return [_safe(m[len(prefix) :]) for m in members]
 
 
+# Attribute names the generated classes use themselves; a C field with one of these names gets a `_`.
+_CLASS_API = {"SIZE", "LAYOUT", "DTYPE", "from_bytes", "to_bytes", "write_into"}
+
+
+def field_name(c_name: str) -> str:
+    """A struct field or union arm as a Python attribute: the C name, unless it is a keyword or
+    one of the generated class's own names."""
+    return c_name + "_" if c_name in _CLASS_API else _safe(c_name)
+
+
 def constant_name(c_name: str) -> str:
     return _safe(strip_prefix(c_name))
 
