@@ -41,13 +41,17 @@ def camel(words: str) -> str:
     return "".join(out)
 
 
+# Names the generated modules define or import next to the type classes.
+_MODULE_NAMES = {"Any", "ClassVar", "Final", "Buffer", "DecodeError", "FieldLayout", "IntEnum", "MemberInfo",
+                 "STRUCTS", "ENUMS", "Word", "OpcodeStatus", "BatchDecode"}
+
+
 def type_name(c_name: str) -> str:
     if c_name.startswith("__anon_"):
         return "_Anon" + camel(c_name[len("__anon_") :])
     base = strip_prefix(c_name)
-    if base.endswith("_STRUCT"):
-        return _safe(base[: -len("_STRUCT")])
-    return _safe(camel(base))
+    name = _safe(base[: -len("_STRUCT")]) if base.endswith("_STRUCT") else _safe(camel(base))
+    return name + "_" if name in _MODULE_NAMES else name
 
 
 def member_names(enum_c_name: str, members: list[str]) -> list[str]:
