@@ -15,6 +15,8 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
+import pycparser
+
 from . import __version__
 from .comments import SourceLines
 from .dialect import reduce_dialect
@@ -36,7 +38,8 @@ class Ingested:
 
 def inputs_hash(src: GenerationSource) -> str:
     h = hashlib.sha256()
-    h.update(f"tpbgen {__version__} ir {IR_VERSION}\n".encode())
+    # the IR holds pycparser ASTs (function bodies): a different pycparser may shape them differently
+    h.update(f"tpbgen {__version__} ir {IR_VERSION} pycparser {pycparser.__version__}\n".encode())
     files = [*src.all_headers(), src.mapping_file()]
     for f in sorted(fake_libc_dir().glob("*.h")):
         h.update(f"libc/{f.name}\n".encode())

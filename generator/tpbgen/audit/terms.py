@@ -4,7 +4,8 @@ A C predicate is normalised to one boolean expression (`return e;`, `if (c) retu
 `if (c) return true; ...`, and `switch (x) { case A: case B: return true; default: return false; }`
 are folded), then split into its top-level conjuncts. A conjunct that is itself a disjunction keeps
 its arms, so an arm added to `a || b || c` shows as one arm, not as a changed line. Terms are
-rendered as C with pycparser's CGenerator, so spacing and parenthesisation never show as changes.
+rendered as C by tpbgen's own printer (ir/cprint.py), so spacing and parenthesisation never show as
+changes, and the text does not depend on the installed pycparser.
 
 Polarity (`polarities`) says whether making a function stricter makes the instructions that reach
 it stricter (+1, the usual case), looser (-1, the function is only ever used negated, e.g. an
@@ -19,12 +20,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pycparser import c_ast, c_generator  # type: ignore[import-untyped,unused-ignore]
+from pycparser import c_ast  # type: ignore[import-untyped,unused-ignore]
 
+from ..ir import cprint
 from ..ir.cast import from_dict
 from ..ir.model import Function
-
-_GEN = c_generator.CGenerator(reduce_parentheses=True)
 
 _NEGATED_CMP = {"==": "!=", "!=": "=="}
 
@@ -40,7 +40,7 @@ class Term:
 
 def render(node: c_ast.Node) -> str:
     """C text of an expression or statement, whitespace collapsed to single spaces."""
-    return " ".join(_GEN.visit(node).split())
+    return cprint.render(node)
 
 
 def _const(node: c_ast.Node | None) -> int | None:

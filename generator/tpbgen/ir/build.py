@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pycparser import c_ast
-from pycparser.c_generator import CGenerator
 
 from ..comments import SourceLines, parse_maintenance
 from ..dialect import DialectInfo
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..layout import MemberIn, enum_size, layout_struct, layout_union
+from . import cprint
 from .cast import to_dict
 from .consteval import ConstEvaluator, CValue, NotConstant
 from .model import (
@@ -472,7 +472,7 @@ class _Builder:
         msg = ""
         if sa.message is not None and isinstance(sa.message, c_ast.Constant):
             msg = sa.message.value[1:-1].encode().decode("unicode_escape")
-        expr = CGenerator().visit(sa.cond)
+        expr = cprint.expr(sa.cond)
         try:
             value = bool(self.evaluator().eval(sa.cond).value)
         except NotConstant as exc:
