@@ -37,9 +37,9 @@ class Ingested:
 
 
 def inputs_hash(src: GenerationSource) -> str:
+    """One hash over every input byte: headers, JSON and tpbgen's stand-in libc (content only, so
+    the MANIFEST is the same on any machine)."""
     h = hashlib.sha256()
-    # the IR holds pycparser ASTs (function bodies): a different pycparser may shape them differently
-    h.update(f"tpbgen {__version__} ir {IR_VERSION} pycparser {pycparser.__version__}\n".encode())
     files = [*src.all_headers(), src.mapping_file()]
     for f in sorted(fake_libc_dir().glob("*.h")):
         h.update(f"libc/{f.name}\n".encode())
@@ -48,6 +48,13 @@ def inputs_hash(src: GenerationSource) -> str:
         h.update(f.relative_to(src.root).as_posix().encode() + b"\n")
         h.update(f.read_bytes() if f.exists() else b"<missing>")
     return h.hexdigest()
+
+
+def cache_key(inputs: str) -> str:
+    """The IR cache key: the inputs, and what shapes the IR from them. The IR holds pycparser ASTs
+    (function bodies), which another pycparser may shape differently."""
+    tools = f"tpbgen {__version__} ir {IR_VERSION} pycparser {pycparser.__version__}"
+    return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
 
 
 def cache_dir() -> Path:
@@ -60,7 +67,7 @@ def cache_dir() -> Path:
 
 def ingest(src: GenerationSource, use_cache: bool = True, preprocessor: Preprocessor | None = None) -> Ingested:
     key = inputs_hash(src)
-    cached = cache_dir() / f"ir-{src.name}-{key[:32]}.pickle"
+    cached = cache_dir() / f"ir-{src.name}-{cache_key(key)[:32]}.pickle"
     if use_cache and cached.exists():
         try:
             gen = pickle.loads(cached.read_bytes())
