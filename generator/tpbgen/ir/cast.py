@@ -3,6 +3,10 @@
 Each node becomes `{"_t": <class name>, "coord": "file:line:col", <attr>: value, <child>: node}`;
 list children become lists. `from_dict` rebuilds real `pycparser.c_ast` nodes, so the translator
 works on the pycparser AST itself.
+
+An attribute whose value is an empty list is left out, and comes back as `[]`: pycparser
+versions add such attributes (3.12's `attributes`), and the IR must not depend on the version
+installed.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ def to_dict(node: c_ast.Node, relpath: Callable[[str], str], keep_columns: bool 
         col = (node.coord.column or 0) if keep_columns else 0
         out["coord"] = f"{relpath(node.coord.file)}:{node.coord.line}:{col}"
     for a in node.attr_names:
-        out[a] = getattr(node, a)
+        v = getattr(node, a)
+        if v != []:
+            out[a] = v
     for slot in _child_slots(node):
         v = getattr(node, slot)
         if v is None:
@@ -41,10 +47,11 @@ def to_dict(node: c_ast.Node, relpath: Callable[[str], str], keep_columns: bool 
 def from_dict(d: dict[str, Any]) -> c_ast.Node:
     cls = getattr(c_ast, d["_t"])
     kwargs: dict[str, Any] = {}
+    attrs = set(cls.attr_names)
     for slot in cls.__slots__:
         if slot in ("coord", "__weakref__"):
             continue
-        v = d.get(slot)
+        v = d.get(slot, [] if slot in attrs else None)
         if isinstance(v, dict) and "_t" in v:
             kwargs[slot] = from_dict(v)
         elif isinstance(v, list) and v and isinstance(v[0], dict) and "_t" in v[0]:

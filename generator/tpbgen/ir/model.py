@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-IR_VERSION = 1
+IR_VERSION = 2
 
 TypeKind = Literal["int", "float", "bool", "enum", "struct", "union", "void"]
 
