@@ -4,9 +4,10 @@ Each node becomes `{"_t": <class name>, "coord": "file:line:col", <attr>: value,
 list children become lists. `from_dict` rebuilds real `pycparser.c_ast` nodes, so the translator
 works on the pycparser AST itself.
 
-An attribute whose value is an empty list is left out, and comes back as `[]`: pycparser
-versions add such attributes (3.12's `attributes`), and the IR must not depend on the version
-installed.
+An attribute whose value is an empty list is left out, and comes back as `[]`; so is an empty
+`attributes` child (pycparser 3.12 attaches GNU attributes to nodes; tpbgen blanks every
+attribute before parsing, so that list is always empty). The IR must not depend on the
+pycparser version installed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def to_dict(node: c_ast.Node, relpath: Callable[[str], str], keep_columns: bool 
             out[a] = v
     for slot in _child_slots(node):
         v = getattr(node, slot)
+        if slot == "attributes" and not v:
+            continue
         if v is None:
             out[slot] = None
         elif isinstance(v, list):
