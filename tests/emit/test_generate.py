@@ -197,3 +197,16 @@ def test_arrays_of_any_rank_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
+
+
+def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
+    """Set and dict iteration order of strings changes with PYTHONHASHSEED; the output must not."""
+    outs = []
+    for seed in ("1", "12345"):
+        out = tmp_path / f"gen{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed, "TPBGEN_CACHE_DIR": str(tmp_path / f"cache{seed}")}
+        proc = subprocess.run([sys.executable, "-m", "tpbgen.cli", "generate", "--headers", str(HEADER_ROOT), "--out", str(out)],
+                              capture_output=True, text=True, env=env)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(tree(out))
+    assert outs[0] == outs[1]
