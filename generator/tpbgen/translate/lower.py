@@ -184,6 +184,27 @@ def type_of(e: Expr) -> ScalarType:
     return e.t
 
 
+def unconv(e: Expr) -> Expr:
+    """`e` without the implicit conversions lowering wrapped around it."""
+    while isinstance(e, Conv):
+        e = e.e
+    return e
+
+
+def strip_parens(text: str) -> str:
+    """Rendered code without one pair of parentheses that wraps all of it: `(a <= 8)` -> `a <= 8`,
+    `(a) + (b)` unchanged."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return text
+    depth = 0
+    for i, c in enumerate(text):
+        depth += c == "("
+        depth -= c == ")"
+        if depth == 0 and i < len(text) - 1:
+            return text
+    return text[1:-1]
+
+
 # -- statements --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Return:

@@ -40,6 +40,7 @@ from .lower import (
     Unary,
     Var,
     View,
+    strip_parens,
 )
 from .to_python import fits
 
@@ -48,17 +49,7 @@ class BatchUnsupported(Exception):
     pass
 
 
-def _bare(text: str) -> str:
-    """Drop one pair of outer parentheses when they wrap the whole expression."""
-    if text.startswith("(") and text.endswith(")"):
-        depth = 0
-        for i, c in enumerate(text):
-            depth += c == "("
-            depth -= c == ")"
-            if depth == 0 and i < len(text) - 1:
-                return text
-        return text[1:-1]
-    return text
+_bare = strip_parens
 
 
 def np_dtype(t: ScalarType) -> str:

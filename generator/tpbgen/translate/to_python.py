@@ -36,6 +36,8 @@ from .lower import (
     Unary,
     Var,
     View,
+    strip_parens,
+    unconv,
 )
 
 # Readers the generated module defines (see templates/runtime/gen/validators.py.j2)
@@ -305,10 +307,7 @@ class PyEmitter:
 
     def bare(self, e: Expr) -> str:
         """An expression without the outer parentheses the operator rules put around it."""
-        text = self.expr(e)
-        if text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
-            return text[1:-1]
-        return text
+        return strip_parens(self.expr(e))
 
     def switch_membership(self, s: Switch) -> str | None:
         """A switch whose every case returns a constant bool, as one membership test."""
@@ -356,7 +355,7 @@ class PyEmitter:
             return e.name or (repr(e.value) if isinstance(e.value, float) else str(e.value))
         if isinstance(e, Var):
             d = self.defs.get(e.name)
-            return self.c_text(d) if isinstance(d, (Load, Conv)) and isinstance(_unconv(d), Load) else e.name
+            return self.c_text(d) if isinstance(d, (Load, Conv)) and isinstance(unconv(d), Load) else e.name
         if isinstance(e, Load):
             return self.path(e)
         if isinstance(e, Not):
@@ -400,8 +399,8 @@ class PyEmitter:
         that field instead, by adding the load to `loads`."""
         if isinstance(e, Var):
             d = self.defs.get(e.name)
-            if loads is not None and d is not None and isinstance(_unconv(d), Load):
-                self.loads(_unconv(d), loads)
+            if loads is not None and d is not None and isinstance(unconv(d), Load):
+                self.loads(unconv(d), loads)
             elif e.name not in acc:
                 acc.append(e.name)
             return acc
@@ -422,12 +421,6 @@ class PyEmitter:
             else:
                 parts.append(f"{shown} = {{{self.load(ld)}}}")
         return ", ".join(parts)
-
-
-def _unconv(e: Expr) -> Expr:
-    while isinstance(e, Conv):
-        e = e.e
-    return e
 
 
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
@@ -473,16 +466,6 @@ def conjuncts(e: Expr) -> list[Expr]:
     if isinstance(e, Logical) and e.op == "and":
         return conjuncts(e.a) + conjuncts(e.b)
     return [e]
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for c in text:
-        depth += c == "("
-        depth -= c == ")"
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def _pytype(t: ScalarType) -> str:

@@ -15,7 +15,6 @@ from .lower import (
     Call,
     Compare,
     Const,
-    Conv,
     Expr,
     LFunction,
     Load,
@@ -25,6 +24,8 @@ from .lower import (
     Not,
     Return,
     View,
+    strip_parens,
+    unconv,
 )
 from .to_python import PyEmitter, always_returns, conjuncts
 
@@ -180,7 +181,7 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
 
 def _path_reason(em: PyEmitter, fname: str, line: int, path: list[Expr], scalars: list[str]) -> str:
     """Why a `return false` was reached: the values read by the branch conditions on the way."""
-    conds = " && ".join(_unparen(em.c_text(c)) for c in path)
+    conds = " && ".join(strip_parens(em.c_text(c)) for c in path)
     loads: list[Load] = []
     names: list[str] = []
     for c in path:
@@ -189,19 +190,6 @@ def _path_reason(em: PyEmitter, fname: str, line: int, path: list[Expr], scalars
     vals = ", ".join(x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x) or ", ".join(scalars)
     why = f"returns false at line {line}" + (f" when {conds}" if conds else "")
     return _fstring(f"{fname}: " + (f"{vals} ({_brace(why)})" if vals else _brace(why)))
-
-
-def _unparen(text: str) -> str:
-    """`(a <= 8)` -> `a <= 8` when the parentheses wrap the whole text."""
-    if text.startswith("(") and text.endswith(")"):
-        depth = 0
-        for i, c in enumerate(text):
-            depth += c == "("
-            depth -= c == ")"
-            if depth == 0 and i < len(text) - 1:
-                return text
-        return text[1:-1]
-    return text
 
 
 def _brace(text: str) -> str:
@@ -220,7 +208,7 @@ def _term_reason(em: PyEmitter, fname: str, term: Expr, explainable: set[str]) -
     loads = em.loads(term, [])
     names = em.vars_in(term, [], loads)
     vals = ", ".join(x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x)
-    needs = "needs " + _brace(_unparen(em.c_text(term)))
+    needs = "needs " + _brace(strip_parens(em.c_text(term)))
     return _fstring(f"{fname}: {vals} ({needs})" if vals else f"{fname}: {needs}")
 
 
@@ -267,20 +255,14 @@ def _disjuncts(e: Expr) -> list[Expr]:
     return [e]
 
 
-def _unconv(e: Expr) -> Expr:
-    while isinstance(e, Conv):
-        e = e.e
-    return e
-
-
 def _opcode_values(e: Expr) -> set[int] | None:
     """Opcode values when `e` is `opcode == C || opcode == D ...` over the header's opcode byte."""
     vals: set[int] = set()
-    for d in _disjuncts(_unconv(e)):
-        d = _unconv(d)
+    for d in _disjuncts(unconv(e)):
+        d = unconv(d)
         if not isinstance(d, Compare) or d.op != "==":
             return None
-        a, b = _unconv(d.a), _unconv(d.b)
+        a, b = unconv(d.a), unconv(d.b)
         if isinstance(b, Load) and isinstance(a, Const):
             a, b = b, a
         if not (isinstance(a, Load) and a.path.endswith("header.opcode") and isinstance(b, Const) and isinstance(b.value, int)):
