@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tpbgen.cli import main as tpbgen_main
-from tpbgen.discover import discover
-from tpbgen.ingest import ingest, ingest_root
+from tpbgen.frontend.discover import discover
+from tpbgen.frontend.ingest import ingest, ingest_root
 
 
 def _median_ms(fn: Callable[[], object], repeat: int) -> float:

@@ -45,7 +45,7 @@ def load_generation(gen: str, use_generated: bool) -> tuple[ModuleType, str]:
         if not hasattr(mod, "Executor"):
             raise SystemExit("generated/ has no Executor yet; run `tpbgen generate` or drop --generated")
         return mod, "generated/"
-    from tpbgen.generate import build_files
+    from tpbgen.emit.pipeline import build_files
 
     files, _, _ = build_files(REPO / "vendor_headers")
     root = Path(tempfile.mkdtemp(prefix="tpb_bench_"))

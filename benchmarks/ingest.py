@@ -16,10 +16,10 @@ from pathlib import Path
 
 from pycparser import c_parser
 
-from tpbgen.dialect import reduce_dialect
-from tpbgen.discover import discover
-from tpbgen.ingest import ingest_root
-from tpbgen.preprocess import preprocess
+from tpbgen.frontend.dialect import reduce_dialect
+from tpbgen.frontend.discover import discover
+from tpbgen.frontend.ingest import ingest_root
+from tpbgen.frontend.preprocess import preprocess
 
 
 def best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]

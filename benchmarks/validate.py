@@ -22,6 +22,7 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "generated"))
+sys.path.insert(0, str(REPO / "tests"))  # the compiled-C harness lives with the tests (support/cpredicates.py)
 
 
 def seed_words(m) -> list[bytes]:  # type: ignore[no-untyped-def]

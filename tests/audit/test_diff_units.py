@@ -14,7 +14,7 @@ from tpb_paths import HEADER_ROOT
 from tpbgen.audit import terms as T
 from tpbgen.audit.classify import Finding, classify_all
 from tpbgen.audit.diff import diff
-from tpbgen.ingest import ingest_root
+from tpbgen.frontend.ingest import ingest_root
 from tpbgen.ir.cast import to_dict
 from tpbgen.ir.model import Function, Generation, Loc, MappingEntry, Param, TypeRef
 

@@ -15,7 +15,7 @@ import pytest
 
 from tpb_paths import HEADER_ROOT, REPO
 from tpbgen.audit import render_audit_markdown
-from tpbgen.ingest import ingest_root
+from tpbgen.frontend.ingest import ingest_root
 
 from .helpers import copy_generation, edit, run
 

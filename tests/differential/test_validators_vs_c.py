@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from support import cpredicates
 from tpb_paths import REPO, tpb_dir
-from tpbgen import cpredicates
 
 from .corpus import edge_words, mutations, random_words, seeds
 
@@ -29,7 +29,7 @@ WORDS_PER_GEN = 100_000
 
 @pytest.fixture(scope="module")
 def ir() -> dict[str, object]:
-    from tpbgen.ingest import ingest_root
+    from tpbgen.frontend.ingest import ingest_root
 
     return {r.gen.name: r.gen for r in ingest_root(REPO / "vendor_headers")}
 

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tpbgen import cpredicates
-from tpbgen.ingest import ingest_root
+from support import cpredicates
+from tpbgen.frontend.ingest import ingest_root
 from tpbgen.translate.to_numpy import NpEmitter
 from tpbgen.translate.validators import translate
 

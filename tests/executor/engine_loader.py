@@ -70,7 +70,7 @@ def load_package() -> ModuleType:
     """The whole generated runtime, freshly rendered from the current templates."""
     if FULL_PACKAGE in _cache:
         return _cache[FULL_PACKAGE]
-    from tpbgen.generate import build_files
+    from tpbgen.emit.pipeline import build_files
 
     files, _, _ = build_files(REPO / "vendor_headers")
     root = Path(tempfile.mkdtemp(prefix="tpbexec_pkg_"))

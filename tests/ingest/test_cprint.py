@@ -6,7 +6,7 @@ from __future__ import annotations
 from pycparser import c_ast, c_parser
 
 from tpb_paths import HEADER_ROOT
-from tpbgen.ingest import ingest_root
+from tpbgen.frontend.ingest import ingest_root
 from tpbgen.ir import cprint
 from tpbgen.ir.cast import from_dict, to_dict
 

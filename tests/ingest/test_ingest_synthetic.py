@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tpbgen.ingest import ingest_root
+from tpbgen.checks.verify_cc import verify_cc
+from tpbgen.frontend.ingest import ingest_root
 from tpbgen.ir import io as ir_io
 from tpbgen.ir.schema_gen import render as render_schema
-from tpbgen.verify_cc import verify_cc
 
 from .synth import OPS, make_tree
 

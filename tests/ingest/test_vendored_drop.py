@@ -8,9 +8,9 @@ import shutil
 import pytest
 
 from tpb_paths import GENERATIONS, HEADER_ROOT
-from tpbgen.annotations import check_annotations
+from tpbgen.checks.annotations import check_annotations
 from tpbgen.cli import main
-from tpbgen.ingest import ingest_root
+from tpbgen.frontend.ingest import ingest_root
 from tpbgen.ir import io as ir_io
 
 # founding doc §4/§5 and ts-tsm-facts §5: compile-verified offsets, identical on all four gens

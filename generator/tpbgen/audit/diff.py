@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from ..checks.reconcile import OPCODE_ENUM, PSEUDO_OPCODE_ENUM, reconcile
 from ..ir.model import (
     Enum,
     EnumMember,
@@ -26,7 +27,6 @@ from ..ir.model import (
     Struct,
     TypeRef,
 )
-from ..mapping import OPCODE_ENUM, PSEUDO_OPCODE_ENUM, reconcile
 from . import terms as T
 
 CATEGORIES = ("opcodes", "enums", "constants", "structs", "validators", "bindings")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..checks.reconcile import OPCODE_ENUM
 from ..ir.model import Enum, Field, Generation, Struct
-from ..mapping import OPCODE_ENUM
 from ..translate.validators import TranslatedGen
 from . import naming
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .ir.model import Loc, Maintenance, SpecComment
+from ..ir.model import Loc, Maintenance, SpecComment
 
 _SPEC_START = re.compile(r"^\s*//\s*fn\s+([A-Za-z_]\w*)\s*\(")
 _SECTION = re.compile(r"^\s*//\*\s*(\S+)")

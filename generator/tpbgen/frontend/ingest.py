@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pycparser
 
-from . import __version__
+from .. import __version__
+from ..errors import Diagnostic, Severity, TpbgenError
+from ..ir.model import IR_VERSION, Generation, SourceFile
+from .build import build
 from .comments import SourceLines
 from .dialect import reduce_dialect
 from .discover import GenerationSource, discover
-from .errors import Diagnostic, Severity, TpbgenError
-from .ir.build import build
-from .ir.model import IR_VERSION, Generation, SourceFile
-from .mapping import read_mapping
+from .mapping_json import read_mapping
 from .parse import parse
 from .preprocess import TU_NAME, Preprocessor, fake_libc_dir, preprocess
 

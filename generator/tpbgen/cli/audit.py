@@ -32,8 +32,8 @@ def register(sub: argparse._SubParsersAction, common: Callable[[argparse.Argumen
 
 
 def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, list[Diagnostic]]:
-    from ..discover import discover, source_for_tpb_dir
-    from ..ingest import ingest, ingest_root
+    from ..frontend.discover import discover, source_for_tpb_dir
+    from ..frontend.ingest import ingest, ingest_root
 
     p = Path(spec)
     looks_like_path = "/" in spec or spec.startswith(".") or (p.is_dir() and (p.name == "tpb" or (p / "tpb").is_dir()))
@@ -55,10 +55,10 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from ..ingest import ingest_root
-    from .classify import fails
-    from .report import render
-    from .run import audit_walk
+    from ..audit.classify import fails
+    from ..audit.report import render
+    from ..audit.run import audit_walk
+    from ..frontend.ingest import ingest_root
 
     use_cache = not args.no_cache
     warnings: list[Diagnostic] = []

@@ -18,8 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+from ..errors import Diagnostic, Severity, TpbgenError
 from .discover import GenerationSource
-from .errors import Diagnostic, Severity, TpbgenError
 
 Preprocessor = Literal["cpp", "pcpp"]
 
@@ -36,7 +36,7 @@ class Preprocessed:
 
 
 def fake_libc_dir() -> Path:
-    return Path(str(resources.files("tpbgen") / "fake_libc"))
+    return Path(str(resources.files("tpbgen.frontend") / "fake_libc"))
 
 
 def translation_unit(gen: GenerationSource) -> str:

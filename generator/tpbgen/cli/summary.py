@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir.model import Generation, Struct
+from ..ir.model import Generation, Struct
 
 
 def byte_map(s: Struct) -> list[str]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_parser
 
-from .errors import Diagnostic, Severity, TpbgenError
+from ..errors import Diagnostic, Severity, TpbgenError
 
 _PARSE_ERR = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 

@@ -12,8 +12,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .errors import Diagnostic, Severity
-from .ir.model import Generation, Struct
+from ..errors import Diagnostic, Severity
+from ..ir.model import Generation, Struct
 
 PROBE_FLAGS = ["-std=c11", "-w"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import Diagnostic, Severity
+from ..errors import Diagnostic, Severity
 
 _ATTR = re.compile(r"__attribute__\s*\(\(")
 _IDENT = re.compile(r"\s*(?:(?:struct|union|enum)\s+)?([A-Za-z_]\w*)")

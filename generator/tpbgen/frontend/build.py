@@ -8,14 +8,11 @@ from typing import Literal
 
 from pycparser import c_ast
 
-from ..comments import SourceLines, parse_maintenance
-from ..dialect import DialectInfo
 from ..errors import Diagnostic, Severity, TpbgenError
-from ..layout import MemberIn, enum_size, layout_struct, layout_union
-from . import cprint
-from .cast import to_dict
-from .consteval import ConstEvaluator, CValue, NotConstant
-from .model import (
+from ..ir import cprint
+from ..ir.cast import to_dict
+from ..ir.consteval import ConstEvaluator, CValue, NotConstant
+from ..ir.model import (
     Constant,
     Enum,
     EnumMember,
@@ -28,6 +25,9 @@ from .model import (
     Typedef,
     TypeRef,
 )
+from .comments import SourceLines, parse_maintenance
+from .dialect import DialectInfo
+from .layout import MemberIn, enum_size, layout_struct, layout_union
 
 # Canonical names of the C scalar types (LP64).
 _BUILTINS: dict[tuple[str, ...], tuple[str, str, int, bool]] = {}

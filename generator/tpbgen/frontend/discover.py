@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import fail
+from ..errors import fail
 
 _GEN_DIR = re.compile(r"^neuron_([a-z0-9_]+?)_arch_isa$")
 

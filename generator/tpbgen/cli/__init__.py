@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .errors import Diagnostic, ExitCode, Severity, TpbgenError
+from .. import __version__
+from ..errors import Diagnostic, ExitCode, Severity, TpbgenError
 
 DEFAULT_HEADERS = Path("vendor_headers")
 
@@ -41,9 +41,9 @@ def render_diagnostic(d: Diagnostic, fmt: str) -> str:
 
 # -- inspect ------------------------------------------------------------------------------------
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from .annotations import check_annotations
-    from .ingest import ingest_root
-    from .ir import io as ir_io
+    from ..checks.annotations import check_annotations
+    from ..frontend.ingest import ingest_root
+    from ..ir import io as ir_io
     from .summary import render_text
 
     result = ingest_root(args.headers, [args.gen], use_cache=not args.no_cache)[0]
@@ -53,7 +53,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         _print_diags(warnings)
         sys.stdout.write(ir_io.dumps(gen))
     else:
-        from .translate.validators import translate
+        from ..translate.validators import translate
 
         tops: list[tuple[str, tuple[int, ...]]] | None
         try:
@@ -64,7 +64,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         _print_diags(warnings)
         sys.stdout.write(render_text(gen, tops))
     if args.verify_cc:
-        from .verify_cc import verify_cc
+        from ..checks.verify_cc import verify_cc
 
         try:
             mismatches, compared = verify_cc(gen, _include_root(args.headers, gen.tpb_dir))
@@ -78,7 +78,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def _include_root(headers: Path, tpb_rel: str) -> Path:
-    from .discover import discover
+    from ..frontend.discover import discover
 
     for s in discover(headers):
         if s.rel_tpb_dir == tpb_rel:
@@ -88,8 +88,8 @@ def _include_root(headers: Path, tpb_rel: str) -> Path:
 
 # -- reconcile ----------------------------------------------------------------------------------
 def cmd_reconcile(args: argparse.Namespace) -> int:
-    from .ingest import ingest_root
-    from .mapping import Finding, read_waivers, reconcile
+    from ..checks.reconcile import Finding, read_waivers, reconcile
+    from ..frontend.ingest import ingest_root
 
     results = ingest_root(args.headers, args.gen or None, use_cache=not args.no_cache)
     findings: list[Finding] = []
@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Later stages add their commands here, each from its own module.
 def _extra_commands() -> list[Callable[[Any, Callable[[argparse.ArgumentParser], None]], None]]:
-    from .audit.command import register as audit
+    from .audit import register as audit
     from .generate import register as generate
 
     return [generate, audit]
@@ -184,5 +184,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-if __name__ == "__main__":
-    sys.exit(main())

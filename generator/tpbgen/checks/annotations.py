@@ -6,9 +6,9 @@ headers carry a few known typos, and users should see them rather than trust the
 
 from __future__ import annotations
 
-from .comments import parse_size_annotation
-from .errors import Diagnostic, Severity
-from .ir.model import Generation
+from ..errors import Diagnostic, Severity
+from ..frontend.comments import parse_size_annotation
+from ..ir.model import Generation
 
 
 def check_annotations(gen: Generation) -> list[Diagnostic]:

@@ -1,0 +1,1 @@
+"""Checks on one IR: reconcile (+ waivers), annotations, verify-cc. Each returns findings as values."""
