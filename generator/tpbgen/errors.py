@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 class Severity(enum.StrEnum):
@@ -32,21 +36,49 @@ class Diagnostic:
     severity: Severity = Severity.ERROR
     code: str = ""
     pointer: str | None = None  # a JSON pointer, for findings about a JSON document
+    base: str = ""  # the absolute directory `file` is relative to (the IR spells files relative to the header root)
+
+    @property
+    def path(self) -> str:
+        """`file` as the user can open it from the current directory: relative to it when the file
+        is below it, absolute otherwise; names like `<libc>/stdint.h` as they are."""
+        if not self.file or self.file.startswith("<"):
+            return self.file
+        p = self.file if not self.base or os.path.isabs(self.file) else os.path.join(self.base, self.file)
+        if os.path.isabs(p):
+            try:
+                rel = os.path.relpath(p)
+            except ValueError:  # another drive
+                return p
+            return p if rel.startswith("..") else rel
+        return os.path.normpath(p)
 
     def where(self) -> str:
+        path = self.path
         if self.pointer is not None:
-            return f"{self.file}#{self.pointer}" if self.file else self.pointer
-        if not self.file:
+            return f"{path}#{self.pointer}" if path else self.pointer
+        if not path:
             return "<input>"
         if self.line <= 0:
-            return self.file
+            return path
         if self.col <= 0:
-            return f"{self.file}:{self.line}"
-        return f"{self.file}:{self.line}:{self.col}"
+            return f"{path}:{self.line}"
+        return f"{path}:{self.line}:{self.col}"
 
     def render(self) -> str:
         code = f" [{self.code}]" if self.code else ""
         return f"{self.where()}: {self.severity.value}{code}: {self.message}"
+
+
+def rebase(diagnostics: Iterable[Diagnostic], base: Path) -> list[Diagnostic]:
+    """Say which directory the relative file names of these diagnostics are relative to."""
+    root = str(base.resolve())
+    return [dataclasses.replace(d, base=root) if d.file and not d.base else d for d in diagnostics]
+
+
+def unique(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic once, in first-seen order."""
+    return list(dict.fromkeys(diagnostics))
 
 
 @dataclass

@@ -99,10 +99,11 @@ def test_every_error_of_every_generation_is_reported(tmp_path: Path, capsys: pyt
     assert code == 2 and "neuron_one_arch_isa" in err and "neuron_two_arch_isa" in err
 
 
-def test_error_formats_for_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_error_formats_for_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import json
 
     make_tree(tmp_path, ops=OPS.replace("(h.len == 16)", "(h.len == == 16)"))
+    monkeypatch.chdir(tmp_path)  # paths are shown as they open from the current directory
     code = main(["--error-format", "github", "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache"])
     err = capsys.readouterr().err
     assert code == 2

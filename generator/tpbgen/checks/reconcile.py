@@ -16,7 +16,7 @@ from ..ir.model import Generation, MappingEntry
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # stale | double-bound | duplicate | unbound | struct-outside | struct-defined | pseudo-stale | waived | waiver-unused
+    kind: str  # stale | double-bound | duplicate | duplicate-key | unbound | struct-outside | struct-defined | pseudo-stale | waived | waiver-unused
     severity: Severity
     gen: str
     struct: str
@@ -73,6 +73,19 @@ def read_waivers(path: Path) -> list[Waiver]:
     return out
 
 
+def waivers_for(directory: Path | None, gen: str) -> tuple[list[Waiver], str]:
+    """The waivers `DIR/<gen>.waivers` holds (none when there is no such file) and that file's
+    name. A `--waivers` directory that does not exist is an error, not an empty set."""
+    if directory is None:
+        return [], ""
+    if not directory.is_dir():
+        raise TpbgenError([Diagnostic("waivers directory does not exist or is not a directory", str(directory), code="waivers-dir")])
+    path = directory / f"{gen}.waivers"
+    if not path.is_file():
+        return [], ""
+    return read_waivers(path), str(path)
+
+
 def reconcile(gen: Generation, strict: bool = False, waivers: list[Waiver] | None = None, waiver_file: str = "") -> list[Finding]:
     m = gen.mapping
     if m is None:
@@ -93,7 +106,12 @@ def reconcile(gen: Generation, strict: bool = False, waivers: list[Waiver] | Non
     bound: dict[str, list[str]] = {}
     for section, valid in ((m.struct2opcode, opcode_set), (m.struct2pseudo_opcode, opcode_set | pseudo_names)):
         is_pseudo = section is m.struct2pseudo_opcode
+        keys: set[str] = set()
         for entry in section:
+            if entry.struct in keys:
+                add("duplicate-key", Severity.ERROR, entry, entry.struct, f"{entry.struct} is a key twice in this section; JSON keeps only the last list, so one binding would be lost silently")
+                continue
+            keys.add(entry.struct)
             seen: set[str] = set()
             for i, name in enumerate(entry.opcodes):
                 if name in seen:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, fail
 from ..ir.model import Generation
+from .output import Outcome
 
 
 def register(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
@@ -28,7 +29,7 @@ def register(sub: argparse._SubParsersAction, common: Callable[[argparse.Argumen
     sp.add_argument("--out", type=Path, help="write the report here instead of stdout")
     sp.add_argument("--fail-on", choices=("breaking", "any", "none"), default="breaking",
                     help="exit 1 when a finding at this level exists (default: breaking = encoding- or api-breaking)")
-    sp.set_defaults(func=cmd_audit)
+    sp.set_defaults(func=run)
 
 
 def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, list[Diagnostic]]:
@@ -54,8 +55,8 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
     return r.gen, list(r.warnings)
 
 
-def cmd_audit(args: argparse.Namespace) -> int:
-    from ..audit.classify import fails
+def run(args: argparse.Namespace) -> Outcome:
+    from ..audit.classify import counts, fails
     from ..audit.report import render
     from ..audit.run import audit_walk
     from ..frontend.ingest import ingest_root
@@ -79,8 +80,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
         new, w_new = _resolve(args.new, args.headers, use_cache)
         warnings.extend(w_old + w_new)
         report = audit_walk([old, new], [args.old, args.new])
-    for d in warnings:
-        print(d.render(), file=sys.stderr)
     colour = args.format == "text" and args.out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     text = render(report, args.format, colour=colour, fail_on=args.fail_on)
     if args.out is not None:
@@ -89,6 +88,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
             args.out.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise TpbgenError([Diagnostic(f"cannot write the report: {exc.strerror}", str(args.out), severity=Severity.ERROR, code="out")]) from None
-    else:
-        sys.stdout.write(text)
-    return int(ExitCode.FINDINGS) if fails(report.findings(), args.fail_on) else int(ExitCode.OK)
+    code = ExitCode.FINDINGS if fails(report.findings(), args.fail_on) else ExitCode.OK
+    if args.out is None:
+        return Outcome(code, text, warnings)
+    found = ", ".join(f"{n} {cls}" for cls, n in counts(report.findings()).items())
+    return Outcome(code, f"{args.out}: {args.format} report written ({found})\n", warnings)

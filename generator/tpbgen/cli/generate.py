@@ -1,52 +1,67 @@
-"""`tpbgen generate`: build the package's file set, then write it into --out (or compare: --check)."""
+"""`tpbgen generate`: build the package, then write it into --out (or compare: --check)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..checks.reconcile import reconcile
-from ..emit.pipeline import build_files
-from ..errors import ExitCode
+from ..emit.pipeline import Build, build_package
+from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, write_tree
+from ..errors import Diagnostic, ExitCode
+from .output import Outcome
 
 DEFAULT_OUT = Path("generated")
-
-
-def cmd_generate(args: argparse.Namespace) -> int:
-    from ..emit.writer import diff_tree, write_tree
-
-    files, translated, warnings = build_files(args.headers, use_cache=not args.no_cache)
-    for w in warnings:
-        print(w.render(), file=sys.stderr)
-    out: Path = args.out
-    if args.check:
-        d = diff_tree(files, out)
-        if d.clean:
-            print(f"generated/ is current: {len(d.unchanged)} files match their inputs")
-            return ExitCode.OK
-        for label, names in (("missing", d.added), ("differs", d.changed), ("not generated (stale)", d.removed)):
-            for n in names:
-                print(f"{out / n}: {label}", file=sys.stderr)
-        print(f"{out}: stale: {len(d.added)} missing, {len(d.changed)} differ, {len(d.removed)} extra; run `tpbgen generate`", file=sys.stderr)
-        return ExitCode.FINDINGS
-    d = write_tree(files, out)
-    for g, tr in translated:
-        stale = [f for f in reconcile(g) if f.kind == "stale"]
-        print(
-            f"{g.name:9s} {g.core_version:6s} enums {len(g.enums):3d}  structs {len(g.structs):3d}  "
-            f"functions {len(tr.functions):3d}  top-level validators {len(tr.top):2d}  stale JSON names {len(stale)}"
-        )
-    print(f"{out}: {len(d.added) + len(d.changed)} files written, {len(d.unchanged)} unchanged, {len(d.removed)} removed")
-    return ExitCode.OK
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
     sp = sub.add_parser("generate", help="render the tpb_isa runtime package from the headers into generated/")
     common(sp)
-    sp.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: generated/)")
+    sp.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                    help="output directory: new, empty, or written by tpbgen before (default: generated/)")
     sp.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 1 when stale")
-    sp.set_defaults(func=cmd_generate)
+    sp.add_argument("--strict", action="store_true", help="stale JSON names are errors, as with reconcile --strict")
+    sp.add_argument("--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings (as reconcile)")
+    sp.set_defaults(func=run)
+
+
+def summary(build: Build) -> str:
+    lines = []
+    for s in build.summaries:
+        stale = f"stale JSON names {len(s.stale_names)}" + (f": {', '.join(s.stale_names)} (details: tpbgen reconcile)" if s.stale_names else "")
+        lines.append(
+            f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  "
+            f"functions {s.functions:3d}  top-level validators {s.top_validators:2d}  {stale}"
+        )
+    return "".join(line + "\n" for line in lines)
+
+
+def run(args: argparse.Namespace) -> Outcome:
+    out: Path = args.out
+    check_out_path(out, args.headers)
+    if not args.check:
+        ownership(out, {})  # refuse a directory tpbgen does not own before the work, not after
+    build = build_package(args.headers, use_cache=not args.no_cache, strict=args.strict, waivers=args.waivers)
+    if build.failed:
+        return Outcome(int(build.exit_code), summary(build), build.diagnostics)
+    if args.check:
+        d = diff_tree(build.files, out)
+        if d.clean:
+            return Outcome(ExitCode.OK, f"{out}/ is current: {len(d.unchanged)} files match their inputs\n", build.diagnostics)
+        stale = [
+            Diagnostic(what, str(out / n), code="stale-output")
+            for what, names in (
+                ("missing: the headers generate it", d.added),
+                ("differs from what the headers generate", d.changed),
+                (f"no longer generated (its {MANIFEST} lists it)", d.removed),
+            )
+            for n in names
+        ]
+        stale.append(Diagnostic(f"stale: {len(d.added)} missing, {len(d.changed)} differ, {len(d.removed)} extra; run `tpbgen generate`", str(out), code="stale-output"))
+        return Outcome(ExitCode.FINDINGS, "", build.diagnostics + stale)
+    result = write_tree(build.files, out)
+    d = result.diff
+    report = summary(build) + f"{out}: {len(d.added) + len(d.changed)} files written, {len(d.unchanged)} unchanged, {len(d.removed)} removed\n"
+    return Outcome(ExitCode.OK, report, build.diagnostics + result.notes)
 

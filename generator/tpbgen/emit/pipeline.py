@@ -1,17 +1,59 @@
-"""The generated package as a file set: ingest every generation, translate, render (no printing, no writing)."""
+"""The generated package as a file set: ingest every generation, check it, translate, render.
+
+No printing and no writing: `build_package` returns the files and every diagnostic as values.
+It reports what `reconcile` and `inspect` report, at the same severity: error findings (an opcode
+bound twice, a duplicated JSON key, a stale name under --strict) make the build fail, stale names
+and annotation typos are warnings. A failed build has no files: nothing is written.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..errors import Diagnostic, TpbgenError
+from ..checks.annotations import check_annotations
+from ..checks.reconcile import Finding, reconcile, waivers_for
+from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
 from ..frontend.ingest import ingest_root
 from ..ir.model import Generation
 from ..translate.validators import TranslatedGen, translate
+from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
+
+
+@dataclass(frozen=True)
+class GenSummary:
+    """One line of `generate`'s summary."""
+
+    name: str
+    core_version: str
+    enums: int
+    structs: int
+    functions: int
+    top_validators: int
+    stale_names: tuple[str, ...]
+
+
+@dataclass
+class Build:
+    files: dict[str, str]  # relative path -> text; empty when the build failed
+    summaries: list[GenSummary]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    translated: list[tuple[Generation, TranslatedGen]] = field(default_factory=list)
+    unusable: bool = False  # an error is about input tpbgen cannot use (exit 2), not a finding (exit 1)
+
+    @property
+    def failed(self) -> bool:
+        return any(d.severity == Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if not self.failed:
+            return ExitCode.OK
+        return ExitCode.BAD_INPUT if self.unusable else ExitCode.FINDINGS
 
 
 def manifest(gens: list[Generation]) -> dict[str, Any]:
@@ -20,6 +62,7 @@ def manifest(gens: list[Generation]) -> dict[str, Any]:
         for f in g.files:
             inputs.append({"path": f.path, "sha256": f.sha256})
     return {
+        "format": MANIFEST_FORMAT,
         "generator": f"tpbgen {__version__}",
         "generations": [g.name for g in gens],
         "inputs": sorted(inputs, key=lambda x: x["path"]),
@@ -33,25 +76,49 @@ def audit_markdown(gens: list[Generation]) -> str:
     return render_audit_markdown(gens)
 
 
-def build_files(headers: Path, use_cache: bool = True) -> tuple[dict[str, str], list[tuple[Generation, TranslatedGen]], list[Diagnostic]]:
+def shown(findings: list[Finding]) -> list[Diagnostic]:
+    """The findings `reconcile` prints by default (not the informational ones)."""
+    return [f.diagnostic() for f in findings if f.severity != Severity.INFO]
+
+
+def build_package(headers: Path, use_cache: bool = True, strict: bool = False, waivers: Path | None = None) -> Build:
     from .render import RenderInput, render
 
     results = ingest_root(headers, use_cache=use_cache)
-    gens = [r.gen for r in results]
-    warnings: list[Diagnostic] = [w for r in results for w in r.warnings]
+    diagnostics: list[Diagnostic] = [w for r in results for w in r.warnings]
+    summaries: list[GenSummary] = []
     translated: list[tuple[Generation, TranslatedGen]] = []
-    errors: list[Diagnostic] = []
-    for g in gens:
+    unusable = False
+    for r in results:
+        g = r.gen
+        ws, wfile = waivers_for(waivers, g.name)
+        findings = reconcile(g, strict=strict, waivers=ws, waiver_file=wfile)
+        diagnostics += rebase([*shown(findings), *check_annotations(g)], r.root)
         try:
             tr = translate(g)
         except TpbgenError as exc:
-            errors.extend(exc.diagnostics)
+            diagnostics += rebase(exc.diagnostics, r.root)
+            unusable = True
             continue
-        warnings.extend(tr.warnings)
+        diagnostics += rebase(tr.warnings, r.root)
         translated.append((g, tr))
-    if errors:
-        raise TpbgenError(errors)
+        stale = tuple(f.name for f in findings if f.kind == "stale")
+        summaries.append(GenSummary(g.name, g.core_version, len(g.enums), len(g.structs), len(tr.functions), len(tr.top), stale))
+    build = Build({}, summaries, diagnostics, translated, unusable)
+    if build.failed:
+        return build
+    gens = [r.gen for r in results]
     man = manifest(gens)
     files = render(RenderInput(translated, audit_markdown(gens), man))
-    files["MANIFEST.json"] = json.dumps(man, indent=2, sort_keys=True) + "\n"
-    return files, translated, warnings
+    man["files"] = manifest_files(files)
+    files[MANIFEST] = json.dumps(man, indent=2, sort_keys=True) + "\n"
+    build.files = files
+    return build
+
+
+def build_files(headers: Path, use_cache: bool = True) -> tuple[dict[str, str], list[tuple[Generation, TranslatedGen]], list[Diagnostic]]:
+    """The file set alone (for tests and benchmarks); a failed build raises its diagnostics."""
+    b = build_package(headers, use_cache)
+    if b.failed:
+        raise TpbgenError([d for d in b.diagnostics if d.severity == Severity.ERROR], b.exit_code)
+    return b.files, b.translated, b.diagnostics

@@ -1,21 +1,145 @@
-"""Write a rendered tree to disk atomically and only where it changed; or compare (--check).
+"""Write a rendered tree into a directory tpbgen owns, atomically; or compare it (--check).
 
-The new tree is assembled in a staging directory next to the output (unchanged files copied
-with their timestamps, changed ones written), then swapped in with two renames, so a failure
-at any point leaves the previous output as it was.
+Ownership. tpbgen writes only into a directory that does not exist, is empty, or holds a
+`MANIFEST.json` that tpbgen wrote (`"format": "tpbgen-manifest/1"`, listing every file it wrote
+with its sha256). Anything else is refused before anything is touched. Inside its own directory
+it replaces or removes only the files the previous MANIFEST lists; every other entry (a user's
+notes, `.git`, `build/`, `*.egg-info`, `__pycache__`) is carried into the new tree unchanged.
+
+Atomicity. The new tree is assembled in a staging directory beside the output: new and changed
+files written, unchanged ones and every foreign entry hard-linked (same inode, same timestamps;
+copied where the file system cannot link). Then the staging directory and the output are
+exchanged in one `renameat2(RENAME_EXCHANGE)` (`renamex_np(RENAME_SWAP)` on macOS), so at every
+instant the output path holds either the old complete tree or the new complete tree. Where the
+system has no exchange, two renames are used and the gap between them is repaired by the next run.
+
+Concurrency. The whole write holds an exclusive `flock` on the output's parent directory, so two
+runs into one output never interleave; the second is refused with a message. A staging or old
+tree left by a killed run is recognised by its name and its marker, removed by the next run, and
+reported.
+
+Faults. Every `OSError` (read-only file system, no space, permission denied, a path that vanished)
+becomes a located user error: `PATH: what happened`, with the old tree intact and the staging
+debris removed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import hashlib
+import json
 import os
+import secrets
 import shutil
-from dataclasses import dataclass
+import stat
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-# Build and tool debris that may sit in the output (pip install, pytest, mypy): never compared.
-IGNORED_DIRS = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "build", "dist"}
+from ..errors import Diagnostic, Severity, TpbgenError
+
+MANIFEST = "MANIFEST.json"
+MANIFEST_FORMAT = "tpbgen-manifest/1"
+_TMP_INFIX = ".tpbgen-tmp-"  # staging and old trees: .<out name>.tpbgen-tmp-<pid>-<token>
+_STAGING_MARKER = ".tpbgen-staging"  # inside a staging tree until just before the exchange
 
 
+def checkpoint(step: str) -> None:
+    """Called before every step that changes the disk. Tests replace it to kill the process at
+    each step in turn (see tests/emit/test_output_safety.py); it does nothing otherwise."""
+
+
+# -- ownership ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ownership:
+    """What tpbgen wrote into an output directory, as its MANIFEST says."""
+
+    exists: bool
+    files: dict[str, str]  # relative path -> sha256 of what tpbgen wrote ("" when unknown: legacy)
+
+
+def manifest_files(files: dict[str, str]) -> dict[str, str]:
+    """The `files` record of a MANIFEST: every rendered file but the MANIFEST, with its sha256."""
+    return {rel: hashlib.sha256(text.encode("utf-8")).hexdigest() for rel, text in sorted(files.items()) if rel != MANIFEST}
+
+
+def _read_manifest(path: Path) -> dict[str, Any] | None:
+    try:
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _is_ours(doc: dict[str, Any] | None) -> bool:
+    if doc is None:
+        return False
+    if doc.get("format") == MANIFEST_FORMAT:
+        files = doc.get("files")
+        return isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())
+    # tpbgen 0.1's MANIFEST (before the format key): the generator, generations and input hashes
+    return (
+        isinstance(doc.get("generator"), str)
+        and str(doc["generator"]).startswith("tpbgen ")
+        and isinstance(doc.get("inputs_sha256"), str)
+        and isinstance(doc.get("inputs"), list)
+    )
+
+
+def _safe_rel(rel: str) -> bool:
+    parts = rel.split("/")
+    return bool(rel) and not rel.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+
+
+def ownership(out: Path, new_files: dict[str, str]) -> Ownership:
+    """Whether tpbgen may write `out`, and which of its files are tpbgen's. Refuses (exit 2) a
+    non-directory and a non-empty directory without a MANIFEST that tpbgen wrote, naming the
+    first foreign entry."""
+    if not out.exists() and not out.is_symlink():
+        return Ownership(False, {})
+    if not out.is_dir():
+        raise _refuse(out, "exists and is not a directory; --out must name a directory that tpbgen owns (new, empty, or written by tpbgen)", "out-not-dir")
+    entries = sorted(os.listdir(out))
+    if not entries:
+        return Ownership(True, {})
+    doc = _read_manifest(out / MANIFEST) if MANIFEST in entries else None
+    if not _is_ours(doc):
+        first = next((e for e in entries if e != MANIFEST), MANIFEST)
+        why = f"holds {first!r} and no {MANIFEST} written by tpbgen" if MANIFEST not in entries or first != MANIFEST else f"holds a {MANIFEST} that tpbgen did not write"
+        raise _refuse(out, f"is not a tpbgen output directory: it {why}; nothing was touched. Choose a new or empty directory (or the one tpbgen wrote before)", "out-not-owned")
+    assert doc is not None
+    if doc.get("format") == MANIFEST_FORMAT:
+        files = {k: v for k, v in doc["files"].items() if _safe_rel(k)}
+    else:  # legacy: no file list; own exactly the paths this run writes
+        files = {rel: "" for rel in new_files if rel != MANIFEST and (out / rel).is_file()}
+    files[MANIFEST] = ""
+    return Ownership(True, files)
+
+
+def _refuse(path: Path, message: str, code: str) -> TpbgenError:
+    return TpbgenError([Diagnostic(message, str(path), code=code)])
+
+
+def check_out_path(out: Path, headers: Path | None) -> None:
+    """Refuse an --out that would put the user's own files at risk: the current directory or one
+    of its ancestors, the header root, a directory inside it, or one that contains it."""
+    real = Path(os.path.realpath(out))
+    cwd = Path(os.path.realpath(Path.cwd()))
+    if real == cwd or real in cwd.parents:
+        raise _refuse(out, "is the current directory or one of its parents; --out must name a directory of its own (e.g. generated/)", "out-is-cwd")
+    if headers is not None:
+        hdr = Path(os.path.realpath(headers))
+        if real == hdr or hdr in real.parents:
+            raise _refuse(out, f"is inside the header root {headers}; write the package elsewhere", "out-in-headers")
+        if real in hdr.parents:
+            raise _refuse(out, f"contains the header root {headers}; write the package elsewhere", "out-contains-headers")
+
+
+# -- comparing ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TreeDiff:
     added: tuple[str, ...]
@@ -28,61 +152,250 @@ class TreeDiff:
         return not (self.added or self.changed or self.removed)
 
 
-def _ignored(rel: Path) -> bool:
-    return any(part in IGNORED_DIRS or part.endswith(".egg-info") for part in rel.parts)
+def _same(path: Path, data: bytes) -> bool:
+    try:
+        st = path.lstat()
+        return stat.S_ISREG(st.st_mode) and st.st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
 
 
-def existing_files(out: Path) -> dict[str, Path]:
-    if not out.is_dir():
-        return {}
-    found = {}
-    for p in sorted(out.rglob("*")):
-        rel = p.relative_to(out)
-        if p.is_file() and not _ignored(rel):
-            found[rel.as_posix()] = p
-    return found
-
-
-def diff_tree(files: dict[str, str], out: Path) -> TreeDiff:
-    have = existing_files(out)
+def diff_tree(files: dict[str, str], out: Path, owned: Ownership | None = None) -> TreeDiff:
+    """Compare the rendered `files` with `out`: only files tpbgen owns can be changed or removed;
+    everything else in `out` is not tpbgen's and not compared."""
+    own = owned if owned is not None else ownership(out, files)
     added, changed, unchanged = [], [], []
     for rel, text in sorted(files.items()):
-        if rel not in have:
+        p = out / rel
+        if not own.exists or not (p.exists() or p.is_symlink()):
             added.append(rel)
-        elif have[rel].read_bytes() != text.encode("utf-8"):
-            changed.append(rel)
-        else:
+        elif _same(p, text.encode("utf-8")):
             unchanged.append(rel)
-    removed = sorted(set(have) - set(files))
+        else:
+            changed.append(rel)
+    removed = sorted(rel for rel in own.files if rel not in files and (out / rel).is_file())
     return TreeDiff(tuple(added), tuple(changed), tuple(removed), tuple(unchanged))
 
 
-def write_tree(files: dict[str, str], out: Path) -> TreeDiff:
-    d = diff_tree(files, out)
-    if d.clean:
-        return d
-    staging = out.parent / f".{out.name}.staging"
-    old = out.parent / f".{out.name}.old"
-    for p in (staging, old):
-        if p.exists():
-            shutil.rmtree(p)
-    staging.mkdir(parents=True)
+# -- writing ------------------------------------------------------------------------------------
+@dataclass
+class WriteResult:
+    diff: TreeDiff
+    notes: list[Diagnostic] = field(default_factory=list)  # leftovers cleaned, files kept
+
+
+def write_tree(files: dict[str, str], out: Path) -> WriteResult:
+    """Make `out` hold exactly the rendered files (plus every foreign entry it had), atomically."""
     try:
-        have = existing_files(out)
-        for rel, text in sorted(files.items()):
+        return _write_tree(files, out)
+    except OSError as exc:
+        raise os_error(exc) from None
+
+
+def os_error(exc: OSError, fallback: Path | None = None) -> TpbgenError:
+    """`PATH: what happened` for a fault of the environment (exit 2, not a bug)."""
+    where = exc.filename if exc.filename is not None else (str(fallback) if fallback else "")
+    what = exc.strerror or str(exc)
+    if exc.filename2 is not None:
+        what += f" (-> {exc.filename2})"
+    return TpbgenError([Diagnostic(what, str(where), code="os-error")])
+
+
+def _write_tree(files: dict[str, str], out: Path) -> WriteResult:
+    if out.is_symlink() and out.is_dir():
+        out = Path(os.path.realpath(out))  # write where the link points; never replace the link
+    if not all(_safe_rel(rel) for rel in files):
+        raise AssertionError("rendered file names must be relative paths without . or ..")
+    parent = out.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    with _locked(parent, out):
+        notes = _remove_leftovers(parent, out)
+        own = ownership(out, files)
+        d = diff_tree(files, out, own)
+        if d.clean:
+            return WriteResult(d, notes)
+        staging = parent / f".{out.name}{_TMP_INFIX}{os.getpid()}-{secrets.token_hex(4)}"
+        try:
+            checkpoint("mkdir staging")
+            staging.mkdir()
+            (staging / _STAGING_MARKER).write_bytes(b"")
+            kept = _populate(staging, files, out, own, d)
+            notes.extend(kept)
+            checkpoint("unmark staging")
+            (staging / _STAGING_MARKER).unlink()
+            checkpoint("swap")
+            if own.exists:
+                _exchange(staging, out)
+            else:
+                os.rename(staging, out)
+        except BaseException:
+            old = parent / f"{staging.name}-old"
+            if own.exists and not out.exists() and old.is_dir():  # the fallback failed between its renames
+                os.rename(old, out)
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        checkpoint("remove old tree")
+        shutil.rmtree(staging, ignore_errors=True)  # now the old tree
+        return WriteResult(d, notes)
+
+
+def _populate(staging: Path, files: dict[str, str], out: Path, own: Ownership, d: TreeDiff) -> list[Diagnostic]:
+    notes: list[Diagnostic] = []
+    unchanged = set(d.unchanged)
+    new_dirs = {p for rel in files for p in _parents(rel)}
+    for rel, text in sorted(files.items(), key=lambda kv: (kv[0] == MANIFEST, kv[0])):  # MANIFEST last
+        dst = staging / rel
+        checkpoint(f"write {rel}")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if rel in unchanged:
+            _link_or_copy(out / rel, dst)
+        else:
+            with open(dst, "xb") as fh:
+                fh.write(text.encode("utf-8"))
+    if not own.exists:
+        return notes
+    # carry every entry tpbgen did not write into the new tree, where it was
+    for dirpath, dirnames, filenames in os.walk(out):
+        rel_dir = Path(dirpath).relative_to(out).as_posix()
+        rel_dir = "" if rel_dir == "." else rel_dir
+        for name in sorted(filenames) + [n for n in sorted(dirnames) if os.path.islink(os.path.join(dirpath, n))]:
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            src = out / rel
+            if rel in own.files:
+                if rel in files or rel == MANIFEST:
+                    continue
+                expected = own.files[rel]
+                if not expected or _sha256(src) == expected:
+                    continue  # tpbgen's, no longer generated: removed
+                notes.append(Diagnostic("kept: tpbgen wrote it but it is no longer generated, and it changed since (not removed)", str(src), severity=Severity.WARNING, code="out-kept"))
+            if rel in files or rel in new_dirs:
+                raise _refuse(src, "is not tpbgen's (not in its MANIFEST), and the new package has a file of that name; move it away and run again", "out-collision")
+            checkpoint(f"carry {rel}")
             dst = staging / rel
             dst.parent.mkdir(parents=True, exist_ok=True)
-            if rel in d.unchanged:
-                shutil.copy2(have[rel], dst)
-            else:
-                dst.write_bytes(text.encode("utf-8"))
-        if out.exists():
-            os.replace(out, old)
-        os.replace(staging, out)
-    except BaseException:
-        if not out.exists() and old.exists():
-            os.replace(old, out)
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-    return d
+            _link_or_copy(src, dst)
+        for name in list(dirnames):
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            if os.path.islink(os.path.join(dirpath, name)):
+                dirnames.remove(name)  # carried above as a link, not followed
+                continue
+            if rel in files:
+                raise _refuse(out / rel, "is a directory that tpbgen did not write, and the new package has a file of that name; move it away and run again", "out-collision")
+            checkpoint(f"carry {rel}/")
+            (staging / rel).mkdir(exist_ok=True)
+            shutil.copystat(out / rel, staging / rel, follow_symlinks=False)
+    # a directory only tpbgen's files made, and nothing is left in: gone with them
+    owned_dirs = {p for rel in own.files for p in _parents(rel)}
+    for rel in sorted(owned_dirs - new_dirs, key=lambda r: -r.count("/")):
+        with contextlib.suppress(OSError):
+            (staging / rel).rmdir()  # fails (and stays) when anything was carried into it
+    return notes
+
+
+def _parents(rel: str) -> Iterator[str]:
+    parts = rel.split("/")
+    for i in range(1, len(parts)):
+        yield "/".join(parts[:i])
+
+
+def _sha256(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    if src.is_symlink():
+        os.symlink(os.readlink(src), dst)
+        return
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError as exc:
+        if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP, errno.EACCES):
+            raise
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def _marker_or_manifest(tree: Path) -> bool:
+    return (tree / _STAGING_MARKER).exists() or _is_ours(_read_manifest(tree / MANIFEST))
+
+
+def _remove_leftovers(parent: Path, out: Path) -> list[Diagnostic]:
+    """Staging and old trees of a killed run (ours by name and by content) are removed and
+    reported; an old tree whose output vanished between the two fallback renames is put back."""
+    notes = []
+    prefix = f".{out.name}{_TMP_INFIX}"
+    for entry in sorted(parent.iterdir()):
+        if not entry.name.startswith(prefix) or entry.is_symlink() or not entry.is_dir():
+            continue
+        if not _marker_or_manifest(entry):
+            notes.append(Diagnostic("left alone: named like a tpbgen staging tree but not one", str(entry), severity=Severity.WARNING, code="out-leftover"))
+            continue
+        if not out.exists() and not (entry / _STAGING_MARKER).exists():
+            checkpoint("restore interrupted swap")
+            os.rename(entry, out)
+            notes.append(Diagnostic("restored the output from an interrupted run", str(out), severity=Severity.WARNING, code="out-leftover"))
+            continue
+        checkpoint(f"remove leftover {entry.name}")
+        shutil.rmtree(entry)
+        notes.append(Diagnostic("removed the staging tree of an interrupted run", str(entry), severity=Severity.WARNING, code="out-leftover"))
+    return notes
+
+
+@contextlib.contextmanager
+def _locked(parent: Path, out: Path) -> Iterator[None]:
+    """An exclusive, non-blocking flock on the output's parent directory: no lock file to leave
+    behind, and the lock outlives the swap of the output itself."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock (documented)
+        yield
+        return
+    fd = os.open(parent, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise _refuse(out, "another tpbgen is writing this output right now (its lock on the parent directory is held); nothing was written, run again when it has finished", "out-locked") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+# -- the exchange ---------------------------------------------------------------------------------
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2  # Linux renameat2 flag; RENAME_SWAP for macOS renamex_np has the same value
+
+
+def _exchange_syscall() -> Callable[[bytes, bytes], int] | None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+    if sys.platform.startswith("linux") and hasattr(libc, "renameat2"):
+        fn = libc.renameat2
+        fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+        return lambda a, b: int(fn(_AT_FDCWD, a, _AT_FDCWD, b, _RENAME_EXCHANGE))
+    if sys.platform == "darwin" and hasattr(libc, "renamex_np"):
+        fn = libc.renamex_np
+        fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint]
+        return lambda a, b: int(fn(a, b, _RENAME_EXCHANGE))
+    return None
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """Swap two directories in one step; where the system cannot, two renames (the next run
+    repairs a kill between them, see _remove_leftovers)."""
+    syscall = _exchange_syscall()
+    if syscall is not None:
+        if syscall(os.fsencode(a), os.fsencode(b)) == 0:
+            return
+        err = ctypes.get_errno()
+        if err not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+            raise OSError(err, os.strerror(err), str(b))
+    old = b.parent / f"{a.name}-old"
+    os.rename(b, old)
+    checkpoint("between fallback renames")
+    os.rename(a, b)
+    os.rename(old, a)

@@ -1,24 +1,24 @@
 """Ingest: one `tpb/` tree -> one verified `Generation` IR (discover -> preprocess -> parse -> build).
 
 The IR is cached by a hash of every input byte (headers, JSON, tpbgen's stand-in libc, the IR
-version and tpbgen's version), so an unchanged drop is not parsed again. The cache holds pickles
-(twice as fast to load as the JSON form, which stays the inspectable, schema-checked one);
-an entry is trusted only if its recorded input hash matches.
+version and tpbgen's version), so an unchanged drop is not parsed again. The cache holds the IR's
+JSON form, data only (see tpbgen.cache); an entry is used only if its recorded keys match and it
+converts back to a Generation.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import os
-import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
 import pycparser
 
 from .. import __version__
-from ..errors import Diagnostic, Severity, TpbgenError
+from ..cache import Cache
+from ..errors import Diagnostic, Severity, TpbgenError, rebase
+from ..ir import io as ir_io
 from ..ir.model import IR_VERSION, Generation, SourceFile
 from .build import build
 from .comments import SourceLines
@@ -34,6 +34,7 @@ class Ingested:
     gen: Generation
     warnings: tuple[Diagnostic, ...]
     from_cache: bool
+    root: Path  # the include root the IR's file names are relative to
 
 
 def inputs_hash(src: GenerationSource) -> str:
@@ -57,34 +58,43 @@ def cache_key(inputs: str) -> str:
     return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
 
 
-def cache_dir() -> Path:
-    env = os.environ.get("TPBGEN_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tpbgen"
+def ingest(src: GenerationSource, use_cache: bool = True, preprocessor: Preprocessor | None = None, cache: Cache | None = None) -> Ingested:
+    """One generation's IR, from the cache when an entry for exactly these inputs is there. Every
+    diagnostic says which directory its file is relative to (the include root)."""
+    try:
+        key = inputs_hash(src)
+    except OSError as exc:
+        raise TpbgenError([Diagnostic(f"cannot read: {exc.strerror}", str(exc.filename or src.tpb_dir), code="os-error")]) from None
+    store = (cache if cache is not None else Cache()) if use_cache else None
+    seen = len(store.warnings) if store is not None else 0
+    full_key = cache_key(key)
+    gen: Generation | None = None
+    if store is not None:
+        gen = _from_cache(store, src.name, full_key, key)
+    from_cache = gen is not None
+    warnings: list[Diagnostic] = []
+    if gen is None:
+        try:
+            gen, warnings = _ingest_uncached(src, key, preprocessor)
+        except TpbgenError as exc:
+            raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
+        if store is not None:
+            store.put("ir", src.name, full_key, ir_io.to_jsonable(gen))
+    if store is not None:
+        warnings.extend(store.warnings[seen:])
+    return Ingested(gen, tuple(rebase(warnings, src.root)), from_cache, src.root)
 
 
-def ingest(src: GenerationSource, use_cache: bool = True, preprocessor: Preprocessor | None = None) -> Ingested:
-    key = inputs_hash(src)
-    cached = cache_dir() / f"ir-{src.name}-{cache_key(key)[:32]}.pickle"
-    if use_cache and cached.exists():
-        try:
-            gen = pickle.loads(cached.read_bytes())
-            if isinstance(gen, Generation) and gen.inputs_sha256 == key:
-                return Ingested(gen, (), True)
-        except (pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
-            pass  # a damaged entry or one from another version: rebuild it
-    gen, warnings = _ingest_uncached(src, key, preprocessor)
-    if use_cache:
-        try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cached.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_bytes(pickle.dumps(gen, protocol=pickle.HIGHEST_PROTOCOL))
-            tmp.replace(cached)
-        except OSError:
-            pass  # an unwritable cache only costs time
-    return Ingested(gen, tuple(warnings), False)
+def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generation | None:
+    doc = store.get("ir", name, full_key)
+    if doc is None:
+        return None
+    try:
+        gen = ir_io.from_jsonable(Generation, doc)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        store._warn(f"ignored cache entry (does not convert to IR: {type(exc).__name__}); rebuilt it", store.path("ir", name, full_key))
+        return None
+    return gen if isinstance(gen, Generation) and gen.inputs_sha256 == inputs else None
 
 
 def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor | None) -> tuple[Generation, list[Diagnostic]]:
@@ -150,9 +160,10 @@ def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = Tru
         sources = [s for s in sources if s.name in only]
     out: list[Ingested] = []
     errors: list[Diagnostic] = []
+    cache = Cache() if use_cache else None
     for s in sources:
         try:
-            out.append(ingest(s, use_cache))
+            out.append(ingest(s, use_cache, cache=cache))
         except TpbgenError as exc:
             errors.extend(exc.diagnostics)
     if errors:

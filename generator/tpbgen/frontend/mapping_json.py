@@ -27,13 +27,37 @@ def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def _key_lines(text: str) -> dict[str, int]:
-    """Line of each `"KEY": [` in the file: the first occurrence of each key string."""
-    lines: dict[str, int] = {}
-    for n, line in enumerate(text.splitlines(), 1):
+def _key_lines(text: str) -> dict[str, list[int]]:
+    """The lines of every `"KEY":` in the file, in order (a key may occur more than once)."""
+    lines: dict[str, list[int]] = {}
+    for n, line in enumerate(text.split("\n"), 1):
         for m in re.finditer(r'"([^"\\]+)"\s*:', line):
-            lines.setdefault(m.group(1), n)
+            lines.setdefault(m.group(1), []).append(n)
     return lines
+
+
+class _Object(dict[str, Any]):
+    """A JSON object that remembers every key/value pair, duplicates included (json keeps the last)."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        self.pairs = pairs
+
+
+def _duplicate_keys(node: Any, pointer: str, sections: bool) -> list[str]:
+    """Pointers of duplicated keys outside the two sections (inside them reconcile reports them)."""
+    out: list[str] = []
+    if isinstance(node, _Object):
+        seen: set[str] = set()
+        for k, v in node.pairs:
+            if k in seen and not (sections and pointer in ("/struct2opcode", "/struct2pseudo_opcode")):
+                out.append(f"{pointer}/{_escape(k)}")
+            seen.add(k)
+            out.extend(_duplicate_keys(v, f"{pointer}/{_escape(k)}", sections))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_duplicate_keys(v, f"{pointer}/{i}", sections))
+    return out
 
 
 def read_mapping(path: Path, rel: str) -> Mapping:
@@ -45,9 +69,14 @@ def read_mapping(path: Path, rel: str) -> Mapping:
         raise TpbgenError([Diagnostic("instruction_mapping.json is missing", rel, code="missing-file")]) from None
     text = raw.decode("utf-8", errors="replace")
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_Object)
     except json.JSONDecodeError as exc:
-        raise TpbgenError([Diagnostic(f"malformed JSON: {exc.msg}", rel, exc.lineno, exc.colno, Severity.ERROR, "json")]) from None
+        raise TpbgenError([Diagnostic(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", rel, exc.lineno, exc.colno, Severity.ERROR, "json")]) from None
+    except RecursionError:
+        raise TpbgenError([Diagnostic("malformed JSON: nested too deeply", rel, code="json")]) from None
+    dupes = _duplicate_keys(doc, "", sections=True)
+    if dupes:
+        raise TpbgenError([Diagnostic("duplicate key: JSON keeps only the last value, so the file says two things", rel, code="json-duplicate-key", pointer=p) for p in dupes])
     validator = jsonschema.Draft202012Validator(mapping_schema())
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
@@ -64,10 +93,16 @@ def read_mapping(path: Path, rel: str) -> Mapping:
             ]
         )
     lines = _key_lines(text)
+    used: dict[str, int] = {}
+
+    def line_of(key: str) -> int:  # the n-th occurrence of a key that occurs n times
+        n = used.get(key, 0)
+        used[key] = n + 1
+        found = lines.get(key, [])
+        return found[n] if n < len(found) else (found[-1] if found else 0)
 
     def entries(section: str) -> tuple[MappingEntry, ...]:
-        return tuple(
-            MappingEntry(k, tuple(v), f"/{section}/{_escape(k)}", lines.get(k, 0)) for k, v in doc[section].items()
-        )
+        line_of(section)
+        return tuple(MappingEntry(k, tuple(v), f"/{section}/{_escape(k)}", line_of(k)) for k, v in doc[section].pairs)
 
     return Mapping(rel, hashlib.sha256(raw).hexdigest(), entries("struct2opcode"), entries("struct2pseudo_opcode"))

@@ -1,0 +1,217 @@
+"""tpbgen's on-disk cache: data-only entries keyed by content hash, in a private directory.
+
+Nothing read from the cache can execute code: an entry is one line of JSON (`format`, `kind`,
+`key`, the sha256 of the payload) and then the payload, a JSON document; both are checked before
+the payload is parsed and turned into IR dataclasses field by field. There is no pickle and no
+import by name. The directory is created
+0700; an existing one that another user owns, or that is group- or world-writable, is not used
+(one warning, then tpbgen runs uncached) unless `TPBGEN_CACHE_SHARED=1` says the user trusts it.
+An entry another user owns, a symlink, a damaged, truncated, stale or unreadable entry costs only
+time: it is rebuilt, with at most one warning per run. The cache holds at most `MAX_ENTRIES`
+entries and `MAX_BYTES` bytes; the least recently used go first.
+
+Where: `$TPBGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/tpbgen`, else `~/.cache/tpbgen`.
+`tpbgen cache info` shows it, `tpbgen cache clear` empties it (only tpbgen's entries are removed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import secrets
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import Diagnostic, Severity
+
+FORMAT = "tpbgen-cache/1"
+MAX_ENTRIES = 64
+MAX_BYTES = 256 * 1024 * 1024
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+_ENTRY = re.compile(r"^(?P<kind>[a-z]+)-(?P<name>[A-Za-z0-9_]+)-(?P<key>[0-9a-f]{32})\.json$")
+_TMP = re.compile(r"^\.[a-z]+-[A-Za-z0-9_]+-[0-9a-f]{32}\.json\.[0-9a-f]+\.tmp$")
+SHARED_ENV = "TPBGEN_CACHE_SHARED"
+
+
+def default_dir() -> Path:
+    env = os.environ.get("TPBGEN_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tpbgen"
+
+
+class Unusable(Exception):
+    """An entry that is not a valid tpbgen cache entry for this key; the message says why."""
+
+
+@dataclass
+class Cache:
+    directory: Path = field(default_factory=default_dir)
+    enabled: bool = True
+    warnings: list[Diagnostic] = field(default_factory=list)
+    _checked: bool | None = None
+
+    # -- the directory -----------------------------------------------------------------------------
+    def usable(self) -> bool:
+        """Whether the directory exists (created 0700 if not) and only this user can change it."""
+        if not self.enabled:
+            return False
+        if self._checked is None:
+            self._checked = self._check_dir()
+        return self._checked
+
+    def _check_dir(self) -> bool:
+        d = self.directory
+        try:
+            if not d.exists():
+                d.mkdir(mode=0o700, parents=True)
+            st = os.stat(d)
+        except OSError as exc:
+            self._warn(f"cache directory unusable ({exc.strerror}); running without the cache", d)
+            return False
+        if not stat.S_ISDIR(st.st_mode):
+            self._warn("cache directory is not a directory; running without the cache", d)
+            return False
+        if os.environ.get(SHARED_ENV) == "1":
+            return True
+        problem = _untrusted(st)
+        if problem:
+            self._warn(f"cache directory {problem}; running without the cache (set {SHARED_ENV}=1 to use it anyway)", d)
+            return False
+        return True
+
+    def _warn(self, message: str, path: Path) -> None:
+        if not any(w.code == "cache" for w in self.warnings):  # at most one warning per run
+            self.warnings.append(Diagnostic(message, str(path), severity=Severity.WARNING, code="cache"))
+
+    # -- entries -----------------------------------------------------------------------------------
+    def path(self, kind: str, name: str, key: str) -> Path:
+        return self.directory / f"{kind}-{name}-{key[:32]}.json"
+
+    def get(self, kind: str, name: str, key: str) -> Any | None:
+        """The payload stored for (kind, name, key), or None (missing or unusable: rebuild)."""
+        if not self.usable():
+            return None
+        p = self.path(kind, name, key)
+        try:
+            payload = self._read(p, kind, key)
+        except FileNotFoundError:
+            return None
+        except (OSError, Unusable) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self._warn(f"ignored cache entry ({why}); rebuilt it", p)
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(p)  # least recently used goes first
+        return payload
+
+    def _read(self, p: Path, kind: str, key: str) -> Any:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise Unusable("not a regular file")
+            if os.environ.get(SHARED_ENV) != "1" and hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+                raise Unusable(f"owned by another user (uid {st.st_uid})")
+            if st.st_size > MAX_ENTRY_BYTES:
+                raise Unusable(f"too large ({st.st_size} bytes)")
+            raw = fh.read()
+        head, sep, body = raw.partition(b"\n")
+        try:
+            doc = json.loads(head) if sep else None
+        except ValueError:
+            doc = None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise Unusable("not a tpbgen cache entry of this version")
+        if doc.get("kind") != kind or doc.get("key") != key:
+            raise Unusable("stale: made from other inputs")
+        if hashlib.sha256(body).hexdigest() != doc.get("payload_sha256"):
+            raise Unusable("damaged: its payload does not match its checksum")
+        try:
+            return json.loads(body)
+        except (ValueError, RecursionError) as exc:
+            raise Unusable(f"damaged: {exc}") from None
+
+    def put(self, kind: str, name: str, key: str, payload: Any) -> None:
+        """Store a JSON-able payload; a cache that cannot be written only costs time."""
+        if not self.usable():
+            return
+        body = json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")
+        head = {"format": FORMAT, "kind": kind, "key": key, "payload_sha256": hashlib.sha256(body).hexdigest()}
+        p = self.path(kind, name, key)
+        tmp = p.parent / f".{p.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(json.dumps(head, sort_keys=True).encode("ascii") + b"\n" + body)
+            os.replace(tmp, p)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            self._warn(f"cannot write the cache ({exc.strerror}); running without it", self.directory)
+            return
+        self.prune()
+
+    # -- housekeeping ------------------------------------------------------------------------------
+    def entries(self) -> list[tuple[Path, os.stat_result]]:
+        """tpbgen's entries (by name), most recently used first."""
+        found = []
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return []
+        for n in names:
+            if _ENTRY.match(n):
+                with contextlib.suppress(OSError):
+                    found.append((self.directory / n, os.lstat(self.directory / n)))
+        return sorted(found, key=lambda e: (-e[1].st_mtime_ns, e[0].name))
+
+    def prune(self) -> int:
+        """Drop the least recently used entries beyond MAX_ENTRIES / MAX_BYTES; how many went."""
+        removed, total = 0, 0
+        for i, (p, st) in enumerate(self.entries()):
+            total += st.st_size
+            if i >= MAX_ENTRIES or total > MAX_BYTES:
+                with contextlib.suppress(OSError):
+                    p.unlink()
+                    removed += 1
+        return removed
+
+    def clear(self) -> int:
+        """Remove tpbgen's entries and its leftover temporary files, nothing else; how many."""
+        n = 0
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return 0
+        for name in names:
+            if _ENTRY.match(name) or _TMP.match(name):
+                with contextlib.suppress(OSError):
+                    (self.directory / name).unlink()
+                    n += 1
+        return n
+
+    def info(self) -> dict[str, Any]:
+        ents = self.entries()
+        return {
+            "directory": str(self.directory),
+            "usable": self.usable(),
+            "entries": len(ents),
+            "bytes": sum(st.st_size for _, st in ents),
+            "max_entries": MAX_ENTRIES,
+            "max_bytes": MAX_BYTES,
+        }
+
+
+def _untrusted(st: os.stat_result) -> str:
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        return f"is owned by another user (uid {st.st_uid})"
+    if st.st_mode & 0o022:
+        return f"is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
+    return ""

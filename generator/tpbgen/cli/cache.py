@@ -1,0 +1,32 @@
+"""`tpbgen cache info|clear`: where the IR cache lives, how big it is; empty it."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from ..cache import Cache
+from ..errors import ExitCode
+from .output import Outcome
+
+
+def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    sp = sub.add_parser("cache", help="show (info) or empty (clear) the IR cache")
+    sp.add_argument("action", choices=("info", "clear"))
+    sp.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> Outcome:
+    cache = Cache()
+    if args.action == "clear":
+        n = cache.clear()
+        return Outcome(ExitCode.OK, f"{cache.directory}: removed {n} cache entries\n")
+    i = cache.info()
+    text = (
+        f"directory: {i['directory']}\n"
+        f"usable:    {'yes' if i['usable'] else 'no'}\n"
+        f"entries:   {i['entries']} of at most {i['max_entries']}\n"
+        f"size:      {i['bytes'] / 1e6:.1f} MB of at most {i['max_bytes'] / 1e6:.0f} MB\n"
+    )
+    return Outcome(ExitCode.OK, text, cache.warnings)

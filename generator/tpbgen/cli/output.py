@@ -1,0 +1,65 @@
+"""The one printer: what a command returns (an Outcome) becomes text on stdout and stderr here.
+
+Commands never print. They return their exit code, their report (stdout) and their diagnostics;
+`print_outcome` renders every diagnostic once, in the chosen `--error-format`, with its path as
+the user can open it from the current directory.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from ..errors import Diagnostic, unique
+
+FORMATS = ("text", "json", "github")
+
+
+@dataclass
+class Outcome:
+    code: int
+    stdout: str = ""  # the command's report
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # to stderr
+    findings: list[Diagnostic] = field(default_factory=list)  # the command's findings, to stdout (reconcile)
+
+
+def render_diagnostic(d: Diagnostic, fmt: str) -> str:
+    """text: `path:line:col: severity [code]: message`; json: one object per line; github: a
+    workflow command, so CI annotates the header line."""
+    if fmt == "json":
+        return json.dumps({"file": d.path, "line": d.line, "col": d.col, "severity": d.severity.value, "code": d.code,
+                           "pointer": d.pointer, "message": d.message}, sort_keys=True)
+    if fmt == "github":
+        level = {"error": "error", "warning": "warning"}.get(d.severity.value, "notice")
+        fields = (f"file={_gh_property(d.path)}" if d.path else "", f"line={d.line}" if d.line else "", f"col={d.col}" if d.col else "")
+        where = ",".join(x for x in fields if x)
+        text = f"{d.code}: {d.message}" if d.code else d.message
+        if d.pointer is not None:
+            text = f"{text} (at {d.pointer})"
+        return f"::{level} {where}::{_gh_data(text)}" if where else f"::{level}::{_gh_data(text)}"
+    return d.render()
+
+
+def _gh_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(s: str) -> str:
+    return _gh_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def print_diagnostics(diags: Sequence[Diagnostic], fmt: str, stream: TextIO | None = None) -> None:
+    out = stream if stream is not None else sys.stderr
+    for d in unique(diags):
+        print(render_diagnostic(d, fmt), file=out)
+
+
+def print_outcome(o: Outcome, fmt: str) -> int:
+    print_diagnostics(o.diagnostics, fmt)
+    print_diagnostics(o.findings, fmt, sys.stdout)
+    if o.stdout:
+        sys.stdout.write(o.stdout)
+    return o.code
