@@ -173,7 +173,8 @@ def diff_tree(files: dict[str, str], out: Path, owned: Ownership | None = None) 
             unchanged.append(rel)
         else:
             changed.append(rel)
-    removed = sorted(rel for rel in own.files if rel not in files and (out / rel).is_file())
+    # a file tpbgen wrote that the user has changed since is kept, not removed (see _populate)
+    removed = sorted(rel for rel, sha in own.files.items() if rel not in files and (out / rel).is_file() and (not sha or _sha256(out / rel) == sha))
     return TreeDiff(tuple(added), tuple(changed), tuple(removed), tuple(unchanged))
 
 

@@ -9,12 +9,27 @@ that follows the attribute (`} NEURON_ISA_PACKED NEURON_ISA_TPB_X;` and `struct 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, Severity
 
 _ATTR = re.compile(r"__attribute__\s*\(\(")
 _IDENT = re.compile(r"\s*(?:(?:struct|union|enum)\s+)?([A-Za-z_]\w*)")
+_LINE_MARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
+
+
+def source_position(text: str, offset: int, relpath: Callable[[str], str] = str) -> tuple[str, int]:
+    """The header file and line that preprocessed `text` at `offset` came from, by the last
+    line marker (`# N "file"`) before it; ("<preprocessed>", line) when there is none."""
+    line = text.count("\n", 0, offset) + 1
+    last = None
+    for m in _LINE_MARKER.finditer(text, 0, offset):
+        last = m
+    if last is None:
+        return "<preprocessed>", line
+    marker_line = text.count("\n", 0, last.start()) + 1
+    return relpath(last.group(2)), int(last.group(1)) + line - marker_line - 1
 
 
 @dataclass
@@ -37,7 +52,7 @@ def _matching_close(text: str, start: int) -> int:
     return i
 
 
-def reduce_dialect(text: str) -> tuple[str, DialectInfo]:
+def reduce_dialect(text: str, relpath: Callable[[str], str] = str) -> tuple[str, DialectInfo]:
     info = DialectInfo()
     out = []
     pos = 0
@@ -56,9 +71,9 @@ def reduce_dialect(text: str) -> tuple[str, DialectInfo]:
                 arg = re.search(r"\((\d+)\)", spec)
                 info.aligned[target] = int(arg.group(1)) if arg else 16
             else:
-                line = text.count("\n", 0, m.start()) + 1
+                file, line = source_position(text, m.start(), relpath)
                 info.warnings.append(
-                    Diagnostic(f"attribute '{spec}' ignored (no layout meaning to tpbgen)", "<preprocessed>", line, 0, Severity.WARNING, "attribute")
+                    Diagnostic(f"attribute '{spec}' ignored (no layout meaning to tpbgen)", file, line, 0, Severity.WARNING, "attribute")
                 )
         out.append(text[pos : m.start()])
         # Blank the attribute but keep its newlines so later coordinates do not move.

@@ -100,9 +100,8 @@ def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generati
 def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor | None) -> tuple[Generation, list[Diagnostic]]:
     root = src.root.resolve()
     pre = preprocess(src, preprocessor)
-    text, dialect = reduce_dialect(pre.text)
-
     relpath = functools.cache(src.rel)  # called for every AST coordinate: resolve each file name once
+    text, dialect = reduce_dialect(pre.text, relpath)
 
     tpb_rel = src.rel_tpb_dir
     gen_rel = src.gen_dir.relative_to(src.root).as_posix()
