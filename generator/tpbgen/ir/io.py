@@ -6,6 +6,7 @@ import dataclasses
 import json
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any, TypeVar, get_args, get_origin, get_type_hints
@@ -29,38 +30,58 @@ def dumps(obj: Any) -> str:
     return json.dumps(to_jsonable(obj), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-def _convert(tp: Any, value: Any) -> Any:
-    origin = get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in get_args(tp) if a is not type(None)]
-        if value is None:
-            return None
-        if len(args) == 1:
-            return _convert(args[0], value)
-        if all(a in (int, float) for a in args):
-            return value
-        return value
-    if origin is tuple:
-        (elem, *_rest) = get_args(tp)
-        return tuple(_convert(elem, v) for v in value)
-    if origin is typing.Literal:
-        return value
-    if origin is dict:
-        return dict(value)
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return from_jsonable(tp, value)
+def _identity(value: Any) -> Any:
     return value
 
 
 @cache
-def _hints(cls: Any) -> dict[str, Any]:
-    return get_type_hints(cls, vars(model))
+def _converter(tp: Any) -> Callable[[Any], Any]:
+    """A function turning the JSON form of a value of type `tp` back into it: built once per type
+    (the IR cache loads thousands of dataclasses per generation)."""
+    origin = get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) != 1:
+            return _identity
+        inner = _converter(args[0])
+        return lambda v: None if v is None else inner(v)
+    if origin is tuple:
+        elem = _converter(get_args(tp)[0])
+        if elem is _identity:
+            return tuple
+        return lambda v: tuple(elem(x) for x in v)
+    if origin is dict:
+        return dict
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return _dataclass_converter(tp)
+    return _identity
+
+
+def _dataclass_converter(cls: type[Any]) -> Callable[[Any], Any]:
+    hints = get_type_hints(cls, vars(model))
+    fields = [(f.name, _converter_lazy(hints[f.name])) for f in dataclasses.fields(cls)]
+
+    def convert(data: dict[str, Any]) -> Any:
+        return cls(**{name: conv(data[name]) for name, conv in fields if name in data})
+
+    return convert
+
+
+def _converter_lazy(tp: Any) -> Callable[[Any], Any]:
+    """Resolve a field's converter on first use, so recursive dataclasses terminate."""
+    resolved: list[Callable[[Any], Any]] = []
+
+    def convert(value: Any) -> Any:
+        if not resolved:
+            resolved.append(_converter(tp))
+        return resolved[0](value)
+
+    return convert
 
 
 def from_jsonable(cls: type[T], data: dict[str, Any]) -> T:
-    hints = _hints(cls)  # type: ignore[arg-type]
-    kwargs = {f.name: _convert(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}  # type: ignore[arg-type]
-    return cls(**kwargs)
+    result: T = _converter(typing.cast(Any, cls))(data)
+    return result
 
 
 def generation_from_json(text: str) -> model.Generation:
