@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..checks.reconcile import OPCODE_ENUM, PSEUDO_OPCODE_ENUM, reconcile
+from .. import resolve
+from ..checks.reconcile import reconcile
 from ..ir.model import (
     Enum,
     EnumMember,
@@ -27,6 +28,7 @@ from ..ir.model import (
     Struct,
     TypeRef,
 )
+from ..resolve import OPCODE_ENUM, PSEUDO_OPCODE_ENUM
 from . import terms as T
 
 CATEGORIES = ("opcodes", "enums", "constants", "structs", "validators", "bindings")
@@ -552,12 +554,7 @@ def byte_owners(s: Struct) -> list[set[str]]:
 
 
 def _opcode_names(gen: Generation) -> set[str]:
-    out: set[str] = set()
-    for en in (OPCODE_ENUM, PSEUDO_OPCODE_ENUM):
-        e = gen.find_enum(en)
-        if e is not None:
-            out.update(m.name for m in e.members)
-    return out
+    return resolve.opcode_names(gen)
 
 
 def _ordered(gen: Generation) -> list[str]:
@@ -572,16 +569,9 @@ def _ordered(gen: Generation) -> list[str]:
 def bindings_of(gen: Generation) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """(name -> JSON struct keys listing it, name -> those of them the headers define), names of
     either opcode enum only (stale JSON names are `reconcile`'s business)."""
-    names = _opcode_names(gen)
     defined = {s.name for s in gen.structs}
-    bound: dict[str, list[str]] = {}
-    if gen.mapping is not None:
-        for entry in (*gen.mapping.struct2opcode, *gen.mapping.struct2pseudo_opcode):
-            for name in entry.opcodes:
-                if name in names and entry.struct not in bound.get(name, []):
-                    bound.setdefault(name, []).append(entry.struct)
-    dec = {n: [s for s in ss if s in defined] for n, ss in bound.items()}
-    return ({n: sorted(v) for n, v in bound.items()}, {n: sorted(v) for n, v in dec.items() if v})
+    bound = {n: sorted(b.structs) for n, b in resolve.bindings(gen).items()}
+    return bound, {n: d for n, v in bound.items() if (d := [s for s in v if s in defined])}
 
 
 def mapping_side(gen: Generation, struct: str) -> Side:

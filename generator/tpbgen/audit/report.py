@@ -17,8 +17,8 @@ from typing import Any
 import jinja2
 
 from .. import __version__
-from ..checks.reconcile import OPCODE_ENUM
 from ..ir.model import Generation, Struct
+from ..resolve import OPCODE_ENUM
 from ..templating import template_root
 from .classify import CLASSES, Finding, counts, fails
 from .diff import CATEGORIES, Side, bindings_of, is_reserved

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.model import Generation, MappingEntry
+from ..resolve import OPCODE_ENUM, PSEUDO_OPCODE_ENUM, bindings
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,6 @@ class Finding:
         return Diagnostic(f"{self.message}{sugg}", self.file, self.line, 0, self.severity, self.kind, self.pointer or None)
 
 
-OPCODE_ENUM = "NEURON_ISA_TPB_OPCODE"
-PSEUDO_OPCODE_ENUM = "NEURON_ISA_TPB_PSEUDO_OPCODE"
 
 
 def closest(name: str, candidates: list[str]) -> str:
@@ -103,7 +102,6 @@ def reconcile(gen: Generation, strict: bool = False, waivers: list[Waiver] | Non
         out.append(Finding(kind, sev, gen.name, entry.struct, name, message, suggestion, pointer, m.file, entry.line))
 
     pseudo_names = {x.name for x in pseudo_enum.members} if pseudo_enum else set()
-    bound: dict[str, list[str]] = {}
     for section, valid in ((m.struct2opcode, opcode_set), (m.struct2pseudo_opcode, opcode_set | pseudo_names)):
         is_pseudo = section is m.struct2pseudo_opcode
         keys: set[str] = set()
@@ -132,16 +130,15 @@ def reconcile(gen: Generation, strict: bool = False, waivers: list[Waiver] | Non
                     continue
                 if is_pseudo and name in opcode_set and not _is_pseudo_value(gen, name):
                     add("pseudo-not-pseudo", Severity.WARNING, entry, name, f"{name} under struct2pseudo_opcode is not a pseudo opcode (upper three bits of its value are not 0b110)", index=i)
-                if name in opcode_set:
-                    bound.setdefault(name, []).append(entry.struct)
             if entry.struct in struct_names:
                 add("struct-defined", Severity.INFO, entry, entry.struct, f"{entry.struct} is defined by the ingested headers")
             else:
                 add("struct-outside", Severity.INFO, entry, entry.struct, f"{entry.struct} is not defined by any ingested header (outside the ingested set)")
-    for name, structs in sorted(bound.items()):
-        if len(structs) > 1:
-            first = next(e for e in m.struct2opcode + m.struct2pseudo_opcode if e.struct == structs[1])
-            add("double-bound", Severity.ERROR, first, name, f"{name} is bound to more than one struct: {', '.join(structs)}")
+    bound = {n: b for n, b in bindings(gen).items() if n in opcode_set}
+    for name, b in sorted(bound.items()):
+        if b.ambiguous:
+            second = next(e for e in m.struct2opcode + m.struct2pseudo_opcode if e.struct == b.structs[1])
+            add("double-bound", Severity.ERROR, second, name, f"{name} is bound to more than one struct: {', '.join(b.structs)}")
     if opcode_enum is not None:
         for member in opcode_enum.members:
             if member.name not in bound and not member.name.endswith("_INVALID"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..checks.reconcile import OPCODE_ENUM
+from .. import resolve
 from ..ir.model import Enum, Field, Generation, Struct
 from ..translate.validators import TranslatedGen
 from . import naming
@@ -232,23 +232,16 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
         if naming.constant_name(c.name) in GEOMETRY:
             assert isinstance(c.value, int)
             ctx.geometry[naming.constant_name(c.name)] = c.value
-    op_enum = gen.find_enum(OPCODE_ENUM)
+    op_enum = resolve.opcode_enum(gen)
     struct_cls = {s.name: naming.type_name(s.name) for s in gen.structs}
     if op_enum is not None and gen.mapping is not None:
         ctx.opcode_cls = naming.type_name(op_enum.name)
         members = dict(zip((m.name for m in op_enum.members), naming.member_names(op_enum.name, [m.name for m in op_enum.members]), strict=True))
-        values = {m.name: m.value for m in op_enum.members}
-        seen: set[int] = set()
-        for entry in gen.mapping.struct2opcode:
-            for op in entry.opcodes:
-                if op not in values or values[op] in seen:
-                    continue  # stale (reconcile reports it) or bound twice (first binding wins; reconcile reports it)
-                seen.add(values[op])
-                if entry.struct in struct_cls:
-                    ctx.decode.append((values[op], members[op], struct_cls[entry.struct]))
-                else:
-                    ctx.bound_outside.append((values[op], members[op], entry.struct))
-        ctx.decode.sort()
+        for d in resolve.decode_table(gen):
+            if d.defined:
+                ctx.decode.append((d.value, members[d.opcode], struct_cls[d.struct]))
+            else:
+                ctx.bound_outside.append((d.value, members[d.opcode], d.struct))
         ctx.bound_outside.sort()
     ctx.summary = {
         "enums": len(gen.enums),

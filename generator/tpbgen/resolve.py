@@ -1,0 +1,89 @@
+"""Per-generation decisions every back end shares, made once from the IR.
+
+Which enums are the opcode enums, which JSON struct keys bind each opcode, and which opcodes
+decode to which struct: reconcile (double bindings), emit (the decode table) and audit
+(binding changes) all read these answers instead of walking the JSON each in its own way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .ir.model import Enum, Generation
+
+OPCODE_ENUM = "NEURON_ISA_TPB_OPCODE"
+PSEUDO_OPCODE_ENUM = "NEURON_ISA_TPB_PSEUDO_OPCODE"
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One opcode name (of either opcode enum) and every JSON key that lists it, in file order."""
+
+    opcode: str
+    structs: tuple[str, ...]  # both sections, each key once
+    decode_structs: tuple[str, ...]  # those under struct2opcode: what `decode` dispatches on
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.structs) > 1
+
+
+def opcode_enum(gen: Generation) -> Enum | None:
+    return gen.find_enum(OPCODE_ENUM)
+
+
+def opcode_names(gen: Generation) -> set[str]:
+    """Every enumerator of the OPCODE and PSEUDO_OPCODE enums."""
+    out: set[str] = set()
+    for name in (OPCODE_ENUM, PSEUDO_OPCODE_ENUM):
+        e = gen.find_enum(name)
+        if e is not None:
+            out.update(m.name for m in e.members)
+    return out
+
+
+def bindings(gen: Generation) -> dict[str, Binding]:
+    """The JSON's bindings of names the opcode enums define (stale names are reconcile's)."""
+    names = opcode_names(gen)
+    structs: dict[str, list[str]] = {}
+    decode: dict[str, list[str]] = {}
+    if gen.mapping is not None:
+        for section, entries in (("struct2opcode", gen.mapping.struct2opcode), ("struct2pseudo_opcode", gen.mapping.struct2pseudo_opcode)):
+            for entry in entries:
+                for name in entry.opcodes:
+                    if name not in names:
+                        continue
+                    if entry.struct not in structs.setdefault(name, []):
+                        structs[name].append(entry.struct)
+                    if section == "struct2opcode" and entry.struct not in decode.setdefault(name, []):
+                        decode[name].append(entry.struct)
+    return {n: Binding(n, tuple(s), tuple(decode.get(n, ()))) for n, s in structs.items()}
+
+
+@dataclass(frozen=True)
+class DecodeEntry:
+    value: int
+    opcode: str  # C enumerator name
+    struct: str  # the JSON key; defined by the headers or not (see `defined`)
+    defined: bool
+
+
+def decode_table(gen: Generation) -> list[DecodeEntry]:
+    """Opcode byte -> struct for every OPCODE enumerator bound under struct2opcode, sorted by
+    value. Where a byte is bound more than once (two keys, or two names of one value), the first
+    binding in file order is listed: reconcile reports the double binding as an error, and
+    generate refuses to emit a package with one."""
+    e = opcode_enum(gen)
+    if e is None or gen.mapping is None:
+        return []
+    values = {m.name: m.value for m in e.members}
+    defined = {s.name for s in gen.structs}
+    seen: set[int] = set()
+    out = []
+    for entry in gen.mapping.struct2opcode:
+        for name in entry.opcodes:
+            if name not in values or values[name] in seen:
+                continue
+            seen.add(values[name])
+            out.append(DecodeEntry(values[name], name, entry.struct, entry.struct in defined))
+    return sorted(out, key=lambda d: d.value)
