@@ -139,3 +139,27 @@ def test_an_unreadable_input_is_a_user_error(in_tmp: Path, capsys: pytest.Captur
     (tpb / "aws_neuron_isa_tpb_zz.h").mkdir()  # a directory where a header should be
     code, _, err = run(capsys, "generate", "--headers", "drop", "--out", "gen")
     assert code == ExitCode.BAD_INPUT and "aws_neuron_isa_tpb_zz.h" in err
+
+
+def test_generate_proves_layouts_against_the_compiler_and_refuses_a_wrong_one(in_tmp: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, cc: str) -> None:
+    """A layout bug in tpbgen that no static assert covers is caught by the compiler probe."""
+    from tpbgen.frontend import build, layout
+
+    tpb = make_tree(in_tmp / "drop")
+    (tpb / "aws_neuron_isa_tpb_extra.h").write_text(
+        "#include <stdint.h>\ntypedef struct NEURON_ISA_TPB_EXTRA { uint8_t xa; uint16_t xb; uint32_t xc; } NEURON_ISA_TPB_EXTRA;\n"
+    )
+    code, out, _ = run(capsys, "generate", "--headers", "drop", "--out", "gen", "--no-cache")
+    assert code == 0 and "layouts verified with" in out
+    real = layout.layout_struct
+
+    def packed_by_mistake(members: list[layout.MemberIn], packed: bool, min_align: int = 1) -> layout.Layout:
+        return real(members, packed or [m.name for m in members] == ["xa", "xb", "xc"], min_align)
+
+    monkeypatch.setattr(build, "layout_struct", packed_by_mistake)
+    code, out, err = run(capsys, "generate", "--headers", "drop", "--out", "gen", "--no-cache")
+    assert code == ExitCode.BAD_INPUT, err
+    assert "error [verify-cc]" in err and "NEURON_ISA_TPB_EXTRA" in err and "DISAGREE" in out
+    assert (in_tmp / "gen" / "MANIFEST.json").is_file()  # the earlier, right package is still there
+    code, out, _ = run(capsys, "generate", "--headers", "drop", "--out", "gen", "--no-cache", "--no-verify-cc")
+    assert code == 0 and "layouts not verified (--no-verify-cc)" in out

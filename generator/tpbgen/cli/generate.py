@@ -23,6 +23,8 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 1 when stale")
     sp.add_argument("--strict", action="store_true", help="stale JSON names are errors, as with reconcile --strict")
     sp.add_argument("--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings (as reconcile)")
+    sp.add_argument("--no-verify-cc", action="store_true",
+                    help="do not prove the computed layouts against the C compiler (the summary says so)")
     sp.set_defaults(func=run)
 
 
@@ -30,10 +32,8 @@ def summary(build: Build) -> str:
     lines = []
     for s in build.summaries:
         stale = f"stale JSON names {len(s.stale_names)}" + (f": {', '.join(s.stale_names)} (details: tpbgen reconcile)" if s.stale_names else "")
-        lines.append(
-            f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  "
-            f"functions {s.functions:3d}  top-level validators {s.top_validators:2d}  {stale}"
-        )
+        lines.append(f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  functions {s.functions:3d}  top-level validators {s.top_validators:2d}")
+        lines.append(f"{'':16s} {s.layouts}; {stale}")
     return "".join(line + "\n" for line in lines)
 
 
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> Outcome:
     check_out_path(out, args.headers)
     if not args.check:
         ownership(out, {})  # refuse a directory tpbgen does not own before the work, not after
-    build = build_package(args.headers, use_cache=not args.no_cache, strict=args.strict, waivers=args.waivers)
+    build = build_package(args.headers, use_cache=not args.no_cache, strict=args.strict, waivers=args.waivers, verify=not args.no_verify_cc)
     if build.failed:
         return Outcome(int(build.exit_code), summary(build), build.diagnostics)
     if args.check:

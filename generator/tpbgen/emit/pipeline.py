@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..cache import Cache
 from ..checks.annotations import check_annotations
 from ..checks.reconcile import Finding, reconcile, waivers_for
+from ..checks.verify_cc import find_cc, verify_cc
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
-from ..frontend.ingest import ingest_root
+from ..frontend.ingest import Ingested, ingest_root
 from ..ir.model import Generation
 from ..translate.validators import TranslatedGen, translate
 from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
@@ -35,6 +38,7 @@ class GenSummary:
     functions: int
     top_validators: int
     stale_names: tuple[str, ...]
+    layouts: str  # how the computed layouts were proven: "verified with cc (N facts)", or why not
 
 
 @dataclass
@@ -81,10 +85,37 @@ def shown(findings: list[Finding]) -> list[Diagnostic]:
     return [f.diagnostic() for f in findings if f.severity != Severity.INFO]
 
 
-def build_package(headers: Path, use_cache: bool = True, strict: bool = False, waivers: Path | None = None) -> Build:
+def verify_layouts(r: Ingested, cache: Cache | None) -> tuple[list[Diagnostic], str]:
+    """Prove the computed layouts against the C compiler (the verify-cc probe), when there is one.
+    A proof is cached by the inputs and the compiler's identity; a mismatch is never cached."""
+    cc = find_cc()
+    if cc is None:
+        return [], "layouts not verified: no C compiler on PATH (static asserts only)"
+    try:
+        ident = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        ident = cc
+    key = hashlib.sha256(f"verify-cc {__version__}\n{r.gen.inputs_sha256}\n{cc}\n{ident}".encode()).hexdigest()
+    hit = cache.get("verifycc", r.gen.name, key) if cache is not None else None
+    if isinstance(hit, dict) and isinstance(hit.get("facts"), int):
+        return [], f"layouts verified with {cc} ({hit['facts']} facts)"
+    try:
+        mismatches, facts = verify_cc(r.gen, r.root, cc)
+    except RuntimeError as exc:
+        return [Diagnostic(f"cannot verify layouts with {cc}: {exc}", r.gen.tpb_dir, severity=Severity.ERROR, code="verify-cc")], "layouts not verified"
+    if mismatches:
+        return mismatches, f"layouts DISAGREE with {cc} ({len(mismatches)} of {facts} facts)"
+    if cache is not None:
+        cache.put("verifycc", r.gen.name, key, {"facts": facts})
+    return [], f"layouts verified with {cc} ({facts} facts)"
+
+
+def build_package(headers: Path, use_cache: bool = True, strict: bool = False, waivers: Path | None = None, verify: bool = True) -> Build:
+    """Everything `generate` decides. `verify=False` (--no-verify-cc) skips the compiler probe."""
     from .render import RenderInput, render
 
-    results = ingest_root(headers, use_cache=use_cache)
+    cache = Cache() if use_cache else None
+    results = ingest_root(headers, use_cache=use_cache, cache=cache)
     diagnostics: list[Diagnostic] = [w for r in results for w in r.warnings]
     summaries: list[GenSummary] = []
     translated: list[tuple[Generation, TranslatedGen]] = []
@@ -94,6 +125,11 @@ def build_package(headers: Path, use_cache: bool = True, strict: bool = False, w
         ws, wfile = waivers_for(waivers, g.name)
         findings = reconcile(g, strict=strict, waivers=ws, waiver_file=wfile)
         diagnostics += rebase([*shown(findings), *check_annotations(g)], r.root)
+        layouts = "layouts not verified (--no-verify-cc)"
+        if verify:
+            wrong, layouts = verify_layouts(r, cache)
+            diagnostics += rebase(wrong, r.root)
+            unusable = unusable or bool(wrong)
         try:
             tr = translate(g)
         except TpbgenError as exc:
@@ -103,7 +139,7 @@ def build_package(headers: Path, use_cache: bool = True, strict: bool = False, w
         diagnostics += rebase(tr.warnings, r.root)
         translated.append((g, tr))
         stale = tuple(f.name for f in findings if f.kind == "stale")
-        summaries.append(GenSummary(g.name, g.core_version, len(g.enums), len(g.structs), len(tr.functions), len(tr.top), stale))
+        summaries.append(GenSummary(g.name, g.core_version, len(g.enums), len(g.structs), len(tr.functions), len(tr.top), stale, layouts))
     build = Build({}, summaries, diagnostics, translated, unusable)
     if build.failed:
         return build

@@ -148,7 +148,7 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
     return gen, warnings
 
 
-def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = True) -> list[Ingested]:
+def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = True, cache: Cache | None = None) -> list[Ingested]:
     """Every generation under `root` (or those named in `only`); all errors of all gens together."""
     sources = discover(root)
     if only:
@@ -159,7 +159,8 @@ def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = Tru
         sources = [s for s in sources if s.name in only]
     out: list[Ingested] = []
     errors: list[Diagnostic] = []
-    cache = Cache() if use_cache else None
+    if use_cache and cache is None:
+        cache = Cache()
     for s in sources:
         try:
             out.append(ingest(s, use_cache, cache=cache))
