@@ -108,6 +108,7 @@ def test_user_files_and_pip_debris_survive_regeneration(tmp_path: Path, capsys: 
     (out / "tpb_isa" / "sunda" / "__pycache__" / "enums.cpython-311.pyc").write_bytes(b"pyc")
     (out / "tpb_isa" / "sunda" / "local_helpers.py").write_text("x = 1\n")
     os.symlink("NOTES.md", out / "notes-link")
+    out.chmod(0o750)
     notes_inode = (out / "NOTES.md").stat().st_ino
     foreign = {k: v for k, v in snapshot(out).items() if k.split("/")[0] in ("NOTES.md", ".git", "build", "tpb_isa.egg-info", "notes-link")
                or "__pycache__" in k or k.endswith("local_helpers.py")}
@@ -126,6 +127,7 @@ def test_user_files_and_pip_debris_survive_regeneration(tmp_path: Path, capsys: 
     after = snapshot(out)
     assert {k: after.get(k) for k in foreign} == foreign  # every foreign entry, as it was
     assert (out / "NOTES.md").stat().st_ino == notes_inode  # the very same file, not a copy
+    assert out.stat().st_mode & 0o777 == 0o750
     assert not (out / "tpb_isa" / "retired.py").exists()
     assert (out / "tpb_isa" / "retired_edited.py").read_text() == "old = 1  # the user changed it\n"
     assert "retired_edited.py: warning [out-kept]" in err

@@ -226,6 +226,7 @@ def _write_tree(files: dict[str, str], out: Path) -> WriteResult:
             (staging / _STAGING_MARKER).unlink()
             checkpoint("swap")
             if own.exists:
+                shutil.copystat(out, staging, follow_symlinks=False)  # the directory keeps its mode
                 _exchange(staging, out)
             else:
                 os.rename(staging, out)
