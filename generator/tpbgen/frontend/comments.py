@@ -14,6 +14,18 @@ from pathlib import Path
 from ..ir.model import Loc, Maintenance, SpecComment
 
 _SPEC_START = re.compile(r"^\s*//\s*fn\s+([A-Za-z_]\w*)\s*\(")
+# Line ends as the C preprocessor counts them: LF, CR LF and a lone CR. Form feed, vertical tab,
+# U+0085 and U+2028 are not line ends to cpp (str.splitlines() would count them, and shift every
+# marker after them onto the wrong line).
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a header as cpp numbers them (line n is element n - 1)."""
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 _SECTION = re.compile(r"^\s*//\*\s*(\S+)")
 
 
@@ -28,7 +40,7 @@ class SourceLines:
         if rel not in self._cache:
             path = self._root / rel
             try:
-                self._cache[rel] = path.read_text(encoding="utf-8", errors="replace").splitlines()
+                self._cache[rel] = split_lines(path.read_bytes().decode("utf-8", errors="replace"))
             except OSError:
                 self._cache[rel] = []
         return self._cache[rel]
@@ -38,12 +50,18 @@ class SourceLines:
         return ls[n - 1] if 0 < n <= len(ls) else ""
 
     def trailing_comment(self, rel: str, n: int) -> str:
-        """The `//` comment that ends line n, without its slashes and outer blanks; "" when none."""
+        """The comment that ends line n (`// ...` or `/* ... */`), without its markers and outer
+        blanks; "" when none."""
         text = self.line(rel, n)
         idx = _comment_start(text)
-        if idx < 0:
-            return ""
-        return text[idx + 2 :].strip()
+        if idx >= 0:
+            return text[idx + 2 :].strip()
+        stripped = text.rstrip()
+        if stripped.endswith("*/"):
+            start = stripped.rfind("/*")
+            if start >= 0 and _comment_start(stripped[:start]) < 0:
+                return stripped[start + 2 : -2].strip().strip("*").strip()
+        return ""
 
     def doc_above(self, rel: str, n: int) -> str:
         """The comment block directly above line n (no blank line between), markers stripped."""
@@ -96,7 +114,23 @@ class SourceLines:
         return ""
 
     def banner(self, rel: str) -> str:
-        return _strip_markers(self.line(rel, 3).strip()).strip()
+        """The line of the file's leading comment block that names the core (`... NC-vN ...`),
+        wherever it stands in the block (an SPDX or copyright line may come first); else the
+        block's third line, as the drop has it."""
+        block: list[str] = []
+        in_block = False
+        for raw in self.lines(rel):
+            s = raw.strip()
+            if in_block or s.startswith(("/*", "//")):
+                block.append(_strip_markers(s).strip())
+                in_block = (in_block or s.startswith("/*")) and "*/" not in s
+                continue
+            if s:
+                break
+        named = next((b for b in block if "NC-v" in b), None)
+        if named is not None:
+            return named
+        return block[2] if len(block) > 2 else ""
 
 
 def _comment_start(text: str) -> int:

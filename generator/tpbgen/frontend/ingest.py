@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,6 +100,8 @@ def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generati
 
 def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor | None) -> tuple[Generation, list[Diagnostic]]:
     root = src.root.resolve()
+    for h in src.all_headers():
+        _refuse_control_bytes(h.read_bytes(), h.relative_to(src.root).as_posix())
     pre = preprocess(src, preprocessor)
     relpath = functools.cache(src.rel)  # called for every AST coordinate: resolve each file name once
     text, dialect = reduce_dialect(pre.text, relpath)
@@ -121,10 +124,9 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
     mapping = read_mapping(mapping_path, mapping_path.relative_to(src.root).as_posix())
     files.append(SourceFile(mapping.file, mapping.sha256, mapping_path.read_bytes().count(b"\n"), ""))
     core = next((f.banner for f in files if f.path.endswith("_common.h") and "NC-v" in f.banner), "")
-    core_version = ""
-    if core:
-        idx = core.index("NC-v")
-        core_version = core[idx:].split()[0].rstrip(".")
+    # the core version is a name, never text to copy: NC-v, then letters, digits and dots
+    found = re.search(r"NC-v[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*", core)
+    core_version = found.group(0) if found else ""
     spec = tuple(sc for f in files if f.path.endswith(".h") for sc in lines.spec_comments(f.path))
     gen = Generation(
         name=src.name,
@@ -146,6 +148,20 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
     if not gen.enums and not gen.structs:
         raise TpbgenError([Diagnostic("the headers define no enums and no structs", tpb_rel, 0, 0, Severity.ERROR, "empty")])
     return gen, warnings
+
+
+_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def _refuse_control_bytes(data: bytes, rel: str) -> None:
+    """Header text is C source: a NUL or another control byte (tab, line ends, form feed and
+    vertical tab aside) is refused where it stands rather than carried into the package."""
+    m = _CONTROL.search(data)
+    if m is None:
+        return
+    line = data.count(b"\n", 0, m.start()) + 1
+    col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+    raise TpbgenError([Diagnostic(f"control byte 0x{m.group(0)[0]:02x} in header text", rel, line, col, Severity.ERROR, "control-byte")])
 
 
 def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = True, cache: Cache | None = None) -> list[Ingested]:
