@@ -27,7 +27,7 @@ from .dialect import reduce_dialect
 from .discover import GenerationSource, discover
 from .mapping_json import read_mapping
 from .parse import parse
-from .preprocess import TU_NAME, Preprocessor, fake_libc_dir, preprocess
+from .preprocess import TU_NAME, Preprocessor, fake_libc_dir, predefined_macros, preprocess
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ def inputs_hash(src: GenerationSource) -> str:
 def cache_key(inputs: str) -> str:
     """The IR cache key: the inputs, and what shapes the IR from them. The IR holds pycparser ASTs
     (function bodies), which another pycparser may shape differently."""
-    tools = f"tpbgen {__version__} ir {IR_VERSION} pycparser {pycparser.__version__}"
+    macros = hashlib.sha256(repr(predefined_macros()).encode()).hexdigest()  # this machine's compiler's
+    tools = f"tpbgen {__version__} ir {IR_VERSION} pycparser {pycparser.__version__} macros {macros}"
     return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
 
 

@@ -2,12 +2,14 @@
 
 The translation unit includes every header of the `tpb/` tree in name order, so includes between
 headers are resolved exactly as a user's compiler would, and each type is seen once. Both
-preprocessors are given the same predefined macros and the same include path (tpbgen's stand-in
-libc first), and must yield the same IR; a test holds them to that.
+preprocessors are given the C compiler's own predefined macros (`__GNUC__`, `__STDC_VERSION__`,
+the type sizes: `#if defined(__GNUC__)` takes the branch the compiler takes) and the same include
+path (tpbgen's stand-in libc first), and must yield the same IR; a test holds them to that.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -23,8 +25,46 @@ from .discover import GenerationSource
 
 Preprocessor = Literal["cpp", "pcpp"]
 
-# What both preprocessors predefine: a plain C11 environment, no compiler-specific macros.
-PREDEFINED = {"__STDC__": "1", "__STDC_VERSION__": "201112L", "__TPBGEN__": "1"}
+# When no C compiler is on PATH: the macros GCC 12 predefines for C11 on x86-64 Linux (LP64,
+# little-endian) that headers test, so `#if defined(__GNUC__)` and friends take the branch a
+# user's compiler takes. With a compiler, its own `cc -dM -E` list is used instead.
+FALLBACK_MACROS = {
+    "__STDC__": "1", "__STDC_VERSION__": "201112L", "__STDC_HOSTED__": "1",
+    "__GNUC__": "12", "__GNUC_MINOR__": "2", "__GNUC_PATCHLEVEL__": "0",
+    "__x86_64__": "1", "__x86_64": "1", "__linux__": "1", "__unix__": "1", "__LP64__": "1", "_LP64": "1",
+    "__CHAR_BIT__": "8", "__SIZEOF_SHORT__": "2", "__SIZEOF_INT__": "4", "__SIZEOF_LONG__": "8",
+    "__SIZEOF_LONG_LONG__": "8", "__SIZEOF_POINTER__": "8", "__SIZEOF_FLOAT__": "4", "__SIZEOF_DOUBLE__": "8",
+    "__SIZEOF_SIZE_T__": "8", "__ORDER_LITTLE_ENDIAN__": "1234", "__ORDER_BIG_ENDIAN__": "4321",
+    "__BYTE_ORDER__": "__ORDER_LITTLE_ENDIAN__", "__BIGGEST_ALIGNMENT__": "16",
+    "__INT_MAX__": "0x7fffffff", "__LONG_MAX__": "0x7fffffffffffffffL", "__SCHAR_MAX__": "0x7f", "__SHRT_MAX__": "0x7fff",
+}
+TPBGEN_MACROS = {"__TPBGEN__": "1"}
+
+_DEFINE = re.compile(r"^#define ([A-Za-z_]\w*) ?(.*)$")
+
+
+@functools.cache
+def predefined_macros() -> tuple[tuple[str, str], ...]:
+    """The object-like macros the C compiler predefines for C11 (`cc -dM -E`), given to both
+    preprocessors (cpp with -undef, so the two see exactly the same set); the fallback list
+    without a compiler. Function-like ones are left out: no header tests them."""
+    macros = dict(FALLBACK_MACROS)
+    cc = shutil.which(os.environ.get("CC", "")) or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc:
+        try:
+            out = subprocess.run([cc, "-dM", "-E", "-x", "c", "-std=c11", os.devnull], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            out = None
+        if out is not None and out.returncode == 0:
+            found = {}
+            for line in out.stdout.splitlines():
+                m = _DEFINE.match(line)
+                if m and "(" not in line.split()[1]:
+                    found[m.group(1)] = m.group(2)
+            if "__STDC_VERSION__" in found:
+                macros = found
+    macros.update(TPBGEN_MACROS)
+    return tuple(sorted(macros.items()))
 
 TU_NAME = "<tpbgen-tu>"
 
@@ -40,7 +80,9 @@ def fake_libc_dir() -> Path:
 
 
 def translation_unit(gen: GenerationSource) -> str:
-    lines = [f'#include "{h.relative_to(gen.root).as_posix()}"' for h in gen.headers()]
+    # GNU spellings of C keywords first (tpbgen's stand-in, see fake_libc/_tpbgen_gnu.h)
+    lines = ["#include <_tpbgen_gnu.h>"]
+    lines += [f'#include "{h.relative_to(gen.root).as_posix()}"' for h in gen.headers()]
     return "\n".join(lines) + "\n"
 
 
@@ -65,7 +107,7 @@ _CPP_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(
 
 def _run_cpp(gen: GenerationSource, tu: str) -> str:
     argv = ["cpp", "-undef", "-nostdinc", "-std=c11", "-isystem", str(fake_libc_dir()), "-I", "."]
-    argv += [f"-D{k}={v}" for k, v in PREDEFINED.items()]
+    argv += [f"-D{k}={v}" for k, v in predefined_macros()]
     argv += ["-"]
     proc = subprocess.run(argv, input=tu, cwd=gen.root, capture_output=True, text=True)
     diags = []
@@ -108,7 +150,7 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> str:
         p.compress = 0
         p.add_path(str(fake_libc_dir()))
         p.add_path(".")
-        for k, v in PREDEFINED.items():
+        for k, v in predefined_macros():
             p.define(f"{k} {v}")
         try:
             p.parse(tu, TU_NAME)
