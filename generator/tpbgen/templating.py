@@ -1,7 +1,10 @@
-"""The Jinja2 environment every renderer uses: strict, deterministic, loading `tpbgen.templates`."""
+"""The one Jinja2 environment factory every renderer uses (the runtime package and the audit
+reports): strict (an undefined name is an error), deterministic, loading `tpbgen.templates`; and
+the support library, the runtime's hand-written part, found beside the templates."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from importlib import resources
 from pathlib import Path
@@ -59,14 +62,46 @@ def from_import(module: str, names: list[str], width: int = 100) -> str:
     return f"from {module} import (\n{body})"
 
 
-def environment() -> jinja2.Environment:
+def support_root() -> Path:
+    """templates/support/: the `_runtime` package of the generated `tpb_isa`, as real Python (and C)
+    that is copied verbatim, never rendered."""
+    return template_root() / "support"
+
+
+SUPPORT_SUFFIXES = (".py", ".c", ".h")
+
+
+def support_files() -> dict[str, str]:
+    """{path relative to templates/support/: text} of every file the support library ships."""
+    root = support_root()
+    out = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in SUPPORT_SUFFIXES and "__pycache__" not in path.parts:
+            out[path.relative_to(root).as_posix()] = path.read_text(encoding="utf-8")
+    return out
+
+
+def runtime_api() -> tuple[int, int]:
+    """`RUNTIME_API` as the support library states it (templates/support/api.py, imported)."""
+    api = importlib.import_module("tpbgen.templates.support.api")
+    value = api.RUNTIME_API
+    if not (isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)):
+        raise TypeError(f"templates/support/api.py: RUNTIME_API must be (major, minor), got {value!r}")
+    return (value[0], value[1])
+
+
+def environment(subdir: str = "") -> jinja2.Environment:
+    """A fresh environment loading templates/<subdir>; `.html.j2` templates are autoescaped."""
+    root = template_root() / subdir if subdir else template_root()
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(template_root())),
+        loader=jinja2.FileSystemLoader(str(root)),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html.j2",), default_for_string=False, default=False
+        ),
     )
     env.filters["docstring"] = _docstring
     env.filters["oneline"] = _oneline

@@ -1,8 +1,10 @@
-"""Render the runtime templates into an in-memory tree: {relative path: text}.
+"""Render the generated package into an in-memory tree: {relative path: text}.
 
-The Jinja environment is strict (an undefined name is an error), and every template under
-`templates/runtime/` is rendered: `package/` to the package root, `_runtime/` once, `gen/` once
-per generation. Output is deterministic: sorted inputs, no timestamps, no absolute paths.
+Two kinds of input: the support library (`templates/support/`, real Python and C) is copied
+verbatim into `tpb_isa/_runtime/`; the templates under `templates/runtime/` render what differs
+per drop: `package/` to the package root, `gen/` once per generation. The Jinja environment is
+strict (an undefined name is an error). Output is deterministic: sorted inputs, no timestamps,
+no absolute paths.
 """
 
 from __future__ import annotations
@@ -15,12 +17,10 @@ from typing import Any
 
 from .. import __version__
 from ..ir.model import Generation
-from ..templating import environment, template_root
+from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.validators import TranslatedGen
 from .context import GenCtx, build_context
-
-RUNTIME_API = (1, 0)
 
 
 @dataclass(frozen=True)
@@ -103,21 +103,19 @@ def render(inp: RenderInput) -> dict[str, str]:
     has_executor = (base / "gen" / "executor.py.j2").is_file()
     contexts = [gen_context(g, tr, has_executor) for g, tr in inp.gens]
     common: dict[str, Any] = {
-        "runtime_api": RUNTIME_API,
+        "runtime_api": runtime_api(),
         "generator_version": __version__,
         "gens": contexts,
         "audit_md": inp.audit_md,
         "manifest": inp.manifest,
     }
-    out: dict[str, str] = {}
+    out: dict[str, str] = {f"tpb_isa/_runtime/{rel}": text for rel, text in support_files().items()}
     for rel, _path in _templates(base):
         name = rel[: -len(".j2")]
         template = env.get_template(f"runtime/{rel}")
         top, _, rest = name.partition("/")
         if top == "package":
             out[rest] = template.render(**common)
-        elif top == "_runtime":
-            out[f"tpb_isa/_runtime/{rest}"] = template.render(**common)
         elif top == "gen":
             for ctx in contexts:
                 out[f"tpb_isa/{ctx.module}/{rest}"] = template.render(**common, g=ctx)
