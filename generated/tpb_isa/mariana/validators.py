@@ -17,7 +17,7 @@ from typing import Final
 from .._runtime import check_api, codec
 from .enums import ENUMS
 
-check_api((1, 0), __name__)
+check_api((2, 0), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes

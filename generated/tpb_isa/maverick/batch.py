@@ -18,7 +18,7 @@ from .._runtime import check_api, vector
 from .decode import OPCODE_STRUCT
 from .validators import TOP_LEVEL
 
-check_api((1, 0), __name__)
+check_api((2, 0), __name__)
 
 as_words = vector.as_words
 _byte = vector.byte

@@ -17,7 +17,7 @@ from .._runtime.codec import DecodeError, Word, as_bytes
 from .enums import Opcode
 from .structs import S2_BN, S3D3_TS, S4D4_TSM
 
-check_api((1, 0), __name__)
+check_api((2, 0), __name__)
 
 OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x30: S3D3_TS,  # EXPONENTIAL

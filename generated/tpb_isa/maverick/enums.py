@@ -10,7 +10,7 @@ from enum import IntEnum
 
 from .._runtime import check_api
 
-check_api((1, 0), __name__)
+check_api((2, 0), __name__)
 
 
 @dataclass(frozen=True)

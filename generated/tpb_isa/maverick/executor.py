@@ -38,7 +38,7 @@ from . import constants
 from .decode import decode
 from .validators import explain, validate
 
-check_api((1, 0), __name__)
+check_api((2, 0), __name__)
 
 GENERATION: Final[str] = 'maverick'
 

@@ -28,7 +28,7 @@ from .enums import (
     WaitMode,
 )
 
-check_api((1, 0), __name__)
+check_api((2, 0), __name__)
 
 __all__ = ['S2_BN', 'S3D3_TS', 'S4D4_TSM', 'STRUCTS', 'UNKNOWN', 'Addr4', 'Addr8', 'AddrReg4', 'AddrReg8', 'BoundCheckReg', 'DmaConfigs', 'DtypePair', 'Events', 'EventsExtended', 'FieldLayout', 'Header', 'ImmReg', 'ImmValInstField', 'InstUnion', 'Tensor1D', 'Tensor2D', 'Tensor3D', 'Tensor4D', ]
 
