@@ -16,10 +16,9 @@ from typing import Any
 
 import jinja2
 
-from .. import __version__
+from .. import __version__, templating
 from ..checks.reconcile import OPCODE_ENUM
 from ..ir.model import Generation, Struct
-from .. import templating
 from .classify import CLASSES, Finding, counts, fails
 from .diff import CATEGORIES, Side, bindings_of, is_reserved
 

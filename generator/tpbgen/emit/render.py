@@ -9,7 +9,7 @@ no absolute paths.
 
 from __future__ import annotations
 
-import re
+import importlib
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -41,6 +41,14 @@ def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Tr
     return out
 
 
+# The runtime helpers translated code may call, under the names the translator gives them
+# (translate/to_python.py, to_numpy.py). Every generated module binds all of them: a binding
+# that is not used costs one line, where deciding which are used meant searching the output.
+VALIDATOR_HELPERS = (("S_H", "_U16"), ("S_I", "_U32"), ("S_Q", "_U64"), ("S_d", "_F64"), ("S_f", "_F32"), ("S_h", "_I16"),
+                     ("S_i", "_I32"), ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32"))
+BATCH_HELPERS = ("byte", "col", "colv", "gather", "gather_as", "vdiv", "vmod")
+
+
 def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCtx:
     ctx = build_context(gen, tr)
     em = NpEmitter()
@@ -52,14 +60,11 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
             from ..errors import Diagnostic, Severity, TpbgenError
 
             raise TpbgenError([Diagnostic(f"cannot vectorise {lf.name}: {exc}", lf.loc.rsplit(":", 1)[0], int(lf.loc.rsplit(":", 1)[1]), 0, Severity.ERROR, "translate")]) from None
-    code_py = "\n".join(f.code + "\n" + f.explain_code + "\n" + f.wrapper for f in tr.functions)
-    code_np = "\n".join(batch)
-    readers = [("S_H", "_U16"), ("S_I", "_U32"), ("S_Q", "_U64"), ("S_d", "_F64"), ("S_f", "_F32"), ("S_h", "_I16"), ("S_i", "_I32"),
-               ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32")]
+    family = importlib.import_module("tpbgen.templates.support.family")
     extra: dict[str, Any] = {
         "batch_functions": batch,
-        "batch_imports": sorted(n for n in ("byte", "col", "colv", "gather", "gather_as", "vdiv", "vmod") if re.search(rf"\b_{n}\(", code_np)),
-        "validator_imports": sorted([(n, a) for n, a in readers if re.search(rf"\b{a}\(", code_py)] + [("Word", "Word"), ("as_bytes", "as_bytes")]),
+        "executes": [op for op, member, _ in ctx.decode if member in family.HANDLERS],
+        "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
         "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
         "decode_classes": sorted({cls for _, _, cls in ctx.decode}),
         "opcode_rows": _opcode_rows(ctx),
@@ -104,6 +109,8 @@ def render(inp: RenderInput) -> dict[str, str]:
     contexts = [gen_context(g, tr, has_executor) for g, tr in inp.gens]
     common: dict[str, Any] = {
         "runtime_api": runtime_api(),
+        "validator_helpers": VALIDATOR_HELPERS,
+        "batch_helpers": BATCH_HELPERS,
         "generator_version": __version__,
         "gens": contexts,
         "audit_md": inp.audit_md,
