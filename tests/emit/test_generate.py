@@ -172,8 +172,8 @@ def test_pip_install_generated(tmp_path: Path) -> None:
 def test_runtime_api_mismatch_is_refused(tmp_path: Path) -> None:
     pkg = tmp_path / "pkg"
     shutil.copytree(REPO / "generated", pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    init = pkg / "tpb_isa" / "_runtime" / "__init__.py"
-    init.write_text(init.read_text().replace("RUNTIME_API: tuple[int, int] = (1, 0)", "RUNTIME_API: tuple[int, int] = (2, 0)"))
+    init = pkg / "tpb_isa" / "_runtime" / "api.py"
+    init.write_text(init.read_text().replace("RUNTIME_API: tuple[int, int] = (2, 0)", "RUNTIME_API: tuple[int, int] = (3, 0)"))
     probe = f"import sys; sys.path.insert(0, {str(pkg)!r}); import tpb_isa; tpb_isa.gen('sunda')"
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode != 0 and "RuntimeMismatch" in run.stderr and "regenerate" in run.stderr

@@ -1,63 +1,32 @@
-"""Render the executor templates into temporary packages and import them, and test helpers.
+"""Import the executor engine and the generated package for the executor tests, and test helpers.
 
-* :func:`load_engine` renders only templates/runtime/_runtime/executor/ (plain Python that must
-  render unchanged under StrictUndefined) as the package ``tpbexec_engine``;
-* :func:`load_package` renders the whole runtime with tpbgen's emitter (the current templates,
-  not whatever generated/ holds) as the package ``tpb_isa_exectest``, so it cannot collide with the
-  ``tpb_isa`` other test folders import from generated/.
+* :func:`load_engine` imports the engine straight from the support library
+  (``templates/support/executor/``, real Python, installed as ``tpbgen.templates.support``);
+* :func:`load_package` imports the committed generated package ``tpb_isa`` (generated/), whose
+  ``_runtime`` is a verbatim copy of the support library (``tpbgen generate --check`` keeps the
+  two the same).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import jinja2
-
 REPO = Path(__file__).resolve().parents[2]
-ENGINE_TEMPLATES = REPO / "templates" / "runtime" / "_runtime" / "executor"
-PACKAGE = "tpbexec_engine"
-FULL_PACKAGE = "tpb_isa_exectest"
-
-_cache: dict[str, ModuleType] = {}
-
-
-def environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(REPO / "templates")),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    )
-
-
-def render_engine(dest: Path) -> Path:
-    """Render every engine template into ``dest/<PACKAGE>/``; returns the package directory."""
-    env = environment()
-    pkg = dest / PACKAGE
-    pkg.mkdir(parents=True, exist_ok=True)
-    for tpl in sorted(ENGINE_TEMPLATES.glob("*.py.j2")):
-        rel = tpl.relative_to(REPO / "templates").as_posix()
-        text = env.get_template(rel).render()
-        (pkg / tpl.name[: -len(".j2")]).write_text(text)
-    return pkg
+SUPPORT = REPO / "templates" / "support"
+ENGINE = SUPPORT / "executor"
+PACKAGE = "tpbgen.templates.support.executor"
+FULL_PACKAGE = "tpb_isa"
 
 
 def load_engine() -> ModuleType:
-    """The rendered engine package (rendered once per process)."""
-    if PACKAGE in _cache:
-        return _cache[PACKAGE]
-    root = Path(tempfile.mkdtemp(prefix="tpbexec_"))
-    render_engine(root)
-    sys.path.insert(0, str(root))
+    """The engine package of the support library."""
     mod = importlib.import_module(PACKAGE)
-    for sub in ("numerics", "dtypes", "alu", "memory", "access", "kernels", "npbackend",
-                "cbackend", "csource", "errors"):  # fmt: skip
-        importlib.import_module(f"{PACKAGE}.{sub}")
-    _cache[PACKAGE] = mod
+    for name in ("numerics", "dtypes", "alu", "memory", "access", "kernels", "npbackend", "cbackend", "errors"):
+        importlib.import_module(f"{PACKAGE}.{name}")
     return mod
 
 
@@ -67,23 +36,10 @@ def sub(name: str) -> ModuleType:
 
 
 def load_package() -> ModuleType:
-    """The whole generated runtime, freshly rendered from the current templates."""
-    if FULL_PACKAGE in _cache:
-        return _cache[FULL_PACKAGE]
-    from tpbgen.emit.pipeline import build_files
-
-    files, _, _ = build_files(REPO / "vendor_headers")
-    root = Path(tempfile.mkdtemp(prefix="tpbexec_pkg_"))
-    for rel, text in files.items():
-        if not rel.startswith("tpb_isa/"):
-            continue
-        path = root / FULL_PACKAGE / rel[len("tpb_isa/") :]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    sys.path.insert(0, str(root))
-    mod = importlib.import_module(FULL_PACKAGE)
-    _cache[FULL_PACKAGE] = mod
-    return mod
+    """The committed generated package (generated/tpb_isa), imported the way a vendoring user would."""
+    if str(REPO / "generated") not in sys.path:
+        sys.path.insert(0, str(REPO / "generated"))
+    return importlib.import_module(FULL_PACKAGE)
 
 
 def gen_module(gen: str, sub_name: str = "") -> ModuleType:

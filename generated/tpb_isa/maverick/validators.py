@@ -15,18 +15,24 @@ from __future__ import annotations
 from typing import Final
 
 from .._runtime import check_api, codec
+from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((1, 0), __name__)
+check_api((2, 0), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes
 _U16 = codec.S_H
 _U32 = codec.S_I
+_U64 = codec.S_Q
+_F64 = codec.S_d
 _F32 = codec.S_f
 _I16 = codec.S_h
-
-
+_I32 = codec.S_i
+_I64 = codec.S_q
+_cdiv = codec.cdiv
+_cmod = codec.cmod
+_f32 = codec.f32
 
 def _show(enum: str, value: int) -> str:
     """A field value for explain(): the number, and the enumerator's name when it has one."""
@@ -37,22 +43,22 @@ def _show(enum: str, value: int) -> str:
 
 
 # Enumerators and constants the predicates name, under their C names.
-ALLOWED_IN_PSUM_TRUE: Final = 1
-ALLOWED_IN_SBUF_TRUE: Final = 1
-ALLOW_FP32R_FALSE: Final = 0
-ALLOW_FP32R_TRUE: Final = 1
-ALLOW_FP4_FALSE: Final = 0
-ALLOW_FP4_TRUE: Final = 1
-ALLOW_I64_FALSE: Final = 0
-ALLOW_I64_TRUE: Final = 1
-ALLOW_SCALE_FALSE: Final = 0
-ALLOW_SCALE_TRUE: Final = 1
-ALLOW_U64_FALSE: Final = 0
-ALLOW_U64_TRUE: Final = 1
-NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE: Final = 2
-NEURON_ISA_TPB_ACCUM_CMD_IDLE: Final = 0
-NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE: Final = 4
-NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE: Final = 3
+ALLOWED_IN_PSUM_TRUE: Final = 0x01
+ALLOWED_IN_SBUF_TRUE: Final = 0x01
+ALLOW_FP32R_FALSE: Final = 0x00
+ALLOW_FP32R_TRUE: Final = 0x01
+ALLOW_FP4_FALSE: Final = 0x00
+ALLOW_FP4_TRUE: Final = 0x01
+ALLOW_I64_FALSE: Final = 0x00
+ALLOW_I64_TRUE: Final = 0x01
+ALLOW_SCALE_FALSE: Final = 0x00
+ALLOW_SCALE_TRUE: Final = 0x01
+ALLOW_U64_FALSE: Final = 0x00
+ALLOW_U64_TRUE: Final = 0x01
+NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE: Final = 0x02
+NEURON_ISA_TPB_ACCUM_CMD_IDLE: Final = 0x00
+NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE: Final = 0x04
+NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE: Final = 0x03
 NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG: Final = 0x80
 NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG: Final = 0xc0
 NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM: Final = 0x20
@@ -65,17 +71,17 @@ NEURON_ISA_TPB_ALU_OP_ABS_MAX: Final = 0x20
 NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT: Final = 0xcb
 NEURON_ISA_TPB_ALU_OP_ABS_MIN: Final = 0x21
 NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT: Final = 0xcc
-NEURON_ISA_TPB_ALU_OP_ADD: Final = 4
+NEURON_ISA_TPB_ALU_OP_ADD: Final = 0x04
 NEURON_ISA_TPB_ALU_OP_ADD_INT: Final = 0xc4
-NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT: Final = 2
-NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT: Final = 3
-NEURON_ISA_TPB_ALU_OP_BITWISE_AND: Final = 10
-NEURON_ISA_TPB_ALU_OP_BITWISE_NOT: Final = 1
-NEURON_ISA_TPB_ALU_OP_BITWISE_OR: Final = 11
-NEURON_ISA_TPB_ALU_OP_BITWISE_XOR: Final = 12
-NEURON_ISA_TPB_ALU_OP_BYPASS: Final = 0
+NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT: Final = 0x02
+NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT: Final = 0x03
+NEURON_ISA_TPB_ALU_OP_BITWISE_AND: Final = 0x0a
+NEURON_ISA_TPB_ALU_OP_BITWISE_NOT: Final = 0x01
+NEURON_ISA_TPB_ALU_OP_BITWISE_OR: Final = 0x0b
+NEURON_ISA_TPB_ALU_OP_BITWISE_XOR: Final = 0x0c
+NEURON_ISA_TPB_ALU_OP_BYPASS: Final = 0x00
 NEURON_ISA_TPB_ALU_OP_CRC32: Final = 0x1c
-NEURON_ISA_TPB_ALU_OP_DIVIDE: Final = 7
+NEURON_ISA_TPB_ALU_OP_DIVIDE: Final = 0x07
 NEURON_ISA_TPB_ALU_OP_DIVIDE_INT: Final = 0xc7
 NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT: Final = 0xdc
 NEURON_ISA_TPB_ALU_OP_IS_EQ: Final = 0x12
@@ -94,56 +100,56 @@ NEURON_ISA_TPB_ALU_OP_IS_LT_INT: Final = 0xd4
 NEURON_ISA_TPB_ALU_OP_IS_LT_UINT: Final = 0xda
 NEURON_ISA_TPB_ALU_OP_IS_NE: Final = 0x18
 NEURON_ISA_TPB_ALU_OP_IS_NE_INT: Final = 0xca
-NEURON_ISA_TPB_ALU_OP_LOGICAL_AND: Final = 13
-NEURON_ISA_TPB_ALU_OP_LOGICAL_OR: Final = 14
+NEURON_ISA_TPB_ALU_OP_LOGICAL_AND: Final = 0x0d
+NEURON_ISA_TPB_ALU_OP_LOGICAL_OR: Final = 0x0e
 NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT: Final = 0x10
 NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT: Final = 0x11
-NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR: Final = 15
-NEURON_ISA_TPB_ALU_OP_MAX: Final = 8
+NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR: Final = 0x0f
+NEURON_ISA_TPB_ALU_OP_MAX: Final = 0x08
 NEURON_ISA_TPB_ALU_OP_MAX_INT: Final = 0xcf
 NEURON_ISA_TPB_ALU_OP_MAX_UINT: Final = 0xd5
-NEURON_ISA_TPB_ALU_OP_MIN: Final = 9
+NEURON_ISA_TPB_ALU_OP_MIN: Final = 0x09
 NEURON_ISA_TPB_ALU_OP_MIN_INT: Final = 0xd0
 NEURON_ISA_TPB_ALU_OP_MIN_UINT: Final = 0xd6
 NEURON_ISA_TPB_ALU_OP_MOD: Final = 0x1b
 NEURON_ISA_TPB_ALU_OP_MOD_INT: Final = 0xc8
 NEURON_ISA_TPB_ALU_OP_MOD_UINT: Final = 0xdd
-NEURON_ISA_TPB_ALU_OP_MULT: Final = 6
+NEURON_ISA_TPB_ALU_OP_MULT: Final = 0x06
 NEURON_ISA_TPB_ALU_OP_MULT_INT: Final = 0xc5
 NEURON_ISA_TPB_ALU_OP_MULT_UINT: Final = 0xdb
 NEURON_ISA_TPB_ALU_OP_POW: Final = 0x1a
 NEURON_ISA_TPB_ALU_OP_RE_LU: Final = 0x22
 NEURON_ISA_TPB_ALU_OP_RSQRT: Final = 0x1d
 NEURON_ISA_TPB_ALU_OP_SQUARE: Final = 0x23
-NEURON_ISA_TPB_ALU_OP_SUBTRACT: Final = 5
+NEURON_ISA_TPB_ALU_OP_SUBTRACT: Final = 0x05
 NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT: Final = 0xc6
-NEURON_ISA_TPB_DTYPE_BFLOAT16: Final = 6
-NEURON_ISA_TPB_DTYPE_FP16: Final = 7
-NEURON_ISA_TPB_DTYPE_FP32: Final = 10
-NEURON_ISA_TPB_DTYPE_FP32R: Final = 11
+NEURON_ISA_TPB_DTYPE_BFLOAT16: Final = 0x06
+NEURON_ISA_TPB_DTYPE_FP16: Final = 0x07
+NEURON_ISA_TPB_DTYPE_FP32: Final = 0x0a
+NEURON_ISA_TPB_DTYPE_FP32R: Final = 0x0b
 NEURON_ISA_TPB_DTYPE_FP4_EXP2: Final = 0x10
 NEURON_ISA_TPB_DTYPE_FP8_EXP2: Final = 0x11
-NEURON_ISA_TPB_DTYPE_FP8_EXP3: Final = 13
-NEURON_ISA_TPB_DTYPE_FP8_EXP4: Final = 14
-NEURON_ISA_TPB_DTYPE_FP8_EXP5: Final = 15
-NEURON_ISA_TPB_DTYPE_INT16: Final = 4
-NEURON_ISA_TPB_DTYPE_INT32: Final = 8
+NEURON_ISA_TPB_DTYPE_FP8_EXP3: Final = 0x0d
+NEURON_ISA_TPB_DTYPE_FP8_EXP4: Final = 0x0e
+NEURON_ISA_TPB_DTYPE_FP8_EXP5: Final = 0x0f
+NEURON_ISA_TPB_DTYPE_INT16: Final = 0x04
+NEURON_ISA_TPB_DTYPE_INT32: Final = 0x08
 NEURON_ISA_TPB_DTYPE_INT4: Final = 0x12
-NEURON_ISA_TPB_DTYPE_INT64: Final = 12
-NEURON_ISA_TPB_DTYPE_INT8: Final = 2
-NEURON_ISA_TPB_DTYPE_INVALID: Final = 0
+NEURON_ISA_TPB_DTYPE_INT64: Final = 0x0c
+NEURON_ISA_TPB_DTYPE_INT8: Final = 0x02
+NEURON_ISA_TPB_DTYPE_INVALID: Final = 0x00
 NEURON_ISA_TPB_DTYPE_SFP8_E5: Final = 0x16
 NEURON_ISA_TPB_DTYPE_SFP8_E6: Final = 0x15
 NEURON_ISA_TPB_DTYPE_SFP8_E7: Final = 0x14
 NEURON_ISA_TPB_DTYPE_SFP8_E8: Final = 0x13
-NEURON_ISA_TPB_DTYPE_UINT16: Final = 5
-NEURON_ISA_TPB_DTYPE_UINT32: Final = 9
-NEURON_ISA_TPB_DTYPE_UINT64: Final = 1
-NEURON_ISA_TPB_DTYPE_UINT8: Final = 3
+NEURON_ISA_TPB_DTYPE_UINT16: Final = 0x05
+NEURON_ISA_TPB_DTYPE_UINT32: Final = 0x09
+NEURON_ISA_TPB_DTYPE_UINT64: Final = 0x01
+NEURON_ISA_TPB_DTYPE_UINT8: Final = 0x03
 NEURON_ISA_TPB_DVE_NUM_CHANNELS: Final = 0x80
-NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE: Final = 0
-NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 1
-NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 2
+NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE: Final = 0x00
+NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 0x01
+NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
 NEURON_ISA_TPB_OPCODE_EXPONENTIAL: Final = 0x30
@@ -167,12 +173,12 @@ NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET: Final = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE: Final = 0x100000
 NEURON_ISA_TPB_STATE_BUF_SZ: Final = 0x8000000
-NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ: Final = 4
-NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH: Final = 3
-NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE: Final = 0
+NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ: Final = 0x04
+NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH: Final = 0x03
+NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE: Final = 0x00
 NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
-WRITE_TENSOR_FALSE: Final = 0
-WRITE_TENSOR_TRUE: Final = 1
+WRITE_TENSOR_FALSE: Final = 0x00
+WRITE_TENSOR_TRUE: Final = 0x01
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:65
@@ -3678,67 +3684,43 @@ def _x_is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> str | None:
 
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
-    'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93, ),
-    'is_valid_tensor_scalar_ptr_op': (0x44, 0x54, ),
-    'is_valid_tensor_scalar_cache_reduce': (0x9a, ),
-    'is_valid_tensor_scalar_cache_cumulative': (0xe6, ),
-    'is_valid_exponential': (0x30, ),
-    'is_valid_tensor_scalar_ptr_multi': (0x4f, 0x5f, ),
-    'is_valid_tsm_immediates_load': (0x70, 0x71, ),
-}
-
-_TOP_FUNCS = {
-    'is_valid_tensor_scalar_op': (_is_valid_tensor_scalar_op, _x_is_valid_tensor_scalar_op),
-    'is_valid_tensor_scalar_ptr_op': (_is_valid_tensor_scalar_ptr_op, _x_is_valid_tensor_scalar_ptr_op),
-    'is_valid_tensor_scalar_cache_reduce': (_is_valid_tensor_scalar_cache_reduce, _x_is_valid_tensor_scalar_cache_reduce),
-    'is_valid_tensor_scalar_cache_cumulative': (_is_valid_tensor_scalar_cache_cumulative, _x_is_valid_tensor_scalar_cache_cumulative),
-    'is_valid_exponential': (_is_valid_exponential, _x_is_valid_exponential),
-    'is_valid_tensor_scalar_ptr_multi': (_is_valid_tensor_scalar_ptr_multi, _x_is_valid_tensor_scalar_ptr_multi),
-    'is_valid_tsm_immediates_load': (_is_valid_tsm_immediates_load, _x_is_valid_tsm_immediates_load),
+    'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
+    'is_valid_tensor_scalar_ptr_op': (0x44, 0x54),
+    'is_valid_tensor_scalar_cache_reduce': (0x9a,),
+    'is_valid_tensor_scalar_cache_cumulative': (0xe6,),
+    'is_valid_exponential': (0x30,),
+    'is_valid_tensor_scalar_ptr_multi': (0x4f, 0x5f),
+    'is_valid_tsm_immediates_load': (0x70, 0x71),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
-    0x30: ('is_valid_exponential', ),
-    0x43: ('is_valid_tensor_scalar_op', ),
-    0x44: ('is_valid_tensor_scalar_ptr_op', ),
-    0x4f: ('is_valid_tensor_scalar_ptr_multi', ),
-    0x53: ('is_valid_tensor_scalar_op', ),
-    0x54: ('is_valid_tensor_scalar_ptr_op', ),
-    0x5f: ('is_valid_tensor_scalar_ptr_multi', ),
-    0x70: ('is_valid_tsm_immediates_load', ),
-    0x71: ('is_valid_tsm_immediates_load', ),
-    0x93: ('is_valid_tensor_scalar_op', ),
-    0x9a: ('is_valid_tensor_scalar_cache_reduce', ),
-    0xe6: ('is_valid_tensor_scalar_cache_cumulative', ),
+    0x30: ('is_valid_exponential',),
+    0x43: ('is_valid_tensor_scalar_op',),
+    0x44: ('is_valid_tensor_scalar_ptr_op',),
+    0x4f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x53: ('is_valid_tensor_scalar_op',),
+    0x54: ('is_valid_tensor_scalar_ptr_op',),
+    0x5f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x70: ('is_valid_tsm_immediates_load',),
+    0x71: ('is_valid_tsm_immediates_load',),
+    0x93: ('is_valid_tensor_scalar_op',),
+    0x9a: ('is_valid_tensor_scalar_cache_reduce',),
+    0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
 }
 
-
-def validators_for(opcode: int) -> tuple[str, ...]:
-    """The top-level validators responsible for an opcode (empty when the headers give none)."""
-    return DISPATCH.get(opcode, ())
-
-
-def validate(word: Word) -> bool:
-    """True when a top-level validator responsible for the word's opcode accepts it."""
-    b = as_bytes(word)
-    if len(b) != 64:
-        return False
-    return any(_TOP_FUNCS[n][0](b, 0) for n in DISPATCH.get(b[0], ()))
-
-
-def explain(word: Word) -> str:
-    """"" for an accepted word; otherwise why not: the failing predicates down the call tree,
-    with the values of the fields they read."""
-    b = as_bytes(word)
-    if len(b) != 64:
-        return f"a TPB instruction word is 64 bytes, this one has {len(b)}"
-    names = DISPATCH.get(b[0], ())
-    if not names:
-        return f"no validator in the maverick headers is responsible for opcode {b[0]:#04x}"
-    reasons = []
-    for n in names:
-        why = _TOP_FUNCS[n][1](b, 0)
-        if why is None:
-            return ""
-        reasons.append(why)
-    return "; ".join(reasons)
+VALIDATORS: Final = Validators(
+    'maverick',
+    {
+        'is_valid_tensor_scalar_op': (_is_valid_tensor_scalar_op, _x_is_valid_tensor_scalar_op),
+        'is_valid_tensor_scalar_ptr_op': (_is_valid_tensor_scalar_ptr_op, _x_is_valid_tensor_scalar_ptr_op),
+        'is_valid_tensor_scalar_cache_reduce': (_is_valid_tensor_scalar_cache_reduce, _x_is_valid_tensor_scalar_cache_reduce),
+        'is_valid_tensor_scalar_cache_cumulative': (_is_valid_tensor_scalar_cache_cumulative, _x_is_valid_tensor_scalar_cache_cumulative),
+        'is_valid_exponential': (_is_valid_exponential, _x_is_valid_exponential),
+        'is_valid_tensor_scalar_ptr_multi': (_is_valid_tensor_scalar_ptr_multi, _x_is_valid_tensor_scalar_ptr_multi),
+        'is_valid_tsm_immediates_load': (_is_valid_tsm_immediates_load, _x_is_valid_tsm_immediates_load),
+    },
+    DISPATCH,
+)
+validate = VALIDATORS.validate
+explain = VALIDATORS.explain
+validators_for = VALIDATORS.validators_for

@@ -16,10 +16,9 @@ from typing import Any
 
 import jinja2
 
-from .. import __version__
+from .. import __version__, templating
 from ..ir.model import Generation, Struct
 from ..resolve import OPCODE_ENUM
-from ..templating import template_root
 from .classify import CLASSES, Finding, counts, fails
 from .diff import CATEGORIES, Side, bindings_of, is_reserved
 
@@ -386,21 +385,10 @@ def _md_plain(s: str) -> str:
     return s
 
 
-def _loader() -> jinja2.BaseLoader:
-    """templates/audit of the installed `tpbgen.templates` package (the repo's templates/ in an editable install)."""
-    return jinja2.FileSystemLoader(str(template_root() / "audit"))
-
-
 @cache
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=_loader(),
-        undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False, default=False),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    """templates/audit/ through the one environment factory, plus the Markdown escape."""
+    env = templating.environment("audit")
     env.filters["md"] = _md_escape
     return env
 

@@ -6,6 +6,7 @@ written, which struct an opcode decodes to) is made in this module where tests c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,18 +15,18 @@ from ..ir.model import Enum, Field, Generation, Struct
 from ..translate.validators import TranslatedGen
 from . import naming
 
-_FMT = {("int", 1, False): "B", ("int", 1, True): "b", ("int", 2, False): "H", ("int", 2, True): "h", ("int", 4, False): "I",
-        ("int", 4, True): "i", ("int", 8, False): "Q", ("int", 8, True): "q", ("float", 4, True): "f", ("float", 8, True): "d",
-        ("bool", 1, False): "?"}
-_NP = {"B": "u1", "b": "i1", "H": "<u2", "h": "<i2", "I": "<u4", "i": "<i4", "Q": "<u8", "q": "<i8", "f": "<f4", "d": "<f8", "?": "u1"}
+# The runtime's field kinds (templates/support/layout.py KINDS) for the IR's type kinds.
+_KIND = {"int": "uint", "float": "float", "bool": "bool", "enum": "enum", "struct": "struct",
+         "union": "struct"}  # fmt: skip
 
 
 @dataclass(frozen=True)
 class FieldCtx:
+    """One struct field or union arm: its declaration (name, Python type, default) and its
+    layout row (where it sits and how the runtime reads it)."""
+
     name: str
     hint: str  # the Python type annotation
-    read: str  # expression reading it from `b` at base offset `o`
-    write: str  # statement(s) writing VALUE (the field's value) into bytearray `out` at `o`
     default: str  # a value for a zero-filled instance
     offset: int
     size: int
@@ -35,12 +36,23 @@ class FieldCtx:
     c_type: str
     comment: str
     line: int
-    np_fields: tuple[tuple[str, str, int], ...]  # (name, numpy format expression, offset) for the structured dtype
+    kind: str  # the runtime's field kind: uint, int, float, bool, enum, struct
+    cls: str  # the enum or struct class the field holds, "" for plain scalars
 
+    @property
+    def layout_args(self) -> list[Any]:
+        """The arguments of its FieldLayout row (kind and class left out when they are defaults)."""
+        from ..templating import Code
 
-    def write_from(self, value: str) -> str:
-        """The write statement(s) with the value taken from `value`."""
-        return self.write.replace("VALUE", value)
+        args: list[Any] = [self.name, self.offset, self.size, self.dims, self.bit_offset, self.bit_width, self.c_type]
+        if self.cls:
+            return [*args, self.kind, Code(self.cls)]
+        return args if self.kind == "uint" else [*args, self.kind]
+
+    @property
+    def factory(self) -> bool:
+        """True when the default is a fresh struct per instance (`field(default_factory=...)`)."""
+        return self.default.endswith("()")
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,46 @@ class EnumCtx:
     loc: str
     members: tuple[MemberCtx, ...]
 
+    @property
+    def file(self) -> str:
+        return self.loc.rsplit(":", 1)[0]
+
+    @property
+    def prefix(self) -> str:
+        """What the naming rule stripped: a member's C name is this plus its Python name, except
+        for `c_names` (names the rule had to escape)."""
+        counts: dict[str, int] = {}
+        for m in self.members:
+            if m.c_name.endswith(m.name):
+                p = m.c_name[: len(m.c_name) - len(m.name)]
+                counts[p] = counts.get(p, 0) + 1
+        return max(sorted(counts), key=lambda p: counts[p]) if counts else ""
+
+    @property
+    def lines(self) -> Any:
+        """The members' lines: a tuple, or `range(a, b)` when they are consecutive."""
+        from ..templating import Code
+
+        lines = tuple(m.line for m in self.members)
+        if len(lines) > 2 and lines == tuple(range(lines[0], lines[0] + len(lines))):
+            return Code(f"range({lines[0]}, {lines[0] + len(lines)})")
+        return lines
+
+    @property
+    def info_kwargs(self) -> dict[str, Any]:
+        """The optional tables of `set_info`, only those this enum needs."""
+        tables: dict[str, Any] = {"c_names": self.c_names}
+        if any(m.comment for m in self.members):
+            tables["comments"] = tuple(m.comment for m in self.members)
+        if any(m.maintained is not None for m in self.members):
+            tables["maintained"] = tuple(m.maintained for m in self.members)
+        tables["notes"] = {m.name: m.note for m in self.members if m.note}
+        return {k: v for k, v in tables.items() if v}
+
+    @property
+    def c_names(self) -> dict[str, str]:
+        return {m.name: m.c_name for m in self.members if self.prefix + m.name != m.c_name}
+
 
 @dataclass
 class GenCtx:
@@ -93,6 +145,12 @@ class GenCtx:
     geometry: dict[str, int] = field(default_factory=dict)
     struct_imports: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, int] = field(default_factory=dict)
+    enumerators: frozenset[str] = frozenset()  # C names of every enumerator (printed in hex)
+    enum_files: list[tuple[str, str]] = field(default_factory=list)  # (module variable, header path)
+
+    @property
+    def file_var(self) -> dict[str, str]:
+        return {path: var for var, path in self.enum_files}
 
 
 def _enum_ctx(e: Enum) -> EnumCtx:
@@ -105,75 +163,37 @@ def _enum_ctx(e: Enum) -> EnumCtx:
 
 
 class _StructCoder:
+    """Declares each field for the templates: Python type, default, and its layout row. The
+    runtime (templates/support/layout.py) reads and writes every field from that row."""
+
     def __init__(self, gen: Generation) -> None:
         self.gen = gen
         self.structs = {s.name: s for s in gen.structs}
         self.enums = {e.name: naming.type_name(e.name) for e in gen.enums}
 
-    def scalar_fmt(self, f: Field) -> str:
-        t = f.type
-        if t.kind == "enum":
-            return {1: "B", 2: "H", 4: "I", 8: "Q"}[t.size]
-        return _FMT[(t.kind, t.size, t.signed if t.kind == "int" else t.kind == "float")]
-
     def field(self, f: Field) -> FieldCtx:
         t = f.type
-        off = f"o + {f.offset}" if f.offset else "o"
         n = 1
         for d in f.dims:
             n *= d
-        np_fields: tuple[tuple[str, str, int], ...]
+        kind = _KIND[t.kind]
+        if kind == "uint" and t.signed:
+            kind = "int"
+        cls = self.enums.get(t.name, "") if kind == "enum" else (naming.type_name(t.name) if kind == "struct" else "")
+        one = {"float": "float", "bool": "bool", "struct": cls}.get(kind, "int")
+        if kind == "enum":
+            one = f"{cls} | int"
+        zero = {"float": "0.0", "bool": "False", "struct": f"{cls}()"}.get(kind, "0")
         if f.bit_width is not None:
-            mask = (1 << f.bit_width) - 1
-            raw = f"_uint(b, {off}, {f.size})"
-            val = f"(({raw} >> {f.bit_offset}) & {hex(mask)})"
-            hint = "int"
-            if t.kind == "enum":
-                val = f"_enum({self.enums[t.name]}, {val})"
-                hint = f"{self.enums[t.name]} | int"
-            elif t.signed:
-                val = f"_sext({val}, {f.bit_width})"
-            write = f"_put_bits(out, {off}, {f.size}, {f.bit_offset}, {f.bit_width}, int(VALUE))"
-            np_fields = ((naming.field_name(f.name), repr(f"u{f.size}" if f.size in (1, 2, 4, 8) else f"V{f.size}"), f.offset),)
-            return FieldCtx(naming.field_name(f.name), hint, val, write, "0", f.offset, f.size, (), f.bit_offset, f.bit_width, t.spelled, f.comment, f.loc.line, np_fields)
-        if t.kind in ("struct", "union"):
-            cls = naming.type_name(t.name)
-            es = self.structs[t.name].size
-            if not f.dims:
-                return FieldCtx(naming.field_name(f.name), cls, f"{cls}.from_bytes(b, {off})", f"VALUE.write_into(out, {off})", f"{cls}()", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), f"{cls}.DTYPE", f.offset),))
+            hint, default = ("int" if kind != "enum" else one), "0"
+        elif not f.dims:
+            hint, default = one, zero
+        elif kind == "struct":
             # arrays of any rank are one tuple in C (row-major) order, like scalar arrays
-            read = f"tuple({cls}.from_bytes(b, {off} + {es} * k) for k in range({n}))"
-            write = f"_check_len(VALUE, {n}, {f.name!r})\n        for k, x in enumerate(VALUE):\n            x.write_into(out, {off} + {es} * k)"
-            return FieldCtx(naming.field_name(f.name), f"tuple[{cls}, ...]", read, write, f"tuple({cls}() for _ in range({n}))", f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), f"({cls}.DTYPE, {f.dims!r})", f.offset),))
-        if t.kind == "bool" and not f.dims:
-            return FieldCtx(naming.field_name(f.name), "bool", f"(b[{off}] != 0)", f"_P_B(out, {off}, int(VALUE))", "False", f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), "'u1'", f.offset),))
-        fmt = self.scalar_fmt(f)
-        npfmt = repr(_NP[fmt])
-        is_enum = t.kind == "enum"
-        cls = self.enums.get(t.name, "") if is_enum else ""
-        one = "float" if t.kind == "float" else ("bool" if t.kind == "bool" else "int")
-        if not f.dims:
-            if fmt == "B" and not is_enum:
-                read = f"b[{off}]"
-            elif fmt == "B":
-                read = f"_enum({cls}, b[{off}])"
-            else:
-                read = f"_S_{fmt}(b, {off})[0]" if not is_enum else f"_enum({cls}, _S_{fmt}(b, {off})[0])"
-            hint = f"{cls} | int" if is_enum else one
-            write = f"_P_{fmt}(out, {off}, {'int(VALUE)' if is_enum else 'VALUE'})"
-            default = "0.0" if one == "float" else ("False" if one == "bool" else "0")
-            return FieldCtx(naming.field_name(f.name), hint, read, write, default, f.offset, f.size, (), None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), npfmt, f.offset),))
-        flat = f"_unpack('<{n}{fmt}', b, {off})"
-        if is_enum:
-            read = f"tuple(_enum({cls}, x) for x in {flat})"
-            hint = f"tuple[{cls} | int, ...]"
+            hint, default = f"tuple[{one}, ...]", f"tuple({cls}() for _ in range({n}))"
         else:
-            read = f"tuple({flat})" if fmt != "B" else f"tuple(b[{off}:{off} + {n}])"
-            hint = f"tuple[{one}, ...]"
-        write = f"_check_len(VALUE, {n}, {f.name!r})\n        _pack_into('<{n}{fmt}', out, {off}, *(int(x) for x in VALUE))" if one == "int" else f"_check_len(VALUE, {n}, {f.name!r})\n        _pack_into('<{n}{fmt}', out, {off}, *VALUE)"
-        zero = "0.0" if one == "float" else "0"
-        default = f"({', '.join([zero] * n)},)"
-        return FieldCtx(naming.field_name(f.name), hint, read, write, default, f.offset, f.size, f.dims, None, None, t.spelled, f.comment, f.loc.line, ((naming.field_name(f.name), f"({npfmt}, {f.dims!r})", f.offset),))
+            hint, default = f"tuple[{one}, ...]", f"({', '.join([zero] * n)}{',' if n == 1 else ''})"
+        return FieldCtx(naming.field_name(f.name), hint, default, f.offset, f.size, f.dims, f.bit_offset, f.bit_width, t.spelled, f.comment, f.loc.line, kind, cls)
 
     def struct(self, s: Struct) -> StructCtx:
         fields = []
@@ -195,6 +215,20 @@ class _StructCoder:
                     covered[k] = 0xFF
         gaps = s.kind == "struct" and any(c != 0xFF for c in covered)
         return StructCtx(naming.type_name(s.name), s.name, s.kind, s.size, s.align, s.doc, str(s.loc), tuple(fields), gaps)
+
+
+def _file_vars(paths: list[str]) -> list[tuple[str, str]]:
+    """A module variable for each header file the enums come from: `_COMMON` for
+    .../aws_neuron_isa_tpb_common.h (the file's name without the drop's prefix), `_H<n>` when
+    two would clash."""
+    out: list[tuple[str, str]] = []
+    for k, path in enumerate(paths):
+        stem = path.rsplit("/", 1)[-1].removesuffix(".h").removeprefix("aws_neuron_isa_tpb_")
+        var = "_" + re.sub(r"\W", "_", stem).upper()
+        if not var[1:].isidentifier() or var in {v for v, _ in out}:
+            var = f"_H{k}"
+        out.append((var, path))
+    return out
 
 
 def _check_unique_names(ctx: GenCtx) -> None:
@@ -223,6 +257,8 @@ GEOMETRY = (
 def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
     ctx = GenCtx(gen.name, naming.module_name(gen.name), gen.core_version, gen.tpb_dir, translated=translated)
     ctx.enums = [_enum_ctx(e) for e in gen.enums]
+    ctx.enumerators = frozenset(m.name for e in gen.enums for m in e.members)
+    ctx.enum_files = _file_vars(sorted({e.file for e in ctx.enums}))
     coder = _StructCoder(gen)
     ctx.structs = [coder.struct(s) for s in gen.structs]
     _check_unique_names(ctx)
@@ -253,21 +289,10 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
     return ctx
 
 
-_CODEC = ("P_B", "P_H", "P_I", "P_Q", "P_b", "P_d", "P_f", "P_h", "P_i", "P_q", "S_H", "S_I", "S_Q", "S_b", "S_d", "S_f",
-          "S_h", "S_i", "S_q")
-_CODEC_FUNCS = {"check_len": "_check_len", "enum_or_int": "_enum", "pack_into": "_pack_into", "put_bits": "_put_bits",
-                "sext": "_sext", "uint": "_uint", "unpack": "_unpack"}
-
-
 def _struct_imports(ctx: GenCtx) -> dict[str, Any]:
-    """Exactly the codec helpers and enum classes the rendered structs module uses."""
-    import re
-
-    code = " ".join(f.read + " " + f.write + " " + f.hint for s in ctx.structs for f in s.fields)
-    used = set(re.findall(r"\b_?[A-Za-z_][A-Za-z0-9_]*\b", code))
-    codec = [(n, "_" + n) for n in _CODEC if "_" + n in used]
-    codec += [(n, a) for n, a in sorted(_CODEC_FUNCS.items()) if a in used]
-    codec += [("Buffer", "Buffer"), ("DecodeError", "DecodeError")]
-    enums = sorted({e.cls for e in ctx.enums if e.cls in used})
-    needs_field = any(s.gaps for s in ctx.structs) or any(f.default.endswith("()") for s in ctx.structs for f in s.fields)
-    return {"codec": sorted(codec, key=lambda x: x[0]), "enums": enums, "field": needs_field}
+    """What the structs module imports, from what the field declarations recorded: the enum
+    classes some field holds, and `field` when a default needs a factory or a struct keeps `_raw`."""
+    enums = sorted({f.cls for s in ctx.structs for f in s.fields if f.kind == "enum"})
+    needs_field = any(s.gaps for s in ctx.structs) or any(f.factory for s in ctx.structs for f in s.fields)
+    unions = any(s.kind == "union" for s in ctx.structs)
+    return {"enums": enums, "field": needs_field, "union": unions}

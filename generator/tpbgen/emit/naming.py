@@ -63,7 +63,38 @@ def member_names(enum_c_name: str, members: list[str]) -> list[str]:
         prefix = common[: common.rfind("_") + 1]
     else:
         prefix = PREFIX if members and members[0].startswith(PREFIX) else ""
-    return [_safe(m[len(prefix) :]) for m in members]
+    return _unique([_member(m[len(prefix) :]) for m in members])
+
+
+# What an IntEnum member may not be called: the Enum machinery's, int's and InfoEnum's own
+# attributes (a member named `info` would hide every member's `.info`). A fixed list, so the
+# output does not change with the Python that runs tpbgen.
+_ENUM_RESERVED = {
+    "mro", "name", "value", "info", "c_name",
+    "as_integer_ratio", "bit_count", "bit_length", "conjugate", "denominator", "from_bytes", "imag",
+    "is_integer", "numerator", "real", "to_bytes",
+}
+
+
+def _member(name: str) -> str:
+    """An enum member's name: `_`-led names (`_MISSING_`, `__init__`: Enum's sunder, dunder and
+    private names) get an `M` in front; reserved attribute names a `_` after."""
+    name = _safe(name)
+    if name.startswith("_"):
+        name = "M" + name
+    return name + "_" if name in _ENUM_RESERVED else name
+
+
+def _unique(names: list[str]) -> list[str]:
+    """Names made distinct by trailing `_`s where escaping made two alike (`A` and `A_`)."""
+    seen: set[str] = set()
+    out = []
+    for n in names:
+        while n in seen:
+            n += "_"
+        seen.add(n)
+        out.append(n)
+    return out
 
 
 # Attribute names the generated classes use themselves; a C field with one of these names gets a `_`.

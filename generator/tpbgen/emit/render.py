@@ -1,13 +1,15 @@
-"""Render the runtime templates into an in-memory tree: {relative path: text}.
+"""Render the generated package into an in-memory tree: {relative path: text}.
 
-The Jinja environment is strict (an undefined name is an error), and every template under
-`templates/runtime/` is rendered: `package/` to the package root, `_runtime/` once, `gen/` once
-per generation. Output is deterministic: sorted inputs, no timestamps, no absolute paths.
+Two kinds of input: the support library (`templates/support/`, real Python and C) is copied
+verbatim into `tpb_isa/_runtime/`; the templates under `templates/runtime/` render what differs
+per drop: `package/` to the package root, `gen/` once per generation. The Jinja environment is
+strict (an undefined name is an error). Output is deterministic: sorted inputs, no timestamps,
+no absolute paths.
 """
 
 from __future__ import annotations
 
-import re
+import importlib
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -15,12 +17,10 @@ from typing import Any
 
 from .. import __version__
 from ..ir.model import Generation
-from ..templating import environment, template_root
+from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.validators import TranslatedGen
 from .context import GenCtx, build_context
-
-RUNTIME_API = (1, 0)
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,14 @@ def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Tr
     return out
 
 
+# The runtime helpers translated code may call, under the names the translator gives them
+# (translate/to_python.py, to_numpy.py). Every generated module binds all of them: a binding
+# that is not used costs one line, where deciding which are used meant searching the output.
+VALIDATOR_HELPERS = (("S_H", "_U16"), ("S_I", "_U32"), ("S_Q", "_U64"), ("S_d", "_F64"), ("S_f", "_F32"), ("S_h", "_I16"),
+                     ("S_i", "_I32"), ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32"))
+BATCH_HELPERS = ("byte", "col", "colv", "gather", "gather_as", "vdiv", "vmod")
+
+
 def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCtx:
     ctx = build_context(gen, tr)
     em = NpEmitter()
@@ -52,14 +60,11 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
             from ..errors import Diagnostic, Severity, TpbgenError
 
             raise TpbgenError([Diagnostic(f"cannot vectorise {lf.name}: {exc}", lf.loc.rsplit(":", 1)[0], int(lf.loc.rsplit(":", 1)[1]), 0, Severity.ERROR, "translate")]) from None
-    code_py = "\n".join(f.code + "\n" + f.explain_code + "\n" + f.wrapper for f in tr.functions)
-    code_np = "\n".join(batch)
-    readers = [("S_H", "_U16"), ("S_I", "_U32"), ("S_Q", "_U64"), ("S_d", "_F64"), ("S_f", "_F32"), ("S_h", "_I16"), ("S_i", "_I32"),
-               ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32")]
+    family = importlib.import_module("tpbgen.templates.support.family")
     extra: dict[str, Any] = {
         "batch_functions": batch,
-        "batch_imports": sorted(n for n in ("byte", "col", "colv", "gather", "gather_as", "vdiv", "vmod") if re.search(rf"\b_{n}\(", code_np)),
-        "validator_imports": sorted([(n, a) for n, a in readers if re.search(rf"\b{a}\(", code_py)] + [("Word", "Word"), ("as_bytes", "as_bytes")]),
+        "executes": [op for op, member, _ in ctx.decode if member in family.HANDLERS],
+        "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
         "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
         "decode_classes": sorted({cls for _, _, cls in ctx.decode}),
         "opcode_rows": _opcode_rows(ctx),
@@ -103,21 +108,21 @@ def render(inp: RenderInput) -> dict[str, str]:
     has_executor = (base / "gen" / "executor.py.j2").is_file()
     contexts = [gen_context(g, tr, has_executor) for g, tr in inp.gens]
     common: dict[str, Any] = {
-        "runtime_api": RUNTIME_API,
+        "runtime_api": runtime_api(),
+        "validator_helpers": VALIDATOR_HELPERS,
+        "batch_helpers": BATCH_HELPERS,
         "generator_version": __version__,
         "gens": contexts,
         "audit_md": inp.audit_md,
         "manifest": inp.manifest,
     }
-    out: dict[str, str] = {}
+    out: dict[str, str] = {f"tpb_isa/_runtime/{rel}": text for rel, text in support_files().items()}
     for rel, _path in _templates(base):
         name = rel[: -len(".j2")]
         template = env.get_template(f"runtime/{rel}")
         top, _, rest = name.partition("/")
         if top == "package":
             out[rest] = template.render(**common)
-        elif top == "_runtime":
-            out[f"tpb_isa/_runtime/{rest}"] = template.render(**common)
         elif top == "gen":
             for ctx in contexts:
                 out[f"tpb_isa/{ctx.module}/{rest}"] = template.render(**common, g=ctx)

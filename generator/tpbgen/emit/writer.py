@@ -270,6 +270,8 @@ def _populate(staging: Path, files: dict[str, str], out: Path, own: Ownership, d
                 if not expected or _sha256(src) == expected:
                     continue  # tpbgen's, no longer generated: removed
                 notes.append(Diagnostic("kept: tpbgen wrote it but it is no longer generated, and it changed since (not removed)", str(src), severity=Severity.WARNING, code="out-kept"))
+            if rel in files and _same(src, files[rel].encode("utf-8")):
+                continue  # byte for byte what tpbgen writes there (e.g. checked in by git): adopted, nothing lost
             if rel in files or rel in new_dirs:
                 raise _refuse(src, "is not tpbgen's (not in its MANIFEST), and the new package has a file of that name; move it away and run again", "out-collision")
             checkpoint(f"carry {rel}")

@@ -1,12 +1,14 @@
 """Generation-independent support shared by every generation of `tpb_isa`.
 
-Generated modules import `RUNTIME_API` and call `check_api` at import: a generated module
-newer than this runtime refuses to load instead of misbehaving.
+This package is tpbgen's support library, copied verbatim from tpbgen's `templates/support/`
+into `tpb_isa/_runtime/`. Generated modules call `check_api` at import with the runtime API
+they were generated for: a generated module newer than this runtime refuses to load instead of
+misbehaving.
 """
 
 from __future__ import annotations
 
-RUNTIME_API: tuple[int, int] = ({{ runtime_api[0] }}, {{ runtime_api[1] }})
+from .api import RUNTIME_API
 
 
 class RuntimeMismatch(ImportError):
@@ -20,3 +22,6 @@ def check_api(needed: tuple[int, int], module: str) -> None:
             f"{module} was generated for tpb_isa runtime API {needed[0]}.{needed[1]}, "
             f"but this runtime provides {major}.{minor}: regenerate, or vendor the matching runtime"
         )
+
+
+__all__ = ["RUNTIME_API", "RuntimeMismatch", "check_api"]

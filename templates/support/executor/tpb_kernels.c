@@ -1,63 +1,16 @@
-"""C source of the executor's C backend (compiled with cffi on first use, see ``cbackend``).
-
-The kernels mirror the numpy backend operation for operation (``dtypes.encode_format``,
-``alu.arith``/``alu.bitvec``, the accumulate recurrences and the exp polynomial), so the two
-backends are bit-identical; the differential tests check that. Compile flags forbid FMA
-contraction and fast-math so every fp32 operation is one IEEE binary32 operation.
-"""
-
-from __future__ import annotations
-
-CDEF = """
-typedef struct {
-    int32_t in_code;
-    int32_t out_code;
-    int32_t op0;
-    int32_t op1;
-    int32_t rev0;
-    int32_t rev1;
-    int32_t stochastic;
-    int32_t e4m3_ocp;
-    int32_t fp8_saturate;
-    int32_t f2i_truncate;
-    int32_t fp32r_bits;
-    uint64_t key;
-} tpb_cfg;
-
-int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                 void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
-                 const float *s0, const float *s1);
-int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                  void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
-                  const uint32_t *s0, const uint32_t *s1);
-int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-                   void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
-                   const float *s0, float *acc, int32_t cumulative, int32_t use_acc);
-int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
-            void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
-            const float *s0, float *acc, int32_t use_acc);
-"""
-
-C_SOURCE = r"""
+/* The kernels of the executor's C backend, compiled with cffi on first use (see cbackend.py).
+ *
+ * They mirror the numpy backend operation for operation (dtypes.encode_format, alu.arith and
+ * alu.bitvec, the accumulate recurrences and the exp polynomial), so the two backends are
+ * bit-identical; the differential tests check that. Compile flags forbid FMA contraction and
+ * fast-math so every fp32 operation is one IEEE binary32 operation.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 
-typedef struct {
-    int32_t in_code;
-    int32_t out_code;
-    int32_t op0;
-    int32_t op1;
-    int32_t rev0;
-    int32_t rev1;
-    int32_t stochastic;
-    int32_t e4m3_ocp;
-    int32_t fp8_saturate;
-    int32_t f2i_truncate;
-    int32_t fp32r_bits;
-    uint64_t key;
-} tpb_cfg;
+#include "tpb_kernels.h"
 
 /* dtype codes */
 enum { D_INT8 = 2, D_UINT8 = 3, D_INT16 = 4, D_UINT16 = 5, D_BF16 = 6, D_FP16 = 7,
@@ -681,4 +634,3 @@ int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
     free(lut);
     return 0;
 }
-"""

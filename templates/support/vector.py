@@ -1,7 +1,10 @@
-"""numpy helpers for the generated batch validators: column reads out of an (N, 64) uint8 array."""
+"""numpy support for the generated batch modules: column reads out of an (N, 64) uint8 array
+for the translated predicates, and the batch validate / decode drivers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -89,3 +92,59 @@ def vmod(a: Any, b: Any) -> Any:
         return np.fmod(a, b)
     safe = np.where(b == 0, np.ones_like(b), b)
     return (a - safe * vdiv(a, safe)).astype(np.result_type(a, b))
+
+
+VectorCheck = Callable[[Words, int], Any]  # a translated top-level validator over (N, 64) words
+
+
+class BatchValidators:
+    """`validate_batch` / `run_validator_batch` over one generation's vectorised validators.
+
+    `top_level` maps each top-level validator to the opcodes its gate admits; `vector` each one
+    to its translated array function."""
+
+    def __init__(self, top_level: Mapping[str, tuple[int, ...]], vector: Mapping[str, VectorCheck]) -> None:
+        self.top_level = top_level
+        self.vector = vector
+
+    def validate_batch(self, words: Any) -> npt.NDArray[np.bool_]:
+        """One verdict per 64-byte word: the same answer `validate` gives for each."""
+        W = as_words(words)
+        out = np.zeros(W.shape[0], dtype=np.bool_)
+        ops = W[:, 0]
+        for name, opcodes in self.top_level.items():
+            rows = np.flatnonzero(np.isin(ops, opcodes, kind="table"))
+            if rows.size:
+                out[rows] |= np.asarray(self.vector[name](W[rows], 0), dtype=np.bool_)
+        return out
+
+    def run_validator_batch(self, name: str, words: Any) -> npt.NDArray[np.bool_]:
+        """One top-level validator over every word, whatever its opcode (for differential testing)."""
+        W = as_words(words)
+        verdict = np.asarray(self.vector[name](W, 0), dtype=np.bool_)
+        return np.broadcast_to(verdict, (W.shape[0],)).copy()
+
+
+@dataclass(frozen=True)
+class BatchDecode:
+    words: npt.NDArray[np.uint8]
+    opcode: npt.NDArray[np.uint8]
+    decodable: npt.NDArray[np.bool_]
+    structs: Mapping[int, type[Any]] = field(default_factory=dict, repr=False, compare=False)
+
+    def rows_of(self, cls: type[Any]) -> npt.NDArray[np.intp]:
+        """Indices of the words that decode to `cls`."""
+        ops = [op for op, c in self.structs.items() if c is cls]
+        return np.flatnonzero(np.isin(self.opcode, ops))
+
+    def view(self, cls: type[Any]) -> Any:
+        """The words that decode to `cls`, as a structured array of `cls.DTYPE`."""
+        rows = self.rows_of(cls)
+        return np.ascontiguousarray(self.words[rows]).view(cls.DTYPE)[:, 0]
+
+
+def decode_batch(words: Any, structs: Mapping[int, type[Any]]) -> BatchDecode:
+    """The words with their opcodes and which of them decode (`structs`: opcode -> class)."""
+    W = as_words(words)
+    ops = W[:, 0]
+    return BatchDecode(W, ops, np.isin(ops, list(structs)), structs)

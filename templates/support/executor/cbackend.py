@@ -1,4 +1,8 @@
-"""The C backend: the kernels of ``csource`` compiled with cffi on first use.
+"""The C backend: the kernels of ``tpb_kernels.c`` compiled with cffi on first use.
+
+``tpb_kernels.h`` declares them; it is both the header the C file includes and the cdef cffi
+reads, so no prototype is written twice. Both files ship in this package and are read with
+``importlib.resources``.
 
 The shared object is cached under ``$TPB_ISA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/tpb_isa`` or
 ``~/.cache/tpb_isa``), in a file named by the SHA-256 of the C source, the cdef, the compile flags,
@@ -20,6 +24,7 @@ import sysconfig
 import tempfile
 import threading
 import warnings
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +32,6 @@ import numpy as np
 import numpy.typing as npt
 
 from . import dtypes as dt
-from .csource import C_SOURCE, CDEF
 from .errors import ExecutorError
 from .npbackend import NumpyBackend
 from .numerics import Numerics
@@ -40,6 +44,16 @@ if sys.platform == "win32":  # pragma: no cover - MSVC
     COMPILE_ARGS: tuple[str, ...] = ("/O2", "/fp:strict")
 else:
     COMPILE_ARGS = ("-O3", "-std=c99", "-ffp-contract=off", "-fno-fast-math")
+
+
+def _resource(name: str) -> str:
+    return resources.files(__package__ or __name__).joinpath(name).read_text(encoding="utf-8")
+
+
+#: The cffi declaration: the header itself.
+CDEF = _resource("tpb_kernels.h")
+#: The C source as compiled: the kernels with their header included in place.
+C_SOURCE = _resource("tpb_kernels.c").replace('#include "tpb_kernels.h"', CDEF, 1)
 
 _lock = threading.Lock()
 _loaded: tuple[Any, Any] | None = None

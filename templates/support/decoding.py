@@ -1,0 +1,133 @@
+"""Decoding and validating instruction words, for any generation: the generated modules supply
+the tables (the struct bound to each opcode, the validators responsible for each opcode) and
+bind these classes' methods as their module functions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from .codec import DecodeError, Word, as_bytes
+from .enums import InfoEnum
+
+WORD_SIZE = 64
+
+
+@dataclass(frozen=True)
+class OpcodeStatus:
+    opcode: int
+    name: str  # the Opcode member name, "" when the enum does not define the value
+    defined: bool
+    decodable: bool
+    maintained: bool | None  # None when the header comment has no maintenance marker
+    note: str  # e.g. "use TensorScalarArithOp instead"
+    struct: str  # the class it decodes to, or the outside struct's C name, "" when unbound
+
+
+class Decoder:
+    """Decode one generation's words: the struct bound to the opcode byte.
+
+    `structs` is instruction_mapping.json intersected with the OPCODE enum; `outside` the opcodes
+    bound to a struct no ingested header defines (known, not decodable)."""
+
+    def __init__(
+        self,
+        generation: str,
+        opcodes: type[IntEnum],
+        structs: Mapping[int, type[Any]],
+        outside: Mapping[int, str],
+    ) -> None:
+        self.generation = generation
+        self.opcodes = opcodes
+        self.structs = structs
+        self.outside = outside
+
+    def decodable(self, opcode: int) -> bool:
+        """True when this generation's OPCODE enum defines the value and binds it to an ingested
+        struct."""
+        return opcode in self.structs
+
+    def status(self, opcode: int) -> OpcodeStatus:
+        try:
+            op = self.opcodes(opcode)
+        except ValueError:
+            return OpcodeStatus(opcode, "", False, False, None, "", "")
+        cls = self.structs.get(opcode)
+        struct = cls.__name__ if cls is not None else self.outside.get(opcode, "")
+        maintained, note = (op.info.maintained, op.info.note) if isinstance(op, InfoEnum) else (None, "")
+        return OpcodeStatus(opcode, op.name, True, cls is not None, maintained, note, struct)
+
+    def decode(self, word: Word) -> Any:
+        """The instruction as the struct bound to its opcode byte; DecodeError when it has none."""
+        b = as_bytes(word)
+        if len(b) != WORD_SIZE:
+            raise DecodeError(f"a TPB instruction word is 64 bytes, this one has {len(b)}")
+        cls = self.structs.get(b[0])
+        if cls is None:
+            st = self.status(b[0])
+            gen = self.generation
+            if not st.defined:
+                raise DecodeError(f"opcode {b[0]:#04x} is not defined by the {gen} OPCODE enum")
+            if st.struct:
+                raise DecodeError(
+                    f"opcode {b[0]:#04x} ({st.name}) is bound to {st.struct}, "
+                    f"which the ingested {gen} headers do not define"
+                )
+            raise DecodeError(
+                f"opcode {b[0]:#04x} ({st.name}) is bound to no struct in instruction_mapping.json"
+            )
+        return cls.from_bytes(b)
+
+
+Check = Callable[[bytes, int], Any]  # a translated top-level validator: (word, offset) -> bool
+Explain = Callable[[bytes, int], str | None]  # why it rejects the word, None when it accepts
+
+
+class Validators:
+    """`validate` / `explain` / `validators_for` over one generation's top-level validators.
+
+    `top` maps each top-level validator to (check, explain); `dispatch` each opcode to the
+    validators whose opcode gate admits it."""
+
+    def __init__(
+        self,
+        generation: str,
+        top: Mapping[str, tuple[Check, Explain]],
+        dispatch: Mapping[int, tuple[str, ...]],
+    ) -> None:
+        self.generation = generation
+        self.top = top
+        self.dispatch = dispatch
+
+    def validators_for(self, opcode: int) -> tuple[str, ...]:
+        """The top-level validators responsible for an opcode (empty when the headers give none)."""
+        return self.dispatch.get(opcode, ())
+
+    def validate(self, word: Word) -> bool:
+        """True when a top-level validator responsible for the word's opcode accepts it."""
+        b = as_bytes(word)
+        if len(b) != WORD_SIZE:
+            return False
+        return any(self.top[n][0](b, 0) for n in self.dispatch.get(b[0], ()))
+
+    def explain(self, word: Word) -> str:
+        """"" for an accepted word; otherwise why not: the failing predicates down the call tree,
+        with the values of the fields they read."""
+        b = as_bytes(word)
+        if len(b) != WORD_SIZE:
+            return f"a TPB instruction word is 64 bytes, this one has {len(b)}"
+        names = self.dispatch.get(b[0], ())
+        if not names:
+            return (
+                f"no validator in the {self.generation} headers is responsible for opcode "
+                f"{b[0]:#04x}"
+            )
+        reasons = []
+        for n in names:
+            why = self.top[n][1](b, 0)
+            if why is None:
+                return ""
+            reasons.append(why)
+        return "; ".join(reasons)

@@ -1,0 +1,312 @@
+"""The generation-independent part of ``tpb_isa.<gen>.Executor``: decode, validate, refuse or
+dispatch a word to the engine.
+
+Each generation's ``executor`` module subclasses :class:`Executor`, binding it to that
+generation's decoder, validators and geometry constants; which opcodes run (and why the others
+are refused) comes from :mod:`..family` intersected with what the generation decodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import family
+from ..codec import DecodeError, Word, as_bytes
+from ..decoding import Decoder, Validators
+from .errors import ExecutorError, InvalidInstructionError, UnsupportedError
+from .kernels import IMM_POINTER, Engine, Imm, Pattern
+from .numerics import Numerics
+
+GEOMETRY_NAMES: tuple[str, ...] = (
+    "STATE_BUF_NUM_PARTITIONS",
+    "STATE_BUF_PARTITION_SIZE",
+    "STATE_BUF_PARTITION_ACTIVE_SIZE",
+    "STATE_BUF_OFFSET",
+    "STATE_BUF_SZ",
+    "PSUM_BUF_NUM_PARTITIONS",
+    "PSUM_BUF_OFFSET",
+    "PSUM_BUF_SZ",
+    "PSUM_BUF_PARTITION_SIZE",
+    "PSUM_BUF_PARTITION_ACTIVE_SIZE",
+    "TPB_PARTITION_ADDR_MASK",
+    "NUM_ADDR_REGISTERS",
+    "DVE_NUM_CHANNELS",
+    "POOLING_NUM_CHANNELS",
+)
+
+
+def _tensor(mem_pattern: Any) -> Any:
+    """The TENSOR arm of a MEM_PATTERN union (mariana+), or the TENSOR itself (sunda/cayman)."""
+    return getattr(mem_pattern, "t", mem_pattern)
+
+
+def _pattern(mem_pattern: Any) -> Pattern:
+    t = _tensor(mem_pattern)
+    return Pattern(
+        int(t.start_addr.addr_immediate),
+        tuple(int(x) for x in t.step_elem),
+        tuple(int(x) for x in t.num_elem),
+    )
+
+
+def _imm(src: Any, field: Any) -> Imm:
+    return Imm(int(src), int(field.imm_bitvec_uint32))
+
+
+def _ptr_imm(field: Any) -> Imm:
+    return Imm(IMM_POINTER, int(field.imm_ptr))
+
+
+class Executor:
+    """A NeuronCore model that executes TensorScalar-family instruction words.
+
+    Generated per generation as a subclass bound to that generation's decoder, validators and
+    constants (class keywords, see `__init_subclass__`). ``numerics`` defaults to
+    ``Numerics.for_generation(GENERATION)``; ``backend`` is ``"auto"`` (C when a compiler is
+    available, else numpy with a one-time warning), ``"c"`` or ``"numpy"``.
+    """
+
+    GENERATION: ClassVar[str]
+    #: The machine geometry the generation's headers state, as the engine takes it.
+    GEOMETRY: ClassVar[dict[str, int]]
+    #: Opcodes the generation decodes but the executor refuses, with the reason.
+    REFUSED: ClassVar[dict[int, str]]
+    #: opcode -> handler method, for the opcodes the generation decodes and the family implements.
+    HANDLERS: ClassVar[dict[int, str]]
+    _decoder: ClassVar[Decoder]
+    _validators: ClassVar[Validators]
+
+    def __init_subclass__(
+        cls,
+        *,
+        generation: str,
+        decoder: Decoder,
+        validators: Validators,
+        constants: ModuleType,
+        **kwargs: Any,
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.GENERATION = generation
+        cls._decoder = decoder
+        cls._validators = validators
+        cls.GEOMETRY = {
+            name: int(getattr(constants, name)) for name in GEOMETRY_NAMES if hasattr(constants, name)
+        }
+        cls.HANDLERS, cls.REFUSED = {}, {}
+        for op in sorted(decoder.structs):
+            name = decoder.opcodes(op).name
+            if name in family.HANDLERS:
+                cls.HANDLERS[op] = family.HANDLERS[name]
+            else:
+                cls.REFUSED[op] = family.refusal(name)
+
+    def __init__(self, numerics: Numerics | None = None, backend: str = "auto") -> None:
+        nm = numerics or Numerics.for_generation(self.GENERATION)
+        self.engine = Engine(self.GEOMETRY, nm, backend)
+
+    # -- state --------------------------------------------------------------------------------
+
+    @property
+    def numerics(self) -> Numerics:
+        return self.engine.numerics
+
+    @property
+    def backend(self) -> str:
+        """``"c"`` or ``"numpy"``: the backend actually in use."""
+        return self.engine.backend.name
+
+    @property
+    def sbuf(self) -> npt.NDArray[np.uint8]:
+        """SBUF: uint8, shape (partitions, active bytes per partition); writable."""
+        return self.engine.sbuf
+
+    @property
+    def psum(self) -> npt.NDArray[np.uint8]:
+        """PSUM: uint8, shape (partitions, active bytes per partition); writable."""
+        return self.engine.psum
+
+    @property
+    def registers(self) -> npt.NDArray[np.uint32]:
+        return self.engine.registers
+
+    @property
+    def accumulators(self) -> npt.NDArray[np.float32]:
+        """Per-channel fp32 accumulators (CacheReduce/CacheCumulative/Exponential)."""
+        return self.engine.accumulators
+
+    @property
+    def imm_flops(self) -> npt.NDArray[np.uint32]:
+        """ImmLd scalar flops: (channels, 8) raw 32-bit values."""
+        return self.engine.imm_flops
+
+    def write(self, addr: int, array: npt.ArrayLike) -> None:
+        """Write a (partitions, elements) array: row i to partition p(addr) + i at addr's offset."""
+        self.engine.write(addr, array)
+
+    def read(self, addr: int, dtype: Any, shape: tuple[int, ...] | int) -> npt.NDArray[Any]:
+        """Read (partitions, elements) values; ``dtype`` is a numpy dtype or a ``Dtype`` member."""
+        return self.engine.read(addr, dtype, shape)
+
+    def set_register(self, n: int, value: int) -> None:
+        self.engine.set_register(n, value)
+
+    # -- execution ----------------------------------------------------------------------------
+
+    def check(self, word_or_struct: Word) -> Any:
+        """The decoded struct of an executable word; raises without touching the state."""
+        gen = self.GENERATION
+        b = as_bytes(word_or_struct)
+        if len(b) != 64:
+            raise InvalidInstructionError(
+                f"{gen}: a TPB instruction word is 64 bytes, this one has {len(b)}"
+            )
+        try:
+            s = self._decoder.decode(b)
+        except DecodeError as exc:
+            raise InvalidInstructionError(f"{gen}: not decodable: {exc}") from None
+        if not self._validators.validate(b):
+            why = self._validators.explain(b)
+            raise InvalidInstructionError(
+                f"{gen}: opcode {b[0]:#04x} rejected by the validators: {why}", why
+            )
+        if b[0] in self.REFUSED:
+            raise UnsupportedError(f"{gen}: opcode {b[0]:#04x}: {self.REFUSED[b[0]]}; not executed")
+        return s
+
+    def run(self, word_or_struct: Word) -> None:
+        """Execute one instruction (64 bytes or a struct object)."""
+        s = self.check(word_or_struct)
+        self._dispatch(s)
+
+    def run_program(self, words: Iterable[Word]) -> int:
+        """Check every word first (nothing runs if one is invalid or refused), then execute them
+        in order; returns the number executed. An error raised while executing (an address out
+        of range through a register, scalars ImmLd never loaded) stops the program there: the
+        failing instruction leaves no trace, the ones before it keep their effects."""
+        program = [self.check(w) for w in words]
+        for i, s in enumerate(program):
+            try:
+                self._dispatch(s)
+            except ExecutorError as exc:
+                exc.args = (f"instruction {i}: {exc.args[0] if exc.args else exc}", *exc.args[1:])
+                raise
+        return len(program)
+
+    def _dispatch(self, s: Any) -> None:
+        getattr(self, self.HANDLERS[int(s.header.opcode)])(s)
+
+    @classmethod
+    def executable(cls) -> tuple[int, ...]:
+        """The opcodes ``run`` executes on this generation."""
+        return tuple(sorted(cls.HANDLERS))
+
+    # -- handlers -----------------------------------------------------------------------------
+
+    def _ts(self, s: Any, bitvec: bool, imm0: Imm, imm1: Imm) -> None:
+        self.engine.tensor_scalar(
+            bitvec=bitvec,
+            src=_pattern(s.src_mem_pattern),
+            dst=_pattern(s.dst_mem_pattern),
+            in_dtype=int(s.in_dtype),
+            out_dtype=int(s.out_dtype),
+            num_active_channels=int(s.num_active_channels),
+            op0=int(s.op0),
+            op1=int(s.op1),
+            reverse=int(s.reverse_operands),
+            imm0=imm0,
+            imm1=imm1,
+        )
+
+    def _ts_arith(self, s: Any) -> None:
+        self._ts(s, False, _imm(s.imm0_src, s.imm0), _imm(s.imm1_src, s.imm1))
+
+    def _ts_bitvec(self, s: Any) -> None:
+        self._ts(s, True, _imm(s.imm0_src, s.imm0), _imm(s.imm1_src, s.imm1))
+
+    def _ts_ptr_arith(self, s: Any) -> None:
+        self._ts(s, False, _ptr_imm(s.imm0), _ptr_imm(s.imm1))
+
+    def _ts_ptr_bitvec(self, s: Any) -> None:
+        self._ts(s, True, _ptr_imm(s.imm0), _ptr_imm(s.imm1))
+
+    def _cache(self, s: Any, cumulative: bool) -> None:
+        self.engine.tensor_scalar_cache(
+            cumulative=cumulative,
+            src=_pattern(s.src_mem_pattern),
+            dst=_pattern(s.dst_mem_pattern),
+            in_dtype=int(s.in_dtype),
+            out_dtype=int(s.out_dtype),
+            num_active_channels=int(s.num_active_channels),
+            op0=int(s.op0),
+            op1=int(s.op1),
+            reverse=int(s.reverse_operands),
+            accumulator_cmd=int(s.accumulator_cmd),
+            imm0=_imm(s.imm0_src, s.imm0),
+            imm1=_imm(s.imm1_src, s.imm1),
+        )
+
+    def _cache_reduce(self, s: Any) -> None:
+        self._cache(s, False)
+
+    def _cache_cumulative(self, s: Any) -> None:
+        self._cache(s, True)
+
+    def _exponential(self, s: Any) -> None:
+        self.engine.exponential(
+            src=_pattern(s.src_mem_pattern),
+            dst=_pattern(s.dst_mem_pattern),
+            in_dtype=int(s.in_dtype),
+            out_dtype=int(s.out_dtype),
+            num_active_channels=int(s.num_active_channels),
+            accumulator_cmd=int(s.accumulator_cmd),
+            imm0=_imm(s.imm0_src, s.imm0),
+            imm1=_imm(s.imm1_src, s.imm1),
+        )
+
+    def _imm_ld(self, s: Any, bitvec: bool) -> None:
+        self.engine.imm_load(
+            bitvec=bitvec,
+            src=_pattern(s.src_mem_pattern),
+            dtype=int(s.dtype),
+            num_active_channels=int(s.num_active_channels),
+        )
+
+    def _imm_ld_arith(self, s: Any) -> None:
+        self._imm_ld(s, False)
+
+    def _imm_ld_bitvec(self, s: Any) -> None:
+        self._imm_ld(s, True)
+
+    def _ptr_multi(self, s: Any, bitvec: bool) -> None:
+        self.engine.ptr_multi(
+            bitvec=bitvec,
+            src=_pattern(s.src_mem_pattern),
+            dst=_pattern(s.dst_mem_pattern),
+            in_dtype=int(s.in_dtype),
+            out_dtype=int(s.out_dtype),
+            num_active_channels=int(s.num_active_channels),
+            op=int(s.op),
+            reverse=int(s.reverse_operands),
+        )
+
+    def _ptr_multi_arith(self, s: Any) -> None:
+        self._ptr_multi(s, False)
+
+    def _ptr_multi_bitvec(self, s: Any) -> None:
+        self._ptr_multi(s, True)
+
+    def _ptr_multi_dual(self, s: Any) -> None:
+        self.engine.ptr_multi_dual(
+            src=_pattern(s.src_mem_pattern),
+            dst=_pattern(s.dst_mem_pattern),
+            in_dtype=int(s.in_dtype),
+            out_dtype=int(s.out_dtype),
+            num_active_channels=int(s.num_active_channels),
+            op=int(s.op),
+            reverse=int(s.reverse_operands),
+        )

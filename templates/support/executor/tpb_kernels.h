@@ -1,0 +1,35 @@
+/* The executor's C kernels: the configuration block and the entry points.
+ *
+ * This file is both the C header that tpb_kernels.c includes and the declaration cffi reads
+ * (cbackend.py passes it to ffi.cdef), so it holds only what cdef accepts: no preprocessor
+ * lines, no includes (the fixed-width types are cffi built-ins; tpb_kernels.c includes
+ * <stdint.h> first).
+ */
+
+typedef struct {
+    int32_t in_code;
+    int32_t out_code;
+    int32_t op0;
+    int32_t op1;
+    int32_t rev0;
+    int32_t rev1;
+    int32_t stochastic;
+    int32_t e4m3_ocp;
+    int32_t fp8_saturate;
+    int32_t f2i_truncate;
+    int32_t fp32r_bits;
+    uint64_t key;
+} tpb_cfg;
+
+int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                 void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
+                 const float *s0, const float *s1);
+int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                  void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
+                  const uint32_t *s0, const uint32_t *s1);
+int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+                   void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
+                   const float *s0, float *acc, int32_t cumulative, int32_t use_acc);
+int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
+            void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
+            const float *s0, float *acc, int32_t use_acc);
