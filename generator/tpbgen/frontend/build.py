@@ -9,7 +9,7 @@ from typing import Literal
 from pycparser import c_ast
 
 from ..errors import Diagnostic, Severity, TpbgenError
-from ..ir import cprint
+from ..ir import cprint, ctypes
 from ..ir.cast import to_dict
 from ..ir.consteval import ConstEvaluator, CValue, NotConstant
 from ..ir.model import (
@@ -28,41 +28,6 @@ from ..ir.model import (
 from .comments import SourceLines, parse_maintenance
 from .dialect import DialectInfo
 from .layout import MemberIn, enum_size, layout_struct, layout_union
-
-# Canonical names of the C scalar types (LP64).
-_BUILTINS: dict[tuple[str, ...], tuple[str, str, int, bool]] = {}
-
-
-def _builtin(names: tuple[str, ...], kind: str, canon: str, size: int, signed: bool) -> None:
-    _BUILTINS[tuple(sorted(names))] = (kind, canon, size, signed)
-
-
-for _n, _c, _s, _sg in [
-    (("char",), "int8", 1, True),
-    (("signed", "char"), "int8", 1, True),
-    (("unsigned", "char"), "uint8", 1, False),
-    (("short",), "int16", 2, True),
-    (("short", "int"), "int16", 2, True),
-    (("signed", "short"), "int16", 2, True),
-    (("unsigned", "short"), "uint16", 2, False),
-    (("unsigned", "short", "int"), "uint16", 2, False),
-    (("int",), "int32", 4, True),
-    (("signed",), "int32", 4, True),
-    (("signed", "int"), "int32", 4, True),
-    (("unsigned",), "uint32", 4, False),
-    (("unsigned", "int"), "uint32", 4, False),
-    (("long",), "int64", 8, True),
-    (("long", "int"), "int64", 8, True),
-    (("unsigned", "long"), "uint64", 8, False),
-    (("unsigned", "long", "int"), "uint64", 8, False),
-    (("long", "long"), "int64", 8, True),
-    (("unsigned", "long", "long"), "uint64", 8, False),
-]:
-    _builtin(_n, "int", _c, _s, _sg)
-_builtin(("_Bool",), "bool", "bool", 1, False)
-_builtin(("float",), "float", "float32", 4, True)
-_builtin(("double",), "float", "float64", 8, True)
-_builtin(("void",), "void", "void", 0, False)
 
 
 @dataclass
@@ -226,10 +191,12 @@ class _Builder:
 
     def resolve_base(self, node: c_ast.Node, where: c_ast.Node) -> CType:
         if isinstance(node, c_ast.IdentifierType):
-            key = tuple(sorted(n for n in node.names if n not in ("const", "volatile")))
-            if key in _BUILTINS:
-                bkind, canon, size, signed = _BUILTINS[key]
-                return CType(bkind, canon, size, max(size, 1), signed, (), " ".join(node.names))  # type: ignore[arg-type]
+            sc = ctypes.scalar(node.names)
+            if sc is not None:
+                return CType(sc.kind, sc.canon, sc.size, max(sc.size, 1), sc.signed, (), " ".join(node.names))
+            why = ctypes.UNSUPPORTED.get(tuple(sorted(n for n in node.names if n not in ("const", "volatile"))))
+            if why:
+                raise TpbgenError([self._diag(node, why, "unsupported-type")])
             if len(node.names) == 1 and node.names[0] in self.typedef_types:
                 t = self.typedef_types[node.names[0]]
                 return CType(t.kind, t.name, t.size, t.align, t.signed, t.dims, node.names[0])

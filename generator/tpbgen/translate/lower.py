@@ -16,6 +16,7 @@ from typing import Union
 
 from pycparser import c_ast
 
+from ..ir import ctypes
 from ..ir.cast import from_dict
 from ..ir.consteval import parse_int_literal
 from ..ir.model import Field, Function, Generation, Struct, TypeRef
@@ -313,20 +314,15 @@ class Lowerer:
             names[s.name] = TypeRef(s.kind, s.name, s.name, s.size)
         for e in self.gen.enums:
             names[e.name] = TypeRef("enum", e.name, e.name, e.size)
-        builtin = {
-            "uint8_t": TypeRef("int", "uint8", "uint8_t", 1), "int8_t": TypeRef("int", "int8", "int8_t", 1, True),
-            "uint16_t": TypeRef("int", "uint16", "uint16_t", 2), "int16_t": TypeRef("int", "int16", "int16_t", 2, True),
-            "uint32_t": TypeRef("int", "uint32", "uint32_t", 4), "int32_t": TypeRef("int", "int32", "int32_t", 4, True),
-            "uint64_t": TypeRef("int", "uint64", "uint64_t", 8), "int64_t": TypeRef("int", "int64", "int64_t", 8, True),
-            "size_t": TypeRef("int", "uint64", "size_t", 8),
-        }
+        builtin = {n: TypeRef(sc.kind, sc.canon, n, sc.size, sc.signed) for n, sc in ctypes.STDINT.items()}
         names.update(builtin)
         for td in self.gen.typedefs:
             final = td.chain[-1]
             if final in names:
                 names[td.name] = names[final]
             elif final in ("uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64"):
-                names[td.name] = TypeRef("int", final, td.name, int(final.lstrip("uint")) // 8, not final.startswith("u"))
+                sc = ctypes.canon_scalar(final)
+                names[td.name] = TypeRef(sc.kind, sc.canon, td.name, sc.size, sc.signed)
             elif len(td.chain) > 1 and td.chain[1] in names:
                 names[td.name] = names[td.chain[1]]
         return names
@@ -754,18 +750,9 @@ class Lowerer:
             names = [x for x in t.names if x not in ("const", "volatile")]
             if len(names) == 1 and names[0] in self._type_names:
                 return self._type_names[names[0]]
-            key = " ".join(sorted(names))
-            table = {
-                "_Bool": TypeRef("bool", "bool", "_Bool", 1), "int": TypeRef("int", "int32", "int", 4, True),
-                "int unsigned": TypeRef("int", "uint32", "unsigned int", 4), "unsigned": TypeRef("int", "uint32", "unsigned", 4),
-                "char": TypeRef("int", "int8", "char", 1, True), "char unsigned": TypeRef("int", "uint8", "unsigned char", 1),
-                "char signed": TypeRef("int", "int8", "signed char", 1, True), "short": TypeRef("int", "int16", "short", 2, True),
-                "short unsigned": TypeRef("int", "uint16", "unsigned short", 2), "long": TypeRef("int", "int64", "long", 8, True),
-                "long unsigned": TypeRef("int", "uint64", "unsigned long", 8), "float": TypeRef("float", "float32", "float", 4, True),
-                "double": TypeRef("float", "float64", "double", 8, True),
-            }
-            if key in table:
-                return table[key]
+            sc = ctypes.scalar(names)
+            if sc is not None and sc.kind != "void":
+                return TypeRef(sc.kind, sc.canon, " ".join(names), sc.size, sc.signed)
             raise self.err(where, f"unknown type '{' '.join(names)}'")
         if isinstance(t, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and t.name:
             for s in self.structs.values():
