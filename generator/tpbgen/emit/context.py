@@ -10,10 +10,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import resolve
+from .. import naming, resolve
 from ..ir.model import Enum, Field, Generation, Struct
 from ..translate.validators import TranslatedGen
-from . import naming
 
 # The runtime's field kinds (templates/support/layout.py KINDS) for the IR's type kinds.
 _KIND = {"int": "uint", "float": "float", "bool": "bool", "enum": "enum", "struct": "struct",

@@ -10,12 +10,12 @@ to a struct). Anything outside the accepted subset stops with an error naming th
 
 from __future__ import annotations
 
-import keyword
 from dataclasses import dataclass, field
 from typing import Union
 
 from pycparser import c_ast
 
+from .. import naming
 from ..ir import ctypes
 from ..ir.cast import from_dict
 from ..ir.consteval import parse_int_literal
@@ -277,8 +277,7 @@ class LFunction:
     calls: tuple[str, ...]
 
 
-def py_name(c_name: str) -> str:
-    return c_name + "_" if keyword.iskeyword(c_name) or keyword.issoftkeyword(c_name) or c_name in ("int", "bool", "float") else c_name
+py_name = naming.local_name  # the one naming rule (tpbgen.naming)
 
 
 @dataclass

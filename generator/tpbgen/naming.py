@@ -6,7 +6,9 @@
 - enum members: the enum's own name is stripped when every member starts with it, otherwise the
   members' longest common `_`-ended prefix (`ALLOW_FP32R_TRUE` -> `TRUE`);
 - constants: `NEURON_ISA_TPB_` is stripped;
-- a result that is a Python keyword, starts with a digit or is empty gets a `_` in front or after.
+- a result that is a Python keyword, starts with a digit or is empty gets a `_` in front or after;
+- enum members that would be Enum machinery (`_MISSING_`, `mro`, `info`) are escaped;
+- C locals and parameters named like the builtins translated code uses get a `_`.
 """
 
 from __future__ import annotations
@@ -109,6 +111,15 @@ def field_name(c_name: str) -> str:
 
 def constant_name(c_name: str) -> str:
     return _safe(strip_prefix(c_name))
+
+
+# Python names a translated body may not give a local or a parameter: the types its code names.
+_LOCAL_RESERVED = {"int", "bool", "float", "bytes", "len", "range", "min", "max", "abs"}
+
+
+def local_name(c_name: str) -> str:
+    """A C local variable or parameter as a Python local."""
+    return c_name + "_" if c_name in _LOCAL_RESERVED else _safe(c_name)
 
 
 def module_name(gen: str) -> str:
