@@ -95,26 +95,31 @@ arms = {f.name: f.type.name for f in union.fields}
 def arm(v):
     return "s4d4_tsm" if "ptr_multi" in v else ("s2_bn" if "immediates_load" in v else "s3d3_ts")
 per = max(int(words_per) // len(tops), 200)
-total, report = 0, {}
+total, report, every = 0, {}, []
 for name, opcodes in tops.items():
     sw = seeds(gen_name, name)
     words = np.vstack([np.frombuffer(b"".join(sw), dtype=np.uint8).reshape(-1, 64),
         np.frombuffer(b"".join(mutations(g, g.struct(arms[arm(name)]), sw, rng, per * 3 // 4)), dtype=np.uint8).reshape(-1, 64),
         random_words(opcodes, rng, per // 4),
         np.frombuffer(b"".join(edge_words(g, sw)), dtype=np.uint8).reshape(-1, 64)])
+    every.append(words)
     want = clib.run(name, words)
     scalar = getattr(validators, f"_{name}")
     got = np.array([scalar(bytes(r), 0) for r in words], dtype=bool)
     got_b = batch.run_validator_batch(name, words)
-    mine = np.isin(words[:, 0], opcodes)
-    dispatch = np.array([m.validate(bytes(r)) for r in words[mine]], dtype=bool)
-    dispatch_b = batch.validate_batch(words[mine])
     bad = [int(x) for x in np.flatnonzero((got != want) | (got_b != want))[:3]]
-    bad_d = [int(x) for x in np.flatnonzero((dispatch != want[mine]) | (dispatch_b != want[mine]))[:3]]
-    report[name] = {"words": len(words), "accepted": int(want.sum()), "bad": [bytes(words[i]).hex() for i in bad],
-                    "bad_dispatch": [bytes(words[mine][i]).hex() for i in bad_d]}
+    report[name] = {"words": len(words), "accepted": int(want.sum()), "bad": [bytes(words[i]).hex() for i in bad]}
     total += len(words)
-print(json.dumps({"total": total, "validators": report}))
+# validate(w) is "some top-level validator accepts w": in C, the OR of all of them (each one
+# rejects the opcodes it is not for), whatever gates tpbgen found
+W = np.vstack(every)
+want_any = np.zeros(len(W), dtype=bool)
+for name in tops:
+    want_any |= clib.run(name, W)
+got_any = np.array([m.validate(bytes(r)) for r in W], dtype=bool)
+got_any_b = batch.validate_batch(W)
+bad_d = [bytes(W[i]).hex() for i in np.flatnonzero((got_any != want_any) | (got_any_b != want_any))[:3]]
+print(json.dumps({"total": total, "validators": report, "bad_dispatch": bad_d, "accepted_any": int(want_any.sum())}))
 '''
 
 
@@ -132,8 +137,9 @@ def assert_right(cc: str, root: Path, outcome: Outcome, tmp: Path, gen: str = GE
     assert "layouts verified with" in outcome.out, outcome.out
     doc = agree_with_c(cc, root, outcome.package, tmp, gen)
     assert int(doc["total"]) >= WORDS  # type: ignore[call-overload]
+    assert not doc["bad_dispatch"], f"validate()/validate_batch() disagree with the variant's C on {doc['bad_dispatch']}"
     for name, r in doc["validators"].items():  # type: ignore[attr-defined]
-        assert not r["bad"] and not r["bad_dispatch"], f"{name}: disagrees with the variant's C on {r}"
+        assert not r["bad"], f"{name}: disagrees with the variant's C on {r}"
         assert 0 < r["accepted"] < r["words"], f"{name}: corpus not discriminating {r}"
 
 

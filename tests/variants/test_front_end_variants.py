@@ -150,3 +150,18 @@ def test_variant_is_refused(name: str, tmp_path: Path, capsys: pytest.CaptureFix
     edit, where, _why = REFUSED[name]
     root = make_variant(tmp_path, edit)
     assert_refused(generate(root, tmp_path / "out", capsys), where)
+
+
+# -- opcode gates the translator cannot read from the body: dispatched on the JSON binding ------
+def gate_as_early_return(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)\n            && has_tensor_scalar_opcode(i)",
+               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    if (!has_tensor_scalar_opcode(i)) return false;\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
+
+
+@pytest.mark.parametrize("name", ["gate-as-early-return"])
+def test_gate_variant_is_right_and_says_how_it_dispatched(name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_variant(tmp_path, {"gate-as-early-return": gate_as_early_return}[name])
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert "warning [gate]: top-level validator is_valid_tensor_scalar_op: no opcode gate recognised" in outcome.err
+    assert_right(cc, root, outcome, tmp_path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import resolve
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.model import Function, Generation
 from .lower import (
@@ -105,10 +106,22 @@ def translate(gen: Generation) -> TranslatedGen:
         if not (len(lf.params) == 1 and lf.params[0].struct == INST_UNION):
             continue
         gate = _opcode_gate(lf, by_name)
+        arm = _arm_of(lf, by_name)
         if not gate:
+            # Never "accept nothing": the opcodes the JSON binds to the struct of the union arm the
+            # validator reads. It returns its own C verdict on each of them.
             src: Function = ir_by_name[lf.name]
-            warnings.append(Diagnostic(f"top-level validator {lf.name} has no recognisable opcode gate: it is not dispatched by validate()", src.loc.file, src.loc.line, 0, Severity.WARNING, "translate"))
-        tops.append(TopValidator(lf.name, tuple(sorted(gate)), _arm_of(lf, by_name)))
+            arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
+            gate = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
+            if not gate:
+                errors.append(Diagnostic(f"top-level validator {lf.name}: no opcode gate in its body and no JSON binding for the struct of the union arm it reads ({arm or 'none'}): validate() could not know when to run it",
+                                         src.loc.file, src.loc.line, 0, Severity.ERROR, "gate"))
+                continue
+            warnings.append(Diagnostic(f"top-level validator {lf.name}: no opcode gate recognised in its body; dispatched on the opcodes the JSON binds to {arm_struct} (arm {arm}): "
+                                       + ", ".join(f"{v:#04x}" for v in sorted(gate)), src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
+        tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
+    if errors:
+        raise TpbgenError(errors)
     return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings))
 
 
