@@ -113,7 +113,9 @@ class BatchValidators:
         out = np.zeros(W.shape[0], dtype=np.bool_)
         ops = W[:, 0]
         for name, opcodes in self.top_level.items():
-            rows = np.flatnonzero(np.isin(ops, opcodes, kind="table"))
+            if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
+                continue
+            rows = np.flatnonzero(np.isin(ops, np.asarray(opcodes, dtype=np.int64), kind="table"))
             if rows.size:
                 out[rows] |= np.asarray(self.vector[name](W[rows], 0), dtype=np.bool_)
         return out

@@ -114,14 +114,13 @@ def translate(gen: Generation) -> TranslatedGen:
             arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
             gate = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
             if not gate:
-                errors.append(Diagnostic(f"top-level validator {lf.name}: no opcode gate in its body and no JSON binding for the struct of the union arm it reads ({arm or 'none'}): validate() could not know when to run it",
-                                         src.loc.file, src.loc.line, 0, Severity.ERROR, "gate"))
+                warnings.append(Diagnostic(f"top-level validator {lf.name}: no opcode gate in its body and no JSON binding for the struct of the union arm it reads ({arm or 'none'}): "
+                                           "validate() does not run it (call it by name)", src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
+                tops.append(TopValidator(lf.name, (), arm))
                 continue
             warnings.append(Diagnostic(f"top-level validator {lf.name}: no opcode gate recognised in its body; dispatched on the opcodes the JSON binds to {arm_struct} (arm {arm}): "
                                        + ", ".join(f"{v:#04x}" for v in sorted(gate)), src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
-    if errors:
-        raise TpbgenError(errors)
     return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings))
 
 
