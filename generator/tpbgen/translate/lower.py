@@ -11,7 +11,6 @@ to a struct). Anything outside the accepted subset stops with an error naming th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from pycparser import c_ast
 
@@ -33,6 +32,35 @@ from .c_semantics import (
     promote,
     scalar_for,
 )
+from .lir import (
+    ArrayView,
+    Assign,
+    Binary,
+    Break,
+    Call,
+    Compare,
+    Cond,
+    Const,
+    ConstArray,
+    Continue,
+    Conv,
+    Expr,
+    If,
+    Index,
+    LFunction,
+    Load,
+    Logical,
+    Loop,
+    LParam,
+    Not,
+    Offset,
+    Return,
+    Stmt,
+    Switch,
+    Unary,
+    Var,
+    View,
+)
 
 
 class LowerError(Exception):
@@ -41,240 +69,6 @@ class LowerError(Exception):
         self.function = function
         self.where = where
         self.message = message
-
-
-# -- expressions -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Offset:
-    """A byte offset: a constant plus index * stride terms (array elements chosen at run time)."""
-
-    const: int
-    terms: tuple[tuple[Expr, int], ...] = ()
-
-    def plus(self, n: int) -> Offset:
-        return Offset(self.const + n, self.terms)
-
-    def plus_term(self, e: Expr, stride: int) -> Offset:
-        return Offset(self.const, (*self.terms, (e, stride)))
-
-
-@dataclass(frozen=True)
-class View:
-    """A struct or union value: `buf` names the byte buffer (a parameter), `offset` where it starts."""
-
-    buf: str
-    offset: Offset
-    struct: str
-
-
-@dataclass(frozen=True)
-class ArrayView:
-    view: View  # the enclosing struct's view, offset at the array's first element
-    elem: TypeRef
-    dims: tuple[int, ...]
-    elem_size: int
-
-
-@dataclass(frozen=True)
-class Const:
-    value: int | float
-    t: ScalarType
-    name: str = ""  # the C name, for an enum constant or a static const
-
-
-@dataclass(frozen=True)
-class Var:
-    name: str  # Python name
-    t: ScalarType
-
-
-@dataclass(frozen=True)
-class Load:
-    view: View  # offset already points at the field's first byte
-    t: ScalarType
-    size: int  # bytes read (the field's; for a bitfield, the bytes its bits span)
-    bit_offset: int | None = None
-    bit_width: int | None = None
-    path: str = ""  # C access path, for explain(): "src_mem_pattern.num_elem[3]"
-    enum: str = ""  # the C enum type of the field, "" when not an enum
-
-
-@dataclass(frozen=True)
-class Unary:
-    op: str  # "-", "~"
-    e: Expr
-    t: ScalarType
-
-
-@dataclass(frozen=True)
-class Not:
-    e: Expr
-    t: ScalarType = BOOL
-
-
-@dataclass(frozen=True)
-class Binary:
-    op: str  # + - * / % & | ^ << >>
-    a: Expr
-    b: Expr
-    t: ScalarType
-
-
-@dataclass(frozen=True)
-class Compare:
-    op: str  # == != < <= > >=
-    a: Expr
-    b: Expr
-    t: ScalarType = BOOL
-
-
-@dataclass(frozen=True)
-class Logical:
-    op: str  # "and", "or"
-    a: Expr
-    b: Expr
-    t: ScalarType = BOOL
-
-
-@dataclass(frozen=True)
-class Cond:
-    c: Expr
-    a: Expr
-    b: Expr
-    t: ScalarType
-
-
-@dataclass(frozen=True)
-class Call:
-    fn: str
-    args: tuple[Expr | View, ...]
-    t: ScalarType
-
-
-@dataclass(frozen=True)
-class Conv:
-    e: Expr
-    t: ScalarType
-
-
-@dataclass(frozen=True)
-class Index:
-    """An element of a `static const` array chosen at run time: name[index] (flattened)."""
-
-    name: str
-    index: Expr  # int64 element index into the flattened array
-    t: ScalarType
-    values: tuple[int | float, ...]
-
-
-@dataclass(frozen=True)
-class ConstArray:
-    """A `static const` array, or a row of one, before its last index is applied."""
-
-    name: str
-    t: ScalarType
-    dims: tuple[int, ...]  # the dimensions still to index
-    offset: Offset  # flat element offset of the first element
-    values: tuple[int | float, ...]
-
-
-Expr = Union[Const, Var, Load, Unary, Not, Binary, Compare, Logical, Cond, Call, Conv, Index]  # noqa: UP007  (a runtime alias, forward names)
-
-
-def type_of(e: Expr) -> ScalarType:
-    return e.t
-
-
-def unconv(e: Expr) -> Expr:
-    """`e` without the implicit conversions lowering wrapped around it."""
-    while isinstance(e, Conv):
-        e = e.e
-    return e
-
-
-def strip_parens(text: str) -> str:
-    """Rendered code without one pair of parentheses that wraps all of it: `(a <= 8)` -> `a <= 8`,
-    `(a) + (b)` unchanged."""
-    if not (text.startswith("(") and text.endswith(")")):
-        return text
-    depth = 0
-    for i, c in enumerate(text):
-        depth += c == "("
-        depth -= c == ")"
-        if depth == 0 and i < len(text) - 1:
-            return text
-    return text[1:-1]
-
-
-# -- statements --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Return:
-    e: Expr | None
-    line: int
-
-
-@dataclass(frozen=True)
-class Assign:
-    name: str
-    e: Expr
-    line: int
-
-
-@dataclass(frozen=True)
-class If:
-    c: Expr
-    then: tuple[Stmt, ...]
-    orelse: tuple[Stmt, ...]
-    line: int
-
-
-@dataclass(frozen=True)
-class Loop:
-    """`for`/`while` lowered: test `c` before each pass, run `body`, then `step`."""
-
-    c: Expr
-    body: tuple[Stmt, ...]
-    step: tuple[Stmt, ...]
-    line: int
-
-
-@dataclass(frozen=True)
-class Switch:
-    e: Expr
-    cases: tuple[tuple[tuple[int, ...] | None, tuple[Stmt, ...]], ...]  # None = default
-    line: int
-
-
-@dataclass(frozen=True)
-class Break:
-    line: int
-
-
-@dataclass(frozen=True)
-class Continue:
-    line: int
-
-
-Stmt = Union[Return, Assign, If, Loop, Switch, Break, Continue]  # noqa: UP007
-
-
-@dataclass(frozen=True)
-class LParam:
-    name: str  # Python name; a struct parameter becomes `<name>_b` (bytes) and `<name>_o` (offset)
-    c_name: str
-    t: ScalarType | None  # None for a struct parameter
-    struct: str | None
-
-
-@dataclass(frozen=True)
-class LFunction:
-    name: str
-    params: tuple[LParam, ...]
-    returns: ScalarType
-    body: tuple[Stmt, ...]
-    locals: tuple[tuple[str, ScalarType], ...]
-    loc: str
-    calls: tuple[str, ...]
 
 
 py_name = naming.local_name  # the one naming rule (tpbgen.naming)

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .c_semantics import ScalarType
-from .lower import (
+from .lir import (
+    EXPR_NODES,
+    STMT_NODES,
     Assign,
     Binary,
     Break,
@@ -40,6 +42,8 @@ from .lower import (
     Unary,
     Var,
     View,
+    covers,
+    dispatch,
     strip_parens,
 )
 from .to_python import fits
@@ -65,6 +69,8 @@ _VIEW = {("int", 16, False): "<u2", ("int", 16, True): "<i2", ("int", 32, False)
 
 
 @dataclass
+@covers("expr", EXPR_NODES)
+@covers("stmt", STMT_NODES)
 class NpEmitter:
     _n: int = 0
     lines: list[str] = field(default_factory=list)
@@ -136,52 +142,65 @@ class NpEmitter:
         return _bare(self.expr(e))
 
     def expr(self, e: Expr) -> str:
-        if isinstance(e, Const):
-            return self.const(e)
-        if isinstance(e, Var):
-            return e.name
-        if isinstance(e, Load):
-            return self.load(e)
-        if isinstance(e, Index):
-            # clipped: lanes whose C code would not have indexed (short-circuit) are discarded anyway
-            return f"np.asarray({e.name}, dtype={np_dtype(e.t)})[np.clip({self.arg(e.index)}, 0, {len(e.values) - 1})]"
-        if isinstance(e, Not):
-            return f"np.logical_not({self.arg(e.e)})"
-        if isinstance(e, Logical):
-            op = "np.logical_and" if e.op == "and" else "np.logical_or"
-            return f"{op}({self.arg(e.a)}, {self.arg(e.b)})"
-        if isinstance(e, Compare):
-            return f"({self.cmp_operand(e.a)} {e.op} {self.cmp_operand(e.b)})"
-        if isinstance(e, Cond):
-            return f"np.where({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
-        if isinstance(e, Call):
-            args = []
-            for a in e.args:
-                if isinstance(a, View):
-                    off, _ = self.offset(a.buf, a.offset)
-                    args += [f"{a.buf}_W", off]
-                else:
-                    args.append(self.arg(a))
-            return f"_v_{e.fn}({', '.join(args)})"
-        if isinstance(e, Unary):
-            x = self.expr(e.e)
-            return f"(-{x})" if e.op == "-" else f"(~{x})"
-        if isinstance(e, Binary):
-            sa, sb = self.expr(e.a), self.expr(e.b)
-            if e.op in ("<<", ">>") and e.b.t != e.t:
-                # numpy has no uint64 << int32; C's result type is the left operand's anyway
-                sb = f"np.asarray({_bare(sb)}).astype({np_dtype(e.t)})" if not isinstance(e.b, Const) else f"{np_dtype(e.t)}({e.b.value!r})"
-            if e.op == "/":
-                return f"_vdiv({_bare(sa)}, {_bare(sb)})" if e.t.kind == "int" else f"({sa} / {sb})"
-            if e.op == "%":
-                return f"_vmod({_bare(sa)}, {_bare(sb)})"
-            return f"({sa} {e.op} {sb})"
-        if isinstance(e, Conv):
-            xs = self.expr(e.e)
-            if e.t.kind == "bool":
-                return f"({xs} != 0)"
-            return f"np.asarray({_bare(xs)}).astype({np_dtype(e.t)})"
-        raise TypeError(e)
+        out: str = dispatch(self, "expr", e)
+        return out
+
+    def expr_Const(self, e: Const) -> str:
+        return self.const(e)
+
+    def expr_Var(self, e: Var) -> str:
+        return e.name
+
+    def expr_Load(self, e: Load) -> str:
+        return self.load(e)
+
+    def expr_Index(self, e: Index) -> str:
+        # clipped: lanes whose C code would not have indexed (short-circuit) are discarded anyway
+        return f"np.asarray({e.name}, dtype={np_dtype(e.t)})[np.clip({self.arg(e.index)}, 0, {len(e.values) - 1})]"
+
+    def expr_Not(self, e: Not) -> str:
+        return f"np.logical_not({self.arg(e.e)})"
+
+    def expr_Logical(self, e: Logical) -> str:
+        op = "np.logical_and" if e.op == "and" else "np.logical_or"
+        return f"{op}({self.arg(e.a)}, {self.arg(e.b)})"
+
+    def expr_Compare(self, e: Compare) -> str:
+        return f"({self.cmp_operand(e.a)} {e.op} {self.cmp_operand(e.b)})"
+
+    def expr_Cond(self, e: Cond) -> str:
+        return f"np.where({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
+
+    def expr_Call(self, e: Call) -> str:
+        args = []
+        for a in e.args:
+            if isinstance(a, View):
+                off, _ = self.offset(a.buf, a.offset)
+                args += [f"{a.buf}_W", off]
+            else:
+                args.append(self.arg(a))
+        return f"_v_{e.fn}({', '.join(args)})"
+
+    def expr_Unary(self, e: Unary) -> str:
+        x = self.expr(e.e)
+        return f"(-{x})" if e.op == "-" else f"(~{x})"
+
+    def expr_Binary(self, e: Binary) -> str:
+        sa, sb = self.expr(e.a), self.expr(e.b)
+        if e.op in ("<<", ">>") and e.b.t != e.t:
+            # numpy has no uint64 << int32; C's result type is the left operand's anyway
+            sb = f"np.asarray({_bare(sb)}).astype({np_dtype(e.t)})" if not isinstance(e.b, Const) else f"{np_dtype(e.t)}({e.b.value!r})"
+        if e.op == "/":
+            return f"_vdiv({_bare(sa)}, {_bare(sb)})" if e.t.kind == "int" else f"({sa} / {sb})"
+        if e.op == "%":
+            return f"_vmod({_bare(sa)}, {_bare(sb)})"
+        return f"({sa} {e.op} {sb})"
+
+    def expr_Conv(self, e: Conv) -> str:
+        xs = self.expr(e.e)
+        if e.t.kind == "bool":
+            return f"({xs} != 0)"
+        return f"np.asarray({_bare(xs)}).astype({np_dtype(e.t)})"
 
     # -- statements ------------------------------------------------------------------------
     def function(self, f: LFunction) -> list[str]:
@@ -271,82 +290,94 @@ class NpEmitter:
         return "np.logical_not(_done)" if m == "_ALL" else f"({m} & ~_done)"
 
     def stmt(self, s: Stmt, mask: str, ind: str) -> None:
+        dispatch(self, "stmt", s, mask, ind)
+
+    def stmt_Return(self, s: Return, mask: str, ind: str) -> None:
         L = self.lines
-        if isinstance(s, Return):
-            assert s.e is not None
-            L.append(f"{ind}_live = {self.live(mask)}")
-            L.append(f"{ind}_ret = np.where(_live, {self.arg(s.e)}, _ret)")
-            L.append(f"{ind}_done = _done | _live")
-            return
-        if isinstance(s, Assign):
-            m = self.eff(mask)
-            if m == "_ALL":
-                L.append(f"{ind}{s.name} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape).astype({s.name}.dtype)")
-            else:
-                L.append(f"{ind}{s.name} = np.where({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)")
-            return
-        if isinstance(s, If):
-            c = self.tmp("_c")
-            L.append(f"{ind}{c} = np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
-            m1, m2 = self.tmp("_m"), self.tmp("_m")
-            m = self.eff(mask)
-            base = "" if m == "_ALL" else f"{m} & "
-            L.append(f"{ind}{m1} = {base}{c}")
-            self.block(s.then, m1, ind)
-            if s.orelse:
-                L.append(f"{ind}{m2} = {base}~{c}")
-                self.block(s.orelse, m2, ind)
-            return
-        if isinstance(s, Switch):
-            v = self.tmp("_sw")
-            L.append(f"{ind}{v} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape)")
-            labels_all: list[int] = []
-            m = self.eff(mask)
-            base = "" if m == "_ALL" else f"{m} & "
-            default = None
-            for labels, body in s.cases:
-                if labels is None:
-                    default = body
-                    continue
-                labels_all += labels
-                cm = self.tmp("_m")
-                test = f"({v} == {labels[0]})" if len(labels) == 1 else f"np.isin({v}, {list(labels)!r}, kind='table')"
-                L.append(f"{ind}{cm} = {base}{test}")
-                self.block(body, cm, ind)
-            if default is not None:
-                cm = self.tmp("_m")
-                L.append(f"{ind}{cm} = {base}~np.isin({v}, {labels_all!r}, kind='table')")
-                self.block(default, cm, ind)
-            return
-        if isinstance(s, (Continue, Break)):
-            if not self.loops:
-                raise BatchUnsupported(f"{type(s).__name__.lower()} outside a loop")
-            skip, brk = self.loops[-1]
-            m = self.eff(mask)
-            m = "np.logical_not(_done)" if m == "_ALL" else m
-            L.append(f"{ind}{skip} = {skip} | {m}")
-            if isinstance(s, Break):
-                L.append(f"{ind}{brk} = {brk} | {m}")
-            return
-        if isinstance(s, Loop):
-            lm, skip, brk = self.tmp("_lm"), self.tmp("_skip"), self.tmp("_brk")
-            m = self.eff(mask)
-            start = "np.logical_not(_done)" if m == "_ALL" else f"({m} & ~_done)"
-            cond = f"np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)"
-            L.append(f"{ind}{lm} = {start} & {cond}")
-            L.append(f"{ind}{brk} = np.zeros_like(_done)")
-            L.append(f"{ind}while {lm}.any():")
-            L.append(f"{ind}    {skip} = np.zeros_like(_done)")
-            self.loops.append((skip, brk))
-            self.block(s.body, lm, ind + "    ")
-            self.loops.pop()
-            # the step runs for every lane still in the loop that did not break (continue included)
-            step_mask = self.tmp("_m")
-            L.append(f"{ind}    {step_mask} = {lm} & ~{brk}")
-            self.block(s.step, step_mask, ind + "    ")
-            L.append(f"{ind}    {lm} = {lm} & ~{brk} & ~_done & {cond}")
-            return
-        raise BatchUnsupported(f"statement {type(s).__name__}")
+        assert s.e is not None
+        L.append(f"{ind}_live = {self.live(mask)}")
+        L.append(f"{ind}_ret = np.where(_live, {self.arg(s.e)}, _ret)")
+        L.append(f"{ind}_done = _done | _live")
+
+    def stmt_Assign(self, s: Assign, mask: str, ind: str) -> None:
+        L = self.lines
+        m = self.eff(mask)
+        if m == "_ALL":
+            L.append(f"{ind}{s.name} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape).astype({s.name}.dtype)")
+        else:
+            L.append(f"{ind}{s.name} = np.where({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)")
+
+    def stmt_If(self, s: If, mask: str, ind: str) -> None:
+        L = self.lines
+        c = self.tmp("_c")
+        L.append(f"{ind}{c} = np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
+        m1, m2 = self.tmp("_m"), self.tmp("_m")
+        m = self.eff(mask)
+        base = "" if m == "_ALL" else f"{m} & "
+        L.append(f"{ind}{m1} = {base}{c}")
+        self.block(s.then, m1, ind)
+        if s.orelse:
+            L.append(f"{ind}{m2} = {base}~{c}")
+            self.block(s.orelse, m2, ind)
+
+    def stmt_Switch(self, s: Switch, mask: str, ind: str) -> None:
+        L = self.lines
+        v = self.tmp("_sw")
+        L.append(f"{ind}{v} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape)")
+        labels_all: list[int] = []
+        m = self.eff(mask)
+        base = "" if m == "_ALL" else f"{m} & "
+        default = None
+        for labels, body in s.cases:
+            if labels is None:
+                default = body
+                continue
+            labels_all += labels
+            cm = self.tmp("_m")
+            test = f"({v} == {labels[0]})" if len(labels) == 1 else f"np.isin({v}, {list(labels)!r}, kind='table')"
+            L.append(f"{ind}{cm} = {base}{test}")
+            self.block(body, cm, ind)
+        if default is not None:
+            cm = self.tmp("_m")
+            L.append(f"{ind}{cm} = {base}~np.isin({v}, {labels_all!r}, kind='table')")
+            self.block(default, cm, ind)
+
+    def stmt_Continue(self, s: Continue, mask: str, ind: str) -> None:
+        self._jump("continue", mask, ind)
+
+    def stmt_Break(self, s: Break, mask: str, ind: str) -> None:
+        self._jump("break", mask, ind)
+
+    def _jump(self, what: str, mask: str, ind: str) -> None:
+        """`continue` or `break`: the lanes that take it skip the rest of this pass (and, for
+        `break`, every later one)."""
+        if not self.loops:
+            raise BatchUnsupported(f"{what} outside a loop")
+        skip, brk = self.loops[-1]
+        m = self.eff(mask)
+        m = "np.logical_not(_done)" if m == "_ALL" else m
+        self.lines.append(f"{ind}{skip} = {skip} | {m}")
+        if what == "break":
+            self.lines.append(f"{ind}{brk} = {brk} | {m}")
+
+    def stmt_Loop(self, s: Loop, mask: str, ind: str) -> None:
+        L = self.lines
+        lm, skip, brk = self.tmp("_lm"), self.tmp("_skip"), self.tmp("_brk")
+        m = self.eff(mask)
+        start = "np.logical_not(_done)" if m == "_ALL" else f"({m} & ~_done)"
+        cond = f"np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)"
+        L.append(f"{ind}{lm} = {start} & {cond}")
+        L.append(f"{ind}{brk} = np.zeros_like(_done)")
+        L.append(f"{ind}while {lm}.any():")
+        L.append(f"{ind}    {skip} = np.zeros_like(_done)")
+        self.loops.append((skip, brk))
+        self.block(s.body, lm, ind + "    ")
+        self.loops.pop()
+        # the step runs for every lane still in the loop that did not break (continue included)
+        step_mask = self.tmp("_m")
+        L.append(f"{ind}    {step_mask} = {lm} & ~{brk}")
+        self.block(s.step, step_mask, ind + "    ")
+        L.append(f"{ind}    {lm} = {lm} & ~{brk} & ~_done & {cond}")
 
 
 def _walk(body: tuple[Stmt, ...]) -> list[Stmt]:

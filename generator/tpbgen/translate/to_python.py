@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .analyses import always_returns, children, flatten
 from .c_semantics import BOOL, ScalarType
-from .lower import (
+from .lir import (
+    EXPR_NODES,
+    STMT_NODES,
     Assign,
     Binary,
     Break,
@@ -36,6 +39,8 @@ from .lower import (
     Unary,
     Var,
     View,
+    covers,
+    dispatch,
     strip_parens,
     unconv,
 )
@@ -73,6 +78,8 @@ def wrap_expr(x: str, t: ScalarType) -> str:
 
 
 @dataclass
+@covers("expr", EXPR_NODES)
+@covers("stmt", STMT_NODES)
 class PyEmitter:
     arms: frozenset[str] = frozenset()  # INST_UNION arm names, stripped from explain paths
     used_consts: dict[str, int | float | tuple[int | float, ...]] = field(default_factory=dict)
@@ -113,60 +120,73 @@ class PyEmitter:
         return f"{reader}({buf}, {off})[0]"
 
     def expr(self, e: Expr) -> str:
-        if isinstance(e, Const):
-            if e.name:
-                self.used_consts[e.name] = e.value
-                return e.name
-            if isinstance(e.value, float):
-                return repr(e.value)
-            if e.t.kind == "bool":
-                return "True" if e.value else "False"
-            return str(e.value) if -1024 < e.value < 1024 else hex(e.value)
-        if isinstance(e, Var):
+        out: str = dispatch(self, "expr", e)
+        return out
+
+    def expr_Const(self, e: Const) -> str:
+        if e.name:
+            self.used_consts[e.name] = e.value
             return e.name
-        if isinstance(e, Load):
-            return self.load(e)
-        if isinstance(e, Index):
-            self.used_consts[e.name] = e.values
-            return f"{e.name}[{self.bare(e.index)}]"
-        if isinstance(e, Not):
-            inner = e.e
-            if isinstance(inner, Not):
-                return self.expr(inner.e) if inner.e.t.kind == "bool" else f"({self.expr(inner.e)} != 0)"
-            if isinstance(inner, Compare):
-                return self.expr(Compare(_NEGATE[inner.op], inner.a, inner.b))
-            if isinstance(inner, Logical) and (member := self.membership(inner, negate=True)) is not None:
-                return member
-            return f"(not {self.expr(inner)})"
-        if isinstance(e, Logical):
-            member = self.membership(e)
-            if member is not None:
-                return member
-            return "(" + f" {e.op} ".join(self.chain_terms(e)) + ")"
-        if isinstance(e, Compare):
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
-        if isinstance(e, Cond):
-            return f"({self.expr(e.a)} if {self.expr(e.c)} else {self.expr(e.b)})"
-        if isinstance(e, Call):
-            args = []
-            for a in e.args:
-                if isinstance(a, View):
-                    args += [f"{a.buf}_b", self.offset(a)]
-                else:
-                    args.append(self.expr(a))
-            return f"_{e.fn}({', '.join(args)})"
-        if isinstance(e, Unary):
-            x = self.expr(e.e)
-            if e.t.kind == "float":
-                return f"(-{x})"
-            if e.op == "~":
-                return f"(~{x} & {hex((1 << e.t.bits) - 1)})" if not e.t.signed else f"(~{x})"
-            return wrap_expr(f"-{x}", e.t) if not e.t.signed else f"(-{x})"
-        if isinstance(e, Binary):
-            return self.binary(e)
-        if isinstance(e, Conv):
-            return self.conv(e)
-        raise TypeError(e)
+        if isinstance(e.value, float):
+            return repr(e.value)
+        if e.t.kind == "bool":
+            return "True" if e.value else "False"
+        return str(e.value) if -1024 < e.value < 1024 else hex(e.value)
+
+    def expr_Var(self, e: Var) -> str:
+        return e.name
+
+    def expr_Load(self, e: Load) -> str:
+        return self.load(e)
+
+    def expr_Index(self, e: Index) -> str:
+        self.used_consts[e.name] = e.values
+        return f"{e.name}[{self.bare(e.index)}]"
+
+    def expr_Not(self, e: Not) -> str:
+        inner = e.e
+        if isinstance(inner, Not):
+            return self.expr(inner.e) if inner.e.t.kind == "bool" else f"({self.expr(inner.e)} != 0)"
+        if isinstance(inner, Compare):
+            return self.expr(Compare(_NEGATE[inner.op], inner.a, inner.b))
+        if isinstance(inner, Logical) and (member := self.membership(inner, negate=True)) is not None:
+            return member
+        return f"(not {self.expr(inner)})"
+
+    def expr_Logical(self, e: Logical) -> str:
+        member = self.membership(e)
+        if member is not None:
+            return member
+        return "(" + f" {e.op} ".join(self.chain_terms(e)) + ")"
+
+    def expr_Compare(self, e: Compare) -> str:
+        return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+
+    def expr_Cond(self, e: Cond) -> str:
+        return f"({self.expr(e.a)} if {self.expr(e.c)} else {self.expr(e.b)})"
+
+    def expr_Call(self, e: Call) -> str:
+        args = []
+        for a in e.args:
+            if isinstance(a, View):
+                args += [f"{a.buf}_b", self.offset(a)]
+            else:
+                args.append(self.expr(a))
+        return f"_{e.fn}({', '.join(args)})"
+
+    def expr_Unary(self, e: Unary) -> str:
+        x = self.expr(e.e)
+        if e.t.kind == "float":
+            return f"(-{x})"
+        if e.op == "~":
+            return f"(~{x} & {hex((1 << e.t.bits) - 1)})" if not e.t.signed else f"(~{x})"
+        return wrap_expr(f"-{x}", e.t) if not e.t.signed else f"(-{x})"
+
+    def expr_Binary(self, e: Binary) -> str:
+        return self.binary(e)
+
+    def expr_Conv(self, e: Conv) -> str:
+        return self.conv(e)
 
     def chain_terms(self, e: Logical) -> list[str]:
         """The rendered terms of an `and`/`or` chain: runs of `x == A`, `x == B` ... (`!=` under
@@ -184,7 +204,7 @@ class PyEmitter:
                 out.extend(self.tight(t) for t in run)
             run.clear()
 
-        for t in _flatten(e, e.op):
+        for t in flatten(e, e.op):
             if isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const) and (not run or self.expr(run[0].a) == self.expr(t.a)):
                 run.append(t)
                 continue
@@ -204,8 +224,8 @@ class PyEmitter:
 
     def membership(self, e: Logical, negate: bool = False) -> str | None:
         """`x == A || x == B ...` as `x in (A, B, ...)` (and `!=`/&& as `not in`); `negate` for its `!`."""
-        cmp, flatten = ("==", "or") if e.op == "or" else ("!=", "and")
-        terms = _flatten(e, flatten)
+        cmp, op = ("==", "or") if e.op == "or" else ("!=", "and")
+        terms = flatten(e, op)
         if len(terms) < 2 or not all(isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const) for t in terms):
             return None
         lhs = {self.expr(t.a) for t in terms if isinstance(t, Compare)}
@@ -251,59 +271,67 @@ class PyEmitter:
         return out or [f"{indent}pass"]
 
     def stmt(self, s: Stmt, ind: str, step: tuple[Stmt, ...]) -> list[str]:
-        if isinstance(s, Return) and self.return_hook is not None:
+        out: list[str] = dispatch(self, "stmt", s, ind, step)
+        return out
+
+    def stmt_Return(self, s: Return, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        if self.return_hook is not None:
             return self.return_hook(s, ind, list(self.branch))
-        if isinstance(s, Return):
-            assert s.e is not None
-            if isinstance(s.e, Logical) and self.membership(s.e) is None and len(terms := self.chain_terms(s.e)) > 2:
-                # a long conjunction (the usual validator body): one term per line, as in the header;
-                # a term keeps its parentheses unless it binds tighter than `and`/`or` anyway
-                lines = [f"{ind}    {'' if k == 0 else s.e.op + ' '}{t}" for k, t in enumerate(terms)]
-                return [f"{ind}return (", *lines, f"{ind})"]
-            return [f"{ind}return {self.bare(s.e)}"]
-        if isinstance(s, Assign):
-            self.defs[s.name] = s.e
-            return [f"{ind}{s.name} = {self.bare(s.e)}"]
-        if isinstance(s, If):
-            self.branch.append(s.c)
-            out = [f"{ind}if {self.bare(s.c)}:", *self.stmts(s.then, ind + "    ", step)]
-            self.branch[-1] = Not(s.c)
-            if s.orelse:
-                out += [f"{ind}else:", *self.stmts(s.orelse, ind + "    ", step)]
-            self.branch.pop()
-            return out
-        if isinstance(s, Loop):
-            lines = self.stmts(s.body, ind + "    ", s.step)
-            stepc = [line for st in s.step for line in self.stmt(st, ind + "    ", ())]
-            return [f"{ind}while {self.bare(s.c)}:", *lines, *stepc]
-        if isinstance(s, Break):
-            return [f"{ind}break"]
-        if isinstance(s, Continue):
-            return [*(line for st in step for line in self.stmt(st, ind, ())), f"{ind}continue"]
-        if isinstance(s, Switch) and self.return_hook is None and (member := self.switch_membership(s)) is not None:
+        assert s.e is not None
+        if isinstance(s.e, Logical) and self.membership(s.e) is None and len(terms := self.chain_terms(s.e)) > 2:
+            # a long conjunction (the usual validator body): one term per line, as in the header;
+            # a term keeps its parentheses unless it binds tighter than `and`/`or` anyway
+            lines = [f"{ind}    {'' if k == 0 else s.e.op + ' '}{t}" for k, t in enumerate(terms)]
+            return [f"{ind}return (", *lines, f"{ind})"]
+        return [f"{ind}return {self.bare(s.e)}"]
+
+    def stmt_Assign(self, s: Assign, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        self.defs[s.name] = s.e
+        return [f"{ind}{s.name} = {self.bare(s.e)}"]
+
+    def stmt_If(self, s: If, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        self.branch.append(s.c)
+        out = [f"{ind}if {self.bare(s.c)}:", *self.stmts(s.then, ind + "    ", step)]
+        self.branch[-1] = Not(s.c)
+        if s.orelse:
+            out += [f"{ind}else:", *self.stmts(s.orelse, ind + "    ", step)]
+        self.branch.pop()
+        return out
+
+    def stmt_Loop(self, s: Loop, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        lines = self.stmts(s.body, ind + "    ", s.step)
+        stepc = [line for st in s.step for line in self.stmt(st, ind + "    ", ())]
+        return [f"{ind}while {self.bare(s.c)}:", *lines, *stepc]
+
+    def stmt_Break(self, s: Break, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        return [f"{ind}break"]
+
+    def stmt_Continue(self, s: Continue, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        return [*(line for st in step for line in self.stmt(st, ind, ())), f"{ind}continue"]
+
+    def stmt_Switch(self, s: Switch, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        if self.return_hook is None and (member := self.switch_membership(s)) is not None:
             return [f"{ind}return {member}"]
-        if isinstance(s, Switch):
-            self._tmp += 1
-            v = f"_sw{self._tmp}"
-            out = [f"{ind}{v} = {self.expr(s.e)}"]
-            default: tuple[Stmt, ...] | None = None
-            first = True
-            for labels, body in s.cases:
-                if labels is None:
-                    default = body
-                    continue
-                test = f"{v} == {labels[0]}" if len(labels) == 1 else f"{v} in ({', '.join(str(x) for x in labels)})"
-                out.append(f"{ind}{'if' if first else 'elif'} {test}:")
-                out += self.stmts(body, ind + "    ", step)
-                first = False
-            if default is not None:
-                if first:
-                    out += self.stmts(default, ind, step)
-                else:
-                    out.append(f"{ind}else:")
-                    out += self.stmts(default, ind + "    ", step)
-            return out
-        raise TypeError(s)
+        self._tmp += 1
+        v = f"_sw{self._tmp}"
+        out = [f"{ind}{v} = {self.expr(s.e)}"]
+        default: tuple[Stmt, ...] | None = None
+        first = True
+        for labels, body in s.cases:
+            if labels is None:
+                default = body
+                continue
+            test = f"{v} == {labels[0]}" if len(labels) == 1 else f"{v} in ({', '.join(str(x) for x in labels)})"
+            out.append(f"{ind}{'if' if first else 'elif'} {test}:")
+            out += self.stmts(body, ind + "    ", step)
+            first = False
+        if default is not None:
+            if first:
+                out += self.stmts(default, ind, step)
+            else:
+                out.append(f"{ind}else:")
+                out += self.stmts(default, ind + "    ", step)
+        return out
 
     def bare(self, e: Expr) -> str:
         """An expression without the outer parentheses the operator rules put around it."""
@@ -362,7 +390,7 @@ class PyEmitter:
             return f"!{self.c_text(e.e)}"
         if isinstance(e, Logical):
             sep = " && " if e.op == "and" else " || "
-            return "(" + sep.join(self.c_text(t) for t in _flatten(e, e.op)) + ")"
+            return "(" + sep.join(self.c_text(t) for t in flatten(e, e.op)) + ")"
         if isinstance(e, (Compare, Binary)):
             return f"({self.c_text(e.a)} {e.op} {self.c_text(e.b)})"
         if isinstance(e, Cond):
@@ -390,7 +418,7 @@ class PyEmitter:
             for t, _ in e.view.offset.terms:
                 self.loads(t, acc)
             return acc
-        for child in _children(e):
+        for child in children(e):
             self.loads(child, acc)
         return acc
 
@@ -404,7 +432,7 @@ class PyEmitter:
             elif e.name not in acc:
                 acc.append(e.name)
             return acc
-        for child in _children(e):
+        for child in children(e):
             self.vars_in(child, acc, loads)
         return acc
 
@@ -424,48 +452,6 @@ class PyEmitter:
 
 
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
-
-
-def _flatten(e: Expr, op: str) -> list[Expr]:
-    if isinstance(e, Logical) and e.op == op:
-        return _flatten(e.a, op) + _flatten(e.b, op)
-    return [e]
-
-
-def _children(e: Expr | View) -> list[Expr | View]:
-    if isinstance(e, (Const, Var, View)):
-        return []
-    if isinstance(e, Load):
-        return [t for t, _ in e.view.offset.terms]
-    if isinstance(e, (Not, Unary, Conv)):
-        return [e.e]
-    if isinstance(e, (Logical, Compare, Binary)):
-        return [e.a, e.b]
-    if isinstance(e, Cond):
-        return [e.c, e.a, e.b]
-    if isinstance(e, Call):
-        return list(e.args)
-    if isinstance(e, Index):
-        return [e.index]
-    raise TypeError(e)
-
-
-def always_returns(body: tuple[Stmt, ...] | list[Stmt]) -> bool:
-    """Does every path through `body` end in a return (so nothing can fall off the end)?"""
-    for s in body:
-        if isinstance(s, Return):
-            return True
-        if isinstance(s, If) and s.orelse and always_returns(s.then) and always_returns(s.orelse):
-            return True
-        if isinstance(s, Switch) and any(lb is None for lb, _ in s.cases) and all(always_returns(b) for _, b in s.cases):
-            return True
-    return False
-
-
-def conjuncts(e: Expr) -> list[Expr]:
-    if isinstance(e, Logical) and e.op == "and":
-        return conjuncts(e.a) + conjuncts(e.b)
-    return [e]
 
 
 def _pytype(t: ScalarType) -> str:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from .. import resolve
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.model import Function, Generation
-from .lower import (
+from .analyses import always_returns, body_exprs, calls, conjuncts
+from .lir import (
     Call,
     Compare,
     Const,
@@ -20,15 +21,15 @@ from .lower import (
     LFunction,
     Load,
     Logical,
-    Lowerer,
-    LowerError,
     Not,
     Return,
+    Stmt,
     View,
     strip_parens,
     unconv,
 )
-from .to_python import PyEmitter, always_returns, conjuncts
+from .lower import Lowerer, LowerError
+from .to_python import PyEmitter
 
 INST_UNION = "NEURON_ISA_TPB_INST_UNION"
 
@@ -240,25 +241,8 @@ def _fquote(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _all_exprs(body: tuple[object, ...]) -> list[Expr]:
-    from .lower import Assign, If, Loop, Switch
-
-    out: list[Expr] = []
-    for s in body:
-        if isinstance(s, Return):
-            if s.e is not None:
-                out.append(s.e)
-        elif isinstance(s, Assign):
-            out.append(s.e)
-        elif isinstance(s, If):
-            out += [s.c, *_all_exprs(s.then), *_all_exprs(s.orelse)]
-        elif isinstance(s, Loop):
-            out += [s.c, *_all_exprs(s.body), *_all_exprs(s.step)]
-        elif isinstance(s, Switch):
-            out.append(s.e)
-            for _, b in s.cases:
-                out += _all_exprs(b)
-    return out
+def _all_exprs(body: tuple[Stmt, ...]) -> list[Expr]:
+    return body_exprs(body)
 
 
 def _disjuncts(e: Expr) -> list[Expr]:
@@ -321,9 +305,4 @@ def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
 
 
 def _calls(e: Expr | View) -> list[str]:
-    from .to_python import _children
-
-    out = [e.fn] if isinstance(e, Call) else []
-    for c in _children(e):
-        out += _calls(c)
-    return out
+    return calls(e)
