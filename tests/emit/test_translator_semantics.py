@@ -141,9 +141,9 @@ def _scalar_namespace(code: str) -> dict[str, Any]:
 
 def _vector_namespace(code: str) -> dict[str, Any]:
     from tpb_isa._runtime import vector
+    from tpbgen.emit.render import BATCH_HELPERS
 
-    ns: dict[str, Any] = {"np": np, "Any": Any, "_ALL": True, "_byte": vector.byte, "_col": vector.col, "_colv": vector.colv, "_gather": vector.gather,
-                          "_gather_as": vector.gather_as, "_vdiv": vector.vdiv, "_vmod": vector.vmod}
+    ns: dict[str, Any] = {"np": np, "Any": Any, "_ALL": True, **{f"_{n}": getattr(vector, n) for n in BATCH_HELPERS}}
     exec(code, ns)
     return ns
 

@@ -72,6 +72,23 @@ def gather_as(W: Words, off: Any, size: int, dtype: str) -> Any:
     return np.asarray(gather(W, off, size)).astype(f"<u{size}").view(dtype)
 
 
+def all_of(*terms: Any) -> Any:
+    """A C `&&` chain over lanes: each term's truth, and-ed left to right (no lane short-circuits:
+    the translated terms are total)."""
+    out = terms[0]
+    for t in terms[1:]:
+        out = np.logical_and(out, t)
+    return out
+
+
+def any_of(*terms: Any) -> Any:
+    """A C `||` chain over lanes (see all_of)."""
+    out = terms[0]
+    for t in terms[1:]:
+        out = np.logical_or(out, t)
+    return out
+
+
 def vdiv(a: Any, b: Any) -> Any:
     """C division (truncating) on integer arrays; a zero divisor yields 0 in that lane."""
     a = np.asarray(a)

@@ -20,6 +20,8 @@ from .validators import TOP_LEVEL
 check_api((2, 0), __name__)
 
 as_words = vector.as_words
+_all_of = vector.all_of
+_any_of = vector.any_of
 _byte = vector.byte
 _col = vector.col
 _colv = vector.colv
@@ -302,15 +304,36 @@ def _v_dtype_int64_illegal_check(dtype: Any, allow: Any) -> Any:
 
 
 def _v_is_valid_dtype(dtype: Any, allow_fp32r: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_dtype_invalid_check(dtype), _v_dtype_fp32r_illegal_check(dtype, allow_fp32r)), _v_dtype_uint64_illegal_check(dtype, np.uint8(0))), _v_dtype_int64_illegal_check(dtype, np.uint8(0))), _v_is_valid_enum_dtype(dtype))
+    return _all_of(
+        _v_dtype_invalid_check(dtype),
+        _v_dtype_fp32r_illegal_check(dtype, allow_fp32r),
+        _v_dtype_uint64_illegal_check(dtype, np.uint8(0)),
+        _v_dtype_int64_illegal_check(dtype, np.uint8(0)),
+        _v_is_valid_enum_dtype(dtype),
+    )
 
 
 def _v_is_valid_dtype_64(dtype: Any, allow_fp32r: Any, allow_u64: Any, allow_i64: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_dtype_invalid_check(dtype), _v_dtype_fp32r_illegal_check(dtype, allow_fp32r)), _v_dtype_uint64_illegal_check(dtype, allow_u64)), _v_dtype_int64_illegal_check(dtype, allow_i64)), _v_is_valid_enum_dtype(dtype))
+    return _all_of(
+        _v_dtype_invalid_check(dtype),
+        _v_dtype_fp32r_illegal_check(dtype, allow_fp32r),
+        _v_dtype_uint64_illegal_check(dtype, allow_u64),
+        _v_dtype_int64_illegal_check(dtype, allow_i64),
+        _v_is_valid_enum_dtype(dtype),
+    )
 
 
 def _v_is_valid_int_dtype(dtype: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(dtype == np.int32(2), dtype == np.int32(4)), dtype == np.int32(8)), dtype == np.int32(12)), dtype == np.int32(3)), dtype == np.int32(5)), dtype == np.int32(9)), dtype == np.int32(1))
+    return _any_of(
+        dtype == np.int32(2),
+        dtype == np.int32(4),
+        dtype == np.int32(8),
+        dtype == np.int32(12),
+        dtype == np.int32(3),
+        dtype == np.int32(5),
+        dtype == np.int32(9),
+        dtype == np.int32(1),
+    )
 
 
 def _v_is_valid_32b_int_dtype(dtype: Any) -> Any:
@@ -322,11 +345,26 @@ def _v_is_valid_64b_int_dtype(dtype: Any) -> Any:
 
 
 def _v_is_valid_int_dtype_datapath(dtype: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(dtype == np.int32(2), dtype == np.int32(4)), dtype == np.int32(8)), dtype == np.int32(3)), dtype == np.int32(5)), dtype == np.int32(9))
+    return _any_of(
+        dtype == np.int32(2),
+        dtype == np.int32(4),
+        dtype == np.int32(8),
+        dtype == np.int32(3),
+        dtype == np.int32(5),
+        dtype == np.int32(9),
+    )
 
 
 def _v_is_valid_fp_dtype_datapath(dtype: Any, allow_fp32r: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(dtype == np.int32(13), dtype == np.int32(14)), dtype == np.int32(15)), dtype == np.int32(7)), dtype == np.int32(6)), dtype == np.int32(10)), np.logical_and(allow_fp32r == np.int32(1), dtype == np.int32(11)))
+    return _any_of(
+        dtype == np.int32(13),
+        dtype == np.int32(14),
+        dtype == np.int32(15),
+        dtype == np.int32(7),
+        dtype == np.int32(6),
+        dtype == np.int32(10),
+        np.logical_and(allow_fp32r == np.int32(1), dtype == np.int32(11)),
+    )
 
 
 def _v_type_size(dtype: Any) -> Any:
@@ -343,15 +381,80 @@ def _v_is_valid_aluop(op: Any) -> Any:
 
 
 def _v_is_valid_int_aluop(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(op == np.int32(196), op == np.int32(197)), op == np.int32(198)), op == np.int32(27)), op == np.int32(199)), op == np.int32(200)), op == np.int32(220)), op == np.int32(221)), op == np.int32(219)), op == np.int32(201)), op == np.int32(202)), op == np.int32(205)), op == np.int32(203)), op == np.int32(204)), op == np.int32(207)), op == np.int32(208)), op == np.int32(209)), op == np.int32(210)), op == np.int32(211)), op == np.int32(212)), op == np.int32(213)), op == np.int32(214)), op == np.int32(215)), op == np.int32(216)), op == np.int32(217)), op == np.int32(218))
+    return _any_of(
+        op == np.int32(196),
+        op == np.int32(197),
+        op == np.int32(198),
+        op == np.int32(27),
+        op == np.int32(199),
+        op == np.int32(200),
+        op == np.int32(220),
+        op == np.int32(221),
+        op == np.int32(219),
+        op == np.int32(201),
+        op == np.int32(202),
+        op == np.int32(205),
+        op == np.int32(203),
+        op == np.int32(204),
+        op == np.int32(207),
+        op == np.int32(208),
+        op == np.int32(209),
+        op == np.int32(210),
+        op == np.int32(211),
+        op == np.int32(212),
+        op == np.int32(213),
+        op == np.int32(214),
+        op == np.int32(215),
+        op == np.int32(216),
+        op == np.int32(217),
+        op == np.int32(218),
+    )
 
 
 def _v_is_arith_op(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(op == np.int32(0), op == np.int32(4)), op == np.int32(5)), op == np.int32(6)), op == np.int32(7)), op == np.int32(8)), op == np.int32(9)), op == np.int32(13)), op == np.int32(14)), op == np.int32(15)), op == np.int32(18)), op == np.int32(19)), op == np.int32(20)), op == np.int32(21)), op == np.int32(22)), op == np.int32(24)), op == np.int32(23)), op == np.int32(25)), op == np.int32(26)), op == np.int32(27)), op == np.int32(196)), op == np.int32(197)), op == np.int32(198)), op == np.int32(199)), op == np.int32(200)), op == np.int32(29))
+    return _any_of(
+        op == np.int32(0),
+        op == np.int32(4),
+        op == np.int32(5),
+        op == np.int32(6),
+        op == np.int32(7),
+        op == np.int32(8),
+        op == np.int32(9),
+        op == np.int32(13),
+        op == np.int32(14),
+        op == np.int32(15),
+        op == np.int32(18),
+        op == np.int32(19),
+        op == np.int32(20),
+        op == np.int32(21),
+        op == np.int32(22),
+        op == np.int32(24),
+        op == np.int32(23),
+        op == np.int32(25),
+        op == np.int32(26),
+        op == np.int32(27),
+        op == np.int32(196),
+        op == np.int32(197),
+        op == np.int32(198),
+        op == np.int32(199),
+        op == np.int32(200),
+        op == np.int32(29),
+    )
 
 
 def _v_is_bitvec_op(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(op == np.int32(0), op == np.int32(1)), op == np.int32(2)), op == np.int32(3)), op == np.int32(16)), op == np.int32(17)), op == np.int32(10)), op == np.int32(11)), op == np.int32(12)), op == np.int32(28))
+    return _any_of(
+        op == np.int32(0),
+        op == np.int32(1),
+        op == np.int32(2),
+        op == np.int32(3),
+        op == np.int32(16),
+        op == np.int32(17),
+        op == np.int32(10),
+        op == np.int32(11),
+        op == np.int32(12),
+        op == np.int32(28),
+    )
 
 
 def _v_is_general_bitvec_op(op: Any) -> Any:
@@ -359,11 +462,23 @@ def _v_is_general_bitvec_op(op: Any) -> Any:
 
 
 def _v_is_general_arith_op(op: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_arith_op(op), op != np.int32(7)), op != np.int32(26)), op != np.int32(27)), op != np.int32(29)), np.logical_not(_v_is_valid_int_aluop(op)))
+    return _all_of(
+        _v_is_arith_op(op),
+        op != np.int32(7),
+        op != np.int32(26),
+        op != np.int32(27),
+        op != np.int32(29),
+        np.logical_not(_v_is_valid_int_aluop(op)),
+    )
 
 
 def _v_is_shift_op(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(op == np.int32(2), op == np.int32(3)), op == np.int32(16)), op == np.int32(17))
+    return _any_of(
+        op == np.int32(2),
+        op == np.int32(3),
+        op == np.int32(16),
+        op == np.int32(17),
+    )
 
 
 def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
@@ -457,7 +572,11 @@ def _v_addr_from_register(a_W: Any, a_o: Any) -> Any:
 
 
 def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_byte(a_W, a_o + 1) == np.uint32(0), _byte(a_W, a_o + 2) == np.uint32(0)), _byte(a_W, a_o) < np.uint32(64))
+    return _all_of(
+        _byte(a_W, a_o + 1) == np.uint32(0),
+        _byte(a_W, a_o + 2) == np.uint32(0),
+        _byte(a_W, a_o) < np.uint32(64),
+    )
 
 
 def _v_shape_from_register(a_W: Any, a_o: Any) -> Any:
@@ -480,7 +599,17 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
     in_psum = np.broadcast_to(np.asarray(_v_addr_in_psum(addr)), _done.shape).astype(in_psum.dtype)
     in_sbuf = np.broadcast_to(np.asarray(_v_addr_in_sbuf(addr)), _done.shape).astype(in_sbuf.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_addr_aligned_dtype(addr, dtype), np.logical_or(in_psum, in_sbuf)), np.logical_or(allow_psum == np.int32(1), np.logical_not(in_psum))), np.logical_or(allow_sbuf == np.int32(1), np.logical_not(in_sbuf))), np.logical_or(np.logical_or(_v_type_size_check(dtype, np.uint32(4)), np.logical_not(in_psum)), write == np.int32(0))), _ret)
+    _ret = np.where(_live, _all_of(
+        _v_addr_aligned_dtype(addr, dtype),
+        np.logical_or(in_psum, in_sbuf),
+        np.logical_or(allow_psum == np.int32(1), np.logical_not(in_psum)),
+        np.logical_or(allow_sbuf == np.int32(1), np.logical_not(in_sbuf)),
+        _any_of(
+        _v_type_size_check(dtype, np.uint32(4)),
+        np.logical_not(in_psum),
+        write == np.int32(0),
+    ),
+    ), _ret)
     _done = _done | _live
     return _ret
 
@@ -494,7 +623,11 @@ def _v_tpb_addr_active_channels(addr: Any, num_active_channels: Any) -> Any:
     a = np.broadcast_to(np.asarray(_v_addr_imm_mask(addr)), _done.shape).astype(a.dtype)
     num_partitions = np.broadcast_to(np.asarray(np.where(_v_addr_in_psum(a), np.uint32(128), np.uint32(128))), _done.shape).astype(num_partitions.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(np.logical_and(np.logical_or(_v_addr_in_sbuf(a), _v_addr_in_psum(a)), num_active_channels >= np.uint32(1)), (_v_tpb_addr_partition(a) + np.asarray(num_active_channels).astype(np.uint32)) <= num_partitions), _ret)
+    _ret = np.where(_live, _all_of(
+        np.logical_or(_v_addr_in_sbuf(a), _v_addr_in_psum(a)),
+        num_active_channels >= np.uint32(1),
+        (_v_tpb_addr_partition(a) + np.asarray(num_active_channels).astype(np.uint32)) <= num_partitions,
+    ), _ret)
     _done = _done | _live
     return _ret
 
@@ -504,7 +637,12 @@ def _v_start_addr_active_channels(a_W: Any, a_o: Any, num_active_channels: Any) 
 
 
 def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(_byte(r_W, r_o) < np.uint32(64), _byte(r_W, r_o + 1) == np.uint32(0)), _byte(r_W, r_o + 2) == np.uint32(0)), _byte(r_W, r_o + 3) == np.uint32(0))
+    return _all_of(
+        _byte(r_W, r_o) < np.uint32(64),
+        _byte(r_W, r_o + 1) == np.uint32(0),
+        _byte(r_W, r_o + 2) == np.uint32(0),
+        _byte(r_W, r_o + 3) == np.uint32(0),
+    )
 
 
 def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channels: Any, dtype: Any) -> Any:
@@ -540,7 +678,12 @@ def _v_has_valid_active_channel_range(n: Any, max_channels: Any) -> Any:
 
 
 def _v_has_multiple_32_channels(n: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(n == np.uint32(32), n == np.uint32(64)), n == np.uint32(96)), n == np.uint32(128))
+    return _any_of(
+        n == np.uint32(32),
+        n == np.uint32(64),
+        n == np.uint32(96),
+        n == np.uint32(128),
+    )
 
 
 def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
@@ -622,15 +765,27 @@ def _v_tensor4d_valid(t_W: Any, t_o: Any, dtype: Any, write: Any, allow_psum: An
 
 
 def _v_same_element_count_t3d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
-    return np.logical_or(np.logical_or(_v_shape_from_register(a_W, a_o), _v_shape_from_register(b_W, b_o)), _v_t3d_element_count(a_W, a_o) == _v_t3d_element_count(b_W, b_o))
+    return _any_of(
+        _v_shape_from_register(a_W, a_o),
+        _v_shape_from_register(b_W, b_o),
+        _v_t3d_element_count(a_W, a_o) == _v_t3d_element_count(b_W, b_o),
+    )
 
 
 def _v_same_element_count_t4d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
-    return np.logical_or(np.logical_or(_v_shape_from_register(a_W, a_o), _v_shape_from_register(b_W, b_o)), _v_t4d_element_count(a_W, a_o) == _v_t4d_element_count(b_W, b_o))
+    return _any_of(
+        _v_shape_from_register(a_W, a_o),
+        _v_shape_from_register(b_W, b_o),
+        _v_t4d_element_count(a_W, a_o) == _v_t4d_element_count(b_W, b_o),
+    )
 
 
 def _v_same_or_fewer_element_count_t4d(dst_W: Any, dst_o: Any, src_W: Any, src_o: Any) -> Any:
-    return np.logical_or(np.logical_or(_v_shape_from_register(dst_W, dst_o), _v_shape_from_register(src_W, src_o)), _v_t4d_element_count(dst_W, dst_o) <= _v_t4d_element_count(src_W, src_o))
+    return _any_of(
+        _v_shape_from_register(dst_W, dst_o),
+        _v_shape_from_register(src_W, src_o),
+        _v_t4d_element_count(dst_W, dst_o) <= _v_t4d_element_count(src_W, src_o),
+    )
 
 
 def _v_check_t3d_active_channels(t_W: Any, t_o: Any, num_active_channels: Any) -> Any:
@@ -646,7 +801,11 @@ def _v_has_transpose_src_element_count_t4d(t_W: Any, t_o: Any) -> Any:
 
 
 def _v_has_tensor_scalar_opcode(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(_byte(i_W, i_o) == np.int32(67), _byte(i_W, i_o) == np.int32(83)), _byte(i_W, i_o) == np.int32(147))
+    return _any_of(
+        _byte(i_W, i_o) == np.int32(67),
+        _byte(i_W, i_o) == np.int32(83),
+        _byte(i_W, i_o) == np.int32(147),
+    )
 
 
 def _v_has_tensor_scalar_ptr_opcode(i_W: Any, i_o: Any) -> Any:
@@ -662,7 +821,13 @@ def _v_has_tensor_cache_cumulative_opcode(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_arith(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o) == np.int32(67), _byte(i_W, i_o) == np.int32(68)), _byte(i_W, i_o) == np.int32(147)), _byte(i_W, i_o) == np.int32(154)), _byte(i_W, i_o) == np.int32(230))
+    return _any_of(
+        _byte(i_W, i_o) == np.int32(67),
+        _byte(i_W, i_o) == np.int32(68),
+        _byte(i_W, i_o) == np.int32(147),
+        _byte(i_W, i_o) == np.int32(154),
+        _byte(i_W, i_o) == np.int32(230),
+    )
 
 
 def _v_tensor_scalar_bitvec(i_W: Any, i_o: Any) -> Any:
@@ -674,31 +839,85 @@ def _v_has_zero_accum_cmd_field(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_byte(i_W, i_o + 13) == np.uint32(0), _byte(i_W, i_o + 14) == np.uint32(0)), _byte(i_W, i_o + 15) == np.uint32(0))
+    return _all_of(
+        _byte(i_W, i_o + 13) == np.uint32(0),
+        _byte(i_W, i_o + 14) == np.uint32(0),
+        _byte(i_W, i_o + 15) == np.uint32(0),
+    )
 
 
 def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))), _byte(i_W, i_o + 36) != np.int32(7)), _byte(i_W, i_o + 36) != np.int32(26)), _byte(i_W, i_o + 36) != np.int32(27)), _byte(i_W, i_o + 37) != np.int32(7)), _byte(i_W, i_o + 37) != np.int32(26)), _byte(i_W, i_o + 37) != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37))))), np.logical_or(np.logical_or(np.logical_not(_v_tensor_scalar_arith(i_W, i_o)), np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37)))), np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_byte(i_W, i_o + 36) == np.int32(29), _byte(i_W, i_o + 37) == np.int32(0)), _colv(i_W, i_o + 40, '<u4') == np.uint32(0)), _byte(i_W, i_o + 35) == np.int32(0)), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)), _byte(i_W, i_o + 39) == np.int32(0)))), np.logical_or(_byte(i_W, i_o + 36) != np.int32(0), _byte(i_W, i_o + 37) == np.int32(0)))
+    return _all_of(
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37)),
+        _byte(i_W, i_o + 36) != np.int32(7),
+        _byte(i_W, i_o + 36) != np.int32(26),
+        _byte(i_W, i_o + 36) != np.int32(27),
+        _byte(i_W, i_o + 37) != np.int32(7),
+        _byte(i_W, i_o + 37) != np.int32(26),
+        _byte(i_W, i_o + 37) != np.int32(27),
+        np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37)))),
+        _any_of(
+        np.logical_not(_v_tensor_scalar_arith(i_W, i_o)),
+        np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37))),
+        _all_of(
+        _byte(i_W, i_o + 36) == np.int32(29),
+        _byte(i_W, i_o + 37) == np.int32(0),
+        _colv(i_W, i_o + 40, '<u4') == np.uint32(0),
+        _byte(i_W, i_o + 35) == np.int32(0),
+        _colv(i_W, i_o + 44, '<u4') == np.uint32(0),
+        _byte(i_W, i_o + 39) == np.int32(0),
+    ),
+    ),
+        np.logical_or(_byte(i_W, i_o + 36) != np.int32(0), _byte(i_W, i_o + 37) == np.int32(0)),
+    )
 
 
 def _v_tensor_scalar_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(2), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(4)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(8))))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), _all_of(
+        _v_tensor_scalar_bitvec(i_W, i_o),
+        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),
+        _any_of(
+        _byte(i_W, i_o + 32) == np.int32(2),
+        _byte(i_W, i_o + 32) == np.int32(3),
+        _byte(i_W, i_o + 32) == np.int32(4),
+        _byte(i_W, i_o + 32) == np.int32(5),
+        _byte(i_W, i_o + 32) == np.int32(9),
+        _byte(i_W, i_o + 32) == np.int32(8),
+    ),
+    ))
 
 
 def _v_ts_imm_32_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(9), _byte(i_W, i_o + 32) == np.int32(8)), _byte(i_W, i_o + 32) == np.int32(10))))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _any_of(
+        _byte(i_W, i_o + 32) == np.int32(9),
+        _byte(i_W, i_o + 32) == np.int32(8),
+        _byte(i_W, i_o + 32) == np.int32(10),
+    )))
 
 
 def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(2))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294901760)) == np.uint32(0))
+    return _all_of(
+        _v_tensor_scalar_bitvec(i_W, i_o),
+        _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(2)),
+        (_colv(imm_W, imm_o, '<u4') & np.uint32(4294901760)) == np.uint32(0),
+    )
 
 
 def _v_ts_imm_8_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(1))), (_colv(imm_W, imm_o, '<u4') & np.uint32(4294967040)) == np.uint32(0))
+    return _all_of(
+        _v_tensor_scalar_bitvec(i_W, i_o),
+        _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(1)),
+        (_colv(imm_W, imm_o, '<u4') & np.uint32(4294967040)) == np.uint32(0),
+    )
 
 
 def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
-    return np.logical_or(np.logical_or(_v_ts_imm_32_chk(i_W, i_o), _v_ts_imm_16_chk(i_W, i_o, imm_W, imm_o)), _v_ts_imm_8_chk(i_W, i_o, imm_W, imm_o))
+    return _any_of(
+        _v_ts_imm_32_chk(i_W, i_o),
+        _v_ts_imm_16_chk(i_W, i_o, imm_W, imm_o),
+        _v_ts_imm_8_chk(i_W, i_o, imm_W, imm_o),
+    )
 
 
 def _v_ts_ptr_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
@@ -706,7 +925,15 @@ def _v_ts_ptr_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
 
 
 def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44))))
+    return np.logical_and(_any_of(
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),
+    ), _any_of(
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),
+    ))
 
 
 def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
@@ -722,7 +949,11 @@ def _v_tensor_scalar_shift_chk(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_tensor_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)), _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))), _v_same_element_count_t3d(i_W, i_o + 16, i_W, i_o + 48))
+    return _all_of(
+        _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+        _v_same_element_count_t3d(i_W, i_o + 16, i_W, i_o + 48),
+    )
 
 
 def _v_tensor_scalar_reverse_chk(i_W: Any, i_o: Any) -> Any:
@@ -734,27 +965,83 @@ def _v_s3d3_transpose_check(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_immediates_check(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_s3d3_transpose_check(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)))
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_scalar_opcode(i_W, i_o),
+        _v_tensor_scalar_valid_ops(i_W, i_o),
+        _v_tensor_scalar_valid_types(i_W, i_o),
+        _v_tensor_scalar_immediates_check(i_W, i_o),
+        _v_tensor_scalar_shift_chk(i_W, i_o),
+        _v_tensor_scalar_tensor_chk(i_W, i_o),
+        _v_tensor_scalar_reverse_chk(i_W, i_o),
+        _v_s3d3_ts_reserved_zero(i_W, i_o),
+        _v_s3d3_transpose_check(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),
+        _v_has_zero_accum_cmd_field(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
+        _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),
+        _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),
+        _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+    )
 
 
 def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_ptr_opcode(i_W, i_o)), _v_tensor_scalar_valid_ops(i_W, i_o)), _v_tensor_scalar_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_immediates(i_W, i_o)), _v_tensor_scalar_ptr_imm_src(i_W, i_o)), _v_tensor_scalar_shift_chk(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_zero_accum_cmd_field(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)))
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_scalar_ptr_opcode(i_W, i_o),
+        _v_tensor_scalar_valid_ops(i_W, i_o),
+        _v_tensor_scalar_valid_types(i_W, i_o),
+        _v_tensor_scalar_ptr_immediates(i_W, i_o),
+        _v_tensor_scalar_ptr_imm_src(i_W, i_o),
+        _v_tensor_scalar_shift_chk(i_W, i_o),
+        _v_tensor_scalar_tensor_chk(i_W, i_o),
+        _v_tensor_scalar_reverse_chk(i_W, i_o),
+        _v_s3d3_ts_reserved_zero(i_W, i_o),
+        _v_has_zero_accum_cmd_field(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
+    )
 
 
 def _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_or(_byte(i_W, i_o + 12) == np.int32(3), _byte(i_W, i_o + 12) == np.int32(2)), _byte(i_W, i_o + 12) == np.int32(4))
+    return _any_of(
+        _byte(i_W, i_o + 12) == np.int32(3),
+        _byte(i_W, i_o + 12) == np.int32(2),
+        _byte(i_W, i_o + 12) == np.int32(4),
+    )
 
 
 def _v_is_valid_cache_reduce_op(op: Any) -> Any:
-    return np.logical_or(np.logical_or(np.logical_or(np.logical_or(op == np.int32(4), op == np.int32(5)), op == np.int32(6)), op == np.int32(8)), op == np.int32(9))
+    return _any_of(
+        op == np.int32(4),
+        op == np.int32(5),
+        op == np.int32(6),
+        op == np.int32(8),
+        op == np.int32(9),
+    )
 
 
 def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))), _v_is_general_arith_op(_byte(i_W, i_o + 36))), _v_is_valid_cache_reduce_op(_byte(i_W, i_o + 37)))
+    return _all_of(
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37)),
+        _v_is_general_arith_op(_byte(i_W, i_o + 36)),
+        _v_is_valid_cache_reduce_op(_byte(i_W, i_o + 37)),
+    )
 
 
 def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0)), np.logical_and(np.logical_and(_v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32)), _byte(i_W, i_o + 32) != np.int32(9)), _byte(i_W, i_o + 32) != np.int32(8)))
+    return np.logical_or(_v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0)), _all_of(
+        _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32)),
+        _byte(i_W, i_o + 32) != np.int32(9),
+        _byte(i_W, i_o + 32) != np.int32(8),
+    ))
 
 
 def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
@@ -764,7 +1051,15 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     load_accumulate = np.zeros(_N, dtype=np.bool_)
     load_accumulate = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)), np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40))), np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40))), np.logical_or(np.logical_and(load_accumulate, np.logical_or(np.logical_or(np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)), np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)))), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
+    _ret = np.where(_live, np.logical_and(_any_of(
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),
+    ), np.logical_or(np.logical_and(load_accumulate, _any_of(
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),
+    )), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
     _done = _done | _live
     return _ret
 
@@ -774,11 +1069,51 @@ def _v_tensor_scalar_cache_reduce_reverse_chk(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_reduce_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)))
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_cache_reduce_opcode(i_W, i_o),
+        _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o),
+        _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o),
+        _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o),
+        _v_tensor_scalar_tensor_chk(i_W, i_o),
+        _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o),
+        _v_s3d3_ts_reserved_zero(i_W, i_o),
+        _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
+        _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),
+        _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),
+        _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+    )
 
 
 def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_cache_cumulative_opcode(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o)), _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)), _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)), _v_tensor_scalar_tensor_chk(i_W, i_o)), _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o)), _v_s3d3_ts_reserved_zero(i_W, i_o)), _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_aluop(_byte(i_W, i_o + 37))), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))), _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))), _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)))
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_cache_cumulative_opcode(i_W, i_o),
+        _v_tensor_scalar_cache_reduce_valid_ops(i_W, i_o),
+        _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o),
+        _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o),
+        _v_tensor_scalar_tensor_chk(i_W, i_o),
+        _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o),
+        _v_s3d3_ts_reserved_zero(i_W, i_o),
+        _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
+        _v_check_t3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),
+        _v_check_t3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),
+        _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+    )
 
 
 def _v_has_tensor_scalar_ptr_multi_opcode(i_W: Any, i_o: Any) -> Any:
@@ -794,11 +1129,27 @@ def _v_tensor_scalar_ptr_multi_bitvec(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_ptr_multi_valid_ops(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)), _byte(i_W, i_o + 36) != np.int32(7)), _byte(i_W, i_o + 36) != np.int32(26)), _byte(i_W, i_o + 36) != np.int32(27)), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36)))), np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(_byte(i_W, i_o + 36))))
+    return _all_of(
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),
+        _byte(i_W, i_o + 36) != np.int32(7),
+        _byte(i_W, i_o + 36) != np.int32(26),
+        _byte(i_W, i_o + 36) != np.int32(27),
+        np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36))),
+        np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(_byte(i_W, i_o + 36))),
+    )
 
 
 def _v_tensor_scalar_ptr_multi_valid_types(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o), _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)), np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(8), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3))))
+    return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), _all_of(
+        _v_tensor_scalar_ptr_multi_bitvec(i_W, i_o),
+        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),
+        _any_of(
+        _byte(i_W, i_o + 32) == np.int32(8),
+        _byte(i_W, i_o + 32) == np.int32(9),
+        _byte(i_W, i_o + 32) == np.int32(5),
+        _byte(i_W, i_o + 32) == np.int32(3),
+    ),
+    ))
 
 
 def _v_is_valid_tsm_subdim(i_W: Any, i_o: Any) -> Any:
@@ -818,7 +1169,11 @@ def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)), _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)), np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)))
+    return _all_of(
+        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),
+        _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o),
+        np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)),
+    )
 
 
 def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
@@ -851,11 +1206,32 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_tensor_scalar_ptr_multi_common(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_tensor_scalar_ptr_multi_valid_ops(i_W, i_o), _v_tensor_scalar_ptr_multi_valid_types(i_W, i_o)), _v_tensor_scalar_ptr_multi_reverse_chk(i_W, i_o)), _v_s4d4_tsm_reserved_zero(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))), _v_is_valid_aluop(_byte(i_W, i_o + 36))), _v_is_valid_tsm_subdim(i_W, i_o)), _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))), _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))), _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))), _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))), _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44))
+    return _all_of(
+        _v_tensor_scalar_ptr_multi_valid_ops(i_W, i_o),
+        _v_tensor_scalar_ptr_multi_valid_types(i_W, i_o),
+        _v_tensor_scalar_ptr_multi_reverse_chk(i_W, i_o),
+        _v_s4d4_tsm_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),
+        _v_is_valid_tsm_subdim(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),
+        _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+        _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44),
+    )
 
 
 def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)), _v_has_valid_src_slices_tsm_singular(i_W, i_o)), _v_is_valid_tensor_scalar_ptr_multi_common(i_W, i_o))
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o),
+        _v_has_valid_src_slices_tsm_singular(i_W, i_o),
+        _v_is_valid_tensor_scalar_ptr_multi_common(i_W, i_o),
+    )
 
 
 def _v_has_tsm_immediates_load_opcode(i_W: Any, i_o: Any) -> Any:
@@ -875,11 +1251,33 @@ def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(_colv(i_W, i_o + 44, '<f4') == np.float32(0.0), _byte(i_W, i_o + 48) == np.int32(0)), _colv(i_W, i_o + 28, '<f4') == np.float32(0.0))
+    return _all_of(
+        _colv(i_W, i_o + 44, '<f4') == np.float32(0.0),
+        _byte(i_W, i_o + 48) == np.int32(0),
+        _colv(i_W, i_o + 28, '<f4') == np.float32(0.0),
+    )
 
 
 def _v_tsm_immld_dtypes(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(112), np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(10), _byte(i_W, i_o + 32) == np.int32(7)), _byte(i_W, i_o + 32) == np.int32(6)), _byte(i_W, i_o + 32) == np.int32(13)), _byte(i_W, i_o + 32) == np.int32(14)), _byte(i_W, i_o + 32) == np.int32(15)), _byte(i_W, i_o + 32) == np.int32(9)), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(8)), _byte(i_W, i_o + 32) == np.int32(4)), _byte(i_W, i_o + 32) == np.int32(2))), np.logical_and(_byte(i_W, i_o) == np.int32(113), np.logical_or(np.logical_or(np.logical_or(_byte(i_W, i_o + 32) == np.int32(9), _byte(i_W, i_o + 32) == np.int32(5)), _byte(i_W, i_o + 32) == np.int32(3)), _byte(i_W, i_o + 32) == np.int32(8))))
+    return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(112), _any_of(
+        _byte(i_W, i_o + 32) == np.int32(10),
+        _byte(i_W, i_o + 32) == np.int32(7),
+        _byte(i_W, i_o + 32) == np.int32(6),
+        _byte(i_W, i_o + 32) == np.int32(13),
+        _byte(i_W, i_o + 32) == np.int32(14),
+        _byte(i_W, i_o + 32) == np.int32(15),
+        _byte(i_W, i_o + 32) == np.int32(9),
+        _byte(i_W, i_o + 32) == np.int32(5),
+        _byte(i_W, i_o + 32) == np.int32(3),
+        _byte(i_W, i_o + 32) == np.int32(8),
+        _byte(i_W, i_o + 32) == np.int32(4),
+        _byte(i_W, i_o + 32) == np.int32(2),
+    )), np.logical_and(_byte(i_W, i_o) == np.int32(113), _any_of(
+        _byte(i_W, i_o + 32) == np.int32(9),
+        _byte(i_W, i_o + 32) == np.int32(5),
+        _byte(i_W, i_o + 32) == np.int32(3),
+        _byte(i_W, i_o + 32) == np.int32(8),
+    )))
 
 
 def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
@@ -923,7 +1321,18 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
 
 
 def _v_is_valid_tsm_immediates_load(i_W: Any, i_o: Any) -> Any:
-    return np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(np.logical_and(_v_has_valid_neuron_header(i_W, i_o), _v_has_valid_neuron_events(i_W, i_o)), _v_has_tsm_immediates_load_opcode(i_W, i_o)), _v_has_tsm_immediates_load_src_element_cnt(i_W, i_o)), _v_has_s2_bn_zero_immediates(i_W, i_o)), _v_tsm_immld_dtypes(i_W, i_o)), _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))), _v_check_active_channels(_byte(i_W, i_o + 34))), _v_tensor2d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))), _v_s2_bn_reserved_zero(i_W, i_o))
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tsm_immediates_load_opcode(i_W, i_o),
+        _v_has_tsm_immediates_load_src_element_cnt(i_W, i_o),
+        _v_has_s2_bn_zero_immediates(i_W, i_o),
+        _v_tsm_immld_dtypes(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
+        _v_check_active_channels(_byte(i_W, i_o + 34)),
+        _v_tensor2d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_s2_bn_reserved_zero(i_W, i_o),
+    )
 
 
 _BATCH = vector.BatchValidators(
