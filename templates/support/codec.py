@@ -7,6 +7,9 @@ from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import Protocol, TypeVar, runtime_checkable
 
+import numpy as np
+import numpy.typing as npt
+
 E = TypeVar("E", bound=IntEnum)
 
 Buffer = bytes | bytearray | memoryview
@@ -17,7 +20,7 @@ class HasBytes(Protocol):
     def to_bytes(self) -> bytes: ...
 
 
-Word = Buffer | HasBytes
+Word = Buffer | HasBytes | npt.NDArray[np.uint8] | np.void
 
 
 class DecodeError(ValueError):
@@ -25,12 +28,27 @@ class DecodeError(ValueError):
 
 
 def as_bytes(word: Word) -> bytes:
-    """The raw bytes of an instruction given as bytes or as a struct object."""
+    """The raw bytes of an instruction given as bytes, bytearray, memoryview, a struct object,
+    a uint8 numpy row (e.g. one row of an (N, 64) array) or a numpy void record."""
     if isinstance(word, bytes):
         return word
     if isinstance(word, (bytearray, memoryview)):
         return bytes(word)
-    return word.to_bytes()
+    if isinstance(word, np.ndarray):
+        if word.dtype.itemsize != 1 or word.ndim != 1:
+            raise TypeError(
+                f"a word given as an array is one row of uint8 bytes, not shape {word.shape} "
+                f"of {word.dtype}"
+            )
+        return word.tobytes()
+    if isinstance(word, np.void):
+        return word.tobytes()
+    if isinstance(word, HasBytes) and not isinstance(word, int):
+        return word.to_bytes()
+    raise TypeError(
+        "a TPB instruction word is bytes, a struct object or a uint8 numpy row, "
+        f"not {type(word).__name__}"
+    )
 
 
 def enum_or_int(cls: type[E], value: int) -> E | int:

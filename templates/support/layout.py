@@ -128,6 +128,84 @@ def _writer(f: FieldLayout) -> Writer:
     return write_array
 
 
+Check = Callable[[Any], Any]  # a field value in, the value to store out (or ValueError/TypeError)
+
+
+def _int_range(f: FieldLayout) -> tuple[int, int]:
+    bits = f.bit_width if f.bit_width is not None else 8 * (f.size // f.count)
+    if f.kind == "int":
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def _element_check(owner: str, f: FieldLayout) -> Check:
+    """How one element of a field is checked and normalised when it is set."""
+    what = f"{owner}.{f.name} ({f.c_type})"
+    if f.kind == "struct":
+        cls = f.cls
+        if issubclass(cls, Union):
+            coerce: Check = cls.coerce_for(what)
+            return coerce
+
+        def check_struct(v: Any) -> Any:
+            if not isinstance(v, cls):
+                raise TypeError(f"{what} takes a {cls.__name__}, not {type(v).__name__}")
+            return v
+
+        return check_struct
+    if f.kind == "float":
+
+        def check_float(v: Any) -> Any:
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise TypeError(f"{what} takes a number, not {type(v).__name__}")
+            return float(v)
+
+        return check_float
+    lo, hi = _int_range(f)
+    if f.kind == "bool" and f.bit_width is None:
+        lo, hi = 0, 1
+
+    def check_int(v: Any) -> Any:
+        if isinstance(v, (float, np.floating)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{what} takes an integer, not {type(v).__name__} {v!r}")
+        if not lo <= v <= hi:
+            raise ValueError(f"{what} is {lo}..{hi}, not {v}")
+        return v if f.kind == "bool" or isinstance(v, int) else int(v)
+
+    if f.kind != "enum":
+        return check_int
+    cls = f.cls
+    members = {k.lower(): m for k, m in cls.__members__.items()}
+
+    def check_enum(v: Any) -> Any:
+        if isinstance(v, cls):
+            return v
+        if isinstance(v, str):
+            m = members.get(v.lower())
+            if m is None:
+                raise ValueError(f"{what}: {v!r} is not a member of {cls.__name__} ({', '.join(cls.__members__)})")
+            return m
+        return enum_or_int(cls, check_int(v))
+
+    return check_enum
+
+
+def _check(owner: str, f: FieldLayout) -> Check:
+    one = _element_check(owner, f)
+    if not f.dims:
+        return one
+    n, what = f.count, f"{owner}.{f.name}"
+
+    def check_array(v: Any) -> Any:
+        if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
+            raise TypeError(f"{what} takes a sequence of {n}, not {type(v).__name__}")
+        if len(v) != n:
+            raise ValueError(f"{what} takes {n} elements, not {len(v)}")
+        return tuple(one(x) for x in v)
+
+    return check_array
+
+
 def dtype_of(layout: tuple[FieldLayout, ...], size: int) -> np.dtype[Any]:
     """The numpy structured dtype of a layout (a bitfield appears as the bytes that hold it)."""
     names, formats, offsets = [], [], []
@@ -153,6 +231,7 @@ class Struct:
     LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
     _codec: ClassVar[tuple[tuple[str, Reader, Writer], ...]]
+    _checks: ClassVar[dict[str, Check]] = {}  # until set_layout: nothing to check against
     _keeps_raw: ClassVar[bool]
 
     @classmethod
@@ -161,15 +240,29 @@ class Struct:
         cls.LAYOUT = layout
         cls.DTYPE = dtype_of(layout, cls.SIZE)
         cls._codec = tuple((f.name, _reader(f), _writer(f)) for f in layout)
+        cls._checks = {f.name: _check(cls.__name__, f) for f in layout}
         cls._keeps_raw = any(f.name == "_raw" for f in fields(cls))  # type: ignore[arg-type]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Fields are checked when set: type, range, array length; an enum field also takes a
+        member name (any case), a union field a float or int its arms make unambiguous."""
+        check = type(self)._checks.get(name)
+        object.__setattr__(self, name, value if check is None else check(value))
 
     @classmethod
     def from_bytes(cls, b: Buffer, offset: int = 0) -> Self:
         _need(b, offset, cls.SIZE, cls.__name__)
-        values = {name: read(b, offset) for name, read, _ in cls._codec}
+        obj = cls.__new__(cls)  # what the bytes hold needs no checking: skip __setattr__
+        for name, read, _ in cls._codec:
+            object.__setattr__(obj, name, read(b, offset))
         if cls._keeps_raw:
-            values["_raw"] = bytes(b[offset : offset + cls.SIZE])
-        return cls(**values)
+            object.__setattr__(obj, "_raw", bytes(b[offset : offset + cls.SIZE]))
+        return obj
+
+    def __repr__(self) -> str:
+        from .text import struct_repr  # the text form chooses union arms (it imports this module)
+
+        return struct_repr(self)
 
     def write_into(self, out: bytearray, o: int = 0) -> None:
         raw = getattr(self, "_raw", None)
@@ -214,9 +307,36 @@ class Union:
     @classmethod
     def of(cls, arm: str, value: Any) -> Self:
         """A union whose `arm` holds `value` (other bytes zero)."""
+        f = next((a for a in cls.LAYOUT if a.name == arm), None)
+        if f is None:
+            raise ValueError(f"{cls.__name__} has no arm {arm!r} ({', '.join(a.name for a in cls.LAYOUT)})")
+        value = _check(cls.__name__, f)(value)
         out = bytearray(cls.SIZE)
         cls._arms[arm][1](out, 0, value)
         return cls(out)
+
+    @classmethod
+    def coerce_for(cls, what: str) -> Check:
+        """The check of a field of this union type: a union as it is; a float when exactly one
+        arm is a float, an int when exactly one arm is a plain integer; else a TypeError naming
+        the arms."""
+        floats = [a.name for a in cls.LAYOUT if a.kind == "float" and not a.dims]
+        ints = [a.name for a in cls.LAYOUT if a.kind in ("uint", "int") and not a.dims and a.bit_width is None]
+        arms = ", ".join(f"{cls.__name__}.of_{a.name}(...)" for a in cls.LAYOUT)
+
+        def check_union(v: Any) -> Any:
+            if isinstance(v, cls):
+                return v
+            if isinstance(v, (float, np.floating)) and len(floats) == 1:
+                return cls.of(floats[0], v)
+            if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and len(ints) == 1:
+                return cls.of(ints[0], v)
+            raise TypeError(
+                f"{what} takes a {cls.__name__}; a {type(v).__name__} does not say which arm: "
+                f"use one of {arms}"
+            )
+
+        return check_union
 
     def arm(self, name: str) -> Any:
         return self._arms[name][0](self._bytes, 0)
@@ -234,7 +354,9 @@ class Union:
         return hash(self._bytes)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(bytes.fromhex({self._bytes.hex()!r}))"
+        from .text import union_repr
+
+        return union_repr(self)
 
 
 class Arm(Generic[T]):

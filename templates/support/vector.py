@@ -10,18 +10,29 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .codec import as_bytes
+
 Words = npt.NDArray[np.uint8]
 
 
 def as_words(words: Any) -> Words:
-    """An (N, 64) C-contiguous uint8 array from bytes, a bytes list or an array."""
+    """An (N, 64) C-contiguous uint8 array from a byte stream (bytes, bytearray, memoryview), an
+    (N, 64) or flat uint8 array, or a sequence of words (anything `as_bytes` takes)."""
     if isinstance(words, (bytes, bytearray, memoryview)):
         arr = np.frombuffer(bytes(words), dtype=np.uint8)
         if arr.size % 64:
             raise ValueError(f"{arr.size} bytes is not a whole number of 64-byte words")
         return arr.reshape(-1, 64)
     if isinstance(words, np.ndarray):
-        arr = np.ascontiguousarray(words, dtype=np.uint8)
+        if words.dtype.kind in "iu" and words.dtype.itemsize != 1:
+            if words.size and (words.min() < 0 or words.max() > 255):
+                raise ValueError(f"words given as {words.dtype} hold values outside 0..255")
+            words = words.astype(np.uint8)
+        elif words.dtype.itemsize != 1 and words.dtype.kind != "V":
+            raise TypeError(f"words given as an array are uint8 bytes, not {words.dtype}")
+        if words.dtype.kind == "V":
+            words = np.frombuffer(np.ascontiguousarray(words).tobytes(), dtype=np.uint8)
+        arr = np.ascontiguousarray(words).view(np.uint8)
         if arr.ndim == 1:
             if arr.size % 64:
                 raise ValueError(f"{arr.size} bytes is not a whole number of 64-byte words")
@@ -29,7 +40,13 @@ def as_words(words: Any) -> Words:
         if arr.ndim != 2 or arr.shape[1] != 64:
             raise ValueError(f"expected shape (N, 64), got {arr.shape}")
         return arr
-    return as_words(b"".join(bytes(w) for w in words))
+    parts = []
+    for i, w in enumerate(words):
+        b = as_bytes(w)
+        if len(b) != 64:
+            raise ValueError(f"word {i} has {len(b)} bytes, not 64")
+        parts.append(b)
+    return as_words(b"".join(parts))
 
 
 def byte(W: Words, off: Any) -> Any:
@@ -136,6 +153,13 @@ class BatchValidators:
             if rows.size:
                 out[rows] |= np.asarray(self.vector[name](W[rows], 0), dtype=np.bool_)
         return out
+
+    def explain_batch(self, words: Any, explain: Callable[[bytes], str]) -> dict[int, str]:
+        """Why each rejected word is rejected: {row index: explain()'s answer}, for the rows
+        `validate_batch` rejects (the accepted rows cost nothing beyond the batch verdict)."""
+        W = as_words(words)
+        bad = np.flatnonzero(~self.validate_batch(W))
+        return {int(i): explain(W[i].tobytes()) for i in bad}
 
     def run_validator_batch(self, name: str, words: Any) -> npt.NDArray[np.bool_]:
         """One top-level validator over every word, whatever its opcode (for differential testing)."""

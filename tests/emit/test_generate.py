@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -173,7 +174,9 @@ def test_runtime_api_mismatch_is_refused(tmp_path: Path) -> None:
     pkg = tmp_path / "pkg"
     shutil.copytree(REPO / "generated", pkg, ignore=shutil.ignore_patterns("__pycache__"))
     init = pkg / "tpb_isa" / "_runtime" / "api.py"
-    init.write_text(init.read_text().replace("RUNTIME_API: tuple[int, int] = (2, 0)", "RUNTIME_API: tuple[int, int] = (3, 0)"))
+    text = init.read_text()
+    major = int(re.search(r"RUNTIME_API: tuple\[int, int\] = \((\d+), \d+\)", text).group(1))  # type: ignore[union-attr]
+    init.write_text(re.sub(r"RUNTIME_API: tuple\[int, int\] = \(\d+, \d+\)", f"RUNTIME_API: tuple[int, int] = ({major + 1}, 0)", text))
     probe = f"import sys; sys.path.insert(0, {str(pkg)!r}); import tpb_isa; tpb_isa.gen('sunda')"
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode != 0 and "RuntimeMismatch" in run.stderr and "regenerate" in run.stderr

@@ -28,23 +28,23 @@ from .enums import (
     WaitMode,
 )
 
-check_api((2, 0), __name__)
+check_api((2, 1), __name__)
 
 L = FieldLayout
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Header(Struct):
     """`NEURON_ISA_TPB_HEADER`: 4 bytes, aws_neuron_isa_tpb_common.h:411."""
 
     SIZE = 4
     opcode: Opcode | int = 0
-    inst_word_len: int = 0
+    inst_word_len: int = 16
     debug_cmd: int = 0
     debug_hint: int = 0
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Events(Struct):
     """`NEURON_ISA_TPB_EVENTS`: 8 bytes, aws_neuron_isa_tpb_common.h:418."""
 
@@ -56,7 +56,7 @@ class Events(Struct):
     semaphore_value: int = 0
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class EventsExtended(Struct):
     """`NEURON_ISA_TPB_EVENTS_EXTENDED`: 12 bytes, aws_neuron_isa_tpb_common.h:432."""
 
@@ -69,7 +69,7 @@ class EventsExtended(Struct):
     sem_update_value: int = 0
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class AddrReg4(Struct):
     """`NEURON_ISA_TPB_ADDR_REG4`: 4 bytes, aws_neuron_isa_tpb_common.h:493."""
 
@@ -96,7 +96,7 @@ class Addr4(Union):
         return cls.of('addr_reg', v)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class ImmReg(Struct):
     """`NEURON_ISA_TPB_IMM_REG`: 4 bytes, aws_neuron_isa_tpb_common.h:505."""
 
@@ -105,7 +105,7 @@ class ImmReg(Struct):
     reserved0: tuple[int, ...] = (0, 0, 0)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class AddrReg8(Struct):
     """`NEURON_ISA_TPB_ADDR_REG8`: 8 bytes, aws_neuron_isa_tpb_common.h:519."""
 
@@ -133,7 +133,7 @@ class Addr8(Union):
         return cls.of('addr_reg', v)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Tensor1D(Struct):
     """`NEURON_ISA_TPB_TENSOR1D`: 8 bytes, aws_neuron_isa_tpb_common.h:576."""
 
@@ -143,7 +143,7 @@ class Tensor1D(Struct):
     num_elem: tuple[int, ...] = (0,)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Tensor2D(Struct):
     """`NEURON_ISA_TPB_TENSOR2D`: 12 bytes, aws_neuron_isa_tpb_common.h:583."""
 
@@ -153,7 +153,7 @@ class Tensor2D(Struct):
     num_elem: tuple[int, ...] = (0, 0)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Tensor3D(Struct):
     """`NEURON_ISA_TPB_TENSOR3D`: 16 bytes, aws_neuron_isa_tpb_common.h:649."""
 
@@ -163,7 +163,7 @@ class Tensor3D(Struct):
     num_elem: tuple[int, ...] = (0, 0, 0)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Tensor4D(Struct):
     """`NEURON_ISA_TPB_TENSOR4D`: 20 bytes, aws_neuron_isa_tpb_common.h:660."""
 
@@ -173,7 +173,7 @@ class Tensor4D(Struct):
     num_elem: tuple[int, ...] = (0, 0, 0, 0)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Indirect12B(Struct):
     """`NEURON_ISA_TPB_INDIRECT12B`: 12 bytes, aws_neuron_isa_tpb_common.h:669."""
 
@@ -184,7 +184,7 @@ class Indirect12B(Struct):
     reserved0: tuple[int, ...] = (0, 0)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Indirect16B(Struct):
     """`NEURON_ISA_TPB_INDIRECT16B`: 16 bytes, aws_neuron_isa_tpb_common.h:677."""
 
@@ -195,7 +195,7 @@ class Indirect16B(Struct):
     reserved0: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Indirect20B(Struct):
     """`NEURON_ISA_TPB_INDIRECT20B`: 20 bytes, aws_neuron_isa_tpb_common.h:685."""
 
@@ -206,7 +206,7 @@ class Indirect20B(Struct):
     reserved0: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class BoundCheckReg(Struct):
     """`NEURON_ISA_TPB_BOUND_CHECK_REG`: 1 bytes, aws_neuron_isa_tpb_common.h:693."""
 
@@ -216,7 +216,7 @@ class BoundCheckReg(Struct):
     bc_enabled: int = 0
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class DmaConfigs(Struct):
     """`NEURON_ISA_TPB_DMA_CONFIGS`: 1 bytes, aws_neuron_isa_tpb_common.h:713."""
 
@@ -276,7 +276,7 @@ class MemPattern2D(Union):
         return cls.of('i', v)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class DtypePair(Struct):
     """`NEURON_ISA_TPB_DTYPE_PAIR`: 1 bytes, aws_neuron_isa_tpb_common.h:764.
 
@@ -334,7 +334,7 @@ class ImmValInstField(Union):
         return cls.of('imm_bitvec_uint8', v)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class S3D3_TS(Struct):
     """`NEURON_ISA_TPB_S3D3_TS_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s3d3_ts.h:28."""
 
@@ -357,7 +357,7 @@ class S3D3_TS(Struct):
     dst_mem_pattern: Tensor3D = field(default_factory=Tensor3D)  # 16 (48 - 63)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class S4D4_TSM(Struct):
     """`NEURON_ISA_TPB_S4D4_TSM_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s4d4_tsm.h:110."""
 
@@ -376,7 +376,7 @@ class S4D4_TSM(Struct):
     dst_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (44 - 63)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class S2_BN(Struct):
     """`NEURON_ISA_TPB_S2_BN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s2_bn.h:24."""
 
@@ -395,7 +395,7 @@ class S2_BN(Struct):
     reserved3: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  # 15 (49 - 63)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class UNKNOWN(Struct):
     """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:17.
 

@@ -15,10 +15,13 @@ from typing import Any, Final
 from .._runtime import check_api
 from .._runtime.decoding import Decoder
 from .._runtime.decoding import OpcodeStatus as OpcodeStatus
+from .._runtime.text import AsmError as AsmError
+from .._runtime.text import TextForm
+from . import constants
 from .enums import Opcode
 from .structs import S2_BN, S3D3_TS, S4D4_TSM
 
-check_api((2, 0), __name__)
+check_api((2, 1), __name__)
 
 OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x30: S3D3_TS,  # EXPONENTIAL
@@ -55,3 +58,9 @@ DECODER: Final = Decoder('mariana', Opcode, OPCODE_STRUCT, BOUND_OUTSIDE)
 decode = DECODER.decode
 opcode_decodable = DECODER.decodable
 opcode_status = DECODER.status
+
+TEXT: Final = TextForm(DECODER, vars(constants), constants.GEOMETRY)
+disasm = TEXT.disasm
+asm = TEXT.asm
+to_dict = TEXT.to_dict
+from_dict = TEXT.from_dict

@@ -18,7 +18,7 @@ from .._runtime import check_api, codec
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 0), __name__)
+check_api((2, 1), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes

@@ -6,8 +6,18 @@
 from __future__ import annotations
 
 from . import constants, enums, structs
-from .batch import decode_batch, validate_batch
-from .decode import OpcodeStatus, decode, opcode_decodable, opcode_status
+from .batch import decode_batch, explain_batch, validate_batch
+from .decode import (
+    AsmError,
+    OpcodeStatus,
+    asm,
+    decode,
+    disasm,
+    from_dict,
+    opcode_decodable,
+    opcode_status,
+    to_dict,
+)
 from .executor import Executor
 from .validators import TOP_LEVEL, explain, validate, validators_for
 
@@ -18,16 +28,22 @@ __all__ = [
     "CORE_VERSION",
     "NAME",
     "TOP_LEVEL",
+    "AsmError",
     "Executor",
     "OpcodeStatus",
+    "asm",
     "constants",
     "decode",
     "decode_batch",
+    "disasm",
     "enums",
     "explain",
+    "explain_batch",
+    "from_dict",
     "opcode_decodable",
     "opcode_status",
     "structs",
+    "to_dict",
     "validate",
     "validate_batch",
     "validators_for",

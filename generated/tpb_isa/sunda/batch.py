@@ -15,9 +15,9 @@ import numpy as np
 from .._runtime import check_api, vector
 from .._runtime.vector import BatchDecode as BatchDecode
 from .decode import OPCODE_STRUCT
-from .validators import TOP_LEVEL
+from .validators import TOP_LEVEL, explain
 
-check_api((2, 0), __name__)
+check_api((2, 1), __name__)
 
 as_words = vector.as_words
 _all_of = vector.all_of
@@ -1335,6 +1335,11 @@ _BATCH = vector.BatchValidators(
 )
 validate_batch = _BATCH.validate_batch
 run_validator_batch = _BATCH.run_validator_batch
+
+
+def explain_batch(words: Any) -> dict[int, str]:
+    """Why each word `validate_batch` rejects is rejected: {row index: explain()'s answer}."""
+    return _BATCH.explain_batch(words, explain)
 
 
 def decode_batch(words: Any) -> BatchDecode:

@@ -169,6 +169,10 @@ class _StructCoder:
         self.gen = gen
         self.structs = {s.name: s for s in gen.structs}
         self.enums = {e.name: naming.type_name(e.name) for e in gen.enums}
+        nbytes = next((c.value for c in gen.constants if c.name == "NEURON_ISA_TPB_INST_NBYTES"), None)
+        # The header's instruction length counts 4-byte words: has_valid_neuron_header requires
+        # `inst_word_len == NEURON_ISA_TPB_INST_NBYTES / 4U`, so a default-built Header is valid.
+        self.word_len = nbytes // 4 if isinstance(nbytes, int) and nbytes % 4 == 0 else None
 
     def field(self, f: Field) -> FieldCtx:
         t = f.type
@@ -192,6 +196,8 @@ class _StructCoder:
             hint, default = f"tuple[{one}, ...]", f"tuple({cls}() for _ in range({n}))"
         else:
             hint, default = f"tuple[{one}, ...]", f"({', '.join([zero] * n)}{',' if n == 1 else ''})"
+        if f.name == "inst_word_len" and self.word_len is not None and not f.dims and kind == "uint":
+            default = str(self.word_len)
         return FieldCtx(naming.field_name(f.name), hint, default, f.offset, f.size, f.dims, f.bit_offset, f.bit_width, t.spelled, f.comment, f.loc.line, kind, cls)
 
     def struct(self, s: Struct) -> StructCtx:

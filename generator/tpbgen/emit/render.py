@@ -36,7 +36,7 @@ def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Tr
         rel = f"{prefix}{child.name}"
         if child.is_dir():
             out += _templates(child, rel + "/")
-        elif child.name.endswith(".j2"):
+        elif not child.name.startswith(".") and "__pycache__" not in rel:
             out.append((rel, child))
     return out
 
@@ -117,7 +117,13 @@ def render(inp: RenderInput) -> dict[str, str]:
         "manifest": inp.manifest,
     }
     out: dict[str, str] = {f"tpb_isa/_runtime/{rel}": text for rel, text in support_files().items()}
-    for rel, _path in _templates(base):
+    for rel, path in _templates(base):
+        if not rel.endswith(".j2"):
+            # a static package file (no templating), copied as it is
+            top, _, rest = rel.partition("/")
+            if top == "package":
+                out[rest] = path.read_text(encoding="utf-8")
+            continue
         name = rel[: -len(".j2")]
         template = env.get_template(f"runtime/{rel}")
         top, _, rest = name.partition("/")

@@ -231,6 +231,25 @@ def numpy_dtype(code: int, numerics: Numerics | None = None) -> np.dtype[Any]:
     return out
 
 
+_ISA_NUMPY = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "float16", "float32")
+_ISA_ML = ("bfloat16", "float8_e5m2", "float8_e4m3", "float8_e4m3fn", "float8_e3m4")
+
+
+def check_isa_dtype(dtype: np.dtype[Any]) -> None:
+    """TypeError unless `dtype` is one an instruction can read or write (uint8 raw bytes too)."""
+    names = set(_ISA_NUMPY)
+    if dtype.kind == "V" or dtype.name not in names:
+        ml = _ml_dtypes()
+        allowed = [np.dtype(getattr(ml, n)) for n in _ISA_ML if hasattr(ml, n)]
+        if dtype in allowed:
+            return
+        raise TypeError(
+            f"{dtype} has no TPB dtype of its size and kind (the instruction set has "
+            f"{', '.join([*_ISA_NUMPY, *_ISA_ML])}): convert it, or pass any_dtype=True to "
+            "write its bytes as they are"
+        )
+
+
 # ---------------------------------------------------------------------------------------------
 # loading into the fp32 hub (exact except int32/uint32 beyond 2**24: RNE, as a C cast)
 

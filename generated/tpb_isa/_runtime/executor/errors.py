@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from .. import addressing
+
 
 class ExecutorError(Exception):
-    """Base class: the instruction was not executed and the machine state is untouched."""
+    """Base class: the instruction was not executed and the machine state is untouched.
+
+    ``index`` is the failing instruction's position when ``run_program`` raised it."""
+
+    index: int | None = None
 
 
 class InvalidInstructionError(ExecutorError):
@@ -23,5 +29,5 @@ class UnsupportedError(ExecutorError):
     (or the executor does not model the feature it uses)."""
 
 
-class AddressError(ExecutorError):
+class AddressError(ExecutorError, addressing.AddressError):
     """An access falls outside the active SBUF/PSUM bytes, or is misaligned."""

@@ -16,8 +16,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import family
+from ..addressing import Location
 from ..codec import DecodeError, Word, as_bytes
 from ..decoding import Decoder, Validators
+from ..vector import as_words
+from .dtypes import check_isa_dtype
 from .errors import ExecutorError, InvalidInstructionError, UnsupportedError
 from .kernels import IMM_POINTER, Engine, Imm, Pattern
 from .numerics import Numerics
@@ -38,6 +41,14 @@ GEOMETRY_NAMES: tuple[str, ...] = (
     "DVE_NUM_CHANNELS",
     "POOLING_NUM_CHANNELS",
 )
+
+
+def _at(exc: ExecutorError, index: int) -> ExecutorError:
+    """The same error, its message prefixed with the instruction's index and byte offset."""
+    exc.args = (f"instruction {index} (offset {index * 64:#x}): {exc.args[0] if exc.args else exc}",
+                *exc.args[1:])
+    exc.index = index
+    return exc
 
 
 def _tensor(mem_pattern: Any) -> Any:
@@ -144,13 +155,64 @@ class Executor:
         """ImmLd scalar flops: (channels, 8) raw 32-bit values."""
         return self.engine.imm_flops
 
-    def write(self, addr: int, array: npt.ArrayLike) -> None:
-        """Write a (partitions, elements) array: row i to partition p(addr) + i at addr's offset."""
-        self.engine.write(addr, array)
+    # -- addresses and typed tensors ----------------------------------------------------------
+
+    def sbuf_addr(self, partition: int, offset: int = 0) -> int:
+        """The address of byte `offset` of SBUF partition `partition` (AddressError if none)."""
+        return self.engine.memory.addresses.sbuf_addr(partition, offset)
+
+    def psum_addr(self, partition: int, offset: int = 0) -> int:
+        """The address of byte `offset` of PSUM partition `partition` (AddressError if none)."""
+        return self.engine.memory.addresses.psum_addr(partition, offset)
+
+    def locate(self, addr: int) -> Location:
+        """Where an address points: (region, partition, offset); AddressError if nowhere."""
+        return self.engine.memory.addresses.locate(addr)
+
+    def write(
+        self,
+        addr: int,
+        array: npt.ArrayLike,
+        *,
+        partitions: int | None = None,
+        any_dtype: bool = False,
+    ) -> None:
+        """Write a (partitions, ...) array: row i to partition p(addr) + i at addr's offset.
+
+        A 1-D array needs `partitions` (it is split into that many equal rows). The dtype must
+        be one the instruction set has (int8/16/32, uint8/16/32, float16, float32, bfloat16, the
+        fp8 types); `any_dtype=True` writes another dtype's bytes as they are."""
+        a = np.asarray(array)
+        if a.ndim < 2:
+            if partitions is None:
+                raise ValueError(
+                    f"write takes a (partitions, ...) array, not shape {a.shape}: give "
+                    "partitions=N to split a 1-D array into N rows"
+                )
+            if partitions <= 0 or a.size % partitions:
+                raise ValueError(f"{a.size} elements do not split into {partitions} partitions")
+            a = a.reshape(partitions, -1)
+        elif partitions is not None and partitions != a.shape[0]:
+            raise ValueError(f"partitions={partitions}, but the array has {a.shape[0]} rows")
+        if not any_dtype:
+            check_isa_dtype(a.dtype)
+        self.engine.write(addr, a)
 
     def read(self, addr: int, dtype: Any, shape: tuple[int, ...] | int) -> npt.NDArray[Any]:
         """Read (partitions, elements) values; ``dtype`` is a numpy dtype or a ``Dtype`` member."""
         return self.engine.read(addr, dtype, shape)
+
+    def write_at(
+        self, region: str, partition: int, offset: int, array: npt.ArrayLike, **kw: Any
+    ) -> None:
+        """`write` at (region "SBUF"/"PSUM", first partition, byte offset)."""
+        self.write(self.engine.memory.addresses.address(region, partition, offset), array, **kw)
+
+    def read_at(
+        self, region: str, partition: int, offset: int, dtype: Any, shape: tuple[int, ...] | int
+    ) -> npt.NDArray[Any]:
+        """`read` at (region "SBUF"/"PSUM", first partition, byte offset)."""
+        return self.read(self.engine.memory.addresses.address(region, partition, offset), dtype, shape)
 
     def set_register(self, n: int, value: int) -> None:
         self.engine.set_register(n, value)
@@ -183,18 +245,28 @@ class Executor:
         s = self.check(word_or_struct)
         self._dispatch(s)
 
-    def run_program(self, words: Iterable[Word]) -> int:
+    def run_program(self, words: Iterable[Word] | bytes | npt.NDArray[np.uint8]) -> int:
         """Check every word first (nothing runs if one is invalid or refused), then execute them
-        in order; returns the number executed. An error raised while executing (an address out
-        of range through a register, scalars ImmLd never loaded) stops the program there: the
-        failing instruction leaves no trace, the ones before it keep their effects."""
-        program = [self.check(w) for w in words]
+        in order; returns the number executed. `words` is a byte stream, an (N, 64) uint8 array
+        or a sequence of words. An error names the instruction (index and byte offset). An error
+        raised while executing (an address out of range through a register, scalars ImmLd never
+        loaded) stops the program there: the failing instruction leaves no trace, the ones before
+        it keep their effects."""
+        if isinstance(words, (bytes, bytearray, memoryview, np.ndarray)):
+            rows: Iterable[Word] = [r.tobytes() for r in as_words(words)]
+        else:
+            rows = words
+        program = []
+        for i, w in enumerate(rows):
+            try:
+                program.append(self.check(w))
+            except ExecutorError as exc:
+                raise _at(exc, i) from None
         for i, s in enumerate(program):
             try:
                 self._dispatch(s)
             except ExecutorError as exc:
-                exc.args = (f"instruction {i}: {exc.args[0] if exc.args else exc}", *exc.args[1:])
-                raise
+                raise _at(exc, i) from None
         return len(program)
 
     def _dispatch(self, s: Any) -> None:

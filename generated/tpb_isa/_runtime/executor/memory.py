@@ -1,14 +1,9 @@
 """The on-chip state: SBUF, PSUM, the register file, the ImmLd scalar flops and the accumulators.
 
 Geometry comes from the generation's header constants (``STATE_BUF_*`` and ``PSUM_BUF_*``, passed
-in as a mapping by the per-generation module). An address is a PartitionOffset (semantics.md
-§4.2): at most 29 bits (``TPB_PARTITION_ADDR_MASK``); PSUM when it lies in
-``[PSUM_BUF_OFFSET, PSUM_BUF_OFFSET + PSUM_BUF_SZ)``, else SBUF when it lies in
-``[STATE_BUF_OFFSET, STATE_BUF_OFFSET + STATE_BUF_SZ)``. Within a region,
-``partition = (addr - base) // PARTITION_SIZE`` and ``byte = (addr - base) % PARTITION_SIZE``;
-only the first ``PARTITION_ACTIVE_SIZE`` bytes of a partition exist. Anything else raises
-:class:`AddressError` (a generation whose ``PSUM_BUF_SZ`` is 0 has no PSUM; its ``psum`` view has
-shape (partitions, 0)).
+in as a mapping by the per-generation module); how an address maps to a (region, partition,
+offset) is ../addressing.py's, and anything outside the active bytes raises :class:`AddressError`
+(a generation whose ``PSUM_BUF_SZ`` is 0 has no PSUM; its ``psum`` view has shape (partitions, 0)).
 
 State is zero at construction (the NKI simulator's NaN fill is a debugging aid, not a device
 fact).
@@ -17,50 +12,33 @@ fact).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ..addressing import REQUIRED_GEOMETRY as REQUIRED_GEOMETRY
+from ..addressing import AddressMap, Location, RegionGeometry
 from .errors import AddressError
 
-REQUIRED_GEOMETRY: tuple[str, ...] = (
-    "STATE_BUF_NUM_PARTITIONS",
-    "STATE_BUF_PARTITION_SIZE",
-    "STATE_BUF_PARTITION_ACTIVE_SIZE",
-    "STATE_BUF_OFFSET",
-    "STATE_BUF_SZ",
-    "PSUM_BUF_OFFSET",
-    "PSUM_BUF_SZ",
-    "PSUM_BUF_PARTITION_SIZE",
-    "PSUM_BUF_PARTITION_ACTIVE_SIZE",
-)
-DEFAULT_PARTITION_ADDR_MASK = 0x1FFFFFFF
 DEFAULT_NUM_ADDR_REGISTERS = 64
 IMM_FLOPS_PER_CHANNEL = 8
-
-
-@dataclass(frozen=True)
-class Location:
-    """A decoded PartitionOffset: region name ("SBUF" or "PSUM"), partition, byte offset."""
-
-    region: str
-    partition: int
-    offset: int
 
 
 class Region:
     """One memory (SBUF or PSUM) as a (partitions, active bytes) uint8 array."""
 
-    def __init__(self, name: str, base: int, size: int, partitions: int, stride: int, active: int):
-        self.name = name
-        self.base = base
-        self.size = size
-        self.partitions = partitions
-        self.stride = stride
-        self.active = active
-        self.data: npt.NDArray[np.uint8] = np.zeros((partitions, active), dtype=np.uint8)
+    def __init__(self, geometry: RegionGeometry):
+        self.geometry = geometry
+        self.name = geometry.name
+        self.base = geometry.base
+        self.size = geometry.size
+        self.partitions = geometry.partitions
+        self.stride = geometry.stride
+        self.active = geometry.active
+        self.data: npt.NDArray[np.uint8] = np.zeros(
+            (self.partitions, self.active), dtype=np.uint8
+        )
         self._views: dict[int, npt.NDArray[Any]] = {}
 
     def contains(self, addr: int) -> bool:
@@ -80,31 +58,13 @@ class Memory:
     """SBUF, PSUM, registers, ImmLd flops and accumulators of one NeuronCore model."""
 
     def __init__(self, geometry: Mapping[str, int]) -> None:
-        missing = [k for k in REQUIRED_GEOMETRY if k not in geometry]
-        if missing:
-            raise ValueError(f"geometry mapping lacks {', '.join(missing)}")
-        g = {k: int(v) for k, v in geometry.items()}
+        self.addresses = AddressMap(geometry, error=AddressError)
+        g = self.addresses.geometry
         self.geometry: dict[str, int] = g
-        self.mask = g.get("TPB_PARTITION_ADDR_MASK", DEFAULT_PARTITION_ADDR_MASK)
+        self.mask = self.addresses.mask
         nparts = g["STATE_BUF_NUM_PARTITIONS"]
-        self.sbuf_region = Region(
-            "SBUF",
-            g["STATE_BUF_OFFSET"],
-            g["STATE_BUF_SZ"],
-            nparts,
-            g["STATE_BUF_PARTITION_SIZE"],
-            g["STATE_BUF_PARTITION_ACTIVE_SIZE"],
-        )
-        psum_parts = g.get("PSUM_BUF_NUM_PARTITIONS", nparts)
-        psum_active = g["PSUM_BUF_PARTITION_ACTIVE_SIZE"] if g["PSUM_BUF_SZ"] > 0 else 0
-        self.psum_region = Region(
-            "PSUM",
-            g["PSUM_BUF_OFFSET"],
-            g["PSUM_BUF_SZ"],
-            psum_parts,
-            g["PSUM_BUF_PARTITION_SIZE"],
-            psum_active,
-        )
+        self.sbuf_region = Region(self.addresses.sbuf)
+        self.psum_region = Region(self.addresses.psum)
         self.num_partitions = nparts
         self.channels = g.get("DVE_NUM_CHANNELS", g.get("POOLING_NUM_CHANNELS", nparts))
         nregs = g.get("NUM_ADDR_REGISTERS", DEFAULT_NUM_ADDR_REGISTERS)
@@ -126,34 +86,10 @@ class Memory:
 
     def decode(self, addr: int) -> Location:
         """Decode a PartitionOffset; :class:`AddressError` if it is outside the active bytes."""
-        addr = int(addr)
-        if addr < 0 or addr & ~self.mask:
-            raise AddressError(
-                f"address 0x{addr:X} is not a PartitionOffset (bits above mask 0x{self.mask:X})"
-            )
-        for region in (self.psum_region, self.sbuf_region):
-            if region.contains(addr):
-                rel = addr - region.base
-                part, off = divmod(rel, region.stride)
-                if part >= region.partitions:
-                    raise AddressError(
-                        f"address 0x{addr:X} is beyond the last {region.name} partition"
-                    )
-                if off >= region.active:
-                    raise AddressError(
-                        f"address 0x{addr:X} is {region.name} partition {part} byte {off}, beyond "
-                        f"its {region.active} active bytes"
-                    )
-                return Location(region.name, part, off)
-        sb, ps = self.sbuf_region, self.psum_region
-        where = f"SBUF [0x{sb.base:X}, 0x{sb.base + sb.size:X})"
-        if ps.size:
-            where += f" or PSUM [0x{ps.base:X}, 0x{ps.base + ps.size:X})"
-        raise AddressError(f"address 0x{addr:X} is not in {where}")
+        return self.addresses.locate(addr)
 
     def address(self, region: str, partition: int, offset: int) -> int:
-        r = self.region_of(region)
-        return r.base + partition * r.stride + offset
+        return self.addresses.address(region, partition, offset)
 
     # -- test-bench access ------------------------------------------------------------------
 

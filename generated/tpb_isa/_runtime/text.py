@@ -1,0 +1,836 @@
+"""The text form of an instruction word: a disassembler, an assembler and a dict form, for any
+generation, driven by the structs' `LAYOUT` tables.
+
+One line per word::
+
+    TENSOR_SCALAR_ARITH_OP header={inst_word_len=64 debug_cmd=0 debug_hint=0} ... imm0=1.5 ...
+
+The mnemonic is the opcode's enum name; then every field of the struct the opcode is bound to, as
+`name=value`: enums by member name (a value the enum does not define as hex), floats as the
+shortest text that reads back to the same bits (`nan:0x7fc00001` keeps a NaN's payload),
+PartitionOffsets as `sbuf[partition]+offset` / `psum[...]+...` when they point at an existing
+byte, nested structs in braces, arrays in brackets. A union shows one arm, chosen for
+readability (`ARM_RULES` below); `name.arm=value` names the arm where the value alone would not.
+Reserved fields are shown only when non-zero, and any byte the fields shown do not reproduce
+(padding, a `_Bool` holding 2, bits no field covers) follows as `@offset=0xNN`. Words whose opcode
+does not decode on the generation are `.word 0x` + their 64 bytes in memory order. So
+`asm(disasm(w)) == w` for every 64-byte word.
+
+Grammar (EBNF; names are case-insensitive, `;` starts a comment, one instruction per line)::
+
+    program    = { line "\\n" } ;
+    line       = [ statement ] [ ";" { any character } ] ;
+    statement  = ".word" HEX128 | MNEMONIC { assignment } ;
+    assignment = NAME [ "." ARM ] "=" value | "@" INT "=" INT ;
+    value      = INT | FLOAT | NAME | address | "{" { assignment } "}" | "[" [ value { "," value } ] "]" ;
+    address    = ( "sbuf" | "psum" ) "[" INT "]" "+" INT ;
+    INT        = [ "-" ] ( DIGITS | "0x" HEXDIGITS ) ;
+    FLOAT      = [ "-" ] ( DIGITS "." [ DIGITS ] [ EXP ] | DIGITS EXP | "inf" ) | "nan:0x" HEXDIGITS ;
+
+Omitted fields keep the struct's defaults (those of `cls()`); the opcode comes from the mnemonic.
+A union given without an arm takes its only float arm for a FLOAT, its PartitionOffset arm for
+an address, else its first arm (C's default member).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from enum import IntEnum
+from typing import Any, NoReturn
+
+import numpy as np
+
+from .addressing import DEFAULT_PARTITION_ADDR_MASK, AddressMap
+from .codec import Word, as_bytes, put_bits, sext, uint
+from .decoding import WORD_SIZE, Decoder
+from .layout import FieldLayout, Struct, Union
+
+__all__ = ["AsmError", "TextForm"]
+
+
+Where = tuple[int, int] | str  # (line, column), or a JSON pointer
+
+
+class AsmError(ValueError):
+    """Text the assembler cannot read: `where` is `line:col` (or a JSON pointer for `from_dict`)."""
+
+    def __init__(self, message: str, where: Where) -> None:
+        self.message = message
+        self.where = where if isinstance(where, str) else f"{where[0]}:{where[1]}"
+        super().__init__(f"{self.where}: {message}")
+
+
+# -- values as text ---------------------------------------------------------------------------
+
+_F = {4: ("<f", "<I", 23, 8), 8: ("<d", "<Q", 52, 11)}
+
+
+def float_text(bits: int, size: int) -> str:
+    """The shortest text that reads back to these float bits; `nan:0x…` for a NaN (any payload)."""
+    ffmt, ifmt, mant, expw = _F[size]
+    if (bits >> mant) & ((1 << expw) - 1) == (1 << expw) - 1 and bits & ((1 << mant) - 1):
+        return f"nan:{bits:#0{size * 2 + 2}x}"
+    value = struct.unpack(ffmt, struct.pack(ifmt, bits))[0]
+    return str(np.float32(value)) if size == 4 else repr(value)
+
+
+def float_bits(text: str, size: int) -> int:
+    """The bits of a float literal (`float_text`'s inverse), rounded to the field's width as C
+    rounds a constant; `nan` alone is the default quiet NaN."""
+    if text.lower().startswith("nan:"):
+        return int(text[4:], 16)
+    value = float(text)
+    if size == 4:
+        with np.errstate(over="ignore"):
+            return int(np.array(value, dtype=np.float32).view(np.uint32))
+    bits: int = struct.unpack("<Q", struct.pack("<d", value))[0]
+    return bits
+
+
+def _is_partition_offset(f: FieldLayout) -> bool:
+    return f.c_type.endswith("PARTITION_OFFSET")
+
+
+def _is_reserved(f: FieldLayout) -> bool:
+    return f.name.lower().startswith(("reserved", "pad", "_"))
+
+
+def _is_union(f: FieldLayout) -> bool:
+    return f.kind == "struct" and isinstance(f.cls, type) and issubclass(f.cls, Union)
+
+
+# -- leaf fields: raw values in, raw values out ------------------------------------------------
+
+
+_CODES = {1: "B", 2: "H", 4: "I", 8: "Q"}
+
+
+class _Leaf:
+    """How one scalar (or scalar array) field is read and written as raw integers (a float as
+    its bits, so every value, NaN payloads included, reads back exactly)."""
+
+    __slots__ = ("bits", "es", "f", "off", "pack", "reserved", "signed", "unpack")
+
+    def __init__(self, f: FieldLayout) -> None:
+        self.f = f
+        self.off = f.offset
+        self.es = f.size // f.count if f.bit_width is None else f.size
+        self.bits = f.bit_width if f.bit_width is not None else self.es * 8
+        self.signed = f.kind == "int"
+        self.reserved = _is_reserved(f)
+        if f.bit_width is None:
+            code = _CODES[self.es]
+            st = struct.Struct(f"<{f.count}{code.lower() if self.signed else code}")
+            self.unpack, self.pack = st.unpack_from, st.pack_into
+
+    def read(self, b: bytes, base: int) -> Sequence[int]:
+        f = self.f
+        if f.bit_width is None:
+            vals: Sequence[int] = self.unpack(b, base + self.off)
+            return vals
+        raw = (uint(b, base + f.offset, f.size) >> (f.bit_offset or 0)) & ((1 << f.bit_width) - 1)
+        return (sext(raw, f.bit_width) if self.signed else raw,)
+
+    def write(self, out: bytearray, base: int, values: Sequence[int]) -> None:
+        f = self.f
+        if f.bit_width is None:
+            self.pack(out, base + self.off, *values)
+        else:
+            put_bits(out, base + f.offset, f.size, f.bit_offset or 0, f.bit_width, values[0])
+
+    @property
+    def range(self) -> tuple[int, int]:
+        if self.signed:
+            return -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+        return 0, (1 << self.bits) - 1
+
+
+_LEAVES: dict[int, _Leaf] = {}  # by id(): a FieldLayout lives as long as its class's LAYOUT
+
+
+def _leaf(f: FieldLayout) -> _Leaf:
+    leaf = _LEAVES.get(id(f))
+    if leaf is None or leaf.f is not f:
+        leaf = _LEAVES[id(f)] = _Leaf(f)
+    return leaf
+
+
+_MEMBERS: dict[type[Any], dict[str, int]] = {}
+_BY_NAME: dict[type[Any], dict[str, FieldLayout]] = {}
+_DEFAULTS: dict[type[Any], bytes] = {}
+
+
+def _members(cls: type[Any]) -> dict[str, int]:
+    """An enum's member names (aliases too), lower-cased, with their values."""
+    found = _MEMBERS.get(cls)
+    if found is None:
+        found = _MEMBERS[cls] = {k.lower(): int(m) for k, m in cls.__members__.items()}
+    return found
+
+
+def _by_name(cls: type[Any]) -> dict[str, FieldLayout]:
+    """A struct's or union's fields by lower-cased name."""
+    found = _BY_NAME.get(cls)
+    if found is None:
+        found = _BY_NAME[cls] = {f.name.lower(): f for f in cls.LAYOUT}
+    return found
+
+
+def _default_bytes(cls: type[Any]) -> bytes:
+    """The bytes of a default-built instance: what `asm` starts from."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = bytes(cls().to_bytes())
+    return found
+
+
+# -- choosing the arm a union shows --------------------------------------------------------------
+
+
+def _arm_named(u: type[Union], *words: str) -> FieldLayout | None:
+    for a in u.LAYOUT:
+        if any(w in a.name.lower() for w in words):
+            return a
+    return None
+
+
+def _inline_arm(u: type[Union]) -> FieldLayout:
+    plain = [a for a in u.LAYOUT if not any(w in a.name.lower() for w in ("ptr", "reg"))]
+    floats = [a for a in plain if a.kind == "float"]
+    return (floats or plain or list(u.LAYOUT))[0]
+
+
+def _bare_arm(u: type[Union], kind: str) -> FieldLayout:
+    """The arm a value of this kind ("float", "address", other) takes when no arm is named."""
+    if kind == "float":
+        floats = [a for a in u.LAYOUT if a.kind == "float"]
+        if len(floats) == 1:
+            return floats[0]
+    if kind == "address":
+        for a in u.LAYOUT:
+            if _is_partition_offset(a):
+                return a
+    return u.LAYOUT[0]
+
+
+def choose_arm(
+    u: type[Union],
+    name: str,
+    b: bytes,
+    base: int,
+    siblings: Mapping[str, Any],
+    mask: int = DEFAULT_PARTITION_ADDR_MASK,
+    indirect_markers: frozenset[int] = frozenset(),
+) -> FieldLayout:
+    """The arm a union shows (presentation only: the text form is exact whichever it is).
+    `siblings` maps the enum fields read so far in the enclosing struct to their member names.
+
+    1. a sibling enum field `<name>_src` selects: a member naming a register (REG) shows the
+       register arm, a pointer (POINTER/PTR) the pointer arm, anything else the inline (float,
+       else first plain) arm;
+    2. a union of a PartitionOffset and a struct (an address or a register): the address when no
+       bit above the partition-address mask is set, else the struct; a union with a float arm
+       and no selector: the inline arm;
+    3. a struct arm whose C type says INDIRECT when the first address's marker byte is one of
+       the headers' `*MARKER_INDIRECT*` constants;
+    4. else the first arm (C's default member)."""
+    label = siblings.get(f"{name}_src")
+    if isinstance(label, str):
+        if "REG" in label:
+            arm = _arm_named(u, "reg")
+        elif "POINTER" in label or "PTR" in label:
+            arm = _arm_named(u, "ptr")
+        else:
+            arm = _inline_arm(u)
+        if arm is not None:
+            return arm
+    po = next((a for a in u.LAYOUT if _is_partition_offset(a)), None)
+    st = next((a for a in u.LAYOUT if a.kind == "struct"), None)
+    if po is not None and st is not None and len(u.LAYOUT) == 2:
+        return po if uint(b, base, po.size) & ~mask == 0 else st
+    if any(a.kind == "float" for a in u.LAYOUT):
+        return _inline_arm(u)
+    if indirect_markers:
+        ind = next((a for a in u.LAYOUT if "INDIRECT" in a.c_type and a.kind == "struct"), None)
+        if ind is not None and u.SIZE > 3 and b[base + 3] in indirect_markers:
+            return ind
+    return u.LAYOUT[0]
+
+
+# -- repr ----------------------------------------------------------------------------------------
+
+_FORMS: dict[type[Any], TextForm] = {}  # each generation's struct and union classes -> its form
+
+
+def _py(v: Any) -> str:
+    if isinstance(v, IntEnum):
+        return f"{type(v).__name__}.{v.name}"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(map(_py, v)) + ("," if len(v) == 1 else "") + ")"
+    return repr(v)
+
+
+def _arm_repr(u: Union, arm: FieldLayout) -> str:
+    return f"{type(u).__name__}.of_{arm.name}({_py(u.arm(arm.name))})"
+
+
+def union_repr(u: Union) -> str:
+    """`Cls.of_arm(value)`: the union shown through the arm `choose_arm` picks (no context)."""
+    form = _FORMS.get(type(u))
+    b = u.to_bytes()
+    arm = form._choose_arm(type(u), "", b, 0, {}) if form else choose_arm(type(u), "", b, 0, {})
+    return _arm_repr(u, arm)
+
+
+def struct_repr(s: Struct) -> str:
+    """`Cls(field=value, ...)` with enum members by name and each union through the arm the
+    text form shows in this struct (an immediate as the float its `_src` field selects)."""
+    form = _FORMS.get(type(s))
+    siblings: dict[str, Any] = {}
+    parts = []
+    for f in s.LAYOUT:
+        v = getattr(s, f.name)
+        if isinstance(v, IntEnum):
+            siblings[f.name] = v.name
+        if isinstance(v, Union) and not f.dims:
+            b = v.to_bytes()
+            arm = (
+                form._choose_arm(type(v), f.name, b, 0, siblings)
+                if form
+                else choose_arm(type(v), f.name, b, 0, siblings)
+            )
+            parts.append(f"{f.name}={_arm_repr(v, arm)}")
+        else:
+            parts.append(f"{f.name}={_py(v)}")
+    return f"{type(s).__name__}({', '.join(parts)})"
+
+
+# -- the per-generation text form --------------------------------------------------------------
+
+
+_TOKEN = re.compile(
+    r"nan:0[xX][0-9a-fA-F]+|-?inf\b|-?\d[\w.]*(?:(?<=[eE])[+-]\d+)?|[A-Za-z_]\w*|;.*|\S"
+)
+_INT = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|\d+)\Z")
+_FLOAT = re.compile(r"-?(?:\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|inf)\Z|nan:0[xX][0-9a-fA-F]+\Z")
+_NAME = re.compile(r"[A-Za-z_]\w*\Z")
+
+
+class TextForm:
+    """`disasm`, `asm`, `to_dict` and `from_dict` for one generation."""
+
+    def __init__(
+        self,
+        decoder: Decoder,
+        constants: Mapping[str, Any] | None = None,
+        geometry: Mapping[str, int] | None = None,
+    ) -> None:
+        self.decoder = decoder
+        self.opcodes = decoder.opcodes
+        self.addresses: AddressMap | None = None
+        if geometry:
+            try:
+                self.addresses = AddressMap(geometry)
+            except ValueError:
+                self.addresses = None
+        consts = dict(constants or {})
+        self._indirect_markers = frozenset(
+            int(v) for k, v in consts.items() if "MARKER_INDIRECT" in k and isinstance(v, int)
+        )
+        self._mnemonics = _members(self.opcodes)
+        todo = list(decoder.structs.values())
+        while todo:
+            cls = todo.pop()
+            if cls not in _FORMS:
+                _FORMS[cls] = self
+                todo += [f.cls for f in cls.LAYOUT if f.kind == "struct"]
+        self._formatters: dict[int, Callable[[int], str]] = {}
+
+    # -- disassembly ---------------------------------------------------------------------------
+
+    def disasm(self, word: Word) -> str:
+        """The word on one line (see the module docstring); exact: `asm(disasm(w)) == w`."""
+        b = as_bytes(word)
+        if len(b) != WORD_SIZE:
+            raise ValueError(f"a TPB instruction word is {WORD_SIZE} bytes, this one has {len(b)}")
+        cls = self.decoder.structs.get(b[0])
+        if cls is None:
+            return ".word 0x" + b.hex()
+        out = self._base(cls, b[0])
+        parts = self._fields(cls, b, 0, out, top=True)
+        overrides = [f"@{k}={b[k]:#04x}" for k in range(WORD_SIZE) if out[k] != b[k]]
+        return " ".join([self.opcodes(b[0]).name, *parts, *overrides])
+
+    def _base(self, cls: type[Struct], opcode: int) -> bytearray:
+        out = bytearray(_default_bytes(cls))
+        out[0] = opcode
+        return out
+
+    def _fields(
+        self, cls: type[Any], b: bytes, base: int, out: bytearray, top: bool = False
+    ) -> list[str]:
+        parts = []
+        values: dict[str, Any] = {}
+        for f in cls.LAYOUT:
+            if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
+                # the header: its opcode is the mnemonic
+                inner = self._fields(f.cls, b, f.offset, out, top=True)
+                parts.append(f"{f.name}={{{' '.join(inner)}}}")
+                continue
+            if top and base == 0 and f.offset == 0 and f.kind == "enum" and f.cls is self.opcodes:
+                continue
+            text = self._value(f, b, base, out, values)
+            if text is not None:
+                parts.append(text)
+        return parts
+
+    def _value(
+        self, f: FieldLayout, b: bytes, base: int, out: bytearray, siblings: dict[str, Any]
+    ) -> str | None:
+        """`name=value` (or `name.arm=value`) for one field, writing what it shows into `out`;
+        None for a reserved field that is zero."""
+        if _is_union(f):
+            u = f.cls
+            arm = self._choose_arm(u, f.name, b, base + f.offset, siblings)
+            text, kind = self._arm_text(arm, b, base + f.offset, out)
+            if _bare_arm(u, kind).name == arm.name:
+                return f"{f.name}={text}"
+            return f"{f.name}.{arm.name}={text}"
+        if f.kind == "struct":
+            es = f.size // f.count
+            items = [
+                "{" + " ".join(self._fields(f.cls, b, base + f.offset + k * es, out)) + "}"
+                for k in range(f.count)
+            ]
+            return f"{f.name}={items[0] if not f.dims else '[' + ','.join(items) + ']'}"
+        leaf = _leaf(f)
+        raw = leaf.read(b, base)
+        if leaf.reserved and not any(raw):
+            return None
+        leaf.write(out, base, raw)
+        fmt = self._formatter(f)
+        if not f.dims:
+            text = fmt(raw[0])
+            if f.kind == "enum":
+                siblings[f.name] = text
+            return f"{f.name}={text}"
+        return f"{f.name}=[{','.join(map(fmt, raw))}]"
+
+    def _arm_text(self, arm: FieldLayout, b: bytes, base: int, out: bytearray) -> tuple[str, str]:
+        if arm.kind == "struct":
+            text = self._value(arm, b, base, out, {})
+            assert text is not None
+            return text.split("=", 1)[1], "struct"
+        leaf = _leaf(arm)
+        raw = leaf.read(b, base)
+        leaf.write(out, base, raw)
+        texts = list(map(self._formatter(arm), raw))
+        if arm.dims:
+            return "[" + ",".join(texts) + "]", "list"
+        kind = "float" if arm.kind == "float" else "other"
+        if _is_partition_offset(arm) and texts[0].startswith(("sbuf", "psum")):
+            kind = "address"
+        return texts[0], kind
+
+    def _formatter(self, f: FieldLayout) -> Callable[[int], str]:
+        """How one element of a scalar field is shown (built once per field)."""
+        fmt = self._formatters.get(id(f))
+        if fmt is not None:
+            return fmt
+        es = _leaf(f).es
+        if f.kind == "float":
+
+            def fmt(v: int) -> str:
+                return float_text(v, es)
+
+        elif f.kind == "enum":
+            names = {int(m): m.name for m in f.cls}
+
+            def fmt(v: int) -> str:
+                return names.get(v) or hex(v)
+
+        elif f.kind == "bool":
+
+            def fmt(v: int) -> str:
+                return "true" if v == 1 else "false" if v == 0 else str(v)
+
+        elif _is_partition_offset(f) and self.addresses is not None:
+            locate = self.addresses.try_locate
+
+            def fmt(v: int) -> str:
+                loc = locate(v)
+                return str(loc) if loc is not None else hex(v)
+
+        elif _is_partition_offset(f):
+            fmt = hex
+        else:
+            fmt = str
+        self._formatters[id(f)] = fmt
+        return fmt
+
+    def _choose_arm(
+        self, u: type[Union], name: str, b: bytes, base: int, siblings: Mapping[str, Any]
+    ) -> FieldLayout:
+        mask = self.addresses.mask if self.addresses else DEFAULT_PARTITION_ADDR_MASK
+        return choose_arm(u, name, b, base, siblings, mask, self._indirect_markers)
+
+    # -- assembly ------------------------------------------------------------------------------
+
+    def asm(self, text: str) -> bytes:
+        """The words of `text`, one per non-empty line, concatenated (64 bytes each)."""
+        return b"".join(self.asm_lines(text))
+
+    def asm_lines(self, text: str) -> list[bytes]:
+        """One 64-byte word per instruction line of `text` (blank and comment lines skipped)."""
+        words = []
+        for lineno, line in enumerate(text.split("\n"), 1):
+            tk = _Tokens(line, lineno)
+            if tk.toks:
+                words.append(self._statement(tk))
+        return words
+
+    def _statement(self, tk: _Tokens) -> bytes:
+        first = tk.next()
+        if first == ".":
+            directive = tk.next()
+            if directive.lower() != "word":
+                tk.fail(f"unknown directive .{directive} (only .word)", 0)
+            digits = tk.next()
+            if not (digits[:2].lower() == "0x" and len(digits) == 2 + 2 * WORD_SIZE):
+                tk.fail(".word takes 0x and the word's 64 bytes in memory order (128 hex digits)")
+            try:
+                word = bytes.fromhex(digits[2:])
+            except ValueError:
+                tk.fail(f"{digits!r} is not hexadecimal")
+            tk.expect("")
+            return word
+        if not _is_name(first):
+            tk.fail(f"expected a mnemonic, found {_describe(first)}", 0)
+        opcode = self._mnemonics.get(first.lower())
+        if opcode is None:
+            tk.fail(f"{first!r} is not a {self.decoder.generation} opcode", 0)
+        cls = self.decoder.structs.get(opcode)
+        if cls is None:
+            tk.fail(f"{first} does not decode on {self.decoder.generation}: write it as .word", 0)
+        out = self._base(cls, opcode)
+        overrides: list[tuple[int, int]] = []
+        self._struct_body(tk, cls, out, 0, True, "", overrides)
+        for off, v in overrides:
+            out[off] = v
+        return bytes(out)
+
+    def _struct_body(
+        self,
+        tk: _Tokens,
+        cls: type[Any],
+        out: bytearray,
+        base: int,
+        header: bool,
+        closer: str,
+        overrides: list[tuple[int, int]] | None = None,
+    ) -> None:
+        """`name=value ...` up to `closer` ("" for the end of the line), written into `out`."""
+        by_name = _by_name(cls)
+        seen: set[str] = set()
+        while True:
+            tok = tk.peek()
+            if tok == closer:
+                return
+            if tok == "":
+                tk.fail(f"expected {closer!r}, found the end of the line", tk.i)
+            at = tk.i
+            tk.next()
+            if tok == "@" and overrides is not None:
+                off = self._int_in(tk, 0, WORD_SIZE - 1, "a byte offset")
+                tk.expect("=")
+                overrides.append((off, self._int_in(tk, 0, 255, "a byte")))
+                continue
+            if not _is_name(tok):
+                tk.fail(f"expected a field name, found {_describe(tok)}", at)
+            f = by_name.get(tok.lower())
+            if f is None:
+                names = ", ".join(x.name for x in cls.LAYOUT)
+                tk.fail(f"{cls.__name__} has no field {tok!r} (fields: {names})", at)
+            if f.name in seen:
+                tk.fail(f"field {f.name} is given twice", at)
+            seen.add(f.name)
+            if header and f.kind == "enum" and f.cls is self.opcodes and base + f.offset == 0:
+                tk.fail("the opcode is the mnemonic; it cannot be set as a field", at)
+            arm = None
+            if tk.peek() == ".":
+                tk.next()
+                arm = tk.next()
+            tk.expect("=")
+            self._value_into(tk, f, arm, out, base, header and base + f.offset == 0, at)
+
+    def _value_into(
+        self,
+        tk: _Tokens,
+        f: FieldLayout,
+        arm: str | None,
+        out: bytearray,
+        base: int,
+        header: bool,
+        at: int,
+    ) -> None:
+        if _is_union(f):
+            u = f.cls
+            if arm is None:
+                nxt = tk.peek()
+                low = nxt.lower()
+                kind = "float" if low == "nan" else _num_kind(nxt) or (
+                    "address" if low in ("sbuf", "psum") else "other"
+                )
+                af = _bare_arm(u, "float" if kind == "float" else kind)
+            else:
+                found = _by_name(u).get(arm.lower())
+                if found is None:
+                    arms = ", ".join(a.name for a in u.LAYOUT)
+                    tk.fail(f"{f.name} has no arm {arm!r} (arms: {arms})", at)
+                af = found
+            self._value_into(tk, af, None, out, base + f.offset, False, at)
+            return
+        if arm is not None:
+            tk.fail(f"{f.name} is not a union; '.{arm}' names no arm", at)
+        if f.kind == "struct":
+            es = f.size // f.count
+            for k in self._elements(tk, f, at):
+                tk.expect("{")
+                self._struct_body(tk, f.cls, out, base + f.offset + k * es, header, "}")
+                tk.expect("}")
+            if f.dims:
+                tk.expect("]")
+            return
+        leaf = _leaf(f)
+        if not f.dims:
+            leaf.write(out, base, (self._scalar(tk, f, leaf),))
+            return
+        values = [self._scalar(tk, f, leaf) for _ in self._elements(tk, f, at)]
+        tk.expect("]")
+        leaf.write(out, base, values)
+
+    def _elements(self, tk: _Tokens, f: FieldLayout, at: int) -> Iterator[int]:
+        """The element indices of a field's value: one for a scalar; for an array `[a, b, ...]`
+        with exactly `count` elements (the caller reads the closing bracket)."""
+        if not f.dims:
+            yield 0
+            return
+        if tk.peek() != "[":
+            tk.fail(f"{f.name} is an array of {f.count}: give [a, b, ...]", tk.i)
+        tk.next()
+        for k in range(f.count):
+            if k:
+                if tk.peek() == "]":
+                    tk.fail(f"{f.name} takes {f.count} elements, {k} given", at)
+                tk.expect(",")
+            yield k
+        if tk.peek() == ",":
+            tk.fail(f"{f.name} takes {f.count} elements, more given", at)
+
+    def _int_in(self, tk: _Tokens, lo: int, hi: int, what: str) -> int:
+        tok = tk.next()
+        if _num_kind(tok) != "int":
+            tk.fail(f"expected {what}, found {_describe(tok)}")
+        v = int(tok, 0)
+        if not lo <= v <= hi:
+            tk.fail(f"{what} is {lo}..{hi}, not {tok}")
+        return v
+
+    def _scalar(self, tk: _Tokens, f: FieldLayout, leaf: _Leaf) -> int:
+        tok = tk.next()
+        if not tok:
+            tk.fail(f"expected a value for {f.name}, found the end of the line")
+        kind = _num_kind(tok)
+        if f.kind == "float":
+            if tok.lower() == "nan":
+                tok = "nan:0x7fc00000" if leaf.es == 4 else "nan:0x7ff8000000000000"
+            elif kind is None:
+                tk.fail(f"{f.name} is a float: give a number, not {_describe(tok)}")
+            bits = float_bits(tok, leaf.es)
+            if not 0 <= bits < 1 << (8 * leaf.es):
+                tk.fail(f"{tok} is wider than {f.name}'s {leaf.es} bytes")
+            return bits
+        if kind == "float":
+            tk.fail(f"{f.name} is an integer field ({f.c_type}), not a float")
+        if kind == "int":
+            v = int(tok, 0)
+        elif tok.lower() in ("sbuf", "psum") and tk.peek() == "[":
+            v = self._address(tk, tok)
+        elif _is_name(tok):
+            v = self._named(tk, f, tok)
+        else:
+            tk.fail(f"expected a value for {f.name}, found {_describe(tok)}")
+        lo, hi = leaf.range
+        if not lo <= v <= hi:
+            tk.fail(f"{f.name} ({f.c_type}) is {lo}..{hi}, not {v}")
+        return v
+
+    def _address(self, tk: _Tokens, region: str) -> int:
+        at = tk.i - 1
+        tk.expect("[")
+        part = self._int_in(tk, 0, 1 << 32, "a partition")
+        tk.expect("]")
+        tk.expect("+")
+        off = self._int_in(tk, 0, 1 << 64, "an offset")
+        if self.addresses is None:
+            tk.fail(f"{self.decoder.generation} states no address geometry", at)
+        try:
+            return self.addresses.address(region, part, off)
+        except ValueError as e:
+            tk.fail(str(e), at)
+
+    def _named(self, tk: _Tokens, f: FieldLayout, name: str) -> int:
+        if f.kind == "bool":
+            if name.lower() in ("true", "false"):
+                return int(name.lower() == "true")
+            tk.fail(f"{f.name} is a bool: true, false or a number, not {name!r}")
+        if f.kind == "enum":
+            v = _members(f.cls).get(name.lower())
+            if v is None:
+                members = ", ".join(f.cls.__members__)
+                tk.fail(f"{name!r} is not a member of {f.cls.__name__} ({members})")
+            return v
+        tk.fail(f"{f.name} ({f.c_type}) takes a number, not {name!r}")
+
+    # -- dict form -----------------------------------------------------------------------------
+
+    def to_dict(self, word: Word) -> dict[str, Any]:
+        """The word as plain data (JSON-ready), the text form's values as Python values:
+        `{"opcode": name, "fields": {...}, "hex": ...}`; nested structs are dicts, a union arm
+        other than the one its value implies is keyed `name.arm`, enums are names, floats
+        numbers (a NaN "nan:0x…"), addresses "sbuf[p]+0x…", bytes no field reproduces "@N".
+        An undecodable word is `{"opcode": None, "hex": ...}`."""
+        b = as_bytes(word)
+        cls = self.decoder.structs.get(b[0]) if len(b) == WORD_SIZE else None
+        if cls is None:
+            return {"opcode": None, "hex": b.hex()}
+        tk = _Tokens(self.disasm(b), 1)
+        tk.next()
+        return {"opcode": self.opcodes(b[0]).name, "fields": _plain_fields(tk, ""), "hex": b.hex()}
+
+    def from_dict(self, data: Mapping[str, Any]) -> bytes:
+        """The word a `to_dict` result (or a hand-written one of the same shape) describes; the
+        "hex" of a decodable opcode is ignored, the fields decide."""
+        if data.get("opcode") is None:
+            raw = bytes.fromhex(str(data.get("hex", "")))
+            if len(raw) != WORD_SIZE:
+                raise AsmError(f"an undecodable word needs its {WORD_SIZE} bytes as hex", "/hex")
+            return raw
+        fields = data.get("fields", {})
+        if not isinstance(fields, Mapping):
+            raise AsmError("fields must be an object", "/fields")
+        return self.asm(" ".join([str(data["opcode"]), *_field_texts(fields)]))
+
+
+def _is_name(tok: str) -> bool:
+    return _NAME.match(tok) is not None and tok != "inf"
+
+
+def _num_kind(tok: str) -> str | None:
+    """"int" or "float" for a number token, else None."""
+    if not tok:
+        return None
+    c = tok[0]
+    if c.isdigit() or (c == "-" and len(tok) > 1):
+        return "int" if _INT.match(tok) else "float" if _FLOAT.match(tok) else None
+    if c in "in" and _FLOAT.match(tok):
+        return "float"
+    return None
+
+
+def _describe(tok: str) -> str:
+    return repr(tok) if tok else "the end of the line"
+
+
+class _Tokens:
+    """The tokens of one line, read left to right. Errors locate a token by `line:col`."""
+
+    __slots__ = ("i", "line", "lineno", "toks")
+
+    def __init__(self, line: str, lineno: int) -> None:
+        toks = _TOKEN.findall(line)
+        if toks and toks[-1][0] == ";":
+            toks.pop()
+        self.toks: list[str] = toks
+        self.line, self.lineno, self.i = line, lineno, 0
+
+    def peek(self) -> str:
+        return self.toks[self.i] if self.i < len(self.toks) else ""
+
+    def next(self) -> str:
+        tok = self.peek()
+        self.i += 1
+        return tok
+
+    def expect(self, text: str) -> None:
+        tok = self.next()
+        if tok != text:
+            self.fail(f"expected {_describe(text)}, found {_describe(tok)}")
+
+    def fail(self, message: str, index: int | None = None) -> NoReturn:
+        """Raise AsmError at token `index` (default: the one just read)."""
+        k = self.i - 1 if index is None else index
+        cols = [m.start() + 1 for m in _TOKEN.finditer(self.line)]
+        col = cols[k] if 0 <= k < len(cols) else len(self.line.rstrip()) + 1
+        raise AsmError(message, (self.lineno, col))
+
+
+def _plain_value(tk: _Tokens) -> Any:
+    tok = tk.next()
+    kind = _num_kind(tok)
+    if kind == "int":
+        return int(tok, 0)
+    if kind == "float":
+        return tok if tok.startswith("nan") else float(tok)
+    if tok == "{":
+        fields = _plain_fields(tk, "}")
+        tk.expect("}")
+        return fields
+    if tok == "[":
+        items: list[Any] = []
+        while tk.peek() != "]":
+            if items:
+                tk.expect(",")
+            items.append(_plain_value(tk))
+        tk.next()
+        return items
+    if tok.lower() in ("sbuf", "psum") and tk.peek() == "[":
+        tk.next()
+        part = tk.next()
+        tk.expect("]")
+        tk.expect("+")
+        return f"{tok}[{part}]+{tk.next()}"
+    return {"true": True, "false": False}.get(tok, tok)
+
+
+def _plain_fields(tk: _Tokens, closer: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    while tk.peek() != closer:
+        key = tk.next()
+        if key == "@":
+            key += tk.next()
+        elif tk.peek() == ".":
+            tk.next()
+            key += "." + tk.next()
+        tk.expect("=")
+        out[key] = _plain_value(tk)
+    return out
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v) if not math.isnan(v) else "nan"
+    if isinstance(v, Mapping):
+        return "{" + " ".join(_field_texts(v)) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(_value_text(x) for x in v) + "]"
+    return str(v)
+
+
+def _field_texts(fields: Mapping[str, Any]) -> list[str]:
+    return [f"{k}={_value_text(v)}" for k, v in fields.items()]

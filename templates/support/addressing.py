@@ -1,0 +1,155 @@
+"""PartitionOffset addresses: where an address points, and the address of a place.
+
+An address is a PartitionOffset (semantics.md §4.2): at most the bits of
+``TPB_PARTITION_ADDR_MASK``; PSUM when it lies in ``[PSUM_BUF_OFFSET, PSUM_BUF_OFFSET +
+PSUM_BUF_SZ)``, else SBUF when it lies in ``[STATE_BUF_OFFSET, STATE_BUF_OFFSET + STATE_BUF_SZ)``.
+Within a region ``partition = (addr - base) // PARTITION_SIZE`` and ``offset = (addr - base) %
+PARTITION_SIZE``; only the first ``PARTITION_ACTIVE_SIZE`` bytes of a partition exist.
+
+The geometry is the generation's (its header constants, ``constants.GEOMETRY``); the executor's
+memory, the text form and the addressing helpers all read addresses through one `AddressMap`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+REQUIRED_GEOMETRY: tuple[str, ...] = (
+    "STATE_BUF_NUM_PARTITIONS",
+    "STATE_BUF_PARTITION_SIZE",
+    "STATE_BUF_PARTITION_ACTIVE_SIZE",
+    "STATE_BUF_OFFSET",
+    "STATE_BUF_SZ",
+    "PSUM_BUF_OFFSET",
+    "PSUM_BUF_SZ",
+    "PSUM_BUF_PARTITION_SIZE",
+    "PSUM_BUF_PARTITION_ACTIVE_SIZE",
+)
+DEFAULT_PARTITION_ADDR_MASK = 0x1FFFFFFF
+REGIONS = ("SBUF", "PSUM")
+
+
+class AddressError(ValueError):
+    """An address outside SBUF and PSUM's active bytes, or a place no address names."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """A decoded PartitionOffset: region name ("SBUF" or "PSUM"), partition, byte offset."""
+
+    region: str
+    partition: int
+    offset: int
+
+    def __str__(self) -> str:
+        return f"{self.region.lower()}[{self.partition}]+{self.offset:#x}"
+
+
+@dataclass(frozen=True)
+class RegionGeometry:
+    """One memory's place in the address space."""
+
+    name: str
+    base: int
+    size: int
+    partitions: int
+    stride: int  # bytes from one partition's first address to the next one's
+    active: int  # bytes of a partition that exist
+
+    def contains(self, addr: int) -> bool:
+        return self.size > 0 and self.base <= addr < self.base + self.size
+
+
+class AddressMap:
+    """The address space of one generation's NeuronCore, from its geometry constants."""
+
+    def __init__(
+        self, geometry: Mapping[str, int], error: type[AddressError] = AddressError
+    ) -> None:
+        self.error = error
+        missing = [k for k in REQUIRED_GEOMETRY if k not in geometry]
+        if missing:
+            raise ValueError(f"geometry mapping lacks {', '.join(missing)}")
+        g = {k: int(v) for k, v in geometry.items()}
+        self.geometry: dict[str, int] = g
+        self.mask = g.get("TPB_PARTITION_ADDR_MASK", DEFAULT_PARTITION_ADDR_MASK)
+        self.sbuf = RegionGeometry(
+            "SBUF",
+            g["STATE_BUF_OFFSET"],
+            g["STATE_BUF_SZ"],
+            g["STATE_BUF_NUM_PARTITIONS"],
+            g["STATE_BUF_PARTITION_SIZE"],
+            g["STATE_BUF_PARTITION_ACTIVE_SIZE"],
+        )
+        self.psum = RegionGeometry(
+            "PSUM",
+            g["PSUM_BUF_OFFSET"],
+            g["PSUM_BUF_SZ"],
+            g.get("PSUM_BUF_NUM_PARTITIONS", g["STATE_BUF_NUM_PARTITIONS"]),
+            g["PSUM_BUF_PARTITION_SIZE"],
+            g["PSUM_BUF_PARTITION_ACTIVE_SIZE"] if g["PSUM_BUF_SZ"] > 0 else 0,
+        )
+
+    def region(self, name: str) -> RegionGeometry:
+        key = name.upper()
+        if key == "SBUF":
+            return self.sbuf
+        if key == "PSUM":
+            return self.psum
+        raise self.error(f"no memory region {name!r}: SBUF or PSUM")
+
+    def locate(self, addr: int) -> Location:
+        """Where a PartitionOffset points; `AddressError` when it is outside the active bytes."""
+        addr = int(addr)
+        if addr < 0 or addr & ~self.mask:
+            raise self.error(
+                f"address 0x{addr:X} is not a PartitionOffset (bits above mask 0x{self.mask:X})"
+            )
+        for r in (self.psum, self.sbuf):
+            if r.contains(addr):
+                part, off = divmod(addr - r.base, r.stride)
+                if part >= r.partitions:
+                    raise self.error(f"address 0x{addr:X} is beyond the last {r.name} partition")
+                if off >= r.active:
+                    raise self.error(
+                        f"address 0x{addr:X} is {r.name} partition {part} byte {off}, beyond "
+                        f"its {r.active} active bytes"
+                    )
+                return Location(r.name, part, off)
+        where = f"SBUF [0x{self.sbuf.base:X}, 0x{self.sbuf.base + self.sbuf.size:X})"
+        if self.psum.size:
+            where += f" or PSUM [0x{self.psum.base:X}, 0x{self.psum.base + self.psum.size:X})"
+        raise self.error(f"address 0x{addr:X} is not in {where}")
+
+    def try_locate(self, addr: int) -> Location | None:
+        """`locate`, or None for an address that points at no existing byte."""
+        try:
+            return self.locate(addr)
+        except AddressError:
+            return None
+
+    def address(self, region: str, partition: int, offset: int) -> int:
+        """The PartitionOffset of byte `offset` of `partition` in `region` ("SBUF" or "PSUM");
+        `AddressError` naming the allowed range when the place does not exist."""
+        r = self.region(region)
+        partition, offset = int(partition), int(offset)
+        if r.size == 0:
+            raise self.error(f"this generation has no {r.name}")
+        if not 0 <= partition < r.partitions:
+            raise self.error(
+                f"{r.name} partition {partition} does not exist (0..{r.partitions - 1})"
+            )
+        if not 0 <= offset < r.active:
+            raise self.error(
+                f"{r.name} offset {offset:#x} is beyond a partition's {r.active:#x} active bytes"
+            )
+        return r.base + partition * r.stride + offset
+
+    def sbuf_addr(self, partition: int, offset: int = 0) -> int:
+        """The address of byte `offset` of SBUF partition `partition`."""
+        return self.address("SBUF", partition, offset)
+
+    def psum_addr(self, partition: int, offset: int = 0) -> int:
+        """The address of byte `offset` of PSUM partition `partition`."""
+        return self.address("PSUM", partition, offset)

@@ -1,0 +1,181 @@
+"""`python -m tpb_isa`: listings, assembly and explanations from the command line.
+
+    python -m tpb_isa disasm FILE [--gen G] [--format text|json] [--explain]
+    python -m tpb_isa asm FILE.s -o FILE.bin [--gen G]
+    python -m tpb_isa explain HEX [--gen G]
+
+`disasm` reads raw binary or hex text (whitespace, newlines and a `0x` per word allowed; `-` is
+standard input) and prints one line per 64-byte word: byte offset, the word's hex, its text
+form, and whether the generation's validators accept it (`--explain`: why not). `--format json`
+prints one JSON object per line instead (JSON Lines). Validity comes from the batch validators,
+so a listing costs the text form per word and little else; files of 10^6 words or more report
+progress on standard error.
+
+Exit codes, as tpbgen's: 0 done and every word valid; 1 done, some word invalid (or, for
+`explain`, this word); 2 bad input (unreadable file, odd hex, a line `asm` cannot read), with a
+located message and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+import numpy as np
+
+from .text import AsmError
+
+OK, FINDINGS, BAD_INPUT = 0, 1, 2
+PROGRESS_FROM = 1_000_000  # words
+PROGRESS_EVERY = 250_000
+
+_HEX_TEXT = re.compile(rb"\A(?:\s|0[xX]|[0-9a-fA-F])*\Z")
+
+
+class InputError(Exception):
+    """Input the command cannot use; the message says where."""
+
+
+def read_words(data: bytes, name: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """The (N, 64) words of a file: hex text when it is nothing but hex digits, `0x` prefixes
+    and whitespace, else raw binary."""
+    if data and _HEX_TEXT.match(data):
+        digits = re.sub(rb"0[xX]|\s", b"", data)
+        if len(digits) % 2:
+            raise InputError(f"{name}: hex text with an odd number of digits ({len(digits)})")
+        raw = bytes.fromhex(digits.decode("ascii"))
+    else:
+        raw = data
+    if len(raw) % 64:
+        raise InputError(
+            f"{name}: {len(raw)} bytes is not a whole number of 64-byte words "
+            f"({len(raw) // 64} words and {len(raw) % 64} bytes left over)"
+        )
+    return np.frombuffer(raw, dtype=np.uint8).reshape(-1, 64)
+
+
+def _read(path: str, stdin: Any) -> bytes:
+    if path == "-":
+        data: bytes = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
+        return data
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror or e}") from None
+
+
+def _generation(package: ModuleType, name: str | None) -> ModuleType:
+    gens: tuple[str, ...] = package.GENERATIONS
+    if name is None:
+        if len(gens) == 1:
+            name = gens[0]
+        else:
+            raise InputError(f"say which generation with --gen ({', '.join(gens)})")
+    try:
+        module: ModuleType = package.gen(name)
+    except KeyError as e:
+        raise InputError(str(e.args[0])) from None
+    return module
+
+
+def disasm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    m = _generation(package, args.gen)
+    W = read_words(_read(args.file, sys.stdin), args.file)
+    n = W.shape[0]
+    valid = m.validate_batch(W) if n else np.zeros(0, dtype=bool)
+    progress = n >= PROGRESS_FROM
+    for i in range(n):
+        b = W[i].tobytes()
+        text = m.disasm(b)
+        ok = bool(valid[i])
+        why = m.explain(b) if args.explain and not ok else ""
+        if args.format == "json":
+            rec: dict[str, Any] = {"offset": i * 64, "hex": b.hex(), "text": text, "valid": ok}
+            if args.explain and not ok:
+                rec["reason"] = why
+            out.write(json.dumps(rec) + "\n")
+        else:
+            verdict = "valid" if ok else "INVALID" + (f": {why}" if why else "")
+            out.write(f"{i * 64:08x}  {b.hex()}  {text}  ; {verdict}\n")
+        if progress and (i + 1) % PROGRESS_EVERY == 0:
+            err.write(f"disasm: {i + 1:,} of {n:,} words\n")
+            err.flush()
+    return OK if bool(valid.all()) else FINDINGS
+
+
+def asm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    m = _generation(package, args.gen)
+    try:
+        text = _read(args.file, sys.stdin).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{args.file}: not UTF-8 text (byte {e.start})") from None
+    try:
+        words = m.asm(text)
+    except AsmError as e:
+        raise InputError(f"{args.file}:{e.where}: {e.message}") from None
+    if args.output == "-":
+        sys.stdout.buffer.write(words)
+    else:
+        try:
+            Path(args.output).write_bytes(words)
+        except OSError as e:
+            raise InputError(f"{args.output}: {e.strerror or e}") from None
+        err.write(f"asm: {len(words) // 64} words written to {args.output}\n")
+    return OK
+
+
+def explain(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    m = _generation(package, args.gen)
+    W = read_words(args.hex.encode("ascii", "replace"), "HEX")
+    if W.shape[0] != 1:
+        raise InputError(f"HEX: one 64-byte word (128 hex digits), not {W.shape[0]} words")
+    b = W[0].tobytes()
+    why = m.explain(b)
+    out.write(m.disasm(b) + "\n")
+    out.write(("valid" if not why else f"INVALID: {why}") + "\n")
+    return OK if not why else FINDINGS
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m tpb_isa", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("disasm", help="list the words of a file, one per line")
+    d.add_argument("file", help="raw binary or hex text; - for standard input")
+    d.add_argument("--gen", "-g", help="generation (sunda, cayman, mariana, maverick)")
+    d.add_argument("--format", choices=("text", "json"), default="text")
+    d.add_argument("--explain", action="store_true", help="say why each invalid word is invalid")
+    a = sub.add_parser("asm", help="assemble text into 64-byte words")
+    a.add_argument("file", help="assembly text; - for standard input")
+    a.add_argument("-o", "--output", required=True, help="output file; - for standard output")
+    a.add_argument("--gen", "-g")
+    e = sub.add_parser("explain", help="decode, disassemble and explain one word")
+    e.add_argument("hex", help="the word as 128 hex digits")
+    e.add_argument("--gen", "-g")
+    return p
+
+
+COMMANDS = {"disasm": disasm, "asm": asm, "explain": explain}
+
+
+def main(
+    argv: Sequence[str] | None, package: ModuleType, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as e:
+        return BAD_INPUT if e.code else OK
+    try:
+        return COMMANDS[args.command](args, package, out, err)
+    except InputError as e:
+        err.write(f"error: {e}\n")
+        return BAD_INPUT
+    except BrokenPipeError:
+        return OK
