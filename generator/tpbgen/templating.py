@@ -14,6 +14,8 @@ from typing import Any
 
 import jinja2
 
+from .translate.to_python import py_literal
+
 
 def template_root() -> Path:
     """The installed templates directory (the repo's templates/ in an editable install)."""
@@ -41,6 +43,10 @@ def _docline(text: str) -> str:
 
 
 def _hexint(v: Any) -> str:
+    """A constant's value as Python source: an int in hex from 16 up, a float that reads back
+    exactly (`float('inf')`, `float('nan')`), a tuple element by element."""
+    if isinstance(v, (tuple, float)):
+        return py_literal(v)
     if isinstance(v, bool) or not isinstance(v, int):
         return repr(v)
     return hex(v) if v >= 16 else str(v)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Callable, Sequence
 from enum import IntEnum
@@ -115,9 +116,24 @@ _F32 = struct.Struct("<f")
 
 
 def f32(x: float) -> float:
-    """Round a Python float to the nearest float32, as C's float arithmetic does."""
-    r: float = _F32.unpack(_F32.pack(x))[0]
+    """Round a Python float to the nearest float32, as C's float arithmetic does (a magnitude
+    beyond float's range rounds to an infinity, as IEEE arithmetic gives it)."""
+    try:
+        r: float = _F32.unpack(_F32.pack(x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
     return r
+
+
+def fdiv(a: float, b: float) -> float:
+    """IEEE division, as C's on floats: by zero it is an infinity of the operands' combined
+    sign, or NaN for 0/0 (Python's `/` raises instead)."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        if math.isnan(a) or a == 0.0:
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
 
 
 def cdiv(a: int, b: int) -> int:

@@ -132,9 +132,9 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _scalar_namespace(code: str) -> dict[str, Any]:
     from tpb_isa._runtime import codec
+    from tpbgen.emit.render import VALIDATOR_HELPERS
 
-    ns: dict[str, Any] = {"_U16": codec.S_H, "_U32": codec.S_I, "_U64": codec.S_Q, "_I16": codec.S_h, "_I32": codec.S_i,
-                          "_I64": codec.S_q, "_F32": codec.S_f, "_F64": codec.S_d, "_cdiv": codec.cdiv, "_cmod": codec.cmod, "_f32": codec.f32}
+    ns: dict[str, Any] = {alias: getattr(codec, name) for name, alias in VALIDATOR_HELPERS}
     exec(code, ns)
     return ns
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -130,3 +131,19 @@ def test_cpp_and_pcpp_agree_on_the_drop(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("TPBGEN_PREPROCESSOR", "pcpp")
     with_pcpp = [ir_io.dumps(r.gen) for r in ingest_root(HEADER_ROOT, use_cache=False)]
     assert with_cpp == with_pcpp
+
+
+def test_verify_cc_names_a_compiler_whose_char_is_unsigned(cc: str, tmp_path: Path) -> None:
+    """tpbgen models signed plain char ('\\377' is -1); a compiler with unsigned char (AArch64
+    Linux, or -funsigned-char) would disagree with every char constant: verify-cc says so."""
+    from tpbgen.checks.verify_cc import verify_cc
+
+    wrapper = tmp_path / "cc-unsigned-char"
+    wrapper.write_text(f'#!/bin/sh\nexec {shutil.which(cc)} -funsigned-char "$@"\n')
+    wrapper.chmod(0o755)
+    gen = next(r.gen for r in ingest_root(HEADER_ROOT) if r.gen.name == "mariana")
+    ok, _ = verify_cc(gen, HEADER_ROOT, cc)
+    assert ok == []
+    bad, _ = verify_cc(gen, HEADER_ROOT, str(wrapper))
+    assert [d.message.split(":")[0] for d in bad] == ["plain char"], bad
+    assert "char is unsigned" in bad[0].message

@@ -119,6 +119,12 @@ def vdiv(a: Any, b: Any) -> Any:
     return np.where(b == 0, np.zeros_like(q), q).astype(np.result_type(a, b))
 
 
+def fdiv(a: Any, b: Any) -> Any:
+    """IEEE division of float arrays, as C's: by zero an infinity or NaN, without numpy's warning."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.divide(a, b)
+
+
 def vmod(a: Any, b: Any) -> Any:
     a = np.asarray(a)
     b = np.asarray(b)

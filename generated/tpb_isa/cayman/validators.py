@@ -18,7 +18,7 @@ from .._runtime import check_api, codec
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 1), __name__)
+check_api((2, 2), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes
@@ -33,6 +33,7 @@ _I64 = codec.S_q
 _cdiv = codec.cdiv
 _cmod = codec.cmod
 _f32 = codec.f32
+_fdiv = codec.fdiv
 
 def _show(enum: str, value: int) -> str:
     """A field value for explain(): the number, and the enumerator's name when it has one."""

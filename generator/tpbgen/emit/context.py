@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import naming, resolve
 from ..ir.model import Enum, Field, Generation, Struct
+from ..translate.to_python import py_literal
 from ..translate.validators import TranslatedGen
 
 # The runtime's field kinds (templates/support/layout.py KINDS) for the IR's type kinds.
@@ -269,7 +270,7 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
     _check_unique_names(ctx)
     ctx.struct_imports = _struct_imports(ctx)
     for c in gen.constants:
-        ctx.constants.append((naming.constant_name(c.name), c.name, repr(c.value), c.comment))
+        ctx.constants.append((naming.constant_name(c.name), c.name, py_literal(c.value), c.comment))
         if naming.constant_name(c.name) in GEOMETRY:
             assert isinstance(c.value, int)
             ctx.geometry[naming.constant_name(c.name)] = c.value

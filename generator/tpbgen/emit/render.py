@@ -45,8 +45,8 @@ def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Tr
 # (translate/to_python.py, to_numpy.py). Every generated module binds all of them: a binding
 # that is not used costs one line, where deciding which are used meant searching the output.
 VALIDATOR_HELPERS = (("S_H", "_U16"), ("S_I", "_U32"), ("S_Q", "_U64"), ("S_d", "_F64"), ("S_f", "_F32"), ("S_h", "_I16"),
-                     ("S_i", "_I32"), ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32"))
-BATCH_HELPERS = ("all_of", "any_of", "byte", "col", "colv", "gather", "gather_as", "vdiv", "vmod")
+                     ("S_i", "_I32"), ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32"), ("fdiv", "_fdiv"))
+BATCH_HELPERS = ("all_of", "any_of", "byte", "col", "colv", "fdiv", "gather", "gather_as", "vdiv", "vmod")
 
 
 def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCtx:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -11,7 +12,7 @@ from pycparser import c_ast
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir import cprint, ctypes
 from ..ir.cast import to_dict
-from ..ir.consteval import ConstEvaluator, CValue, NotConstant
+from ..ir.consteval import ConstEvaluator, CValue, NotConstant, float_to_int, round_float
 from ..ir.model import (
     Constant,
     Enum,
@@ -90,6 +91,32 @@ class _Builder:
         col = text.find(name) + 1 if name and name in text else len(text) - len(text.lstrip()) + 1
         return Loc(file, c.line, col if text else 0)
 
+    def body_column(self, node: c_ast.Node, file: str, line: int) -> int:
+        """The column of a function-body node, read off the original line like `loc` (so the IR
+        does not depend on the preprocessor): a statement's keyword (`for`, `while`, `do`, `if`,
+        `switch`, `return`...), or a constant, name or call spelled once on the line; 0 otherwise."""
+        spelling = _BODY_KEYWORDS.get(type(node).__name__)
+        if spelling is None:
+            if isinstance(node, c_ast.Constant):
+                spelling = node.value
+            elif isinstance(node, c_ast.ID):
+                spelling = node.name
+            elif isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+                spelling = node.name.name
+            else:
+                return 0
+            once = True
+        else:
+            once = False
+        text = self.src.line(file, line)
+        word = re.escape(spelling)
+        if spelling[:1].isalnum() or spelling[:1] == "_":
+            word = rf"(?<![\w.]){word}(?!\w)"
+        found = [m.start() for m in re.finditer(word, text)]
+        if not found or (once and len(found) > 1):
+            return 0
+        return found[0] + 1
+
     def error(self, node: c_ast.Node | None, message: str, code: str) -> None:
         loc = self.loc(node) if node is not None else Loc("<unknown>", 0, 0)
         self.errors.append(Diagnostic(message, loc.file, loc.line, loc.col, Severity.ERROR, code))
@@ -102,7 +129,9 @@ class _Builder:
             return CValue(self.enum_consts[name])
         for c in self.constants:
             if c.name == name and not c.dims and not isinstance(c.value, tuple):
-                return CValue(c.value, not c.type.signed, 64 if c.type.size > 4 else 32)
+                if isinstance(c.value, float):
+                    return CValue(c.value, False, 32 if c.type.size == 4 else 64)
+                return CValue(c.value, not c.type.signed, c.type.size * 8)  # below int: promoted where used
         return None
 
     def _sizeof_node(self, node: c_ast.Node) -> int:
@@ -371,12 +400,11 @@ class _Builder:
             except NotConstant as exc:
                 self.error(exc.node or d, f"constant {d.name}: {exc}", "constant")
                 return
-            value: int | float = v.value
-            if t.kind in ("int", "enum", "bool") and isinstance(value, int):
-                bits = t.size * 8
-                value &= (1 << bits) - 1
-                if t.signed and value >> (bits - 1):
-                    value -= 1 << bits
+            converted = convert_constant(v.value, t.kind, t.size, t.signed)
+            if converted is None:
+                self.error(d, f"constant {d.name}: {v.value!r} does not convert to its type (undefined behaviour)", "constant")
+                return
+            value: int | float = converted
             loc = self.loc(d, d.name)
             if self.is_ours(loc.file):
                 self.constants.append(Constant(d.name, t.ref(), value, loc, self.src.trailing_comment(loc.file, loc.line)))
@@ -414,11 +442,9 @@ class _Builder:
                 return [v for r in rows for v in r]
             vals = []
             for x in items:
-                v = self.evaluator().eval(x).value
-                if elem.kind != "float" and isinstance(v, int):
-                    v = v & ((1 << (8 * elem.size)) - 1)
-                    if elem.signed and v >> (8 * elem.size - 1):
-                        v -= 1 << (8 * elem.size)
+                v = convert_constant(self.evaluator().eval(x).value, elem.kind, elem.size, elem.signed)
+                if v is None:
+                    raise NotConstant("an element does not convert to the element type (undefined behaviour)", x)
                 vals.append(v)
             if want is None:
                 dims[level] = len(vals)
@@ -482,8 +508,31 @@ class _Builder:
         end = _max_line(fd) + 1
         if self.is_ours(loc.file):
             self.functions.append(
-                Function(decl.name, ret.ref(), tuple(params), loc, end, tuple(calls), to_dict(fd, self.relpath, keep_columns=False), self.src.section_at(loc.file, loc.line))
+                Function(decl.name, ret.ref(), tuple(params), loc, end, tuple(calls), to_dict(fd, self.relpath, keep_columns=False, column=self.body_column),
+                         self.src.section_at(loc.file, loc.line))
             )
+
+
+_BODY_KEYWORDS = {"For": "for", "While": "while", "DoWhile": "do", "If": "if", "Switch": "switch", "Return": "return",
+                  "Case": "case", "Default": "default", "Break": "break", "Continue": "continue"}
+
+
+def convert_constant(value: int | float, kind: str, size: int, signed: bool) -> int | float | None:
+    """A constant's value converted to its declared type, as C's initialisation converts it: to
+    float rounded once (`static const float X = 0.1;` holds 0.100000001490116...), to an integer
+    truncated toward zero and wrapped, to bool 0 or 1. None when the conversion is undefined (a
+    floating value out of the integer type's range, NaN)."""
+    if kind == "float":
+        return round_float(value, 32 if size == 4 else 64)
+    if kind == "bool":
+        return int(value != 0)
+    bits = size * 8
+    if isinstance(value, float):
+        return float_to_int(value, bits, not signed)
+    value &= (1 << bits) - 1
+    if signed and value >> (bits - 1):
+        value -= 1 << bits
+    return value
 
 
 def _max_line(node: c_ast.Node) -> int:

@@ -20,6 +20,7 @@ from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, Severity, TpbgenError, rebase
 from ..ir import io as ir_io
+from ..ir.consteval import CONSTEVAL_VERSION
 from ..ir.model import IR_VERSION, Generation, SourceFile
 from .build import build
 from .comments import SourceLines
@@ -56,7 +57,7 @@ def cache_key(inputs: str) -> str:
     """The IR cache key: the inputs, and what shapes the IR from them. The IR holds pycparser ASTs
     (function bodies), which another pycparser may shape differently."""
     macros = hashlib.sha256(repr(predefined_macros()).encode()).hexdigest()  # this machine's compiler's
-    tools = f"tpbgen {__version__} ir {IR_VERSION} pycparser {pycparser.__version__} macros {macros}"
+    tools = f"tpbgen {__version__} ir {IR_VERSION} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
     return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
 
 

@@ -1,15 +1,29 @@
-"""Evaluate C integer constant expressions (enumerator values, array sizes, static asserts).
+"""Evaluate C constant expressions (enumerator values, array sizes, static asserts, `static const`
+initialisers), as gcc does on the modelled target (x86-64: LP64, signed plain char, IEEE 754
+binary32 `float` and binary64 `double` evaluated in their own type, FLT_EVAL_METHOD 0).
 
-Values carry C's usual arithmetic conversions in a reduced form: a width (32 or 64) and a
-signedness. Unsigned results wrap; division truncates toward zero; comparisons give int 0/1.
+Integer values carry C's usual arithmetic conversions in a reduced form: a width (32 or 64) and
+a signedness. Unsigned results wrap; division truncates toward zero; comparisons give int 0/1.
+Floating values carry their type's width (32 for `float`, 64 for `double`) and are always
+exactly a value of that type: literals are rounded once from their exact decimal or hexadecimal
+value, every operation rounds its exact result (so `1e39f` is +inf, `0.0f / 0.0f` is NaN).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from pycparser import c_ast
+
+from .ctypes import PLAIN_CHAR_SIGNED
+
+# Bumped when an evaluation rule changes the value a constant gets: the IR cache key includes it,
+# so an IR built under the old rule is not reused (2: char constants signed, floats rounded to
+# their type, constants converted to their declared type).
+CONSTEVAL_VERSION = 2
 
 
 class NotConstant(Exception):
@@ -24,7 +38,7 @@ class NotConstant(Exception):
 class CValue:
     value: int | float
     unsigned: bool = False
-    bits: int = 32
+    bits: int = 32  # an integer's width (32, 64); a float's (32 for float, 64 for double)
 
     def norm(self) -> CValue:
         if isinstance(self.value, float):
@@ -61,6 +75,186 @@ def parse_int_literal(text: str) -> CValue:
     return CValue(v, unsigned, bits)
 
 
+# -- floating point ----------------------------------------------------------------------------
+# IEEE 754 binary formats: (significand bits with the hidden one, minimum normal exponent, maximum exponent)
+_FORMATS = {32: (24, -126, 127), 64: (53, -1022, 1023)}
+
+
+def round_float(x: Fraction | int | float, bits: int) -> float:
+    """`x` rounded once to the nearest binary32 (`bits` 32) or binary64 value, ties to even, as
+    a C conversion or a correctly rounded operation gives it: too large a magnitude is +-inf.
+    A Python float `x` is taken as its exact value (NaN and infinities pass through)."""
+    if isinstance(x, float):
+        if math.isnan(x) or math.isinf(x):
+            return x
+        if x == 0.0:
+            return x  # keeps the sign of zero
+        x = Fraction(x)
+    q = Fraction(x)
+    if q == 0:
+        return 0.0
+    mant, emin, emax = _FORMATS[bits]
+    a = abs(q)
+    e = a.numerator.bit_length() - a.denominator.bit_length()  # 2**e <= a < 2**(e + 2)
+    if Fraction(2) ** e > a:
+        e -= 1
+    elif Fraction(2) ** (e + 1) <= a:
+        e += 1
+    quantum = max(e, emin) - (mant - 1)  # the weight of the last significand bit (subnormals: fixed)
+    n = round(a / Fraction(2) ** quantum)  # round() of a Fraction: nearest, ties to even
+    sign = -1.0 if q < 0 else 1.0
+    if n == 0:
+        return math.copysign(0.0, sign)
+    if n.bit_length() + quantum > emax + 1:  # the rounded value is 2**(emax + 1) or more
+        return math.copysign(math.inf, sign)
+    return math.copysign(math.ldexp(n, quantum), sign)
+
+
+def f32(x: Fraction | int | float) -> float:
+    """The nearest `float` (binary32) value, as the C conversion to float gives it."""
+    return round_float(x, 32)
+
+
+def parse_float_literal(text: str) -> tuple[Fraction, int]:
+    """(exact value, width of its type) of a C floating constant: `0.1f` is (1/10, 32), `1e3` is
+    (1000, 64), hexadecimal forms (`0x1.8p3f`) included. `long double` (an L suffix) is refused:
+    tpbgen does not model it."""
+    t = text.strip()
+    if t[-1:] in "lL":
+        raise ValueError(f"long double constant {text}: long double is not modelled")
+    bits = 64
+    if t[-1:] in "fF" and not (t[:2].lower() == "0x" and "p" not in t.lower()):
+        t, bits = t[:-1], 32
+    if t[:2].lower() == "0x":
+        body, _, exp = t[2:].lower().partition("p")
+        whole, _, frac = body.partition(".")
+        digits = whole + frac
+        value = Fraction(int(digits or "0", 16), 16 ** len(frac)) * Fraction(2) ** int(exp or "0")
+        return value, bits
+    return Fraction(t), bits
+
+
+def float_value(text: str) -> tuple[float, int]:
+    """A C floating constant's value in its own type: (value, 32 or 64)."""
+    q, bits = parse_float_literal(text)
+    return round_float(q, bits), bits
+
+
+def float_binop(op: str, x: float, y: float, bits: int) -> float:
+    """`x op y` for + - * / in IEEE arithmetic of width `bits` (operands already of that type):
+    the exact result rounded once; division by zero gives +-inf or NaN, as on the target."""
+    if op == "/" and y == 0.0:
+        if math.isnan(x) or math.isnan(y) or x == 0.0:
+            return math.nan
+        return math.copysign(math.inf, x) * math.copysign(1.0, y)
+    if math.isnan(x) or math.isnan(y) or math.isinf(x) or math.isinf(y):
+        r = {"+": x + y, "-": x - y, "*": x * y, "/": x / y}[op]  # IEEE rules for the special values
+        return r
+    a, b = Fraction(x), Fraction(y)
+    exact = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else Fraction(0)}[op]
+    if exact == 0:
+        # the sign of an exact zero: x + y (and x - y) is -0 only when both are -0 (or -0 - +0)
+        if op in ("*", "/"):
+            return math.copysign(0.0, math.copysign(1.0, x) * math.copysign(1.0, y))
+        return x + y if op == "+" else x - y
+    return round_float(exact, bits)
+
+
+def float_to_int(x: float, bits: int, unsigned: bool) -> int | None:
+    """C's conversion of a floating value to an integer type: truncation toward zero; None when
+    the result does not fit (undefined behaviour: NaN, infinities, out of range)."""
+    if math.isnan(x) or math.isinf(x):
+        return None
+    v = int(x)  # truncates toward zero
+    lo, hi = (0, (1 << bits) - 1) if unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+    return v if lo <= v <= hi else None
+
+
+# -- character constants ---------------------------------------------------------------------
+_SIMPLE_ESCAPES = {"'": 0x27, '"': 0x22, "?": 0x3F, "\\": 0x5C, "a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "e": 27, "E": 27}
+
+
+def _char_units(body: str, wide: bool) -> list[int]:
+    """The code units of a character constant's body: one per escape (its value), and for each
+    other character its UTF-8 bytes (narrow: gcc's execution character set) or its code point."""
+    units: list[int] = []
+    k = 0
+    while k < len(body):
+        c = body[k]
+        if c != "\\":
+            units += list(c.encode("utf-8")) if not wide else [ord(c)]
+            k += 1
+            continue
+        k += 1
+        c = body[k] if k < len(body) else ""
+        if c in _SIMPLE_ESCAPES:
+            units.append(_SIMPLE_ESCAPES[c])
+            k += 1
+        elif c in "01234567" and c:
+            j = k
+            while j < len(body) and j - k < 3 and body[j] in "01234567":
+                j += 1
+            units.append(int(body[k:j], 8))
+            k = j
+        elif c == "x":
+            j = k + 1
+            while j < len(body) and body[j] in "0123456789abcdefABCDEF":
+                j += 1
+            if j == k + 1:
+                raise ValueError("\\x used with no following hex digits")
+            units.append(int(body[k + 1 : j], 16))
+            k = j
+        elif c in "uU":
+            n = 4 if c == "u" else 8
+            point = int(body[k + 1 : k + 1 + n], 16)
+            units += list(chr(point).encode("utf-8")) if not wide else [point]
+            k += 1 + n
+        else:
+            raise ValueError(f"unknown escape sequence \\{c}")
+    return units
+
+
+def parse_char_literal(text: str) -> CValue:
+    """The value and type of a C character constant as gcc gives them on the modelled target.
+
+    Plain (`'x'`): type int; one char is the value of a `char`, so `'\\377'` is -1 where char is
+    signed (PLAIN_CHAR_SIGNED); several (`'ab'`, gcc's multi-character constant) are
+    accumulated big-endian, 8 bits each, and the last four kept as an int. Wide: `L'x'` is a
+    wchar_t (int), `u'x'` a char16_t, `U'x'` a char32_t (unsigned), each one code unit."""
+    prefix, _, rest = text.partition("'")
+    body = rest[:-1] if rest.endswith("'") else rest
+    if prefix not in ("", "L", "u", "U"):
+        raise ValueError(f"character constant {text}: prefix {prefix} is not supported")
+    units = _char_units(body, wide=bool(prefix))
+    if not units:
+        raise ValueError("empty character constant")
+    if prefix:
+        if len(units) != 1:
+            raise ValueError(f"wide character constant {text} holds more than one character")
+        width, unsigned = {"L": (32, False), "u": (16, True), "U": (32, True)}[prefix]
+        if units[0] >> width:
+            raise ValueError(f"character constant {text} is out of range for its type")
+        # the value of a wchar_t (int), char16_t or char32_t; the latter two are unsigned types
+        return CValue(units[0], unsigned, 32).norm() if width == 32 else CValue(units[0], False, 32)
+    if any(u > 0xFF for u in units):
+        raise ValueError(f"escape sequence out of range in {text}")
+    if len(units) == 1:
+        v = units[0]
+        if PLAIN_CHAR_SIGNED and v >= 0x80:
+            v -= 0x100
+        return CValue(v)
+    acc = 0
+    for u in units:
+        acc = (acc << 8) | u
+    return CValue(acc, False, 32).norm()
+
+
+def char_type_of(text: str) -> tuple[int, bool]:
+    """(bits, unsigned) of a character constant's type: int, except u'' (char16_t) and U'' (char32_t)."""
+    prefix = text.partition("'")[0]
+    return {"u": (16, True), "U": (32, True)}.get(prefix, (32, False))
+
+
 def _common(a: CValue, b: CValue) -> tuple[bool, int]:
     bits = max(a.bits, b.bits)
     if a.bits == b.bits:
@@ -94,19 +288,18 @@ class ConstEvaluator:
         return v
 
     def _Constant(self, n: c_ast.Constant) -> CValue:
-        if n.type in ("int", "unsigned int", "long int", "unsigned long int", "long long int", "unsigned long long int", "long", "unsigned long"):
-            return parse_int_literal(n.value)
-        if n.type == "char":
-            body = n.value[1:-1]
-            return CValue(ord(body.encode().decode("unicode_escape")) if body else 0)
-        if n.type in ("float", "double", "long double"):
-            return CValue(float(n.value.rstrip("fFlL")))
+        text = n.value
         if n.type == "string":
             raise NotConstant("string literal in a constant expression", n)
         try:
-            return parse_int_literal(n.value)
-        except ValueError:
-            raise NotConstant(f"unsupported constant {n.value!r}", n) from None
+            if text.endswith("'"):  # pycparser types 'ab' as int: the quote decides
+                return parse_char_literal(text)
+            if n.type in ("float", "double", "long double"):
+                value, bits = float_value(text)
+                return CValue(value, False, bits)
+            return parse_int_literal(text)
+        except ValueError as exc:
+            raise NotConstant(f"unsupported constant {text!r}: {exc}", n) from None
 
     def _ID(self, n: c_ast.ID) -> CValue:
         v = self._id(n.name)
@@ -116,17 +309,39 @@ class ConstEvaluator:
 
     def _Cast(self, n: c_ast.Cast) -> CValue:
         inner = self.eval(n.expr)
-        size = self._sizeof(n.to_type)
         names = _type_names(n.to_type)
-        unsigned = "unsigned" in names or any(x.startswith("uint") for x in names) or "_Bool" in names
+        if "void" in names and not _is_pointer(n.to_type):
+            raise NotConstant("cast to void in a constant expression", n)
+        size = self._sizeof(n.to_type)
         if any(x in ("float", "double") for x in names):
-            return CValue(float(inner.value))
-        return CValue(int(inner.value), unsigned, 64 if size > 4 else 32 if size == 4 else size * 8).norm()
+            if "long" in names:
+                raise NotConstant("long double is not modelled", n)
+            return CValue(round_float(inner.value, 32 if size == 4 else 64), False, 32 if size == 4 else 64)
+        if "_Bool" in names or "bool" in names:
+            return CValue(int(inner.value != 0))
+        unsigned = "unsigned" in names or any(x.startswith("uint") for x in names)
+        bits = 64 if size > 4 else 32 if size == 4 else size * 8
+        value = inner.value
+        if isinstance(value, float):
+            converted = float_to_int(value, size * 8, unsigned)
+            if converted is None:
+                raise NotConstant(f"conversion of {value!r} to a {size * 8}-bit integer is undefined (out of range)", n)
+            value = converted
+        return CValue(value, unsigned, bits).norm()
 
     def _UnaryOp(self, n: c_ast.UnaryOp) -> CValue:
         if n.op == "sizeof":
             return CValue(self._sizeof(n.expr), True, 64)
         v = self.eval(n.expr)
+        if isinstance(v.value, float):
+            if n.op == "-":
+                return CValue(-v.value, False, v.bits)
+            if n.op == "+":
+                return v
+            if n.op == "!":
+                return CValue(int(v.value == 0.0))
+            raise NotConstant(f"operator {n.op} on a float", n)
+        v = _promote(v)
         if n.op == "-":
             return CValue(-v.value, v.unsigned, v.bits)
         if n.op == "+":
@@ -147,57 +362,93 @@ class ConstEvaluator:
         a = self.eval(n.left)
         b = self.eval(n.right)
         if isinstance(a.value, float) or isinstance(b.value, float):
-            x, y = float(a.value), float(b.value)
-            fops: dict[str, Callable[[float, float], float | bool]] = {
-                "+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q, "/": lambda p, q: p / q,
+            # the usual arithmetic conversions: both to the wider floating type, exactly
+            bits = max(v.bits for v in (a, b) if isinstance(v.value, float))
+            x, y = round_float(a.value, bits), round_float(b.value, bits)
+            cmps: dict[str, Callable[[float, float], bool]] = {
                 "==": lambda p, q: p == q, "!=": lambda p, q: p != q, "<": lambda p, q: p < q,
                 ">": lambda p, q: p > q, "<=": lambda p, q: p <= q, ">=": lambda p, q: p >= q,
             }
-            if n.op not in fops:
+            if n.op in cmps:
+                return CValue(int(cmps[n.op](x, y)))
+            if n.op not in ("+", "-", "*", "/"):
                 raise NotConstant(f"operator {n.op} on floats", n)
-            r = fops[n.op](x, y)
-            return CValue(int(r)) if isinstance(r, bool) else CValue(r)
+            return CValue(float_binop(n.op, x, y, bits), False, bits)
+        a, b = _promote(a), _promote(b)
+        av, bv = a.value, b.value
+        assert isinstance(av, int) and isinstance(bv, int)
         if n.op in ("<<", ">>"):
-            if b.value < 0 or b.value >= a.bits:
+            if bv < 0 or bv >= a.bits:
                 raise NotConstant("shift count out of range", n)
             if n.op == ">>":
-                base = a.value & ((1 << a.bits) - 1) if a.unsigned else a.value
-                return CValue(base >> b.value, a.unsigned, a.bits)
-            return CValue(a.value << b.value, a.unsigned, a.bits)
+                base = av & ((1 << a.bits) - 1) if a.unsigned else av
+                return CValue(base >> bv, a.unsigned, a.bits)
+            return CValue(av << bv, a.unsigned, a.bits)
         unsigned, bits = _common(a, b)
         mask = (1 << bits) - 1
-        x = a.value & mask if unsigned else a.value
-        y = b.value & mask if unsigned else b.value
+        x = av & mask if unsigned else av
+        y = bv & mask if unsigned else bv
         if n.op in ("/", "%") and y == 0:
             raise NotConstant("division by zero", n)
         ops: dict[str, Callable[[int, int], int]] = {
             "+": lambda p, q: p + q,
             "-": lambda p, q: p - q,
             "*": lambda p, q: p * q,
-            "/": lambda p, q: int(p / q) if (p < 0) != (q < 0) else p // q,
-            "%": lambda p, q: p - q * (int(p / q) if (p < 0) != (q < 0) else p // q),
+            "/": _tdiv,
+            "%": lambda p, q: p - q * _tdiv(p, q),
             "&": lambda p, q: p & q,
             "|": lambda p, q: p | q,
             "^": lambda p, q: p ^ q,
         }
-        cmps: dict[str, Callable[[int, int], bool]] = {
+        icmps: dict[str, Callable[[int, int], bool]] = {
             "==": lambda p, q: p == q, "!=": lambda p, q: p != q, "<": lambda p, q: p < q,
             ">": lambda p, q: p > q, "<=": lambda p, q: p <= q, ">=": lambda p, q: p >= q,
         }
-        if n.op in cmps:
-            return CValue(int(cmps[n.op](x, y)))
+        if n.op in icmps:
+            return CValue(int(icmps[n.op](x, y)))
         if n.op in ops:
             return CValue(ops[n.op](x, y), unsigned, bits)
         raise NotConstant(f"operator {n.op} in a constant expression", n)
 
     def _TernaryOp(self, n: c_ast.TernaryOp) -> CValue:
-        return self.eval(n.iftrue) if self.eval(n.cond).value else self.eval(n.iffalse)
+        take, other = (n.iftrue, n.iffalse) if self.eval(n.cond).value else (n.iffalse, n.iftrue)
+        chosen = self.eval(take)
+        try:
+            unchosen = self.eval(other)  # only its type matters: the result has the arms' common type
+        except NotConstant:
+            return chosen
+        arms = (chosen, unchosen)
+        if any(isinstance(v.value, float) for v in arms):
+            bits = max(v.bits for v in arms if isinstance(v.value, float))
+            return CValue(round_float(chosen.value, bits), False, bits)
+        unsigned, bits = _common(_promote(chosen), _promote(unchosen))
+        return CValue(chosen.value, unsigned, bits).norm()
 
     def _FuncCall(self, n: c_ast.FuncCall) -> CValue:
         if isinstance(n.name, c_ast.ID) and n.name.name in ("offsetof", "__builtin_offsetof") and n.args:
             typ, member = n.args.exprs
             return CValue(self._offsetof(typ, member), True, 64)
         raise NotConstant("function call in a constant expression", n)
+
+
+def _tdiv(p: int, q: int) -> int:
+    """C integer division: truncates toward zero (exact at any width)."""
+    r = abs(p) // abs(q)
+    return r if (p < 0) == (q < 0) else -r
+
+
+def _promote(v: CValue) -> CValue:
+    """Integer promotion of an integer value (the widths below int become a signed int)."""
+    return v if v.bits >= 32 else CValue(v.value, False, 32)
+
+
+def _is_pointer(node: c_ast.Node) -> bool:
+    t = node
+    while t is not None and not isinstance(t, c_ast.IdentifierType):
+        if isinstance(t, c_ast.PtrDecl):
+            return True
+        t = getattr(t, "type", None)
+    return False
 
 
 def _type_names(node: c_ast.Node) -> list[str]:

@@ -1,6 +1,6 @@
 """The C scalar types, once: every spelling of each (LP64, as GCC and Clang lay it out on x86-64
-and AArch64 Linux) and the <stdint.h> names. The front end types fields and typedefs with it; the
-translator types locals, casts and parameters with it."""
+Linux, the modelled target) and the <stdint.h> names. The front end types fields and typedefs with
+it; the translator types locals, casts and parameters with it."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ class Scalar:
     signed: bool
 
 
+# Plain `char` is signed on the modelled target (the x86-64 psABI; GCC's and Clang's default
+# there): a `char` holds -128..127 and the character constant '\377' is -1. (AArch64 Linux makes
+# it unsigned; verify-cc checks the compiler at hand agrees.)
+PLAIN_CHAR_SIGNED = True
+
+
 def _int(canon: str) -> Scalar:
     return Scalar("int", canon, int(canon.lstrip("uint")) // 8, not canon.startswith("u"))
 
@@ -27,7 +33,7 @@ def _spellings() -> dict[tuple[str, ...], Scalar]:
     def add(words: str, s: Scalar) -> None:
         table[tuple(sorted(words.split()))] = s
 
-    add("char", _int("int8"))  # plain char is signed on the targets above
+    add("char", _int("int8" if PLAIN_CHAR_SIGNED else "uint8"))
     add("signed char", _int("int8"))
     add("unsigned char", _int("uint8"))
     for base, bits in (("short", 16), ("int", 32), ("long", 64), ("long long", 64)):

@@ -17,7 +17,15 @@ from pycparser import c_ast
 from .. import naming
 from ..ir import ctypes
 from ..ir.cast import from_dict
-from ..ir.consteval import parse_int_literal
+from ..ir.consteval import (
+    char_type_of,
+    float_binop,
+    float_to_int,
+    float_value,
+    parse_char_literal,
+    parse_int_literal,
+    round_float,
+)
 from ..ir.model import Field, Function, Generation, Struct, TypeRef
 from .c_semantics import (
     BOOL,
@@ -25,12 +33,14 @@ from .c_semantics import (
     FLOAT64,
     INT32,
     INT64,
+    UINT16,
     UINT32,
     UINT64,
     ScalarType,
     common,
     promote,
     scalar_for,
+    wrap,
 )
 from .lir import (
     ArrayView,
@@ -64,10 +74,14 @@ from .lir import (
 
 
 class LowerError(Exception):
-    def __init__(self, function: str, where: str, message: str) -> None:
+    """A construct outside the accepted subset, or undefined: where (file, line, column; 0 when
+    unknown) and what."""
+
+    def __init__(self, function: str, file: str, line: int, col: int, message: str) -> None:
+        where = f"{file}:{line}" + (f":{col}" if col else "")
         super().__init__(f"{where}: cannot translate {function}: {message}")
         self.function = function
-        self.where = where
+        self.file, self.line, self.col = file, line, col
         self.message = message
 
 
@@ -147,8 +161,9 @@ class Lowerer:
         return LFunction(fn.name, tuple(params), self._returns, tuple(body), tuple(self._locals.items()), str(fn.loc), fn.calls)
 
     def err(self, node: c_ast.Node | None, message: str) -> LowerError:
-        where = f"{self._fn.loc.file}:{node.coord.line}" if node is not None and node.coord else str(self._fn.loc)
-        return LowerError(self._fn.name, where, message)
+        if node is not None and node.coord:
+            return LowerError(self._fn.name, self._fn.loc.file, node.coord.line, node.coord.column or 0, message)
+        return LowerError(self._fn.name, self._fn.loc.file, self._fn.loc.line, self._fn.loc.col, message)
 
     # -- statements ------------------------------------------------------------------------
     def block(self, node: c_ast.Node | None, scopes: list[_Scope], in_loop: bool, in_switch: bool) -> list[Stmt]:
@@ -168,7 +183,7 @@ class Lowerer:
         if isinstance(n, c_ast.Return):
             if n.expr is None:
                 raise self.err(n, "return without a value")
-            return [Return(self.conv(self.expr(n.expr, scopes), self._returns), line)]
+            return [Return(self.conv(self.expr(n.expr, scopes), self._returns, n), line)]
         if isinstance(n, c_ast.Decl):
             return self.local(n, scopes)
         if isinstance(n, c_ast.DeclList):
@@ -267,7 +282,7 @@ class Lowerer:
         top.scalars[d.name] = (name, t)
         if d.init is None:
             return [Assign(name, Const(0, t), line)]
-        return [Assign(name, self.conv(self.expr(d.init, scopes), t), line)]
+        return [Assign(name, self.conv(self.expr(d.init, scopes), t, d), line)]
 
     def effect(self, n: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
         """An expression statement with a side effect on a scalar local: = op= ++ --."""
@@ -283,7 +298,7 @@ class Lowerer:
             rhs = self.expr(n.rvalue, scopes)
             if n.op != "=":
                 rhs = self.arith(n.op[:-1], Var(name, t), rhs, n)
-            return [Assign(name, self.conv(rhs, t), line)]
+            return [Assign(name, self.conv(rhs, t, n), line)]
         raise self.err(n, f"expression statement without effect ({type(n).__name__})")
 
     def lvalue(self, n: c_ast.Node, scopes: list[_Scope]) -> tuple[str, ScalarType]:
@@ -300,18 +315,23 @@ class Lowerer:
     def truth(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr:
         return self.conv(self.expr(n, scopes), BOOL)
 
-    def conv(self, e: Expr, t: ScalarType) -> Expr:
+    def conv(self, e: Expr, t: ScalarType, where: c_ast.Node | None = None) -> Expr:
         if e.t == t:
             return e
         if t.kind == "bool" and e.t.kind == "bool":
             return e
         if isinstance(e, Const) and t.kind == "bool":
             return Const(int(e.value != 0), BOOL)
-        if isinstance(e, Const) and t.kind != "bool" and e.t.kind != "float" and t.kind != "float":
-            from .c_semantics import wrap
-
+        if isinstance(e, Const) and t.kind != "float" and e.t.kind != "float":
             assert isinstance(e.value, int)
             return Const(wrap(e.value, t), t, e.name)
+        if isinstance(e, Const) and t.kind == "float":
+            return Const(round_float(e.value, t.bits), t)  # int or float to float: rounded once, as C does
+        if isinstance(e, Const) and isinstance(e.value, float):
+            v = float_to_int(e.value, t.bits, not t.signed)
+            if v is None:
+                raise self.err(where, f"converting {e.value!r} to {t.name} is undefined (out of range)")
+            return Const(v, t)
         return Conv(e, t)
 
     def expr(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr:
@@ -377,12 +397,12 @@ class Lowerer:
             a = self.expr(n.iftrue, scopes)
             b = self.expr(n.iffalse, scopes)
             t = BOOL if a.t.kind == "bool" and b.t.kind == "bool" else common(a.t, b.t)
-            return Cond(c, self.conv(a, t), self.conv(b, t), t)
+            return Cond(c, self.conv(a, t, n), self.conv(b, t, n), t)
         if isinstance(n, c_ast.Cast):
             tref = self.type_of_decl(n.to_type.type, n)
             if tref.kind in ("struct", "union"):
                 raise self.err(n, "cast to a struct type")
-            return self.conv(self.expr(n.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref))
+            return self.conv(self.expr(n.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref), n)
         if isinstance(n, c_ast.FuncCall):
             return self.call(n, scopes)
         raise self.err(n, f"unsupported expression ({type(n).__name__})")
@@ -411,15 +431,17 @@ class Lowerer:
     def constant(self, n: c_ast.Constant) -> Const:
         if n.type == "string":
             raise self.err(n, "string literal")
-        if n.type == "char":
-            body = n.value[1:-1].encode().decode("unicode_escape")
-            return Const(ord(body) if body else 0, INT32)
-        if n.type in ("float", "double", "long double"):
-            text = n.value.rstrip("lL")
-            if text.endswith(("f", "F")):
-                return Const(float(text[:-1]), FLOAT32)
-            return Const(float(text), FLOAT64)
-        v = parse_int_literal(n.value)
+        try:
+            if n.value.endswith("'"):  # a character constant (pycparser types 'ab' as int)
+                c = parse_char_literal(n.value)
+                bits, unsigned = char_type_of(n.value)
+                return Const(c.value, {(32, False): INT32, (16, True): UINT16, (32, True): UINT32}[(bits, unsigned)])
+            if n.type in ("float", "double", "long double"):
+                value, fbits = float_value(n.value)  # rounded once from the exact literal: 0.1f is 0.100000001490116...
+                return Const(value, FLOAT32 if fbits == 32 else FLOAT64)
+            v = parse_int_literal(n.value)
+        except ValueError as exc:
+            raise self.err(n, str(exc) if n.value in str(exc) else f"constant {n.value}: {exc}") from None
         t = {(False, 32): INT32, (True, 32): UINT32, (False, 64): INT64, (True, 64): UINT64}[(v.unsigned, v.bits)]
         assert isinstance(v.value, int)
         return Const(v.value, t)
@@ -473,8 +495,6 @@ class Lowerer:
             return self.conv(e, t)
         if n.op == "-":
             if isinstance(e, Const) and e.t.kind != "bool":
-                from .c_semantics import wrap
-
                 if isinstance(e.value, float):
                     return Const(-e.value, e.t)
                 return Const(wrap(-e.value, t), t)
@@ -492,7 +512,7 @@ class Lowerer:
         b = self.expr(n.right, scopes)
         if n.op in ("==", "!=", "<", "<=", ">", ">="):
             t = common(a.t, b.t)
-            return Compare(n.op, self.conv(a, t), self.conv(b, t))
+            return Compare(n.op, self.conv(a, t, n), self.conv(b, t, n))
         return self.arith(n.op, a, b, n)
 
     def arith(self, op: str, a: Expr, b: Expr, n: c_ast.Node) -> Expr:
@@ -508,9 +528,13 @@ class Lowerer:
         t = common(a.t, b.t)
         if t.kind == "float" and op in ("%", "&", "|", "^"):
             raise self.err(n, f"operator {op} on a float")
-        if op in ("/", "%") and isinstance(b, Const) and b.value == 0:
+        if t.kind != "float" and op in ("/", "%") and isinstance(b, Const) and b.value == 0:
             raise self.err(n, "division by zero")
-        return Binary(op, self.conv(a, t), self.conv(b, t), t)
+        ca, cb = self.conv(a, t, n), self.conv(b, t, n)
+        if t.kind == "float" and isinstance(ca, Const) and isinstance(cb, Const):
+            # IEEE arithmetic on constants, as gcc folds it: 0.0f / 0.0f is NaN, 1.0f / -0.0f is -inf
+            return Const(float_binop(op, float(ca.value), float(cb.value), t.bits), t)
+        return Binary(op, ca, cb, t)
 
     def call(self, n: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
         if not isinstance(n.name, c_ast.ID):
@@ -530,7 +554,7 @@ class Lowerer:
                     raise self.err(a, f"argument '{p.name}' of {name} must be a {p.type.name}")
                 args.append(v)
             else:
-                args.append(self.conv(self.expr(a, scopes), BOOL if p.type.kind == "bool" else self.scalar(p.type)))
+                args.append(self.conv(self.expr(a, scopes), BOOL if p.type.kind == "bool" else self.scalar(p.type), a))
         ret = BOOL if fn.returns.kind == "bool" else self.scalar(fn.returns)
         return Call(name, tuple(args), ret)
 

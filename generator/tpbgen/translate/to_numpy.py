@@ -12,6 +12,7 @@ result is discarded anyway.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from .analyses import flatten
@@ -129,6 +130,8 @@ class NpEmitter:
     def const(self, e: Const) -> str:
         if e.t.kind == "bool":
             return "True" if e.value else "False"
+        if isinstance(e.value, float) and (math.isnan(e.value) or math.isinf(e.value)):
+            return f"{np_dtype(e.t)}({'np.nan' if math.isnan(e.value) else 'np.inf' if e.value > 0 else '-np.inf'})"
         return f"{np_dtype(e.t)}({e.value!r})"
 
     def cmp_operand(self, e: Expr) -> str:
@@ -196,7 +199,7 @@ class NpEmitter:
             # numpy has no uint64 << int32; C's result type is the left operand's anyway
             sb = f"np.asarray({_bare(sb)}).astype({np_dtype(e.t)})" if not isinstance(e.b, Const) else f"{np_dtype(e.t)}({e.b.value!r})"
         if e.op == "/":
-            return f"_vdiv({_bare(sa)}, {_bare(sb)})" if e.t.kind == "int" else f"({sa} / {sb})"
+            return f"_vdiv({_bare(sa)}, {_bare(sb)})" if e.t.kind == "int" else f"_fdiv({_bare(sa)}, {_bare(sb)})"
         if e.op == "%":
             return f"_vmod({_bare(sa)}, {_bare(sb)})"
         return f"({sa} {e.op} {sb})"

@@ -7,6 +7,7 @@ where C's value can change: a narrowing, a signedness change that can flip, unsi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -69,6 +70,22 @@ def fits(src: ScalarType, dst: ScalarType) -> bool:
     return False
 
 
+def py_float(v: float) -> str:
+    """A float as Python source that reads back exactly: `0.1`, `-0.0`, `float('inf')`, `float('nan')`."""
+    if math.isnan(v):
+        return "float('nan')"
+    if math.isinf(v):
+        return "float('inf')" if v > 0 else "float('-inf')"
+    return repr(v)
+
+
+def py_literal(v: int | float | tuple[int | float, ...]) -> str:
+    """A constant's value as Python source, `repr` but floats through `py_float`."""
+    if isinstance(v, tuple):
+        return "(" + ", ".join(py_literal(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    return py_float(v) if isinstance(v, float) else repr(v)
+
+
 def wrap_expr(x: str, t: ScalarType) -> str:
     mask = (1 << t.bits) - 1
     if not t.signed:
@@ -128,7 +145,7 @@ class PyEmitter:
             self.used_consts[e.name] = e.value
             return e.name
         if isinstance(e.value, float):
-            return repr(e.value)
+            return py_float(e.value)
         if e.t.kind == "bool":
             return "True" if e.value else "False"
         return str(e.value) if -1024 < e.value < 1024 else hex(e.value)
@@ -238,9 +255,8 @@ class PyEmitter:
     def binary(self, e: Binary) -> str:
         a, b, t = self.expr(e.a), self.expr(e.b), e.t
         if t.kind == "float":
-            op = e.op
-            out = f"({a} {op} {b})"
-            return f"_f32{out}" if t.bits == 32 else out
+            out = f"_fdiv({a}, {b})" if e.op == "/" else f"({a} {e.op} {b})"  # IEEE: x / 0.0 is inf or NaN
+            return f"_f32({strip_parens(out)})" if t.bits == 32 else out
         if e.op == "/":
             return f"_cdiv({a}, {b})" if t.signed else f"({a} // {b})"
         if e.op == "%":

@@ -71,8 +71,7 @@ def translate(gen: Generation) -> TranslatedGen:
         try:
             lowered.append(lowerer.lower(fn))
         except LowerError as exc:
-            file, _, line = exc.where.rpartition(":")
-            errors.append(Diagnostic(f"cannot translate {exc.function}: {exc.message}", file, int(line) if line.isdigit() else 0, 0, Severity.ERROR, "translate"))
+            errors.append(Diagnostic(f"cannot translate {exc.function}: {exc.message}", exc.file, exc.line, exc.col, Severity.ERROR, "translate"))
     if errors:
         raise TpbgenError(errors)
     union = next((s for s in gen.structs if s.name == INST_UNION), None)

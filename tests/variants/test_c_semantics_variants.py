@@ -1,0 +1,136 @@
+"""Variant drops the real tree may be, C-semantics classes: constructs whose value gcc fixes in a
+way Python does not by itself (plain char's sign, float rounding, IEEE division, statements
+without effect, do/while(0), deep expressions, nested switches). Each variant is one edit of a
+real validator of the mariana tree; see harness.py for what right and refused mean. A variant
+states each C fact it relies on inside the C itself (`&& ('\\377' < 0)`), so a translation that
+gets one of them wrong rejects every word and fails the corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .harness import (
+    Edit,
+    assert_refused,
+    assert_right,
+    gcc_accepts,
+    generate,
+    make_variant,
+    replace_in,
+)
+
+COMMON = "aws_neuron_isa_tpb_common.h"
+ASSERT = "aws_neuron_isa_tpb_assert.h"
+
+# Anchors in the mariana tree the variants edit.
+S3D3_RESERVED = "    return( (i.s3d3_ts.reserved0[0] == 0U)\n"  # s3d3_ts_reserved_zero, under five top-level validators
+S4D4_RESERVED = "    if (i.s4d4_tsm.reserved0[0] != 0U) {\n"  # s4d4_tsm_reserved_zero, under is_valid_tensor_scalar_ptr_multi
+S2_ZERO_IMM = "    return( (i.s2_bn.imm0_ptr.imm_arith_fp32 == 0.0f)\n"  # has_s2_bn_zero_immediates, under is_valid_tsm_immediates_load
+CONSTS_ANCHOR = "static const uint32_t NEURON_ISA_TPB_POOLING_NUM_CHANNELS = 128U;"
+
+
+# -- 1. character constants: plain char is signed on x86-64 -----------------------------------
+def char_constants_signed(tpb: Path) -> None:
+    """'\\377' is (char)0xFF = -1: in a comparison, in arithmetic with a field, against other
+    escapes; 'ab' is gcc's multi-character constant 0x6162; L'\\377' is the wchar_t 255."""
+    replace_in(tpb / ASSERT, S3D3_RESERVED,
+               "    return( ((int32_t)i.s3d3_ts.reserved0[0] + '\\377' == -1)\n"
+               "            && ('\\377' < 0) && ('\\200' == -128) && ('\\x7f' + 1 == 128) && ('\\0' == 0)\n"
+               "            && ('ab' == 0x6162) && (L'\\377' == 255) && (u'\\377' == 255) && ('\\377' * '\\377' == 1)\n")
+
+
+def char_constants_in_static_consts(tpb: Path) -> None:
+    """A `static const` and an enumerator initialised from character constants: the front end's
+    constant evaluator gives them the same values as the translator."""
+    replace_in(tpb / COMMON, CONSTS_ANCHOR,
+               CONSTS_ANCHOR + "\nstatic const int32_t NEURON_ISA_TPB_CHAR_WRAP = '\\377' + 1;\n"
+               "typedef enum NEURON_ISA_TPB_CHAR_MARK { NEURON_ISA_TPB_CHAR_MARK_A = '\\200' + 128, NEURON_ISA_TPB_CHAR_MARK_B = 'ab' } NEURON_ISA_TPB_CHAR_MARK;")
+    replace_in(tpb / ASSERT, S4D4_RESERVED,
+               "    if ((i.s4d4_tsm.reserved0[0] != NEURON_ISA_TPB_CHAR_WRAP) || (NEURON_ISA_TPB_CHAR_MARK_A != 0) || (NEURON_ISA_TPB_CHAR_MARK_B != 0x6162)) {\n")
+
+
+# -- 2. floating constants: rounded to float where C has float ---------------------------------
+def float_literals(tpb: Path) -> None:
+    """`0.1f` is the float nearest 0.1 (not the double); 1e39f is +inf; 0.0f/0.0f is NaN; -0.0f
+    equals 0.0f but divides to -inf; 16777217.0f is 16777216; a literal a hair above a float
+    midpoint rounds up (rounding through double first would round it down); a float field divided
+    by 0.0f at run time is NaN or an infinity, as in C (Python's `/` would raise)."""
+    replace_in(tpb / ASSERT, S2_ZERO_IMM,
+               "    return( ((i.s2_bn.imm0_ptr.imm_arith_fp32 == 0.0f) || (i.s2_bn.imm0_ptr.imm_arith_fp32 == -0.0f))\n"
+               "            && (0.1f != 0.1) && (0.1f == (float)0.1) && ((double)0.1f == 0.100000001490116119384765625)\n"
+               "            && (1e39f > 3.4e38f) && (1e39f == 1e39f / 2.0f) && (0.0f / 0.0f != 0.0f / 0.0f) && (1.0f / -0.0f < 0.0f)\n"
+               "            && (16777217.0f == 16777216.0f) && (1.00000005960464477539062500000000001f > 1.0f) && (0x1.8p1f == 3.0f)\n"
+               "            && !(i.s2_bn.imm1.imm_arith_fp32 / 0.0f == i.s2_bn.imm1.imm_arith_fp32 / 0.0f)\n")
+
+
+def float_static_consts(tpb: Path) -> None:
+    """`static const float X = 0.1;` holds the float nearest 0.1, compared with a float field;
+    a double initialised from 0.1f holds that float exactly; 1e39 in a float is +inf, 0.0f/0.0f
+    NaN (the front end's evaluator used to raise ZeroDivisionError on it), -2.7 in an int32_t is
+    -2; a float table holds rounded values and is indexed at run time."""
+    replace_in(tpb / COMMON, CONSTS_ANCHOR,
+               CONSTS_ANCHOR + "\nstatic const float NEURON_ISA_TPB_TENTH = 0.1;\n"
+               "static const double NEURON_ISA_TPB_TENTH_D = 0.1f;\n"
+               "static const float NEURON_ISA_TPB_HUGE_F = 1e39;\n"
+               "static const float NEURON_ISA_TPB_NAN_F = 0.0f / 0.0f;\n"
+               "static const float NEURON_ISA_TPB_NEG_ZERO = -0.0f;\n"
+               "static const int32_t NEURON_ISA_TPB_TRUNC = -2.7;\n"
+               "static const float NEURON_ISA_TPB_FTAB[3] = { 0.1, 1e39, -0.0 };")
+    replace_in(tpb / ASSERT, S2_ZERO_IMM,
+               "    return( (i.s2_bn.imm0_ptr.imm_arith_fp32 != NEURON_ISA_TPB_TENTH)\n"
+               "            && ((i.s2_bn.imm0_ptr.imm_arith_fp32 == 0.0f) || (i.s2_bn.imm0_ptr.imm_arith_fp32 * 10.0f == 1.0f))\n"
+               "            && (NEURON_ISA_TPB_TENTH == 0.1f) && (NEURON_ISA_TPB_TENTH != 0.1) && (NEURON_ISA_TPB_TENTH_D == (double)0.1f)\n"
+               "            && (NEURON_ISA_TPB_HUGE_F > 3.4e38f) && (NEURON_ISA_TPB_NAN_F != NEURON_ISA_TPB_NAN_F)\n"
+               "            && (1.0f / NEURON_ISA_TPB_NEG_ZERO < 0.0f) && (NEURON_ISA_TPB_TRUNC == -2)\n"
+               "            && (NEURON_ISA_TPB_FTAB[0] == 0.1f) && (NEURON_ISA_TPB_FTAB[1] > 3.4e38f)\n"
+               "            && (NEURON_ISA_TPB_FTAB[i.s2_bn.num_active_channels % 3U] >= 0.1f || (i.s2_bn.num_active_channels % 3U) == 2U)\n")
+
+
+RIGHT: dict[str, Edit] = {
+    "char-constants-signed": char_constants_signed,
+    "char-constants-in-static-consts": char_constants_in_static_consts,
+    "float-literals": float_literals,
+    "float-static-consts": float_static_consts,
+}
+
+
+@pytest.mark.parametrize("name", sorted(RIGHT))
+def test_variant_is_right(name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_variant(tmp_path, RIGHT[name])
+    gcc_accepts(cc, root)
+    assert_right(cc, root, generate(root, tmp_path / "out", capsys), tmp_path)
+
+
+def long_double_literal(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, S2_ZERO_IMM, "    return( (i.s2_bn.imm0_ptr.imm_arith_fp32 == 0.0L)\n")
+
+
+def float_to_int_out_of_range(tpb: Path) -> None:
+    replace_in(tpb / COMMON, CONSTS_ANCHOR, CONSTS_ANCHOR + "\nstatic const int32_t NEURON_ISA_TPB_TOO_BIG = 1e10;")
+
+
+def float_to_int_out_of_range_in_a_body(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, S2_ZERO_IMM, "    return( (i.s2_bn.imm0_ptr.imm_bitvec_int32 != (int32_t)1e10f)\n")
+
+
+REFUSED: dict[str, tuple[Edit, str, str, str]] = {
+    # (edit, file, the text on the line the message must name, why refusing is right)
+    "long-double-literal": (long_double_literal, ASSERT, "== 0.0L", "long double (80-bit x87) is not modelled"),
+    "float-to-int-out-of-range-const": (float_to_int_out_of_range, COMMON, "NEURON_ISA_TPB_TOO_BIG", "undefined behaviour: 1e10 does not fit int32_t"),
+    "float-to-int-out-of-range-body": (float_to_int_out_of_range_in_a_body, ASSERT, "(int32_t)1e10f", "undefined behaviour: 1e10f does not fit int32_t"),
+}
+
+
+def line_of(root: Path, file: str, text: str) -> int:
+    """The line of the edited header `file` holding `text` (1-based)."""
+    lines = (root / "neuron_mariana_arch_isa" / "tpb" / file).read_text(encoding="utf-8").splitlines()
+    return next(k for k, line in enumerate(lines, 1) if text in line)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_variant_is_refused(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit, file, text, _why = REFUSED[name]
+    root = make_variant(tmp_path, edit)
+    assert_refused(generate(root, tmp_path / "out", capsys), f"{file}:{line_of(root, file, text)}:")
