@@ -27,6 +27,8 @@ ASSERT = "aws_neuron_isa_tpb_assert.h"
 # Anchors in the mariana tree the variants edit.
 S3D3_RESERVED = "    return( (i.s3d3_ts.reserved0[0] == 0U)\n"  # s3d3_ts_reserved_zero, under five top-level validators
 S4D4_RESERVED = "    if (i.s4d4_tsm.reserved0[0] != 0U) {\n"  # s4d4_tsm_reserved_zero, under is_valid_tensor_scalar_ptr_multi
+START_ADDR = "    uint32_t addr = addr_imm_mask(a.addr_immediate);\n"  # tensor_start_addr_valid, under every validator
+TSM_SLICES = "    uint32_t w = (uint32_t)i.s4d4_tsm.src_mem_pattern.num_elem[3];\n"  # has_valid_src_slices_tsm_singular
 S2_ZERO_IMM = "    return( (i.s2_bn.imm0_ptr.imm_arith_fp32 == 0.0f)\n"  # has_s2_bn_zero_immediates, under is_valid_tsm_immediates_load
 CONSTS_ANCHOR = "static const uint32_t NEURON_ISA_TPB_POOLING_NUM_CHANNELS = 128U;"
 
@@ -88,11 +90,23 @@ def float_static_consts(tpb: Path) -> None:
                "            && (NEURON_ISA_TPB_FTAB[i.s2_bn.num_active_channels % 3U] >= 0.1f || (i.s2_bn.num_active_channels % 3U) == 2U)\n")
 
 
+# -- 3. expression statements without effect are dropped -----------------------------------------
+def void_statements(tpb: Path) -> None:
+    """`(void)x;`, `(void)0;`, a double cast, a dropped call and comparison, a struct parameter cast
+    to void; `(void)(w += 1U);` still assigns (the cast drops the value, not the effect: the
+    tensor_scalar_ptr_multi slice count is then accepted from 0 to 7, not 1 to 8)."""
+    replace_in(tpb / ASSERT, START_ADDR,
+               START_ADDR + "    (void)addr;\n    (void)0;\n    (void)(void)write;\n    (void)a;\n    (void)addr_in_psum(addr);\n"
+               "    addr == 0U;\n    (void)(0U), (void)allow_sbuf;\n")
+    replace_in(tpb / ASSERT, TSM_SLICES, TSM_SLICES + "    (void)(w += 1U);\n")
+
+
 RIGHT: dict[str, Edit] = {
     "char-constants-signed": char_constants_signed,
     "char-constants-in-static-consts": char_constants_in_static_consts,
     "float-literals": float_literals,
     "float-static-consts": float_static_consts,
+    "void-statements": void_statements,
 }
 
 
@@ -115,11 +129,16 @@ def float_to_int_out_of_range_in_a_body(tpb: Path) -> None:
     replace_in(tpb / ASSERT, S2_ZERO_IMM, "    return( (i.s2_bn.imm0_ptr.imm_bitvec_int32 != (int32_t)1e10f)\n")
 
 
+def void_cast_of_a_division_by_zero(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, START_ADDR, START_ADDR + "    (void)(addr / 0U);\n")
+
+
 REFUSED: dict[str, tuple[Edit, str, str, str]] = {
     # (edit, file, the text on the line the message must name, why refusing is right)
     "long-double-literal": (long_double_literal, ASSERT, "== 0.0L", "long double (80-bit x87) is not modelled"),
     "float-to-int-out-of-range-const": (float_to_int_out_of_range, COMMON, "NEURON_ISA_TPB_TOO_BIG", "undefined behaviour: 1e10 does not fit int32_t"),
     "float-to-int-out-of-range-body": (float_to_int_out_of_range_in_a_body, ASSERT, "(int32_t)1e10f", "undefined behaviour: 1e10f does not fit int32_t"),
+    "void-cast-of-division-by-zero": (void_cast_of_a_division_by_zero, ASSERT, "(void)(addr / 0U)", "dropping it would hide undefined behaviour"),
 }
 
 

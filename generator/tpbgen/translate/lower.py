@@ -212,11 +212,32 @@ class Lowerer:
             if not in_loop:
                 raise self.err(n, "continue outside a loop")
             return [Continue(line)]
-        if isinstance(n, (c_ast.Assignment, c_ast.UnaryOp)):
-            return self.effect(n, scopes)
         if isinstance(n, c_ast.EmptyStatement):
             return []
+        if isinstance(n, _EXPRESSIONS):
+            return self.expression_statement(n, scopes)
         raise self.err(n, f"unsupported statement ({type(n).__name__})")
+
+    def expression_statement(self, n: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
+        """`e;`: an assignment or ++/-- (under any `(void)` casts) is an effect on a local; any
+        other expression (`(void)x;`, `(void)0;`, `x == 1;`, a call) has none in the accepted
+        subset (calls are to pure, terminating predicates), so it is lowered, which checks it the
+        same way as anywhere else, and dropped."""
+        e = n
+        while isinstance(e, c_ast.Cast) and self._is_void(e.to_type):
+            e = e.expr
+        if isinstance(e, c_ast.ExprList):
+            return [s for x in e.exprs for s in self.expression_statement(x, scopes)]
+        if isinstance(e, c_ast.Assignment) or (isinstance(e, c_ast.UnaryOp) and e.op in ("p++", "p--", "++", "--")):
+            return self.effect(e, scopes)
+        self.expr_any(e, scopes)
+        return []
+
+    @staticmethod
+    def _is_void(t: c_ast.Node) -> bool:
+        while isinstance(t, (c_ast.Typename, c_ast.TypeDecl)):
+            t = t.type
+        return isinstance(t, c_ast.IdentifierType) and [x for x in t.names if x not in ("const", "volatile")] == ["void"]
 
     def switch(self, n: c_ast.Switch, scopes: list[_Scope], in_loop: bool) -> Switch:
         e = self.expr(n.cond, scopes)
@@ -579,6 +600,11 @@ class Lowerer:
                 if e.name == t.name:
                     return TypeRef("enum", e.name, e.name, e.size)
         raise self.err(where, f"unsupported type ({type(t).__name__})")
+
+
+# Expression nodes that can stand as a statement (`e;`).
+_EXPRESSIONS = (c_ast.Assignment, c_ast.UnaryOp, c_ast.Cast, c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.TernaryOp,
+                c_ast.FuncCall, c_ast.StructRef, c_ast.ArrayRef, c_ast.ExprList)
 
 
 def _path_of(n: c_ast.Node) -> str:
