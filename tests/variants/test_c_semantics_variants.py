@@ -101,12 +101,51 @@ def void_statements(tpb: Path) -> None:
     replace_in(tpb / ASSERT, TSM_SLICES, TSM_SLICES + "    (void)(w += 1U);\n")
 
 
+# -- 4. loops: do { } while (0), and for loops whose trip count is proven ------------------------
+TSM_SLICES_RETURN = "    return( (w >= 1U) && (w <= 8U) );\n"
+TSM_RESERVED_LOOP = "        if (i.s4d4_tsm.reserved1[k] != 0U) {\n            return( false );\n        }\n"
+START_ADDR_REGISTER = "    if (addr_from_register(a)) {\n        return( valid_addr_register(a) );\n    }\n"
+S2_LOOPS = tuple(f"    for (uint32_t k = 0U; k < {n}U; k++) {{\n        zero = zero && (i.s2_bn.reserved{r}[k] == 0U);\n" for n, r in ((4, 0), (9, 2), (15, 3)))
+
+
+def do_while_zero_block(tpb: Path) -> None:
+    """The macro-style block `do { ... } while (0)` with no jump in it: just its body."""
+    replace_in(tpb / ASSERT, START_ADDR_REGISTER, "    do {\n" + START_ADDR_REGISTER + "    } while (0);\n")
+
+
+def do_while_zero_break(tpb: Path) -> None:
+    """`break` and `continue` leave a do/while(0) (continue tests the false condition); nested in a
+    for loop, the break leaves the do, not the for (so reserved1[1..4] are still checked)."""
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN,
+               "    bool ok = false;\n    do {\n        if (w < 1U) break;\n        if (w > 8U) {\n            break;\n        }\n"
+               "        if (w == 5U) {\n            ok = true;\n            continue;\n        }\n        ok = true;\n    } while (0);\n"
+               "    return( ok );\n")
+    replace_in(tpb / ASSERT, TSM_RESERVED_LOOP,
+               "        do {\n            if (i.s4d4_tsm.reserved1[k] == 0U) break;\n            return( false );\n        } while (false);\n")
+
+
+def for_loop_forms(tpb: Path) -> None:
+    """Counted loops in other spellings, each proven to end: down to `>= 0` with a signed counter,
+    up to `<=` by `+= 1U`, `!=` from a constant start, a signed counter against an unsigned bound,
+    a bound read from a field (its type bounds it) with a step of 3."""
+    replace_in(tpb / ASSERT, S2_LOOPS[0], S2_LOOPS[0].replace("for (uint32_t k = 0U; k < 4U; k++)", "for (int k = 3; k >= 0; k--)"))
+    replace_in(tpb / ASSERT, S2_LOOPS[1], S2_LOOPS[1].replace("for (uint32_t k = 0U; k < 9U; k++)", "for (uint32_t k = 0U; k <= 8U; k += 1U)"))
+    replace_in(tpb / ASSERT, S2_LOOPS[2], S2_LOOPS[2].replace("for (uint32_t k = 0U; k < 15U; k++)", "for (int32_t k = 0; k != 15; ++k)"))
+    replace_in(tpb / ASSERT, "    return( zero );\n}\n",
+               "    for (int k = 0; k < 2U; k++) {\n        zero = zero && (i.s2_bn.reserved0[k + 2] == 0U);\n    }\n"
+               "    for (uint32_t k = 0U; k < (uint32_t)i.s2_bn.num_active_channels; k += 3U) {\n        zero = zero && (k < 250U);\n    }\n"
+               "    return( zero );\n}\n")
+
+
 RIGHT: dict[str, Edit] = {
     "char-constants-signed": char_constants_signed,
     "char-constants-in-static-consts": char_constants_in_static_consts,
     "float-literals": float_literals,
     "float-static-consts": float_static_consts,
     "void-statements": void_statements,
+    "do-while-zero-block": do_while_zero_block,
+    "do-while-zero-break": do_while_zero_break,
+    "for-loop-forms": for_loop_forms,
 }
 
 
@@ -133,23 +172,57 @@ def void_cast_of_a_division_by_zero(tpb: Path) -> None:
     replace_in(tpb / ASSERT, START_ADDR, START_ADDR + "    (void)(addr / 0U);\n")
 
 
-REFUSED: dict[str, tuple[Edit, str, str, str]] = {
-    # (edit, file, the text on the line the message must name, why refusing is right)
-    "long-double-literal": (long_double_literal, ASSERT, "== 0.0L", "long double (80-bit x87) is not modelled"),
-    "float-to-int-out-of-range-const": (float_to_int_out_of_range, COMMON, "NEURON_ISA_TPB_TOO_BIG", "undefined behaviour: 1e10 does not fit int32_t"),
-    "float-to-int-out-of-range-body": (float_to_int_out_of_range_in_a_body, ASSERT, "(int32_t)1e10f", "undefined behaviour: 1e10f does not fit int32_t"),
-    "void-cast-of-division-by-zero": (void_cast_of_a_division_by_zero, ASSERT, "(void)(addr / 0U)", "dropping it would hide undefined behaviour"),
+def while_loop(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    while (w > 8U) {\n        w = w - 1U;\n    }\n" + TSM_SLICES_RETURN)
+
+
+def do_while_with_a_condition(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    do {\n        w = w + 1U;\n    } while (w < 3U);\n" + TSM_SLICES_RETURN)
+
+
+def for_without_condition(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    for (;;) {\n        break;\n    }\n" + TSM_SLICES_RETURN)
+
+
+def for_counter_wraps(tpb: Path) -> None:
+    """uint8_t k < 300 is always true: in C this loop never ends."""
+    replace_in(tpb / ASSERT, S2_LOOPS[0], S2_LOOPS[0].replace("for (uint32_t k = 0U; k < 4U; k++) {", "for (uint8_t k = 0U; k < 300U; k++) {\n        if (k > 3U) break;"))
+
+
+def for_body_assigns_counter(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, S2_LOOPS[1], S2_LOOPS[1] + "        k = k + 0U;\n")
+
+
+def for_bound_moves(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    for (uint32_t k = 0U; k < w; k++) {\n        w = w + 1U;\n    }\n" + TSM_SLICES_RETURN)
+
+
+REFUSED: dict[str, tuple[Edit, str, str, str, str]] = {
+    # (edit, file, the text on the line the message must name, the token whose column it must name
+    # ("" for the line alone), why refusing is right)
+    "long-double-literal": (long_double_literal, ASSERT, "== 0.0L", "0.0L", "long double (80-bit x87) is not modelled"),
+    "float-to-int-out-of-range-const": (float_to_int_out_of_range, COMMON, "NEURON_ISA_TPB_TOO_BIG", "", "undefined behaviour: 1e10 does not fit int32_t"),
+    "float-to-int-out-of-range-body": (float_to_int_out_of_range_in_a_body, ASSERT, "(int32_t)1e10f", "", "undefined behaviour: 1e10f does not fit int32_t"),
+    "void-cast-of-division-by-zero": (void_cast_of_a_division_by_zero, ASSERT, "(void)(addr / 0U)", "", "dropping it would hide undefined behaviour"),
+    "while-loop": (while_loop, ASSERT, "while (w > 8U)", "while", "a while loop's trip count is not proven"),
+    "do-while-with-a-condition": (do_while_with_a_condition, ASSERT, "    do {", "do", "only do/while(0) is a block"),
+    "for-without-condition": (for_without_condition, ASSERT, "for (;;)", "for", "for (;;) only ends by a jump tpbgen does not reason about"),
+    "for-counter-wraps": (for_counter_wraps, ASSERT, "k < 300U", "for", "a uint8_t never reaches 300: in C the loop never ends"),
+    "for-body-assigns-counter": (for_body_assigns_counter, ASSERT, "k < 9U", "for", "the body moves the counter"),
+    "for-bound-moves": (for_bound_moves, ASSERT, "k < w", "for", "the bound moves with the counter"),
 }
 
 
-def line_of(root: Path, file: str, text: str) -> int:
-    """The line of the edited header `file` holding `text` (1-based)."""
+def line_of(root: Path, file: str, text: str) -> tuple[int, str]:
+    """The line of the edited header `file` holding `text` (1-based), and that line."""
     lines = (root / "neuron_mariana_arch_isa" / "tpb" / file).read_text(encoding="utf-8").splitlines()
-    return next(k for k, line in enumerate(lines, 1) if text in line)
+    return next((k, line) for k, line in enumerate(lines, 1) if text in line)
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_variant_is_refused(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    edit, file, text, _why = REFUSED[name]
+    edit, file, text, token, _why = REFUSED[name]
     root = make_variant(tmp_path, edit)
-    assert_refused(generate(root, tmp_path / "out", capsys), f"{file}:{line_of(root, file, text)}:")
+    line, source = line_of(root, file, text)
+    where = f"{file}:{line}:" + (f"{source.index(token) + 1}:" if token else "")
+    assert_refused(generate(root, tmp_path / "out", capsys), where)

@@ -84,3 +84,29 @@ def wrap(value: int, t: ScalarType) -> int:
     if t.signed and v >> (t.bits - 1):
         v -= 1 << t.bits
     return v
+
+
+def fits(src: ScalarType, dst: ScalarType) -> bool:
+    """Every value of src is a value of dst (so converting is the identity)."""
+    if dst.kind == "float":
+        return src.kind == "float" and src.bits <= dst.bits
+    if src.kind == "float":
+        return False
+    if src.kind == "bool":
+        return dst.kind in ("int", "bool")
+    if dst.kind == "bool":
+        return False
+    if src.signed == dst.signed:
+        return src.bits <= dst.bits
+    if not src.signed and dst.signed:
+        return src.bits < dst.bits
+    return False
+
+
+def value_range(t: ScalarType) -> tuple[int, int]:
+    """The smallest and largest value of an integer (or bool) type."""
+    if t.kind == "bool":
+        return 0, 1
+    if t.signed:
+        return -(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1
+    return 0, (1 << t.bits) - 1

@@ -27,6 +27,7 @@ from ..ir.consteval import (
     round_float,
 )
 from ..ir.model import Field, Function, Generation, Struct, TypeRef
+from .analyses import children
 from .c_semantics import (
     BOOL,
     FLOAT32,
@@ -38,8 +39,10 @@ from .c_semantics import (
     UINT64,
     ScalarType,
     common,
+    fits,
     promote,
     scalar_for,
+    value_range,
     wrap,
 )
 from .lir import (
@@ -70,6 +73,7 @@ from .lir import (
     Unary,
     Var,
     View,
+    unconv,
 )
 
 
@@ -143,6 +147,7 @@ class Lowerer:
         assert isinstance(node, c_ast.FuncDef)
         self._fn = fn
         self._locals: dict[str, ScalarType] = {}
+        self._names = {py_name(x) for x in _declared_names(node)}
         scope = _Scope()
         params = []
         for p in fn.params:
@@ -194,14 +199,24 @@ class Lowerer:
         if isinstance(n, c_ast.For):
             inner = [*scopes, _Scope()]
             init = self.stmt(n.init, inner, in_loop, in_switch) if n.init is not None else []
-            cond = self.truth(n.cond, inner) if n.cond is not None else None
-            if cond is None:
-                raise self.err(n, "a for loop without a condition is unbounded")
+            if n.cond is None:
+                raise self.err(n, "for loop without a condition: its trip count is not bounded")
+            cond = self.truth(n.cond, inner)
             step = self.effect(n.next, inner) if n.next is not None else []
             body = self.block(n.stmt, [*inner, _Scope()], True, False)
+            why = unbounded_for(init, cond, step, body)
+            if why:
+                raise self.err(n, f"for loop whose trip count tpbgen cannot prove bounded: {why}")
             return [*init, Loop(cond, tuple(body), tuple(step), line)]
-        if isinstance(n, (c_ast.While, c_ast.DoWhile)):
-            raise self.err(n, "while/do loops are not accepted (only bounded for loops)")
+        if isinstance(n, c_ast.DoWhile):
+            return self.do_while(n, scopes, in_switch)
+        if isinstance(n, c_ast.While):
+            cond = self.truth(n.cond, scopes)
+            body = self.block(n.stmt, [*scopes, _Scope()], True, False)  # checked like any other code
+            if isinstance(cond, Const) and not cond.value:
+                return []  # while (0): never runs
+            raise self.err(n, "while loop: tpbgen cannot prove its trip count bounded (accepted: for loops counting a local to a "
+                              "bound it does not change, do { ... } while (0), while (0))")
         if isinstance(n, c_ast.Switch):
             return [self.switch(n, scopes, in_loop)]
         if isinstance(n, c_ast.Break):
@@ -238,6 +253,31 @@ class Lowerer:
         while isinstance(t, (c_ast.Typename, c_ast.TypeDecl)):
             t = t.type
         return isinstance(t, c_ast.IdentifierType) and [x for x in t.names if x not in ("const", "volatile")] == ["void"]
+
+    def do_while(self, n: c_ast.DoWhile, scopes: list[_Scope], in_switch: bool) -> list[Stmt]:
+        """`do { body } while (0)` runs its body once. Without a `break` or `continue` of its own
+        it is just that block; with one, it is a loop whose flag the body clears first, so either
+        jump leaves it (`continue` tests the condition, which is false), in both back ends. Any
+        other condition is refused: tpbgen cannot prove such a loop ends."""
+        line = n.coord.line if n.coord else 0
+        body = self.block(n.stmt, [*scopes, _Scope()], True, False)
+        cond = self.truth(n.cond, [*scopes, _Scope()])
+        if not (isinstance(cond, Const) and not cond.value):
+            raise self.err(n, "do/while loop with a condition other than 0: tpbgen cannot prove its trip count bounded "
+                              "(accepted: do { ... } while (0))")
+        if not _jumps(body):
+            return body
+        flag = self.temp("_once")
+        self._locals[flag] = BOOL
+        return [Assign(flag, Const(1, BOOL), line), Loop(Var(flag, BOOL), (Assign(flag, Const(0, BOOL), line), *body), (), line)]
+
+    def temp(self, stem: str) -> str:
+        """A Python local of tpbgen's own, named apart from every C name of the function."""
+        k = 1
+        while f"{stem}{k}" in self._names or f"{stem}{k}" in self._locals:
+            k += 1
+        self._names.add(f"{stem}{k}")
+        return f"{stem}{k}"
 
     def switch(self, n: c_ast.Switch, scopes: list[_Scope], in_loop: bool) -> Switch:
         e = self.expr(n.cond, scopes)
@@ -618,6 +658,152 @@ def _path_of(n: c_ast.Node) -> str:
             idx = n.subscript.name
         return f"{_path_of(n.name)}[{idx}]"
     return ""
+
+
+def _declared_names(node: c_ast.Node) -> set[str]:
+    """Every name a function declares (parameters and locals, any scope), without recursion."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Decl) and n.name:
+            out.add(n.name)
+        stack.extend(c for _, c in n.children())
+    return out
+
+
+def _jumps(stmts: tuple[Stmt, ...] | list[Stmt]) -> bool:
+    """Does a `break` or `continue` in `stmts` leave the loop they are the body of (one of a
+    nested loop leaves that one)?"""
+    for s in stmts:
+        if isinstance(s, (Break, Continue)):
+            return True
+        if isinstance(s, If) and (_jumps(s.then) or _jumps(s.orelse)):
+            return True
+        if isinstance(s, Switch) and any(_jumps(b) for _, b in s.cases):
+            return True
+    return False
+
+
+def _assigned(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[str]:
+    """The locals `stmts` assign, nested bodies and loop steps included."""
+    out: set[str] = set()
+    for s in stmts:
+        if isinstance(s, Assign):
+            out.add(s.name)
+        elif isinstance(s, If):
+            out |= _assigned(s.then) | _assigned(s.orelse)
+        elif isinstance(s, Loop):
+            out |= _assigned(s.body) | _assigned(s.step)
+        elif isinstance(s, Switch):
+            for _, b in s.cases:
+                out |= _assigned(b)
+    return out
+
+
+def _reads(e: Expr) -> set[str]:
+    """The locals an expression reads."""
+    out: set[str] = set()
+    stack: list[Expr] = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Var):
+            out.add(x.name)
+        stack.extend(c for c in children(x) if not isinstance(c, View))
+    return out
+
+
+def _range_of(e: Expr) -> tuple[int, int] | None:
+    """The values an integer expression can take, from its constant value or its type (through
+    value-preserving conversions); None for a float."""
+    convs: list[ScalarType] = []
+    while isinstance(e, Conv):
+        convs.append(e.t)
+        e = e.e
+    if e.t.kind == "float":
+        return None
+    if isinstance(e, Const):
+        assert isinstance(e.value, int)
+        lo, hi = e.value, e.value
+    elif isinstance(e, Load) and e.bit_width is not None:
+        w = e.bit_width
+        lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if e.t.signed and e.t.kind == "int" else (0, (1 << w) - 1)
+    else:
+        lo, hi = value_range(e.t)
+    inner = e.t
+    for t in reversed(convs):
+        if t.kind == "float":
+            return None
+        if not fits(inner, t) and not value_range(t)[0] <= lo <= hi <= value_range(t)[1]:
+            lo, hi = value_range(t)
+        inner = t
+    return lo, hi
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!=", "==": "=="}
+
+
+def _var(e: Expr, name: str) -> bool:
+    """Is `e` the local `name`, under conversions?"""
+    x = unconv(e)
+    return isinstance(x, Var) and x.name == name
+
+
+def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stmt]) -> str:
+    """Why tpbgen cannot prove `for (init; cond; step) body` ends ("" when it can).
+
+    Proven: the step moves one local `v` by a constant `c` (`v++`, `v--`, `v += c`, `v -= c`);
+    the body never assigns `v`; the condition compares `v` (converted without changing its value)
+    with a bound that reads no local the loop assigns; and `v` reaches the bound before it would
+    wrap: counting up to `< B` needs every value of B to be at most max(v's type) - c + 1 (to
+    `<= B`, max - c), down likewise, and `!= B` needs c = 1, a constant B of v's type and a
+    constant start on the right side of it (or an unsigned `v`, which wraps onto every value)."""
+    if len(step) != 1 or not isinstance(step[0], Assign):
+        return "its step is not one increment or decrement of a local"
+    v = step[0].name
+    inc = unconv(step[0].e)
+    amount = unconv(inc.b) if isinstance(inc, Binary) else None
+    if not (isinstance(inc, Binary) and inc.op in ("+", "-") and _var(inc.a, v) and isinstance(amount, Const)
+            and isinstance(amount.value, int) and amount.value != 0):
+        return f"its step does not move {v} by a constant"
+    d = amount.value if inc.op == "+" else -amount.value
+    t = unconv(inc.a).t
+    if v in _assigned(body):
+        return f"the body assigns the loop variable {v}"
+    cmp = unconv(cond)
+    if not isinstance(cmp, Compare):
+        return "its condition is not a comparison of the loop variable with a bound"
+    op, side, bound = (cmp.op, cmp.a, cmp.b) if _var(cmp.a, v) else (_FLIP[cmp.op], cmp.b, cmp.a)
+    if not _var(side, v):
+        return f"its condition does not compare the loop variable {v}"
+    if _reads(bound) & (_assigned(body) | {v}):
+        return "its bound reads a local the loop assigns"
+    start: int | None = None
+    for st in init:
+        if isinstance(st, Assign) and st.name == v:
+            first = unconv(st.e)
+            start = first.value if isinstance(first, Const) and isinstance(first.value, int) else None
+    tmin, tmax = value_range(t)
+    # a signed counter compared as unsigned keeps its value while it is not negative: counting up from 0 or more
+    keeps_value = fits(t, side.t) or (d > 0 and start is not None and start >= 0 and side.t.kind == "int" and not side.t.signed and side.t.bits >= t.bits)
+    if not keeps_value:
+        return f"{v} ({t.name}) is compared as {side.t.name}, which changes its value"
+    rng = _range_of(bound)
+    if rng is None:
+        return "its bound is not an integer"
+    lo, hi = rng
+    c = abs(d)
+    proven = (
+        (d > 0 and op == "<" and hi <= tmax - c + 1)
+        or (d > 0 and op == "<=" and hi <= tmax - c)
+        or (d < 0 and op == ">" and lo >= tmin + c - 1)
+        or (d < 0 and op == ">=" and lo >= tmin + c)
+        or (op == "!=" and c == 1 and lo == hi and tmin <= lo <= tmax
+            and (not t.signed or (start is not None and (start <= lo if d > 0 else start >= lo))))
+    )
+    if proven:
+        return ""
+    return f"{v} ({t.name}) counts {'up' if d > 0 else 'down'} by {c} while {v} {op} a bound in [{lo}, {hi}]: it may never get there, or wrap first"
 
 
 def _walk(stmts: list[Stmt] | tuple[Stmt, ...]) -> list[Stmt]:

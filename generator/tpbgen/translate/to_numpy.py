@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 
 from .analyses import flatten
-from .c_semantics import ScalarType
+from .c_semantics import ScalarType, fits
 from .lir import (
     EXPR_NODES,
     STMT_NODES,
@@ -48,7 +48,6 @@ from .lir import (
     dispatch,
     strip_parens,
 )
-from .to_python import fits
 
 
 class BatchUnsupported(Exception):

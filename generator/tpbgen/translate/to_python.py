@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .analyses import always_returns, children, flatten
-from .c_semantics import BOOL, ScalarType
+from .c_semantics import BOOL, ScalarType, fits
 from .lir import (
     EXPR_NODES,
     STMT_NODES,
@@ -51,23 +51,6 @@ _READERS = {
     ("int", 16, False): "_U16", ("int", 16, True): "_I16", ("int", 32, False): "_U32", ("int", 32, True): "_I32",
     ("int", 64, False): "_U64", ("int", 64, True): "_I64", ("float", 32, True): "_F32", ("float", 64, True): "_F64",
 }
-
-
-def fits(src: ScalarType, dst: ScalarType) -> bool:
-    """Every value of src is a value of dst (so converting is the identity)."""
-    if dst.kind == "float":
-        return src.kind == "float" and src.bits <= dst.bits
-    if src.kind == "float":
-        return False
-    if src.kind == "bool":
-        return dst.kind in ("int", "bool")
-    if dst.kind == "bool":
-        return False
-    if src.signed == dst.signed:
-        return src.bits <= dst.bits
-    if not src.signed and dst.signed:
-        return src.bits < dst.bits
-    return False
 
 
 def py_float(v: float) -> str:
