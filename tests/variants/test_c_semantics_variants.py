@@ -137,6 +137,24 @@ def for_loop_forms(tpb: Path) -> None:
                "    return( zero );\n}\n")
 
 
+# -- 6. nested switches whose every path returns ----------------------------------------------------
+ALIGN_CASES = ("    case 2U:\n        return( (addr & 1U) == 0U );\n    case 4U:\n        return( (addr & 3U) == 0U );\n"
+               "    case 8U:\n        return( (addr & 7U) == 0U );\n")
+
+
+def nested_switch(tpb: Path) -> None:
+    """In addr_aligned_dtype's switch: a case that is a switch whose every path returns (its default
+    another switch with a default), a case that is an if/else returning on both arms, and a case
+    whose inner switch breaks out to a return after it."""
+    replace_in(tpb / ASSERT, ALIGN_CASES,
+               "    case 2U:\n        switch (addr & 1U) {\n        case 1U:\n            return( false );\n        default:\n            break;\n        }\n"
+               "        return( true );\n"
+               "    case 4U:\n        switch (addr & 3U) {\n        case 0U:\n            return( true );\n        case 1U:\n        case 2U:\n"
+               "            return( false );\n        default:\n            switch (dtype) {\n            case NEURON_ISA_TPB_DTYPE_FP32:\n"
+               "                return( false );\n            default:\n                return( (addr & 3U) == 0U );\n            }\n        }\n"
+               "    case 8U:\n        if ((addr & 7U) == 0U) {\n            return( true );\n        } else {\n            return( false );\n        }\n")
+
+
 RIGHT: dict[str, Edit] = {
     "char-constants-signed": char_constants_signed,
     "char-constants-in-static-consts": char_constants_in_static_consts,
@@ -146,6 +164,7 @@ RIGHT: dict[str, Edit] = {
     "do-while-zero-block": do_while_zero_block,
     "do-while-zero-break": do_while_zero_break,
     "for-loop-forms": for_loop_forms,
+    "nested-switch": nested_switch,
 }
 
 
@@ -197,6 +216,14 @@ def for_bound_moves(tpb: Path) -> None:
     replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    for (uint32_t k = 0U; k < w; k++) {\n        w = w + 1U;\n    }\n" + TSM_SLICES_RETURN)
 
 
+def nested_switch_falls_through(tpb: Path) -> None:
+    """A case whose inner switch has no default: when no inner label matches, C falls through into
+    the next outer case, which tpbgen does not model."""
+    replace_in(tpb / ASSERT, ALIGN_CASES, ALIGN_CASES.replace(
+        "    case 4U:\n        return( (addr & 3U) == 0U );\n",
+        "    case 4U:\n        switch (addr & 3U) {\n        case 0U:\n            return( true );\n        }\n"))
+
+
 REFUSED: dict[str, tuple[Edit, str, str, str, str]] = {
     # (edit, file, the text on the line the message must name, the token whose column it must name
     # ("" for the line alone), why refusing is right)
@@ -210,6 +237,7 @@ REFUSED: dict[str, tuple[Edit, str, str, str, str]] = {
     "for-counter-wraps": (for_counter_wraps, ASSERT, "k < 300U", "for", "a uint8_t never reaches 300: in C the loop never ends"),
     "for-body-assigns-counter": (for_body_assigns_counter, ASSERT, "k < 9U", "for", "the body moves the counter"),
     "for-bound-moves": (for_bound_moves, ASSERT, "k < w", "for", "the bound moves with the counter"),
+    "nested-switch-falls-through": (nested_switch_falls_through, ASSERT, "    case 4U:", "case", "fall-through between cases is not modelled"),
 }
 
 

@@ -81,6 +81,21 @@ def always_inline_attribute(tpb: Path) -> None:
     replace_in(tpb / ASSERT, "STATIC inline bool", "STATIC inline __attribute__((always_inline)) bool", 0)
 
 
+def always_inline_before_static(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, "STATIC inline bool", "__attribute__((always_inline)) static __inline__ bool", 0)
+
+
+def inline_with_an_attribute_list(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, "STATIC inline bool", "static __inline__ __attribute__((__always_inline__, __unused__)) bool", 0)
+
+
+def static_macro_carries_inline_and_attribute(tpb: Path) -> None:
+    """`STATIC` itself expands to `static __inline__ __attribute__((always_inline))`, so every
+    function reads `static __inline__ __attribute__((always_inline)) inline bool` (a repeated
+    function specifier is allowed)."""
+    replace_in(tpb / ASSERT, "#define STATIC static\n", "#define STATIC static __inline__ __attribute__((always_inline))\n")
+
+
 def unsigned_char_for_uint8(tpb: Path) -> None:
     replace_in(tpb / S3D3, "uint8_t ", "unsigned char ", 0)
 
@@ -115,6 +130,9 @@ RIGHT: dict[str, Edit] = {
     "gnu-inline": gnu_inline_spelling,
     "gnu-__inline": gnu_inline_double_underscore,
     "always-inline": always_inline_attribute,
+    "always-inline-before-static": always_inline_before_static,
+    "inline-attribute-list": inline_with_an_attribute_list,
+    "static-macro-inline-attribute": static_macro_carries_inline_and_attribute,
     "unsigned-char": unsigned_char_for_uint8,
     "block-comments-in-struct": block_comments_between_fields,
     "block-comment-markers": block_comment_markers,

@@ -27,7 +27,7 @@ from ..ir.consteval import (
     round_float,
 )
 from ..ir.model import Field, Function, Generation, Struct, TypeRef
-from .analyses import children
+from .analyses import always_returns, children
 from .c_semantics import (
     BOOL,
     FLOAT32,
@@ -303,7 +303,7 @@ class Lowerer:
             body = [s for st in stmts for s in self.stmt(st, inner, in_loop, True)]
             if body and isinstance(body[-1], Break):
                 body = body[:-1]
-            elif not body or not isinstance(body[-1], Return):
+            elif not always_returns(body):  # a return, an if/else or a nested switch (with a default) returning on every path
                 raise self.err(item, "case falls through into the next one (end each case with break or return)")
             if any(isinstance(s, Break) for s in _walk(body)):
                 raise self.err(item, "break inside a case other than at its end")
