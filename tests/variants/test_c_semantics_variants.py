@@ -155,6 +155,60 @@ def nested_switch(tpb: Path) -> None:
                "    case 8U:\n        if ((addr & 7U) == 0U) {\n            return( true );\n        } else {\n            return( false );\n        }\n")
 
 
+# -- 5. deep expressions: long chains and deep nesting translate, and the Python imports -------------
+W_TERM = "i.s4d4_tsm.src_mem_pattern.num_elem[3]"  # the field w is read from
+
+
+def _and_term(k: int) -> str:
+    """A term true for w in 1..8 and false for w == 9 + k, in one of four spellings."""
+    key = 9 + k
+    return (f"(w != {key}U)", f"((w ^ {key}U) != 0U)", f"(w + {key}U != {2 * key}U)", f"({W_TERM} != {key}U)")[k % 4]
+
+
+def chain_10000_and(tpb: Path) -> None:
+    """A 10,000-term && chain (two original terms and 9,998 more, in mixed spellings)."""
+    terms = ["(w >= 1U)", "(w <= 8U)", *(_and_term(k) for k in range(9998))]
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    return( " + "\n            && ".join(terms) + " );\n")
+
+
+def chain_10000_or(tpb: Path) -> None:
+    """A 10,000-term || chain: w equal to one of 1..8 (in two spellings), between terms that are
+    never true for a 16-bit count."""
+    terms = [f"((w ^ {1 + k // 1250}U) == 0U)" if k % 1250 == 0 else (f"(w == {70000 + k}U)" if k % 2 else "((w & 0x10000U) != 0U)")
+             for k in range(10000)]
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    return( (w >= 1U) && (" + " || ".join(terms) + ") );\n")
+
+
+def parens_1000(tpb: Path) -> None:
+    """1,000 redundant parentheses around the condition (pycparser recurses 8 frames a level)."""
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    return" + "(" * 1000 + "(w >= 1U) && (w <= 8U)" + ")" * 1000 + ";\n")
+
+
+def nested_1000_same_operator(tpb: Path) -> None:
+    """A right-nested && chain 1,000 levels deep: (t0 && (t1 && (t2 && ...)))."""
+    inner = "(w <= 8U)"
+    for k in range(999):
+        inner = f"({_and_term(k)} && {inner})"
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, f"    return( (w >= 1U) && {inner} );\n")
+
+
+def nested_1000_alternating(tpb: Path) -> None:
+    """&& and || alternating 1,000 levels deep, which no regrouping flattens: the Python back
+    ends move every 32 levels into a local function of their own."""
+    inner = "(w <= 8U)"
+    for k in range(1000):
+        inner = f"({_and_term(k)} && {inner})" if k % 2 == 0 else f"((w == {20000 + k}U) || {inner})"
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, f"    return( (w >= 1U) && {inner} );\n")
+
+
+def arithmetic_1000_nested(tpb: Path) -> None:
+    """A sum nested 1,000 levels deep, (1U + (1U + ... (w - 1000U))), unsigned wrap-around kept."""
+    inner = "(w - 1000U)"
+    for _ in range(1000):
+        inner = f"(1U + {inner})"
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, f"    return( ({inner} >= 1U) && (w <= 8U) );\n")
+
+
 RIGHT: dict[str, Edit] = {
     "char-constants-signed": char_constants_signed,
     "char-constants-in-static-consts": char_constants_in_static_consts,
@@ -165,6 +219,12 @@ RIGHT: dict[str, Edit] = {
     "do-while-zero-break": do_while_zero_break,
     "for-loop-forms": for_loop_forms,
     "nested-switch": nested_switch,
+    "chain-10000-and": chain_10000_and,
+    "chain-10000-or": chain_10000_or,
+    "parens-1000": parens_1000,
+    "nested-1000-same-operator": nested_1000_same_operator,
+    "nested-1000-alternating": nested_1000_alternating,
+    "arithmetic-1000-nested": arithmetic_1000_nested,
 }
 
 
@@ -224,6 +284,16 @@ def nested_switch_falls_through(tpb: Path) -> None:
         "    case 4U:\n        switch (addr & 3U) {\n        case 0U:\n            return( true );\n        }\n"))
 
 
+def parens_past_the_bound(tpb: Path) -> None:
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    return" + "(" * 20000 + "(w >= 1U) && (w <= 8U)" + ")" * 20000 + ";\n")
+
+
+def tree_past_the_bound(tpb: Path) -> None:
+    """A 20,000-term sum: no brackets, but a syntax tree 20,000 levels deep (+ is not regrouped:
+    with C's conversions it is not associative in general)."""
+    replace_in(tpb / ASSERT, TSM_SLICES_RETURN, "    return( (w" + " + 0U" * 20000 + " >= 1U) && (w <= 8U) );\n")
+
+
 REFUSED: dict[str, tuple[Edit, str, str, str, str]] = {
     # (edit, file, the text on the line the message must name, the token whose column it must name
     # ("" for the line alone), why refusing is right)
@@ -238,6 +308,8 @@ REFUSED: dict[str, tuple[Edit, str, str, str, str]] = {
     "for-body-assigns-counter": (for_body_assigns_counter, ASSERT, "k < 9U", "for", "the body moves the counter"),
     "for-bound-moves": (for_bound_moves, ASSERT, "k < w", "for", "the bound moves with the counter"),
     "nested-switch-falls-through": (nested_switch_falls_through, ASSERT, "    case 4U:", "case", "fall-through between cases is not modelled"),
+    "parens-past-the-bound": (parens_past_the_bound, ASSERT, "(" * 20000, "", "deeper than tpbgen's documented bound (deep.py)"),
+    "tree-past-the-bound": (tree_past_the_bound, ASSERT, " + 0U + 0U", "", "deeper than tpbgen's documented bound (deep.py)"),
 }
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..deep import run_deep
 from ..errors import ExitCode, TpbgenError
 from .output import FORMATS, Outcome, print_diagnostics, print_outcome
 
@@ -51,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     fmt: str = args.error_format
     try:
-        outcome: Outcome = args.func(args)
+        outcome: Outcome = run_deep(lambda: args.func(args))  # room for deeply nested C (see deep.py)
         return print_outcome(outcome, fmt)
     except TpbgenError as exc:
         print_diagnostics(exc.diagnostics, fmt)

@@ -77,6 +77,7 @@ class _Builder:
     errors: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     _anon: int = 0
+    _line_tokens: dict[tuple[str, int], dict[str, list[int]]] = field(default_factory=dict)  # body_column's index of a line
 
     # -- helpers ---------------------------------------------------------------------------
     def loc(self, node: c_ast.Node, name: str | None = None) -> Loc:
@@ -95,27 +96,34 @@ class _Builder:
         """The column of a function-body node, read off the original line like `loc` (so the IR
         does not depend on the preprocessor): a statement's keyword (`for`, `while`, `do`, `if`,
         `switch`, `return`...), or a constant, name or call spelled once on the line; 0 otherwise."""
-        spelling = _BODY_KEYWORDS.get(type(node).__name__)
-        if spelling is None:
-            if isinstance(node, c_ast.Constant):
-                spelling = node.value
-            elif isinstance(node, c_ast.ID):
-                spelling = node.name
-            elif isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
-                spelling = node.name.name
-            else:
-                return 0
-            once = True
+        keyword = _BODY_KEYWORDS.get(type(node).__name__)
+        if keyword is not None:
+            spelling = keyword
+        elif isinstance(node, c_ast.Constant):
+            spelling = node.value
+        elif isinstance(node, c_ast.ID):
+            spelling = node.name
+        elif isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+            spelling = node.name.name
         else:
-            once = False
-        text = self.src.line(file, line)
-        word = re.escape(spelling)
-        if spelling[:1].isalnum() or spelling[:1] == "_":
-            word = rf"(?<![\w.]){word}(?!\w)"
-        found = [m.start() for m in re.finditer(word, text)]
-        if not found or (once and len(found) > 1):
             return 0
-        return found[0] + 1
+        key = (file, line)
+        tokens = self._line_tokens.get(key)
+        if tokens is None:
+            tokens = {}
+            text = self.src.line(file, line)
+            for m in _TOKEN.finditer(text):
+                j = m.start() - 1
+                while j >= 0 and text[j] in " \t":
+                    j -= 1
+                if (m.group(0)[0].isalpha() or m.group(0)[0] == "_") and j >= 0 and (text[j] == "." or text[j - 1 : j + 1] == "->"):
+                    continue  # a member name, not a name of the function
+                tokens.setdefault(m.group(0), []).append(m.start() + 1)
+            self._line_tokens[key] = tokens
+        found = tokens.get(spelling, [])
+        if not found or (keyword is None and len(found) > 1):
+            return 0
+        return found[0]
 
     def error(self, node: c_ast.Node | None, message: str, code: str) -> None:
         loc = self.loc(node) if node is not None else Loc("<unknown>", 0, 0)
@@ -513,6 +521,8 @@ class _Builder:
             )
 
 
+# C tokens that can name a body node: a character constant, a number, a name.
+_TOKEN = re.compile(r"[LuU]?'(?:[^'\\\n]|\\.)*'|\.?\d(?:[eEpP][+-]|[\w.])*|[A-Za-z_]\w*")
 _BODY_KEYWORDS = {"For": "for", "While": "while", "DoWhile": "do", "If": "if", "Switch": "switch", "Return": "return",
                   "Case": "case", "Default": "default", "Break": "break", "Continue": "continue"}
 

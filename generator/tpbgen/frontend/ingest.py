@@ -18,6 +18,7 @@ import pycparser
 
 from .. import __version__
 from ..cache import Cache
+from ..deep import run_deep
 from ..errors import Diagnostic, Severity, TpbgenError, rebase
 from ..ir import io as ir_io
 from ..ir.consteval import CONSTEVAL_VERSION
@@ -167,7 +168,12 @@ def _refuse_control_bytes(data: bytes, rel: str) -> None:
 
 
 def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = True, cache: Cache | None = None) -> list[Ingested]:
-    """Every generation under `root` (or those named in `only`); all errors of all gens together."""
+    """Every generation under `root` (or those named in `only`); all errors of all gens together.
+    Runs with room for deeply nested C (tpbgen.deep), whoever calls it."""
+    return run_deep(lambda: _ingest_root(root, only, use_cache, cache))
+
+
+def _ingest_root(root: Path, only: list[str] | None, use_cache: bool, cache: Cache | None) -> list[Ingested]:
     sources = discover(root)
     if only:
         known = {s.name for s in sources}

@@ -1,4 +1,13 @@
-"""Parse preprocessed text with pycparser 3; a syntax error becomes a `file:line:col` diagnostic."""
+"""Parse preprocessed text with pycparser 3; a syntax error becomes a `file:line:col` diagnostic.
+
+Depth is bounded on both sides of the parser (see tpbgen.deep): text nested more than
+MAX_NESTING brackets deep is refused where the nesting passes the bound, before pycparser's
+recursive descent sees it; after parsing, every `&&` or `||` chain of REGROUP_MIN terms or more is
+regrouped into a balanced tree (both operators are associative, short-circuit included: the
+terms are still evaluated left to right up to the first that decides), so a 10,000-term chain is
+14 levels deep instead of 10,000; a function whose tree is still deeper than MAX_TREE_DEPTH is
+refused at the node that passes the bound.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +16,104 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_parser
 
+from ..deep import MAX_NESTING, MAX_TREE_DEPTH
 from ..errors import Diagnostic, Severity, TpbgenError
 
 _PARSE_ERR = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 
+REGROUP_MIN = 256  # terms: shorter chains keep the shape the header gives them
+
 
 def parse(text: str, filename: str, relpath: Callable[[str], str]) -> c_ast.FileAST:
+    check_nesting(text, filename, relpath)
     parser = c_parser.CParser()
     try:
-        return parser.parse(text, filename)
+        ast: c_ast.FileAST = parser.parse(text, filename)
     except c_parser.ParseError as exc:
         raise TpbgenError([_diagnose(parser, str(exc), relpath)]) from None
+    regroup_chains(ast)
+    check_depth(ast, relpath)
+    return ast
+
+
+_SCAN = re.compile(r"""(?P<mark>^\#[^\n]*)|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<nl>\n)""", re.M)
+_MARKER = re.compile(r'^\#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
+
+
+def check_nesting(text: str, filename: str, relpath: Callable[[str], str]) -> None:
+    """Refuse text with more than MAX_NESTING brackets open at once, naming the header line
+    (followed through the preprocessor's line markers) where the bound is passed."""
+    depth, file, line = 0, filename, 1
+    for m in _SCAN.finditer(text):
+        if m.group("nl") is not None:
+            line += 1
+        elif m.group("open") is not None:
+            depth += 1
+            if depth > MAX_NESTING:
+                col = m.start() - text.rfind("\n", 0, m.start())
+                raise TpbgenError([Diagnostic(f"brackets nest more than {MAX_NESTING} deep here: tpbgen's bound (see tpbgen/deep.py)",
+                                              relpath(file), line, col, Severity.ERROR, "too-deep")])
+        elif m.group("close") is not None:
+            depth = max(depth - 1, 0)
+        elif m.group("mark") is not None:
+            marker = _MARKER.match(m.group("mark"))
+            if marker:
+                file, line = marker.group(2), int(marker.group(1)) - 1  # the newline ending the marker makes it the named line
+
+
+def _set_child(node: c_ast.Node, name: str, child: c_ast.Node) -> None:
+    base, _, index = name.partition("[")
+    if index:
+        getattr(node, base)[int(index.rstrip("]"))] = child
+    else:
+        setattr(node, base, child)
+
+
+def _chain(node: c_ast.BinaryOp) -> list[c_ast.Node]:
+    """The terms of the chain of `node.op` rooted at `node`, left to right, without recursion."""
+    out: list[c_ast.Node] = []
+    todo: list[c_ast.Node] = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, c_ast.BinaryOp) and x.op == node.op:
+            todo += [x.right, x.left]
+        else:
+            out.append(x)
+    return out
+
+
+def _balanced(terms: list[c_ast.Node], op: str, lo: int, hi: int) -> c_ast.Node:
+    if hi - lo == 1:
+        return terms[lo]
+    mid = (lo + hi) // 2
+    return c_ast.BinaryOp(op, _balanced(terms, op, lo, mid), _balanced(terms, op, mid, hi), coord=terms[lo].coord)
+
+
+def regroup_chains(root: c_ast.Node) -> None:
+    """Every `&&`/`||` chain of REGROUP_MIN terms or more, as a balanced tree of the same terms in
+    the same order."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for name, child in node.children():
+            if isinstance(child, c_ast.BinaryOp) and child.op in ("&&", "||"):
+                terms = _chain(child)
+                if len(terms) >= REGROUP_MIN:
+                    child = _balanced(terms, child.op, 0, len(terms))
+                    _set_child(node, name, child)
+            stack.append(child)
+
+
+def check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> None:
+    """Refuse a syntax tree deeper than MAX_TREE_DEPTH, at the node that passes the bound."""
+    stack: list[tuple[c_ast.Node, int]] = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            c = node.coord
+            raise TpbgenError([Diagnostic(f"the expression nests more than {MAX_TREE_DEPTH} levels deep here: tpbgen's bound (see tpbgen/deep.py)",
+                                          relpath(c.file) if c else "", c.line if c else 0, 0, Severity.ERROR, "too-deep")])
+        stack += [(child, depth + 1) for _, child in node.children()]
 
 
 def _diagnose(parser: c_parser.CParser, msg: str, relpath: Callable[[str], str]) -> Diagnostic:

@@ -48,6 +48,7 @@ from .lir import (
     dispatch,
     strip_parens,
 )
+from .to_python import HOIST_DEPTH, low
 
 
 class BatchUnsupported(Exception):
@@ -77,6 +78,8 @@ class NpEmitter:
     lines: list[str] = field(default_factory=list)
     pre: list[str] = field(default_factory=list)
     loops: list[tuple[str, str]] = field(default_factory=list)  # (skip mask, break mask) of each enclosing loop
+    hoisted: list[str] = field(default_factory=list)  # local functions for deep subexpressions (see to_python)
+    _depth: int = 0
 
     def tmp(self, prefix: str = "_t") -> str:
         self._n += 1
@@ -145,7 +148,29 @@ class NpEmitter:
         return _bare(self.expr(e))
 
     def expr(self, e: Expr) -> str:
-        out: str = dispatch(self, "expr", e)
+        if self._depth >= HOIST_DEPTH and not low(e, 3):
+            return self.hoist(e)
+        self._depth += 1
+        try:
+            out: str = dispatch(self, "expr", e)
+        finally:
+            self._depth -= 1
+        return out
+
+    def hoist(self, e: Expr) -> str:
+        """`e` as a call of a local function defined before the statement (see PyEmitter.hoist)."""
+        name = self.tmp("_sub")
+        depth, self._depth = self._depth, 0
+        try:
+            body = self.arg(e)
+        finally:
+            self._depth = depth
+        self.hoisted += [f"def {name}() -> Any:", f"    return {body}"]
+        return f"{name}()"
+
+    def take_hoisted(self, ind: str) -> list[str]:
+        out = [ind + line for line in self.hoisted]
+        self.hoisted = []
         return out
 
     def expr_Const(self, e: Const) -> str:
@@ -216,13 +241,16 @@ class NpEmitter:
             params += [f"{p.name}_W: Any", f"{p.name}_o: Any"] if p.struct is not None else [f"{p.name}: Any"]
         head = f"def _v_{f.name}({', '.join(params)}) -> Any:"
         body = f.body
+        self.hoisted = []
         if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
-            return [head, f"    return {self.arg(body[0].e)}"]
+            ret = self.arg(body[0].e)
+            return [head, *self.take_hoisted("    "), f"    return {ret}"]
         if len(body) == 1 and isinstance(body[0], Switch) and (member := self.switch_membership(body[0])) is not None:
-            return [head, f"    return {member}"]
+            return [head, *self.take_hoisted("    "), f"    return {member}"]
         self.pre = []
         if len(body) == 1 and isinstance(body[0], Switch) and (table := self.switch_table(body[0], f.returns)) is not None:
-            return [head, *self.pre, f"    return {table}"]
+            return [head, *self.take_hoisted("    "), *self.pre, f"    return {table}"]
+        self.hoisted = []
         self.lines = []
         self.loops = []
         n_src = next((f"{p.name}_W.shape[0]" for p in f.params if p.struct is not None), None)
@@ -297,7 +325,13 @@ class NpEmitter:
         return "np.logical_not(_done)" if m == "_ALL" else f"({m} & ~_done)"
 
     def stmt(self, s: Stmt, mask: str, ind: str) -> None:
-        dispatch(self, "stmt", s, mask, ind)
+        start = len(self.lines)
+        outer, self.hoisted = self.hoisted, []
+        try:
+            dispatch(self, "stmt", s, mask, ind)
+            self.lines[start:start] = self.take_hoisted(ind)
+        finally:
+            self.hoisted = outer
 
     def stmt_Return(self, s: Return, mask: str, ind: str) -> None:
         L = self.lines

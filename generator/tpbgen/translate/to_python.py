@@ -53,6 +53,16 @@ _READERS = {
 }
 
 
+HOIST_DEPTH = 32  # levels of a lowered expression written inline (each adds at most 4 brackets)
+
+
+def low(e: Expr | View, levels: int) -> bool:
+    """Is `e` at most `levels` levels deep (so not worth a local function of its own)?"""
+    if levels <= 0:
+        return False
+    return all(low(c, levels - 1) for c in children(e))
+
+
 def py_float(v: float) -> str:
     """A float as Python source that reads back exactly: `0.1`, `-0.0`, `float('inf')`, `float('nan')`."""
     if math.isnan(v):
@@ -89,6 +99,11 @@ class PyEmitter:
     return_hook: Callable[[Return, str, list[Expr]], list[str]] | None = None
     branch: list[Expr] = field(default_factory=list)
     defs: dict[str, Expr] = field(default_factory=dict)  # the last expression assigned to each local
+    # Subexpressions nested deeper than HOIST_DEPTH, as local functions (`def _sub1() -> int: ...`)
+    # the statement being written is preceded by: Python's parser takes 200 nested brackets at most.
+    hoisted: list[str] = field(default_factory=list)
+    _depth: int = 0
+    _subs: int = 0
 
     # -- expressions -----------------------------------------------------------------------
     def offset(self, view: View) -> str:
@@ -120,7 +135,32 @@ class PyEmitter:
         return f"{reader}({buf}, {off})[0]"
 
     def expr(self, e: Expr) -> str:
-        out: str = dispatch(self, "expr", e)
+        if self._depth >= HOIST_DEPTH and not low(e, 3):
+            return self.hoist(e)
+        self._depth += 1
+        try:
+            out: str = dispatch(self, "expr", e)
+        finally:
+            self._depth -= 1
+        return out
+
+    def hoist(self, e: Expr) -> str:
+        """`e` as a call of a local function defined before the statement: evaluated where the
+        call stands (so short-circuit and loop conditions keep their meaning), nested afresh."""
+        self._subs += 1
+        name = f"_sub{self._subs}"
+        depth, self._depth = self._depth, 0
+        try:
+            body = self.bare(e)
+        finally:
+            self._depth = depth
+        self.hoisted += [f"def {name}() -> {_pytype(e.t)}:", f"    return {body}"]
+        return f"{name}()"
+
+    def take_hoisted(self, ind: str) -> list[str]:
+        """The local functions the expressions written since the last call need, at `ind`."""
+        out = [ind + line for line in self.hoisted]
+        self.hoisted = []
         return out
 
     def expr_Const(self, e: Const) -> str:
@@ -270,8 +310,13 @@ class PyEmitter:
         return out or [f"{indent}pass"]
 
     def stmt(self, s: Stmt, ind: str, step: tuple[Stmt, ...]) -> list[str]:
-        out: list[str] = dispatch(self, "stmt", s, ind, step)
-        return out
+        outer, self.hoisted = self.hoisted, []
+        try:
+            out: list[str] = dispatch(self, "stmt", s, ind, step)
+            pre = self.take_hoisted(ind)
+        finally:
+            self.hoisted = outer
+        return pre + out
 
     def stmt_Return(self, s: Return, ind: str, step: tuple[Stmt, ...]) -> list[str]:
         if self.return_hook is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import resolve
+from ..deep import run_deep
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.model import Function, Generation
 from .analyses import always_returns, body_exprs, calls, conjuncts
@@ -64,6 +65,11 @@ class TranslatedGen:
 
 
 def translate(gen: Generation) -> TranslatedGen:
+    """Lower and emit every function of `gen`, with room for deeply nested C (tpbgen.deep)."""
+    return run_deep(lambda: _translate(gen))
+
+
+def _translate(gen: Generation) -> TranslatedGen:
     lowerer = Lowerer(gen)
     lowered: list[LFunction] = []
     errors: list[Diagnostic] = []
@@ -157,8 +163,8 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
     body = lf.body
     if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
         for term in conjuncts(body[0].e):
-            lines.append(f"    if {em.bare(Not(term))}:")
-            lines.append(f"        return {_term_reason(em, lf.name, term, explainable)}")
+            test, reason = em.bare(Not(term)), _term_reason(em, lf.name, term, explainable)
+            lines += [*em.take_hoisted("    "), f"    if {test}:", f"        return {reason}"]
         lines.append("    return None")
         return lines
     # Any other body (if/return, locals, switch, loops) is mirrored statement for statement; each
@@ -175,8 +181,8 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
             return [f"{ind}return {_path_reason(em, lf.name, ret.line, path, scalars)}"]
         out = []
         for term in conjuncts(e):
-            out.append(f"{ind}if {em.bare(Not(term))}:")
-            out.append(f"{ind}    return {_term_reason(em, lf.name, term, explainable)}")
+            test, reason = em.bare(Not(term)), _term_reason(em, lf.name, term, explainable)
+            out += [*em.take_hoisted(ind), f"{ind}if {test}:", f"{ind}    return {reason}"]
         out.append(f"{ind}return None")
         return out
 
