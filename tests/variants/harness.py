@@ -4,7 +4,8 @@ say it applied), then hold tpbgen to "right or refused" against the variant's ow
 Right: gcc accepts the variant; `tpbgen generate` exits 0 having proven every layout against the
 compiler (its verify-cc step); and in the generated package every top-level validator, `validate()`
 and `validate_batch()` agree with the variant's own compiled C on at least 5,000 words (seeds,
-one- and multi-field mutations, edge words and random words of the validators' opcodes).
+one- and multi-field mutations, edge words and random words of the validators' opcodes), and
+`explain()` gives a reason exactly for the words it refuses (on every fourth word).
 Refused: exit 2 with a located message (`file:line`) and no traceback.
 """
 
@@ -119,6 +120,8 @@ for name in tops:
 got_any = np.array([m.validate(bytes(r)) for r in W], dtype=bool)
 got_any_b = batch.validate_batch(W)
 bad_d = [bytes(W[i]).hex() for i in np.flatnonzero((got_any != want_any) | (got_any_b != want_any))[:3]]
+# explain(w) says why exactly when validate(w) refuses, through the same translated bodies
+bad_d += [bytes(r).hex() for r, ok in zip(W[::4], want_any[::4]) if bool(m.explain(bytes(r))) == bool(ok)][:3]
 print(json.dumps({"total": total, "validators": report, "bad_dispatch": bad_d, "accepted_any": int(want_any.sum())}))
 '''
 
