@@ -142,7 +142,10 @@ class Cache:
         """Store a JSON-able payload; a cache that cannot be written only costs time."""
         if not self.usable():
             return
-        body = json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")
+        try:
+            body = json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")
+        except RecursionError:  # nested deeper than this Python's json takes (3.12+ bound C recursion apart): not kept
+            return
         head = {"format": FORMAT, "kind": kind, "key": key, "payload_sha256": hashlib.sha256(body).hexdigest()}
         p = self.path(kind, name, key)
         tmp = p.parent / f".{p.name}.{secrets.token_hex(6)}.tmp"

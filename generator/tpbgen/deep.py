@@ -16,6 +16,9 @@ deep an input may be is a documented bound, not an accident of the platform:
 
 `run_deep` is re-entrant (a call from inside the worker runs in place), restores the previous
 limit when done, and falls back to the calling thread when no thread of that size can be made.
+The limit is the interpreter's: while a command runs, other threads of the process may recurse
+that far too, on their own (smaller) stacks. Python 3.12 and later bound C-level recursion (the
+json module) apart from this limit; the IR cache skips a body too deep for it.
 """
 
 from __future__ import annotations

@@ -182,3 +182,15 @@ def test_cache_info_and_clear(drop: Path, tmp_path: Path, capsys: pytest.Capture
     assert main(["cache", "clear"]) == 0
     assert "removed 1 cache entries" in capsys.readouterr().out
     assert os.listdir(d) == ["someone-elses.txt"]
+
+
+def test_a_payload_too_deep_for_json_is_not_kept(tmp_path: Path) -> None:
+    """json bounds its own recursion (apart from sys.setrecursionlimit on Python 3.12+): a body
+    nested past it is simply not cached, never an internal error."""
+    c = cache_mod.Cache(tmp_path / "c")
+    deep: list[object] = []
+    for _ in range(200_000):
+        deep = [deep]
+    c.put("ir", "g", f"{1:064x}", {"body": deep})
+    assert c.get("ir", "g", f"{1:064x}") is None
+    assert c.entries() == []

@@ -202,7 +202,7 @@ class Lowerer:
             if n.cond is None:
                 raise self.err(n, "for loop without a condition: its trip count is not bounded")
             cond = self.truth(n.cond, inner)
-            step = self.effect(n.next, inner) if n.next is not None else []
+            step = self.expression_statement(n.next, inner) if n.next is not None else []
             body = self.block(n.stmt, [*inner, _Scope()], True, False)
             why = unbounded_for(init, cond, step, body)
             if why:
