@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import __version__
 from ..ir.model import Generation
+from ..resolve import MaintenanceStatus
 from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.validators import TranslatedGen
@@ -91,12 +92,7 @@ def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
     outside = {op: st for op, _, st in ctx.bound_outside}
     rows = []
     for m in sorted(enum.members, key=lambda m: m.value):
-        if m.maintained is None:
-            status = "no marker"
-        elif m.maintained:
-            status = "maintained"
-        else:
-            status = "not maintained" + (f": {m.note}" if m.note else "")
+        status = MaintenanceStatus.of_flag(m.maintained).label + (f": {m.note}" if m.note else "")
         struct = f"`{decode[m.value]}`" if m.value in decode else (f"outside: `{outside[m.value]}`" if m.value in outside else "-")
         rows.append(OpcodeRow(m.value, m.name, status, struct))
     return rows

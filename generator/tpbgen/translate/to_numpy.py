@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .analyses import flatten
+from .analyses import flatten, reads_comment
 from .c_semantics import ScalarType
 from .lir import (
     EXPR_NODES,
@@ -166,7 +166,7 @@ class NpEmitter:
         terms = flatten(e, e.op)
         if len(terms) > 2:  # a chain: one term per line, as the header and the scalar code have it
             fn = "_all_of" if e.op == "and" else "_any_of"
-            return f"{fn}(\n" + "".join(f"        {self.arg(t)},\n" for t in terms) + "    )"
+            return f"{fn}(\n" + "".join(f"        {self.arg(t)},{reads_comment([t])}\n" for t in terms) + "    )"
         op = "np.logical_and" if e.op == "and" else "np.logical_or"
         return f"{op}({self.arg(e.a)}, {self.arg(e.b)})"
 
