@@ -351,3 +351,23 @@ def test_cli_hex_input_explain_and_errors(tmp_path: Path) -> None:
     r = _cli("asm", str(src), "-o", str(tmp_path / "x.bin"), "-g", "mariana")
     assert r.returncode == 2 and f"{src}:2:28: 'NOPE' is not a member of AluOp" in r.stderr.decode()
     assert not (tmp_path / "x.bin").exists()
+
+
+def test_cli_reports_progress_on_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files of PROGRESS_FROM words or more report a count on stderr (the threshold lowered here
+    so the test stays small); smaller files print nothing there."""
+    import io
+
+    import tpb_isa
+    from tpb_isa._runtime import cli
+
+    path = tmp_path / "w.bin"
+    path.write_bytes(w.s3d3_ts() * 10)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["disasm", str(path), "-g", "mariana"], tpb_isa, out, err) == 0
+    assert err.getvalue() == "" and out.getvalue().count("\n") == 10
+    monkeypatch.setattr(cli, "PROGRESS_FROM", 10)
+    monkeypatch.setattr(cli, "PROGRESS_EVERY", 4)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["disasm", str(path), "-g", "mariana"], tpb_isa, out, err) == 0
+    assert err.getvalue().splitlines() == ["disasm: 4 of 10 words", "disasm: 8 of 10 words"]

@@ -50,6 +50,8 @@ class Decoder:
         return opcode in self.structs
 
     def status(self, opcode: int) -> OpcodeStatus:
+        """What this generation says about an opcode byte: its name, whether the OPCODE enum
+        defines it and it decodes, its maintenance marker and note, the struct it is bound to."""
         try:
             op = self.opcodes(opcode)
         except ValueError:
