@@ -60,7 +60,7 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         except BatchUnsupported as exc:
             from ..errors import Diagnostic, Severity, TpbgenError
 
-            raise TpbgenError([Diagnostic(f"cannot vectorise {lf.name}: {exc}", lf.loc.rsplit(":", 1)[0], int(lf.loc.rsplit(":", 1)[1]), 0, Severity.ERROR, "translate")]) from None
+            raise TpbgenError([Diagnostic(f"cannot vectorise {lf.name}: {exc}", lf.loc.file, lf.loc.line, lf.loc.col, Severity.ERROR, "translate")]) from None
     family = importlib.import_module("tpbgen.templates.support.family")
     extra: dict[str, Any] = {
         "batch_functions": batch,

@@ -18,7 +18,7 @@ from .. import naming
 from ..ir import ctypes
 from ..ir.cast import from_dict
 from ..ir.consteval import parse_int_literal
-from ..ir.model import Field, Function, Generation, Struct, TypeRef
+from ..ir.model import Field, Function, Generation, Loc, Struct, TypeRef
 from .c_semantics import (
     BOOL,
     FLOAT32,
@@ -64,7 +64,7 @@ from .lir import (
 
 
 class LowerError(Exception):
-    def __init__(self, function: str, where: str, message: str) -> None:
+    def __init__(self, function: str, where: Loc, message: str) -> None:
         super().__init__(f"{where}: cannot translate {function}: {message}")
         self.function = function
         self.where = where
@@ -144,10 +144,14 @@ class Lowerer:
             raise self.err(node, "returns a struct")
         self._returns = BOOL if fn.returns.kind == "bool" else self.scalar(fn.returns)
         body = self.block(node.body, [scope], in_loop=False, in_switch=False)
-        return LFunction(fn.name, tuple(params), self._returns, tuple(body), tuple(self._locals.items()), str(fn.loc), fn.calls)
+        return LFunction(fn.name, tuple(params), self._returns, tuple(body), tuple(self._locals.items()), fn.loc, fn.calls)
 
     def err(self, node: c_ast.Node | None, message: str) -> LowerError:
-        where = f"{self._fn.loc.file}:{node.coord.line}" if node is not None and node.coord else str(self._fn.loc)
+        where = (
+            Loc(self._fn.loc.file, node.coord.line, node.coord.column or 0)
+            if node is not None and node.coord
+            else self._fn.loc
+        )
         return LowerError(self._fn.name, where, message)
 
     # -- statements ------------------------------------------------------------------------

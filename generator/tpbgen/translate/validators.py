@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .. import resolve
 from ..errors import Diagnostic, Severity, TpbgenError
-from ..ir.model import Function, Generation
+from ..ir.model import Function, Generation, Loc
 from .analyses import always_returns, body_exprs, calls, conjuncts
 from .lir import (
     Call,
@@ -42,7 +42,7 @@ class PyFunction:
     wrapper: str  # the public `def <name>(...)` taking struct objects / bytes, "" when `<name> = _<name>`
     params: tuple[tuple[str, str | None], ...]  # (python name, struct C name or None)
     returns_bool: bool
-    loc: str
+    loc: Loc
     section: str
     calls: tuple[str, ...]
 
@@ -71,8 +71,7 @@ def translate(gen: Generation) -> TranslatedGen:
         try:
             lowered.append(lowerer.lower(fn))
         except LowerError as exc:
-            file, _, line = exc.where.rpartition(":")
-            errors.append(Diagnostic(f"cannot translate {exc.function}: {exc.message}", file, int(line) if line.isdigit() else 0, 0, Severity.ERROR, "translate"))
+            errors.append(Diagnostic(f"cannot translate {exc.function}: {exc.message}", exc.where.file, exc.where.line, exc.where.col, Severity.ERROR, "translate"))
     if errors:
         raise TpbgenError(errors)
     union = next((s for s in gen.structs if s.name == INST_UNION), None)
