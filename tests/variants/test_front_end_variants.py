@@ -158,10 +158,80 @@ def gate_as_early_return(tpb: Path) -> None:
                "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    if (!has_tensor_scalar_opcode(i)) return false;\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
 
 
-@pytest.mark.parametrize("name", ["gate-as-early-return"])
-def test_gate_variant_is_right_and_says_how_it_dispatched(name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
-    root = make_variant(tmp_path, {"gate-as-early-return": gate_as_early_return}[name])
+TS_HEAD = "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)\n            && has_tensor_scalar_opcode(i)"
+TS_OPCODES = "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP", "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP", "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP"
+
+
+HAS_TS_OPCODE = ("STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n"
+                 "    return( (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP)\n"
+                 "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP)\n"
+                 "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) );\n}\n")
+
+
+def gate_as_switch(tpb: Path) -> None:
+    """The opcode test as a switch on the header's opcode byte; the other cases fall to `default`
+    (the helper that tested it goes, or it would be a top-level validator of its own)."""
+    replace_in(tpb / ASSERT, HAS_TS_OPCODE, "")
+    cases = "".join(f"        case {op}:\n" for op in TS_OPCODES)
+    replace_in(tpb / ASSERT, TS_HEAD,
+               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+               f"    switch (i.s3d3_ts.header.opcode) {{\n{cases}            break;\n        default:\n            return false;\n    }}\n"
+               "    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
+
+
+def gate_as_accumulator(tpb: Path) -> None:
+    """`bool ok = ...; if (...) ok = false; return ok && ...`: the gate is in a local."""
+    replace_in(tpb / ASSERT, TS_HEAD,
+               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+               "    bool ok = has_tensor_scalar_opcode(i);\n    if (!has_valid_neuron_header(i)) {\n        ok = false;\n    }\n"
+               "    return( ok\n            && has_valid_neuron_events(i)")
+
+
+def gate_through_a_header_helper(tpb: Path) -> None:
+    """The opcode read two calls down, through a NEURON_ISA_TPB_HEADER passed by value."""
+    tests = " || ".join(f"h.opcode == {op}" for op in TS_OPCODES)
+    replace_in(tpb / ASSERT, HAS_TS_OPCODE,
+               f"STATIC inline bool ts_opcode_of(NEURON_ISA_TPB_HEADER h) {{\n    switch (h.opcode) {{\n    default:\n        return {tests};\n    }}\n}}\n\n"
+               "STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n    return ts_opcode_of(i.s3d3_ts.header);\n}\n")
+
+
+def gate_missing(tpb: Path) -> None:
+    """No opcode test at all: the validator can return true for any opcode byte."""
+    replace_in(tpb / ASSERT, HAS_TS_OPCODE, "")
+    replace_in(tpb / ASSERT, TS_HEAD,
+               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+               "    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
+
+
+GATE_VARIANTS = {
+    "gate-as-early-return": gate_as_early_return,
+    "gate-as-switch": gate_as_switch,
+    "gate-as-accumulator": gate_as_accumulator,
+    "gate-through-a-header-helper": gate_through_a_header_helper,
+}
+
+
+@pytest.mark.parametrize("name", sorted(GATE_VARIANTS))
+def test_gate_computed_from_the_body(name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The opcode gate is the set of opcode bytes for which the body can return true, whatever
+    shape the test takes: no fallback, no warning, the same three opcodes as our drop."""
+    root = make_variant(tmp_path, GATE_VARIANTS[name])
     gcc_accepts(cc, root)
     outcome = generate(root, tmp_path / "out", capsys)
-    assert "warning [gate]: top-level validator is_valid_tensor_scalar_op: no opcode gate recognised" in outcome.err
+    assert "[gate]" not in outcome.err, outcome.err
+    text = (outcome.package / "tpb_isa" / "mariana" / "validators.py").read_text()
+    assert "'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93)" in text.replace('"', "'"), re.findall(r".*is_valid_tensor_scalar_op.: .*", text)
+    assert_right(cc, root, outcome, tmp_path)
+
+
+def test_validator_without_an_opcode_test_runs_where_its_c_can_accept(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without its opcode helper, is_valid_tensor_scalar_op still tests the opcode deeper down (its
+    other checks hold only for S3D3_TS opcodes): the computed gate is exactly those, and
+    validate() runs it on each of them, as its C says."""
+    root = make_variant(tmp_path, gate_missing)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert "[gate]" not in outcome.err, outcome.err
+    text = (outcome.package / "tpb_isa" / "mariana" / "validators.py").read_text()
+    assert "'is_valid_tensor_scalar_op': (0x30, 0x43, 0x44, 0x53, 0x54, 0x93, 0x9a, 0xe6)" in text
     assert_right(cc, root, outcome, tmp_path)

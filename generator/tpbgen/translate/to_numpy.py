@@ -344,7 +344,9 @@ class NpEmitter:
             self.block(body, cm, ind)
         if default is not None:
             cm = self.tmp("_m")
-            L.append(f"{ind}{cm} = {base}~np.isin({v}, {labels_all!r}, kind='table')")
+            # a switch of only `default:` matches every lane (np.isin cannot take an empty table)
+            rest = f"~np.isin({v}, {labels_all!r}, kind='table')" if labels_all else f"np.ones(np.shape({v}), dtype=np.bool_)"
+            L.append(f"{ind}{cm} = {base}{rest}")
             self.block(default, cm, ind)
 
     def stmt_Continue(self, s: Continue, mask: str, ind: str) -> None:
