@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import resolve
+from .. import naming, resolve
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.model import Function, Generation, Loc
 from .analyses import always_returns, body_exprs, calls, conjuncts
@@ -35,6 +35,7 @@ INST_UNION = "NEURON_ISA_TPB_INST_UNION"
 @dataclass(frozen=True)
 class PyFunction:
     name: str  # the C name
+    public: str  # its public Python name (naming.function_name: the C name unless that would shadow)
     code: str  # `def _<name>(...)` and its body
     explain_code: str  # `def _x_<name>(...)` returning None (accepted) or the reason
     wrapper: str  # the public `def <name>(...)` taking struct objects / bytes, "" when `<name> = _<name>`
@@ -85,6 +86,7 @@ def translate(gen: Generation) -> TranslatedGen:
         out.append(
             PyFunction(
                 lf.name,
+                naming.function_name(lf.name),
                 code,
                 explain,
                 _wrapper(lf),
@@ -137,7 +139,7 @@ def _wrapper(lf: LFunction) -> str:
             sig.append(f"{p.name}: int")
             call.append(p.name)
     ret = "bool" if lf.returns.kind == "bool" else ("float" if lf.returns.kind == "float" else "int")
-    return f"def {lf.name}({', '.join(sig)}) -> {ret}:\n    return _{lf.name}({', '.join(call)})"
+    return f"def {naming.function_name(lf.name)}({', '.join(sig)}) -> {ret}:\n    return _{lf.name}({', '.join(call)})"
 
 
 def _params_sig(lf: LFunction) -> tuple[str, str]:
