@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, NoReturn
 
 from .codec import DecodeError, Word, as_bytes
 from .enums import InfoEnum
@@ -81,6 +81,30 @@ class Decoder:
                 f"opcode {b[0]:#04x} ({st.name}) is bound to no struct in instruction_mapping.json"
             )
         return cls.from_bytes(b)
+
+
+class UntranslatedPredicate(NotImplementedError):
+    """A validity predicate whose C body is outside what tpbgen translates was reached: the word
+    needs it to be judged, and the Python runtime will not guess. `function`, `where` (the header's
+    `file:line`) and `reason` say which and why; the C backend, or the header compiled by a C
+    compiler, can decide the word."""
+
+    def __init__(self, function: str, where: str, reason: str) -> None:
+        super().__init__(f"{function} ({where}) is outside what tpbgen translates ({reason}): "
+                         "this word needs it; decide it with the C backend or the header's own C")
+        self.function = function
+        self.where = where
+        self.reason = reason
+
+
+def untranslated(function: str, where: str, reason: str) -> Callable[..., NoReturn]:
+    """The stand-in for an untranslated predicate (scalar, explain and batch alike): it raises."""
+
+    def stub(*_args: object) -> NoReturn:
+        raise UntranslatedPredicate(function, where, reason)
+
+    stub.__name__ = function
+    return stub
 
 
 Check = Callable[[bytes, int], Any]  # a translated top-level validator: (word, offset) -> bool

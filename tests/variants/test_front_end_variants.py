@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tpbgen.cli import main
+
 from .harness import (
     Edit,
     assert_refused,
@@ -235,3 +237,69 @@ def test_validator_without_an_opcode_test_runs_where_its_c_can_accept(tmp_path: 
     text = (outcome.package / "tpb_isa" / "mariana" / "validators.py").read_text()
     assert "'is_valid_tensor_scalar_op': (0x30, 0x43, 0x44, 0x53, 0x54, 0x93, 0x9a, 0xe6)" in text
     assert_right(cc, root, outcome, tmp_path)
+
+
+GOTO_HELPER = (
+    "STATIC inline bool odd_op_check(uint8_t x) {\n    if (x == 0xEE) goto bad;\n    return true;\nbad:\n    return false;\n}\n\n"
+)
+
+
+def untranslatable_unused_helper(tpb: Path) -> None:
+    """A helper outside the subset (a goto) that no validator calls."""
+    replace_in(tpb / ASSERT, "STATIC inline bool has_tensor_scalar_opcode(", GOTO_HELPER + "STATIC inline bool has_tensor_scalar_opcode(")
+
+
+def untranslatable_reached_helper(tpb: Path) -> None:
+    """The same helper, called by is_valid_tensor_scalar_op after its other checks."""
+    untranslatable_unused_helper(tpb)
+    replace_in(tpb / ASSERT, "            && has_tensor_scalar_opcode(i)\n            && tensor_scalar_valid_ops(i)",
+               "            && has_tensor_scalar_opcode(i)\n            && tensor_scalar_valid_ops(i)\n            && odd_op_check(i.s3d3_ts.op1)")
+
+
+def test_one_construct_never_blocks_a_drop(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A function outside the subset that no top-level validator reaches is skipped with a located
+    warning, and the package is right."""
+    root = make_variant(tmp_path, untranslatable_unused_helper)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert re.search(r"aws_neuron_isa_tpb_assert\.h:\d+(:\d+)?: warning \[untranslated\]: odd_op_check is outside the translator's subset "
+                     r"\(.*Goto.*\) and no top-level validator reaches it: skipped", outcome.err), outcome.err
+    assert_right(cc, root, outcome, tmp_path)
+
+
+def test_a_validator_that_needs_an_untranslated_helper_reports_it(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The validator is still emitted: words its other checks reject are rejected, words that reach
+    the helper raise UntranslatedPredicate naming it (validate, validate_batch, explain alike);
+    --strict refuses the drop."""
+    root = make_variant(tmp_path, untranslatable_reached_helper)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert outcome.code == 0, outcome.err
+    assert "warning [untranslated]: odd_op_check is outside the translator's subset" in outcome.err
+    assert "is_valid_tensor_scalar_op raise UntranslatedPredicate when a word reaches it" in outcome.err
+    probe = f"""
+import sys
+sys.path[:0] = [{str(outcome.package)!r}, {str(Path(__file__).parent.parent)!r}]
+import numpy as np
+from tpb_isa import mariana as m
+from headers import tpb_words as w
+good, other, bad_ops = w.s3d3_ts(op0=w.MULT), w.s4d4_tsm(), w.s3d3_ts(op0=w.DIVIDE)
+print(m.validate(other), m.validate(bad_ops), m.explain(bad_ops) != "")
+for call in (lambda: m.validate(good), lambda: m.explain(good), lambda: m.validate_batch([good, other])):
+    try:
+        call()
+        print("no error")
+    except m.UntranslatedPredicate as e:
+        print(e.function, e.where.rsplit("/", 1)[-1].split(":")[0], "goto" in e.reason.lower())
+"""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "True False True", lines  # the PTR_MULTI validator still runs; earlier checks still reject
+    assert lines[1:] == ["odd_op_check aws_neuron_isa_tpb_assert.h True"] * 3, lines
+    strict = main(["generate", "--headers", str(root), "--out", str(tmp_path / "strict"), "--no-cache", "--strict"])
+    err = capsys.readouterr().err
+    assert strict == 1 and "error [untranslated]: odd_op_check" in err and not (tmp_path / "strict").exists()

@@ -15,10 +15,11 @@ from __future__ import annotations
 from typing import Final
 
 from .._runtime import check_api, codec
+from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 1), __name__)
+check_api((2, 2), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes

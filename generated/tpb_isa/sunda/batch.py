@@ -17,7 +17,7 @@ from .._runtime.vector import BatchDecode as BatchDecode
 from .decode import OPCODE_STRUCT
 from .validators import TOP_LEVEL, explain
 
-check_api((2, 1), __name__)
+check_api((2, 2), __name__)
 
 as_words = vector.as_words
 _all_of = vector.all_of

@@ -21,7 +21,7 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("--out", type=Path, default=DEFAULT_OUT,
                     help="output directory: new, empty, or written by tpbgen before (default: generated/)")
     sp.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 1 when stale")
-    sp.add_argument("--strict", action="store_true", help="stale JSON names are errors, as with reconcile --strict")
+    sp.add_argument("--strict", action="store_true", help="stale JSON names and predicates outside the translator's subset are errors")
     sp.add_argument("--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings (as reconcile)")
     sp.add_argument("--no-verify-cc", action="store_true",
                     help="do not prove the computed layouts against the C compiler (the summary says so)")

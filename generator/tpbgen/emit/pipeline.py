@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +136,9 @@ def build_package(headers: Path, use_cache: bool = True, strict: bool = False, w
             diagnostics += rebase(exc.diagnostics, r.root)
             unusable = True
             continue
-        diagnostics += rebase(tr.warnings, r.root)
+        # --strict: a predicate the runtime cannot run is an error, not a stub
+        notes = [replace(w, severity=Severity.ERROR) if strict and w.code == "untranslated" else w for w in tr.warnings]
+        diagnostics += rebase(notes, r.root)
         translated.append((g, tr))
         stale = tuple(f.name for f in findings if f.kind == "stale")
         summaries.append(GenSummary(g.name, g.core_version, len(g.enums), len(g.structs), len(tr.functions), len(tr.top), stale, layouts))

@@ -54,16 +54,17 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     ctx = build_context(gen, tr)
     em = NpEmitter()
     batch = []
+    batch_stubs = []
     for lf in tr.lowered:
         try:
             batch.append("\n".join(em.function(lf)))
         except BatchUnsupported as exc:
-            from ..errors import Diagnostic, Severity, TpbgenError
-
-            raise TpbgenError([Diagnostic(f"cannot vectorise {lf.name}: {exc}", lf.loc.file, lf.loc.line, lf.loc.col, Severity.ERROR, "translate")]) from None
+            # the scalar translation runs it; the batch path raises UntranslatedPredicate for it
+            batch_stubs.append((lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}"))
     family = importlib.import_module("tpbgen.templates.support.family")
     extra: dict[str, Any] = {
         "batch_functions": batch,
+        "batch_stubs": batch_stubs,
         "executes": [op for op, member, _ in ctx.decode if member in family.HANDLERS],
         "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
         "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),

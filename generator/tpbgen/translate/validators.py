@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import naming, resolve
-from ..errors import Diagnostic, Severity, TpbgenError
-from ..ir.model import Function, Generation, Loc
+from ..errors import Diagnostic, Severity
+from ..ir.model import Function, Generation, Loc, Struct
 from .analyses import always_returns, body_exprs, calls, conjuncts
 from .gates import opcode_gate
 from .lir import (
@@ -54,25 +54,77 @@ class TopValidator:
 
 
 @dataclass(frozen=True)
+class Untranslated:
+    """A C function outside the translator's subset: emitted as a stub that raises
+    UntranslatedPredicate (scalar, explain and batch alike) naming it, its place and why."""
+
+    name: str
+    public: str
+    params: tuple[tuple[str, bool], ...]  # (python name, is a struct view)
+    where: str  # "file:line:col"
+    reason: str
+    needed_by: tuple[str, ...]  # the top-level validators that can reach it
+
+
+@dataclass(frozen=True)
 class TranslatedGen:
     functions: tuple[PyFunction, ...]
     top: tuple[TopValidator, ...]
     consts: tuple[tuple[str, int | float | tuple[int | float, ...]], ...]  # every enum/static constant the code names
     lowered: tuple[LFunction, ...]
     warnings: tuple[Diagnostic, ...]
+    untranslated: tuple[Untranslated, ...] = ()
+
+
+def _is_top_candidate(fn: Function, called: set[str]) -> bool:
+    """A top-level validator: a bool function of the instruction union (by value) no function calls."""
+    return (fn.returns.kind == "bool" and fn.name not in called and len(fn.params) == 1
+            and fn.params[0].type.kind == "union" and fn.params[0].type.name == INST_UNION)
+
+
+def _reachers(gen: Generation, tops: set[str]) -> dict[str, set[str]]:
+    """For each function, the top-level validators that can reach it through calls."""
+    calls_of = {f.name: set(f.calls) for f in gen.functions}
+    out: dict[str, set[str]] = {f.name: set() for f in gen.functions}
+    for t in tops:
+        seen, todo = set(), [t]
+        while todo:
+            n = todo.pop()
+            if n in seen or n not in calls_of:
+                continue
+            seen.add(n)
+            out[n].add(t)
+            todo += calls_of[n]
+    return out
 
 
 def translate(gen: Generation) -> TranslatedGen:
     lowerer = Lowerer(gen)
     lowered: list[LFunction] = []
-    errors: list[Diagnostic] = []
+    failed: dict[str, LowerError] = {}
     for fn in gen.functions:
         try:
             lowered.append(lowerer.lower(fn))
         except LowerError as exc:
-            errors.append(Diagnostic(f"cannot translate {exc.function}: {exc.message}", exc.where.file, exc.where.line, exc.where.col, Severity.ERROR, "translate"))
-    if errors:
-        raise TpbgenError(errors)
+            failed[fn.name] = exc
+    called = {c for f in gen.functions for c in f.calls}
+    reach = _reachers(gen, {f.name for f in gen.functions if _is_top_candidate(f, called)})
+    stubs: list[Untranslated] = []
+    warnings: list[Diagnostic] = []
+    for fn in gen.functions:
+        err = failed.get(fn.name)
+        if err is None:
+            continue
+        w = err.where
+        needed = tuple(sorted(reach.get(fn.name, ())))
+        params = tuple((naming.local_name(p.name), p.type.kind in ("struct", "union")) for p in fn.params)
+        stubs.append(Untranslated(fn.name, naming.function_name(fn.name), params, f"{w.file}:{w.line}:{w.col}" if w.col else f"{w.file}:{w.line}", err.message, needed))
+        if needed:
+            what = (f"{fn.name} is outside the translator's subset ({err.message}); the top-level validator(s) {', '.join(needed)} "
+                    "raise UntranslatedPredicate when a word reaches it (--strict makes this an error)")
+        else:
+            what = f"{fn.name} is outside the translator's subset ({err.message}) and no top-level validator reaches it: skipped (calling it raises UntranslatedPredicate)"
+        warnings.append(Diagnostic(what, w.file, w.line, w.col, Severity.WARNING, "untranslated"))
     union = next((s for s in gen.structs if s.name == INST_UNION), None)
     arms = frozenset(f.name for f in union.fields) if union else frozenset()
     em = PyEmitter(arms=arms)
@@ -97,10 +149,16 @@ def translate(gen: Generation) -> TranslatedGen:
                 lf.calls,
             )
         )
-    called = {c for f in gen.functions for c in f.calls}
     shared_memo: dict[tuple[object, ...], frozenset[object]] = {}
     tops = []
-    warnings: list[Diagnostic] = []
+    for stub in stubs:
+        if stub.name in reach and _is_top_candidate(ir_by_name[stub.name], called):
+            # no body to compute a gate from: the opcodes the JSON binds to the struct of the arm
+            # its C reads; validate() then reports the stub rather than guess
+            arm = _arm_in_c(ir_by_name[stub.name], union)
+            arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
+            gate = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
+            tops.append(TopValidator(stub.name, tuple(sorted(gate)), arm))
     for lf in lowered:
         if lf.returns.kind != "bool" or lf.name in called:
             continue
@@ -124,7 +182,31 @@ def translate(gen: Generation) -> TranslatedGen:
                                        f"{arm_struct or 'the struct it reads'}: {shown}; validate() runs it on them too, as its C says",
                                        src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
-    return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings))
+    return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings), tuple(stubs))
+
+
+def _arm_in_c(fn: Function, union: Struct | None) -> str:
+    """The instruction-union arm a C body reads most (`i.s3d3_ts.x`), "" when none."""
+    if union is None:
+        return ""
+    arms = {f.name for f in union.fields}
+    counts: dict[str, int] = {}
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("_t") == "StructRef":
+                field = node.get("field")
+                name = field.get("name") if isinstance(field, dict) else None
+                if name in arms:
+                    counts[name] = counts.get(name, 0) + 1
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(fn.body)
+    return max(sorted(counts), key=lambda k: counts[k]) if counts else ""
 
 
 def _wrapper(lf: LFunction) -> str:
