@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -75,6 +76,8 @@ class _Builder:
     functions: list[Function] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
+    pack: int | None = None  # the `#pragma pack(n)` in force
+    pack_stack: list[tuple[str | None, int | None]] = field(default_factory=list)
     _anon: int = 0
 
     # -- helpers ---------------------------------------------------------------------------
@@ -224,6 +227,45 @@ class _Builder:
             return CType("enum", name, e.size, e.size, False, (), name)
         raise TpbgenError([self._diag(where, f"unsupported type construct {type(node).__name__}", "type")])
 
+    # -- #pragma pack ------------------------------------------------------------------------
+    def visit_pragma(self, node: c_ast.Pragma) -> None:
+        """`#pragma pack` as GCC reads it: `pack(n)`, `pack()`, `pack(push[, id][, n])`,
+        `pack(pop[, id])`; n caps the alignment of the members of the structs defined after it.
+        Other pragmas change no layout and are ignored."""
+        text = " ".join(str(node.string or "").split())
+        m = re.fullmatch(r"pack\s*\((.*)\)", text)
+        if not text.startswith("pack"):
+            return
+        if m is None:
+            self.error(node, f"unreadable #pragma {text}", "pragma")
+            return
+        args = [a.strip() for a in m.group(1).split(",") if a.strip()]
+        value = None
+        if args and args[-1].isdigit():
+            value = int(args[-1])
+            if value not in (1, 2, 4, 8, 16):
+                self.error(node, f"#pragma {text}: the alignment must be 1, 2, 4, 8 or 16", "pragma")
+                return
+        if not args:
+            self.pack = None
+        elif args[0] == "push":
+            self.pack_stack.append((args[1] if len(args) > 2 or (len(args) == 2 and value is None) else None, self.pack))
+            if value is not None:
+                self.pack = value
+        elif args[0] == "pop":
+            ident = args[1] if len(args) > 1 and value is None else None
+            while self.pack_stack:
+                name, prev = self.pack_stack.pop()
+                self.pack = prev
+                if ident is None or name == ident:
+                    break
+            if value is not None:
+                self.pack = value
+        elif value is not None and len(args) == 1:
+            self.pack = value
+        else:
+            self.error(node, f"unreadable #pragma {text}", "pragma")
+
     # -- declarations ----------------------------------------------------------------------
     def define_enum(self, node: c_ast.Enum, typedef_name: str | None) -> str:
         name = typedef_name or node.name or self._anon_name("enum")
@@ -290,7 +332,7 @@ class _Builder:
             anonymous = d.name is None and t.kind in ("struct", "union") and width is None
             raw.append((d, t, width, anonymous))
         ins = [MemberIn(d.name, t.total_size, t.align, t.size, w) for d, t, w, _ in raw]
-        lay = (layout_struct if kind == "struct" else layout_union)(ins, packed, min_align)
+        lay = (layout_struct if kind == "struct" else layout_union)(ins, packed, min_align, self.pack)
         fields: list[Field] = []
         for (d, t, w, anonymous), out in zip(raw, lay.members, strict=True):
             if d.name is None and not anonymous:
@@ -531,6 +573,8 @@ def build(ast: c_ast.FileAST, relpath: Callable[[str], str], is_ours: Callable[[
                 b.visit_static_assert(ext)
             elif isinstance(ext, c_ast.FuncDef):
                 b.visit_funcdef(ext)
+            elif isinstance(ext, c_ast.Pragma):
+                b.visit_pragma(ext)
         except TpbgenError as exc:
             b.errors.extend(exc.diagnostics)
     if b.errors:
