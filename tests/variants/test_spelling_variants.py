@@ -228,3 +228,49 @@ def test_pragma_pack_changes_the_layout_as_gcc_does(edit: Edit, size: int, tmp_p
     text = (outcome.package / "tpb_isa" / "mariana" / "structs.py").read_text()
     probe = text[text.index("class PackProbe(Struct)"):]
     assert f"SIZE = {size}" in probe[:400], probe[:400]
+
+
+GEOMETRY_LINES = (
+    "static const uint32_t NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS = 128U;",
+    "static const uint32_t NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE = 262144U;",
+    "static const uint32_t NEURON_ISA_TPB_PSUM_BUF_OFFSET = 0x2000000U;",
+    "static const uint32_t NEURON_ISA_TPB_STATE_BUF_SZ = 0x2000000U;",
+    "static const uint32_t NEURON_ISA_TPB_POOLING_NUM_CHANNELS = 128U; // const POOLING_NUM_CHANNELS = 128",
+)
+
+
+def constants_as_defines(tpb: Path) -> None:
+    """The executor's geometry and a limit the validators read as `#define`s: one plain, one
+    parenthesised with a cast, one an expression of another macro, one with a comment."""
+    new = (
+        "#define NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS 128U",
+        "#define NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE ((uint32_t)(256U * 1024U))",
+        "#define NEURON_ISA_TPB_PSUM_BUF_OFFSET (NEURON_ISA_TPB_STATE_BUF_SZ)",
+        "#define NEURON_ISA_TPB_STATE_BUF_SZ \\\n    0x2000000U",
+        "#define NEURON_ISA_TPB_POOLING_NUM_CHANNELS 128U // const POOLING_NUM_CHANNELS = 128",
+    )
+    for old, repl in zip(GEOMETRY_LINES, new, strict=True):
+        replace_in(tpb / COMMON, old, repl)
+
+
+def test_defines_are_constants_like_static_consts(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Object-like macros with integer values land in constants.py (with their header line) and
+    the executor finds its geometry in them; the validators that read them stay right."""
+    root = make_variant(tmp_path, constants_as_defines)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert_right(cc, root, outcome, tmp_path)
+    probe = f"""
+import sys
+sys.path.insert(0, {str(outcome.package)!r})
+from tpb_isa.mariana import constants as C, Executor
+print(C.STATE_BUF_NUM_PARTITIONS, C.STATE_BUF_PARTITION_SIZE, hex(C.PSUM_BUF_OFFSET), hex(C.STATE_BUF_SZ), C.POOLING_NUM_CHANNELS)
+ex = Executor(backend="numpy")
+print(ex.sbuf.shape[0], hex(ex.psum_addr(0)))
+"""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["128", "262144", "0x2000000", "0x2000000", "128", "128", "0x2000000"]

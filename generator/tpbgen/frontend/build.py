@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pycparser import c_ast
+from pycparser import c_ast, c_parser
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir import cprint, ctypes
@@ -29,6 +29,7 @@ from ..ir.model import (
 from .comments import SourceLines, parse_maintenance
 from .dialect import DialectInfo
 from .layout import MemberIn, enum_size, layout_struct, layout_union
+from .preprocess import PROBE, MacroDef
 
 
 @dataclass
@@ -226,6 +227,36 @@ class _Builder:
             e = self.enums[name]
             return CType("enum", name, e.size, e.size, False, (), name)
         raise TpbgenError([self._diag(where, f"unsupported type construct {type(node).__name__}", "type")])
+
+    # -- object-like macros -------------------------------------------------------------------
+    def visit_macros(self, macros: tuple[tuple[MacroDef, str], ...]) -> None:
+        """`#define NAME <integer constant expression>` in the tpb/ headers becomes a constant like
+        a `static const` one (located at the #define). The expansion is the preprocessor's; a
+        body that is not an integer constant expression (a keyword, an attribute, a float, a
+        name left undefined) is not a constant and is left out."""
+        seen = {c.name for c in self.constants} | set(self.enum_consts)
+        typedef_names = sorted(self.typedef_types)
+        prelude = "".join(f"typedef int {n};\n" for n in typedef_names)
+        for m, expansion in macros:
+            if m.name in seen or not expansion or expansion == m.name:
+                continue
+            try:
+                tu = c_parser.CParser().parse(f"{prelude}long long {PROBE} = ({expansion});", "<macro>")
+            except Exception:
+                continue
+            decl = tu.ext[-1]
+            try:
+                value = self.evaluator().eval(decl.init)
+            except NotConstant:
+                continue
+            if not isinstance(value.value, int):
+                continue
+            seen.add(m.name)
+            signed = not value.unsigned
+            bits = max(value.bits, 32)
+            ref = TypeRef("int", f"{'int' if signed else 'uint'}{bits}", f"#define {m.name}", bits // 8, signed)
+            loc = Loc(m.file, m.line, 1)
+            self.constants.append(Constant(m.name, ref, value.value, loc, self.src.trailing_comment(m.file, m.line)))
 
     # -- #pragma pack ------------------------------------------------------------------------
     def visit_pragma(self, node: c_ast.Pragma) -> None:
@@ -561,7 +592,14 @@ class BuiltTree:
     warnings: tuple[Diagnostic, ...]
 
 
-def build(ast: c_ast.FileAST, relpath: Callable[[str], str], is_ours: Callable[[str], bool], src: SourceLines, dialect: DialectInfo) -> BuiltTree:
+def build(
+    ast: c_ast.FileAST,
+    relpath: Callable[[str], str],
+    is_ours: Callable[[str], bool],
+    src: SourceLines,
+    dialect: DialectInfo,
+    macros: tuple[tuple[MacroDef, str], ...] = (),
+) -> BuiltTree:
     b = _Builder(relpath, is_ours, src, dialect)
     for ext in ast.ext:
         try:
@@ -577,6 +615,7 @@ def build(ast: c_ast.FileAST, relpath: Callable[[str], str], is_ours: Callable[[
                 b.visit_pragma(ext)
         except TpbgenError as exc:
             b.errors.extend(exc.diagnostics)
+    b.visit_macros(macros)
     if b.errors:
         raise TpbgenError(b.errors)
     ours_structs = tuple(b.structs[n] for n in b.struct_order if is_ours(b.structs[n].loc.file))

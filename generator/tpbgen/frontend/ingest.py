@@ -115,7 +115,7 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
 
     ast = parse(text, TU_NAME, relpath)
     lines = SourceLines(root)
-    tree = build(ast, relpath, is_ours, lines, dialect)
+    tree = build(ast, relpath, is_ours, lines, dialect, pre.macros)
     files = []
     for h in src.all_headers():
         rel = h.relative_to(src.root).as_posix()

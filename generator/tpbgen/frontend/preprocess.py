@@ -73,17 +73,72 @@ TU_NAME = "<tpbgen-tu>"
 class Preprocessed:
     text: str
     preprocessor: Preprocessor
+    macros: tuple[tuple[MacroDef, str], ...] = ()  # each object-like macro and its full expansion
 
 
 def fake_libc_dir() -> Path:
     return Path(str(resources.files("tpbgen.frontend") / "fake_libc"))
 
 
-def translation_unit(gen: GenerationSource) -> str:
+@dataclass(frozen=True)
+class MacroDef:
+    """An object-like `#define NAME body` in one of the generation's tpb/ headers."""
+
+    name: str
+    file: str  # relative to the header root
+    line: int
+    body: str
+
+
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
+PROBE = "__tpbgen_macro_probe_"
+
+
+def object_macros(gen: GenerationSource) -> list[MacroDef]:
+    """Every object-like macro with a body that the tpb/ headers define (continuations joined)."""
+    out = []
+    for h in gen.headers():
+        rel = h.relative_to(gen.root).as_posix()
+        text = h.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.split("\n")
+        k = 0
+        while k < len(lines):
+            start, logical = k, lines[k]
+            while logical.endswith("\\") and k + 1 < len(lines):
+                k += 1
+                logical = logical[:-1] + " " + lines[k]
+            m = _DEFINE.match(logical)
+            if m and m.group(2).split("//")[0].split("/*")[0].strip():
+                out.append(MacroDef(m.group(1), rel, start + 1, m.group(2)))
+            k += 1
+    return out
+
+
+def translation_unit(gen: GenerationSource, macros: list[MacroDef] | None = None) -> str:
     # GNU spellings of C keywords first (tpbgen's stand-in, see fake_libc/_tpbgen_gnu.h)
     lines = ["#include <_tpbgen_gnu.h>"]
     lines += [f'#include "{h.relative_to(gen.root).as_posix()}"' for h in gen.headers()]
+    # each macro expanded by the preprocessor itself, one per line after the headers, so its
+    # value can be evaluated as C (the lines are taken out again before parsing)
+    lines += [f"{PROBE}{k} {m.name} {PROBE}end" for k, m in enumerate(macros or [])]
     return "\n".join(lines) + "\n"
+
+
+def split_probes(text: str, count: int) -> tuple[str, dict[int, str]]:
+    """The preprocessed text without the macro probe lines, and each probe's expansion."""
+    if not count:
+        return text, {}
+    found: dict[int, str] = {}
+    kept = []
+    pat = re.compile(rf"^\s*{PROBE}(\d+)\s(.*)\s{PROBE}end\s*$")
+    for line in text.split("\n"):
+        m = pat.match(line)
+        if m:
+            found[int(m.group(1))] = m.group(2).strip()
+            kept.append("")
+        else:
+            kept.append(line)
+    return "\n".join(kept), found
 
 
 def available_preprocessor() -> Preprocessor:
@@ -97,9 +152,11 @@ def preprocess(gen: GenerationSource, which: Preprocessor | None = None) -> Prep
     which = which or available_preprocessor()
     if not gen.headers():
         raise TpbgenError([Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")])
-    tu = translation_unit(gen)
+    macros = object_macros(gen)
+    tu = translation_unit(gen, macros)
     text = _run_cpp(gen, tu) if which == "cpp" else _run_pcpp(gen, tu)
-    return Preprocessed(text, which)
+    text, expansions = split_probes(text, len(macros))
+    return Preprocessed(text, which, tuple((m, expansions[k]) for k, m in enumerate(macros) if k in expansions))
 
 
 _CPP_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?:fatal )?(?P<sev>error|warning): (?P<msg>.*)$")
