@@ -274,3 +274,29 @@ print(ex.sbuf.shape[0], hex(ex.psum_addr(0)))
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["128", "262144", "0x2000000", "0x2000000", "128", "128", "0x2000000"]
+
+
+def macro_bomb(levels: int) -> Edit:
+    def edit(tpb: Path) -> None:
+        defs = "#define TPB_BOMB0 1U\n" + "".join(f"#define TPB_BOMB{k} (TPB_BOMB{k - 1} + TPB_BOMB{k - 1})\n" for k in range(1, levels + 1))
+        replace_in(tpb / S3D3, "typedef struct NEURON_ISA_TPB_S3D3_TS_STRUCT {",
+                   defs + f"static const uint32_t NEURON_ISA_TPB_BOMB = TPB_BOMB{levels};\n\ntypedef struct NEURON_ISA_TPB_S3D3_TS_STRUCT {{")
+
+    return edit
+
+
+def test_a_macro_bomb_is_refused_where_it_is_used(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """2^20 terms on one line: refused before parsing (which would take minutes and gigabytes), at
+    the line that expands it; a small one passes, and is refused only under a lowered --max-line-kb."""
+    from tpbgen.cli import main
+
+    root = make_variant(tmp_path, macro_bomb(20))
+    text = read_text(root / "neuron_mariana_arch_isa" / "tpb" / S3D3)
+    line = text[: text.index("static const uint32_t NEURON_ISA_TPB_BOMB")].count("\n") + 1
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert outcome.code == 2, outcome.err
+    assert f"{S3D3}:{line}: error [limit]: one preprocessed line is" in outcome.err and "--max-line-kb" in outcome.err, outcome.err
+    small = make_variant(tmp_path / "small", macro_bomb(8))
+    assert generate(small, tmp_path / "small-out", capsys).code == 0
+    code = main(["generate", "--headers", str(small), "--out", str(tmp_path / "tight"), "--no-cache", "--max-line-kb", "1"])
+    assert code == 2 and "error [limit]" in capsys.readouterr().err

@@ -22,6 +22,8 @@ from ..checks.reconcile import Finding, reconcile, waivers_for
 from ..checks.verify_cc import find_cc, verify_cc
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
 from ..frontend.ingest import Ingested, ingest_root
+from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
+from ..frontend.limits import Limits
 from ..ir.model import Generation
 from ..translate.validators import TranslatedGen, translate
 from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
@@ -110,12 +112,19 @@ def verify_layouts(r: Ingested, cache: Cache | None) -> tuple[list[Diagnostic], 
     return [], f"layouts verified with {cc} ({facts} facts)"
 
 
-def build_package(headers: Path, use_cache: bool = True, strict: bool = False, waivers: Path | None = None, verify: bool = True) -> Build:
+def build_package(
+    headers: Path,
+    use_cache: bool = True,
+    strict: bool = False,
+    waivers: Path | None = None,
+    verify: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Build:
     """Everything `generate` decides. `verify=False` (--no-verify-cc) skips the compiler probe."""
     from .render import RenderInput, render
 
     cache = Cache() if use_cache else None
-    results = ingest_root(headers, use_cache=use_cache, cache=cache)
+    results = ingest_root(headers, use_cache=use_cache, cache=cache, limits=limits)
     diagnostics: list[Diagnostic] = [w for r in results for w in r.warnings]
     summaries: list[GenSummary] = []
     translated: list[tuple[Generation, TranslatedGen]] = []

@@ -25,6 +25,8 @@ from .build import build
 from .comments import SourceLines
 from .dialect import reduce_dialect
 from .discover import GenerationSource, discover
+from .limits import DEFAULT as DEFAULT_LIMITS
+from .limits import Limits
 from .mapping_json import read_mapping
 from .parse import parse
 from .preprocess import TU_NAME, Preprocessor, fake_libc_dir, predefined_macros, preprocess
@@ -60,7 +62,13 @@ def cache_key(inputs: str) -> str:
     return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
 
 
-def ingest(src: GenerationSource, use_cache: bool = True, preprocessor: Preprocessor | None = None, cache: Cache | None = None) -> Ingested:
+def ingest(
+    src: GenerationSource,
+    use_cache: bool = True,
+    preprocessor: Preprocessor | None = None,
+    cache: Cache | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Ingested:
     """One generation's IR, from the cache when an entry for exactly these inputs is there. Every
     diagnostic says which directory its file is relative to (the include root)."""
     try:
@@ -77,7 +85,7 @@ def ingest(src: GenerationSource, use_cache: bool = True, preprocessor: Preproce
     warnings: list[Diagnostic] = []
     if gen is None:
         try:
-            gen, warnings = _ingest_uncached(src, key, preprocessor)
+            gen, warnings = _ingest_uncached(src, key, preprocessor, limits)
         except TpbgenError as exc:
             raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
         if store is not None:
@@ -99,11 +107,11 @@ def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generati
     return gen if isinstance(gen, Generation) and gen.inputs_sha256 == inputs else None
 
 
-def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor | None) -> tuple[Generation, list[Diagnostic]]:
+def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor | None, limits: Limits = DEFAULT_LIMITS) -> tuple[Generation, list[Diagnostic]]:
     root = src.root.resolve()
     for h in src.all_headers():
         _refuse_control_bytes(h.read_bytes(), h.relative_to(src.root).as_posix())
-    pre = preprocess(src, preprocessor)
+    pre = preprocess(src, preprocessor, limits)
     relpath = functools.cache(src.rel)  # called for every AST coordinate: resolve each file name once
     text, dialect = reduce_dialect(pre.text, relpath)
 
@@ -165,7 +173,9 @@ def _refuse_control_bytes(data: bytes, rel: str) -> None:
     raise TpbgenError([Diagnostic(f"control byte 0x{m.group(0)[0]:02x} in header text", rel, line, col, Severity.ERROR, "control-byte")])
 
 
-def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = True, cache: Cache | None = None) -> list[Ingested]:
+def ingest_root(
+    root: Path, only: list[str] | None = None, use_cache: bool = True, cache: Cache | None = None, limits: Limits = DEFAULT_LIMITS
+) -> list[Ingested]:
     """Every generation under `root` (or those named in `only`); all errors of all gens together."""
     sources = discover(root)
     if only:
@@ -180,7 +190,7 @@ def ingest_root(root: Path, only: list[str] | None = None, use_cache: bool = Tru
         cache = Cache()
     for s in sources:
         try:
-            out.append(ingest(s, use_cache, cache=cache))
+            out.append(ingest(s, use_cache, cache=cache, limits=limits))
         except TpbgenError as exc:
             errors.extend(exc.diagnostics)
     if errors:
