@@ -300,3 +300,19 @@ def test_a_macro_bomb_is_refused_where_it_is_used(tmp_path: Path, capsys: pytest
     assert generate(small, tmp_path / "small-out", capsys).code == 0
     code = main(["generate", "--headers", str(small), "--out", str(tmp_path / "tight"), "--no-cache", "--max-line-kb", "1"])
     assert code == 2 and "error [limit]" in capsys.readouterr().err
+
+
+def int_returning_validators(tpb: Path) -> None:
+    """Top-level validators returning `int` and `uint8_t` (C treats any of them as truth)."""
+    replace_in(tpb / ASSERT, "STATIC inline bool is_valid_tensor_scalar_cache_reduce(", "STATIC inline int is_valid_tensor_scalar_cache_reduce(")
+    replace_in(tpb / ASSERT, "STATIC inline bool is_valid_exponential(", "STATIC inline uint8_t is_valid_exponential(")
+
+
+def test_int_returning_validators_are_top_level(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_variant(tmp_path, int_returning_validators)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    text = (outcome.package / "tpb_isa" / "mariana" / "validators.py").read_text()
+    assert "'is_valid_tensor_scalar_cache_reduce': (0x9a,)" in text and "'is_valid_exponential': (0x30,)" in text
+    assert "def _x_is_valid_exponential(" in text
+    assert_right(cc, root, outcome, tmp_path)

@@ -76,9 +76,13 @@ class TranslatedGen:
     untranslated: tuple[Untranslated, ...] = ()
 
 
+TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
+
+
 def _is_top_candidate(fn: Function, called: set[str]) -> bool:
-    """A top-level validator: a bool function of the instruction union (by value) no function calls."""
-    return (fn.returns.kind == "bool" and fn.name not in called and len(fn.params) == 1
+    """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
+    of the instruction union (by value) that no function calls."""
+    return (fn.returns.kind in TRUTH_KINDS and fn.name not in called and len(fn.params) == 1
             and fn.params[0].type.kind == "union" and fn.params[0].type.name == INST_UNION)
 
 
@@ -130,7 +134,10 @@ def translate(gen: Generation) -> TranslatedGen:
     em = PyEmitter(arms=arms)
     by_name = {f.name: f for f in lowered}
     ir_by_name = {f.name: f for f in gen.functions}
-    explainable = {f.name for f in lowered if f.returns.kind == "bool"}
+    called_names = {c for f in gen.functions for c in f.calls}
+    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called_names)}
+    # predicates explain themselves; so do top-level validators that return an int as truth
+    explainable = {f.name for f in lowered if f.returns.kind == "bool" or f.name in top_names}
     out: list[PyFunction] = []
     for lf in lowered:
         code = "\n".join(em.function(lf))
@@ -160,7 +167,7 @@ def translate(gen: Generation) -> TranslatedGen:
             gate = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
             tops.append(TopValidator(stub.name, tuple(sorted(gate)), arm))
     for lf in lowered:
-        if lf.returns.kind != "bool" or lf.name in called:
+        if lf.returns.kind not in TRUTH_KINDS or lf.name in called:
             continue
         if not (len(lf.params) == 1 and lf.params[0].struct == INST_UNION):
             continue
