@@ -58,8 +58,18 @@ def byte(W: Words, off: Any) -> Any:
 
 
 def col(W: Words, off: Any, size: int) -> Any:
-    """The little-endian unsigned integer in bytes [off, off+size) of every row."""
-    return colv(W, off, f"<u{size}")
+    """The little-endian unsigned integer in bytes [off, off+size) of every row; a size numpy has
+    no integer for (the 3, 5, 6 or 7 bytes a wide bitfield spans) is assembled byte by byte into
+    the next wider unsigned integer."""
+    if size in (1, 2, 4, 8):
+        return colv(W, off, f"<u{size}")
+    if not isinstance(off, (int, np.integer)):
+        return gather(W, off, size)
+    wide = np.dtype("<u4" if size < 4 else "<u8")
+    out = np.zeros(W.shape[0], dtype=wide)
+    for k in range(size):
+        out |= W[:, off + k].astype(wide) << wide.type(8 * k)
+    return out
 
 
 def colv(W: Words, off: Any, dtype: str) -> Any:
