@@ -122,20 +122,29 @@ class Validators:
         generation: str,
         top: Mapping[str, tuple[Check, Explain]],
         dispatch: Mapping[int, tuple[str, ...]],
+        c: Any = None,
     ) -> None:
         self.generation = generation
         self.top = top
         self.dispatch = dispatch
+        self.c = c  # the compiled headers (cvalidators.CValidators), for backend="c"/"auto"
 
     def validators_for(self, opcode: int) -> tuple[str, ...]:
         """The top-level validators responsible for an opcode (empty when the headers give none)."""
         return self.dispatch.get(opcode, ())
 
-    def validate(self, word: Word) -> bool:
-        """True when a top-level validator responsible for the word's opcode accepts it."""
+    def validate(self, word: Word, backend: str = "python") -> bool:
+        """True when a top-level validator responsible for the word's opcode accepts it.
+        `backend`: "python" (the translated scalar code), "c" (the headers compiled), "auto"."""
         b = as_bytes(word)
         if len(b) != WORD_SIZE:
             return False
+        if backend != "python" and self.c is not None and self.c.resolve(backend) == "c":
+            return bool(self.c.validate(b))
+        if backend not in ("python", "auto", "numpy", "c"):
+            raise ValueError(f"backend is one of auto, c, numpy, python, not {backend!r}")
+        if backend == "c":
+            raise RuntimeError(f"backend 'c': {self.generation} ships no C validators")
         return any(self.top[n][0](b, 0) for n in self.dispatch.get(b[0], ()))
 
     def explain(self, word: Word) -> str:

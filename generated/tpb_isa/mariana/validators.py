@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from .._runtime import check_api, codec
+from .._runtime.cvalidators import CValidators
 from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
@@ -3490,6 +3491,9 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
 }
 
+# The headers' own C, compiled on first use (_runtime/cvalidators.py): validate(word, backend="c").
+C_VALIDATORS: Final = CValidators(__package__ or __name__, 'mariana', 'neuron_mariana_arch_isa/tpb')
+
 VALIDATORS: Final = Validators(
     'mariana',
     {
@@ -3502,6 +3506,7 @@ VALIDATORS: Final = Validators(
         'is_valid_tsm_immediates_load': (_is_valid_tsm_immediates_load, _x_is_valid_tsm_immediates_load),
     },
     DISPATCH,
+    C_VALIDATORS,
 )
 validate = VALIDATORS.validate
 explain = VALIDATORS.explain

@@ -15,7 +15,7 @@ import numpy as np
 from .._runtime import check_api, vector
 from .._runtime.vector import BatchDecode as BatchDecode
 from .decode import OPCODE_STRUCT
-from .validators import TOP_LEVEL, explain
+from .validators import C_VALIDATORS, TOP_LEVEL, explain, validate
 
 check_api((2, 2), __name__)
 
@@ -1332,9 +1332,12 @@ _BATCH = vector.BatchValidators(
         'is_valid_tensor_scalar_ptr_multi_dual': _v_is_valid_tensor_scalar_ptr_multi_dual,
         'is_valid_tsm_immediates_load': _v_is_valid_tsm_immediates_load,
     },
+    C_VALIDATORS,
+    validate,
 )
 validate_batch = _BATCH.validate_batch
 run_validator_batch = _BATCH.run_validator_batch
+batch_backend = _BATCH.backend
 
 
 def explain_batch(words: Any) -> dict[int, str]:

@@ -156,7 +156,9 @@ def build_package(
         return build
     gens = [r.gen for r in results]
     man = manifest(gens)
-    files = render(RenderInput(translated, audit_markdown(gens), man))
+    shipped = {r.gen.name: {f.path: (r.root / f.path).read_bytes().decode("utf-8", "replace") for f in r.gen.files if f.path.endswith(".h")}
+               for r in results}
+    files = render(RenderInput(translated, audit_markdown(gens), man, shipped))
     man["files"] = manifest_files(files)
     files[MANIFEST] = json.dumps(man, indent=2, sort_keys=True) + "\n"
     build.files = files

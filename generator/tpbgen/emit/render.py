@@ -10,7 +10,7 @@ no absolute paths.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ class RenderInput:
     gens: list[tuple[Generation, TranslatedGen]]
     audit_md: str
     manifest: dict[str, Any]
+    headers: dict[str, dict[str, str]] = field(default_factory=dict)  # gen -> {path under the root: text}, shipped for the C validators
 
 
 def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Traversable | Path]]:
@@ -69,6 +70,8 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
         "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
         "decode_classes": sorted({cls for _, _, cls in ctx.decode}),
+        # the tpb/ headers, by name, in the order the ingest preprocessed them
+        "c_headers": [f.path[len(gen.tpb_dir) + 1 :] for f in gen.files if f.path.startswith(gen.tpb_dir + "/") and f.path.endswith(".h")],
         "opcode_rows": _opcode_rows(ctx),
         "has_executor": has_executor,
     }
@@ -129,5 +132,8 @@ def render(inp: RenderInput) -> dict[str, str]:
         elif top == "gen":
             for ctx in contexts:
                 out[f"tpb_isa/{ctx.module}/{rest}"] = template.render(**common, g=ctx)
+    for ctx in contexts:  # each generation's headers, as they are, for its C validators
+        for header, text in inp.headers.get(ctx.name, {}).items():
+            out[f"tpb_isa/{ctx.module}/_c/{header}"] = text
         # anything else directly under runtime/ is a fragment that other templates include
     return out
