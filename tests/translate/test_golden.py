@@ -53,6 +53,10 @@ def translated(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Tra
     return get
 
 
+def test_there_are_cases() -> None:
+    assert len(CASES) >= 20, [c.name for c in CASES]
+
+
 @pytest.mark.parametrize("which", EXPECTED)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_emitted_text_is_golden(case: Path, which: str, translated: Callable[[Path], Translated]) -> None:
