@@ -225,7 +225,8 @@ class _Builder:
                     raise TpbgenError([self._diag(node, f"unknown type '{tag}'", "unknown-type")])
                 name = self.tags[tag]
             e = self.enums[name]
-            return CType("enum", name, e.size, e.size, False, (), name)
+            # GCC's underlying type of an enum is signed exactly when a member is negative
+            return CType("enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), name)
         raise TpbgenError([self._diag(where, f"unsupported type construct {type(node).__name__}", "type")])
 
     # -- object-like macros -------------------------------------------------------------------
@@ -405,7 +406,7 @@ class _Builder:
                 name = self.define_enum(inner, td.name)
                 e = self.enums[name]
                 self.enums[name] = Enum(e.name, e.size, e.packed, e.members, e.loc, self.loc(td).line, e.doc)
-                t = CType("enum", name, e.size, e.size, False, (), td.name)
+                t = CType("enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), td.name)
                 target = f"enum {inner.name or '{...}'}"
             else:
                 t = self.resolve(td.type, td)

@@ -363,9 +363,13 @@ class NpEmitter:
         skip, brk = self.loops[-1]
         m = self.eff(mask)
         m = "np.logical_not(_done)" if m == "_ALL" else m
-        self.lines.append(f"{ind}{skip} = {skip} | {m}")
         if what == "break":
+            # the lanes taking it, fixed before the skip mask changes (the effective mask reads it)
+            taking = self.tmp("_jmp")
+            self.lines.append(f"{ind}{taking} = {m}")
+            m = taking
             self.lines.append(f"{ind}{brk} = {brk} | {m}")
+        self.lines.append(f"{ind}{skip} = {skip} | {m}")
 
     def stmt_Loop(self, s: Loop, mask: str, ind: str) -> None:
         L = self.lines

@@ -147,7 +147,8 @@ class PyEmitter:
         inner = e.e
         if isinstance(inner, Not):
             return self.expr(inner.e) if inner.e.t.kind == "bool" else f"({self.expr(inner.e)} != 0)"
-        if isinstance(inner, Compare):
+        # !(a < b) is a >= b only without NaN: an ordered comparison of floats stays negated
+        if isinstance(inner, Compare) and (inner.op in ("==", "!=") or "float" not in (inner.a.t.kind, inner.b.t.kind)):
             return self.expr(Compare(_NEGATE[inner.op], inner.a, inner.b))
         if isinstance(inner, Logical) and (member := self.membership(inner, negate=True)) is not None:
             return member

@@ -6,4 +6,4 @@ NEURON_ISA_TPB_SIGN_NEG = -2
 
 
 def _enum_negative_member(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 5] == NEURON_ISA_TPB_SIGN_NEG or i_b[i_o + 5] < -100  # sign
+    return ((i_b[i_o + 5] ^ 0x80) - 0x80) == NEURON_ISA_TPB_SIGN_NEG or ((i_b[i_o + 5] ^ 0x80) - 0x80) < -100  # sign

@@ -6,4 +6,4 @@ NEURON_ISA_TPB_SIGN_NEG = -2
 
 
 def _v_enum_negative_member(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_byte(i_W, i_o + 5) == np.int32(-2), _byte(i_W, i_o + 5) < np.int32(-100))
+    return np.logical_or(_byte(i_W, i_o + 5).view(np.int8) == np.int32(-2), _byte(i_W, i_o + 5).view(np.int8) < np.int32(-100))

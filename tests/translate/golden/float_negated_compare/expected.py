@@ -4,4 +4,4 @@
 
 
 def _float_negated_compare(i_b: bytes, i_o: int) -> bool:
-    return _F32(i_b, i_o + 32)[0] < 0.0 and _F32(i_b, i_o + 32)[0] >= 0.0  # f
+    return not (_F32(i_b, i_o + 32)[0] >= 0.0) and not (_F32(i_b, i_o + 32)[0] < 0.0)  # f

@@ -17,11 +17,12 @@ def _v_loop_break(i_W: Any, i_o: Any) -> Any:
         _skip2 = np.zeros_like(_done)
         _c4 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 56 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.int32(0)), _done.shape)
         _m5 = (_lm1 & ~_skip2) & _c4
-        _skip2 = _skip2 | (_m5 & ~_skip2)
-        _brk3 = _brk3 | (_m5 & ~_skip2)
+        _jmp7 = (_m5 & ~_skip2)
+        _brk3 = _brk3 | _jmp7
+        _skip2 = _skip2 | _jmp7
         n = np.where((_lm1 & ~_skip2), n + np.int32(1), n).astype(n.dtype)
-        _m7 = _lm1 & ~_brk3
-        k = np.where(_m7, k + np.int32(1), k).astype(k.dtype)
+        _m8 = _lm1 & ~_brk3
+        k = np.where(_m8, k + np.int32(1), k).astype(k.dtype)
         _lm1 = _lm1 & ~_brk3 & ~_done & np.broadcast_to(np.asarray(k < np.int32(4)), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, n >= np.int32(3), _ret)
