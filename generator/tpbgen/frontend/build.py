@@ -58,6 +58,17 @@ class CType:
         return TypeRef(self.kind, self.name, self.spelled or self.name, self.size, self.signed)
 
 
+_WORD = re.compile(r"[A-Za-z_]\w*")
+# words that cannot stand in an integer constant expression: a macro spelling one is a keyword,
+# an attribute or a declaration helper, not a value
+_NOT_EXPR = frozenset({
+    "static", "inline", "__inline", "__inline__", "extern", "typedef", "struct", "union", "enum", "const",
+    "volatile", "void", "__attribute__", "__attribute", "__declspec", "register", "auto", "return", "if",
+    "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "goto", "asm", "__asm__",
+    "_Static_assert", "__extension__", "__restrict", "restrict", "_Noreturn",
+})  # fmt: skip
+
+
 @dataclass
 class _Builder:
     relpath: Callable[[str], str]
@@ -236,13 +247,14 @@ class _Builder:
         body that is not an integer constant expression (a keyword, an attribute, a float, a
         name left undefined) is not a constant and is left out."""
         seen = {c.name for c in self.constants} | set(self.enum_consts)
-        typedef_names = sorted(self.typedef_types)
-        prelude = "".join(f"typedef int {n};\n" for n in typedef_names)
-        for m, expansion in macros:
-            if m.name in seen or not expansion or expansion == m.name:
-                continue
+        candidates = [(m, x) for m, x in macros if m.name not in seen and x and x != m.name and not (set(_WORD.findall(x)) & _NOT_EXPR)]
+        if not candidates:
+            return
+        prelude = "".join(f"typedef int {n};\n" for n in sorted(self.typedef_types))
+        parser = c_parser.CParser()
+        for m, expansion in candidates:
             try:
-                tu = c_parser.CParser().parse(f"{prelude}long long {PROBE} = ({expansion});", "<macro>")
+                tu = parser.parse(f"{prelude}long long {PROBE} = ({expansion});", "<macro>")
             except Exception:
                 continue
             decl = tu.ext[-1]
