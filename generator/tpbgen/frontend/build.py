@@ -556,20 +556,22 @@ class _Builder:
             self.errors.extend(exc.diagnostics)
             return
         loc = self.loc(decl, decl.name)
-        calls: list[str] = []
-
-        class _Calls(c_ast.NodeVisitor):
-            def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
-                if isinstance(n.name, c_ast.ID) and n.name.name not in calls:
-                    calls.append(n.name.name)
-                self.generic_visit(n)
-
-        _Calls().visit(fd.body)
+        calls = _called(fd.body)
         end = _max_line(fd) + 1
         if self.is_ours(loc.file):
             self.functions.append(
                 Function(decl.name, ret.ref(), tuple(params), loc, end, tuple(calls), to_dict(fd, self.relpath, keep_columns=False), self.src.section_at(loc.file, loc.line))
             )
+
+
+def _called(node: c_ast.Node, out: list[str] | None = None) -> list[str]:
+    """The functions a body calls by name, in first-call order (one walk, no visitor class)."""
+    out = [] if out is None else out
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name not in out:
+        out.append(node.name.name)
+    for _, child in node.children():
+        _called(child, out)
+    return out
 
 
 def _max_line(node: c_ast.Node) -> int:
