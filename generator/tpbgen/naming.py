@@ -122,5 +122,41 @@ def local_name(c_name: str) -> str:
     return c_name + "_" if c_name in _LOCAL_RESERVED else _safe(c_name)
 
 
+# What a C function's public name may not be in the generated validators module: Python's
+# builtins (a helper named `any` would change what `any` means there) and the names the module
+# imports or defines itself. A fixed list, so the output does not depend on the running Python.
+_BUILTINS = {
+    "abs", "all", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr",
+    "classmethod", "compile", "complex", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec",
+    "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id",
+    "input", "int", "isinstance", "issubclass", "iter", "len", "list", "locals", "map", "max", "memoryview",
+    "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "range", "repr", "reversed",
+    "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
+    "vars", "zip", "__import__", "__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__",
+    "annotations", "Ellipsis", "NotImplemented", "None", "True", "False",
+}  # fmt: skip
+_VALIDATORS_MODULE = {
+    "Final", "Any", "np", "check_api", "codec", "vector", "Validators", "ENUMS", "Word", "as_bytes",
+    "VALIDATORS", "TOP_LEVEL", "DISPATCH", "validate", "explain", "validators_for", "explain_batch",
+    "validate_batch", "run_validator_batch", "decode_batch", "BatchDecode", "OPCODE_STRUCT",
+}  # fmt: skip
+
+
+def function_name(c_name: str) -> str:
+    """A C function's public name in the generated validators module: the C name, unless it is a
+    keyword, a builtin or a name the module uses itself (then a `_` after)."""
+    name = _safe(c_name)
+    while name in _BUILTINS or name in _VALIDATORS_MODULE:
+        name += "_"
+    return name
+
+
+# Subpackage names a generation may not take: the runtime's own package, and the package's
+# top-level names.
+_PACKAGE_RESERVED = {"_runtime", "gen", "GENERATIONS", "RUNTIME_API"}
+
+
 def module_name(gen: str) -> str:
-    return _safe(re.sub(r"\W", "_", gen.lower()))
+    """A generation's subpackage name (`tpb_isa.<name>`)."""
+    name = _safe(re.sub(r"\W", "_", gen.lower()))
+    return name + "_" if name in _PACKAGE_RESERVED or name.startswith("__") else name

@@ -1,18 +1,42 @@
 """Per-generation decisions every back end shares, made once from the IR.
 
-Which enums are the opcode enums, which JSON struct keys bind each opcode, and which opcodes
-decode to which struct: reconcile (double bindings), emit (the decode table) and audit
+Which enums are the opcode enums, which JSON struct keys bind each opcode, which opcodes
+decode to which struct, and what an enumerator's maintenance marker means: reconcile (double bindings), emit (the decode table) and audit
 (binding changes) all read these answers instead of walking the JSON each in its own way.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from .ir.model import Enum, Generation
+from .ir.model import Enum, Generation, Maintenance
 
 OPCODE_ENUM = "NEURON_ISA_TPB_OPCODE"
 PSEUDO_OPCODE_ENUM = "NEURON_ISA_TPB_PSEUDO_OPCODE"
+
+
+class MaintenanceStatus(StrEnum):
+    """An enumerator's maintenance, in the one vocabulary every output uses (the audit's JSON and
+    HTML, the generated README, reconcile): the value for machines, `label` for people."""
+
+    MAINTAINED = "maintained"  # `// Y`
+    NOT_MAINTAINED = "not-maintained"  # `// n, note`
+    UNMARKED = "unmarked"  # no marker in the comment
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("-", " ")
+
+    @classmethod
+    def of(cls, m: Maintenance | None) -> MaintenanceStatus:
+        return cls.of_flag(None if m is None else m.maintained)
+
+    @classmethod
+    def of_flag(cls, maintained: bool | None) -> MaintenanceStatus:
+        if maintained is None:
+            return cls.UNMARKED
+        return cls.MAINTAINED if maintained else cls.NOT_MAINTAINED
 
 
 @dataclass(frozen=True)

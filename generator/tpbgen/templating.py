@@ -263,7 +263,7 @@ def environment(subdir: str = "") -> jinja2.Environment:
     env.globals["call"] = call
     env.globals["with_comment"] = with_comment
     env.globals["fit"] = fit
-    env.filters["local"] = lambda loc, g: loc.removeprefix(g.tpb_dir.rstrip("/") + "/")
+    env.filters["local"] = lambda loc, g: str(loc).removeprefix(g.tpb_dir.rstrip("/") + "/")
     env.filters["isort_names"] = isort_names
     env.globals["from_import"] = from_import
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, indent=2, sort_keys=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, NoReturn
 
 from .codec import DecodeError, Word, as_bytes
 from .enums import InfoEnum
@@ -50,6 +50,8 @@ class Decoder:
         return opcode in self.structs
 
     def status(self, opcode: int) -> OpcodeStatus:
+        """What this generation says about an opcode byte: its name, whether the OPCODE enum
+        defines it and it decodes, its maintenance marker and note, the struct it is bound to."""
         try:
             op = self.opcodes(opcode)
         except ValueError:
@@ -81,6 +83,30 @@ class Decoder:
         return cls.from_bytes(b)
 
 
+class UntranslatedPredicate(NotImplementedError):
+    """A validity predicate whose C body is outside what tpbgen translates was reached: the word
+    needs it to be judged, and the Python runtime will not guess. `function`, `where` (the header's
+    `file:line`) and `reason` say which and why; the C backend, or the header compiled by a C
+    compiler, can decide the word."""
+
+    def __init__(self, function: str, where: str, reason: str) -> None:
+        super().__init__(f"{function} ({where}) is outside what tpbgen translates ({reason}): "
+                         "this word needs it; decide it with the C backend or the header's own C")
+        self.function = function
+        self.where = where
+        self.reason = reason
+
+
+def untranslated(function: str, where: str, reason: str) -> Callable[..., NoReturn]:
+    """The stand-in for an untranslated predicate (scalar, explain and batch alike): it raises."""
+
+    def stub(*_args: object) -> NoReturn:
+        raise UntranslatedPredicate(function, where, reason)
+
+    stub.__name__ = function
+    return stub
+
+
 Check = Callable[[bytes, int], Any]  # a translated top-level validator: (word, offset) -> bool
 Explain = Callable[[bytes, int], str | None]  # why it rejects the word, None when it accepts
 
@@ -96,20 +122,29 @@ class Validators:
         generation: str,
         top: Mapping[str, tuple[Check, Explain]],
         dispatch: Mapping[int, tuple[str, ...]],
+        c: Any = None,
     ) -> None:
         self.generation = generation
         self.top = top
         self.dispatch = dispatch
+        self.c = c  # the compiled headers (cvalidators.CValidators), for backend="c"/"auto"
 
     def validators_for(self, opcode: int) -> tuple[str, ...]:
         """The top-level validators responsible for an opcode (empty when the headers give none)."""
         return self.dispatch.get(opcode, ())
 
-    def validate(self, word: Word) -> bool:
-        """True when a top-level validator responsible for the word's opcode accepts it."""
+    def validate(self, word: Word, backend: str = "python") -> bool:
+        """True when a top-level validator responsible for the word's opcode accepts it.
+        `backend`: "python" (the translated scalar code), "c" (the headers compiled), "auto"."""
         b = as_bytes(word)
         if len(b) != WORD_SIZE:
             return False
+        if backend != "python" and self.c is not None and self.c.resolve(backend) == "c":
+            return bool(self.c.validate(b))
+        if backend not in ("python", "auto", "numpy", "c"):
+            raise ValueError(f"backend is one of auto, c, numpy, python, not {backend!r}")
+        if backend == "c":
+            raise RuntimeError(f"backend 'c': {self.generation} ships no C validators")
         return any(self.top[n][0](b, 0) for n in self.dispatch.get(b[0], ()))
 
     def explain(self, word: Word) -> str:

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .codec import as_bytes
+from .cvalidators import BackendUnavailable, CValidators
 
 Words = npt.NDArray[np.uint8]
 
@@ -58,8 +59,18 @@ def byte(W: Words, off: Any) -> Any:
 
 
 def col(W: Words, off: Any, size: int) -> Any:
-    """The little-endian unsigned integer in bytes [off, off+size) of every row."""
-    return colv(W, off, f"<u{size}")
+    """The little-endian unsigned integer in bytes [off, off+size) of every row; a size numpy has
+    no integer for (the 3, 5, 6 or 7 bytes a wide bitfield spans) is assembled byte by byte into
+    the next wider unsigned integer."""
+    if size in (1, 2, 4, 8):
+        return colv(W, off, f"<u{size}")
+    if not isinstance(off, (int, np.integer)):
+        return gather(W, off, size)
+    wide = np.dtype("<u4" if size < 4 else "<u8")
+    out = np.zeros(W.shape[0], dtype=wide)
+    for k in range(size):
+        out |= W[:, off + k].astype(wide) << wide.type(8 * k)
+    return out
 
 
 def colv(W: Words, off: Any, dtype: str) -> Any:
@@ -148,13 +159,37 @@ class BatchValidators:
     `top_level` maps each top-level validator to the opcodes its gate admits; `vector` each one
     to its translated array function."""
 
-    def __init__(self, top_level: Mapping[str, tuple[int, ...]], vector: Mapping[str, VectorCheck]) -> None:
+    def __init__(
+        self,
+        top_level: Mapping[str, tuple[int, ...]],
+        vector: Mapping[str, VectorCheck],
+        c: CValidators | None = None,
+        scalar: Callable[[bytes], bool] | None = None,
+    ) -> None:
         self.top_level = top_level
         self.vector = vector
+        self.c = c  # the generation's headers compiled (cvalidators.py), when it ships them
+        self.scalar = scalar  # the scalar `validate`, for backend="python"
 
-    def validate_batch(self, words: Any) -> npt.NDArray[np.bool_]:
-        """One verdict per 64-byte word: the same answer `validate` gives for each."""
+    def backend(self, backend: str = "auto") -> str:
+        """The backend `validate_batch(..., backend)` runs: "c", "numpy" or "python"."""
+        if self.c is not None:
+            return self.c.resolve(backend)
+        if backend in ("auto", "numpy", "python"):
+            return "numpy" if backend == "auto" else backend
+        raise BackendUnavailable(f"backend {backend!r}: this generation ships no C validators")
+
+    def validate_batch(self, words: Any, backend: str = "auto") -> npt.NDArray[np.bool_]:
+        """One verdict per 64-byte word: the same answer `validate` gives for each. `backend`:
+        "auto" (C when it builds here, else numpy), "c", "numpy" or "python"."""
         W = as_words(words)
+        chosen = self.backend(backend)
+        if chosen == "c":
+            assert self.c is not None
+            return self.c.validate_batch(W)
+        if chosen == "python":
+            assert self.scalar is not None
+            return np.fromiter((self.scalar(W[i].tobytes()) for i in range(W.shape[0])), dtype=np.bool_, count=W.shape[0])
         out = np.zeros(W.shape[0], dtype=np.bool_)
         ops = W[:, 0]
         for name, opcodes in self.top_level.items():
@@ -170,7 +205,7 @@ class BatchValidators:
         """Why each rejected word is rejected: {row index: explain()'s answer}, for the rows
         `validate_batch` rejects (the accepted rows cost nothing beyond the batch verdict)."""
         W = as_words(words)
-        bad = np.flatnonzero(~self.validate_batch(W))
+        bad = np.flatnonzero(~self.validate_batch(W, "numpy" if self.c is None else "auto"))
         return {int(i): explain(W[i].tobytes()) for i in bad}
 
     def run_validator_batch(self, name: str, words: Any) -> npt.NDArray[np.bool_]:

@@ -153,8 +153,8 @@ def test_generate_proves_layouts_against_the_compiler_and_refuses_a_wrong_one(in
     assert code == 0 and "layouts verified with" in out
     real = layout.layout_struct
 
-    def packed_by_mistake(members: list[layout.MemberIn], packed: bool, min_align: int = 1) -> layout.Layout:
-        return real(members, packed or [m.name for m in members] == ["xa", "xb", "xc"], min_align)
+    def packed_by_mistake(members: list[layout.MemberIn], packed: bool, min_align: int = 1, max_align: int | None = None) -> layout.Layout:
+        return real(members, packed or [m.name for m in members] == ["xa", "xb", "xc"], min_align, max_align)
 
     monkeypatch.setattr(build, "layout_struct", packed_by_mistake)
     code, out, err = run(capsys, "generate", "--headers", "drop", "--out", "gen", "--no-cache")

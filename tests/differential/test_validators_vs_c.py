@@ -1,5 +1,7 @@
-"""Differential test: the generated Python validators (scalar and batch) against the C predicates
-compiled from the vendored assert.h, for every top-level validator of every generation.
+"""Differential test: the generated validators on all three backends (scalar Python, numpy batch,
+and the runtime's C backend, which compiles the headers the package ships) against the C
+predicates compiled here from the vendored assert.h, for every top-level validator of every
+generation.
 
 At least 100,000 words per generation: one-field mutations of valid seeds across enum boundaries
 and limits, random multi-field mutations, random bytes, and hand edge cases (zero and all-ones
@@ -67,12 +69,23 @@ def test_python_and_batch_agree_with_c(gen: str, cc: str, tmp_path: Path, ir: di
         bad_b = np.flatnonzero(got_batch != want)
         assert bad_s.size == 0, f"{gen} {name}: scalar disagrees with C on {bad_s.size} words, first {bytes(words[bad_s[0]]).hex()} (C says {want[bad_s[0]]})"
         assert bad_b.size == 0, f"{gen} {name}: batch disagrees with C on {bad_b.size} words, first {bytes(words[bad_b[0]]).hex()} (C says {want[bad_b[0]]})"
+        # the runtime's own C backend (the shipped headers, compiled by the package) agrees too
+        got_c = validators.C_VALIDATORS.run(name, words)
+        bad_c = np.flatnonzero(got_c != want)
+        assert bad_c.size == 0, f"{gen} {name}: the C backend disagrees on {bad_c.size} words, first {bytes(words[bad_c[0]]).hex()}"
         accepted = int(want.sum())
         print(f"{gen} {name}: {len(words)} words, {accepted} accepted by C")
         assert 0.01 * len(words) < accepted < 0.99 * len(words), f"{gen} {name}: corpus not discriminating ({accepted}/{len(words)} accepted)"
         # the dispatching entry points agree with the validator on words of its opcodes
         mine = np.isin(words[:, 0], opcodes)
-        assert (batch.validate_batch(words[mine]) == want[mine]).all()
+        for backend in ("c", "numpy", "python"):
+            assert (batch.validate_batch(words[mine], backend=backend) == want[mine]).all(), backend
+        # and the three backends give one verdict per word on everything, dispatch included
+        every = batch.validate_batch(words, backend="c")
+        assert (batch.validate_batch(words, backend="numpy") == every).all()
+        sample = words[:: max(1, len(words) // 3000)]
+        assert (batch.validate_batch(sample, backend="python") == batch.validate_batch(sample, backend="c")).all()
+        assert [mod.validate(r, backend="c") for r in sample[:500]] == [mod.validate(r) for r in sample[:500]]
     assert total >= WORDS_PER_GEN
 
 

@@ -1,7 +1,8 @@
 """Header text can never break or subvert the generated package: a banner or an enumerator is
 data, and the package built from it imports, says what the header says, and runs nothing the
-header wrote (or tpbgen refuses, located). (C functions named like builtins and a generation
-named `_runtime` are not handled yet: see the open real-drop issue.)"""
+header wrote (or tpbgen refuses, located). C functions named like Python builtins or the
+module's own names, and a generation named like the runtime's package, are escaped by the one
+naming rule."""
 
 from __future__ import annotations
 
@@ -53,3 +54,38 @@ def test_enumerators_that_clash_with_enum_machinery(tmp_path: Path, capsys: pyte
     run = probe(out, "from tpb_isa.synth import enums as E\nprint(sorted(int(v) for v in E.Wide), E.Wide(300).info.c_name, E.Wide(7).info.c_name)")
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["[1,", "7,", "300]", "NEURON_ISA_TPB_WIDE_B", f"NEURON_ISA_TPB_WIDE_{member}"]
+
+
+@pytest.mark.parametrize("fn", ["any", "as_bytes", "validate", "len", "print"])
+def test_functions_named_like_builtins_or_module_names(tmp_path: Path, capsys: pytest.CaptureFixture[str], fn: str) -> None:
+    """A C helper named `any` (or `as_bytes`, `validate`...) gets a `_` after its public name: the
+    module's own `as_bytes` and Python's `any` keep their meaning, and the helper still runs."""
+    ops = OPS.replace("is_alpha", fn)
+    code, err, out = build(tmp_path, capsys, ops=ops)
+    assert code == 0, err
+    run = probe(out, f"""
+import builtins
+from tpb_isa.synth import validators as V
+assert V.__dict__.get({fn!r}, getattr(builtins, {fn!r}, None)) is getattr(builtins, {fn!r}, V.__dict__.get({fn!r}))
+helper = getattr(V, {fn + "_"!r})
+word = bytes([0x43, 16, 0, 0])
+print(helper(word), V.is_valid_header(word), V.is_valid_header(bytes([0x44, 16, 0, 0])))
+""")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True", "True", "False"]
+
+
+def test_a_generation_named_like_the_runtime_package(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`neuron__runtime_arch_isa` becomes `tpb_isa._runtime_`; `tpb_isa._runtime` stays the
+    support library."""
+    code, err, out = build(tmp_path, capsys, gen="_runtime")
+    assert code == 0, err
+    assert (out / "tpb_isa" / "_runtime_" / "__init__.py").is_file()
+    run = probe(out, """
+import tpb_isa
+from tpb_isa import _runtime
+m = tpb_isa.gen("_runtime")
+print(m.__name__, _runtime.RUNTIME_API == tpb_isa.RUNTIME_API, m.opcode_decodable(0x43))
+""")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["tpb_isa._runtime_", "True", "True"]

@@ -43,6 +43,7 @@ static const uint8_t NEURON_ISA_TPB_TABLE[8] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 static const int16_t NEURON_ISA_TPB_GRID[2][3] = { { -1, 2, -3 }, { 4, -5 } };
 typedef struct NEURON_ISA_TPB_BITS { uint8_t lo : 3; uint8_t mid : 4; uint8_t hi : 1; } NEURON_ISA_PACKED NEURON_ISA_TPB_BITS;
 typedef struct NEURON_ISA_TPB_PAIR { int16_t s; uint16_t u; } NEURON_ISA_TPB_PAIR;
+typedef struct NEURON_ISA_TPB_WIDEBITS { uint32_t lo : 5; uint32_t wide : 24; uint32_t top : 3; int32_t sgn : 20; int32_t rest : 12; } NEURON_ISA_PACKED NEURON_ISA_TPB_WIDEBITS;
 typedef struct NEURON_ISA_TPB_WORD {
     NEURON_ISA_TPB_OPCODE opcode;
     NEURON_ISA_TPB_KIND kind;
@@ -54,7 +55,8 @@ typedef struct NEURON_ISA_TPB_WORD {
     uint32_t u32;
     int32_t i32;
     float f;
-    uint8_t rest[24];
+    NEURON_ISA_TPB_WIDEBITS wb;
+    uint8_t rest[16];
 } NEURON_ISA_TPB_WORD;
 typedef union NEURON_ISA_TPB_INST_UNION { NEURON_ISA_TPB_WORD w; uint8_t raw[64]; } NEURON_ISA_TPB_INST_UNION;
 _Static_assert(sizeof(NEURON_ISA_TPB_INST_UNION) == 64, "64");
@@ -109,6 +111,7 @@ STATIC inline bool tables(NEURON_ISA_TPB_INST_UNION i) {
     uint8_t k = i.w.a & 7;
     return( NEURON_ISA_TPB_TABLE[k] > 8 && NEURON_ISA_TPB_GRID[i.w.a & 1][k % 3] < 0 && NEURON_ISA_TPB_TABLE[3] == 8 );
 }
+STATIC inline bool wide_bitfields(NEURON_ISA_TPB_INST_UNION i) { return( i.w.wb.wide > 0x800000U && i.w.wb.top != 5U && i.w.wb.sgn < -1000 ); }
 STATIC inline bool bitfields(NEURON_ISA_TPB_INST_UNION i) { return( i.w.bits.lo == 5 || (i.w.bits.mid > 9 && i.w.bits.hi) ); }
 STATIC inline bool floats(NEURON_ISA_TPB_INST_UNION i) { return( (i.w.f == 0.0f || i.w.f > 1.5f) && !(i.w.f != i.w.f) ); }
 STATIC inline bool wide(NEURON_ISA_TPB_INST_UNION i) { return( (int64_t)i.w.i32 * (int64_t)i.w.i32 > 1000000000000000000LL && (uint64_t)i.w.u32 << 32 > 0x8000000000000000ULL ); }
@@ -132,8 +135,8 @@ STATIC inline bool once(NEURON_ISA_TPB_INST_UNION i) {
 #endif
 """
 
-NAMES = ("signed_vs_unsigned", "wraps", "divides", "shifts", "inverts", "switches", "loops", "tables", "bitfields", "floats", "wide", "casts",
-         "fdivides", "chars", "once")
+NAMES = ("signed_vs_unsigned", "wraps", "divides", "shifts", "inverts", "switches", "loops", "tables", "bitfields", "wide_bitfields", "floats", "wide",
+         "casts", "fdivides", "chars", "once")
 
 
 @pytest.fixture(scope="module")

@@ -39,7 +39,7 @@ def source(names: tuple[str, ...]) -> str:
     for n in names:
         lines.append(
             f"void tpbgen_run_{n}(const unsigned char *w, long n, unsigned char *out) {{\n"
-            f"    for (long k = 0; k < n; k++) {{ NEURON_ISA_TPB_INST_UNION u; memcpy(&u, w + 64 * k, 64); out[k] = {n}(u); }}\n}}"
+            f"    for (long k = 0; k < n; k++) {{ NEURON_ISA_TPB_INST_UNION u; memcpy(&u, w + 64 * k, 64); out[k] = {n}(u) != 0; }}\n}}"
         )
     return "\n".join(lines) + "\n"
 

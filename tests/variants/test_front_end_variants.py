@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tpbgen.cli import main
+
 from .harness import (
     Edit,
     assert_refused,
@@ -176,10 +178,146 @@ def gate_as_early_return(tpb: Path) -> None:
                "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    if (!has_tensor_scalar_opcode(i)) return false;\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
 
 
-@pytest.mark.parametrize("name", ["gate-as-early-return"])
-def test_gate_variant_is_right_and_says_how_it_dispatched(name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
-    root = make_variant(tmp_path, {"gate-as-early-return": gate_as_early_return}[name])
+TS_HEAD = "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)\n            && has_tensor_scalar_opcode(i)"
+TS_OPCODES = "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP", "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP", "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP"
+
+
+HAS_TS_OPCODE = ("STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n"
+                 "    return( (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP)\n"
+                 "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP)\n"
+                 "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) );\n}\n")
+
+
+def gate_as_switch(tpb: Path) -> None:
+    """The opcode test as a switch on the header's opcode byte; the other cases fall to `default`
+    (the helper that tested it goes, or it would be a top-level validator of its own)."""
+    replace_in(tpb / ASSERT, HAS_TS_OPCODE, "")
+    cases = "".join(f"        case {op}:\n" for op in TS_OPCODES)
+    replace_in(tpb / ASSERT, TS_HEAD,
+               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+               f"    switch (i.s3d3_ts.header.opcode) {{\n{cases}            break;\n        default:\n            return false;\n    }}\n"
+               "    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
+
+
+def gate_as_accumulator(tpb: Path) -> None:
+    """`bool ok = ...; if (...) ok = false; return ok && ...`: the gate is in a local."""
+    replace_in(tpb / ASSERT, TS_HEAD,
+               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+               "    bool ok = has_tensor_scalar_opcode(i);\n    if (!has_valid_neuron_header(i)) {\n        ok = false;\n    }\n"
+               "    return( ok\n            && has_valid_neuron_events(i)")
+
+
+def gate_through_a_header_helper(tpb: Path) -> None:
+    """The opcode read two calls down, through a NEURON_ISA_TPB_HEADER passed by value."""
+    tests = " || ".join(f"h.opcode == {op}" for op in TS_OPCODES)
+    replace_in(tpb / ASSERT, HAS_TS_OPCODE,
+               f"STATIC inline bool ts_opcode_of(NEURON_ISA_TPB_HEADER h) {{\n    switch (h.opcode) {{\n    default:\n        return {tests};\n    }}\n}}\n\n"
+               "STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n    return ts_opcode_of(i.s3d3_ts.header);\n}\n")
+
+
+def gate_missing(tpb: Path) -> None:
+    """No opcode test at all: the validator can return true for any opcode byte."""
+    replace_in(tpb / ASSERT, HAS_TS_OPCODE, "")
+    replace_in(tpb / ASSERT, TS_HEAD,
+               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+               "    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
+
+
+GATE_VARIANTS = {
+    "gate-as-early-return": gate_as_early_return,
+    "gate-as-switch": gate_as_switch,
+    "gate-as-accumulator": gate_as_accumulator,
+    "gate-through-a-header-helper": gate_through_a_header_helper,
+}
+
+
+@pytest.mark.parametrize("name", sorted(GATE_VARIANTS))
+def test_gate_computed_from_the_body(name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The opcode gate is the set of opcode bytes for which the body can return true, whatever
+    shape the test takes: no fallback, no warning, the same three opcodes as our drop."""
+    root = make_variant(tmp_path, GATE_VARIANTS[name])
     gcc_accepts(cc, root)
     outcome = generate(root, tmp_path / "out", capsys)
-    assert "warning [gate]: top-level validator is_valid_tensor_scalar_op: no opcode gate recognised" in outcome.err
+    assert "[gate]" not in outcome.err, outcome.err
+    text = (outcome.package / "tpb_isa" / "mariana" / "validators.py").read_text()
+    assert "'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93)" in text.replace('"', "'"), re.findall(r".*is_valid_tensor_scalar_op.: .*", text)
     assert_right(cc, root, outcome, tmp_path)
+
+
+def test_validator_without_an_opcode_test_runs_where_its_c_can_accept(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without its opcode helper, is_valid_tensor_scalar_op still tests the opcode deeper down (its
+    other checks hold only for S3D3_TS opcodes): the computed gate is exactly those, and
+    validate() runs it on each of them, as its C says."""
+    root = make_variant(tmp_path, gate_missing)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert "[gate]" not in outcome.err, outcome.err
+    text = (outcome.package / "tpb_isa" / "mariana" / "validators.py").read_text()
+    assert "'is_valid_tensor_scalar_op': (0x30, 0x43, 0x44, 0x53, 0x54, 0x93, 0x9a, 0xe6)" in text
+    assert_right(cc, root, outcome, tmp_path)
+
+
+GOTO_HELPER = (
+    "STATIC inline bool odd_op_check(uint8_t x) {\n    if (x == 0xEE) goto bad;\n    return true;\nbad:\n    return false;\n}\n\n"
+)
+
+
+def untranslatable_unused_helper(tpb: Path) -> None:
+    """A helper outside the subset (a goto) that no validator calls."""
+    replace_in(tpb / ASSERT, "STATIC inline bool has_tensor_scalar_opcode(", GOTO_HELPER + "STATIC inline bool has_tensor_scalar_opcode(")
+
+
+def untranslatable_reached_helper(tpb: Path) -> None:
+    """The same helper, called by is_valid_tensor_scalar_op after its other checks."""
+    untranslatable_unused_helper(tpb)
+    replace_in(tpb / ASSERT, "            && has_tensor_scalar_opcode(i)\n            && tensor_scalar_valid_ops(i)",
+               "            && has_tensor_scalar_opcode(i)\n            && tensor_scalar_valid_ops(i)\n            && odd_op_check(i.s3d3_ts.op1)")
+
+
+def test_one_construct_never_blocks_a_drop(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A function outside the subset that no top-level validator reaches is skipped with a located
+    warning, and the package is right."""
+    root = make_variant(tmp_path, untranslatable_unused_helper)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert re.search(r"aws_neuron_isa_tpb_assert\.h:\d+(:\d+)?: warning \[untranslated\]: odd_op_check is outside the translator's subset "
+                     r"\(.*Goto.*\) and no top-level validator reaches it: skipped", outcome.err), outcome.err
+    assert_right(cc, root, outcome, tmp_path)
+
+
+def test_a_validator_that_needs_an_untranslated_helper_reports_it(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The validator is still emitted: words its other checks reject are rejected, words that reach
+    the helper raise UntranslatedPredicate naming it (validate, validate_batch, explain alike);
+    --strict refuses the drop."""
+    root = make_variant(tmp_path, untranslatable_reached_helper)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert outcome.code == 0, outcome.err
+    assert "warning [untranslated]: odd_op_check is outside the translator's subset" in outcome.err
+    assert "is_valid_tensor_scalar_op raise UntranslatedPredicate when a word reaches it" in outcome.err
+    probe = f"""
+import sys
+sys.path[:0] = [{str(outcome.package)!r}, {str(Path(__file__).parent.parent)!r}]
+import numpy as np
+from tpb_isa import mariana as m
+from headers import tpb_words as w
+good, other, bad_ops = w.s3d3_ts(op0=w.MULT), w.s4d4_tsm(), w.s3d3_ts(op0=w.DIVIDE)
+print(m.validate(other), m.validate(bad_ops), m.explain(bad_ops) != "")
+for call in (lambda: m.validate(good), lambda: m.explain(good), lambda: m.validate_batch([good, other])):
+    try:
+        call()
+        print("no error")
+    except m.UntranslatedPredicate as e:
+        print(e.function, e.where.rsplit("/", 1)[-1].split(":")[0], "goto" in e.reason.lower())
+"""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "True False True", lines  # the PTR_MULTI validator still runs; earlier checks still reject
+    assert lines[1:] == ["odd_op_check aws_neuron_isa_tpb_assert.h True"] * 3, lines
+    strict = main(["generate", "--headers", str(root), "--out", str(tmp_path / "strict"), "--no-cache", "--strict"])
+    err = capsys.readouterr().err
+    assert strict == 1 and "error [untranslated]: odd_op_check" in err and not (tmp_path / "strict").exists()

@@ -19,7 +19,7 @@ from .decode import (
     to_dict,
 )
 from .executor import Executor
-from .validators import TOP_LEVEL, explain, validate, validators_for
+from .validators import TOP_LEVEL, UntranslatedPredicate, explain, validate, validators_for
 
 NAME = 'cayman'
 CORE_VERSION = 'NC-v3'
@@ -31,6 +31,7 @@ __all__ = [
     "AsmError",
     "Executor",
     "OpcodeStatus",
+    "UntranslatedPredicate",
     "asm",
     "constants",
     "decode",

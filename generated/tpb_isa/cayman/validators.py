@@ -15,10 +15,12 @@ from __future__ import annotations
 from typing import Final
 
 from .._runtime import check_api, codec
+from .._runtime.cvalidators import CValidators
+from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 2), __name__)
+check_api((2, 3), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes
@@ -446,7 +448,7 @@ is_valid_enum_tens_scalar_rev_ops = _is_valid_enum_tens_scalar_rev_ops
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:26  (common_assert.h)
 
 def _has_valid_inst_len(h_b: bytes, h_o: int) -> bool:
-    return h_b[h_o + 1] == (NEURON_ISA_TPB_INST_NBYTES // 4)
+    return h_b[h_o + 1] == (NEURON_ISA_TPB_INST_NBYTES // 4)  # inst_word_len
 
 
 def has_valid_inst_len(h: Word) -> bool:
@@ -456,7 +458,7 @@ def has_valid_inst_len(h: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:30  (common_assert.h)
 
 def _has_valid_neuron_header(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_opcode(i_b[i_o]) and _has_valid_inst_len(i_b, i_o)
+    return _is_valid_enum_opcode(i_b[i_o]) and _has_valid_inst_len(i_b, i_o)  # header.opcode
 
 
 def has_valid_neuron_header(i: Word) -> bool:
@@ -466,7 +468,7 @@ def has_valid_neuron_header(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:35  (common_assert.h)
 
 def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_wait_mode(i_b[i_o + 4]) and _is_valid_enum_update_mode(i_b[i_o + 6])
+    return _is_valid_enum_wait_mode(i_b[i_o + 4]) and _is_valid_enum_update_mode(i_b[i_o + 6])  # events.wait_mode, events.update_mode
 
 
 def has_valid_neuron_events(i: Word) -> bool:
@@ -804,7 +806,7 @@ addr_aligned_dtype = _addr_aligned_dtype
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:314  (common_assert.h)
 
 def _addr_from_register(a_b: bytes, a_o: int) -> bool:
-    return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG
+    return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG  # addr_reg.marker
 
 
 def addr_from_register(a: Word) -> bool:
@@ -815,9 +817,9 @@ def addr_from_register(a: Word) -> bool:
 
 def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
     return (
-        a_b[a_o + 1] == 0
-        and a_b[a_o + 2] == 0
-        and a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
+        a_b[a_o + 1] == 0  # addr_reg.reserved0[0]
+        and a_b[a_o + 2] == 0  # addr_reg.reserved0[1]
+        and a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS  # addr_reg.regnum
     )
 
 
@@ -828,7 +830,7 @@ def valid_addr_register(a: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:325  (common_assert.h)
 
 def _shape_from_register(a_b: bytes, a_o: int) -> bool:
-    return a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)
+    return a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
 
 
 def shape_from_register(a: Word) -> bool:
@@ -840,7 +842,7 @@ def shape_from_register(a: Word) -> bool:
 def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     if _addr_from_register(a_b, a_o):
         return _valid_addr_register(a_b, a_o)
-    addr = _addr_imm_mask(_U32(a_b, a_o)[0])
+    addr = _addr_imm_mask(_U32(a_b, a_o)[0])  # addr_immediate
     in_psum = _addr_in_psum(addr)
     in_sbuf = _addr_in_sbuf(addr)
     return (
@@ -874,7 +876,7 @@ tpb_addr_active_channels = _tpb_addr_active_channels
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:353  (common_assert.h)
 
 def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) -> bool:
-    return _addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)
+    return _addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_immediate
 
 
 def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
@@ -885,10 +887,10 @@ def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
 
 def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
     return (
-        r_b[r_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
-        and r_b[r_o + 1] == 0
-        and r_b[r_o + 2] == 0
-        and r_b[r_o + 3] == 0
+        r_b[r_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS  # regnum
+        and r_b[r_o + 1] == 0  # reserved0[0]
+        and r_b[r_o + 2] == 0  # reserved0[1]
+        and r_b[r_o + 3] == 0  # reserved0[2]
     )
 
 
@@ -903,7 +905,7 @@ def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channel
     if _sw35 == 0:
         return True
     elif _sw35 == 1:
-        return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], num_active_channels) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], dtype)
+        return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], num_active_channels) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], dtype)  # imm_ptr
     elif _sw35 == 2:
         return _is_valid_imm_reg(imm_b, imm_o)
     else:
@@ -947,7 +949,7 @@ def _t2d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
     k = 0
     while k < 2:
-        count = (count * _U16(t_b, t_o + 8 + k * 2)[0]) & 0xffffffff
+        count = (count * _U16(t_b, t_o + 8 + k * 2)[0]) & 0xffffffff  # num_elem[k]
         k = (k + 1) & 0xffffffff
     return count
 
@@ -962,7 +964,7 @@ def _t3d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
     k = 0
     while k < 3:
-        count = (count * _U16(t_b, t_o + 10 + k * 2)[0]) & 0xffffffff
+        count = (count * _U16(t_b, t_o + 10 + k * 2)[0]) & 0xffffffff  # num_elem[k]
         k = (k + 1) & 0xffffffff
     return count
 
@@ -977,7 +979,7 @@ def _t4d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
     k = 0
     while k < 4:
-        count = (count * _U16(t_b, t_o + 12 + k * 2)[0]) & 0xffffffff
+        count = (count * _U16(t_b, t_o + 12 + k * 2)[0]) & 0xffffffff  # num_elem[k]
         k = (k + 1) & 0xffffffff
     return count
 
@@ -1091,7 +1093,7 @@ def has_transpose_src_element_count_t4d(t: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:464  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)  # header.opcode
 
 
 def has_tensor_scalar_opcode(i: Word) -> bool:
@@ -1101,7 +1103,7 @@ def has_tensor_scalar_opcode(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:470  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)  # header.opcode
 
 
 def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
@@ -1111,7 +1113,7 @@ def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:475  (s3d3_ts_assert.h)
 
 def _has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE  # header.opcode
 
 
 def has_tensor_cache_reduce_opcode(i: Word) -> bool:
@@ -1121,7 +1123,7 @@ def has_tensor_cache_reduce_opcode(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:479  (s3d3_ts_assert.h)
 
 def _has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE  # header.opcode
 
 
 def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
@@ -1131,7 +1133,7 @@ def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:483  (s3d3_ts_assert.h)
 
 def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE)  # header.opcode
 
 
 def tensor_scalar_arith(i: Word) -> bool:
@@ -1141,7 +1143,7 @@ def tensor_scalar_arith(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:491  (s3d3_ts_assert.h)
 
 def _tensor_scalar_bitvec(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)  # header.opcode
 
 
 def tensor_scalar_bitvec(i: Word) -> bool:
@@ -1151,7 +1153,7 @@ def tensor_scalar_bitvec(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:496  (s3d3_ts_assert.h)
 
 def _has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE
+    return i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
 
 
 def has_zero_accum_cmd_field(i: Word) -> bool:
@@ -1162,9 +1164,9 @@ def has_zero_accum_cmd_field(i: Word) -> bool:
 
 def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
-        i_b[i_o + 13] == 0
-        and i_b[i_o + 14] == 0
-        and i_b[i_o + 15] == 0
+        i_b[i_o + 13] == 0  # reserved0[0]
+        and i_b[i_o + 14] == 0  # reserved0[1]
+        and i_b[i_o + 15] == 0  # reserved0[2]
     )
 
 
@@ -1176,13 +1178,13 @@ def s3d3_ts_reserved_zero(i: Word) -> bool:
 
 def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
-        _is_valid_enum_alu_op(i_b[i_o + 36])
-        and _is_valid_enum_alu_op(i_b[i_o + 37])
-        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
-        and i_b[i_o + 37] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
-        and (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))
-        and (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))
-        and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)
+        _is_valid_enum_alu_op(i_b[i_o + 36])  # op0
+        and _is_valid_enum_alu_op(i_b[i_o + 37])  # op1
+        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op0
+        and i_b[i_o + 37] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op1
+        and (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))  # op0, op1
+        and (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))  # op0, op1, imm0.imm_bitvec_uint32, imm0_src, imm1.imm_bitvec_uint32, imm1_src
+        and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)  # op0, op1
     )
 
 
@@ -1193,7 +1195,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:521  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))
+    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))  # in_dtype, out_dtype
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
@@ -1203,7 +1205,7 @@ def tensor_scalar_valid_types(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:529  (s3d3_ts_assert.h)
 
 def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))
+    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))  # in_dtype
 
 
 def ts_imm_32_chk(i: Word) -> bool:
@@ -1215,8 +1217,8 @@ def ts_imm_32_chk(i: Word) -> bool:
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
         _tensor_scalar_bitvec(i_b, i_o)
-        and _type_size_check(i_b[i_o + 32], 2)
-        and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0
+        and _type_size_check(i_b[i_o + 32], 2)  # in_dtype
+        and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0  # imm_bitvec_uint32
     )
 
 
@@ -1229,8 +1231,8 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
         _tensor_scalar_bitvec(i_b, i_o)
-        and _type_size_check(i_b[i_o + 32], 1)
-        and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0
+        and _type_size_check(i_b[i_o + 32], 1)  # in_dtype
+        and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0  # imm_bitvec_uint32
     )
 
 
@@ -1255,7 +1257,7 @@ def ts_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:553  (s3d3_ts_assert.h)
 
 def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))
+    return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, in_dtype
 
 
 def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
@@ -1265,7 +1267,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:559  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))  # imm0_src, imm1_src
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
@@ -1285,7 +1287,7 @@ def tensor_scalar_ptr_immediates(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:573  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE
+    return i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src, imm1_src
 
 
 def tensor_scalar_ptr_imm_src(i: Word) -> bool:
@@ -1295,7 +1297,7 @@ def tensor_scalar_ptr_imm_src(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:578  (s3d3_ts_assert.h)
 
 def _tensor_scalar_shift_chk(i_b: bytes, i_o: int) -> bool:
-    return _alu_shift_check(i_b[i_o + 36], i_b[i_o + 37], i_b[i_o + 32])
+    return _alu_shift_check(i_b[i_o + 36], i_b[i_o + 37], i_b[i_o + 32])  # op0, op1, in_dtype
 
 
 def tensor_scalar_shift_chk(i: Word) -> bool:
@@ -1306,8 +1308,8 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
     return (
-        _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
-        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
         and _same_element_count_t3d(i_b, i_o + 16, i_b, i_o + 48)
     )
 
@@ -1319,7 +1321,7 @@ def tensor_scalar_tensor_chk(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:588  (s3d3_ts_assert.h)
 
 def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])
+    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
 
 
 def tensor_scalar_reverse_chk(i: Word) -> bool:
@@ -1329,7 +1331,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:592  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))  # header.opcode, num_active_channels
 
 
 def s3d3_transpose_check(i: Word) -> bool:
@@ -1351,16 +1353,16 @@ def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
         and _tensor_scalar_reverse_chk(i_b, i_o)
         and _s3d3_ts_reserved_zero(i_b, i_o)
         and _s3d3_transpose_check(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
-        and _is_valid_aluop(i_b[i_o + 36])
-        and _is_valid_aluop(i_b[i_o + 37])
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
         and _has_zero_accum_cmd_field(i_b, i_o)
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
-        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
-        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
-        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
-        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])  # num_active_channels
+        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
     )
 
 
@@ -1384,8 +1386,8 @@ def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
         and _tensor_scalar_reverse_chk(i_b, i_o)
         and _s3d3_ts_reserved_zero(i_b, i_o)
         and _has_zero_accum_cmd_field(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
     )
 
 
@@ -1396,7 +1398,7 @@ def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:639  (s3d3_ts_assert.h)
 
 def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)
+    return i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)  # accumulator_cmd
 
 
 def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
@@ -1416,10 +1418,10 @@ is_valid_cache_reduce_op = _is_valid_cache_reduce_op
 
 def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
-        _is_valid_enum_alu_op(i_b[i_o + 36])
-        and _is_valid_enum_alu_op(i_b[i_o + 37])
-        and _is_general_arith_op(i_b[i_o + 36])
-        and _is_valid_cache_reduce_op(i_b[i_o + 37])
+        _is_valid_enum_alu_op(i_b[i_o + 36])  # op0
+        and _is_valid_enum_alu_op(i_b[i_o + 37])  # op1
+        and _is_general_arith_op(i_b[i_o + 36])  # op0
+        and _is_valid_cache_reduce_op(i_b[i_o + 37])  # op1
     )
 
 
@@ -1430,7 +1432,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:660  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))
+    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
@@ -1440,8 +1442,8 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:667  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
-    load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE
-    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))
+    load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))  # imm0_src, imm1_src, imm1.imm_bitvec_uint32
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
@@ -1451,7 +1453,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:679  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE
+    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
@@ -1472,15 +1474,15 @@ def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
         and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)
         and _s3d3_ts_reserved_zero(i_b, i_o)
         and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
-        and _is_valid_aluop(i_b[i_o + 36])
-        and _is_valid_aluop(i_b[i_o + 37])
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
-        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
-        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
-        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
-        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])  # num_active_channels
+        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
     )
 
 
@@ -1502,15 +1504,15 @@ def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
         and _tensor_scalar_cache_reduce_reverse_chk(i_b, i_o)
         and _s3d3_ts_reserved_zero(i_b, i_o)
         and _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
-        and _is_valid_aluop(i_b[i_o + 36])
-        and _is_valid_aluop(i_b[i_o + 37])
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
-        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])
-        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])
-        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
-        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_t3d_active_channels(i_b, i_o + 16, i_b[i_o + 34])  # num_active_channels
+        and _check_t3d_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
     )
 
 
@@ -1521,7 +1523,7 @@ def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:730  (s4d4_tsm_assert.h)
 
 def _has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)  # header.opcode
 
 
 def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
@@ -1531,7 +1533,7 @@ def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:735  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH  # header.opcode
 
 
 def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
@@ -1541,7 +1543,7 @@ def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:739  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC  # header.opcode
 
 
 def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
@@ -1552,10 +1554,10 @@ def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
 
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
-        _is_valid_enum_alu_op(i_b[i_o + 36])
-        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)
-        and (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))
-        and (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36]))
+        _is_valid_enum_alu_op(i_b[i_o + 36])  # op
+        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op
+        and (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))  # op
+        and (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36]))  # op
     )
 
 
@@ -1566,7 +1568,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:752  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))
+    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))  # in_dtype, out_dtype
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
@@ -1576,7 +1578,7 @@ def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:759  (s4d4_tsm_assert.h)
 
 def _is_valid_tsm_subdim(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 37] == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ
+    return i_b[i_o + 37] == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ  # op_dim
 
 
 def is_valid_tsm_subdim(i: Word) -> bool:
@@ -1586,7 +1588,7 @@ def is_valid_tsm_subdim(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:763  (s4d4_tsm_assert.h)
 
 def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
-    w = _U16(i_b, i_o + 30)[0]
+    w = _U16(i_b, i_o + 30)[0]  # src_mem_pattern.num_elem[3]
     return w >= 1 and w <= 8
 
 
@@ -1598,9 +1600,9 @@ def has_valid_src_slices_tsm_singular(i: Word) -> bool:
 
 def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return (
-        _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])
+        _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
         and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)
-        and (i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH))
+        and (i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH))  # reverse_operands
     )
 
 
@@ -1611,11 +1613,11 @@ def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:774  (s4d4_tsm_assert.h)
 
 def _s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> bool:
-    if i_b[i_o + 35] != 0:
+    if i_b[i_o + 35] != 0:  # reserved0[0]
         return False
     k = 0
     while k < 5:
-        if i_b[i_o + 39 + k] != 0:
+        if i_b[i_o + 39 + k] != 0:  # reserved1[k]
             return False
         k = (k + 1) & 0xffffffff
     return True
@@ -1633,15 +1635,15 @@ def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
         and _tensor_scalar_ptr_multi_valid_types(i_b, i_o)
         and _tensor_scalar_ptr_multi_reverse_chk(i_b, i_o)
         and _s4d4_tsm_reserved_zero(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)
-        and _is_valid_aluop(i_b[i_o + 36])
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
         and _is_valid_tsm_subdim(i_b, i_o)
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
-        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])
-        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])
-        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
-        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
         and _same_element_count_t4d(i_b, i_o + 12, i_b, i_o + 44)
     )
 
@@ -1669,7 +1671,7 @@ def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:813  (s2_bn_assert.h)
 
 def _has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC)  # header.opcode
 
 
 def has_tsm_immediates_load_opcode(i: Word) -> bool:
@@ -1679,7 +1681,7 @@ def has_tsm_immediates_load_opcode(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:818  (s2_bn_assert.h)
 
 def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
-    w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff
+    w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff  # src_mem_pattern.num_elem[0], src_mem_pattern.num_elem[1]
     return (w >= 1 and w <= 8) or _shape_from_register(i_b, i_o + 16)
 
 
@@ -1691,9 +1693,9 @@ def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
 
 def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
     return (
-        _F32(i_b, i_o + 44)[0] == 0.0
-        and i_b[i_o + 48] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE
-        and _F32(i_b, i_o + 28)[0] == 0.0
+        _F32(i_b, i_o + 44)[0] == 0.0  # imm0_ptr.imm_arith_fp32
+        and i_b[i_o + 48] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src
+        and _F32(i_b, i_o + 28)[0] == 0.0  # imm1.imm_arith_fp32
     )
 
 
@@ -1704,7 +1706,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:830  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
-    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))  # header.opcode, dtype
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
@@ -1714,18 +1716,18 @@ def tsm_immld_dtypes(i: Word) -> bool:
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:855  (s2_bn_assert.h)
 
 def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
-    zero = i_b[i_o + 33] == 0
+    zero = i_b[i_o + 33] == 0  # reserved1[0]
     k = 0
     while k < 4:
-        zero = zero and i_b[i_o + 12 + k] == 0
+        zero = zero and i_b[i_o + 12 + k] == 0  # reserved0[k]
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 9:
-        zero = zero and i_b[i_o + 35 + k] == 0
+        zero = zero and i_b[i_o + 35 + k] == 0  # reserved2[k]
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 15:
-        zero = zero and i_b[i_o + 49 + k] == 0
+        zero = zero and i_b[i_o + 49 + k] == 0  # reserved3[k]
         k = (k + 1) & 0xffffffff
     return zero
 
@@ -1744,9 +1746,9 @@ def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
         and _has_tsm_immediates_load_src_element_cnt(i_b, i_o)
         and _has_s2_bn_zero_immediates(i_b, i_o)
         and _tsm_immld_dtypes(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)
-        and _check_active_channels(i_b[i_o + 34])
-        and _tensor2d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # dtype
+        and _check_active_channels(i_b[i_o + 34])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # dtype
         and _s2_bn_reserved_zero(i_b, i_o)
     )
 
@@ -2258,7 +2260,7 @@ def _x_tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, all
         if not _valid_addr_register(a_b, a_o):
             return 'tensor_start_addr_valid -> ' + (_x_valid_addr_register(a_b, a_o) or 'valid_addr_register')
         return None
-    addr = _addr_imm_mask(_U32(a_b, a_o)[0])
+    addr = _addr_imm_mask(_U32(a_b, a_o)[0])  # addr_immediate
     in_psum = _addr_in_psum(addr)
     in_sbuf = _addr_in_sbuf(addr)
     if not _addr_aligned_dtype(addr, dtype):
@@ -2683,7 +2685,7 @@ def _x_tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> str | Non
 
 
 def _x_tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> str | None:
-    load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE
+    load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd
     if not ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))):
         return f"tensor_scalar_cache_reduce_immediates_check: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 35])} (needs ((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({{...}}, {{...}})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}})))"
     if not ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0)):
@@ -2830,7 +2832,7 @@ def _x_is_valid_tsm_subdim(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> str | None:
-    w = _U16(i_b, i_o + 30)[0]
+    w = _U16(i_b, i_o + 30)[0]  # src_mem_pattern.num_elem[3]
     if w < 1:
         return f"has_valid_src_slices_tsm_singular: src_mem_pattern.num_elem[3] = {_U16(i_b, i_o + 30)[0]} (needs src_mem_pattern.num_elem[3] >= 1)"
     if w > 8:
@@ -2849,11 +2851,11 @@ def _x_tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 35] != 0:
+    if i_b[i_o + 35] != 0:  # reserved0[0]
         return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (returns false at line 776 when reserved0[0] != 0)"
     k = 0
     while k < 5:
-        if i_b[i_o + 39 + k] != 0:
+        if i_b[i_o + 39 + k] != 0:  # reserved1[k]
             return f"s4d4_tsm_reserved_zero: k = {k} (returns false at line 780 when reserved1[k] != 0)"
         k = (k + 1) & 0xffffffff
     return None
@@ -2912,7 +2914,7 @@ def _x_has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
-    w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff
+    w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff  # src_mem_pattern.num_elem[0], src_mem_pattern.num_elem[1]
     if not ((w >= 1 and w <= 8) or _shape_from_register(i_b, i_o + 16)):
         return f"has_tsm_immediates_load_src_element_cnt: w = {w} (needs ((w >= 1) && (w <= 8)) || shape_from_register({{...}}))"
     return None
@@ -2935,18 +2937,18 @@ def _x_tsm_immld_dtypes(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_s2_bn_reserved_zero(i_b: bytes, i_o: int) -> str | None:
-    zero = i_b[i_o + 33] == 0
+    zero = i_b[i_o + 33] == 0  # reserved1[0]
     k = 0
     while k < 4:
-        zero = zero and i_b[i_o + 12 + k] == 0
+        zero = zero and i_b[i_o + 12 + k] == 0  # reserved0[k]
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 9:
-        zero = zero and i_b[i_o + 35 + k] == 0
+        zero = zero and i_b[i_o + 35 + k] == 0  # reserved2[k]
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 15:
-        zero = zero and i_b[i_o + 49 + k] == 0
+        zero = zero and i_b[i_o + 49 + k] == 0  # reserved3[k]
         k = (k + 1) & 0xffffffff
     if not zero:
         return f"s2_bn_reserved_zero: zero = {zero} (needs zero)"
@@ -3001,6 +3003,9 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
 }
 
+# The headers' own C, compiled on first use (_runtime/cvalidators.py): validate(word, backend="c").
+C_VALIDATORS: Final = CValidators(__package__ or __name__, 'cayman', 'neuron_cayman_arch_isa/tpb')
+
 VALIDATORS: Final = Validators(
     'cayman',
     {
@@ -3012,6 +3017,7 @@ VALIDATORS: Final = Validators(
         'is_valid_tsm_immediates_load': (_is_valid_tsm_immediates_load, _x_is_valid_tsm_immediates_load),
     },
     DISPATCH,
+    C_VALIDATORS,
 )
 validate = VALIDATORS.validate
 explain = VALIDATORS.explain

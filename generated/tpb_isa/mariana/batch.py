@@ -15,9 +15,9 @@ import numpy as np
 from .._runtime import check_api, vector
 from .._runtime.vector import BatchDecode as BatchDecode
 from .decode import OPCODE_STRUCT
-from .validators import TOP_LEVEL, explain
+from .validators import C_VALIDATORS, TOP_LEVEL, explain, validate
 
-check_api((2, 2), __name__)
+check_api((2, 3), __name__)
 
 as_words = vector.as_words
 _all_of = vector.all_of
@@ -611,9 +611,9 @@ def _v_addr_from_register(a_W: Any, a_o: Any) -> Any:
 
 def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
     return _all_of(
-        _byte(a_W, a_o + 1) == np.uint32(0),
-        _byte(a_W, a_o + 2) == np.uint32(0),
-        _byte(a_W, a_o) < np.uint32(64),
+        _byte(a_W, a_o + 1) == np.uint32(0),  # addr_reg.reserved0[0]
+        _byte(a_W, a_o + 2) == np.uint32(0),  # addr_reg.reserved0[1]
+        _byte(a_W, a_o) < np.uint32(64),  # addr_reg.regnum
     )
 
 
@@ -680,10 +680,10 @@ def _v_start_addr_active_channels(a_W: Any, a_o: Any, num_active_channels: Any) 
 
 def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
     return _all_of(
-        _byte(r_W, r_o) < np.uint32(64),
-        _byte(r_W, r_o + 1) == np.uint32(0),
-        _byte(r_W, r_o + 2) == np.uint32(0),
-        _byte(r_W, r_o + 3) == np.uint32(0),
+        _byte(r_W, r_o) < np.uint32(64),  # regnum
+        _byte(r_W, r_o + 1) == np.uint32(0),  # reserved0[0]
+        _byte(r_W, r_o + 2) == np.uint32(0),  # reserved0[1]
+        _byte(r_W, r_o + 3) == np.uint32(0),  # reserved0[2]
     )
 
 
@@ -912,15 +912,15 @@ def _v_indirect_quadrant_check_src3d_dst3d(src_W: Any, src_o: Any, dst_W: Any, d
         np.logical_not(_v_indirect_pattern(dst_W, dst_o)),
         _v_index_from_register(src_W, src_o),
         _v_index_from_register(dst_W, dst_o),
-        _v_tpb_addr_quadrant(_colv(src_W, src_o, '<u4')) == _v_tpb_addr_quadrant(_colv(dst_W, dst_o, '<u4')),
+        _v_tpb_addr_quadrant(_colv(src_W, src_o, '<u4')) == _v_tpb_addr_quadrant(_colv(dst_W, dst_o, '<u4')),  # i.index_addr.addr_immediate
     )
 
 
 def _v_has_tensor_scalar_opcode(i_W: Any, i_o: Any) -> Any:
     return _any_of(
-        _byte(i_W, i_o) == np.int32(67),
-        _byte(i_W, i_o) == np.int32(83),
-        _byte(i_W, i_o) == np.int32(147),
+        _byte(i_W, i_o) == np.int32(67),  # s3d3_ts.header.opcode
+        _byte(i_W, i_o) == np.int32(83),  # s3d3_ts.header.opcode
+        _byte(i_W, i_o) == np.int32(147),  # s3d3_ts.header.opcode
     )
 
 
@@ -942,12 +942,12 @@ def _v_has_exponential_opcode(i_W: Any, i_o: Any) -> Any:
 
 def _v_tensor_scalar_arith(i_W: Any, i_o: Any) -> Any:
     return _any_of(
-        _byte(i_W, i_o) == np.int32(67),
-        _byte(i_W, i_o) == np.int32(68),
-        _byte(i_W, i_o) == np.int32(147),
-        _byte(i_W, i_o) == np.int32(154),
-        _byte(i_W, i_o) == np.int32(230),
-        _byte(i_W, i_o) == np.int32(48),
+        _byte(i_W, i_o) == np.int32(67),  # s3d3_ts.header.opcode
+        _byte(i_W, i_o) == np.int32(68),  # s3d3_ts.header.opcode
+        _byte(i_W, i_o) == np.int32(147),  # s3d3_ts.header.opcode
+        _byte(i_W, i_o) == np.int32(154),  # s3d3_ts.header.opcode
+        _byte(i_W, i_o) == np.int32(230),  # s3d3_ts.header.opcode
+        _byte(i_W, i_o) == np.int32(48),  # s3d3_ts.header.opcode
     )
 
 
@@ -961,75 +961,75 @@ def _v_has_zero_accum_cmd_field(i_W: Any, i_o: Any) -> Any:
 
 def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
     return _all_of(
-        _byte(i_W, i_o + 13) == np.uint32(0),
-        _byte(i_W, i_o + 14) == np.uint32(0),
-        _byte(i_W, i_o + 15) == np.uint32(0),
+        _byte(i_W, i_o + 13) == np.uint32(0),  # s3d3_ts.reserved0[0]
+        _byte(i_W, i_o + 14) == np.uint32(0),  # s3d3_ts.reserved0[1]
+        _byte(i_W, i_o + 15) == np.uint32(0),  # s3d3_ts.reserved0[2]
     )
 
 
 def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
-        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),
-        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37)),
-        _byte(i_W, i_o + 36) != np.int32(7),
-        _byte(i_W, i_o + 36) != np.int32(26),
-        _byte(i_W, i_o + 36) != np.int32(27),
-        _byte(i_W, i_o + 37) != np.int32(7),
-        _byte(i_W, i_o + 37) != np.int32(26),
-        _byte(i_W, i_o + 37) != np.int32(27),
-        np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37)))),
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37)),  # s3d3_ts.op1
+        _byte(i_W, i_o + 36) != np.int32(7),  # s3d3_ts.op0
+        _byte(i_W, i_o + 36) != np.int32(26),  # s3d3_ts.op0
+        _byte(i_W, i_o + 36) != np.int32(27),  # s3d3_ts.op0
+        _byte(i_W, i_o + 37) != np.int32(7),  # s3d3_ts.op1
+        _byte(i_W, i_o + 37) != np.int32(26),  # s3d3_ts.op1
+        _byte(i_W, i_o + 37) != np.int32(27),  # s3d3_ts.op1
+        np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37)))),  # s3d3_ts.op0, s3d3_ts.op1
         _any_of(
         np.logical_not(_v_tensor_scalar_arith(i_W, i_o)),
-        np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37))),
+        np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37))),  # s3d3_ts.op0, s3d3_ts.op1
         _all_of(
-        _byte(i_W, i_o + 36) == np.int32(29),
-        _byte(i_W, i_o + 37) == np.int32(0),
-        _colv(i_W, i_o + 40, '<u4') == np.uint32(0),
-        _byte(i_W, i_o + 35) == np.int32(0),
-        _colv(i_W, i_o + 44, '<u4') == np.uint32(0),
-        _byte(i_W, i_o + 39) == np.int32(0),
-    ),
-    ),
-        np.logical_or(_byte(i_W, i_o + 36) != np.int32(0), _byte(i_W, i_o + 37) == np.int32(0)),
+        _byte(i_W, i_o + 36) == np.int32(29),  # s3d3_ts.op0
+        _byte(i_W, i_o + 37) == np.int32(0),  # s3d3_ts.op1
+        _colv(i_W, i_o + 40, '<u4') == np.uint32(0),  # s3d3_ts.imm0.imm_bitvec_uint32
+        _byte(i_W, i_o + 35) == np.int32(0),  # s3d3_ts.imm0_src
+        _colv(i_W, i_o + 44, '<u4') == np.uint32(0),  # s3d3_ts.imm1.imm_bitvec_uint32
+        _byte(i_W, i_o + 39) == np.int32(0),  # s3d3_ts.imm1_src
+    ),  # s3d3_ts.op0, s3d3_ts.op1, s3d3_ts.imm0.imm_bitvec_uint32, s3d3_ts.imm0_src, s3d3_ts.imm1.imm_bitvec_uint32, s3d3_ts.imm1_src
+    ),  # s3d3_ts.op0, s3d3_ts.op1, s3d3_ts.imm0.imm_bitvec_uint32, s3d3_ts.imm0_src, s3d3_ts.imm1.imm_bitvec_uint32, s3d3_ts.imm1_src
+        np.logical_or(_byte(i_W, i_o + 36) != np.int32(0), _byte(i_W, i_o + 37) == np.int32(0)),  # s3d3_ts.op0, s3d3_ts.op1
     )
 
 
 def _v_tensor_scalar_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
-        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),
+        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),  # s3d3_ts.in_dtype, s3d3_ts.out_dtype
         _any_of(
-        _byte(i_W, i_o + 32) == np.int32(2),
-        _byte(i_W, i_o + 32) == np.int32(3),
-        _byte(i_W, i_o + 32) == np.int32(4),
-        _byte(i_W, i_o + 32) == np.int32(5),
-        _byte(i_W, i_o + 32) == np.int32(9),
-        _byte(i_W, i_o + 32) == np.int32(8),
-    ),
+        _byte(i_W, i_o + 32) == np.int32(2),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(3),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(4),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(5),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(9),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(8),  # s3d3_ts.in_dtype
+    ),  # s3d3_ts.in_dtype
     ))
 
 
 def _v_ts_imm_32_chk(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _any_of(
-        _byte(i_W, i_o + 32) == np.int32(9),
-        _byte(i_W, i_o + 32) == np.int32(8),
-        _byte(i_W, i_o + 32) == np.int32(10),
+        _byte(i_W, i_o + 32) == np.int32(9),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(8),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(10),  # s3d3_ts.in_dtype
     )))
 
 
 def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
-        _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(2)),
-        (_colv(imm_W, imm_o, '<u4') & np.uint32(4294901760)) == np.uint32(0),
+        _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(2)),  # s3d3_ts.in_dtype
+        (_colv(imm_W, imm_o, '<u4') & np.uint32(4294901760)) == np.uint32(0),  # imm_bitvec_uint32
     )
 
 
 def _v_ts_imm_8_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
-        _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(1)),
-        (_colv(imm_W, imm_o, '<u4') & np.uint32(4294967040)) == np.uint32(0),
+        _v_type_size_check(_byte(i_W, i_o + 32), np.uint32(1)),  # s3d3_ts.in_dtype
+        (_colv(imm_W, imm_o, '<u4') & np.uint32(4294967040)) == np.uint32(0),  # imm_bitvec_uint32
     )
 
 
@@ -1047,13 +1047,13 @@ def _v_ts_ptr_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
 
 def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_any_of(
-        np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),
-        np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),
-        np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),  # s3d3_ts.imm0_src
     ), _any_of(
-        np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),
-        np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),
-        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),  # s3d3_ts.imm1_src
     ))
 
 
@@ -1071,8 +1071,8 @@ def _v_tensor_scalar_shift_chk(i_W: Any, i_o: Any) -> Any:
 
 def _v_tensor_scalar_tensor_chk(i_W: Any, i_o: Any) -> Any:
     return _all_of(
-        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
-        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3d3_ts.in_dtype
+        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3d3_ts.out_dtype
         _v_indirect_dst_size_limit_m3d(i_W, i_o + 48),
         _v_same_element_count_m3d(i_W, i_o + 16, i_W, i_o + 48),
     )
@@ -1099,16 +1099,16 @@ def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
         _v_tensor_scalar_reverse_chk(i_W, i_o),
         _v_s3d3_ts_reserved_zero(i_W, i_o),
         _v_s3d3_transpose_check(i_W, i_o),
-        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
-        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
-        _v_is_valid_aluop(_byte(i_W, i_o + 36)),
-        _v_is_valid_aluop(_byte(i_W, i_o + 37)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s3d3_ts.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s3d3_ts.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s3d3_ts.op1
         _v_has_zero_accum_cmd_field(i_W, i_o),
-        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
-        _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),
-        _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),
-        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
-        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s3d3_ts.num_active_channels
+        _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),  # s3d3_ts.num_active_channels
+        _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),  # s3d3_ts.num_active_channels
+        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3d3_ts.in_dtype
+        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3d3_ts.out_dtype
         _v_indirect_quadrant_check_src3d(i_W, i_o + 16),
         _v_indirect_quadrant_check_src3d_dst3d(i_W, i_o + 16, i_W, i_o + 48),
     )
@@ -1128,16 +1128,16 @@ def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
         _v_tensor_scalar_reverse_chk(i_W, i_o),
         _v_s3d3_ts_reserved_zero(i_W, i_o),
         _v_has_zero_accum_cmd_field(i_W, i_o),
-        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
-        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s3d3_ts.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s3d3_ts.out_dtype
     )
 
 
 def _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W: Any, i_o: Any) -> Any:
     return _any_of(
-        _byte(i_W, i_o + 12) == np.int32(3),
-        _byte(i_W, i_o + 12) == np.int32(2),
-        _byte(i_W, i_o + 12) == np.int32(4),
+        _byte(i_W, i_o + 12) == np.int32(3),  # s3d3_ts.accumulator_cmd
+        _byte(i_W, i_o + 12) == np.int32(2),  # s3d3_ts.accumulator_cmd
+        _byte(i_W, i_o + 12) == np.int32(4),  # s3d3_ts.accumulator_cmd
     )
 
 
@@ -1153,18 +1153,18 @@ def _v_is_valid_cache_reduce_op(op: Any) -> Any:
 
 def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
-        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),
-        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37)),
-        _v_is_general_arith_op(_byte(i_W, i_o + 36)),
-        _v_is_valid_cache_reduce_op(_byte(i_W, i_o + 37)),
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37)),  # s3d3_ts.op1
+        _v_is_general_arith_op(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
+        _v_is_valid_cache_reduce_op(_byte(i_W, i_o + 37)),  # s3d3_ts.op1
     )
 
 
 def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0)), _all_of(
-        _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32)),
-        _byte(i_W, i_o + 32) != np.int32(9),
-        _byte(i_W, i_o + 32) != np.int32(8),
+        _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32)),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) != np.int32(9),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) != np.int32(8),  # s3d3_ts.in_dtype
     ))
 
 
@@ -1176,13 +1176,13 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     load_accumulate = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
     _live = np.logical_not(_done)
     _ret = np.where(_live, np.logical_and(_any_of(
-        np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),
-        np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),
-        np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),  # s3d3_ts.imm0_src
     ), np.logical_or(np.logical_and(load_accumulate, _any_of(
-        np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),
-        np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),
-        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),  # s3d3_ts.imm1_src
     )), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
     _done = _done | _live
     return _ret
@@ -1204,15 +1204,15 @@ def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
         _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o),
         _v_s3d3_ts_reserved_zero(i_W, i_o),
         _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o),
-        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
-        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
-        _v_is_valid_aluop(_byte(i_W, i_o + 36)),
-        _v_is_valid_aluop(_byte(i_W, i_o + 37)),
-        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
-        _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),
-        _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),
-        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
-        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s3d3_ts.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s3d3_ts.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s3d3_ts.op1
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s3d3_ts.num_active_channels
+        _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),  # s3d3_ts.num_active_channels
+        _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),  # s3d3_ts.num_active_channels
+        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3d3_ts.in_dtype
+        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3d3_ts.out_dtype
     )
 
 
@@ -1228,37 +1228,37 @@ def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
         _v_tensor_scalar_cache_reduce_reverse_chk(i_W, i_o),
         _v_s3d3_ts_reserved_zero(i_W, i_o),
         _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o),
-        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
-        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
-        _v_is_valid_aluop(_byte(i_W, i_o + 36)),
-        _v_is_valid_aluop(_byte(i_W, i_o + 37)),
-        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
-        _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),
-        _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),
-        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
-        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s3d3_ts.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s3d3_ts.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s3d3_ts.op1
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s3d3_ts.num_active_channels
+        _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),  # s3d3_ts.num_active_channels
+        _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),  # s3d3_ts.num_active_channels
+        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3d3_ts.in_dtype
+        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3d3_ts.out_dtype
     )
 
 
 def _v_has_valid_exponential_accum_cmd(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_all_of(
         _any_of(
-        _byte(i_W, i_o + 12) == np.int32(3),
-        _byte(i_W, i_o + 12) == np.int32(0),
-        _byte(i_W, i_o + 12) == np.int32(2),
-    ),
-        _byte(i_W, i_o + 39) == np.int32(0),
-        _colv(i_W, i_o + 44, '<u4') == np.uint32(0),
+        _byte(i_W, i_o + 12) == np.int32(3),  # s3d3_ts.accumulator_cmd
+        _byte(i_W, i_o + 12) == np.int32(0),  # s3d3_ts.accumulator_cmd
+        _byte(i_W, i_o + 12) == np.int32(2),  # s3d3_ts.accumulator_cmd
+    ),  # s3d3_ts.accumulator_cmd
+        _byte(i_W, i_o + 39) == np.int32(0),  # s3d3_ts.imm1_src
+        _colv(i_W, i_o + 44, '<u4') == np.uint32(0),  # s3d3_ts.imm1.imm_bitvec_uint32
     ), _byte(i_W, i_o + 12) == np.int32(4))
 
 
 def _v_exp_x_even_or_unpacked(i_W: Any, i_o: Any) -> Any:
     return _any_of(
-        _byte(i_W, i_o + 32) == np.int32(10),
-        _byte(i_W, i_o + 32) == np.int32(9),
-        _byte(i_W, i_o + 32) == np.int32(8),
-        _colv(i_W, i_o + 20, '<i2') != np.int32(1),
-        _vmod(np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0),
+        _byte(i_W, i_o + 32) == np.int32(10),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(9),  # s3d3_ts.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(8),  # s3d3_ts.in_dtype
+        _colv(i_W, i_o + 20, '<i2') != np.int32(1),  # step_elem[0]
+        _vmod(np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0),  # num_elem[0]
     )
 
 
@@ -1268,7 +1268,7 @@ def _v_exp_upper_src_dim_even(i_W: Any, i_o: Any) -> Any:
 
 def _v_has_valid_exponential_num_elements(i_W: Any, i_o: Any) -> Any:
     return _any_of(
-        _byte(i_W, i_o + 12) == np.int32(0),
+        _byte(i_W, i_o + 12) == np.int32(0),  # s3d3_ts.accumulator_cmd
         _v_indirect_pattern(i_W, i_o + 16),
         _v_indirect_pattern(i_W, i_o + 48),
         np.logical_and(_v_exp_x_even_or_unpacked(i_W, i_o), _v_exp_upper_src_dim_even(i_W, i_o)),
@@ -1277,9 +1277,9 @@ def _v_has_valid_exponential_num_elements(i_W: Any, i_o: Any) -> Any:
 
 def _v_has_valid_exponential_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
-        _byte(i_W, i_o + 36) == np.int32(0),
-        _byte(i_W, i_o + 37) == np.int32(0),
-        _byte(i_W, i_o + 38) == np.int32(0),
+        _byte(i_W, i_o + 36) == np.int32(0),  # s3d3_ts.op0
+        _byte(i_W, i_o + 37) == np.int32(0),  # s3d3_ts.op1
+        _byte(i_W, i_o + 38) == np.int32(0),  # s3d3_ts.reverse_operands
     )
 
 
@@ -1292,19 +1292,19 @@ def _v_is_valid_exponential(i_W: Any, i_o: Any) -> Any:
         _v_has_valid_neuron_header(i_W, i_o),
         _v_has_valid_neuron_events(i_W, i_o),
         _v_has_exponential_opcode(i_W, i_o),
-        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
-        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s3d3_ts.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s3d3_ts.out_dtype
         _v_tensor_scalar_immediates_check(i_W, i_o),
         _v_has_valid_exponential_accum_cmd(i_W, i_o),
         _v_has_valid_exponential_num_elements(i_W, i_o),
         _v_has_valid_exponential_ops(i_W, i_o),
         _v_s3d3_ts_exponential_unused_fields(i_W, i_o),
         _v_tensor_scalar_tensor_chk(i_W, i_o),
-        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
-        _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),
-        _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),
-        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
-        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s3d3_ts.num_active_channels
+        _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34)),  # s3d3_ts.num_active_channels
+        _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),  # s3d3_ts.num_active_channels
+        _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3d3_ts.in_dtype
+        _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3d3_ts.out_dtype
         _v_indirect_quadrant_check_src3d(i_W, i_o + 16),
         _v_indirect_quadrant_check_src3d_dst3d(i_W, i_o + 16, i_W, i_o + 48),
     )
@@ -1324,25 +1324,25 @@ def _v_tensor_scalar_ptr_multi_bitvec(i_W: Any, i_o: Any) -> Any:
 
 def _v_tensor_scalar_ptr_multi_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
-        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),
-        _byte(i_W, i_o + 36) != np.int32(7),
-        _byte(i_W, i_o + 36) != np.int32(26),
-        _byte(i_W, i_o + 36) != np.int32(27),
-        np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36))),
-        np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(_byte(i_W, i_o + 36))),
+        _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s4d4_tsm.op
+        _byte(i_W, i_o + 36) != np.int32(7),  # s4d4_tsm.op
+        _byte(i_W, i_o + 36) != np.int32(26),  # s4d4_tsm.op
+        _byte(i_W, i_o + 36) != np.int32(27),  # s4d4_tsm.op
+        np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36))),  # s4d4_tsm.op
+        np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(_byte(i_W, i_o + 36))),  # s4d4_tsm.op
     )
 
 
 def _v_tensor_scalar_ptr_multi_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), _all_of(
         _v_tensor_scalar_ptr_multi_bitvec(i_W, i_o),
-        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),
+        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),  # s4d4_tsm.in_dtype, s4d4_tsm.out_dtype
         _any_of(
-        _byte(i_W, i_o + 32) == np.int32(8),
-        _byte(i_W, i_o + 32) == np.int32(9),
-        _byte(i_W, i_o + 32) == np.int32(5),
-        _byte(i_W, i_o + 32) == np.int32(3),
-    ),
+        _byte(i_W, i_o + 32) == np.int32(8),  # s4d4_tsm.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(9),  # s4d4_tsm.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(5),  # s4d4_tsm.in_dtype
+        _byte(i_W, i_o + 32) == np.int32(3),  # s4d4_tsm.in_dtype
+    ),  # s4d4_tsm.in_dtype
     ))
 
 
@@ -1364,9 +1364,9 @@ def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
 
 def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
     return _all_of(
-        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),
+        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),  # s4d4_tsm.reverse_operands
         _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o),
-        np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)),
+        np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)),  # s4d4_tsm.reverse_operands
     )
 
 
@@ -1405,15 +1405,15 @@ def _v_is_valid_tensor_scalar_ptr_multi_common(i_W: Any, i_o: Any) -> Any:
         _v_tensor_scalar_ptr_multi_valid_types(i_W, i_o),
         _v_tensor_scalar_ptr_multi_reverse_chk(i_W, i_o),
         _v_s4d4_tsm_reserved_zero(i_W, i_o),
-        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
-        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),
-        _v_is_valid_aluop(_byte(i_W, i_o + 36)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tsm.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tsm.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tsm.op
         _v_is_valid_tsm_subdim(i_W, i_o),
-        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),
-        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),
-        _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),
-        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
-        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tsm.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tsm.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tsm.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tsm.in_dtype
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tsm.out_dtype
         _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44),
     )
 
@@ -1446,31 +1446,31 @@ def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
 
 def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
     return _all_of(
-        _colv(i_W, i_o + 44, '<f4') == np.float32(0.0),
-        _byte(i_W, i_o + 48) == np.int32(0),
-        _colv(i_W, i_o + 28, '<f4') == np.float32(0.0),
+        _colv(i_W, i_o + 44, '<f4') == np.float32(0.0),  # s2_bn.imm0_ptr.imm_arith_fp32
+        _byte(i_W, i_o + 48) == np.int32(0),  # s2_bn.imm0_src
+        _colv(i_W, i_o + 28, '<f4') == np.float32(0.0),  # s2_bn.imm1.imm_arith_fp32
     )
 
 
 def _v_tsm_immld_dtypes(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(112), _any_of(
-        _byte(i_W, i_o + 32) == np.int32(10),
-        _byte(i_W, i_o + 32) == np.int32(7),
-        _byte(i_W, i_o + 32) == np.int32(6),
-        _byte(i_W, i_o + 32) == np.int32(13),
-        _byte(i_W, i_o + 32) == np.int32(14),
-        _byte(i_W, i_o + 32) == np.int32(15),
-        _byte(i_W, i_o + 32) == np.int32(9),
-        _byte(i_W, i_o + 32) == np.int32(5),
-        _byte(i_W, i_o + 32) == np.int32(3),
-        _byte(i_W, i_o + 32) == np.int32(8),
-        _byte(i_W, i_o + 32) == np.int32(4),
-        _byte(i_W, i_o + 32) == np.int32(2),
+        _byte(i_W, i_o + 32) == np.int32(10),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(7),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(6),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(13),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(14),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(15),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(9),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(5),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(3),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(8),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(4),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(2),  # s2_bn.dtype
     )), np.logical_and(_byte(i_W, i_o) == np.int32(113), _any_of(
-        _byte(i_W, i_o + 32) == np.int32(9),
-        _byte(i_W, i_o + 32) == np.int32(5),
-        _byte(i_W, i_o + 32) == np.int32(3),
-        _byte(i_W, i_o + 32) == np.int32(8),
+        _byte(i_W, i_o + 32) == np.int32(9),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(5),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(3),  # s2_bn.dtype
+        _byte(i_W, i_o + 32) == np.int32(8),  # s2_bn.dtype
     )))
 
 
@@ -1522,9 +1522,9 @@ def _v_is_valid_tsm_immediates_load(i_W: Any, i_o: Any) -> Any:
         _v_has_tsm_immediates_load_src_element_cnt(i_W, i_o),
         _v_has_s2_bn_zero_immediates(i_W, i_o),
         _v_tsm_immld_dtypes(i_W, i_o),
-        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),
-        _v_check_active_channels(_byte(i_W, i_o + 34)),
-        _v_tensor2d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s2_bn.dtype
+        _v_check_active_channels(_byte(i_W, i_o + 34)),  # s2_bn.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2_bn.dtype
         _v_s2_bn_reserved_zero(i_W, i_o),
     )
 
@@ -1540,9 +1540,12 @@ _BATCH = vector.BatchValidators(
         'is_valid_tensor_scalar_ptr_multi': _v_is_valid_tensor_scalar_ptr_multi,
         'is_valid_tsm_immediates_load': _v_is_valid_tsm_immediates_load,
     },
+    C_VALIDATORS,
+    validate,
 )
 validate_batch = _BATCH.validate_batch
 run_validator_batch = _BATCH.run_validator_batch
+batch_backend = _BATCH.backend
 
 
 def explain_batch(words: Any) -> dict[int, str]:

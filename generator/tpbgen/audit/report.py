@@ -18,7 +18,7 @@ import jinja2
 
 from .. import __version__, templating
 from ..ir.model import Generation, Struct
-from ..resolve import OPCODE_ENUM
+from ..resolve import OPCODE_ENUM, MaintenanceStatus
 from .classify import CLASSES, Finding, counts, fails
 from .diff import CATEGORIES, Side, bindings_of, is_reserved
 
@@ -79,7 +79,7 @@ def opcode_matrix(gens: Sequence[Generation], labels: Sequence[str]) -> dict[str
             if m.value in cells:
                 continue
             mt = m.maintenance
-            status = "unmarked" if mt is None else ("maintained" if mt.maintained else "not-maintained")
+            status = str(MaintenanceStatus.of(mt))
             cells[m.value] = {
                 "present": True,
                 "name": m.name,
@@ -303,7 +303,12 @@ def _groups(findings: Iterable[Finding], colour: bool) -> list[dict[str, Any]]:
     return out
 
 
-_SYMBOL = {"maintained": "Y", "not-maintained": "n", "unmarked": "·", "absent": "—"}
+_SYMBOL = {
+    MaintenanceStatus.MAINTAINED: "Y",
+    MaintenanceStatus.NOT_MAINTAINED: "n",
+    MaintenanceStatus.UNMARKED: "·",
+    "absent": "—",
+}
 
 
 def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:

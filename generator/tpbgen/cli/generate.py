@@ -10,6 +10,8 @@ from typing import Any
 from ..emit.pipeline import Build, build_package
 from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, write_tree
 from ..errors import Diagnostic, ExitCode
+from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
+from ..frontend.limits import Limits
 from .output import Outcome
 
 DEFAULT_OUT = Path("generated")
@@ -21,10 +23,17 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("--out", type=Path, default=DEFAULT_OUT,
                     help="output directory: new, empty, or written by tpbgen before (default: generated/)")
     sp.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 1 when stale")
-    sp.add_argument("--strict", action="store_true", help="stale JSON names are errors, as with reconcile --strict")
+    sp.add_argument("--strict", action="store_true", help="stale JSON names and predicates outside the translator's subset are errors")
     sp.add_argument("--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings (as reconcile)")
     sp.add_argument("--no-verify-cc", action="store_true",
                     help="do not prove the computed layouts against the C compiler (the summary says so)")
+    d = DEFAULT_LIMITS
+    sp.add_argument("--max-preprocessed-mb", type=float, default=d.preprocessed_bytes / 2**20,
+                    help=f"refuse headers that preprocess to more (default {d.preprocessed_bytes // 2**20} MB)")
+    sp.add_argument("--max-line-kb", type=float, default=d.line_bytes / 1024,
+                    help=f"refuse a preprocessed line (a macro expansion) longer than this (default {d.line_bytes // 1024} KB)")
+    sp.add_argument("--max-preprocess-seconds", type=float, default=d.preprocess_seconds,
+                    help=f"refuse headers the preprocessor takes longer on (default {d.preprocess_seconds:g} s)")
     sp.set_defaults(func=run)
 
 
@@ -42,7 +51,9 @@ def run(args: argparse.Namespace) -> Outcome:
     check_out_path(out, args.headers)
     if not args.check:
         ownership(out, {})  # refuse a directory tpbgen does not own before the work, not after
-    build = build_package(args.headers, use_cache=not args.no_cache, strict=args.strict, waivers=args.waivers, verify=not args.no_verify_cc)
+    limits = Limits(int(args.max_preprocessed_mb * 2**20), int(args.max_line_kb * 1024), args.max_preprocess_seconds)
+    build = build_package(args.headers, use_cache=not args.no_cache, strict=args.strict, waivers=args.waivers,
+                          verify=not args.no_verify_cc, limits=limits)
     if build.failed:
         return Outcome(int(build.exit_code), summary(build), build.diagnostics)
     if args.check:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import naming, resolve
-from ..ir.model import Enum, Field, Generation, Struct
+from ..ir.model import Enum, Field, Generation, Loc, Struct
 from ..translate.to_python import py_literal
 from ..translate.validators import TranslatedGen
 
@@ -63,7 +63,7 @@ class StructCtx:
     size: int
     align: int
     doc: str
-    loc: str
+    loc: Loc
     fields: tuple[FieldCtx, ...]
     gaps: bool  # bytes or bits no field covers (kept through round trips in `_raw`)
 
@@ -85,12 +85,12 @@ class EnumCtx:
     c_name: str
     size: int
     doc: str
-    loc: str
+    loc: Loc
     members: tuple[MemberCtx, ...]
 
     @property
     def file(self) -> str:
-        return self.loc.rsplit(":", 1)[0]
+        return self.loc.file
 
     @property
     def prefix(self) -> str:
@@ -159,7 +159,7 @@ def _enum_ctx(e: Enum) -> EnumCtx:
         MemberCtx(n, m.name, m.value, m.loc.line, m.comment, m.maintenance.maintained if m.maintenance else None, m.maintenance.note if m.maintenance else "")
         for n, m in zip(names, e.members, strict=True)
     )
-    return EnumCtx(naming.type_name(e.name), e.name, e.size, e.doc, str(e.loc), members)
+    return EnumCtx(naming.type_name(e.name), e.name, e.size, e.doc, e.loc, members)
 
 
 class _StructCoder:
@@ -220,7 +220,7 @@ class _StructCoder:
                 for k in range(fc.offset, fc.offset + fc.size):
                     covered[k] = 0xFF
         gaps = s.kind == "struct" and any(c != 0xFF for c in covered)
-        return StructCtx(naming.type_name(s.name), s.name, s.kind, s.size, s.align, s.doc, str(s.loc), tuple(fields), gaps)
+        return StructCtx(naming.type_name(s.name), s.name, s.kind, s.size, s.align, s.doc, s.loc, tuple(fields), gaps)
 
 
 def _file_vars(paths: list[str]) -> list[tuple[str, str]]:
@@ -246,8 +246,7 @@ def _check_unique_names(ctx: GenCtx) -> None:
     errors = []
     for c_name, cls, loc in [(e.c_name, e.cls, e.loc) for e in ctx.enums] + [(s.c_name, s.cls, s.loc) for s in ctx.structs]:
         if cls in seen and seen[cls] != c_name:
-            file, _, line = loc.rpartition(":")
-            errors.append(Diagnostic(f"{c_name} and {seen[cls]} would both become the Python class {cls}", file, int(line), 0, Severity.ERROR, "naming"))
+            errors.append(Diagnostic(f"{c_name} and {seen[cls]} would both become the Python class {cls}", loc.file, loc.line, loc.col, Severity.ERROR, "naming"))
         seen.setdefault(cls, c_name)
     if errors:
         raise TpbgenError(errors)

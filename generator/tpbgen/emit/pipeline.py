@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,8 @@ from ..checks.reconcile import Finding, reconcile, waivers_for
 from ..checks.verify_cc import find_cc, verify_cc
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
 from ..frontend.ingest import Ingested, ingest_root
+from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
+from ..frontend.limits import Limits
 from ..ir.model import Generation
 from ..translate.validators import TranslatedGen, translate
 from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
@@ -110,12 +112,19 @@ def verify_layouts(r: Ingested, cache: Cache | None) -> tuple[list[Diagnostic], 
     return [], f"layouts verified with {cc} ({facts} facts)"
 
 
-def build_package(headers: Path, use_cache: bool = True, strict: bool = False, waivers: Path | None = None, verify: bool = True) -> Build:
+def build_package(
+    headers: Path,
+    use_cache: bool = True,
+    strict: bool = False,
+    waivers: Path | None = None,
+    verify: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Build:
     """Everything `generate` decides. `verify=False` (--no-verify-cc) skips the compiler probe."""
     from .render import RenderInput, render
 
     cache = Cache() if use_cache else None
-    results = ingest_root(headers, use_cache=use_cache, cache=cache)
+    results = ingest_root(headers, use_cache=use_cache, cache=cache, limits=limits)
     diagnostics: list[Diagnostic] = [w for r in results for w in r.warnings]
     summaries: list[GenSummary] = []
     translated: list[tuple[Generation, TranslatedGen]] = []
@@ -136,7 +145,9 @@ def build_package(headers: Path, use_cache: bool = True, strict: bool = False, w
             diagnostics += rebase(exc.diagnostics, r.root)
             unusable = True
             continue
-        diagnostics += rebase(tr.warnings, r.root)
+        # --strict: a predicate the runtime cannot run is an error, not a stub
+        notes = [replace(w, severity=Severity.ERROR) if strict and w.code == "untranslated" else w for w in tr.warnings]
+        diagnostics += rebase(notes, r.root)
         translated.append((g, tr))
         stale = tuple(f.name for f in findings if f.kind == "stale")
         summaries.append(GenSummary(g.name, g.core_version, len(g.enums), len(g.structs), len(tr.functions), len(tr.top), stale, layouts))
@@ -145,7 +156,9 @@ def build_package(headers: Path, use_cache: bool = True, strict: bool = False, w
         return build
     gens = [r.gen for r in results]
     man = manifest(gens)
-    files = render(RenderInput(translated, audit_markdown(gens), man))
+    shipped = {r.gen.name: {f.path: (r.root / f.path).read_bytes().decode("utf-8", "replace") for f in r.gen.files if f.path.endswith(".h")}
+               for r in results}
+    files = render(RenderInput(translated, audit_markdown(gens), man, shipped))
     man["files"] = manifest_files(files)
     files[MANIFEST] = json.dumps(man, indent=2, sort_keys=True) + "\n"
     build.files = files

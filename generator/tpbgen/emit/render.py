@@ -10,13 +10,14 @@ no absolute paths.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..ir.model import Generation
+from ..resolve import MaintenanceStatus
 from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.validators import TranslatedGen
@@ -28,6 +29,7 @@ class RenderInput:
     gens: list[tuple[Generation, TranslatedGen]]
     audit_md: str
     manifest: dict[str, Any]
+    headers: dict[str, dict[str, str]] = field(default_factory=dict)  # gen -> {path under the root: text}, shipped for the C validators
 
 
 def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Traversable | Path]]:
@@ -53,20 +55,23 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     ctx = build_context(gen, tr)
     em = NpEmitter()
     batch = []
+    batch_stubs = []
     for lf in tr.lowered:
         try:
             batch.append("\n".join(em.function(lf)))
         except BatchUnsupported as exc:
-            from ..errors import Diagnostic, Severity, TpbgenError
-
-            raise TpbgenError([Diagnostic(f"cannot vectorise {lf.name}: {exc}", lf.loc.rsplit(":", 1)[0], int(lf.loc.rsplit(":", 1)[1]), 0, Severity.ERROR, "translate")]) from None
+            # the scalar translation runs it; the batch path raises UntranslatedPredicate for it
+            batch_stubs.append((lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}"))
     family = importlib.import_module("tpbgen.templates.support.family")
     extra: dict[str, Any] = {
         "batch_functions": batch,
+        "batch_stubs": batch_stubs,
         "executes": [op for op, member, _ in ctx.decode if member in family.HANDLERS],
         "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
         "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
         "decode_classes": sorted({cls for _, _, cls in ctx.decode}),
+        # the tpb/ headers, by name, in the order the ingest preprocessed them
+        "c_headers": [f.path[len(gen.tpb_dir) + 1 :] for f in gen.files if f.path.startswith(gen.tpb_dir + "/") and f.path.endswith(".h")],
         "opcode_rows": _opcode_rows(ctx),
         "has_executor": has_executor,
     }
@@ -91,12 +96,7 @@ def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
     outside = {op: st for op, _, st in ctx.bound_outside}
     rows = []
     for m in sorted(enum.members, key=lambda m: m.value):
-        if m.maintained is None:
-            status = "no marker"
-        elif m.maintained:
-            status = "maintained"
-        else:
-            status = "not maintained" + (f": {m.note}" if m.note else "")
+        status = MaintenanceStatus.of_flag(m.maintained).label + (f": {m.note}" if m.note else "")
         struct = f"`{decode[m.value]}`" if m.value in decode else (f"outside: `{outside[m.value]}`" if m.value in outside else "-")
         rows.append(OpcodeRow(m.value, m.name, status, struct))
     return rows
@@ -132,5 +132,8 @@ def render(inp: RenderInput) -> dict[str, str]:
         elif top == "gen":
             for ctx in contexts:
                 out[f"tpb_isa/{ctx.module}/{rest}"] = template.render(**common, g=ctx)
+    for ctx in contexts:  # each generation's headers, as they are, for its C validators
+        for header, text in inp.headers.get(ctx.name, {}).items():
+            out[f"tpb_isa/{ctx.module}/_c/{header}"] = text
         # anything else directly under runtime/ is a fragment that other templates include
     return out

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pycparser import c_ast
+from pycparser import c_ast, c_parser
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir import cprint, ctypes
@@ -29,6 +29,7 @@ from ..ir.model import (
 from .comments import SourceLines, parse_maintenance
 from .dialect import DialectInfo
 from .layout import MemberIn, enum_size, layout_struct, layout_union
+from .preprocess import PROBE, MacroDef
 
 
 @dataclass
@@ -57,6 +58,17 @@ class CType:
         return TypeRef(self.kind, self.name, self.spelled or self.name, self.size, self.signed)
 
 
+_WORD = re.compile(r"[A-Za-z_]\w*")
+# words that cannot stand in an integer constant expression: a macro spelling one is a keyword,
+# an attribute or a declaration helper, not a value
+_NOT_EXPR = frozenset({
+    "static", "inline", "__inline", "__inline__", "extern", "typedef", "struct", "union", "enum", "const",
+    "volatile", "void", "__attribute__", "__attribute", "__declspec", "register", "auto", "return", "if",
+    "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "goto", "asm", "__asm__",
+    "_Static_assert", "__extension__", "__restrict", "restrict", "_Noreturn",
+})  # fmt: skip
+
+
 @dataclass
 class _Builder:
     relpath: Callable[[str], str]
@@ -76,6 +88,8 @@ class _Builder:
     functions: list[Function] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
+    pack: int | None = None  # the `#pragma pack(n)` in force
+    pack_stack: list[tuple[str | None, int | None]] = field(default_factory=list)
     _anon: int = 0
     _line_tokens: dict[tuple[str, int], dict[str, list[int]]] = field(default_factory=dict)  # body_column's index of a line
 
@@ -258,8 +272,79 @@ class _Builder:
                     raise TpbgenError([self._diag(node, f"unknown type '{tag}'", "unknown-type")])
                 name = self.tags[tag]
             e = self.enums[name]
-            return CType("enum", name, e.size, e.size, False, (), name)
+            # GCC's underlying type of an enum is signed exactly when a member is negative
+            return CType("enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), name)
         raise TpbgenError([self._diag(where, f"unsupported type construct {type(node).__name__}", "type")])
+
+    # -- object-like macros -------------------------------------------------------------------
+    def visit_macros(self, macros: tuple[tuple[MacroDef, str], ...]) -> None:
+        """`#define NAME <integer constant expression>` in the tpb/ headers becomes a constant like
+        a `static const` one (located at the #define). The expansion is the preprocessor's; a
+        body that is not an integer constant expression (a keyword, an attribute, a float, a
+        name left undefined) is not a constant and is left out."""
+        seen = {c.name for c in self.constants} | set(self.enum_consts)
+        candidates = [(m, x) for m, x in macros if m.name not in seen and x and x != m.name and not (set(_WORD.findall(x)) & _NOT_EXPR)]
+        if not candidates:
+            return
+        prelude = "".join(f"typedef int {n};\n" for n in sorted(self.typedef_types))
+        parser = c_parser.CParser()
+        for m, expansion in candidates:
+            try:
+                tu = parser.parse(f"{prelude}long long {PROBE} = ({expansion});", "<macro>")
+            except Exception:
+                continue
+            decl = tu.ext[-1]
+            try:
+                value = self.evaluator().eval(decl.init)
+            except NotConstant:
+                continue
+            if not isinstance(value.value, int):
+                continue
+            seen.add(m.name)
+            signed = not value.unsigned or value.bits < 32  # a value narrower than int (a cast to uint8_t) promotes to int
+            bits = max(value.bits, 32)
+            ref = TypeRef("int", f"{'int' if signed else 'uint'}{bits}", f"#define {m.name}", bits // 8, signed)
+            loc = Loc(m.file, m.line, 1)
+            self.constants.append(Constant(m.name, ref, value.value, loc, self.src.trailing_comment(m.file, m.line)))
+
+    # -- #pragma pack ------------------------------------------------------------------------
+    def visit_pragma(self, node: c_ast.Pragma) -> None:
+        """`#pragma pack` as GCC reads it: `pack(n)`, `pack()`, `pack(push[, id][, n])`,
+        `pack(pop[, id])`; n caps the alignment of the members of the structs defined after it.
+        Other pragmas change no layout and are ignored."""
+        text = " ".join(str(node.string or "").split())
+        m = re.fullmatch(r"pack\s*\((.*)\)", text)
+        if not text.startswith("pack"):
+            return
+        if m is None:
+            self.error(node, f"unreadable #pragma {text}", "pragma")
+            return
+        args = [a.strip() for a in m.group(1).split(",") if a.strip()]
+        value = None
+        if args and args[-1].isdigit():
+            value = int(args[-1])
+            if value not in (1, 2, 4, 8, 16):
+                self.error(node, f"#pragma {text}: the alignment must be 1, 2, 4, 8 or 16", "pragma")
+                return
+        if not args:
+            self.pack = None
+        elif args[0] == "push":
+            self.pack_stack.append((args[1] if len(args) > 2 or (len(args) == 2 and value is None) else None, self.pack))
+            if value is not None:
+                self.pack = value
+        elif args[0] == "pop":
+            ident = args[1] if len(args) > 1 and value is None else None
+            while self.pack_stack:
+                name, prev = self.pack_stack.pop()
+                self.pack = prev
+                if ident is None or name == ident:
+                    break
+            if value is not None:
+                self.pack = value
+        elif value is not None and len(args) == 1:
+            self.pack = value
+        else:
+            self.error(node, f"unreadable #pragma {text}", "pragma")
 
     # -- declarations ----------------------------------------------------------------------
     def define_enum(self, node: c_ast.Enum, typedef_name: str | None) -> str:
@@ -327,7 +412,7 @@ class _Builder:
             anonymous = d.name is None and t.kind in ("struct", "union") and width is None
             raw.append((d, t, width, anonymous))
         ins = [MemberIn(d.name, t.total_size, t.align, t.size, w) for d, t, w, _ in raw]
-        lay = (layout_struct if kind == "struct" else layout_union)(ins, packed, min_align)
+        lay = (layout_struct if kind == "struct" else layout_union)(ins, packed, min_align, self.pack)
         fields: list[Field] = []
         for (d, t, w, anonymous), out in zip(raw, lay.members, strict=True):
             if d.name is None and not anonymous:
@@ -369,7 +454,7 @@ class _Builder:
                 name = self.define_enum(inner, td.name)
                 e = self.enums[name]
                 self.enums[name] = Enum(e.name, e.size, e.packed, e.members, e.loc, self.loc(td).line, e.doc)
-                t = CType("enum", name, e.size, e.size, False, (), td.name)
+                t = CType("enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), td.name)
                 target = f"enum {inner.name or '{...}'}"
             else:
                 t = self.resolve(td.type, td)
@@ -504,15 +589,7 @@ class _Builder:
             self.errors.extend(exc.diagnostics)
             return
         loc = self.loc(decl, decl.name)
-        calls: list[str] = []
-
-        class _Calls(c_ast.NodeVisitor):
-            def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
-                if isinstance(n.name, c_ast.ID) and n.name.name not in calls:
-                    calls.append(n.name.name)
-                self.generic_visit(n)
-
-        _Calls().visit(fd.body)
+        calls = _called(fd.body)
         end = _max_line(fd) + 1
         if self.is_ours(loc.file):
             self.functions.append(
@@ -543,6 +620,16 @@ def convert_constant(value: int | float, kind: str, size: int, signed: bool) -> 
     if signed and value >> (bits - 1):
         value -= 1 << bits
     return value
+
+
+def _called(node: c_ast.Node, out: list[str] | None = None) -> list[str]:
+    """The functions a body calls by name, in first-call order (one walk, no visitor class)."""
+    out = [] if out is None else out
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name not in out:
+        out.append(node.name.name)
+    for _, child in node.children():
+        _called(child, out)
+    return out
 
 
 def _max_line(node: c_ast.Node) -> int:
@@ -578,7 +665,14 @@ class BuiltTree:
     warnings: tuple[Diagnostic, ...]
 
 
-def build(ast: c_ast.FileAST, relpath: Callable[[str], str], is_ours: Callable[[str], bool], src: SourceLines, dialect: DialectInfo) -> BuiltTree:
+def build(
+    ast: c_ast.FileAST,
+    relpath: Callable[[str], str],
+    is_ours: Callable[[str], bool],
+    src: SourceLines,
+    dialect: DialectInfo,
+    macros: tuple[tuple[MacroDef, str], ...] = (),
+) -> BuiltTree:
     b = _Builder(relpath, is_ours, src, dialect)
     for ext in ast.ext:
         try:
@@ -590,8 +684,11 @@ def build(ast: c_ast.FileAST, relpath: Callable[[str], str], is_ours: Callable[[
                 b.visit_static_assert(ext)
             elif isinstance(ext, c_ast.FuncDef):
                 b.visit_funcdef(ext)
+            elif isinstance(ext, c_ast.Pragma):
+                b.visit_pragma(ext)
         except TpbgenError as exc:
             b.errors.extend(exc.diagnostics)
+    b.visit_macros(macros)
     if b.errors:
         raise TpbgenError(b.errors)
     ours_structs = tuple(b.structs[n] for n in b.struct_order if is_ours(b.structs[n].loc.file))

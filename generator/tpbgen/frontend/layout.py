@@ -45,13 +45,19 @@ def _align_up(x: int, a: int) -> int:
     return (x + a - 1) // a * a
 
 
-def layout_struct(members: list[MemberIn], packed: bool, min_align: int = 1) -> Layout:
+def _capped(a: int, max_align: int | None) -> int:
+    """A member's alignment under `#pragma pack(n)` (max_align = n): at most n."""
+    return min(a, max_align) if max_align else a
+
+
+def layout_struct(members: list[MemberIn], packed: bool, min_align: int = 1, max_align: int | None = None) -> Layout:
+    """`max_align` is the `#pragma pack(n)` in force where the struct is defined (None: none)."""
     bit = 0
     align = max(1, min_align)
     out: list[MemberOut] = []
     for m in members:
         if m.bit_width is None:
-            a = 1 if packed else m.align
+            a = 1 if packed else _capped(m.align, max_align)
             bit = _align_up(bit, a * 8)
             out.append(MemberOut(bit // 8, None, m.size))
             bit += m.size * 8
@@ -59,13 +65,15 @@ def layout_struct(members: list[MemberIn], packed: bool, min_align: int = 1) -> 
             continue
         w = m.bit_width
         unit_bits = m.unit_size * 8
-        type_align = m.align
+        type_align = _capped(m.align, max_align)
         if w == 0:
             bit = _align_up(bit, type_align * 8)
             out.append(MemberOut(bit // 8, 0, 0))
             continue
         if not packed:
-            if (bit % unit_bits) + w > unit_bits:
+            # the field must fit in one unit of its type starting at a boundary of the type's
+            # (possibly #pragma pack-capped) alignment at or below the current bit
+            if bit - bit % (type_align * 8) + unit_bits < bit + w:
                 bit = _align_up(bit, type_align * 8)
             if m.name is not None:
                 align = max(align, type_align)
@@ -76,12 +84,12 @@ def layout_struct(members: list[MemberIn], packed: bool, min_align: int = 1) -> 
     return Layout(size, align, tuple(out))
 
 
-def layout_union(members: list[MemberIn], packed: bool, min_align: int = 1) -> Layout:
+def layout_union(members: list[MemberIn], packed: bool, min_align: int = 1, max_align: int | None = None) -> Layout:
     align = max(1, min_align)
     size = 0
     out: list[MemberOut] = []
     for m in members:
-        a = 1 if packed else m.align
+        a = 1 if packed else _capped(m.align, max_align)
         align = max(align, a)
         if m.bit_width is None:
             out.append(MemberOut(0, None, m.size))

@@ -22,6 +22,7 @@ from typing import Literal
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from .discover import GenerationSource
+from .limits import DEFAULT, Limits
 
 Preprocessor = Literal["cpp", "pcpp"]
 
@@ -73,17 +74,72 @@ TU_NAME = "<tpbgen-tu>"
 class Preprocessed:
     text: str
     preprocessor: Preprocessor
+    macros: tuple[tuple[MacroDef, str], ...] = ()  # each object-like macro and its full expansion
 
 
 def fake_libc_dir() -> Path:
     return Path(str(resources.files("tpbgen.frontend") / "fake_libc"))
 
 
-def translation_unit(gen: GenerationSource) -> str:
+@dataclass(frozen=True)
+class MacroDef:
+    """An object-like `#define NAME body` in one of the generation's tpb/ headers."""
+
+    name: str
+    file: str  # relative to the header root
+    line: int
+    body: str
+
+
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
+PROBE = "__tpbgen_macro_probe_"
+
+
+def object_macros(gen: GenerationSource) -> list[MacroDef]:
+    """Every object-like macro with a body that the tpb/ headers define (continuations joined)."""
+    out = []
+    for h in gen.headers():
+        rel = h.relative_to(gen.root).as_posix()
+        text = h.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.split("\n")
+        k = 0
+        while k < len(lines):
+            start, logical = k, lines[k]
+            while logical.endswith("\\") and k + 1 < len(lines):
+                k += 1
+                logical = logical[:-1] + " " + lines[k]
+            m = _DEFINE.match(logical)
+            if m and m.group(2).split("//")[0].split("/*")[0].strip():
+                out.append(MacroDef(m.group(1), rel, start + 1, m.group(2)))
+            k += 1
+    return out
+
+
+def translation_unit(gen: GenerationSource, macros: list[MacroDef] | None = None) -> str:
     # GNU spellings of C keywords first (tpbgen's stand-in, see fake_libc/_tpbgen_gnu.h)
     lines = ["#include <_tpbgen_gnu.h>"]
     lines += [f'#include "{h.relative_to(gen.root).as_posix()}"' for h in gen.headers()]
+    # each macro expanded by the preprocessor itself, one per line after the headers, so its
+    # value can be evaluated as C (the lines are taken out again before parsing)
+    lines += [f"{PROBE}{k} {m.name} {PROBE}end" for k, m in enumerate(macros or [])]
     return "\n".join(lines) + "\n"
+
+
+def split_probes(text: str, count: int) -> tuple[str, dict[int, str]]:
+    """The preprocessed text without the macro probe lines, and each probe's expansion."""
+    if not count:
+        return text, {}
+    found: dict[int, str] = {}
+    kept = []
+    pat = re.compile(rf"^\s*{PROBE}(\d+)\s(.*)\s{PROBE}end\s*$")
+    for line in text.split("\n"):
+        m = pat.match(line)
+        if m:
+            found[int(m.group(1))] = m.group(2).strip()
+            kept.append("")
+        else:
+            kept.append(line)
+    return "\n".join(kept), found
 
 
 def available_preprocessor() -> Preprocessor:
@@ -93,23 +149,59 @@ def available_preprocessor() -> Preprocessor:
     return "cpp" if shutil.which("cpp") else "pcpp"
 
 
-def preprocess(gen: GenerationSource, which: Preprocessor | None = None) -> Preprocessed:
+def preprocess(gen: GenerationSource, which: Preprocessor | None = None, limits: Limits = DEFAULT) -> Preprocessed:
     which = which or available_preprocessor()
     if not gen.headers():
         raise TpbgenError([Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")])
-    tu = translation_unit(gen)
-    text = _run_cpp(gen, tu) if which == "cpp" else _run_pcpp(gen, tu)
-    return Preprocessed(text, which)
+    macros = object_macros(gen)
+    tu = translation_unit(gen, macros)
+    text = _run_cpp(gen, tu, limits) if which == "cpp" else _run_pcpp(gen, tu)
+    text, expansions = split_probes(text, len(macros))
+    _check_size(gen, text, limits)  # the headers' own text; a probe too long is just no constant
+    probes = tuple((m, expansions[k]) for k, m in enumerate(macros) if k in expansions and len(expansions[k]) <= limits.line_bytes)
+    return Preprocessed(text, which, probes)
 
 
 _CPP_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?:fatal )?(?P<sev>error|warning): (?P<msg>.*)$")
 
 
-def _run_cpp(gen: GenerationSource, tu: str) -> str:
+_MARKER = re.compile(r'^# (\d+) "([^"]*)"')
+
+
+def _check_size(gen: GenerationSource, text: str, limits: Limits) -> None:
+    """Refuse preprocessed text over the limits, naming the header line whose expansion is the
+    longest (a macro bomb is found where it is used)."""
+    longest = max(text.split("\n"), key=len) if text else ""
+    if len(text) <= limits.preprocessed_bytes and len(longest) <= limits.line_bytes:
+        return
+    file, line, best, best_at = "", 0, -1, ("", 0)
+    for ln in text.split("\n"):
+        m = _MARKER.match(ln)
+        if m:
+            line, file = int(m.group(1)), m.group(2)
+            continue
+        if len(ln) > best:
+            best, best_at = len(ln), (file, line)
+        line += 1
+    where_file = gen.rel(best_at[0]) if best_at[0] and not best_at[0].startswith("<") else gen.rel_tpb_dir
+    if len(longest) > limits.line_bytes:
+        msg = (f"one preprocessed line is {len(longest):,} bytes, over the limit of {limits.line_bytes:,} "
+               "(a macro expanding without bound?); raise it with --max-line-kb")
+    else:
+        msg = (f"the preprocessed headers are {len(text):,} bytes, over the limit of {limits.preprocessed_bytes:,}; "
+               "raise it with --max-preprocessed-mb")
+    raise TpbgenError([Diagnostic(msg, where_file, best_at[1], 0, Severity.ERROR, "limit")])
+
+
+def _run_cpp(gen: GenerationSource, tu: str, limits: Limits = DEFAULT) -> str:
     argv = ["cpp", "-undef", "-nostdinc", "-std=c11", "-isystem", str(fake_libc_dir()), "-I", "."]
     argv += [f"-D{k}={v}" for k, v in predefined_macros()]
     argv += ["-"]
-    proc = subprocess.run(argv, input=tu, cwd=gen.root, capture_output=True, text=True)
+    try:
+        proc = subprocess.run(argv, input=tu, cwd=gen.root, capture_output=True, text=True, timeout=limits.preprocess_seconds)
+    except subprocess.TimeoutExpired:
+        raise TpbgenError([Diagnostic(f"the preprocessor ran over the limit of {limits.preprocess_seconds:g} s; "
+                                      "raise it with --max-preprocess-seconds", gen.rel_tpb_dir, code="limit")]) from None
     diags = []
     for line in proc.stderr.splitlines():
         m = _CPP_DIAG.match(line.strip())

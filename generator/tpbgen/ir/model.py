@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-IR_VERSION = 2
+IR_VERSION = 4  # 3: constants from object-like #defines, #pragma pack layouts; 4: signed enums
 
 TypeKind = Literal["int", "float", "bool", "enum", "struct", "union", "void"]
 

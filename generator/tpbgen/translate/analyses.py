@@ -140,6 +140,45 @@ def calls(e: Expr | View) -> list[str]:
     return out
 
 
+def loads(e: Expr | View, acc: list[Load] | None = None) -> list[Load]:
+    """The field reads of an expression, depth first, each (path, view) once; a read's own
+    index expressions count too."""
+    acc = [] if acc is None else acc
+    if isinstance(e, Load):
+        if all(x.path != e.path or x.view != e.view for x in acc):
+            acc.append(e)
+        for t, _ in e.view.offset.terms:
+            loads(t, acc)
+        return acc
+    for child in children(e):
+        loads(child, acc)
+    return acc
+
+
+def read_paths(es: Sequence[Expr | View], arms: frozenset[str] = frozenset()) -> list[str]:
+    """The C paths of the fields the expressions read, in order, each once; a leading
+    instruction-union arm in `arms` is dropped (`s3d3_ts.in_dtype` -> `in_dtype`)."""
+    acc: list[Load] = []
+    for e in es:
+        loads(e, acc)
+    out: list[str] = []
+    for x in acc:
+        parts = x.path.split(".")
+        if len(parts) > 1 and parts[0] in arms:
+            parts = parts[1:]
+        path = ".".join(parts)
+        if path and path not in out:
+            out.append(path)
+    return out
+
+
+def reads_comment(es: Sequence[Expr | View], arms: frozenset[str] = frozenset()) -> str:
+    """A trailing `  # field, field` naming what a line of generated code reads ("" for none):
+    the code indexes bytes, the comment says which C field each byte is."""
+    names = read_paths(es, arms)
+    return f"  # {', '.join(names)}" if names else ""
+
+
 def always_returns(body: Sequence[Stmt]) -> bool:
     """Does every path through `body` end in a return (so nothing can fall off the end)?"""
     for s in body:

@@ -42,12 +42,13 @@ BY_NAME = {t.name: t for t in (INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64,
 
 
 def scalar_for(kind: str, size: int, signed: bool) -> ScalarType:
-    """The scalar type of an IR TypeRef (enums are their underlying unsigned integer)."""
+    """The scalar type of an IR TypeRef (an enum is its underlying integer: signed when it has a
+    negative member, as GCC lays it out)."""
     if kind == "bool":
         return BOOL
     if kind == "float":
         return FLOAT32 if size == 4 else FLOAT64
-    return ScalarType("int", size * 8, signed if kind == "int" else False)
+    return ScalarType("int", size * 8, signed if kind in ("int", "enum") else False)
 
 
 def promote(t: ScalarType) -> ScalarType:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, Union
 
-from ..ir.model import TypeRef
+from ..ir.model import Loc, TypeRef
 from .c_semantics import BOOL, ScalarType
 
 
@@ -243,7 +243,7 @@ class LFunction:
     returns: ScalarType
     body: tuple[Stmt, ...]
     locals: tuple[tuple[str, ScalarType], ...]
-    loc: str
+    loc: Loc  # where the C function is defined
     calls: tuple[str, ...]
 
 

@@ -26,7 +26,7 @@ from ..ir.consteval import (
     parse_int_literal,
     round_float,
 )
-from ..ir.model import Field, Function, Generation, Struct, TypeRef
+from ..ir.model import Field, Function, Generation, Loc, Struct, TypeRef
 from .analyses import always_returns, children
 from .c_semantics import (
     BOOL,
@@ -81,11 +81,10 @@ class LowerError(Exception):
     """A construct outside the accepted subset, or undefined: where (file, line, column; 0 when
     unknown) and what."""
 
-    def __init__(self, function: str, file: str, line: int, col: int, message: str) -> None:
-        where = f"{file}:{line}" + (f":{col}" if col else "")
+    def __init__(self, function: str, where: Loc, message: str) -> None:
         super().__init__(f"{where}: cannot translate {function}: {message}")
         self.function = function
-        self.file, self.line, self.col = file, line, col
+        self.where = where
         self.message = message
 
 
@@ -163,12 +162,15 @@ class Lowerer:
             raise self.err(node, "returns a struct")
         self._returns = BOOL if fn.returns.kind == "bool" else self.scalar(fn.returns)
         body = self.block(node.body, [scope], in_loop=False, in_switch=False)
-        return LFunction(fn.name, tuple(params), self._returns, tuple(body), tuple(self._locals.items()), str(fn.loc), fn.calls)
+        return LFunction(fn.name, tuple(params), self._returns, tuple(body), tuple(self._locals.items()), fn.loc, fn.calls)
 
     def err(self, node: c_ast.Node | None, message: str) -> LowerError:
-        if node is not None and node.coord:
-            return LowerError(self._fn.name, self._fn.loc.file, node.coord.line, node.coord.column or 0, message)
-        return LowerError(self._fn.name, self._fn.loc.file, self._fn.loc.line, self._fn.loc.col, message)
+        where = (
+            Loc(self._fn.loc.file, node.coord.line, node.coord.column or 0)
+            if node is not None and node.coord
+            else self._fn.loc
+        )
+        return LowerError(self._fn.name, where, message)
 
     # -- statements ------------------------------------------------------------------------
     def block(self, node: c_ast.Node | None, scopes: list[_Scope], in_loop: bool, in_switch: bool) -> list[Stmt]:
@@ -387,7 +389,9 @@ class Lowerer:
             assert isinstance(e.value, int)
             return Const(wrap(e.value, t), t, e.name)
         if isinstance(e, Const) and t.kind == "float":
-            return Const(round_float(e.value, t.bits), t)  # int or float to float: rounded once, as C does
+            value = round_float(e.value, t.bits)  # int or float to float: rounded once, as C does
+            exact = isinstance(e.value, float) and (value == e.value or value != value)
+            return Const(value, t, e.name if exact else "")  # a named constant keeps its name when the value does not change
         if isinstance(e, Const) and isinstance(e.value, float):
             v = float_to_int(e.value, t.bits, not t.signed)
             if v is None:
@@ -714,30 +718,46 @@ def _reads(e: Expr) -> set[str]:
 
 
 def _range_of(e: Expr) -> tuple[int, int] | None:
-    """The values an integer expression can take, from its constant value or its type (through
-    value-preserving conversions); None for a float."""
-    convs: list[ScalarType] = []
-    while isinstance(e, Conv):
-        convs.append(e.t)
-        e = e.e
+    """An interval holding every value an integer expression can take: from its constant value,
+    from `&` with a non-negative operand, `%` or `>>` by a constant, sums and products that stay
+    in their type, the arms of `?:`, through value-preserving conversions; else its type's range.
+    None for a float."""
     if e.t.kind == "float":
         return None
+    full = value_range(e.t)
     if isinstance(e, Const):
         assert isinstance(e.value, int)
-        lo, hi = e.value, e.value
-    elif isinstance(e, Load) and e.bit_width is not None:
-        w = e.bit_width
-        lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if e.t.signed and e.t.kind == "int" else (0, (1 << w) - 1)
-    else:
-        lo, hi = value_range(e.t)
-    inner = e.t
-    for t in reversed(convs):
-        if t.kind == "float":
+        return e.value, e.value
+    if isinstance(e, Conv):
+        inner = _range_of(e.e)
+        if inner is None:
             return None
-        if not fits(inner, t) and not value_range(t)[0] <= lo <= hi <= value_range(t)[1]:
-            lo, hi = value_range(t)
-        inner = t
-    return lo, hi
+        return inner if full[0] <= inner[0] <= inner[1] <= full[1] else full
+    if isinstance(e, Load) and e.bit_width is not None:
+        w = e.bit_width
+        return (-(1 << (w - 1)), (1 << (w - 1)) - 1) if e.t.signed and e.t.kind == "int" else (0, (1 << w) - 1)
+    if isinstance(e, Cond):
+        a, b = _range_of(e.a), _range_of(e.b)
+        return (min(a[0], b[0]), max(a[1], b[1])) if a and b else full
+    if isinstance(e, Binary):
+        a, b = _range_of(e.a), _range_of(e.b)
+        if a is None or b is None:
+            return full
+        found: tuple[int, int] | None = None
+        if e.op == "&" and (a[0] >= 0 or b[0] >= 0):
+            found = 0, min(x[1] for x in (a, b) if x[0] >= 0)
+        elif e.op in ("|", "^") and a[0] >= 0 and b[0] >= 0:
+            found = 0, (1 << max(a[1], b[1]).bit_length()) - 1
+        elif e.op == "%" and b[0] == b[1] and b[0] > 0 and a[0] >= 0:
+            found = 0, min(a[1], b[0] - 1)
+        elif e.op == ">>" and b[0] == b[1] and b[0] >= 0 and a[0] >= 0:
+            found = a[0] >> b[0], a[1] >> b[0]
+        elif e.op in ("+", "-", "*"):
+            corners = [x * y for x in a for y in b] if e.op == "*" else [a[0] + b[0], a[1] + b[1]] if e.op == "+" else [a[0] - b[1], a[1] - b[0]]
+            found = min(corners), max(corners)
+        if found is not None and full[0] <= found[0] <= found[1] <= full[1]:
+            return found
+    return full
 
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!=", "==": "=="}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .analyses import flatten
+from .analyses import flatten, reads_comment
 from .c_semantics import ScalarType, fits
 from .lir import (
     EXPR_NODES,
@@ -193,7 +193,7 @@ class NpEmitter:
         terms = flatten(e, e.op)
         if len(terms) > 2:  # a chain: one term per line, as the header and the scalar code have it
             fn = "_all_of" if e.op == "and" else "_any_of"
-            return f"{fn}(\n" + "".join(f"        {self.arg(t)},\n" for t in terms) + "    )"
+            return f"{fn}(\n" + "".join(f"        {self.arg(t)},{reads_comment([t])}\n" for t in terms) + "    )"
         op = "np.logical_and" if e.op == "and" else "np.logical_or"
         return f"{op}({self.arg(e.a)}, {self.arg(e.b)})"
 
@@ -380,7 +380,9 @@ class NpEmitter:
             self.block(body, cm, ind)
         if default is not None:
             cm = self.tmp("_m")
-            L.append(f"{ind}{cm} = {base}~np.isin({v}, {labels_all!r}, kind='table')")
+            # a switch of only `default:` matches every lane (np.isin cannot take an empty table)
+            rest = f"~np.isin({v}, {labels_all!r}, kind='table')" if labels_all else f"np.ones(np.shape({v}), dtype=np.bool_)"
+            L.append(f"{ind}{cm} = {base}{rest}")
             self.block(default, cm, ind)
 
     def stmt_Continue(self, s: Continue, mask: str, ind: str) -> None:
@@ -397,9 +399,13 @@ class NpEmitter:
         skip, brk = self.loops[-1]
         m = self.eff(mask)
         m = "np.logical_not(_done)" if m == "_ALL" else m
-        self.lines.append(f"{ind}{skip} = {skip} | {m}")
         if what == "break":
+            # the lanes taking it, fixed before the skip mask changes (the effective mask reads it)
+            taking = self.tmp("_jmp")
+            self.lines.append(f"{ind}{taking} = {m}")
+            m = taking
             self.lines.append(f"{ind}{brk} = {brk} | {m}")
+        self.lines.append(f"{ind}{skip} = {skip} | {m}")
 
     def stmt_Loop(self, s: Loop, mask: str, ind: str) -> None:
         L = self.lines

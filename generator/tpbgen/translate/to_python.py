@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .analyses import always_returns, children, flatten
+from .analyses import always_returns, children, flatten, loads, reads_comment
 from .c_semantics import BOOL, ScalarType, fits
 from .lir import (
     EXPR_NODES,
@@ -187,7 +187,8 @@ class PyEmitter:
         inner = e.e
         if isinstance(inner, Not):
             return self.expr(inner.e) if inner.e.t.kind == "bool" else f"({self.expr(inner.e)} != 0)"
-        if isinstance(inner, Compare):
+        # !(a < b) is a >= b only without NaN: an ordered comparison of floats stays negated
+        if isinstance(inner, Compare) and (inner.op in ("==", "!=") or "float" not in (inner.a.t.kind, inner.b.t.kind)):
             return self.expr(Compare(_NEGATE[inner.op], inner.a, inner.b))
         if isinstance(inner, Logical) and (member := self.membership(inner, negate=True)) is not None:
             return member
@@ -232,16 +233,20 @@ class PyEmitter:
         """The rendered terms of an `and`/`or` chain: runs of `x == A`, `x == B` ... (`!=` under
         `and`) on the same x folded into one membership test; each term parenthesised unless it
         is an atom, a call, a comparison or a negation (which bind tighter than `and`/`or`)."""
+        return [text for text, _ in self.chain_terms_read(e)]
+
+    def chain_terms_read(self, e: Logical) -> list[tuple[str, list[Expr]]]:
+        """`chain_terms`, each with the C expressions it renders (for the fields it reads)."""
         cmp = "==" if e.op == "or" else "!="
-        out: list[str] = []
+        out: list[tuple[str, list[Expr]]] = []
         run: list[Compare] = []
 
         def flush() -> None:
             if len(run) >= 2:
                 values = ", ".join(self.expr(t.b) for t in run)
-                out.append(f"{self.bare(run[0].a)} {'in' if cmp == '==' else 'not in'} ({values})")
+                out.append((f"{self.bare(run[0].a)} {'in' if cmp == '==' else 'not in'} ({values})", list(run)))
             else:
-                out.extend(self.tight(t) for t in run)
+                out.extend((self.tight(t), [t]) for t in run)
             run.clear()
 
         for t in flatten(e, e.op):
@@ -252,9 +257,12 @@ class PyEmitter:
             if isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const):
                 run.append(t)
             else:
-                out.append(self.tight(t))
+                out.append((self.tight(t), [t]))
         flush()
         return out
+
+    def reads(self, *es: Expr) -> str:
+        return reads_comment(es, self.arms)
 
     def tight(self, e: Expr) -> str:
         """`e` as a term of an `and`/`or` chain: bare when it binds tighter than both."""
@@ -322,20 +330,23 @@ class PyEmitter:
         if self.return_hook is not None:
             return self.return_hook(s, ind, list(self.branch))
         assert s.e is not None
-        if isinstance(s.e, Logical) and self.membership(s.e) is None and len(terms := self.chain_terms(s.e)) > 2:
+        if isinstance(s.e, Logical) and self.membership(s.e) is None and len(self.chain_terms(s.e)) > 2:
             # a long conjunction (the usual validator body): one term per line, as in the header;
             # a term keeps its parentheses unless it binds tighter than `and`/`or` anyway
-            lines = [f"{ind}    {'' if k == 0 else s.e.op + ' '}{t}" for k, t in enumerate(terms)]
+            lines = [
+                f"{ind}    {'' if k == 0 else s.e.op + ' '}{t}{self.reads(*es)}"
+                for k, (t, es) in enumerate(self.chain_terms_read(s.e))
+            ]
             return [f"{ind}return (", *lines, f"{ind})"]
-        return [f"{ind}return {self.bare(s.e)}"]
+        return [f"{ind}return {self.bare(s.e)}{self.reads(s.e)}"]
 
     def stmt_Assign(self, s: Assign, ind: str, step: tuple[Stmt, ...]) -> list[str]:
         self.defs[s.name] = s.e
-        return [f"{ind}{s.name} = {self.bare(s.e)}"]
+        return [f"{ind}{s.name} = {self.bare(s.e)}{self.reads(s.e)}"]
 
     def stmt_If(self, s: If, ind: str, step: tuple[Stmt, ...]) -> list[str]:
         self.branch.append(s.c)
-        out = [f"{ind}if {self.bare(s.c)}:", *self.stmts(s.then, ind + "    ", step)]
+        out = [f"{ind}if {self.bare(s.c)}:{self.reads(s.c)}", *self.stmts(s.then, ind + "    ", step)]
         self.branch[-1] = Not(s.c)
         if s.orelse:
             out += [f"{ind}else:", *self.stmts(s.orelse, ind + "    ", step)]
@@ -355,10 +366,10 @@ class PyEmitter:
 
     def stmt_Switch(self, s: Switch, ind: str, step: tuple[Stmt, ...]) -> list[str]:
         if self.return_hook is None and (member := self.switch_membership(s)) is not None:
-            return [f"{ind}return {member}"]
+            return [f"{ind}return {member}{self.reads(s.e)}"]
         self._tmp += 1
         v = f"_sw{self._tmp}"
-        out = [f"{ind}{v} = {self.expr(s.e)}"]
+        out = [f"{ind}{v} = {self.expr(s.e)}{self.reads(s.e)}"]
         default: tuple[Stmt, ...] | None = None
         first = True
         for labels, body in s.cases:
@@ -456,15 +467,7 @@ class PyEmitter:
         return ".".join(parts)
 
     def loads(self, e: Expr | View, acc: list[Load]) -> list[Load]:
-        if isinstance(e, Load):
-            if all(x.path != e.path or x.view != e.view for x in acc):
-                acc.append(e)
-            for t, _ in e.view.offset.terms:
-                self.loads(t, acc)
-            return acc
-        for child in children(e):
-            self.loads(child, acc)
-        return acc
+        return loads(e, acc)
 
     def vars_in(self, e: Expr | View, acc: list[str], loads: list[Load] | None = None) -> list[str]:
         """Locals read by `e`; a local that holds a field read (`w = src.num_elem[3]`) is shown as

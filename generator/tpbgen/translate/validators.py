@@ -9,25 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import resolve
+from .. import naming, resolve
 from ..deep import run_deep
-from ..errors import Diagnostic, Severity, TpbgenError
-from ..ir.model import Function, Generation
+from ..errors import Diagnostic, Severity
+from ..ir.model import Function, Generation, Loc, Struct
 from .analyses import always_returns, body_exprs, calls, conjuncts
+from .gates import opcode_gate
 from .lir import (
     Call,
-    Compare,
     Const,
     Expr,
     LFunction,
     Load,
-    Logical,
     Not,
     Return,
     Stmt,
     View,
     strip_parens,
-    unconv,
 )
 from .lower import Lowerer, LowerError
 from .to_python import PyEmitter
@@ -38,12 +36,13 @@ INST_UNION = "NEURON_ISA_TPB_INST_UNION"
 @dataclass(frozen=True)
 class PyFunction:
     name: str  # the C name
+    public: str  # its public Python name (naming.function_name: the C name unless that would shadow)
     code: str  # `def _<name>(...)` and its body
     explain_code: str  # `def _x_<name>(...)` returning None (accepted) or the reason
     wrapper: str  # the public `def <name>(...)` taking struct objects / bytes, "" when `<name> = _<name>`
     params: tuple[tuple[str, str | None], ...]  # (python name, struct C name or None)
     returns_bool: bool
-    loc: str
+    loc: Loc
     section: str
     calls: tuple[str, ...]
 
@@ -56,12 +55,52 @@ class TopValidator:
 
 
 @dataclass(frozen=True)
+class Untranslated:
+    """A C function outside the translator's subset: emitted as a stub that raises
+    UntranslatedPredicate (scalar, explain and batch alike) naming it, its place and why."""
+
+    name: str
+    public: str
+    params: tuple[tuple[str, bool], ...]  # (python name, is a struct view)
+    where: str  # "file:line:col"
+    reason: str
+    needed_by: tuple[str, ...]  # the top-level validators that can reach it
+
+
+@dataclass(frozen=True)
 class TranslatedGen:
     functions: tuple[PyFunction, ...]
     top: tuple[TopValidator, ...]
     consts: tuple[tuple[str, int | float | tuple[int | float, ...]], ...]  # every enum/static constant the code names
     lowered: tuple[LFunction, ...]
     warnings: tuple[Diagnostic, ...]
+    untranslated: tuple[Untranslated, ...] = ()
+
+
+TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
+
+
+def _is_top_candidate(fn: Function, called: set[str]) -> bool:
+    """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
+    of the instruction union (by value) that no function calls."""
+    return (fn.returns.kind in TRUTH_KINDS and fn.name not in called and len(fn.params) == 1
+            and fn.params[0].type.kind == "union" and fn.params[0].type.name == INST_UNION)
+
+
+def _reachers(gen: Generation, tops: set[str]) -> dict[str, set[str]]:
+    """For each function, the top-level validators that can reach it through calls."""
+    calls_of = {f.name: set(f.calls) for f in gen.functions}
+    out: dict[str, set[str]] = {f.name: set() for f in gen.functions}
+    for t in tops:
+        seen, todo = set(), [t]
+        while todo:
+            n = todo.pop()
+            if n in seen or n not in calls_of:
+                continue
+            seen.add(n)
+            out[n].add(t)
+            todo += calls_of[n]
+    return out
 
 
 def translate(gen: Generation) -> TranslatedGen:
@@ -72,20 +111,39 @@ def translate(gen: Generation) -> TranslatedGen:
 def _translate(gen: Generation) -> TranslatedGen:
     lowerer = Lowerer(gen)
     lowered: list[LFunction] = []
-    errors: list[Diagnostic] = []
+    failed: dict[str, LowerError] = {}
     for fn in gen.functions:
         try:
             lowered.append(lowerer.lower(fn))
         except LowerError as exc:
-            errors.append(Diagnostic(f"cannot translate {exc.function}: {exc.message}", exc.file, exc.line, exc.col, Severity.ERROR, "translate"))
-    if errors:
-        raise TpbgenError(errors)
+            failed[fn.name] = exc
+    called = {c for f in gen.functions for c in f.calls}
+    reach = _reachers(gen, {f.name for f in gen.functions if _is_top_candidate(f, called)})
+    stubs: list[Untranslated] = []
+    warnings: list[Diagnostic] = []
+    for fn in gen.functions:
+        err = failed.get(fn.name)
+        if err is None:
+            continue
+        w = err.where
+        needed = tuple(sorted(reach.get(fn.name, ())))
+        params = tuple((naming.local_name(p.name), p.type.kind in ("struct", "union")) for p in fn.params)
+        stubs.append(Untranslated(fn.name, naming.function_name(fn.name), params, f"{w.file}:{w.line}:{w.col}" if w.col else f"{w.file}:{w.line}", err.message, needed))
+        if needed:
+            what = (f"{fn.name} is outside the translator's subset ({err.message}); the top-level validator(s) {', '.join(needed)} "
+                    "raise UntranslatedPredicate when a word reaches it (--strict makes this an error)")
+        else:
+            what = f"{fn.name} is outside the translator's subset ({err.message}) and no top-level validator reaches it: skipped (calling it raises UntranslatedPredicate)"
+        warnings.append(Diagnostic(what, w.file, w.line, w.col, Severity.WARNING, "untranslated"))
     union = next((s for s in gen.structs if s.name == INST_UNION), None)
     arms = frozenset(f.name for f in union.fields) if union else frozenset()
     em = PyEmitter(arms=arms)
     by_name = {f.name: f for f in lowered}
     ir_by_name = {f.name: f for f in gen.functions}
-    explainable = {f.name for f in lowered if f.returns.kind == "bool"}
+    called_names = {c for f in gen.functions for c in f.calls}
+    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called_names)}
+    # predicates explain themselves; so do top-level validators that return an int as truth
+    explainable = {f.name for f in lowered if f.returns.kind == "bool" or f.name in top_names}
     out: list[PyFunction] = []
     for lf in lowered:
         code = "\n".join(em.function(lf))
@@ -93,6 +151,7 @@ def _translate(gen: Generation) -> TranslatedGen:
         out.append(
             PyFunction(
                 lf.name,
+                naming.function_name(lf.name),
                 code,
                 explain,
                 _wrapper(lf),
@@ -103,31 +162,64 @@ def _translate(gen: Generation) -> TranslatedGen:
                 lf.calls,
             )
         )
-    called = {c for f in gen.functions for c in f.calls}
+    shared_memo: dict[tuple[object, ...], frozenset[object]] = {}
     tops = []
-    warnings: list[Diagnostic] = []
+    for stub in stubs:
+        if stub.name in reach and _is_top_candidate(ir_by_name[stub.name], called):
+            # no body to compute a gate from: the opcodes the JSON binds to the struct of the arm
+            # its C reads; validate() then reports the stub rather than guess
+            arm = _arm_in_c(ir_by_name[stub.name], union)
+            arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
+            gate = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
+            tops.append(TopValidator(stub.name, tuple(sorted(gate)), arm))
     for lf in lowered:
-        if lf.returns.kind != "bool" or lf.name in called:
+        if lf.returns.kind not in TRUTH_KINDS or lf.name in called:
             continue
         if not (len(lf.params) == 1 and lf.params[0].struct == INST_UNION):
             continue
-        gate = _opcode_gate(lf, by_name)
+        # The gate is computed from the body (translate/gates.py): the opcode bytes for which it
+        # can return true, through switches, early returns, accumulators and helpers. It is sound
+        # (never leaves out an opcode the C accepts), so validate() dispatches on it as it is.
+        gate = opcode_gate(lf, by_name, shared_memo)
         arm = _arm_of(lf, by_name)
+        src: Function = ir_by_name[lf.name]
+        arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
+        bound = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
         if not gate:
-            # Never "accept nothing": the opcodes the JSON binds to the struct of the union arm the
-            # validator reads. It returns its own C verdict on each of them.
-            src: Function = ir_by_name[lf.name]
-            arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
-            gate = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
-            if not gate:
-                warnings.append(Diagnostic(f"top-level validator {lf.name}: no opcode gate in its body and no JSON binding for the struct of the union arm it reads ({arm or 'none'}): "
-                                           "validate() does not run it (call it by name)", src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
-                tops.append(TopValidator(lf.name, (), arm))
-                continue
-            warnings.append(Diagnostic(f"top-level validator {lf.name}: no opcode gate recognised in its body; dispatched on the opcodes the JSON binds to {arm_struct} (arm {arm}): "
-                                       + ", ".join(f"{v:#04x}" for v in sorted(gate)), src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
+            warnings.append(Diagnostic(f"top-level validator {lf.name} can never return true: validate() accepts no word through it",
+                                       src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
+        elif gate - bound:
+            extra = sorted(gate - bound)
+            shown = ", ".join(f"{v:#04x}" for v in extra[:12]) + (f" and {len(extra) - 12} more" if len(extra) > 12 else "")
+            warnings.append(Diagnostic(f"top-level validator {lf.name} can return true for {len(extra)} opcode(s) the JSON does not bind to "
+                                       f"{arm_struct or 'the struct it reads'}: {shown}; validate() runs it on them too, as its C says",
+                                       src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
-    return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings))
+    return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings), tuple(stubs))
+
+
+def _arm_in_c(fn: Function, union: Struct | None) -> str:
+    """The instruction-union arm a C body reads most (`i.s3d3_ts.x`), "" when none."""
+    if union is None:
+        return ""
+    arms = {f.name for f in union.fields}
+    counts: dict[str, int] = {}
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("_t") == "StructRef":
+                field = node.get("field")
+                name = field.get("name") if isinstance(field, dict) else None
+                if name in arms:
+                    counts[name] = counts.get(name, 0) + 1
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(fn.body)
+    return max(sorted(counts), key=lambda k: counts[k]) if counts else ""
 
 
 def _wrapper(lf: LFunction) -> str:
@@ -142,7 +234,7 @@ def _wrapper(lf: LFunction) -> str:
             sig.append(f"{p.name}: int")
             call.append(p.name)
     ret = "bool" if lf.returns.kind == "bool" else ("float" if lf.returns.kind == "float" else "int")
-    return f"def {lf.name}({', '.join(sig)}) -> {ret}:\n    return _{lf.name}({', '.join(call)})"
+    return f"def {naming.function_name(lf.name)}({', '.join(sig)}) -> {ret}:\n    return _{lf.name}({', '.join(call)})"
 
 
 def _params_sig(lf: LFunction) -> tuple[str, str]:
@@ -248,43 +340,6 @@ def _fquote(s: str) -> str:
 
 def _all_exprs(body: tuple[Stmt, ...]) -> list[Expr]:
     return body_exprs(body)
-
-
-def _disjuncts(e: Expr) -> list[Expr]:
-    if isinstance(e, Logical) and e.op == "or":
-        return _disjuncts(e.a) + _disjuncts(e.b)
-    return [e]
-
-
-def _opcode_values(e: Expr) -> set[int] | None:
-    """Opcode values when `e` is `opcode == C || opcode == D ...` over the header's opcode byte."""
-    vals: set[int] = set()
-    for d in _disjuncts(unconv(e)):
-        d = unconv(d)
-        if not isinstance(d, Compare) or d.op != "==":
-            return None
-        a, b = unconv(d.a), unconv(d.b)
-        if isinstance(b, Load) and isinstance(a, Const):
-            a, b = b, a
-        if not (isinstance(a, Load) and a.path.endswith("header.opcode") and isinstance(b, Const) and isinstance(b.value, int)):
-            return None
-        vals.add(b.value)
-    return vals
-
-
-def _opcode_gate(lf: LFunction, by_name: dict[str, LFunction]) -> set[int]:
-    if not (len(lf.body) == 1 and isinstance(lf.body[0], Return) and lf.body[0].e is not None):
-        return set()
-    gate: set[int] = set()
-    for term in conjuncts(lf.body[0].e):
-        vals = _opcode_values(term)
-        if vals is None and isinstance(term, Call) and term.fn in by_name:
-            callee = by_name[term.fn]
-            if len(callee.body) == 1 and isinstance(callee.body[0], Return) and callee.body[0].e is not None:
-                vals = _opcode_values(callee.body[0].e)
-        if vals:
-            gate = vals if not gate else gate & vals
-    return gate
 
 
 def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:

@@ -13,24 +13,17 @@ process. ``TPB_ISA_BACKEND=numpy|c|auto`` overrides the choice made in code.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib
-import importlib.machinery
-import importlib.util
 import os
 import sys
-import sysconfig
-import tempfile
 import threading
 import warnings
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .. import cbuild
 from . import dtypes as dt
 from .errors import ExecutorError
 from .npbackend import NumpyBackend
@@ -65,54 +58,15 @@ class BackendUnavailable(ExecutorError):
     """The C backend was requested explicitly but cannot be built or loaded."""
 
 
-def cache_dir() -> Path:
-    env = os.environ.get("TPB_ISA_CACHE_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "tpb_isa"
+cache_dir = cbuild.cache_dir
 
 
 def build_key() -> str:
-    cffi_version = "none"
-    with contextlib.suppress(ImportError):
-        cffi_version = str(importlib.import_module("cffi").__version__)
-    h = hashlib.sha256()
-    for part in (C_SOURCE, CDEF, " ".join(COMPILE_ARGS), sys.implementation.cache_tag or "",
-                 sysconfig.get_platform(), cffi_version):  # fmt: skip
-        h.update(part.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:20]
-
-
-def _import_from(path: Path, name: str) -> Any:
-    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-    spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
-    if spec is None:
-        raise ImportError(f"cannot load {path}")
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+    return cbuild.content_key(C_SOURCE, CDEF, COMPILE_ARGS)
 
 
 def _build() -> tuple[Any, Any]:
-    key = build_key()
-    name = f"_tpb_isa_ckernels_{key}"
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    root = cache_dir() / "ckernels"
-    target = root / f"{name}{suffix}"
-    if not target.exists():
-        cffi = importlib.import_module("cffi")
-        root.mkdir(parents=True, exist_ok=True)
-        ffi = cffi.FFI()
-        ffi.cdef(CDEF)
-        ffi.set_source(name, C_SOURCE, extra_compile_args=list(COMPILE_ARGS))
-        with tempfile.TemporaryDirectory(dir=root) as tmp:
-            built = Path(ffi.compile(tmpdir=tmp, verbose=False))
-            os.replace(built, target)
-    mod = _import_from(target, name)
-    return mod.ffi, mod.lib
+    return cbuild.build("_tpb_isa_ckernels", C_SOURCE, CDEF, COMPILE_ARGS, key=build_key())
 
 
 def load() -> tuple[Any, Any] | None:

@@ -1,0 +1,110 @@
+"""The C backend of the validators: the generation's own validity headers, shipped in the package
+(`<gen>/_c/`), compiled with cffi into one batch entry point (N words in, N verdicts out), a
+per-word one, and one per top-level validator.
+
+The entry points are generated per generation (`<gen>/validators_c.c`, declared in
+`validators_c.h`, which doubles as the cffi cdef): a switch on the opcode byte ORs the top-level
+validators whose gate admits it, exactly the dispatch `validate` uses. The C here is the
+headers' C, so a predicate tpbgen could not translate to Python still runs on this backend.
+
+Backends: "c" (this), "numpy" (the translated array code), "python" (the translated scalar code);
+"auto" is C when it builds and loads (a C compiler and cffi are present), else numpy, and says so
+once. `backend_in_use()` reports the choice.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import cbuild
+
+BACKENDS = ("auto", "c", "numpy", "python")
+COMPILE_ARGS: tuple[str, ...] = ("-O2", "-std=gnu11", "-w")
+
+
+class BackendUnavailable(RuntimeError):
+    """backend="c" was asked for and the C validators cannot be built or loaded here."""
+
+
+class CValidators:
+    """One generation's compiled validators, built on first use."""
+
+    def __init__(self, package: str, generation: str, tpb_dir: str) -> None:
+        self.package = package
+        self.generation = generation
+        self.tpb_dir = tpb_dir  # the generation's tpb/ directory, relative to `<gen>/_c/`
+        self._lock = threading.Lock()
+        self._loaded: tuple[Any, Any] | None = None
+        self._error: str | None = None
+        self._warned = False
+
+    def load(self) -> tuple[Any, Any] | None:
+        with self._lock:
+            if self._loaded is None and self._error is None:
+                try:
+                    self._loaded = self._build()
+                except Exception as exc:  # no compiler, no cffi, an unwritable cache, ...
+                    self._error = f"{type(exc).__name__}: {exc}"
+            return self._loaded
+
+    @property
+    def error(self) -> str | None:
+        return self._error
+
+    def _build(self) -> tuple[Any, Any]:
+        here = resources.files(self.package)
+        cdef = here.joinpath("validators_c.h").read_text(encoding="utf-8")
+        # the declarations are the cdef and, in place, the source's own header
+        source = here.joinpath("validators_c.c").read_text(encoding="utf-8").replace('#include "validators_c.h"', cdef, 1)
+        root = Path(str(here.joinpath("_c")))
+        includes = [root / self.tpb_dir, root]
+        return cbuild.build(f"_tpb_isa_validators_{self.generation}", source, cdef, COMPILE_ARGS, includes,
+                            what=f"the {self.generation} validators")
+
+    def resolve(self, backend: str) -> str:
+        """The backend that will run: "c", "numpy" or "python" (for "auto": C if it loads)."""
+        if backend not in BACKENDS:
+            raise ValueError(f"backend is one of {', '.join(BACKENDS)}, not {backend!r}")
+        if backend == "auto":
+            if self.load() is not None:
+                return "c"
+            if not self._warned:
+                self._warned = True
+                print(f"tpb_isa: the C validators of {self.generation} are unavailable ({self._error}); "
+                      "using the numpy backend", file=sys.stderr)
+            return "numpy"
+        if backend == "c" and self.load() is None:
+            raise BackendUnavailable(f"the C validators of {self.generation} cannot be built: {self._error}")
+        return backend
+
+    def validate_batch(self, W: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        ffi, lib = self._lib()
+        W = np.ascontiguousarray(W, dtype=np.uint8)
+        out = np.zeros(W.shape[0], dtype=np.uint8)
+        lib.tpbgen_validate(ffi.from_buffer("unsigned char[]", W), W.shape[0], ffi.from_buffer("unsigned char[]", out))
+        return out.view(np.bool_)
+
+    def validate(self, word: bytes) -> bool:
+        _, lib = self._lib()
+        return bool(lib.tpbgen_validate_one(word))
+
+    def run(self, name: str, W: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        """One top-level validator over every word, whatever its opcode (differential tests)."""
+        ffi, lib = self._lib()
+        W = np.ascontiguousarray(W, dtype=np.uint8)
+        out = np.zeros(W.shape[0], dtype=np.uint8)
+        getattr(lib, f"tpbgen_run_{name}")(ffi.from_buffer("unsigned char[]", W), W.shape[0], ffi.from_buffer("unsigned char[]", out))
+        return out.view(np.bool_)
+
+    def _lib(self) -> tuple[Any, Any]:
+        loaded = self.load()
+        if loaded is None:
+            raise BackendUnavailable(f"the C validators of {self.generation} cannot be built: {self._error}")
+        return loaded

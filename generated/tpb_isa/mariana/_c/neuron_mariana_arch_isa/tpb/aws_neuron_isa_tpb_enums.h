@@ -1,0 +1,719 @@
+/*
+ * Copyright (c) 2019+ Amazon.com, Inc. or its affiliates. All Rights Reserved.
+ * ISA header for NC-v4.
+ */
+
+#ifndef AWS_NEURON_ISA_TPB_ENUMS_H
+#define AWS_NEURON_ISA_TPB_ENUMS_H
+#include "aws_neuron_isa_tpb_common.h"
+
+#ifndef STATIC
+#define STATIC static
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Enum membership tables for NC-v4: is_valid_enum_<list>(v) is true exactly when v is the
+// value of an enumerator of that enum in aws_neuron_isa_tpb_common.h. The spec comments write
+// these as is_valid_enum(EnumList::<List>, v).
+//
+// <ENUM>_MAX_PLUS_ONE is one more than the largest enumerator value; a trailing
+// `INVALID = 0xff` sentinel is not counted.
+
+static const uint32_t NEURON_ISA_TPB_DTYPE_ALLOW_FP32R_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_DTYPE_ALLOW_U64_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_DTYPE_ALLOW_I64_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_WRITE_TENSOR_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_ALLOWED_IN_PSUM_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_ALLOWED_IN_SBUF_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_NEURON_CORE_VERSION_MAX_PLUS_ONE = 5U;
+static const uint32_t NEURON_ISA_TPB_NEURON_ENGINE_MAX_PLUS_ONE = 6U;
+static const uint32_t NEURON_ISA_TPB_OPCODE_MAX_PLUS_ONE = 243U;
+static const uint32_t NEURON_ISA_TPB_WAIT_MODE_MAX_PLUS_ONE = 134U;
+static const uint32_t NEURON_ISA_TPB_UPDATE_MODE_MAX_PLUS_ONE = 154U;
+static const uint32_t NEURON_ISA_TPB_DEBUG_CMD_LEVELS_MAX_PLUS_ONE = 10U;
+static const uint32_t NEURON_ISA_TPB_PSEUDO_OPCODE_MAX_PLUS_ONE = 3U;
+static const uint32_t NEURON_ISA_TPB_DTYPE_BASIC_MAX_PLUS_ONE = 16U;
+static const uint32_t NEURON_ISA_TPB_DTYPE_MAX_PLUS_ONE = 32U;
+static const uint32_t NEURON_ISA_TPB_DATA_SRC_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_REDUCE_AXIS_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_ACCUM_CMD_MAX_PLUS_ONE = 5U;
+static const uint32_t NEURON_ISA_TPB_COLLECTIVE_TYPE_MAX_PLUS_ONE = 2U;
+static const uint32_t NEURON_ISA_TPB_CCE_OP_MAX_PLUS_ONE = 3U;
+static const uint32_t NEURON_ISA_TPB_DEQUANT_FMT_MAX_PLUS_ONE = 5U;
+static const uint32_t NEURON_ISA_TPB_LNC_SIZE_FMT_MAX_PLUS_ONE = 4U;
+static const uint32_t NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX_PLUS_ONE = 5U;
+static const uint32_t NEURON_ISA_TPB_INDIRECT_DIM_MAX_PLUS_ONE = 4U;
+static const uint32_t NEURON_ISA_TPB_DGE_OPCODE_MAX_PLUS_ONE = 4U;
+static const uint32_t NEURON_ISA_TPB_RAND_ALGORITHM_MAX_PLUS_ONE = 4U;
+static const uint32_t NEURON_ISA_TPB_RAND_POST_PROC_MAX_PLUS_ONE = 3U;
+static const uint32_t NEURON_ISA_TPB_RAND_SRC_MAX_PLUS_ONE = 4U;
+static const uint32_t NEURON_ISA_TPB_ALU_OP_MAX_PLUS_ONE = 226U;
+static const uint32_t NEURON_ISA_TPB_TENSOR_SUBDIM_MAX_PLUS_ONE = 6U;
+static const uint32_t NEURON_ISA_TPB_IMM_SRC_MAX_PLUS_ONE = 3U;
+static const uint32_t NEURON_ISA_TPB_IMM_SRC_N_MAX_PLUS_ONE = 3U;
+static const uint32_t NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_MAX_PLUS_ONE = 4U;
+
+STATIC inline bool is_valid_enum_dtype_allow_fp32r(uint8_t v) {
+    switch (v) {
+    case ALLOW_FP32R_FALSE:
+    case ALLOW_FP32R_TRUE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_dtype_allow_u64(uint8_t v) {
+    switch (v) {
+    case ALLOW_U64_FALSE:
+    case ALLOW_U64_TRUE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_dtype_allow_i64(uint8_t v) {
+    switch (v) {
+    case ALLOW_I64_FALSE:
+    case ALLOW_I64_TRUE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_write_tensor(uint8_t v) {
+    switch (v) {
+    case WRITE_TENSOR_FALSE:
+    case WRITE_TENSOR_TRUE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_allowed_in_psum(uint8_t v) {
+    switch (v) {
+    case ALLOWED_IN_PSUM_FALSE:
+    case ALLOWED_IN_PSUM_TRUE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_allowed_in_sbuf(uint8_t v) {
+    switch (v) {
+    case ALLOWED_IN_SBUF_FALSE:
+    case ALLOWED_IN_SBUF_TRUE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_neuron_core_version(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_NEURON_CORE_VERSION_V2:
+    case NEURON_ISA_TPB_NEURON_CORE_VERSION_V3:
+    case NEURON_ISA_TPB_NEURON_CORE_VERSION_V4:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_neuron_engine(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_NEURON_ENGINE_PE:
+    case NEURON_ISA_TPB_NEURON_ENGINE_ACT:
+    case NEURON_ISA_TPB_NEURON_ENGINE_POOL:
+    case NEURON_ISA_TPB_NEURON_ENGINE_DVE:
+    case NEURON_ISA_TPB_NEURON_ENGINE_TPB_SP:
+    case NEURON_ISA_TPB_NEURON_ENGINE_TOP_SP:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_opcode(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_OPCODE_LDWEIGHTS:
+    case NEURON_ISA_TPB_OPCODE_MATMUL:
+    case NEURON_ISA_TPB_OPCODE_PE_REG_WRITE:
+    case NEURON_ISA_TPB_OPCODE_WEIGHT_MASK:
+    case NEURON_ISA_TPB_OPCODE_WEIGHT_SHIFT:
+    case NEURON_ISA_TPB_OPCODE_LDTAGS:
+    case NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE:
+    case NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED:
+    case NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX:
+    case NEURON_ISA_TPB_OPCODE_MATMUL_MX:
+    case NEURON_ISA_TPB_OPCODE_ACTIVATE:
+    case NEURON_ISA_TPB_OPCODE_ACTIVATE_QUANTIZE:
+    case NEURON_ISA_TPB_OPCODE_ACTIVATION_TABLE_LOAD:
+    case NEURON_ISA_TPB_OPCODE_ACTIVATION_READ_ACCUMULATOR:
+    case NEURON_ISA_TPB_OPCODE_ACTIVATE2:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP:
+    case NEURON_ISA_TPB_OPCODE_POOL:
+    case NEURON_ISA_TPB_OPCODE_COPY:
+    case NEURON_ISA_TPB_OPCODE_CAST:
+    case NEURON_ISA_TPB_OPCODE_RECIPROCAL:
+    case NEURON_ISA_TPB_OPCODE_MEMSET:
+    case NEURON_ISA_TPB_OPCODE_REG_LOAD:
+    case NEURON_ISA_TPB_OPCODE_REG_STORE:
+    case NEURON_ISA_TPB_OPCODE_REG_SHUFFLE:
+    case NEURON_ISA_TPB_OPCODE_RNG:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC:
+    case NEURON_ISA_TPB_OPCODE_MAX_POOL_SELECT:
+    case NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS:
+    case NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2:
+    case NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE:
+    case NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE:
+    case NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD:
+    case NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP:
+    case NEURON_ISA_TPB_OPCODE_LOAD_PARAMETER_RAM:
+    case NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD:
+    case NEURON_ISA_TPB_OPCODE_GATHER:
+    case NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT:
+    case NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE:
+    case NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE:
+    case NEURON_ISA_TPB_OPCODE_MAX8:
+    case NEURON_ISA_TPB_OPCODE_MATCH_VALUE_LOAD:
+    case NEURON_ISA_TPB_OPCODE_FIND_INDEX8:
+    case NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC:
+    case NEURON_ISA_TPB_OPCODE_COPY_PREDICATED:
+    case NEURON_ISA_TPB_OPCODE_ROI_ALIGN:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR:
+    case NEURON_ISA_TPB_OPCODE_RAND:
+    case NEURON_ISA_TPB_OPCODE_RAND_GET_STATE:
+    case NEURON_ISA_TPB_OPCODE_RAND_SET_STATE:
+    case NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE:
+    case NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_DEQUANTIZE:
+    case NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_ARITH:
+    case NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_BITVEC:
+    case NEURON_ISA_TPB_OPCODE_IOTA:
+    case NEURON_ISA_TPB_OPCODE_DROPOUT:
+    case NEURON_ISA_TPB_OPCODE_JPEG_DECODE:
+    case NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2:
+    case NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP:
+    case NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP:
+    case NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER:
+    case NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD:
+    case NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT:
+    case NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP:
+    case NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE2:
+    case NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG:
+    case NEURON_ISA_TPB_OPCODE_SORT:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_SELECT:
+    case NEURON_ISA_TPB_OPCODE_CAST_PREDICATED:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE:
+    case NEURON_ISA_TPB_OPCODE_DVE_READ_ACCUMULATOR:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_RANGE_CHECK:
+    case NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH:
+    case NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC:
+    case NEURON_ISA_TPB_OPCODE_ENGINE_NOP:
+    case NEURON_ISA_TPB_OPCODE_EXPONENTIAL:
+    case NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE:
+    case NEURON_ISA_TPB_OPCODE_HALT:
+    case NEURON_ISA_TPB_OPCODE_DRAIN:
+    case NEURON_ISA_TPB_OPCODE_INSTRUCTION_FLUSH:
+    case NEURON_ISA_TPB_OPCODE_NOP:
+    case NEURON_ISA_TPB_OPCODE_WRITE:
+    case NEURON_ISA_TPB_OPCODE_NOTIFY:
+    case NEURON_ISA_TPB_OPCODE_MOVE:
+    case NEURON_ISA_TPB_OPCODE_ALU_OP:
+    case NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_LOAD:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_STORE:
+    case NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE_RANGE_CLEAR:
+    case NEURON_ISA_TPB_OPCODE_SET_ORDERING_MODE:
+    case NEURON_ISA_TPB_OPCODE_MOVE_SHAPE:
+    case NEURON_ISA_TPB_OPCODE_POLL_SEM:
+    case NEURON_ISA_TPB_OPCODE_TEST_EVENT_SEM:
+    case NEURON_ISA_TPB_OPCODE_BRANCH_PREFETCH_HINT:
+    case NEURON_ISA_TPB_OPCODE_DMAMEMCPY:
+    case NEURON_ISA_TPB_OPCODE_DMA_INDIRECT:
+    case NEURON_ISA_TPB_OPCODE_RANGE_SELECT:
+    case NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE:
+    case NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS:
+    case NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_DMABARRIER:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_SEMAPHORE_SET:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_LOAD_ACT_FUNC_SET:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_ALL_REDUCE:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_READ_VAR_ADDR:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_LABEL:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_STORE:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_LOAD:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_DMASWAP_QUEUE_SET:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_BEGIN:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_RETURN:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_CALL:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_SYNC_BARRIER:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE2:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_CUR_PROCESSING_RANK_ID:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_GID_LOAD:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_PREFETCH_HINT:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_COMPLETION:
+    case NEURON_ISA_TPB_OPCODE_PSEUDO_INST:
+    case NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS:
+    case NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS_TAG:
+    case NEURON_ISA_TPB_OPCODE_RAND2:
+    case NEURON_ISA_TPB_OPCODE_QUANTIZE_MX:
+    case NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH:
+    case NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE:
+    case NEURON_ISA_TPB_OPCODE_INDIRECT_COPY:
+    case NEURON_ISA_TPB_OPCODE_COPY_PREDICATED_SCALAR:
+    case NEURON_ISA_TPB_OPCODE_DVE_READ_INDICES:
+    case NEURON_ISA_TPB_OPCODE_SELECT_REDUCE:
+    case NEURON_ISA_TPB_OPCODE_EXTENDED_INST:
+    case NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE:
+    case NEURON_ISA_TPB_OPCODE_NONZERO_WITH_COUNT:
+    case NEURON_ISA_TPB_OPCODE_INVALID:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_wait_mode(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_WAIT_MODE_NONE:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LT_IMM:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LE_IMM:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_SET:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_SET_THEN_CLEAR:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_CLEAR:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_CLEAR_THEN_SET:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_REG:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LT_REG:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LE_REG:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_REG:
+    case NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_REG:
+    case NEURON_ISA_TPB_WAIT_MODE_INVALID:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_update_mode(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_UPDATE_MODE_NONE:
+    case NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_REG_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_REG_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_READ:
+    case NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_REG_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_REG_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE:
+    case NEURON_ISA_TPB_UPDATE_MODE_INVALID:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_debug_cmd_levels(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_DEBUG_CMD_LEVELS_NONE:
+    case NEURON_ISA_TPB_DEBUG_CMD_LEVELS_NOTIFY:
+    case NEURON_ISA_TPB_DEBUG_CMD_LEVELS_START:
+    case NEURON_ISA_TPB_DEBUG_CMD_LEVELS_END:
+    case NEURON_ISA_TPB_DEBUG_CMD_LEVELS_START_END:
+    case NEURON_ISA_TPB_DEBUG_CMD_LEVELS_INS_FIELD:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_pseudo_opcode(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_PSEUDO_OPCODE_INVALID:
+    case NEURON_ISA_TPB_PSEUDO_OPCODE_PSEUDO_EXIT_EXECUTION:
+    case NEURON_ISA_TPB_PSEUDO_OPCODE_PSEUDO_LIBRARY_RELOAD_INDEX:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_dtype_basic(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_DTYPE_BASIC_INVALID:
+    case NEURON_ISA_TPB_DTYPE_BASIC_FP8_EXP3:
+    case NEURON_ISA_TPB_DTYPE_BASIC_FP8_EXP4:
+    case NEURON_ISA_TPB_DTYPE_BASIC_FP8_EXP5:
+    case NEURON_ISA_TPB_DTYPE_BASIC_FP16:
+    case NEURON_ISA_TPB_DTYPE_BASIC_BFLOAT16:
+    case NEURON_ISA_TPB_DTYPE_BASIC_FP32:
+    case NEURON_ISA_TPB_DTYPE_BASIC_FP32R:
+    case NEURON_ISA_TPB_DTYPE_BASIC_UINT8:
+    case NEURON_ISA_TPB_DTYPE_BASIC_UINT16:
+    case NEURON_ISA_TPB_DTYPE_BASIC_UINT32:
+    case NEURON_ISA_TPB_DTYPE_BASIC_UINT64:
+    case NEURON_ISA_TPB_DTYPE_BASIC_INT8:
+    case NEURON_ISA_TPB_DTYPE_BASIC_INT16:
+    case NEURON_ISA_TPB_DTYPE_BASIC_INT32:
+    case NEURON_ISA_TPB_DTYPE_BASIC_INT64:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_dtype(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_DTYPE_INVALID:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP3:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP4:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP5:
+    case NEURON_ISA_TPB_DTYPE_FP16:
+    case NEURON_ISA_TPB_DTYPE_BFLOAT16:
+    case NEURON_ISA_TPB_DTYPE_FP32:
+    case NEURON_ISA_TPB_DTYPE_FP32R:
+    case NEURON_ISA_TPB_DTYPE_UINT8:
+    case NEURON_ISA_TPB_DTYPE_UINT16:
+    case NEURON_ISA_TPB_DTYPE_UINT32:
+    case NEURON_ISA_TPB_DTYPE_UINT64:
+    case NEURON_ISA_TPB_DTYPE_INT8:
+    case NEURON_ISA_TPB_DTYPE_INT16:
+    case NEURON_ISA_TPB_DTYPE_INT32:
+    case NEURON_ISA_TPB_DTYPE_INT64:
+    case NEURON_ISA_TPB_DTYPE_FP4_EXP2:
+    case NEURON_ISA_TPB_DTYPE_CPTC1:
+    case NEURON_ISA_TPB_DTYPE_CPTC2:
+    case NEURON_ISA_TPB_DTYPE_CPTC3:
+    case NEURON_ISA_TPB_DTYPE_CPTC4:
+    case NEURON_ISA_TPB_DTYPE_CPTC5:
+    case NEURON_ISA_TPB_DTYPE_CPTC6:
+    case NEURON_ISA_TPB_DTYPE_CPTC7:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_data_src(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_DATA_SRC_REGISTER:
+    case NEURON_ISA_TPB_DATA_SRC_IMMEDIATE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_reduce_axis(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_REDUCE_AXIS_ALL:
+    case NEURON_ISA_TPB_REDUCE_AXIS_PARTITIONS:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_accum_cmd(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_ACCUM_CMD_IDLE:
+    case NEURON_ISA_TPB_ACCUM_CMD_ZERO:
+    case NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE:
+    case NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE:
+    case NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_collective_type(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_COLLECTIVE_TYPE_ALL_REDUCE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_cce_op(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_CCE_OP_ADD:
+    case NEURON_ISA_TPB_CCE_OP_MAX:
+    case NEURON_ISA_TPB_CCE_OP_MIN:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_dequant_fmt(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_DEQUANT_FMT_INVALID:
+    case NEURON_ISA_TPB_DEQUANT_FMT_E2M1TO_E5M2:
+    case NEURON_ISA_TPB_DEQUANT_FMT_INT4TO_E5M2:
+    case NEURON_ISA_TPB_DEQUANT_FMT_NF4TO_E4M3:
+    case NEURON_ISA_TPB_DEQUANT_FMT_E2M3TO_E4M3:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_lnc_size_fmt(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_LNC_SIZE_FMT_LNC1:
+    case NEURON_ISA_TPB_LNC_SIZE_FMT_LNC2:
+    case NEURON_ISA_TPB_LNC_SIZE_FMT_LNC4:
+    case NEURON_ISA_TPB_LNC_SIZE_FMT_LNC8:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_dge_compute_op(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE:
+    case NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD:
+    case NEURON_ISA_TPB_DGE_COMPUTE_OP_MULTIPLY:
+    case NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX:
+    case NEURON_ISA_TPB_DGE_COMPUTE_OP_MIN:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_indirect_dim(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_INDIRECT_DIM_X:
+    case NEURON_ISA_TPB_INDIRECT_DIM_Y:
+    case NEURON_ISA_TPB_INDIRECT_DIM_Z:
+    case NEURON_ISA_TPB_INDIRECT_DIM_W:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_dge_opcode(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_DGE_OPCODE_DMA_DIRECT2D:
+    case NEURON_ISA_TPB_DGE_OPCODE_DMA_INDIRECT1D:
+    case NEURON_ISA_TPB_DGE_OPCODE_DMA_TRANSPOSE:
+    case NEURON_ISA_TPB_DGE_OPCODE_DMA_GATHER_TRANSPOSE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_rand_algorithm(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_RAND_ALGORITHM_LFSR:
+    case NEURON_ISA_TPB_RAND_ALGORITHM_PCG32:
+    case NEURON_ISA_TPB_RAND_ALGORITHM_PHILOX:
+    case NEURON_ISA_TPB_RAND_ALGORITHM_XORWOW:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_rand_post_proc(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_RAND_POST_PROC_RAW_U32:
+    case NEURON_ISA_TPB_RAND_POST_PROC_UNIFORM_IN_RANGE:
+    case NEURON_ISA_TPB_RAND_POST_PROC_NORMAL:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_rand_src(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_RAND_SRC_RNG_LFSR:
+    case NEURON_ISA_TPB_RAND_SRC_RNG_XORWOW:
+    case NEURON_ISA_TPB_RAND_SRC_RNG_PHILOX:
+    case NEURON_ISA_TPB_RAND_SRC_OUTPUT_CVT_LFSR:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_alu_op(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_ALU_OP_BYPASS:
+    case NEURON_ISA_TPB_ALU_OP_BITWISE_NOT:
+    case NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT:
+    case NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT:
+    case NEURON_ISA_TPB_ALU_OP_ADD:
+    case NEURON_ISA_TPB_ALU_OP_SUBTRACT:
+    case NEURON_ISA_TPB_ALU_OP_MULT:
+    case NEURON_ISA_TPB_ALU_OP_DIVIDE:
+    case NEURON_ISA_TPB_ALU_OP_MAX:
+    case NEURON_ISA_TPB_ALU_OP_MIN:
+    case NEURON_ISA_TPB_ALU_OP_BITWISE_AND:
+    case NEURON_ISA_TPB_ALU_OP_BITWISE_OR:
+    case NEURON_ISA_TPB_ALU_OP_BITWISE_XOR:
+    case NEURON_ISA_TPB_ALU_OP_LOGICAL_AND:
+    case NEURON_ISA_TPB_ALU_OP_LOGICAL_OR:
+    case NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR:
+    case NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT:
+    case NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT:
+    case NEURON_ISA_TPB_ALU_OP_IS_EQ:
+    case NEURON_ISA_TPB_ALU_OP_IS_GT:
+    case NEURON_ISA_TPB_ALU_OP_IS_GE:
+    case NEURON_ISA_TPB_ALU_OP_IS_LE:
+    case NEURON_ISA_TPB_ALU_OP_IS_LT:
+    case NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF:
+    case NEURON_ISA_TPB_ALU_OP_IS_NE:
+    case NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE:
+    case NEURON_ISA_TPB_ALU_OP_POW:
+    case NEURON_ISA_TPB_ALU_OP_MOD:
+    case NEURON_ISA_TPB_ALU_OP_CRC32:
+    case NEURON_ISA_TPB_ALU_OP_RSQRT:
+    case NEURON_ISA_TPB_ALU_OP_ABS_MAX:
+    case NEURON_ISA_TPB_ALU_OP_ABS_MIN:
+    case NEURON_ISA_TPB_ALU_OP_RE_LU:
+    case NEURON_ISA_TPB_ALU_OP_SQUARE:
+    case NEURON_ISA_TPB_ALU_OP_ADD_INT:
+    case NEURON_ISA_TPB_ALU_OP_MULT_INT:
+    case NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT:
+    case NEURON_ISA_TPB_ALU_OP_DIVIDE_INT:
+    case NEURON_ISA_TPB_ALU_OP_MOD_INT:
+    case NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT:
+    case NEURON_ISA_TPB_ALU_OP_IS_NE_INT:
+    case NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT:
+    case NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT:
+    case NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT:
+    case NEURON_ISA_TPB_ALU_OP_ABS_VALUE_INT:
+    case NEURON_ISA_TPB_ALU_OP_MAX_INT:
+    case NEURON_ISA_TPB_ALU_OP_MIN_INT:
+    case NEURON_ISA_TPB_ALU_OP_IS_GT_INT:
+    case NEURON_ISA_TPB_ALU_OP_IS_GE_INT:
+    case NEURON_ISA_TPB_ALU_OP_IS_LE_INT:
+    case NEURON_ISA_TPB_ALU_OP_IS_LT_INT:
+    case NEURON_ISA_TPB_ALU_OP_MAX_UINT:
+    case NEURON_ISA_TPB_ALU_OP_MIN_UINT:
+    case NEURON_ISA_TPB_ALU_OP_IS_GT_UINT:
+    case NEURON_ISA_TPB_ALU_OP_IS_GE_UINT:
+    case NEURON_ISA_TPB_ALU_OP_IS_LE_UINT:
+    case NEURON_ISA_TPB_ALU_OP_IS_LT_UINT:
+    case NEURON_ISA_TPB_ALU_OP_MULT_UINT:
+    case NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT:
+    case NEURON_ISA_TPB_ALU_OP_MOD_UINT:
+    case NEURON_ISA_TPB_ALU_OP_AMAX_INT:
+    case NEURON_ISA_TPB_ALU_OP_AMIN_INT:
+    case NEURON_ISA_TPB_ALU_OP_AMAX_UINT:
+    case NEURON_ISA_TPB_ALU_OP_AMIN_UINT:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_tensor_subdim(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED:
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_X:
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_XY:
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ:
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_imm_src(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE:
+    case NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE:
+    case NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_imm_src_n(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_IMM_SRC_N_POINTER_IMMEDIATE:
+    case NEURON_ISA_TPB_IMM_SRC_N_INSTRUCTION_IMMEDIATE:
+    case NEURON_ISA_TPB_IMM_SRC_N_REG_PTR_IMMEDIATE:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_enum_tens_scalar_rev_ops(uint8_t v) {
+    switch (v) {
+    case NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE:
+    case NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST:
+    case NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_SECOND:
+    case NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH:
+        return( true );
+    default:
+        return( false );
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // AWS_NEURON_ISA_TPB_ENUMS_H

@@ -1,0 +1,40 @@
+/*
+ * Copyright (c) 2019+ Amazon.com, Inc. or its affiliates. All Rights Reserved.
+ * ISA header for NC-v4.
+ */
+
+#ifndef AWS_NEURON_ISA_TPB_UTIL_H
+#define AWS_NEURON_ISA_TPB_UTIL_H
+#include "aws_neuron_isa_tpb_s3d3_ts.h"
+#include "aws_neuron_isa_tpb_s4d4_tsm.h"
+#include "aws_neuron_isa_tpb_s2_bn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Header and events of any instruction; the payload is left uninterpreted.
+typedef struct NEURON_ISA_TPB_UNKNOWN_STRUCT {
+    NEURON_ISA_TPB_HEADER              header;               // 4   ( 0 -  3)
+    NEURON_ISA_TPB_EVENTS              events;               // 8   ( 4 - 11)
+    uint8_t                            payload[52];          // 52  (12 - 63)
+} NEURON_ISA_TPB_UNKNOWN_STRUCT;
+
+ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_UNKNOWN_STRUCT) == 64, "Error: NEURON_ISA_TPB_UNKNOWN_STRUCT is NOT 64B.");
+
+// One 64-byte instruction word, viewed through each operand struct.
+typedef union NEURON_ISA_TPB_INST_UNION {
+    NEURON_ISA_TPB_S3D3_TS_STRUCT      s3d3_ts;
+    NEURON_ISA_TPB_S4D4_TSM_STRUCT     s4d4_tsm;
+    NEURON_ISA_TPB_S2_BN_STRUCT        s2_bn;
+    NEURON_ISA_TPB_UNKNOWN_STRUCT      unknown;
+    uint8_t                            raw[64];
+} NEURON_ISA_TPB_INST_UNION;
+
+ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INST_UNION) == 64, "Error: NEURON_ISA_TPB_INST_UNION is NOT 64B.");
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // AWS_NEURON_ISA_TPB_UTIL_H

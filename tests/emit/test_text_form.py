@@ -1,0 +1,373 @@
+"""The text form of instruction words: `asm(disasm(w)) == w` for every word, located assembler
+errors, the dict form, reprs, and `python -m tpb_isa` on large files."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from headers import tpb_words as w
+from tpb_paths import GENERATIONS, REPO
+
+from .runtime_import import gen_module
+
+ROUND_TRIP_WORDS = 100_000  # per generation
+F32_EDGES = (
+    0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7FA00001, 0x7F800001,
+    0xFFFFFFFF, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0x3F800000, 0x3DCCCCCD,
+)  # fmt: skip
+
+
+def corpus(gen: str, n: int, seed: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """`n` words: random bytes under every decodable opcode, sparse ones (mostly zero, so
+    reserved fields, padding and default arms are exercised), float edge values (NaN payloads,
+    signalling NaNs, -0.0, infinities, subnormals) at every 4-byte offset, all-0xFF words, and
+    words of every opcode byte (defined or not)."""
+    decode = gen_module(gen, "decode")
+    ops = np.array(sorted(decode.OPCODE_STRUCT), dtype=np.uint8)
+    rng = np.random.default_rng(seed)
+    W = rng.integers(0, 256, size=(n, 64), dtype=np.uint8)
+    k = n // 5
+    W[:k, 0] = rng.choice(ops, size=k)  # random fields under a decodable opcode
+    sparse = rng.random((k, 64)) < 0.85
+    W[k : 2 * k][sparse] = 0
+    W[k : 2 * k, 0] = rng.choice(ops, size=k)
+    edges = np.array(F32_EDGES, dtype="<u4").view(np.uint8).reshape(-1, 4)
+    for r in range(2 * k, 3 * k):
+        W[r, 0] = ops[r % len(ops)]
+        for off in range(4, 64, 4):
+            if rng.random() < 0.5:
+                W[r, off : off + 4] = edges[rng.integers(len(edges))]
+    W[3 * k : 3 * k + 256, 0] = np.arange(256, dtype=np.uint8)  # every opcode byte, random rest
+    W[3 * k + 256 : 3 * k + 512] = 0xFF
+    W[3 * k + 256 : 3 * k + 512, 0] = np.resize(ops, 256)
+    # the rest stays plain random bytes (mostly opcodes that do not decode: .word)
+    return W
+
+
+def _round_trip_chunk(args: tuple[str, int, int, int]) -> tuple[int, list[str]]:
+    gen, n, seed, _start = args
+    sys.path.insert(0, str(REPO / "generated"))
+    m = gen_module(gen)
+    W = corpus(gen, n, seed)
+    bad = []
+    for i in range(W.shape[0]):
+        word = W[i].tobytes()
+        text = m.disasm(word)
+        if "\n" in text or m.asm(text) != word:
+            bad.append(f"{word.hex()} -> {text!r}")
+    return W.shape[0], bad[:5]
+
+
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_round_trip_every_word(gen: str) -> None:
+    """asm(disasm(w)) == w over 10^5 words per generation (two processes share the work)."""
+    half = ROUND_TRIP_WORDS // 2
+    with ProcessPoolExecutor(2) as pool:
+        results = list(pool.map(_round_trip_chunk, [(gen, half, 1, 0), (gen, half, 2, half)]))
+    assert sum(n for n, _ in results) == ROUND_TRIP_WORDS
+    bad = [b for _, bs in results for b in bs]
+    assert not bad, "\n".join(bad)
+
+
+def test_text_of_a_valid_word() -> None:
+    m = gen_module("mariana")
+    word = w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH)
+    text = m.disasm(word)
+    assert text.startswith("TENSOR_SCALAR_ARITH_OP header={inst_word_len=16 debug_cmd=0 debug_hint=0} ")
+    for part in ("src_mem_pattern={start_addr=sbuf[0]+0x0 step_elem=[1,1,1] num_elem=[64,1,1]}",
+                 "in_dtype=FP32", "op0=MULT", "op1=ADD", "reverse_operands=BOTH", "imm0=2.0", "imm1=1.5",
+                 "dst_mem_pattern={start_addr=sbuf[0]+0x1000"):  # fmt: skip
+        assert part in text.split(" ") or part in text, part
+    assert "reserved" not in text and "@" not in text
+    ptr = m.disasm(w.s3d3_ts(imm0_src=w.PTR_IMM, imm0=0x100))
+    assert "imm0=sbuf[0]+0x100" in ptr
+
+
+@pytest.mark.parametrize(
+    ("bits", "shown"),
+    [(0x3FC00000, "1.5"), (0x80000000, "-0.0"), (0x7F800000, "inf"), (0xFF800000, "-inf"),
+     (0x7FC00000, "nan:0x7fc00000"), (0x7FA00001, "nan:0x7fa00001"), (0xFFC00001, "nan:0xffc00001"),
+     (0x00000001, "1e-45"), (0x3DCCCCCD, "0.1")],
+)  # fmt: skip
+def test_float_immediates_exact(bits: int, shown: str) -> None:
+    m = gen_module("mariana")
+    word = bytearray(w.s3d3_ts())
+    struct.pack_into("<I", word, 40, bits)
+    text = m.disasm(bytes(word))
+    assert f" imm0={shown} " in text
+    assert m.asm(text) == bytes(word)
+
+
+def test_bytes_no_field_shows() -> None:
+    m = gen_module("mariana")
+    word = bytearray(w.s3d3_ts())
+    word[13] = 0x5A  # reserved0[0]
+    word[32] = 0xEE  # in_dtype: not a DTYPE enumerator
+    word[36] = 0x7E  # op0: not an ALU_OP enumerator
+    text = m.disasm(bytes(word))
+    assert "reserved0=[90,0,0]" in text and "in_dtype=0xee" in text and "op0=0x7e" in text
+    assert m.asm(text) == bytes(word)
+    # a register-form address: the marker byte is set, so the register arm is shown
+    word = bytearray(w.s3d3_ts())
+    word[16:20] = bytes([5, 0, 0, 0x80])
+    text = m.disasm(bytes(word))
+    assert "start_addr.addr_reg={regnum=5 marker=128}" in text
+    assert m.asm(text) == bytes(word)
+
+
+def test_undecodable_words_are_raw() -> None:
+    cayman = gen_module("cayman")
+    dual = w.s4d4_tsm(w.DUAL_ARITH)  # 0x87: SUNDA only
+    assert cayman.disasm(dual) == ".word 0x" + dual.hex()
+    assert cayman.asm(cayman.disasm(dual)) == dual
+    assert gen_module("sunda").disasm(dual).startswith("TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH ")
+    assert cayman.disasm(bytes(64)) == ".word 0x" + "00" * 64
+
+
+def test_assembly_grammar() -> None:
+    m = gen_module("mariana")
+    program = """
+        ; a comment line, then a blank one
+
+        tensor_scalar_arith_op In_Dtype=fp32 out_dtype=FP32 num_active_channels=128 op0=mult imm0=2.0  ; trailing
+        TENSOR_SCALAR_ARITH_OP imm0.imm_bitvec_uint32=0x3fc00000 imm1=nan src_mem_pattern={start_addr=psum[1]+0x40}
+    """
+    text_form = gen_module("mariana", "decode").TEXT
+    words = text_form.asm_lines(program)
+    assert len(words) == 2 and m.asm(program) == b"".join(words)
+    a = m.decode(words[0])
+    assert a.header.inst_word_len == 16 and a.op0 == m.enums.AluOp.MULT and a.num_active_channels == 128
+    assert a.imm0.imm_arith_fp32 == 2.0 and a.op1 == m.enums.AluOp.BYPASS  # omitted: the default
+    b = m.decode(words[1])
+    assert b.imm0.imm_arith_fp32 == 1.5 and words[1][44:48] == bytes.fromhex("0000c07f")
+    assert b.src_mem_pattern.t.start_addr.addr_immediate == text_form.addresses.psum_addr(1, 0x40)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        ("FROB x=1", "1:1", "'FROB' is not a mariana opcode"),
+        ("TENSOR_SCALAR_ARITH_OP op0=FOO", "1:28", "'FOO' is not a member of AluOp"),
+        ("TENSOR_SCALAR_ARITH_OP num_active_channels=300", "1:44", "num_active_channels (uint8_t) is 0..255, not 300"),
+        ("TENSOR_SCALAR_ARITH_OP imm0=1.5 imm0=2", "1:33", "field imm0 is given twice"),
+        ("TENSOR_SCALAR_ARITH_OP src_mem_pattern={step_elem=[1,2]}", "1:41", "step_elem takes 3 elements, 2 given"),
+        ("TENSOR_SCALAR_ARITH_OP op0=$", "1:28", "expected a value for op0, found '$'"),
+        ("TENSOR_SCALAR_ARITH_OP in_dtype=1.5", "1:33", "in_dtype is an integer field (NEURON_ISA_TPB_DTYPE), not a float"),
+        ("TENSOR_SCALAR_ARITH_OP src_mem_pattern={start_addr=sbuf[200]+0}", "1:52", "SBUF partition 200 does not exist (0..127)"),
+        ("TENSOR_SCALAR_ARITH_OP header={opcode=3}", "1:32", "the opcode is the mnemonic"),
+        ("TENSOR_SCALAR_ARITH_OP imm0.foo=1", "1:24", "imm0 has no arm 'foo'"),
+        ("TENSOR_SCALAR_ARITH_OP src_mem_pattern={", "1:41", "expected '}', found the end of the line"),
+        ("TENSOR_SCALAR_ARITH_OP nope=1", "1:24", "S3D3_TS has no field 'nope'"),
+        (".word 0x12", "1:7", ".word takes 0x and the word's 64 bytes"),
+        (".byte 1", "1:1", "unknown directive .byte"),
+        ("\n\nTENSOR_SCALAR_ARITH_OP @64=1", "3:25", "a byte offset is 0..63, not 64"),
+        ("TENSOR_SCALAR_ARITH_OP imm0=nan:0x1ffffffff", "1:29", "is wider than imm_arith_fp32's 4 bytes"),
+    ],
+)
+def test_assembler_errors_are_located(text: str, where: str, message: str) -> None:
+    m = gen_module("mariana")
+    with pytest.raises(m.AsmError) as exc:
+        m.asm(text)
+    assert exc.value.where == where and message in exc.value.message, str(exc.value)
+
+
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_dict_form_round_trips_through_json(gen: str) -> None:
+    m = gen_module(gen)
+    W = corpus(gen, 3000, 7)
+    for i in range(W.shape[0]):
+        word = W[i].tobytes()
+        d = json.loads(json.dumps(m.to_dict(word)))
+        assert m.from_dict(d) == word, d
+    d = m.to_dict(w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH)) if gen != "sunda" else None
+    if d is not None:
+        assert d["opcode"] == "TENSOR_SCALAR_ARITH_OP" and d["fields"]["op0"] == "MULT"
+        assert d["fields"]["imm1"] == 1.5 and d["fields"]["src_mem_pattern"]["start_addr"] == "sbuf[0]+0x0"
+
+
+def test_repr_shows_arms_and_values() -> None:
+    m = gen_module("mariana")
+    s = m.decode(w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH))
+    r = repr(s)
+    assert "op0=AluOp.MULT" in r and "imm1=ImmValInstField.of_imm_arith_fp32(1.5)" in r
+    assert "src_mem_pattern=MemPattern3D.of_t(Tensor3D(start_addr=Addr4.of_addr_immediate(0)" in r
+    assert "bytes.fromhex" not in r
+    ns = {name: getattr(m.structs, name) for name in dir(m.structs)} | {n: getattr(m.enums, n) for n in dir(m.enums)}
+    assert eval(r, ns) == s  # the repr is Python that rebuilds the struct
+
+
+def test_numpy_inputs_everywhere() -> None:
+    m = gen_module("mariana")
+    good = w.s3d3_ts(op0=w.MULT)
+    bad = w.s3d3_ts(op0=w.DIVIDE)
+    W = np.frombuffer(good + bad, dtype=np.uint8).reshape(2, 64)
+    batch = m.decode_batch(W)
+    for row in (W[0], batch.words[0], memoryview(good), bytearray(good), m.decode(good)):
+        assert m.validate(row) and m.decode(row).to_bytes() == good and m.explain(row) == ""
+        assert m.disasm(row) == m.disasm(good) and m.to_dict(row)["hex"] == good.hex()
+    assert not m.validate(W[1]) and m.explain(W[1]) == m.explain(bad)
+    record = batch.view(m.structs.S3D3_TS)[0]  # a numpy void record of the structured view
+    assert m.validate(record)
+    for words in (W, good + bad, [good, bad], [W[0], W[1]], [m.decode(good), bad], W.reshape(-1)):
+        assert m.validate_batch(words).tolist() == [True, False]
+        assert list(m.explain_batch(words)) == [1]
+    with pytest.raises(TypeError, match="one row of uint8 bytes"):
+        m.validate(W)
+    with pytest.raises(TypeError, match="not float"):
+        m.decode(1.5)  # type: ignore[arg-type]
+
+
+def test_np_fromfile_runs(tmp_path: Path) -> None:
+    m = gen_module("mariana")
+    ex = m.Executor(backend="numpy")
+    path = tmp_path / "prog.bin"
+    path.write_bytes(w.s3d3_ts(op0=w.MULT) * 2)
+    assert ex.run_program(np.fromfile(path, dtype=np.uint8)) == 2
+    assert ex.run_program(path.read_bytes()) == 2
+    for row in np.fromfile(path, dtype=np.uint8).reshape(-1, 64):
+        ex.run(row)
+    with pytest.raises(m.executor.InvalidInstructionError) as exc:
+        ex.run_program([w.s3d3_ts(), w.s3d3_ts(), w.s3d3_ts(op0=w.DIVIDE)])
+    assert exc.value.index == 2 and str(exc.value).startswith("instruction 2 (offset 0x80): mariana:")
+
+
+def test_construction_errors_name_the_field() -> None:
+    m = gen_module("mariana")
+    S, E = m.structs, m.enums
+    with pytest.raises(ValueError, match=r"S3D3_TS.num_active_channels \(uint8_t\) is 0..255, not 300"):
+        S.S3D3_TS(num_active_channels=300)
+    with pytest.raises(ValueError, match=r"S3D3_TS.op0 \(NEURON_ISA_TPB_ALU_OP\): 'FOO' is not a member of AluOp"):
+        S.S3D3_TS(op0="FOO")
+    with pytest.raises(TypeError, match=r"takes an integer, not float"):
+        S.S3D3_TS(num_active_channels=1.5)
+    with pytest.raises(TypeError, match=r"imm0 .* use one of ImmValInstField.of_imm_ptr"):
+        S.S3D3_TS(imm0=5)  # three integer arms: ambiguous
+    with pytest.raises(ValueError, match=r"Tensor3D.step_elem takes 3 elements, not 2"):
+        S.Tensor3D(step_elem=(1, 2))
+    with pytest.raises(ValueError, match=r"Tensor3D.step_elem \(int16_t\) is -32768..32767, not 40000"):
+        S.Tensor3D(step_elem=(1, 2, 40000))
+    s = S.S3D3_TS(op0="mult", op1=E.AluOp.ADD, imm0=1.5)
+    assert s.op0 is E.AluOp.MULT and s.imm0.imm_arith_fp32 == 1.5
+    s.op0 = "bypass"
+    assert s.op0 is E.AluOp.BYPASS
+    with pytest.raises(ValueError, match=r"is 0\.\.255"):
+        s.header.inst_word_len = 256
+    assert S.Header(opcode="TENSOR_SCALAR_ARITH_OP").inst_word_len == 16
+    assert S.S3D3_TS(op0=0x7E).op0 == 0x7E  # a value the enum does not name is still a byte
+
+
+def test_executor_addressing() -> None:
+    m = gen_module("mariana")
+    ex = m.Executor(backend="numpy")
+    a = ex.sbuf_addr(3, 0x40)
+    assert str(ex.locate(a)) == "sbuf[3]+0x40" and ex.locate(ex.psum_addr(2, 0x10)).region == "PSUM"
+    with pytest.raises(m.executor.AddressError, match=r"SBUF partition 128 does not exist \(0..127\)"):
+        ex.sbuf_addr(128)
+    ex.write_at("SBUF", 2, 0x100, np.arange(8, dtype=np.float32).reshape(2, 4))
+    assert ex.read_at("SBUF", 3, 0x100, E_FP32(m), (1, 4)).tolist() == [[4.0, 5.0, 6.0, 7.0]]
+    with pytest.raises(ValueError, match="give partitions=N"):
+        ex.write(0, np.zeros(8, dtype=np.float32))
+    ex.write(0, np.zeros(8, dtype=np.float32), partitions=2)
+    with pytest.raises(TypeError, match="float64 has no TPB dtype"):
+        ex.write(0, np.zeros((2, 4)))
+    ex.write(0, np.zeros((2, 4)), any_dtype=True)
+
+
+def E_FP32(m: Any) -> Any:
+    return m.enums.Dtype.FP32
+
+
+def _cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO / "generated")}
+    return subprocess.run([sys.executable, "-m", "tpb_isa", *args], capture_output=True, env=env, input=stdin)
+
+
+def test_cli_listing_of_a_large_file(tmp_path: Path) -> None:
+    """10^5 words through `python -m tpb_isa disasm`, text and json; the listing re-assembles."""
+    m = gen_module("mariana")
+    n = 100_000
+    W = corpus("mariana", n, 11)
+    W[:1000] = np.frombuffer(w.s3d3_ts(op0=w.MULT), dtype=np.uint8)
+    path = tmp_path / "words.bin"
+    path.write_bytes(W.tobytes())
+    text = _cli("disasm", str(path), "--gen", "mariana")
+    assert text.returncode == 1, text.stderr  # some words are invalid
+    lines = text.stdout.decode().splitlines()
+    assert len(lines) == n
+    valid = m.validate_batch(W)
+    for i in (0, 1, 999, 1000, 54321, n - 1):
+        offset, hexw, rest = lines[i].split("  ", 2)
+        body, verdict = rest.rsplit("  ; ", 1)
+        assert int(offset, 16) == 64 * i and hexw == W[i].tobytes().hex()
+        assert verdict == ("valid" if valid[i] else "INVALID") and m.asm(body) == W[i].tobytes()
+    source = tmp_path / "words.s"
+    source.write_text("\n".join(line.split("  ", 2)[2].rsplit("  ; ", 1)[0] for line in lines))
+    out = tmp_path / "again.bin"
+    assembled = _cli("asm", str(source), "-o", str(out), "--gen", "mariana")
+    assert assembled.returncode == 0, assembled.stderr
+    assert out.read_bytes() == path.read_bytes()
+    js = _cli("disasm", str(path), "--gen", "mariana", "--format", "json", "--explain")
+    records = [json.loads(x) for x in js.stdout.decode().splitlines()]
+    assert len(records) == n and js.returncode == 1
+    assert [r["valid"] for r in records] == valid.tolist()
+    bad = next(i for i in range(n) if not valid[i])
+    assert records[bad]["reason"] == m.explain(W[bad].tobytes()) and records[0]["text"] == m.disasm(W[0])
+
+
+def test_cli_hex_input_explain_and_errors(tmp_path: Path) -> None:
+    good, bad = w.s3d3_ts(op0=w.MULT), w.s3d3_ts(op0=w.DIVIDE)
+    hexfile = tmp_path / "words.hex"
+    hexfile.write_text(f"0x{good.hex()}\n{bad.hex()}\n")
+    r = _cli("disasm", str(hexfile), "-g", "mariana", "--explain")
+    out = r.stdout.decode().splitlines()
+    assert r.returncode == 1 and len(out) == 2 and out[0].endswith("; valid") and "INVALID: is_valid_tensor_scalar_op" in out[1]
+    assert _cli("disasm", "-", "-g", "mariana", stdin=good).returncode == 0
+    r = _cli("explain", good.hex(), "--gen", "mariana")
+    assert r.returncode == 0 and r.stdout.decode().splitlines()[1] == "valid"
+    r = _cli("explain", bad.hex(), "--gen", "mariana")
+    assert r.returncode == 1 and "op0 = 7 (DIVIDE)" in r.stdout.decode()
+    (tmp_path / "odd.bin").write_bytes(b"\x01" * 65)
+    for args, message in [
+        (("disasm", str(tmp_path / "odd.bin"), "-g", "mariana"), "65 bytes is not a whole number of 64-byte words"),
+        (("disasm", str(tmp_path / "missing.bin"), "-g", "mariana"), "missing.bin: No such file"),
+        (("disasm", str(hexfile)), "say which generation with --gen"),
+        (("disasm", str(hexfile), "-g", "nc9"), "unknown generation 'nc9'"),
+        (("explain", "abc", "-g", "mariana"), "odd number of digits"),
+    ]:
+        r = _cli(*args)
+        assert r.returncode == 2 and message in r.stderr.decode() and "Traceback" not in r.stderr.decode(), r.stderr
+    src = tmp_path / "bad.s"
+    src.write_text("TENSOR_SCALAR_ARITH_OP op0=MULT\nTENSOR_SCALAR_ARITH_OP op0=NOPE\n")
+    r = _cli("asm", str(src), "-o", str(tmp_path / "x.bin"), "-g", "mariana")
+    assert r.returncode == 2 and f"{src}:2:28: 'NOPE' is not a member of AluOp" in r.stderr.decode()
+    assert not (tmp_path / "x.bin").exists()
+
+
+def test_cli_reports_progress_on_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files of PROGRESS_FROM words or more report a count on stderr (the threshold lowered here
+    so the test stays small); smaller files print nothing there."""
+    import io
+
+    import tpb_isa
+    from tpb_isa._runtime import cli
+
+    path = tmp_path / "w.bin"
+    path.write_bytes(w.s3d3_ts() * 10)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["disasm", str(path), "-g", "mariana"], tpb_isa, out, err) == 0
+    assert err.getvalue() == "" and out.getvalue().count("\n") == 10
+    monkeypatch.setattr(cli, "PROGRESS_FROM", 10)
+    monkeypatch.setattr(cli, "PROGRESS_EVERY", 4)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["disasm", str(path), "-g", "mariana"], tpb_isa, out, err) == 0
+    assert err.getvalue().splitlines() == ["disasm: 4 of 10 words", "disasm: 8 of 10 words"]

@@ -1,0 +1,11 @@
+# What tpbgen's numpy back end (translate/to_numpy.py) emits for input.h: the constants the
+# code names, then one batch function per C function. Checked byte for byte by
+# tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
+
+
+def _v_float_overflow(i_W: Any, i_o: Any) -> Any:
+    return (_colv(i_W, i_o + 32, '<f4') * np.float32(4.0)) > np.float32(2.0)
+
+
+def _v_double_to_float_overflow(i_W: Any, i_o: Any) -> Any:
+    return np.asarray(_colv(i_W, i_o + 40, '<f8')).astype(np.float32) < np.float32(-2.0)

@@ -1,0 +1,327 @@
+"""What the golden translator corpus (tests/translate/golden/) shares: the common header every
+case's input.h includes, the header tree a case is ingested from, the text the golden files hold,
+the namespaces that run it, and the words a case is held to gcc on.
+
+A case is a folder golden/<construct>/ with input.h (its predicates; it includes
+"aws_neuron_isa_tpb_common.h", the COMMON text below), expected.py and expected_numpy.py (what
+the scalar and the numpy back ends emit for it) and, for a known translator bug, XFAIL (the
+reason; the case's differential test is then a strict xfail).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tpb_paths import REPO
+from tpbgen.emit.render import BATCH_HELPERS, VALIDATOR_HELPERS
+from tpbgen.frontend.ingest import ingest_root
+from tpbgen.translate.analyses import body_exprs, children
+from tpbgen.translate.c_semantics import ScalarType
+from tpbgen.translate.lir import Call, Const, Expr, LFunction, Load, View
+from tpbgen.translate.to_numpy import NpEmitter
+from tpbgen.translate.validators import INST_UNION, translate
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE_ENV = "TPBGEN_UPDATE_GOLDEN"
+
+# The layout every case reads (offsets in the comments; the static asserts hold gcc to them).
+COMMON = """\
+/*
+ * Shared header of the golden translator corpus (tests/translate/golden/).
+ * ISA header for NC-v9.
+ */
+#ifndef GOLDEN_COMMON_H
+#define GOLDEN_COMMON_H
+#include <stdint.h>
+#include <stdbool.h>
+#define NEURON_ISA_PACKED __attribute__((__packed__))
+typedef enum NEURON_ISA_TPB_OPCODE {
+    NEURON_ISA_TPB_OPCODE_A = 0x10, // Y
+    NEURON_ISA_TPB_OPCODE_INVALID = 0xff,
+} NEURON_ISA_PACKED NEURON_ISA_TPB_OPCODE;
+typedef enum NEURON_ISA_TPB_KIND {
+    NEURON_ISA_TPB_KIND_X = 1,
+    NEURON_ISA_TPB_KIND_Y = 2,
+    NEURON_ISA_TPB_KIND_Z = 7,
+} NEURON_ISA_PACKED NEURON_ISA_TPB_KIND;
+typedef enum NEURON_ISA_TPB_SIGN {
+    NEURON_ISA_TPB_SIGN_NEG = -2,
+    NEURON_ISA_TPB_SIGN_ZERO = 0,
+    NEURON_ISA_TPB_SIGN_POS = 3,
+} NEURON_ISA_PACKED NEURON_ISA_TPB_SIGN;
+static const uint32_t NEURON_ISA_TPB_LIMIT = 100U;
+static const int32_t NEURON_ISA_TPB_NEG = -3;
+static const uint8_t NEURON_ISA_TPB_TABLE[8] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+static const int16_t NEURON_ISA_TPB_GRID[2][3] = { { -1, 2, -3 }, { 4, -5 } };
+typedef struct NEURON_ISA_TPB_BITS { uint8_t lo : 3; uint8_t mid : 4; uint8_t hi : 1; } NEURON_ISA_PACKED NEURON_ISA_TPB_BITS;
+typedef struct NEURON_ISA_TPB_SBITS { int16_t s5 : 5; uint16_t u7 : 7; int16_t s4 : 4; } NEURON_ISA_PACKED NEURON_ISA_TPB_SBITS;
+typedef struct NEURON_ISA_TPB_PAIR { int16_t s; uint16_t u; } NEURON_ISA_TPB_PAIR;
+typedef struct NEURON_ISA_TPB_INNER { NEURON_ISA_TPB_PAIR p; uint8_t tag; uint8_t v[3]; } NEURON_ISA_TPB_INNER;
+typedef struct NEURON_ISA_TPB_WORD {
+    NEURON_ISA_TPB_OPCODE opcode;   /* 0 */
+    NEURON_ISA_TPB_KIND kind;       /* 1 */
+    uint8_t a;                      /* 2 */
+    int8_t b;                       /* 3 */
+    NEURON_ISA_TPB_BITS bits;       /* 4 */
+    NEURON_ISA_TPB_SIGN sign;       /* 5 */
+    NEURON_ISA_TPB_SBITS sbits;     /* 6..7 */
+    NEURON_ISA_TPB_PAIR pairs[4];   /* 8..23 */
+    uint32_t u32;                   /* 24 */
+    int32_t i32;                    /* 28 */
+    float f;                        /* 32 */
+    uint16_t u16;                   /* 36 */
+    int16_t i16;                    /* 38 */
+    double d;                       /* 40 */
+    NEURON_ISA_TPB_INNER inner;     /* 48..55 */
+    uint8_t m[2][4];                /* 56..63 */
+} NEURON_ISA_TPB_WORD;
+typedef struct NEURON_ISA_TPB_WIDE {
+    uint8_t head[8];                /* 0..7 */
+    uint64_t u64;                   /* 8 */
+    int64_t i64;                    /* 16 */
+    uint8_t rest[40];               /* 24..63 */
+} NEURON_ISA_TPB_WIDE;
+typedef union NEURON_ISA_TPB_INST_UNION { NEURON_ISA_TPB_WORD w; NEURON_ISA_TPB_WIDE x; uint8_t raw[64]; } NEURON_ISA_TPB_INST_UNION;
+_Static_assert(sizeof(NEURON_ISA_TPB_WORD) == 64, "64");
+_Static_assert(sizeof(NEURON_ISA_TPB_WIDE) == 64, "64");
+_Static_assert(sizeof(NEURON_ISA_TPB_INST_UNION) == 64, "64");
+#endif
+"""
+
+SCALAR_BANNER = (
+    "# What tpbgen's scalar back end (translate/to_python.py) emits for input.h: the constants the\n"
+    "# code names, then one function per C function. Checked byte for byte by\n"
+    "# tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.\n"
+)
+NUMPY_BANNER = (
+    "# What tpbgen's numpy back end (translate/to_numpy.py) emits for input.h: the constants the\n"
+    "# code names, then one batch function per C function. Checked byte for byte by\n"
+    "# tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.\n"
+)
+
+
+def case_dirs() -> list[Path]:
+    return sorted(p for p in GOLDEN.iterdir() if (p / "input.h").is_file())
+
+
+def xfail_reason(case: Path) -> str | None:
+    f = case / "XFAIL"
+    return f.read_text().strip() if f.is_file() else None
+
+
+def write_tree(case: Path, root: Path) -> Path:
+    """A one-generation header drop under `root` whose assert.h is the case's input.h; its tpb dir."""
+    tpb = root / "neuron_golden_arch_isa" / "tpb"
+    tpb.mkdir(parents=True, exist_ok=True)
+    (tpb / "aws_neuron_isa_tpb_common.h").write_text(COMMON)
+    (tpb / "aws_neuron_isa_tpb_assert.h").write_text((case / "input.h").read_text())
+    (tpb / "instruction_mapping.json").write_text(json.dumps({"struct2opcode": {}, "struct2pseudo_opcode": {}}))
+    return tpb
+
+
+@dataclass(frozen=True)
+class Translated:
+    tpb: Path  # the header tree's tpb dir (gcc's include dir)
+    scalar: str  # expected.py's text
+    numpy: str  # expected_numpy.py's text
+    lowered: tuple[LFunction, ...]
+    predicates: tuple[str, ...]  # the functions that take one instruction word and answer a bool
+
+
+def translate_case(case: Path, root: Path) -> Translated:
+    tpb = write_tree(case, root)
+    tr = translate(ingest_root(root, use_cache=False)[0].gen)
+    consts = "".join(f"{n} = {v!r}\n" for n, v in tr.consts)
+    em = NpEmitter()  # one emitter for the whole module, as emit/render.py has it
+    batch = ["\n".join(em.function(lf)) for lf in tr.lowered]
+    scalar = _module(SCALAR_BANNER, consts, [f.code for f in tr.functions])
+    vector = _module(NUMPY_BANNER, consts, batch)
+    predicates = tuple(
+        lf.name for lf in tr.lowered if lf.returns.kind == "bool" and len(lf.params) == 1 and lf.params[0].struct == INST_UNION
+    )
+    return Translated(tpb, scalar, vector, tr.lowered, predicates)
+
+
+def _module(banner: str, consts: str, functions: list[str]) -> str:
+    """The banner, the constants, then the functions two blank lines apart (as in a module)."""
+    head = banner + ("\n" + consts if consts else "")
+    return head + "\n\n" + "\n\n\n".join(functions) + "\n"
+
+
+def scalar_namespace(text: str) -> dict[str, Any]:
+    """Run expected.py's text with the helpers the generated validators module gives it."""
+    _runtime_on_path()
+    from tpb_isa._runtime import codec
+
+    ns: dict[str, Any] = {alias: getattr(codec, name) for name, alias in VALIDATOR_HELPERS}
+    exec(text, ns)
+    return ns
+
+
+def vector_namespace(text: str) -> dict[str, Any]:
+    """Run expected_numpy.py's text with the helpers the generated batch module gives it."""
+    _runtime_on_path()
+    from tpb_isa._runtime import vector
+
+    ns: dict[str, Any] = {"np": np, "Any": Any, "_ALL": True, **{f"_{n}": getattr(vector, n) for n in BATCH_HELPERS}}
+    exec(text, ns)
+    return ns
+
+
+def _runtime_on_path() -> None:
+    """The committed generated package (generated/tpb_isa) holds the runtime helpers."""
+    if str(REPO / "generated") not in sys.path:
+        sys.path.insert(0, str(REPO / "generated"))
+
+
+# -- the words a case is tested on ------------------------------------------------------------
+@dataclass(frozen=True)
+class Field:
+    """A place in the word a case reads: `offset` of its first byte for element 0 of every
+    run-time index, `strides` of those indexes (empty for a fixed field)."""
+
+    offset: int
+    size: int
+    t: ScalarType
+    bit_offset: int | None
+    bit_width: int | None
+    strides: tuple[int, ...]
+
+
+def fields_read(lowered: tuple[LFunction, ...], predicates: tuple[str, ...]) -> list[Field]:
+    """Every field the predicates read, through the helpers they pass the word (or a part of it) to."""
+    by_name = {f.name: f for f in lowered}
+    out: list[Field] = []
+    seen: set[tuple[str, tuple[tuple[str, int, tuple[int, ...]], ...]]] = set()
+
+    def visit(fn: LFunction, bases: dict[str, tuple[int, tuple[int, ...]]]) -> None:
+        key = (fn.name, tuple(sorted((k, v[0], v[1]) for k, v in bases.items())))
+        if key in seen:
+            return
+        seen.add(key)
+        for e in body_exprs(fn.body):
+            expr(e, bases)
+
+    def expr(e: Expr | View, bases: dict[str, tuple[int, tuple[int, ...]]]) -> None:
+        if isinstance(e, Load) and e.view.buf in bases:
+            off, strides = bases[e.view.buf]
+            f = Field(off + e.view.offset.const, e.size, e.t, e.bit_offset, e.bit_width, strides + tuple(s for _, s in e.view.offset.terms))
+            if f not in out:
+                out.append(f)
+        if isinstance(e, Call) and e.fn in by_name:
+            inner: dict[str, tuple[int, tuple[int, ...]]] = {}
+            for p, a in zip(by_name[e.fn].params, e.args, strict=True):
+                if isinstance(a, View) and a.buf in bases:
+                    off, strides = bases[a.buf]
+                    inner[p.name] = (off + a.offset.const, strides + tuple(s for _, s in a.offset.terms))
+            visit(by_name[e.fn], inner)
+        for c in children(e):
+            expr(c, bases)
+
+    for name in predicates:
+        visit(by_name[name], {by_name[name].params[0].name: (0, ())})
+    return out
+
+
+def constants(lowered: tuple[LFunction, ...]) -> tuple[list[int], list[float]]:
+    """The numbers the case's code compares with, so the edge values straddle them."""
+    ints: set[int] = set()
+    floats: set[float] = set()
+
+    def walk(e: Expr | View) -> None:
+        if isinstance(e, Const):
+            if isinstance(e.value, float):
+                floats.add(e.value)
+            else:
+                ints.add(int(e.value))
+        for c in children(e):
+            walk(c)
+
+    for fn in lowered:
+        for e in body_exprs(fn.body):
+            walk(e)
+    return sorted(ints), sorted(floats)
+
+
+def edge_values(f: Field, ints: list[int], floats: list[float]) -> list[float]:
+    """0, 1, max, min, the sign boundary (and their neighbours), the case's constants and their
+    neighbours; for floats also +-0, +-inf, NaN, the smallest subnormal, the largest finite, and
+    each constant rounded to float32."""
+    if f.t.kind == "float":
+        big = float(np.finfo(np.float32 if f.t.bits == 32 else np.float64).max)
+        base = [0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.0, math.inf, -math.inf, math.nan, 5e-324 if f.t.bits == 64 else 1e-45, big, -big, 16777216.0]
+        for c in floats + [float(i) for i in ints]:
+            with np.errstate(over="ignore"):
+                base += [c, math.nextafter(c, math.inf), math.nextafter(c, -math.inf), float(np.float32(c))]
+        return base
+    if f.t.kind == "bool":
+        return [0, 1, 2, 0x80, 0xFF]
+    width = f.bit_width if f.bit_width is not None else f.t.bits
+    signed = f.t.signed
+    lo, hi = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    half = 1 << (width - 1)
+    vals = {0, 1, 2, -1, lo, lo + 1, hi, hi - 1, half, half - 1, half + 1}
+    for c in ints:
+        vals |= {c - 1, c, c + 1}
+    return sorted(v for v in vals if lo <= v <= hi or (not signed and -half <= v < 0))
+
+
+def place(word: npt.NDArray[np.uint8], off: int, f: Field, v: float) -> None:
+    """Write `v` into the field at byte `off` of `word` (bits of a bitfield only)."""
+    if off < 0 or off + f.size > word.shape[0]:
+        return
+    if f.t.kind == "float":
+        with np.errstate(over="ignore"):
+            raw = np.array([v], dtype=np.float32 if f.t.bits == 32 else np.float64).tobytes()
+        word[off : off + f.size] = np.frombuffer(raw, dtype=np.uint8)
+        return
+    iv = int(v)
+    if f.bit_width is None:
+        word[off : off + f.size] = np.frombuffer((iv % (1 << (8 * f.size))).to_bytes(f.size, "little"), dtype=np.uint8)
+        return
+    assert f.bit_offset is not None
+    cur = int.from_bytes(word[off : off + f.size].tobytes(), "little")
+    mask = ((1 << f.bit_width) - 1) << f.bit_offset
+    cur = (cur & ~mask) | ((iv << f.bit_offset) & mask)
+    word[off : off + f.size] = np.frombuffer(cur.to_bytes(f.size, "little"), dtype=np.uint8)
+
+
+def _elements(f: Field, limit: int = 4) -> Iterator[int]:
+    """The byte offsets of a field's first `limit` elements along each run-time index."""
+    offs = [f.offset]
+    for s in f.strides:
+        offs = [o + k * s for o in offs for k in range(limit)]
+    yield from offs
+
+
+N_RANDOM = 1024
+N_EDGE = 2048
+
+
+def words_for(case: Path, tr: Translated) -> npt.NDArray[np.uint8]:
+    """N_RANDOM random words, an all-zero and an all-ones word, and N_EDGE words whose fields read
+    by the case mostly hold edge values; seeded by the case's name, so a failure repeats."""
+    rng = np.random.default_rng(zlib.crc32(case.name.encode()))
+    fields = fields_read(tr.lowered, tr.predicates)
+    ints, floats = constants(tr.lowered)
+    choices = [edge_values(f, ints, floats) for f in fields]
+    rand = rng.integers(0, 256, size=(N_RANDOM, 64), dtype=np.uint8)
+    edge = rng.integers(0, 256, size=(N_EDGE, 64), dtype=np.uint8)
+    for w in edge:
+        for k in rng.permutation(len(fields)):
+            f = fields[k]
+            for off in _elements(f):
+                if rng.random() < 0.8:
+                    place(w, off, f, choices[k][int(rng.integers(len(choices[k])))])
+    special = np.array([[0] * 64, [0xFF] * 64], dtype=np.uint8)
+    return np.concatenate([rand, special, edge])
