@@ -363,3 +363,23 @@ def test_numpy_and_c_executors_agree(g: Gen) -> None:
         ex.run_program(words)
         results.append((ex.sbuf.tobytes(), ex.accumulators.tobytes()))
     assert results[0] == results[1]
+
+
+def test_a_prepared_word_is_not_decoded_again_and_check_returns_a_fresh_struct() -> None:
+    """run() admits a word once (decode, validation, refusal) and keeps it; check() still hands
+    out a new struct each time, so a caller mutating it cannot change what runs."""
+    import importlib
+
+    m = importlib.import_module("tpb_isa.mariana")
+    from headers import tpb_words as w
+
+    ex = m.Executor(backend="numpy")
+    word = w.s3d3_ts(op0=w.MULT)
+    ex.run(word)
+    calls = []
+    real = ex._decoder.decode
+    ex._decoder = type("Spy", (), {"decode": lambda self, b: calls.append(b) or real(b), "structs": real.__self__.structs})()
+    ex.run(word)
+    assert calls == []  # served from the prepared words
+    a, b = ex.check(word), ex.check(word)
+    assert a == b and a is not b and len(calls) == 2

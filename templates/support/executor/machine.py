@@ -221,8 +221,27 @@ class Executor:
 
     def check(self, word_or_struct: Word) -> Any:
         """The decoded struct of an executable word; raises without touching the state."""
-        gen = self.GENERATION
         b = as_bytes(word_or_struct)
+        self._prepare(b)
+        return self._decoder.decode(b)  # a fresh object: the prepared one stays the executor's
+
+    #: Words already decoded, validated and admitted, most recent last (decode and validation
+    #: depend on the word alone, never on the state): a repeated word goes straight to its kernel.
+    PREPARED_WORDS: ClassVar[int] = 4096
+
+    def _prepare(self, b: bytes) -> Any:
+        prepared: dict[bytes, Any] = self.__dict__.setdefault("_prepared", {})
+        s = prepared.get(b)
+        if s is not None:
+            return s
+        s = self._admit(b)
+        if len(prepared) >= self.PREPARED_WORDS:
+            del prepared[next(iter(prepared))]
+        prepared[b] = s
+        return s
+
+    def _admit(self, b: bytes) -> Any:
+        gen = self.GENERATION
         if len(b) != 64:
             raise InvalidInstructionError(
                 f"{gen}: a TPB instruction word is 64 bytes, this one has {len(b)}"
@@ -231,7 +250,8 @@ class Executor:
             s = self._decoder.decode(b)
         except DecodeError as exc:
             raise InvalidInstructionError(f"{gen}: not decodable: {exc}") from None
-        if not self._validators.validate(b):
+        # the compiled headers when they are there (a microsecond), else the translated Python
+        if not self._validators.validate(b, backend="auto" if self._validators.c is not None else "python"):
             why = self._validators.explain(b)
             raise InvalidInstructionError(
                 f"{gen}: opcode {b[0]:#04x} rejected by the validators: {why}", why
@@ -242,8 +262,7 @@ class Executor:
 
     def run(self, word_or_struct: Word) -> None:
         """Execute one instruction (64 bytes or a struct object)."""
-        s = self.check(word_or_struct)
-        self._dispatch(s)
+        self._dispatch(self._prepare(as_bytes(word_or_struct)))
 
     def run_program(self, words: Iterable[Word] | bytes | npt.NDArray[np.uint8]) -> int:
         """Check every word first (nothing runs if one is invalid or refused), then execute them
@@ -259,7 +278,7 @@ class Executor:
         program = []
         for i, w in enumerate(rows):
             try:
-                program.append(self.check(w))
+                program.append(self._prepare(as_bytes(w)))
             except ExecutorError as exc:
                 raise _at(exc, i) from None
         for i, s in enumerate(program):
