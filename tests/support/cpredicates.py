@@ -34,20 +34,20 @@ class CPredicates:
         return out.astype(np.bool_)
 
 
-def source(names: tuple[str, ...]) -> str:
+def source(names: tuple[str, ...], by_pointer: frozenset[str] = frozenset()) -> str:
     lines = ["#include <string.h>", f'#include "{ASSERT_HEADER}"']
     for n in names:
         lines.append(
             f"void tpbgen_run_{n}(const unsigned char *w, long n, unsigned char *out) {{\n"
-            f"    for (long k = 0; k < n; k++) {{ NEURON_ISA_TPB_INST_UNION u; memcpy(&u, w + 64 * k, 64); out[k] = {n}(u) != 0; }}\n}}"
+            f"    for (long k = 0; k < n; k++) {{ NEURON_ISA_TPB_INST_UNION u; memcpy(&u, w + 64 * k, 64); out[k] = {n}({'&u' if n in by_pointer else 'u'}) != 0; }}\n}}"
         )
     return "\n".join(lines) + "\n"
 
 
-def build(cc: str, tpb_dir: Path, names: tuple[str, ...], workdir: Path, opt: str = "-O2") -> CPredicates:
+def build(cc: str, tpb_dir: Path, names: tuple[str, ...], workdir: Path, opt: str = "-O2", by_pointer: frozenset[str] = frozenset()) -> CPredicates:
     from cffi import FFI
 
-    src = source(names)
+    src = source(names, by_pointer)
     key = hashlib.sha256((src + opt + str(tpb_dir.resolve())).encode()).hexdigest()[:16]
     c = workdir / f"predicates_{key}.c"
     so = workdir / f"predicates_{key}.so"

@@ -89,7 +89,8 @@ batch = importlib.import_module(f"tpb_isa.{gen_name}.batch")
 validators = importlib.import_module(f"tpb_isa.{gen_name}.validators")
 g = ingest_root(Path(tpb).parent.parent, use_cache=False)[0].gen
 tops = dict(m.TOP_LEVEL)
-clib = cpredicates.build(cc, Path(tpb), tuple(tops), Path(tmp), opt="-O1")
+pointers = frozenset(f.name for f in g.functions if f.params and f.params[0].by_pointer)
+clib = cpredicates.build(cc, Path(tpb), tuple(tops), Path(tmp), opt="-O1", by_pointer=pointers)
 rng = np.random.default_rng(7)
 union = g.struct("NEURON_ISA_TPB_INST_UNION")
 arms = {f.name: f.type.name for f in union.fields}

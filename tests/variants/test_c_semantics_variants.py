@@ -20,6 +20,7 @@ from .harness import (
     gcc_accepts,
     generate,
     make_variant,
+    read_text,
     replace_in,
 )
 
@@ -360,3 +361,36 @@ def test_variant_is_refused(name: str, tmp_path: Path, capsys: pytest.CaptureFix
     root = make_variant(tmp_path, edit)
     line, _ = line_of(root, file, text)
     assert_refused(generate(root, tmp_path / "out", capsys), f"{file}:{line}:")
+
+
+def pointer_parameters(tpb: Path) -> None:
+    """is_valid_tensor_scalar_op takes the instruction by `const` pointer and reads it with `->`
+    and `*i`; one helper takes a pointer too and is handed it; another gets `*i` by value."""
+    text = read_text(tpb / "aws_neuron_isa_tpb_assert.h")
+    head = "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {"
+    start = text.index(head)
+    end = text.index("\n}\n", start)
+    body = text[start + len(head) : end]
+    body = body.replace("(i)", "(*i)").replace("i.s3d3_ts.", "i->s3d3_ts.")
+    body = body.replace("has_tensor_scalar_opcode(*i)", "has_tensor_scalar_opcode(i)")
+    new = "STATIC inline bool is_valid_tensor_scalar_op(const NEURON_ISA_TPB_INST_UNION *i) {" + body
+    text = text[:start] + new + text[end:]
+    old_helper = "STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n    return( (i.s3d3_ts.header.opcode"
+    assert old_helper in text
+    text = text.replace(old_helper, "STATIC inline bool has_tensor_scalar_opcode(const NEURON_ISA_TPB_INST_UNION *i) {\n    return( ((*i).s3d3_ts.header.opcode")
+    text = text.replace("            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP)\n"
+                        "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) );",
+                        "            || (i->s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP)\n"
+                        "            || (i->s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) );", 1)
+    (tpb / "aws_neuron_isa_tpb_assert.h").write_text(text, encoding="utf-8", newline="")
+
+
+def test_pointer_parameters(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_variant(tmp_path, pointer_parameters)
+    gcc_accepts(cc, root)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert "[untranslated]" not in outcome.err, outcome.err
+    text = (outcome.package / "tpb_isa" / "mariana" / "validators.py").read_text()
+    assert "'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93)" in text
+    assert "is_valid_tensor_scalar_op(&u)" in (outcome.package / "tpb_isa" / "mariana" / "validators_c.c").read_text()
+    assert_right(cc, root, outcome, tmp_path)

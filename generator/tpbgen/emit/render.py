@@ -70,6 +70,8 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
         "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
         "decode_classes": sorted({cls for _, _, cls in ctx.decode}),
+        # how the C entry points pass the word to each top-level validator: by value or by address
+        "c_arg": {f.name: ("&u" if f.params and f.params[0].by_pointer else "u") for f in gen.functions},
         # the tpb/ headers, by name, in the order the ingest preprocessed them
         "c_headers": [f.path[len(gen.tpb_dir) + 1 :] for f in gen.files if f.path.startswith(gen.tpb_dir + "/") and f.path.endswith(".h")],
         "opcode_rows": _opcode_rows(ctx),

@@ -584,6 +584,12 @@ class _Builder:
                 if isinstance(p, c_ast.EllipsisParam):
                     self.error(p, f"function {decl.name}: variadic parameters", "function")
                     continue
+                if isinstance(p.type, c_ast.PtrDecl) and isinstance(p.type.type, c_ast.TypeDecl):
+                    pointee = self.resolve(p.type.type, p)
+                    if pointee.kind in ("struct", "union") and not pointee.dims:
+                        # a pointer to a struct or union: read like the struct itself (-> and *p)
+                        params.append(Param(p.name or "", pointee.ref(), by_pointer=True))
+                        continue
                 params.append(Param(p.name or "", self.resolve(p.type, p).ref()))
         except TpbgenError as exc:
             self.errors.extend(exc.diagnostics)

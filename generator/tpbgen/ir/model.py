@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-IR_VERSION = 4  # 3: constants from object-like #defines, #pragma pack layouts; 4: signed enums
+IR_VERSION = 5  # 3: #define constants, #pragma pack; 4: signed enums; 5: pointer-to-struct parameters
 
 TypeKind = Literal["int", "float", "bool", "enum", "struct", "union", "void"]
 
@@ -141,7 +141,8 @@ class StaticAssert:
 @dataclass(frozen=True)
 class Param:
     name: str
-    type: TypeRef
+    type: TypeRef  # for a pointer to a struct or union, the pointee
+    by_pointer: bool = False  # `const T *p`: a read-only view of a struct or union, read with -> and *p
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,10 @@ class Lowerer:
                 names[td.name] = names[td.chain[1]]
         return names
 
+    def _is_pointer_view(self, n: c_ast.Node) -> bool:
+        """Is `n` a parameter declared as a pointer to a struct or union?"""
+        return isinstance(n, c_ast.ID) and any(p.by_pointer and p.name == n.name for p in self._fn.params)
+
     def scalar(self, t: TypeRef) -> ScalarType:
         return scalar_for(t.kind, t.size, t.signed)
 
@@ -425,9 +429,9 @@ class Lowerer:
                 return Const(int(n.name == "true"), BOOL)
             raise self.err(n, f"unknown identifier '{n.name}'")
         if isinstance(n, c_ast.StructRef):
-            if n.type != ".":
-                raise self.err(n, "pointer access '->' is not accepted")
             base = self.expr_any(n.name, scopes)
+            if n.type == "->" and not (isinstance(base, View) and self._is_pointer_view(n.name)):
+                raise self.err(n, "pointer access '->' on something that is not a pointer parameter")
             if not isinstance(base, View):
                 raise self.err(n, "field access on a non-struct value")
             return self.field(base, n.field.name, n, _path_of(n))
@@ -453,6 +457,12 @@ class Lowerer:
             if len(arr.dims) > 1:
                 return ArrayView(view, arr.elem, arr.dims[1:], arr.elem_size)
             return self.element(view, arr.elem, arr.elem_size, _path_of(n))
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&"):
+            # *p of a pointer parameter, &s of a struct passed on to a pointer parameter: the view
+            target = self.expr_any(n.expr, scopes)
+            if isinstance(target, View) and (n.op == "&" or self._is_pointer_view(n.expr)):
+                return target
+            raise self.err(n, f"'{n.op}' is accepted only on struct and union views (pointer parameters)")
         if isinstance(n, c_ast.UnaryOp):
             return self.unary(n, scopes)
         if isinstance(n, c_ast.BinaryOp):

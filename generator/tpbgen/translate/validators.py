@@ -83,6 +83,7 @@ TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int
 def _is_top_candidate(fn: Function, called: set[str]) -> bool:
     """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
     of the instruction union (by value) that no function calls."""
+    # by value or through a (const) pointer: C reads the same bytes
     return (fn.returns.kind in TRUTH_KINDS and fn.name not in called and len(fn.params) == 1
             and fn.params[0].type.kind == "union" and fn.params[0].type.name == INST_UNION)
 
