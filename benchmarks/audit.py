@@ -40,8 +40,14 @@ def _quiet_cli(argv: list[str]) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--headers", type=Path, default=Path(__file__).resolve().parent.parent / "vendor_headers")
-    ap.add_argument("--gen", default="maverick", help="the generation ingested cold (default: maverick, the largest)")
+    ap.add_argument(
+        "--headers", type=Path, default=Path(__file__).resolve().parent.parent / "vendor_headers"
+    )
+    ap.add_argument(
+        "--gen",
+        default="maverick",
+        help="the generation ingested cold (default: maverick, the largest)",
+    )
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     source = next((s for s in discover(args.headers) if s.name == args.gen), None)
@@ -66,7 +72,10 @@ def main() -> int:
             argv = ["audit", "--all", "--headers", str(args.headers)]
             _quiet_cli([*argv, "--format", "json"])
             load_ms = _median_ms(lambda: ingest_root(args.headers), args.repeat)
-            per_fmt = {fmt: _median_ms(lambda fmt=fmt: _quiet_cli([*argv, "--format", fmt]), args.repeat) for fmt in ("text", "md", "json", "html")}
+            per_fmt = {
+                fmt: _median_ms(lambda fmt=fmt: _quiet_cli([*argv, "--format", fmt]), args.repeat)
+                for fmt in ("text", "md", "json", "html")
+            }
         finally:
             if saved is None:
                 os.environ.pop("TPBGEN_CACHE_DIR", None)
@@ -74,9 +83,13 @@ def main() -> int:
                 os.environ["TPBGEN_CACHE_DIR"] = saved
     n = len(discover(args.headers))
     print(f"ingest {args.gen} cold (empty cache):           {cold_ms:8.1f} ms   1.00")
-    print(f"load {n} generations from the warm IR cache:    {load_ms:8.1f} ms   {load_ms / cold_ms:5.2f}")
+    print(
+        f"load {n} generations from the warm IR cache:    {load_ms:8.1f} ms   {load_ms / cold_ms:5.2f}"
+    )
     for fmt, ms in per_fmt.items():
-        print(f"audit --all --format {fmt:<5} (warm cache):      {ms:8.1f} ms   {ms / cold_ms:5.2f}")
+        print(
+            f"audit --all --format {fmt:<5} (warm cache):      {ms:8.1f} ms   {ms / cold_ms:5.2f}"
+        )
     print(f"median of {args.repeat} runs; ratio = time / cold ingest of {args.gen}")
     return 0
 

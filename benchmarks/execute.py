@@ -43,7 +43,9 @@ def load_generation(gen: str, use_generated: bool) -> tuple[ModuleType, str]:
         sys.path.insert(0, str(REPO / "generated"))
         mod = importlib.import_module(f"tpb_isa.{gen}")
         if not hasattr(mod, "Executor"):
-            raise SystemExit("generated/ has no Executor yet; run `tpbgen generate` or drop --generated")
+            raise SystemExit(
+                "generated/ has no Executor yet; run `tpbgen generate` or drop --generated"
+            )
         return mod, "generated/"
     from tpbgen.emit.pipeline import build_files
 
@@ -111,8 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gen", default="sunda")
     ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    ap.add_argument("--generated", action="store_true", help="benchmark generated/ instead of templates/")
+    ap.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the table"
+    )
+    ap.add_argument(
+        "--generated", action="store_true", help="benchmark generated/ instead of templates/"
+    )
     args = ap.parse_args(argv)
 
     mod, origin = load_generation(args.gen, args.generated)
@@ -168,7 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'':22s} {'elements/s':>12s} {'vs memcpy':>10s} {'vs numpy expr':>14s}")
     for k, v in rates.items():
         print(f"{k:22s} {v:12.3e} {v / ceiling:10.3f} {v / expr:14.3f}")
-    for k in ("numpy_backend_peak_over_tensor", "c_backend_peak_over_tensor", "numpy_expression_peak_over_tensor"):
+    for k in (
+        "numpy_backend_peak_over_tensor",
+        "c_backend_peak_over_tensor",
+        "numpy_expression_peak_over_tensor",
+    ):
         if k in results:
             print(f"{k:34s} {results[k]:.2f} x tensor size")
     for k, v in results.items():

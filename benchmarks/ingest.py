@@ -62,8 +62,12 @@ def main() -> None:
     lines = sum(t.count("\n") for t in texts)
     print(f"generations: {', '.join(s.name for s in sources)} ({lines} preprocessed lines)")
     print(f"baseline  pycparser alone, same text : {t_parse * 1e3:8.1f} ms  1.00x")
-    print(f"ingest    all four, cold (no cache)  : {t_cold * 1e3:8.1f} ms  {t_cold / t_parse:5.2f}x the baseline")
-    print(f"ingest    all four, warm IR cache    : {t_warm * 1e3:8.1f} ms  {t_warm / t_parse:5.2f}x the baseline ({t_cold / t_warm:.1f}x faster than cold)")
+    print(
+        f"ingest    all four, cold (no cache)  : {t_cold * 1e3:8.1f} ms  {t_cold / t_parse:5.2f}x the baseline"
+    )
+    print(
+        f"ingest    all four, warm IR cache    : {t_warm * 1e3:8.1f} ms  {t_warm / t_parse:5.2f}x the baseline ({t_cold / t_warm:.1f}x faster than cold)"
+    )
 
 
 if __name__ == "__main__":

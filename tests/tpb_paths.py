@@ -38,7 +38,6 @@ def find_cxx() -> str | None:
     return None
 
 
-
 def run_checked(argv: Sequence[str], cwd: Path | None = None) -> str:
     """Run a command, fail the test with its stderr if it fails, return its stdout."""
     proc = subprocess.run(list(argv), cwd=cwd, capture_output=True, text=True)

@@ -82,13 +82,18 @@ class Cache:
             return True
         problem = _untrusted(st)
         if problem:
-            self._warn(f"cache directory {problem}; running without the cache (set {SHARED_ENV}=1 to use it anyway)", d)
+            self._warn(
+                f"cache directory {problem}; running without the cache (set {SHARED_ENV}=1 to use it anyway)",
+                d,
+            )
             return False
         return True
 
     def _warn(self, message: str, path: Path) -> None:
         if not any(w.code == "cache" for w in self.warnings):  # at most one warning per run
-            self.warnings.append(Diagnostic(message, str(path), severity=Severity.WARNING, code="cache"))
+            self.warnings.append(
+                Diagnostic(message, str(path), severity=Severity.WARNING, code="cache")
+            )
 
     # -- entries -----------------------------------------------------------------------------------
     def path(self, kind: str, name: str, key: str) -> Path:
@@ -112,12 +117,18 @@ class Cache:
         return payload
 
     def _read(self, p: Path, kind: str, key: str) -> Any:
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
+        fd = os.open(
+            p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )  # a FIFO must not block
         with os.fdopen(fd, "rb") as fh:
             st = os.fstat(fh.fileno())
             if not stat.S_ISREG(st.st_mode):
                 raise Unusable("not a regular file")
-            if os.environ.get(SHARED_ENV) != "1" and hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+            if (
+                os.environ.get(SHARED_ENV) != "1"
+                and hasattr(os, "geteuid")
+                and st.st_uid != os.geteuid()
+            ):
                 raise Unusable(f"owned by another user (uid {st.st_uid})")
             if st.st_size > MAX_ENTRY_BYTES:
                 raise Unusable(f"too large ({st.st_size} bytes)")
@@ -143,21 +154,34 @@ class Cache:
         if not self.usable():
             return
         try:
-            body = json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")
-        except RecursionError:  # nested deeper than this Python's json takes (3.12+ bound C recursion apart): not kept
+            body = json.dumps(
+                payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False
+            ).encode("utf-8")
+        except (
+            RecursionError
+        ):  # nested deeper than this Python's json takes (3.12+ bound C recursion apart): not kept
             return
-        head = {"format": FORMAT, "kind": kind, "key": key, "payload_sha256": hashlib.sha256(body).hexdigest()}
+        head = {
+            "format": FORMAT,
+            "kind": kind,
+            "key": key,
+            "payload_sha256": hashlib.sha256(body).hexdigest(),
+        }
         p = self.path(kind, name, key)
         tmp = p.parent / f".{p.name}.{secrets.token_hex(6)}.tmp"
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            fd = os.open(
+                tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
+            )
             with os.fdopen(fd, "wb") as fh:
                 fh.write(json.dumps(head, sort_keys=True).encode("ascii") + b"\n" + body)
             os.replace(tmp, p)
         except OSError as exc:
             with contextlib.suppress(OSError):
                 tmp.unlink()
-            self._warn(f"cannot write the cache ({exc.strerror}); running without it", self.directory)
+            self._warn(
+                f"cannot write the cache ({exc.strerror}); running without it", self.directory
+            )
             return
         self.prune()
 

@@ -85,4 +85,6 @@ def _interrupt(worker: threading.Thread) -> None:
     import ctypes
 
     if worker.ident is not None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt))
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt)
+        )

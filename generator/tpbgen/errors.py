@@ -44,7 +44,11 @@ class Diagnostic:
         is below it, absolute otherwise; names like `<libc>/stdint.h` as they are."""
         if not self.file or self.file.startswith("<"):
             return self.file
-        p = self.file if not self.base or os.path.isabs(self.file) else os.path.join(self.base, self.file)
+        p = (
+            self.file
+            if not self.base or os.path.isabs(self.file)
+            else os.path.join(self.base, self.file)
+        )
         if os.path.isabs(p):
             try:
                 rel = os.path.relpath(p)

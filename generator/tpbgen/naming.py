@@ -44,8 +44,21 @@ def camel(words: str) -> str:
 
 
 # Names the generated modules define or import next to the type classes.
-_MODULE_NAMES = {"Any", "ClassVar", "Final", "Buffer", "DecodeError", "FieldLayout", "IntEnum", "MemberInfo",
-                 "STRUCTS", "ENUMS", "Word", "OpcodeStatus", "BatchDecode"}
+_MODULE_NAMES = {
+    "Any",
+    "ClassVar",
+    "Final",
+    "Buffer",
+    "DecodeError",
+    "FieldLayout",
+    "IntEnum",
+    "MemberInfo",
+    "STRUCTS",
+    "ENUMS",
+    "Word",
+    "OpcodeStatus",
+    "BatchDecode",
+}
 
 
 def type_name(c_name: str) -> str:
@@ -72,9 +85,22 @@ def member_names(enum_c_name: str, members: list[str]) -> list[str]:
 # attributes (a member named `info` would hide every member's `.info`). A fixed list, so the
 # output does not change with the Python that runs tpbgen.
 _ENUM_RESERVED = {
-    "mro", "name", "value", "info", "c_name",
-    "as_integer_ratio", "bit_count", "bit_length", "conjugate", "denominator", "from_bytes", "imag",
-    "is_integer", "numerator", "real", "to_bytes",
+    "mro",
+    "name",
+    "value",
+    "info",
+    "c_name",
+    "as_integer_ratio",
+    "bit_count",
+    "bit_length",
+    "conjugate",
+    "denominator",
+    "from_bytes",
+    "imag",
+    "is_integer",
+    "numerator",
+    "real",
+    "to_bytes",
 }
 
 

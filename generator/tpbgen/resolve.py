@@ -72,14 +72,19 @@ def bindings(gen: Generation) -> dict[str, Binding]:
     structs: dict[str, list[str]] = {}
     decode: dict[str, list[str]] = {}
     if gen.mapping is not None:
-        for section, entries in (("struct2opcode", gen.mapping.struct2opcode), ("struct2pseudo_opcode", gen.mapping.struct2pseudo_opcode)):
+        for section, entries in (
+            ("struct2opcode", gen.mapping.struct2opcode),
+            ("struct2pseudo_opcode", gen.mapping.struct2pseudo_opcode),
+        ):
             for entry in entries:
                 for name in entry.opcodes:
                     if name not in names:
                         continue
                     if entry.struct not in structs.setdefault(name, []):
                         structs[name].append(entry.struct)
-                    if section == "struct2opcode" and entry.struct not in decode.setdefault(name, []):
+                    if section == "struct2opcode" and entry.struct not in decode.setdefault(
+                        name, []
+                    ):
                         decode[name].append(entry.struct)
     return {n: Binding(n, tuple(s), tuple(decode.get(n, ()))) for n, s in structs.items()}
 

@@ -29,7 +29,9 @@ def _docstring(text: str, indent: int) -> str:
         ln = ln.rstrip().replace('"""', "'''").replace("\\", "\\\\")
         if indent + len(ln) > WIDTH:  # a header line too long for the generated file: re-flow it
             lead = ln[: len(ln) - len(ln.lstrip())]
-            ln = "\n".join(textwrap.wrap(ln, WIDTH - indent, subsequent_indent=lead, break_long_words=False))
+            ln = "\n".join(
+                textwrap.wrap(ln, WIDTH - indent, subsequent_indent=lead, break_long_words=False)
+            )
         lines.extend(ln.splitlines() or [""])
     return ("\n" + pad).join(lines).replace(pad + "\n", "\n")
 
@@ -150,7 +152,9 @@ def call(fn: str, args: list[Any], kwargs: dict[str, Any] | None = None, indent:
         return one
     inner = indent + 4
     rows = [" " * inner + pyfmt(a, inner, inner + 1) + "," for a in args]
-    rows += [" " * inner + f"{k}=" + pyfmt(x, inner, inner + len(k) + 2) + "," for k, x in kwargs.items()]
+    rows += [
+        " " * inner + f"{k}=" + pyfmt(x, inner, inner + len(k) + 2) + "," for k, x in kwargs.items()
+    ]
     return f"{fn}(\n" + "\n".join(rows) + "\n" + " " * indent + ")"
 
 
@@ -163,7 +167,9 @@ def with_comment(code: str, comment: str, indent: int) -> str:
     if indent + len(line) <= WIDTH:
         return line
     pad = " " * indent
-    wrapped = textwrap.wrap(text, WIDTH - indent - 2, break_long_words=False, break_on_hyphens=False)
+    wrapped = textwrap.wrap(
+        text, WIDTH - indent - 2, break_long_words=False, break_on_hyphens=False
+    )
     return "\n".join(f"# {w}" for w in wrapped).replace("\n", "\n" + pad) + "\n" + pad + code
 
 
@@ -231,8 +237,12 @@ def runtime_api() -> tuple[int, int]:
     """`RUNTIME_API` as the support library states it (templates/support/api.py, imported)."""
     api = importlib.import_module("tpbgen.templates.support.api")
     value = api.RUNTIME_API
-    if not (isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)):
-        raise TypeError(f"templates/support/api.py: RUNTIME_API must be (major, minor), got {value!r}")
+    if not (
+        isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)
+    ):
+        raise TypeError(
+            f"templates/support/api.py: RUNTIME_API must be (major, minor), got {value!r}"
+        )
     return (value[0], value[1])
 
 

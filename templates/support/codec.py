@@ -69,7 +69,9 @@ def sext(value: int, width: int) -> int:
     return (value ^ half) - half
 
 
-def put_bits(out: bytearray, offset: int, size: int, bit_offset: int, width: int, value: int) -> None:
+def put_bits(
+    out: bytearray, offset: int, size: int, bit_offset: int, width: int, value: int
+) -> None:
     lo = -(1 << (width - 1)) if value < 0 else 0
     if not lo <= value < (1 << width):
         raise ValueError(f"value {value} does not fit a {width}-bit field")

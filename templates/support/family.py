@@ -38,4 +38,6 @@ REFUSED: dict[str, str] = {
 
 def refusal(name: str) -> str:
     """Why the executor does not run a decodable opcode that HANDLERS does not list."""
-    return REFUSED.get(name, f"{name} is not part of the TensorScalar family the executor implements")
+    return REFUSED.get(
+        name, f"{name} is not part of the TensorScalar family the executor implements"
+    )

@@ -74,7 +74,13 @@ def _need(b: Buffer, offset: int, size: int, what: str) -> None:
 def _reader(f: FieldLayout) -> Reader:
     off, n = f.offset, f.count
     if f.bit_width is not None:
-        shift, mask, width, size, cls = f.bit_offset or 0, (1 << f.bit_width) - 1, f.bit_width, f.size, f.cls
+        shift, mask, width, size, cls = (
+            f.bit_offset or 0,
+            (1 << f.bit_width) - 1,
+            f.bit_width,
+            f.size,
+            f.cls,
+        )
         if f.kind == "enum":
             return lambda b, o: enum_or_int(cls, (uint(b, o + off, size) >> shift) & mask)
         if f.kind == "int":
@@ -156,7 +162,9 @@ def _element_check(owner: str, f: FieldLayout) -> Check:
     if f.kind == "float":
 
         def check_float(v: Any) -> Any:
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(
+                v, (int, float, np.integer, np.floating)
+            ):
                 raise TypeError(f"{what} takes a number, not {type(v).__name__}")
             return float(v)
 
@@ -183,7 +191,9 @@ def _element_check(owner: str, f: FieldLayout) -> Check:
         if isinstance(v, str):
             m = members.get(v.lower())
             if m is None:
-                raise ValueError(f"{what}: {v!r} is not a member of {cls.__name__} ({', '.join(cls.__members__)})")
+                raise ValueError(
+                    f"{what}: {v!r} is not a member of {cls.__name__} ({', '.join(cls.__members__)})"
+                )
             return m
         return enum_or_int(cls, check_int(v))
 
@@ -309,7 +319,9 @@ class Union:
         """A union whose `arm` holds `value` (other bytes zero)."""
         f = next((a for a in cls.LAYOUT if a.name == arm), None)
         if f is None:
-            raise ValueError(f"{cls.__name__} has no arm {arm!r} ({', '.join(a.name for a in cls.LAYOUT)})")
+            raise ValueError(
+                f"{cls.__name__} has no arm {arm!r} ({', '.join(a.name for a in cls.LAYOUT)})"
+            )
         value = _check(cls.__name__, f)(value)
         out = bytearray(cls.SIZE)
         cls._arms[arm][1](out, 0, value)
@@ -321,7 +333,11 @@ class Union:
         arm is a float, an int when exactly one arm is a plain integer; else a TypeError naming
         the arms."""
         floats = [a.name for a in cls.LAYOUT if a.kind == "float" and not a.dims]
-        ints = [a.name for a in cls.LAYOUT if a.kind in ("uint", "int") and not a.dims and a.bit_width is None]
+        ints = [
+            a.name
+            for a in cls.LAYOUT
+            if a.kind in ("uint", "int") and not a.dims and a.bit_width is None
+        ]
         arms = ", ".join(f"{cls.__name__}.of_{a.name}(...)" for a in cls.LAYOUT)
 
         def check_union(v: Any) -> Any:
@@ -348,7 +364,9 @@ class Union:
         return self._bytes
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, Union) and other._bytes == self._bytes
+        return (
+            type(other) is type(self) and isinstance(other, Union) and other._bytes == self._bytes
+        )
 
     def __hash__(self) -> int:
         return hash(self._bytes)
@@ -379,4 +397,3 @@ class Arm(Generic[T]):
             return self
         value: T = obj.arm(self.name)
         return value
-

@@ -315,7 +315,9 @@ _TOKEN = re.compile(
     r"nan:0[xX][0-9a-fA-F]+|-?inf\b|-?\d[\w.]*(?:(?<=[eE])[+-]\d+)?|[A-Za-z_]\w*|;.*|\S"
 )
 _INT = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|\d+)\Z")
-_FLOAT = re.compile(r"-?(?:\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|inf)\Z|nan:0[xX][0-9a-fA-F]+\Z")
+_FLOAT = re.compile(
+    r"-?(?:\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|inf)\Z|nan:0[xX][0-9a-fA-F]+\Z"
+)
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")
 
 
@@ -581,8 +583,10 @@ class TextForm:
             if arm is None:
                 nxt = tk.peek()
                 low = nxt.lower()
-                kind = "float" if low == "nan" else _num_kind(nxt) or (
-                    "address" if low in ("sbuf", "psum") else "other"
+                kind = (
+                    "float"
+                    if low == "nan"
+                    else _num_kind(nxt) or ("address" if low in ("sbuf", "psum") else "other")
                 )
                 af = _bare_arm(u, "float" if kind == "float" else kind)
             else:
@@ -730,7 +734,7 @@ def _is_name(tok: str) -> bool:
 
 
 def _num_kind(tok: str) -> str | None:
-    """"int" or "float" for a number token, else None."""
+    """ "int" or "float" for a number token, else None."""
     if not tok:
         return None
     c = tok[0]

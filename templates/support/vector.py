@@ -89,7 +89,9 @@ def gather(W: Words, off: Any, size: int) -> Any:
     """Bytes [off, off+size) of each row at a per-row offset, as an unsigned integer (offsets are
     clipped into the row: lanes where C would not have read are discarded by the caller)."""
     rows = np.arange(W.shape[0])
-    off = np.clip(np.broadcast_to(np.asarray(off, dtype=np.int64), (W.shape[0],)), 0, W.shape[1] - size)
+    off = np.clip(
+        np.broadcast_to(np.asarray(off, dtype=np.int64), (W.shape[0],)), 0, W.shape[1] - size
+    )
     out = np.zeros(W.shape[0], dtype=np.uint64)
     for k in range(size):
         out |= W[rows, off + k].astype(np.uint64) << np.uint64(8 * k)
@@ -147,6 +149,7 @@ def vmod(a: Any, b: Any) -> Any:
 
 VectorCheck = Callable[[Words, int], Any]  # a translated top-level validator over (N, 64) words
 
+
 def ieee() -> Any:
     """Float arithmetic in the translated bodies is C's, IEEE: an overflow to inf, a division by
     zero, a NaN are results there, not events to warn about."""
@@ -189,7 +192,11 @@ class BatchValidators:
             return self.c.validate_batch(W)
         if chosen == "python":
             assert self.scalar is not None
-            return np.fromiter((self.scalar(W[i].tobytes()) for i in range(W.shape[0])), dtype=np.bool_, count=W.shape[0])
+            return np.fromiter(
+                (self.scalar(W[i].tobytes()) for i in range(W.shape[0])),
+                dtype=np.bool_,
+                count=W.shape[0],
+            )
         out = np.zeros(W.shape[0], dtype=np.bool_)
         ops = W[:, 0]
         for name, opcodes in self.top_level.items():

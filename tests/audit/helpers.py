@@ -63,7 +63,9 @@ def copy_generation(gen: str, dest_root: Path) -> Path:
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     """Replace `old` by `new` in `path`; the text must occur exactly `count` times."""
     text = path.read_text(encoding="utf-8")
-    assert text.count(old) == count, f"{path.name}: expected {count} x {old!r}, found {text.count(old)}"
+    assert text.count(old) == count, (
+        f"{path.name}: expected {count} x {old!r}, found {text.count(old)}"
+    )
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
@@ -75,6 +77,10 @@ def edit_json(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
 
 def line_of(path: Path, needle: str) -> int:
     """1-based line of the only line of `path` containing `needle`."""
-    hits = [n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line]
+    hits = [
+        n
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if needle in line
+    ]
     assert len(hits) == 1, f"{path.name}: {needle!r} on lines {hits}"
     return hits[0]

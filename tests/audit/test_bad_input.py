@@ -24,7 +24,9 @@ def test_unknown_generation(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no generation 'nosuch'" in r.err and r.out == ""
 
 
-@pytest.mark.parametrize("argv", [(), ("maverick",), ("--all", "sunda"), ("./not/a/dir", "maverick")])
+@pytest.mark.parametrize(
+    "argv", [(), ("maverick",), ("--all", "sunda"), ("./not/a/dir", "maverick")]
+)
 def test_usage(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
     r = run(capsys, *argv)
     assert_bad(r.rc, r.err)
@@ -42,16 +44,23 @@ def test_bad_format_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -> 
     assert exc.value.code == 2
 
 
-def test_broken_header_names_file_line_col(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_broken_header_names_file_line_col(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     new = copy_generation("maverick", tmp_path)
-    edit(new / "aws_neuron_isa_tpb_s4d4_tsm.h", "    uint8_t                            num_active_channels;  // 1   (34     )\n",
-         "    uint8_t                            num_active_channels  // 1   (34     )\n")
+    edit(
+        new / "aws_neuron_isa_tpb_s4d4_tsm.h",
+        "    uint8_t                            num_active_channels;  // 1   (34     )\n",
+        "    uint8_t                            num_active_channels  // 1   (34     )\n",
+    )
     r = run(capsys, str(tpb_dir("maverick")), str(new))
     assert_bad(r.rc, r.err)
     assert re.search(r"aws_neuron_isa_tpb_s4d4_tsm\.h:\d+:\d+: error", r.err), r.err
 
 
-def test_malformed_json_names_file_line_col(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_malformed_json_names_file_line_col(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     new = copy_generation("maverick", tmp_path)
     edit(new / "instruction_mapping.json", '"struct2opcode": {', '"struct2opcode": {,')
     r = run(capsys, str(tpb_dir("maverick")), str(new))

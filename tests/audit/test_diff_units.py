@@ -50,17 +50,36 @@ def fn(src: str, name: str | None = None) -> Function:
             self.generic_visit(n)
 
     V().visit(fd.body)
-    params = tuple(Param(p.name, U8) for p in (fd.decl.type.args.params if fd.decl.type.args else []))
-    return Function(name or fd.decl.name, BOOL, params, Loc("t.h", fd.coord.line), fd.coord.line + 3, tuple(calls), to_dict(fd, lambda s: s), "")
+    params = tuple(
+        Param(p.name, U8) for p in (fd.decl.type.args.params if fd.decl.type.args else [])
+    )
+    return Function(
+        name or fd.decl.name,
+        BOOL,
+        params,
+        Loc("t.h", fd.coord.line),
+        fd.coord.line + 3,
+        tuple(calls),
+        to_dict(fd, lambda s: s),
+        "",
+    )
 
 
 def test_struct_gone_makes_its_opcodes_undecodable(maverick: Generation) -> None:
-    new = dataclasses.replace(maverick, structs=tuple(s for s in maverick.structs if s.name != S2_BN))
+    new = dataclasses.replace(
+        maverick, structs=tuple(s for s in maverick.structs if s.name != S2_BN)
+    )
     got = audit(maverick, new)
-    assert [f.subject for f in got["struct.removed"]] == [S2_BN] and got["struct.removed"][0].cls == "api-breaking"
+    assert [f.subject for f in got["struct.removed"]] == [S2_BN] and got["struct.removed"][
+        0
+    ].cls == "api-breaking"
     lost = got["opcode.undecodable"]
     assert sorted(f.subject.removeprefix("NEURON_ISA_TPB_OPCODE_") for f in lost) == [
-        "BATCH_NORM_PARAM_LOAD", "MATCH_VALUE_LOAD", "TENSOR_SCALAR_IMM_LD_ARITH", "TENSOR_SCALAR_IMM_LD_BITVEC"]
+        "BATCH_NORM_PARAM_LOAD",
+        "MATCH_VALUE_LOAD",
+        "TENSOR_SCALAR_IMM_LD_ARITH",
+        "TENSOR_SCALAR_IMM_LD_BITVEC",
+    ]
     assert {f.cls for f in lost} == {"encoding-breaking"}
     assert set(got) == {"struct.removed", "opcode.undecodable"}
 
@@ -75,23 +94,42 @@ def test_binding_moved_to_another_struct(maverick: Generation) -> None:
         elif e.struct == TSM:
             e = MappingEntry(e.struct, (*e.opcodes, name), e.pointer, e.line)
         entries.append(e)
-    new = dataclasses.replace(maverick, mapping=dataclasses.replace(maverick.mapping, struct2opcode=tuple(entries)))
+    new = dataclasses.replace(
+        maverick, mapping=dataclasses.replace(maverick.mapping, struct2opcode=tuple(entries))
+    )
     got = audit(maverick, new)
     assert set(got) == {"binding.rebound"}
     (f,) = got["binding.rebound"]
     assert f.subject == name and f.cls == "encoding-breaking"
     assert f.detail["decodable_old"] == [TS] and f.detail["decodable_new"] == [TSM]
-    assert f.old.file.endswith("instruction_mapping.json") and f.new.file.endswith("instruction_mapping.json")
+    assert f.old.file.endswith("instruction_mapping.json") and f.new.file.endswith(
+        "instruction_mapping.json"
+    )
 
 
 def test_enumerator_renamed_same_value(maverick: Generation) -> None:
     e = maverick.enum("NEURON_ISA_TPB_ACCUM_CMD")
-    members = tuple(dataclasses.replace(m, name="NEURON_ISA_TPB_ACCUM_CMD_RESET") if m.name.endswith("_ZERO") else m for m in e.members)
-    new = dataclasses.replace(maverick, enums=tuple(dataclasses.replace(x, members=members) if x.name == e.name else x for x in maverick.enums))
+    members = tuple(
+        dataclasses.replace(m, name="NEURON_ISA_TPB_ACCUM_CMD_RESET")
+        if m.name.endswith("_ZERO")
+        else m
+        for m in e.members
+    )
+    new = dataclasses.replace(
+        maverick,
+        enums=tuple(
+            dataclasses.replace(x, members=members) if x.name == e.name else x
+            for x in maverick.enums
+        ),
+    )
     got = audit(maverick, new)
     assert set(got) == {"enum.member.renamed"}
     (f,) = got["enum.member.renamed"]
-    assert f.cls == "api-breaking" and f.detail["old_name"] == "NEURON_ISA_TPB_ACCUM_CMD_ZERO" and f.detail["value"] == 1
+    assert (
+        f.cls == "api-breaking"
+        and f.detail["old_name"] == "NEURON_ISA_TPB_ACCUM_CMD_ZERO"
+        and f.detail["value"] == 1
+    )
 
 
 def test_field_rename_remove_and_signedness(maverick: Generation) -> None:
@@ -105,11 +143,23 @@ def test_field_rename_remove_and_signedness(maverick: Generation) -> None:
         elif f.name == "num_active_channels":
             f = dataclasses.replace(f, type=TypeRef("int", "int8", "int8_t", 1, True))  # signedness
         fields.append(f)
-    new = dataclasses.replace(maverick, structs=tuple(dataclasses.replace(x, fields=tuple(fields)) if x.name == TS else x for x in maverick.structs))
+    new = dataclasses.replace(
+        maverick,
+        structs=tuple(
+            dataclasses.replace(x, fields=tuple(fields)) if x.name == TS else x
+            for x in maverick.structs
+        ),
+    )
     got = audit(maverick, new)
     assert set(got) == {"field.renamed", "field.removed", "field.retyped"}
-    assert got["field.renamed"][0].cls == "api-breaking" and got["field.renamed"][0].detail["old_name"] == "op1"
-    assert got["field.removed"][0].cls == "encoding-breaking" and got["field.removed"][0].detail["bytes_now_reserved"]
+    assert (
+        got["field.renamed"][0].cls == "api-breaking"
+        and got["field.renamed"][0].detail["old_name"] == "op1"
+    )
+    assert (
+        got["field.removed"][0].cls == "encoding-breaking"
+        and got["field.removed"][0].detail["bytes_now_reserved"]
+    )
     assert got["field.retyped"][0].cls == "encoding-breaking"
 
 
@@ -126,7 +176,11 @@ def test_if_return_forms_fold_to_terms() -> None:
         ("let", "uint8_t w = a + b", ()),
         ("cond", "a != 0", ()),
         ("cond", "b < 4", ()),
-        ("cond", "a == 7 || w != 3 && (a == 1 || b == 2)", ("a == 7", "w != 3 && (a == 1 || b == 2)")),
+        (
+            "cond",
+            "a == 7 || w != 3 && (a == 1 || b == 2)",
+            ("a == 7", "w != 3 && (a == 1 || b == 2)"),
+        ),
     ]
 
 

@@ -21,7 +21,9 @@ from .helpers import copy_generation, edit, run
 
 
 def schema() -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads((resources.files("tpbgen.audit") / "report.schema.json").read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads(
+        (resources.files("tpbgen.audit") / "report.schema.json").read_text(encoding="utf-8")
+    )
     return doc
 
 
@@ -29,12 +31,17 @@ def test_schema_is_a_valid_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(schema())
 
 
-@pytest.mark.parametrize("argv", [("--all",), ("sunda", "cayman"), ("mariana", "maverick", "--fail-on", "any")])
+@pytest.mark.parametrize(
+    "argv", [("--all",), ("sunda", "cayman"), ("mariana", "maverick", "--fail-on", "any")]
+)
 def test_json_validates(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
     r = run(capsys, *argv, "--format", "json")
     assert r.rc == 1
     doc = r.json()
-    errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    errors = sorted(
+        jsonschema.Draft202012Validator(schema()).iter_errors(doc),
+        key=lambda e: list(e.absolute_path),
+    )
     assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
     assert doc["fails"] is True
     assert sum(doc["totals"].values()) == sum(len(t["findings"]) for t in doc["transitions"])
@@ -48,7 +55,21 @@ def test_schema_rejects_a_broken_report(capsys: pytest.CaptureFixture[str]) -> N
     assert len(list(jsonschema.Draft202012Validator(schema()).iter_errors(doc))) >= 2
 
 
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+_VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
 
 
 class _Balance(HTMLParser):
@@ -73,16 +94,22 @@ class _Balance(HTMLParser):
         if tag in _VOID:
             return
         if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"</{tag}> at {self.getpos()} closes {self.stack[-1] if self.stack else 'nothing'}")
+            self.errors.append(
+                f"</{tag}> at {self.getpos()} closes {self.stack[-1] if self.stack else 'nothing'}"
+            )
             return
         self.stack.pop()
 
 
 @pytest.mark.parametrize("argv", [("--all",), ("cayman", "mariana")])
-def test_html_is_well_formed_and_self_contained(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]) -> None:
+def test_html_is_well_formed_and_self_contained(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]
+) -> None:
     out = tmp_path / "audit.html"
     r = run(capsys, *argv, "--format", "html", "--out", str(out))
-    assert r.rc == 1 and r.out.startswith(f"{out}: html report written (") and r.out.count("\n") == 1  # one line: what it wrote, found
+    assert (
+        r.rc == 1 and r.out.startswith(f"{out}: html report written (") and r.out.count("\n") == 1
+    )  # one line: what it wrote, found
     page = out.read_text(encoding="utf-8")
     p = _Balance()
     p.feed(page)
@@ -91,7 +118,11 @@ def test_html_is_well_formed_and_self_contained(capsys: pytest.CaptureFixture[st
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"https?://", page)
     assert not [a for a in p.attrs if a[1] in ("src", "srcset")]
-    assert not [a for a in p.attrs if a[0] == "link"] and "script" not in p.tags and "@import" not in page
+    assert (
+        not [a for a in p.attrs if a[0] == "link"]
+        and "script" not in p.tags
+        and "@import" not in page
+    )
     # the three parts: the presence matrix, byte maps of changed structs, the findings
     assert 'class="matrix"' in page and 'class="bytes"' in page and 'class="findings"' in page
     assert "maintained" in page and "not-maintained" in page
@@ -99,22 +130,36 @@ def test_html_is_well_formed_and_self_contained(capsys: pytest.CaptureFixture[st
         assert "NEURON_ISA_TPB_S3D3_TS_STRUCT (64 -&gt; 64 bytes, 32 changed)" in page
 
 
-def test_byte_map_marks_exactly_the_moved_bytes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_byte_map_marks_exactly_the_moved_bytes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     new = copy_generation("maverick", tmp_path)
-    edit(new / "aws_neuron_isa_tpb_s4d4_tsm.h",
-         "    uint8_t                            num_active_channels;  // 1   (34     )\n"
-         "    uint8_t                            reserved0[1];         // 1   (35     )\n",
-         "    uint8_t                            reserved0[1];         // 1   (34     )\n"
-         "    uint8_t                            num_active_channels;  // 1   (35     )\n")
+    edit(
+        new / "aws_neuron_isa_tpb_s4d4_tsm.h",
+        "    uint8_t                            num_active_channels;  // 1   (34     )\n"
+        "    uint8_t                            reserved0[1];         // 1   (35     )\n",
+        "    uint8_t                            reserved0[1];         // 1   (34     )\n"
+        "    uint8_t                            num_active_channels;  // 1   (35     )\n",
+    )
     out = tmp_path / "a.html"
-    run(capsys, str(HEADER_ROOT / "neuron_maverick_arch_isa" / "tpb"), str(new), "--format", "html", "--out", str(out))
+    run(
+        capsys,
+        str(HEADER_ROOT / "neuron_maverick_arch_isa" / "tpb"),
+        str(new),
+        "--format",
+        "html",
+        "--out",
+        str(out),
+    )
     page = out.read_text(encoding="utf-8")
     assert "NEURON_ISA_TPB_S4D4_TSM_STRUCT (64 -&gt; 64 bytes, 2 changed)" in page
     marked = re.findall(r'<td class="chg[^"]*" title="byte (\d+):', page)
     assert sorted(set(int(b) for b in marked)) == [34, 35]
 
 
-def test_text_colour_only_on_a_tty(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_text_colour_only_on_a_tty(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     plain = run(capsys, "sunda", "cayman")
     assert "\x1b[" not in plain.out
     assert "encoding-breaking (13)" in plain.out or "encoding-breaking (" in plain.out
@@ -133,7 +178,11 @@ def test_markdown_is_deterministic_and_relative() -> None:
     b = render_audit_markdown(list(gens))
     assert a == b
     assert a.startswith("# tpbgen audit: sunda → cayman → mariana → maverick\n")
-    assert str(REPO) not in a and "/tmp" not in a and not re.search(r"\b\d{4}-\d{2}-\d{2}\b|\d{2}:\d{2}:\d{2}", a)
+    assert (
+        str(REPO) not in a
+        and "/tmp" not in a
+        and not re.search(r"\b\d{4}-\d{2}-\d{2}\b|\d{2}:\d{2}:\d{2}", a)
+    )
     for heading in ("## sunda → cayman", "## cayman → mariana", "## mariana → maverick"):
         assert heading in a
     assert "```diff" in a and "+ has_valid_active_channel_range_with_tile(" in a

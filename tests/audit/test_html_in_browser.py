@@ -22,22 +22,47 @@ BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-c
 def _browser() -> str:
     found = next((p for p in (shutil.which(b) for b in BROWSERS) if p), None)
     if found is None:
-        pytest.skip(f"no Chromium on PATH ({', '.join(BROWSERS)}); apt-get install chromium-headless-shell")
+        pytest.skip(
+            f"no Chromium on PATH ({', '.join(BROWSERS)}); apt-get install chromium-headless-shell"
+        )
     return found
 
 
 def test_audit_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
+    )
     executable = _browser()
     page_file = tmp_path / "audit.html"
-    assert main(["audit", "--all", "--headers", str(HEADER_ROOT), "--format", "html", "--out", str(page_file)]) == 1
+    assert (
+        main(
+            [
+                "audit",
+                "--all",
+                "--headers",
+                str(HEADER_ROOT),
+                "--format",
+                "html",
+                "--out",
+                str(page_file),
+            ]
+        )
+        == 1
+    )
     capsys.readouterr()
     problems: list[str] = []
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+            page.on(
+                "console",
+                lambda m: (
+                    problems.append(f"console {m.type}: {m.text}")
+                    if m.type in ("error", "warning")
+                    else None
+                ),
+            )
             page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
             page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
             page.goto(page_file.as_uri())

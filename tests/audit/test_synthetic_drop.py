@@ -35,26 +35,46 @@ def next_drop(root: Path) -> Path:
     new = copy_generation("maverick", root)
     common = new / COMMON
     # an enumerator added
-    edit(common, "    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,\n",
-         "    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,\n    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZWV = 0x06,\n")
+    edit(
+        common,
+        "    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,\n",
+        "    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,\n    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZWV = 0x06,\n",
+    )
     # one renumbered
-    edit(common, "NEURON_ISA_TPB_DEQUANT_FMT_E2M3TO_E4M3 = 4,", "NEURON_ISA_TPB_DEQUANT_FMT_E2M3TO_E4M3 = 6,")
+    edit(
+        common,
+        "NEURON_ISA_TPB_DEQUANT_FMT_E2M3TO_E4M3 = 4,",
+        "NEURON_ISA_TPB_DEQUANT_FMT_E2M3TO_E4M3 = 6,",
+    )
     # a maintenance marker flipped
-    edit(common, "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2, // Y", "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2, // n, use Rand3 instead")
+    edit(
+        common,
+        "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2, // Y",
+        "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2, // n, use Rand3 instead",
+    )
     # a field moved: num_active_channels and the reserved byte after it swap places
     tsm = new / "aws_neuron_isa_tpb_s4d4_tsm.h"
-    edit(tsm, "    uint8_t                            num_active_channels;  // 1   (34     )\n"
-              "    uint8_t                            reserved0[1];         // 1   (35     )\n",
-              "    uint8_t                            reserved0[1];         // 1   (34     )\n"
-              "    uint8_t                            num_active_channels;  // 1   (35     )\n")
+    edit(
+        tsm,
+        "    uint8_t                            num_active_channels;  // 1   (34     )\n"
+        "    uint8_t                            reserved0[1];         // 1   (35     )\n",
+        "    uint8_t                            reserved0[1];         // 1   (34     )\n"
+        "    uint8_t                            num_active_channels;  // 1   (35     )\n",
+    )
     # a reserved byte given a meaning
-    edit(new / "aws_neuron_isa_tpb_s3d3_ts.h", "    uint8_t                            reserved0[3];         // 3   (13 - 15)\n",
-         "    uint8_t                            reserved0[2];         // 2   (13 - 14)\n"
-         "    uint8_t                            tile_hint;            // 1   (15     )\n")
+    edit(
+        new / "aws_neuron_isa_tpb_s3d3_ts.h",
+        "    uint8_t                            reserved0[3];         // 3   (13 - 15)\n",
+        "    uint8_t                            reserved0[2];         // 2   (13 - 14)\n"
+        "    uint8_t                            tile_hint;            // 1   (15     )\n",
+    )
     # a validator term added
-    edit(new / ASSERT, "    return( i.s3d3_ts.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE );\n",
-         "    return( i.s3d3_ts.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE\n"
-         "            && i.s3d3_ts.imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE );\n")
+    edit(
+        new / ASSERT,
+        "    return( i.s3d3_ts.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE );\n",
+        "    return( i.s3d3_ts.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE\n"
+        "            && i.s3d3_ts.imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE );\n",
+    )
 
     # a JSON binding removed, and a stale name introduced
     def json_edits(doc: dict[str, Any]) -> None:
@@ -81,7 +101,9 @@ def test_exactly_the_edits(capsys: pytest.CaptureFixture[str], drop: Path) -> No
 
 def test_both_sides_are_located(capsys: pytest.CaptureFixture[str], drop: Path) -> None:
     old = tpb_dir("maverick")
-    fs = {f["kind"]: f for f in findings(run(capsys, str(old), str(drop), "--format", "json").json())}
+    fs = {
+        f["kind"]: f for f in findings(run(capsys, str(old), str(drop), "--format", "json").json())
+    }
 
     def at(f: dict[str, Any], side: str, path: Path, needle: str) -> None:
         assert f[side]["file"].endswith(path.name)
@@ -90,22 +112,34 @@ def test_both_sides_are_located(capsys: pytest.CaptureFixture[str], drop: Path) 
     tsm = "aws_neuron_isa_tpb_s4d4_tsm.h"
     at(fs["field.moved"], "old", old / tsm, "num_active_channels;")
     at(fs["field.moved"], "new", drop / tsm, "num_active_channels;")
-    assert fs["field.moved"]["detail"]["old_offset"] == 34 and fs["field.moved"]["detail"]["new_offset"] == 35
+    assert (
+        fs["field.moved"]["detail"]["old_offset"] == 34
+        and fs["field.moved"]["detail"]["new_offset"] == 35
+    )
     at(fs["enum.member.renumbered"], "old", old / COMMON, "DEQUANT_FMT_E2M3TO_E4M3 =")
     at(fs["enum.member.renumbered"], "new", drop / COMMON, "DEQUANT_FMT_E2M3TO_E4M3 =")
     added = fs["enum.member.added"]
     at(added, "new", drop / COMMON, "TENSOR_SUBDIM_XYZWV")
-    assert not added["old"]["present"] and added["old"]["near"] == "after NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW"
+    assert (
+        not added["old"]["present"]
+        and added["old"]["near"] == "after NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW"
+    )
     at(added, "old", old / COMMON, "NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05")
     rep = fs["field.reserved-repurposed"]
     at(rep, "new", drop / "aws_neuron_isa_tpb_s3d3_ts.h", "tile_hint;")
     assert rep["detail"]["offset"] == 15 and rep["detail"]["old_owners"] == ["reserved0"]
     at(fs["opcode.marker"], "old", old / COMMON, "OPCODE_RAND2 =")
-    assert fs["opcode.marker"]["detail"]["new_marker"] == {"maintained": False, "marker": "n", "note": "use Rand3 instead"}
+    assert fs["opcode.marker"]["detail"]["new_marker"] == {
+        "maintained": False,
+        "marker": "n",
+        "note": "use Rand3 instead",
+    }
     fn = fs["function.changed"]
     at(fn, "old", old / ASSERT, "bool has_zero_accum_cmd_field(")
     at(fn, "new", drop / ASSERT, "bool has_zero_accum_cmd_field(")
-    assert [(t["op"], t["text"]) for t in fn["detail"]["terms"]] == [("+", "i.s3d3_ts.imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE")]
+    assert [(t["op"], t["text"]) for t in fn["detail"]["terms"]] == [
+        ("+", "i.s3d3_ts.imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE")
+    ]
     unbound = fs["binding.unbound"]
     at(unbound, "old", old / "instruction_mapping.json", f'"{TS}"')
     at(unbound, "new", drop / "instruction_mapping.json", f'"{TS}"')
@@ -120,11 +154,20 @@ def test_exit_codes(capsys: pytest.CaptureFixture[str], drop: Path, fail_on: str
     assert run(capsys, str(tpb_dir("maverick")), str(drop), "--fail-on", fail_on).rc == rc
 
 
-def test_additive_only_drop_passes_by_default(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_additive_only_drop_passes_by_default(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     new = copy_generation("maverick", tmp_path)
-    edit(new / COMMON, "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2, // Y", "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2, // n, retired")
-    edit(new / COMMON, "    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,\n",
-         "    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,\n    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZWV = 0x06,\n")
+    edit(
+        new / COMMON,
+        "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2, // Y",
+        "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2, // n, retired",
+    )
+    edit(
+        new / COMMON,
+        "    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,\n",
+        "    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,\n    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZWV = 0x06,\n",
+    )
     old = str(tpb_dir("maverick"))
     r = run(capsys, old, str(new))
     assert r.rc == 0, r.out

@@ -10,12 +10,87 @@ import numpy as np
 from headers import tpb_words as w
 from tpbgen.ir.model import Generation, Struct
 
-INTERESTING_8 = (0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 15, 16, 17, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 192, 254, 255)
-INTERESTING_16 = (0, 1, 2, 3, 4, 7, 8, 9, 16, 31, 32, 64, 127, 128, 255, 256, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF)
+INTERESTING_8 = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    15,
+    16,
+    17,
+    31,
+    32,
+    33,
+    63,
+    64,
+    65,
+    96,
+    127,
+    128,
+    129,
+    192,
+    254,
+    255,
+)
+INTERESTING_16 = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    7,
+    8,
+    9,
+    16,
+    31,
+    32,
+    64,
+    127,
+    128,
+    255,
+    256,
+    0x7FFF,
+    0x8000,
+    0xFFFE,
+    0xFFFF,
+)
 INTERESTING_32 = (
-    0, 1, 2, 3, 4, 8, 0x10, 0x1000, 0x2000000, 0x2000004, 0x2004000, 0x1FFFFFF, 0x1FFFFFFF, 0x20000000,
-    0x40000000, 0x80000000, 0x80000001, 0xA0000000, 0xC0000000, 0xFFFFFFFF, 0x3F800000, 0x7FC00000, 0x80000000 | 0x3F,
-    0x00040000, 0x00030000, 0x000E0000, 0x01000000 | 0x80, 0x3E000000,
+    0,
+    1,
+    2,
+    3,
+    4,
+    8,
+    0x10,
+    0x1000,
+    0x2000000,
+    0x2000004,
+    0x2004000,
+    0x1FFFFFF,
+    0x1FFFFFFF,
+    0x20000000,
+    0x40000000,
+    0x80000000,
+    0x80000001,
+    0xA0000000,
+    0xC0000000,
+    0xFFFFFFFF,
+    0x3F800000,
+    0x7FC00000,
+    0x80000000 | 0x3F,
+    0x00040000,
+    0x00030000,
+    0x000E0000,
+    0x01000000 | 0x80,
+    0x3E000000,
 )
 
 
@@ -49,19 +124,49 @@ def leaf_fields(gen: Generation, s: Struct, base: int = 0) -> list[tuple[int, in
 def seeds(gen: str, validator: str) -> list[bytes]:
     """Words the C validator accepts (checked by the test), built at the documented offsets."""
     if validator == "is_valid_tensor_scalar_op":
-        return [w.s3d3_ts(), w.s3d3_ts(w.TS_BITVEC, op0=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, imm0=0xFF),
-                w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH), w.s3d3_ts(imm0_src=w.PTR_IMM, imm0=0x100),
-                w.s3d3_ts(w.TRANSPOSE_TS, n=32, src_nums=(32, 1, 1), dst_nums=(32, 1, 1))]
+        return [
+            w.s3d3_ts(),
+            w.s3d3_ts(
+                w.TS_BITVEC, op0=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, imm0=0xFF
+            ),
+            w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH),
+            w.s3d3_ts(imm0_src=w.PTR_IMM, imm0=0x100),
+            w.s3d3_ts(w.TRANSPOSE_TS, n=32, src_nums=(32, 1, 1), dst_nums=(32, 1, 1)),
+        ]
     if validator == "is_valid_tensor_scalar_ptr_op":
-        return [w.s3d3_ts(w.TS_PTR_ARITH, imm0=0x100, imm1=0x200), w.s3d3_ts(w.TS_PTR_BITVEC, op0=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, imm0=0x100, imm1=0x200)]
-    if validator in ("is_valid_tensor_scalar_cache_reduce", "is_valid_tensor_scalar_cache_cumulative"):
+        return [
+            w.s3d3_ts(w.TS_PTR_ARITH, imm0=0x100, imm1=0x200),
+            w.s3d3_ts(
+                w.TS_PTR_BITVEC,
+                op0=w.BITWISE_AND,
+                in_dtype=w.INT32,
+                out_dtype=w.INT32,
+                imm0=0x100,
+                imm1=0x200,
+            ),
+        ]
+    if validator in (
+        "is_valid_tensor_scalar_cache_reduce",
+        "is_valid_tensor_scalar_cache_cumulative",
+    ):
         op = w.CACHE_REDUCE if validator.endswith("reduce") else w.CACHE_CUMULATIVE
-        return [w.s3d3_ts(op, accum=w.ZERO_ACCUMULATE, op0=w.MULT, op1=w.ADD, imm0=2.0),
-                w.s3d3_ts(op, accum=w.LOAD_ACCUMULATE, op0=w.ADD, op1=w.MAX, imm0=1.0, imm1=3.0)]
+        return [
+            w.s3d3_ts(op, accum=w.ZERO_ACCUMULATE, op0=w.MULT, op1=w.ADD, imm0=2.0),
+            w.s3d3_ts(op, accum=w.LOAD_ACCUMULATE, op0=w.ADD, op1=w.MAX, imm0=1.0, imm1=3.0),
+        ]
     if validator == "is_valid_exponential":
-        return [w.s3d3_ts(w.EXPONENTIAL, op0=w.BYPASS, op1=w.BYPASS, imm0=0.0), w.s3d3_ts(w.EXPONENTIAL, op0=w.BYPASS, op1=w.BYPASS, accum=w.LOAD_ACCUMULATE, imm1=1.0)]
+        return [
+            w.s3d3_ts(w.EXPONENTIAL, op0=w.BYPASS, op1=w.BYPASS, imm0=0.0),
+            w.s3d3_ts(w.EXPONENTIAL, op0=w.BYPASS, op1=w.BYPASS, accum=w.LOAD_ACCUMULATE, imm1=1.0),
+        ]
     if validator == "is_valid_tensor_scalar_ptr_multi":
-        return [w.s4d4_tsm(), w.s4d4_tsm(w.PTR_MULTI_BITVEC, op=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, w=3), w.s4d4_tsm(rev=w.BOTH, w=1)]
+        return [
+            w.s4d4_tsm(),
+            w.s4d4_tsm(
+                w.PTR_MULTI_BITVEC, op=w.BITWISE_AND, in_dtype=w.INT32, out_dtype=w.INT32, w=3
+            ),
+            w.s4d4_tsm(rev=w.BOTH, w=1),
+        ]
     if validator == "is_valid_tensor_scalar_ptr_multi_dual":
         return [w.s4d4_tsm(w.DUAL_ARITH, w=4), w.s4d4_tsm(w.DUAL_ARITH, w=2, rev=w.FIRST)]
     if validator == "is_valid_tsm_immediates_load":
@@ -73,14 +178,22 @@ def _put(buf: bytearray, off: int, size: int, value: int) -> None:
     buf[off : off + size] = (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
 
 
-def mutations(gen: Generation, arm: Struct, seed_words: list[bytes], rng: np.random.Generator, count: int) -> list[bytes]:
+def mutations(
+    gen: Generation, arm: Struct, seed_words: list[bytes], rng: np.random.Generator, count: int
+) -> list[bytes]:
     fields = leaf_fields(gen, arm)
     enum_values = sorted({m.value for e in gen.enums for m in e.members if e.size == 1})
     out: list[bytes] = []
     # every field of every seed through every interesting value, one field at a time
     for s in seed_words:
         for off, size, _kind in fields:
-            pool = INTERESTING_8 + tuple(enum_values) if size == 1 else INTERESTING_16 if size == 2 else INTERESTING_32
+            pool = (
+                INTERESTING_8 + tuple(enum_values)
+                if size == 1
+                else INTERESTING_16
+                if size == 2
+                else INTERESTING_32
+            )
             for v in pool:
                 b = bytearray(s)
                 _put(b, off, size, v)
@@ -95,10 +208,17 @@ def mutations(gen: Generation, arm: Struct, seed_words: list[bytes], rng: np.ran
             elif size == 2:
                 pool = INTERESTING_16
             elif kind == "float":
-                pool = tuple(struct.unpack("<I", struct.pack("<f", x))[0] for x in (0.0, -0.0, 1.0, -2.5, 1e30, float("inf"), float("nan")))
+                pool = tuple(
+                    struct.unpack("<I", struct.pack("<f", x))[0]
+                    for x in (0.0, -0.0, 1.0, -2.5, 1e30, float("inf"), float("nan"))
+                )
             else:
                 pool = INTERESTING_32
-            v = int(pool[int(rng.integers(len(pool)))]) if rng.random() < 0.85 else int.from_bytes(rng.bytes(size), "little")
+            v = (
+                int(pool[int(rng.integers(len(pool)))])
+                if rng.random() < 0.85
+                else int.from_bytes(rng.bytes(size), "little")
+            )
             _put(b, off, size, v)
         out.append(bytes(b))
     return out[:count] if len(out) > count else out

@@ -37,7 +37,9 @@ def ir() -> dict[str, object]:
 
 
 @pytest.mark.parametrize("gen", ["sunda", "cayman", "mariana", "maverick"])
-def test_python_and_batch_agree_with_c(gen: str, cc: str, tmp_path: Path, ir: dict[str, object]) -> None:
+def test_python_and_batch_agree_with_c(
+    gen: str, cc: str, tmp_path: Path, ir: dict[str, object]
+) -> None:
     g = ir[gen]
     mod = importlib.import_module(f"tpb_isa.{gen}")
     validators = importlib.import_module(f"tpb_isa.{gen}.validators")
@@ -54,12 +56,19 @@ def test_python_and_batch_agree_with_c(gen: str, cc: str, tmp_path: Path, ir: di
         seed_words = seeds(gen, name)
         assert seed_words, f"no seeds for {name}"
         sw = np.frombuffer(b"".join(seed_words), dtype=np.uint8).reshape(-1, 64)
-        assert clib.run(name, sw).all(), f"{gen}: a seed word of {name} is rejected by the C validator"
-        words = np.vstack([
-            np.frombuffer(b"".join(mutations(g, arm_struct, seed_words, rng, per_validator * 3 // 4)), dtype=np.uint8).reshape(-1, 64),
-            random_words(opcodes, rng, per_validator // 4),
-            np.frombuffer(b"".join(edge_words(g, seed_words)), dtype=np.uint8).reshape(-1, 64),
-        ])
+        assert clib.run(name, sw).all(), (
+            f"{gen}: a seed word of {name} is rejected by the C validator"
+        )
+        words = np.vstack(
+            [
+                np.frombuffer(
+                    b"".join(mutations(g, arm_struct, seed_words, rng, per_validator * 3 // 4)),
+                    dtype=np.uint8,
+                ).reshape(-1, 64),
+                random_words(opcodes, rng, per_validator // 4),
+                np.frombuffer(b"".join(edge_words(g, seed_words)), dtype=np.uint8).reshape(-1, 64),
+            ]
+        )
         total += len(words)
         want = clib.run(name, words)
         got_batch = batch.run_validator_batch(name, words)
@@ -67,15 +76,23 @@ def test_python_and_batch_agree_with_c(gen: str, cc: str, tmp_path: Path, ir: di
         got_scalar = np.array([scalar(bytes(row), 0) for row in words], dtype=bool)
         bad_s = np.flatnonzero(got_scalar != want)
         bad_b = np.flatnonzero(got_batch != want)
-        assert bad_s.size == 0, f"{gen} {name}: scalar disagrees with C on {bad_s.size} words, first {bytes(words[bad_s[0]]).hex()} (C says {want[bad_s[0]]})"
-        assert bad_b.size == 0, f"{gen} {name}: batch disagrees with C on {bad_b.size} words, first {bytes(words[bad_b[0]]).hex()} (C says {want[bad_b[0]]})"
+        assert bad_s.size == 0, (
+            f"{gen} {name}: scalar disagrees with C on {bad_s.size} words, first {bytes(words[bad_s[0]]).hex()} (C says {want[bad_s[0]]})"
+        )
+        assert bad_b.size == 0, (
+            f"{gen} {name}: batch disagrees with C on {bad_b.size} words, first {bytes(words[bad_b[0]]).hex()} (C says {want[bad_b[0]]})"
+        )
         # the runtime's own C backend (the shipped headers, compiled by the package) agrees too
         got_c = validators.C_VALIDATORS.run(name, words)
         bad_c = np.flatnonzero(got_c != want)
-        assert bad_c.size == 0, f"{gen} {name}: the C backend disagrees on {bad_c.size} words, first {bytes(words[bad_c[0]]).hex()}"
+        assert bad_c.size == 0, (
+            f"{gen} {name}: the C backend disagrees on {bad_c.size} words, first {bytes(words[bad_c[0]]).hex()}"
+        )
         accepted = int(want.sum())
         print(f"{gen} {name}: {len(words)} words, {accepted} accepted by C")
-        assert 0.01 * len(words) < accepted < 0.99 * len(words), f"{gen} {name}: corpus not discriminating ({accepted}/{len(words)} accepted)"
+        assert 0.01 * len(words) < accepted < 0.99 * len(words), (
+            f"{gen} {name}: corpus not discriminating ({accepted}/{len(words)} accepted)"
+        )
         # the dispatching entry points agree with the validator on words of its opcodes
         mine = np.isin(words[:, 0], opcodes)
         for backend in ("c", "numpy", "python"):
@@ -84,8 +101,13 @@ def test_python_and_batch_agree_with_c(gen: str, cc: str, tmp_path: Path, ir: di
         every = batch.validate_batch(words, backend="c")
         assert (batch.validate_batch(words, backend="numpy") == every).all()
         sample = words[:: max(1, len(words) // 3000)]
-        assert (batch.validate_batch(sample, backend="python") == batch.validate_batch(sample, backend="c")).all()
-        assert [mod.validate(r, backend="c") for r in sample[:500]] == [mod.validate(r) for r in sample[:500]]
+        assert (
+            batch.validate_batch(sample, backend="python")
+            == batch.validate_batch(sample, backend="c")
+        ).all()
+        assert [mod.validate(r, backend="c") for r in sample[:500]] == [
+            mod.validate(r) for r in sample[:500]
+        ]
     assert total >= WORDS_PER_GEN
 
 

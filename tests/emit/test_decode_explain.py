@@ -43,7 +43,10 @@ def test_deprecation_status() -> None:
         assert m.opcode_status(0x43).maintained is True
         assert m.opcode_status(0x4F).note == "ucode/kaenadve exists, not maintained/used"
         assert m.enums.Opcode.EXPONENTIAL.info.maintained is None
-        assert m.enums.Opcode.TENSOR_SCALAR_ARITH_OP.c_name == "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP"
+        assert (
+            m.enums.Opcode.TENSOR_SCALAR_ARITH_OP.c_name
+            == "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP"
+        )
     assert gen_module("sunda").enums.Opcode.TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH.info.line == 221
 
 
@@ -77,7 +80,9 @@ def test_top_level_validators_accept_objects_and_bytes() -> None:
     m = gen_module("cayman")
     word = w.s3d3_ts()
     obj = m.decode(word)
-    assert m.validators.is_valid_tensor_scalar_op(obj) and m.validators.is_valid_tensor_scalar_op(word)
+    assert m.validators.is_valid_tensor_scalar_op(obj) and m.validators.is_valid_tensor_scalar_op(
+        word
+    )
     assert m.validators_for(0x43) == ("is_valid_tensor_scalar_op",)
     assert m.TOP_LEVEL["is_valid_tensor_scalar_ptr_multi"] == (0x4F, 0x5F)
 
@@ -86,7 +91,9 @@ def test_batch_decode() -> None:
     import numpy as np
 
     m = gen_module("mariana")
-    words = np.frombuffer(w.s3d3_ts() + w.s4d4_tsm() + bytes([0x87, 16]) + bytes(62), dtype=np.uint8).reshape(3, 64)
+    words = np.frombuffer(
+        w.s3d3_ts() + w.s4d4_tsm() + bytes([0x87, 16]) + bytes(62), dtype=np.uint8
+    ).reshape(3, 64)
     d = m.decode_batch(words)
     assert list(d.decodable) == [True, True, False]
     view = d.view(m.structs.S4D4_TSM)
@@ -105,4 +112,6 @@ def test_explain_follows_if_return_bodies_and_locals() -> None:
     bad_rev = bytearray(w.s4d4_tsm())
     bad_rev[38] = 9  # not a TENS_SCALAR_REV_OPS value: the early `return false` branch
     assert "reverse_operands = 9 (returns false at line" in s.explain(bytes(bad_rev))
-    assert s.explain(w.s4d4_tsm(w=0)).endswith("src_mem_pattern.num_elem[3] = 0 (needs src_mem_pattern.num_elem[3] >= 1)")
+    assert s.explain(w.s4d4_tsm(w=0)).endswith(
+        "src_mem_pattern.num_elem[3] = 0 (needs src_mem_pattern.num_elem[3] >= 1)"
+    )

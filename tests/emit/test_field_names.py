@@ -56,6 +56,11 @@ def test_fields_named_value_round_trip(tmp_path: Path) -> None:
         '{"struct2opcode": {"NEURON_ISA_TPB_TOY_STRUCT": ["NEURON_ISA_TPB_OPCODE_A"]}, "struct2pseudo_opcode": {}}'
     )
     out = tmp_path / "gen"
-    assert main(["generate", "--headers", str(tmp_path / "drop"), "--out", str(out), "--no-cache"]) == 0
-    run = subprocess.run([sys.executable, "-c", PROBE.format(out=str(out))], capture_output=True, text=True)
+    assert (
+        main(["generate", "--headers", str(tmp_path / "drop"), "--out", str(out), "--no-cache"])
+        == 0
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE.format(out=str(out))], capture_output=True, text=True
+    )
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr

@@ -27,31 +27,46 @@ def generate(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def test_committed_generated_is_current(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = generate(capsys, "--headers", str(HEADER_ROOT), "--out", str(REPO / "generated"), "--check")
+    code, out, err = generate(
+        capsys, "--headers", str(HEADER_ROOT), "--out", str(REPO / "generated"), "--check"
+    )
     assert code == 0, err
     assert "generated/ is current" in out
 
 
-def test_deterministic_and_relocatable(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_deterministic_and_relocatable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the same drop, copied to another place and generated without the cache, gives the same bytes
     other = tmp_path / "elsewhere" / "drop"
     shutil.copytree(HEADER_ROOT, other)
     monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
     assert generate(capsys, "--headers", str(HEADER_ROOT), "--out", str(tmp_path / "a"))[0] == 0
-    assert generate(capsys, "--headers", str(other), "--out", str(tmp_path / "b"), "--no-cache")[0] == 0
+    assert (
+        generate(capsys, "--headers", str(other), "--out", str(tmp_path / "b"), "--no-cache")[0]
+        == 0
+    )
     a, b = tree(tmp_path / "a"), tree(tmp_path / "b")
     assert a == b
-    assert a == tree(REPO / "generated") | {k: v for k, v in a.items() if k not in tree(REPO / "generated")}
+    assert a == tree(REPO / "generated") | {
+        k: v for k, v in a.items() if k not in tree(REPO / "generated")
+    }
     for name, data in a.items():
         text = data.decode("utf-8")
         assert str(tmp_path) not in text and str(REPO) not in text, f"absolute path in {name}"
 
 
-def test_write_if_changed_keeps_timestamps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_write_if_changed_keeps_timestamps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "gen"
     assert generate(capsys, "--out", str(out), "--headers", str(HEADER_ROOT))[0] == 0
     first = {p: p.stat().st_mtime_ns for p in out.rglob("*.py")}
@@ -80,28 +95,44 @@ def test_check_reports_each_stale_file(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"{out / 'README.md'}: error [stale-output]: missing" in err
     assert "notes.py" not in err
     # build debris and user files are not a difference
-    shutil.copytree(REPO / "generated", tmp_path / "clean", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "generated", tmp_path / "clean", ignore=shutil.ignore_patterns("__pycache__")
+    )
     (tmp_path / "clean" / "tpb_isa.egg-info").mkdir()
     (tmp_path / "clean" / "tpb_isa.egg-info" / "PKG-INFO").write_text("x")
     (tmp_path / "clean" / "NOTES.md").write_text("mine")
-    assert generate(capsys, "--out", str(tmp_path / "clean"), "--headers", str(HEADER_ROOT), "--check")[0] == 0
+    assert (
+        generate(
+            capsys, "--out", str(tmp_path / "clean"), "--headers", str(HEADER_ROOT), "--check"
+        )[0]
+        == 0
+    )
 
 
-def test_failed_generation_leaves_previous_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_failed_generation_leaves_previous_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     drop = tmp_path / "drop"
     shutil.copytree(HEADER_ROOT, drop)
     out = tmp_path / "gen"
     assert generate(capsys, "--out", str(out), "--headers", str(drop))[0] == 0
     before = tree(out)
     assert_h = drop / "neuron_cayman_arch_isa" / "tpb" / "aws_neuron_isa_tpb_assert.h"
-    assert_h.write_text(assert_h.read_text().replace("STATIC inline bool has_valid_neuron_header(NEURON_ISA_TPB_INST_UNION i) {",
-                                                    "STATIC inline bool has_valid_neuron_header(NEURON_ISA_TPB_INST_UNION i) {\n    return @;\n", 1))
+    assert_h.write_text(
+        assert_h.read_text().replace(
+            "STATIC inline bool has_valid_neuron_header(NEURON_ISA_TPB_INST_UNION i) {",
+            "STATIC inline bool has_valid_neuron_header(NEURON_ISA_TPB_INST_UNION i) {\n    return @;\n",
+            1,
+        )
+    )
     code, _, err = generate(capsys, "--out", str(out), "--headers", str(drop))
     assert code == 2 and "aws_neuron_isa_tpb_assert.h:" in err and "error" in err
     assert tree(out) == before
 
 
-def test_untranslatable_construct_golden(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_untranslatable_construct_golden(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     drop = tmp_path / "drop"
     shutil.copytree(HEADER_ROOT, drop)
     assert_h = drop / "neuron_mariana_arch_isa" / "tpb" / "aws_neuron_isa_tpb_assert.h"
@@ -113,9 +144,16 @@ def test_untranslatable_construct_golden(tmp_path: Path, capsys: pytest.CaptureF
     line = head.count("\n") + 1
     tail = tail[:body_end] + "\n    int x = 0;\n    int *p = &x;\n    (void)p;" + tail[body_end:]
     assert_h.write_text(head + marker + tail)
-    code, _, err = generate(capsys, "--out", str(tmp_path / "lenient"), "--headers", str(drop), "--no-cache")
-    assert code == 0 and "warning [untranslated]: four_byte_aligned is outside the translator's subset" in err, err
-    code, _, err = generate(capsys, "--out", str(tmp_path / "gen"), "--headers", str(drop), "--no-cache", "--strict")
+    code, _, err = generate(
+        capsys, "--out", str(tmp_path / "lenient"), "--headers", str(drop), "--no-cache"
+    )
+    assert (
+        code == 0
+        and "warning [untranslated]: four_byte_aligned is outside the translator's subset" in err
+    ), err
+    code, _, err = generate(
+        capsys, "--out", str(tmp_path / "gen"), "--headers", str(drop), "--no-cache", "--strict"
+    )
     assert code == 1
     expected = (GOLDEN / "untranslatable.txt").read_text()
     assert f"aws_neuron_isa_tpb_assert.h:{line + tail[:body_end].count(chr(10)) + 2}:" in err
@@ -151,22 +189,41 @@ def test_runtime_imports_without_the_generator(tmp_path: Path) -> None:
         "    assert m.TOP_LEVEL and m.structs.STRUCTS\n"
         "print('ok', tpb_isa.RUNTIME_API)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("ok")
 
 
 def test_pip_install_generated(tmp_path: Path) -> None:
     src = tmp_path / "src"
-    shutil.copytree(REPO / "generated", src, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    shutil.copytree(
+        REPO / "generated", src, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
+    )
     target = tmp_path / "site"
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(src)],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(target),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stderr
-    probe = f"import sys; sys.path.insert(0, {str(target)!r}); import tpb_isa; print(tpb_isa.__file__)"
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    probe = (
+        f"import sys; sys.path.insert(0, {str(target)!r}); import tpb_isa; print(tpb_isa.__file__)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().startswith(str(target))
     assert (target / "tpb_isa" / "py.typed").exists()
@@ -178,9 +235,17 @@ def test_runtime_api_mismatch_is_refused(tmp_path: Path) -> None:
     init = pkg / "tpb_isa" / "_runtime" / "api.py"
     text = init.read_text()
     major = int(re.search(r"RUNTIME_API: tuple\[int, int\] = \((\d+), \d+\)", text).group(1))  # type: ignore[union-attr]
-    init.write_text(re.sub(r"RUNTIME_API: tuple\[int, int\] = \(\d+, \d+\)", f"RUNTIME_API: tuple[int, int] = ({major + 1}, 0)", text))
+    init.write_text(
+        re.sub(
+            r"RUNTIME_API: tuple\[int, int\] = \(\d+, \d+\)",
+            f"RUNTIME_API: tuple[int, int] = ({major + 1}, 0)",
+            text,
+        )
+    )
     probe = f"import sys; sys.path.insert(0, {str(pkg)!r}); import tpb_isa; tpb_isa.gen('sunda')"
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path
+    )
     assert run.returncode != 0 and "RuntimeMismatch" in run.stderr and "regenerate" in run.stderr
 
 
@@ -196,11 +261,16 @@ def test_arrays_of_any_rank_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
         "typedef union NEURON_ISA_TPB_U { uint32_t w; float f; uint8_t b[4]; } NEURON_ISA_TPB_U;\n"
         "typedef struct NEURON_ISA_TPB_TOY_STRUCT { NEURON_ISA_TPB_OPCODE opcode; uint8_t grid[2][3]; uint8_t in;\n"
         "    NEURON_ISA_TPB_CELL cells[2][2]; NEURON_ISA_TPB_U u[2]; int32_t m[2][2]; } NEURON_ISA_TPB_TOY_STRUCT;\n"
-        "_Static_assert(sizeof(NEURON_ISA_TPB_TOY_STRUCT) == 48, \"48\");\n"
+        '_Static_assert(sizeof(NEURON_ISA_TPB_TOY_STRUCT) == 48, "48");\n'
     )
-    (tpb / "instruction_mapping.json").write_text('{"struct2opcode": {"NEURON_ISA_TPB_TOY_STRUCT": ["NEURON_ISA_TPB_OPCODE_A"]}, "struct2pseudo_opcode": {}}')
+    (tpb / "instruction_mapping.json").write_text(
+        '{"struct2opcode": {"NEURON_ISA_TPB_TOY_STRUCT": ["NEURON_ISA_TPB_OPCODE_A"]}, "struct2pseudo_opcode": {}}'
+    )
     out = tmp_path / "gen"
-    assert generate(capsys, "--headers", str(tmp_path / "drop"), "--out", str(out), "--no-cache")[0] == 0
+    assert (
+        generate(capsys, "--headers", str(tmp_path / "drop"), "--out", str(out), "--no-cache")[0]
+        == 0
+    )
     probe = (
         f"import sys, os; sys.path.insert(0, {str(out)!r}); from tpb_isa.toy import structs as S\n"
         "raw = os.urandom(48)\n"
@@ -211,7 +281,9 @@ def test_arrays_of_any_rank_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
         "assert t.in_ == raw[7]  # a C field named like a Python keyword gets a trailing _\n"
         "print('ok')\n"
     )
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path
+    )
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
 
 
@@ -220,9 +292,26 @@ def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
     outs = []
     for seed in ("1", "12345"):
         out = tmp_path / f"gen{seed}"
-        env = {**os.environ, "PYTHONHASHSEED": seed, "TPBGEN_CACHE_DIR": str(tmp_path / f"cache{seed}")}
-        proc = subprocess.run([sys.executable, "-m", "tpbgen.cli", "generate", "--headers", str(HEADER_ROOT), "--out", str(out)],
-                              capture_output=True, text=True, env=env)
+        env = {
+            **os.environ,
+            "PYTHONHASHSEED": seed,
+            "TPBGEN_CACHE_DIR": str(tmp_path / f"cache{seed}"),
+        }
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tpbgen.cli",
+                "generate",
+                "--headers",
+                str(HEADER_ROOT),
+                "--out",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         assert proc.returncode == 0, proc.stderr
         outs.append(tree(out))
     assert outs[0] == outs[1]

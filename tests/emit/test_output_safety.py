@@ -29,7 +29,11 @@ def snapshot(root: Path) -> dict[str, bytes | str]:
         for n in dirnames + filenames:
             p = Path(dirpath) / n
             rel = p.relative_to(root).as_posix()
-            out[rel] = ("-> " + os.readlink(p)) if p.is_symlink() else ("<dir>" if p.is_dir() else p.read_bytes())
+            out[rel] = (
+                ("-> " + os.readlink(p))
+                if p.is_symlink()
+                else ("<dir>" if p.is_dir() else p.read_bytes())
+            )
     return out
 
 
@@ -41,7 +45,9 @@ def generate(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
 
 
 # -- ownership ------------------------------------------------------------------------------------
-def test_project_dir_is_refused_and_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_project_dir_is_refused_and_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     proj = tmp_path / "project"
     (proj / "src").mkdir(parents=True)
     (proj / "README.md").write_text("my project\n")
@@ -51,7 +57,9 @@ def test_project_dir_is_refused_and_untouched(tmp_path: Path, capsys: pytest.Cap
     before = snapshot(proj)
     code, _, err = generate(capsys, "--out", str(proj))
     assert code == ExitCode.BAD_INPUT
-    assert f"{proj}: error [out-not-owned]: is not a tpbgen output directory: it holds '.git'" in err
+    assert (
+        f"{proj}: error [out-not-owned]: is not a tpbgen output directory: it holds '.git'" in err
+    )
     assert snapshot(proj) == before
 
 
@@ -63,7 +71,9 @@ def test_regular_file_as_out_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
     assert f.read_text() == "keep me\n"
 
 
-def test_dot_and_ancestors_of_the_cwd_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dot_and_ancestors_of_the_cwd_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     work = tmp_path / "a" / "b"
     work.mkdir(parents=True)
     monkeypatch.chdir(work)
@@ -73,18 +83,26 @@ def test_dot_and_ancestors_of_the_cwd_are_refused(tmp_path: Path, capsys: pytest
     assert os.listdir(work) == []
 
 
-def test_header_root_inside_it_and_around_it_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_header_root_inside_it_and_around_it_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     drop = tmp_path / "drop"
     shutil.copytree(HEADER_ROOT, drop)
     before = snapshot(tmp_path)
-    for out, code_name in ((drop, "out-in-headers"), (drop / "neuron_sunda_arch_isa" / "gen", "out-in-headers"), (tmp_path, "out-contains-headers")):
+    for out, code_name in (
+        (drop, "out-in-headers"),
+        (drop / "neuron_sunda_arch_isa" / "gen", "out-in-headers"),
+        (tmp_path, "out-contains-headers"),
+    ):
         code = main(["generate", "--headers", str(drop), "--out", str(out)])
         err = capsys.readouterr().err
         assert code == ExitCode.BAD_INPUT and f"[{code_name}]" in err, (out, err)
     assert snapshot(tmp_path) == before
 
 
-def test_a_manifest_tpbgen_did_not_write_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_manifest_tpbgen_did_not_write_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "gen"
     out.mkdir()
     (out / "MANIFEST.json").write_text('{"name": "someone else"}\n')
@@ -93,7 +111,9 @@ def test_a_manifest_tpbgen_did_not_write_is_refused(tmp_path: Path, capsys: pyte
     assert os.listdir(out) == ["MANIFEST.json"]
 
 
-def test_user_files_and_pip_debris_survive_regeneration(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_user_files_and_pip_debris_survive_regeneration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "gen"
     assert generate(capsys, "--out", str(out))[0] == 0
     # what a user and their tools leave in a vendored package
@@ -110,8 +130,13 @@ def test_user_files_and_pip_debris_survive_regeneration(tmp_path: Path, capsys: 
     os.symlink("NOTES.md", out / "notes-link")
     out.chmod(0o750)
     notes_inode = (out / "NOTES.md").stat().st_ino
-    foreign = {k: v for k, v in snapshot(out).items() if k.split("/")[0] in ("NOTES.md", ".git", "build", "tpb_isa.egg-info", "notes-link")
-               or "__pycache__" in k or k.endswith("local_helpers.py")}
+    foreign = {
+        k: v
+        for k, v in snapshot(out).items()
+        if k.split("/")[0] in ("NOTES.md", ".git", "build", "tpb_isa.egg-info", "notes-link")
+        or "__pycache__" in k
+        or k.endswith("local_helpers.py")
+    }
     # tpbgen's own files: one edited (so it is rewritten), one it wrote before and no longer generates
     (out / "tpb_isa" / "sunda" / "enums.py").write_text("# edited\n")
     manifest = json.loads((out / "MANIFEST.json").read_text())
@@ -131,12 +156,16 @@ def test_user_files_and_pip_debris_survive_regeneration(tmp_path: Path, capsys: 
     assert not (out / "tpb_isa" / "retired.py").exists()
     assert (out / "tpb_isa" / "retired_edited.py").read_text() == "old = 1  # the user changed it\n"
     assert "retired_edited.py: warning [out-kept]" in err
-    assert (out / "tpb_isa" / "sunda" / "enums.py").read_bytes() == (REPO / "generated" / "tpb_isa" / "sunda" / "enums.py").read_bytes()
+    assert (out / "tpb_isa" / "sunda" / "enums.py").read_bytes() == (
+        REPO / "generated" / "tpb_isa" / "sunda" / "enums.py"
+    ).read_bytes()
     # and --check does not count any of them
     assert generate(capsys, "--out", str(out), "--check")[0] == 0
 
 
-def test_a_foreign_file_where_tpbgen_now_writes_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_foreign_file_where_tpbgen_now_writes_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "gen"
     assert generate(capsys, "--out", str(out))[0] == 0
     manifest = json.loads((out / "MANIFEST.json").read_text())
@@ -161,10 +190,14 @@ def test_legacy_manifest_is_recognised(tmp_path: Path, capsys: pytest.CaptureFix
     (out / "MANIFEST.json").write_text(json.dumps(manifest))
     (out / "mine.txt").write_text("x")
     assert generate(capsys, "--out", str(out))[0] == 0
-    assert (out / "mine.txt").read_text() == "x" and "files" in json.loads((out / "MANIFEST.json").read_text())
+    assert (out / "mine.txt").read_text() == "x" and "files" in json.loads(
+        (out / "MANIFEST.json").read_text()
+    )
 
 
-def test_a_symlinked_out_is_followed_not_replaced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_symlinked_out_is_followed_not_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     real = tmp_path / "real"
     link = tmp_path / "link"
     os.symlink(real.name, link)
@@ -174,18 +207,42 @@ def test_a_symlinked_out_is_followed_not_replaced(tmp_path: Path, capsys: pytest
 
 
 # -- atomicity: a kill at every step -------------------------------------------------------------
-OLD = {"MANIFEST.json": "", "pkg/__init__.py": "old = 1\n", "pkg/a.py": "a = 1\n", "pkg/gone.py": "gone = 1\n", "README.md": "old\n"}
-NEW = {"MANIFEST.json": "", "pkg/__init__.py": "new = 2\n", "pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 2\n", "README.md": "new\n"}
+OLD = {
+    "MANIFEST.json": "",
+    "pkg/__init__.py": "old = 1\n",
+    "pkg/a.py": "a = 1\n",
+    "pkg/gone.py": "gone = 1\n",
+    "README.md": "old\n",
+}
+NEW = {
+    "MANIFEST.json": "",
+    "pkg/__init__.py": "new = 2\n",
+    "pkg/a.py": "a = 1\n",
+    "pkg/sub/b.py": "b = 2\n",
+    "README.md": "new\n",
+}
 
 
 def with_manifest(files: dict[str, str]) -> dict[str, str]:
     files = dict(files)
-    files["MANIFEST.json"] = json.dumps({"format": writer.MANIFEST_FORMAT, "files": writer.manifest_files(files)}, sort_keys=True) + "\n"
+    files["MANIFEST.json"] = (
+        json.dumps(
+            {"format": writer.MANIFEST_FORMAT, "files": writer.manifest_files(files)},
+            sort_keys=True,
+        )
+        + "\n"
+    )
     return files
 
 
 def tpbgen_view(out: Path) -> dict[str, bytes]:
-    return {k: v for k, v in snapshot(out).items() if isinstance(v, bytes) and k.split("/")[0] in ("MANIFEST.json", "pkg", "README.md") and "__pycache__" not in k}
+    return {
+        k: v
+        for k, v in snapshot(out).items()
+        if isinstance(v, bytes)
+        and k.split("/")[0] in ("MANIFEST.json", "pkg", "README.md")
+        and "__pycache__" not in k
+    }
 
 
 def expected_view(files: dict[str, str]) -> dict[str, bytes]:
@@ -231,7 +288,9 @@ def run_killed_at(out: Path, k: int) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork to kill a writer mid-way")
 @pytest.mark.parametrize("fallback", [False, True], ids=["exchange", "two-renames"])
-def test_a_kill_at_every_step_leaves_a_complete_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fallback: bool) -> None:
+def test_a_kill_at_every_step_leaves_a_complete_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fallback: bool
+) -> None:
     if fallback:
         monkeypatch.setattr(writer, "_exchange_syscall", lambda: None)
     names = steps(tmp_path, monkeypatch)
@@ -249,7 +308,9 @@ def test_a_kill_at_every_step_leaves_a_complete_tree(tmp_path: Path, monkeypatch
         # the next run cleans up after the killed one, says so, and finishes the job
         result = writer.write_tree(with_manifest(NEW), out)
         assert tpbgen_view(out) == new, names[k]
-        assert (out / "USER.txt").read_text() == "user\n" and (out / "pkg" / "__pycache__" / "a.pyc").read_bytes() == b"pyc"
+        assert (out / "USER.txt").read_text() == "user\n" and (
+            out / "pkg" / "__pycache__" / "a.pyc"
+        ).read_bytes() == b"pyc"
         leftovers = [p.name for p in case.iterdir() if p.name != "out"]
         assert leftovers == [], (names[k], leftovers)
         if any(".tpbgen-tmp-" in str(d.file) for d in result.notes):
@@ -300,7 +361,9 @@ def test_two_runs_never_interleave(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not errors and tpbgen_view(out) == expected_view(with_manifest(NEW))
 
 
-def test_the_loser_of_a_race_gets_a_clear_message_from_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_loser_of_a_race_gets_a_clear_message_from_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "gen"
     out.mkdir()
     import fcntl
@@ -308,12 +371,27 @@ def test_the_loser_of_a_race_gets_a_clear_message_from_the_cli(tmp_path: Path, m
     fd = os.open(tmp_path, os.O_RDONLY)  # what a running generate holds
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        proc = subprocess.run([sys.executable, "-m", "tpbgen", "generate", "--headers", str(HEADER_ROOT), "--out", str(out)],
-                              capture_output=True, text=True, cwd=REPO)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tpbgen",
+                "generate",
+                "--headers",
+                str(HEADER_ROOT),
+                "--out",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+        )
     finally:
         os.close(fd)
     assert proc.returncode == 2, proc.stderr
-    assert f"{out}: error [out-locked]: another tpbgen is writing this output right now" in proc.stderr
+    assert (
+        f"{out}: error [out-locked]: another tpbgen is writing this output right now" in proc.stderr
+    )
     assert os.listdir(out) == []
 
 
@@ -324,7 +402,12 @@ def tmpfs(tmp_path: Path) -> Iterator[Path]:
     mnt.mkdir()
     if not sys.platform.startswith("linux") or os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root on Linux")
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mnt)], capture_output=True).returncode != 0:
+    if (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mnt)], capture_output=True
+        ).returncode
+        != 0
+    ):
         pytest.skip("cannot mount a tmpfs here (no CAP_SYS_ADMIN)")
     try:
         yield mnt
@@ -332,19 +415,26 @@ def tmpfs(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
 
 
-def test_read_only_file_system_is_a_user_error(tmpfs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_read_only_file_system_is_a_user_error(
+    tmpfs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmpfs / "gen"
     assert generate(capsys, "--out", str(out))[0] == 0
     (out / "README.md").write_text("stale\n")  # so the next run has something to write
     before = snapshot(tmpfs)
-    assert subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], capture_output=True).returncode == 0
+    assert (
+        subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], capture_output=True).returncode
+        == 0
+    )
     code, _, err = generate(capsys, "--out", str(out))
     assert code == ExitCode.BAD_INPUT
     assert "Read-only file system" in err and "[os-error]" in err
     assert snapshot(tmpfs) == before
 
 
-def test_full_disk_is_a_user_error_and_leaves_no_debris(tmpfs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_full_disk_is_a_user_error_and_leaves_no_debris(
+    tmpfs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmpfs / "gen"
     assert generate(capsys, "--out", str(out))[0] == 0
     for p in out.rglob("*.py"):  # every file changes, so the next run must write a whole tree

@@ -17,4 +17,7 @@ def test_readme_examples_run() -> None:
     for block in blocks:
         exec(compile(block, "generated/README.md", "exec"), scope)
     explain = scope["mariana"].explain(bytes(scope["bad"]))  # type: ignore[attr-defined]
-    assert explain == "is_valid_tensor_scalar_op -> tensor_scalar_valid_ops: op0 = 7 (DIVIDE) (needs op0 != NEURON_ISA_TPB_ALU_OP_DIVIDE)"
+    assert (
+        explain
+        == "is_valid_tensor_scalar_op -> tensor_scalar_valid_ops: op0 = 7 (DIVIDE) (needs op0 != NEURON_ISA_TPB_ALU_OP_DIVIDE)"
+    )

@@ -49,17 +49,23 @@ def test_dtype_matches_layout(gen: str, c_name: str, cls: type[Any]) -> None:
     for f in cls.LAYOUT:
         assert f.offset + f.size <= cls.SIZE
         value = getattr(obj, f.name)
-        if f.bit_width is None and not f.dims and isinstance(value, int) and f.name in (cls.DTYPE.names or ()):
+        if (
+            f.bit_width is None
+            and not f.dims
+            and isinstance(value, int)
+            and f.name in (cls.DTYPE.names or ())
+        ):
             assert int(arr[f.name][0]) == int(value), f"{cls.__name__}.{f.name}"
         if f.bit_width is not None:
             word = int.from_bytes(raw[f.offset : f.offset + f.size], "little")
-            assert int(value) & ((1 << f.bit_width) - 1) == (word >> f.bit_offset) & ((1 << f.bit_width) - 1)
+            assert int(value) & ((1 << f.bit_width) - 1) == (word >> f.bit_offset) & (
+                (1 << f.bit_width) - 1
+            )
 
 
 def test_default_instance_is_zero_bytes_but_a_valid_header() -> None:
     """Defaults are zero, except the header's inst_word_len: it counts the word's 4-byte units,
     the value has_valid_neuron_header requires (NEURON_ISA_TPB_INST_NBYTES / 4)."""
-
 
     def word_len_offsets(cls: type[Any], base: int = 0) -> list[int]:
         if not hasattr(cls, "_codec"):  # a union's default is all zero

@@ -83,7 +83,9 @@ def test_text_of_a_valid_word() -> None:
     m = gen_module("mariana")
     word = w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH)
     text = m.disasm(word)
-    assert text.startswith("TENSOR_SCALAR_ARITH_OP header={inst_word_len=16 debug_cmd=0 debug_hint=0} ")
+    assert text.startswith(
+        "TENSOR_SCALAR_ARITH_OP header={inst_word_len=16 debug_cmd=0 debug_hint=0} "
+    )
     for part in ("src_mem_pattern={start_addr=sbuf[0]+0x0 step_elem=[1,1,1] num_elem=[64,1,1]}",
                  "in_dtype=FP32", "op0=MULT", "op1=ADD", "reverse_operands=BOTH", "imm0=2.0", "imm1=1.5",
                  "dst_mem_pattern={start_addr=sbuf[0]+0x1000"):  # fmt: skip
@@ -146,7 +148,11 @@ def test_assembly_grammar() -> None:
     words = text_form.asm_lines(program)
     assert len(words) == 2 and m.asm(program) == b"".join(words)
     a = m.decode(words[0])
-    assert a.header.inst_word_len == 16 and a.op0 == m.enums.AluOp.MULT and a.num_active_channels == 128
+    assert (
+        a.header.inst_word_len == 16
+        and a.op0 == m.enums.AluOp.MULT
+        and a.num_active_channels == 128
+    )
     assert a.imm0.imm_arith_fp32 == 2.0 and a.op1 == m.enums.AluOp.BYPASS  # omitted: the default
     b = m.decode(words[1])
     assert b.imm0.imm_arith_fp32 == 1.5 and words[1][44:48] == bytes.fromhex("0000c07f")
@@ -158,20 +164,44 @@ def test_assembly_grammar() -> None:
     [
         ("FROB x=1", "1:1", "'FROB' is not a mariana opcode"),
         ("TENSOR_SCALAR_ARITH_OP op0=FOO", "1:28", "'FOO' is not a member of AluOp"),
-        ("TENSOR_SCALAR_ARITH_OP num_active_channels=300", "1:44", "num_active_channels (uint8_t) is 0..255, not 300"),
+        (
+            "TENSOR_SCALAR_ARITH_OP num_active_channels=300",
+            "1:44",
+            "num_active_channels (uint8_t) is 0..255, not 300",
+        ),
         ("TENSOR_SCALAR_ARITH_OP imm0=1.5 imm0=2", "1:33", "field imm0 is given twice"),
-        ("TENSOR_SCALAR_ARITH_OP src_mem_pattern={step_elem=[1,2]}", "1:41", "step_elem takes 3 elements, 2 given"),
+        (
+            "TENSOR_SCALAR_ARITH_OP src_mem_pattern={step_elem=[1,2]}",
+            "1:41",
+            "step_elem takes 3 elements, 2 given",
+        ),
         ("TENSOR_SCALAR_ARITH_OP op0=$", "1:28", "expected a value for op0, found '$'"),
-        ("TENSOR_SCALAR_ARITH_OP in_dtype=1.5", "1:33", "in_dtype is an integer field (NEURON_ISA_TPB_DTYPE), not a float"),
-        ("TENSOR_SCALAR_ARITH_OP src_mem_pattern={start_addr=sbuf[200]+0}", "1:52", "SBUF partition 200 does not exist (0..127)"),
+        (
+            "TENSOR_SCALAR_ARITH_OP in_dtype=1.5",
+            "1:33",
+            "in_dtype is an integer field (NEURON_ISA_TPB_DTYPE), not a float",
+        ),
+        (
+            "TENSOR_SCALAR_ARITH_OP src_mem_pattern={start_addr=sbuf[200]+0}",
+            "1:52",
+            "SBUF partition 200 does not exist (0..127)",
+        ),
         ("TENSOR_SCALAR_ARITH_OP header={opcode=3}", "1:32", "the opcode is the mnemonic"),
         ("TENSOR_SCALAR_ARITH_OP imm0.foo=1", "1:24", "imm0 has no arm 'foo'"),
-        ("TENSOR_SCALAR_ARITH_OP src_mem_pattern={", "1:41", "expected '}', found the end of the line"),
+        (
+            "TENSOR_SCALAR_ARITH_OP src_mem_pattern={",
+            "1:41",
+            "expected '}', found the end of the line",
+        ),
         ("TENSOR_SCALAR_ARITH_OP nope=1", "1:24", "S3D3_TS has no field 'nope'"),
         (".word 0x12", "1:7", ".word takes 0x and the word's 64 bytes"),
         (".byte 1", "1:1", "unknown directive .byte"),
         ("\n\nTENSOR_SCALAR_ARITH_OP @64=1", "3:25", "a byte offset is 0..63, not 64"),
-        ("TENSOR_SCALAR_ARITH_OP imm0=nan:0x1ffffffff", "1:29", "is wider than imm_arith_fp32's 4 bytes"),
+        (
+            "TENSOR_SCALAR_ARITH_OP imm0=nan:0x1ffffffff",
+            "1:29",
+            "is wider than imm_arith_fp32's 4 bytes",
+        ),
     ],
 )
 def test_assembler_errors_are_located(text: str, where: str, message: str) -> None:
@@ -189,10 +219,17 @@ def test_dict_form_round_trips_through_json(gen: str) -> None:
         word = W[i].tobytes()
         d = json.loads(json.dumps(m.to_dict(word)))
         assert m.from_dict(d) == word, d
-    d = m.to_dict(w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH)) if gen != "sunda" else None
+    d = (
+        m.to_dict(w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH))
+        if gen != "sunda"
+        else None
+    )
     if d is not None:
         assert d["opcode"] == "TENSOR_SCALAR_ARITH_OP" and d["fields"]["op0"] == "MULT"
-        assert d["fields"]["imm1"] == 1.5 and d["fields"]["src_mem_pattern"]["start_addr"] == "sbuf[0]+0x0"
+        assert (
+            d["fields"]["imm1"] == 1.5
+            and d["fields"]["src_mem_pattern"]["start_addr"] == "sbuf[0]+0x0"
+        )
 
 
 def test_repr_shows_arms_and_values() -> None:
@@ -202,7 +239,9 @@ def test_repr_shows_arms_and_values() -> None:
     assert "op0=AluOp.MULT" in r and "imm1=ImmValInstField.of_imm_arith_fp32(1.5)" in r
     assert "src_mem_pattern=MemPattern3D.of_t(Tensor3D(start_addr=Addr4.of_addr_immediate(0)" in r
     assert "bytes.fromhex" not in r
-    ns = {name: getattr(m.structs, name) for name in dir(m.structs)} | {n: getattr(m.enums, n) for n in dir(m.enums)}
+    ns = {name: getattr(m.structs, name) for name in dir(m.structs)} | {
+        n: getattr(m.enums, n) for n in dir(m.enums)
+    }
     assert eval(r, ns) == s  # the repr is Python that rebuilds the struct
 
 
@@ -238,15 +277,21 @@ def test_np_fromfile_runs(tmp_path: Path) -> None:
         ex.run(row)
     with pytest.raises(m.executor.InvalidInstructionError) as exc:
         ex.run_program([w.s3d3_ts(), w.s3d3_ts(), w.s3d3_ts(op0=w.DIVIDE)])
-    assert exc.value.index == 2 and str(exc.value).startswith("instruction 2 (offset 0x80): mariana:")
+    assert exc.value.index == 2 and str(exc.value).startswith(
+        "instruction 2 (offset 0x80): mariana:"
+    )
 
 
 def test_construction_errors_name_the_field() -> None:
     m = gen_module("mariana")
     S, E = m.structs, m.enums
-    with pytest.raises(ValueError, match=r"S3D3_TS.num_active_channels \(uint8_t\) is 0..255, not 300"):
+    with pytest.raises(
+        ValueError, match=r"S3D3_TS.num_active_channels \(uint8_t\) is 0..255, not 300"
+    ):
         S.S3D3_TS(num_active_channels=300)
-    with pytest.raises(ValueError, match=r"S3D3_TS.op0 \(NEURON_ISA_TPB_ALU_OP\): 'FOO' is not a member of AluOp"):
+    with pytest.raises(
+        ValueError, match=r"S3D3_TS.op0 \(NEURON_ISA_TPB_ALU_OP\): 'FOO' is not a member of AluOp"
+    ):
         S.S3D3_TS(op0="FOO")
     with pytest.raises(TypeError, match=r"takes an integer, not float"):
         S.S3D3_TS(num_active_channels=1.5)
@@ -254,7 +299,9 @@ def test_construction_errors_name_the_field() -> None:
         S.S3D3_TS(imm0=5)  # three integer arms: ambiguous
     with pytest.raises(ValueError, match=r"Tensor3D.step_elem takes 3 elements, not 2"):
         S.Tensor3D(step_elem=(1, 2))
-    with pytest.raises(ValueError, match=r"Tensor3D.step_elem \(int16_t\) is -32768..32767, not 40000"):
+    with pytest.raises(
+        ValueError, match=r"Tensor3D.step_elem \(int16_t\) is -32768..32767, not 40000"
+    ):
         S.Tensor3D(step_elem=(1, 2, 40000))
     s = S.S3D3_TS(op0="mult", op1=E.AluOp.ADD, imm0=1.5)
     assert s.op0 is E.AluOp.MULT and s.imm0.imm_arith_fp32 == 1.5
@@ -271,7 +318,9 @@ def test_executor_addressing() -> None:
     ex = m.Executor(backend="numpy")
     a = ex.sbuf_addr(3, 0x40)
     assert str(ex.locate(a)) == "sbuf[3]+0x40" and ex.locate(ex.psum_addr(2, 0x10)).region == "PSUM"
-    with pytest.raises(m.executor.AddressError, match=r"SBUF partition 128 does not exist \(0..127\)"):
+    with pytest.raises(
+        m.executor.AddressError, match=r"SBUF partition 128 does not exist \(0..127\)"
+    ):
         ex.sbuf_addr(128)
     ex.write_at("SBUF", 2, 0x100, np.arange(8, dtype=np.float32).reshape(2, 4))
     assert ex.read_at("SBUF", 3, 0x100, E_FP32(m), (1, 4)).tolist() == [[4.0, 5.0, 6.0, 7.0]]
@@ -289,7 +338,9 @@ def E_FP32(m: Any) -> Any:
 
 def _cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "PYTHONPATH": str(REPO / "generated")}
-    return subprocess.run([sys.executable, "-m", "tpb_isa", *args], capture_output=True, env=env, input=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "tpb_isa", *args], capture_output=True, env=env, input=stdin
+    )
 
 
 def test_cli_listing_of_a_large_file(tmp_path: Path) -> None:
@@ -321,7 +372,9 @@ def test_cli_listing_of_a_large_file(tmp_path: Path) -> None:
     assert len(records) == n and js.returncode == 1
     assert [r["valid"] for r in records] == valid.tolist()
     bad = next(i for i in range(n) if not valid[i])
-    assert records[bad]["reason"] == m.explain(W[bad].tobytes()) and records[0]["text"] == m.disasm(W[0])
+    assert records[bad]["reason"] == m.explain(W[bad].tobytes()) and records[0]["text"] == m.disasm(
+        W[0]
+    )
 
 
 def test_cli_hex_input_explain_and_errors(tmp_path: Path) -> None:
@@ -330,7 +383,12 @@ def test_cli_hex_input_explain_and_errors(tmp_path: Path) -> None:
     hexfile.write_text(f"0x{good.hex()}\n{bad.hex()}\n")
     r = _cli("disasm", str(hexfile), "-g", "mariana", "--explain")
     out = r.stdout.decode().splitlines()
-    assert r.returncode == 1 and len(out) == 2 and out[0].endswith("; valid") and "INVALID: is_valid_tensor_scalar_op" in out[1]
+    assert (
+        r.returncode == 1
+        and len(out) == 2
+        and out[0].endswith("; valid")
+        and "INVALID: is_valid_tensor_scalar_op" in out[1]
+    )
     assert _cli("disasm", "-", "-g", "mariana", stdin=good).returncode == 0
     r = _cli("explain", good.hex(), "--gen", "mariana")
     assert r.returncode == 0 and r.stdout.decode().splitlines()[1] == "valid"
@@ -338,14 +396,21 @@ def test_cli_hex_input_explain_and_errors(tmp_path: Path) -> None:
     assert r.returncode == 1 and "op0 = 7 (DIVIDE)" in r.stdout.decode()
     (tmp_path / "odd.bin").write_bytes(b"\x01" * 65)
     for args, message in [
-        (("disasm", str(tmp_path / "odd.bin"), "-g", "mariana"), "65 bytes is not a whole number of 64-byte words"),
+        (
+            ("disasm", str(tmp_path / "odd.bin"), "-g", "mariana"),
+            "65 bytes is not a whole number of 64-byte words",
+        ),
         (("disasm", str(tmp_path / "missing.bin"), "-g", "mariana"), "missing.bin: No such file"),
         (("disasm", str(hexfile)), "say which generation with --gen"),
         (("disasm", str(hexfile), "-g", "nc9"), "unknown generation 'nc9'"),
         (("explain", "abc", "-g", "mariana"), "odd number of digits"),
     ]:
         r = _cli(*args)
-        assert r.returncode == 2 and message in r.stderr.decode() and "Traceback" not in r.stderr.decode(), r.stderr
+        assert (
+            r.returncode == 2
+            and message in r.stderr.decode()
+            and "Traceback" not in r.stderr.decode()
+        ), r.stderr
     src = tmp_path / "bad.s"
     src.write_text("TENSOR_SCALAR_ARITH_OP op0=MULT\nTENSOR_SCALAR_ARITH_OP op0=NOPE\n")
     r = _cli("asm", str(src), "-o", str(tmp_path / "x.bin"), "-g", "mariana")
@@ -353,7 +418,9 @@ def test_cli_hex_input_explain_and_errors(tmp_path: Path) -> None:
     assert not (tmp_path / "x.bin").exists()
 
 
-def test_cli_reports_progress_on_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_reports_progress_on_large_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Files of PROGRESS_FROM words or more report a count on stderr (the threshold lowered here
     so the test stays small); smaller files print nothing there."""
     import io

@@ -135,8 +135,24 @@ STATIC inline bool once(NEURON_ISA_TPB_INST_UNION i) {
 #endif
 """
 
-NAMES = ("signed_vs_unsigned", "wraps", "divides", "shifts", "inverts", "switches", "loops", "tables", "bitfields", "wide_bitfields", "floats", "wide",
-         "casts", "fdivides", "chars", "once")
+NAMES = (
+    "signed_vs_unsigned",
+    "wraps",
+    "divides",
+    "shifts",
+    "inverts",
+    "switches",
+    "loops",
+    "tables",
+    "bitfields",
+    "wide_bitfields",
+    "floats",
+    "wide",
+    "casts",
+    "fdivides",
+    "chars",
+    "once",
+)
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +162,9 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tpb.mkdir(parents=True)
     (tpb / "aws_neuron_isa_tpb_common.h").write_text(COMMON)
     (tpb / "aws_neuron_isa_tpb_assert.h").write_text(ASSERT)
-    (tpb / "instruction_mapping.json").write_text(json.dumps({"struct2opcode": {}, "struct2pseudo_opcode": {}}))
+    (tpb / "instruction_mapping.json").write_text(
+        json.dumps({"struct2opcode": {}, "struct2pseudo_opcode": {}})
+    )
     return root
 
 
@@ -163,7 +181,12 @@ def _vector_namespace(code: str) -> dict[str, Any]:
     from tpb_isa._runtime import vector
     from tpbgen.emit.render import BATCH_HELPERS
 
-    ns: dict[str, Any] = {"np": np, "Any": Any, "_ALL": True, **{f"_{n}": getattr(vector, n) for n in BATCH_HELPERS}}
+    ns: dict[str, Any] = {
+        "np": np,
+        "Any": Any,
+        "_ALL": True,
+        **{f"_{n}": getattr(vector, n) for n in BATCH_HELPERS},
+    }
     exec(code, ns)
     return ns
 
@@ -176,18 +199,32 @@ def test_tricky_c_agrees(tree: Path, cc: str, tmp_path: Path) -> None:
     consts = "\n".join(f"{n} = {v!r}" for n, v in tr.consts)
     scalar = _scalar_namespace(consts + "\n" + "\n\n".join(f.code for f in tr.functions))
     em = NpEmitter()
-    vector = _vector_namespace(consts + "\n" + "\n\n".join("\n".join(em.function(lf)) for lf in tr.lowered))
+    vector = _vector_namespace(
+        consts + "\n" + "\n\n".join("\n".join(em.function(lf)) for lf in tr.lowered)
+    )
     c = cpredicates.build(cc, tree / "neuron_synth_arch_isa" / "tpb", NAMES, tmp_path, opt="-O0")
     rng = np.random.default_rng(7)
     words = rng.integers(0, 256, size=(20_000, 64), dtype=np.uint8)
     words[:2000, 8:24] = 0  # some all-zero pair arrays, for the loop's count == 0 path
-    floats = np.array([0.0, -0.0, 1.0, 1.5, 2.0, np.inf, -np.inf, np.nan], dtype=np.float32).view(np.uint8).reshape(-1, 4)
+    floats = (
+        np.array([0.0, -0.0, 1.0, 1.5, 2.0, np.inf, -np.inf, np.nan], dtype=np.float32)
+        .view(np.uint8)
+        .reshape(-1, 4)
+    )
     words[2000:4000, 32:36] = floats[rng.integers(0, len(floats), size=2000)]
     for name in NAMES:
         want = c.run(name, words)
         got_s = np.array([scalar[f"_{name}"](bytes(w), 0) for w in words], dtype=bool)
-        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # IEEE results, as in C (vector.ieee)
-            got_v = np.broadcast_to(np.asarray(vector[f"_v_{name}"](words, 0), dtype=bool), (len(words),))
-        assert (got_s == want).all(), f"{name}: scalar differs from C on {int((got_s != want).sum())} words"
-        assert (got_v == want).all(), f"{name}: numpy differs from C on {int((got_v != want).sum())} words"
+        with np.errstate(
+            over="ignore", divide="ignore", invalid="ignore"
+        ):  # IEEE results, as in C (vector.ieee)
+            got_v = np.broadcast_to(
+                np.asarray(vector[f"_v_{name}"](words, 0), dtype=bool), (len(words),)
+            )
+        assert (got_s == want).all(), (
+            f"{name}: scalar differs from C on {int((got_s != want).sum())} words"
+        )
+        assert (got_v == want).all(), (
+            f"{name}: numpy differs from C on {int((got_v != want).sum())} words"
+        )
         assert 0 < want.sum() < len(words), f"{name}: not discriminating"

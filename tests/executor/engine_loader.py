@@ -25,7 +25,17 @@ FULL_PACKAGE = "tpb_isa"
 def load_engine() -> ModuleType:
     """The engine package of the support library."""
     mod = importlib.import_module(PACKAGE)
-    for name in ("numerics", "dtypes", "alu", "memory", "access", "kernels", "npbackend", "cbackend", "errors"):
+    for name in (
+        "numerics",
+        "dtypes",
+        "alu",
+        "memory",
+        "access",
+        "kernels",
+        "npbackend",
+        "cbackend",
+        "errors",
+    ):
         importlib.import_module(f"{PACKAGE}.{name}")
     return mod
 

@@ -84,13 +84,17 @@ def test_max_min_nan_and_signed_zero() -> None:
 
 def test_comparisons_with_nan_are_ieee() -> None:
     nan = float("nan")
-    assert [ar(op, nan, 1.0) for op in (alu.IS_EQ, alu.IS_GT, alu.IS_GE, alu.IS_LE, alu.IS_LT)] == [0.0] * 5
+    assert [ar(op, nan, 1.0) for op in (alu.IS_EQ, alu.IS_GT, alu.IS_GE, alu.IS_LE, alu.IS_LT)] == [
+        0.0
+    ] * 5
     assert ar(alu.IS_NE, nan, 1.0) == 1.0
     assert ar(alu.LOGICAL_AND, nan, 1.0) == 1.0  # NaN is non-zero, so true
 
 
 def bv(op: int, a: int, b: int, width: int, reverse: bool = False) -> int:
-    return int(alu.bitvec(op, np.array([a], np.uint32), np.array([b], np.uint32), width, reverse)[0])
+    return int(
+        alu.bitvec(op, np.array([a], np.uint32), np.array([b], np.uint32), width, reverse)[0]
+    )
 
 
 @pytest.mark.parametrize(

@@ -56,13 +56,17 @@ all_in_codes = float_codes + list(dt.INT_CODES)
 all_out_codes = [*all_in_codes, dt.FP32R]
 
 
-def raw_values(rng: np.random.Generator, code: int, shape: tuple[int, int], nm: Any) -> np.ndarray[Any, Any]:
+def raw_values(
+    rng: np.random.Generator, code: int, shape: tuple[int, int], nm: Any
+) -> np.ndarray[Any, Any]:
     """Random raw bits of ``code``, half arbitrary patterns, half interesting values."""
     size = dt.size(code)
     store = dt.storage_dtype(code)
     bits = rng.integers(0, 2 ** (8 * size), size=shape, dtype=np.uint64).astype(store)
     with np.errstate(over="ignore"):
-        vals = rng.choice(FLOAT_SPECIALS, size=shape) * rng.choice(np.array([1, -1, 0.25, 3, 1e3], np.float32), size=shape)
+        vals = rng.choice(FLOAT_SPECIALS, size=shape) * rng.choice(
+            np.array([1, -1, 0.25, 3, 1e3], np.float32), size=shape
+        )
         scaled = (vals * np.float32(37)).astype(np.float32)
     if dt.info(code).kind == "int":
         nice = dt.store_from_f32(code, scaled, eng.Numerics(float_to_int="truncate"))
@@ -84,7 +88,9 @@ def pair(nm: Any) -> tuple[Any, Any]:
     return eng.Engine(GEOM, nm, backend="numpy"), eng.Engine(GEOM, nm, backend="c")
 
 
-def load_both(engines: tuple[Any, Any], rng: np.random.Generator, code: int, n: int, m: int, nm: Any) -> None:
+def load_both(
+    engines: tuple[Any, Any], rng: np.random.Generator, code: int, n: int, m: int, nm: Any
+) -> None:
     src = raw_values(rng, code, (n, m), nm)
     s0 = scalar_bits(rng, 128).reshape(128, 1)
     s1 = scalar_bits(rng, 128).reshape(128, 1)
@@ -108,7 +114,9 @@ def assert_same(engines: tuple[Any, Any], what: str) -> None:
     if not np.array_equal(a.sbuf, b.sbuf):
         diff = np.argwhere(a.sbuf != b.sbuf)
         p, off = diff[0]
-        raise AssertionError(f"{what}: backends differ at partition {p} byte {off}: numpy {a.sbuf[p, off]:#x} C {b.sbuf[p, off]:#x}")
+        raise AssertionError(
+            f"{what}: backends differ at partition {p} byte {off}: numpy {a.sbuf[p, off]:#x} C {b.sbuf[p, off]:#x}"
+        )
     assert a.accumulators.tobytes() == b.accumulators.tobytes(), f"{what}: accumulators differ"
 
 
@@ -230,7 +238,9 @@ def test_cache_reduce_and_cumulative(nm: Any, cumulative: bool, cmd: int, op0: i
     m=st.integers(1, 64),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_exponential(nm: Any, cmd: int, in_code: int, out_code: int, src0: int, nch: int, m: int, seed: int) -> None:
+def test_exponential(
+    nm: Any, cmd: int, in_code: int, out_code: int, src0: int, nch: int, m: int, seed: int
+) -> None:
     rng = np.random.default_rng(seed)
     engines = pair(nm)
     load_both(engines, rng, in_code, nch, m, nm)

@@ -34,7 +34,12 @@ def test_bf16_ties_round_to_even() -> None:
 
 def test_fp16_ties_round_to_even() -> None:
     one = np.float32(1.0)
-    x = [one + np.float32(2.0**-11), one + np.float32(3 * 2.0**-11), np.float32(65520.0), np.float32(65519.0)]
+    x = [
+        one + np.float32(2.0**-11),
+        one + np.float32(3 * 2.0**-11),
+        np.float32(65520.0),
+        np.float32(65519.0),
+    ]
     got = store(dt.FP16, x)
     # 65520 is the tie between 65504 (max, odd mantissa) and 65536 (overflow) -> Inf
     assert [hex(v) for v in got] == ["0x3c00", "0x3c02", "0x7c00", "0x7bff"]
@@ -77,7 +82,9 @@ def test_fp8_e4m3(variant: str, overflow: str, x: float, want: int) -> None:
 @pytest.mark.parametrize(("overflow", "want"), [("inf_nan", 0x7C), ("saturate", 0x7B)])
 def test_fp8_e5m2_overflow(overflow: str, want: int) -> None:
     assert int(store(dt.FP8_EXP5, [62000.0], fp8_overflow=overflow)[0]) == want
-    assert int(store(dt.FP8_EXP5, [61440.0], fp8_overflow=overflow)[0]) == want  # tie 57344/65536: even is 65536
+    assert (
+        int(store(dt.FP8_EXP5, [61440.0], fp8_overflow=overflow)[0]) == want
+    )  # tie 57344/65536: even is 65536
     assert int(store(dt.FP8_EXP5, [57344.0], fp8_overflow=overflow)[0]) == 0x7B
 
 
@@ -166,7 +173,9 @@ REFERENCES = [
 ]
 
 
-@pytest.mark.parametrize(("code", "variant", "ref"), REFERENCES, ids=lambda v: getattr(v, "__name__", str(v)))
+@pytest.mark.parametrize(
+    ("code", "variant", "ref"), REFERENCES, ids=lambda v: getattr(v, "__name__", str(v))
+)
 def test_rne_matches_reference_casts(code: int, variant: str, ref: Any) -> None:
     """In the default (RNE, non-saturating) mode our bit-level rounding is the reference cast."""
     x = _sample_f32(np.random.default_rng(code))
@@ -179,10 +188,14 @@ def test_rne_matches_reference_casts(code: int, variant: str, ref: Any) -> None:
     nan = np.isnan(want_v.astype(np.float32))
     assert np.array_equal(nan, np.isnan(dt.load_f32(code, got.astype(dt.storage_dtype(code)), nm)))
     bad = np.flatnonzero((got != want) & ~nan)
-    assert bad.size == 0, f"{bad.size} mismatches, first x={x[bad[0]]!r} got {got[bad[0]]:#x} want {want[bad[0]]:#x}"
+    assert bad.size == 0, (
+        f"{bad.size} mismatches, first x={x[bad[0]]!r} got {got[bad[0]]:#x} want {want[bad[0]]:#x}"
+    )
 
 
-@pytest.mark.parametrize(("code", "variant", "ref"), REFERENCES, ids=lambda v: getattr(v, "__name__", str(v)))
+@pytest.mark.parametrize(
+    ("code", "variant", "ref"), REFERENCES, ids=lambda v: getattr(v, "__name__", str(v))
+)
 def test_load_matches_reference(code: int, variant: str, ref: Any) -> None:
     width = np.dtype(ref).itemsize
     codes = np.arange(2 ** (8 * width), dtype=np.uint8 if width == 1 else np.uint16)
@@ -211,7 +224,9 @@ def test_stochastic_rounding_is_unbiased_and_reproducible() -> None:
     up = np.mean(got == 0x3F81)
     assert set(np.unique(got).tolist()) == {0x3F80, 0x3F81}
     assert abs(up - 0.25) < 0.01
-    again = dt.store_from_f32(dt.BFLOAT16, x, nm, dt.rand_bits(key, np.arange(x.size, dtype=np.uint64)))
+    again = dt.store_from_f32(
+        dt.BFLOAT16, x, nm, dt.rand_bits(key, np.arange(x.size, dtype=np.uint64))
+    )
     assert np.array_equal(got, again)
     other = dt.rand_bits(dt.stream_key(8, 0), np.arange(x.size, dtype=np.uint64))
     assert not np.array_equal(got, dt.store_from_f32(dt.BFLOAT16, x, nm, other))
@@ -230,7 +245,9 @@ def test_stochastic_rounding_leaves_representable_values_alone() -> None:
 
 def test_numpy_dtype_follows_e4m3_variant() -> None:
     assert dt.numpy_dtype(dt.FP8_EXP4, Numerics(fp8_e4m3="ieee")) == np.dtype(ml_dtypes.float8_e4m3)
-    assert dt.numpy_dtype(dt.FP8_EXP4, Numerics(fp8_e4m3="ocp")) == np.dtype(ml_dtypes.float8_e4m3fn)
+    assert dt.numpy_dtype(dt.FP8_EXP4, Numerics(fp8_e4m3="ocp")) == np.dtype(
+        ml_dtypes.float8_e4m3fn
+    )
     assert dt.numpy_dtype(dt.FP32R) == np.dtype(np.float32)
     assert dt.numpy_dtype(dt.INT16) == np.dtype(np.int16)
 
@@ -244,12 +261,21 @@ def test_refused_dtypes() -> None:
 def test_numerics_defaults_and_validation(eng: ModuleType) -> None:
     n = eng.Numerics()
     assert (n.rounding, n.seed, n.fp8_overflow, n.float_to_int, n.fp32r_mantissa_bits) == (
-        "rne", 0, "inf_nan", "rne_saturate", 11
+        "rne",
+        0,
+        "inf_nan",
+        "rne_saturate",
+        11,
     )
     assert eng.Numerics.for_generation("cayman").fp8_e4m3 == "ieee"
     assert eng.Numerics.for_generation("mariana").fp8_e4m3 == "ocp"
     assert eng.Numerics.for_generation("maverick").fp8_e4m3 == "ocp"
-    for bad in ({"rounding": "rtz"}, {"fp8_e4m3": "e4m3"}, {"fp32r_mantissa_bits": 23}, {"seed": -1}):
+    for bad in (
+        {"rounding": "rtz"},
+        {"fp8_e4m3": "e4m3"},
+        {"fp32r_mantissa_bits": 23},
+        {"seed": -1},
+    ):
         with pytest.raises(ValueError):
             eng.Numerics(**bad)
     with pytest.raises(ValueError):

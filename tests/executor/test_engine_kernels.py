@@ -33,7 +33,9 @@ def data(n: int = 128, m: int = 16, seed: int = 0) -> np.ndarray[Any, np.dtype[n
 
 def same(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> None:
     assert a.shape == b.shape
-    assert np.array_equal(np.ascontiguousarray(a).view(np.uint8), np.ascontiguousarray(b).view(np.uint8))
+    assert np.array_equal(
+        np.ascontiguousarray(a).view(np.uint8), np.ascontiguousarray(b).view(np.uint8)
+    )
 
 
 # -- tensor_scalar: the NKI forms and the four reverse forms ------------------------------------
@@ -56,7 +58,15 @@ def test_nki_multiply_by_partition_tile_then_add(backend: str) -> None:
     f = np.random.default_rng(1).uniform(-2, 2, size=(128, 1)).astype(F32)
     e.write(0, a)
     e.write(8192, f)  # one fp32 per partition at byte 8192 of partitions 0..127
-    ts(e, P(0, [1], [16]), P(1024, [1], [16]), alu.MULT, alu.ADD, imm0=Imm.ptr(8192), imm1=Imm.f32(2.5))
+    ts(
+        e,
+        P(0, [1], [16]),
+        P(1024, [1], [16]),
+        alu.MULT,
+        alu.ADD,
+        imm0=Imm.ptr(8192),
+        imm1=Imm.f32(2.5),
+    )
     same(e.read(1024, F32, (128, 16)), a * f + F32(2.5))
 
 
@@ -76,7 +86,16 @@ def test_the_four_reverse_forms(backend: str, rev: int, expr: Any) -> None:
     s0, s1 = F32(1.25), F32(4.0)
     op1 = alu.SUBTRACT if rev >= 2 else alu.MULT
     imm1 = Imm.f32(float(s1)) if rev >= 2 else Imm.f32(0.25)
-    ts(e, P(0, [1], [16]), P(4096, [1], [16]), alu.SUBTRACT, op1, rev=rev, imm0=Imm.f32(float(s0)), imm1=imm1)
+    ts(
+        e,
+        P(0, [1], [16]),
+        P(4096, [1], [16]),
+        alu.SUBTRACT,
+        op1,
+        rev=rev,
+        imm0=Imm.f32(float(s0)),
+        imm1=imm1,
+    )
     want = expr(a, s0, s1) if rev >= 2 else (expr(a, s0, F32(1)) * F32(0.25))
     same(e.read(4096, F32, (128, 16)), want.astype(F32))
 
@@ -101,7 +120,16 @@ def test_comparison_results_are_one_and_zero_in_the_out_dtype(backend: str) -> N
 def test_int_input_goes_through_fp32(backend: str) -> None:
     e = make_engine(backend)
     e.write(0, np.array([[-7, 100, 2**24 + 1]], dtype=np.int32))
-    ts(e, P(0, [1], [3]), P(64, [1], [3]), alu.ADD, imm0=Imm.f32(0.0), nch=1, in_dt=dt.INT32, out_dt=dt.INT32)
+    ts(
+        e,
+        P(0, [1], [3]),
+        P(64, [1], [3]),
+        alu.ADD,
+        imm0=Imm.f32(0.0),
+        nch=1,
+        in_dt=dt.INT32,
+        out_dt=dt.INT32,
+    )
     assert e.read(64, np.int32, (1, 3)).tolist() == [[-7, 100, 2**24]]
 
 
@@ -194,7 +222,9 @@ def test_overlapping_destination_last_write_wins(backend: str) -> None:
     e.write(0, np.array([[1.0, 2.0, 3.0, 4.0]], dtype=F32))
     ts(e, P(0, [1], [4]), P(64, [0], [4]), alu.ADD, imm0=Imm.f32(10.0), nch=1)
     assert e.read(64, F32, (1, 1)).tolist() == [[14.0]]
-    ts(e, P(0, [1], [4]), P(128, [1, 1], [2, 2]), alu.ADD, imm0=Imm.f32(10.0), nch=1)  # dsts 0,1,1,2
+    ts(
+        e, P(0, [1], [4]), P(128, [1, 1], [2, 2]), alu.ADD, imm0=Imm.f32(10.0), nch=1
+    )  # dsts 0,1,1,2
     assert e.read(128, F32, (1, 3)).tolist() == [[11.0, 13.0, 14.0]]
 
 
@@ -232,8 +262,12 @@ OUT_OF_RANGE = [
 ]
 
 
-@pytest.mark.parametrize(("why", "src", "dst", "nch", "ptr"), OUT_OF_RANGE, ids=[c[0] for c in OUT_OF_RANGE])
-def test_out_of_range_leaves_state_untouched(backend: str, why: str, src: Any, dst: Any, nch: int, ptr: int) -> None:
+@pytest.mark.parametrize(
+    ("why", "src", "dst", "nch", "ptr"), OUT_OF_RANGE, ids=[c[0] for c in OUT_OF_RANGE]
+)
+def test_out_of_range_leaves_state_untouched(
+    backend: str, why: str, src: Any, dst: Any, nch: int, ptr: int
+) -> None:
     e = make_engine(backend)
     e.write(0, data())
     e.set_register(3, 0x1234)
@@ -271,7 +305,16 @@ def test_cumulative_zero_accumulate_and_operand_order(backend: str) -> None:
     """reg = op1(op0(in[i], imm0), reg): for subtract that is tmp - reg (semantics.md §10)."""
     e = make_engine(backend)
     e.write(0, np.array([[1.0, 2.0, 3.0, 10.0], [5.0, 1.0, 1.0, 1.0]], dtype=F32))
-    cache(e, True, k.ACCUM_ZERO_ACCUMULATE, alu.BYPASS, alu.SUBTRACT, P(0, [1], [4]), P(64, [1], [4]), 2)
+    cache(
+        e,
+        True,
+        k.ACCUM_ZERO_ACCUMULATE,
+        alu.BYPASS,
+        alu.SUBTRACT,
+        P(0, [1], [4]),
+        P(64, [1], [4]),
+        2,
+    )
     assert e.read(64, F32, (2, 4)).tolist() == [[1, 1, 2, 8], [5, -4, 5, -4]]
     assert e.accumulators[:2].tolist() == [8.0, -4.0]
 
@@ -284,7 +327,17 @@ def test_zero_accumulate_seeds_op1_identity(backend: str, op1: int, identity: fl
     e = make_engine(backend)
     e.write(0, np.array([[2.0, -3.0, 0.5]], dtype=F32))
     e.accumulators[:] = 99.0
-    cache(e, True, k.ACCUM_ZERO_ACCUMULATE, alu.MULT, op1, P(0, [1], [3]), P(64, [1], [3]), 1, imm0=Imm.f32(2.0))
+    cache(
+        e,
+        True,
+        k.ACCUM_ZERO_ACCUMULATE,
+        alu.MULT,
+        op1,
+        P(0, [1], [3]),
+        P(64, [1], [3]),
+        1,
+        imm0=Imm.f32(2.0),
+    )
     t = np.array([4.0, -6.0, 1.0], dtype=F32)
     reg, want = F32(identity), []
     for x in t:
@@ -321,15 +374,55 @@ def test_cache_reduce_writes_elementwise_and_reduces_into_the_accumulator(backen
     e = make_engine(backend)
     a = np.array([[1.0, 2.0, 3.0], [-1.0, 4.0, 0.5]], dtype=F32)
     e.write(0, a)
-    cache(e, False, k.ACCUM_ZERO_ACCUMULATE, alu.MULT, alu.ADD, P(0, [1], [3]), P(64, [1], [3]), 2, imm0=Imm.f32(2.0))
+    cache(
+        e,
+        False,
+        k.ACCUM_ZERO_ACCUMULATE,
+        alu.MULT,
+        alu.ADD,
+        P(0, [1], [3]),
+        P(64, [1], [3]),
+        2,
+        imm0=Imm.f32(2.0),
+    )
     assert e.read(64, F32, (2, 3)).tolist() == (a * 2).tolist()
     assert e.accumulators[:2].tolist() == [12.0, 7.0]
-    cache(e, False, k.ACCUM_ACCUMULATE, alu.MULT, alu.ADD, P(0, [1], [3]), P(64, [1], [3]), 2, imm0=Imm.f32(1.0))
+    cache(
+        e,
+        False,
+        k.ACCUM_ACCUMULATE,
+        alu.MULT,
+        alu.ADD,
+        P(0, [1], [3]),
+        P(64, [1], [3]),
+        2,
+        imm0=Imm.f32(1.0),
+    )
     assert e.accumulators[:2].tolist() == [18.0, 10.5]
-    cache(e, False, k.ACCUM_IDLE, alu.MULT, alu.ADD, P(0, [1], [3]), P(128, [1], [3]), 2, imm0=Imm.f32(3.0))
+    cache(
+        e,
+        False,
+        k.ACCUM_IDLE,
+        alu.MULT,
+        alu.ADD,
+        P(0, [1], [3]),
+        P(128, [1], [3]),
+        2,
+        imm0=Imm.f32(3.0),
+    )
     assert e.accumulators[:2].tolist() == [18.0, 10.5]  # idle: not using the accumulator
     assert e.read(128, F32, (2, 3)).tolist() == (a * 3).tolist()
-    cache(e, False, k.ACCUM_ZERO, alu.MULT, alu.MIN, P(0, [1], [3]), P(128, [1], [3]), 2, imm0=Imm.f32(3.0))
+    cache(
+        e,
+        False,
+        k.ACCUM_ZERO,
+        alu.MULT,
+        alu.MIN,
+        P(0, [1], [3]),
+        P(128, [1], [3]),
+        2,
+        imm0=Imm.f32(3.0),
+    )
     assert e.accumulators[:2].tolist() == [np.inf, np.inf]  # reset: identity, nothing accumulated
 
 
@@ -340,7 +433,16 @@ def test_cumulative_refuses_idle_and_zero(backend: str) -> None:
         with pytest.raises(errors.UnsupportedError):
             cache(e, True, cmd, alu.BYPASS, alu.ADD, P(0, [1], [2]), P(64, [1], [2]), 1)
     with pytest.raises(errors.UnsupportedError):
-        cache(e, True, k.ACCUM_ZERO_ACCUMULATE, alu.BYPASS, alu.IS_EQ, P(0, [1], [2]), P(64, [1], [2]), 1)
+        cache(
+            e,
+            True,
+            k.ACCUM_ZERO_ACCUMULATE,
+            alu.BYPASS,
+            alu.IS_EQ,
+            P(0, [1], [2]),
+            P(64, [1], [2]),
+            1,
+        )
     assert e.memory.snapshot() == before
 
 
@@ -349,7 +451,16 @@ def test_cumulative_subtract_zero_signs(backend: str) -> None:
     e = make_engine(backend)
     row = np.array([[2.0, 2.0, -0.0, -0.0, 0.0, 3.0, 3.0, -0.0]], dtype=F32)
     e.write(0, row)
-    cache(e, True, k.ACCUM_ZERO_ACCUMULATE, alu.BYPASS, alu.SUBTRACT, P(0, [1], [8]), P(64, [1], [8]), 1)
+    cache(
+        e,
+        True,
+        k.ACCUM_ZERO_ACCUMULATE,
+        alu.BYPASS,
+        alu.SUBTRACT,
+        P(0, [1], [8]),
+        P(64, [1], [8]),
+        1,
+    )
     reg, want = F32(0.0), []
     for x in row[0]:
         reg = F32(x - reg)
@@ -382,12 +493,16 @@ def test_exponential_subtracts_max_and_sums(backend: str) -> None:
 
 def test_exp_polynomial_accuracy() -> None:
     npb = sub("npbackend")
-    x = np.concatenate([np.linspace(-104, 89, 200_001, dtype=F32), np.array([-np.inf, np.inf, np.nan, 0.0], F32)])
+    x = np.concatenate(
+        [np.linspace(-104, 89, 200_001, dtype=F32), np.array([-np.inf, np.inf, np.nan, 0.0], F32)]
+    )
     got = npb.exp_f32(x)
     with np.errstate(all="ignore"):
         want = np.exp(x.astype(np.float64)).astype(F32)
     fin = np.isfinite(want) & (want > np.finfo(F32).tiny)
-    ulp = np.abs(got[fin].view(np.int32).astype(np.int64) - want[fin].view(np.int32).astype(np.int64))
+    ulp = np.abs(
+        got[fin].view(np.int32).astype(np.int64) - want[fin].view(np.int32).astype(np.int64)
+    )
     assert ulp.max() <= 2
     assert got[-4:-1].tolist()[:2] == [0.0, np.inf] and np.isnan(got[-2]) and got[-1] == 1.0
 
@@ -442,7 +557,9 @@ def test_dual_folds_pairs_with_op1_fixed_to_multiply(backend: str) -> None:
     src = P(64, [1, 2, 2, 2], [2, 1, 1, 2])
     e.ptr_multi_dual(src=src, dst=P(128, [1], [4]), in_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=1,
                      op=alu.ADD, reverse=0)  # fmt: skip
-    assert e.read(128, F32, (1, 4)).tolist() == [[(1 + 1) * 2, (2 + 1) * 2, (3 + 10) * 0.5, (4 + 10) * 0.5]]
+    assert e.read(128, F32, (1, 4)).tolist() == [
+        [(1 + 1) * 2, (2 + 1) * 2, (3 + 10) * 0.5, (4 + 10) * 0.5]
+    ]
     e.ptr_multi_dual(src=src, dst=P(128, [1], [4]), in_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=1,
                      op=alu.SUBTRACT, reverse=k.REV_FIRST)  # fmt: skip
     assert e.read(128, F32, (1, 4)).tolist() == [[0.0, -2.0, 3.5, 3.0]]
@@ -451,7 +568,15 @@ def test_dual_folds_pairs_with_op1_fixed_to_multiply(backend: str) -> None:
 def test_ptr_multi_needs_matching_immld(backend: str) -> None:
     e = make_engine(backend)
     src, dst = P(64, [1, 2, 2, 2], [2, 1, 1, 3]), P(128, [1], [6])
-    args = dict(src=src, dst=dst, in_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=1, op=alu.ADD, reverse=0)
+    args = dict(
+        src=src,
+        dst=dst,
+        in_dtype=dt.FP32,
+        out_dtype=dt.FP32,
+        num_active_channels=1,
+        op=alu.ADD,
+        reverse=0,
+    )
     with pytest.raises(errors.ExecutorError, match="nothing"):
         e.ptr_multi(bitvec=False, **args)
     e.imm_load(bitvec=False, src=P(0, [1, 1], [2, 1]), dtype=dt.FP32, num_active_channels=1)

@@ -44,6 +44,8 @@ def test_numpy_backend_peak_memory() -> None:
     e.write(0, x)
     tensor = x.nbytes
     assert peak(run(e, dt.FP32)) < 0.05 * tensor
-    assert np.array_equal(e.read(64 * 1024, np.float32, (128, 8192)), x * np.float32(1.5) - np.float32(2.0))
+    assert np.array_equal(
+        e.read(64 * 1024, np.float32, (128, 8192)), x * np.float32(1.5) - np.float32(2.0)
+    )
     for code in (dt.BFLOAT16, dt.FP16, dt.FP8_EXP4, dt.FP32R, dt.INT8, dt.INT32):
         assert peak(run(e, code)) < 4 * tensor, dt.info(code).name

@@ -41,7 +41,10 @@ def test_readme_fragment_renders_and_lists_every_switch() -> None:
         assert f"| `{f.name}` |" in text, f.name
         default = getattr(numerics, f.name)
         if f.name != "fp8_e4m3":
-            assert f"`{default!r}`".replace("'", '"') in text or f"`{default}`" in text, (f.name, default)
+            assert f"`{default!r}`".replace("'", '"') in text or f"`{default}`" in text, (
+                f.name,
+                default,
+            )
     for refused in ("0x93", "0x88", "CRC32"):
         assert refused in text
     assert "What each generation executes" not in text  # needs `gens`
@@ -62,8 +65,15 @@ def test_rendered_executor_code_passes_ruff() -> None:
     if ruff is None:
         pytest.skip("ruff not installed")
     root = Path(load_package().__file__).parent
-    paths = [str(ENGINE), *(str(root / g / "executor.py") for g in ("sunda", "cayman", "mariana", "maverick"))]
-    r = subprocess.run([ruff, "check", "--config", str(REPO / "pyproject.toml"), *paths], capture_output=True, text=True)
+    paths = [
+        str(ENGINE),
+        *(str(root / g / "executor.py") for g in ("sunda", "cayman", "mariana", "maverick")),
+    ]
+    r = subprocess.run(
+        [ruff, "check", "--config", str(REPO / "pyproject.toml"), *paths],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -91,4 +101,7 @@ def test_c_build_is_cached_by_content(tmp_path: Path) -> None:
     if cb.load() is None:
         pytest.skip(f"C backend unavailable: {cb.load_error()}")
     key = cb.build_key()
-    assert any(p.name.startswith(f"_tpb_isa_ckernels_{key}") for p in (cb.cache_dir() / "ckernels").iterdir())
+    assert any(
+        p.name.startswith(f"_tpb_isa_ckernels_{key}")
+        for p in (cb.cache_dir() / "ckernels").iterdir()
+    )

@@ -36,9 +36,15 @@ class Gen:
     def header(self, opcode: int) -> Any:
         return self.S.Header(opcode=opcode, inst_word_len=16)
 
-    def t3(self, addr: int, steps: tuple[int, ...], nums: tuple[int, ...], reg: int | None = None) -> Any:
+    def t3(
+        self, addr: int, steps: tuple[int, ...], nums: tuple[int, ...], reg: int | None = None
+    ) -> Any:
         S = self.S
-        a = S.Addr4.of_addr_immediate(addr) if reg is None else S.Addr4.of_addr_reg(S.AddrReg4(regnum=reg, marker=0x80))
+        a = (
+            S.Addr4.of_addr_immediate(addr)
+            if reg is None
+            else S.Addr4.of_addr_reg(S.AddrReg4(regnum=reg, marker=0x80))
+        )
         t = S.Tensor3D(a, steps, nums)
         return t if self.mem3 is S.Tensor3D else self.mem3.of_t(t)
 
@@ -78,7 +84,9 @@ class Gen:
         )  # fmt: skip
 
     def immld(self, opcode: int, src: Any, *, n: int, dtype: int) -> Any:
-        return self.S.S2_BN(header=self.header(opcode), src_mem_pattern=src, dtype=dtype, num_active_channels=n)
+        return self.S.S2_BN(
+            header=self.header(opcode), src_mem_pattern=src, dtype=dtype, num_active_channels=n
+        )
 
     def valid(self, word: Any) -> Any:
         why = self.mod.explain(word)
@@ -138,7 +146,10 @@ def test_ptr_opcode_equals_pointer_sources(g: Gen) -> None:
     s0 = np.random.default_rng(3).uniform(-4, 4, size=(32, 1)).astype(F32)
     s1 = np.random.default_rng(4).uniform(-4, 4, size=(32, 1)).astype(F32)
     outs = []
-    for opcode, src in ((E.Opcode.TENSOR_SCALAR_PTR_ARITH_OP, 0), (E.Opcode.TENSOR_SCALAR_ARITH_OP, 1)):
+    for opcode, src in (
+        (E.Opcode.TENSOR_SCALAR_PTR_ARITH_OP, 0),
+        (E.Opcode.TENSOR_SCALAR_ARITH_OP, 1),
+    ):
         ex = g.executor()
         ex.write(0, a)
         ex.write(1024, s0)
@@ -190,14 +201,53 @@ def test_cache_cumulative_and_reduce_commands(g: Gen) -> None:
     cum = E.Opcode.TENSOR_SCALAR_CACHE_CUMULATIVE
     red = E.Opcode.TENSOR_SCALAR_CACHE_REDUCE
     A = E.AccumCmd
-    ex.run(g.valid(g.ts(cum, src, dst, n=2, op0=E.AluOp.ADD, op1=E.AluOp.ADD, imm0=g.f(1.0), accum=A.ZERO_ACCUMULATE)))
+    ex.run(
+        g.valid(
+            g.ts(
+                cum,
+                src,
+                dst,
+                n=2,
+                op0=E.AluOp.ADD,
+                op1=E.AluOp.ADD,
+                imm0=g.f(1.0),
+                accum=A.ZERO_ACCUMULATE,
+            )
+        )
+    )
     assert ex.read(256, F32, (2, 4)).tolist() == [[2, 5, 9, 14]] * 2
-    ex.run(g.valid(g.ts(cum, src, dst, n=2, op0=E.AluOp.ADD, op1=E.AluOp.ADD, imm0=g.f(1.0), accum=A.ACCUMULATE)))
+    ex.run(
+        g.valid(
+            g.ts(
+                cum,
+                src,
+                dst,
+                n=2,
+                op0=E.AluOp.ADD,
+                op1=E.AluOp.ADD,
+                imm0=g.f(1.0),
+                accum=A.ACCUMULATE,
+            )
+        )
+    )
     assert ex.read(256, F32, (2, 4)).tolist() == [[16, 19, 23, 28]] * 2
     ex.run(g.valid(g.ts(cum, src, dst, n=2, op0=E.AluOp.BYPASS, op1=E.AluOp.SUBTRACT, imm1=g.f(10.0),
                         accum=A.LOAD_ACCUMULATE)))  # fmt: skip
     assert ex.read(256, F32, (2, 4)).tolist() == [[-9, 11, -8, 12]] * 2  # tmp - reg
-    ex.run(g.valid(g.ts(red, src, dst, n=2, op0=E.AluOp.MULT, op1=E.AluOp.MAX, imm0=g.f(-1.0), accum=A.ZERO_ACCUMULATE)))
+    ex.run(
+        g.valid(
+            g.ts(
+                red,
+                src,
+                dst,
+                n=2,
+                op0=E.AluOp.MULT,
+                op1=E.AluOp.MAX,
+                imm0=g.f(-1.0),
+                accum=A.ZERO_ACCUMULATE,
+            )
+        )
+    )
     assert ex.read(256, F32, (2, 4)).tolist() == [[-1, -2, -3, -4]] * 2
     assert ex.accumulators[:2].tolist() == [-1.0, -1.0]
     before = snapshot(ex)
@@ -216,15 +266,36 @@ def test_immld_then_ptr_multi(g: Gen) -> None:
     ex = g.executor()
     scal = np.array([[2.0, 3.0, 5.0]] * 4, dtype=F32)
     ex.write(0, scal)
-    ex.run(g.valid(g.immld(E.Opcode.TENSOR_SCALAR_IMM_LD_ARITH, g.t2(0, (1, 1), (3, 1)), n=4, dtype=E.Dtype.FP32)))
+    ex.run(
+        g.valid(
+            g.immld(
+                E.Opcode.TENSOR_SCALAR_IMM_LD_ARITH,
+                g.t2(0, (1, 1), (3, 1)),
+                n=4,
+                dtype=E.Dtype.FP32,
+            )
+        )
+    )
     a = np.arange(4 * 6, dtype=F32).reshape(4, 6)
     ex.write(1024, a)
     w = g.valid(g.tsm(E.Opcode.TENSOR_SCALAR_PTR_MULTI_ARITH, g.t4(1024, (1, 2, 2, 2), (2, 1, 1, 3)),
                       g.t4(2048, (1, 2, 2, 2), (2, 1, 1, 3)), n=4, op=E.AluOp.MULT))  # fmt: skip
     ex.run(w)
-    assert ex.read(2048, F32, (4, 6)).tolist() == (a.reshape(4, 3, 2) * scal[:, :, None]).reshape(4, 6).tolist()
+    assert (
+        ex.read(2048, F32, (4, 6)).tolist()
+        == (a.reshape(4, 3, 2) * scal[:, :, None]).reshape(4, 6).tolist()
+    )
     ex.write(0, np.array([[0xFF00], [0x00FF]], dtype=np.uint32))
-    ex.run(g.valid(g.immld(E.Opcode.TENSOR_SCALAR_IMM_LD_BITVEC, g.t2(0, (1, 1), (1, 1)), n=2, dtype=E.Dtype.UINT32)))
+    ex.run(
+        g.valid(
+            g.immld(
+                E.Opcode.TENSOR_SCALAR_IMM_LD_BITVEC,
+                g.t2(0, (1, 1), (1, 1)),
+                n=2,
+                dtype=E.Dtype.UINT32,
+            )
+        )
+    )
     ex.write(1024, np.array([[0x1234, 0xFFFF]] * 2, dtype=np.uint32))
     w = g.valid(g.tsm(E.Opcode.TENSOR_SCALAR_PTR_MULTI_BITVEC, g.t4(1024, (1, 2, 2, 2), (2, 1, 1, 1)),
                       g.t4(2048, (1, 2, 2, 2), (2, 1, 1, 1)), n=2, op=E.AluOp.BITWISE_AND, in_dt=E.Dtype.UINT32,
@@ -248,7 +319,16 @@ def test_dual_on_sunda_and_not_decodable_elsewhere(g: Gen) -> None:
         assert snapshot(ex) == before
         return
     ex.write(0, np.array([[1.0, 2.0, 10.0, 0.5]], dtype=F32))
-    ex.run(g.valid(g.immld(E.Opcode.TENSOR_SCALAR_IMM_LD_ARITH, g.t2(0, (1, 1), (4, 1)), n=1, dtype=E.Dtype.FP32)))
+    ex.run(
+        g.valid(
+            g.immld(
+                E.Opcode.TENSOR_SCALAR_IMM_LD_ARITH,
+                g.t2(0, (1, 1), (4, 1)),
+                n=1,
+                dtype=E.Dtype.FP32,
+            )
+        )
+    )
     ex.write(1024, np.array([[1.0, 2.0, 3.0, 4.0]], dtype=F32))
     w = S.S4D4_TSM(header=g.header(E.Opcode.TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH),
                    src_mem_pattern=g.t4(1024, (1, 2, 2, 2), (2, 1, 1, 2)),
@@ -266,7 +346,15 @@ def test_exponential_where_present(g: Gen) -> None:
     ex = g.executor()
     a = np.linspace(-3, 3, 8 * 16, dtype=F32).reshape(8, 16)
     ex.write(0, a)
-    w = g.ts(0x30, g.t3(0, (1, 0, 0), (16, 1, 1)), g.t3(1024, (1, 0, 0), (16, 1, 1)), n=8, op0=0, op1=0, imm0=g.f(1.0))
+    w = g.ts(
+        0x30,
+        g.t3(0, (1, 0, 0), (16, 1, 1)),
+        g.t3(1024, (1, 0, 0), (16, 1, 1)),
+        n=8,
+        op0=0,
+        op1=0,
+        imm0=g.f(1.0),
+    )
     if not g.mod.opcode_decodable(0x30):
         assert g.name in ("sunda", "cayman")
         before = snapshot(ex)
@@ -275,11 +363,15 @@ def test_exponential_where_present(g: Gen) -> None:
         assert snapshot(ex) == before
         return
     ex.run(g.valid(w))
-    assert np.allclose(ex.read(1024, F32, (8, 16)), np.exp((a - F32(1)).astype(np.float64)), rtol=3e-7)
+    assert np.allclose(
+        ex.read(1024, F32, (8, 16)), np.exp((a - F32(1)).astype(np.float64)), rtol=3e-7
+    )
     w = g.ts(0x30, g.t3(0, (1, 0, 0), (16, 1, 1)), g.t3(1024, (1, 0, 0), (16, 1, 1)), n=8, op0=0, op1=0,
              imm0=g.f(0.0), accum=E.AccumCmd.LOAD_ACCUMULATE, imm1=g.f(100.0))  # fmt: skip
     ex.run(g.valid(w))
-    assert np.allclose(ex.accumulators[:8], 100 + np.exp(a.astype(np.float64)).sum(axis=1), rtol=1e-6)
+    assert np.allclose(
+        ex.accumulators[:8], 100 + np.exp(a.astype(np.float64)).sum(axis=1), rtol=1e-6
+    )
 
 
 # -- refused, invalid and out-of-range words leave the state untouched ---------------------------
@@ -318,7 +410,9 @@ def test_out_of_range_through_a_register_leaves_state(g: Gen) -> None:
     E = g.E
     ex = g.executor()
     ex.write(0, np.ones((4, 16), dtype=F32))
-    ex.set_register(1, g.C.STATE_BUF_PARTITION_ACTIVE_SIZE - 8)  # 16 fp32 from here run past the active bytes
+    ex.set_register(
+        1, g.C.STATE_BUF_PARTITION_ACTIVE_SIZE - 8
+    )  # 16 fp32 from here run past the active bytes
     before = snapshot(ex)
     w = g.valid(g.ts(E.Opcode.TENSOR_SCALAR_ARITH_OP, g.t3(0, (1, 0, 0), (16, 1, 1)), g.t3(0, (1, 0, 0), (16, 1, 1), reg=1),
                      n=4, op0=E.AluOp.ADD, imm0=g.f(1.0)))  # fmt: skip
@@ -378,7 +472,11 @@ def test_a_prepared_word_is_not_decoded_again_and_check_returns_a_fresh_struct()
     ex.run(word)
     calls = []
     real = ex._decoder.decode
-    ex._decoder = type("Spy", (), {"decode": lambda self, b: calls.append(b) or real(b), "structs": real.__self__.structs})()
+    ex._decoder = type(
+        "Spy",
+        (),
+        {"decode": lambda self, b: calls.append(b) or real(b), "structs": real.__self__.structs},
+    )()
     ex.run(word)
     assert calls == []  # served from the prepared words
     a, b = ex.check(word), ex.check(word)

@@ -80,13 +80,37 @@ def enum_names(gen: str) -> list[str]:
 def test_c11_alone(cc: str, gen: str, tmp_path: Path) -> None:
     src = tmp_path / "only_common.c"
     src.write_text('#include "aws_neuron_isa_tpb_common.h"\n')
-    run_checked([cc, "-std=c11", *FLAGS, "-I", str(tpb_dir(gen)), "-c", str(src), "-o", str(tmp_path / "o.o")])
+    run_checked(
+        [
+            cc,
+            "-std=c11",
+            *FLAGS,
+            "-I",
+            str(tpb_dir(gen)),
+            "-c",
+            str(src),
+            "-o",
+            str(tmp_path / "o.o"),
+        ]
+    )
 
 
 def test_cxx11_alone(cxx: str, gen: str, tmp_path: Path) -> None:
     src = tmp_path / "only_common.cpp"
     src.write_text('#include "aws_neuron_isa_tpb_common.h"\n')
-    run_checked([cxx, "-std=c++11", *FLAGS, "-I", str(tpb_dir(gen)), "-c", str(src), "-o", str(tmp_path / "o.o")])
+    run_checked(
+        [
+            cxx,
+            "-std=c++11",
+            *FLAGS,
+            "-I",
+            str(tpb_dir(gen)),
+            "-c",
+            str(src),
+            "-o",
+            str(tmp_path / "o.o"),
+        ]
+    )
 
 
 def probe_source(gen: str) -> tuple[str, list[tuple[str, int]]]:
@@ -99,8 +123,10 @@ def probe_source(gen: str) -> tuple[str, list[tuple[str, int]]]:
         rows.append(("offsetof(NEURON_ISA_TPB_HEADER, debug_hint)", 3))
     rows += [(f"sizeof({e})", 1) for e in enum_names(gen)]
     body = "\n".join(f'    printf("%s=%zu\\n", "{expr}", (size_t)({expr}));' for expr, _ in rows)
-    src = ('#include "aws_neuron_isa_tpb_common.h"\n#include <stddef.h>\n#include <stdio.h>\n'
-           f"int main(void) {{\n{body}\n    return 0;\n}}\n")
+    src = (
+        '#include "aws_neuron_isa_tpb_common.h"\n#include <stddef.h>\n#include <stdio.h>\n'
+        f"int main(void) {{\n{body}\n    return 0;\n}}\n"
+    )
     return src, rows
 
 
@@ -113,12 +139,16 @@ def check_probe(out: str, rows: list[tuple[str, int]]) -> None:
 @pytest.mark.parametrize("lang", ["c11", "c++11"])
 def test_layout_probe(cc: str, cxx: str, gen: str, lang: str, tmp_path: Path) -> None:
     src, rows = probe_source(gen)
-    assert sum(1 for e, _ in rows if e.startswith("sizeof(NEURON_ISA_TPB_") and e.endswith(")")) > 20
+    assert (
+        sum(1 for e, _ in rows if e.startswith("sizeof(NEURON_ISA_TPB_") and e.endswith(")")) > 20
+    )
     path = tmp_path / ("probe.c" if lang == "c11" else "probe.cpp")
     path.write_text(src)
     exe = tmp_path / "probe"
     compiler = cc if lang == "c11" else cxx
-    run_checked([compiler, f"-std={lang}", *FLAGS, "-I", str(tpb_dir(gen)), str(path), "-o", str(exe)])
+    run_checked(
+        [compiler, f"-std={lang}", *FLAGS, "-I", str(tpb_dir(gen)), str(path), "-o", str(exe)]
+    )
     check_probe(run_checked([str(exe)]), rows)
 
 

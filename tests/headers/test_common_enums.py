@@ -65,180 +65,185 @@ def line(gen: str, n: int) -> str:
 
 # common-h-facts.md §2.3: every bold (doc-quoted) cell, as (gen, line, enumerator = value).
 OPCODE_BOLD = [
-    ('sunda', 174, 'NEURON_ISA_TPB_OPCODE_RECIPROCAL = 0x48'),
-    ('sunda', 175, 'NEURON_ISA_TPB_OPCODE_MEMSET = 0x49'),
-    ('sunda', 182, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH = 0x4f'),
-    ('sunda', 183, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC = 0x5f'),
-    ('sunda', 192, 'NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD = 0x67'),
-    ('sunda', 194, 'NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT = 0x69'),
-    ('sunda', 195, 'NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE = 0x6a'),
-    ('sunda', 203, 'NEURON_ISA_TPB_OPCODE_COPY_PREDICATED = 0x72'),
-    ('sunda', 205, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR = 0x74'),
-    ('sunda', 210, 'NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT = 0x7a'),
-    ('sunda', 215, 'NEURON_ISA_TPB_OPCODE_DROPOUT = 0x7f'),
-    ('sunda', 216, 'NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2 = 0x82'),
-    ('sunda', 219, 'NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER = 0x85'),
-    ('sunda', 220, 'NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD = 0x86'),
-    ('sunda', 221, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH = 0x87'),
-    ('sunda', 222, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC = 0x88'),
-    ('sunda', 223, 'NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16 = 0x8a'),
-    ('sunda', 224, 'NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16 = 0x8b'),
-    ('sunda', 225, 'NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16 = 0x8c'),
-    ('sunda', 226, 'NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16 = 0x8d'),
-    ('sunda', 227, 'NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2 = 0x8e'),
-    ('sunda', 228, 'NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16 = 0x8f'),
-    ('sunda', 229, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92'),
-    ('sunda', 230, 'NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 0x93'),
-    ('sunda', 232, 'NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG = 0x95'),
-    ('sunda', 236, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a'),
-    ('sunda', 242, 'NEURON_ISA_TPB_OPCODE_EXPONENTIAL = 0x30'),
-    ('sunda', 293, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6'),
-    ('cayman', 166, 'NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP = 0x41'),
-    ('cayman', 167, 'NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP = 0x51'),
-    ('cayman', 170, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43'),
-    ('cayman', 171, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP = 0x53'),
-    ('cayman', 219, 'NEURON_ISA_TPB_OPCODE_JPEG_DECODE = 0x81'),
-    ('cayman', 226, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92'),
-    ('cayman', 233, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a'),
-    ('cayman', 236, 'NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH = 0x9d'),
-    ('cayman', 237, 'NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC = 0x9e'),
-    ('cayman', 240, 'NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE = 0xa0'),
-    ('cayman', 255, 'NEURON_ISA_TPB_OPCODE_POLL_SEM = 0xb3'),
-    ('cayman', 259, 'NEURON_ISA_TPB_OPCODE_RANGE_SELECT = 0xbc'),
-    ('cayman', 263, 'NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER = 0xc1'),
-    ('cayman', 286, 'NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER = 0xd8'),
-    ('cayman', 294, 'NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD = 0xe4'),
-    ('cayman', 296, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6'),
-    ('mariana', 163, 'NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED = 0x08'),
-    ('mariana', 164, 'NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX = 0x09'),
-    ('mariana', 165, 'NEURON_ISA_TPB_OPCODE_MATMUL_MX = 0x0a'),
-    ('mariana', 175, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43'),
-    ('mariana', 176, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP = 0x53'),
-    ('mariana', 177, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP = 0x44'),
-    ('mariana', 178, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP = 0x54'),
-    ('mariana', 187, 'NEURON_ISA_TPB_OPCODE_RNG = 0x4d'),
-    ('mariana', 190, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH = 0x4f'),
-    ('mariana', 191, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC = 0x5f'),
-    ('mariana', 214, 'NEURON_ISA_TPB_OPCODE_RAND = 0x76'),
-    ('mariana', 215, 'NEURON_ISA_TPB_OPCODE_RAND_GET_STATE = 0x77'),
-    ('mariana', 216, 'NEURON_ISA_TPB_OPCODE_RAND_SET_STATE = 0x78'),
-    ('mariana', 223, 'NEURON_ISA_TPB_OPCODE_DROPOUT = 0x7f'),
-    ('mariana', 231, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92'),
-    ('mariana', 238, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a'),
-    ('mariana', 265, 'NEURON_ISA_TPB_OPCODE_RANGE_SELECT = 0xbc'),
-    ('mariana', 302, 'NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2'),
-    ('mariana', 304, 'NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD = 0xe4'),
-    ('mariana', 306, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6'),
-    ('maverick', 158, 'NEURON_ISA_TPB_OPCODE_LDWEIGHTS = 0x01'),
-    ('maverick', 159, 'NEURON_ISA_TPB_OPCODE_MATMUL = 0x02'),
-    ('maverick', 160, 'NEURON_ISA_TPB_OPCODE_PE_REG_WRITE = 0x03'),
-    ('maverick', 163, 'NEURON_ISA_TPB_OPCODE_LDTAGS = 0x06'),
-    ('maverick', 164, 'NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE = 0x07'),
-    ('maverick', 165, 'NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED = 0x08'),
-    ('maverick', 166, 'NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX = 0x09'),
-    ('maverick', 167, 'NEURON_ISA_TPB_OPCODE_MATMUL_MX = 0x0a'),
-    ('maverick', 172, 'NEURON_ISA_TPB_OPCODE_ACTIVATE2 = 0x25'),
-    ('maverick', 173, 'NEURON_ISA_TPB_OPCODE_ACTIVATE_MULTIPASS = 0x26'),
-    ('maverick', 185, 'NEURON_ISA_TPB_OPCODE_RECIPROCAL = 0x48'),
-    ('maverick', 186, 'NEURON_ISA_TPB_OPCODE_MEMSET = 0x49'),
-    ('maverick', 203, 'NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD = 0x67'),
-    ('maverick', 205, 'NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT = 0x69'),
-    ('maverick', 206, 'NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE = 0x6a'),
-    ('maverick', 214, 'NEURON_ISA_TPB_OPCODE_COPY_PREDICATED = 0x72'),
-    ('maverick', 216, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR = 0x74'),
-    ('maverick', 217, 'NEURON_ISA_TPB_OPCODE_RAND = 0x76'),
-    ('maverick', 218, 'NEURON_ISA_TPB_OPCODE_RAND_GET_STATE = 0x77'),
-    ('maverick', 219, 'NEURON_ISA_TPB_OPCODE_RAND_SET_STATE = 0x78'),
-    ('maverick', 221, 'NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT = 0x7a'),
-    ('maverick', 222, 'NEURON_ISA_TPB_OPCODE_TENSOR_DEQUANTIZE = 0x7b'),
-    ('maverick', 231, 'NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER = 0x85'),
-    ('maverick', 232, 'NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD = 0x86'),
-    ('maverick', 234, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92'),
-    ('maverick', 235, 'NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 0x93'),
-    ('maverick', 237, 'NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG = 0x95'),
-    ('maverick', 239, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_SELECT = 0x98'),
-    ('maverick', 241, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a'),
-    ('maverick', 247, 'NEURON_ISA_TPB_OPCODE_EXPONENTIAL = 0x30'),
-    ('maverick', 266, 'NEURON_ISA_TPB_OPCODE_COMPACT_CONTROL_INST = 0xb6'),
-    ('maverick', 268, 'NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2 = 0xb9'),
-    ('maverick', 269, 'NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE = 0xba'),
-    ('maverick', 271, 'NEURON_ISA_TPB_OPCODE_RANGE_SELECT = 0xbc'),
-    ('maverick', 308, 'NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2'),
-    ('maverick', 309, 'NEURON_ISA_TPB_OPCODE_QUANTIZE_MX = 0xe3'),
-    ('maverick', 310, 'NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD = 0xe4'),
-    ('maverick', 312, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6'),
-    ('maverick', 320, 'NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE = 0xf3'),
-    ('maverick', 321, 'NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_INT_WIDE = 0xf4'),
+    ("sunda", 174, "NEURON_ISA_TPB_OPCODE_RECIPROCAL = 0x48"),
+    ("sunda", 175, "NEURON_ISA_TPB_OPCODE_MEMSET = 0x49"),
+    ("sunda", 182, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH = 0x4f"),
+    ("sunda", 183, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC = 0x5f"),
+    ("sunda", 192, "NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD = 0x67"),
+    ("sunda", 194, "NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT = 0x69"),
+    ("sunda", 195, "NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE = 0x6a"),
+    ("sunda", 203, "NEURON_ISA_TPB_OPCODE_COPY_PREDICATED = 0x72"),
+    ("sunda", 205, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR = 0x74"),
+    ("sunda", 210, "NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT = 0x7a"),
+    ("sunda", 215, "NEURON_ISA_TPB_OPCODE_DROPOUT = 0x7f"),
+    ("sunda", 216, "NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2 = 0x82"),
+    ("sunda", 219, "NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER = 0x85"),
+    ("sunda", 220, "NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD = 0x86"),
+    ("sunda", 221, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH = 0x87"),
+    ("sunda", 222, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC = 0x88"),
+    ("sunda", 223, "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16 = 0x8a"),
+    ("sunda", 224, "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16 = 0x8b"),
+    ("sunda", 225, "NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16 = 0x8c"),
+    ("sunda", 226, "NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16 = 0x8d"),
+    ("sunda", 227, "NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2 = 0x8e"),
+    ("sunda", 228, "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16 = 0x8f"),
+    ("sunda", 229, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92"),
+    ("sunda", 230, "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 0x93"),
+    ("sunda", 232, "NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG = 0x95"),
+    ("sunda", 236, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a"),
+    ("sunda", 242, "NEURON_ISA_TPB_OPCODE_EXPONENTIAL = 0x30"),
+    ("sunda", 293, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6"),
+    ("cayman", 166, "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP = 0x41"),
+    ("cayman", 167, "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP = 0x51"),
+    ("cayman", 170, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43"),
+    ("cayman", 171, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP = 0x53"),
+    ("cayman", 219, "NEURON_ISA_TPB_OPCODE_JPEG_DECODE = 0x81"),
+    ("cayman", 226, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92"),
+    ("cayman", 233, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a"),
+    ("cayman", 236, "NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH = 0x9d"),
+    ("cayman", 237, "NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC = 0x9e"),
+    ("cayman", 240, "NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE = 0xa0"),
+    ("cayman", 255, "NEURON_ISA_TPB_OPCODE_POLL_SEM = 0xb3"),
+    ("cayman", 259, "NEURON_ISA_TPB_OPCODE_RANGE_SELECT = 0xbc"),
+    ("cayman", 263, "NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER = 0xc1"),
+    ("cayman", 286, "NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER = 0xd8"),
+    ("cayman", 294, "NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD = 0xe4"),
+    ("cayman", 296, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6"),
+    ("mariana", 163, "NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED = 0x08"),
+    ("mariana", 164, "NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX = 0x09"),
+    ("mariana", 165, "NEURON_ISA_TPB_OPCODE_MATMUL_MX = 0x0a"),
+    ("mariana", 175, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43"),
+    ("mariana", 176, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP = 0x53"),
+    ("mariana", 177, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP = 0x44"),
+    ("mariana", 178, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP = 0x54"),
+    ("mariana", 187, "NEURON_ISA_TPB_OPCODE_RNG = 0x4d"),
+    ("mariana", 190, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH = 0x4f"),
+    ("mariana", 191, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC = 0x5f"),
+    ("mariana", 214, "NEURON_ISA_TPB_OPCODE_RAND = 0x76"),
+    ("mariana", 215, "NEURON_ISA_TPB_OPCODE_RAND_GET_STATE = 0x77"),
+    ("mariana", 216, "NEURON_ISA_TPB_OPCODE_RAND_SET_STATE = 0x78"),
+    ("mariana", 223, "NEURON_ISA_TPB_OPCODE_DROPOUT = 0x7f"),
+    ("mariana", 231, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92"),
+    ("mariana", 238, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a"),
+    ("mariana", 265, "NEURON_ISA_TPB_OPCODE_RANGE_SELECT = 0xbc"),
+    ("mariana", 302, "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2"),
+    ("mariana", 304, "NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD = 0xe4"),
+    ("mariana", 306, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6"),
+    ("maverick", 158, "NEURON_ISA_TPB_OPCODE_LDWEIGHTS = 0x01"),
+    ("maverick", 159, "NEURON_ISA_TPB_OPCODE_MATMUL = 0x02"),
+    ("maverick", 160, "NEURON_ISA_TPB_OPCODE_PE_REG_WRITE = 0x03"),
+    ("maverick", 163, "NEURON_ISA_TPB_OPCODE_LDTAGS = 0x06"),
+    ("maverick", 164, "NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE = 0x07"),
+    ("maverick", 165, "NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED = 0x08"),
+    ("maverick", 166, "NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX = 0x09"),
+    ("maverick", 167, "NEURON_ISA_TPB_OPCODE_MATMUL_MX = 0x0a"),
+    ("maverick", 172, "NEURON_ISA_TPB_OPCODE_ACTIVATE2 = 0x25"),
+    ("maverick", 173, "NEURON_ISA_TPB_OPCODE_ACTIVATE_MULTIPASS = 0x26"),
+    ("maverick", 185, "NEURON_ISA_TPB_OPCODE_RECIPROCAL = 0x48"),
+    ("maverick", 186, "NEURON_ISA_TPB_OPCODE_MEMSET = 0x49"),
+    ("maverick", 203, "NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD = 0x67"),
+    ("maverick", 205, "NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT = 0x69"),
+    ("maverick", 206, "NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE = 0x6a"),
+    ("maverick", 214, "NEURON_ISA_TPB_OPCODE_COPY_PREDICATED = 0x72"),
+    ("maverick", 216, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR = 0x74"),
+    ("maverick", 217, "NEURON_ISA_TPB_OPCODE_RAND = 0x76"),
+    ("maverick", 218, "NEURON_ISA_TPB_OPCODE_RAND_GET_STATE = 0x77"),
+    ("maverick", 219, "NEURON_ISA_TPB_OPCODE_RAND_SET_STATE = 0x78"),
+    ("maverick", 221, "NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT = 0x7a"),
+    ("maverick", 222, "NEURON_ISA_TPB_OPCODE_TENSOR_DEQUANTIZE = 0x7b"),
+    ("maverick", 231, "NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER = 0x85"),
+    ("maverick", 232, "NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD = 0x86"),
+    ("maverick", 234, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92"),
+    ("maverick", 235, "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 0x93"),
+    ("maverick", 237, "NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG = 0x95"),
+    ("maverick", 239, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_SELECT = 0x98"),
+    ("maverick", 241, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a"),
+    ("maverick", 247, "NEURON_ISA_TPB_OPCODE_EXPONENTIAL = 0x30"),
+    ("maverick", 266, "NEURON_ISA_TPB_OPCODE_COMPACT_CONTROL_INST = 0xb6"),
+    ("maverick", 268, "NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2 = 0xb9"),
+    ("maverick", 269, "NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE = 0xba"),
+    ("maverick", 271, "NEURON_ISA_TPB_OPCODE_RANGE_SELECT = 0xbc"),
+    ("maverick", 308, "NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2"),
+    ("maverick", 309, "NEURON_ISA_TPB_OPCODE_QUANTIZE_MX = 0xe3"),
+    ("maverick", 310, "NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD = 0xe4"),
+    ("maverick", 312, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6"),
+    ("maverick", 320, "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE = 0xf3"),
+    ("maverick", 321, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_INT_WIDE = 0xf4"),
 ]
 
 # (gen, typedef line, closing line) of the OPCODE enum, common-h-facts.md §2 (OD §1).
-OPCODE_SPAN = [("sunda", 153, 299), ("cayman", 154, 305), ("mariana", 155, 315), ("maverick", 157, 323)]
+OPCODE_SPAN = [
+    ("sunda", 153, 299),
+    ("cayman", 154, 305),
+    ("mariana", 155, 315),
+    ("maverick", 157, 323),
+]
 OPCODE_COUNT = {"sunda": 145, "cayman": 150, "mariana": 159, "maverick": 165}
 
 # Maintenance markers as quoted (common-h-facts.md §2, §2.1-§2.3), checked on every gen that has the opcode.
 MARKERS = [
-    ('LDWEIGHTS', '// Y'),
-    ('MATMUL', '// Y'),
-    ('PE_REG_WRITE', '// Y'),
-    ('LDTAGS', '// Y'),
-    ('MATMUL_SPARSE', '// Y'),
-    ('PE_MANAGE_SEED', '// Y'),
-    ('LDWEIGHTS_MX', '// Y'),
-    ('MATMUL_MX', '// Y'),
-    ('ACTIVATE2', '// Y'),
-    ('ACTIVATE_MULTIPASS', '// Y'),
-    ('TENSOR_TENSOR_ARITH_OP', '// Y'),
-    ('TENSOR_TENSOR_BITVEC_OP', '// Y'),
-    ('TENSOR_SCALAR_ARITH_OP', '// Y'),
-    ('TENSOR_SCALAR_BITVEC_OP', '// Y'),
-    ('TENSOR_SCALAR_PTR_ARITH_OP', '// n, use TensorScalarArithOp instead'),
-    ('TENSOR_SCALAR_PTR_BITVEC_OP', '// n, use TensorScalarBitvecOp instead'),
-    ('RECIPROCAL', '// Y'),
-    ('MEMSET', '// Y'),
-    ('RNG', '// Y'),
-    ('TENSOR_CUMULATIVE_ARITH_OP', '// Y'),
-    ('TENSOR_CUMULATIVE_BITVEC_OP', '// Y'),
-    ('TENSOR_SCALAR_PTR_MULTI_ARITH', '// n, ucode/kaenadve exists, not maintained/used'),
-    ('TENSOR_SCALAR_PTR_MULTI_BITVEC', '// n, ucode/kaenadve exists, not maintained/used'),
-    ('POOL_BUFFER_LOAD', '// Y'),
-    ('LOAD_MASK_SELECT', '// Y'),
-    ('STREAM_SHUFFLE', '// Y'),
-    ('TENSOR_SCALAR_IMM_LD_ARITH', '// n, ucode/kaenadve exists, not maintained/used'),
-    ('TENSOR_SCALAR_IMM_LD_BITVEC', '// n, ucode/kaenadve exists, not maintained/used'),
-    ('COPY_PREDICATED', '// Y'),
-    ('TENSOR_SCALAR_ADDR', '// Y'),
-    ('RAND', '// n, ucode exists, not maintained/used'),
-    ('RAND_GET_STATE', '// Y'),
-    ('RAND_SET_STATE', '// Y'),
-    ('LOAD_POOL_ARGUMENT', '// Y'),
-    ('TENSOR_DEQUANTIZE', '// Y'),
-    ('DROPOUT', '// Y'),
-    ('CUSTOM_OP_HEADER', '// Y'),
-    ('CUSTOM_OP_PAYLOAD', '// Y'),
-    ('TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH', '// n, ucode/kaenadve exists, not maintained/used'),
-    ('TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC', '// n, ucode/kaenadve exists, not maintained/used'),
-    ('TENSOR_TENSOR_ADD_BF16', '// Y'),
-    ('TENSOR_TENSOR_MULT_BF16', '// Y'),
-    ('TENSOR_REDUCE_ADD_BF16', '// Y'),
-    ('TENSOR_REDUCE_MAX_BF16', '// Y'),
-    ('TENSOR_TENSOR_SUB_BF16', '// Y'),
-    ('TENSOR_SCALAR_AFFINE_SELECT', '// Y'),
-    ('TRANSPOSE_TENSOR_SCALAR_ARITH_OP', '// Y'),
-    ('MODIFY_POOL_CONFIG', '// Y'),
-    ('TENSOR_SCALAR_SELECT', '// SortMerge wip 0x97 // Y'),
-    ('TENSOR_SCALAR_CACHE_REDUCE', '// Y'),
-    ('COMPACT_CONTROL_INST', '// Y'),
-    ('DMA_MEMCPY2', '// Y'),
-    ('DMA_IMMEDIATE', '// Y'),
-    ('RANGE_SELECT', '// Y'),
-    ('RAND2', '// Y'),
-    ('QUANTIZE_MX', '// Y'),
-    ('CONV_LUT_LOAD', '// Y'),
-    ('TENSOR_TENSOR_SCAN_ARITH', '// Y'),
-    ('TENSOR_SCALAR_CACHE_CUMULATIVE', '// Y'),
-    ('COPY_PREDICATED_SCALAR', '// Y'),
-    ('TENSOR_TENSOR_INT_WIDE', '// Y'),
-    ('TENSOR_SCALAR_INT_WIDE', '// Y'),
+    ("LDWEIGHTS", "// Y"),
+    ("MATMUL", "// Y"),
+    ("PE_REG_WRITE", "// Y"),
+    ("LDTAGS", "// Y"),
+    ("MATMUL_SPARSE", "// Y"),
+    ("PE_MANAGE_SEED", "// Y"),
+    ("LDWEIGHTS_MX", "// Y"),
+    ("MATMUL_MX", "// Y"),
+    ("ACTIVATE2", "// Y"),
+    ("ACTIVATE_MULTIPASS", "// Y"),
+    ("TENSOR_TENSOR_ARITH_OP", "// Y"),
+    ("TENSOR_TENSOR_BITVEC_OP", "// Y"),
+    ("TENSOR_SCALAR_ARITH_OP", "// Y"),
+    ("TENSOR_SCALAR_BITVEC_OP", "// Y"),
+    ("TENSOR_SCALAR_PTR_ARITH_OP", "// n, use TensorScalarArithOp instead"),
+    ("TENSOR_SCALAR_PTR_BITVEC_OP", "// n, use TensorScalarBitvecOp instead"),
+    ("RECIPROCAL", "// Y"),
+    ("MEMSET", "// Y"),
+    ("RNG", "// Y"),
+    ("TENSOR_CUMULATIVE_ARITH_OP", "// Y"),
+    ("TENSOR_CUMULATIVE_BITVEC_OP", "// Y"),
+    ("TENSOR_SCALAR_PTR_MULTI_ARITH", "// n, ucode/kaenadve exists, not maintained/used"),
+    ("TENSOR_SCALAR_PTR_MULTI_BITVEC", "// n, ucode/kaenadve exists, not maintained/used"),
+    ("POOL_BUFFER_LOAD", "// Y"),
+    ("LOAD_MASK_SELECT", "// Y"),
+    ("STREAM_SHUFFLE", "// Y"),
+    ("TENSOR_SCALAR_IMM_LD_ARITH", "// n, ucode/kaenadve exists, not maintained/used"),
+    ("TENSOR_SCALAR_IMM_LD_BITVEC", "// n, ucode/kaenadve exists, not maintained/used"),
+    ("COPY_PREDICATED", "// Y"),
+    ("TENSOR_SCALAR_ADDR", "// Y"),
+    ("RAND", "// n, ucode exists, not maintained/used"),
+    ("RAND_GET_STATE", "// Y"),
+    ("RAND_SET_STATE", "// Y"),
+    ("LOAD_POOL_ARGUMENT", "// Y"),
+    ("TENSOR_DEQUANTIZE", "// Y"),
+    ("DROPOUT", "// Y"),
+    ("CUSTOM_OP_HEADER", "// Y"),
+    ("CUSTOM_OP_PAYLOAD", "// Y"),
+    ("TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH", "// n, ucode/kaenadve exists, not maintained/used"),
+    ("TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC", "// n, ucode/kaenadve exists, not maintained/used"),
+    ("TENSOR_TENSOR_ADD_BF16", "// Y"),
+    ("TENSOR_TENSOR_MULT_BF16", "// Y"),
+    ("TENSOR_REDUCE_ADD_BF16", "// Y"),
+    ("TENSOR_REDUCE_MAX_BF16", "// Y"),
+    ("TENSOR_TENSOR_SUB_BF16", "// Y"),
+    ("TENSOR_SCALAR_AFFINE_SELECT", "// Y"),
+    ("TRANSPOSE_TENSOR_SCALAR_ARITH_OP", "// Y"),
+    ("MODIFY_POOL_CONFIG", "// Y"),
+    ("TENSOR_SCALAR_SELECT", "// SortMerge wip 0x97 // Y"),
+    ("TENSOR_SCALAR_CACHE_REDUCE", "// Y"),
+    ("COMPACT_CONTROL_INST", "// Y"),
+    ("DMA_MEMCPY2", "// Y"),
+    ("DMA_IMMEDIATE", "// Y"),
+    ("RANGE_SELECT", "// Y"),
+    ("RAND2", "// Y"),
+    ("QUANTIZE_MX", "// Y"),
+    ("CONV_LUT_LOAD", "// Y"),
+    ("TENSOR_TENSOR_SCAN_ARITH", "// Y"),
+    ("TENSOR_SCALAR_CACHE_CUMULATIVE", "// Y"),
+    ("COPY_PREDICATED_SCALAR", "// Y"),
+    ("TENSOR_TENSOR_INT_WIDE", "// Y"),
+    ("TENSOR_SCALAR_INT_WIDE", "// Y"),
 ]
 
 
@@ -252,21 +257,33 @@ def test_opcode_enum_span_and_count(gen: str, first: int, last: int) -> None:
     e = enums(gen)["NEURON_ISA_TPB_OPCODE"]
     assert (e["open"], e["close"]) == (first, last)
     assert len(e["items"]) == OPCODE_COUNT[gen]
-    assert [it[0] for it in e["items"]] == list(range(first + 1, last)), "one enumerator per line, no gaps"
+    assert [it[0] for it in e["items"]] == list(range(first + 1, last)), (
+        "one enumerator per line, no gaps"
+    )
     assert e["items"][-1][1:3] == ("NEURON_ISA_TPB_OPCODE_INVALID", 0xFF)
 
 
 def test_dual_pair_only_on_sunda() -> None:
     for gen in GENERATIONS:
         have = names(gen, "OPCODE")
-        dual = {"NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH": 0x87,
-                "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC": 0x88}
+        dual = {
+            "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH": 0x87,
+            "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC": 0x88,
+        }
         for n, v in dual.items():
             assert (have.get(n) == v) == (gen == "sunda"), (gen, n)
         assert ({0x87, 0x88} <= opcode_values(gen)) == (gen == "sunda")
         assert not ({0x87, 0x88} & opcode_values(gen)) or gen == "sunda"
-    assert line("sunda", 221).strip().startswith("NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH = 0x87,")
-    assert line("sunda", 222).strip().startswith("NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC = 0x88,")
+    assert (
+        line("sunda", 221)
+        .strip()
+        .startswith("NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH = 0x87,")
+    )
+    assert (
+        line("sunda", 222)
+        .strip()
+        .startswith("NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC = 0x88,")
+    )
 
 
 @pytest.mark.parametrize(("name", "marker"), MARKERS)
@@ -297,14 +314,22 @@ def test_specific_marker_quotes() -> None:
         items = {n: c for _, n, _, c in enums(gen)["NEURON_ISA_TPB_OPCODE"]["items"]}
         for n, c in exp.items():
             assert items[f"NEURON_ISA_TPB_OPCODE_{n}"] == c, (gen, n)
-        assert items["NEURON_ISA_TPB_OPCODE_EXPONENTIAL"] is None, "EXPONENTIAL carries no status comment"
+        assert items["NEURON_ISA_TPB_OPCODE_EXPONENTIAL"] is None, (
+            "EXPONENTIAL carries no status comment"
+        )
     sunda = {n: c for _, n, _, c in enums("sunda")["NEURON_ISA_TPB_OPCODE"]["items"]}
     for n in ("TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH", "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC"):
-        assert sunda[f"NEURON_ISA_TPB_OPCODE_{n}"] == "// n, ucode/kaenadve exists, not maintained/used"
+        assert (
+            sunda[f"NEURON_ISA_TPB_OPCODE_{n}"]
+            == "// n, ucode/kaenadve exists, not maintained/used"
+        )
 
 
 def test_fixme_comment_on_cayman_263() -> None:
-    assert "FIXME: currently NRT relies on the fact that all pseudo instructions have upper three bits" in line("cayman", 263)
+    assert (
+        "FIXME: currently NRT relies on the fact that all pseudo instructions have upper three bits"
+        in line("cayman", 263)
+    )
 
 
 def test_opcode_values_stable_and_deltas() -> None:
@@ -319,7 +344,9 @@ def test_opcode_values_stable_and_deltas() -> None:
     assert vals["sunda"] - vals["cayman"] == {0x87, 0x88, 0x8A, 0x8B, 0x8C, 0x8D, 0x8F}
     assert len(vals["cayman"] - vals["sunda"]) == 12
     assert vals["cayman"] - vals["mariana"] == set() and len(vals["mariana"] - vals["cayman"]) == 9
-    assert vals["mariana"] - vals["maverick"] == set() and len(vals["maverick"] - vals["mariana"]) == 6
+    assert (
+        vals["mariana"] - vals["maverick"] == set() and len(vals["maverick"] - vals["mariana"]) == 6
+    )
     assert all(0x80 not in v for v in vals.values())
     assert 0x81 not in vals["sunda"]
     for g in GENERATIONS:
@@ -335,17 +362,61 @@ DTYPE_COUNT = {"sunda": 16, "cayman": 16, "mariana": 24, "maverick": 30}
 
 # MAVERICK DTYPE declaration order, common.h:850-879 (common-h-facts.md §3.2).
 MAVERICK_DTYPE_LINES = {
-    850: "INVALID", 851: "FP8_EXP3", 852: "FP8_EXP4", 853: "FP8_EXP5", 854: "FP16", 855: "BFLOAT16",
-    856: "FP32", 857: "FP32R", 858: "UINT8", 859: "UINT16", 860: "UINT32", 861: "UINT64", 862: "INT8",
-    863: "INT16", 864: "INT32", 865: "INT64", 866: "FP4_EXP2", 867: "CPTC1", 868: "CPTC2", 869: "CPTC3",
-    870: "CPTC4", 871: "CPTC5", 872: "CPTC6", 873: "CPTC7", 874: "FP8_EXP2", 875: "INT4", 876: "SFP8_E8",
-    877: "SFP8_E7", 878: "SFP8_E6", 879: "SFP8_E5",
+    850: "INVALID",
+    851: "FP8_EXP3",
+    852: "FP8_EXP4",
+    853: "FP8_EXP5",
+    854: "FP16",
+    855: "BFLOAT16",
+    856: "FP32",
+    857: "FP32R",
+    858: "UINT8",
+    859: "UINT16",
+    860: "UINT32",
+    861: "UINT64",
+    862: "INT8",
+    863: "INT16",
+    864: "INT32",
+    865: "INT64",
+    866: "FP4_EXP2",
+    867: "CPTC1",
+    868: "CPTC2",
+    869: "CPTC3",
+    870: "CPTC4",
+    871: "CPTC5",
+    872: "CPTC6",
+    873: "CPTC7",
+    874: "FP8_EXP2",
+    875: "INT4",
+    876: "SFP8_E8",
+    877: "SFP8_E7",
+    878: "SFP8_E6",
+    879: "SFP8_E5",
 }
 DTYPE_CODES = {
-    "INVALID": 0x0, "UINT64": 0x1, "INT8": 0x2, "UINT8": 0x3, "INT16": 0x4, "UINT16": 0x5, "BFLOAT16": 0x6,
-    "FP16": 0x7, "INT32": 0x8, "UINT32": 0x9, "FP32": 0xA, "FP32R": 0xB, "INT64": 0xC, "FP8_EXP3": 0xD,
-    "FP8_EXP4": 0xE, "FP8_EXP5": 0xF, "FP4_EXP2": 0x10, "FP8_EXP2": 0x11, "INT4": 0x12, "SFP8_E8": 0x13,
-    "SFP8_E7": 0x14, "SFP8_E6": 0x15, "SFP8_E5": 0x16,
+    "INVALID": 0x0,
+    "UINT64": 0x1,
+    "INT8": 0x2,
+    "UINT8": 0x3,
+    "INT16": 0x4,
+    "UINT16": 0x5,
+    "BFLOAT16": 0x6,
+    "FP16": 0x7,
+    "INT32": 0x8,
+    "UINT32": 0x9,
+    "FP32": 0xA,
+    "FP32R": 0xB,
+    "INT64": 0xC,
+    "FP8_EXP3": 0xD,
+    "FP8_EXP4": 0xE,
+    "FP8_EXP5": 0xF,
+    "FP4_EXP2": 0x10,
+    "FP8_EXP2": 0x11,
+    "INT4": 0x12,
+    "SFP8_E8": 0x13,
+    "SFP8_E7": 0x14,
+    "SFP8_E6": 0x15,
+    "SFP8_E5": 0x16,
     **{f"CPTC{i}": 0x18 + i for i in range(1, 8)},
 }
 
@@ -359,7 +430,11 @@ NOTABLE = [
     *[(g, 35, "// const POOLING_NUM_CHANNELS = 128") for g in GENERATIONS],
     *[(g, 39, "NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS") for g in GENERATIONS],
     *[(g, 69, "NEURON_ISA_TPB_DMA_ENGINE_COUNT_PER_TPB") for g in GENERATIONS],
-    ("sunda", 132, "NEURON_ISA_TPB_NEURON_CORE_VERSION_V2 = 2, // V1 ISA is maintained in separate package"),
+    (
+        "sunda",
+        132,
+        "NEURON_ISA_TPB_NEURON_CORE_VERSION_V2 = 2, // V1 ISA is maintained in separate package",
+    ),
     ("cayman", 131, "typedef enum NEURON_ISA_TPB_NEURON_CORE_VERSION {"),
     ("maverick", 136, "NEURON_ISA_TPB_NEURON_CORE_VERSION_V5 = 5,"),
     ("sunda", 144, "NEURON_ISA_TPB_NEURON_ENGINE_TOP_SP = 5,"),
@@ -495,7 +570,10 @@ def test_alu_op(gen: str) -> None:
     e = enums(gen)["NEURON_ISA_TPB_ALU_OP"]
     assert e["open"] == ALU_TYPEDEF[gen]
     assert len(e["items"]) == ALU_COUNT[gen]
-    assert sum(1 for ln in lines(gen) if re.search(r"NEURON_ISA_TPB_ALU_OP_.* = 0x", ln)) == ALU_COUNT[gen]
+    assert (
+        sum(1 for ln in lines(gen) if re.search(r"NEURON_ISA_TPB_ALU_OP_.* = 0x", ln))
+        == ALU_COUNT[gen]
+    )
     ops = names(gen, "ALU_OP")
     assert ops["NEURON_ISA_TPB_ALU_OP_BYPASS"] == 0 and ops["NEURON_ISA_TPB_ALU_OP_MULT"] == 6
     assert ops["NEURON_ISA_TPB_ALU_OP_DIVIDE"] == 7 and ops["NEURON_ISA_TPB_ALU_OP_POW"] == 0x1A
@@ -528,35 +606,69 @@ def test_dtype(gen: str) -> None:
 
 def test_maverick_dtype_declaration_order() -> None:
     for lineno, name in MAVERICK_DTYPE_LINES.items():
-        assert line("maverick", lineno).strip().startswith(f"NEURON_ISA_TPB_DTYPE_{name} = "), lineno
+        assert line("maverick", lineno).strip().startswith(f"NEURON_ISA_TPB_DTYPE_{name} = "), (
+            lineno
+        )
 
 
 @pytest.mark.parametrize("gen", GENERATIONS)
 def test_small_enums(gen: str) -> None:
-    assert names(gen, "IMM_SRC") == {"NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE": 0,
-                                      "NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE": 1,
-                                      "NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE": 2}
-    assert names(gen, "IMM_SRC_N") == {"NEURON_ISA_TPB_IMM_SRC_N_POINTER_IMMEDIATE": 0,
-                                        "NEURON_ISA_TPB_IMM_SRC_N_INSTRUCTION_IMMEDIATE": 1,
-                                        "NEURON_ISA_TPB_IMM_SRC_N_REG_PTR_IMMEDIATE": 2}
-    assert names(gen, "TENS_SCALAR_REV_OPS") == {f"NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_{n}": v for n, v in
-                                                 (("NONE", 0), ("FIRST", 1), ("SECOND", 2), ("BOTH", 3))}
-    assert names(gen, "TENSOR_SUBDIM") == {f"NEURON_ISA_TPB_TENSOR_SUBDIM_{n}": v for n, v in
-                                           (("UNUSED", 0), ("X", 2), ("XY", 3), ("XYZ", 4), ("XYZW", 5))}
-    assert names(gen, "ACCUM_CMD") == {f"NEURON_ISA_TPB_ACCUM_CMD_{n}": v for n, v in
-                                       (("IDLE", 0), ("ZERO", 1), ("ACCUMULATE", 2), ("ZERO_ACCUMULATE", 3),
-                                        ("LOAD_ACCUMULATE", 4))}
-    assert names(gen, "NEURON_ENGINE") == {f"NEURON_ISA_TPB_NEURON_ENGINE_{n}": i for i, n in
-                                           enumerate(("PE", "ACT", "POOL", "DVE", "TPB_SP", "TOP_SP"))}
+    assert names(gen, "IMM_SRC") == {
+        "NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE": 0,
+        "NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE": 1,
+        "NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE": 2,
+    }
+    assert names(gen, "IMM_SRC_N") == {
+        "NEURON_ISA_TPB_IMM_SRC_N_POINTER_IMMEDIATE": 0,
+        "NEURON_ISA_TPB_IMM_SRC_N_INSTRUCTION_IMMEDIATE": 1,
+        "NEURON_ISA_TPB_IMM_SRC_N_REG_PTR_IMMEDIATE": 2,
+    }
+    assert names(gen, "TENS_SCALAR_REV_OPS") == {
+        f"NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_{n}": v
+        for n, v in (("NONE", 0), ("FIRST", 1), ("SECOND", 2), ("BOTH", 3))
+    }
+    assert names(gen, "TENSOR_SUBDIM") == {
+        f"NEURON_ISA_TPB_TENSOR_SUBDIM_{n}": v
+        for n, v in (("UNUSED", 0), ("X", 2), ("XY", 3), ("XYZ", 4), ("XYZW", 5))
+    }
+    assert names(gen, "ACCUM_CMD") == {
+        f"NEURON_ISA_TPB_ACCUM_CMD_{n}": v
+        for n, v in (
+            ("IDLE", 0),
+            ("ZERO", 1),
+            ("ACCUMULATE", 2),
+            ("ZERO_ACCUMULATE", 3),
+            ("LOAD_ACCUMULATE", 4),
+        )
+    }
+    assert names(gen, "NEURON_ENGINE") == {
+        f"NEURON_ISA_TPB_NEURON_ENGINE_{n}": i
+        for i, n in enumerate(("PE", "ACT", "POOL", "DVE", "TPB_SP", "TOP_SP"))
+    }
     ncv = {"sunda": 2, "cayman": 3, "mariana": 4, "maverick": 5}[gen]
-    assert names(gen, "NEURON_CORE_VERSION") == {f"NEURON_ISA_TPB_NEURON_CORE_VERSION_V{v}": v
-                                                 for v in range(2, ncv + 1)}
-    assert names(gen, "DEBUG_CMD_LEVELS") == {f"NEURON_ISA_TPB_DEBUG_CMD_LEVELS_{n}": v for n, v in
-                                              (("NONE", 0), ("NOTIFY", 1), ("START", 3), ("END", 5),
-                                               ("START_END", 7), ("INS_FIELD", 9))}
+    assert names(gen, "NEURON_CORE_VERSION") == {
+        f"NEURON_ISA_TPB_NEURON_CORE_VERSION_V{v}": v for v in range(2, ncv + 1)
+    }
+    assert names(gen, "DEBUG_CMD_LEVELS") == {
+        f"NEURON_ISA_TPB_DEBUG_CMD_LEVELS_{n}": v
+        for n, v in (
+            ("NONE", 0),
+            ("NOTIFY", 1),
+            ("START", 3),
+            ("END", 5),
+            ("START_END", 7),
+            ("INS_FIELD", 9),
+        )
+    }
     assert set(names(gen, "PSEUDO_OPCODE").values()) == {0, 1, 2}
-    for perm in ("DTYPE_ALLOW_FP32R", "DTYPE_ALLOW_U64", "DTYPE_ALLOW_I64", "WRITE_TENSOR",
-                 "ALLOWED_IN_PSUM", "ALLOWED_IN_SBUF"):
+    for perm in (
+        "DTYPE_ALLOW_FP32R",
+        "DTYPE_ALLOW_U64",
+        "DTYPE_ALLOW_I64",
+        "WRITE_TENSOR",
+        "ALLOWED_IN_PSUM",
+        "ALLOWED_IN_SBUF",
+    ):
         short = perm.removeprefix("DTYPE_")
         assert names(gen, perm) == {f"{short}_FALSE": 0, f"{short}_TRUE": 1}
     assert ("NEURON_ISA_TPB_DTYPE_ALLOW_FP4" in enums(gen)) == (gen == "maverick")

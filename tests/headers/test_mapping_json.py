@@ -21,13 +21,28 @@ STALE = {
     "mariana": DUAL | {DMA_BARRIER_STALE},
     "maverick": DUAL | {DMA_BARRIER_STALE},
 }
-S3D3_TS = [OP + n for n in (
-    "TENSOR_SCALAR_ARITH_OP", "TENSOR_SCALAR_BITVEC_OP", "TENSOR_SCALAR_PTR_ARITH_OP",
-    "TENSOR_SCALAR_PTR_BITVEC_OP", "TRANSPOSE_TENSOR_SCALAR_ARITH_OP", "TENSOR_SCALAR_CACHE_REDUCE",
-    "TENSOR_SCALAR_CACHE_CUMULATIVE", "EXPONENTIAL")]
-S4D4_TSM = [OP + n for n in (
-    "TENSOR_SCALAR_PTR_MULTI_ARITH", "TENSOR_SCALAR_PTR_MULTI_BITVEC",
-    "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH", "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC")]
+S3D3_TS = [
+    OP + n
+    for n in (
+        "TENSOR_SCALAR_ARITH_OP",
+        "TENSOR_SCALAR_BITVEC_OP",
+        "TENSOR_SCALAR_PTR_ARITH_OP",
+        "TENSOR_SCALAR_PTR_BITVEC_OP",
+        "TRANSPOSE_TENSOR_SCALAR_ARITH_OP",
+        "TENSOR_SCALAR_CACHE_REDUCE",
+        "TENSOR_SCALAR_CACHE_CUMULATIVE",
+        "EXPONENTIAL",
+    )
+]
+S4D4_TSM = [
+    OP + n
+    for n in (
+        "TENSOR_SCALAR_PTR_MULTI_ARITH",
+        "TENSOR_SCALAR_PTR_MULTI_BITVEC",
+        "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH",
+        "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC",
+    )
+]
 
 
 @cache
@@ -43,7 +58,9 @@ def mapping(gen: str) -> dict:
 @cache
 def opcode_enum(gen: str) -> frozenset[str]:
     text = (tpb_dir(gen) / "aws_neuron_isa_tpb_common.h").read_text()
-    body = re.search(r"typedef enum NEURON_ISA_TPB_OPCODE \{\n(.*?)\n\} NEURON_ISA_PACKED", text, re.S)
+    body = re.search(
+        r"typedef enum NEURON_ISA_TPB_OPCODE \{\n(.*?)\n\} NEURON_ISA_PACKED", text, re.S
+    )
     assert body
     return frozenset(re.findall(r"^\s+(NEURON_ISA_TPB_OPCODE_\w+) = ", body.group(1), re.M))
 
@@ -65,7 +82,9 @@ def test_shape(gen: str) -> None:
             assert len(set(lst)) == len(lst), key
     assert len(m["struct2pseudo_opcode"]) == 2
     assert m["struct2pseudo_opcode"]["NEURON_ISA_TPB_PSEUDO_MEM_2D_STRUCT"] == [
-        OP + "PSEUDO_TENSOR_LOAD", OP + "PSEUDO_TENSOR_STORE"]
+        OP + "PSEUDO_TENSOR_LOAD",
+        OP + "PSEUDO_TENSOR_STORE",
+    ]
 
 
 @pytest.mark.parametrize("gen", GENERATIONS)
@@ -82,16 +101,37 @@ def test_documented_bindings(gen: str) -> None:
     n_ts = 8 if gen in ("mariana", "maverick") else 7
     assert s2o["NEURON_ISA_TPB_S3D3_TS_STRUCT"] == S3D3_TS[:n_ts]
     assert s2o["NEURON_ISA_TPB_S4D4_TSM_STRUCT"] == S4D4_TSM
-    assert s2o["NEURON_ISA_TPB_S2_BN_STRUCT"] == [OP + n for n in (
-        "BATCH_NORM_PARAM_LOAD", "MATCH_VALUE_LOAD", "TENSOR_SCALAR_IMM_LD_ARITH", "TENSOR_SCALAR_IMM_LD_BITVEC")]
+    assert s2o["NEURON_ISA_TPB_S2_BN_STRUCT"] == [
+        OP + n
+        for n in (
+            "BATCH_NORM_PARAM_LOAD",
+            "MATCH_VALUE_LOAD",
+            "TENSOR_SCALAR_IMM_LD_ARITH",
+            "TENSOR_SCALAR_IMM_LD_BITVEC",
+        )
+    ]
     assert s2o["NEURON_ISA_TPB_S3D3_TS_SELECT_STRUCT"] == [OP + "TENSOR_SCALAR_SELECT"]
     assert s2o["NEURON_ISA_TPB_S2D2_TS_AS_STRUCT"] == [OP + "TENSOR_SCALAR_AFFINE_SELECT"]
-    assert s2o["NEURON_ISA_TPB_S2S2D2_STT_STRUCT"] == [OP + n for n in (
-        "SCALAR_TENSOR_TENSOR_ARITH", "SCALAR_TENSOR_TENSOR_BITVEC", "TENSOR_TENSOR_SCAN_ARITH", "SELECT_REDUCE")]
+    assert s2o["NEURON_ISA_TPB_S2S2D2_STT_STRUCT"] == [
+        OP + n
+        for n in (
+            "SCALAR_TENSOR_TENSOR_ARITH",
+            "SCALAR_TENSOR_TENSOR_BITVEC",
+            "TENSOR_TENSOR_SCAN_ARITH",
+            "SELECT_REDUCE",
+        )
+    ]
     assert ("NEURON_ISA_TPB_S2D2D2_TS_WIDE_STRUCT" in s2o) == (gen == "maverick")
-    for key in ("NEURON_ISA_TPB_CUSTOM_OP_HEADER_STRUCT", "NEURON_ISA_TPB_CUSTOM_OP_PAYLOAD_STRUCT"):
+    for key in (
+        "NEURON_ISA_TPB_CUSTOM_OP_HEADER_STRUCT",
+        "NEURON_ISA_TPB_CUSTOM_OP_PAYLOAD_STRUCT",
+    ):
         assert (key in s2o) == (gen == "sunda")
-    bf16 = {OP + "TENSOR_TENSOR_ADD_BF16", OP + "TENSOR_TENSOR_MULT_BF16", OP + "TENSOR_TENSOR_SUB_BF16"}
+    bf16 = {
+        OP + "TENSOR_TENSOR_ADD_BF16",
+        OP + "TENSOR_TENSOR_MULT_BF16",
+        OP + "TENSOR_TENSOR_SUB_BF16",
+    }
     assert (bf16 <= set(s2o["NEURON_ISA_TPB_S3S3D3_TT_STRUCT"])) == (gen == "sunda")
     assert any(DMA_BARRIER_STALE in lst for lst in s2o.values())
 
@@ -111,5 +151,8 @@ def test_keys_only_grow_except_custom_op() -> None:
     for gen in GENERATIONS:
         cur = set(mapping(gen)["struct2opcode"])
         removed = prev - cur
-        assert removed <= {"NEURON_ISA_TPB_CUSTOM_OP_HEADER_STRUCT", "NEURON_ISA_TPB_CUSTOM_OP_PAYLOAD_STRUCT"}
+        assert removed <= {
+            "NEURON_ISA_TPB_CUSTOM_OP_HEADER_STRUCT",
+            "NEURON_ISA_TPB_CUSTOM_OP_PAYLOAD_STRUCT",
+        }
         prev = cur

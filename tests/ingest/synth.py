@@ -90,18 +90,26 @@ STATIC inline bool is_valid_header(NEURON_ISA_TPB_HEADER h) {
 
 MAPPING = {
     "struct2opcode": {
-        "NEURON_ISA_TPB_HEADER": ["NEURON_ISA_TPB_OPCODE_ALPHA", "NEURON_ISA_TPB_OPCODE_BETA", "NEURON_ISA_TPB_OPCODE_DELTA"],
+        "NEURON_ISA_TPB_HEADER": [
+            "NEURON_ISA_TPB_OPCODE_ALPHA",
+            "NEURON_ISA_TPB_OPCODE_BETA",
+            "NEURON_ISA_TPB_OPCODE_DELTA",
+        ],
         "NEURON_ISA_TPB_ELSEWHERE_STRUCT": ["NEURON_ISA_TPB_OPCODE_GAMMA"],
     },
     "struct2pseudo_opcode": {},
 }
 
 
-def make_tree(root: Path, gen: str = "synth", common: str = COMMON, ops: str = OPS, mapping: object = MAPPING) -> Path:
+def make_tree(
+    root: Path, gen: str = "synth", common: str = COMMON, ops: str = OPS, mapping: object = MAPPING
+) -> Path:
     tpb = root / f"neuron_{gen}_arch_isa" / "tpb"
     tpb.mkdir(parents=True)
     (tpb / "aws_neuron_isa_tpb_common.h").write_text(common)
     (tpb / "aws_neuron_isa_tpb_ops.h").write_text(ops)
     if mapping is not None:
-        (tpb / "instruction_mapping.json").write_text(mapping if isinstance(mapping, str) else json.dumps(mapping, indent=4))
+        (tpb / "instruction_mapping.json").write_text(
+            mapping if isinstance(mapping, str) else json.dumps(mapping, indent=4)
+        )
     return tpb

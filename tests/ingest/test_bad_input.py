@@ -36,7 +36,9 @@ def test_missing_mapping_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_missing_include(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    make_tree(tmp_path, ops=OPS.replace('"aws_neuron_isa_tpb_common.h"', '"aws_neuron_isa_tpb_nothere.h"'))
+    make_tree(
+        tmp_path, ops=OPS.replace('"aws_neuron_isa_tpb_common.h"', '"aws_neuron_isa_tpb_nothere.h"')
+    )
     code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
     assert code == 2
     assert "neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_ops.h:3" in err and "nothere" in err
@@ -52,10 +54,15 @@ def test_truncated_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_unknown_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    make_tree(tmp_path, common=COMMON.replace("uint8_t               len;", "NEURON_ISA_TPB_NOPE   len;"))
+    make_tree(
+        tmp_path, common=COMMON.replace("uint8_t               len;", "NEURON_ISA_TPB_NOPE   len;")
+    )
     code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
     assert code == 2
-    assert "neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_common.h:31:5:" in err and "unknown type name 'NEURON_ISA_TPB_NOPE'" in err
+    assert (
+        "neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_common.h:31:5:" in err
+        and "unknown type name 'NEURON_ISA_TPB_NOPE'" in err
+    )
 
 
 def test_syntax_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,7 +73,12 @@ def test_syntax_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_contradicted_static_assert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    make_tree(tmp_path, common=COMMON.replace("sizeof(NEURON_ISA_TPB_HEADER) == 4", "sizeof(NEURON_ISA_TPB_HEADER) == 5"))
+    make_tree(
+        tmp_path,
+        common=COMMON.replace(
+            "sizeof(NEURON_ISA_TPB_HEADER) == 4", "sizeof(NEURON_ISA_TPB_HEADER) == 5"
+        ),
+    )
     code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
     assert code == 2
     assert "aws_neuron_isa_tpb_common.h:61:1: error [static-assert]" in err
@@ -76,14 +88,27 @@ def test_malformed_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     make_tree(tmp_path, mapping='{\n    "struct2opcode": {\n        "A": [1,]\n    }\n}\n')
     code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
     assert code == 2
-    assert "neuron_synth_arch_isa/tpb/instruction_mapping.json:3:" in err and "malformed JSON" in err
+    assert (
+        "neuron_synth_arch_isa/tpb/instruction_mapping.json:3:" in err and "malformed JSON" in err
+    )
 
 
-def test_schema_violation_names_the_pointer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    make_tree(tmp_path, mapping={"struct2opcode": {"NEURON_ISA_TPB_X_STRUCT": ["NEURON_ISA_TPB_OPCODE_ALPHA", 7]}, "struct2pseudo_opcode": {}})
+def test_schema_violation_names_the_pointer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_tree(
+        tmp_path,
+        mapping={
+            "struct2opcode": {"NEURON_ISA_TPB_X_STRUCT": ["NEURON_ISA_TPB_OPCODE_ALPHA", 7]},
+            "struct2pseudo_opcode": {},
+        },
+    )
     code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
     assert code == 2
-    assert "instruction_mapping.json#/struct2opcode/NEURON_ISA_TPB_X_STRUCT/1: error [json-schema]" in err
+    assert (
+        "instruction_mapping.json#/struct2opcode/NEURON_ISA_TPB_X_STRUCT/1: error [json-schema]"
+        in err
+    )
 
 
 def test_unknown_generation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,22 +117,56 @@ def test_unknown_generation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 2 and "no generation 'tonga'" in err
 
 
-def test_every_error_of_every_generation_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_error_of_every_generation_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     make_tree(tmp_path, gen="one", mapping=None)
     make_tree(tmp_path, gen="two", mapping="{")
     code, err = run(capsys, "reconcile", "--headers", str(tmp_path), "--no-cache")
     assert code == 2 and "neuron_one_arch_isa" in err and "neuron_two_arch_isa" in err
 
 
-def test_error_formats_for_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_error_formats_for_ci(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import json
 
     make_tree(tmp_path, ops=OPS.replace("(h.len == 16)", "(h.len == == 16)"))
     monkeypatch.chdir(tmp_path)  # paths are shown as they open from the current directory
-    code = main(["--error-format", "github", "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache"])
+    code = main(
+        [
+            "--error-format",
+            "github",
+            "inspect",
+            "--gen",
+            "synth",
+            "--headers",
+            str(tmp_path),
+            "--no-cache",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith("::error file=neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_ops.h,line=12,col=38::syntax: ")
-    code = main(["--error-format", "json", "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache"])
+    assert err.startswith(
+        "::error file=neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_ops.h,line=12,col=38::syntax: "
+    )
+    code = main(
+        [
+            "--error-format",
+            "json",
+            "inspect",
+            "--gen",
+            "synth",
+            "--headers",
+            str(tmp_path),
+            "--no-cache",
+        ]
+    )
     doc = json.loads(capsys.readouterr().err.splitlines()[0])
-    assert code == 2 and doc["line"] == 12 and doc["col"] == 38 and doc["severity"] == "error" and doc["code"] == "syntax"
+    assert (
+        code == 2
+        and doc["line"] == 12
+        and doc["col"] == 38
+        and doc["severity"] == "error"
+        and doc["code"] == "syntax"
+    )

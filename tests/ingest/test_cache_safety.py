@@ -58,9 +58,16 @@ def test_a_planted_entry_that_would_run_code_does_not(drop: Path, tmp_path: Path
     r = ingest_root(drop)[0]
     assert not sentinel.exists()
     assert not r.from_cache and ir_io.dumps(r.gen) == reference(drop)
-    assert [w.code for w in r.warnings] == ["cache"] and "not a tpbgen cache entry" in r.warnings[0].message
+    assert [w.code for w in r.warnings] == ["cache"] and "not a tpbgen cache entry" in r.warnings[
+        0
+    ].message
     # a well-formed header line in front of a pickle is caught by the checksum, before any decoding
-    head = {"format": cache_mod.FORMAT, "kind": "ir", "key": cache_key(inputs_hash(discover(drop)[0])), "payload_sha256": "0" * 64}
+    head = {
+        "format": cache_mod.FORMAT,
+        "kind": "ir",
+        "key": cache_key(inputs_hash(discover(drop)[0])),
+        "payload_sha256": "0" * 64,
+    }
     p.write_bytes(json.dumps(head).encode() + b"\n" + bomb)
     r = ingest_root(drop)[0]
     assert not sentinel.exists() and not r.from_cache and "checksum" in r.warnings[0].message
@@ -72,13 +79,19 @@ def test_the_cache_directory_is_private(drop: Path, tmp_path: Path) -> None:
     assert all(p.stat().st_mode & 0o777 == 0o600 for p in (tmp_path / "cache").iterdir())
 
 
-def test_a_world_writable_cache_directory_is_not_used(drop: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_world_writable_cache_directory_is_not_used(
+    drop: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     d = tmp_path / "cache"
     d.mkdir()
     d.chmod(0o777)
     results = ingest_root(drop)
     warnings = [w for r in results for w in r.warnings]
-    assert len(warnings) == 1 and "writable by others (mode 777)" in warnings[0].message and "TPBGEN_CACHE_SHARED=1" in warnings[0].message
+    assert (
+        len(warnings) == 1
+        and "writable by others (mode 777)" in warnings[0].message
+        and "TPBGEN_CACHE_SHARED=1" in warnings[0].message
+    )
     assert os.listdir(d) == []  # nothing written to it, nothing read from it
     assert ir_io.dumps(results[0].gen) == reference(drop)
     monkeypatch.setenv(cache_mod.SHARED_ENV, "1")  # the explicit opt-in
@@ -86,8 +99,12 @@ def test_a_world_writable_cache_directory_is_not_used(drop: Path, tmp_path: Path
     assert ingest_root(drop)[0].from_cache
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="changing a file's owner needs root")
-def test_entries_and_directories_owned_by_another_user_are_not_used(drop: Path, tmp_path: Path) -> None:
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="changing a file's owner needs root"
+)
+def test_entries_and_directories_owned_by_another_user_are_not_used(
+    drop: Path, tmp_path: Path
+) -> None:
     ingest_root(drop)
     p = entry_path(drop)
     os.chown(p, 12345, 12345)
@@ -149,8 +166,25 @@ def _damage(kind: str, p: Path) -> None:
         raise AssertionError(kind)
 
 
-@pytest.mark.parametrize("kind", ["truncated", "empty", "garbage", "other-format", "stale-key", "flipped-byte", "not-ir", "deep", "symlink", "directory", "unreadable"])
-def test_a_damaged_entry_costs_only_time(drop: Path, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "truncated",
+        "empty",
+        "garbage",
+        "other-format",
+        "stale-key",
+        "flipped-byte",
+        "not-ir",
+        "deep",
+        "symlink",
+        "directory",
+        "unreadable",
+    ],
+)
+def test_a_damaged_entry_costs_only_time(
+    drop: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     ingest_root(drop)
     _damage(kind, entry_path(drop))
     code = main(["inspect", "--gen", "synth", "--headers", str(drop), "--format", "json"])
@@ -160,7 +194,9 @@ def test_a_damaged_entry_costs_only_time(drop: Path, kind: str, capsys: pytest.C
     assert err.count("[cache]") <= 1, err
 
 
-def test_the_cache_is_bounded_least_recently_used_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_is_bounded_least_recently_used_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(cache_mod, "MAX_ENTRIES", 3)
     c = cache_mod.Cache(tmp_path / "c")
     for i in range(5):
@@ -172,7 +208,9 @@ def test_the_cache_is_bounded_least_recently_used_first(tmp_path: Path, monkeypa
     assert left == ["g2", "g4", "g5"]
 
 
-def test_cache_info_and_clear(drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cache_info_and_clear(
+    drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ingest_root(drop)
     d = tmp_path / "cache"
     (d / "someone-elses.txt").write_text("not ours\n")

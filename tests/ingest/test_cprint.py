@@ -22,7 +22,9 @@ def _strip(d: object) -> object:
 def _exprs(node: c_ast.Node) -> list[c_ast.Node]:
     out = []
     for _, child in node.children():
-        if isinstance(child, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.FuncCall, c_ast.Cast)):
+        if isinstance(
+            child, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.FuncCall, c_ast.Cast)
+        ):
             out.append(child)
         out += _exprs(child)
     return out
@@ -32,9 +34,25 @@ def test_printed_expressions_parse_back_to_the_same_tree() -> None:
     parser = c_parser.CParser()
     checked = 0
     for r in ingest_root(HEADER_ROOT):
-        libc = ("int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "bool")
-        typedefs = "".join(f"typedef int {t};\n" for t in libc) + "".join(f"typedef int {t.name};\n" for t in r.gen.typedefs) + "".join(
-            f"typedef int {s.name};\n" for s in r.gen.structs if not s.name.startswith("__") and s.name not in {t.name for t in r.gen.typedefs}
+        libc = (
+            "int8_t",
+            "uint8_t",
+            "int16_t",
+            "uint16_t",
+            "int32_t",
+            "uint32_t",
+            "int64_t",
+            "uint64_t",
+            "bool",
+        )
+        typedefs = (
+            "".join(f"typedef int {t};\n" for t in libc)
+            + "".join(f"typedef int {t.name};\n" for t in r.gen.typedefs)
+            + "".join(
+                f"typedef int {s.name};\n"
+                for s in r.gen.structs
+                if not s.name.startswith("__") and s.name not in {t.name for t in r.gen.typedefs}
+            )
         )
         for fn in r.gen.functions:
             body = from_dict(fn.body)
@@ -56,6 +74,8 @@ def test_statements_and_declarations() -> None:
     )
     body = tree.ext[-1].body.block_items
     assert cprint.render(body[0]) == "uint32_t n = 1U"
-    assert cprint.stmt(body[1]) == "for (int k = 0; k < 4; k++) { if (a & 1 << k) continue; n *= 2; }"
+    assert (
+        cprint.stmt(body[1]) == "for (int k = 0; k < 4; k++) { if (a & 1 << k) continue; n *= 2; }"
+    )
     assert cprint.stmt(body[2]) == "switch (a) { case 1:  case 2: return 3; default: break; }"
     assert cprint.expr(body[3].expr) == "a ? -a : !a"

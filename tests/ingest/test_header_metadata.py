@@ -18,7 +18,10 @@ def markers(root: Path) -> dict[str, tuple[bool, str] | None]:
     gen = ingest_root(root, use_cache=False)[0].gen
     e = gen.find_enum("NEURON_ISA_TPB_OPCODE")
     assert e is not None
-    return {m.name: (None if m.maintenance is None else (m.maintenance.maintained, m.maintenance.note)) for m in e.members}
+    return {
+        m.name: (None if m.maintenance is None else (m.maintenance.maintained, m.maintenance.note))
+        for m in e.members
+    }
 
 
 BASE = {
@@ -36,7 +39,10 @@ def test_the_synthetic_markers(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("char", ["\f", "\v", "\u2028", "\u0085", "\u2029"])
 def test_characters_that_are_not_line_ends_to_cpp_shift_nothing(tmp_path: Path, char: str) -> None:
-    common = COMMON.replace("typedef enum NEURON_ISA_TPB_OPCODE {", f"// a comment with a {char} inside\ntypedef enum NEURON_ISA_TPB_OPCODE {{")
+    common = COMMON.replace(
+        "typedef enum NEURON_ISA_TPB_OPCODE {",
+        f"// a comment with a {char} inside\ntypedef enum NEURON_ISA_TPB_OPCODE {{",
+    )
     make_tree(tmp_path, common=common)
     assert markers(tmp_path) == BASE
 
@@ -49,25 +55,34 @@ def test_crlf_and_lone_cr_line_ends(tmp_path: Path) -> None:
 
 
 def test_block_comment_markers(tmp_path: Path) -> None:
-    common = COMMON.replace("= 0x43, // Y", "= 0x43, /* Y */").replace("= 0x44, // n, use Alpha instead", "= 0x44, /* n, use Alpha instead */")
+    common = COMMON.replace("= 0x43, // Y", "= 0x43, /* Y */").replace(
+        "= 0x44, // n, use Alpha instead", "= 0x44, /* n, use Alpha instead */"
+    )
     make_tree(tmp_path, common=common)
     assert markers(tmp_path) == BASE
 
 
 def test_the_core_version_is_found_below_an_spdx_line(tmp_path: Path) -> None:
-    common = "// SPDX-License-Identifier: Apache-2.0\n// Copyright Amazon.com, Inc. or its affiliates.\n" + COMMON
+    common = (
+        "// SPDX-License-Identifier: Apache-2.0\n// Copyright Amazon.com, Inc. or its affiliates.\n"
+        + COMMON
+    )
     make_tree(tmp_path, common=common)
     assert ingest_root(tmp_path, use_cache=False)[0].gen.core_version == "NC-v9"
 
 
 def test_the_core_version_is_a_name_not_text(tmp_path: Path) -> None:
-    common = COMMON.replace("ISA header for NC-v9.", "ISA header for NC-v9\"\"\"+__import__('os').system('id')+\"\"\"")
+    common = COMMON.replace(
+        "ISA header for NC-v9.", 'ISA header for NC-v9"""+__import__(\'os\').system(\'id\')+"""'
+    )
     make_tree(tmp_path, common=common)
     assert ingest_root(tmp_path, use_cache=False)[0].gen.core_version == "NC-v9"
 
 
 @pytest.mark.parametrize("byte", ["\x00", "\x01", "\x1b", "\x7f"])
-def test_control_bytes_are_refused_where_they_stand(tmp_path: Path, capsys: pytest.CaptureFixture[str], byte: str) -> None:
+def test_control_bytes_are_refused_where_they_stand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], byte: str
+) -> None:
     common = COMMON.replace("// A header-like struct.", f"// A header-like{byte} struct.")
     make_tree(tmp_path, common=common)
     line = common[: common.index(byte)].count("\n") + 1
@@ -75,4 +90,7 @@ def test_control_bytes_are_refused_where_they_stand(tmp_path: Path, capsys: pyte
     code = main(["inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache"])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
-    assert f"aws_neuron_isa_tpb_common.h:{line}:{col}: error [control-byte]: control byte 0x{ord(byte):02x}" in err
+    assert (
+        f"aws_neuron_isa_tpb_common.h:{line}:{col}: error [control-byte]: control byte 0x{ord(byte):02x}"
+        in err
+    )

@@ -31,24 +31,52 @@ def test_enums_constants_typedefs(tree: Path) -> None:
     assert g.name == "synth" and g.core_version == "NC-v9"
     op = g.enum("NEURON_ISA_TPB_OPCODE")
     assert op.size == 1 and op.packed
-    assert [(m.name[-5:], m.value) for m in op.members] == [("ALPHA", 0x43), ("_BETA", 0x44), ("GAMMA", 0x46), ("VALID", 0xFF)]
+    assert [(m.name[-5:], m.value) for m in op.members] == [
+        ("ALPHA", 0x43),
+        ("_BETA", 0x44),
+        ("GAMMA", 0x46),
+        ("VALID", 0xFF),
+    ]
     alpha, beta, gamma, invalid = op.members
     assert alpha.comment == "Y" and alpha.maintenance is not None and alpha.maintenance.maintained
-    assert beta.maintenance is not None and not beta.maintenance.maintained and beta.maintenance.note == "use Alpha instead"
-    assert gamma.comment == "note // Y" and gamma.maintenance is not None and gamma.maintenance.maintained
+    assert (
+        beta.maintenance is not None
+        and not beta.maintenance.maintained
+        and beta.maintenance.note == "use Alpha instead"
+    )
+    assert (
+        gamma.comment == "note // Y"
+        and gamma.maintenance is not None
+        and gamma.maintenance.maintained
+    )
     assert invalid.maintenance is None
-    assert alpha.loc.file == "neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_common.h" and alpha.loc.line == 20
+    assert (
+        alpha.loc.file == "neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_common.h"
+        and alpha.loc.line == 20
+    )
     assert g.enum("NEURON_ISA_TPB_WIDE").size == 4 and not g.enum("NEURON_ISA_TPB_WIDE").packed
-    assert {c.name: c.value for c in g.constants} == {"NEURON_ISA_TPB_INST_NBYTES": 64, "NEURON_ISA_TPB_MASK": 0x1FFFFFFF}
+    assert {c.name: c.value for c in g.constants} == {
+        "NEURON_ISA_TPB_INST_NBYTES": 64,
+        "NEURON_ISA_TPB_MASK": 0x1FFFFFFF,
+    }
     ptr = next(t for t in g.typedefs if t.name == "NEURON_ISA_TPB_PTR")
-    assert ptr.chain == ("NEURON_ISA_TPB_PTR", "NEURON_ISA_TPB_PARTITION_OFFSET", "uint32_t", "uint32")
+    assert ptr.chain == (
+        "NEURON_ISA_TPB_PTR",
+        "NEURON_ISA_TPB_PARTITION_OFFSET",
+        "uint32_t",
+        "uint32",
+    )
 
 
 def test_layouts(tree: Path) -> None:
     g = ingest_root(tree, use_cache=False)[0].gen
     bits = g.struct("NEURON_ISA_TPB_BITS")
     assert [(f.name, f.offset, f.bit_offset, f.bit_width) for f in bits.fields] == [
-        ("a", 0, 0, 3), ("b", 1, 0, 6), ("c", 2, 0, 9), ("d", 4, 0, 2), ("e", 8, None, None)
+        ("a", 0, 0, 3),
+        ("b", 1, 0, 6),
+        ("c", 2, 0, 9),
+        ("d", 4, 0, 2),
+        ("e", 8, None, None),
     ]
     assert bits.size == 12
     pbits = g.struct("NEURON_ISA_TPB_PBITS")
@@ -57,7 +85,12 @@ def test_layouts(tree: Path) -> None:
     mixed = g.struct("NEURON_ISA_TPB_MIXED")
     assert mixed.size == 40 and mixed.align == 8
     assert [(f.name, f.offset, f.dims, f.anonymous) for f in mixed.fields] == [
-        ("x", 0, (), False), ("y", 8, (), False), ("z", 16, (3,), False), ("__anon3", 24, (), True), ("inner", 28, (), False), ("imm", 32, (), False)
+        ("x", 0, (), False),
+        ("y", 8, (), False),
+        ("z", 16, (3,), False),
+        ("__anon3", 24, (), True),
+        ("inner", 28, (), False),
+        ("imm", 32, (), False),
     ]
     imm = g.struct("NEURON_ISA_TPB_IMM")
     assert imm.kind == "union" and imm.size == 4 and all(f.offset == 0 for f in imm.fields)
@@ -94,11 +127,17 @@ def test_ir_json_validates_and_round_trips(tree: Path) -> None:
 
 
 def test_committed_schema_matches_the_model() -> None:
-    committed = (Path(__file__).parents[2] / "generator" / "tpbgen" / "ir" / "schema.json").read_text()
-    assert committed == render_schema(), "run: python -m tpbgen.ir.schema_gen > generator/tpbgen/ir/schema.json"
+    committed = (
+        Path(__file__).parents[2] / "generator" / "tpbgen" / "ir" / "schema.json"
+    ).read_text()
+    assert committed == render_schema(), (
+        "run: python -m tpbgen.ir.schema_gen > generator/tpbgen/ir/schema.json"
+    )
 
 
-def test_cache_hit_and_invalidation(tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_hit_and_invalidation(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
     first = ingest_root(tree)[0]
     second = ingest_root(tree)[0]
@@ -138,18 +177,27 @@ typedef struct NEURON_ISA_TPB_HOLDER { uint8_t x; NEURON_ISA_TPB_ALIGNED al; NEU
     assert mismatches == [] and compared > 40
 
 
-def test_sibling_trees_of_a_generation_are_ingested(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sibling_trees_of_a_generation_are_ingested(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A tpb/ header that includes `../common/x.h` (the real package has such a tree): the types
     there are part of the generation's IR, and editing that file invalidates the cache."""
     from .synth import COMMON
 
-    make_tree(tmp_path, common=COMMON.replace('#include <stdbool.h>\n', '#include <stdbool.h>\n#include "../common/shared.h"\n'),
-              ops=OPS.replace("h.len == 16", "h.len == NEURON_ISA_TPB_SHARED_LEN"))
+    make_tree(
+        tmp_path,
+        common=COMMON.replace(
+            "#include <stdbool.h>\n", '#include <stdbool.h>\n#include "../common/shared.h"\n'
+        ),
+        ops=OPS.replace("h.len == 16", "h.len == NEURON_ISA_TPB_SHARED_LEN"),
+    )
     common_dir = tmp_path / "neuron_synth_arch_isa" / "common"
     common_dir.mkdir()
     shared = common_dir / "shared.h"
-    shared.write_text("typedef struct NEURON_ISA_TPB_SHARED { unsigned char a; unsigned short b; } NEURON_ISA_TPB_SHARED;\n"
-                      "static const unsigned char NEURON_ISA_TPB_SHARED_LEN = 16;\n")
+    shared.write_text(
+        "typedef struct NEURON_ISA_TPB_SHARED { unsigned char a; unsigned short b; } NEURON_ISA_TPB_SHARED;\n"
+        "static const unsigned char NEURON_ISA_TPB_SHARED_LEN = 16;\n"
+    )
     monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
     g = ingest_root(tmp_path)[0].gen
     assert g.struct("NEURON_ISA_TPB_SHARED").size == 4

@@ -31,6 +31,11 @@ def test_ingest_leaves_no_cycles_of_its_own() -> None:
             gc.enable()
     ours = {k: n for k, n in kinds.items() if k.startswith(("tpbgen", "pycparser.c_ast"))}
     assert not ours, f"cycles made of tpbgen or AST objects: {ours}"
-    parser_machinery = {"pycparser.c_lexer._Token", "pycparser.c_lexer.CLexer", "pycparser.c_parser.CParser", "pycparser.c_parser._TokenStream"}
+    parser_machinery = {
+        "pycparser.c_lexer._Token",
+        "pycparser.c_lexer.CLexer",
+        "pycparser.c_parser.CParser",
+        "pycparser.c_parser._TokenStream",
+    }
     assert {k for k in kinds if not k.startswith("builtins.")} <= parser_machinery, kinds
     assert gen.name == "sunda" and gen.functions  # the IR itself is alive and whole

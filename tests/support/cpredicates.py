@@ -30,7 +30,11 @@ class CPredicates:
         w = np.ascontiguousarray(words, dtype=np.uint8).reshape(-1, 64)
         out = np.zeros(w.shape[0], dtype=np.uint8)
         fn = getattr(self.lib, f"tpbgen_run_{name}")
-        fn(self.ffi.from_buffer("unsigned char[]", w), w.shape[0], self.ffi.from_buffer("unsigned char[]", out))
+        fn(
+            self.ffi.from_buffer("unsigned char[]", w),
+            w.shape[0],
+            self.ffi.from_buffer("unsigned char[]", out),
+        )
         return out.astype(np.bool_)
 
 
@@ -44,7 +48,14 @@ def source(names: tuple[str, ...], by_pointer: frozenset[str] = frozenset()) -> 
     return "\n".join(lines) + "\n"
 
 
-def build(cc: str, tpb_dir: Path, names: tuple[str, ...], workdir: Path, opt: str = "-O2", by_pointer: frozenset[str] = frozenset()) -> CPredicates:
+def build(
+    cc: str,
+    tpb_dir: Path,
+    names: tuple[str, ...],
+    workdir: Path,
+    opt: str = "-O2",
+    by_pointer: frozenset[str] = frozenset(),
+) -> CPredicates:
     from cffi import FFI
 
     src = source(names, by_pointer)
@@ -52,7 +63,16 @@ def build(cc: str, tpb_dir: Path, names: tuple[str, ...], workdir: Path, opt: st
     c = workdir / f"predicates_{key}.c"
     so = workdir / f"predicates_{key}.so"
     c.write_text(src)
-    subprocess.run([cc, "-std=c11", opt, "-shared", "-fPIC", "-I", str(tpb_dir), str(c), "-o", str(so)], check=True, capture_output=True)
+    subprocess.run(
+        [cc, "-std=c11", opt, "-shared", "-fPIC", "-I", str(tpb_dir), str(c), "-o", str(so)],
+        check=True,
+        capture_output=True,
+    )
     ffi = FFI()
-    ffi.cdef("\n".join(f"void tpbgen_run_{n}(const unsigned char *w, long n, unsigned char *out);" for n in names))
+    ffi.cdef(
+        "\n".join(
+            f"void tpbgen_run_{n}(const unsigned char *w, long n, unsigned char *out);"
+            for n in names
+        )
+    )
     return CPredicates(ffi, ffi.dlopen(str(so)), names)

@@ -24,9 +24,18 @@ except BackendUnavailable as e:
     print("unavailable", "cannot be built" in str(e))
 print(m.validate(W[0], backend="auto"))
 """
-    env = {**os.environ, "PYTHONPATH": str(REPO / "generated"), "TPB_ISA_CACHE_DIR": str(tmp_path / "cache"), "CC": "/nonexistent-cc"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO / "generated"),
+        "TPB_ISA_CACHE_DIR": str(tmp_path / "cache"),
+        "CC": "/nonexistent-cc",
+    }
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split("\n")[:3] == ["numpy [False, False, False] [False, False, False]", "unavailable True", "False"]
+    assert run.stdout.split("\n")[:3] == [
+        "numpy [False, False, False] [False, False, False]",
+        "unavailable True",
+        "False",
+    ]
     warnings = [ln for ln in run.stderr.splitlines() if "using the numpy backend" in ln]
     assert len(warnings) == 1, run.stderr

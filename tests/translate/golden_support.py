@@ -125,7 +125,9 @@ def write_tree(case: Path, root: Path) -> Path:
     tpb.mkdir(parents=True, exist_ok=True)
     (tpb / "aws_neuron_isa_tpb_common.h").write_text(COMMON)
     (tpb / "aws_neuron_isa_tpb_assert.h").write_text((case / "input.h").read_text())
-    (tpb / "instruction_mapping.json").write_text(json.dumps({"struct2opcode": {}, "struct2pseudo_opcode": {}}))
+    (tpb / "instruction_mapping.json").write_text(
+        json.dumps({"struct2opcode": {}, "struct2pseudo_opcode": {}})
+    )
     return tpb
 
 
@@ -147,7 +149,9 @@ def translate_case(case: Path, root: Path) -> Translated:
     scalar = _module(SCALAR_BANNER, consts, [f.code for f in tr.functions])
     vector = _module(NUMPY_BANNER, consts, batch)
     predicates = tuple(
-        lf.name for lf in tr.lowered if lf.returns.kind == "bool" and len(lf.params) == 1 and lf.params[0].struct == INST_UNION
+        lf.name
+        for lf in tr.lowered
+        if lf.returns.kind == "bool" and len(lf.params) == 1 and lf.params[0].struct == INST_UNION
     )
     return Translated(tpb, scalar, vector, tr.lowered, predicates)
 
@@ -173,7 +177,12 @@ def vector_namespace(text: str) -> dict[str, Any]:
     _runtime_on_path()
     from tpb_isa._runtime import vector
 
-    ns: dict[str, Any] = {"np": np, "Any": Any, "_ALL": True, **{f"_{n}": getattr(vector, n) for n in BATCH_HELPERS}}
+    ns: dict[str, Any] = {
+        "np": np,
+        "Any": Any,
+        "_ALL": True,
+        **{f"_{n}": getattr(vector, n) for n in BATCH_HELPERS},
+    }
     exec(text, ns)
     return ns
 
@@ -215,7 +224,14 @@ def fields_read(lowered: tuple[LFunction, ...], predicates: tuple[str, ...]) -> 
     def expr(e: Expr | View, bases: dict[str, tuple[int, tuple[int, ...]]]) -> None:
         if isinstance(e, Load) and e.view.buf in bases:
             off, strides = bases[e.view.buf]
-            f = Field(off + e.view.offset.const, e.size, e.t, e.bit_offset, e.bit_width, strides + tuple(s for _, s in e.view.offset.terms))
+            f = Field(
+                off + e.view.offset.const,
+                e.size,
+                e.t,
+                e.bit_offset,
+                e.bit_width,
+                strides + tuple(s for _, s in e.view.offset.terms),
+            )
             if f not in out:
                 out.append(f)
         if isinstance(e, Call) and e.fn in by_name:
@@ -223,7 +239,10 @@ def fields_read(lowered: tuple[LFunction, ...], predicates: tuple[str, ...]) -> 
             for p, a in zip(by_name[e.fn].params, e.args, strict=True):
                 if isinstance(a, View) and a.buf in bases:
                     off, strides = bases[a.buf]
-                    inner[p.name] = (off + a.offset.const, strides + tuple(s for _, s in a.offset.terms))
+                    inner[p.name] = (
+                        off + a.offset.const,
+                        strides + tuple(s for _, s in a.offset.terms),
+                    )
             visit(by_name[e.fn], inner)
         for c in children(e):
             expr(c, bases)
@@ -259,10 +278,30 @@ def edge_values(f: Field, ints: list[int], floats: list[float]) -> list[float]:
     each constant rounded to float32."""
     if f.t.kind == "float":
         big = float(np.finfo(np.float32 if f.t.bits == 32 else np.float64).max)
-        base = [0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.0, math.inf, -math.inf, math.nan, 5e-324 if f.t.bits == 64 else 1e-45, big, -big, 16777216.0]
+        base = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            1.5,
+            2.0,
+            math.inf,
+            -math.inf,
+            math.nan,
+            5e-324 if f.t.bits == 64 else 1e-45,
+            big,
+            -big,
+            16777216.0,
+        ]
         for c in floats + [float(i) for i in ints]:
             with np.errstate(over="ignore"):
-                base += [c, math.nextafter(c, math.inf), math.nextafter(c, -math.inf), float(np.float32(c))]
+                base += [
+                    c,
+                    math.nextafter(c, math.inf),
+                    math.nextafter(c, -math.inf),
+                    float(np.float32(c)),
+                ]
         return base
     if f.t.kind == "bool":
         return [0, 1, 2, 0x80, 0xFF]
@@ -287,7 +326,9 @@ def place(word: npt.NDArray[np.uint8], off: int, f: Field, v: float) -> None:
         return
     iv = int(v)
     if f.bit_width is None:
-        word[off : off + f.size] = np.frombuffer((iv % (1 << (8 * f.size))).to_bytes(f.size, "little"), dtype=np.uint8)
+        word[off : off + f.size] = np.frombuffer(
+            (iv % (1 << (8 * f.size))).to_bytes(f.size, "little"), dtype=np.uint8
+        )
         return
     assert f.bit_offset is not None
     cur = int.from_bytes(word[off : off + f.size].tobytes(), "little")

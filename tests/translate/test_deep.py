@@ -22,7 +22,10 @@ def test_deep_recursion_runs_and_the_limit_is_restored() -> None:
 def test_exceptions_reach_the_caller_and_nested_calls_run_in_place() -> None:
     with pytest.raises(ValueError, match="boom"):
         deep.run_deep(lambda: (_ for _ in ()).throw(ValueError("boom")))
-    assert deep.run_deep(lambda: deep.run_deep(lambda: sys.getrecursionlimit())) >= deep.RECURSION_LIMIT
+    assert (
+        deep.run_deep(lambda: deep.run_deep(lambda: sys.getrecursionlimit()))
+        >= deep.RECURSION_LIMIT
+    )
     with pytest.raises(KeyboardInterrupt):
         deep.run_deep(lambda: (_ for _ in ()).throw(KeyboardInterrupt()))
 

@@ -92,7 +92,17 @@ STATIC inline bool never(NEURON_ISA_TPB_INST_UNION i) { return i.w.header.opcode
 #endif
 """
 
-NAMES = ("plain", "early", "switched", "through_header", "accumulated", "dispatcher", "arithmetic", "any_opcode", "never")
+NAMES = (
+    "plain",
+    "early",
+    "switched",
+    "through_header",
+    "accumulated",
+    "dispatcher",
+    "arithmetic",
+    "any_opcode",
+    "never",
+)
 EXPECTED = {
     "plain": {0x10, 0x11},
     "early": {0x20},
@@ -113,7 +123,9 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tpb.mkdir(parents=True)
     (tpb / "aws_neuron_isa_tpb_common.h").write_text(COMMON)
     (tpb / "aws_neuron_isa_tpb_assert.h").write_text(ASSERT)
-    (tpb / "instruction_mapping.json").write_text(json.dumps({"struct2opcode": {}, "struct2pseudo_opcode": {}}))
+    (tpb / "instruction_mapping.json").write_text(
+        json.dumps({"struct2opcode": {}, "struct2pseudo_opcode": {}})
+    )
     return root
 
 
@@ -130,10 +142,16 @@ def test_gates_equal_what_gcc_accepts(tree: Path, cc: str, tmp_path: Path) -> No
     for name in NAMES:
         gate = opcode_gate(by_name[name], by_name)
         accepted = set(np.unique(words[c.run(name, words), 0]).tolist())
-        assert accepted <= gate, f"{name}: gcc accepts opcodes outside the gate: {sorted(accepted - gate)}"
+        assert accepted <= gate, (
+            f"{name}: gcc accepts opcodes outside the gate: {sorted(accepted - gate)}"
+        )
         assert gate == EXPECTED[name], f"{name}: gate {sorted(gate)}"
-        assert accepted == gate, f"{name}: the gate has opcodes gcc never accepted: {sorted(gate - accepted)}"
+        assert accepted == gate, (
+            f"{name}: the gate has opcodes gcc never accepted: {sorted(gate - accepted)}"
+        )
     tops = {t.name: t.opcodes for t in tr.top}
-    assert tops["dispatcher"] == (0x10, 0x21) and "per_a" not in tops  # per_a is called: not top-level
+    assert (
+        tops["dispatcher"] == (0x10, 0x21) and "per_a" not in tops
+    )  # per_a is called: not top-level
     messages = [w.message for w in tr.warnings]
     assert any("never can never return true" in m for m in messages), messages

@@ -59,7 +59,9 @@ def test_there_are_cases() -> None:
 
 @pytest.mark.parametrize("which", EXPECTED)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_emitted_text_is_golden(case: Path, which: str, translated: Callable[[Path], Translated]) -> None:
+def test_emitted_text_is_golden(
+    case: Path, which: str, translated: Callable[[Path], Translated]
+) -> None:
     tr = translated(case)
     got = (tr.scalar if which == "expected.py" else tr.numpy).encode()
     path = case / which
@@ -70,21 +72,39 @@ def test_emitted_text_is_golden(case: Path, which: str, translated: Callable[[Pa
     assert path.is_file(), f"{path} is missing: run with {UPDATE_ENV}=1 to write it"
     want = path.read_bytes()
     if got != want:
-        diff = "".join(difflib.unified_diff(want.decode().splitlines(True), got.decode().splitlines(True), str(path), "emitted"))
-        pytest.fail(f"{case.name}: the translation differs from {which} (rewrite with {UPDATE_ENV}=1 if intended):\n{diff}")
+        diff = "".join(
+            difflib.unified_diff(
+                want.decode().splitlines(True), got.decode().splitlines(True), str(path), "emitted"
+            )
+        )
+        pytest.fail(
+            f"{case.name}: the translation differs from {which} (rewrite with {UPDATE_ENV}=1 if intended):\n{diff}"
+        )
 
 
-def _first_difference(name: str, label: str, words: npt.NDArray[np.uint8], want: npt.NDArray[np.bool_], got: npt.NDArray[np.bool_]) -> str:
+def _first_difference(
+    name: str,
+    label: str,
+    words: npt.NDArray[np.uint8],
+    want: npt.NDArray[np.bool_],
+    got: npt.NDArray[np.bool_],
+) -> str:
     bad = np.flatnonzero(got != want)
     k = int(bad[0])
-    return (f"{name}: {label} differs from gcc on {len(bad)} of {len(words)} words; first, word {k}: "
-            f"{words[k].tobytes().hex()} (gcc {bool(want[k])}, {label} {bool(got[k])})")
+    return (
+        f"{name}: {label} differs from gcc on {len(bad)} of {len(words)} words; first, word {k}: "
+        f"{words[k].tobytes().hex()} (gcc {bool(want[k])}, {label} {bool(got[k])})"
+    )
 
 
 @pytest.mark.parametrize("case", [_with_xfail(c) for c in CASES])
-def test_translation_agrees_with_gcc(case: Path, translated: Callable[[Path], Translated], cc: str, tmp_path: Path) -> None:
+def test_translation_agrees_with_gcc(
+    case: Path, translated: Callable[[Path], Translated], cc: str, tmp_path: Path
+) -> None:
     tr = translated(case)
-    assert tr.predicates, f"{case.name}: input.h has no predicate taking a NEURON_ISA_TPB_INST_UNION"
+    assert tr.predicates, (
+        f"{case.name}: input.h has no predicate taking a NEURON_ISA_TPB_INST_UNION"
+    )
     c = cpredicates.build(cc, tr.tpb, tr.predicates, tmp_path, opt="-O0")
     words = words_for(case, tr)
     scalar = scalar_namespace(tr.scalar)
@@ -99,10 +119,20 @@ def test_translation_agrees_with_gcc(case: Path, translated: Callable[[Path], Tr
                 got_s[k] = bool(fn(w.tobytes(), 0))
             except Exception as exc:
                 pytest.fail(f"{name}: scalar raised {exc!r} on word {k}: {w.tobytes().hex()}")
-        with np.errstate(all="ignore"):  # IEEE arithmetic on the NaN and inf edge values, as C does it
-            got_v = np.broadcast_to(np.asarray(vector[f"_v_{name}"](words, 0), dtype=np.bool_), want.shape)
-        problems += [_first_difference(name, label, words, want, got) for label, got in (("scalar", got_s), ("numpy", got_v)) if (got != want).any()]
+        with np.errstate(
+            all="ignore"
+        ):  # IEEE arithmetic on the NaN and inf edge values, as C does it
+            got_v = np.broadcast_to(
+                np.asarray(vector[f"_v_{name}"](words, 0), dtype=np.bool_), want.shape
+            )
+        problems += [
+            _first_difference(name, label, words, want, got)
+            for label, got in (("scalar", got_s), ("numpy", got_v))
+            if (got != want).any()
+        ]
         if not 0 < int(want.sum()) < len(words):
-            problems.append(f"{name}: gcc answers {bool(want[0])} on every word: the case tests nothing")
+            problems.append(
+                f"{name}: gcc answers {bool(want[0])} on every word: the case tests nothing"
+            )
     if problems:
         pytest.fail(f"{case.name}:\n" + "\n".join(problems))

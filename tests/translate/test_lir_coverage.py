@@ -25,14 +25,25 @@ BACK_ENDS = [
 ]
 
 
-@pytest.mark.parametrize(("cls", "prefix", "nodes"), BACK_ENDS, ids=lambda x: getattr(x, "__name__", str(x)))
-def test_each_back_end_covers_every_node_today(cls: type, prefix: str, nodes: tuple[type, ...]) -> None:
+@pytest.mark.parametrize(
+    ("cls", "prefix", "nodes"), BACK_ENDS, ids=lambda x: getattr(x, "__name__", str(x))
+)
+def test_each_back_end_covers_every_node_today(
+    cls: type, prefix: str, nodes: tuple[type, ...]
+) -> None:
     assert lir.covers(prefix, nodes)(cls) is cls
 
 
-@pytest.mark.parametrize(("cls", "prefix", "nodes"), BACK_ENDS, ids=lambda x: getattr(x, "__name__", str(x)))
-def test_a_new_node_fails_every_back_end_that_forgets_it(cls: type, prefix: str, nodes: tuple[type, ...]) -> None:
-    with pytest.raises(TypeError, match=f"{cls.__name__} does not handle every lowered node: missing {prefix}_NewNode"):
+@pytest.mark.parametrize(
+    ("cls", "prefix", "nodes"), BACK_ENDS, ids=lambda x: getattr(x, "__name__", str(x))
+)
+def test_a_new_node_fails_every_back_end_that_forgets_it(
+    cls: type, prefix: str, nodes: tuple[type, ...]
+) -> None:
+    with pytest.raises(
+        TypeError,
+        match=f"{cls.__name__} does not handle every lowered node: missing {prefix}_NewNode",
+    ):
         lir.covers(prefix, (*nodes, NewNode))(cls)
 
 
@@ -48,7 +59,20 @@ def test_dispatch_calls_the_handler_of_the_node_class() -> None:
 def test_the_node_tuples_list_every_node_class() -> None:
     exprs = {n.__name__ for n in lir.EXPR_NODES}
     stmts = {n.__name__ for n in lir.STMT_NODES}
-    for name in ("Const", "Var", "Load", "Unary", "Not", "Binary", "Compare", "Logical", "Cond", "Call", "Conv", "Index"):
+    for name in (
+        "Const",
+        "Var",
+        "Load",
+        "Unary",
+        "Not",
+        "Binary",
+        "Compare",
+        "Logical",
+        "Cond",
+        "Call",
+        "Conv",
+        "Index",
+    ):
         assert name in exprs
     assert stmts == {"Return", "Assign", "If", "Loop", "Switch", "Break", "Continue"}
     assert set(lir.Expr.__args__) == set(lir.EXPR_NODES)  # type: ignore[attr-defined]

@@ -25,7 +25,9 @@ from tpbgen.cli import main
 GEN = "mariana"
 WORDS = 5000
 
-Edit = Callable[[Path], None]  # edits a copy of neuron_<gen>_arch_isa/tpb in place; asserts it applied
+Edit = Callable[
+    [Path], None
+]  # edits a copy of neuron_<gen>_arch_isa/tpb in place; asserts it applied
 
 
 def read_text(path: Path) -> str:
@@ -38,7 +40,11 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
     """Replace `old` by `new` in a header (`count` times, 0 for all), insisting it occurs."""
     text = read_text(path)
     assert old in text, f"{path.name}: {old!r} not found; the variant did not apply"
-    path.write_text(text.replace(old, new) if count == 0 else text.replace(old, new, count), encoding="utf-8", newline="")
+    path.write_text(
+        text.replace(old, new) if count == 0 else text.replace(old, new, count),
+        encoding="utf-8",
+        newline="",
+    )
 
 
 def make_variant(tmp: Path, edit: Edit, gen: str = GEN) -> Path:
@@ -55,7 +61,12 @@ def make_variant(tmp: Path, edit: Edit, gen: str = GEN) -> Path:
 def gcc_accepts(cc: str, root: Path, gen: str = GEN) -> None:
     tpb = root / f"neuron_{gen}_arch_isa" / "tpb"
     tu = "".join(f'#include "{h.name}"\n' for h in sorted(tpb.glob("*.h")))
-    proc = subprocess.run([cc, "-std=c11", "-fsyntax-only", "-I", str(tpb), "-x", "c", "-"], input=tu, capture_output=True, text=True)
+    proc = subprocess.run(
+        [cc, "-std=c11", "-fsyntax-only", "-I", str(tpb), "-x", "c", "-"],
+        input=tu,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, f"gcc rejects the variant itself:\n{proc.stderr}"
 
 
@@ -74,7 +85,7 @@ def generate(root: Path, out: Path, capsys: object) -> Outcome:
     return Outcome(code, o, e, out)
 
 
-_AGREE = r'''
+_AGREE = r"""
 import importlib, json, sys
 from pathlib import Path
 import numpy as np
@@ -124,13 +135,28 @@ bad_d = [bytes(W[i]).hex() for i in np.flatnonzero((got_any != want_any) | (got_
 # explain(w) says why exactly when validate(w) refuses, through the same translated bodies
 bad_d += [bytes(r).hex() for r, ok in zip(W[::4], want_any[::4]) if bool(m.explain(bytes(r))) == bool(ok)][:3]
 print(json.dumps({"total": total, "validators": report, "bad_dispatch": bad_d, "accepted_any": int(want_any.sum())}))
-'''
+"""
 
 
-def agree_with_c(cc: str, root: Path, package: Path, tmp: Path, gen: str = GEN) -> dict[str, object]:
+def agree_with_c(
+    cc: str, root: Path, package: Path, tmp: Path, gen: str = GEN
+) -> dict[str, object]:
     tpb = root / f"neuron_{gen}_arch_isa" / "tpb"
-    proc = subprocess.run([sys.executable, "-c", _AGREE.replace("GEN", gen), str(package), str(REPO / "tests"), str(tpb), cc, str(tmp), str(WORDS)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _AGREE.replace("GEN", gen),
+            str(package),
+            str(REPO / "tests"),
+            str(tpb),
+            cc,
+            str(tmp),
+            str(WORDS),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     doc: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
     return doc
@@ -141,7 +167,9 @@ def assert_right(cc: str, root: Path, outcome: Outcome, tmp: Path, gen: str = GE
     assert "layouts verified with" in outcome.out, outcome.out
     doc = agree_with_c(cc, root, outcome.package, tmp, gen)
     assert int(doc["total"]) >= WORDS  # type: ignore[call-overload]
-    assert not doc["bad_dispatch"], f"validate()/validate_batch() disagree with the variant's C on {doc['bad_dispatch']}"
+    assert not doc["bad_dispatch"], (
+        f"validate()/validate_batch() disagree with the variant's C on {doc['bad_dispatch']}"
+    )
     for name, r in doc["validators"].items():  # type: ignore[attr-defined]
         assert not r["bad"], f"{name}: disagrees with the variant's C on {r}"
         assert 0 < r["accepted"] < r["words"], f"{name}: corpus not discriminating {r}"

@@ -25,7 +25,9 @@ from .harness import (
 COMMON = "aws_neuron_isa_tpb_common.h"
 ASSERT = "aws_neuron_isa_tpb_assert.h"
 S3D3 = "aws_neuron_isa_tpb_s3d3_ts.h"
-PACKED_DEF = "#ifndef NEURON_ISA_PACKED\n#define NEURON_ISA_PACKED __attribute__((__packed__))\n#endif"
+PACKED_DEF = (
+    "#ifndef NEURON_ISA_PACKED\n#define NEURON_ISA_PACKED __attribute__((__packed__))\n#endif"
+)
 
 
 def every_header(tpb: Path, fn: object) -> None:
@@ -35,7 +37,11 @@ def every_header(tpb: Path, fn: object) -> None:
 
 
 def gnuc_guarded_packed(tpb: Path) -> None:
-    replace_in(tpb / COMMON, PACKED_DEF, "#if defined(__GNUC__) || defined(__clang__)\n#define NEURON_ISA_PACKED __attribute__((__packed__))\n#else\n#define NEURON_ISA_PACKED\n#endif")
+    replace_in(
+        tpb / COMMON,
+        PACKED_DEF,
+        "#if defined(__GNUC__) || defined(__clang__)\n#define NEURON_ISA_PACKED __attribute__((__packed__))\n#else\n#define NEURON_ISA_PACKED\n#endif",
+    )
 
 
 def packed_spelled_plainly(tpb: Path) -> None:
@@ -44,14 +50,27 @@ def packed_spelled_plainly(tpb: Path) -> None:
 
 def packed_before_the_tag(tpb: Path) -> None:
     """`typedef enum __attribute__((packed)) TAG {...} NAME;`: ALU_OP is a one-byte field of every operand struct."""
-    replace_in(tpb / COMMON, "typedef enum NEURON_ISA_TPB_ALU_OP {", "typedef enum __attribute__((packed)) NEURON_ISA_TPB_ALU_OP {")
-    replace_in(tpb / COMMON, "} NEURON_ISA_PACKED NEURON_ISA_TPB_ALU_OP;", "} NEURON_ISA_TPB_ALU_OP;")
+    replace_in(
+        tpb / COMMON,
+        "typedef enum NEURON_ISA_TPB_ALU_OP {",
+        "typedef enum __attribute__((packed)) NEURON_ISA_TPB_ALU_OP {",
+    )
+    replace_in(
+        tpb / COMMON, "} NEURON_ISA_PACKED NEURON_ISA_TPB_ALU_OP;", "} NEURON_ISA_TPB_ALU_OP;"
+    )
 
 
 def enum_attribute_on_a_separate_typedef(tpb: Path) -> None:
-    replace_in(tpb / COMMON, "typedef enum NEURON_ISA_TPB_DTYPE_ALLOW_FP32R {", "enum NEURON_ISA_TPB_DTYPE_ALLOW_FP32R {")
-    replace_in(tpb / COMMON, "} NEURON_ISA_PACKED NEURON_ISA_TPB_DTYPE_ALLOW_FP32R;",
-               "} __attribute__((packed));\ntypedef enum NEURON_ISA_TPB_DTYPE_ALLOW_FP32R NEURON_ISA_TPB_DTYPE_ALLOW_FP32R;")
+    replace_in(
+        tpb / COMMON,
+        "typedef enum NEURON_ISA_TPB_DTYPE_ALLOW_FP32R {",
+        "enum NEURON_ISA_TPB_DTYPE_ALLOW_FP32R {",
+    )
+    replace_in(
+        tpb / COMMON,
+        "} NEURON_ISA_PACKED NEURON_ISA_TPB_DTYPE_ALLOW_FP32R;",
+        "} __attribute__((packed));\ntypedef enum NEURON_ISA_TPB_DTYPE_ALLOW_FP32R NEURON_ISA_TPB_DTYPE_ALLOW_FP32R;",
+    )
 
 
 def crlf_line_ends(tpb: Path) -> None:
@@ -63,12 +82,19 @@ def tabs_for_spaces(tpb: Path) -> None:
 
 
 def pragma_once_instead_of_guards(tpb: Path) -> None:
-    replace_in(tpb / ASSERT, "#ifndef AWS_NEURON_ISA_TPB_ASSERT_H\n#define AWS_NEURON_ISA_TPB_ASSERT_H\n", "#pragma once\n#if 1\n")
+    replace_in(
+        tpb / ASSERT,
+        "#ifndef AWS_NEURON_ISA_TPB_ASSERT_H\n#define AWS_NEURON_ISA_TPB_ASSERT_H\n",
+        "#pragma once\n#if 1\n",
+    )
 
 
 def libc_includes(tpb: Path) -> None:
-    replace_in(tpb / ASSERT, '#include "aws_neuron_isa_tpb_util.h"\n',
-               '#include "aws_neuron_isa_tpb_util.h"\n#include <string.h>\n#include <assert.h>\n#include <limits.h>\n#include <float.h>\n#include <stddef.h>\n')
+    replace_in(
+        tpb / ASSERT,
+        '#include "aws_neuron_isa_tpb_util.h"\n',
+        '#include "aws_neuron_isa_tpb_util.h"\n#include <string.h>\n#include <assert.h>\n#include <limits.h>\n#include <float.h>\n#include <stddef.h>\n',
+    )
 
 
 def gnu_inline_spelling(tpb: Path) -> None:
@@ -80,22 +106,38 @@ def gnu_inline_double_underscore(tpb: Path) -> None:
 
 
 def always_inline_attribute(tpb: Path) -> None:
-    replace_in(tpb / ASSERT, "STATIC inline bool", "STATIC inline __attribute__((always_inline)) bool", 0)
+    replace_in(
+        tpb / ASSERT, "STATIC inline bool", "STATIC inline __attribute__((always_inline)) bool", 0
+    )
 
 
 def always_inline_before_static(tpb: Path) -> None:
-    replace_in(tpb / ASSERT, "STATIC inline bool", "__attribute__((always_inline)) static __inline__ bool", 0)
+    replace_in(
+        tpb / ASSERT,
+        "STATIC inline bool",
+        "__attribute__((always_inline)) static __inline__ bool",
+        0,
+    )
 
 
 def inline_with_an_attribute_list(tpb: Path) -> None:
-    replace_in(tpb / ASSERT, "STATIC inline bool", "static __inline__ __attribute__((__always_inline__, __unused__)) bool", 0)
+    replace_in(
+        tpb / ASSERT,
+        "STATIC inline bool",
+        "static __inline__ __attribute__((__always_inline__, __unused__)) bool",
+        0,
+    )
 
 
 def static_macro_carries_inline_and_attribute(tpb: Path) -> None:
     """`STATIC` itself expands to `static __inline__ __attribute__((always_inline))`, so every
     function reads `static __inline__ __attribute__((always_inline)) inline bool` (a repeated
     function specifier is allowed)."""
-    replace_in(tpb / ASSERT, "#define STATIC static\n", "#define STATIC static __inline__ __attribute__((always_inline))\n")
+    replace_in(
+        tpb / ASSERT,
+        "#define STATIC static\n",
+        "#define STATIC static __inline__ __attribute__((always_inline))\n",
+    )
 
 
 def unsigned_char_for_uint8(tpb: Path) -> None:
@@ -103,12 +145,19 @@ def unsigned_char_for_uint8(tpb: Path) -> None:
 
 
 def block_comments_between_fields(tpb: Path) -> None:
-    replace_in(tpb / S3D3, "    uint8_t                            num_active_channels;",
-               "    /* how many partitions take part */\n    uint8_t                            num_active_channels;")
+    replace_in(
+        tpb / S3D3,
+        "    uint8_t                            num_active_channels;",
+        "    /* how many partitions take part */\n    uint8_t                            num_active_channels;",
+    )
 
 
 def block_comment_markers(tpb: Path) -> None:
-    replace_in(tpb / COMMON, "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43, // Y", "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43, /* Y */")
+    replace_in(
+        tpb / COMMON,
+        "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43, // Y",
+        "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43, /* Y */",
+    )
 
 
 def form_feed_and_line_separator_in_comments(tpb: Path) -> None:
@@ -117,7 +166,6 @@ def form_feed_and_line_separator_in_comments(tpb: Path) -> None:
 
 def spdx_line_above_the_banner(tpb: Path) -> None:
     every_header(tpb, lambda t: "// SPDX-License-Identifier: Apache-2.0\n" + t)
-
 
 
 RIGHT: dict[str, Edit] = {
@@ -144,7 +192,9 @@ RIGHT: dict[str, Edit] = {
 
 
 @pytest.mark.parametrize("name", sorted(RIGHT))
-def test_variant_is_right(name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_variant_is_right(
+    name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = make_variant(tmp_path, RIGHT[name])
     gcc_accepts(cc, root)
     assert_right(cc, root, generate(root, tmp_path / "out", capsys), tmp_path)
@@ -160,8 +210,16 @@ def escape_byte_in_a_comment(tpb: Path) -> None:
 
 REFUSED: dict[str, tuple[Edit, str, str]] = {
     # (edit, where the message must point, why refusing is right)
-    "nul-byte": (nul_byte_in_a_comment, f"{COMMON}:", "a NUL in C source is not text any tool agrees on"),
-    "escape-byte": (escape_byte_in_a_comment, f"{COMMON}:", "terminal escapes would reach the package's docstrings"),
+    "nul-byte": (
+        nul_byte_in_a_comment,
+        f"{COMMON}:",
+        "a NUL in C source is not text any tool agrees on",
+    ),
+    "escape-byte": (
+        escape_byte_in_a_comment,
+        f"{COMMON}:",
+        "terminal escapes would reach the package's docstrings",
+    ),
 }
 
 
@@ -174,18 +232,27 @@ def test_variant_is_refused(name: str, tmp_path: Path, capsys: pytest.CaptureFix
 
 # -- opcode gates the translator cannot read from the body: dispatched on the JSON binding ------
 def gate_as_early_return(tpb: Path) -> None:
-    replace_in(tpb / ASSERT, "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)\n            && has_tensor_scalar_opcode(i)",
-               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    if (!has_tensor_scalar_opcode(i)) return false;\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
+    replace_in(
+        tpb / ASSERT,
+        "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)\n            && has_tensor_scalar_opcode(i)",
+        "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    if (!has_tensor_scalar_opcode(i)) return false;\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)",
+    )
 
 
 TS_HEAD = "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)\n            && has_tensor_scalar_opcode(i)"
-TS_OPCODES = "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP", "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP", "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP"
+TS_OPCODES = (
+    "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP",
+    "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP",
+    "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP",
+)
 
 
-HAS_TS_OPCODE = ("STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n"
-                 "    return( (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP)\n"
-                 "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP)\n"
-                 "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) );\n}\n")
+HAS_TS_OPCODE = (
+    "STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n"
+    "    return( (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP)\n"
+    "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP)\n"
+    "            || (i.s3d3_ts.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) );\n}\n"
+)
 
 
 def gate_as_switch(tpb: Path) -> None:
@@ -193,34 +260,46 @@ def gate_as_switch(tpb: Path) -> None:
     (the helper that tested it goes, or it would be a top-level validator of its own)."""
     replace_in(tpb / ASSERT, HAS_TS_OPCODE, "")
     cases = "".join(f"        case {op}:\n" for op in TS_OPCODES)
-    replace_in(tpb / ASSERT, TS_HEAD,
-               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
-               f"    switch (i.s3d3_ts.header.opcode) {{\n{cases}            break;\n        default:\n            return false;\n    }}\n"
-               "    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
+    replace_in(
+        tpb / ASSERT,
+        TS_HEAD,
+        "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+        f"    switch (i.s3d3_ts.header.opcode) {{\n{cases}            break;\n        default:\n            return false;\n    }}\n"
+        "    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)",
+    )
 
 
 def gate_as_accumulator(tpb: Path) -> None:
     """`bool ok = ...; if (...) ok = false; return ok && ...`: the gate is in a local."""
-    replace_in(tpb / ASSERT, TS_HEAD,
-               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
-               "    bool ok = has_tensor_scalar_opcode(i);\n    if (!has_valid_neuron_header(i)) {\n        ok = false;\n    }\n"
-               "    return( ok\n            && has_valid_neuron_events(i)")
+    replace_in(
+        tpb / ASSERT,
+        TS_HEAD,
+        "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+        "    bool ok = has_tensor_scalar_opcode(i);\n    if (!has_valid_neuron_header(i)) {\n        ok = false;\n    }\n"
+        "    return( ok\n            && has_valid_neuron_events(i)",
+    )
 
 
 def gate_through_a_header_helper(tpb: Path) -> None:
     """The opcode read two calls down, through a NEURON_ISA_TPB_HEADER passed by value."""
     tests = " || ".join(f"h.opcode == {op}" for op in TS_OPCODES)
-    replace_in(tpb / ASSERT, HAS_TS_OPCODE,
-               f"STATIC inline bool ts_opcode_of(NEURON_ISA_TPB_HEADER h) {{\n    switch (h.opcode) {{\n    default:\n        return {tests};\n    }}\n}}\n\n"
-               "STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n    return ts_opcode_of(i.s3d3_ts.header);\n}\n")
+    replace_in(
+        tpb / ASSERT,
+        HAS_TS_OPCODE,
+        f"STATIC inline bool ts_opcode_of(NEURON_ISA_TPB_HEADER h) {{\n    switch (h.opcode) {{\n    default:\n        return {tests};\n    }}\n}}\n\n"
+        "STATIC inline bool has_tensor_scalar_opcode(NEURON_ISA_TPB_INST_UNION i) {\n    return ts_opcode_of(i.s3d3_ts.header);\n}\n",
+    )
 
 
 def gate_missing(tpb: Path) -> None:
     """No opcode test at all: the validator can return true for any opcode byte."""
     replace_in(tpb / ASSERT, HAS_TS_OPCODE, "")
-    replace_in(tpb / ASSERT, TS_HEAD,
-               "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
-               "    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)")
+    replace_in(
+        tpb / ASSERT,
+        TS_HEAD,
+        "STATIC inline bool is_valid_tensor_scalar_op(NEURON_ISA_TPB_INST_UNION i) {\n"
+        "    return( has_valid_neuron_header(i)\n            && has_valid_neuron_events(i)",
+    )
 
 
 GATE_VARIANTS = {
@@ -232,7 +311,9 @@ GATE_VARIANTS = {
 
 
 @pytest.mark.parametrize("name", sorted(GATE_VARIANTS))
-def test_gate_computed_from_the_body(name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_gate_computed_from_the_body(
+    name: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The opcode gate is the set of opcode bytes for which the body can return true, whatever
     shape the test takes: no fallback, no warning, the same three opcodes as our drop."""
     root = make_variant(tmp_path, GATE_VARIANTS[name])
@@ -240,11 +321,15 @@ def test_gate_computed_from_the_body(name: str, tmp_path: Path, cc: str, capsys:
     outcome = generate(root, tmp_path / "out", capsys)
     assert "[gate]" not in outcome.err, outcome.err
     text = (outcome.package / "tpb_isa" / "mariana" / "validators.py").read_text()
-    assert "'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93)" in text.replace('"', "'"), re.findall(r".*is_valid_tensor_scalar_op.: .*", text)
+    assert "'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93)" in text.replace('"', "'"), re.findall(
+        r".*is_valid_tensor_scalar_op.: .*", text
+    )
     assert_right(cc, root, outcome, tmp_path)
 
 
-def test_validator_without_an_opcode_test_runs_where_its_c_can_accept(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validator_without_an_opcode_test_runs_where_its_c_can_accept(
+    tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Without its opcode helper, is_valid_tensor_scalar_op still tests the opcode deeper down (its
     other checks hold only for S3D3_TS opcodes): the computed gate is exactly those, and
     validate() runs it on each of them, as its C says."""
@@ -257,35 +342,47 @@ def test_validator_without_an_opcode_test_runs_where_its_c_can_accept(tmp_path: 
     assert_right(cc, root, outcome, tmp_path)
 
 
-GOTO_HELPER = (
-    "STATIC inline bool odd_op_check(uint8_t x) {\n    if (x == 0xEE) goto bad;\n    return true;\nbad:\n    return false;\n}\n\n"
-)
+GOTO_HELPER = "STATIC inline bool odd_op_check(uint8_t x) {\n    if (x == 0xEE) goto bad;\n    return true;\nbad:\n    return false;\n}\n\n"
 
 
 def untranslatable_unused_helper(tpb: Path) -> None:
     """A helper outside the subset (a goto) that no validator calls."""
-    replace_in(tpb / ASSERT, "STATIC inline bool has_tensor_scalar_opcode(", GOTO_HELPER + "STATIC inline bool has_tensor_scalar_opcode(")
+    replace_in(
+        tpb / ASSERT,
+        "STATIC inline bool has_tensor_scalar_opcode(",
+        GOTO_HELPER + "STATIC inline bool has_tensor_scalar_opcode(",
+    )
 
 
 def untranslatable_reached_helper(tpb: Path) -> None:
     """The same helper, called by is_valid_tensor_scalar_op after its other checks."""
     untranslatable_unused_helper(tpb)
-    replace_in(tpb / ASSERT, "            && has_tensor_scalar_opcode(i)\n            && tensor_scalar_valid_ops(i)",
-               "            && has_tensor_scalar_opcode(i)\n            && tensor_scalar_valid_ops(i)\n            && odd_op_check(i.s3d3_ts.op1)")
+    replace_in(
+        tpb / ASSERT,
+        "            && has_tensor_scalar_opcode(i)\n            && tensor_scalar_valid_ops(i)",
+        "            && has_tensor_scalar_opcode(i)\n            && tensor_scalar_valid_ops(i)\n            && odd_op_check(i.s3d3_ts.op1)",
+    )
 
 
-def test_one_construct_never_blocks_a_drop(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_construct_never_blocks_a_drop(
+    tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A function outside the subset that no top-level validator reaches is skipped with a located
     warning, and the package is right."""
     root = make_variant(tmp_path, untranslatable_unused_helper)
     gcc_accepts(cc, root)
     outcome = generate(root, tmp_path / "out", capsys)
-    assert re.search(r"aws_neuron_isa_tpb_assert\.h:\d+(:\d+)?: warning \[untranslated\]: odd_op_check is outside the translator's subset "
-                     r"\(.*Goto.*\) and no top-level validator reaches it: skipped", outcome.err), outcome.err
+    assert re.search(
+        r"aws_neuron_isa_tpb_assert\.h:\d+(:\d+)?: warning \[untranslated\]: odd_op_check is outside the translator's subset "
+        r"\(.*Goto.*\) and no top-level validator reaches it: skipped",
+        outcome.err,
+    ), outcome.err
     assert_right(cc, root, outcome, tmp_path)
 
 
-def test_a_validator_that_needs_an_untranslated_helper_reports_it(tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_validator_that_needs_an_untranslated_helper_reports_it(
+    tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The validator is still emitted: words its other checks reject are rejected, words that reach
     the helper raise UntranslatedPredicate naming it on the Python and numpy backends (validate,
     explain, validate_batch alike), while the C backend runs the header's own C and decides them;
@@ -295,7 +392,10 @@ def test_a_validator_that_needs_an_untranslated_helper_reports_it(tmp_path: Path
     outcome = generate(root, tmp_path / "out", capsys)
     assert outcome.code == 0, outcome.err
     assert "warning [untranslated]: odd_op_check is outside the translator's subset" in outcome.err
-    assert "is_valid_tensor_scalar_op raise UntranslatedPredicate when a word reaches it" in outcome.err
+    assert (
+        "is_valid_tensor_scalar_op raise UntranslatedPredicate when a word reaches it"
+        in outcome.err
+    )
     probe = f"""
 import sys
 sys.path[:0] = [{str(outcome.package)!r}, {str(Path(__file__).parent.parent)!r}]
@@ -318,9 +418,27 @@ for call in (lambda: m.validate(good), lambda: m.explain(good), lambda: m.valida
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0] == "True False True", lines  # the PTR_MULTI validator still runs; earlier checks still reject
-    assert lines[1] == "True [True, True]", lines  # the C backend runs odd_op_check as the header wrote it
+    assert lines[0] == "True False True", (
+        lines
+    )  # the PTR_MULTI validator still runs; earlier checks still reject
+    assert lines[1] == "True [True, True]", (
+        lines
+    )  # the C backend runs odd_op_check as the header wrote it
     assert lines[2:] == ["odd_op_check aws_neuron_isa_tpb_assert.h True"] * 3, lines
-    strict = main(["generate", "--headers", str(root), "--out", str(tmp_path / "strict"), "--no-cache", "--strict"])
+    strict = main(
+        [
+            "generate",
+            "--headers",
+            str(root),
+            "--out",
+            str(tmp_path / "strict"),
+            "--no-cache",
+            "--strict",
+        ]
+    )
     err = capsys.readouterr().err
-    assert strict == 1 and "error [untranslated]: odd_op_check" in err and not (tmp_path / "strict").exists()
+    assert (
+        strict == 1
+        and "error [untranslated]: odd_op_check" in err
+        and not (tmp_path / "strict").exists()
+    )

@@ -33,13 +33,22 @@ def cache_dir() -> Path:
     return base / "tpb_isa"
 
 
-def content_key(source: str, cdef: str, compile_args: Sequence[str], include_dirs: Sequence[Path] = ()) -> str:
+def content_key(
+    source: str, cdef: str, compile_args: Sequence[str], include_dirs: Sequence[Path] = ()
+) -> str:
     """The cache key of one build: a hash of every input that shapes the shared object."""
     cffi_version = "none"
     with contextlib.suppress(ImportError):
         cffi_version = str(importlib.import_module("cffi").__version__)
     h = hashlib.sha256()
-    for part in (source, cdef, " ".join(compile_args), sys.implementation.cache_tag or "", sysconfig.get_platform(), cffi_version):
+    for part in (
+        source,
+        cdef,
+        " ".join(compile_args),
+        sys.implementation.cache_tag or "",
+        sysconfig.get_platform(),
+        cffi_version,
+    ):
         h.update(part.encode())
         h.update(b"\0")
     for d in include_dirs:
@@ -82,7 +91,12 @@ def build(
             print(f"tpb_isa: compiling {what} (once; cached in {root})", file=sys.stderr)
         ffi = cffi.FFI()
         ffi.cdef(cdef)
-        ffi.set_source(name, source, extra_compile_args=list(compile_args), include_dirs=[str(d) for d in include_dirs])
+        ffi.set_source(
+            name,
+            source,
+            extra_compile_args=list(compile_args),
+            include_dirs=[str(d) for d in include_dirs],
+        )
         with tempfile.TemporaryDirectory(dir=root) as tmp:
             built = Path(ffi.compile(tmpdir=tmp, verbose=False))
             os.replace(built, target)  # atomic: a concurrent build loses the race harmlessly

@@ -164,7 +164,10 @@ COMMANDS = {"disasm": disasm, "asm": asm, "explain": explain}
 
 
 def main(
-    argv: Sequence[str] | None, package: ModuleType, out: TextIO | None = None, err: TextIO | None = None
+    argv: Sequence[str] | None,
+    package: ModuleType,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr

@@ -62,11 +62,21 @@ class CValidators:
         here = resources.files(self.package)
         cdef = here.joinpath("validators_c.h").read_text(encoding="utf-8")
         # the declarations are the cdef and, in place, the source's own header
-        source = here.joinpath("validators_c.c").read_text(encoding="utf-8").replace('#include "validators_c.h"', cdef, 1)
+        source = (
+            here.joinpath("validators_c.c")
+            .read_text(encoding="utf-8")
+            .replace('#include "validators_c.h"', cdef, 1)
+        )
         root = Path(str(here.joinpath("_c")))
         includes = [root / self.tpb_dir, root]
-        return cbuild.build(f"_tpb_isa_validators_{self.generation}", source, cdef, COMPILE_ARGS, includes,
-                            what=f"the {self.generation} validators")
+        return cbuild.build(
+            f"_tpb_isa_validators_{self.generation}",
+            source,
+            cdef,
+            COMPILE_ARGS,
+            includes,
+            what=f"the {self.generation} validators",
+        )
 
     def resolve(self, backend: str) -> str:
         """The backend that will run: "c", "numpy" or "python" (for "auto": C if it loads)."""
@@ -77,18 +87,27 @@ class CValidators:
                 return "c"
             if not self._warned:
                 self._warned = True
-                print(f"tpb_isa: the C validators of {self.generation} are unavailable ({self._error}); "
-                      "using the numpy backend", file=sys.stderr)
+                print(
+                    f"tpb_isa: the C validators of {self.generation} are unavailable ({self._error}); "
+                    "using the numpy backend",
+                    file=sys.stderr,
+                )
             return "numpy"
         if backend == "c" and self.load() is None:
-            raise BackendUnavailable(f"the C validators of {self.generation} cannot be built: {self._error}")
+            raise BackendUnavailable(
+                f"the C validators of {self.generation} cannot be built: {self._error}"
+            )
         return backend
 
     def validate_batch(self, W: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
         ffi, lib = self._lib()
         W = np.ascontiguousarray(W, dtype=np.uint8)
         out = np.zeros(W.shape[0], dtype=np.uint8)
-        lib.tpbgen_validate(ffi.from_buffer("unsigned char[]", W), W.shape[0], ffi.from_buffer("unsigned char[]", out))
+        lib.tpbgen_validate(
+            ffi.from_buffer("unsigned char[]", W),
+            W.shape[0],
+            ffi.from_buffer("unsigned char[]", out),
+        )
         return out.view(np.bool_)
 
     def validate(self, word: bytes) -> bool:
@@ -100,11 +119,17 @@ class CValidators:
         ffi, lib = self._lib()
         W = np.ascontiguousarray(W, dtype=np.uint8)
         out = np.zeros(W.shape[0], dtype=np.uint8)
-        getattr(lib, f"tpbgen_run_{name}")(ffi.from_buffer("unsigned char[]", W), W.shape[0], ffi.from_buffer("unsigned char[]", out))
+        getattr(lib, f"tpbgen_run_{name}")(
+            ffi.from_buffer("unsigned char[]", W),
+            W.shape[0],
+            ffi.from_buffer("unsigned char[]", out),
+        )
         return out.view(np.bool_)
 
     def _lib(self) -> tuple[Any, Any]:
         loaded = self.load()
         if loaded is None:
-            raise BackendUnavailable(f"the C validators of {self.generation} cannot be built: {self._error}")
+            raise BackendUnavailable(
+                f"the C validators of {self.generation} cannot be built: {self._error}"
+            )
         return loaded

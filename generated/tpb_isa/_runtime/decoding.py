@@ -58,7 +58,9 @@ class Decoder:
             return OpcodeStatus(opcode, "", False, False, None, "", "")
         cls = self.structs.get(opcode)
         struct = cls.__name__ if cls is not None else self.outside.get(opcode, "")
-        maintained, note = (op.info.maintained, op.info.note) if isinstance(op, InfoEnum) else (None, "")
+        maintained, note = (
+            (op.info.maintained, op.info.note) if isinstance(op, InfoEnum) else (None, "")
+        )
         return OpcodeStatus(opcode, op.name, True, cls is not None, maintained, note, struct)
 
     def decode(self, word: Word) -> Any:
@@ -90,8 +92,10 @@ class UntranslatedPredicate(NotImplementedError):
     compiler, can decide the word."""
 
     def __init__(self, function: str, where: str, reason: str) -> None:
-        super().__init__(f"{function} ({where}) is outside what tpbgen translates ({reason}): "
-                         "this word needs it; decide it with the C backend or the header's own C")
+        super().__init__(
+            f"{function} ({where}) is outside what tpbgen translates ({reason}): "
+            "this word needs it; decide it with the C backend or the header's own C"
+        )
         self.function = function
         self.where = where
         self.reason = reason
@@ -148,7 +152,7 @@ class Validators:
         return any(self.top[n][0](b, 0) for n in self.dispatch.get(b[0], ()))
 
     def explain(self, word: Word) -> str:
-        """"" for an accepted word; otherwise why not: the failing predicates down the call tree,
+        """ "" for an accepted word; otherwise why not: the failing predicates down the call tree,
         with the values of the fields they read."""
         b = as_bytes(word)
         if len(b) != WORD_SIZE:

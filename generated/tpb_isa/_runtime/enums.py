@@ -65,5 +65,7 @@ def set_info(
     table: dict[int, MemberInfo] = {}
     for k, (name, m) in enumerate(members):
         c_name = c_names.get(name, prefix + name)
-        table[m.value] = MemberInfo(c_name, file, lines[k], comments[k], maintained[k], notes.get(name, ""))
+        table[m.value] = MemberInfo(
+            c_name, file, lines[k], comments[k], maintained[k], notes.get(name, "")
+        )
     _INFO[cls] = table

@@ -1,10 +1,10 @@
 """Diff-audit: what changed between two generations or two header drops, and what it breaks.
 
-    diff.py      IR(old) x IR(new) -> raw changes, with the file:line of both sides
-    terms.py     validator bodies as predicate terms (the unit validator changes are shown in)
-    classify.py  changes -> findings: encoding-breaking | api-breaking | additive | informational
-    report.py    findings -> text | Markdown | JSON (report.schema.json) | one self-contained HTML page
-    command.py   `tpbgen audit OLD NEW` and `tpbgen audit --all`
+diff.py      IR(old) x IR(new) -> raw changes, with the file:line of both sides
+terms.py     validator bodies as predicate terms (the unit validator changes are shown in)
+classify.py  changes -> findings: encoding-breaking | api-breaking | additive | informational
+report.py    findings -> text | Markdown | JSON (report.schema.json) | one self-contained HTML page
+command.py   `tpbgen audit OLD NEW` and `tpbgen audit --all`
 """
 
 from __future__ import annotations

@@ -111,7 +111,13 @@ def marker_json(m: Maintenance | None) -> dict[str, Any] | None:
 
 
 def type_json(t: TypeRef, f: Field | None = None) -> dict[str, Any]:
-    d: dict[str, Any] = {"kind": t.kind, "name": t.name, "spelled": t.spelled, "size": t.size, "signed": t.signed}
+    d: dict[str, Any] = {
+        "kind": t.kind,
+        "name": t.name,
+        "spelled": t.spelled,
+        "size": t.size,
+        "signed": t.signed,
+    }
     if f is not None:
         d["dims"] = list(f.dims)
         d["bit_width"] = f.bit_width
@@ -188,9 +194,20 @@ class Differ:
         self.fo = facts(old)
         self.fn = facts(new)
         self.out: list[Change] = []
-        self.enum_delta: dict[str, str] = {}  # enumerator name -> the enum it was added to / removed from
+        self.enum_delta: dict[
+            str, str
+        ] = {}  # enumerator name -> the enum it was added to / removed from
 
-    def add(self, kind: str, category: str, subject: str, summary: str, old: Side, new: Side, **detail: Any) -> None:
+    def add(
+        self,
+        kind: str,
+        category: str,
+        subject: str,
+        summary: str,
+        old: Side,
+        new: Side,
+        **detail: Any,
+    ) -> None:
         self.out.append(Change(kind, category, subject, summary, old, new, detail))
 
     def run(self) -> list[Change]:
@@ -219,11 +236,31 @@ class Differ:
             if o is None:
                 continue
             if o.value != m.value:
-                self.add(f"{pfx}.renumbered", cat, m.name, f"{m.name}: {o.value:#x} -> {m.value:#x}", at(o.loc), at(m.loc),
-                         enum=en.name, old_value=o.value, new_value=m.value, **self._opcode_facts(m.name) if opcode else {})
+                self.add(
+                    f"{pfx}.renumbered",
+                    cat,
+                    m.name,
+                    f"{m.name}: {o.value:#x} -> {m.value:#x}",
+                    at(o.loc),
+                    at(m.loc),
+                    enum=en.name,
+                    old_value=o.value,
+                    new_value=m.value,
+                    **self._opcode_facts(m.name) if opcode else {},
+                )
             if o.maintenance != m.maintenance:
-                self.add(f"{pfx}.marker", cat, m.name, f"{m.name}: maintenance marker {fmt_marker(o.maintenance)} -> {fmt_marker(m.maintenance)}",
-                         at(o.loc), at(m.loc), enum=en.name, value=m.value, old_marker=marker_json(o.maintenance), new_marker=marker_json(m.maintenance))
+                self.add(
+                    f"{pfx}.marker",
+                    cat,
+                    m.name,
+                    f"{m.name}: maintenance marker {fmt_marker(o.maintenance)} -> {fmt_marker(m.maintenance)}",
+                    at(o.loc),
+                    at(m.loc),
+                    enum=en.name,
+                    value=m.value,
+                    old_marker=marker_json(o.maintenance),
+                    new_marker=marker_json(m.maintenance),
+                )
         removed = [m for m in eo.members if m.name not in nm]
         added = [m for m in en.members if m.name not in om]
         renamed: dict[str, EnumMember] = {}
@@ -239,18 +276,48 @@ class Differ:
         for r in removed:
             if r.name in renamed:
                 a = renamed[r.name]
-                self.add(f"{pfx}.renamed", cat, a.name, f"{r.name} renamed {a.name} (value {a.value:#x})", at(r.loc), at(a.loc),
-                         enum=en.name, value=a.value, old_name=r.name, new_name=a.name)
+                self.add(
+                    f"{pfx}.renamed",
+                    cat,
+                    a.name,
+                    f"{r.name} renamed {a.name} (value {a.value:#x})",
+                    at(r.loc),
+                    at(a.loc),
+                    enum=en.name,
+                    value=a.value,
+                    old_name=r.name,
+                    new_name=a.name,
+                )
                 continue
             side = anchor(old_seq, old_seq.index(r.name), new_locs, in_new)
-            self.add(f"{pfx}.removed", cat, r.name, f"{r.name} ({r.value:#x}) removed from {en.name}", at(r.loc), side,
-                     enum=en.name, value=r.value, marker=marker_json(r.maintenance), **self._opcode_facts(r.name) if opcode else {})
+            self.add(
+                f"{pfx}.removed",
+                cat,
+                r.name,
+                f"{r.name} ({r.value:#x}) removed from {en.name}",
+                at(r.loc),
+                side,
+                enum=en.name,
+                value=r.value,
+                marker=marker_json(r.maintenance),
+                **self._opcode_facts(r.name) if opcode else {},
+            )
         for a in added:
             if a.name in taken:
                 continue
             side = anchor(new_seq, new_seq.index(a.name), old_locs, in_old)
-            self.add(f"{pfx}.added", cat, a.name, f"{a.name} ({a.value:#x}) added to {en.name}", side, at(a.loc),
-                     enum=en.name, value=a.value, marker=marker_json(a.maintenance), **self._opcode_facts(a.name) if opcode else {})
+            self.add(
+                f"{pfx}.added",
+                cat,
+                a.name,
+                f"{a.name} ({a.value:#x}) added to {en.name}",
+                side,
+                at(a.loc),
+                enum=en.name,
+                value=a.value,
+                marker=marker_json(a.maintenance),
+                **self._opcode_facts(a.name) if opcode else {},
+            )
 
     def _opcode_facts(self, name: str) -> dict[str, Any]:
         return {
@@ -278,18 +345,45 @@ class Differ:
             if e.name in oe:
                 continue
             side = anchor(new_seq, i, old_locs, file_fallback(self.old, e.loc.file))
-            self.add("enum.added", "enums", e.name, f"enum {e.name} added ({len(e.members)} enumerators)", side, at(e.loc), members=len(e.members), size=e.size)
+            self.add(
+                "enum.added",
+                "enums",
+                e.name,
+                f"enum {e.name} added ({len(e.members)} enumerators)",
+                side,
+                at(e.loc),
+                members=len(e.members),
+                size=e.size,
+            )
         for i, e in enumerate(self.old.enums):
             if e.name in ne:
                 continue
             side = anchor(old_seq, i, new_locs, file_fallback(self.new, e.loc.file))
-            self.add("enum.removed", "enums", e.name, f"enum {e.name} removed ({len(e.members)} enumerators)", at(e.loc), side, members=len(e.members), size=e.size)
+            self.add(
+                "enum.removed",
+                "enums",
+                e.name,
+                f"enum {e.name} removed ({len(e.members)} enumerators)",
+                at(e.loc),
+                side,
+                members=len(e.members),
+                size=e.size,
+            )
         for e in self.new.enums:
             o = oe.get(e.name)
             if o is None:
                 continue
             if o.size != e.size:
-                self.add("enum.size", "enums", e.name, f"enum {e.name}: size {o.size} -> {e.size} bytes", at(o.loc), at(e.loc), old_size=o.size, new_size=e.size)
+                self.add(
+                    "enum.size",
+                    "enums",
+                    e.name,
+                    f"enum {e.name}: size {o.size} -> {e.size} bytes",
+                    at(o.loc),
+                    at(e.loc),
+                    old_size=o.size,
+                    new_size=e.size,
+                )
             if e.name != OPCODE_ENUM:
                 self._members(o, e, opcode=False)
 
@@ -309,23 +403,60 @@ class Differ:
             if c.name in oc:
                 continue
             side = anchor(new_seq, i, old_locs, file_fallback(self.old, c.loc.file))
-            self.add("constant.added", "constants", c.name, f"{c.name} = {c.value} added", side, at(c.loc), value=c.value)
+            self.add(
+                "constant.added",
+                "constants",
+                c.name,
+                f"{c.name} = {c.value} added",
+                side,
+                at(c.loc),
+                value=c.value,
+            )
         for i, c in enumerate(self.old.constants):
             if c.name in nc:
                 continue
             side = anchor(old_seq, i, new_locs, file_fallback(self.new, c.loc.file))
-            self.add("constant.removed", "constants", c.name, f"{c.name} (= {c.value}) removed", at(c.loc), side, value=c.value,
-                     read_by=readers(c.name))
+            self.add(
+                "constant.removed",
+                "constants",
+                c.name,
+                f"{c.name} (= {c.value}) removed",
+                at(c.loc),
+                side,
+                value=c.value,
+                read_by=readers(c.name),
+            )
         for c in self.new.constants:
             o = oc.get(c.name)
             if o is None:
                 continue
             if o.value != c.value:
-                self.add("constant.changed", "constants", c.name, f"{c.name}: {o.value} -> {c.value}", at(o.loc), at(c.loc),
-                         old_value=o.value, new_value=c.value, read_by=readers(c.name))
-            if (o.type.name, o.type.size, o.type.signed) != (c.type.name, c.type.size, c.type.signed):
-                self.add("constant.retyped", "constants", c.name, f"{c.name}: type {o.type.spelled} -> {c.type.spelled}", at(o.loc), at(c.loc),
-                         old_type=type_json(o.type), new_type=type_json(c.type))
+                self.add(
+                    "constant.changed",
+                    "constants",
+                    c.name,
+                    f"{c.name}: {o.value} -> {c.value}",
+                    at(o.loc),
+                    at(c.loc),
+                    old_value=o.value,
+                    new_value=c.value,
+                    read_by=readers(c.name),
+                )
+            if (o.type.name, o.type.size, o.type.signed) != (
+                c.type.name,
+                c.type.size,
+                c.type.signed,
+            ):
+                self.add(
+                    "constant.retyped",
+                    "constants",
+                    c.name,
+                    f"{c.name}: type {o.type.spelled} -> {c.type.spelled}",
+                    at(o.loc),
+                    at(c.loc),
+                    old_type=type_json(o.type),
+                    new_type=type_json(c.type),
+                )
 
     # -- structs ------------------------------------------------------------------------------
     def structs(self) -> None:
@@ -339,12 +470,32 @@ class Differ:
             if s.name in os_:
                 continue
             side = anchor(new_seq, i, old_locs, file_fallback(self.old, s.loc.file))
-            self.add("struct.added", "structs", s.name, f"{s.kind} {s.name} added ({s.size} bytes)", side, at(s.loc), struct=s.name, size=s.size, struct_kind=s.kind)
+            self.add(
+                "struct.added",
+                "structs",
+                s.name,
+                f"{s.kind} {s.name} added ({s.size} bytes)",
+                side,
+                at(s.loc),
+                struct=s.name,
+                size=s.size,
+                struct_kind=s.kind,
+            )
         for i, s in enumerate(self.old.structs):
             if s.name in ns:
                 continue
             side = anchor(old_seq, i, new_locs, file_fallback(self.new, s.loc.file))
-            self.add("struct.removed", "structs", s.name, f"{s.kind} {s.name} removed ({s.size} bytes)", at(s.loc), side, struct=s.name, size=s.size, struct_kind=s.kind)
+            self.add(
+                "struct.removed",
+                "structs",
+                s.name,
+                f"{s.kind} {s.name} removed ({s.size} bytes)",
+                at(s.loc),
+                side,
+                struct=s.name,
+                size=s.size,
+                struct_kind=s.kind,
+            )
         for s in self.new.structs:
             o = os_.get(s.name)
             if o is not None:
@@ -352,9 +503,29 @@ class Differ:
 
     def _struct(self, o: Struct, s: Struct) -> None:
         if o.kind != s.kind:
-            self.add("struct.kind", "structs", s.name, f"{s.name}: {o.kind} -> {s.kind}", at(o.loc), at(s.loc), struct=s.name, old_kind=o.kind, new_kind=s.kind)
+            self.add(
+                "struct.kind",
+                "structs",
+                s.name,
+                f"{s.name}: {o.kind} -> {s.kind}",
+                at(o.loc),
+                at(s.loc),
+                struct=s.name,
+                old_kind=o.kind,
+                new_kind=s.kind,
+            )
         if o.size != s.size:
-            self.add("struct.size", "structs", s.name, f"{s.name}: size {o.size} -> {s.size} bytes", at(o.loc), at(s.loc), struct=s.name, old_size=o.size, new_size=s.size)
+            self.add(
+                "struct.size",
+                "structs",
+                s.name,
+                f"{s.name}: size {o.size} -> {s.size} bytes",
+                at(o.loc),
+                at(s.loc),
+                struct=s.name,
+                old_size=o.size,
+                new_size=s.size,
+            )
         of = {f.name: f for f in o.fields if not is_reserved(f.name)}
         nf = {f.name: f for f in s.fields if not is_reserved(f.name)}
         in_old = _absent(o.loc, f"in {o.name}")
@@ -369,20 +540,47 @@ class Differ:
                 continue
             path = f"{s.name}.{f.name}"
             if (g.offset, g.bit_offset) != (f.offset, f.bit_offset):
-                self.add("field.moved", "structs", path, f"{path}: offset {_off(g)} -> {_off(f)}", at(g.loc), at(f.loc),
-                         struct=s.name, field=f.name, old_offset=g.offset, new_offset=f.offset, old_bit_offset=g.bit_offset, new_bit_offset=f.bit_offset)
+                self.add(
+                    "field.moved",
+                    "structs",
+                    path,
+                    f"{path}: offset {_off(g)} -> {_off(f)}",
+                    at(g.loc),
+                    at(f.loc),
+                    struct=s.name,
+                    field=f.name,
+                    old_offset=g.offset,
+                    new_offset=f.offset,
+                    old_bit_offset=g.bit_offset,
+                    new_bit_offset=f.bit_offset,
+                )
             if _shape(g) != _shape(f):
                 via = self._arm_of(f.type, g.type)
                 extra = f" (the old layout is its .{via} arm)" if via else ""
-                self.add("field.retyped", "structs", path, f"{path}: {fmt_type(g.type, g)} -> {fmt_type(f.type, f)}{extra}", at(g.loc), at(f.loc),
-                         struct=s.name, field=f.name, old_type=type_json(g.type, g), new_type=type_json(f.type, f), via_arm=via)
+                self.add(
+                    "field.retyped",
+                    "structs",
+                    path,
+                    f"{path}: {fmt_type(g.type, g)} -> {fmt_type(f.type, f)}{extra}",
+                    at(g.loc),
+                    at(f.loc),
+                    struct=s.name,
+                    field=f.name,
+                    old_type=type_json(g.type, g),
+                    new_type=type_json(f.type, f),
+                    via_arm=via,
+                )
         removed = [g for g in o.fields if g.name in of and g.name not in nf]
         added = [f for f in s.fields if f.name in nf and f.name not in of]
         renamed: dict[str, Field] = {}
         taken: set[str] = set()
         for g in removed:
             for f in added:
-                if f.name not in taken and (f.offset, f.bit_offset) == (g.offset, g.bit_offset) and _shape(f) == _shape(g):
+                if (
+                    f.name not in taken
+                    and (f.offset, f.bit_offset) == (g.offset, g.bit_offset)
+                    and _shape(f) == _shape(g)
+                ):
                     renamed[g.name] = f
                     taken.add(f.name)
                     break
@@ -391,26 +589,76 @@ class Differ:
         for g in removed:
             if g.name in renamed:
                 f = renamed[g.name]
-                self.add("field.renamed", "structs", f"{s.name}.{f.name}", f"{s.name}.{g.name} renamed {f.name} (offset {_off(f)})", at(g.loc), at(f.loc),
-                         struct=s.name, old_name=g.name, new_name=f.name, offset=f.offset)
+                self.add(
+                    "field.renamed",
+                    "structs",
+                    f"{s.name}.{f.name}",
+                    f"{s.name}.{g.name} renamed {f.name} (offset {_off(f)})",
+                    at(g.loc),
+                    at(f.loc),
+                    struct=s.name,
+                    old_name=g.name,
+                    new_name=f.name,
+                    offset=f.offset,
+                )
                 continue
             now = sorted({n for b in _bytes(g) if b < len(new_bytes) for n in new_bytes[b]})
             side = anchor(old_seq, old_seq.index(g.name), new_locs, in_new)
-            self.add("field.removed", "structs", f"{s.name}.{g.name}", f"{s.name}.{g.name} removed (offset {_off(g)}, {fmt_type(g.type, g)})", at(g.loc), side,
-                     struct=s.name, field=g.name, offset=g.offset, size=g.size, bytes_now=now, bytes_now_reserved=bool(now) and all(is_reserved(n) for n in now))
+            self.add(
+                "field.removed",
+                "structs",
+                f"{s.name}.{g.name}",
+                f"{s.name}.{g.name} removed (offset {_off(g)}, {fmt_type(g.type, g)})",
+                at(g.loc),
+                side,
+                struct=s.name,
+                field=g.name,
+                offset=g.offset,
+                size=g.size,
+                bytes_now=now,
+                bytes_now_reserved=bool(now) and all(is_reserved(n) for n in now),
+            )
         for f in added:
             if f.name in taken:
                 continue
             before = [old_bytes[b] if b < len(old_bytes) else set() for b in _bytes(f)]
             side = anchor(new_seq, new_seq.index(f.name), old_locs, in_old)
             reserved_names = sorted({n for owners in before for n in owners})
-            if before and any(owners for owners in before) and all(all(is_reserved(n) for n in owners) for owners in before):
-                self.add("field.reserved-repurposed", "structs", f"{s.name}.{f.name}",
-                         f"{s.name}: reserved bytes {_range(f)} ({', '.join(reserved_names)}) now hold {f.name} ({fmt_type(f.type, f)})", side, at(f.loc),
-                         struct=s.name, field=f.name, offset=f.offset, size=f.size, old_owners=reserved_names, type=type_json(f.type, f))
+            if (
+                before
+                and any(owners for owners in before)
+                and all(all(is_reserved(n) for n in owners) for owners in before)
+            ):
+                self.add(
+                    "field.reserved-repurposed",
+                    "structs",
+                    f"{s.name}.{f.name}",
+                    f"{s.name}: reserved bytes {_range(f)} ({', '.join(reserved_names)}) now hold {f.name} ({fmt_type(f.type, f)})",
+                    side,
+                    at(f.loc),
+                    struct=s.name,
+                    field=f.name,
+                    offset=f.offset,
+                    size=f.size,
+                    old_owners=reserved_names,
+                    type=type_json(f.type, f),
+                )
             else:
-                self.add("field.added", "structs", f"{s.name}.{f.name}", f"{s.name}.{f.name} added (offset {_off(f)}, {fmt_type(f.type, f)})", side, at(f.loc),
-                         struct=s.name, field=f.name, offset=f.offset, size=f.size, old_owners=reserved_names, union_arm=s.kind == "union", type=type_json(f.type, f))
+                self.add(
+                    "field.added",
+                    "structs",
+                    f"{s.name}.{f.name}",
+                    f"{s.name}.{f.name} added (offset {_off(f)}, {fmt_type(f.type, f)})",
+                    side,
+                    at(f.loc),
+                    struct=s.name,
+                    field=f.name,
+                    offset=f.offset,
+                    size=f.size,
+                    old_owners=reserved_names,
+                    union_arm=s.kind == "union",
+                    type=type_json(f.type, f),
+                )
 
     def _arm_of(self, union_type: TypeRef, old_type: TypeRef) -> str:
         """The arm of NEW's union `union_type` whose type is OLD's `old_type`, "" when none."""
@@ -434,18 +682,53 @@ class Differ:
             if f.name in of:
                 continue
             side = anchor(new_seq, i, old_locs, file_fallback(self.old, f.loc.file))
-            self.add("function.added", "validators", f.name, f"{f.name} added", side, at(f.loc), calls=list(f.calls), section=f.section)
+            self.add(
+                "function.added",
+                "validators",
+                f.name,
+                f"{f.name} added",
+                side,
+                at(f.loc),
+                calls=list(f.calls),
+                section=f.section,
+            )
         for i, f in enumerate(self.old.functions):
             if f.name in nf:
                 continue
             side = anchor(old_seq, i, new_locs, file_fallback(self.new, f.loc.file))
-            self.add("function.removed", "validators", f.name, f"{f.name} removed", at(f.loc), side, section=f.section)
-        changed = [(of[f.name], f) for f in self.new.functions if f.name in of and self.fo.canon(of[f.name]) != self.fn.canon(f)]
-        signature = [(of[f.name], f) for f in self.new.functions if f.name in of and _sig(of[f.name]) != _sig(f)]
+            self.add(
+                "function.removed",
+                "validators",
+                f.name,
+                f"{f.name} removed",
+                at(f.loc),
+                side,
+                section=f.section,
+            )
+        changed = [
+            (of[f.name], f)
+            for f in self.new.functions
+            if f.name in of and self.fo.canon(of[f.name]) != self.fn.canon(f)
+        ]
+        signature = [
+            (of[f.name], f)
+            for f in self.new.functions
+            if f.name in of and _sig(of[f.name]) != _sig(f)
+        ]
         for o, f in signature:
-            self.add("function.signature", "validators", f.name, f"{f.name}: {_sig_text(o)} -> {_sig_text(f)}", at(o.loc), at(f.loc),
-                     old_params=[{"name": p.name, "type": p.type.spelled} for p in o.params], new_params=[{"name": p.name, "type": p.type.spelled} for p in f.params],
-                     old_returns=o.returns.spelled, new_returns=f.returns.spelled, types_changed=_sig(o)[1:] != _sig(f)[1:])
+            self.add(
+                "function.signature",
+                "validators",
+                f.name,
+                f"{f.name}: {_sig_text(o)} -> {_sig_text(f)}",
+                at(o.loc),
+                at(f.loc),
+                old_params=[{"name": p.name, "type": p.type.spelled} for p in o.params],
+                new_params=[{"name": p.name, "type": p.type.spelled} for p in f.params],
+                old_returns=o.returns.spelled,
+                new_returns=f.returns.spelled,
+                types_changed=_sig(o)[1:] != _sig(f)[1:],
+            )
         for o, f in changed:
             tc = T.diff_terms(self.fo.terms(o), self.fn.terms(f))
             if not tc:
@@ -457,11 +740,28 @@ class Differ:
             n_add = sum(1 for c in tc if c.op == "+")
             n_rm = sum(1 for c in tc if c.op == "-")
             n_arm = sum(1 for c in tc if c.op == "~")
-            parts = [p for p in (f"+{n_add} term{'s' * (n_add != 1)}" if n_add else "", f"-{n_rm} term{'s' * (n_rm != 1)}" if n_rm else "",
-                                 f"{n_arm} disjunction{'s' * (n_arm != 1)} with arms changed" if n_arm else "") if p]
-            self.add("function.changed", "validators", f.name, f"{f.name}: {', '.join(parts)}", at(o.loc), at(f.loc),
-                     terms=T.term_changes_json(tc), polarity=T.describe_polarity(pol), returns_bool=boolean, effect=eff,
-                     mirrors_enum=self._mirrors(f.name, tc))
+            parts = [
+                p
+                for p in (
+                    f"+{n_add} term{'s' * (n_add != 1)}" if n_add else "",
+                    f"-{n_rm} term{'s' * (n_rm != 1)}" if n_rm else "",
+                    f"{n_arm} disjunction{'s' * (n_arm != 1)} with arms changed" if n_arm else "",
+                )
+                if p
+            ]
+            self.add(
+                "function.changed",
+                "validators",
+                f.name,
+                f"{f.name}: {', '.join(parts)}",
+                at(o.loc),
+                at(f.loc),
+                terms=T.term_changes_json(tc),
+                polarity=T.describe_polarity(pol),
+                returns_bool=boolean,
+                effect=eff,
+                mirrors_enum=self._mirrors(f.name, tc),
+            )
 
     def _mirrors(self, name: str, tc: list[T.TermChange]) -> list[str]:
         """For an enums.h membership table (`is_valid_enum_<list>`) whose every changed arm is
@@ -490,32 +790,91 @@ class Differ:
                 gone = [s for s in bo if s not in bn]
                 came = [s for s in bn if s not in bo]
                 if gone and came:
-                    self.add("binding.rebound", "bindings", name, f"{name}: bound to {', '.join(gone)} -> {', '.join(came)}",
-                             mapping_side(self.old, gone[0]), mapping_side(self.new, came[0]), **facts)
+                    self.add(
+                        "binding.rebound",
+                        "bindings",
+                        name,
+                        f"{name}: bound to {', '.join(gone)} -> {', '.join(came)}",
+                        mapping_side(self.old, gone[0]),
+                        mapping_side(self.new, came[0]),
+                        **facts,
+                    )
                     continue
                 for s in gone:
-                    self.add("binding.unbound", "bindings", name, f"{s} no longer lists {name}", mapping_side(self.old, s), mapping_side(self.new, s), struct=s, **facts)
+                    self.add(
+                        "binding.unbound",
+                        "bindings",
+                        name,
+                        f"{s} no longer lists {name}",
+                        mapping_side(self.old, s),
+                        mapping_side(self.new, s),
+                        struct=s,
+                        **facts,
+                    )
                 for s in came:
-                    self.add("binding.bound", "bindings", name, f"{s} now lists {name}", mapping_side(self.old, s), mapping_side(self.new, s), struct=s, **facts)
+                    self.add(
+                        "binding.bound",
+                        "bindings",
+                        name,
+                        f"{s} now lists {name}",
+                        mapping_side(self.old, s),
+                        mapping_side(self.new, s),
+                        struct=s,
+                        **facts,
+                    )
             elif do != dn:
                 struct = (dn or do)[0] if (dn or do) else ""
-                kind = "opcode.decodable" if dn and not do else "opcode.undecodable" if do and not dn else "binding.rebound"
+                kind = (
+                    "opcode.decodable"
+                    if dn and not do
+                    else "opcode.undecodable"
+                    if do and not dn
+                    else "binding.rebound"
+                )
                 why = f"{struct} is {'now' if dn else 'no longer'} defined by the headers"
-                self.add(kind, "opcodes" if kind.startswith("opcode") else "bindings", name, f"{name}: {'decodable' if dn else 'not decodable'} ({why})",
-                         mapping_side(self.old, struct), mapping_side(self.new, struct), **facts)
+                self.add(
+                    kind,
+                    "opcodes" if kind.startswith("opcode") else "bindings",
+                    name,
+                    f"{name}: {'decodable' if dn else 'not decodable'} ({why})",
+                    mapping_side(self.old, struct),
+                    mapping_side(self.new, struct),
+                    **facts,
+                )
         so = self.fo.stale()
         sn = self.fn.stale()
         for key, (file, line) in sn.items():
             if key not in so:
                 struct, name = key
-                self.add("binding.stale-appeared", "bindings", name, f"{struct} lists {name}, which the {self.new.name} enum does not define",
-                         mapping_side(self.old, struct), Side(file, line, True), struct=struct, name=name)
+                self.add(
+                    "binding.stale-appeared",
+                    "bindings",
+                    name,
+                    f"{struct} lists {name}, which the {self.new.name} enum does not define",
+                    mapping_side(self.old, struct),
+                    Side(file, line, True),
+                    struct=struct,
+                    name=name,
+                )
         for key, (file, line) in so.items():
             if key not in sn:
                 struct, name = key
-                why = "the enum defines it again" if name in names_new else "the JSON no longer lists it"
-                self.add("binding.stale-disappeared", "bindings", name, f"{struct}: stale {name} is gone ({why})",
-                         Side(file, line, True), mapping_side(self.new, struct), struct=struct, name=name, defined_now=name in names_new)
+                why = (
+                    "the enum defines it again"
+                    if name in names_new
+                    else "the JSON no longer lists it"
+                )
+                self.add(
+                    "binding.stale-disappeared",
+                    "bindings",
+                    name,
+                    f"{struct}: stale {name} is gone ({why})",
+                    Side(file, line, True),
+                    mapping_side(self.new, struct),
+                    struct=struct,
+                    name=name,
+                    defined_now=name in names_new,
+                )
 
 
 def _off(f: Field) -> str:
@@ -577,7 +936,9 @@ def bindings_of(gen: Generation) -> tuple[dict[str, list[str]], dict[str, list[s
 def mapping_side(gen: Generation, struct: str) -> Side:
     m = gen.mapping
     if m is None:
-        return Side(gen.tpb_dir + "/instruction_mapping.json", 1, False, "no instruction_mapping.json")
+        return Side(
+            gen.tpb_dir + "/instruction_mapping.json", 1, False, "no instruction_mapping.json"
+        )
     for entry in (*m.struct2opcode, *m.struct2pseudo_opcode):
         if entry.struct == struct:
             return Side(m.file, max(entry.line, 1), True)

@@ -41,7 +41,12 @@ class GenInfo:
         return f"{self.label} ({self.core_version})" if self.core_version else self.label
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "generation": self.name, "core_version": self.core_version, "tpb_dir": self.tpb_dir}
+        return {
+            "label": self.label,
+            "generation": self.name,
+            "core_version": self.core_version,
+            "tpb_dir": self.tpb_dir,
+        }
 
 
 @dataclass(frozen=True)
@@ -91,13 +96,32 @@ def opcode_matrix(gens: Sequence[Generation], labels: Sequence[str]) -> dict[str
             }
             values.add(m.value)
         per_gen.append(cells)
-    absent: dict[str, Any] = {"present": False, "name": None, "status": "absent", "marker": None, "note": "", "decodable_via": [], "loc": ""}
+    absent: dict[str, Any] = {
+        "present": False,
+        "name": None,
+        "status": "absent",
+        "marker": None,
+        "note": "",
+        "decodable_via": [],
+        "loc": "",
+    }
     rows = []
     for v in sorted(values):
         cells_v = [pg.get(v, absent) for pg in per_gen]
         names = [c["name"] for c in cells_v if c["name"]]
-        uniform = len({(c["present"], c["status"], c["name"], bool(c["decodable_via"])) for c in cells_v}) == 1
-        rows.append({"value": v, "hex": f"{v:#04x}", "name": names[-1] if names else "", "uniform": uniform, "cells": cells_v})
+        uniform = (
+            len({(c["present"], c["status"], c["name"], bool(c["decodable_via"])) for c in cells_v})
+            == 1
+        )
+        rows.append(
+            {
+                "value": v,
+                "hex": f"{v:#04x}",
+                "name": names[-1] if names else "",
+                "uniform": uniform,
+                "cells": cells_v,
+            }
+        )
     return {"generations": list(labels), "rows": rows}
 
 
@@ -119,7 +143,10 @@ def _owner_label(s: Struct | None, b: int) -> tuple[str, str]:
     if not names:
         return "·", f"byte {b}: padding"
     label = "/".join(dict.fromkeys(f.name for f in names))
-    title = f"byte {b}: " + "; ".join(f"{f.name} ({f.type.spelled}{''.join(f'[{d}]' for d in f.dims)}) +{b - f.offset}" for f in names)
+    title = f"byte {b}: " + "; ".join(
+        f"{f.name} ({f.type.spelled}{''.join(f'[{d}]' for d in f.dims)}) +{b - f.offset}"
+        for f in names
+    )
     return label, title
 
 
@@ -144,21 +171,30 @@ def byte_maps(t: Transition) -> list[dict[str, Any]]:
             nl, nt = _owner_label(sn, b)
             changed = b >= so.size or b >= sn.size or _owner_key(so, b) != _owner_key(sn, b)
             css = ["chg"] if changed else []
-            cells.append({
-                "byte": b, "old": ol, "old_title": ot, "new": nl, "new_title": nt, "changed": changed,
-                "old_css": " ".join(css + ([] if ol else ["out"])) or "same",
-                "new_css": " ".join(css + ([] if nl else ["out"])) or "same",
-            })
+            cells.append(
+                {
+                    "byte": b,
+                    "old": ol,
+                    "old_title": ot,
+                    "new": nl,
+                    "new_title": nt,
+                    "changed": changed,
+                    "old_css": " ".join(css + ([] if ol else ["out"])) or "same",
+                    "new_css": " ".join(css + ([] if nl else ["out"])) or "same",
+                }
+            )
         rows = [cells[i : i + 8] for i in range(0, size, 8)]
-        out.append({
-            "struct": name,
-            "old_size": so.size,
-            "new_size": sn.size,
-            "old_where": f"{so.loc.file}:{so.loc.line}",
-            "new_where": f"{sn.loc.file}:{sn.loc.line}",
-            "changed_bytes": sum(1 for c in cells if c["changed"]),
-            "rows": rows,
-        })
+        out.append(
+            {
+                "struct": name,
+                "old_size": so.size,
+                "new_size": sn.size,
+                "old_where": f"{so.loc.file}:{so.loc.line}",
+                "new_where": f"{sn.loc.file}:{sn.loc.line}",
+                "changed_bytes": sum(1 for c in cells if c["changed"]),
+                "rows": rows,
+            }
+        )
     return out
 
 
@@ -188,7 +224,9 @@ def to_json(report: AuditReport, fail_on: str) -> dict[str, Any]:
 
 @cache
 def report_schema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((resources.files("tpbgen.audit") / "report.schema.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(
+        (resources.files("tpbgen.audit") / "report.schema.json").read_text(encoding="utf-8")
+    )
     return data
 
 
@@ -257,7 +295,13 @@ def term_lines(f: Finding) -> list[dict[str, Any]]:
             lines.append({"op": t["op"], "text": prefix + t["text"], "indent": 0})
         else:
             n = len(t["arms"])
-            lines.append({"op": "~", "text": f"in the disjunction `{_short(t['old_text'])}` ({n} arm{'s' * (n != 1)} changed):", "indent": 0})
+            lines.append(
+                {
+                    "op": "~",
+                    "text": f"in the disjunction `{_short(t['old_text'])}` ({n} arm{'s' * (n != 1)} changed):",
+                    "indent": 0,
+                }
+            )
             for arm in t["arms"]:
                 lines.append({"op": arm["op"], "text": "arm " + arm["text"], "indent": 1})
     return lines
@@ -291,15 +335,19 @@ def _groups(findings: Iterable[Finding], colour: bool) -> list[dict[str, Any]]:
     order = {c: i for i, c in enumerate(CATEGORIES)}
     out = []
     for cls in CLASSES:
-        members = sorted((f for f in fs if f.cls == cls), key=lambda f: order.get(f.category, len(order)))
+        members = sorted(
+            (f for f in fs if f.cls == cls), key=lambda f: order.get(f.category, len(order))
+        )
         if members:
-            out.append({
-                "cls": cls,
-                "n": len(members),
-                "c": _ANSI[cls] if colour else "",
-                "r": _RESET if colour else "",
-                "findings": [_finding_view(f, colour) for f in members],
-            })
+            out.append(
+                {
+                    "cls": cls,
+                    "n": len(members),
+                    "c": _ANSI[cls] if colour else "",
+                    "r": _RESET if colour else "",
+                    "findings": [_finding_view(f, colour) for f in members],
+                }
+            )
     return out
 
 
@@ -318,14 +366,32 @@ def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:
         for g, c in zip(matrix["generations"], r["cells"], strict=True):
             sym = _SYMBOL[c["status"]]
             if c["present"]:
-                marker = c["marker"] + (f", {c['note']}" if c["note"] else "") if c["marker"] else "no marker"
-                dec = f"decodable as {', '.join(c['decodable_via'])}" if c["decodable_via"] else "not decodable"
+                marker = (
+                    c["marker"] + (f", {c['note']}" if c["note"] else "")
+                    if c["marker"]
+                    else "no marker"
+                )
+                dec = (
+                    f"decodable as {', '.join(c['decodable_via'])}"
+                    if c["decodable_via"]
+                    else "not decodable"
+                )
                 title = f"{g}: {c['name']} ({marker}; {dec}) {c['loc']}"
             else:
                 title = f"{g}: absent"
             css = c["status"] + (" dec" if c["decodable_via"] else "")
-            cells.append({**c, "symbol": sym, "title": title, "css": css, "md": sym + (" +D" if c["decodable_via"] else "")})
-        rows.append({**r, "short": str(r["name"]).removeprefix("NEURON_ISA_TPB_OPCODE_"), "cells": cells})
+            cells.append(
+                {
+                    **c,
+                    "symbol": sym,
+                    "title": title,
+                    "css": css,
+                    "md": sym + (" +D" if c["decodable_via"] else ""),
+                }
+            )
+        rows.append(
+            {**r, "short": str(r["name"]).removeprefix("NEURON_ISA_TPB_OPCODE_"), "cells": cells}
+        )
     return {"generations": matrix["generations"], "rows": rows}
 
 
@@ -333,19 +399,29 @@ def view(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -
     transitions: list[dict[str, Any]] = []
     for t in report.transitions:
         c = t.counts()
-        transitions.append({
-            "heading": f"{t.old.heading()} -> {t.new.heading()}",
-            "md_heading": f"{t.old.label} → {t.new.label}",
-            "old_heading": t.old.heading(),
-            "new_heading": t.new.heading(),
-            "anchor": f"t-{len(transitions) + 1}",
-            "old": t.old.to_json(),
-            "new": t.new.to_json(),
-            "counts": [{"cls": k, "n": c[k], "c": _ANSI[k] if colour and c[k] else "", "r": _RESET if colour and c[k] else ""} for k in CLASSES],
-            "total": sum(c.values()),
-            "groups": _groups(t.findings, colour),
-            "byte_maps": byte_maps(t),
-        })
+        transitions.append(
+            {
+                "heading": f"{t.old.heading()} -> {t.new.heading()}",
+                "md_heading": f"{t.old.label} → {t.new.label}",
+                "old_heading": t.old.heading(),
+                "new_heading": t.new.heading(),
+                "anchor": f"t-{len(transitions) + 1}",
+                "old": t.old.to_json(),
+                "new": t.new.to_json(),
+                "counts": [
+                    {
+                        "cls": k,
+                        "n": c[k],
+                        "c": _ANSI[k] if colour and c[k] else "",
+                        "r": _RESET if colour and c[k] else "",
+                    }
+                    for k in CLASSES
+                ],
+                "total": sum(c.values()),
+                "groups": _groups(t.findings, colour),
+                "byte_maps": byte_maps(t),
+            }
+        )
     totals = counts(report.findings())
     matrix = _matrix_view(opcode_matrix(report.generations, report.labels))
     changed_rows = [r for r in matrix["rows"] if not r["uniform"]]

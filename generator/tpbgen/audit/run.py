@@ -10,7 +10,9 @@ from .diff import diff
 from .report import AuditReport, GenInfo, Transition
 
 
-def audit_pair(old: Generation, new: Generation, old_label: str | None = None, new_label: str | None = None) -> Transition:
+def audit_pair(
+    old: Generation, new: Generation, old_label: str | None = None, new_label: str | None = None
+) -> Transition:
     findings = tuple(classify_all(diff(old, new)))
     return Transition(GenInfo.of(old, old_label), GenInfo.of(new, new_label), findings, old, new)
 
@@ -20,5 +22,8 @@ def audit_walk(gens: Sequence[Generation], labels: Sequence[str] | None = None) 
     names = list(labels) if labels is not None else [g.name for g in gens]
     if len(names) != len(gens):
         raise ValueError("one label per generation")
-    transitions = tuple(audit_pair(a, b, la, lb) for a, b, la, lb in zip(gens, gens[1:], names, names[1:], strict=False))
+    transitions = tuple(
+        audit_pair(a, b, la, lb)
+        for a, b, la, lb in zip(gens, gens[1:], names, names[1:], strict=False)
+    )
     return AuditReport(transitions, tuple(gens), tuple(names))

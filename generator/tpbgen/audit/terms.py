@@ -44,7 +44,13 @@ def render(node: c_ast.Node) -> str:
 
 
 def _const(node: c_ast.Node | None) -> int | None:
-    if isinstance(node, c_ast.Constant) and node.type in ("int", "unsigned int", "long", "bool", "_Bool"):
+    if isinstance(node, c_ast.Constant) and node.type in (
+        "int",
+        "unsigned int",
+        "long",
+        "bool",
+        "_Bool",
+    ):
         text = node.value.rstrip("uUlL")
         try:
             return int(text, 0)
@@ -418,7 +424,9 @@ def diff_terms(old: list[Term], new: list[Term]) -> list[TermChange]:
             r = removed[best]
             r_arms = r.arms or (r.text,)
             paired_old.add(best)
-            arm_changes = tuple(("-", x) for x in r_arms if x not in a_arms) + tuple(("+", x) for x in a_arms if x not in r_arms)
+            arm_changes = tuple(("-", x) for x in r_arms if x not in a_arms) + tuple(
+                ("+", x) for x in a_arms if x not in r_arms
+            )
             changes.append(TermChange("~", a.text, a.kind, arm_changes, r.text))
         else:
             changes.append(TermChange("+", a.text, a.kind))

@@ -30,13 +30,17 @@ def find_cc() -> str | None:
     return None
 
 
-def _probe_source(gen: Generation) -> tuple[str, list[tuple[str, str, int, int | None, int | None]]]:
+def _probe_source(
+    gen: Generation,
+) -> tuple[str, list[tuple[str, str, int, int | None, int | None]]]:
     """The probe's C text and, per printed line, (struct, field, expected, bit_start, bit_width)."""
     lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <string.h>"]
     lines += [f'#include "{f.path}"' for f in gen.files if f.path.endswith(".h")]
     lines.append("int main(void) {")
     lines.append('  printf("%d\\n", (int)((char)-1 < 0));')
-    expected: list[tuple[str, str, int, int | None, int | None]] = [(_CHAR, _CHAR, int(PLAIN_CHAR_SIGNED), None, None)]
+    expected: list[tuple[str, str, int, int | None, int | None]] = [
+        (_CHAR, _CHAR, int(PLAIN_CHAR_SIGNED), None, None)
+    ]
     for s in gen.structs:
         if s.name.startswith("__anon"):
             continue
@@ -54,7 +58,15 @@ def _probe_source(gen: Generation) -> tuple[str, list[tuple[str, str, int, int |
                     f"  {{ {c} v; unsigned char b[sizeof v]; memset(&v, 0, sizeof v); v.{path} = ({f.type.spelled})~0u;"
                     f' memcpy(b, &v, sizeof v); for (size_t k = 0; k < sizeof v; k++) printf("%02x", b[k]); printf("\\n"); }}'
                 )
-                expected.append((s.name, path, off * 8 + (f.bit_offset or 0), off * 8 + (f.bit_offset or 0), f.bit_width))
+                expected.append(
+                    (
+                        s.name,
+                        path,
+                        off * 8 + (f.bit_offset or 0),
+                        off * 8 + (f.bit_offset or 0),
+                        f.bit_width,
+                    )
+                )
     lines.append("  return 0;\n}")
     return "\n".join(lines) + "\n", expected
 
@@ -77,32 +89,77 @@ def verify_cc(gen: Generation, root: Path, cc: str | None = None) -> tuple[list[
         c = Path(tmp) / "probe.c"
         exe = Path(tmp) / "probe"
         c.write_text(src, encoding="utf-8")
-        comp = subprocess.run([cc, *PROBE_FLAGS, "-I", str(root), str(c), "-o", str(exe)], capture_output=True, text=True)
+        comp = subprocess.run(
+            [cc, *PROBE_FLAGS, "-I", str(root), str(c), "-o", str(exe)],
+            capture_output=True,
+            text=True,
+        )
         if comp.returncode != 0:
-            return [Diagnostic(f"the layout probe does not compile: {comp.stderr.strip()[:2000]}", gen.tpb_dir, code="verify-cc")], 0
+            return [
+                Diagnostic(
+                    f"the layout probe does not compile: {comp.stderr.strip()[:2000]}",
+                    gen.tpb_dir,
+                    code="verify-cc",
+                )
+            ], 0
         run = subprocess.run([str(exe)], capture_output=True, text=True, check=False)
     got = run.stdout.split()
     out: list[Diagnostic] = []
     if len(got) != len(expected):
-        return [Diagnostic(f"probe printed {len(got)} values, expected {len(expected)}", gen.tpb_dir, code="verify-cc")], 0
+        return [
+            Diagnostic(
+                f"probe printed {len(got)} values, expected {len(expected)}",
+                gen.tpb_dir,
+                code="verify-cc",
+            )
+        ], 0
     for (sname, fname, want, bit_start, bit_width), value in zip(expected, got, strict=True):
         if sname == _CHAR:
             if int(value) != want:
                 says = "signed" if int(value) else "unsigned"
-                out.append(Diagnostic(f"plain char: tpbgen models the x86-64 target, where char is {'signed' if want else 'unsigned'}; this C compiler's char is {says} "
-                                      "(character constants and char fields would not agree with it)", gen.tpb_dir, code="verify-cc"))
+                out.append(
+                    Diagnostic(
+                        f"plain char: tpbgen models the x86-64 target, where char is {'signed' if want else 'unsigned'}; this C compiler's char is {says} "
+                        "(character constants and char fields would not agree with it)",
+                        gen.tpb_dir,
+                        code="verify-cc",
+                    )
+                )
             continue
         s = gen.struct(sname)
         if bit_width is None:
             if int(value) != want:
-                out.append(Diagnostic(f"{sname} {fname}: tpbgen computed {want}, the C compiler says {value}", s.loc.file, s.loc.line, s.loc.col, Severity.ERROR, "verify-cc"))
+                out.append(
+                    Diagnostic(
+                        f"{sname} {fname}: tpbgen computed {want}, the C compiler says {value}",
+                        s.loc.file,
+                        s.loc.line,
+                        s.loc.col,
+                        Severity.ERROR,
+                        "verify-cc",
+                    )
+                )
             continue
-        bits = [k * 8 + j for k, byte in enumerate(bytes.fromhex(value)) for j in range(8) if byte >> j & 1]
-        if not bits or bits[0] != bit_start or len(bits) != bit_width or bits[-1] - bits[0] + 1 != bit_width:
+        bits = [
+            k * 8 + j
+            for k, byte in enumerate(bytes.fromhex(value))
+            for j in range(8)
+            if byte >> j & 1
+        ]
+        if (
+            not bits
+            or bits[0] != bit_start
+            or len(bits) != bit_width
+            or bits[-1] - bits[0] + 1 != bit_width
+        ):
             out.append(
                 Diagnostic(
                     f"{sname}.{fname}: tpbgen places the bitfield at bit {bit_start} width {bit_width}, the C compiler at bits {bits[:1]}..{bits[-1:]} ({len(bits)} bits)",
-                    s.loc.file, s.loc.line, s.loc.col, Severity.ERROR, "verify-cc",
+                    s.loc.file,
+                    s.loc.line,
+                    s.loc.col,
+                    Severity.ERROR,
+                    "verify-cc",
                 )
             )
     return out, len(expected)

@@ -32,15 +32,29 @@ def _commands() -> list[Register]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tpbgen", description="AWS Neuron TPB arch-ISA headers -> typed, validated, executable Python runtime.")
+    p = argparse.ArgumentParser(
+        prog="tpbgen",
+        description="AWS Neuron TPB arch-ISA headers -> typed, validated, executable Python runtime.",
+    )
     p.add_argument("--version", action="version", version=f"tpbgen {__version__}")
-    p.add_argument("--error-format", choices=FORMATS, default="text",
-                   help="how diagnostics are printed (github: workflow annotations); for every command")
+    p.add_argument(
+        "--error-format",
+        choices=FORMATS,
+        default="text",
+        help="how diagnostics are printed (github: workflow annotations); for every command",
+    )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--headers", type=Path, default=DEFAULT_HEADERS, help="header root holding neuron_<gen>_arch_isa/tpb/ (default: vendor_headers/)")
-        sp.add_argument("--no-cache", action="store_true", help="neither read nor write the IR cache")
+        sp.add_argument(
+            "--headers",
+            type=Path,
+            default=DEFAULT_HEADERS,
+            help="header root holding neuron_<gen>_arch_isa/tpb/ (default: vendor_headers/)",
+        )
+        sp.add_argument(
+            "--no-cache", action="store_true", help="neither read nor write the IR cache"
+        )
 
     for register in _commands():
         register(sub, common)
@@ -52,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     fmt: str = args.error_format
     try:
-        outcome: Outcome = run_deep(lambda: args.func(args))  # room for deeply nested C (see deep.py)
+        outcome: Outcome = run_deep(
+            lambda: args.func(args)
+        )  # room for deeply nested C (see deep.py)
         return print_outcome(outcome, fmt)
     except TpbgenError as exc:
         print_diagnostics(exc.diagnostics, fmt)
@@ -67,5 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so plainly, show the traceback only when asked
         if os.environ.get("TPBGEN_DEBUG"):
             raise
-        print(f"tpbgen: internal error: {type(exc).__name__}: {exc} (set TPBGEN_DEBUG=1 for a traceback)", file=sys.stderr)
+        print(
+            f"tpbgen: internal error: {type(exc).__name__}: {exc} (set TPBGEN_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
         return int(ExitCode.INTERNAL)

@@ -14,7 +14,10 @@ from ..ir.model import Generation
 from .output import Outcome
 
 
-def register(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
+def register(
+    sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+    common: Callable[[argparse.ArgumentParser], None],
+) -> None:
     sp = sub.add_parser(
         "audit",
         help="what changed between two generations or two header drops, classified by what it breaks",
@@ -22,13 +25,26 @@ def register(sub: argparse._SubParsersAction, common: Callable[[argparse.Argumen
         "JSON bindings) and classify every change: encoding-breaking, api-breaking, additive, informational.",
     )
     common(sp)
-    sp.add_argument("old", nargs="?", metavar="OLD", help="a generation name under --headers, or the path of a tpb/ tree")
+    sp.add_argument(
+        "old",
+        nargs="?",
+        metavar="OLD",
+        help="a generation name under --headers, or the path of a tpb/ tree",
+    )
     sp.add_argument("new", nargs="?", metavar="NEW", help="likewise")
-    sp.add_argument("--all", action="store_true", help="walk every generation under --headers: sunda -> cayman -> mariana -> maverick")
+    sp.add_argument(
+        "--all",
+        action="store_true",
+        help="walk every generation under --headers: sunda -> cayman -> mariana -> maverick",
+    )
     sp.add_argument("--format", choices=("text", "md", "json", "html"), default="text")
     sp.add_argument("--out", type=Path, help="write the report here instead of stdout")
-    sp.add_argument("--fail-on", choices=("breaking", "any", "none"), default="breaking",
-                    help="exit 1 when a finding at this level exists (default: breaking = encoding- or api-breaking)")
+    sp.add_argument(
+        "--fail-on",
+        choices=("breaking", "any", "none"),
+        default="breaking",
+        help="exit 1 when a finding at this level exists (default: breaking = encoding- or api-breaking)",
+    )
     sp.set_defaults(func=run)
 
 
@@ -37,7 +53,11 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
     from ..frontend.ingest import ingest, ingest_root
 
     p = Path(spec)
-    looks_like_path = "/" in spec or spec.startswith(".") or (p.is_dir() and (p.name == "tpb" or (p / "tpb").is_dir()))
+    looks_like_path = (
+        "/" in spec
+        or spec.startswith(".")
+        or (p.is_dir() and (p.name == "tpb" or (p / "tpb").is_dir()))
+    )
     if looks_like_path and p.is_dir():
         if p.name != "tpb" and (p / "tpb").is_dir():
             p = p / "tpb"
@@ -46,11 +66,19 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
             return r.gen, list(r.warnings)
         sources = discover(p)
         if len(sources) != 1:
-            raise fail(f"{spec} holds {len(sources)} generations ({', '.join(s.name for s in sources)}); name one tpb/ tree", spec, code="ambiguous")
+            raise fail(
+                f"{spec} holds {len(sources)} generations ({', '.join(s.name for s in sources)}); name one tpb/ tree",
+                spec,
+                code="ambiguous",
+            )
         r = ingest(sources[0], use_cache)
         return r.gen, list(r.warnings)
     if looks_like_path:
-        raise fail(f"not a directory: {spec} (expected a generation name or the path of a tpb/ tree)", spec, code="not-tpb")
+        raise fail(
+            f"not a directory: {spec} (expected a generation name or the path of a tpb/ tree)",
+            spec,
+            code="not-tpb",
+        )
     r = ingest_root(headers, [spec], use_cache)[0]
     return r.gen, list(r.warnings)
 
@@ -65,29 +93,53 @@ def run(args: argparse.Namespace) -> Outcome:
     warnings: list[Diagnostic] = []
     if args.all:
         if args.old or args.new:
-            raise fail("audit --all walks every generation under --headers; it takes no OLD/NEW", code="usage")
+            raise fail(
+                "audit --all walks every generation under --headers; it takes no OLD/NEW",
+                code="usage",
+            )
         results = ingest_root(args.headers, use_cache=use_cache)
         gens = [r.gen for r in results]
         for r in results:
             warnings.extend(r.warnings)
         if len(gens) < 2:
-            raise fail(f"audit --all needs two or more generations under {args.headers}, found {len(gens)}", str(args.headers), code="usage")
+            raise fail(
+                f"audit --all needs two or more generations under {args.headers}, found {len(gens)}",
+                str(args.headers),
+                code="usage",
+            )
         report = audit_walk(gens)
     else:
         if not (args.old and args.new):
-            raise fail("audit needs OLD and NEW (generation names under --headers or paths of tpb/ trees), or --all", code="usage")
+            raise fail(
+                "audit needs OLD and NEW (generation names under --headers or paths of tpb/ trees), or --all",
+                code="usage",
+            )
         old, w_old = _resolve(args.old, args.headers, use_cache)
         new, w_new = _resolve(args.new, args.headers, use_cache)
         warnings.extend(w_old + w_new)
         report = audit_walk([old, new], [args.old, args.new])
-    colour = args.format == "text" and args.out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    colour = (
+        args.format == "text"
+        and args.out is None
+        and sys.stdout.isatty()
+        and not os.environ.get("NO_COLOR")
+    )
     text = render(report, args.format, colour=colour, fail_on=args.fail_on)
     if args.out is not None:
         try:
             args.out.parent.mkdir(parents=True, exist_ok=True)
             args.out.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise TpbgenError([Diagnostic(f"cannot write the report: {exc.strerror}", str(args.out), severity=Severity.ERROR, code="out")]) from None
+            raise TpbgenError(
+                [
+                    Diagnostic(
+                        f"cannot write the report: {exc.strerror}",
+                        str(args.out),
+                        severity=Severity.ERROR,
+                        code="out",
+                    )
+                ]
+            ) from None
     code = ExitCode.FINDINGS if fails(report.findings(), args.fail_on) else ExitCode.OK
     if args.out is None:
         return Outcome(code, text, warnings)

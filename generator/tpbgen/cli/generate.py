@@ -18,30 +18,67 @@ DEFAULT_OUT = Path("generated")
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
-    sp = sub.add_parser("generate", help="render the tpb_isa runtime package from the headers into generated/")
+    sp = sub.add_parser(
+        "generate", help="render the tpb_isa runtime package from the headers into generated/"
+    )
     common(sp)
-    sp.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                    help="output directory: new, empty, or written by tpbgen before (default: generated/)")
-    sp.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 1 when stale")
-    sp.add_argument("--strict", action="store_true", help="stale JSON names and predicates outside the translator's subset are errors")
-    sp.add_argument("--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings (as reconcile)")
-    sp.add_argument("--no-verify-cc", action="store_true",
-                    help="do not prove the computed layouts against the C compiler (the summary says so)")
+    sp.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help="output directory: new, empty, or written by tpbgen before (default: generated/)",
+    )
+    sp.add_argument(
+        "--check",
+        action="store_true",
+        help="compare with --out instead of writing; exit 1 when stale",
+    )
+    sp.add_argument(
+        "--strict",
+        action="store_true",
+        help="stale JSON names and predicates outside the translator's subset are errors",
+    )
+    sp.add_argument(
+        "--waivers",
+        type=Path,
+        help="directory of <gen>.waivers files accepting named findings (as reconcile)",
+    )
+    sp.add_argument(
+        "--no-verify-cc",
+        action="store_true",
+        help="do not prove the computed layouts against the C compiler (the summary says so)",
+    )
     d = DEFAULT_LIMITS
-    sp.add_argument("--max-preprocessed-mb", type=float, default=d.preprocessed_bytes / 2**20,
-                    help=f"refuse headers that preprocess to more (default {d.preprocessed_bytes // 2**20} MB)")
-    sp.add_argument("--max-line-kb", type=float, default=d.line_bytes / 1024,
-                    help=f"refuse a preprocessed line (a macro expansion) longer than this (default {d.line_bytes // 1024} KB)")
-    sp.add_argument("--max-preprocess-seconds", type=float, default=d.preprocess_seconds,
-                    help=f"refuse headers the preprocessor takes longer on (default {d.preprocess_seconds:g} s)")
+    sp.add_argument(
+        "--max-preprocessed-mb",
+        type=float,
+        default=d.preprocessed_bytes / 2**20,
+        help=f"refuse headers that preprocess to more (default {d.preprocessed_bytes // 2**20} MB)",
+    )
+    sp.add_argument(
+        "--max-line-kb",
+        type=float,
+        default=d.line_bytes / 1024,
+        help=f"refuse a preprocessed line (a macro expansion) longer than this (default {d.line_bytes // 1024} KB)",
+    )
+    sp.add_argument(
+        "--max-preprocess-seconds",
+        type=float,
+        default=d.preprocess_seconds,
+        help=f"refuse headers the preprocessor takes longer on (default {d.preprocess_seconds:g} s)",
+    )
     sp.set_defaults(func=run)
 
 
 def summary(build: Build) -> str:
     lines = []
     for s in build.summaries:
-        stale = f"stale JSON names {len(s.stale_names)}" + (f": {', '.join(s.stale_names)} (details: tpbgen reconcile)" if s.stale_names else "")
-        lines.append(f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  functions {s.functions:3d}  top-level validators {s.top_validators:2d}")
+        stale = f"stale JSON names {len(s.stale_names)}" + (
+            f": {', '.join(s.stale_names)} (details: tpbgen reconcile)" if s.stale_names else ""
+        )
+        lines.append(
+            f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  functions {s.functions:3d}  top-level validators {s.top_validators:2d}"
+        )
         lines.append(f"{'':16s} {s.layouts}; {stale}")
     return "".join(line + "\n" for line in lines)
 
@@ -51,15 +88,29 @@ def run(args: argparse.Namespace) -> Outcome:
     check_out_path(out, args.headers)
     if not args.check:
         ownership(out, {})  # refuse a directory tpbgen does not own before the work, not after
-    limits = Limits(int(args.max_preprocessed_mb * 2**20), int(args.max_line_kb * 1024), args.max_preprocess_seconds)
-    build = build_package(args.headers, use_cache=not args.no_cache, strict=args.strict, waivers=args.waivers,
-                          verify=not args.no_verify_cc, limits=limits)
+    limits = Limits(
+        int(args.max_preprocessed_mb * 2**20),
+        int(args.max_line_kb * 1024),
+        args.max_preprocess_seconds,
+    )
+    build = build_package(
+        args.headers,
+        use_cache=not args.no_cache,
+        strict=args.strict,
+        waivers=args.waivers,
+        verify=not args.no_verify_cc,
+        limits=limits,
+    )
     if build.failed:
         return Outcome(int(build.exit_code), summary(build), build.diagnostics)
     if args.check:
         d = diff_tree(build.files, out)
         if d.clean:
-            return Outcome(ExitCode.OK, f"{out}/ is current: {len(d.unchanged)} files match their inputs\n", build.diagnostics)
+            return Outcome(
+                ExitCode.OK,
+                f"{out}/ is current: {len(d.unchanged)} files match their inputs\n",
+                build.diagnostics,
+            )
         stale = [
             Diagnostic(what, str(out / n), code="stale-output")
             for what, names in (
@@ -69,10 +120,18 @@ def run(args: argparse.Namespace) -> Outcome:
             )
             for n in names
         ]
-        stale.append(Diagnostic(f"stale: {len(d.added)} missing, {len(d.changed)} differ, {len(d.removed)} extra; run `tpbgen generate`", str(out), code="stale-output"))
+        stale.append(
+            Diagnostic(
+                f"stale: {len(d.added)} missing, {len(d.changed)} differ, {len(d.removed)} extra; run `tpbgen generate`",
+                str(out),
+                code="stale-output",
+            )
+        )
         return Outcome(ExitCode.FINDINGS, "", build.diagnostics + stale)
     result = write_tree(build.files, out)
     d = result.diff
-    report = summary(build) + f"{out}: {len(d.added) + len(d.changed)} files written, {len(d.unchanged)} unchanged, {len(d.removed)} removed\n"
+    report = (
+        summary(build)
+        + f"{out}: {len(d.added) + len(d.changed)} files written, {len(d.unchanged)} unchanged, {len(d.removed)} removed\n"
+    )
     return Outcome(ExitCode.OK, report, build.diagnostics + result.notes)
-

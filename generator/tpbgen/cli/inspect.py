@@ -11,11 +11,15 @@ from .output import Outcome
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
-    sp = sub.add_parser("inspect", help="show one generation's IR (json) or a readable summary (text)")
+    sp = sub.add_parser(
+        "inspect", help="show one generation's IR (json) or a readable summary (text)"
+    )
     common(sp)
     sp.add_argument("--gen", required=True, help="generation name, e.g. mariana")
     sp.add_argument("--format", choices=("text", "json"), default="text")
-    sp.add_argument("--verify-cc", action="store_true", help="compare every computed layout with the C compiler")
+    sp.add_argument(
+        "--verify-cc", action="store_true", help="compare every computed layout with the C compiler"
+    )
     sp.set_defaults(func=run)
 
 
@@ -36,7 +40,9 @@ def run(args: argparse.Namespace) -> Outcome:
         tops: list[tuple[str, tuple[int, ...]]] | None
         try:
             tops = [(t.name, t.opcodes) for t in translate(gen).top]
-        except TpbgenError as exc:  # the IR is still worth showing; the diagnostics say why no validators
+        except (
+            TpbgenError
+        ) as exc:  # the IR is still worth showing; the diagnostics say why no validators
             warnings.extend(rebase(exc.diagnostics, result.root))
             tops = None
         text = render_text(gen, tops)
@@ -49,10 +55,17 @@ def run(args: argparse.Namespace) -> Outcome:
         except RuntimeError as exc:
             raise TpbgenError([Diagnostic(str(exc), code="verify-cc")]) from None
         warnings += rebase(mismatches, result.root)
-        warnings += rebase([Diagnostic(f"{compared} layout facts compared with the C compiler, {len(mismatches)} mismatches",
-                                       gen.tpb_dir, severity=Severity.INFO, code="verify-cc")], result.root)
+        warnings += rebase(
+            [
+                Diagnostic(
+                    f"{compared} layout facts compared with the C compiler, {len(mismatches)} mismatches",
+                    gen.tpb_dir,
+                    severity=Severity.INFO,
+                    code="verify-cc",
+                )
+            ],
+            result.root,
+        )
         if mismatches:
             code = ExitCode.FINDINGS
     return Outcome(code, text, warnings)
-
-

@@ -23,18 +23,34 @@ class Outcome:
     code: int
     stdout: str = ""  # the command's report
     diagnostics: list[Diagnostic] = field(default_factory=list)  # to stderr
-    findings: list[Diagnostic] = field(default_factory=list)  # the command's findings, to stdout (reconcile)
+    findings: list[Diagnostic] = field(
+        default_factory=list
+    )  # the command's findings, to stdout (reconcile)
 
 
 def render_diagnostic(d: Diagnostic, fmt: str) -> str:
     """text: `path:line:col: severity [code]: message`; json: one object per line; github: a
     workflow command, so CI annotates the header line."""
     if fmt == "json":
-        return json.dumps({"file": d.path, "line": d.line, "col": d.col, "severity": d.severity.value, "code": d.code,
-                           "pointer": d.pointer, "message": d.message}, sort_keys=True)
+        return json.dumps(
+            {
+                "file": d.path,
+                "line": d.line,
+                "col": d.col,
+                "severity": d.severity.value,
+                "code": d.code,
+                "pointer": d.pointer,
+                "message": d.message,
+            },
+            sort_keys=True,
+        )
     if fmt == "github":
         level = {"error": "error", "warning": "warning"}.get(d.severity.value, "notice")
-        fields = (f"file={_gh_property(d.path)}" if d.path else "", f"line={d.line}" if d.line else "", f"col={d.col}" if d.col else "")
+        fields = (
+            f"file={_gh_property(d.path)}" if d.path else "",
+            f"line={d.line}" if d.line else "",
+            f"col={d.col}" if d.col else "",
+        )
         where = ",".join(x for x in fields if x)
         text = f"{d.code}: {d.message}" if d.code else d.message
         if d.pointer is not None:

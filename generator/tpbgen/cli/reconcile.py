@@ -13,13 +13,19 @@ from .output import Outcome
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
-    sp = sub.add_parser("reconcile", help="check instruction_mapping.json against each generation's OPCODE enum")
+    sp = sub.add_parser(
+        "reconcile", help="check instruction_mapping.json against each generation's OPCODE enum"
+    )
     common(sp)
     sp.add_argument("--gen", action="append", help="generation to check (repeatable; default: all)")
     sp.add_argument("--format", choices=("text", "json"), default="text")
     sp.add_argument("--strict", action="store_true", help="stale names are errors, not warnings")
-    sp.add_argument("--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings")
-    sp.add_argument("-v", "--verbose", action="store_true", help="also print informational findings")
+    sp.add_argument(
+        "--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings"
+    )
+    sp.add_argument(
+        "-v", "--verbose", action="store_true", help="also print informational findings"
+    )
     sp.set_defaults(func=run)
 
 
@@ -32,13 +38,30 @@ def run(args: argparse.Namespace) -> Outcome:
     warnings = [w for r in results for w in r.warnings]
     for r in results:
         ws, wfile = waivers_for(args.waivers, r.gen.name)
-        findings.extend((f, r.root) for f in reconcile(r.gen, strict=args.strict, waivers=ws, waiver_file=wfile))
-    code = ExitCode.FINDINGS if any(f.severity == Severity.ERROR for f, _ in findings) else ExitCode.OK
+        findings.extend(
+            (f, r.root) for f in reconcile(r.gen, strict=args.strict, waivers=ws, waiver_file=wfile)
+        )
+    code = (
+        ExitCode.FINDINGS if any(f.severity == Severity.ERROR for f, _ in findings) else ExitCode.OK
+    )
     if args.format == "json":
-        doc = [{k: (v.value if isinstance(v, Severity) else v) for k, v in f.__dict__.items()} for f, _ in findings]
+        doc = [
+            {k: (v.value if isinstance(v, Severity) else v) for k, v in f.__dict__.items()}
+            for f, _ in findings
+        ]
         return Outcome(code, json.dumps(doc, indent=2, sort_keys=True) + "\n", warnings)
-    shown = [d for f, root in findings if args.verbose or f.severity != Severity.INFO for d in rebase([f.diagnostic()], root)]
+    shown = [
+        d
+        for f, root in findings
+        if args.verbose or f.severity != Severity.INFO
+        for d in rebase([f.diagnostic()], root)
+    ]
     counts: dict[str, int] = {}
     for f, _ in findings:
         counts[f.kind] = counts.get(f.kind, 0) + 1
-    return Outcome(code, "reconcile: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + "\n", warnings, shown)
+    return Outcome(
+        code,
+        "reconcile: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + "\n",
+        warnings,
+        shown,
+    )

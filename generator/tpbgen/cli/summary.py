@@ -19,28 +19,40 @@ def byte_map(s: Struct) -> list[str]:
     return rows
 
 
-def render_text(gen: Generation, validators: list[tuple[str, tuple[int, ...]]] | None = None) -> str:
+def render_text(
+    gen: Generation, validators: list[tuple[str, tuple[int, ...]]] | None = None
+) -> str:
     """The summary; `validators` are the top-level validators with the opcodes each one gates."""
     out = [f"generation {gen.name} ({gen.core_version or 'no banner'}), {gen.tpb_dir}"]
-    out.append(f"  files: {len(gen.files)}; enums: {len(gen.enums)}; structs/unions: {len(gen.structs)}; "
-               f"constants: {len(gen.constants)}; static asserts: {len(gen.static_asserts)}; functions: {len(gen.functions)}")
+    out.append(
+        f"  files: {len(gen.files)}; enums: {len(gen.enums)}; structs/unions: {len(gen.structs)}; "
+        f"constants: {len(gen.constants)}; static asserts: {len(gen.static_asserts)}; functions: {len(gen.functions)}"
+    )
     out.append("")
     out.append("enums:")
     for e in gen.enums:
-        out.append(f"  {e.name}  ({len(e.members)} members, {e.size} B{', packed' if e.packed else ''})  {e.loc}")
+        out.append(
+            f"  {e.name}  ({len(e.members)} members, {e.size} B{', packed' if e.packed else ''})  {e.loc}"
+        )
     out.append("")
     out.append("structs and unions:")
     for s in gen.structs:
-        out.append(f"  {s.kind} {s.name}  sizeof={s.size} align={s.align}{' packed' if s.packed else ''}  {s.loc}")
+        out.append(
+            f"  {s.kind} {s.name}  sizeof={s.size} align={s.align}{' packed' if s.packed else ''}  {s.loc}"
+        )
         out.extend(byte_map(s))
     if validators is not None:
         out.append("")
         out.append("top-level validators (the opcodes their gate admits):")
         for name, opcodes in validators:
-            out.append(f"  {name}: {', '.join(f'{v:#04x}' for v in opcodes) or '(no recognisable opcode gate)'}")
+            out.append(
+                f"  {name}: {', '.join(f'{v:#04x}' for v in opcodes) or '(no recognisable opcode gate)'}"
+            )
     out.append("")
     out.append("functions (C predicate bodies):")
     for f in gen.functions:
         params = ", ".join(f"{p.type.spelled} {p.name}" for p in f.params)
-        out.append(f"  {f.returns.spelled} {f.name}({params})  {f.loc}  calls: {', '.join(f.calls) or '-'}")
+        out.append(
+            f"  {f.returns.spelled} {f.name}({params})  {f.loc}  calls: {', '.join(f.calls) or '-'}"
+        )
     return "\n".join(out) + "\n"

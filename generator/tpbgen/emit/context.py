@@ -44,7 +44,15 @@ class FieldCtx:
         """The arguments of its FieldLayout row (kind and class left out when they are defaults)."""
         from ..templating import Code
 
-        args: list[Any] = [self.name, self.offset, self.size, self.dims, self.bit_offset, self.bit_width, self.c_type]
+        args: list[Any] = [
+            self.name,
+            self.offset,
+            self.size,
+            self.dims,
+            self.bit_offset,
+            self.bit_width,
+            self.c_type,
+        ]
         if self.cls:
             return [*args, self.kind, Code(self.cls)]
         return args if self.kind == "uint" else [*args, self.kind]
@@ -137,16 +145,24 @@ class GenCtx:
     tpb_dir: str
     enums: list[EnumCtx] = field(default_factory=list)
     structs: list[StructCtx] = field(default_factory=list)
-    constants: list[tuple[str, str, Any, str]] = field(default_factory=list)  # (py name, c name, value repr, comment)
-    decode: list[tuple[int, str, str]] = field(default_factory=list)  # (opcode, opcode py member, struct class)
-    bound_outside: list[tuple[int, str, str]] = field(default_factory=list)  # (opcode, member, struct C name not ingested)
+    constants: list[tuple[str, str, Any, str]] = field(
+        default_factory=list
+    )  # (py name, c name, value repr, comment)
+    decode: list[tuple[int, str, str]] = field(
+        default_factory=list
+    )  # (opcode, opcode py member, struct class)
+    bound_outside: list[tuple[int, str, str]] = field(
+        default_factory=list
+    )  # (opcode, member, struct C name not ingested)
     translated: TranslatedGen | None = None
     opcode_cls: str = "Opcode"
     geometry: dict[str, int] = field(default_factory=dict)
     struct_imports: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, int] = field(default_factory=dict)
     enumerators: frozenset[str] = frozenset()  # C names of every enumerator (printed in hex)
-    enum_files: list[tuple[str, str]] = field(default_factory=list)  # (module variable, header path)
+    enum_files: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (module variable, header path)
 
     @property
     def file_var(self) -> dict[str, str]:
@@ -156,7 +172,15 @@ class GenCtx:
 def _enum_ctx(e: Enum) -> EnumCtx:
     names = naming.member_names(e.name, [m.name for m in e.members])
     members = tuple(
-        MemberCtx(n, m.name, m.value, m.loc.line, m.comment, m.maintenance.maintained if m.maintenance else None, m.maintenance.note if m.maintenance else "")
+        MemberCtx(
+            n,
+            m.name,
+            m.value,
+            m.loc.line,
+            m.comment,
+            m.maintenance.maintained if m.maintenance else None,
+            m.maintenance.note if m.maintenance else "",
+        )
         for n, m in zip(names, e.members, strict=True)
     )
     return EnumCtx(naming.type_name(e.name), e.name, e.size, e.doc, e.loc, members)
@@ -170,7 +194,9 @@ class _StructCoder:
         self.gen = gen
         self.structs = {s.name: s for s in gen.structs}
         self.enums = {e.name: naming.type_name(e.name) for e in gen.enums}
-        nbytes = next((c.value for c in gen.constants if c.name == "NEURON_ISA_TPB_INST_NBYTES"), None)
+        nbytes = next(
+            (c.value for c in gen.constants if c.name == "NEURON_ISA_TPB_INST_NBYTES"), None
+        )
         # The header's instruction length counts 4-byte words: has_valid_neuron_header requires
         # `inst_word_len == NEURON_ISA_TPB_INST_NBYTES / 4U`, so a default-built Header is valid.
         self.word_len = nbytes // 4 if isinstance(nbytes, int) and nbytes % 4 == 0 else None
@@ -183,7 +209,11 @@ class _StructCoder:
         kind = _KIND[t.kind]
         if kind == "uint" and t.signed:
             kind = "int"
-        cls = self.enums.get(t.name, "") if kind == "enum" else (naming.type_name(t.name) if kind == "struct" else "")
+        cls = (
+            self.enums.get(t.name, "")
+            if kind == "enum"
+            else (naming.type_name(t.name) if kind == "struct" else "")
+        )
         one = {"float": "float", "bool": "bool", "struct": cls}.get(kind, "int")
         if kind == "enum":
             one = f"{cls} | int"
@@ -196,10 +226,32 @@ class _StructCoder:
             # arrays of any rank are one tuple in C (row-major) order, like scalar arrays
             hint, default = f"tuple[{one}, ...]", f"tuple({cls}() for _ in range({n}))"
         else:
-            hint, default = f"tuple[{one}, ...]", f"({', '.join([zero] * n)}{',' if n == 1 else ''})"
-        if f.name == "inst_word_len" and self.word_len is not None and not f.dims and kind == "uint":
+            hint, default = (
+                f"tuple[{one}, ...]",
+                f"({', '.join([zero] * n)}{',' if n == 1 else ''})",
+            )
+        if (
+            f.name == "inst_word_len"
+            and self.word_len is not None
+            and not f.dims
+            and kind == "uint"
+        ):
             default = str(self.word_len)
-        return FieldCtx(naming.field_name(f.name), hint, default, f.offset, f.size, f.dims, f.bit_offset, f.bit_width, t.spelled, f.comment, f.loc.line, kind, cls)
+        return FieldCtx(
+            naming.field_name(f.name),
+            hint,
+            default,
+            f.offset,
+            f.size,
+            f.dims,
+            f.bit_offset,
+            f.bit_width,
+            t.spelled,
+            f.comment,
+            f.loc.line,
+            kind,
+            cls,
+        )
 
     def struct(self, s: Struct) -> StructCtx:
         fields = []
@@ -208,7 +260,21 @@ class _StructCoder:
                 # fields of an anonymous member belong to the parent, at the member's offset
                 inner = self.structs[f.type.name]
                 for g in inner.fields:
-                    fields.append(self.field(Field(g.name, g.type, f.offset + g.offset, g.size, g.dims, g.bit_offset, g.bit_width, g.loc, g.comment)))
+                    fields.append(
+                        self.field(
+                            Field(
+                                g.name,
+                                g.type,
+                                f.offset + g.offset,
+                                g.size,
+                                g.dims,
+                                g.bit_offset,
+                                g.bit_width,
+                                g.loc,
+                                g.comment,
+                            )
+                        )
+                    )
             else:
                 fields.append(self.field(f))
         covered = [0] * s.size
@@ -220,7 +286,17 @@ class _StructCoder:
                 for k in range(fc.offset, fc.offset + fc.size):
                     covered[k] = 0xFF
         gaps = s.kind == "struct" and any(c != 0xFF for c in covered)
-        return StructCtx(naming.type_name(s.name), s.name, s.kind, s.size, s.align, s.doc, s.loc, tuple(fields), gaps)
+        return StructCtx(
+            naming.type_name(s.name),
+            s.name,
+            s.kind,
+            s.size,
+            s.align,
+            s.doc,
+            s.loc,
+            tuple(fields),
+            gaps,
+        )
 
 
 def _file_vars(paths: list[str]) -> list[tuple[str, str]]:
@@ -244,23 +320,46 @@ def _check_unique_names(ctx: GenCtx) -> None:
 
     seen: dict[str, str] = {}
     errors = []
-    for c_name, cls, loc in [(e.c_name, e.cls, e.loc) for e in ctx.enums] + [(s.c_name, s.cls, s.loc) for s in ctx.structs]:
+    for c_name, cls, loc in [(e.c_name, e.cls, e.loc) for e in ctx.enums] + [
+        (s.c_name, s.cls, s.loc) for s in ctx.structs
+    ]:
         if cls in seen and seen[cls] != c_name:
-            errors.append(Diagnostic(f"{c_name} and {seen[cls]} would both become the Python class {cls}", loc.file, loc.line, loc.col, Severity.ERROR, "naming"))
+            errors.append(
+                Diagnostic(
+                    f"{c_name} and {seen[cls]} would both become the Python class {cls}",
+                    loc.file,
+                    loc.line,
+                    loc.col,
+                    Severity.ERROR,
+                    "naming",
+                )
+            )
         seen.setdefault(cls, c_name)
     if errors:
         raise TpbgenError(errors)
 
 
 GEOMETRY = (
-    "STATE_BUF_NUM_PARTITIONS", "STATE_BUF_WORD_SIZE", "STATE_BUF_PARTITION_SIZE", "STATE_BUF_PARTITION_ACTIVE_SIZE",
-    "PSUM_BUF_NUM_PARTITIONS", "PSUM_BUF_PARTITION_SIZE", "PSUM_BUF_PARTITION_ACTIVE_SIZE", "PSUM_BUF_NUM_BANKS",
-    "PSUM_BUF_BANK_SIZE", "STATE_BUF_OFFSET", "PSUM_BUF_OFFSET", "STATE_BUF_SZ", "PSUM_BUF_SZ",
+    "STATE_BUF_NUM_PARTITIONS",
+    "STATE_BUF_WORD_SIZE",
+    "STATE_BUF_PARTITION_SIZE",
+    "STATE_BUF_PARTITION_ACTIVE_SIZE",
+    "PSUM_BUF_NUM_PARTITIONS",
+    "PSUM_BUF_PARTITION_SIZE",
+    "PSUM_BUF_PARTITION_ACTIVE_SIZE",
+    "PSUM_BUF_NUM_BANKS",
+    "PSUM_BUF_BANK_SIZE",
+    "STATE_BUF_OFFSET",
+    "PSUM_BUF_OFFSET",
+    "STATE_BUF_SZ",
+    "PSUM_BUF_SZ",
 )
 
 
 def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
-    ctx = GenCtx(gen.name, naming.module_name(gen.name), gen.core_version, gen.tpb_dir, translated=translated)
+    ctx = GenCtx(
+        gen.name, naming.module_name(gen.name), gen.core_version, gen.tpb_dir, translated=translated
+    )
     ctx.enums = [_enum_ctx(e) for e in gen.enums]
     ctx.enumerators = frozenset(m.name for e in gen.enums for m in e.members)
     ctx.enum_files = _file_vars(sorted({e.file for e in ctx.enums}))
@@ -277,7 +376,13 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
     struct_cls = {s.name: naming.type_name(s.name) for s in gen.structs}
     if op_enum is not None and gen.mapping is not None:
         ctx.opcode_cls = naming.type_name(op_enum.name)
-        members = dict(zip((m.name for m in op_enum.members), naming.member_names(op_enum.name, [m.name for m in op_enum.members]), strict=True))
+        members = dict(
+            zip(
+                (m.name for m in op_enum.members),
+                naming.member_names(op_enum.name, [m.name for m in op_enum.members]),
+                strict=True,
+            )
+        )
         for d in resolve.decode_table(gen):
             if d.defined:
                 ctx.decode.append((d.value, members[d.opcode], struct_cls[d.struct]))
@@ -298,6 +403,8 @@ def _struct_imports(ctx: GenCtx) -> dict[str, Any]:
     """What the structs module imports, from what the field declarations recorded: the enum
     classes some field holds, and `field` when a default needs a factory or a struct keeps `_raw`."""
     enums = sorted({f.cls for s in ctx.structs for f in s.fields if f.kind == "enum"})
-    needs_field = any(s.gaps for s in ctx.structs) or any(f.factory for s in ctx.structs for f in s.fields)
+    needs_field = any(s.gaps for s in ctx.structs) or any(
+        f.factory for s in ctx.structs for f in s.fields
+    )
     unions = any(s.kind == "union" for s in ctx.structs)
     return {"enums": enums, "field": needs_field, "union": unions}

@@ -49,7 +49,9 @@ class Build:
     summaries: list[GenSummary]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     translated: list[tuple[Generation, TranslatedGen]] = field(default_factory=list)
-    unusable: bool = False  # an error is about input tpbgen cannot use (exit 2), not a finding (exit 1)
+    unusable: bool = (
+        False  # an error is about input tpbgen cannot use (exit 2), not a finding (exit 1)
+    )
 
     @property
     def failed(self) -> bool:
@@ -72,7 +74,9 @@ def manifest(gens: list[Generation]) -> dict[str, Any]:
         "generator": f"tpbgen {__version__}",
         "generations": [g.name for g in gens],
         "inputs": sorted(inputs, key=lambda x: x["path"]),
-        "inputs_sha256": hashlib.sha256("".join(g.inputs_sha256 for g in gens).encode()).hexdigest(),
+        "inputs_sha256": hashlib.sha256(
+            "".join(g.inputs_sha256 for g in gens).encode()
+        ).hexdigest(),
     }
 
 
@@ -97,14 +101,23 @@ def verify_layouts(r: Ingested, cache: Cache | None) -> tuple[list[Diagnostic], 
         ident = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         ident = cc
-    key = hashlib.sha256(f"verify-cc {__version__}\n{r.gen.inputs_sha256}\n{cc}\n{ident}".encode()).hexdigest()
+    key = hashlib.sha256(
+        f"verify-cc {__version__}\n{r.gen.inputs_sha256}\n{cc}\n{ident}".encode()
+    ).hexdigest()
     hit = cache.get("verifycc", r.gen.name, key) if cache is not None else None
     if isinstance(hit, dict) and isinstance(hit.get("facts"), int):
         return [], f"layouts verified with {cc} ({hit['facts']} facts)"
     try:
         mismatches, facts = verify_cc(r.gen, r.root, cc)
     except RuntimeError as exc:
-        return [Diagnostic(f"cannot verify layouts with {cc}: {exc}", r.gen.tpb_dir, severity=Severity.ERROR, code="verify-cc")], "layouts not verified"
+        return [
+            Diagnostic(
+                f"cannot verify layouts with {cc}: {exc}",
+                r.gen.tpb_dir,
+                severity=Severity.ERROR,
+                code="verify-cc",
+            )
+        ], "layouts not verified"
     if mismatches:
         return mismatches, f"layouts DISAGREE with {cc} ({len(mismatches)} of {facts} facts)"
     if cache is not None:
@@ -146,18 +159,38 @@ def build_package(
             unusable = True
             continue
         # --strict: a predicate the runtime cannot run is an error, not a stub
-        notes = [replace(w, severity=Severity.ERROR) if strict and w.code == "untranslated" else w for w in tr.warnings]
+        notes = [
+            replace(w, severity=Severity.ERROR) if strict and w.code == "untranslated" else w
+            for w in tr.warnings
+        ]
         diagnostics += rebase(notes, r.root)
         translated.append((g, tr))
         stale = tuple(f.name for f in findings if f.kind == "stale")
-        summaries.append(GenSummary(g.name, g.core_version, len(g.enums), len(g.structs), len(tr.functions), len(tr.top), stale, layouts))
+        summaries.append(
+            GenSummary(
+                g.name,
+                g.core_version,
+                len(g.enums),
+                len(g.structs),
+                len(tr.functions),
+                len(tr.top),
+                stale,
+                layouts,
+            )
+        )
     build = Build({}, summaries, diagnostics, translated, unusable)
     if build.failed:
         return build
     gens = [r.gen for r in results]
     man = manifest(gens)
-    shipped = {r.gen.name: {f.path: (r.root / f.path).read_bytes().decode("utf-8", "replace") for f in r.gen.files if f.path.endswith(".h")}
-               for r in results}
+    shipped = {
+        r.gen.name: {
+            f.path: (r.root / f.path).read_bytes().decode("utf-8", "replace")
+            for f in r.gen.files
+            if f.path.endswith(".h")
+        }
+        for r in results
+    }
     files = render(RenderInput(translated, audit_markdown(gens), man, shipped))
     man["files"] = manifest_files(files)
     files[MANIFEST] = json.dumps(man, indent=2, sort_keys=True) + "\n"
@@ -165,7 +198,9 @@ def build_package(
     return build
 
 
-def build_files(headers: Path, use_cache: bool = True) -> tuple[dict[str, str], list[tuple[Generation, TranslatedGen]], list[Diagnostic]]:
+def build_files(
+    headers: Path, use_cache: bool = True
+) -> tuple[dict[str, str], list[tuple[Generation, TranslatedGen]], list[Diagnostic]]:
     """The file set alone (for tests and benchmarks); a failed build raises its diagnostics."""
     b = build_package(headers, use_cache)
     if b.failed:

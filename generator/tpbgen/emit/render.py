@@ -29,7 +29,9 @@ class RenderInput:
     gens: list[tuple[Generation, TranslatedGen]]
     audit_md: str
     manifest: dict[str, Any]
-    headers: dict[str, dict[str, str]] = field(default_factory=dict)  # gen -> {path under the root: text}, shipped for the C validators
+    headers: dict[str, dict[str, str]] = field(
+        default_factory=dict
+    )  # gen -> {path under the root: text}, shipped for the C validators
 
 
 def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Traversable | Path]]:
@@ -46,9 +48,32 @@ def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Tr
 # The runtime helpers translated code may call, under the names the translator gives them
 # (translate/to_python.py, to_numpy.py). Every generated module binds all of them: a binding
 # that is not used costs one line, where deciding which are used meant searching the output.
-VALIDATOR_HELPERS = (("S_H", "_U16"), ("S_I", "_U32"), ("S_Q", "_U64"), ("S_d", "_F64"), ("S_f", "_F32"), ("S_h", "_I16"),
-                     ("S_i", "_I32"), ("S_q", "_I64"), ("cdiv", "_cdiv"), ("cmod", "_cmod"), ("f32", "_f32"), ("fdiv", "_fdiv"))
-BATCH_HELPERS = ("all_of", "any_of", "byte", "col", "colv", "fdiv", "gather", "gather_as", "vdiv", "vmod")
+VALIDATOR_HELPERS = (
+    ("S_H", "_U16"),
+    ("S_I", "_U32"),
+    ("S_Q", "_U64"),
+    ("S_d", "_F64"),
+    ("S_f", "_F32"),
+    ("S_h", "_I16"),
+    ("S_i", "_I32"),
+    ("S_q", "_I64"),
+    ("cdiv", "_cdiv"),
+    ("cmod", "_cmod"),
+    ("f32", "_f32"),
+    ("fdiv", "_fdiv"),
+)
+BATCH_HELPERS = (
+    "all_of",
+    "any_of",
+    "byte",
+    "col",
+    "colv",
+    "fdiv",
+    "gather",
+    "gather_as",
+    "vdiv",
+    "vmod",
+)
 
 
 def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCtx:
@@ -68,12 +93,24 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         "batch_stubs": batch_stubs,
         "executes": [op for op, member, _ in ctx.decode if member in family.HANDLERS],
         "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
-        "dispatch": sorted({op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes}.items()),
+        "dispatch": sorted(
+            {
+                op: tuple(t.name for t in tr.top if op in t.opcodes)
+                for t in tr.top
+                for op in t.opcodes
+            }.items()
+        ),
         "decode_classes": sorted({cls for _, _, cls in ctx.decode}),
         # how the C entry points pass the word to each top-level validator: by value or by address
-        "c_arg": {f.name: ("&u" if f.params and f.params[0].by_pointer else "u") for f in gen.functions},
+        "c_arg": {
+            f.name: ("&u" if f.params and f.params[0].by_pointer else "u") for f in gen.functions
+        },
         # the tpb/ headers, by name, in the order the ingest preprocessed them
-        "c_headers": [f.path[len(gen.tpb_dir) + 1 :] for f in gen.files if f.path.startswith(gen.tpb_dir + "/") and f.path.endswith(".h")],
+        "c_headers": [
+            f.path[len(gen.tpb_dir) + 1 :]
+            for f in gen.files
+            if f.path.startswith(gen.tpb_dir + "/") and f.path.endswith(".h")
+        ],
         "opcode_rows": _opcode_rows(ctx),
         "has_executor": has_executor,
     }
@@ -99,7 +136,11 @@ def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
     rows = []
     for m in sorted(enum.members, key=lambda m: m.value):
         status = MaintenanceStatus.of_flag(m.maintained).label + (f": {m.note}" if m.note else "")
-        struct = f"`{decode[m.value]}`" if m.value in decode else (f"outside: `{outside[m.value]}`" if m.value in outside else "-")
+        struct = (
+            f"`{decode[m.value]}`"
+            if m.value in decode
+            else (f"outside: `{outside[m.value]}`" if m.value in outside else "-")
+        )
         rows.append(OpcodeRow(m.value, m.name, status, struct))
     return rows
 

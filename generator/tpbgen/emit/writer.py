@@ -64,7 +64,11 @@ class Ownership:
 
 def manifest_files(files: dict[str, str]) -> dict[str, str]:
     """The `files` record of a MANIFEST: every rendered file but the MANIFEST, with its sha256."""
-    return {rel: hashlib.sha256(text.encode("utf-8")).hexdigest() for rel, text in sorted(files.items()) if rel != MANIFEST}
+    return {
+        rel: hashlib.sha256(text.encode("utf-8")).hexdigest()
+        for rel, text in sorted(files.items())
+        if rel != MANIFEST
+    }
 
 
 def _read_manifest(path: Path) -> dict[str, Any] | None:
@@ -80,7 +84,9 @@ def _is_ours(doc: dict[str, Any] | None) -> bool:
         return False
     if doc.get("format") == MANIFEST_FORMAT:
         files = doc.get("files")
-        return isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())
+        return isinstance(files, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in files.items()
+        )
     # tpbgen 0.1's MANIFEST (before the format key): the generator, generations and input hashes
     return (
         isinstance(doc.get("generator"), str)
@@ -102,15 +108,27 @@ def ownership(out: Path, new_files: dict[str, str]) -> Ownership:
     if not out.exists() and not out.is_symlink():
         return Ownership(False, {})
     if not out.is_dir():
-        raise _refuse(out, "exists and is not a directory; --out must name a directory that tpbgen owns (new, empty, or written by tpbgen)", "out-not-dir")
+        raise _refuse(
+            out,
+            "exists and is not a directory; --out must name a directory that tpbgen owns (new, empty, or written by tpbgen)",
+            "out-not-dir",
+        )
     entries = sorted(os.listdir(out))
     if not entries:
         return Ownership(True, {})
     doc = _read_manifest(out / MANIFEST) if MANIFEST in entries else None
     if not _is_ours(doc):
         first = next((e for e in entries if e != MANIFEST), MANIFEST)
-        why = f"holds {first!r} and no {MANIFEST} written by tpbgen" if MANIFEST not in entries or first != MANIFEST else f"holds a {MANIFEST} that tpbgen did not write"
-        raise _refuse(out, f"is not a tpbgen output directory: it {why}; nothing was touched. Choose a new or empty directory (or the one tpbgen wrote before)", "out-not-owned")
+        why = (
+            f"holds {first!r} and no {MANIFEST} written by tpbgen"
+            if MANIFEST not in entries or first != MANIFEST
+            else f"holds a {MANIFEST} that tpbgen did not write"
+        )
+        raise _refuse(
+            out,
+            f"is not a tpbgen output directory: it {why}; nothing was touched. Choose a new or empty directory (or the one tpbgen wrote before)",
+            "out-not-owned",
+        )
     assert doc is not None
     if doc.get("format") == MANIFEST_FORMAT:
         files = {k: v for k, v in doc["files"].items() if _safe_rel(k)}
@@ -130,13 +148,25 @@ def check_out_path(out: Path, headers: Path | None) -> None:
     real = Path(os.path.realpath(out))
     cwd = Path(os.path.realpath(Path.cwd()))
     if real == cwd or real in cwd.parents:
-        raise _refuse(out, "is the current directory or one of its parents; --out must name a directory of its own (e.g. generated/)", "out-is-cwd")
+        raise _refuse(
+            out,
+            "is the current directory or one of its parents; --out must name a directory of its own (e.g. generated/)",
+            "out-is-cwd",
+        )
     if headers is not None:
         hdr = Path(os.path.realpath(headers))
         if real == hdr or hdr in real.parents:
-            raise _refuse(out, f"is inside the header root {headers}; write the package elsewhere", "out-in-headers")
+            raise _refuse(
+                out,
+                f"is inside the header root {headers}; write the package elsewhere",
+                "out-in-headers",
+            )
         if real in hdr.parents:
-            raise _refuse(out, f"contains the header root {headers}; write the package elsewhere", "out-contains-headers")
+            raise _refuse(
+                out,
+                f"contains the header root {headers}; write the package elsewhere",
+                "out-contains-headers",
+            )
 
 
 # -- comparing ----------------------------------------------------------------------------------
@@ -174,7 +204,11 @@ def diff_tree(files: dict[str, str], out: Path, owned: Ownership | None = None) 
         else:
             changed.append(rel)
     # a file tpbgen wrote that the user has changed since is kept, not removed (see _populate)
-    removed = sorted(rel for rel, sha in own.files.items() if rel not in files and (out / rel).is_file() and (not sha or _sha256(out / rel) == sha))
+    removed = sorted(
+        rel
+        for rel, sha in own.files.items()
+        if rel not in files and (out / rel).is_file() and (not sha or _sha256(out / rel) == sha)
+    )
     return TreeDiff(tuple(added), tuple(changed), tuple(removed), tuple(unchanged))
 
 
@@ -232,7 +266,9 @@ def _write_tree(files: dict[str, str], out: Path) -> WriteResult:
                 os.rename(staging, out)
         except BaseException:
             old = parent / f"{staging.name}-old"
-            if own.exists and not out.exists() and old.is_dir():  # the fallback failed between its renames
+            if (
+                own.exists and not out.exists() and old.is_dir()
+            ):  # the fallback failed between its renames
                 os.rename(old, out)
             shutil.rmtree(staging, ignore_errors=True)
             raise
@@ -241,11 +277,15 @@ def _write_tree(files: dict[str, str], out: Path) -> WriteResult:
         return WriteResult(d, notes)
 
 
-def _populate(staging: Path, files: dict[str, str], out: Path, own: Ownership, d: TreeDiff) -> list[Diagnostic]:
+def _populate(
+    staging: Path, files: dict[str, str], out: Path, own: Ownership, d: TreeDiff
+) -> list[Diagnostic]:
     notes: list[Diagnostic] = []
     unchanged = set(d.unchanged)
     new_dirs = {p for rel in files for p in _parents(rel)}
-    for rel, text in sorted(files.items(), key=lambda kv: (kv[0] == MANIFEST, kv[0])):  # MANIFEST last
+    for rel, text in sorted(
+        files.items(), key=lambda kv: (kv[0] == MANIFEST, kv[0])
+    ):  # MANIFEST last
         dst = staging / rel
         checkpoint(f"write {rel}")
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -260,7 +300,9 @@ def _populate(staging: Path, files: dict[str, str], out: Path, own: Ownership, d
     for dirpath, dirnames, filenames in os.walk(out):
         rel_dir = Path(dirpath).relative_to(out).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
-        for name in sorted(filenames) + [n for n in sorted(dirnames) if os.path.islink(os.path.join(dirpath, n))]:
+        for name in sorted(filenames) + [
+            n for n in sorted(dirnames) if os.path.islink(os.path.join(dirpath, n))
+        ]:
             rel = f"{rel_dir}/{name}" if rel_dir else name
             src = out / rel
             if rel in own.files:
@@ -269,11 +311,22 @@ def _populate(staging: Path, files: dict[str, str], out: Path, own: Ownership, d
                 expected = own.files[rel]
                 if not expected or _sha256(src) == expected:
                     continue  # tpbgen's, no longer generated: removed
-                notes.append(Diagnostic("kept: tpbgen wrote it but it is no longer generated, and it changed since (not removed)", str(src), severity=Severity.WARNING, code="out-kept"))
+                notes.append(
+                    Diagnostic(
+                        "kept: tpbgen wrote it but it is no longer generated, and it changed since (not removed)",
+                        str(src),
+                        severity=Severity.WARNING,
+                        code="out-kept",
+                    )
+                )
             if rel in files and _same(src, files[rel].encode("utf-8")):
                 continue  # byte for byte what tpbgen writes there (e.g. checked in by git): adopted, nothing lost
             if rel in files or rel in new_dirs:
-                raise _refuse(src, "is not tpbgen's (not in its MANIFEST), and the new package has a file of that name; move it away and run again", "out-collision")
+                raise _refuse(
+                    src,
+                    "is not tpbgen's (not in its MANIFEST), and the new package has a file of that name; move it away and run again",
+                    "out-collision",
+                )
             checkpoint(f"carry {rel}")
             dst = staging / rel
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -284,7 +337,11 @@ def _populate(staging: Path, files: dict[str, str], out: Path, own: Ownership, d
                 dirnames.remove(name)  # carried above as a link, not followed
                 continue
             if rel in files:
-                raise _refuse(out / rel, "is a directory that tpbgen did not write, and the new package has a file of that name; move it away and run again", "out-collision")
+                raise _refuse(
+                    out / rel,
+                    "is a directory that tpbgen did not write, and the new package has a file of that name; move it away and run again",
+                    "out-collision",
+                )
             checkpoint(f"carry {rel}/")
             (staging / rel).mkdir(exist_ok=True)
             shutil.copystat(out / rel, staging / rel, follow_symlinks=False)
@@ -334,16 +391,37 @@ def _remove_leftovers(parent: Path, out: Path) -> list[Diagnostic]:
         if not entry.name.startswith(prefix) or entry.is_symlink() or not entry.is_dir():
             continue
         if not _marker_or_manifest(entry):
-            notes.append(Diagnostic("left alone: named like a tpbgen staging tree but not one", str(entry), severity=Severity.WARNING, code="out-leftover"))
+            notes.append(
+                Diagnostic(
+                    "left alone: named like a tpbgen staging tree but not one",
+                    str(entry),
+                    severity=Severity.WARNING,
+                    code="out-leftover",
+                )
+            )
             continue
         if not out.exists() and not (entry / _STAGING_MARKER).exists():
             checkpoint("restore interrupted swap")
             os.rename(entry, out)
-            notes.append(Diagnostic("restored the output from an interrupted run", str(out), severity=Severity.WARNING, code="out-leftover"))
+            notes.append(
+                Diagnostic(
+                    "restored the output from an interrupted run",
+                    str(out),
+                    severity=Severity.WARNING,
+                    code="out-leftover",
+                )
+            )
             continue
         checkpoint(f"remove leftover {entry.name}")
         shutil.rmtree(entry)
-        notes.append(Diagnostic("removed the staging tree of an interrupted run", str(entry), severity=Severity.WARNING, code="out-leftover"))
+        notes.append(
+            Diagnostic(
+                "removed the staging tree of an interrupted run",
+                str(entry),
+                severity=Severity.WARNING,
+                code="out-leftover",
+            )
+        )
     return notes
 
 
@@ -361,7 +439,11 @@ def _locked(parent: Path, out: Path) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise _refuse(out, "another tpbgen is writing this output right now (its lock on the parent directory is held); nothing was written, run again when it has finished", "out-locked") from None
+            raise _refuse(
+                out,
+                "another tpbgen is writing this output right now (its lock on the parent directory is held); nothing was written, run again when it has finished",
+                "out-locked",
+            ) from None
         yield
     finally:
         os.close(fd)

@@ -91,7 +91,9 @@ class _Builder:
     pack: int | None = None  # the `#pragma pack(n)` in force
     pack_stack: list[tuple[str | None, int | None]] = field(default_factory=list)
     _anon: int = 0
-    _line_tokens: dict[tuple[str, int], dict[str, list[int]]] = field(default_factory=dict)  # body_column's index of a line
+    _line_tokens: dict[tuple[str, int], dict[str, list[int]]] = field(
+        default_factory=dict
+    )  # body_column's index of a line
 
     # -- helpers ---------------------------------------------------------------------------
     def loc(self, node: c_ast.Node, name: str | None = None) -> Loc:
@@ -130,7 +132,11 @@ class _Builder:
                 j = m.start() - 1
                 while j >= 0 and text[j] in " \t":
                     j -= 1
-                if (m.group(0)[0].isalpha() or m.group(0)[0] == "_") and j >= 0 and (text[j] == "." or text[j - 1 : j + 1] == "->"):
+                if (
+                    (m.group(0)[0].isalpha() or m.group(0)[0] == "_")
+                    and j >= 0
+                    and (text[j] == "." or text[j - 1 : j + 1] == "->")
+                ):
                     continue  # a member name, not a name of the function
                 tokens.setdefault(m.group(0), []).append(m.start() + 1)
             self._line_tokens[key] = tokens
@@ -153,7 +159,9 @@ class _Builder:
             if c.name == name and not c.dims and not isinstance(c.value, tuple):
                 if isinstance(c.value, float):
                     return CValue(c.value, False, 32 if c.type.size == 4 else 64)
-                return CValue(c.value, not c.type.signed, c.type.size * 8)  # below int: promoted where used
+                return CValue(
+                    c.value, not c.type.signed, c.type.size * 8
+                )  # below int: promoted where used
         return None
 
     def _sizeof_node(self, node: c_ast.Node) -> int:
@@ -217,7 +225,9 @@ class _Builder:
         return CType(t.kind, t.name, t.size, align, t.signed, f.dims, t.spelled)
 
     # -- types -----------------------------------------------------------------------------
-    def resolve(self, node: c_ast.Node, where: c_ast.Node, spelled_name: str | None = None) -> CType:
+    def resolve(
+        self, node: c_ast.Node, where: c_ast.Node, spelled_name: str | None = None
+    ) -> CType:
         """The CType of a declarator (TypeDecl / ArrayDecl / PtrDecl / Typename subtree)."""
         if isinstance(node, c_ast.Typename):
             return self.resolve(node.type, where)
@@ -228,8 +238,18 @@ class _Builder:
             try:
                 n = self.evaluator().eval_int(node.dim)
             except NotConstant as exc:
-                raise TpbgenError([self._diag(exc.node or where, f"array size: {exc}", "type")]) from None
-            return CType(inner.kind, inner.name, inner.size, inner.align, inner.signed, (n, *inner.dims), inner.spelled)
+                raise TpbgenError(
+                    [self._diag(exc.node or where, f"array size: {exc}", "type")]
+                ) from None
+            return CType(
+                inner.kind,
+                inner.name,
+                inner.size,
+                inner.align,
+                inner.signed,
+                (n, *inner.dims),
+                inner.spelled,
+            )
         if isinstance(node, c_ast.PtrDecl):
             return CType("int", "pointer", 8, 8, False, (), "pointer")
         if isinstance(node, c_ast.TypeDecl):
@@ -244,22 +264,32 @@ class _Builder:
         if isinstance(node, c_ast.IdentifierType):
             sc = ctypes.scalar(node.names)
             if sc is not None:
-                return CType(sc.kind, sc.canon, sc.size, max(sc.size, 1), sc.signed, (), " ".join(node.names))
-            why = ctypes.UNSUPPORTED.get(tuple(sorted(n for n in node.names if n not in ("const", "volatile"))))
+                return CType(
+                    sc.kind, sc.canon, sc.size, max(sc.size, 1), sc.signed, (), " ".join(node.names)
+                )
+            why = ctypes.UNSUPPORTED.get(
+                tuple(sorted(n for n in node.names if n not in ("const", "volatile")))
+            )
             if why:
                 raise TpbgenError([self._diag(node, why, "unsupported-type")])
             if len(node.names) == 1 and node.names[0] in self.typedef_types:
                 t = self.typedef_types[node.names[0]]
                 return CType(t.kind, t.name, t.size, t.align, t.signed, t.dims, node.names[0])
-            raise TpbgenError([self._diag(node, f"unknown type '{' '.join(node.names)}'", "unknown-type")])
+            raise TpbgenError(
+                [self._diag(node, f"unknown type '{' '.join(node.names)}'", "unknown-type")]
+            )
         if isinstance(node, (c_ast.Struct, c_ast.Union)):
-            kind: Literal["struct", "union"] = "struct" if isinstance(node, c_ast.Struct) else "union"
+            kind: Literal["struct", "union"] = (
+                "struct" if isinstance(node, c_ast.Struct) else "union"
+            )
             if node.decls is not None:
                 name = self.define_struct(node, kind, None)
             else:
                 tag = f"{kind} {node.name}"
                 if tag not in self.tags:
-                    raise TpbgenError([self._diag(node, f"incomplete or unknown type '{tag}'", "unknown-type")])
+                    raise TpbgenError(
+                        [self._diag(node, f"incomplete or unknown type '{tag}'", "unknown-type")]
+                    )
                 name = self.tags[tag]
             s = self.structs[name]
             return CType(kind, name, s.size, s.align, False, (), name)
@@ -273,8 +303,12 @@ class _Builder:
                 name = self.tags[tag]
             e = self.enums[name]
             # GCC's underlying type of an enum is signed exactly when a member is negative
-            return CType("enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), name)
-        raise TpbgenError([self._diag(where, f"unsupported type construct {type(node).__name__}", "type")])
+            return CType(
+                "enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), name
+            )
+        raise TpbgenError(
+            [self._diag(where, f"unsupported type construct {type(node).__name__}", "type")]
+        )
 
     # -- object-like macros -------------------------------------------------------------------
     def visit_macros(self, macros: tuple[tuple[MacroDef, str], ...]) -> None:
@@ -283,7 +317,11 @@ class _Builder:
         body that is not an integer constant expression (a keyword, an attribute, a float, a
         name left undefined) is not a constant and is left out."""
         seen = {c.name for c in self.constants} | set(self.enum_consts)
-        candidates = [(m, x) for m, x in macros if m.name not in seen and x and x != m.name and not (set(_WORD.findall(x)) & _NOT_EXPR)]
+        candidates = [
+            (m, x)
+            for m, x in macros
+            if m.name not in seen and x and x != m.name and not (set(_WORD.findall(x)) & _NOT_EXPR)
+        ]
         if not candidates:
             return
         prelude = "".join(f"typedef int {n};\n" for n in sorted(self.typedef_types))
@@ -301,11 +339,21 @@ class _Builder:
             if not isinstance(value.value, int):
                 continue
             seen.add(m.name)
-            signed = not value.unsigned or value.bits < 32  # a value narrower than int (a cast to uint8_t) promotes to int
+            signed = (
+                not value.unsigned or value.bits < 32
+            )  # a value narrower than int (a cast to uint8_t) promotes to int
             bits = max(value.bits, 32)
-            ref = TypeRef("int", f"{'int' if signed else 'uint'}{bits}", f"#define {m.name}", bits // 8, signed)
+            ref = TypeRef(
+                "int",
+                f"{'int' if signed else 'uint'}{bits}",
+                f"#define {m.name}",
+                bits // 8,
+                signed,
+            )
             loc = Loc(m.file, m.line, 1)
-            self.constants.append(Constant(m.name, ref, value.value, loc, self.src.trailing_comment(m.file, m.line)))
+            self.constants.append(
+                Constant(m.name, ref, value.value, loc, self.src.trailing_comment(m.file, m.line))
+            )
 
     # -- #pragma pack ------------------------------------------------------------------------
     def visit_pragma(self, node: c_ast.Pragma) -> None:
@@ -324,12 +372,19 @@ class _Builder:
         if args and args[-1].isdigit():
             value = int(args[-1])
             if value not in (1, 2, 4, 8, 16):
-                self.error(node, f"#pragma {text}: the alignment must be 1, 2, 4, 8 or 16", "pragma")
+                self.error(
+                    node, f"#pragma {text}: the alignment must be 1, 2, 4, 8 or 16", "pragma"
+                )
                 return
         if not args:
             self.pack = None
         elif args[0] == "push":
-            self.pack_stack.append((args[1] if len(args) > 2 or (len(args) == 2 and value is None) else None, self.pack))
+            self.pack_stack.append(
+                (
+                    args[1] if len(args) > 2 or (len(args) == 2 and value is None) else None,
+                    self.pack,
+                )
+            )
             if value is not None:
                 self.pack = value
         elif args[0] == "pop":
@@ -386,7 +441,12 @@ class _Builder:
         self._anon += 1
         return f"__anon_{what}_{self._anon}"
 
-    def define_struct(self, node: c_ast.Struct | c_ast.Union, kind: Literal["struct", "union"], typedef_name: str | None) -> str:
+    def define_struct(
+        self,
+        node: c_ast.Struct | c_ast.Union,
+        kind: Literal["struct", "union"],
+        typedef_name: str | None,
+    ) -> str:
         tag = f"{kind} {node.name}" if node.name else None
         if tag and tag in self.tags and self.tags[tag] in self.structs:
             return self.tags[tag]
@@ -412,7 +472,9 @@ class _Builder:
             anonymous = d.name is None and t.kind in ("struct", "union") and width is None
             raw.append((d, t, width, anonymous))
         ins = [MemberIn(d.name, t.total_size, t.align, t.size, w) for d, t, w, _ in raw]
-        lay = (layout_struct if kind == "struct" else layout_union)(ins, packed, min_align, self.pack)
+        lay = (layout_struct if kind == "struct" else layout_union)(
+            ins, packed, min_align, self.pack
+        )
         fields: list[Field] = []
         for (d, t, w, anonymous), out in zip(raw, lay.members, strict=True):
             if d.name is None and not anonymous:
@@ -435,7 +497,18 @@ class _Builder:
         loc = self.loc(node)
         end = max((f.loc.line for f in fields), default=loc.line) + 1
         c_type = typedef_name or (f"{kind} {node.name}" if node.name else "")
-        self.structs[name] = Struct(name, kind, lay.size, lay.align, packed, tuple(fields), loc, end, self.src.doc_above(loc.file, loc.line), c_type)
+        self.structs[name] = Struct(
+            name,
+            kind,
+            lay.size,
+            lay.align,
+            packed,
+            tuple(fields),
+            loc,
+            end,
+            self.src.doc_above(loc.file, loc.line),
+            c_type,
+        )
         self.struct_order.append(name)
         return name
 
@@ -443,18 +516,34 @@ class _Builder:
         inner = td.type.type if isinstance(td.type, c_ast.TypeDecl) else None
         try:
             if isinstance(inner, (c_ast.Struct, c_ast.Union)) and inner.decls is not None:
-                skind: Literal["struct", "union"] = "struct" if isinstance(inner, c_ast.Struct) else "union"
+                skind: Literal["struct", "union"] = (
+                    "struct" if isinstance(inner, c_ast.Struct) else "union"
+                )
                 name = self.define_struct(inner, skind, td.name)
                 s = self.structs[name]
                 if name == td.name:
-                    self.structs[name] = Struct(s.name, s.kind, s.size, s.align, s.packed, s.fields, s.loc, self.loc(td).line, s.doc)
+                    self.structs[name] = Struct(
+                        s.name,
+                        s.kind,
+                        s.size,
+                        s.align,
+                        s.packed,
+                        s.fields,
+                        s.loc,
+                        self.loc(td).line,
+                        s.doc,
+                    )
                 t = CType(skind, name, s.size, s.align, False, (), td.name)
                 target = f"{skind} {inner.name or '{...}'}"
             elif isinstance(inner, c_ast.Enum) and inner.values is not None:
                 name = self.define_enum(inner, td.name)
                 e = self.enums[name]
-                self.enums[name] = Enum(e.name, e.size, e.packed, e.members, e.loc, self.loc(td).line, e.doc)
-                t = CType("enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), td.name)
+                self.enums[name] = Enum(
+                    e.name, e.size, e.packed, e.members, e.loc, self.loc(td).line, e.doc
+                )
+                t = CType(
+                    "enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), td.name
+                )
                 target = f"enum {inner.name or '{...}'}"
             else:
                 t = self.resolve(td.type, td)
@@ -468,7 +557,9 @@ class _Builder:
         self.typedef_chain[td.name] = chain
         loc = self.loc(td, td.name)
         if self.is_ours(loc.file):
-            self.typedefs.append(Typedef(td.name, target, (*chain, t.name) if chain[-1] != t.name else chain, loc))
+            self.typedefs.append(
+                Typedef(td.name, target, (*chain, t.name) if chain[-1] != t.name else chain, loc)
+            )
 
     def visit_decl(self, d: c_ast.Decl) -> None:
         # A tagged type declared on its own (`struct X {...};` / `enum E {...};`)
@@ -495,12 +586,20 @@ class _Builder:
                 return
             converted = convert_constant(v.value, t.kind, t.size, t.signed)
             if converted is None:
-                self.error(d, f"constant {d.name}: {v.value!r} does not convert to its type (undefined behaviour)", "constant")
+                self.error(
+                    d,
+                    f"constant {d.name}: {v.value!r} does not convert to its type (undefined behaviour)",
+                    "constant",
+                )
                 return
             value: int | float = converted
             loc = self.loc(d, d.name)
             if self.is_ours(loc.file):
-                self.constants.append(Constant(d.name, t.ref(), value, loc, self.src.trailing_comment(loc.file, loc.line)))
+                self.constants.append(
+                    Constant(
+                        d.name, t.ref(), value, loc, self.src.trailing_comment(loc.file, loc.line)
+                    )
+                )
             return
 
     def array_constant(self, d: c_ast.Decl) -> None:
@@ -520,7 +619,9 @@ class _Builder:
             self.errors.extend(exc.diagnostics)
             return
         if not dims or elem.kind not in ("int", "enum", "bool", "float"):
-            self.error(d, f"constant {d.name}: only arrays of integers or floats are supported", "constant")
+            self.error(
+                d, f"constant {d.name}: only arrays of integers or floats are supported", "constant"
+            )
             return
 
         def flatten(init: c_ast.Node, level: int) -> list[int | float]:
@@ -535,9 +636,13 @@ class _Builder:
                 return [v for r in rows for v in r]
             vals = []
             for x in items:
-                v = convert_constant(self.evaluator().eval(x).value, elem.kind, elem.size, elem.signed)
+                v = convert_constant(
+                    self.evaluator().eval(x).value, elem.kind, elem.size, elem.signed
+                )
                 if v is None:
-                    raise NotConstant("an element does not convert to the element type (undefined behaviour)", x)
+                    raise NotConstant(
+                        "an element does not convert to the element type (undefined behaviour)", x
+                    )
                 vals.append(v)
             if want is None:
                 dims[level] = len(vals)
@@ -551,7 +656,16 @@ class _Builder:
         loc = self.loc(d, d.name)
         if self.is_ours(loc.file):
             shape = tuple(int(x or 0) for x in dims)
-            self.constants.append(Constant(d.name, elem.ref(), tuple(values), loc, self.src.trailing_comment(loc.file, loc.line), shape))
+            self.constants.append(
+                Constant(
+                    d.name,
+                    elem.ref(),
+                    tuple(values),
+                    loc,
+                    self.src.trailing_comment(loc.file, loc.line),
+                    shape,
+                )
+            )
 
     def visit_static_assert(self, sa: c_ast.StaticAssert) -> None:
         loc = self.loc(sa)
@@ -568,7 +682,9 @@ class _Builder:
             self.errors.extend(exc.diagnostics)
             return
         if not value:
-            self.error(sa, f"static assert fails under tpbgen's layout: {expr} ({msg})", "static-assert")
+            self.error(
+                sa, f"static assert fails under tpbgen's layout: {expr} ({msg})", "static-assert"
+            )
         if self.is_ours(loc.file):
             self.asserts.append(StaticAssert(expr, msg, value, loc))
 
@@ -578,7 +694,7 @@ class _Builder:
         try:
             ret = self.resolve(fdecl.type, decl)
             params: list[Param] = []
-            for p in (fdecl.args.params if fdecl.args else []):
+            for p in fdecl.args.params if fdecl.args else []:
                 if isinstance(p, c_ast.Typename) and _spell(p.type) == "void":
                     continue
                 if isinstance(p, c_ast.EllipsisParam):
@@ -599,15 +715,33 @@ class _Builder:
         end = _max_line(fd) + 1
         if self.is_ours(loc.file):
             self.functions.append(
-                Function(decl.name, ret.ref(), tuple(params), loc, end, tuple(calls), to_dict(fd, self.relpath, keep_columns=False, column=self.body_column),
-                         self.src.section_at(loc.file, loc.line))
+                Function(
+                    decl.name,
+                    ret.ref(),
+                    tuple(params),
+                    loc,
+                    end,
+                    tuple(calls),
+                    to_dict(fd, self.relpath, keep_columns=False, column=self.body_column),
+                    self.src.section_at(loc.file, loc.line),
+                )
             )
 
 
 # C tokens that can name a body node: a character constant, a number, a name.
 _TOKEN = re.compile(r"[LuU]?'(?:[^'\\\n]|\\.)*'|\.?\d(?:[eEpP][+-]|[\w.])*|[A-Za-z_]\w*")
-_BODY_KEYWORDS = {"For": "for", "While": "while", "DoWhile": "do", "If": "if", "Switch": "switch", "Return": "return",
-                  "Case": "case", "Default": "default", "Break": "break", "Continue": "continue"}
+_BODY_KEYWORDS = {
+    "For": "for",
+    "While": "while",
+    "DoWhile": "do",
+    "If": "if",
+    "Switch": "switch",
+    "Return": "return",
+    "Case": "case",
+    "Default": "default",
+    "Break": "break",
+    "Continue": "continue",
+}
 
 
 def convert_constant(value: int | float, kind: str, size: int, signed: bool) -> int | float | None:
@@ -631,7 +765,11 @@ def convert_constant(value: int | float, kind: str, size: int, signed: bool) -> 
 def _called(node: c_ast.Node, out: list[str] | None = None) -> list[str]:
     """The functions a body calls by name, in first-call order (one walk, no visitor class)."""
     out = [] if out is None else out
-    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name not in out:
+    if (
+        isinstance(node, c_ast.FuncCall)
+        and isinstance(node.name, c_ast.ID)
+        and node.name.name not in out
+    ):
         out.append(node.name.name)
     for _, child in node.children():
         _called(child, out)
@@ -699,4 +837,12 @@ def build(
         raise TpbgenError(b.errors)
     ours_structs = tuple(b.structs[n] for n in b.struct_order if is_ours(b.structs[n].loc.file))
     ours_enums = tuple(e for e in b.enums.values() if is_ours(e.loc.file))
-    return BuiltTree(ours_enums, tuple(b.constants), tuple(b.typedefs), ours_structs, tuple(b.asserts), tuple(b.functions), tuple(b.warnings + dialect.warnings))
+    return BuiltTree(
+        ours_enums,
+        tuple(b.constants),
+        tuple(b.typedefs),
+        ours_structs,
+        tuple(b.asserts),
+        tuple(b.functions),
+        tuple(b.warnings + dialect.warnings),
+    )

@@ -26,6 +26,8 @@ def split_lines(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
 _SECTION = re.compile(r"^\s*//\*\s*(\S+)")
 
 
@@ -97,7 +99,9 @@ class SourceLines:
                 i += 1
                 continue
             j = i
-            while j + 1 < len(ls) and ls[j].strip() != "// }" and ls[j + 1].strip().startswith("//"):
+            while (
+                j + 1 < len(ls) and ls[j].strip() != "// }" and ls[j + 1].strip().startswith("//")
+            ):
                 j += 1
             text = "\n".join(_strip_markers(s.strip()) for s in ls[i : j + 1])
             out.append(SpecComment(m.group(1), Loc(rel, i + 1, 1), j + 1, text))

@@ -73,7 +73,14 @@ def reduce_dialect(text: str, relpath: Callable[[str], str] = str) -> tuple[str,
             else:
                 file, line = source_position(text, m.start(), relpath)
                 info.warnings.append(
-                    Diagnostic(f"attribute '{spec}' ignored (no layout meaning to tpbgen)", file, line, 0, Severity.WARNING, "attribute")
+                    Diagnostic(
+                        f"attribute '{spec}' ignored (no layout meaning to tpbgen)",
+                        file,
+                        line,
+                        0,
+                        Severity.WARNING,
+                        "attribute",
+                    )
                 )
         out.append(text[pos : m.start()])
         # Blank the attribute but keep its newlines so later coordinates do not move.

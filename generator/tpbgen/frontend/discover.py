@@ -62,7 +62,9 @@ def generation_order(name: str) -> tuple[int, str]:
 def discover(root: Path) -> list[GenerationSource]:
     """All generations below `root`, in generation order. A root with none is an error."""
     if not root.is_dir():
-        raise fail(f"header root does not exist or is not a directory: {root}", str(root), code="no-root")
+        raise fail(
+            f"header root does not exist or is not a directory: {root}", str(root), code="no-root"
+        )
     found: list[GenerationSource] = []
     for tpb in sorted(root.glob("**/tpb")):
         m = _GEN_DIR.match(tpb.parent.name)
@@ -77,7 +79,11 @@ def discover(root: Path) -> list[GenerationSource]:
     names = [g.name for g in found]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise fail(f"generation found more than once below the root: {', '.join(dupes)}", str(root), code="dup-gen")
+        raise fail(
+            f"generation found more than once below the root: {', '.join(dupes)}",
+            str(root),
+            code="dup-gen",
+        )
     return sorted(found, key=lambda g: generation_order(g.name))
 
 
@@ -87,6 +93,8 @@ def source_for_tpb_dir(tpb_dir: Path) -> GenerationSource:
     m = _GEN_DIR.match(tpb_dir.parent.name)
     if not tpb_dir.is_dir() or tpb_dir.name != "tpb" or not m:
         raise fail(
-            "not a tpb/ tree: expected a path ending in neuron_<gen>_arch_isa/tpb", str(tpb_dir), code="not-tpb"
+            "not a tpb/ tree: expected a path ending in neuron_<gen>_arch_isa/tpb",
+            str(tpb_dir),
+            code="not-tpb",
         )
     return GenerationSource(m.group(1), tpb_dir.parent.parent, tpb_dir)

@@ -62,7 +62,9 @@ def inputs_hash(src: GenerationSource) -> str:
 def cache_key(inputs: str) -> str:
     """The IR cache key: the inputs, and what shapes the IR from them. The IR holds pycparser ASTs
     (function bodies), which another pycparser may shape differently."""
-    macros = hashlib.sha256(repr(predefined_macros()).encode()).hexdigest()  # this machine's compiler's
+    macros = hashlib.sha256(
+        repr(predefined_macros()).encode()
+    ).hexdigest()  # this machine's compiler's
     tools = f"tpbgen {__version__} ir {IR_VERSION} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
     return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
 
@@ -79,7 +81,15 @@ def ingest(
     try:
         key = inputs_hash(src)
     except OSError as exc:
-        raise TpbgenError([Diagnostic(f"cannot read: {exc.strerror}", str(exc.filename or src.tpb_dir), code="os-error")]) from None
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    f"cannot read: {exc.strerror}",
+                    str(exc.filename or src.tpb_dir),
+                    code="os-error",
+                )
+            ]
+        ) from None
     store = (cache if cache is not None else Cache()) if use_cache else None
     seen = len(store.warnings) if store is not None else 0
     full_key = cache_key(key)
@@ -107,7 +117,10 @@ def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generati
     try:
         gen = ir_io.from_jsonable(Generation, doc)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        store._warn(f"ignored cache entry (does not convert to IR: {type(exc).__name__}); rebuilt it", store.path("ir", name, full_key))
+        store._warn(
+            f"ignored cache entry (does not convert to IR: {type(exc).__name__}); rebuilt it",
+            store.path("ir", name, full_key),
+        )
         return None
     return gen if isinstance(gen, Generation) and gen.inputs_sha256 == inputs else None
 
@@ -128,12 +141,19 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor | None, limits: Limits = DEFAULT_LIMITS) -> tuple[Generation, list[Diagnostic]]:
+def _ingest_uncached(
+    src: GenerationSource,
+    key: str,
+    preprocessor: Preprocessor | None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> tuple[Generation, list[Diagnostic]]:
     root = src.root.resolve()
     for h in src.all_headers():
         _refuse_control_bytes(h.read_bytes(), h.relative_to(src.root).as_posix())
     pre = preprocess(src, preprocessor, limits)
-    relpath = functools.cache(src.rel)  # called for every AST coordinate: resolve each file name once
+    relpath = functools.cache(
+        src.rel
+    )  # called for every AST coordinate: resolve each file name once
     text, dialect = reduce_dialect(pre.text, relpath)
 
     tpb_rel = src.rel_tpb_dir
@@ -150,11 +170,17 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
     for h in src.all_headers():
         rel = h.relative_to(src.root).as_posix()
         data = h.read_bytes()
-        files.append(SourceFile(rel, hashlib.sha256(data).hexdigest(), data.count(b"\n"), lines.banner(rel)))
+        files.append(
+            SourceFile(rel, hashlib.sha256(data).hexdigest(), data.count(b"\n"), lines.banner(rel))
+        )
     mapping_path = src.mapping_file()
     mapping = read_mapping(mapping_path, mapping_path.relative_to(src.root).as_posix())
-    files.append(SourceFile(mapping.file, mapping.sha256, mapping_path.read_bytes().count(b"\n"), ""))
-    core = next((f.banner for f in files if f.path.endswith("_common.h") and "NC-v" in f.banner), "")
+    files.append(
+        SourceFile(mapping.file, mapping.sha256, mapping_path.read_bytes().count(b"\n"), "")
+    )
+    core = next(
+        (f.banner for f in files if f.path.endswith("_common.h") and "NC-v" in f.banner), ""
+    )
     # the core version is a name, never text to copy: NC-v, then letters, digits and dots
     found = re.search(r"NC-v[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*", core)
     core_version = found.group(0) if found else ""
@@ -177,7 +203,18 @@ def _ingest_uncached(src: GenerationSource, key: str, preprocessor: Preprocessor
     )
     warnings = [*tree.warnings]
     if not gen.enums and not gen.structs:
-        raise TpbgenError([Diagnostic("the headers define no enums and no structs", tpb_rel, 0, 0, Severity.ERROR, "empty")])
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    "the headers define no enums and no structs",
+                    tpb_rel,
+                    0,
+                    0,
+                    Severity.ERROR,
+                    "empty",
+                )
+            ]
+        )
     return gen, warnings
 
 
@@ -192,24 +229,50 @@ def _refuse_control_bytes(data: bytes, rel: str) -> None:
         return
     line = data.count(b"\n", 0, m.start()) + 1
     col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
-    raise TpbgenError([Diagnostic(f"control byte 0x{m.group(0)[0]:02x} in header text", rel, line, col, Severity.ERROR, "control-byte")])
+    raise TpbgenError(
+        [
+            Diagnostic(
+                f"control byte 0x{m.group(0)[0]:02x} in header text",
+                rel,
+                line,
+                col,
+                Severity.ERROR,
+                "control-byte",
+            )
+        ]
+    )
 
 
 def ingest_root(
-    root: Path, only: list[str] | None = None, use_cache: bool = True, cache: Cache | None = None, limits: Limits = DEFAULT_LIMITS
+    root: Path,
+    only: list[str] | None = None,
+    use_cache: bool = True,
+    cache: Cache | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> list[Ingested]:
     """Every generation under `root` (or those named in `only`); all errors of all gens together.
     Runs with room for deeply nested C (tpbgen.deep), whoever calls it."""
     return run_deep(lambda: _ingest_root(root, only, use_cache, cache, limits))
 
 
-def _ingest_root(root: Path, only: list[str] | None, use_cache: bool, cache: Cache | None, limits: Limits) -> list[Ingested]:
+def _ingest_root(
+    root: Path, only: list[str] | None, use_cache: bool, cache: Cache | None, limits: Limits
+) -> list[Ingested]:
     sources = discover(root)
     if only:
         known = {s.name for s in sources}
         missing = [g for g in only if g not in known]
         if missing:
-            raise TpbgenError([Diagnostic(f"no generation '{g}' under the header root (found: {', '.join(sorted(known))})", str(root), code="unknown-gen") for g in missing])
+            raise TpbgenError(
+                [
+                    Diagnostic(
+                        f"no generation '{g}' under the header root (found: {', '.join(sorted(known))})",
+                        str(root),
+                        code="unknown-gen",
+                    )
+                    for g in missing
+                ]
+            )
         sources = [s for s in sources if s.name in only]
     out: list[Ingested] = []
     errors: list[Diagnostic] = []

@@ -50,7 +50,9 @@ def _capped(a: int, max_align: int | None) -> int:
     return min(a, max_align) if max_align else a
 
 
-def layout_struct(members: list[MemberIn], packed: bool, min_align: int = 1, max_align: int | None = None) -> Layout:
+def layout_struct(
+    members: list[MemberIn], packed: bool, min_align: int = 1, max_align: int | None = None
+) -> Layout:
     """`max_align` is the `#pragma pack(n)` in force where the struct is defined (None: none)."""
     bit = 0
     align = max(1, min_align)
@@ -84,7 +86,9 @@ def layout_struct(members: list[MemberIn], packed: bool, min_align: int = 1, max
     return Layout(size, align, tuple(out))
 
 
-def layout_union(members: list[MemberIn], packed: bool, min_align: int = 1, max_align: int | None = None) -> Layout:
+def layout_union(
+    members: list[MemberIn], packed: bool, min_align: int = 1, max_align: int | None = None
+) -> Layout:
     align = max(1, min_align)
     size = 0
     out: list[MemberOut] = []

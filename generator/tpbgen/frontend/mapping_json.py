@@ -19,7 +19,9 @@ from ..ir.model import Mapping, MappingEntry
 
 @cache
 def mapping_schema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((resources.files("tpbgen") / "ir" / "mapping.schema.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(
+        (resources.files("tpbgen") / "ir" / "mapping.schema.json").read_text(encoding="utf-8")
+    )
     return data
 
 
@@ -50,7 +52,9 @@ def _duplicate_keys(node: Any, pointer: str, sections: bool) -> list[str]:
     if isinstance(node, _Object):
         seen: set[str] = set()
         for k, v in node.pairs:
-            if k in seen and not (sections and pointer in ("/struct2opcode", "/struct2pseudo_opcode")):
+            if k in seen and not (
+                sections and pointer in ("/struct2opcode", "/struct2pseudo_opcode")
+            ):
                 out.append(f"{pointer}/{_escape(k)}")
             seen.add(k)
             out.extend(_duplicate_keys(v, f"{pointer}/{_escape(k)}", sections))
@@ -66,17 +70,42 @@ def read_mapping(path: Path, rel: str) -> Mapping:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise TpbgenError([Diagnostic("instruction_mapping.json is missing", rel, code="missing-file")]) from None
+        raise TpbgenError(
+            [Diagnostic("instruction_mapping.json is missing", rel, code="missing-file")]
+        ) from None
     text = raw.decode("utf-8", errors="replace")
     try:
         doc = json.loads(text, object_pairs_hook=_Object)
     except json.JSONDecodeError as exc:
-        raise TpbgenError([Diagnostic(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", rel, exc.lineno, exc.colno, Severity.ERROR, "json")]) from None
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+                    rel,
+                    exc.lineno,
+                    exc.colno,
+                    Severity.ERROR,
+                    "json",
+                )
+            ]
+        ) from None
     except RecursionError:
-        raise TpbgenError([Diagnostic("malformed JSON: nested too deeply", rel, code="json")]) from None
+        raise TpbgenError(
+            [Diagnostic("malformed JSON: nested too deeply", rel, code="json")]
+        ) from None
     dupes = _duplicate_keys(doc, "", sections=True)
     if dupes:
-        raise TpbgenError([Diagnostic("duplicate key: JSON keeps only the last value, so the file says two things", rel, code="json-duplicate-key", pointer=p) for p in dupes])
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    "duplicate key: JSON keeps only the last value, so the file says two things",
+                    rel,
+                    code="json-duplicate-key",
+                    pointer=p,
+                )
+                for p in dupes
+            ]
+        )
     validator = jsonschema.Draft202012Validator(mapping_schema())
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
@@ -103,6 +132,14 @@ def read_mapping(path: Path, rel: str) -> Mapping:
 
     def entries(section: str) -> tuple[MappingEntry, ...]:
         line_of(section)
-        return tuple(MappingEntry(k, tuple(v), f"/{section}/{_escape(k)}", line_of(k)) for k, v in doc[section].pairs)
+        return tuple(
+            MappingEntry(k, tuple(v), f"/{section}/{_escape(k)}", line_of(k))
+            for k, v in doc[section].pairs
+        )
 
-    return Mapping(rel, hashlib.sha256(raw).hexdigest(), entries("struct2opcode"), entries("struct2pseudo_opcode"))
+    return Mapping(
+        rel,
+        hashlib.sha256(raw).hexdigest(),
+        entries("struct2opcode"),
+        entries("struct2pseudo_opcode"),
+    )

@@ -36,7 +36,10 @@ def parse(text: str, filename: str, relpath: Callable[[str], str]) -> c_ast.File
     return ast
 
 
-_SCAN = re.compile(r"""(?P<mark>^\#[^\n]*)|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<nl>\n)""", re.M)
+_SCAN = re.compile(
+    r"""(?P<mark>^\#[^\n]*)|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<nl>\n)""",
+    re.M,
+)
 _MARKER = re.compile(r'^\#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
 
 
@@ -51,14 +54,27 @@ def check_nesting(text: str, filename: str, relpath: Callable[[str], str]) -> No
             depth += 1
             if depth > MAX_NESTING:
                 col = m.start() - text.rfind("\n", 0, m.start())
-                raise TpbgenError([Diagnostic(f"brackets nest more than {MAX_NESTING} deep here: tpbgen's bound (see tpbgen/deep.py)",
-                                              relpath(file), line, col, Severity.ERROR, "too-deep")])
+                raise TpbgenError(
+                    [
+                        Diagnostic(
+                            f"brackets nest more than {MAX_NESTING} deep here: tpbgen's bound (see tpbgen/deep.py)",
+                            relpath(file),
+                            line,
+                            col,
+                            Severity.ERROR,
+                            "too-deep",
+                        )
+                    ]
+                )
         elif m.group("close") is not None:
             depth = max(depth - 1, 0)
         elif m.group("mark") is not None:
             marker = _MARKER.match(m.group("mark"))
             if marker:
-                file, line = marker.group(2), int(marker.group(1)) - 1  # the newline ending the marker makes it the named line
+                file, line = (
+                    marker.group(2),
+                    int(marker.group(1)) - 1,
+                )  # the newline ending the marker makes it the named line
 
 
 def _set_child(node: c_ast.Node, name: str, child: c_ast.Node) -> None:
@@ -86,7 +102,9 @@ def _balanced(terms: list[c_ast.Node], op: str, lo: int, hi: int) -> c_ast.Node:
     if hi - lo == 1:
         return terms[lo]
     mid = (lo + hi) // 2
-    return c_ast.BinaryOp(op, _balanced(terms, op, lo, mid), _balanced(terms, op, mid, hi), coord=terms[lo].coord)
+    return c_ast.BinaryOp(
+        op, _balanced(terms, op, lo, mid), _balanced(terms, op, mid, hi), coord=terms[lo].coord
+    )
 
 
 def regroup_chains(root: c_ast.Node) -> None:
@@ -111,8 +129,18 @@ def check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> None:
         node, depth = stack.pop()
         if depth > MAX_TREE_DEPTH:
             c = node.coord
-            raise TpbgenError([Diagnostic(f"the expression nests more than {MAX_TREE_DEPTH} levels deep here: tpbgen's bound (see tpbgen/deep.py)",
-                                          relpath(c.file) if c else "", c.line if c else 0, 0, Severity.ERROR, "too-deep")])
+            raise TpbgenError(
+                [
+                    Diagnostic(
+                        f"the expression nests more than {MAX_TREE_DEPTH} levels deep here: tpbgen's bound (see tpbgen/deep.py)",
+                        relpath(c.file) if c else "",
+                        c.line if c else 0,
+                        0,
+                        Severity.ERROR,
+                        "too-deep",
+                    )
+                ]
+            )
         stack += [(child, depth + 1) for _, child in node.children()]
 
 
@@ -121,8 +149,15 @@ def _diagnose(parser: c_parser.CParser, msg: str, relpath: Callable[[str], str])
     if m:
         what = m.group("msg").strip()
         if what.startswith("before:"):
-            what = f"syntax error before '{what[len('before:'):].strip()}'"
-        return Diagnostic(what, relpath(m.group("file")), int(m.group("line")), int(m.group("col") or 0), Severity.ERROR, "syntax")
+            what = f"syntax error before '{what[len('before:') :].strip()}'"
+        return Diagnostic(
+            what,
+            relpath(m.group("file")),
+            int(m.group("line")),
+            int(m.group("col") or 0),
+            Severity.ERROR,
+            "syntax",
+        )
     # pycparser 3 raises some errors with the file name only: recover the place from the token
     # stream (the next unconsumed token, else the last one read). Private, so guarded.
     what = msg.split(": ", 1)[-1]
@@ -130,7 +165,11 @@ def _diagnose(parser: c_parser.CParser, msg: str, relpath: Callable[[str], str])
     try:
         stream = parser._tokens
         buf, i = stream._buffer, stream._index
-        tok = buf[i] if i < len(buf) and buf[i] is not None else next((t for t in reversed(buf[:i]) if t is not None), None)
+        tok = (
+            buf[i]
+            if i < len(buf) and buf[i] is not None
+            else next((t for t in reversed(buf[:i]) if t is not None), None)
+        )
         if tok is not None:
             line, col = tok.lineno, tok.column
             nxt = stream.peek(2) if tok is buf[i] else None

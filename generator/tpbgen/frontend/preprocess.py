@@ -30,14 +30,35 @@ Preprocessor = Literal["cpp", "pcpp"]
 # little-endian) that headers test, so `#if defined(__GNUC__)` and friends take the branch a
 # user's compiler takes. With a compiler, its own `cc -dM -E` list is used instead.
 FALLBACK_MACROS = {
-    "__STDC__": "1", "__STDC_VERSION__": "201112L", "__STDC_HOSTED__": "1",
-    "__GNUC__": "12", "__GNUC_MINOR__": "2", "__GNUC_PATCHLEVEL__": "0",
-    "__x86_64__": "1", "__x86_64": "1", "__linux__": "1", "__unix__": "1", "__LP64__": "1", "_LP64": "1",
-    "__CHAR_BIT__": "8", "__SIZEOF_SHORT__": "2", "__SIZEOF_INT__": "4", "__SIZEOF_LONG__": "8",
-    "__SIZEOF_LONG_LONG__": "8", "__SIZEOF_POINTER__": "8", "__SIZEOF_FLOAT__": "4", "__SIZEOF_DOUBLE__": "8",
-    "__SIZEOF_SIZE_T__": "8", "__ORDER_LITTLE_ENDIAN__": "1234", "__ORDER_BIG_ENDIAN__": "4321",
-    "__BYTE_ORDER__": "__ORDER_LITTLE_ENDIAN__", "__BIGGEST_ALIGNMENT__": "16",
-    "__INT_MAX__": "0x7fffffff", "__LONG_MAX__": "0x7fffffffffffffffL", "__SCHAR_MAX__": "0x7f", "__SHRT_MAX__": "0x7fff",
+    "__STDC__": "1",
+    "__STDC_VERSION__": "201112L",
+    "__STDC_HOSTED__": "1",
+    "__GNUC__": "12",
+    "__GNUC_MINOR__": "2",
+    "__GNUC_PATCHLEVEL__": "0",
+    "__x86_64__": "1",
+    "__x86_64": "1",
+    "__linux__": "1",
+    "__unix__": "1",
+    "__LP64__": "1",
+    "_LP64": "1",
+    "__CHAR_BIT__": "8",
+    "__SIZEOF_SHORT__": "2",
+    "__SIZEOF_INT__": "4",
+    "__SIZEOF_LONG__": "8",
+    "__SIZEOF_LONG_LONG__": "8",
+    "__SIZEOF_POINTER__": "8",
+    "__SIZEOF_FLOAT__": "4",
+    "__SIZEOF_DOUBLE__": "8",
+    "__SIZEOF_SIZE_T__": "8",
+    "__ORDER_LITTLE_ENDIAN__": "1234",
+    "__ORDER_BIG_ENDIAN__": "4321",
+    "__BYTE_ORDER__": "__ORDER_LITTLE_ENDIAN__",
+    "__BIGGEST_ALIGNMENT__": "16",
+    "__INT_MAX__": "0x7fffffff",
+    "__LONG_MAX__": "0x7fffffffffffffffL",
+    "__SCHAR_MAX__": "0x7f",
+    "__SHRT_MAX__": "0x7fff",
 }
 TPBGEN_MACROS = {"__TPBGEN__": "1"}
 
@@ -50,10 +71,20 @@ def predefined_macros() -> tuple[tuple[str, str], ...]:
     preprocessors (cpp with -undef, so the two see exactly the same set); the fallback list
     without a compiler. Function-like ones are left out: no header tests them."""
     macros = dict(FALLBACK_MACROS)
-    cc = shutil.which(os.environ.get("CC", "")) or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    cc = (
+        shutil.which(os.environ.get("CC", ""))
+        or shutil.which("cc")
+        or shutil.which("gcc")
+        or shutil.which("clang")
+    )
     if cc:
         try:
-            out = subprocess.run([cc, "-dM", "-E", "-x", "c", "-std=c11", os.devnull], capture_output=True, text=True, timeout=60)
+            out = subprocess.run(
+                [cc, "-dM", "-E", "-x", "c", "-std=c11", os.devnull],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
         except (OSError, subprocess.SubprocessError):
             out = None
         if out is not None and out.returncode == 0:
@@ -66,6 +97,7 @@ def predefined_macros() -> tuple[tuple[str, str], ...]:
                 macros = found
     macros.update(TPBGEN_MACROS)
     return tuple(sorted(macros.items()))
+
 
 TU_NAME = "<tpbgen-tu>"
 
@@ -149,20 +181,30 @@ def available_preprocessor() -> Preprocessor:
     return "cpp" if shutil.which("cpp") else "pcpp"
 
 
-def preprocess(gen: GenerationSource, which: Preprocessor | None = None, limits: Limits = DEFAULT) -> Preprocessed:
+def preprocess(
+    gen: GenerationSource, which: Preprocessor | None = None, limits: Limits = DEFAULT
+) -> Preprocessed:
     which = which or available_preprocessor()
     if not gen.headers():
-        raise TpbgenError([Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")])
+        raise TpbgenError(
+            [Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")]
+        )
     macros = object_macros(gen)
     tu = translation_unit(gen, macros)
     text = _run_cpp(gen, tu, limits) if which == "cpp" else _run_pcpp(gen, tu)
     text, expansions = split_probes(text, len(macros))
     _check_size(gen, text, limits)  # the headers' own text; a probe too long is just no constant
-    probes = tuple((m, expansions[k]) for k, m in enumerate(macros) if k in expansions and len(expansions[k]) <= limits.line_bytes)
+    probes = tuple(
+        (m, expansions[k])
+        for k, m in enumerate(macros)
+        if k in expansions and len(expansions[k]) <= limits.line_bytes
+    )
     return Preprocessed(text, which, probes)
 
 
-_CPP_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?:fatal )?(?P<sev>error|warning): (?P<msg>.*)$")
+_CPP_DIAG = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?:fatal )?(?P<sev>error|warning): (?P<msg>.*)$"
+)
 
 
 _MARKER = re.compile(r'^# (\d+) "([^"]*)"')
@@ -183,13 +225,19 @@ def _check_size(gen: GenerationSource, text: str, limits: Limits) -> None:
         if len(ln) > best:
             best, best_at = len(ln), (file, line)
         line += 1
-    where_file = gen.rel(best_at[0]) if best_at[0] and not best_at[0].startswith("<") else gen.rel_tpb_dir
+    where_file = (
+        gen.rel(best_at[0]) if best_at[0] and not best_at[0].startswith("<") else gen.rel_tpb_dir
+    )
     if len(longest) > limits.line_bytes:
-        msg = (f"one preprocessed line is {len(longest):,} bytes, over the limit of {limits.line_bytes:,} "
-               "(a macro expanding without bound?); raise it with --max-line-kb")
+        msg = (
+            f"one preprocessed line is {len(longest):,} bytes, over the limit of {limits.line_bytes:,} "
+            "(a macro expanding without bound?); raise it with --max-line-kb"
+        )
     else:
-        msg = (f"the preprocessed headers are {len(text):,} bytes, over the limit of {limits.preprocessed_bytes:,}; "
-               "raise it with --max-preprocessed-mb")
+        msg = (
+            f"the preprocessed headers are {len(text):,} bytes, over the limit of {limits.preprocessed_bytes:,}; "
+            "raise it with --max-preprocessed-mb"
+        )
     raise TpbgenError([Diagnostic(msg, where_file, best_at[1], 0, Severity.ERROR, "limit")])
 
 
@@ -198,20 +246,44 @@ def _run_cpp(gen: GenerationSource, tu: str, limits: Limits = DEFAULT) -> str:
     argv += [f"-D{k}={v}" for k, v in predefined_macros()]
     argv += ["-"]
     try:
-        proc = subprocess.run(argv, input=tu, cwd=gen.root, capture_output=True, text=True, timeout=limits.preprocess_seconds)
+        proc = subprocess.run(
+            argv,
+            input=tu,
+            cwd=gen.root,
+            capture_output=True,
+            text=True,
+            timeout=limits.preprocess_seconds,
+        )
     except subprocess.TimeoutExpired:
-        raise TpbgenError([Diagnostic(f"the preprocessor ran over the limit of {limits.preprocess_seconds:g} s; "
-                                      "raise it with --max-preprocess-seconds", gen.rel_tpb_dir, code="limit")]) from None
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    f"the preprocessor ran over the limit of {limits.preprocess_seconds:g} s; "
+                    "raise it with --max-preprocess-seconds",
+                    gen.rel_tpb_dir,
+                    code="limit",
+                )
+            ]
+        ) from None
     diags = []
     for line in proc.stderr.splitlines():
         m = _CPP_DIAG.match(line.strip())
         if m and m.group("sev") == "error":
             diags.append(
-                Diagnostic(m.group("msg"), gen.rel(m.group("file")), int(m.group("line")), int(m.group("col") or 0), Severity.ERROR, "preprocess")
+                Diagnostic(
+                    m.group("msg"),
+                    gen.rel(m.group("file")),
+                    int(m.group("line")),
+                    int(m.group("col") or 0),
+                    Severity.ERROR,
+                    "preprocess",
+                )
             )
     if proc.returncode != 0:
         if not diags:
-            diags.append(Diagnostic(f"cpp failed: {proc.stderr.strip()}", gen.rel_tpb_dir, code="preprocess"))
+            diags.append(
+                Diagnostic(f"cpp failed: {proc.stderr.strip()}", gen.rel_tpb_dir, code="preprocess")
+            )
         raise TpbgenError(diags)
     return proc.stdout.replace('"<stdin>"', f'"{TU_NAME}"')
 
@@ -226,9 +298,15 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> str:
             diags.append(Diagnostic(msg, gen.rel(file), line, 0, Severity.ERROR, "preprocess"))
             self.return_code += 1
 
-        def on_include_not_found(self, is_malformed: bool, is_system_include: bool, curdir: str, includepath: str) -> None:
+        def on_include_not_found(
+            self, is_malformed: bool, is_system_include: bool, curdir: str, includepath: str
+        ) -> None:
             # pcpp reports where the directive is through on_error; make it fatal like cpp.
-            self.on_error(self.lastdirective.source, self.lastdirective.lineno, f"{includepath}: No such file or directory")
+            self.on_error(
+                self.lastdirective.source,
+                self.lastdirective.lineno,
+                f"{includepath}: No such file or directory",
+            )
             raise _IncludeMissing()
 
     class _IncludeMissing(Exception):

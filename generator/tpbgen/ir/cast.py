@@ -20,19 +20,32 @@ from pycparser.c_parser import Coord
 
 
 def _child_slots(node: c_ast.Node) -> list[str]:
-    return [s for s in node.__slots__ if s not in ("coord", "__weakref__") and s not in node.attr_names]
+    return [
+        s for s in node.__slots__ if s not in ("coord", "__weakref__") and s not in node.attr_names
+    ]
 
 
 Column = Callable[[c_ast.Node, str, int], int]  # (node, relative file, line) -> column, 0 unknown
 
 
-def to_dict(node: c_ast.Node, relpath: Callable[[str], str], keep_columns: bool = True, column: Column | None = None) -> dict[str, Any]:
+def to_dict(
+    node: c_ast.Node,
+    relpath: Callable[[str], str],
+    keep_columns: bool = True,
+    column: Column | None = None,
+) -> dict[str, Any]:
     """`keep_columns=False` writes column 0, or what `column` finds for the node on the original
     line: columns inside macro-expanded text depend on the preprocessor, lines do not."""
     out: dict[str, Any] = {"_t": type(node).__name__}
     if node.coord is not None:
         file = relpath(node.coord.file)
-        col = (node.coord.column or 0) if keep_columns else column(node, file, node.coord.line) if column is not None else 0
+        col = (
+            (node.coord.column or 0)
+            if keep_columns
+            else column(node, file, node.coord.line)
+            if column is not None
+            else 0
+        )
         out["coord"] = f"{file}:{node.coord.line}:{col}"
     for a in node.attr_names:
         v = getattr(node, a)

@@ -100,7 +100,9 @@ def round_float(x: Fraction | int | float, bits: int) -> float:
         e -= 1
     elif Fraction(2) ** (e + 1) <= a:
         e += 1
-    quantum = max(e, emin) - (mant - 1)  # the weight of the last significand bit (subnormals: fixed)
+    quantum = max(e, emin) - (
+        mant - 1
+    )  # the weight of the last significand bit (subnormals: fixed)
     n = round(a / Fraction(2) ** quantum)  # round() of a Fraction: nearest, ties to even
     sign = -1.0 if q < 0 else 1.0
     if n == 0:
@@ -148,7 +150,9 @@ def float_binop(op: str, x: float, y: float, bits: int) -> float:
             return math.nan
         return math.copysign(math.inf, x) * math.copysign(1.0, y)
     if math.isnan(x) or math.isnan(y) or math.isinf(x) or math.isinf(y):
-        r = {"+": x + y, "-": x - y, "*": x * y, "/": x / y}[op]  # IEEE rules for the special values
+        r = {"+": x + y, "-": x - y, "*": x * y, "/": x / y}[
+            op
+        ]  # IEEE rules for the special values
         return r
     a, b = Fraction(x), Fraction(y)
     exact = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else Fraction(0)}[op]
@@ -171,7 +175,21 @@ def float_to_int(x: float, bits: int, unsigned: bool) -> int | None:
 
 
 # -- character constants ---------------------------------------------------------------------
-_SIMPLE_ESCAPES = {"'": 0x27, '"': 0x22, "?": 0x3F, "\\": 0x5C, "a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "e": 27, "E": 27}
+_SIMPLE_ESCAPES = {
+    "'": 0x27,
+    '"': 0x22,
+    "?": 0x3F,
+    "\\": 0x5C,
+    "a": 7,
+    "b": 8,
+    "f": 12,
+    "n": 10,
+    "r": 13,
+    "t": 9,
+    "v": 11,
+    "e": 27,
+    "E": 27,
+}
 
 
 def _char_units(body: str, wide: bool) -> list[int]:
@@ -316,7 +334,9 @@ class ConstEvaluator:
         if any(x in ("float", "double") for x in names):
             if "long" in names:
                 raise NotConstant("long double is not modelled", n)
-            return CValue(round_float(inner.value, 32 if size == 4 else 64), False, 32 if size == 4 else 64)
+            return CValue(
+                round_float(inner.value, 32 if size == 4 else 64), False, 32 if size == 4 else 64
+            )
         if "_Bool" in names or "bool" in names:
             return CValue(int(inner.value != 0))
         unsigned = "unsigned" in names or any(x.startswith("uint") for x in names)
@@ -325,7 +345,10 @@ class ConstEvaluator:
         if isinstance(value, float):
             converted = float_to_int(value, size * 8, unsigned)
             if converted is None:
-                raise NotConstant(f"conversion of {value!r} to a {size * 8}-bit integer is undefined (out of range)", n)
+                raise NotConstant(
+                    f"conversion of {value!r} to a {size * 8}-bit integer is undefined (out of range)",
+                    n,
+                )
             value = converted
         return CValue(value, unsigned, bits).norm()
 
@@ -366,8 +389,12 @@ class ConstEvaluator:
             bits = max(v.bits for v in (a, b) if isinstance(v.value, float))
             x, y = round_float(a.value, bits), round_float(b.value, bits)
             cmps: dict[str, Callable[[float, float], bool]] = {
-                "==": lambda p, q: p == q, "!=": lambda p, q: p != q, "<": lambda p, q: p < q,
-                ">": lambda p, q: p > q, "<=": lambda p, q: p <= q, ">=": lambda p, q: p >= q,
+                "==": lambda p, q: p == q,
+                "!=": lambda p, q: p != q,
+                "<": lambda p, q: p < q,
+                ">": lambda p, q: p > q,
+                "<=": lambda p, q: p <= q,
+                ">=": lambda p, q: p >= q,
             }
             if n.op in cmps:
                 return CValue(int(cmps[n.op](x, y)))
@@ -401,8 +428,12 @@ class ConstEvaluator:
             "^": lambda p, q: p ^ q,
         }
         icmps: dict[str, Callable[[int, int], bool]] = {
-            "==": lambda p, q: p == q, "!=": lambda p, q: p != q, "<": lambda p, q: p < q,
-            ">": lambda p, q: p > q, "<=": lambda p, q: p <= q, ">=": lambda p, q: p >= q,
+            "==": lambda p, q: p == q,
+            "!=": lambda p, q: p != q,
+            "<": lambda p, q: p < q,
+            ">": lambda p, q: p > q,
+            "<=": lambda p, q: p <= q,
+            ">=": lambda p, q: p >= q,
         }
         if n.op in icmps:
             return CValue(int(icmps[n.op](x, y)))
@@ -414,7 +445,9 @@ class ConstEvaluator:
         take, other = (n.iftrue, n.iffalse) if self.eval(n.cond).value else (n.iffalse, n.iftrue)
         chosen = self.eval(take)
         try:
-            unchosen = self.eval(other)  # only its type matters: the result has the arms' common type
+            unchosen = self.eval(
+                other
+            )  # only its type matters: the result has the arms' common type
         except NotConstant:
             return chosen
         arms = (chosen, unchosen)
@@ -425,7 +458,11 @@ class ConstEvaluator:
         return CValue(chosen.value, unsigned, bits).norm()
 
     def _FuncCall(self, n: c_ast.FuncCall) -> CValue:
-        if isinstance(n.name, c_ast.ID) and n.name.name in ("offsetof", "__builtin_offsetof") and n.args:
+        if (
+            isinstance(n.name, c_ast.ID)
+            and n.name.name in ("offsetof", "__builtin_offsetof")
+            and n.args
+        ):
             typ, member = n.args.exprs
             return CValue(self._offsetof(typ, member), True, 64)
         raise NotConstant("function call in a constant expression", n)

@@ -11,9 +11,24 @@ from pycparser import c_ast
 
 # C precedence, higher binds tighter (C11 6.5); all binary operators here are left-associative.
 _BINARY = {
-    "*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<<": 11, ">>": 11,
-    "<": 10, "<=": 10, ">": 10, ">=": 10, "==": 9, "!=": 9,
-    "&": 8, "^": 7, "|": 6, "&&": 5, "||": 4,
+    "*": 13,
+    "/": 13,
+    "%": 13,
+    "+": 12,
+    "-": 12,
+    "<<": 11,
+    ">>": 11,
+    "<": 10,
+    "<=": 10,
+    ">": 10,
+    ">=": 10,
+    "==": 9,
+    "!=": 9,
+    "&": 8,
+    "^": 7,
+    "|": 6,
+    "&&": 5,
+    "||": 4,
 }
 _TERNARY, _ASSIGN, _COMMA = 3, 2, 1
 _UNARY, _POSTFIX, _PRIMARY = 14, 15, 16
@@ -130,7 +145,11 @@ def stmt(n: c_ast.Node) -> str:
         out = f"if ({expr(n.cond)}) {stmt(n.iftrue)}"
         return out + (f" else {stmt(n.iffalse)}" if n.iffalse is not None else "")
     if isinstance(n, c_ast.For):
-        init = stmt(n.init).rstrip(";") if isinstance(n.init, (c_ast.DeclList, c_ast.Decl)) else (expr(n.init) if n.init else "")
+        init = (
+            stmt(n.init).rstrip(";")
+            if isinstance(n.init, (c_ast.DeclList, c_ast.Decl))
+            else (expr(n.init) if n.init else "")
+        )
         cond = expr(n.cond) if n.cond is not None else ""
         nxt = expr(n.next) if n.next is not None else ""
         return f"for ({init}; {cond}; {nxt}) {stmt(n.stmt)}"

@@ -57,7 +57,10 @@ SPELLINGS = _spellings()
 # translator knows them without one).
 STDINT = {
     **{f"{u}int{b}_t": _int(f"{u}int{b}") for u in ("", "u") for b in (8, 16, 32, 64)},
-    "size_t": _int("uint64"), "ptrdiff_t": _int("int64"), "intptr_t": _int("int64"), "uintptr_t": _int("uint64"),
+    "size_t": _int("uint64"),
+    "ptrdiff_t": _int("int64"),
+    "intptr_t": _int("int64"),
+    "uintptr_t": _int("uint64"),
 }
 
 # Spellings a header may use that tpbgen does not model: refused by name.

@@ -90,7 +90,9 @@ def generation_from_json(text: str) -> model.Generation:
 
 @cache
 def schema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((resources.files("tpbgen") / "ir" / "schema.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(
+        (resources.files("tpbgen") / "ir" / "schema.json").read_text(encoding="utf-8")
+    )
     return data
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-IR_VERSION = 5  # 3: #define constants, #pragma pack; 4: signed enums; 5: pointer-to-struct parameters
+IR_VERSION = (
+    5  # 3: #define constants, #pragma pack; 4: signed enums; 5: pointer-to-struct parameters
+)
 
 TypeKind = Literal["int", "float", "bool", "enum", "struct", "union", "void"]
 
@@ -124,7 +126,9 @@ class Typedef:
 class Constant:
     name: str
     type: TypeRef  # for an array constant, the element type
-    value: int | float | tuple[int | float, ...]  # an array's elements flattened in C (row-major) order
+    value: (
+        int | float | tuple[int | float, ...]
+    )  # an array's elements flattened in C (row-major) order
     loc: Loc
     comment: str
     dims: tuple[int, ...] = ()  # array dimensions, outermost first; () for a scalar
@@ -142,7 +146,9 @@ class StaticAssert:
 class Param:
     name: str
     type: TypeRef  # for a pointer to a struct or union, the pointee
-    by_pointer: bool = False  # `const T *p`: a read-only view of a struct or union, read with -> and *p
+    by_pointer: bool = (
+        False  # `const T *p`: a read-only view of a struct or union, read with -> and *p
+    )
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,10 @@ def always_returns(body: Sequence[Stmt]) -> bool:
             return True
         if isinstance(s, If) and s.orelse and always_returns(s.then) and always_returns(s.orelse):
             return True
-        if isinstance(s, Switch) and any(lb is None for lb, _ in s.cases) and all(always_returns(b) for _, b in s.cases):
+        if (
+            isinstance(s, Switch)
+            and any(lb is None for lb, _ in s.cases)
+            and all(always_returns(b) for _, b in s.cases)
+        ):
             return True
     return False

@@ -38,7 +38,10 @@ BOOL = ScalarType("bool", 1, False)
 FLOAT32 = ScalarType("float", 32, True)
 FLOAT64 = ScalarType("float", 64, True)
 
-BY_NAME = {t.name: t for t in (INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, BOOL, FLOAT32, FLOAT64)}
+BY_NAME = {
+    t.name: t
+    for t in (INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, BOOL, FLOAT32, FLOAT64)
+}
 
 
 def scalar_for(kind: str, size: int, signed: bool) -> ScalarType:

@@ -72,7 +72,10 @@ def _join_env(a: Env | None, b: Env | None) -> Env | None:
         return b
     if b is None:
         return a
-    return {k: (a[k] if k in b and b[k] == a[k] and type(b[k]) is type(a[k]) else UNKNOWN) for k in a.keys() | b.keys()}
+    return {
+        k: (a[k] if k in b and b[k] == a[k] and type(b[k]) is type(a[k]) else UNKNOWN)
+        for k in a.keys() | b.keys()
+    }
 
 
 @dataclass
@@ -132,7 +135,9 @@ class _Interpreter:
 
     # -- functions -----------------------------------------------------------------------------
 
-    def returns(self, fn: LFunction, args: Sequence[Value | int | None], views: Mapping[str, int | None]) -> frozenset[Value]:
+    def returns(
+        self, fn: LFunction, args: Sequence[Value | int | None], views: Mapping[str, int | None]
+    ) -> frozenset[Value]:
         """The values `fn` can return: scalar args known or UNKNOWN, `views` each struct
         parameter's byte offset into the instruction (None: not the instruction, or unknown)."""
         key = (fn.name, tuple(args), tuple(sorted(views.items())))
@@ -164,7 +169,11 @@ class _Interpreter:
         return result
 
     def can_return_true(self, fn: LFunction) -> bool:
-        views = {p.name: (0 if p.name == self.instruction_param else None) for p in fn.params if p.struct is not None}
+        views = {
+            p.name: (0 if p.name == self.instruction_param else None)
+            for p in fn.params
+            if p.struct is not None
+        }
         return any(isinstance(v, _Unknown) or v != 0 for v in self.returns(fn, [], views))
 
     # -- statements ----------------------------------------------------------------------------
@@ -290,7 +299,9 @@ class _Interpreter:
         a, b = self.expr(e.a, env), self.expr(e.b, env)
         if isinstance(a, _Unknown) or isinstance(b, _Unknown):
             return UNKNOWN
-        return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op])
+        return int(
+            {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
+        )
 
     def expr_Logical(self, e: Logical, env: Env) -> Value:
         a = _truth(self.expr(e.a, env))
@@ -358,4 +369,3 @@ def opcode_gate(
     param = next(p.name for p in fn.params if p.struct is not None)
     memo: dict[tuple[object, ...], frozenset[Value]] = shared if shared is not None else {}  # type: ignore[assignment]
     return {v for v in OPCODE_BYTES if _Interpreter(functions, v, param, memo).can_return_true(fn)}
-

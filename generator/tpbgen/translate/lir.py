@@ -247,7 +247,20 @@ class LFunction:
     calls: tuple[str, ...]
 
 
-EXPR_NODES: tuple[type, ...] = (Const, Var, Load, Unary, Not, Binary, Compare, Logical, Cond, Call, Conv, Index)
+EXPR_NODES: tuple[type, ...] = (
+    Const,
+    Var,
+    Load,
+    Unary,
+    Not,
+    Binary,
+    Compare,
+    Logical,
+    Cond,
+    Call,
+    Conv,
+    Index,
+)
 STMT_NODES: tuple[type, ...] = (Return, Assign, If, Loop, Switch, Break, Continue)
 
 C = TypeVar("C", bound=type)
@@ -259,9 +272,15 @@ def covers(prefix: str, nodes: tuple[type, ...]) -> Callable[[C], C]:
     class is defined, naming it."""
 
     def check(cls: C) -> C:
-        missing = [f"{prefix}_{n.__name__}" for n in nodes if not callable(getattr(cls, f"{prefix}_{n.__name__}", None))]
+        missing = [
+            f"{prefix}_{n.__name__}"
+            for n in nodes
+            if not callable(getattr(cls, f"{prefix}_{n.__name__}", None))
+        ]
         if missing:
-            raise TypeError(f"{cls.__name__} does not handle every lowered node: missing {', '.join(missing)}")
+            raise TypeError(
+                f"{cls.__name__} does not handle every lowered node: missing {', '.join(missing)}"
+            )
         return cls
 
     return check

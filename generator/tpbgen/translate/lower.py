@@ -124,13 +124,24 @@ class Lowerer:
             names[s.name] = TypeRef(s.kind, s.name, s.name, s.size)
         for e in self.gen.enums:
             names[e.name] = TypeRef("enum", e.name, e.name, e.size)
-        builtin = {n: TypeRef(sc.kind, sc.canon, n, sc.size, sc.signed) for n, sc in ctypes.STDINT.items()}
+        builtin = {
+            n: TypeRef(sc.kind, sc.canon, n, sc.size, sc.signed) for n, sc in ctypes.STDINT.items()
+        }
         names.update(builtin)
         for td in self.gen.typedefs:
             final = td.chain[-1]
             if final in names:
                 names[td.name] = names[final]
-            elif final in ("uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64"):
+            elif final in (
+                "uint8",
+                "int8",
+                "uint16",
+                "int16",
+                "uint32",
+                "int32",
+                "uint64",
+                "int64",
+            ):
                 sc = ctypes.canon_scalar(final)
                 names[td.name] = TypeRef(sc.kind, sc.canon, td.name, sc.size, sc.signed)
             elif len(td.chain) > 1 and td.chain[1] in names:
@@ -139,7 +150,9 @@ class Lowerer:
 
     def _is_pointer_view(self, n: c_ast.Node) -> bool:
         """Is `n` a parameter declared as a pointer to a struct or union?"""
-        return isinstance(n, c_ast.ID) and any(p.by_pointer and p.name == n.name for p in self._fn.params)
+        return isinstance(n, c_ast.ID) and any(
+            p.by_pointer and p.name == n.name for p in self._fn.params
+        )
 
     def scalar(self, t: TypeRef) -> ScalarType:
         return scalar_for(t.kind, t.size, t.signed)
@@ -166,7 +179,15 @@ class Lowerer:
             raise self.err(node, "returns a struct")
         self._returns = BOOL if fn.returns.kind == "bool" else self.scalar(fn.returns)
         body = self.block(node.body, [scope], in_loop=False, in_switch=False)
-        return LFunction(fn.name, tuple(params), self._returns, tuple(body), tuple(self._locals.items()), fn.loc, fn.calls)
+        return LFunction(
+            fn.name,
+            tuple(params),
+            self._returns,
+            tuple(body),
+            tuple(self._locals.items()),
+            fn.loc,
+            fn.calls,
+        )
 
     def err(self, node: c_ast.Node | None, message: str) -> LowerError:
         where = (
@@ -177,7 +198,9 @@ class Lowerer:
         return LowerError(self._fn.name, where, message)
 
     # -- statements ------------------------------------------------------------------------
-    def block(self, node: c_ast.Node | None, scopes: list[_Scope], in_loop: bool, in_switch: bool) -> list[Stmt]:
+    def block(
+        self, node: c_ast.Node | None, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
         if node is None:
             return []
         items = node.block_items or [] if isinstance(node, c_ast.Compound) else [node]
@@ -187,7 +210,9 @@ class Lowerer:
             out.extend(self.stmt(item, inner, in_loop, in_switch))
         return out
 
-    def stmt(self, n: c_ast.Node, scopes: list[_Scope], in_loop: bool, in_switch: bool) -> list[Stmt]:
+    def stmt(
+        self, n: c_ast.Node, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
         line = n.coord.line if n.coord else 0
         if isinstance(n, c_ast.Compound):
             return self.block(n, scopes, in_loop, in_switch)
@@ -200,8 +225,14 @@ class Lowerer:
         if isinstance(n, c_ast.DeclList):
             return [s for d in n.decls for s in self.local(d, scopes)]
         if isinstance(n, c_ast.If):
-            return [If(self.truth(n.cond, scopes), tuple(self.block(n.iftrue, [*scopes, _Scope()], in_loop, in_switch)),
-                       tuple(self.block(n.iffalse, [*scopes, _Scope()], in_loop, in_switch)), line)]
+            return [
+                If(
+                    self.truth(n.cond, scopes),
+                    tuple(self.block(n.iftrue, [*scopes, _Scope()], in_loop, in_switch)),
+                    tuple(self.block(n.iffalse, [*scopes, _Scope()], in_loop, in_switch)),
+                    line,
+                )
+            ]
         if isinstance(n, c_ast.For):
             inner = [*scopes, _Scope()]
             init = self.stmt(n.init, inner, in_loop, in_switch) if n.init is not None else []
@@ -218,11 +249,16 @@ class Lowerer:
             return self.do_while(n, scopes, in_switch)
         if isinstance(n, c_ast.While):
             cond = self.truth(n.cond, scopes)
-            body = self.block(n.stmt, [*scopes, _Scope()], True, False)  # checked like any other code
+            body = self.block(
+                n.stmt, [*scopes, _Scope()], True, False
+            )  # checked like any other code
             if isinstance(cond, Const) and not cond.value:
                 return []  # while (0): never runs
-            raise self.err(n, "while loop: tpbgen cannot prove its trip count bounded (accepted: for loops counting a local to a "
-                              "bound it does not change, do { ... } while (0), while (0))")
+            raise self.err(
+                n,
+                "while loop: tpbgen cannot prove its trip count bounded (accepted: for loops counting a local to a "
+                "bound it does not change, do { ... } while (0), while (0))",
+            )
         if isinstance(n, c_ast.Switch):
             return [self.switch(n, scopes, in_loop)]
         if isinstance(n, c_ast.Break):
@@ -249,7 +285,9 @@ class Lowerer:
             e = e.expr
         if isinstance(e, c_ast.ExprList):
             return [s for x in e.exprs for s in self.expression_statement(x, scopes)]
-        if isinstance(e, c_ast.Assignment) or (isinstance(e, c_ast.UnaryOp) and e.op in ("p++", "p--", "++", "--")):
+        if isinstance(e, c_ast.Assignment) or (
+            isinstance(e, c_ast.UnaryOp) and e.op in ("p++", "p--", "++", "--")
+        ):
             return self.effect(e, scopes)
         self.expr_any(e, scopes)
         return []
@@ -258,7 +296,9 @@ class Lowerer:
     def _is_void(t: c_ast.Node) -> bool:
         while isinstance(t, (c_ast.Typename, c_ast.TypeDecl)):
             t = t.type
-        return isinstance(t, c_ast.IdentifierType) and [x for x in t.names if x not in ("const", "volatile")] == ["void"]
+        return isinstance(t, c_ast.IdentifierType) and [
+            x for x in t.names if x not in ("const", "volatile")
+        ] == ["void"]
 
     def do_while(self, n: c_ast.DoWhile, scopes: list[_Scope], in_switch: bool) -> list[Stmt]:
         """`do { body } while (0)` runs its body once. Without a `break` or `continue` of its own
@@ -269,13 +309,19 @@ class Lowerer:
         body = self.block(n.stmt, [*scopes, _Scope()], True, False)
         cond = self.truth(n.cond, [*scopes, _Scope()])
         if not (isinstance(cond, Const) and not cond.value):
-            raise self.err(n, "do/while loop with a condition other than 0: tpbgen cannot prove its trip count bounded "
-                              "(accepted: do { ... } while (0))")
+            raise self.err(
+                n,
+                "do/while loop with a condition other than 0: tpbgen cannot prove its trip count bounded "
+                "(accepted: do { ... } while (0))",
+            )
         if not _jumps(body):
             return body
         flag = self.temp("_once")
         self._locals[flag] = BOOL
-        return [Assign(flag, Const(1, BOOL), line), Loop(Var(flag, BOOL), (Assign(flag, Const(0, BOOL), line), *body), (), line)]
+        return [
+            Assign(flag, Const(1, BOOL), line),
+            Loop(Var(flag, BOOL), (Assign(flag, Const(0, BOOL), line), *body), (), line),
+        ]
 
     def temp(self, stem: str) -> str:
         """A Python local of tpbgen's own, named apart from every C name of the function."""
@@ -309,8 +355,13 @@ class Lowerer:
             body = [s for st in stmts for s in self.stmt(st, inner, in_loop, True)]
             if body and isinstance(body[-1], Break):
                 body = body[:-1]
-            elif not always_returns(body):  # a return, an if/else or a nested switch (with a default) returning on every path
-                raise self.err(item, "case falls through into the next one (end each case with break or return)")
+            elif not always_returns(
+                body
+            ):  # a return, an if/else or a nested switch (with a default) returning on every path
+                raise self.err(
+                    item,
+                    "case falls through into the next one (end each case with break or return)",
+                )
             if any(isinstance(s, Break) for s in _walk(body)):
                 raise self.err(item, "break inside a case other than at its end")
             labels: tuple[int, ...] | None = None if has_default else tuple(pending)
@@ -359,7 +410,9 @@ class Lowerer:
         if isinstance(n, c_ast.UnaryOp) and n.op in ("p++", "p--", "++", "--"):
             name, t = self.lvalue(n.expr, scopes)
             op = "+" if "+" in n.op else "-"
-            return [Assign(name, self.conv(self.arith(op, Var(name, t), Const(1, INT32), n), t), line)]
+            return [
+                Assign(name, self.conv(self.arith(op, Var(name, t), Const(1, INT32), n), t), line)
+            ]
         if isinstance(n, c_ast.Assignment):
             name, t = self.lvalue(n.lvalue, scopes)
             rhs = self.expr(n.rvalue, scopes)
@@ -395,11 +448,15 @@ class Lowerer:
         if isinstance(e, Const) and t.kind == "float":
             value = round_float(e.value, t.bits)  # int or float to float: rounded once, as C does
             exact = isinstance(e.value, float) and (value == e.value or value != value)
-            return Const(value, t, e.name if exact else "")  # a named constant keeps its name when the value does not change
+            return Const(
+                value, t, e.name if exact else ""
+            )  # a named constant keeps its name when the value does not change
         if isinstance(e, Const) and isinstance(e.value, float):
             v = float_to_int(e.value, t.bits, not t.signed)
             if v is None:
-                raise self.err(where, f"converting {e.value!r} to {t.name} is undefined (out of range)")
+                raise self.err(
+                    where, f"converting {e.value!r} to {t.name} is undefined (out of range)"
+                )
             return Const(v, t)
         return Conv(e, t)
 
@@ -431,7 +488,9 @@ class Lowerer:
         if isinstance(n, c_ast.StructRef):
             base = self.expr_any(n.name, scopes)
             if n.type == "->" and not (isinstance(base, View) and self._is_pointer_view(n.name)):
-                raise self.err(n, "pointer access '->' on something that is not a pointer parameter")
+                raise self.err(
+                    n, "pointer access '->' on something that is not a pointer parameter"
+                )
             if not isinstance(base, View):
                 raise self.err(n, "field access on a non-struct value")
             return self.field(base, n.field.name, n, _path_of(n))
@@ -449,7 +508,9 @@ class Lowerer:
             if isinstance(idx, Const):
                 assert isinstance(idx.value, int)
                 if not 0 <= idx.value < arr.dims[0]:
-                    raise self.err(n, f"index {idx.value} is outside the array's {arr.dims[0]} elements")
+                    raise self.err(
+                        n, f"index {idx.value} is outside the array's {arr.dims[0]} elements"
+                    )
                 off = arr.view.offset.plus(idx.value * stride)
             else:
                 off = arr.view.offset.plus_term(self.conv(idx, INT64), stride)
@@ -462,7 +523,9 @@ class Lowerer:
             target = self.expr_any(n.expr, scopes)
             if isinstance(target, View) and (n.op == "&" or self._is_pointer_view(n.expr)):
                 return target
-            raise self.err(n, f"'{n.op}' is accepted only on struct and union views (pointer parameters)")
+            raise self.err(
+                n, f"'{n.op}' is accepted only on struct and union views (pointer parameters)"
+            )
         if isinstance(n, c_ast.UnaryOp):
             return self.unary(n, scopes)
         if isinstance(n, c_ast.BinaryOp):
@@ -477,7 +540,9 @@ class Lowerer:
             tref = self.type_of_decl(n.to_type.type, n)
             if tref.kind in ("struct", "union"):
                 raise self.err(n, "cast to a struct type")
-            return self.conv(self.expr(n.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref), n)
+            return self.conv(
+                self.expr(n.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref), n
+            )
         if isinstance(n, c_ast.FuncCall):
             return self.call(n, scopes)
         raise self.err(n, f"unsupported expression ({type(n).__name__})")
@@ -489,7 +554,9 @@ class Lowerer:
         if isinstance(idx, Const):
             assert isinstance(idx.value, int)
             if not 0 <= idx.value < arr.dims[0]:
-                raise self.err(n, f"index {idx.value} is outside {arr.name}'s {arr.dims[0]} elements")
+                raise self.err(
+                    n, f"index {idx.value} is outside {arr.name}'s {arr.dims[0]} elements"
+                )
             off = arr.offset.plus(idx.value * stride)
         else:
             off = arr.offset.plus_term(self.conv(idx, INT64), stride)
@@ -500,7 +567,11 @@ class Lowerer:
         flat: Expr = Const(off.const, INT64)
         for e, s in off.terms:
             term = e if s == 1 else Binary("*", e, Const(s, INT64), INT64)
-            flat = term if isinstance(flat, Const) and flat.value == 0 else Binary("+", flat, term, INT64)
+            flat = (
+                term
+                if isinstance(flat, Const) and flat.value == 0
+                else Binary("+", flat, term, INT64)
+            )
         return Index(arr.name, flat, arr.t, arr.values)
 
     def constant(self, n: c_ast.Constant) -> Const:
@@ -510,14 +581,23 @@ class Lowerer:
             if n.value.endswith("'"):  # a character constant (pycparser types 'ab' as int)
                 c = parse_char_literal(n.value)
                 bits, unsigned = char_type_of(n.value)
-                return Const(c.value, {(32, False): INT32, (16, True): UINT16, (32, True): UINT32}[(bits, unsigned)])
+                return Const(
+                    c.value,
+                    {(32, False): INT32, (16, True): UINT16, (32, True): UINT32}[(bits, unsigned)],
+                )
             if n.type in ("float", "double", "long double"):
-                value, fbits = float_value(n.value)  # rounded once from the exact literal: 0.1f is 0.100000001490116...
+                value, fbits = float_value(
+                    n.value
+                )  # rounded once from the exact literal: 0.1f is 0.100000001490116...
                 return Const(value, FLOAT32 if fbits == 32 else FLOAT64)
             v = parse_int_literal(n.value)
         except ValueError as exc:
-            raise self.err(n, str(exc) if n.value in str(exc) else f"constant {n.value}: {exc}") from None
-        t = {(False, 32): INT32, (True, 32): UINT32, (False, 64): INT64, (True, 64): UINT64}[(v.unsigned, v.bits)]
+            raise self.err(
+                n, str(exc) if n.value in str(exc) else f"constant {n.value}: {exc}"
+            ) from None
+        t = {(False, 32): INT32, (True, 32): UINT32, (False, 64): INT64, (True, 64): UINT64}[
+            (v.unsigned, v.bits)
+        ]
         assert isinstance(v.value, int)
         return Const(v.value, t)
 
@@ -533,13 +613,29 @@ class Lowerer:
                 elem_size //= d
             return ArrayView(view, f.type, f.dims, elem_size)
         if f.bit_width is not None:
-            return Load(view, self.scalar(f.type), f.size, f.bit_offset, f.bit_width, path, f.type.name if f.type.kind == "enum" else "")
+            return Load(
+                view,
+                self.scalar(f.type),
+                f.size,
+                f.bit_offset,
+                f.bit_width,
+                path,
+                f.type.name if f.type.kind == "enum" else "",
+            )
         return self.element(view, f.type, f.size, path)
 
     def element(self, view: View, t: TypeRef, size: int, path: str) -> Expr | View:
         if t.kind in ("struct", "union"):
             return View(view.buf, view.offset, t.name)
-        return Load(view, BOOL if t.kind == "bool" else self.scalar(t), size, None, None, path, t.name if t.kind == "enum" else "")
+        return Load(
+            view,
+            BOOL if t.kind == "bool" else self.scalar(t),
+            size,
+            None,
+            None,
+            path,
+            t.name if t.kind == "enum" else "",
+        )
 
     def _find(self, s: Struct, name: str, base: int) -> tuple[Field, int] | None:
         for f in s.fields:
@@ -555,7 +651,9 @@ class Lowerer:
         if n.op == "sizeof":
             if isinstance(n.expr, c_ast.Typename):
                 tref = self.type_of_decl(n.expr.type, n)
-                size = self.structs[tref.name].size if tref.kind in ("struct", "union") else tref.size
+                size = (
+                    self.structs[tref.name].size if tref.kind in ("struct", "union") else tref.size
+                )
                 return Const(size, UINT64)
             raise self.err(n, "sizeof of an expression")
         if n.op == "!":
@@ -582,7 +680,11 @@ class Lowerer:
 
     def binary(self, n: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
         if n.op in ("&&", "||"):
-            return Logical("and" if n.op == "&&" else "or", self.truth(n.left, scopes), self.truth(n.right, scopes))
+            return Logical(
+                "and" if n.op == "&&" else "or",
+                self.truth(n.left, scopes),
+                self.truth(n.right, scopes),
+            )
         a = self.expr(n.left, scopes)
         b = self.expr(n.right, scopes)
         if n.op in ("==", "!=", "<", "<=", ">", ">="):
@@ -629,7 +731,13 @@ class Lowerer:
                     raise self.err(a, f"argument '{p.name}' of {name} must be a {p.type.name}")
                 args.append(v)
             else:
-                args.append(self.conv(self.expr(a, scopes), BOOL if p.type.kind == "bool" else self.scalar(p.type), a))
+                args.append(
+                    self.conv(
+                        self.expr(a, scopes),
+                        BOOL if p.type.kind == "bool" else self.scalar(p.type),
+                        a,
+                    )
+                )
         ret = BOOL if fn.returns.kind == "bool" else self.scalar(fn.returns)
         return Call(name, tuple(args), ret)
 
@@ -657,8 +765,19 @@ class Lowerer:
 
 
 # Expression nodes that can stand as a statement (`e;`).
-_EXPRESSIONS = (c_ast.Assignment, c_ast.UnaryOp, c_ast.Cast, c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.TernaryOp,
-                c_ast.FuncCall, c_ast.StructRef, c_ast.ArrayRef, c_ast.ExprList)
+_EXPRESSIONS = (
+    c_ast.Assignment,
+    c_ast.UnaryOp,
+    c_ast.Cast,
+    c_ast.ID,
+    c_ast.Constant,
+    c_ast.BinaryOp,
+    c_ast.TernaryOp,
+    c_ast.FuncCall,
+    c_ast.StructRef,
+    c_ast.ArrayRef,
+    c_ast.ExprList,
+)
 
 
 def _path_of(n: c_ast.Node) -> str:
@@ -745,7 +864,11 @@ def _range_of(e: Expr) -> tuple[int, int] | None:
         return inner if full[0] <= inner[0] <= inner[1] <= full[1] else full
     if isinstance(e, Load) and e.bit_width is not None:
         w = e.bit_width
-        return (-(1 << (w - 1)), (1 << (w - 1)) - 1) if e.t.signed and e.t.kind == "int" else (0, (1 << w) - 1)
+        return (
+            (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+            if e.t.signed and e.t.kind == "int"
+            else (0, (1 << w) - 1)
+        )
     if isinstance(e, Cond):
         a, b = _range_of(e.a), _range_of(e.b)
         return (min(a[0], b[0]), max(a[1], b[1])) if a and b else full
@@ -763,7 +886,13 @@ def _range_of(e: Expr) -> tuple[int, int] | None:
         elif e.op == ">>" and b[0] == b[1] and b[0] >= 0 and a[0] >= 0:
             found = a[0] >> b[0], a[1] >> b[0]
         elif e.op in ("+", "-", "*"):
-            corners = [x * y for x in a for y in b] if e.op == "*" else [a[0] + b[0], a[1] + b[1]] if e.op == "+" else [a[0] - b[1], a[1] - b[0]]
+            corners = (
+                [x * y for x in a for y in b]
+                if e.op == "*"
+                else [a[0] + b[0], a[1] + b[1]]
+                if e.op == "+"
+                else [a[0] - b[1], a[1] - b[0]]
+            )
             found = min(corners), max(corners)
         if found is not None and full[0] <= found[0] <= found[1] <= full[1]:
             return found
@@ -793,8 +922,14 @@ def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stm
     v = step[0].name
     inc = unconv(step[0].e)
     amount = unconv(inc.b) if isinstance(inc, Binary) else None
-    if not (isinstance(inc, Binary) and inc.op in ("+", "-") and _var(inc.a, v) and isinstance(amount, Const)
-            and isinstance(amount.value, int) and amount.value != 0):
+    if not (
+        isinstance(inc, Binary)
+        and inc.op in ("+", "-")
+        and _var(inc.a, v)
+        and isinstance(amount, Const)
+        and isinstance(amount.value, int)
+        and amount.value != 0
+    ):
         return f"its step does not move {v} by a constant"
     d = amount.value if inc.op == "+" else -amount.value
     t = unconv(inc.a).t
@@ -812,10 +947,19 @@ def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stm
     for st in init:
         if isinstance(st, Assign) and st.name == v:
             first = unconv(st.e)
-            start = first.value if isinstance(first, Const) and isinstance(first.value, int) else None
+            start = (
+                first.value if isinstance(first, Const) and isinstance(first.value, int) else None
+            )
     tmin, tmax = value_range(t)
     # a signed counter compared as unsigned keeps its value while it is not negative: counting up from 0 or more
-    keeps_value = fits(t, side.t) or (d > 0 and start is not None and start >= 0 and side.t.kind == "int" and not side.t.signed and side.t.bits >= t.bits)
+    keeps_value = fits(t, side.t) or (
+        d > 0
+        and start is not None
+        and start >= 0
+        and side.t.kind == "int"
+        and not side.t.signed
+        and side.t.bits >= t.bits
+    )
     if not keeps_value:
         return f"{v} ({t.name}) is compared as {side.t.name}, which changes its value"
     rng = _range_of(bound)
@@ -828,8 +972,13 @@ def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stm
         or (d > 0 and op == "<=" and hi <= tmax - c)
         or (d < 0 and op == ">" and lo >= tmin + c - 1)
         or (d < 0 and op == ">=" and lo >= tmin + c)
-        or (op == "!=" and c == 1 and lo == hi and tmin <= lo <= tmax
-            and (not t.signed or (start is not None and (start <= lo if d > 0 else start >= lo))))
+        or (
+            op == "!="
+            and c == 1
+            and lo == hi
+            and tmin <= lo <= tmax
+            and (not t.signed or (start is not None and (start <= lo if d > 0 else start >= lo)))
+        )
     )
     if proven:
         return ""

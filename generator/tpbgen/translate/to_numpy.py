@@ -66,8 +66,16 @@ def np_dtype(t: ScalarType) -> str:
     return f"np.{'int' if t.signed else 'uint'}{t.bits}"
 
 
-_VIEW = {("int", 16, False): "<u2", ("int", 16, True): "<i2", ("int", 32, False): "<u4", ("int", 32, True): "<i4",
-         ("int", 64, False): "<u8", ("int", 64, True): "<i8", ("float", 32, True): "<f4", ("float", 64, True): "<f8"}
+_VIEW = {
+    ("int", 16, False): "<u2",
+    ("int", 16, True): "<i2",
+    ("int", 32, False): "<u4",
+    ("int", 32, True): "<i4",
+    ("int", 64, False): "<u8",
+    ("int", 64, True): "<i8",
+    ("float", 32, True): "<f4",
+    ("float", 64, True): "<f8",
+}
 
 
 @dataclass
@@ -77,8 +85,12 @@ class NpEmitter:
     _n: int = 0
     lines: list[str] = field(default_factory=list)
     pre: list[str] = field(default_factory=list)
-    loops: list[tuple[str, str]] = field(default_factory=list)  # (skip mask, break mask) of each enclosing loop
-    hoisted: list[str] = field(default_factory=list)  # local functions for deep subexpressions (see to_python)
+    loops: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (skip mask, break mask) of each enclosing loop
+    hoisted: list[str] = field(
+        default_factory=list
+    )  # local functions for deep subexpressions (see to_python)
     _depth: int = 0
 
     def tmp(self, prefix: str = "_t") -> str:
@@ -105,14 +117,20 @@ class NpEmitter:
             byte = f"_gather({W}, {off}, {e.size})"
             raw = byte
             if e.bit_width is None and e.t.kind in ("int", "bool") and e.size <= 8:
-                val = raw if e.t.kind != "int" or (e.size == 1 and not e.t.signed) else f"{raw}.astype({np_dtype(e.t)})"
+                val = (
+                    raw
+                    if e.t.kind != "int" or (e.size == 1 and not e.t.signed)
+                    else f"{raw}.astype({np_dtype(e.t)})"
+                )
                 if e.t.kind == "bool":
                     return f"({raw} != 0)"
                 if e.t.signed and e.size == 1:
                     val = f"{raw}.astype(np.int8)"
                 return val
             if e.bit_width is None:
-                return f"_gather_as({W}, {off}, {e.size}, {_VIEW[(e.t.kind, e.t.bits, e.t.signed)]!r})"
+                return (
+                    f"_gather_as({W}, {off}, {e.size}, {_VIEW[(e.t.kind, e.t.bits, e.t.signed)]!r})"
+                )
         else:
             raw = f"_byte({W}, {off})" if e.size == 1 else f"_col({W}, {off}, {e.size})"
         if e.bit_width is not None:
@@ -139,7 +157,13 @@ class NpEmitter:
     def cmp_operand(self, e: Expr) -> str:
         """A comparison operand: a value-preserving integer widening is left to numpy's own
         (exact) promotion instead of an explicit astype copy; arithmetic still widens first."""
-        if isinstance(e, Conv) and e.t.kind == "int" and e.e.t.kind in ("int", "bool") and fits(e.e.t, e.t) and e.e.t.bits < 64:
+        if (
+            isinstance(e, Conv)
+            and e.t.kind == "int"
+            and e.e.t.kind in ("int", "bool")
+            and fits(e.e.t, e.t)
+            and e.e.t.bits < 64
+        ):
             return self.expr(e.e)
         return self.expr(e)
 
@@ -193,7 +217,11 @@ class NpEmitter:
         terms = flatten(e, e.op)
         if len(terms) > 2:  # a chain: one term per line, as the header and the scalar code have it
             fn = "_all_of" if e.op == "and" else "_any_of"
-            return f"{fn}(\n" + "".join(f"        {self.arg(t)},{reads_comment([t])}\n" for t in terms) + "    )"
+            return (
+                f"{fn}(\n"
+                + "".join(f"        {self.arg(t)},{reads_comment([t])}\n" for t in terms)
+                + "    )"
+            )
         op = "np.logical_and" if e.op == "and" else "np.logical_or"
         return f"{op}({self.arg(e.a)}, {self.arg(e.b)})"
 
@@ -221,9 +249,17 @@ class NpEmitter:
         sa, sb = self.expr(e.a), self.expr(e.b)
         if e.op in ("<<", ">>") and e.b.t != e.t:
             # numpy has no uint64 << int32; C's result type is the left operand's anyway
-            sb = f"np.asarray({_bare(sb)}).astype({np_dtype(e.t)})" if not isinstance(e.b, Const) else f"{np_dtype(e.t)}({e.b.value!r})"
+            sb = (
+                f"np.asarray({_bare(sb)}).astype({np_dtype(e.t)})"
+                if not isinstance(e.b, Const)
+                else f"{np_dtype(e.t)}({e.b.value!r})"
+            )
         if e.op == "/":
-            return f"_vdiv({_bare(sa)}, {_bare(sb)})" if e.t.kind == "int" else f"_fdiv({_bare(sa)}, {_bare(sb)})"
+            return (
+                f"_vdiv({_bare(sa)}, {_bare(sb)})"
+                if e.t.kind == "int"
+                else f"_fdiv({_bare(sa)}, {_bare(sb)})"
+            )
         if e.op == "%":
             return f"_vmod({_bare(sa)}, {_bare(sb)})"
         return f"({sa} {e.op} {sb})"
@@ -238,24 +274,38 @@ class NpEmitter:
     def function(self, f: LFunction) -> list[str]:
         params = []
         for p in f.params:
-            params += [f"{p.name}_W: Any", f"{p.name}_o: Any"] if p.struct is not None else [f"{p.name}: Any"]
+            params += (
+                [f"{p.name}_W: Any", f"{p.name}_o: Any"]
+                if p.struct is not None
+                else [f"{p.name}: Any"]
+            )
         head = f"def _v_{f.name}({', '.join(params)}) -> Any:"
         body = f.body
         self.hoisted = []
         if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
             ret = self.arg(body[0].e)
             return [head, *self.take_hoisted("    "), f"    return {ret}"]
-        if len(body) == 1 and isinstance(body[0], Switch) and (member := self.switch_membership(body[0])) is not None:
+        if (
+            len(body) == 1
+            and isinstance(body[0], Switch)
+            and (member := self.switch_membership(body[0])) is not None
+        ):
             return [head, *self.take_hoisted("    "), f"    return {member}"]
         self.pre = []
-        if len(body) == 1 and isinstance(body[0], Switch) and (table := self.switch_table(body[0], f.returns)) is not None:
+        if (
+            len(body) == 1
+            and isinstance(body[0], Switch)
+            and (table := self.switch_table(body[0], f.returns)) is not None
+        ):
             return [head, *self.take_hoisted("    "), *self.pre, f"    return {table}"]
         self.hoisted = []
         self.lines = []
         self.loops = []
         n_src = next((f"{p.name}_W.shape[0]" for p in f.params if p.struct is not None), None)
         if n_src is None:
-            n_src = next((f"np.shape({p.name})[0] if np.ndim({p.name}) else 1" for p in f.params), "1")
+            n_src = next(
+                (f"np.shape({p.name})[0] if np.ndim({p.name}) else 1" for p in f.params), "1"
+            )
         self.lines.append(f"    _N = {n_src}")
         self.lines.append("    _done = np.zeros(_N, dtype=np.bool_)")
         self.lines.append(f"    _ret = np.zeros(_N, dtype={np_dtype(f.returns)})")
@@ -270,7 +320,11 @@ class NpEmitter:
         values: dict[int, int | float] = {}
         default: int | float | None = None
         for labels, body in s.cases:
-            if len(body) != 1 or not isinstance(body[0], Return) or not isinstance(body[0].e, Const):
+            if (
+                len(body) != 1
+                or not isinstance(body[0], Return)
+                or not isinstance(body[0].e, Const)
+            ):
                 return None
             v = body[0].e.value
             if labels is None:
@@ -291,7 +345,12 @@ class NpEmitter:
         all_labels: list[int] = []
         default: bool | None = None
         for labels, body in s.cases:
-            if len(body) != 1 or not isinstance(body[0], Return) or not isinstance(body[0].e, Const) or body[0].e.t.kind != "bool":
+            if (
+                len(body) != 1
+                or not isinstance(body[0], Return)
+                or not isinstance(body[0].e, Const)
+                or body[0].e.t.kind != "bool"
+            ):
                 return None
             if labels is None:
                 default = bool(body[0].e.value)
@@ -304,8 +363,16 @@ class NpEmitter:
         v = self.arg(s.e)
         if default:
             false_labels = sorted(set(all_labels) - set(true_labels))
-            return f"~np.isin({v}, {false_labels!r}, kind='table')" if false_labels else f"np.ones(np.shape({v}), dtype=np.bool_)"
-        return f"np.isin({v}, {sorted(true_labels)!r}, kind='table')" if true_labels else f"np.zeros(np.shape({v}), dtype=np.bool_)"
+            return (
+                f"~np.isin({v}, {false_labels!r}, kind='table')"
+                if false_labels
+                else f"np.ones(np.shape({v}), dtype=np.bool_)"
+            )
+        return (
+            f"np.isin({v}, {sorted(true_labels)!r}, kind='table')"
+            if true_labels
+            else f"np.zeros(np.shape({v}), dtype=np.bool_)"
+        )
 
     def block(self, body: tuple[Stmt, ...], mask: str, ind: str) -> None:
         for s in body:
@@ -344,9 +411,13 @@ class NpEmitter:
         L = self.lines
         m = self.eff(mask)
         if m == "_ALL":
-            L.append(f"{ind}{s.name} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape).astype({s.name}.dtype)")
+            L.append(
+                f"{ind}{s.name} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape).astype({s.name}.dtype)"
+            )
         else:
-            L.append(f"{ind}{s.name} = np.where({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)")
+            L.append(
+                f"{ind}{s.name} = np.where({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)"
+            )
 
     def stmt_If(self, s: If, mask: str, ind: str) -> None:
         L = self.lines
@@ -375,13 +446,21 @@ class NpEmitter:
                 continue
             labels_all += labels
             cm = self.tmp("_m")
-            test = f"({v} == {labels[0]})" if len(labels) == 1 else f"np.isin({v}, {list(labels)!r}, kind='table')"
+            test = (
+                f"({v} == {labels[0]})"
+                if len(labels) == 1
+                else f"np.isin({v}, {list(labels)!r}, kind='table')"
+            )
             L.append(f"{ind}{cm} = {base}{test}")
             self.block(body, cm, ind)
         if default is not None:
             cm = self.tmp("_m")
             # a switch of only `default:` matches every lane (np.isin cannot take an empty table)
-            rest = f"~np.isin({v}, {labels_all!r}, kind='table')" if labels_all else f"np.ones(np.shape({v}), dtype=np.bool_)"
+            rest = (
+                f"~np.isin({v}, {labels_all!r}, kind='table')"
+                if labels_all
+                else f"np.ones(np.shape({v}), dtype=np.bool_)"
+            )
             L.append(f"{ind}{cm} = {base}{rest}")
             self.block(default, cm, ind)
 

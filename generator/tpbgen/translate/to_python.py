@@ -48,8 +48,14 @@ from .lir import (
 
 # Readers the generated module defines (see templates/runtime/gen/validators.py.j2)
 _READERS = {
-    ("int", 16, False): "_U16", ("int", 16, True): "_I16", ("int", 32, False): "_U32", ("int", 32, True): "_I32",
-    ("int", 64, False): "_U64", ("int", 64, True): "_I64", ("float", 32, True): "_F32", ("float", 64, True): "_F64",
+    ("int", 16, False): "_U16",
+    ("int", 16, True): "_I16",
+    ("int", 32, False): "_U32",
+    ("int", 32, True): "_I32",
+    ("int", 64, False): "_U64",
+    ("int", 64, True): "_I64",
+    ("float", 32, True): "_F32",
+    ("float", 64, True): "_F64",
 }
 
 
@@ -98,7 +104,9 @@ class PyEmitter:
     # the branches that lead to it (innermost last).
     return_hook: Callable[[Return, str, list[Expr]], list[str]] | None = None
     branch: list[Expr] = field(default_factory=list)
-    defs: dict[str, Expr] = field(default_factory=dict)  # the last expression assigned to each local
+    defs: dict[str, Expr] = field(
+        default_factory=dict
+    )  # the last expression assigned to each local
     # Subexpressions nested deeper than HOIST_DEPTH, as local functions (`def _sub1() -> int: ...`)
     # the statement being written is preceded by: Python's parser takes 200 nested brackets at most.
     hoisted: list[str] = field(default_factory=list)
@@ -121,7 +129,11 @@ class PyEmitter:
         buf = f"{e.view.buf}_b"
         off = self.offset(e.view)
         if e.bit_width is not None:
-            raw = f"int.from_bytes({buf}[{off}:{off} + {e.size}], 'little')" if e.size > 1 else f"{buf}[{off}]"
+            raw = (
+                f"int.from_bytes({buf}[{off}:{off} + {e.size}], 'little')"
+                if e.size > 1
+                else f"{buf}[{off}]"
+            )
             val = f"(({raw} >> {e.bit_offset}) & {hex((1 << e.bit_width) - 1)})"
             if e.t.signed and e.t.kind == "int":
                 val = f"(({val} ^ {hex(1 << (e.bit_width - 1))}) - {hex(1 << (e.bit_width - 1))})"
@@ -186,11 +198,18 @@ class PyEmitter:
     def expr_Not(self, e: Not) -> str:
         inner = e.e
         if isinstance(inner, Not):
-            return self.expr(inner.e) if inner.e.t.kind == "bool" else f"({self.expr(inner.e)} != 0)"
+            return (
+                self.expr(inner.e) if inner.e.t.kind == "bool" else f"({self.expr(inner.e)} != 0)"
+            )
         # !(a < b) is a >= b only without NaN: an ordered comparison of floats stays negated
-        if isinstance(inner, Compare) and (inner.op in ("==", "!=") or "float" not in (inner.a.t.kind, inner.b.t.kind)):
+        if isinstance(inner, Compare) and (
+            inner.op in ("==", "!=") or "float" not in (inner.a.t.kind, inner.b.t.kind)
+        ):
             return self.expr(Compare(_NEGATE[inner.op], inner.a, inner.b))
-        if isinstance(inner, Logical) and (member := self.membership(inner, negate=True)) is not None:
+        if (
+            isinstance(inner, Logical)
+            and (member := self.membership(inner, negate=True)) is not None
+        ):
             return member
         return f"(not {self.expr(inner)})"
 
@@ -244,13 +263,23 @@ class PyEmitter:
         def flush() -> None:
             if len(run) >= 2:
                 values = ", ".join(self.expr(t.b) for t in run)
-                out.append((f"{self.bare(run[0].a)} {'in' if cmp == '==' else 'not in'} ({values})", list(run)))
+                out.append(
+                    (
+                        f"{self.bare(run[0].a)} {'in' if cmp == '==' else 'not in'} ({values})",
+                        list(run),
+                    )
+                )
             else:
                 out.extend((self.tight(t), [t]) for t in run)
             run.clear()
 
         for t in flatten(e, e.op):
-            if isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const) and (not run or self.expr(run[0].a) == self.expr(t.a)):
+            if (
+                isinstance(t, Compare)
+                and t.op == cmp
+                and isinstance(t.b, Const)
+                and (not run or self.expr(run[0].a) == self.expr(t.a))
+            ):
                 run.append(t)
                 continue
             flush()
@@ -274,7 +303,9 @@ class PyEmitter:
         """`x == A || x == B ...` as `x in (A, B, ...)` (and `!=`/&& as `not in`); `negate` for its `!`."""
         cmp, op = ("==", "or") if e.op == "or" else ("!=", "and")
         terms = flatten(e, op)
-        if len(terms) < 2 or not all(isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const) for t in terms):
+        if len(terms) < 2 or not all(
+            isinstance(t, Compare) and t.op == cmp and isinstance(t.b, Const) for t in terms
+        ):
             return None
         lhs = {self.expr(t.a) for t in terms if isinstance(t, Compare)}
         if len(lhs) != 1:
@@ -286,7 +317,9 @@ class PyEmitter:
     def binary(self, e: Binary) -> str:
         a, b, t = self.expr(e.a), self.expr(e.b), e.t
         if t.kind == "float":
-            out = f"_fdiv({a}, {b})" if e.op == "/" else f"({a} {e.op} {b})"  # IEEE: x / 0.0 is inf or NaN
+            out = (
+                f"_fdiv({a}, {b})" if e.op == "/" else f"({a} {e.op} {b})"
+            )  # IEEE: x / 0.0 is inf or NaN
             return f"_f32({strip_parens(out)})" if t.bits == 32 else out
         if e.op == "/":
             return f"_cdiv({a}, {b})" if t.signed else f"({a} // {b})"
@@ -311,7 +344,9 @@ class PyEmitter:
         return wrap_expr(x, dst)
 
     # -- statements ------------------------------------------------------------------------
-    def stmts(self, body: tuple[Stmt, ...] | list[Stmt], indent: str, step: tuple[Stmt, ...] = ()) -> list[str]:
+    def stmts(
+        self, body: tuple[Stmt, ...] | list[Stmt], indent: str, step: tuple[Stmt, ...] = ()
+    ) -> list[str]:
         out: list[str] = []
         for s in body:
             out += self.stmt(s, indent, step)
@@ -330,7 +365,11 @@ class PyEmitter:
         if self.return_hook is not None:
             return self.return_hook(s, ind, list(self.branch))
         assert s.e is not None
-        if isinstance(s.e, Logical) and self.membership(s.e) is None and len(self.chain_terms(s.e)) > 2:
+        if (
+            isinstance(s.e, Logical)
+            and self.membership(s.e) is None
+            and len(self.chain_terms(s.e)) > 2
+        ):
             # a long conjunction (the usual validator body): one term per line, as in the header;
             # a term keeps its parentheses unless it binds tighter than `and`/`or` anyway
             lines = [
@@ -346,7 +385,10 @@ class PyEmitter:
 
     def stmt_If(self, s: If, ind: str, step: tuple[Stmt, ...]) -> list[str]:
         self.branch.append(s.c)
-        out = [f"{ind}if {self.bare(s.c)}:{self.reads(s.c)}", *self.stmts(s.then, ind + "    ", step)]
+        out = [
+            f"{ind}if {self.bare(s.c)}:{self.reads(s.c)}",
+            *self.stmts(s.then, ind + "    ", step),
+        ]
         self.branch[-1] = Not(s.c)
         if s.orelse:
             out += [f"{ind}else:", *self.stmts(s.orelse, ind + "    ", step)]
@@ -376,7 +418,11 @@ class PyEmitter:
             if labels is None:
                 default = body
                 continue
-            test = f"{v} == {labels[0]}" if len(labels) == 1 else f"{v} in ({', '.join(str(x) for x in labels)})"
+            test = (
+                f"{v} == {labels[0]}"
+                if len(labels) == 1
+                else f"{v} in ({', '.join(str(x) for x in labels)})"
+            )
             out.append(f"{ind}{'if' if first else 'elif'} {test}:")
             out += self.stmts(body, ind + "    ", step)
             first = False
@@ -398,7 +444,12 @@ class PyEmitter:
         false_labels: list[int] = []
         default: bool | None = None
         for labels, body in s.cases:
-            if len(body) != 1 or not isinstance(body[0], Return) or not isinstance(body[0].e, Const) or body[0].e.t.kind != "bool":
+            if (
+                len(body) != 1
+                or not isinstance(body[0], Return)
+                or not isinstance(body[0].e, Const)
+                or body[0].e.t.kind != "bool"
+            ):
                 return None
             value = bool(body[0].e.value)
             if labels is None:
@@ -426,7 +477,9 @@ class PyEmitter:
     def function(self, f: LFunction) -> list[str]:
         body = self.stmts(f.body, "    ")
         if not always_returns(f.body):
-            body.append(f"    return {'False' if f.returns == BOOL else '0'}  # C: control reaches the end")
+            body.append(
+                f"    return {'False' if f.returns == BOOL else '0'}  # C: control reaches the end"
+            )
         return [self.signature(f), *body]
 
     # -- explain ---------------------------------------------------------------------------
@@ -438,7 +491,11 @@ class PyEmitter:
             return e.name or (repr(e.value) if isinstance(e.value, float) else str(e.value))
         if isinstance(e, Var):
             d = self.defs.get(e.name)
-            return self.c_text(d) if isinstance(d, (Load, Conv)) and isinstance(unconv(d), Load) else e.name
+            return (
+                self.c_text(d)
+                if isinstance(d, (Load, Conv)) and isinstance(unconv(d), Load)
+                else e.name
+            )
         if isinstance(e, Load):
             return self.path(e)
         if isinstance(e, Not):

@@ -36,7 +36,9 @@ INST_UNION = "NEURON_ISA_TPB_INST_UNION"
 @dataclass(frozen=True)
 class PyFunction:
     name: str  # the C name
-    public: str  # its public Python name (naming.function_name: the C name unless that would shadow)
+    public: (
+        str  # its public Python name (naming.function_name: the C name unless that would shadow)
+    )
     code: str  # `def _<name>(...)` and its body
     explain_code: str  # `def _x_<name>(...)` returning None (accepted) or the reason
     wrapper: str  # the public `def <name>(...)` taking struct objects / bytes, "" when `<name> = _<name>`
@@ -71,7 +73,9 @@ class Untranslated:
 class TranslatedGen:
     functions: tuple[PyFunction, ...]
     top: tuple[TopValidator, ...]
-    consts: tuple[tuple[str, int | float | tuple[int | float, ...]], ...]  # every enum/static constant the code names
+    consts: tuple[
+        tuple[str, int | float | tuple[int | float, ...]], ...
+    ]  # every enum/static constant the code names
     lowered: tuple[LFunction, ...]
     warnings: tuple[Diagnostic, ...]
     untranslated: tuple[Untranslated, ...] = ()
@@ -84,8 +88,13 @@ def _is_top_candidate(fn: Function, called: set[str]) -> bool:
     """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
     of the instruction union (by value) that no function calls."""
     # by value or through a (const) pointer: C reads the same bytes
-    return (fn.returns.kind in TRUTH_KINDS and fn.name not in called and len(fn.params) == 1
-            and fn.params[0].type.kind == "union" and fn.params[0].type.name == INST_UNION)
+    return (
+        fn.returns.kind in TRUTH_KINDS
+        and fn.name not in called
+        and len(fn.params) == 1
+        and fn.params[0].type.kind == "union"
+        and fn.params[0].type.name == INST_UNION
+    )
 
 
 def _reachers(gen: Generation, tops: set[str]) -> dict[str, set[str]]:
@@ -128,11 +137,24 @@ def _translate(gen: Generation) -> TranslatedGen:
             continue
         w = err.where
         needed = tuple(sorted(reach.get(fn.name, ())))
-        params = tuple((naming.local_name(p.name), p.type.kind in ("struct", "union")) for p in fn.params)
-        stubs.append(Untranslated(fn.name, naming.function_name(fn.name), params, f"{w.file}:{w.line}:{w.col}" if w.col else f"{w.file}:{w.line}", err.message, needed))
+        params = tuple(
+            (naming.local_name(p.name), p.type.kind in ("struct", "union")) for p in fn.params
+        )
+        stubs.append(
+            Untranslated(
+                fn.name,
+                naming.function_name(fn.name),
+                params,
+                f"{w.file}:{w.line}:{w.col}" if w.col else f"{w.file}:{w.line}",
+                err.message,
+                needed,
+            )
+        )
         if needed:
-            what = (f"{fn.name} is outside the translator's subset ({err.message}); the top-level validator(s) {', '.join(needed)} "
-                    "raise UntranslatedPredicate when a word reaches it (--strict makes this an error)")
+            what = (
+                f"{fn.name} is outside the translator's subset ({err.message}); the top-level validator(s) {', '.join(needed)} "
+                "raise UntranslatedPredicate when a word reaches it (--strict makes this an error)"
+            )
         else:
             what = f"{fn.name} is outside the translator's subset ({err.message}) and no top-level validator reaches it: skipped (calling it raises UntranslatedPredicate)"
         warnings.append(Diagnostic(what, w.file, w.line, w.col, Severity.WARNING, "untranslated"))
@@ -170,8 +192,12 @@ def _translate(gen: Generation) -> TranslatedGen:
             # no body to compute a gate from: the opcodes the JSON binds to the struct of the arm
             # its C reads; validate() then reports the stub rather than guess
             arm = _arm_in_c(ir_by_name[stub.name], union)
-            arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
-            gate = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
+            arm_struct = (
+                next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
+            )
+            gate = {
+                d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct
+            }
             tops.append(TopValidator(stub.name, tuple(sorted(gate)), arm))
     for lf in lowered:
         if lf.returns.kind not in TRUTH_KINDS or lf.name in called:
@@ -185,18 +211,45 @@ def _translate(gen: Generation) -> TranslatedGen:
         arm = _arm_of(lf, by_name)
         src: Function = ir_by_name[lf.name]
         arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
-        bound = {d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct}
+        bound = {
+            d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct
+        }
         if not gate:
-            warnings.append(Diagnostic(f"top-level validator {lf.name} can never return true: validate() accepts no word through it",
-                                       src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
+            warnings.append(
+                Diagnostic(
+                    f"top-level validator {lf.name} can never return true: validate() accepts no word through it",
+                    src.loc.file,
+                    src.loc.line,
+                    0,
+                    Severity.WARNING,
+                    "gate",
+                )
+            )
         elif gate - bound:
             extra = sorted(gate - bound)
-            shown = ", ".join(f"{v:#04x}" for v in extra[:12]) + (f" and {len(extra) - 12} more" if len(extra) > 12 else "")
-            warnings.append(Diagnostic(f"top-level validator {lf.name} can return true for {len(extra)} opcode(s) the JSON does not bind to "
-                                       f"{arm_struct or 'the struct it reads'}: {shown}; validate() runs it on them too, as its C says",
-                                       src.loc.file, src.loc.line, 0, Severity.WARNING, "gate"))
+            shown = ", ".join(f"{v:#04x}" for v in extra[:12]) + (
+                f" and {len(extra) - 12} more" if len(extra) > 12 else ""
+            )
+            warnings.append(
+                Diagnostic(
+                    f"top-level validator {lf.name} can return true for {len(extra)} opcode(s) the JSON does not bind to "
+                    f"{arm_struct or 'the struct it reads'}: {shown}; validate() runs it on them too, as its C says",
+                    src.loc.file,
+                    src.loc.line,
+                    0,
+                    Severity.WARNING,
+                    "gate",
+                )
+            )
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
-    return TranslatedGen(tuple(out), tuple(tops), tuple(sorted(em.used_consts.items())), tuple(lowered), tuple(warnings), tuple(stubs))
+    return TranslatedGen(
+        tuple(out),
+        tuple(tops),
+        tuple(sorted(em.used_consts.items())),
+        tuple(lowered),
+        tuple(warnings),
+        tuple(stubs),
+    )
 
 
 def _arm_in_c(fn: Function, union: Struct | None) -> str:
@@ -234,7 +287,9 @@ def _wrapper(lf: LFunction) -> str:
         else:
             sig.append(f"{p.name}: int")
             call.append(p.name)
-    ret = "bool" if lf.returns.kind == "bool" else ("float" if lf.returns.kind == "float" else "int")
+    ret = (
+        "bool" if lf.returns.kind == "bool" else ("float" if lf.returns.kind == "float" else "int")
+    )
     return f"def {naming.function_name(lf.name)}({', '.join(sig)}) -> {ret}:\n    return _{lf.name}({', '.join(call)})"
 
 
@@ -286,7 +341,9 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
     finally:
         em.return_hook = None
     if not always_returns(body):
-        lines.append(f"    return {_fstring(lf.name + ': control reaches the end of the function')}")
+        lines.append(
+            f"    return {_fstring(lf.name + ': control reaches the end of the function')}"
+        )
     return lines
 
 
@@ -298,7 +355,9 @@ def _path_reason(em: PyEmitter, fname: str, line: int, path: list[Expr], scalars
     for c in path:
         em.loads(c, loads)
         em.vars_in(c, names, loads)
-    vals = ", ".join(x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x) or ", ".join(scalars)
+    vals = ", ".join(
+        x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x
+    ) or ", ".join(scalars)
     why = f"returns false at line {line}" + (f" when {conds}" if conds else "")
     return _fstring(f"{fname}: " + (f"{vals} ({_brace(why)})" if vals else _brace(why)))
 
@@ -318,7 +377,9 @@ def _term_reason(em: PyEmitter, fname: str, term: Expr, explainable: set[str]) -
         return f"{_quote(fname + ' -> ')} + (_x_{term.fn}({', '.join(args)}) or {_quote(term.fn)})"
     loads = em.loads(term, [])
     names = em.vars_in(term, [], loads)
-    vals = ", ".join(x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x)
+    vals = ", ".join(
+        x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x
+    )
     needs = "needs " + _brace(strip_parens(em.c_text(term)))
     return _fstring(f"{fname}: {vals} ({needs})" if vals else f"{fname}: {needs}")
 

@@ -96,7 +96,9 @@ FMT_E3M4 = FloatFormat("e3m4", 3, 4, 3, 0x6F, 0x78, 0x70, True, True)
 def fp32r_format(mantissa_bits: int) -> FloatFormat:
     """FP32R as a format: fp32's exponent, ``mantissa_bits`` explicit mantissa bits."""
     m = mantissa_bits
-    return FloatFormat(f"fp32r{m}", 8, m, 127, (0xFE << m) | ((1 << m) - 1), 0, 0xFF << m, True, False)
+    return FloatFormat(
+        f"fp32r{m}", 8, m, 127, (0xFE << m) | ((1 << m) - 1), 0, 0xFF << m, True, False
+    )
 
 
 @dataclass(frozen=True)
@@ -264,7 +266,10 @@ def decode_format(codes: npt.NDArray[Any], fmt: FloatFormat) -> F32:
     mant = c & np.uint32((1 << m) - 1)
     with np.errstate(over="ignore"):  # the all-ones exponent is replaced below
         sub = np.ldexp(mant.astype(np.float32), np.int32(1 - fmt.bias - m))
-        nrm = np.ldexp((mant | np.uint32(1 << m)).astype(np.float32), e.astype(np.int32) - np.int32(fmt.bias + m))
+        nrm = np.ldexp(
+            (mant | np.uint32(1 << m)).astype(np.float32),
+            e.astype(np.int32) - np.int32(fmt.bias + m),
+        )
     mag = np.where(e == 0, sub, nrm).astype(np.float32)
     emax = (1 << fmt.ebits) - 1
     if fmt.ieee_specials:
@@ -328,9 +333,7 @@ def rand_bits(key: int, index: npt.NDArray[np.uint64]) -> U32:
 # the one rounding: fp32 -> out dtype
 
 
-def encode_format(
-    x: F32, fmt: FloatFormat, numerics: Numerics, rnd: U32 | None
-) -> U32:
+def encode_format(x: F32, fmt: FloatFormat, numerics: Numerics, rnd: U32 | None) -> U32:
     """fp32 values -> codes of ``fmt`` (sign included), one rounding.
 
     ``rnd`` holds 32 random bits per element for stochastic rounding, or None for RNE.
@@ -371,7 +374,9 @@ def encode_format(
     if sub.size:
         asub = a[sub]
         e32 = (asub >> np.uint32(23)).astype(np.int64)
-        sig = (asub & np.uint32(0x7FFFFF)).astype(np.uint64) | np.where(e32 > 0, np.uint64(0x800000), np.uint64(0))
+        sig = (asub & np.uint32(0x7FFFFF)).astype(np.uint64) | np.where(
+            e32 > 0, np.uint64(0x800000), np.uint64(0)
+        )
         sh = np.clip((1 - fmt.bias - m) - (np.maximum(e32, 1) - 150), 1, 32).astype(np.uint64)
         q = sig >> sh
         rem = sig & ((np.uint64(1) << sh) - np.uint64(1))
@@ -379,7 +384,9 @@ def encode_format(
             half = np.uint64(1) << (sh - np.uint64(1))
             q += ((rem > half) | ((rem == half) & ((q & np.uint64(1)) == 1))).astype(np.uint64)
         else:
-            q += (rem + (rflat[sub].astype(np.uint64) & ((np.uint64(1) << sh) - np.uint64(1)))) >> sh
+            q += (
+                rem + (rflat[sub].astype(np.uint64) & ((np.uint64(1) << sh) - np.uint64(1)))
+            ) >> sh
         q[sh >= np.uint64(32)] = 0
         mag[sub] = q.astype(np.int32)
     overflow = mag > np.int32(fmt.max_code)
@@ -421,7 +428,9 @@ def has_nan(x: F32) -> bool:
     return x.size > 0 and bool(np.isnan(np.max(x)))
 
 
-def store_from_f32(code: int, x: F32, numerics: Numerics, rnd: U32 | None = None) -> npt.NDArray[Any]:
+def store_from_f32(
+    code: int, x: F32, numerics: Numerics, rnd: U32 | None = None
+) -> npt.NDArray[Any]:
     """fp32 results -> raw output bits of ``code`` (uint8/uint16/uint32 array), one rounding."""
     d = info(code)
     x = np.asarray(x, dtype=np.float32)

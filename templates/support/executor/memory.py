@@ -36,9 +36,7 @@ class Region:
         self.partitions = geometry.partitions
         self.stride = geometry.stride
         self.active = geometry.active
-        self.data: npt.NDArray[np.uint8] = np.zeros(
-            (self.partitions, self.active), dtype=np.uint8
-        )
+        self.data: npt.NDArray[np.uint8] = np.zeros((self.partitions, self.active), dtype=np.uint8)
         self._views: dict[int, npt.NDArray[Any]] = {}
 
     def contains(self, addr: int) -> bool:
@@ -93,9 +91,7 @@ class Memory:
 
     # -- test-bench access ------------------------------------------------------------------
 
-    def _rows(
-        self, addr: int, rows: int, row_bytes: int, itemsize: int
-    ) -> tuple[Region, int, int]:
+    def _rows(self, addr: int, rows: int, row_bytes: int, itemsize: int) -> tuple[Region, int, int]:
         loc = self.decode(addr)
         region = self.region_of(loc.region)
         if rows < 0 or loc.partition + rows > region.partitions:
@@ -125,7 +121,9 @@ class Memory:
         region, p0, off = self._rows(addr, rows, raw.shape[1], 1)
         region.data[p0 : p0 + rows, off : off + raw.shape[1]] = raw
 
-    def read(self, addr: int, dtype: npt.DTypeLike, shape: tuple[int, ...] | int) -> npt.NDArray[Any]:
+    def read(
+        self, addr: int, dtype: npt.DTypeLike, shape: tuple[int, ...] | int
+    ) -> npt.NDArray[Any]:
         """Read ``shape`` = (partitions, ...) elements of ``dtype`` the way :meth:`write` writes."""
         dt = np.dtype(dtype)
         shp = (shape,) if isinstance(shape, int) else tuple(shape)

@@ -244,7 +244,11 @@ def scan(op: int, t: F32, seed: F32) -> F32:
             r = np.multiply.accumulate(y, axis=1, dtype=np.float32)
         elif op in (alu.MAX, alu.MIN):
             k = _key(y)
-            acc = np.maximum.accumulate(k, axis=1) if op == alu.MAX else np.minimum.accumulate(k, axis=1)
+            acc = (
+                np.maximum.accumulate(k, axis=1)
+                if op == alu.MAX
+                else np.minimum.accumulate(k, axis=1)
+            )
             r = _key(acc.view(np.float32)).view(np.float32)
             nan = np.logical_or.accumulate(np.isnan(y), axis=1)
             r = np.where(nan, np.float32(np.nan), r).astype(np.float32)

@@ -68,7 +68,9 @@ class Numerics:
 
     def __post_init__(self) -> None:
         if self.rounding not in ("rne", "stochastic"):
-            raise ValueError(f"Numerics.rounding must be 'rne' or 'stochastic', not {self.rounding!r}")
+            raise ValueError(
+                f"Numerics.rounding must be 'rne' or 'stochastic', not {self.rounding!r}"
+            )
         if not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
             raise ValueError(f"Numerics.seed must be an int in [0, 2**64), not {self.seed!r}")
         if self.fp8_e4m3 not in ("ieee", "ocp"):

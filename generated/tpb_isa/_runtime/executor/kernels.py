@@ -264,9 +264,19 @@ class Engine:
         raw = src_w.gather()
         direct = _direct(dst_w, raw)
         if bitvec:
-            b0 = self._scalar_bits(imm0, nch, in_dtype, "imm0") if uses0 else np.zeros((nch, 1), np.uint32)
-            b1 = self._scalar_bits(imm1, nch, in_dtype, "imm1") if uses1 else np.zeros((nch, 1), np.uint32)
-            out = self.backend.ts_bitvec(raw, in_dtype, b0, b1, int(op0), int(op1), rev0, rev1, direct)
+            b0 = (
+                self._scalar_bits(imm0, nch, in_dtype, "imm0")
+                if uses0
+                else np.zeros((nch, 1), np.uint32)
+            )
+            b1 = (
+                self._scalar_bits(imm1, nch, in_dtype, "imm1")
+                if uses1
+                else np.zeros((nch, 1), np.uint32)
+            )
+            out = self.backend.ts_bitvec(
+                raw, in_dtype, b0, b1, int(op0), int(op1), rev0, rev1, direct
+            )
         else:
             s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else np.zeros((nch, 1), np.float32)
             s1 = self._scalar_f32(imm1, nch, "imm1") if uses1 else np.zeros((nch, 1), np.float32)
@@ -472,7 +482,9 @@ class Engine:
         if bitvec:
             alu.check_bitvec(op)
             if in_dtype != out_dtype or in_dtype not in dt.INT_CODES:
-                raise UnsupportedError("a bitvec PtrMulti needs in_dtype == out_dtype, an integer dtype")
+                raise UnsupportedError(
+                    "a bitvec PtrMulti needs in_dtype == out_dtype, an integer dtype"
+                )
         else:
             alu.check_arith(op)
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
@@ -484,7 +496,9 @@ class Engine:
         direct = _direct(dst_w, raw)
         if bitvec:
             zeros = np.zeros_like(flops)
-            out = self.backend.ts_bitvec(raw, in_dtype, flops, zeros, op, alu.BYPASS, rev, False, direct)
+            out = self.backend.ts_bitvec(
+                raw, in_dtype, flops, zeros, op, alu.BYPASS, rev, False, direct
+            )
         else:
             s = flops.view(np.float32)
             out = self.backend.ts_arith(

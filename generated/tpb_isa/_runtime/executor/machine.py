@@ -45,8 +45,10 @@ GEOMETRY_NAMES: tuple[str, ...] = (
 
 def _at(exc: ExecutorError, index: int) -> ExecutorError:
     """The same error, its message prefixed with the instruction's index and byte offset."""
-    exc.args = (f"instruction {index} (offset {index * 64:#x}): {exc.args[0] if exc.args else exc}",
-                *exc.args[1:])
+    exc.args = (
+        f"instruction {index} (offset {index * 64:#x}): {exc.args[0] if exc.args else exc}",
+        *exc.args[1:],
+    )
     exc.index = index
     return exc
 
@@ -106,7 +108,9 @@ class Executor:
         cls._decoder = decoder
         cls._validators = validators
         cls.GEOMETRY = {
-            name: int(getattr(constants, name)) for name in GEOMETRY_NAMES if hasattr(constants, name)
+            name: int(getattr(constants, name))
+            for name in GEOMETRY_NAMES
+            if hasattr(constants, name)
         }
         cls.HANDLERS, cls.REFUSED = {}, {}
         for op in sorted(decoder.structs):
@@ -212,7 +216,9 @@ class Executor:
         self, region: str, partition: int, offset: int, dtype: Any, shape: tuple[int, ...] | int
     ) -> npt.NDArray[Any]:
         """`read` at (region "SBUF"/"PSUM", first partition, byte offset)."""
-        return self.read(self.engine.memory.addresses.address(region, partition, offset), dtype, shape)
+        return self.read(
+            self.engine.memory.addresses.address(region, partition, offset), dtype, shape
+        )
 
     def set_register(self, n: int, value: int) -> None:
         self.engine.set_register(n, value)
@@ -251,7 +257,9 @@ class Executor:
         except DecodeError as exc:
             raise InvalidInstructionError(f"{gen}: not decodable: {exc}") from None
         # the compiled headers when they are there (a microsecond), else the translated Python
-        if not self._validators.validate(b, backend="auto" if self._validators.c is not None else "python"):
+        if not self._validators.validate(
+            b, backend="auto" if self._validators.c is not None else "python"
+        ):
             why = self._validators.explain(b)
             raise InvalidInstructionError(
                 f"{gen}: opcode {b[0]:#04x} rejected by the validators: {why}", why
