@@ -179,6 +179,22 @@ def reads_comment(es: Sequence[Expr | View], arms: frozenset[str] = frozenset())
     return f"  # {', '.join(names)}" if names else ""
 
 
+def assigned(stmts: Sequence[Stmt]) -> set[str]:
+    """The locals `stmts` assign, nested bodies and loop steps included."""
+    out: set[str] = set()
+    for s in stmts:
+        if isinstance(s, Assign):
+            out.add(s.name)
+        elif isinstance(s, If):
+            out |= assigned(s.then) | assigned(s.orelse)
+        elif isinstance(s, Loop):
+            out |= assigned(s.body) | assigned(s.step)
+        elif isinstance(s, Switch):
+            for _, b in s.cases:
+                out |= assigned(b)
+    return out
+
+
 def always_returns(body: Sequence[Stmt]) -> bool:
     """Does every path through `body` end in a return (so nothing can fall off the end)?"""
     for s in body:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .analyses import assigned
 from .c_semantics import wrap
 from .lir import (
     EXPR_NODES,
@@ -96,21 +97,6 @@ class _Flow:
 
 def _truth(v: Value) -> Value:
     return UNKNOWN if isinstance(v, _Unknown) else int(v != 0)
-
-
-def _assigned(body: Sequence[Stmt]) -> set[str]:
-    out: set[str] = set()
-    for s in body:
-        if isinstance(s, Assign):
-            out.add(s.name)
-        elif isinstance(s, If):
-            out |= _assigned(s.then) | _assigned(s.orelse)
-        elif isinstance(s, Loop):
-            out |= _assigned(s.body) | _assigned(s.step)
-        elif isinstance(s, Switch):
-            for _, b in s.cases:
-                out |= _assigned(b)
-    return out
 
 
 @covers("expr", EXPR_NODES)
@@ -212,7 +198,7 @@ class _Interpreter:
 
     def stmt_Loop(self, s: Loop, env: Env) -> _Flow:
         havoc = dict(env)
-        for name in _assigned(s.body) | _assigned(s.step):
+        for name in assigned(s.body) | assigned(s.step):
             havoc[name] = UNKNOWN
         out = _Flow()
         c = _truth(self.expr(s.c, havoc))

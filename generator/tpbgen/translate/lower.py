@@ -27,7 +27,7 @@ from ..ir.consteval import (
     round_float,
 )
 from ..ir.model import Field, Function, Generation, Loc, Struct, TypeRef
-from .analyses import always_returns, children
+from .analyses import always_returns, assigned, children
 from .c_semantics import (
     BOOL,
     FLOAT32,
@@ -818,22 +818,6 @@ def _jumps(stmts: tuple[Stmt, ...] | list[Stmt]) -> bool:
     return False
 
 
-def _assigned(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[str]:
-    """The locals `stmts` assign, nested bodies and loop steps included."""
-    out: set[str] = set()
-    for s in stmts:
-        if isinstance(s, Assign):
-            out.add(s.name)
-        elif isinstance(s, If):
-            out |= _assigned(s.then) | _assigned(s.orelse)
-        elif isinstance(s, Loop):
-            out |= _assigned(s.body) | _assigned(s.step)
-        elif isinstance(s, Switch):
-            for _, b in s.cases:
-                out |= _assigned(b)
-    return out
-
-
 def _reads(e: Expr) -> set[str]:
     """The locals an expression reads."""
     out: set[str] = set()
@@ -933,7 +917,7 @@ def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stm
         return f"its step does not move {v} by a constant"
     d = amount.value if inc.op == "+" else -amount.value
     t = unconv(inc.a).t
-    if v in _assigned(body):
+    if v in assigned(body):
         return f"the body assigns the loop variable {v}"
     cmp = unconv(cond)
     if not isinstance(cmp, Compare):
@@ -941,7 +925,7 @@ def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stm
     op, side, bound = (cmp.op, cmp.a, cmp.b) if _var(cmp.a, v) else (_FLIP[cmp.op], cmp.b, cmp.a)
     if not _var(side, v):
         return f"its condition does not compare the loop variable {v}"
-    if _reads(bound) & (_assigned(body) | {v}):
+    if _reads(bound) & (assigned(body) | {v}):
         return "its bound reads a local the loop assigns"
     start: int | None = None
     for st in init:
