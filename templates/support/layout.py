@@ -294,7 +294,7 @@ class Union:
     SIZE: ClassVar[int]
     LAYOUT: ClassVar[tuple[FieldLayout, ...]]
     DTYPE: ClassVar[np.dtype[Any]]
-    _arms: ClassVar[dict[str, tuple[Reader, Writer]]]
+    _arms: ClassVar[dict[str, tuple[Reader, Writer, Check]]]
 
     def __init__(self, data: Buffer | None = None) -> None:
         data = bytes(self.SIZE) if data is None else data
@@ -307,7 +307,7 @@ class Union:
         """Attach the layout (called once per class by the generated module)."""
         cls.LAYOUT = layout
         cls.DTYPE = dtype_of(layout, cls.SIZE)
-        cls._arms = {f.name: (_reader(f), _writer(f)) for f in layout}
+        cls._arms = {f.name: (_reader(f), _writer(f), _check(cls.__name__, f)) for f in layout}
 
     @classmethod
     def from_bytes(cls, b: Buffer, offset: int = 0) -> Self:
@@ -317,14 +317,14 @@ class Union:
     @classmethod
     def of(cls, arm: str, value: Any) -> Self:
         """A union whose `arm` holds `value` (other bytes zero)."""
-        f = next((a for a in cls.LAYOUT if a.name == arm), None)
-        if f is None:
+        codec = cls._arms.get(arm)
+        if codec is None:
             raise ValueError(
                 f"{cls.__name__} has no arm {arm!r} ({', '.join(a.name for a in cls.LAYOUT)})"
             )
-        value = _check(cls.__name__, f)(value)
+        _, write, check = codec
         out = bytearray(cls.SIZE)
-        cls._arms[arm][1](out, 0, value)
+        write(out, 0, check(value))
         return cls(out)
 
     @classmethod

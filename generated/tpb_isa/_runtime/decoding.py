@@ -143,10 +143,10 @@ class Validators:
         b = as_bytes(word)
         if len(b) != WORD_SIZE:
             return False
-        if backend != "python" and self.c is not None and self.c.resolve(backend) == "c":
-            return bool(self.c.validate(b))
         if backend not in ("python", "auto", "numpy", "c"):
             raise ValueError(f"backend is one of auto, c, numpy, python, not {backend!r}")
+        if backend != "python" and self.c is not None and self.c.resolve(backend) == "c":
+            return bool(self.c.validate(b))
         if backend == "c":
             raise RuntimeError(f"backend 'c': {self.generation} ships no C validators")
         return any(self.top[n][0](b, 0) for n in self.dispatch.get(b[0], ()))

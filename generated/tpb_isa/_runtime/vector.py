@@ -212,7 +212,7 @@ class BatchValidators:
         """Why each rejected word is rejected: {row index: explain()'s answer}, for the rows
         `validate_batch` rejects (the accepted rows cost nothing beyond the batch verdict)."""
         W = as_words(words)
-        bad = np.flatnonzero(~self.validate_batch(W, "numpy" if self.c is None else "auto"))
+        bad = np.flatnonzero(~self.validate_batch(W))
         return {int(i): explain(W[i].tobytes()) for i in bad}
 
     def run_validator_batch(self, name: str, words: Any) -> npt.NDArray[np.bool_]:

@@ -128,7 +128,8 @@ def _translate(gen: Generation) -> TranslatedGen:
         except LowerError as exc:
             failed[fn.name] = exc
     called = {c for f in gen.functions for c in f.calls}
-    reach = _reachers(gen, {f.name for f in gen.functions if _is_top_candidate(f, called)})
+    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called)}
+    reach = _reachers(gen, top_names)
     stubs: list[Untranslated] = []
     warnings: list[Diagnostic] = []
     for fn in gen.functions:
@@ -163,8 +164,6 @@ def _translate(gen: Generation) -> TranslatedGen:
     em = PyEmitter(arms=arms)
     by_name = {f.name: f for f in lowered}
     ir_by_name = {f.name: f for f in gen.functions}
-    called_names = {c for f in gen.functions for c in f.calls}
-    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called_names)}
     # predicates explain themselves; so do top-level validators that return an int as truth
     explainable = {f.name for f in lowered if f.returns.kind == "bool" or f.name in top_names}
     out: list[PyFunction] = []
@@ -188,21 +187,14 @@ def _translate(gen: Generation) -> TranslatedGen:
     shared_memo: dict[tuple[object, ...], frozenset[object]] = {}
     tops = []
     for stub in stubs:
-        if stub.name in reach and _is_top_candidate(ir_by_name[stub.name], called):
+        if stub.name in top_names:
             # no body to compute a gate from: the opcodes the JSON binds to the struct of the arm
             # its C reads; validate() then reports the stub rather than guess
             arm = _arm_in_c(ir_by_name[stub.name], union)
-            arm_struct = (
-                next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
-            )
-            gate = {
-                d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct
-            }
+            _, gate = _json_binding(gen, union, arm)
             tops.append(TopValidator(stub.name, tuple(sorted(gate)), arm))
     for lf in lowered:
-        if lf.returns.kind not in TRUTH_KINDS or lf.name in called:
-            continue
-        if not (len(lf.params) == 1 and lf.params[0].struct == INST_UNION):
+        if lf.name not in top_names:
             continue
         # The gate is computed from the body (translate/gates.py): the opcode bytes for which it
         # can return true, through switches, early returns, accumulators and helpers. It is sound
@@ -210,10 +202,7 @@ def _translate(gen: Generation) -> TranslatedGen:
         gate = opcode_gate(lf, by_name, shared_memo)
         arm = _arm_of(lf, by_name)
         src: Function = ir_by_name[lf.name]
-        arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
-        bound = {
-            d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct
-        }
+        arm_struct, bound = _json_binding(gen, union, arm)
         if not gate:
             warnings.append(
                 Diagnostic(
@@ -250,6 +239,14 @@ def _translate(gen: Generation) -> TranslatedGen:
         tuple(warnings),
         tuple(stubs),
     )
+
+
+def _json_binding(gen: Generation, union: Struct | None, arm: str) -> tuple[str, set[int]]:
+    """The struct of an instruction-union arm and the opcodes the JSON binds to it."""
+    arm_struct = next((f.type.name for f in union.fields if f.name == arm), "") if union else ""
+    return arm_struct, {
+        d.value for d in resolve.decode_table(gen) if arm_struct and d.struct == arm_struct
+    }
 
 
 def _arm_in_c(fn: Function, union: Struct | None) -> str:

@@ -123,6 +123,7 @@ class Executor:
     def __init__(self, numerics: Numerics | None = None, backend: str = "auto") -> None:
         nm = numerics or Numerics.for_generation(self.GENERATION)
         self.engine = Engine(self.GEOMETRY, nm, backend)
+        self._prepared: dict[bytes, Any] = {}  # see PREPARED_WORDS
 
     # -- state --------------------------------------------------------------------------------
 
@@ -236,7 +237,7 @@ class Executor:
     PREPARED_WORDS: ClassVar[int] = 4096
 
     def _prepare(self, b: bytes) -> Any:
-        prepared: dict[bytes, Any] = self.__dict__.setdefault("_prepared", {})
+        prepared = self._prepared
         s = prepared.get(b)
         if s is not None:
             return s
