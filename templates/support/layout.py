@@ -9,6 +9,7 @@ once, for every generation. Explicit little-endian offsets, never ctypes.
 
 from __future__ import annotations
 
+import itertools
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -397,3 +398,93 @@ class Arm(Generic[T]):
             return self
         value: T = obj.arm(self.name)
         return value
+
+
+FieldsReader = Callable[[Buffer], tuple[Any, ...]]
+
+
+def _leaf(cls: type[Any], path: str) -> tuple[int, FieldLayout]:
+    """(absolute byte offset, layout) of the field `path` names inside `cls`.
+
+    `path` is dotted field (or union arm) names; a name ending in ``?`` is optional: it is
+    followed where the class has it and skipped where it does not (a field that is a union
+    with a ``t`` arm on one generation and the tensor itself on another: ``pattern.t?.num_elem``).
+    """
+    offset = 0
+    current: Any = cls
+    leaf: FieldLayout | None = None
+    for part in path.split("."):
+        optional = part.endswith("?")
+        name = part.rstrip("?")
+        if leaf is not None:
+            if leaf.kind != "struct" or leaf.dims:
+                raise KeyError(f"{cls.__name__}.{path}: {leaf.name} has no fields")
+            current = leaf.cls
+        found = next((f for f in current.LAYOUT if f.name == name), None)
+        if found is None:
+            if optional:
+                continue
+            raise KeyError(f"{cls.__name__}.{path}: {current.__name__} has no field {name!r}")
+        offset += found.offset
+        leaf = found
+    if leaf is None or leaf.kind == "struct":
+        raise KeyError(f"{cls.__name__}.{path} is not a scalar or an array of scalars")
+    return offset, leaf
+
+
+def fields_reader(cls: type[Any], paths: tuple[str, ...]) -> FieldsReader:
+    """A reader of just the named leaf fields of `cls` from its bytes, without building the
+    struct: one tuple, in the order of `paths`, of raw values (ints, floats, bools; enums as their
+    integer value; an array as a tuple). Field paths are as `_leaf` reads them.
+
+    Non-overlapping byte-aligned fields are read by one precompiled `struct.Struct` in a single
+    call; bitfields (or overlapping union arms) by one reader each."""
+    leaves = [_leaf(cls, p) for p in paths]
+    size = cls.SIZE
+    spans = sorted((off, off + f.size) for off, f in leaves)
+    plain = all(f.bit_width is None for _, f in leaves) and all(
+        a[1] <= b[0] for a, b in itertools.pairwise(spans)
+    )
+    if not plain:
+        readers: list[Callable[[Buffer], Any]] = []
+        for off, f in leaves:
+            moved = FieldLayout(f.name, off, f.size, f.dims, f.bit_offset, f.bit_width,
+                                f.c_type, "uint" if f.kind == "enum" else f.kind)  # fmt: skip
+            readers.append(_at_start(_reader(moved)))
+
+        def read_each(b: Buffer) -> tuple[Any, ...]:
+            _need(b, 0, size, cls.__name__)
+            return tuple(r(b) for r in readers)
+
+        return read_each
+    order = sorted(range(len(leaves)), key=lambda k: leaves[k][0])
+    fmt, at, slot = "<", 0, 0
+    where: list[tuple[int, int]] = [(0, 0)] * len(leaves)  # (first value, count or 0 if scalar)
+    for k in order:
+        off, f = leaves[k]
+        if off > at:
+            fmt += f"{off - at}x"
+        fmt += f"{f.count}{f.fmt}"
+        where[k] = (slot, f.count if f.dims else 0)
+        slot += f.count
+        at = off + f.size
+    unpack = struct.Struct(fmt).unpack_from
+    if all(n == 0 for _, n in where) and order == sorted(order):
+        return lambda b: unpack(b) if len(b) >= size else _short(b, size, cls.__name__)
+
+    def read_packed(b: Buffer) -> tuple[Any, ...]:
+        if len(b) < size:
+            _short(b, size, cls.__name__)
+        flat = unpack(b)
+        return tuple(flat[i] if n == 0 else flat[i : i + n] for i, n in where)
+
+    return read_packed
+
+
+def _at_start(read: Reader) -> Callable[[Buffer], Any]:
+    return lambda b: read(b, 0)
+
+
+def _short(b: Buffer, size: int, what: str) -> tuple[Any, ...]:
+    _need(b, 0, size, what)
+    raise AssertionError("unreachable")

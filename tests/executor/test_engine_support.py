@@ -100,8 +100,34 @@ def test_c_build_is_cached_by_content(tmp_path: Path) -> None:
     cb = sub("cbackend")
     if cb.load() is None:
         pytest.skip(f"C backend unavailable: {cb.load_error()}")
-    key = cb.build_key()
-    assert any(
-        p.name.startswith(f"_tpb_isa_ckernels_{key}")
-        for p in (cb.cache_dir() / "ckernels").iterdir()
-    )
+    spec = importlib.import_module("tpbgen.templates.support.cextensions").kernels()
+    assert spec.key in spec.module()
+    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    assert cbuild.load_compiled(spec) is not None  # what load() built, found by its content
+
+
+def test_a_changed_source_is_another_build_and_a_prebuilt_file_is_loaded_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The content key covers the source, so an edited kernel never loads a stale build; and a
+    module in the package's _prebuilt/ (what pip install compiled) is used before the cache, so
+    an installed package compiles nothing at first use."""
+    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    spec = cbuild.Spec("_tpbtest_ext", "int seven(void) { return 7; }", "int seven(void);", ())
+    edited = dataclasses.replace(spec, source="int seven(void) { return 8; }")
+    assert spec.key != edited.key and spec.install_key != edited.install_key
+    monkeypatch.setenv("TPB_ISA_CACHE_DIR", str(tmp_path / "cache"))
+    prebuilt = tmp_path / "prebuilt"
+    monkeypatch.setattr(cbuild, "PREBUILT", prebuilt)
+    assert cbuild.load_compiled(spec) is None
+    cbuild.compile_into(spec, prebuilt, prebuilt=True)
+    _, lib = cbuild.load(spec)
+    assert lib.seven() == 7
+    assert not (tmp_path / "cache").exists()  # nothing compiled into the cache
+    _, lib8 = cbuild.load(edited)  # not prebuilt: compiled into the cache
+    assert lib8.seven() == 8 and edited.cache_path().is_file()
+    # a prebuilt file this cffi cannot load (here: not an extension at all) falls back
+    (prebuilt / edited.filename(prebuilt=True)).write_bytes(b"not a shared object")
+    assert cbuild.load_compiled(edited) is not None

@@ -1,11 +1,20 @@
 """Compile C that ships with the package (the executor's kernels, each generation's validity
-headers) with cffi on first use, and cache the result by content.
+headers) with cffi, and load it: built at install when it can be, else on first use, cached by
+content either way.
 
-The shared object is cached under ``$TPB_ISA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/tpb_isa`` or
-``~/.cache/tpb_isa``), in a file named by the SHA-256 of everything that shapes it: the C source,
-the cdef, every file it may include, the compile flags, the Python ABI, the platform and the cffi
-version. A changed header never loads a stale build. A build prints one line on standard error
-(it happens once per content, then every process loads the cached file).
+A build is described by a :class:`Spec` (source, cdef, flags, include directories); its module
+is named by the SHA-256 of everything that shapes it: the C source, the cdef, every file it may
+include, the compile flags, the Python ABI, the platform and the cffi version. A changed header
+never loads a stale build. :func:`load` looks, in order, in
+
+1. ``tpb_isa/_prebuilt/``: what ``pip install`` compiled (the package's ``setup.py`` calls
+   :func:`compile_into` for every spec of :mod:`.cextensions`), so an installed package compiles
+   nothing at run time;
+2. the cache ``$TPB_ISA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/tpb_isa`` or
+   ``~/.cache/tpb_isa``), where a build at first use (a vendored or editable tree, or an install
+   that had no compiler) puts it, printing one line on standard error as it does.
+
+This module imports neither numpy nor cffi at import time (the install-time build uses it).
 """
 
 from __future__ import annotations
@@ -20,8 +29,13 @@ import sys
 import sysconfig
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
+
+#: Where `pip install` puts the extensions it compiled: beside `_runtime`, in the package root.
+PREBUILT = Path(__file__).resolve().parent.parent / "_prebuilt"
 
 
 def cache_dir() -> Path:
@@ -33,13 +47,21 @@ def cache_dir() -> Path:
     return base / "tpb_isa"
 
 
-def content_key(
-    source: str, cdef: str, compile_args: Sequence[str], include_dirs: Sequence[Path] = ()
-) -> str:
-    """The cache key of one build: a hash of every input that shapes the shared object."""
-    cffi_version = "none"
+def cffi_version() -> str:
     with contextlib.suppress(ImportError):
-        cffi_version = str(importlib.import_module("cffi").__version__)
+        return str(importlib.import_module("cffi").__version__)
+    return "none"
+
+
+def content_key(
+    source: str,
+    cdef: str,
+    compile_args: Sequence[str],
+    include_dirs: Sequence[Path] = (),
+    cffi: str | None = None,
+) -> str:
+    """The key of one build: a hash of every input that shapes the shared object (the cffi
+    version is the installed one unless `cffi` names another)."""
     h = hashlib.sha256()
     for part in (
         source,
@@ -47,7 +69,7 @@ def content_key(
         " ".join(compile_args),
         sys.implementation.cache_tag or "",
         sysconfig.get_platform(),
-        cffi_version,
+        cffi_version() if cffi is None else cffi,
     ):
         h.update(part.encode())
         h.update(b"\0")
@@ -57,6 +79,67 @@ def content_key(
             h.update(b"\0")
             h.update(f.read_bytes())
     return h.hexdigest()[:20]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One C extension: its module-name prefix, the C source (its own header included in place),
+    the cdef, compile flags and include directories, and what to call it in messages."""
+
+    prefix: str
+    source: str
+    cdef: str
+    compile_args: tuple[str, ...]
+    include_dirs: tuple[Path, ...] = ()
+    what: str = ""
+
+    @cached_property
+    def key(self) -> str:
+        """The content key, the installed cffi's version included (the cache's name)."""
+        return content_key(self.source, self.cdef, self.compile_args, self.include_dirs)
+
+    @cached_property
+    def install_key(self) -> str:
+        """The content key without the cffi version (the prebuilt module's name): pip builds
+        in an isolated environment whose cffi may be newer than the one installed beside the
+        package, so the prebuilt module is tried, and a cffi that cannot load it falls back to
+        the cache."""
+        return content_key(self.source, self.cdef, self.compile_args, self.include_dirs, "-")
+
+    def module(self, prebuilt: bool = False) -> str:
+        """The extension module's name: the prefix and the content key."""
+        return f"{self.prefix}_{self.install_key if prebuilt else self.key}"
+
+    def filename(self, prebuilt: bool = False) -> str:
+        return f"{self.module(prebuilt)}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+
+    def cache_path(self) -> Path:
+        return cache_dir() / self.prefix.strip("_") / self.filename()
+
+    def prebuilt_path(self) -> Path:
+        return PREBUILT / self.filename(prebuilt=True)
+
+
+def compile_into(spec: Spec, directory: Path, prebuilt: bool = False) -> Path:
+    """Compile `spec` into `directory` (created if missing) and return the file, named for the
+    cache or (`prebuilt`) for an install; atomic (the file appears whole or not at all, and a
+    concurrent build of the same content loses the race harmlessly). Raises when there is no
+    cffi or no working C compiler."""
+    cffi = importlib.import_module("cffi")
+    directory.mkdir(parents=True, exist_ok=True)
+    ffi = cffi.FFI()
+    ffi.cdef(spec.cdef)
+    ffi.set_source(
+        spec.module(prebuilt),
+        spec.source,
+        extra_compile_args=list(spec.compile_args),
+        include_dirs=[str(d) for d in spec.include_dirs],
+    )
+    target = directory / spec.filename(prebuilt)
+    with tempfile.TemporaryDirectory(dir=directory) as tmp:
+        built = Path(ffi.compile(tmpdir=tmp, verbose=False))
+        os.replace(built, target)
+    return target
 
 
 def _import_from(path: Path, name: str) -> Any:
@@ -69,36 +152,31 @@ def _import_from(path: Path, name: str) -> Any:
     return mod
 
 
-def build(
-    prefix: str,
-    source: str,
-    cdef: str,
-    compile_args: Sequence[str],
-    include_dirs: Sequence[Path] = (),
-    what: str = "",
-    key: str | None = None,
-) -> tuple[Any, Any]:
-    """(ffi, lib) of `source` compiled as a cffi extension, from the cache when it is there."""
-    key = key or content_key(source, cdef, compile_args, include_dirs)
-    name = f"{prefix}_{key}"
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    root = cache_dir() / prefix.strip("_")
-    target = root / f"{name}{suffix}"
-    if not target.exists():
-        cffi = importlib.import_module("cffi")
-        root.mkdir(parents=True, exist_ok=True)
-        if what:
-            print(f"tpb_isa: compiling {what} (once; cached in {root})", file=sys.stderr)
-        ffi = cffi.FFI()
-        ffi.cdef(cdef)
-        ffi.set_source(
-            name,
-            source,
-            extra_compile_args=list(compile_args),
-            include_dirs=[str(d) for d in include_dirs],
-        )
-        with tempfile.TemporaryDirectory(dir=root) as tmp:
-            built = Path(ffi.compile(tmpdir=tmp, verbose=False))
-            os.replace(built, target)  # atomic: a concurrent build loses the race harmlessly
-    mod = _import_from(target, name)
+def load_compiled(spec: Spec) -> tuple[Any, Any] | None:
+    """(ffi, lib) of `spec` without compiling: the install's prebuilt module if this cffi loads
+    it, else the cached one; None if neither is there."""
+    prebuilt = spec.prebuilt_path()
+    if prebuilt.is_file():
+        try:
+            mod = _import_from(prebuilt, spec.module(prebuilt=True))
+            return mod.ffi, mod.lib
+        except ImportError:
+            pass  # built with a cffi this one cannot load: use (or make) the cached build
+    cached = spec.cache_path()
+    if cached.is_file():
+        mod = _import_from(cached, spec.module())
+        return mod.ffi, mod.lib
+    return None
+
+
+def load(spec: Spec) -> tuple[Any, Any]:
+    """(ffi, lib) of `spec`: the install's prebuilt module, else the cached one, else compiled
+    now into the cache (saying so in one line on standard error)."""
+    loaded = load_compiled(spec)
+    if loaded is not None:
+        return loaded
+    target = spec.cache_path()
+    if spec.what:
+        print(f"tpb_isa: compiling {spec.what} (once; cached in {target.parent})", file=sys.stderr)
+    mod = _import_from(compile_into(spec, target.parent), spec.module())
     return mod.ffi, mod.lib

@@ -23,10 +23,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import cbuild
+from . import cbuild, cextensions
 
 BACKENDS = ("auto", "c", "numpy", "python")
-COMPILE_ARGS: tuple[str, ...] = ("-O2", "-std=gnu11", "-w")
 
 
 class BackendUnavailable(RuntimeError):
@@ -59,24 +58,8 @@ class CValidators:
         return self._error
 
     def _build(self) -> tuple[Any, Any]:
-        here = resources.files(self.package)
-        cdef = here.joinpath("validators_c.h").read_text(encoding="utf-8")
-        # the declarations are the cdef and, in place, the source's own header
-        source = (
-            here.joinpath("validators_c.c")
-            .read_text(encoding="utf-8")
-            .replace('#include "validators_c.h"', cdef, 1)
-        )
-        root = Path(str(here.joinpath("_c")))
-        includes = [root / self.tpb_dir, root]
-        return cbuild.build(
-            f"_tpb_isa_validators_{self.generation}",
-            source,
-            cdef,
-            COMPILE_ARGS,
-            includes,
-            what=f"the {self.generation} validators",
-        )
+        package_dir = Path(str(resources.files(self.package)))
+        return cbuild.load(cextensions.validators(package_dir, self.generation, self.tpb_dir))
 
     def resolve(self, backend: str) -> str:
         """The backend that will run: "c", "numpy" or "python" (for "auto": C if it loads)."""

@@ -8,7 +8,8 @@ are refused) comes from :mod:`..family` intersected with what the generation dec
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -19,6 +20,7 @@ from .. import family
 from ..addressing import Location
 from ..codec import DecodeError, Word, as_bytes
 from ..decoding import Decoder, Validators
+from ..layout import FieldsReader, fields_reader
 from ..vector import as_words
 from .dtypes import check_isa_dtype
 from .errors import ExecutorError, InvalidInstructionError, UnsupportedError
@@ -53,26 +55,77 @@ def _at(exc: ExecutorError, index: int) -> ExecutorError:
     return exc
 
 
-def _tensor(mem_pattern: Any) -> Any:
-    """The TENSOR arm of a MEM_PATTERN union (mariana+), or the TENSOR itself (sunda/cayman)."""
-    return getattr(mem_pattern, "t", mem_pattern)
-
-
-def _pattern(mem_pattern: Any) -> Pattern:
-    t = _tensor(mem_pattern)
-    return Pattern(
-        int(t.start_addr.addr_immediate),
-        tuple(int(x) for x in t.step_elem),
-        tuple(int(x) for x in t.num_elem),
+def _pattern_paths(field: str) -> tuple[str, str, str]:
+    """Where an access pattern's start address, steps and counts sit: in the TENSOR arm of a
+    MEM_PATTERN union (mariana+), or in the TENSOR itself (sunda/cayman)."""
+    return (
+        f"{field}.t?.start_addr.addr_immediate",
+        f"{field}.t?.step_elem",
+        f"{field}.t?.num_elem",
     )
 
 
-def _imm(src: Any, field: Any) -> Imm:
-    return Imm(int(src), int(field.imm_bitvec_uint32))
+_SRC = _pattern_paths("src_mem_pattern")
+_DST = _pattern_paths("dst_mem_pattern")
+_IMMS = ("imm0_src", "imm0.imm_bitvec_uint32", "imm1_src", "imm1.imm_bitvec_uint32")
+_TS = (*_SRC, *_DST, "in_dtype", "out_dtype", "num_active_channels", "op0", "op1",
+       "reverse_operands")  # fmt: skip
+
+#: handler -> the fields it reads (as layout.fields_reader paths), in the order it takes them.
+OPERANDS: dict[str, tuple[str, ...]] = {
+    "_ts_arith": (*_TS, *_IMMS),
+    "_ts_bitvec": (*_TS, *_IMMS),
+    "_ts_ptr_arith": (*_TS, "imm0.imm_ptr", "imm1.imm_ptr"),
+    "_ts_ptr_bitvec": (*_TS, "imm0.imm_ptr", "imm1.imm_ptr"),
+    "_cache_reduce": (*_TS, "accumulator_cmd", *_IMMS),
+    "_cache_cumulative": (*_TS, "accumulator_cmd", *_IMMS),
+    "_exponential": (
+        *_SRC,
+        *_DST,
+        "in_dtype",
+        "out_dtype",
+        "num_active_channels",
+        "accumulator_cmd",
+        *_IMMS,
+    ),
+    "_imm_ld_arith": (*_SRC, "dtype", "num_active_channels"),
+    "_imm_ld_bitvec": (*_SRC, "dtype", "num_active_channels"),
+    "_ptr_multi_arith": (
+        *_SRC,
+        *_DST,
+        "in_dtype",
+        "out_dtype",
+        "num_active_channels",
+        "op",
+        "reverse_operands",
+    ),
+    "_ptr_multi_bitvec": (
+        *_SRC,
+        *_DST,
+        "in_dtype",
+        "out_dtype",
+        "num_active_channels",
+        "op",
+        "reverse_operands",
+    ),
+    "_ptr_multi_dual": (
+        *_SRC,
+        *_DST,
+        "in_dtype",
+        "out_dtype",
+        "num_active_channels",
+        "op",
+        "reverse_operands",
+    ),
+}
+
+Operands = tuple[Any, ...]
+#: A prepared instruction: the call that executes it.
+Prepared = Callable[[], None]
 
 
-def _ptr_imm(field: Any) -> Imm:
-    return Imm(IMM_POINTER, int(field.imm_ptr))
+def _pattern(o: Operands, at: int) -> Pattern:
+    return Pattern(int(o[at]), tuple(o[at + 1]), tuple(o[at + 2]))
 
 
 class Executor:
@@ -92,6 +145,7 @@ class Executor:
     #: opcode -> handler method, for the opcodes the generation decodes and the family implements.
     HANDLERS: ClassVar[dict[int, str]]
     _decoder: ClassVar[Decoder]
+    _readers: ClassVar[dict[int, FieldsReader]]  # opcode -> its OPERANDS reader, made on first use
     _validators: ClassVar[Validators]
 
     def __init_subclass__(
@@ -107,6 +161,7 @@ class Executor:
         cls.GENERATION = generation
         cls._decoder = decoder
         cls._validators = validators
+        cls._readers = {}
         cls.GEOMETRY = {
             name: int(getattr(constants, name))
             for name in GEOMETRY_NAMES
@@ -123,7 +178,7 @@ class Executor:
     def __init__(self, numerics: Numerics | None = None, backend: str = "auto") -> None:
         nm = numerics or Numerics.for_generation(self.GENERATION)
         self.engine = Engine(self.GEOMETRY, nm, backend)
-        self._prepared: dict[bytes, Any] = {}  # see PREPARED_WORDS
+        self._prepared: dict[bytes, Prepared] = {}  # see PREPARED_WORDS
 
     # -- state --------------------------------------------------------------------------------
 
@@ -232,31 +287,45 @@ class Executor:
         self._prepare(b)
         return self._decoder.decode(b)  # a fresh object: the prepared one stays the executor's
 
-    #: Words already decoded, validated and admitted, most recent last (decode and validation
-    #: depend on the word alone, never on the state): a repeated word goes straight to its kernel.
+    #: Words already admitted and prepared, most recent last (admission depends on the word
+    #: alone, never on the state): a repeated word goes straight to its prepared call.
     PREPARED_WORDS: ClassVar[int] = 4096
 
-    def _prepare(self, b: bytes) -> Any:
+    def _prepare(self, b: bytes) -> Prepared:
         prepared = self._prepared
-        s = prepared.get(b)
-        if s is not None:
-            return s
-        s = self._admit(b)
+        known = prepared.get(b)
+        if known is not None:
+            return known
+        handler, operands = self._admit(b)
+        call: Prepared = getattr(self, handler)(operands)
         if len(prepared) >= self.PREPARED_WORDS:
             del prepared[next(iter(prepared))]
-        prepared[b] = s
-        return s
+        prepared[b] = call
+        return call
 
-    def _admit(self, b: bytes) -> Any:
+    @classmethod
+    def _reader(cls, opcode: int) -> FieldsReader:
+        read = cls._readers.get(opcode)
+        if read is None:
+            read = cls._readers[opcode] = fields_reader(
+                cls._decoder.structs[opcode], OPERANDS[cls.HANDLERS[opcode]]
+            )
+        return read
+
+    def _admit(self, b: bytes) -> tuple[str, Operands]:
+        """(handler, the fields it reads) of a word the executor runs, else the error saying why
+        not: not 64 bytes, not decodable, refused by the validators, or not implemented. Only
+        the fields the handler needs are read; no struct is built."""
         gen = self.GENERATION
         if len(b) != 64:
             raise InvalidInstructionError(
                 f"{gen}: a TPB instruction word is 64 bytes, this one has {len(b)}"
             )
-        try:
-            s = self._decoder.decode(b)
-        except DecodeError as exc:
-            raise InvalidInstructionError(f"{gen}: not decodable: {exc}") from None
+        if b[0] not in self._decoder.structs:
+            try:
+                self._decoder.decode(b)  # says why it does not decode
+            except DecodeError as exc:
+                raise InvalidInstructionError(f"{gen}: not decodable: {exc}") from None
         # the compiled headers when they are there (a microsecond), else the translated Python
         if not self._validators.validate(
             b, backend="auto" if self._validators.c is not None else "python"
@@ -267,11 +336,11 @@ class Executor:
             )
         if b[0] in self.REFUSED:
             raise UnsupportedError(f"{gen}: opcode {b[0]:#04x}: {self.REFUSED[b[0]]}; not executed")
-        return s
+        return self.HANDLERS[b[0]], self._reader(b[0])(b)
 
     def run(self, word_or_struct: Word) -> None:
         """Execute one instruction (64 bytes or a struct object)."""
-        self._dispatch(self._prepare(as_bytes(word_or_struct)))
+        self._prepare(as_bytes(word_or_struct))()
 
     def run_program(self, words: Iterable[Word] | bytes | npt.NDArray[np.uint8]) -> int:
         """Check every word first (nothing runs if one is invalid or refused), then execute them
@@ -281,132 +350,137 @@ class Executor:
         loaded) stops the program there: the failing instruction leaves no trace, the ones before
         it keep their effects."""
         if isinstance(words, (bytes, bytearray, memoryview, np.ndarray)):
-            rows: Iterable[Word] = [r.tobytes() for r in as_words(words)]
+            a = as_words(words)
+            rows: Iterable[Word] = [a[k].tobytes() for k in range(a.shape[0])]
         else:
             rows = words
-        program = []
+        prepare = self._prepare
+        program: list[Prepared] = []
         for i, w in enumerate(rows):
             try:
-                program.append(self._prepare(as_bytes(w)))
+                program.append(prepare(as_bytes(w)))
             except ExecutorError as exc:
                 raise _at(exc, i) from None
-        for i, s in enumerate(program):
-            try:
-                self._dispatch(s)
-            except ExecutorError as exc:
-                raise _at(exc, i) from None
+        i = 0
+        try:
+            for i, call in enumerate(program):  # noqa: B007 - i names the failing instruction
+                call()
+        except ExecutorError as exc:
+            raise _at(exc, i) from None
         return len(program)
-
-    def _dispatch(self, s: Any) -> None:
-        getattr(self, self.HANDLERS[int(s.header.opcode)])(s)
 
     @classmethod
     def executable(cls) -> tuple[int, ...]:
         """The opcodes ``run`` executes on this generation."""
         return tuple(sorted(cls.HANDLERS))
 
-    # -- handlers -----------------------------------------------------------------------------
+    # -- handlers: the fields a word holds (OPERANDS) -> its prepared call --------------------
 
-    def _ts(self, s: Any, bitvec: bool, imm0: Imm, imm1: Imm) -> None:
-        self.engine.tensor_scalar(
+    def _ts(self, o: Operands, bitvec: bool, imm0: Imm, imm1: Imm) -> Prepared:
+        return self.engine.prepare_tensor_scalar(
             bitvec=bitvec,
-            src=_pattern(s.src_mem_pattern),
-            dst=_pattern(s.dst_mem_pattern),
-            in_dtype=int(s.in_dtype),
-            out_dtype=int(s.out_dtype),
-            num_active_channels=int(s.num_active_channels),
-            op0=int(s.op0),
-            op1=int(s.op1),
-            reverse=int(s.reverse_operands),
+            src=_pattern(o, 0),
+            dst=_pattern(o, 3),
+            in_dtype=o[6],
+            out_dtype=o[7],
+            num_active_channels=o[8],
+            op0=o[9],
+            op1=o[10],
+            reverse=o[11],
             imm0=imm0,
             imm1=imm1,
         )
 
-    def _ts_arith(self, s: Any) -> None:
-        self._ts(s, False, _imm(s.imm0_src, s.imm0), _imm(s.imm1_src, s.imm1))
+    def _ts_arith(self, o: Operands) -> Prepared:
+        return self._ts(o, False, Imm(o[12], o[13]), Imm(o[14], o[15]))
 
-    def _ts_bitvec(self, s: Any) -> None:
-        self._ts(s, True, _imm(s.imm0_src, s.imm0), _imm(s.imm1_src, s.imm1))
+    def _ts_bitvec(self, o: Operands) -> Prepared:
+        return self._ts(o, True, Imm(o[12], o[13]), Imm(o[14], o[15]))
 
-    def _ts_ptr_arith(self, s: Any) -> None:
-        self._ts(s, False, _ptr_imm(s.imm0), _ptr_imm(s.imm1))
+    def _ts_ptr_arith(self, o: Operands) -> Prepared:
+        return self._ts(o, False, Imm(IMM_POINTER, o[12]), Imm(IMM_POINTER, o[13]))
 
-    def _ts_ptr_bitvec(self, s: Any) -> None:
-        self._ts(s, True, _ptr_imm(s.imm0), _ptr_imm(s.imm1))
+    def _ts_ptr_bitvec(self, o: Operands) -> Prepared:
+        return self._ts(o, True, Imm(IMM_POINTER, o[12]), Imm(IMM_POINTER, o[13]))
 
-    def _cache(self, s: Any, cumulative: bool) -> None:
-        self.engine.tensor_scalar_cache(
+    def _cache(self, o: Operands, cumulative: bool) -> Prepared:
+        return functools.partial(
+            self.engine.tensor_scalar_cache,
             cumulative=cumulative,
-            src=_pattern(s.src_mem_pattern),
-            dst=_pattern(s.dst_mem_pattern),
-            in_dtype=int(s.in_dtype),
-            out_dtype=int(s.out_dtype),
-            num_active_channels=int(s.num_active_channels),
-            op0=int(s.op0),
-            op1=int(s.op1),
-            reverse=int(s.reverse_operands),
-            accumulator_cmd=int(s.accumulator_cmd),
-            imm0=_imm(s.imm0_src, s.imm0),
-            imm1=_imm(s.imm1_src, s.imm1),
+            src=_pattern(o, 0),
+            dst=_pattern(o, 3),
+            in_dtype=o[6],
+            out_dtype=o[7],
+            num_active_channels=o[8],
+            op0=o[9],
+            op1=o[10],
+            reverse=o[11],
+            accumulator_cmd=o[12],
+            imm0=Imm(o[13], o[14]),
+            imm1=Imm(o[15], o[16]),
         )
 
-    def _cache_reduce(self, s: Any) -> None:
-        self._cache(s, False)
+    def _cache_reduce(self, o: Operands) -> Prepared:
+        return self._cache(o, False)
 
-    def _cache_cumulative(self, s: Any) -> None:
-        self._cache(s, True)
+    def _cache_cumulative(self, o: Operands) -> Prepared:
+        return self._cache(o, True)
 
-    def _exponential(self, s: Any) -> None:
-        self.engine.exponential(
-            src=_pattern(s.src_mem_pattern),
-            dst=_pattern(s.dst_mem_pattern),
-            in_dtype=int(s.in_dtype),
-            out_dtype=int(s.out_dtype),
-            num_active_channels=int(s.num_active_channels),
-            accumulator_cmd=int(s.accumulator_cmd),
-            imm0=_imm(s.imm0_src, s.imm0),
-            imm1=_imm(s.imm1_src, s.imm1),
+    def _exponential(self, o: Operands) -> Prepared:
+        return functools.partial(
+            self.engine.exponential,
+            src=_pattern(o, 0),
+            dst=_pattern(o, 3),
+            in_dtype=o[6],
+            out_dtype=o[7],
+            num_active_channels=o[8],
+            accumulator_cmd=o[9],
+            imm0=Imm(o[10], o[11]),
+            imm1=Imm(o[12], o[13]),
         )
 
-    def _imm_ld(self, s: Any, bitvec: bool) -> None:
-        self.engine.imm_load(
+    def _imm_ld(self, o: Operands, bitvec: bool) -> Prepared:
+        return functools.partial(
+            self.engine.imm_load,
             bitvec=bitvec,
-            src=_pattern(s.src_mem_pattern),
-            dtype=int(s.dtype),
-            num_active_channels=int(s.num_active_channels),
+            src=_pattern(o, 0),
+            dtype=o[3],
+            num_active_channels=o[4],
         )
 
-    def _imm_ld_arith(self, s: Any) -> None:
-        self._imm_ld(s, False)
+    def _imm_ld_arith(self, o: Operands) -> Prepared:
+        return self._imm_ld(o, False)
 
-    def _imm_ld_bitvec(self, s: Any) -> None:
-        self._imm_ld(s, True)
+    def _imm_ld_bitvec(self, o: Operands) -> Prepared:
+        return self._imm_ld(o, True)
 
-    def _ptr_multi(self, s: Any, bitvec: bool) -> None:
-        self.engine.ptr_multi(
+    def _ptr_multi(self, o: Operands, bitvec: bool) -> Prepared:
+        return functools.partial(
+            self.engine.ptr_multi,
             bitvec=bitvec,
-            src=_pattern(s.src_mem_pattern),
-            dst=_pattern(s.dst_mem_pattern),
-            in_dtype=int(s.in_dtype),
-            out_dtype=int(s.out_dtype),
-            num_active_channels=int(s.num_active_channels),
-            op=int(s.op),
-            reverse=int(s.reverse_operands),
+            src=_pattern(o, 0),
+            dst=_pattern(o, 3),
+            in_dtype=o[6],
+            out_dtype=o[7],
+            num_active_channels=o[8],
+            op=o[9],
+            reverse=o[10],
         )
 
-    def _ptr_multi_arith(self, s: Any) -> None:
-        self._ptr_multi(s, False)
+    def _ptr_multi_arith(self, o: Operands) -> Prepared:
+        return self._ptr_multi(o, False)
 
-    def _ptr_multi_bitvec(self, s: Any) -> None:
-        self._ptr_multi(s, True)
+    def _ptr_multi_bitvec(self, o: Operands) -> Prepared:
+        return self._ptr_multi(o, True)
 
-    def _ptr_multi_dual(self, s: Any) -> None:
-        self.engine.ptr_multi_dual(
-            src=_pattern(s.src_mem_pattern),
-            dst=_pattern(s.dst_mem_pattern),
-            in_dtype=int(s.in_dtype),
-            out_dtype=int(s.out_dtype),
-            num_active_channels=int(s.num_active_channels),
-            op=int(s.op),
-            reverse=int(s.reverse_operands),
+    def _ptr_multi_dual(self, o: Operands) -> Prepared:
+        return functools.partial(
+            self.engine.ptr_multi_dual,
+            src=_pattern(o, 0),
+            dst=_pattern(o, 3),
+            in_dtype=o[6],
+            out_dtype=o[7],
+            num_active_channels=o[8],
+            op=o[9],
+            reverse=o[10],
         )

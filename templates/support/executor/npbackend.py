@@ -9,6 +9,7 @@ dimension for PtrMulti/Dual).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -214,6 +215,21 @@ class NumpyBackend:
             if run.shape[1]:
                 final = run[:, -1].copy()
         return _deliver(_store(out_code, t, numerics, key), out), final
+
+    # -- prepared calls (see Engine.prepare_tensor_scalar) -----------------------------------
+
+    def bind_ts_arith(self, src: Raw, in_code: int, out_code: int, s0: F32, s1: F32, op0: int,
+                      op1: int, rev0: bool, rev1: bool, numerics: Numerics,
+                      out: Raw) -> Callable[[int], object]:  # fmt: skip
+        """`ts_arith` on these operands, a call per key; `src` and `out` are views of memory."""
+        return lambda key: self.ts_arith(
+            src, in_code, out_code, s0, s1, op0, op1, rev0, rev1, numerics, key, out
+        )
+
+    def bind_ts_bitvec(self, src: Raw, code: int, s0: U32, s1: U32, op0: int, op1: int,
+                       rev0: bool, rev1: bool, out: Raw) -> Callable[[int], object]:  # fmt: skip
+        """`ts_bitvec` on these operands, a call per (unused) key."""
+        return lambda key: self.ts_bitvec(src, code, s0, s1, op0, op1, rev0, rev1, out)
 
 
 def _key(v: F32) -> npt.NDArray[np.int32]:

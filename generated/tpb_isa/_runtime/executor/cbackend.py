@@ -1,29 +1,25 @@
-"""The C backend: the kernels of ``tpb_kernels.c`` compiled with cffi on first use.
+"""The C backend: the kernels of ``tpb_kernels.c`` compiled with cffi.
 
 ``tpb_kernels.h`` declares them; it is both the header the C file includes and the cdef cffi
-reads, so no prototype is written twice. Both files ship in this package and are read with
-``importlib.resources``.
-
-The shared object is cached under ``$TPB_ISA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/tpb_isa`` or
-``~/.cache/tpb_isa``), in a file named by the SHA-256 of the C source, the cdef, the compile flags,
-the Python ABI and the cffi version, so a changed kernel never loads a stale build. With no
-compiler (or no cffi), :func:`get_backend` falls back to the numpy backend and warns once per
-process. ``TPB_ISA_BACKEND=numpy|c|auto`` overrides the choice made in code.
+reads, so no prototype is written twice. :mod:`..cextensions` describes the build and
+:mod:`..cbuild` loads it: compiled at install when the package was pip-installed with a compiler,
+else compiled on first use and cached by content. With no compiler (or no cffi),
+:func:`get_backend` falls back to the numpy backend and warns once per process.
+``TPB_ISA_BACKEND=numpy|c|auto`` overrides the choice made in code.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import warnings
-from importlib import resources
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import cbuild
+from .. import cbuild, cextensions
 from . import dtypes as dt
 from .errors import ExecutorError
 from .npbackend import NumpyBackend
@@ -32,21 +28,6 @@ from .numerics import Numerics
 F32 = npt.NDArray[np.float32]
 U32 = npt.NDArray[np.uint32]
 Raw = npt.NDArray[Any]
-
-if sys.platform == "win32":  # pragma: no cover - MSVC
-    COMPILE_ARGS: tuple[str, ...] = ("/O2", "/fp:strict")
-else:
-    COMPILE_ARGS = ("-O3", "-std=c99", "-ffp-contract=off", "-fno-fast-math")
-
-
-def _resource(name: str) -> str:
-    return resources.files(__package__ or __name__).joinpath(name).read_text(encoding="utf-8")
-
-
-#: The cffi declaration: the header itself.
-CDEF = _resource("tpb_kernels.h")
-#: The C source as compiled: the kernels with their header included in place.
-C_SOURCE = _resource("tpb_kernels.c").replace('#include "tpb_kernels.h"', CDEF, 1)
 
 _lock = threading.Lock()
 _loaded: tuple[Any, Any] | None = None
@@ -61,12 +42,8 @@ class BackendUnavailable(ExecutorError):
 cache_dir = cbuild.cache_dir
 
 
-def build_key() -> str:
-    return cbuild.content_key(C_SOURCE, CDEF, COMPILE_ARGS)
-
-
 def _build() -> tuple[Any, Any]:
-    return cbuild.build("_tpb_isa_ckernels", C_SOURCE, CDEF, COMPILE_ARGS, key=build_key())
+    return cbuild.load(cextensions.kernels())
 
 
 def load() -> tuple[Any, Any] | None:
@@ -213,6 +190,55 @@ class CBackend:
                                          des, n, total, _ptr(self.ffi, a, "float *"),
                                          _ptr(self.ffi, acc, "float *"), int(use_acc)))  # fmt: skip
         return out, acc
+
+    # -- prepared calls (see Engine.prepare_tensor_scalar) -----------------------------------
+
+    def bind_ts_arith(self, src: Raw, in_code: int, out_code: int, s0: F32, s1: F32, op0: int,
+                      op1: int, rev0: bool, rev1: bool, numerics: Numerics,
+                      out: Raw) -> Callable[[int], object]:  # fmt: skip
+        """`ts_arith` on these operands with every C argument made here, once: a call per key
+        is one call into C. `src` and `out` are views of memory (what the kernel reads and
+        writes when it runs); the scalars are copied."""
+        if self._src(src) is not src:
+            return lambda key: self.ts_arith(
+                src, in_code, out_code, s0, s1, op0, op1, rev0, rev1, numerics, key, out
+            )
+        n, total = src.shape
+        out = self._out(out, (n, total), out_code)
+        a = np.array(s0, dtype=np.float32, order="C")
+        b = np.array(s1, dtype=np.float32, order="C")
+        cfg = self._cfg(in_code, out_code, numerics, 0, op0, op1, rev0, rev1)
+        ffi = self.ffi
+        args = (cfg, _ptr(ffi, src), *_strides(src), _ptr(ffi, out), *_strides(out), n, total,
+                a.shape[1], _ptr(ffi, a, "float *"), _ptr(ffi, b, "float *"))  # fmt: skip
+        return self._bound(self.lib.tpb_ts_arith, cfg, args, (src, out, a, b))
+
+    def bind_ts_bitvec(self, src: Raw, code: int, s0: U32, s1: U32, op0: int, op1: int,
+                       rev0: bool, rev1: bool, out: Raw) -> Callable[[int], object]:  # fmt: skip
+        """`ts_bitvec` on these operands, its C arguments made once (see `bind_ts_arith`)."""
+        if self._src(src) is not src:
+            return lambda key: self.ts_bitvec(src, code, s0, s1, op0, op1, rev0, rev1, out)
+        n, total = src.shape
+        out = self._out(out, (n, total), code)
+        a = np.array(s0, dtype=np.uint32, order="C")
+        b = np.array(s1, dtype=np.uint32, order="C")
+        cfg = self._cfg(code, code, Numerics(), 0, op0, op1, rev0, rev1)
+        ffi = self.ffi
+        args = (cfg, _ptr(ffi, src), *_strides(src), _ptr(ffi, out), *_strides(out), n, total,
+                a.shape[1], _ptr(ffi, a, "uint32_t *"), _ptr(ffi, b, "uint32_t *"))  # fmt: skip
+        return self._bound(self.lib.tpb_ts_bitvec, cfg, args, (src, out, a, b))
+
+    def _bound(self, fn: Any, cfg: Any, args: tuple[Any, ...],
+               keep: tuple[Raw, ...]) -> Callable[[int], object]:  # fmt: skip
+        check = self._check
+
+        def call(key: int, _keep: tuple[Raw, ...] = keep) -> None:  # _keep: the arrays C uses
+            cfg.key = key & 0xFFFFFFFFFFFFFFFF
+            rc = fn(*args)
+            if rc:
+                check(rc)
+
+        return call
 
 
 Backend = NumpyBackend | CBackend

@@ -14,7 +14,8 @@ BOTH ``s1 op1 (s0 op0 t)``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ import numpy.typing as npt
 
 from . import alu
 from . import dtypes as dt
-from .access import Walk, resolve_addr4, walk
+from .access import MARKER_ADDR_REG, Walk, resolve_addr4, walk
 from .cbackend import Backend, get_backend
 from .errors import AddressError, ExecutorError, UnsupportedError
 from .memory import IMM_FLOPS_PER_CHANNEL, Memory
@@ -224,9 +225,8 @@ class Engine:
 
     # -- 0x43 / 0x53 / 0x44 / 0x54 ----------------------------------------------------------------
 
-    def tensor_scalar(
+    def _ts_operands(
         self,
-        *,
         bitvec: bool,
         src: Pattern,
         dst: Pattern,
@@ -236,10 +236,9 @@ class Engine:
         op0: int,
         op1: int,
         reverse: int,
-        imm0: Imm,
-        imm1: Imm,
-    ) -> None:
-        """``out = op1(op0(t, s0), s1)`` in the reverse form ``reverse`` (arith or bitvec)."""
+    ) -> tuple[int, int, int, bool, bool, bool, bool]:
+        """TensorScalar's checks of everything but memory: (channels, in and out dtype codes,
+        the two reverse bits, whether op0 and op1 read their scalar)."""
         nch = self._channels(num_active_channels)
         in_dtype, out_dtype = int(in_dtype), int(out_dtype)
         dt.info(in_dtype)
@@ -258,6 +257,27 @@ class Engine:
         else:
             alu.check_arith(op0)
             alu.check_arith(op1)
+        return nch, in_dtype, out_dtype, rev0, rev1, uses0, uses1
+
+    def tensor_scalar(
+        self,
+        *,
+        bitvec: bool,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op0: int,
+        op1: int,
+        reverse: int,
+        imm0: Imm,
+        imm1: Imm,
+    ) -> None:
+        """``out = op1(op0(t, s0), s1)`` in the reverse form ``reverse`` (arith or bitvec)."""
+        nch, in_dtype, out_dtype, rev0, rev1, uses0, uses1 = self._ts_operands(
+            bitvec, src, dst, in_dtype, out_dtype, num_active_channels, op0, op1, reverse
+        )
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
         dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
         key = self._key()
@@ -286,6 +306,86 @@ class Engine:
             )  # fmt: skip
         _commit(dst_w, out, direct)
         self.instructions_executed += 1
+
+    def prepare_tensor_scalar(self, **operands: Any) -> Callable[[], None]:
+        """``tensor_scalar(**operands)`` as a call to make again and again.
+
+        When nothing the instruction reads depends on the machine's state (immediate addresses,
+        scalars in the instruction) and both walks are plain strides that do not overlap, the
+        walks, the scalars and the backend's arguments are worked out here, once, and each call
+        runs the kernel straight on memory. Otherwise (a register address, a scalar in memory, a
+        gather or scatter walk, or an instruction in error) each call runs
+        ``tensor_scalar(**operands)`` in full, so what it does and when it raises are unchanged.
+        """
+        generic = functools.partial(self.tensor_scalar, **operands)
+        try:
+            fast = self._prepared_tensor_scalar(**operands)
+        except ExecutorError:
+            return generic  # raised again, at the same point as before, when it runs
+        return generic if fast is None else fast
+
+    def _prepared_tensor_scalar(
+        self,
+        *,
+        bitvec: bool,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op0: int,
+        op1: int,
+        reverse: int,
+        imm0: Imm,
+        imm1: Imm,
+    ) -> Callable[[], None] | None:
+        for p in (src, dst):
+            if (int(p.start_addr) >> 24) & MARKER_ADDR_REG:
+                return None  # the address is in a register: read it when the instruction runs
+        nch, in_dtype, out_dtype, rev0, rev1, uses0, uses1 = self._ts_operands(
+            bitvec, src, dst, in_dtype, out_dtype, num_active_channels, op0, op1, reverse
+        )
+        if (uses0 and imm0.src != IMM_INSTRUCTION) or (uses1 and imm1.src != IMM_INSTRUCTION):
+            return None  # a scalar read from memory when the instruction runs
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        if src_w.slc is None:
+            return None  # a gathered source is a copy: it has to be taken when it runs
+        raw = src_w.gather()  # a view of memory: it sees every later write
+        direct = _direct(dst_w, raw)
+        if direct is None:
+            return None
+        backend, numerics = self.backend, self.numerics
+        kernel: Callable[[int], object]
+        if bitvec:
+            zb: U32 = np.zeros((nch, 1), np.uint32)
+            b0 = self._scalar_bits(imm0, nch, in_dtype, "imm0") if uses0 else zb
+            b1 = self._scalar_bits(imm1, nch, in_dtype, "imm1") if uses1 else zb
+            kernel = backend.bind_ts_bitvec(
+                raw, in_dtype, b0, b1, int(op0), int(op1), rev0, rev1, direct
+            )
+        else:
+            zf: F32 = np.zeros((nch, 1), np.float32)
+            s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else zf
+            s1 = self._scalar_f32(imm1, nch, "imm1") if uses1 else zf
+            kernel = backend.bind_ts_arith(
+                raw, in_dtype, out_dtype, s0, s1, int(op0), int(op1), rev0, rev1, numerics, direct
+            )
+        seed = numerics.seed
+        stream_key = dt.stream_key
+
+        def run() -> None:
+            if self.backend is not backend or self.numerics is not numerics:
+                self.tensor_scalar(
+                    bitvec=bitvec, src=src, dst=dst, in_dtype=in_dtype, out_dtype=out_dtype,
+                    num_active_channels=nch, op0=op0, op1=op1, reverse=reverse, imm0=imm0,
+                    imm1=imm1,
+                )  # fmt: skip
+                return
+            kernel(stream_key(seed, self.instructions_executed))
+            self.instructions_executed += 1
+
+        return run
 
     # -- 0x9a / 0xe6 ----------------------------------------------------------------------------
 

@@ -1,0 +1,93 @@
+"""`pip install` of the generated package compiles its C extensions at install, so the first
+`Executor()` and the first C `validate_batch` compile nothing; without a compiler it still installs
+and the runtime falls back to numpy with one warning.
+
+Each test installs a copy of generated/ (setuptools writes build/ and egg-info into the tree it
+builds) into a fresh virtual environment that sees this interpreter's packages (numpy, cffi), with
+pip's normal build isolation, as a user's `pip install ./generated[executor]` does (the extra's
+dependencies are already present, so `--no-deps`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler on PATH"
+)
+
+FIRST_USE = r"""
+import sys
+import numpy as np
+import tpb_isa
+assert "site-packages" in tpb_isa.__file__, tpb_isa.__file__
+from tpb_isa import mariana as m
+ex = m.Executor()
+print("executor backend", ex.backend)
+for g in tpb_isa.GENERATIONS:
+    mod = tpb_isa.gen(g)
+    W = np.zeros((4, 64), np.uint8)
+    W[:, 0] = 0x43
+    mod.validate_batch(W, backend=sys.argv[1])
+    print("validators", g, mod.batch.batch_backend())
+"""
+
+
+def _install(tmp_path: Path, env: dict[str, str]) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    src = tmp_path / "src"
+    shutil.copytree(REPO / "generated", src)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    r = subprocess.run(
+        [str(python), "-m", "pip", "install", "-v", "--no-deps", "--disable-pip-version-check",
+         str(src)],
+        capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return python, r
+
+
+def _first_use(
+    python: Path, tmp_path: Path, env: dict[str, str], backend: str
+) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "first_use.py"
+    script.write_text(FIRST_USE)
+    return subprocess.run(
+        [str(python), str(script), backend],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+
+
+def test_an_installed_package_compiles_nothing_at_first_use(tmp_path: Path) -> None:
+    env = {**os.environ, "TPB_ISA_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("PYTHONPATH", None)
+    python, r = _install(tmp_path, env)
+    assert "tpb_isa: compiled 5 C extensions into tpb_isa/_prebuilt/" in r.stdout + r.stderr
+    run = _first_use(python, tmp_path, env, "c")
+    assert run.returncode == 0, run.stderr
+    assert "executor backend c" in run.stdout
+    assert run.stdout.count("validators") == 4 and "numpy" not in run.stdout
+    assert "compiling" not in run.stderr, run.stderr  # no build at first use ...
+    cache = tmp_path / "cache"
+    assert not cache.exists() or not any(p.is_file() for p in cache.rglob("*"))  # ... none cached
+
+
+def test_without_a_compiler_it_installs_and_falls_back_to_numpy(tmp_path: Path) -> None:
+    env = {**os.environ, "TPB_ISA_CACHE_DIR": str(tmp_path / "cache"), "CC": "false"}
+    env.pop("PYTHONPATH", None)
+    python, r = _install(tmp_path, env)
+    assert "tpb_isa: not compiled at install" in r.stdout + r.stderr
+    run = _first_use(python, tmp_path, env, "auto")
+    assert run.returncode == 0, run.stderr
+    assert "executor backend numpy" in run.stdout
+    assert run.stdout.count("validators") == 4 and " c\n" not in run.stdout
+    assert run.stderr.count("C backend unavailable") == 1, run.stderr  # the executor, once
