@@ -203,8 +203,8 @@ class Engine:
     def _scalar_f32(self, imm: Imm, nch: int, what: str) -> F32:
         """An arith scalar, one fp32 per active channel, shape (nch, 1)."""
         if imm.src == IMM_INSTRUCTION:
-            v = np.array([int(imm.bits) & 0xFFFFFFFF], dtype=np.uint32).view(np.float32)
-            return np.full((nch, 1), v[0], dtype=np.float32)
+            bits: U32 = np.full((nch, 1), int(imm.bits) & 0xFFFFFFFF, dtype=np.uint32)
+            return bits.view(np.float32)  # the bits as they are (a NaN keeps its payload)
         w = walk(self.memory, self._pointer(imm, what), (1,), (1,), 4, nch, what)
         return np.ascontiguousarray(w.gather()).view(np.float32).copy()
 
@@ -317,12 +317,11 @@ class Engine:
         gather or scatter walk, or an instruction in error) each call runs
         ``tensor_scalar(**operands)`` in full, so what it does and when it raises are unchanged.
         """
-        generic = functools.partial(self.tensor_scalar, **operands)
         try:
             fast = self._prepared_tensor_scalar(**operands)
         except ExecutorError:
-            return generic  # raised again, at the same point as before, when it runs
-        return generic if fast is None else fast
+            fast = None  # raised again, at the same point as before, when it runs
+        return functools.partial(self.tensor_scalar, **operands) if fast is None else fast
 
     def _prepared_tensor_scalar(
         self,
