@@ -3,9 +3,10 @@ for the translated predicates, and the batch validate / decode drivers."""
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -50,15 +51,67 @@ def as_words(words: Any) -> Words:
     return as_words(b"".join(parts))
 
 
-def byte(W: Words, off: Any) -> Any:
+class Cols:
+    """The words of one batch as contiguous columns, each made once, on its first read, and kept
+    for the batch (read-only): the translated predicates read a field as a contiguous array
+    instead of a 64-byte-strided one, and read it once however many terms name it. `memo`
+    holds the results of the translated functions called again with the same arguments (see
+    `memo`); `shape` is the words' (N, 64)."""
+
+    __slots__ = ("W", "_cols", "_owned", "memo", "shape")
+
+    def __init__(self, W: Words) -> None:
+        self.W = np.ascontiguousarray(W)
+        self.shape = self.W.shape
+        self._cols: dict[tuple[int, str], Any] = {}
+        self._owned: dict[int, Any] = {}  # id -> column: the arrays a memo key may name by id
+        self.memo: dict[tuple[Any, ...], Any] = {}
+
+    def col(self, off: int, dtype: str) -> Any:
+        """Bytes [off, off+itemsize) of every word as one contiguous `dtype` array."""
+        key = (off, dtype)
+        c = self._cols.get(key)
+        if c is None:
+            dt = np.dtype(dtype)
+            W = self.W
+            if dt.itemsize == 1:
+                c = np.ascontiguousarray(W[:, off]).view(dt)
+            elif off % dt.itemsize == 0:
+                c = np.ascontiguousarray(W.view(dt)[:, off // dt.itemsize])
+            else:
+                c = np.ascontiguousarray(W[:, off : off + dt.itemsize]).view(dt)[:, 0]
+            c.flags.writeable = False
+            self._cols[key] = c
+            self._owned[id(c)] = c
+        return c
+
+    def owns(self, a: Any) -> bool:
+        return self._owned.get(id(a)) is a
+
+    def own(self, a: Any) -> None:
+        """Keep `a` (a read-only answer) for the batch: a memo key may name it by id."""
+        self._owned[id(a)] = a
+
+
+def _uniform(off: Any) -> int | None:
+    """A per-row offset array that holds one value (a loop index every lane shares), as that int."""
+    a = np.asarray(off)
+    if a.ndim == 0:
+        return int(a)
+    if a.size and a[0] == a[-1] and a.min() == a.max():
+        return int(a[0])
+    return None
+
+
+def byte(W: Words | Cols, off: Any) -> Any:
     """Byte `off` of every row; `off` is one offset or one per row (a struct passed by value
     from an array element chosen at run time)."""
     if isinstance(off, (int, np.integer)):
-        return W[:, off]
+        return W.col(int(off), "u1") if isinstance(W, Cols) else W[:, off]
     return gather(W, off, 1)
 
 
-def col(W: Words, off: Any, size: int) -> Any:
+def col(W: Words | Cols, off: Any, size: int) -> Any:
     """The little-endian unsigned integer in bytes [off, off+size) of every row; a size numpy has
     no integer for (the 3, 5, 6 or 7 bytes a wide bitfield spans) is assembled byte by byte into
     the next wider unsigned integer."""
@@ -66,6 +119,8 @@ def col(W: Words, off: Any, size: int) -> Any:
         return colv(W, off, f"<u{size}")
     if not isinstance(off, (int, np.integer)):
         return gather(W, off, size)
+    if isinstance(W, Cols):
+        W = W.W
     wide = np.dtype("<u4" if size < 4 else "<u8")
     out = np.zeros(W.shape[0], dtype=wide)
     for k in range(size):
@@ -73,21 +128,29 @@ def col(W: Words, off: Any, size: int) -> Any:
     return out
 
 
-def colv(W: Words, off: Any, dtype: str) -> Any:
+def colv(W: Words | Cols, off: Any, dtype: str) -> Any:
     """Bytes [off, off+itemsize) of every row as `dtype`: a strided view when the field is
     aligned to its size (no copy), a copy of the column bytes otherwise, a gather when the
     offset differs per row."""
     size = np.dtype(dtype).itemsize
     if not isinstance(off, (int, np.integer)):
         return gather_as(W, off, size, dtype)
+    if isinstance(W, Cols):
+        return W.col(int(off), dtype)
     if off % size == 0 and W.flags.c_contiguous:
         return W.view(dtype)[:, off // size]
     return np.ascontiguousarray(W[:, off : off + size]).view(dtype)[:, 0]
 
 
-def gather(W: Words, off: Any, size: int) -> Any:
+def gather(W: Words | Cols, off: Any, size: int) -> Any:
     """Bytes [off, off+size) of each row at a per-row offset, as an unsigned integer (offsets are
-    clipped into the row: lanes where C would not have read are discarded by the caller)."""
+    clipped into the row: lanes where C would not have read are discarded by the caller). On
+    `Cols`, an offset every row shares (a loop index) reads the column instead."""
+    if isinstance(W, Cols):
+        one = _uniform(off)
+        if one is not None and 0 <= one <= W.shape[1] - size:
+            return col(W, one, size)
+        W = W.W
     rows = np.arange(W.shape[0])
     off = np.clip(
         np.broadcast_to(np.asarray(off, dtype=np.int64), (W.shape[0],)), 0, W.shape[1] - size
@@ -98,7 +161,7 @@ def gather(W: Words, off: Any, size: int) -> Any:
     return out.astype(f"<u{size}") if size in (1, 2, 4, 8) else out
 
 
-def gather_as(W: Words, off: Any, size: int, dtype: str) -> Any:
+def gather_as(W: Words | Cols, off: Any, size: int, dtype: str) -> Any:
     return np.asarray(gather(W, off, size)).astype(f"<u{size}").view(dtype)
 
 
@@ -147,7 +210,67 @@ def vmod(a: Any, b: Any) -> Any:
     return (a - safe * vdiv(a, safe)).astype(np.result_type(a, b))
 
 
-VectorCheck = Callable[[Words, int], Any]  # a translated top-level validator over (N, 64) words
+VectorCheck = Callable[[Any, int], Any]  # a translated top-level validator over (N, 64) words
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+_BATCH: contextvars.ContextVar[Cols | None] = contextvars.ContextVar("tpb_isa_batch", default=None)
+
+
+def memo(fn: F) -> F:
+    """A translated function called again with the same arguments in one batch answers from the
+    batch's `Cols.memo` instead of evaluating again (the headers' predicates share helpers: one
+    validator calls its tensor checks two or three times over, and every check its dtype
+    helpers). An argument is part of the key by value (an offset, a numpy scalar) or, for an
+    array, only when the batch owns it (one of its columns or a memoised answer, alive until the
+    batch ends, so its id names it); any other array argument evaluates as usual, and so does
+    every call outside a batch (`batch()`). The functions are pure, so a memoised answer is the
+    answer; it is read-only, shared by every caller."""
+    name = fn.__name__
+
+    def wrapper(*args: Any) -> Any:
+        cols = _BATCH.get()
+        if cols is None:
+            return fn(*args)
+        key: list[Any] = [name]
+        for a in args:
+            if isinstance(a, np.ndarray):
+                if not cols.owns(a):
+                    return fn(*args)
+                key.append(id(a))
+            elif isinstance(a, Cols):
+                key.append(None if a is cols else id(a))
+            elif isinstance(a, (int, float, np.generic)):
+                key.append((type(a), a))
+            else:
+                return fn(*args)
+        k = tuple(key)
+        out = cols.memo.get(k)
+        if out is None:
+            out = fn(*args)
+            if isinstance(out, np.ndarray):
+                out.flags.writeable = False
+                cols.own(out)
+            cols.memo[k] = out
+        return out
+
+    wrapper.__name__ = name
+    wrapper.__doc__ = fn.__doc__
+    return cast(F, wrapper)
+
+
+def run_batch(check: VectorCheck, W: Words) -> npt.NDArray[np.bool_]:
+    """One translated top-level validator over (N, 64) words, as a batch: contiguous columns,
+    answers memoised for the batch, C's float semantics; one verdict per word."""
+    cols = Cols(W)
+    token = _BATCH.set(cols)
+    try:
+        with ieee():
+            verdict = np.asarray(check(cols, 0), dtype=np.bool_)
+    finally:
+        _BATCH.reset(token)
+    return np.broadcast_to(verdict, (W.shape[0],))
 
 
 def ieee() -> Any:
@@ -173,6 +296,7 @@ class BatchValidators:
         self.vector = vector
         self.c = c  # the generation's headers compiled (cvalidators.py), when it ships them
         self.scalar = scalar  # the scalar `validate`, for backend="python"
+        self._gates: dict[str, npt.NDArray[np.bool_]] = {}  # validator -> opcode byte -> runs it
 
     def backend(self, backend: str = "auto") -> str:
         """The backend `validate_batch(..., backend)` runs: "c", "numpy" or "python"."""
@@ -198,14 +322,29 @@ class BatchValidators:
                 count=W.shape[0],
             )
         out = np.zeros(W.shape[0], dtype=np.bool_)
-        ops = W[:, 0]
+        ops = np.ascontiguousarray(W[:, 0])
         for name, opcodes in self.top_level.items():
             if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
                 continue
-            rows = np.flatnonzero(np.isin(ops, np.asarray(opcodes, dtype=np.int64), kind="table"))
-            if rows.size:
-                with ieee():
-                    out[rows] |= np.asarray(self.vector[name](W[rows], 0), dtype=np.bool_)
+            table = self._gates.get(name)
+            if table is None:
+                table = self._gates[name] = np.zeros(256, dtype=np.bool_)
+                table[list(opcodes)] = True
+            mine = table.take(ops)
+            rows = np.flatnonzero(mine)
+            if rows.size == W.shape[0]:
+                sub = W
+            elif rows.size:
+                # the validator's rows, compacted (one 64-byte copy a row): it reads each of
+                # their fields as a contiguous column (Cols), never the strided or gathered one
+                sub = np.take(W.view(np.uint64), rows, axis=0).view(np.uint8)
+            else:
+                continue
+            verdict = run_batch(self.vector[name], sub)
+            if rows.size == W.shape[0]:
+                out |= verdict
+            else:
+                out[rows] |= verdict
         return out
 
     def explain_batch(self, words: Any, explain: Callable[[bytes], str]) -> dict[int, str]:
@@ -218,9 +357,7 @@ class BatchValidators:
     def run_validator_batch(self, name: str, words: Any) -> npt.NDArray[np.bool_]:
         """One top-level validator over every word, whatever its opcode (for differential testing)."""
         W = as_words(words)
-        with ieee():
-            verdict = np.asarray(self.vector[name](W, 0), dtype=np.bool_)
-        return np.broadcast_to(verdict, (W.shape[0],)).copy()
+        return run_batch(self.vector[name], W).copy()
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ _colv = vector.colv
 _fdiv = vector.fdiv
 _gather = vector.gather
 _gather_as = vector.gather_as
+_memo = vector.memo
 _vdiv = vector.vdiv
 _vmod = vector.vmod
 
@@ -170,194 +171,242 @@ WRITE_TENSOR_FALSE = 0x00
 WRITE_TENSOR_TRUE = 0x01
 
 
+@_memo
 def _v_is_valid_enum_dtype_allow_fp32r(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dtype_allow_u64(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dtype_allow_i64(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dtype_allow_fp4(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dtype_allow_scale(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_write_tensor(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_allowed_in_psum(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_allowed_in_sbuf(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_neuron_core_version(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [2, 3, 4, 5], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_neuron_engine(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_opcode(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 38, 48, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 81, 82, 83, 84, 88, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 182, 184, 185, 186, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 243, 244, 255], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_wait_mode(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 129, 130, 131, 132, 133, 145, 146, 147, 148, 149, 254, 255], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_update_mode(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 3, 4, 5, 7, 9, 19, 20, 21, 23, 25, 133, 135, 137, 149, 151, 153, 255], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_debug_cmd_levels(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 3, 5, 7, 9], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_pseudo_opcode(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dtype_basic(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dtype(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 29, 30, 31], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_data_src(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_reduce_axis(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_accum_cmd(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_collective_type(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [1], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_cce_op(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dequant_fmt(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_lnc_size_fmt(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dge_compute_op(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_indirect_dim(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dge_opcode(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dma_engine_count(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_dma_sema_update_mode(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 3, 5, 9, 11, 13], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_rand_algorithm(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_rand_post_proc(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_rand_src(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_alu_op(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 36, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_tensor_subdim(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 2, 3, 4, 5], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_pe_seed_mode(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_mx_perf_mode(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_imm_src(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_imm_src_n(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
 
 
+@_memo
 def _v_is_valid_enum_tens_scalar_rev_ops(v: Any) -> Any:
     return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
 
 
+@_memo
 def _v_has_valid_inst_len(h_W: Any, h_o: Any) -> Any:
     return _byte(h_W, h_o + 1) == _vdiv(np.uint32(64), np.uint32(4))
 
 
+@_memo
 def _v_has_valid_neuron_header(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_v_is_valid_enum_opcode(_byte(i_W, i_o)), _v_has_valid_inst_len(i_W, i_o))
 
 
+@_memo
 def _v_has_valid_neuron_events(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4)), _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6)))
 
 
+@_memo
 def _v_dtype_invalid_check(dtype: Any) -> Any:
     return dtype != np.int32(0)
 
 
+@_memo
 def _v_dtype_fp32r_illegal_check(dtype: Any, allow: Any) -> Any:
     return np.logical_or(dtype != np.int32(11), allow == np.int32(1))
 
 
+@_memo
 def _v_dtype_uint64_illegal_check(dtype: Any, allow: Any) -> Any:
     return np.logical_or(dtype != np.int32(1), allow == np.int32(1))
 
 
+@_memo
 def _v_dtype_int64_illegal_check(dtype: Any, allow: Any) -> Any:
     return np.logical_or(dtype != np.int32(12), allow == np.int32(1))
 
 
+@_memo
 def _v_dtype_4bit_illegal_check(dtype: Any, allow: Any) -> Any:
     return np.logical_or(np.logical_and(dtype != np.int32(16), dtype != np.int32(18)), allow == np.int32(1))
 
 
+@_memo
 def _v_dtype_scale_illegal_check(dtype: Any, allow: Any) -> Any:
     return np.logical_or(_all_of(
         dtype != np.int32(19),
@@ -367,6 +416,7 @@ def _v_dtype_scale_illegal_check(dtype: Any, allow: Any) -> Any:
     ), allow == np.int32(1))
 
 
+@_memo
 def _v_is_valid_dtype(dtype: Any, allow_fp32r: Any) -> Any:
     return _all_of(
         _v_dtype_invalid_check(dtype),
@@ -379,6 +429,7 @@ def _v_is_valid_dtype(dtype: Any, allow_fp32r: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_dtype_64(dtype: Any, allow_fp32r: Any, allow_u64: Any, allow_i64: Any) -> Any:
     return _all_of(
         _v_dtype_invalid_check(dtype),
@@ -391,6 +442,7 @@ def _v_is_valid_dtype_64(dtype: Any, allow_fp32r: Any, allow_u64: Any, allow_i64
     )
 
 
+@_memo
 def _v_is_valid_int_dtype(dtype: Any) -> Any:
     return _any_of(
         dtype == np.int32(2),
@@ -404,14 +456,17 @@ def _v_is_valid_int_dtype(dtype: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_32b_int_dtype(dtype: Any) -> Any:
     return np.logical_or(dtype == np.int32(8), dtype == np.int32(9))
 
 
+@_memo
 def _v_is_valid_64b_int_dtype(dtype: Any) -> Any:
     return np.logical_or(dtype == np.int32(12), dtype == np.int32(1))
 
 
+@_memo
 def _v_is_valid_int_dtype_datapath(dtype: Any) -> Any:
     return _any_of(
         dtype == np.int32(2),
@@ -423,6 +478,7 @@ def _v_is_valid_int_dtype_datapath(dtype: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_fp_dtype_datapath(dtype: Any, allow_fp32r: Any) -> Any:
     return _any_of(
         dtype == np.int32(13),
@@ -435,14 +491,17 @@ def _v_is_valid_fp_dtype_datapath(dtype: Any, allow_fp32r: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_cptc(dtype: Any) -> Any:
     return np.logical_and((np.asarray(dtype).astype(np.uint32) & np.uint32(248)) == np.uint32(24), (np.asarray(dtype).astype(np.uint32) & np.uint32(7)) != np.uint32(0))
 
 
+@_memo
 def _v_is_valid_dtype_for_sdma(dtype: Any, allow_fp32r: Any) -> Any:
     return np.logical_and(_v_is_valid_dtype(dtype, allow_fp32r), _v_is_valid_enum_dtype_basic(dtype))
 
 
+@_memo
 def _v_is_valid_mx_dtype(dtype: Any) -> Any:
     return _any_of(
         dtype == np.int32(17),
@@ -454,19 +513,23 @@ def _v_is_valid_mx_dtype(dtype: Any) -> Any:
     )
 
 
+@_memo
 def _v_type_size(dtype: Any) -> Any:
     _x1 = np.asarray(np.asarray(dtype).astype(np.int32))
     return np.where((_x1 >= 0) & (_x1 <= 255), np.array([0, 8, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 8, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.uint32)[np.clip(_x1, 0, 255)], np.uint32(0))
 
 
+@_memo
 def _v_type_size_check(dtype: Any, size: Any) -> Any:
     return _v_type_size(dtype) == size
 
 
+@_memo
 def _v_is_valid_aluop(op: Any) -> Any:
     return _v_is_valid_enum_alu_op(op)
 
 
+@_memo
 def _v_is_valid_int_aluop(op: Any) -> Any:
     return _any_of(
         op == np.int32(196),
@@ -498,6 +561,7 @@ def _v_is_valid_int_aluop(op: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_int_aluop_dve(op: Any) -> Any:
     return _any_of(
         op == np.int32(0),
@@ -518,6 +582,7 @@ def _v_is_valid_int_aluop_dve(op: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_arith_op(op: Any) -> Any:
     return _any_of(
         op == np.int32(0),
@@ -553,6 +618,7 @@ def _v_is_arith_op(op: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_bitvec_op(op: Any) -> Any:
     return _any_of(
         op == np.int32(0),
@@ -568,10 +634,12 @@ def _v_is_bitvec_op(op: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_general_bitvec_op(op: Any) -> Any:
     return np.logical_and(_v_is_bitvec_op(op), op != np.int32(28))
 
 
+@_memo
 def _v_is_general_arith_op(op: Any) -> Any:
     return _all_of(
         _v_is_arith_op(op),
@@ -583,6 +651,7 @@ def _v_is_general_arith_op(op: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_shift_op(op: Any) -> Any:
     return _any_of(
         op == np.int32(2),
@@ -592,6 +661,7 @@ def _v_is_shift_op(op: Any) -> Any:
     )
 
 
+@_memo
 def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     _N = np.shape(op0)[0] if np.ndim(op0) else 1
     _done = np.zeros(_N, dtype=np.bool_)
@@ -610,46 +680,57 @@ def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_alu_arith_shift_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     return np.logical_or(np.logical_and(op0 != np.int32(3), op1 != np.int32(3)), _v_type_size_check(dtype, np.uint32(4)))
 
 
+@_memo
 def _v_alu_shift_check(op0: Any, op1: Any, dtype: Any) -> Any:
     return np.logical_and(_v_alu_shift_left_right_chk(op0, op1, dtype), _v_alu_arith_shift_right_chk(op0, op1, dtype))
 
 
+@_memo
 def _v_addr_imm_mask(addr: Any) -> Any:
     return addr & np.uint32(536870911)
 
 
+@_memo
 def _v_addr_in_sbuf(addr: Any) -> Any:
     return addr < (np.uint32(0) + np.uint32(134217728))
 
 
+@_memo
 def _v_addr_in_psum(addr: Any) -> Any:
     return np.logical_and(addr >= np.uint32(33554432), addr < (np.uint32(33554432) + np.uint32(0)))
 
 
+@_memo
 def _v_get_sbuf_partition_id(addr: Any) -> Any:
     return _vdiv(addr - np.uint32(0), np.uint32(1048576))
 
 
+@_memo
 def _v_get_sbuf_byte_offset_in_partition(addr: Any) -> Any:
     return _vmod(addr - np.uint32(0), np.uint32(1048576))
 
 
+@_memo
 def _v_get_sbuf_quadrant_id(addr: Any) -> Any:
     return _vdiv(addr - np.uint32(0), np.uint32(1048576) * np.uint32(32))
 
 
+@_memo
 def _v_tpb_addr_partition(addr: Any) -> Any:
     return np.where(_v_addr_in_psum(addr), _vdiv(addr - np.uint32(33554432), np.uint32(32768)), _v_get_sbuf_partition_id(addr))
 
 
+@_memo
 def _v_four_byte_aligned(addr: Any) -> Any:
     return (addr & np.uint32(3)) == np.uint32(0)
 
 
+@_memo
 def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
     _N = np.shape(addr)[0] if np.ndim(addr) else 1
     _done = np.zeros(_N, dtype=np.bool_)
@@ -688,10 +769,12 @@ def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_addr_from_register(a_W: Any, a_o: Any) -> Any:
     return (np.asarray(_byte(a_W, a_o + 3)).astype(np.int32) & (np.int32(128) | np.int32(32))) == np.int32(128)
 
 
+@_memo
 def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
     return _all_of(
         _byte(a_W, a_o + 1) == np.uint32(0),  # addr_reg.reserved0[0]
@@ -700,14 +783,17 @@ def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_shape_from_register(a_W: Any, a_o: Any) -> Any:
     return np.logical_or(_byte(a_W, a_o + 3) == np.int32(64), _byte(a_W, a_o + 3) == np.int32(192))
 
 
+@_memo
 def _v_indirect_pattern(a_W: Any, a_o: Any) -> Any:
     return (np.asarray(_byte(a_W, a_o + 3)).astype(np.int32) & (np.int32(64) | np.int32(32))) == np.int32(32)
 
 
+@_memo
 def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     _N = a_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -739,6 +825,7 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
     return _ret
 
 
+@_memo
 def _v_tpb_addr_active_channels(addr: Any, num_active_channels: Any) -> Any:
     _N = np.shape(addr)[0] if np.ndim(addr) else 1
     _done = np.zeros(_N, dtype=np.bool_)
@@ -757,10 +844,12 @@ def _v_tpb_addr_active_channels(addr: Any, num_active_channels: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_start_addr_active_channels(a_W: Any, a_o: Any, num_active_channels: Any) -> Any:
     return np.logical_or(_v_addr_from_register(a_W, a_o), _v_tpb_addr_active_channels(_colv(a_W, a_o, '<u4'), num_active_channels))
 
 
+@_memo
 def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
     return _all_of(
         _byte(r_W, r_o) < np.uint32(64),  # regnum
@@ -770,6 +859,7 @@ def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channels: Any, dtype: Any) -> Any:
     _N = imm_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -794,14 +884,17 @@ def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channel
     return _ret
 
 
+@_memo
 def _v_check_active_channels(n: Any) -> Any:
     return np.logical_and(n != np.uint32(0), n <= np.uint32(128))
 
 
+@_memo
 def _v_has_valid_active_channel_range(n: Any, max_channels: Any) -> Any:
     return np.logical_and(n >= np.uint32(1), n <= max_channels)
 
 
+@_memo
 def _v_tile_channel_range_ok(n: Any, inst_flags: Any) -> Any:
     _N = np.shape(n)[0] if np.ndim(n) else 1
     _done = np.zeros(_N, dtype=np.bool_)
@@ -814,10 +907,12 @@ def _v_tile_channel_range_ok(n: Any, inst_flags: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_has_valid_active_channel_range_with_tile(n: Any, max_channels: Any, inst_flags: Any) -> Any:
     return np.logical_and(_v_has_valid_active_channel_range(n, max_channels), _v_tile_channel_range_ok(n, inst_flags))
 
 
+@_memo
 def _v_has_multiple_32_channels(n: Any) -> Any:
     return _any_of(
         n == np.uint32(32),
@@ -827,6 +922,7 @@ def _v_has_multiple_32_channels(n: Any) -> Any:
     )
 
 
+@_memo
 def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     _N = t_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -849,6 +945,7 @@ def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     _N = t_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -871,6 +968,7 @@ def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     _N = t_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -893,18 +991,22 @@ def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_tensor2d_valid(t_W: Any, t_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     return _v_tensor_start_addr_valid(t_W, t_o, dtype, write, allow_psum, allow_sbuf)
 
 
+@_memo
 def _v_tensor3d_valid(t_W: Any, t_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     return _v_tensor_start_addr_valid(t_W, t_o, dtype, write, allow_psum, allow_sbuf)
 
 
+@_memo
 def _v_tensor4d_valid(t_W: Any, t_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     return _v_tensor_start_addr_valid(t_W, t_o, dtype, write, allow_psum, allow_sbuf)
 
 
+@_memo
 def _v_same_element_count_t3d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     return _any_of(
         _v_shape_from_register(a_W, a_o),
@@ -913,6 +1015,7 @@ def _v_same_element_count_t3d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_same_element_count_t4d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     return _any_of(
         _v_shape_from_register(a_W, a_o),
@@ -921,6 +1024,7 @@ def _v_same_element_count_t4d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_same_or_fewer_element_count_t4d(dst_W: Any, dst_o: Any, src_W: Any, src_o: Any) -> Any:
     return _any_of(
         _v_shape_from_register(dst_W, dst_o),
@@ -929,18 +1033,22 @@ def _v_same_or_fewer_element_count_t4d(dst_W: Any, dst_o: Any, src_W: Any, src_o
     )
 
 
+@_memo
 def _v_check_t3d_active_channels(t_W: Any, t_o: Any, num_active_channels: Any) -> Any:
     return _v_start_addr_active_channels(t_W, t_o, num_active_channels)
 
 
+@_memo
 def _v_has_transpose_src_element_count_t3d(t_W: Any, t_o: Any) -> Any:
     return _vmod(_v_t3d_element_count(t_W, t_o), np.uint32(32)) == np.uint32(0)
 
 
+@_memo
 def _v_has_transpose_src_element_count_t4d(t_W: Any, t_o: Any) -> Any:
     return _vmod(_v_t4d_element_count(t_W, t_o), np.uint32(32)) == np.uint32(0)
 
 
+@_memo
 def _v_indirect16b_valid(ind_W: Any, ind_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     _N = ind_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -953,14 +1061,17 @@ def _v_indirect16b_valid(ind_W: Any, ind_o: Any, dtype: Any, write: Any, allow_p
     return _ret
 
 
+@_memo
 def _v_mem3d_valid(m_W: Any, m_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     return np.where(_v_indirect_pattern(m_W, m_o), _v_indirect16b_valid(m_W, m_o, dtype, write, allow_psum, allow_sbuf), _v_tensor3d_valid(m_W, m_o, dtype, write, allow_psum, allow_sbuf))
 
 
+@_memo
 def _v_check_m3d_active_channels(m_W: Any, m_o: Any, num_active_channels: Any) -> Any:
     return np.where(_v_indirect_pattern(m_W, m_o), _v_start_addr_active_channels(m_W, m_o + 4, num_active_channels), _v_check_t3d_active_channels(m_W, m_o, num_active_channels))
 
 
+@_memo
 def _v_same_element_count_m3d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     return _any_of(
         _v_indirect_pattern(a_W, a_o),
@@ -969,22 +1080,27 @@ def _v_same_element_count_m3d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_indirect_dst_size_limit_m3d(m_W: Any, m_o: Any) -> Any:
     return np.logical_or(np.logical_not(_v_indirect_pattern(m_W, m_o)), _colv(m_W, m_o + 8, '<u2') != np.uint32(0))
 
 
+@_memo
 def _v_has_transpose_src_element_count_m3d(m_W: Any, m_o: Any) -> Any:
     return np.logical_and(np.logical_not(_v_indirect_pattern(m_W, m_o)), _v_has_transpose_src_element_count_t3d(m_W, m_o))
 
 
+@_memo
 def _v_tpb_addr_quadrant(addr: Any) -> Any:
     return _vdiv(_v_tpb_addr_partition(_v_addr_imm_mask(addr)), np.uint32(32))
 
 
+@_memo
 def _v_index_from_register(ind_W: Any, ind_o: Any) -> Any:
     return _byte(ind_W, ind_o + 3) == np.int32(160)
 
 
+@_memo
 def _v_indirect_quadrant_check_src3d(src_W: Any, src_o: Any) -> Any:
     _N = src_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -1005,6 +1121,7 @@ def _v_indirect_quadrant_check_src3d(src_W: Any, src_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_indirect_quadrant_check_src3d_dst3d(src_W: Any, src_o: Any, dst_W: Any, dst_o: Any) -> Any:
     return _any_of(
         np.logical_not(_v_indirect_pattern(src_W, src_o)),
@@ -1015,6 +1132,7 @@ def _v_indirect_quadrant_check_src3d_dst3d(src_W: Any, src_o: Any, dst_W: Any, d
     )
 
 
+@_memo
 def _v_has_tensor_scalar_opcode(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o) == np.int32(67),  # s3d3_ts.header.opcode
@@ -1023,22 +1141,27 @@ def _v_has_tensor_scalar_opcode(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_tensor_scalar_ptr_opcode(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(68), _byte(i_W, i_o) == np.int32(84))
 
 
+@_memo
 def _v_has_tensor_cache_reduce_opcode(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o) == np.int32(154)
 
 
+@_memo
 def _v_has_tensor_cache_cumulative_opcode(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o) == np.int32(230)
 
 
+@_memo
 def _v_has_exponential_opcode(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o) == np.int32(48)
 
 
+@_memo
 def _v_tensor_scalar_arith(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o) == np.int32(67),  # s3d3_ts.header.opcode
@@ -1050,14 +1173,17 @@ def _v_tensor_scalar_arith(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_bitvec(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(83), _byte(i_W, i_o) == np.int32(84))
 
 
+@_memo
 def _v_has_zero_accum_cmd_field(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o + 12) == np.int32(0)
 
 
+@_memo
 def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _byte(i_W, i_o + 13) == np.uint32(0),  # s3d3_ts.reserved0[0]
@@ -1066,6 +1192,7 @@ def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
@@ -1094,6 +1221,7 @@ def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
@@ -1109,6 +1237,7 @@ def _v_tensor_scalar_valid_types(i_W: Any, i_o: Any) -> Any:
     ))
 
 
+@_memo
 def _v_ts_imm_32_chk(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _any_of(
         _byte(i_W, i_o + 32) == np.int32(9),  # s3d3_ts.in_dtype
@@ -1117,6 +1246,7 @@ def _v_ts_imm_32_chk(i_W: Any, i_o: Any) -> Any:
     )))
 
 
+@_memo
 def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
@@ -1125,6 +1255,7 @@ def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_ts_imm_8_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
@@ -1133,6 +1264,7 @@ def _v_ts_imm_8_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return _any_of(
         _v_ts_imm_32_chk(i_W, i_o),
@@ -1141,10 +1273,12 @@ def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_ts_ptr_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), _byte(i_W, i_o + 34)), np.logical_or(np.logical_and(_v_tensor_scalar_arith(i_W, i_o), _v_four_byte_aligned(_colv(imm_W, imm_o, '<u4'))), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), _byte(i_W, i_o + 32)))))
 
 
+@_memo
 def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_any_of(
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
@@ -1157,18 +1291,22 @@ def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
     ))
 
 
+@_memo
 def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))
 
 
+@_memo
 def _v_tensor_scalar_ptr_imm_src(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _byte(i_W, i_o + 39) == np.int32(0))
 
 
+@_memo
 def _v_tensor_scalar_shift_chk(i_W: Any, i_o: Any) -> Any:
     return _v_alu_shift_check(_byte(i_W, i_o + 36), _byte(i_W, i_o + 37), _byte(i_W, i_o + 32))
 
 
+@_memo
 def _v_tensor_scalar_tensor_chk(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3d3_ts.in_dtype
@@ -1178,14 +1316,17 @@ def _v_tensor_scalar_tensor_chk(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_reverse_chk(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
 
 
+@_memo
 def _v_s3d3_transpose_check(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) != np.int32(147), np.logical_and(_v_has_transpose_src_element_count_m3d(i_W, i_o + 16), _v_has_multiple_32_channels(_byte(i_W, i_o + 34))))
 
 
+@_memo
 def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1214,6 +1355,7 @@ def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1233,6 +1375,7 @@ def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o + 12) == np.int32(3),  # s3d3_ts.accumulator_cmd
@@ -1241,6 +1384,7 @@ def _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W: Any, i_o: Any) -> Any
     )
 
 
+@_memo
 def _v_is_valid_cache_reduce_op(op: Any) -> Any:
     return _any_of(
         op == np.int32(4),
@@ -1251,6 +1395,7 @@ def _v_is_valid_cache_reduce_op(op: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
@@ -1260,6 +1405,7 @@ def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0)), _all_of(
         _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32)),  # s3d3_ts.in_dtype
@@ -1268,6 +1414,7 @@ def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
     ))
 
 
+@_memo
 def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -1288,10 +1435,12 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_tensor_scalar_cache_reduce_reverse_chk(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)), _byte(i_W, i_o + 38) == np.int32(0))
 
 
+@_memo
 def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1316,6 +1465,7 @@ def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1340,6 +1490,7 @@ def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_valid_exponential_accum_cmd(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_all_of(
         _any_of(
@@ -1352,6 +1503,7 @@ def _v_has_valid_exponential_accum_cmd(i_W: Any, i_o: Any) -> Any:
     ), _byte(i_W, i_o + 12) == np.int32(4))
 
 
+@_memo
 def _v_exp_x_even_or_unpacked(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o + 32) == np.int32(10),  # s3d3_ts.in_dtype
@@ -1362,10 +1514,12 @@ def _v_exp_x_even_or_unpacked(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_exp_upper_src_dim_even(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(np.logical_or(_colv(i_W, i_o + 28, '<u2') == np.uint32(1), _vmod(np.asarray(_colv(i_W, i_o + 28, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0)), np.logical_or(_colv(i_W, i_o + 30, '<u2') == np.uint32(1), _vmod(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32), np.uint32(2)) == np.uint32(0)))
 
 
+@_memo
 def _v_has_valid_exponential_num_elements(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o + 12) == np.int32(0),  # s3d3_ts.accumulator_cmd
@@ -1375,6 +1529,7 @@ def _v_has_valid_exponential_num_elements(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_valid_exponential_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _byte(i_W, i_o + 36) == np.int32(0),  # s3d3_ts.op0
@@ -1383,10 +1538,12 @@ def _v_has_valid_exponential_ops(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_s3d3_ts_exponential_unused_fields(i_W: Any, i_o: Any) -> Any:
     return _v_s3d3_ts_reserved_zero(i_W, i_o)
 
 
+@_memo
 def _v_is_valid_exponential(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1410,18 +1567,22 @@ def _v_is_valid_exponential(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_tensor_scalar_ptr_multi_opcode(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(79), _byte(i_W, i_o) == np.int32(95))
 
 
+@_memo
 def _v_tensor_scalar_ptr_multi_arith(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o) == np.int32(79)
 
 
+@_memo
 def _v_tensor_scalar_ptr_multi_bitvec(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o) == np.int32(95)
 
 
+@_memo
 def _v_tensor_scalar_ptr_multi_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s4d4_tsm.op
@@ -1433,6 +1594,7 @@ def _v_tensor_scalar_ptr_multi_valid_ops(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_ptr_multi_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), _all_of(
         _v_tensor_scalar_ptr_multi_bitvec(i_W, i_o),
@@ -1446,10 +1608,12 @@ def _v_tensor_scalar_ptr_multi_valid_types(i_W: Any, i_o: Any) -> Any:
     ))
 
 
+@_memo
 def _v_is_valid_tsm_subdim(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o + 37) == np.int32(4)
 
 
+@_memo
 def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -1462,6 +1626,7 @@ def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),  # s4d4_tsm.reverse_operands
@@ -1470,6 +1635,7 @@ def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -1499,6 +1665,7 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_is_valid_tensor_scalar_ptr_multi_common(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_tensor_scalar_ptr_multi_valid_ops(i_W, i_o),
@@ -1518,6 +1685,7 @@ def _v_is_valid_tensor_scalar_ptr_multi_common(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1528,10 +1696,12 @@ def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_tsm_immediates_load_opcode(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(112), _byte(i_W, i_o) == np.int32(113))
 
 
+@_memo
 def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -1544,6 +1714,7 @@ def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _colv(i_W, i_o + 44, '<f4') == np.float32(0.0),  # s2_bn.imm0_ptr.imm_arith_fp32
@@ -1552,6 +1723,7 @@ def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tsm_immld_dtypes(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(112), _any_of(
         _byte(i_W, i_o + 32) == np.int32(10),  # s2_bn.dtype
@@ -1574,6 +1746,7 @@ def _v_tsm_immld_dtypes(i_W: Any, i_o: Any) -> Any:
     )))
 
 
+@_memo
 def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -1614,6 +1787,7 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_is_valid_tsm_immediates_load(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),

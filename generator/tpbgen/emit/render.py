@@ -71,6 +71,7 @@ BATCH_HELPERS = (
     "fdiv",
     "gather",
     "gather_as",
+    "memo",
     "vdiv",
     "vmod",
 )

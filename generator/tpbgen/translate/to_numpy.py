@@ -280,6 +280,10 @@ class NpEmitter:
                 else [f"{p.name}: Any"]
             )
         head = f"def _v_{f.name}({', '.join(params)}) -> Any:"
+        if f.params:
+            # asked again with the same arguments in one batch, it answers from the batch's memo
+            # (vector.memo: the headers call their tensor and dtype checks repeatedly)
+            head = f"@_memo\n{head}"
         body = f.body
         self.hoisted = []
         if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:

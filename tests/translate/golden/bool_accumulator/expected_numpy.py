@@ -5,6 +5,7 @@
 NEURON_ISA_TPB_KIND_Z = 7
 
 
+@_memo
 def _v_bool_accumulator(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -21,6 +22,7 @@ def _v_bool_accumulator(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_count_true(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)

@@ -3,6 +3,7 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+@_memo
 def _v_char_constant(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o + 2) == np.int32(65),  # w.a
@@ -12,6 +13,7 @@ def _v_char_constant(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_char_escapes(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o + 3).view(np.int8) == np.int32(127),  # w.b

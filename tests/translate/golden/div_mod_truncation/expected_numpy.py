@@ -5,6 +5,7 @@
 NEURON_ISA_TPB_NEG = -3
 
 
+@_memo
 def _v_div_mod_truncation(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -23,13 +24,16 @@ def _v_div_mod_truncation(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_negative_quotient(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_vdiv(np.asarray(_colv(i_W, i_o + 38, '<i2')).astype(np.int32), np.int32(7)) == np.int32(-3), _vmod(np.asarray(_colv(i_W, i_o + 38, '<i2')).astype(np.int32), np.int32(7)) == np.int32(-2))
 
 
+@_memo
 def _v_guarded_division(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_byte(i_W, i_o + 2) != np.int32(0), _vdiv(_colv(i_W, i_o + 24, '<u4'), np.asarray(_byte(i_W, i_o + 2)).astype(np.uint32)) > np.uint32(1000000))
 
 
+@_memo
 def _v_unsigned_division(i_W: Any, i_o: Any) -> Any:
     return _vdiv(np.asarray(_byte(i_W, i_o + 3).view(np.int8)).astype(np.uint32), np.uint32(2)) > np.uint32(100)

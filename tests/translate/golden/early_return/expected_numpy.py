@@ -5,6 +5,7 @@
 NEURON_ISA_TPB_OPCODE_A = 16
 
 
+@_memo
 def _v_early_return(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)

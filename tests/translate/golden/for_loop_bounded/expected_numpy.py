@@ -3,6 +3,7 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+@_memo
 def _v_for_loop_bounded(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -31,6 +32,7 @@ def _v_for_loop_bounded(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_loop_return(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -55,6 +57,7 @@ def _v_loop_return(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_loop_bound_from_word(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)

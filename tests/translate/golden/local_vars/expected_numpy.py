@@ -3,6 +3,7 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+@_memo
 def _v_local_vars(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -30,6 +31,7 @@ def _v_local_vars(i_W: Any, i_o: Any) -> Any:
     return _ret
 
 
+@_memo
 def _v_compound_ops(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)

@@ -3,14 +3,17 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+@_memo
 def _v_sizeof_expr(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_byte(i_W, i_o + 2) < (np.uint64(4) * np.uint64(8)), _vdiv(np.uint64(64), np.uint64(4)) == np.uint64(16))
 
 
+@_memo
 def _v_sizeof_is_unsigned(i_W: Any, i_o: Any) -> Any:
     return (np.asarray(_byte(i_W, i_o + 3).view(np.int8)).astype(np.uint64) - np.uint64(4)) < np.uint64(100)
 
 
+@_memo
 def _v_sizeof_loop(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
