@@ -58,7 +58,7 @@ class Cols:
     holds the results of the translated functions called again with the same arguments (see
     `memo`); `shape` is the words' (N, 64)."""
 
-    __slots__ = ("W", "_cols", "_owned", "memo", "shape")
+    __slots__ = ("W", "_cols", "_owned", "_t", "memo", "shape")
 
     def __init__(self, W: Words) -> None:
         self.W = np.ascontiguousarray(W)
@@ -66,6 +66,7 @@ class Cols:
         self._cols: dict[tuple[int, str], Any] = {}
         self._owned: dict[int, Any] = {}  # id -> column: the arrays a memo key may name by id
         self.memo: dict[tuple[Any, ...], Any] = {}
+        self._t: npt.NDArray[np.uint64] | None = None
 
     def col(self, off: int, dtype: str) -> Any:
         """Bytes [off, off+itemsize) of every word as one contiguous `dtype` array."""
@@ -73,13 +74,15 @@ class Cols:
         c = self._cols.get(key)
         if c is None:
             dt = np.dtype(dtype)
-            W = self.W
-            if dt.itemsize == 1:
-                c = np.ascontiguousarray(W[:, off]).view(dt)
-            elif off % dt.itemsize == 0:
-                c = np.ascontiguousarray(W.view(dt)[:, off // dt.itemsize])
+            size = dt.itemsize
+            if off % size == 0 and off % 8 + size <= 8:
+                # from the words transposed as eight 8-byte columns (made once): a field inside
+                # one of them is an every-8th-element view of it, cache-friendly to copy
+                if self._t is None:
+                    self._t = np.ascontiguousarray(self.W.view(np.uint64).T)
+                c = np.ascontiguousarray(self._t[off // 8].view(dt)[(off % 8) // size :: 8 // size])
             else:
-                c = np.ascontiguousarray(W[:, off : off + dt.itemsize]).view(dt)[:, 0]
+                c = np.ascontiguousarray(self.W[:, off : off + size]).view(dt)[:, 0]
             c.flags.writeable = False
             self._cols[key] = c
             self._owned[id(c)] = c
@@ -163,6 +166,66 @@ def gather(W: Words | Cols, off: Any, size: int) -> Any:
 
 def gather_as(W: Words | Cols, off: Any, size: int, dtype: str) -> Any:
     return np.asarray(gather(W, off, size)).astype(f"<u{size}").view(dtype)
+
+
+class Members:
+    """A set of integers a translated predicate tests a value against (an `is_valid_enum_*`
+    switch, a chain of `==` terms, a switch case's labels): tested as a few ranges (two
+    comparisons each, no copy) or, when it has more ranges and lies in 0..255, as one 256-entry
+    table indexed by the byte itself."""
+
+    __slots__ = ("ranges", "table")
+
+    def __init__(self, values: tuple[int, ...]) -> None:
+        ranges: list[list[int]] = []
+        for v in sorted(set(values)):
+            if ranges and v == ranges[-1][1] + 1:
+                ranges[-1][1] = v
+            else:
+                ranges.append([v, v])
+        self.ranges = tuple((lo, hi) for lo, hi in ranges)
+        self.table: npt.NDArray[np.bool_] | None = None
+        if len(self.ranges) > 4 and self.ranges[0][0] >= 0 and self.ranges[-1][1] <= 255:
+            self.table = np.zeros(256, dtype=np.bool_)
+            self.table[sorted(set(values))] = True
+
+
+def isin(v: Any, m: Members) -> Any:
+    """Is each lane of the integer `v` in `m`?"""
+    a = np.asarray(v)
+    if a.dtype == np.bool_:
+        a = a.view(np.uint8)
+    if m.table is not None:
+        if a.dtype == np.uint8:
+            return m.table.take(a)
+        return (a >= 0) & (a <= 255) & m.table.take(np.clip(a, 0, 255))
+    info = np.iinfo(a.dtype)
+    out: Any = None
+    for lo, hi in m.ranges:
+        lo, hi = max(lo, int(info.min)), min(hi, int(info.max))
+        if lo > hi:
+            continue  # no value of this type is in the range
+        if lo == hi:
+            t = a == lo
+        elif lo > info.min and hi < info.max:
+            t = (a >= lo) & (a <= hi)
+        elif lo > info.min:
+            t = a >= lo
+        elif hi < info.max:
+            t = a <= hi
+        else:
+            return np.ones(a.shape, dtype=np.bool_)
+        out = t if out is None else out | t
+    return np.zeros(a.shape, dtype=np.bool_) if out is None else out
+
+
+def lookup(v: Any, table: Any, default: Any) -> Any:
+    """`table[v]` for each lane of the integer `v` (a switch whose every case returns a
+    constant), `default` where `v` is outside the table's 0..255."""
+    a = np.asarray(v)
+    if a.dtype == np.uint8:
+        return table.take(a)
+    return np.where((a >= 0) & (a <= 255), table.take(np.clip(a, 0, 255)), default)
 
 
 def all_of(*terms: Any) -> Any:

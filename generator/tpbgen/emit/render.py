@@ -63,6 +63,7 @@ VALIDATOR_HELPERS = (
     ("fdiv", "_fdiv"),
 )
 BATCH_HELPERS = (
+    "Members",
     "all_of",
     "any_of",
     "byte",
@@ -71,6 +72,8 @@ BATCH_HELPERS = (
     "fdiv",
     "gather",
     "gather_as",
+    "isin",
+    "lookup",
     "memo",
     "vdiv",
     "vmod",

@@ -18,7 +18,7 @@ def _v_div_mod_truncation(i_W: Any, i_o: Any) -> Any:
     _ret = np.where(_live, _all_of(
         ((_vdiv(x, y) * y) + _vmod(x, y)) == x,
         _vdiv(x, y) != np.int32(-3),
-        _vmod(_colv(i_W, i_o + 24, '<u4'), np.uint32(10)) < np.uint32(5),  # w.u32
+        (_colv(i_W, i_o + 24, '<u4') % np.uint32(10)) < np.uint32(5),  # w.u32
     ), _ret)
     _done = _done | _live
     return _ret
@@ -36,4 +36,4 @@ def _v_guarded_division(i_W: Any, i_o: Any) -> Any:
 
 @_memo
 def _v_unsigned_division(i_W: Any, i_o: Any) -> Any:
-    return _vdiv(np.asarray(_byte(i_W, i_o + 3).view(np.int8)).astype(np.uint32), np.uint32(2)) > np.uint32(100)
+    return (np.asarray(_byte(i_W, i_o + 3).view(np.int8)).astype(np.uint32) >> np.uint32(1)) > np.uint32(100)

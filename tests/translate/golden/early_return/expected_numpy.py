@@ -32,6 +32,6 @@ def _v_early_return(i_W: Any, i_o: Any) -> Any:
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = np.where(_live, _vmod(_colv(i_W, i_o + 24, '<u4'), np.uint32(3)) == np.uint32(1), _ret)
+    _ret = np.where(_live, (_colv(i_W, i_o + 24, '<u4') % np.uint32(3)) == np.uint32(1), _ret)
     _done = _done | _live
     return _ret

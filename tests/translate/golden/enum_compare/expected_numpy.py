@@ -7,9 +7,12 @@ NEURON_ISA_TPB_KIND_Z = 7
 NEURON_ISA_TPB_OPCODE_INVALID = 255
 
 
+_K_kind_valid_0 = _Members((1, 2, 7))
+
+
 @_memo
 def _v_kind_valid(k: Any) -> Any:
-    return np.isin(np.asarray(k).astype(np.int32), [1, 2, 7], kind='table')
+    return _isin(k, _K_kind_valid_0)
 
 
 @_memo

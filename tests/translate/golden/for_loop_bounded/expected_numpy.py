@@ -37,20 +37,21 @@ def _v_loop_return(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    k = np.zeros(_N, dtype=np.uint8)
-    k = np.broadcast_to(np.asarray(np.uint8(0)), _done.shape).astype(k.dtype)
-    _lm8 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.int32(3)), _done.shape)
-    _brk10 = np.zeros_like(_done)
-    while _lm8.any():
-        _skip9 = np.zeros_like(_done)
-        _c11 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 53 + np.asarray(k).astype(np.int64).astype(np.int64), 1) < np.int32(16)), _done.shape)
-        _m12 = (_lm8 & ~_skip9) & _c11
-        _live = ((_m12 & ~_skip9) & ~_done)
-        _ret = np.where(_live, False, _ret)
-        _done = _done | _live
-        _m14 = _lm8 & ~_brk10
-        k = np.where(_m14, np.asarray(np.asarray(k).astype(np.int32) + np.int32(1)).astype(np.uint8), k).astype(k.dtype)
-        _lm8 = _lm8 & ~_brk10 & ~_done & np.broadcast_to(np.asarray(k < np.int32(3)), _done.shape)
+    _c8 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 53) < np.int32(16)), _done.shape)
+    _m9 = _c8
+    _live = (_m9 & ~_done)
+    _ret = np.where(_live, False, _ret)
+    _done = _done | _live
+    _c11 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 54) < np.int32(16)), _done.shape)
+    _m12 = _c11
+    _live = (_m12 & ~_done)
+    _ret = np.where(_live, False, _ret)
+    _done = _done | _live
+    _c14 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 55) < np.int32(16)), _done.shape)
+    _m15 = _c14
+    _live = (_m15 & ~_done)
+    _ret = np.where(_live, False, _ret)
+    _done = _done | _live
     _live = np.logical_not(_done)
     _ret = np.where(_live, True, _ret)
     _done = _done | _live
@@ -66,14 +67,14 @@ def _v_loop_bound_from_word(i_W: Any, i_o: Any) -> Any:
     n = np.zeros(_N, dtype=np.uint8)
     acc = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(acc.dtype)
     n = np.broadcast_to(np.asarray(np.uint8(0)), _done.shape).astype(n.dtype)
-    _lm15 = np.logical_not(_done) & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
-    _brk17 = np.zeros_like(_done)
-    while _lm15.any():
-        _skip16 = np.zeros_like(_done)
-        acc = np.where((_lm15 & ~_skip16), acc * np.uint32(3), acc).astype(acc.dtype)
-        _m18 = _lm15 & ~_brk17
-        n = np.where(_m18, np.asarray(np.asarray(n).astype(np.int32) + np.int32(1)).astype(np.uint8), n).astype(n.dtype)
-        _lm15 = _lm15 & ~_brk17 & ~_done & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
+    _lm17 = np.logical_not(_done) & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
+    _brk19 = np.zeros_like(_done)
+    while _lm17.any():
+        _skip18 = np.zeros_like(_done)
+        acc = np.where((_lm17 & ~_skip18), acc * np.uint32(3), acc).astype(acc.dtype)
+        _m20 = _lm17 & ~_brk19
+        n = np.where(_m20, np.asarray(np.asarray(n).astype(np.int32) + np.int32(1)).astype(np.uint8), n).astype(n.dtype)
+        _lm17 = _lm17 & ~_brk19 & ~_done & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
     _live = np.logical_not(_done)
     _ret = np.where(_live, acc > np.uint32(100), _ret)
     _done = _done | _live

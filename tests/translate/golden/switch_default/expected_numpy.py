@@ -3,6 +3,9 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+_K_switch_default_0 = _Members((0, 3))
+
+
 @_memo
 def _v_switch_default(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
@@ -17,7 +20,7 @@ def _v_switch_default(i_W: Any, i_o: Any) -> Any:
     _live = (_m3 & ~_done)
     _ret = np.where(_live, _byte(i_W, i_o + 3).view(np.int8) == np.int32(0), _ret)
     _done = _done | _live
-    _m4 = ~np.isin(_sw1, [0, 3], kind='table')
+    _m4 = ~_isin(_sw1, _K_switch_default_0)
     _live = (_m4 & ~_done)
     _ret = np.where(_live, _byte(i_W, i_o + 3).view(np.int8) < np.int32(-50), _ret)
     _done = _done | _live
