@@ -75,6 +75,7 @@ BATCH_HELPERS = (
     "isin",
     "lookup",
     "memo",
+    "select",
     "vdiv",
     "vmod",
 )

@@ -299,7 +299,7 @@ class NpEmitter:
         return f"({self.cmp_operand(e.a)} {e.op} {self.cmp_operand(e.b)})"
 
     def expr_Cond(self, e: Cond) -> str:
-        return f"np.where({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
+        return f"_select({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
 
     def expr_Call(self, e: Call) -> str:
         args = []
@@ -525,7 +525,7 @@ class NpEmitter:
         L = self.lines
         assert s.e is not None
         L.append(f"{ind}_live = {self.live(mask)}")
-        L.append(f"{ind}_ret = np.where(_live, {self.arg(s.e)}, _ret)")
+        L.append(f"{ind}_ret = _select(_live, {self.arg(s.e)}, _ret)")
         L.append(f"{ind}_done = _done | _live")
 
     def stmt_Assign(self, s: Assign, mask: str, ind: str) -> None:
@@ -537,7 +537,7 @@ class NpEmitter:
             )
         else:
             L.append(
-                f"{ind}{s.name} = np.where({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)"
+                f"{ind}{s.name} = _select({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)"
             )
 
     def stmt_If(self, s: If, mask: str, ind: str) -> None:

@@ -17,7 +17,7 @@ def _v_bool_accumulator(i_W: Any, i_o: Any) -> Any:
     ok = np.broadcast_to(np.asarray((np.asarray(ok).astype(np.int32) & np.asarray(_colv(i_W, i_o + 36, '<u2') < np.int32(60000)).astype(np.int32)) != 0), _done.shape).astype(ok.dtype)
     ok = np.broadcast_to(np.asarray((np.asarray(ok).astype(np.int32) | np.asarray(_byte(i_W, i_o + 1) == np.int32(7)).astype(np.int32)) != 0), _done.shape).astype(ok.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, ok, _ret)
+    _ret = _select(_live, ok, _ret)
     _done = _done | _live
     return _ret
 
@@ -33,6 +33,6 @@ def _v_count_true(i_W: Any, i_o: Any) -> Any:
     n = np.broadcast_to(np.asarray(n + np.asarray(_byte(i_W, i_o + 3).view(np.int8) > np.int32(3)).astype(np.int32)), _done.shape).astype(n.dtype)
     n = np.broadcast_to(np.asarray(n + np.asarray((_colv(i_W, i_o + 24, '<u4') & np.uint32(1)) != np.uint32(0)).astype(np.int32)), _done.shape).astype(n.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, n == np.int32(2), _ret)
+    _ret = _select(_live, n == np.int32(2), _ret)
     _done = _done | _live
     return _ret

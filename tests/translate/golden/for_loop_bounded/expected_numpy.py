@@ -21,13 +21,13 @@ def _v_for_loop_bounded(i_W: Any, i_o: Any) -> Any:
         _c4 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 4, 2).astype(np.int16) < np.int32(0)), _done.shape)
         _m5 = (_lm1 & ~_skip2) & _c4
         _skip2 = _skip2 | (_m5 & ~_skip2)
-        total = np.where((_lm1 & ~_skip2), total + np.asarray(_gather(i_W, i_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 4, 2).astype(np.int16)).astype(np.int32), total).astype(total.dtype)
-        count = np.where((_lm1 & ~_skip2), count + np.uint32(1), count).astype(count.dtype)
+        total = _select((_lm1 & ~_skip2), total + np.asarray(_gather(i_W, i_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 4, 2).astype(np.int16)).astype(np.int32), total).astype(total.dtype)
+        count = _select((_lm1 & ~_skip2), count + np.uint32(1), count).astype(count.dtype)
         _m7 = _lm1 & ~_brk3
-        k = np.where(_m7, k + np.int32(1), k).astype(k.dtype)
+        k = _select(_m7, k + np.int32(1), k).astype(k.dtype)
         _lm1 = _lm1 & ~_brk3 & ~_done & np.broadcast_to(np.asarray(k < np.int32(4)), _done.shape)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(count >= np.uint32(2), total > np.int32(20000)), _ret)
+    _ret = _select(_live, np.logical_and(count >= np.uint32(2), total > np.int32(20000)), _ret)
     _done = _done | _live
     return _ret
 
@@ -40,20 +40,20 @@ def _v_loop_return(i_W: Any, i_o: Any) -> Any:
     _c8 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 53) < np.int32(16)), _done.shape)
     _m9 = _c8
     _live = (_m9 & ~_done)
-    _ret = np.where(_live, False, _ret)
+    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c11 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 54) < np.int32(16)), _done.shape)
     _m12 = _c11
     _live = (_m12 & ~_done)
-    _ret = np.where(_live, False, _ret)
+    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c14 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 55) < np.int32(16)), _done.shape)
     _m15 = _c14
     _live = (_m15 & ~_done)
-    _ret = np.where(_live, False, _ret)
+    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = np.where(_live, True, _ret)
+    _ret = _select(_live, True, _ret)
     _done = _done | _live
     return _ret
 
@@ -71,11 +71,11 @@ def _v_loop_bound_from_word(i_W: Any, i_o: Any) -> Any:
     _brk19 = np.zeros_like(_done)
     while _lm17.any():
         _skip18 = np.zeros_like(_done)
-        acc = np.where((_lm17 & ~_skip18), acc * np.uint32(3), acc).astype(acc.dtype)
+        acc = _select((_lm17 & ~_skip18), acc * np.uint32(3), acc).astype(acc.dtype)
         _m20 = _lm17 & ~_brk19
-        n = np.where(_m20, np.asarray(np.asarray(n).astype(np.int32) + np.int32(1)).astype(np.uint8), n).astype(n.dtype)
+        n = _select(_m20, np.asarray(np.asarray(n).astype(np.int32) + np.int32(1)).astype(np.uint8), n).astype(n.dtype)
         _lm17 = _lm17 & ~_brk19 & ~_done & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, acc > np.uint32(100), _ret)
+    _ret = _select(_live, acc > np.uint32(100), _ret)
     _done = _done | _live
     return _ret

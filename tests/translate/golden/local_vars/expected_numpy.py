@@ -22,7 +22,7 @@ def _v_local_vars(i_W: Any, i_o: Any) -> Any:
     x = np.broadcast_to(np.asarray(x >> np.uint32(4)), _done.shape).astype(x.dtype)
     lo = np.broadcast_to(np.asarray(np.asarray(np.asarray(lo).astype(np.int32) + np.int32(200)).astype(np.uint8)), _done.shape).astype(lo.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, _all_of(
+    _ret = _select(_live, _all_of(
         lo > np.int32(100),
         s < np.int32(0),
         np.logical_or(x > np.uint32(268435440), y > np.int32(1000)),
@@ -47,6 +47,6 @@ def _v_compound_ops(i_W: Any, i_o: Any) -> Any:
     v = np.broadcast_to(np.asarray(np.asarray(np.asarray(v).astype(np.int32) + np.int32(1)).astype(np.uint16)), _done.shape).astype(v.dtype)
     v = np.broadcast_to(np.asarray(np.asarray(np.asarray(v).astype(np.int32) - np.int32(1)).astype(np.uint16)), _done.shape).astype(v.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, v > np.int32(150), _ret)
+    _ret = _select(_live, v > np.int32(150), _ret)
     _done = _done | _live
     return _ret

@@ -21,11 +21,11 @@ def _v_loop_break(i_W: Any, i_o: Any) -> Any:
         _jmp7 = (_m5 & ~_skip2)
         _brk3 = _brk3 | _jmp7
         _skip2 = _skip2 | _jmp7
-        n = np.where((_lm1 & ~_skip2), n + np.int32(1), n).astype(n.dtype)
+        n = _select((_lm1 & ~_skip2), n + np.int32(1), n).astype(n.dtype)
         _m8 = _lm1 & ~_brk3
-        k = np.where(_m8, k + np.int32(1), k).astype(k.dtype)
+        k = _select(_m8, k + np.int32(1), k).astype(k.dtype)
         _lm1 = _lm1 & ~_brk3 & ~_done & np.broadcast_to(np.asarray(k < np.int32(4)), _done.shape)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, n >= np.int32(3), _ret)
+    _ret = _select(_live, n >= np.int32(3), _ret)
     _done = _done | _live
     return _ret
