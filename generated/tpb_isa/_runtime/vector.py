@@ -52,21 +52,45 @@ def as_words(words: Any) -> Words:
 
 
 class Cols:
-    """The words of one batch as contiguous columns, each made once, on its first read, and kept
-    for the batch (read-only): the translated predicates read a field as a contiguous array
-    instead of a 64-byte-strided one, and read it once however many terms name it. `memo`
-    holds the results of the translated functions called again with the same arguments (see
-    `memo`); `shape` is the words' (N, 64)."""
+    """The words of one batch (`rows` of `W`, or all of it) as contiguous columns, each made
+    once, on its first read, and kept for the batch (read-only): a translated predicate reads a
+    field as a contiguous array, never a 64-byte-strided or gathered one, and reads it once
+    however many terms name it. The columns come from the words transposed as eight 8-byte
+    columns (`T`, shared by every validator of one `validate_batch`): a field inside one of them
+    is an every-8th-element view of it, cheap to copy. `memo` holds the answers of translated
+    functions called again with the same arguments (see `memo`); `shape` is (rows, 64)."""
 
-    __slots__ = ("W", "_cols", "_owned", "_t", "memo", "shape")
+    __slots__ = ("_T", "_W", "_cols", "_owned", "_rows", "_t", "memo", "shape")
 
-    def __init__(self, W: Words) -> None:
-        self.W = np.ascontiguousarray(W)
-        self.shape = self.W.shape
+    def __init__(self, W: Words, rows: npt.NDArray[np.intp] | None = None, T: Any = None) -> None:
+        self._W = np.ascontiguousarray(W)
+        self._rows = rows
+        self._T = T
+        self.shape = (self._W.shape[0] if rows is None else rows.size, 64)
         self._cols: dict[tuple[int, str], Any] = {}
-        self._owned: dict[int, Any] = {}  # id -> column: the arrays a memo key may name by id
+        self._t: dict[int, Any] = {}
+        self._owned: dict[int, Any] = {}  # id -> array: the arrays a memo key may name by id
         self.memo: dict[tuple[Any, ...], Any] = {}
-        self._t: npt.NDArray[np.uint64] | None = None
+
+    @property
+    def W(self) -> Words:
+        """The batch's words as an (N, 64) array (a copy of the rows when there is a selection)."""
+        if self._rows is not None:  # made once, on the first per-row gather that needs it
+            self._W = np.take(self._W.view(np.uint64), self._rows, axis=0).view(np.uint8)
+            self._rows = None
+            self._T = None  # the shared transpose has every word: transpose these instead
+        return self._W
+
+    def t(self, j: int) -> Any:
+        """Bytes [8j, 8j+8) of every word, as one contiguous uint64 array (its memory the
+        words' own bytes, in order)."""
+        c = self._t.get(j)
+        if c is None:
+            if self._T is None:
+                self._T = transposed(self._W)
+            c = self._T[j] if self._rows is None else self._T[j].take(self._rows)
+            self._t[j] = c
+        return c
 
     def col(self, off: int, dtype: str) -> Any:
         """Bytes [off, off+itemsize) of every word as one contiguous `dtype` array."""
@@ -76,13 +100,12 @@ class Cols:
             dt = np.dtype(dtype)
             size = dt.itemsize
             if off % size == 0 and off % 8 + size <= 8:
-                # from the words transposed as eight 8-byte columns (made once): a field inside
-                # one of them is an every-8th-element view of it, cache-friendly to copy
-                if self._t is None:
-                    self._t = np.ascontiguousarray(self.W.view(np.uint64).T)
-                c = np.ascontiguousarray(self._t[off // 8].view(dt)[(off % 8) // size :: 8 // size])
-            else:
-                c = np.ascontiguousarray(self.W[:, off : off + size]).view(dt)[:, 0]
+                c = np.ascontiguousarray(self.t(off // 8).view(dt)[(off % 8) // size :: 8 // size])
+            else:  # across an 8-byte boundary, or unaligned: byte by byte
+                buf = np.empty((self.shape[0], size), dtype=np.uint8)
+                for k in range(size):
+                    buf[:, k] = self.col(off + k, "u1")
+                c = buf.view(dt)[:, 0]
             c.flags.writeable = False
             self._cols[key] = c
             self._owned[id(c)] = c
@@ -94,6 +117,11 @@ class Cols:
     def own(self, a: Any) -> None:
         """Keep `a` (a read-only answer) for the batch: a memo key may name it by id."""
         self._owned[id(a)] = a
+
+
+def transposed(W: Words) -> Any:
+    """(N, 64) words as an (8, N) uint64 array: row j holds bytes [8j, 8j+8) of every word."""
+    return np.ascontiguousarray(np.ascontiguousarray(W).view(np.uint64).T)
 
 
 def _uniform(off: Any) -> int | None:
@@ -228,6 +256,15 @@ def lookup(v: Any, table: Any, default: Any) -> Any:
     return np.where((a >= 0) & (a <= 255), table.take(np.clip(a, 0, 255)), default)
 
 
+def fill(x: Any, n: int, dtype: Any) -> Any:
+    """A local's new value in every lane: `x` itself when it already is n values of `dtype` (no
+    copy: values are never changed in place), else `x` broadcast to n lanes and converted."""
+    a = np.asarray(x)
+    if a.dtype == dtype and a.shape == (n,):
+        return a
+    return np.broadcast_to(a, (n,)).astype(dtype)
+
+
 def select(m: Any, a: Any, b: Any) -> Any:
     """`np.where(m, a, b)` (same values, same dtype) without its branch per lane: for bool and
     integer results, `b ^ ((a ^ b) & mask)` (np.where on a random mask costs 20-30x the
@@ -340,17 +377,18 @@ def memo(fn: F) -> F:
     return cast(F, wrapper)
 
 
-def run_batch(check: VectorCheck, W: Words) -> npt.NDArray[np.bool_]:
-    """One translated top-level validator over (N, 64) words, as a batch: contiguous columns,
-    answers memoised for the batch, C's float semantics; one verdict per word."""
-    cols = Cols(W)
+def run_batch(check: VectorCheck, words: Words | Cols) -> npt.NDArray[np.bool_]:
+    """One translated top-level validator over (N, 64) words (or a `Cols` of them), as a
+    batch: contiguous columns, answers memoised for the batch, C's float semantics; one verdict
+    per word."""
+    cols = words if isinstance(words, Cols) else Cols(words)
     token = _BATCH.set(cols)
     try:
         with ieee():
             verdict = np.asarray(check(cols, 0), dtype=np.bool_)
     finally:
         _BATCH.reset(token)
-    return np.broadcast_to(verdict, (W.shape[0],))
+    return np.broadcast_to(verdict, (cols.shape[0],))
 
 
 def ieee() -> Any:
@@ -402,7 +440,12 @@ class BatchValidators:
                 count=W.shape[0],
             )
         out = np.zeros(W.shape[0], dtype=np.bool_)
-        ops = np.ascontiguousarray(W[:, 0])
+        if not W.shape[0]:
+            return out
+        # the words transposed once (one pass over them), shared by every validator: each
+        # reads its own rows of the 8-byte columns it needs (see Cols)
+        T = transposed(W)
+        ops = np.ascontiguousarray(T[0].view(np.uint8)[::8])
         for name, opcodes in self.top_level.items():
             if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
                 continue
@@ -410,18 +453,12 @@ class BatchValidators:
             if table is None:
                 table = self._gates[name] = np.zeros(256, dtype=np.bool_)
                 table[list(opcodes)] = True
-            mine = table.take(ops)
-            rows = np.flatnonzero(mine)
-            if rows.size == W.shape[0]:
-                sub = W
-            elif rows.size:
-                # the validator's rows, compacted (one 64-byte copy a row): it reads each of
-                # their fields as a contiguous column (Cols), never the strided or gathered one
-                sub = np.take(W.view(np.uint64), rows, axis=0).view(np.uint8)
-            else:
+            rows = np.flatnonzero(table.take(ops))
+            if not rows.size:
                 continue
-            verdict = run_batch(self.vector[name], sub)
-            if rows.size == W.shape[0]:
+            every = rows.size == W.shape[0]
+            verdict = run_batch(self.vector[name], Cols(W, None if every else rows, T))
+            if every:
                 out |= verdict
             else:
                 out[rows] |= verdict

@@ -27,6 +27,7 @@ _byte = vector.byte
 _col = vector.col
 _colv = vector.colv
 _fdiv = vector.fdiv
+_fill = vector.fill
 _gather = vector.gather
 _gather_as = vector.gather_as
 _isin = vector.isin
@@ -700,13 +701,12 @@ def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     right0 = np.zeros(_N, dtype=np.bool_)
     left1 = np.zeros(_N, dtype=np.bool_)
     right1 = np.zeros(_N, dtype=np.bool_)
-    left0 = np.broadcast_to(np.asarray(np.logical_or(op0 == np.int32(2), op0 == np.int32(16))), _done.shape).astype(left0.dtype)
-    right0 = np.broadcast_to(np.asarray(np.logical_or(op0 == np.int32(3), op0 == np.int32(17))), _done.shape).astype(right0.dtype)
-    left1 = np.broadcast_to(np.asarray(np.logical_or(op1 == np.int32(2), op1 == np.int32(16))), _done.shape).astype(left1.dtype)
-    right1 = np.broadcast_to(np.asarray(np.logical_or(op1 == np.int32(3), op1 == np.int32(17))), _done.shape).astype(right1.dtype)
+    left0 = _fill(np.logical_or(op0 == np.int32(2), op0 == np.int32(16)), _N, left0.dtype)
+    right0 = _fill(np.logical_or(op0 == np.int32(3), op0 == np.int32(17)), _N, right0.dtype)
+    left1 = _fill(np.logical_or(op1 == np.int32(2), op1 == np.int32(16)), _N, left1.dtype)
+    right1 = _fill(np.logical_or(op1 == np.int32(3), op1 == np.int32(17)), _N, right1.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_or(np.logical_not(np.logical_or(np.logical_and(left0, right1), np.logical_and(right0, left1))), _v_type_size_check(dtype, np.uint32(4))), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_or(np.logical_not(np.logical_or(np.logical_and(left0, right1), np.logical_and(right0, left1))), _v_type_size_check(dtype, np.uint32(4))))
     return _ret
 
 
@@ -770,35 +770,33 @@ def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     _c1 = np.broadcast_to(np.asarray(np.logical_or(dtype == np.int32(16), dtype == np.int32(18))), _done.shape)
     _m2 = _c1
-    _live = (_m2 & ~_done)
-    _ret = _select(_live, True, _ret)
+    _live = _m2
+    _ret = _ret | _live
     _done = _done | _live
     _c4 = np.broadcast_to(np.asarray(_v_is_cptc(dtype)), _done.shape)
     _m5 = _c4
     _live = (_m5 & ~_done)
-    _ret = _select(_live, _v_four_byte_aligned(addr), _ret)
+    _ret = _ret | (_live & _v_four_byte_aligned(addr))
     _done = _done | _live
     _sw7 = np.broadcast_to(np.asarray(_v_type_size(dtype)), _done.shape)
     _m8 = (_sw7 == 1)
     _live = (_m8 & ~_done)
-    _ret = _select(_live, True, _ret)
+    _ret = _ret | _live
     _done = _done | _live
     _m9 = (_sw7 == 2)
     _live = (_m9 & ~_done)
-    _ret = _select(_live, (addr & np.uint32(1)) == np.uint32(0), _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(1)) == np.uint32(0)))
     _done = _done | _live
     _m10 = (_sw7 == 4)
     _live = (_m10 & ~_done)
-    _ret = _select(_live, (addr & np.uint32(3)) == np.uint32(0), _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(3)) == np.uint32(0)))
     _done = _done | _live
     _m11 = (_sw7 == 8)
     _live = (_m11 & ~_done)
-    _ret = _select(_live, (addr & np.uint32(7)) == np.uint32(0), _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(7)) == np.uint32(0)))
     _done = _done | _live
     _m12 = ~_isin(_sw7, _K_addr_aligned_dtype_0)
     _live = (_m12 & ~_done)
-    _ret = _select(_live, False, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -836,14 +834,14 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
     in_sbuf = np.zeros(_N, dtype=np.bool_)
     _c13 = np.broadcast_to(np.asarray(_v_addr_from_register(a_W, a_o)), _done.shape)
     _m14 = _c13
-    _live = (_m14 & ~_done)
-    _ret = _select(_live, _v_valid_addr_register(a_W, a_o), _ret)
+    _live = _m14
+    _ret = _ret | (_live & _v_valid_addr_register(a_W, a_o))
     _done = _done | _live
-    addr = np.broadcast_to(np.asarray(_v_addr_imm_mask(_colv(a_W, a_o, '<u4'))), _done.shape).astype(addr.dtype)
-    in_psum = np.broadcast_to(np.asarray(_v_addr_in_psum(addr)), _done.shape).astype(in_psum.dtype)
-    in_sbuf = np.broadcast_to(np.asarray(_v_addr_in_sbuf(addr)), _done.shape).astype(in_sbuf.dtype)
+    addr = _fill(_v_addr_imm_mask(_colv(a_W, a_o, '<u4')), _N, addr.dtype)
+    in_psum = _fill(_v_addr_in_psum(addr), _N, in_psum.dtype)
+    in_sbuf = _fill(_v_addr_in_sbuf(addr), _N, in_sbuf.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, _all_of(
+    _ret = _ret | (_live & _all_of(
         _v_addr_aligned_dtype(addr, dtype),
         np.logical_or(in_psum, in_sbuf),
         np.logical_or(allow_psum == np.int32(1), np.logical_not(in_psum)),
@@ -853,8 +851,7 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
         np.logical_not(in_psum),
         write == np.int32(0),
     ),
-    ), _ret)
-    _done = _done | _live
+    ))
     return _ret
 
 
@@ -865,15 +862,14 @@ def _v_tpb_addr_active_channels(addr: Any, num_active_channels: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     a = np.zeros(_N, dtype=np.uint32)
     num_partitions = np.zeros(_N, dtype=np.uint32)
-    a = np.broadcast_to(np.asarray(_v_addr_imm_mask(addr)), _done.shape).astype(a.dtype)
-    num_partitions = np.broadcast_to(np.asarray(_select(_v_addr_in_psum(a), np.uint32(128), np.uint32(128))), _done.shape).astype(num_partitions.dtype)
+    a = _fill(_v_addr_imm_mask(addr), _N, a.dtype)
+    num_partitions = _fill(_select(_v_addr_in_psum(a), np.uint32(128), np.uint32(128)), _N, num_partitions.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, _all_of(
+    _ret = _ret | (_live & _all_of(
         np.logical_or(_v_addr_in_sbuf(a), _v_addr_in_psum(a)),
         num_active_channels >= np.uint32(1),
         (_v_tpb_addr_partition(a) + np.asarray(num_active_channels).astype(np.uint32)) <= num_partitions,
-    ), _ret)
-    _done = _done | _live
+    ))
     return _ret
 
 
@@ -902,21 +898,19 @@ def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channel
     _ret = np.zeros(_N, dtype=np.bool_)
     _sw16 = np.broadcast_to(np.asarray(np.asarray(src).astype(np.int32)), _done.shape)
     _m17 = (_sw16 == 0)
-    _live = (_m17 & ~_done)
-    _ret = _select(_live, True, _ret)
+    _live = _m17
+    _ret = _ret | _live
     _done = _done | _live
     _m18 = (_sw16 == 1)
     _live = (_m18 & ~_done)
-    _ret = _select(_live, np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), num_active_channels), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), dtype)), _ret)
+    _ret = _ret | (_live & np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), num_active_channels), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), dtype)))
     _done = _done | _live
     _m19 = (_sw16 == 2)
     _live = (_m19 & ~_done)
-    _ret = _select(_live, _v_is_valid_imm_reg(imm_W, imm_o), _ret)
+    _ret = _ret | (_live & _v_is_valid_imm_reg(imm_W, imm_o))
     _done = _done | _live
     _m20 = ~_isin(_sw16, _K_has_valid_immediates_0)
     _live = (_m20 & ~_done)
-    _ret = _select(_live, False, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -936,10 +930,9 @@ def _v_tile_channel_range_ok(n: Any, inst_flags: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     tile_channels = np.zeros(_N, dtype=np.uint32)
-    tile_channels = np.broadcast_to(np.asarray(_select((np.asarray(inst_flags).astype(np.uint32) & np.uint32(1)) != np.uint32(0), np.uint32(128) >> np.uint32(1), np.uint32(128))), _done.shape).astype(tile_channels.dtype)
+    tile_channels = _fill(_select((np.asarray(inst_flags).astype(np.uint32) & np.uint32(1)) != np.uint32(0), np.uint32(128) >> np.uint32(1), np.uint32(128)), _N, tile_channels.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, n <= tile_channels, _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & (n <= tile_channels))
     return _ret
 
 
@@ -962,12 +955,11 @@ def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 8, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 8, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
     _ret = _select(_live, count, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -977,13 +969,12 @@ def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
     _ret = _select(_live, count, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -993,14 +984,13 @@ def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 16, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 18, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 16, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 18, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
     _ret = _select(_live, count, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -1067,10 +1057,9 @@ def _v_indirect16b_valid(ind_W: Any, ind_o: Any, dtype: Any, write: Any, allow_p
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     index_ok = np.zeros(_N, dtype=np.bool_)
-    index_ok = np.broadcast_to(np.asarray(_select(_byte(ind_W, ind_o + 3) == np.int32(160), _byte(ind_W, ind_o) < np.uint32(64), np.logical_and(_v_addr_in_sbuf(_v_addr_imm_mask(_colv(ind_W, ind_o, '<u4'))), _v_four_byte_aligned(_colv(ind_W, ind_o, '<u4'))))), _done.shape).astype(index_ok.dtype)
+    index_ok = _fill(_select(_byte(ind_W, ind_o + 3) == np.int32(160), _byte(ind_W, ind_o) < np.uint32(64), np.logical_and(_v_addr_in_sbuf(_v_addr_imm_mask(_colv(ind_W, ind_o, '<u4'))), _v_four_byte_aligned(_colv(ind_W, ind_o, '<u4')))), _N, index_ok.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_and(index_ok, _v_tensor_start_addr_valid(ind_W, ind_o + 4, dtype, write, allow_psum, allow_sbuf)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(index_ok, _v_tensor_start_addr_valid(ind_W, ind_o + 4, dtype, write, allow_psum, allow_sbuf)))
     return _ret
 
 
@@ -1120,17 +1109,16 @@ def _v_indirect_quadrant_check_src3d(src_W: Any, src_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     _c21 = np.broadcast_to(np.asarray(np.logical_not(_v_indirect_pattern(src_W, src_o))), _done.shape)
     _m22 = _c21
-    _live = (_m22 & ~_done)
-    _ret = _select(_live, True, _ret)
+    _live = _m22
+    _ret = _ret | _live
     _done = _done | _live
     _c24 = np.broadcast_to(np.asarray(np.logical_or(_v_index_from_register(src_W, src_o), _v_addr_from_register(src_W, src_o + 4))), _done.shape)
     _m25 = _c24
     _live = (_m25 & ~_done)
-    _ret = _select(_live, True, _ret)
+    _ret = _ret | _live
     _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = _select(_live, _v_tpb_addr_quadrant(_colv(src_W, src_o, '<u4')) == _v_tpb_addr_quadrant(_colv(src_W, src_o + 4, '<u4')), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & (_v_tpb_addr_quadrant(_colv(src_W, src_o, '<u4')) == _v_tpb_addr_quadrant(_colv(src_W, src_o + 4, '<u4'))))
     return _ret
 
 
@@ -1419,9 +1407,9 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     load_accumulate = np.zeros(_N, dtype=np.bool_)
-    load_accumulate = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
+    load_accumulate = _fill(_byte(i_W, i_o + 12) == np.int32(4), _N, load_accumulate.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_and(_any_of(
+    _ret = _ret | (_live & np.logical_and(_any_of(
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),  # s3d3_ts.imm0_src
@@ -1429,8 +1417,7 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),  # s3d3_ts.imm1_src
-    )), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
-    _done = _done | _live
+    )), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))))
     return _ret
 
 
@@ -1617,10 +1604,9 @@ def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     w = np.zeros(_N, dtype=np.uint32)
-    w = np.broadcast_to(np.asarray(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32)), _done.shape).astype(w.dtype)
+    w = _fill(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32), _N, w.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_and(w >= np.uint32(1), w <= np.uint32(8)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(w >= np.uint32(1), w <= np.uint32(8)))
     return _ret
 
 
@@ -1640,37 +1626,30 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     _c27 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 35) != np.uint32(0)), _done.shape)
     _m28 = _c27
-    _live = (_m28 & ~_done)
-    _ret = _select(_live, False, _ret)
+    _live = _m28
     _done = _done | _live
     _c30 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 39) != np.uint32(0)), _done.shape)
     _m31 = _c30
     _live = (_m31 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c33 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 40) != np.uint32(0)), _done.shape)
     _m34 = _c33
     _live = (_m34 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c36 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 41) != np.uint32(0)), _done.shape)
     _m37 = _c36
     _live = (_m37 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c39 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 42) != np.uint32(0)), _done.shape)
     _m40 = _c39
     _live = (_m40 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c42 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 43) != np.uint32(0)), _done.shape)
     _m43 = _c42
     _live = (_m43 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = _select(_live, True, _ret)
-    _done = _done | _live
+    _ret = _ret | _live
     return _ret
 
 
@@ -1716,10 +1695,9 @@ def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     w = np.zeros(_N, dtype=np.uint32)
-    w = np.broadcast_to(np.asarray(np.asarray(_colv(i_W, i_o + 24, '<u2')).astype(np.uint32) * np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32)), _done.shape).astype(w.dtype)
+    w = _fill(np.asarray(_colv(i_W, i_o + 24, '<u2')).astype(np.uint32) * np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), _N, w.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_or(np.logical_and(w >= np.uint32(1), w <= np.uint32(8)), _v_shape_from_register(i_W, i_o + 16)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_or(np.logical_and(w >= np.uint32(1), w <= np.uint32(8)), _v_shape_from_register(i_W, i_o + 16)))
     return _ret
 
 
@@ -1748,40 +1726,39 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     zero = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    zero = np.broadcast_to(np.asarray(_byte(i_W, i_o + 33) == np.uint32(0)), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 12) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 13) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 14) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 15) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    k = np.broadcast_to(np.asarray(np.uint32(4)), _done.shape).astype(k.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 35) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 36) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 37) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 38) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 39) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 40) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 41) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 42) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 43) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    k = np.broadcast_to(np.asarray(np.uint32(9)), _done.shape).astype(k.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 49) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 50) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 51) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 52) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 53) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 54) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 55) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 56) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 57) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 58) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 59) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 60) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 61) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 62) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 63) == np.uint32(0))), _done.shape).astype(zero.dtype)
+    zero = _fill(_byte(i_W, i_o + 33) == np.uint32(0), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 12) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 13) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 14) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 15) == np.uint32(0)), _N, zero.dtype)
+    k = _fill(np.uint32(4), _N, k.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 35) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 36) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 37) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 38) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 39) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 40) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 41) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 42) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 43) == np.uint32(0)), _N, zero.dtype)
+    k = _fill(np.uint32(9), _N, k.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 49) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 50) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 51) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 52) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 53) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 54) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 55) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 56) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 57) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 58) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 59) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 60) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 61) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 62) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 63) == np.uint32(0)), _N, zero.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, zero, _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & zero)
     return _ret
 
 

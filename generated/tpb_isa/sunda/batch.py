@@ -27,6 +27,7 @@ _byte = vector.byte
 _col = vector.col
 _colv = vector.colv
 _fdiv = vector.fdiv
+_fill = vector.fill
 _gather = vector.gather
 _gather_as = vector.gather_as
 _isin = vector.isin
@@ -539,13 +540,12 @@ def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     right0 = np.zeros(_N, dtype=np.bool_)
     left1 = np.zeros(_N, dtype=np.bool_)
     right1 = np.zeros(_N, dtype=np.bool_)
-    left0 = np.broadcast_to(np.asarray(np.logical_or(op0 == np.int32(2), op0 == np.int32(16))), _done.shape).astype(left0.dtype)
-    right0 = np.broadcast_to(np.asarray(np.logical_or(op0 == np.int32(3), op0 == np.int32(17))), _done.shape).astype(right0.dtype)
-    left1 = np.broadcast_to(np.asarray(np.logical_or(op1 == np.int32(2), op1 == np.int32(16))), _done.shape).astype(left1.dtype)
-    right1 = np.broadcast_to(np.asarray(np.logical_or(op1 == np.int32(3), op1 == np.int32(17))), _done.shape).astype(right1.dtype)
+    left0 = _fill(np.logical_or(op0 == np.int32(2), op0 == np.int32(16)), _N, left0.dtype)
+    right0 = _fill(np.logical_or(op0 == np.int32(3), op0 == np.int32(17)), _N, right0.dtype)
+    left1 = _fill(np.logical_or(op1 == np.int32(2), op1 == np.int32(16)), _N, left1.dtype)
+    right1 = _fill(np.logical_or(op1 == np.int32(3), op1 == np.int32(17)), _N, right1.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_or(np.logical_not(np.logical_or(np.logical_and(left0, right1), np.logical_and(right0, left1))), _v_type_size_check(dtype, np.uint32(4))), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_or(np.logical_not(np.logical_or(np.logical_and(left0, right1), np.logical_and(right0, left1))), _v_type_size_check(dtype, np.uint32(4))))
     return _ret
 
 
@@ -609,25 +609,23 @@ def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     _sw1 = np.broadcast_to(np.asarray(_v_type_size(dtype)), _done.shape)
     _m2 = (_sw1 == 1)
-    _live = (_m2 & ~_done)
-    _ret = _select(_live, True, _ret)
+    _live = _m2
+    _ret = _ret | _live
     _done = _done | _live
     _m3 = (_sw1 == 2)
     _live = (_m3 & ~_done)
-    _ret = _select(_live, (addr & np.uint32(1)) == np.uint32(0), _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(1)) == np.uint32(0)))
     _done = _done | _live
     _m4 = (_sw1 == 4)
     _live = (_m4 & ~_done)
-    _ret = _select(_live, (addr & np.uint32(3)) == np.uint32(0), _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(3)) == np.uint32(0)))
     _done = _done | _live
     _m5 = (_sw1 == 8)
     _live = (_m5 & ~_done)
-    _ret = _select(_live, (addr & np.uint32(7)) == np.uint32(0), _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(7)) == np.uint32(0)))
     _done = _done | _live
     _m6 = ~_isin(_sw1, _K_addr_aligned_dtype_0)
     _live = (_m6 & ~_done)
-    _ret = _select(_live, False, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -660,14 +658,14 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
     in_sbuf = np.zeros(_N, dtype=np.bool_)
     _c7 = np.broadcast_to(np.asarray(_v_addr_from_register(a_W, a_o)), _done.shape)
     _m8 = _c7
-    _live = (_m8 & ~_done)
-    _ret = _select(_live, _v_valid_addr_register(a_W, a_o), _ret)
+    _live = _m8
+    _ret = _ret | (_live & _v_valid_addr_register(a_W, a_o))
     _done = _done | _live
-    addr = np.broadcast_to(np.asarray(_v_addr_imm_mask(_colv(a_W, a_o, '<u4'))), _done.shape).astype(addr.dtype)
-    in_psum = np.broadcast_to(np.asarray(_v_addr_in_psum(addr)), _done.shape).astype(in_psum.dtype)
-    in_sbuf = np.broadcast_to(np.asarray(_v_addr_in_sbuf(addr)), _done.shape).astype(in_sbuf.dtype)
+    addr = _fill(_v_addr_imm_mask(_colv(a_W, a_o, '<u4')), _N, addr.dtype)
+    in_psum = _fill(_v_addr_in_psum(addr), _N, in_psum.dtype)
+    in_sbuf = _fill(_v_addr_in_sbuf(addr), _N, in_sbuf.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, _all_of(
+    _ret = _ret | (_live & _all_of(
         _v_addr_aligned_dtype(addr, dtype),
         np.logical_or(in_psum, in_sbuf),
         np.logical_or(allow_psum == np.int32(1), np.logical_not(in_psum)),
@@ -677,8 +675,7 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
         np.logical_not(in_psum),
         write == np.int32(0),
     ),
-    ), _ret)
-    _done = _done | _live
+    ))
     return _ret
 
 
@@ -689,15 +686,14 @@ def _v_tpb_addr_active_channels(addr: Any, num_active_channels: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     a = np.zeros(_N, dtype=np.uint32)
     num_partitions = np.zeros(_N, dtype=np.uint32)
-    a = np.broadcast_to(np.asarray(_v_addr_imm_mask(addr)), _done.shape).astype(a.dtype)
-    num_partitions = np.broadcast_to(np.asarray(_select(_v_addr_in_psum(a), np.uint32(128), np.uint32(128))), _done.shape).astype(num_partitions.dtype)
+    a = _fill(_v_addr_imm_mask(addr), _N, a.dtype)
+    num_partitions = _fill(_select(_v_addr_in_psum(a), np.uint32(128), np.uint32(128)), _N, num_partitions.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, _all_of(
+    _ret = _ret | (_live & _all_of(
         np.logical_or(_v_addr_in_sbuf(a), _v_addr_in_psum(a)),
         num_active_channels >= np.uint32(1),
         (_v_tpb_addr_partition(a) + np.asarray(num_active_channels).astype(np.uint32)) <= num_partitions,
-    ), _ret)
-    _done = _done | _live
+    ))
     return _ret
 
 
@@ -726,21 +722,19 @@ def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channel
     _ret = np.zeros(_N, dtype=np.bool_)
     _sw10 = np.broadcast_to(np.asarray(np.asarray(src).astype(np.int32)), _done.shape)
     _m11 = (_sw10 == 0)
-    _live = (_m11 & ~_done)
-    _ret = _select(_live, True, _ret)
+    _live = _m11
+    _ret = _ret | _live
     _done = _done | _live
     _m12 = (_sw10 == 1)
     _live = (_m12 & ~_done)
-    _ret = _select(_live, np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), num_active_channels), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), dtype)), _ret)
+    _ret = _ret | (_live & np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), num_active_channels), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), dtype)))
     _done = _done | _live
     _m13 = (_sw10 == 2)
     _live = (_m13 & ~_done)
-    _ret = _select(_live, _v_is_valid_imm_reg(imm_W, imm_o), _ret)
+    _ret = _ret | (_live & _v_is_valid_imm_reg(imm_W, imm_o))
     _done = _done | _live
     _m14 = ~_isin(_sw10, _K_has_valid_immediates_0)
     _live = (_m14 & ~_done)
-    _ret = _select(_live, False, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -768,12 +762,11 @@ def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 8, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 8, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
     _ret = _select(_live, count, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -783,13 +776,12 @@ def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
     _ret = _select(_live, count, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -799,14 +791,13 @@ def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 16, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
-    count = np.broadcast_to(np.asarray(count * np.asarray(_colv(t_W, t_o + 18, '<u2')).astype(np.uint32)), _done.shape).astype(count.dtype)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 16, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 18, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
     _ret = _select(_live, count, _ret)
-    _done = _done | _live
     return _ret
 
 
@@ -1132,9 +1123,9 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     load_accumulate = np.zeros(_N, dtype=np.bool_)
-    load_accumulate = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
+    load_accumulate = _fill(_byte(i_W, i_o + 12) == np.int32(4), _N, load_accumulate.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_and(_any_of(
+    _ret = _ret | (_live & np.logical_and(_any_of(
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),  # s3d3_ts.imm0_src
@@ -1142,8 +1133,7 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),  # s3d3_ts.imm1_src
-    )), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
-    _done = _done | _live
+    )), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))))
     return _ret
 
 
@@ -1258,10 +1248,9 @@ def _v_has_valid_src_slices_tsm_dual(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     w = np.zeros(_N, dtype=np.uint32)
-    w = np.broadcast_to(np.asarray(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32)), _done.shape).astype(w.dtype)
+    w = _fill(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32), _N, w.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_and(w >= np.uint32(1), w <= np.uint32(4)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(w >= np.uint32(1), w <= np.uint32(4)))
     return _ret
 
 
@@ -1271,10 +1260,9 @@ def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     w = np.zeros(_N, dtype=np.uint32)
-    w = np.broadcast_to(np.asarray(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32)), _done.shape).astype(w.dtype)
+    w = _fill(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32), _N, w.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_and(w >= np.uint32(1), w <= np.uint32(8)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(w >= np.uint32(1), w <= np.uint32(8)))
     return _ret
 
 
@@ -1285,17 +1273,15 @@ def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     _c15 = np.broadcast_to(np.asarray(np.logical_not(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)))), _done.shape)
     _m16 = _c15
-    _live = (_m16 & ~_done)
-    _ret = _select(_live, False, _ret)
+    _live = _m16
     _done = _done | _live
     _c18 = np.broadcast_to(np.asarray(_v_has_tensor_scalar_ptr_multi_dual_opcode(i_W, i_o)), _done.shape)
     _m19 = _c18
     _live = (_m19 & ~_done)
-    _ret = _select(_live, True, _ret)
+    _ret = _ret | _live
     _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)))
     return _ret
 
 
@@ -1306,37 +1292,30 @@ def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     _c21 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 35) != np.uint32(0)), _done.shape)
     _m22 = _c21
-    _live = (_m22 & ~_done)
-    _ret = _select(_live, False, _ret)
+    _live = _m22
     _done = _done | _live
     _c24 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 39) != np.uint32(0)), _done.shape)
     _m25 = _c24
     _live = (_m25 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c27 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 40) != np.uint32(0)), _done.shape)
     _m28 = _c27
     _live = (_m28 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c30 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 41) != np.uint32(0)), _done.shape)
     _m31 = _c30
     _live = (_m31 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c33 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 42) != np.uint32(0)), _done.shape)
     _m34 = _c33
     _live = (_m34 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c36 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 43) != np.uint32(0)), _done.shape)
     _m37 = _c36
     _live = (_m37 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = _select(_live, True, _ret)
-    _done = _done | _live
+    _ret = _ret | _live
     return _ret
 
 
@@ -1393,10 +1372,9 @@ def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     w = np.zeros(_N, dtype=np.uint32)
-    w = np.broadcast_to(np.asarray(np.asarray(_colv(i_W, i_o + 24, '<u2')).astype(np.uint32) * np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32)), _done.shape).astype(w.dtype)
+    w = _fill(np.asarray(_colv(i_W, i_o + 24, '<u2')).astype(np.uint32) * np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), _N, w.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, np.logical_and(w >= np.uint32(1), w <= np.uint32(8)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(w >= np.uint32(1), w <= np.uint32(8)))
     return _ret
 
 
@@ -1425,40 +1403,39 @@ def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     zero = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    zero = np.broadcast_to(np.asarray(_byte(i_W, i_o + 33) == np.uint32(0)), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 12) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 13) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 14) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 15) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    k = np.broadcast_to(np.asarray(np.uint32(4)), _done.shape).astype(k.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 35) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 36) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 37) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 38) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 39) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 40) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 41) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 42) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 43) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    k = np.broadcast_to(np.asarray(np.uint32(9)), _done.shape).astype(k.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 49) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 50) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 51) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 52) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 53) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 54) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 55) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 56) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 57) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 58) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 59) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 60) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 61) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 62) == np.uint32(0))), _done.shape).astype(zero.dtype)
-    zero = np.broadcast_to(np.asarray(np.logical_and(zero, _byte(i_W, i_o + 63) == np.uint32(0))), _done.shape).astype(zero.dtype)
+    zero = _fill(_byte(i_W, i_o + 33) == np.uint32(0), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 12) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 13) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 14) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 15) == np.uint32(0)), _N, zero.dtype)
+    k = _fill(np.uint32(4), _N, k.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 35) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 36) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 37) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 38) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 39) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 40) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 41) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 42) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 43) == np.uint32(0)), _N, zero.dtype)
+    k = _fill(np.uint32(9), _N, k.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 49) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 50) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 51) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 52) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 53) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 54) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 55) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 56) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 57) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 58) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 59) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 60) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 61) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 62) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 63) == np.uint32(0)), _N, zero.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, zero, _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & zero)
     return _ret
 
 

@@ -70,6 +70,7 @@ BATCH_HELPERS = (
     "col",
     "colv",
     "fdiv",
+    "fill",
     "gather",
     "gather_as",
     "isin",

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analyses import assigned, flatten, reads_comment
-from .c_semantics import ScalarType, fits
+from .c_semantics import BOOL, ScalarType, fits
 from .lir import (
     EXPR_NODES,
     STMT_NODES,
@@ -97,6 +97,8 @@ class NpEmitter:
     _depth: int = 0
     module: list[str] = field(default_factory=list)  # module-level constants the function names
     _fn: str = ""
+    _retired: bool = False  # has a return been emitted (so some lanes may be done)?
+    _returns: ScalarType = BOOL
 
     def tmp(self, prefix: str = "_t") -> str:
         self._n += 1
@@ -406,7 +408,11 @@ class NpEmitter:
         self.lines.append(f"    _N = {n_src}")
         self.lines.append("    _done = np.zeros(_N, dtype=np.bool_)")
         self.lines.append(f"    _ret = np.zeros(_N, dtype={np_dtype(f.returns)})")
+        self._retired = False
+        self._returns = f.returns
         self.block(body, "_ALL", "    ")
+        if self.lines[-1] == "    _done = _done | _live":
+            self.lines.pop()  # the last statement: nothing reads `_done` after it
         self.lines.append("    return _ret")
         text = "\n".join(self.lines)
         # a local every use of which went with an unrolled loop (its index) is not declared
@@ -524,17 +530,27 @@ class NpEmitter:
     def stmt_Return(self, s: Return, mask: str, ind: str) -> None:
         L = self.lines
         assert s.e is not None
-        L.append(f"{ind}_live = {self.live(mask)}")
-        L.append(f"{ind}_ret = _select(_live, {self.arg(s.e)}, _ret)")
+        m = self.eff(mask)
+        # before any lane has returned (no return emitted yet, outside a masked loop) `_done` is
+        # all False: the lanes returning are the mask's
+        live = m if not self._retired and not self.loops and m != "_ALL" else self.live(mask)
+        L.append(f"{ind}_live = {live}")
+        if self._returns.kind == "bool":
+            # `_ret` is False in every lane still running, so the choice is an `or`
+            if not isinstance(s.e, Const):
+                L.append(f"{ind}_ret = _ret | (_live & {self.expr(s.e)})")
+            elif s.e.value:
+                L.append(f"{ind}_ret = _ret | _live")
+        else:
+            L.append(f"{ind}_ret = _select(_live, {self.arg(s.e)}, _ret)")
         L.append(f"{ind}_done = _done | _live")
+        self._retired = True
 
     def stmt_Assign(self, s: Assign, mask: str, ind: str) -> None:
         L = self.lines
         m = self.eff(mask)
         if m == "_ALL":
-            L.append(
-                f"{ind}{s.name} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape).astype({s.name}.dtype)"
-            )
+            L.append(f"{ind}{s.name} = _fill({self.arg(s.e)}, _N, {s.name}.dtype)")
         else:
             L.append(
                 f"{ind}{s.name} = _select({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)"

@@ -12,15 +12,14 @@ def _v_div_mod_truncation(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     x = np.zeros(_N, dtype=np.int32)
     y = np.zeros(_N, dtype=np.int32)
-    x = np.broadcast_to(np.asarray(np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) - np.int32(100)), _done.shape).astype(x.dtype)
-    y = np.broadcast_to(np.asarray(_select(_byte(i_W, i_o + 3).view(np.int8) == np.int32(0), np.int32(7), np.asarray(_byte(i_W, i_o + 3).view(np.int8)).astype(np.int32))), _done.shape).astype(y.dtype)
+    x = _fill(np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) - np.int32(100), _N, x.dtype)
+    y = _fill(_select(_byte(i_W, i_o + 3).view(np.int8) == np.int32(0), np.int32(7), np.asarray(_byte(i_W, i_o + 3).view(np.int8)).astype(np.int32)), _N, y.dtype)
     _live = np.logical_not(_done)
-    _ret = _select(_live, _all_of(
+    _ret = _ret | (_live & _all_of(
         ((_vdiv(x, y) * y) + _vmod(x, y)) == x,
         _vdiv(x, y) != np.int32(-3),
         (_colv(i_W, i_o + 24, '<u4') % np.uint32(10)) < np.uint32(5),  # w.u32
-    ), _ret)
-    _done = _done | _live
+    ))
     return _ret
 
 

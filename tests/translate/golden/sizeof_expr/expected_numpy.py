@@ -20,25 +20,20 @@ def _v_sizeof_loop(i_W: Any, i_o: Any) -> Any:
     _ret = np.zeros(_N, dtype=np.bool_)
     _c1 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 56) < np.int32(8)), _done.shape)
     _m2 = _c1
-    _live = (_m2 & ~_done)
-    _ret = _select(_live, False, _ret)
+    _live = _m2
     _done = _done | _live
     _c4 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 57) < np.int32(8)), _done.shape)
     _m5 = _c4
     _live = (_m5 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c7 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 58) < np.int32(8)), _done.shape)
     _m8 = _c7
     _live = (_m8 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _c10 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 59) < np.int32(8)), _done.shape)
     _m11 = _c10
     _live = (_m11 & ~_done)
-    _ret = _select(_live, False, _ret)
     _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = _select(_live, True, _ret)
-    _done = _done | _live
+    _ret = _ret | _live
     return _ret
