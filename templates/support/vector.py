@@ -3,9 +3,10 @@ for the translated predicates, and the batch validate / decode drivers."""
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -50,15 +51,98 @@ def as_words(words: Any) -> Words:
     return as_words(b"".join(parts))
 
 
-def byte(W: Words, off: Any) -> Any:
+class Cols:
+    """The words of one batch (`rows` of `W`, or all of it) as contiguous columns, each made
+    once, on its first read, and kept for the batch (read-only): a translated predicate reads a
+    field as a contiguous array, never a 64-byte-strided or gathered one, and reads it once
+    however many terms name it. The columns come from the words transposed as eight 8-byte
+    columns (`T`, shared by every validator of one `validate_batch`): a field inside one of them
+    is an every-8th-element view of it, cheap to copy. `memo` holds the answers of translated
+    functions called again with the same arguments (see `memo`); `shape` is (rows, 64)."""
+
+    __slots__ = ("_T", "_W", "_cols", "_owned", "_rows", "_t", "memo", "shape")
+
+    def __init__(self, W: Words, rows: npt.NDArray[np.intp] | None = None, T: Any = None) -> None:
+        self._W = np.ascontiguousarray(W)
+        self._rows = rows
+        self._T = T
+        self.shape = (self._W.shape[0] if rows is None else rows.size, 64)
+        self._cols: dict[tuple[int, str], Any] = {}
+        self._t: dict[int, Any] = {}
+        self._owned: dict[int, Any] = {}  # id -> array: the arrays a memo key may name by id
+        self.memo: dict[tuple[Any, ...], Any] = {}
+
+    @property
+    def W(self) -> Words:
+        """The batch's words as an (N, 64) array (a copy of the rows when there is a selection)."""
+        if self._rows is not None:  # made once, on the first per-row gather that needs it
+            self._W = np.take(self._W.view(np.uint64), self._rows, axis=0).view(np.uint8)
+            self._rows = None
+            self._T = None  # the shared transpose has every word: transpose these instead
+        return self._W
+
+    def t(self, j: int) -> Any:
+        """Bytes [8j, 8j+8) of every word, as one contiguous uint64 array (its memory the
+        words' own bytes, in order)."""
+        c = self._t.get(j)
+        if c is None:
+            if self._T is None:
+                self._T = transposed(self._W)
+            c = self._T[j] if self._rows is None else self._T[j].take(self._rows)
+            self._t[j] = c
+        return c
+
+    def col(self, off: int, dtype: str) -> Any:
+        """Bytes [off, off+itemsize) of every word as one contiguous `dtype` array."""
+        key = (off, dtype)
+        c = self._cols.get(key)
+        if c is None:
+            dt = np.dtype(dtype)
+            size = dt.itemsize
+            if off % size == 0 and off % 8 + size <= 8:
+                c = np.ascontiguousarray(self.t(off // 8).view(dt)[(off % 8) // size :: 8 // size])
+            else:  # across an 8-byte boundary, or unaligned: byte by byte
+                buf = np.empty((self.shape[0], size), dtype=np.uint8)
+                for k in range(size):
+                    buf[:, k] = self.col(off + k, "u1")
+                c = buf.view(dt)[:, 0]
+            c.flags.writeable = False
+            self._cols[key] = c
+            self._owned[id(c)] = c
+        return c
+
+    def owns(self, a: Any) -> bool:
+        return self._owned.get(id(a)) is a
+
+    def own(self, a: Any) -> None:
+        """Keep `a` (a read-only answer) for the batch: a memo key may name it by id."""
+        self._owned[id(a)] = a
+
+
+def transposed(W: Words) -> Any:
+    """(N, 64) words as an (8, N) uint64 array: row j holds bytes [8j, 8j+8) of every word."""
+    return np.ascontiguousarray(np.ascontiguousarray(W).view(np.uint64).T)
+
+
+def _uniform(off: Any) -> int | None:
+    """A per-row offset array that holds one value (a loop index every lane shares), as that int."""
+    a = np.asarray(off)
+    if a.ndim == 0:
+        return int(a)
+    if a.size and a[0] == a[-1] and a.min() == a.max():
+        return int(a[0])
+    return None
+
+
+def byte(W: Words | Cols, off: Any) -> Any:
     """Byte `off` of every row; `off` is one offset or one per row (a struct passed by value
     from an array element chosen at run time)."""
     if isinstance(off, (int, np.integer)):
-        return W[:, off]
+        return W.col(int(off), "u1") if isinstance(W, Cols) else W[:, off]
     return gather(W, off, 1)
 
 
-def col(W: Words, off: Any, size: int) -> Any:
+def col(W: Words | Cols, off: Any, size: int) -> Any:
     """The little-endian unsigned integer in bytes [off, off+size) of every row; a size numpy has
     no integer for (the 3, 5, 6 or 7 bytes a wide bitfield spans) is assembled byte by byte into
     the next wider unsigned integer."""
@@ -66,6 +150,8 @@ def col(W: Words, off: Any, size: int) -> Any:
         return colv(W, off, f"<u{size}")
     if not isinstance(off, (int, np.integer)):
         return gather(W, off, size)
+    if isinstance(W, Cols):
+        W = W.W
     wide = np.dtype("<u4" if size < 4 else "<u8")
     out = np.zeros(W.shape[0], dtype=wide)
     for k in range(size):
@@ -73,21 +159,29 @@ def col(W: Words, off: Any, size: int) -> Any:
     return out
 
 
-def colv(W: Words, off: Any, dtype: str) -> Any:
+def colv(W: Words | Cols, off: Any, dtype: str) -> Any:
     """Bytes [off, off+itemsize) of every row as `dtype`: a strided view when the field is
     aligned to its size (no copy), a copy of the column bytes otherwise, a gather when the
     offset differs per row."""
     size = np.dtype(dtype).itemsize
     if not isinstance(off, (int, np.integer)):
         return gather_as(W, off, size, dtype)
+    if isinstance(W, Cols):
+        return W.col(int(off), dtype)
     if off % size == 0 and W.flags.c_contiguous:
         return W.view(dtype)[:, off // size]
     return np.ascontiguousarray(W[:, off : off + size]).view(dtype)[:, 0]
 
 
-def gather(W: Words, off: Any, size: int) -> Any:
+def gather(W: Words | Cols, off: Any, size: int) -> Any:
     """Bytes [off, off+size) of each row at a per-row offset, as an unsigned integer (offsets are
-    clipped into the row: lanes where C would not have read are discarded by the caller)."""
+    clipped into the row: lanes where C would not have read are discarded by the caller). On
+    `Cols`, an offset every row shares (a loop index) reads the column instead."""
+    if isinstance(W, Cols):
+        one = _uniform(off)
+        if one is not None and 0 <= one <= W.shape[1] - size:
+            return col(W, one, size)
+        W = W.W
     rows = np.arange(W.shape[0])
     off = np.clip(
         np.broadcast_to(np.asarray(off, dtype=np.int64), (W.shape[0],)), 0, W.shape[1] - size
@@ -98,8 +192,94 @@ def gather(W: Words, off: Any, size: int) -> Any:
     return out.astype(f"<u{size}") if size in (1, 2, 4, 8) else out
 
 
-def gather_as(W: Words, off: Any, size: int, dtype: str) -> Any:
+def gather_as(W: Words | Cols, off: Any, size: int, dtype: str) -> Any:
     return np.asarray(gather(W, off, size)).astype(f"<u{size}").view(dtype)
+
+
+class Members:
+    """A set of integers a translated predicate tests a value against (an `is_valid_enum_*`
+    switch, a chain of `==` terms, a switch case's labels): tested as a few ranges (two
+    comparisons each, no copy) or, when it has more ranges and lies in 0..255, as one 256-entry
+    table indexed by the byte itself."""
+
+    __slots__ = ("ranges", "table")
+
+    def __init__(self, values: tuple[int, ...]) -> None:
+        ranges: list[list[int]] = []
+        for v in sorted(set(values)):
+            if ranges and v == ranges[-1][1] + 1:
+                ranges[-1][1] = v
+            else:
+                ranges.append([v, v])
+        self.ranges = tuple((lo, hi) for lo, hi in ranges)
+        self.table: npt.NDArray[np.bool_] | None = None
+        if len(self.ranges) > 4 and self.ranges[0][0] >= 0 and self.ranges[-1][1] <= 255:
+            self.table = np.zeros(256, dtype=np.bool_)
+            self.table[sorted(set(values))] = True
+
+
+def isin(v: Any, m: Members) -> Any:
+    """Is each lane of the integer `v` in `m`?"""
+    a = np.asarray(v)
+    if a.dtype == np.bool_:
+        a = a.view(np.uint8)
+    if m.table is not None:
+        if a.dtype == np.uint8:
+            return m.table.take(a)
+        return (a >= 0) & (a <= 255) & m.table.take(np.clip(a, 0, 255))
+    info = np.iinfo(a.dtype)
+    out: Any = None
+    for lo, hi in m.ranges:
+        lo, hi = max(lo, int(info.min)), min(hi, int(info.max))
+        if lo > hi:
+            continue  # no value of this type is in the range
+        if lo == hi:
+            t = a == lo
+        elif lo > info.min and hi < info.max:
+            t = (a >= lo) & (a <= hi)
+        elif lo > info.min:
+            t = a >= lo
+        elif hi < info.max:
+            t = a <= hi
+        else:
+            return np.ones(a.shape, dtype=np.bool_)
+        out = t if out is None else out | t
+    return np.zeros(a.shape, dtype=np.bool_) if out is None else out
+
+
+def lookup(v: Any, table: Any, default: Any) -> Any:
+    """`table[v]` for each lane of the integer `v` (a switch whose every case returns a
+    constant), `default` where `v` is outside the table's 0..255."""
+    a = np.asarray(v)
+    if a.dtype == np.uint8:
+        return table.take(a)
+    return np.where((a >= 0) & (a <= 255), table.take(np.clip(a, 0, 255)), default)
+
+
+def fill(x: Any, n: int, dtype: Any) -> Any:
+    """A local's new value in every lane: `x` itself when it already is n values of `dtype` (no
+    copy: values are never changed in place), else `x` broadcast to n lanes and converted."""
+    a = np.asarray(x)
+    if a.dtype == dtype and a.shape == (n,):
+        return a
+    return np.broadcast_to(a, (n,)).astype(dtype)
+
+
+def select(m: Any, a: Any, b: Any) -> Any:
+    """`np.where(m, a, b)` (same values, same dtype) without its branch per lane: for bool and
+    integer results, `b ^ ((a ^ b) & mask)` (np.where on a random mask costs 20-30x the
+    bitwise form); float results use np.where."""
+    dt = np.result_type(a, b)
+    m = np.asarray(m)
+    if m.dtype != np.bool_:
+        m = m != 0
+    if dt == np.bool_:
+        return np.bitwise_xor(b, np.bitwise_and(np.bitwise_xor(a, b), m))
+    if dt.kind in "iu":
+        ones = m.astype(dt)
+        np.negative(ones, out=ones)  # 0 or all ones
+        return np.bitwise_xor(b, np.bitwise_and(np.bitwise_xor(a, b), ones)).astype(dt, copy=False)
+    return np.where(m, a, b)
 
 
 def all_of(*terms: Any) -> Any:
@@ -147,7 +327,68 @@ def vmod(a: Any, b: Any) -> Any:
     return (a - safe * vdiv(a, safe)).astype(np.result_type(a, b))
 
 
-VectorCheck = Callable[[Words, int], Any]  # a translated top-level validator over (N, 64) words
+VectorCheck = Callable[[Any, int], Any]  # a translated top-level validator over (N, 64) words
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+_BATCH: contextvars.ContextVar[Cols | None] = contextvars.ContextVar("tpb_isa_batch", default=None)
+
+
+def memo(fn: F) -> F:
+    """A translated function called again with the same arguments in one batch answers from the
+    batch's `Cols.memo` instead of evaluating again (the headers' predicates share helpers: one
+    validator calls its tensor checks two or three times over, and every check its dtype
+    helpers). An argument is part of the key by value (an offset, a numpy scalar) or, for an
+    array, only when the batch owns it (one of its columns or a memoised answer, alive until the
+    batch ends, so its id names it); any other array argument evaluates as usual, and so does
+    every call outside a batch (`batch()`). The functions are pure, so a memoised answer is the
+    answer; it is read-only, shared by every caller."""
+    name = fn.__name__
+
+    def wrapper(*args: Any) -> Any:
+        cols = _BATCH.get()
+        if cols is None:
+            return fn(*args)
+        key: list[Any] = [name]
+        for a in args:
+            if isinstance(a, np.ndarray):
+                if not cols.owns(a):
+                    return fn(*args)
+                key.append(id(a))
+            elif isinstance(a, Cols):
+                key.append(None if a is cols else id(a))
+            elif isinstance(a, (int, float, np.generic)):
+                key.append((type(a), a))
+            else:
+                return fn(*args)
+        k = tuple(key)
+        out = cols.memo.get(k)
+        if out is None:
+            out = fn(*args)
+            if isinstance(out, np.ndarray):
+                out.flags.writeable = False
+                cols.own(out)
+            cols.memo[k] = out
+        return out
+
+    wrapper.__name__ = name
+    wrapper.__doc__ = fn.__doc__
+    return cast(F, wrapper)
+
+
+def run_batch(check: VectorCheck, words: Words | Cols) -> npt.NDArray[np.bool_]:
+    """One translated top-level validator over (N, 64) words (or a `Cols` of them), as a
+    batch: contiguous columns, answers memoised for the batch, C's float semantics; one verdict
+    per word."""
+    cols = words if isinstance(words, Cols) else Cols(words)
+    token = _BATCH.set(cols)
+    try:
+        with ieee():
+            verdict = np.asarray(check(cols, 0), dtype=np.bool_)
+    finally:
+        _BATCH.reset(token)
+    return np.broadcast_to(verdict, (cols.shape[0],))
 
 
 def ieee() -> Any:
@@ -173,6 +414,7 @@ class BatchValidators:
         self.vector = vector
         self.c = c  # the generation's headers compiled (cvalidators.py), when it ships them
         self.scalar = scalar  # the scalar `validate`, for backend="python"
+        self._gates: dict[str, npt.NDArray[np.bool_]] = {}  # validator -> opcode byte -> runs it
 
     def backend(self, backend: str = "auto") -> str:
         """The backend `validate_batch(..., backend)` runs: "c", "numpy" or "python"."""
@@ -198,14 +440,28 @@ class BatchValidators:
                 count=W.shape[0],
             )
         out = np.zeros(W.shape[0], dtype=np.bool_)
-        ops = W[:, 0]
+        if not W.shape[0]:
+            return out
+        # the words transposed once (one pass over them), shared by every validator: each
+        # reads its own rows of the 8-byte columns it needs (see Cols)
+        T = transposed(W)
+        ops = np.ascontiguousarray(T[0].view(np.uint8)[::8])
         for name, opcodes in self.top_level.items():
             if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
                 continue
-            rows = np.flatnonzero(np.isin(ops, np.asarray(opcodes, dtype=np.int64), kind="table"))
-            if rows.size:
-                with ieee():
-                    out[rows] |= np.asarray(self.vector[name](W[rows], 0), dtype=np.bool_)
+            table = self._gates.get(name)
+            if table is None:
+                table = self._gates[name] = np.zeros(256, dtype=np.bool_)
+                table[list(opcodes)] = True
+            rows = np.flatnonzero(table.take(ops))
+            if not rows.size:
+                continue
+            every = rows.size == W.shape[0]
+            verdict = run_batch(self.vector[name], Cols(W, None if every else rows, T))
+            if every:
+                out |= verdict
+            else:
+                out[rows] |= verdict
         return out
 
     def explain_batch(self, words: Any, explain: Callable[[bytes], str]) -> dict[int, str]:
@@ -218,9 +474,7 @@ class BatchValidators:
     def run_validator_batch(self, name: str, words: Any) -> npt.NDArray[np.bool_]:
         """One top-level validator over every word, whatever its opcode (for differential testing)."""
         W = as_words(words)
-        with ieee():
-            verdict = np.asarray(self.vector[name](W, 0), dtype=np.bool_)
-        return np.broadcast_to(verdict, (W.shape[0],)).copy()
+        return run_batch(self.vector[name], W).copy()
 
 
 @dataclass(frozen=True)

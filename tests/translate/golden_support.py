@@ -187,6 +187,15 @@ def vector_namespace(text: str) -> dict[str, Any]:
     return ns
 
 
+def vector_batch(fn: Any, words: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """A translated predicate run as validate_batch runs it (vector.run_batch: the words as
+    contiguous columns, answers memoised for the batch)."""
+    _runtime_on_path()
+    from tpb_isa._runtime import vector
+
+    return np.asarray(vector.run_batch(fn, words), dtype=np.bool_)
+
+
 def _runtime_on_path() -> None:
     """The committed generated package (generated/tpb_isa) holds the runtime helpers."""
     if str(REPO / "generated") not in sys.path:

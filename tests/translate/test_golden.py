@@ -25,6 +25,7 @@ from .golden_support import (
     case_dirs,
     scalar_namespace,
     translate_case,
+    vector_batch,
     vector_namespace,
     words_for,
     xfail_reason,
@@ -125,9 +126,11 @@ def test_translation_agrees_with_gcc(
             got_v = np.broadcast_to(
                 np.asarray(vector[f"_v_{name}"](words, 0), dtype=np.bool_), want.shape
             )
+        # and as validate_batch runs it: contiguous columns, answers memoised for the batch
+        got_b = vector_batch(vector[f"_v_{name}"], words)
         problems += [
             _first_difference(name, label, words, want, got)
-            for label, got in (("scalar", got_s), ("numpy", got_v))
+            for label, got in (("scalar", got_s), ("numpy", got_v), ("numpy batch", got_b))
             if (got != want).any()
         ]
         if not 0 < int(want.sum()) < len(words):

@@ -20,14 +20,20 @@ from .validators import C_VALIDATORS, TOP_LEVEL, explain, validate
 check_api((2, 3), __name__)
 
 as_words = vector.as_words
+_Members = vector.Members
 _all_of = vector.all_of
 _any_of = vector.any_of
 _byte = vector.byte
 _col = vector.col
 _colv = vector.colv
 _fdiv = vector.fdiv
+_fill = vector.fill
 _gather = vector.gather
 _gather_as = vector.gather_as
+_isin = vector.isin
+_lookup = vector.lookup
+_memo = vector.memo
+_select = vector.select
 _vdiv = vector.vdiv
 _vmod = vector.vmod
 
@@ -132,150 +138,274 @@ WRITE_TENSOR_FALSE = 0x00
 WRITE_TENSOR_TRUE = 0x01
 
 
+_K_is_valid_enum_dtype_allow_fp32r_0 = _Members((0, 1))
+
+
+@_memo
 def _v_is_valid_enum_dtype_allow_fp32r(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
+    return _isin(v, _K_is_valid_enum_dtype_allow_fp32r_0)
 
 
+_K_is_valid_enum_dtype_allow_u64_0 = _Members((0, 1))
+
+
+@_memo
 def _v_is_valid_enum_dtype_allow_u64(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
+    return _isin(v, _K_is_valid_enum_dtype_allow_u64_0)
 
 
+_K_is_valid_enum_dtype_allow_i64_0 = _Members((0, 1))
+
+
+@_memo
 def _v_is_valid_enum_dtype_allow_i64(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
+    return _isin(v, _K_is_valid_enum_dtype_allow_i64_0)
 
 
+_K_is_valid_enum_write_tensor_0 = _Members((0, 1))
+
+
+@_memo
 def _v_is_valid_enum_write_tensor(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
+    return _isin(v, _K_is_valid_enum_write_tensor_0)
 
 
+_K_is_valid_enum_allowed_in_psum_0 = _Members((0, 1))
+
+
+@_memo
 def _v_is_valid_enum_allowed_in_psum(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
+    return _isin(v, _K_is_valid_enum_allowed_in_psum_0)
 
 
+_K_is_valid_enum_allowed_in_sbuf_0 = _Members((0, 1))
+
+
+@_memo
 def _v_is_valid_enum_allowed_in_sbuf(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
+    return _isin(v, _K_is_valid_enum_allowed_in_sbuf_0)
 
 
+_K_is_valid_enum_neuron_core_version_0 = _Members((2,))
+
+
+@_memo
 def _v_is_valid_enum_neuron_core_version(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [2], kind='table')
+    return _isin(v, _K_is_valid_enum_neuron_core_version_0)
 
 
+_K_is_valid_enum_neuron_engine_0 = _Members((0, 1, 2, 3, 4, 5))
+
+
+@_memo
 def _v_is_valid_enum_neuron_engine(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5], kind='table')
+    return _isin(v, _K_is_valid_enum_neuron_engine_0)
 
 
+_K_is_valid_enum_opcode_0 = _Members((1, 2, 3, 4, 5, 33, 34, 35, 36, 48, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 81, 82, 83, 84, 88, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 130, 131, 132, 133, 134, 135, 136, 138, 139, 140, 141, 142, 143, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 181, 184, 187, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216, 217, 218, 219, 220, 221, 222, 223, 229, 230, 231, 232, 234, 240, 255))
+
+
+@_memo
 def _v_is_valid_enum_opcode(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [1, 2, 3, 4, 5, 33, 34, 35, 36, 48, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 81, 82, 83, 84, 88, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 130, 131, 132, 133, 134, 135, 136, 138, 139, 140, 141, 142, 143, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 181, 184, 187, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216, 217, 218, 219, 220, 221, 222, 223, 229, 230, 231, 232, 234, 240, 255], kind='table')
+    return _isin(v, _K_is_valid_enum_opcode_0)
 
 
+_K_is_valid_enum_wait_mode_0 = _Members((0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255))
+
+
+@_memo
 def _v_is_valid_enum_wait_mode(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255], kind='table')
+    return _isin(v, _K_is_valid_enum_wait_mode_0)
 
 
+_K_is_valid_enum_update_mode_0 = _Members((0, 1, 2, 3, 4, 5, 7, 9, 17, 18, 19, 20, 21, 23, 25, 133, 135, 137, 149, 151, 153, 255))
+
+
+@_memo
 def _v_is_valid_enum_update_mode(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 7, 9, 17, 18, 19, 20, 21, 23, 25, 133, 135, 137, 149, 151, 153, 255], kind='table')
+    return _isin(v, _K_is_valid_enum_update_mode_0)
 
 
+_K_is_valid_enum_debug_cmd_levels_0 = _Members((0, 1, 3, 5, 7, 9))
+
+
+@_memo
 def _v_is_valid_enum_debug_cmd_levels(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 3, 5, 7, 9], kind='table')
+    return _isin(v, _K_is_valid_enum_debug_cmd_levels_0)
 
 
+_K_is_valid_enum_pseudo_opcode_0 = _Members((0, 1, 2))
+
+
+@_memo
 def _v_is_valid_enum_pseudo_opcode(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
+    return _isin(v, _K_is_valid_enum_pseudo_opcode_0)
 
 
+_K_is_valid_enum_dtype_0 = _Members((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+
+
+@_memo
 def _v_is_valid_enum_dtype(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], kind='table')
+    return _isin(v, _K_is_valid_enum_dtype_0)
 
 
+_K_is_valid_enum_data_src_0 = _Members((0, 1))
+
+
+@_memo
 def _v_is_valid_enum_data_src(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
+    return _isin(v, _K_is_valid_enum_data_src_0)
 
 
+_K_is_valid_enum_reduce_axis_0 = _Members((0, 1))
+
+
+@_memo
 def _v_is_valid_enum_reduce_axis(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1], kind='table')
+    return _isin(v, _K_is_valid_enum_reduce_axis_0)
 
 
+_K_is_valid_enum_accum_cmd_0 = _Members((0, 1, 2, 3, 4))
+
+
+@_memo
 def _v_is_valid_enum_accum_cmd(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4], kind='table')
+    return _isin(v, _K_is_valid_enum_accum_cmd_0)
 
 
+_K_is_valid_enum_collective_type_0 = _Members((1,))
+
+
+@_memo
 def _v_is_valid_enum_collective_type(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [1], kind='table')
+    return _isin(v, _K_is_valid_enum_collective_type_0)
 
 
+_K_is_valid_enum_cce_op_0 = _Members((0, 1, 2))
+
+
+@_memo
 def _v_is_valid_enum_cce_op(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
+    return _isin(v, _K_is_valid_enum_cce_op_0)
 
 
+_K_is_valid_enum_dge_compute_op_0 = _Members((0, 1, 2, 3, 4))
+
+
+@_memo
 def _v_is_valid_enum_dge_compute_op(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4], kind='table')
+    return _isin(v, _K_is_valid_enum_dge_compute_op_0)
 
 
+_K_is_valid_enum_indirect_dim_0 = _Members((0, 1, 2, 3))
+
+
+@_memo
 def _v_is_valid_enum_indirect_dim(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
+    return _isin(v, _K_is_valid_enum_indirect_dim_0)
 
 
+_K_is_valid_enum_dge_opcode_0 = _Members((0, 1, 2, 3))
+
+
+@_memo
 def _v_is_valid_enum_dge_opcode(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
+    return _isin(v, _K_is_valid_enum_dge_opcode_0)
 
 
+_K_is_valid_enum_rand_algorithm_0 = _Members((0, 1, 2))
+
+
+@_memo
 def _v_is_valid_enum_rand_algorithm(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
+    return _isin(v, _K_is_valid_enum_rand_algorithm_0)
 
 
+_K_is_valid_enum_rand_src_0 = _Members((0, 2))
+
+
+@_memo
 def _v_is_valid_enum_rand_src(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 2], kind='table')
+    return _isin(v, _K_is_valid_enum_rand_src_0)
 
 
+_K_is_valid_enum_alu_op_0 = _Members((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 196, 197, 198))
+
+
+@_memo
 def _v_is_valid_enum_alu_op(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 196, 197, 198], kind='table')
+    return _isin(v, _K_is_valid_enum_alu_op_0)
 
 
+_K_is_valid_enum_tensor_subdim_0 = _Members((0, 2, 3, 4, 5))
+
+
+@_memo
 def _v_is_valid_enum_tensor_subdim(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 2, 3, 4, 5], kind='table')
+    return _isin(v, _K_is_valid_enum_tensor_subdim_0)
 
 
+_K_is_valid_enum_imm_src_0 = _Members((0, 1, 2))
+
+
+@_memo
 def _v_is_valid_enum_imm_src(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
+    return _isin(v, _K_is_valid_enum_imm_src_0)
 
 
+_K_is_valid_enum_imm_src_n_0 = _Members((0, 1, 2))
+
+
+@_memo
 def _v_is_valid_enum_imm_src_n(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2], kind='table')
+    return _isin(v, _K_is_valid_enum_imm_src_n_0)
 
 
+_K_is_valid_enum_tens_scalar_rev_ops_0 = _Members((0, 1, 2, 3))
+
+
+@_memo
 def _v_is_valid_enum_tens_scalar_rev_ops(v: Any) -> Any:
-    return np.isin(np.asarray(v).astype(np.int32), [0, 1, 2, 3], kind='table')
+    return _isin(v, _K_is_valid_enum_tens_scalar_rev_ops_0)
 
 
+@_memo
 def _v_has_valid_inst_len(h_W: Any, h_o: Any) -> Any:
-    return _byte(h_W, h_o + 1) == _vdiv(np.uint32(64), np.uint32(4))
+    return _byte(h_W, h_o + 1) == (np.uint32(64) >> np.uint32(2))
 
 
+@_memo
 def _v_has_valid_neuron_header(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_v_is_valid_enum_opcode(_byte(i_W, i_o)), _v_has_valid_inst_len(i_W, i_o))
 
 
+@_memo
 def _v_has_valid_neuron_events(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4)), _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6)))
 
 
+@_memo
 def _v_dtype_invalid_check(dtype: Any) -> Any:
     return dtype != np.int32(0)
 
 
+@_memo
 def _v_dtype_fp32r_illegal_check(dtype: Any, allow: Any) -> Any:
     return np.logical_or(dtype != np.int32(11), allow == np.int32(1))
 
 
+@_memo
 def _v_dtype_uint64_illegal_check(dtype: Any, allow: Any) -> Any:
     return np.logical_or(dtype != np.int32(1), allow == np.int32(1))
 
 
+@_memo
 def _v_dtype_int64_illegal_check(dtype: Any, allow: Any) -> Any:
     return np.logical_or(dtype != np.int32(12), allow == np.int32(1))
 
 
+@_memo
 def _v_is_valid_dtype(dtype: Any, allow_fp32r: Any) -> Any:
     return _all_of(
         _v_dtype_invalid_check(dtype),
@@ -286,6 +416,7 @@ def _v_is_valid_dtype(dtype: Any, allow_fp32r: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_dtype_64(dtype: Any, allow_fp32r: Any, allow_u64: Any, allow_i64: Any) -> Any:
     return _all_of(
         _v_dtype_invalid_check(dtype),
@@ -296,140 +427,111 @@ def _v_is_valid_dtype_64(dtype: Any, allow_fp32r: Any, allow_u64: Any, allow_i64
     )
 
 
+_K_is_valid_int_dtype_0 = _Members((1, 2, 3, 4, 5, 8, 9, 12))
+
+
+@_memo
 def _v_is_valid_int_dtype(dtype: Any) -> Any:
-    return _any_of(
-        dtype == np.int32(2),
-        dtype == np.int32(4),
-        dtype == np.int32(8),
-        dtype == np.int32(12),
-        dtype == np.int32(3),
-        dtype == np.int32(5),
-        dtype == np.int32(9),
-        dtype == np.int32(1),
-    )
+    return _isin(dtype, _K_is_valid_int_dtype_0)
 
 
+@_memo
 def _v_is_valid_32b_int_dtype(dtype: Any) -> Any:
     return np.logical_or(dtype == np.int32(8), dtype == np.int32(9))
 
 
+@_memo
 def _v_is_valid_64b_int_dtype(dtype: Any) -> Any:
     return np.logical_or(dtype == np.int32(12), dtype == np.int32(1))
 
 
+_K_is_valid_int_dtype_datapath_0 = _Members((2, 3, 4, 5, 8, 9))
+
+
+@_memo
 def _v_is_valid_int_dtype_datapath(dtype: Any) -> Any:
-    return _any_of(
-        dtype == np.int32(2),
-        dtype == np.int32(4),
-        dtype == np.int32(8),
-        dtype == np.int32(3),
-        dtype == np.int32(5),
-        dtype == np.int32(9),
-    )
+    return _isin(dtype, _K_is_valid_int_dtype_datapath_0)
 
 
+_K_is_valid_fp_dtype_datapath_0 = _Members((6, 7, 10, 13, 14, 15))
+
+
+@_memo
 def _v_is_valid_fp_dtype_datapath(dtype: Any, allow_fp32r: Any) -> Any:
     return _any_of(
-        dtype == np.int32(13),
-        dtype == np.int32(14),
-        dtype == np.int32(15),
-        dtype == np.int32(7),
-        dtype == np.int32(6),
-        dtype == np.int32(10),
+        _isin(dtype, _K_is_valid_fp_dtype_datapath_0),
         np.logical_and(allow_fp32r == np.int32(1), dtype == np.int32(11)),
     )
 
 
+_T_type_size_0 = np.array([0, 8, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 8, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.uint32)
+
+
+@_memo
 def _v_type_size(dtype: Any) -> Any:
-    _x1 = np.asarray(np.asarray(dtype).astype(np.int32))
-    return np.where((_x1 >= 0) & (_x1 <= 255), np.array([0, 8, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 8, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.uint32)[np.clip(_x1, 0, 255)], np.uint32(0))
+    return _lookup(dtype, _T_type_size_0, np.uint32(0))
 
 
+@_memo
 def _v_type_size_check(dtype: Any, size: Any) -> Any:
     return _v_type_size(dtype) == size
 
 
+@_memo
 def _v_is_valid_aluop(op: Any) -> Any:
     return _v_is_valid_enum_alu_op(op)
 
 
+_K_is_valid_int_aluop_0 = _Members((27, 196, 197, 198))
+
+
+@_memo
 def _v_is_valid_int_aluop(op: Any) -> Any:
-    return _any_of(
-        op == np.int32(196),
-        op == np.int32(197),
-        op == np.int32(198),
-        op == np.int32(27),
-    )
+    return _isin(op, _K_is_valid_int_aluop_0)
 
 
+_K_is_arith_op_0 = _Members((0, 4, 5, 6, 7, 8, 9, 13, 14, 15, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 196, 197, 198))
+
+
+@_memo
 def _v_is_arith_op(op: Any) -> Any:
-    return _any_of(
-        op == np.int32(0),
-        op == np.int32(4),
-        op == np.int32(5),
-        op == np.int32(6),
-        op == np.int32(7),
-        op == np.int32(8),
-        op == np.int32(9),
-        op == np.int32(13),
-        op == np.int32(14),
-        op == np.int32(15),
-        op == np.int32(18),
-        op == np.int32(19),
-        op == np.int32(20),
-        op == np.int32(21),
-        op == np.int32(22),
-        op == np.int32(24),
-        op == np.int32(23),
-        op == np.int32(25),
-        op == np.int32(26),
-        op == np.int32(27),
-        op == np.int32(196),
-        op == np.int32(197),
-        op == np.int32(198),
-        op == np.int32(29),
-    )
+    return _isin(op, _K_is_arith_op_0)
 
 
+_K_is_bitvec_op_0 = _Members((0, 1, 2, 3, 10, 11, 12, 16, 17, 28))
+
+
+@_memo
 def _v_is_bitvec_op(op: Any) -> Any:
-    return _any_of(
-        op == np.int32(0),
-        op == np.int32(1),
-        op == np.int32(2),
-        op == np.int32(3),
-        op == np.int32(16),
-        op == np.int32(17),
-        op == np.int32(10),
-        op == np.int32(11),
-        op == np.int32(12),
-        op == np.int32(28),
-    )
+    return _isin(op, _K_is_bitvec_op_0)
 
 
+@_memo
 def _v_is_general_bitvec_op(op: Any) -> Any:
     return np.logical_and(_v_is_bitvec_op(op), op != np.int32(28))
 
 
+_K_is_general_arith_op_0 = _Members((7, 26, 27, 29))
+
+
+@_memo
 def _v_is_general_arith_op(op: Any) -> Any:
     return _all_of(
         _v_is_arith_op(op),
-        op != np.int32(7),
-        op != np.int32(26),
-        op != np.int32(27),
-        op != np.int32(29),
+        np.logical_not(_isin(op, _K_is_general_arith_op_0)),
         np.logical_not(_v_is_valid_int_aluop(op)),
     )
 
 
+_K_is_shift_op_0 = _Members((2, 3, 16, 17))
+
+
+@_memo
 def _v_is_shift_op(op: Any) -> Any:
-    return _any_of(
-        op == np.int32(2),
-        op == np.int32(3),
-        op == np.int32(16),
-        op == np.int32(17),
-    )
+    return _isin(op, _K_is_shift_op_0)
 
 
+@_memo
 def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     _N = np.shape(op0)[0] if np.ndim(op0) else 1
     _done = np.zeros(_N, dtype=np.bool_)
@@ -438,88 +540,101 @@ def _v_alu_shift_left_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     right0 = np.zeros(_N, dtype=np.bool_)
     left1 = np.zeros(_N, dtype=np.bool_)
     right1 = np.zeros(_N, dtype=np.bool_)
-    left0 = np.broadcast_to(np.asarray(np.logical_or(op0 == np.int32(2), op0 == np.int32(16))), _done.shape).astype(left0.dtype)
-    right0 = np.broadcast_to(np.asarray(np.logical_or(op0 == np.int32(3), op0 == np.int32(17))), _done.shape).astype(right0.dtype)
-    left1 = np.broadcast_to(np.asarray(np.logical_or(op1 == np.int32(2), op1 == np.int32(16))), _done.shape).astype(left1.dtype)
-    right1 = np.broadcast_to(np.asarray(np.logical_or(op1 == np.int32(3), op1 == np.int32(17))), _done.shape).astype(right1.dtype)
+    left0 = _fill(np.logical_or(op0 == np.int32(2), op0 == np.int32(16)), _N, left0.dtype)
+    right0 = _fill(np.logical_or(op0 == np.int32(3), op0 == np.int32(17)), _N, right0.dtype)
+    left1 = _fill(np.logical_or(op1 == np.int32(2), op1 == np.int32(16)), _N, left1.dtype)
+    right1 = _fill(np.logical_or(op1 == np.int32(3), op1 == np.int32(17)), _N, right1.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_or(np.logical_not(np.logical_or(np.logical_and(left0, right1), np.logical_and(right0, left1))), _v_type_size_check(dtype, np.uint32(4))), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_or(np.logical_not(np.logical_or(np.logical_and(left0, right1), np.logical_and(right0, left1))), _v_type_size_check(dtype, np.uint32(4))))
     return _ret
 
 
+@_memo
 def _v_alu_arith_shift_right_chk(op0: Any, op1: Any, dtype: Any) -> Any:
     return np.logical_or(np.logical_and(op0 != np.int32(3), op1 != np.int32(3)), _v_type_size_check(dtype, np.uint32(4)))
 
 
+@_memo
 def _v_alu_shift_check(op0: Any, op1: Any, dtype: Any) -> Any:
     return np.logical_and(_v_alu_shift_left_right_chk(op0, op1, dtype), _v_alu_arith_shift_right_chk(op0, op1, dtype))
 
 
+@_memo
 def _v_addr_imm_mask(addr: Any) -> Any:
     return addr & np.uint32(536870911)
 
 
+@_memo
 def _v_addr_in_sbuf(addr: Any) -> Any:
     return addr < (np.uint32(0) + np.uint32(33554432))
 
 
+@_memo
 def _v_addr_in_psum(addr: Any) -> Any:
     return np.logical_and(addr >= np.uint32(33554432), addr < (np.uint32(33554432) + np.uint32(4194304)))
 
 
+@_memo
 def _v_get_sbuf_partition_id(addr: Any) -> Any:
-    return _vdiv(addr - np.uint32(0), np.uint32(262144))
+    return (addr - np.uint32(0)) >> np.uint32(18)
 
 
+@_memo
 def _v_get_sbuf_byte_offset_in_partition(addr: Any) -> Any:
-    return _vmod(addr - np.uint32(0), np.uint32(262144))
+    return (addr - np.uint32(0)) & np.uint32(262143)
 
 
+@_memo
 def _v_get_sbuf_quadrant_id(addr: Any) -> Any:
     return _vdiv(addr - np.uint32(0), np.uint32(262144) * np.uint32(32))
 
 
+@_memo
 def _v_tpb_addr_partition(addr: Any) -> Any:
-    return np.where(_v_addr_in_psum(addr), _vdiv(addr - np.uint32(33554432), np.uint32(32768)), _v_get_sbuf_partition_id(addr))
+    return _select(_v_addr_in_psum(addr), (addr - np.uint32(33554432)) >> np.uint32(15), _v_get_sbuf_partition_id(addr))
 
 
+@_memo
 def _v_four_byte_aligned(addr: Any) -> Any:
     return (addr & np.uint32(3)) == np.uint32(0)
 
 
+_K_addr_aligned_dtype_0 = _Members((1, 2, 4, 8))
+
+
+@_memo
 def _v_addr_aligned_dtype(addr: Any, dtype: Any) -> Any:
     _N = np.shape(addr)[0] if np.ndim(addr) else 1
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _sw2 = np.broadcast_to(np.asarray(_v_type_size(dtype)), _done.shape)
-    _m3 = (_sw2 == 1)
+    _sw1 = np.broadcast_to(np.asarray(_v_type_size(dtype)), _done.shape)
+    _m2 = (_sw1 == 1)
+    _live = _m2
+    _ret = _ret | _live
+    _done = _done | _live
+    _m3 = (_sw1 == 2)
     _live = (_m3 & ~_done)
-    _ret = np.where(_live, True, _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(1)) == np.uint32(0)))
     _done = _done | _live
-    _m4 = (_sw2 == 2)
+    _m4 = (_sw1 == 4)
     _live = (_m4 & ~_done)
-    _ret = np.where(_live, (addr & np.uint32(1)) == np.uint32(0), _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(3)) == np.uint32(0)))
     _done = _done | _live
-    _m5 = (_sw2 == 4)
+    _m5 = (_sw1 == 8)
     _live = (_m5 & ~_done)
-    _ret = np.where(_live, (addr & np.uint32(3)) == np.uint32(0), _ret)
+    _ret = _ret | (_live & ((addr & np.uint32(7)) == np.uint32(0)))
     _done = _done | _live
-    _m6 = (_sw2 == 8)
+    _m6 = ~_isin(_sw1, _K_addr_aligned_dtype_0)
     _live = (_m6 & ~_done)
-    _ret = np.where(_live, (addr & np.uint32(7)) == np.uint32(0), _ret)
-    _done = _done | _live
-    _m7 = ~np.isin(_sw2, [1, 2, 4, 8], kind='table')
-    _live = (_m7 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
     return _ret
 
 
+@_memo
 def _v_addr_from_register(a_W: Any, a_o: Any) -> Any:
     return (np.asarray(_byte(a_W, a_o + 3)).astype(np.int32) & (np.int32(128) | np.int32(32))) == np.int32(128)
 
 
+@_memo
 def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
     return _all_of(
         _byte(a_W, a_o + 1) == np.uint32(0),  # addr_reg.reserved0[0]
@@ -528,10 +643,12 @@ def _v_valid_addr_register(a_W: Any, a_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_shape_from_register(a_W: Any, a_o: Any) -> Any:
     return np.logical_or(_byte(a_W, a_o + 3) == np.int32(64), _byte(a_W, a_o + 3) == np.int32(192))
 
 
+@_memo
 def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     _N = a_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -539,16 +656,16 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
     addr = np.zeros(_N, dtype=np.uint32)
     in_psum = np.zeros(_N, dtype=np.bool_)
     in_sbuf = np.zeros(_N, dtype=np.bool_)
-    _c8 = np.broadcast_to(np.asarray(_v_addr_from_register(a_W, a_o)), _done.shape)
-    _m9 = _c8
-    _live = (_m9 & ~_done)
-    _ret = np.where(_live, _v_valid_addr_register(a_W, a_o), _ret)
+    _c7 = np.broadcast_to(np.asarray(_v_addr_from_register(a_W, a_o)), _done.shape)
+    _m8 = _c7
+    _live = _m8
+    _ret = _ret | (_live & _v_valid_addr_register(a_W, a_o))
     _done = _done | _live
-    addr = np.broadcast_to(np.asarray(_v_addr_imm_mask(_colv(a_W, a_o, '<u4'))), _done.shape).astype(addr.dtype)
-    in_psum = np.broadcast_to(np.asarray(_v_addr_in_psum(addr)), _done.shape).astype(in_psum.dtype)
-    in_sbuf = np.broadcast_to(np.asarray(_v_addr_in_sbuf(addr)), _done.shape).astype(in_sbuf.dtype)
+    addr = _fill(_v_addr_imm_mask(_colv(a_W, a_o, '<u4')), _N, addr.dtype)
+    in_psum = _fill(_v_addr_in_psum(addr), _N, in_psum.dtype)
+    in_sbuf = _fill(_v_addr_in_sbuf(addr), _N, in_sbuf.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, _all_of(
+    _ret = _ret | (_live & _all_of(
         _v_addr_aligned_dtype(addr, dtype),
         np.logical_or(in_psum, in_sbuf),
         np.logical_or(allow_psum == np.int32(1), np.logical_not(in_psum)),
@@ -558,33 +675,34 @@ def _v_tensor_start_addr_valid(a_W: Any, a_o: Any, dtype: Any, write: Any, allow
         np.logical_not(in_psum),
         write == np.int32(0),
     ),
-    ), _ret)
-    _done = _done | _live
+    ))
     return _ret
 
 
+@_memo
 def _v_tpb_addr_active_channels(addr: Any, num_active_channels: Any) -> Any:
     _N = np.shape(addr)[0] if np.ndim(addr) else 1
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     a = np.zeros(_N, dtype=np.uint32)
     num_partitions = np.zeros(_N, dtype=np.uint32)
-    a = np.broadcast_to(np.asarray(_v_addr_imm_mask(addr)), _done.shape).astype(a.dtype)
-    num_partitions = np.broadcast_to(np.asarray(np.where(_v_addr_in_psum(a), np.uint32(128), np.uint32(128))), _done.shape).astype(num_partitions.dtype)
+    a = _fill(_v_addr_imm_mask(addr), _N, a.dtype)
+    num_partitions = _fill(_select(_v_addr_in_psum(a), np.uint32(128), np.uint32(128)), _N, num_partitions.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, _all_of(
+    _ret = _ret | (_live & _all_of(
         np.logical_or(_v_addr_in_sbuf(a), _v_addr_in_psum(a)),
         num_active_channels >= np.uint32(1),
         (_v_tpb_addr_partition(a) + np.asarray(num_active_channels).astype(np.uint32)) <= num_partitions,
-    ), _ret)
-    _done = _done | _live
+    ))
     return _ret
 
 
+@_memo
 def _v_start_addr_active_channels(a_W: Any, a_o: Any, num_active_channels: Any) -> Any:
     return np.logical_or(_v_addr_from_register(a_W, a_o), _v_tpb_addr_active_channels(_colv(a_W, a_o, '<u4'), num_active_channels))
 
 
+@_memo
 def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
     return _all_of(
         _byte(r_W, r_o) < np.uint32(64),  # regnum
@@ -594,125 +712,111 @@ def _v_is_valid_imm_reg(r_W: Any, r_o: Any) -> Any:
     )
 
 
+_K_has_valid_immediates_0 = _Members((0, 1, 2))
+
+
+@_memo
 def _v_has_valid_immediates(imm_W: Any, imm_o: Any, src: Any, num_active_channels: Any, dtype: Any) -> Any:
     _N = imm_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _sw11 = np.broadcast_to(np.asarray(np.asarray(src).astype(np.int32)), _done.shape)
-    _m12 = (_sw11 == 0)
+    _sw10 = np.broadcast_to(np.asarray(np.asarray(src).astype(np.int32)), _done.shape)
+    _m11 = (_sw10 == 0)
+    _live = _m11
+    _ret = _ret | _live
+    _done = _done | _live
+    _m12 = (_sw10 == 1)
     _live = (_m12 & ~_done)
-    _ret = np.where(_live, True, _ret)
+    _ret = _ret | (_live & np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), num_active_channels), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), dtype)))
     _done = _done | _live
-    _m13 = (_sw11 == 1)
+    _m13 = (_sw10 == 2)
     _live = (_m13 & ~_done)
-    _ret = np.where(_live, np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), num_active_channels), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), dtype)), _ret)
+    _ret = _ret | (_live & _v_is_valid_imm_reg(imm_W, imm_o))
     _done = _done | _live
-    _m14 = (_sw11 == 2)
+    _m14 = ~_isin(_sw10, _K_has_valid_immediates_0)
     _live = (_m14 & ~_done)
-    _ret = np.where(_live, _v_is_valid_imm_reg(imm_W, imm_o), _ret)
-    _done = _done | _live
-    _m15 = ~np.isin(_sw11, [0, 1, 2], kind='table')
-    _live = (_m15 & ~_done)
-    _ret = np.where(_live, False, _ret)
-    _done = _done | _live
     return _ret
 
 
+@_memo
 def _v_check_active_channels(n: Any) -> Any:
     return np.logical_and(n != np.uint32(0), n <= np.uint32(128))
 
 
+@_memo
 def _v_has_valid_active_channel_range(n: Any, max_channels: Any) -> Any:
     return np.logical_and(n >= np.uint32(1), n <= max_channels)
 
 
+_K_has_multiple_32_channels_0 = _Members((32, 64, 96, 128))
+
+
+@_memo
 def _v_has_multiple_32_channels(n: Any) -> Any:
-    return _any_of(
-        n == np.uint32(32),
-        n == np.uint32(64),
-        n == np.uint32(96),
-        n == np.uint32(128),
-    )
+    return _isin(n, _K_has_multiple_32_channels_0)
 
 
+@_memo
 def _v_t2d_element_count(t_W: Any, t_o: Any) -> Any:
     _N = t_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    k = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm16 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
-    _brk18 = np.zeros_like(_done)
-    while _lm16.any():
-        _skip17 = np.zeros_like(_done)
-        count = np.where((_lm16 & ~_skip17), count * np.asarray(_gather(t_W, t_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        _m19 = _lm16 & ~_brk18
-        k = np.where(_m19, k + np.uint32(1), k).astype(k.dtype)
-        _lm16 = _lm16 & ~_brk18 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(2)), _done.shape)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 8, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, count, _ret)
-    _done = _done | _live
+    _ret = _select(_live, count, _ret)
     return _ret
 
 
+@_memo
 def _v_t3d_element_count(t_W: Any, t_o: Any) -> Any:
     _N = t_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    k = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm20 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
-    _brk22 = np.zeros_like(_done)
-    while _lm20.any():
-        _skip21 = np.zeros_like(_done)
-        count = np.where((_lm20 & ~_skip21), count * np.asarray(_gather(t_W, t_o + 10 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        _m23 = _lm20 & ~_brk22
-        k = np.where(_m23, k + np.uint32(1), k).astype(k.dtype)
-        _lm20 = _lm20 & ~_brk22 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(3)), _done.shape)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 10, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, count, _ret)
-    _done = _done | _live
+    _ret = _select(_live, count, _ret)
     return _ret
 
 
+@_memo
 def _v_t4d_element_count(t_W: Any, t_o: Any) -> Any:
     _N = t_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.uint32)
     count = np.zeros(_N, dtype=np.uint32)
-    k = np.zeros(_N, dtype=np.uint32)
-    count = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(count.dtype)
-    k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm24 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    _brk26 = np.zeros_like(_done)
-    while _lm24.any():
-        _skip25 = np.zeros_like(_done)
-        count = np.where((_lm24 & ~_skip25), count * np.asarray(_gather(t_W, t_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64) * 2, 2).astype(np.uint16)).astype(np.uint32), count).astype(count.dtype)
-        _m27 = _lm24 & ~_brk26
-        k = np.where(_m27, k + np.uint32(1), k).astype(k.dtype)
-        _lm24 = _lm24 & ~_brk26 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
+    count = _fill(np.uint32(1), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 16, '<u2')).astype(np.uint32), _N, count.dtype)
+    count = _fill(count * np.asarray(_colv(t_W, t_o + 18, '<u2')).astype(np.uint32), _N, count.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, count, _ret)
-    _done = _done | _live
+    _ret = _select(_live, count, _ret)
     return _ret
 
 
+@_memo
 def _v_tensor2d_valid(t_W: Any, t_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     return _v_tensor_start_addr_valid(t_W, t_o, dtype, write, allow_psum, allow_sbuf)
 
 
+@_memo
 def _v_tensor3d_valid(t_W: Any, t_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     return _v_tensor_start_addr_valid(t_W, t_o, dtype, write, allow_psum, allow_sbuf)
 
 
+@_memo
 def _v_tensor4d_valid(t_W: Any, t_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
     return _v_tensor_start_addr_valid(t_W, t_o, dtype, write, allow_psum, allow_sbuf)
 
 
+@_memo
 def _v_same_element_count_t3d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     return _any_of(
         _v_shape_from_register(a_W, a_o),
@@ -721,6 +825,7 @@ def _v_same_element_count_t3d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_same_element_count_t4d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     return _any_of(
         _v_shape_from_register(a_W, a_o),
@@ -729,6 +834,7 @@ def _v_same_element_count_t4d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_same_or_fewer_element_count_t4d(dst_W: Any, dst_o: Any, src_W: Any, src_o: Any) -> Any:
     return _any_of(
         _v_shape_from_register(dst_W, dst_o),
@@ -737,56 +843,63 @@ def _v_same_or_fewer_element_count_t4d(dst_W: Any, dst_o: Any, src_W: Any, src_o
     )
 
 
+@_memo
 def _v_check_t3d_active_channels(t_W: Any, t_o: Any, num_active_channels: Any) -> Any:
     return _v_start_addr_active_channels(t_W, t_o, num_active_channels)
 
 
+@_memo
 def _v_has_transpose_src_element_count_t3d(t_W: Any, t_o: Any) -> Any:
-    return _vmod(_v_t3d_element_count(t_W, t_o), np.uint32(32)) == np.uint32(0)
+    return (_v_t3d_element_count(t_W, t_o) & np.uint32(31)) == np.uint32(0)
 
 
+@_memo
 def _v_has_transpose_src_element_count_t4d(t_W: Any, t_o: Any) -> Any:
-    return _vmod(_v_t4d_element_count(t_W, t_o), np.uint32(32)) == np.uint32(0)
+    return (_v_t4d_element_count(t_W, t_o) & np.uint32(31)) == np.uint32(0)
 
 
+_K_has_tensor_scalar_opcode_0 = _Members((67, 83, 147))
+
+
+@_memo
 def _v_has_tensor_scalar_opcode(i_W: Any, i_o: Any) -> Any:
-    return _any_of(
-        _byte(i_W, i_o) == np.int32(67),  # s3d3_ts.header.opcode
-        _byte(i_W, i_o) == np.int32(83),  # s3d3_ts.header.opcode
-        _byte(i_W, i_o) == np.int32(147),  # s3d3_ts.header.opcode
-    )
+    return _isin(_byte(i_W, i_o), _K_has_tensor_scalar_opcode_0)
 
 
+@_memo
 def _v_has_tensor_scalar_ptr_opcode(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(68), _byte(i_W, i_o) == np.int32(84))
 
 
+@_memo
 def _v_has_tensor_cache_reduce_opcode(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o) == np.int32(154)
 
 
+@_memo
 def _v_has_tensor_cache_cumulative_opcode(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o) == np.int32(230)
 
 
+_K_tensor_scalar_arith_0 = _Members((67, 68, 147, 154, 230))
+
+
+@_memo
 def _v_tensor_scalar_arith(i_W: Any, i_o: Any) -> Any:
-    return _any_of(
-        _byte(i_W, i_o) == np.int32(67),  # s3d3_ts.header.opcode
-        _byte(i_W, i_o) == np.int32(68),  # s3d3_ts.header.opcode
-        _byte(i_W, i_o) == np.int32(147),  # s3d3_ts.header.opcode
-        _byte(i_W, i_o) == np.int32(154),  # s3d3_ts.header.opcode
-        _byte(i_W, i_o) == np.int32(230),  # s3d3_ts.header.opcode
-    )
+    return _isin(_byte(i_W, i_o), _K_tensor_scalar_arith_0)
 
 
+@_memo
 def _v_tensor_scalar_bitvec(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(83), _byte(i_W, i_o) == np.int32(84))
 
 
+@_memo
 def _v_has_zero_accum_cmd_field(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o + 12) == np.int32(0)
 
 
+@_memo
 def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _byte(i_W, i_o + 13) == np.uint32(0),  # s3d3_ts.reserved0[0]
@@ -795,16 +908,17 @@ def _v_s3d3_ts_reserved_zero(i_W: Any, i_o: Any) -> Any:
     )
 
 
+_K_tensor_scalar_valid_ops_0 = _Members((7, 26, 27))
+_K_tensor_scalar_valid_ops_1 = _Members((7, 26, 27))
+
+
+@_memo
 def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
         _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37)),  # s3d3_ts.op1
-        _byte(i_W, i_o + 36) != np.int32(7),  # s3d3_ts.op0
-        _byte(i_W, i_o + 36) != np.int32(26),  # s3d3_ts.op0
-        _byte(i_W, i_o + 36) != np.int32(27),  # s3d3_ts.op0
-        _byte(i_W, i_o + 37) != np.int32(7),  # s3d3_ts.op1
-        _byte(i_W, i_o + 37) != np.int32(26),  # s3d3_ts.op1
-        _byte(i_W, i_o + 37) != np.int32(27),  # s3d3_ts.op1
+        np.logical_not(_isin(_byte(i_W, i_o + 36), _K_tensor_scalar_valid_ops_0)),  # s3d3_ts.op0
+        np.logical_not(_isin(_byte(i_W, i_o + 37), _K_tensor_scalar_valid_ops_1)),  # s3d3_ts.op1
         np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37)))),  # s3d3_ts.op0, s3d3_ts.op1
         _any_of(
         np.logical_not(_v_tensor_scalar_arith(i_W, i_o)),
@@ -822,29 +936,27 @@ def _v_tensor_scalar_valid_ops(i_W: Any, i_o: Any) -> Any:
     )
 
 
+_K_tensor_scalar_valid_types_0 = _Members((2, 3, 4, 5, 8, 9))
+
+
+@_memo
 def _v_tensor_scalar_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
         _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),  # s3d3_ts.in_dtype, s3d3_ts.out_dtype
-        _any_of(
-        _byte(i_W, i_o + 32) == np.int32(2),  # s3d3_ts.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(3),  # s3d3_ts.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(4),  # s3d3_ts.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(5),  # s3d3_ts.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(9),  # s3d3_ts.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(8),  # s3d3_ts.in_dtype
-    ),  # s3d3_ts.in_dtype
+        _isin(_byte(i_W, i_o + 32), _K_tensor_scalar_valid_types_0),  # s3d3_ts.in_dtype
     ))
 
 
+_K_ts_imm_32_chk_0 = _Members((8, 9, 10))
+
+
+@_memo
 def _v_ts_imm_32_chk(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _any_of(
-        _byte(i_W, i_o + 32) == np.int32(9),  # s3d3_ts.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(8),  # s3d3_ts.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(10),  # s3d3_ts.in_dtype
-    )))
+    return np.logical_or(_v_tensor_scalar_arith(i_W, i_o), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _isin(_byte(i_W, i_o + 32), _K_ts_imm_32_chk_0)))
 
 
+@_memo
 def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
@@ -853,6 +965,7 @@ def _v_ts_imm_16_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_ts_imm_8_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return _all_of(
         _v_tensor_scalar_bitvec(i_W, i_o),
@@ -861,6 +974,7 @@ def _v_ts_imm_8_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return _any_of(
         _v_ts_imm_32_chk(i_W, i_o),
@@ -869,10 +983,12 @@ def _v_ts_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_ts_ptr_imm_chk(i_W: Any, i_o: Any, imm_W: Any, imm_o: Any) -> Any:
     return np.logical_and(_v_tpb_addr_active_channels(_colv(imm_W, imm_o, '<u4'), _byte(i_W, i_o + 34)), np.logical_or(np.logical_and(_v_tensor_scalar_arith(i_W, i_o), _v_four_byte_aligned(_colv(imm_W, imm_o, '<u4'))), np.logical_and(_v_tensor_scalar_bitvec(i_W, i_o), _v_addr_aligned_dtype(_colv(imm_W, imm_o, '<u4'), _byte(i_W, i_o + 32)))))
 
 
+@_memo
 def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_any_of(
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
@@ -885,18 +1001,22 @@ def _v_tensor_scalar_immediates_check(i_W: Any, i_o: Any) -> Any:
     ))
 
 
+@_memo
 def _v_tensor_scalar_ptr_immediates(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44))
 
 
+@_memo
 def _v_tensor_scalar_ptr_imm_src(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _byte(i_W, i_o + 39) == np.int32(0))
 
 
+@_memo
 def _v_tensor_scalar_shift_chk(i_W: Any, i_o: Any) -> Any:
     return _v_alu_shift_check(_byte(i_W, i_o + 36), _byte(i_W, i_o + 37), _byte(i_W, i_o + 32))
 
 
+@_memo
 def _v_tensor_scalar_tensor_chk(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_tensor3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3d3_ts.in_dtype
@@ -905,14 +1025,17 @@ def _v_tensor_scalar_tensor_chk(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_reverse_chk(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
 
 
+@_memo
 def _v_s3d3_transpose_check(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) != np.int32(147), np.logical_and(_v_has_transpose_src_element_count_t3d(i_W, i_o + 16), _v_has_multiple_32_channels(_byte(i_W, i_o + 34))))
 
 
+@_memo
 def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -939,6 +1062,7 @@ def _v_is_valid_tensor_scalar_op(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -958,24 +1082,23 @@ def _v_is_valid_tensor_scalar_ptr_op(i_W: Any, i_o: Any) -> Any:
     )
 
 
+_K_has_valid_tensor_scalar_cache_reduce_accum_cmd_0 = _Members((2, 3, 4))
+
+
+@_memo
 def _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W: Any, i_o: Any) -> Any:
-    return _any_of(
-        _byte(i_W, i_o + 12) == np.int32(3),  # s3d3_ts.accumulator_cmd
-        _byte(i_W, i_o + 12) == np.int32(2),  # s3d3_ts.accumulator_cmd
-        _byte(i_W, i_o + 12) == np.int32(4),  # s3d3_ts.accumulator_cmd
-    )
+    return _isin(_byte(i_W, i_o + 12), _K_has_valid_tensor_scalar_cache_reduce_accum_cmd_0)
 
 
+_K_is_valid_cache_reduce_op_0 = _Members((4, 5, 6, 8, 9))
+
+
+@_memo
 def _v_is_valid_cache_reduce_op(op: Any) -> Any:
-    return _any_of(
-        op == np.int32(4),
-        op == np.int32(5),
-        op == np.int32(6),
-        op == np.int32(8),
-        op == np.int32(9),
-    )
+    return _isin(op, _K_is_valid_cache_reduce_op_0)
 
 
+@_memo
 def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s3d3_ts.op0
@@ -985,6 +1108,7 @@ def _v_tensor_scalar_cache_reduce_valid_ops(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0)), _all_of(
         _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32)),  # s3d3_ts.in_dtype
@@ -993,14 +1117,15 @@ def _v_tensor_scalar_cache_reduce_valid_types(i_W: Any, i_o: Any) -> Any:
     ))
 
 
+@_memo
 def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     load_accumulate = np.zeros(_N, dtype=np.bool_)
-    load_accumulate = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) == np.int32(4)), _done.shape).astype(load_accumulate.dtype)
+    load_accumulate = _fill(_byte(i_W, i_o + 12) == np.int32(4), _N, load_accumulate.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(_any_of(
+    _ret = _ret | (_live & np.logical_and(_any_of(
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
         np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),  # s3d3_ts.imm0_src
@@ -1008,15 +1133,16 @@ def _v_tensor_scalar_cache_reduce_immediates_check(i_W: Any, i_o: Any) -> Any:
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
         np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),  # s3d3_ts.imm1_src
-    )), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))), _ret)
-    _done = _done | _live
+    )), np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _colv(i_W, i_o + 44, '<u4') == np.uint32(0)))))
     return _ret
 
 
+@_memo
 def _v_tensor_scalar_cache_reduce_reverse_chk(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)), _byte(i_W, i_o + 38) == np.int32(0))
 
 
+@_memo
 def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1041,6 +1167,7 @@ def _v_is_valid_tensor_scalar_cache_reduce(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1065,123 +1192,134 @@ def _v_is_valid_tensor_scalar_cache_cumulative(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_tensor_scalar_ptr_multi_opcode(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(79), _byte(i_W, i_o) == np.int32(95))
 
 
+@_memo
 def _v_has_tensor_scalar_ptr_multi_dual_opcode(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o) == np.int32(135)
 
 
+@_memo
 def _v_tensor_scalar_ptr_multi_bitvec(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(95), _byte(i_W, i_o) == np.int32(136))
 
 
+@_memo
 def _v_tensor_scalar_ptr_multi_arith(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(79), _byte(i_W, i_o) == np.int32(135))
 
 
+_K_tensor_scalar_ptr_multi_valid_ops_0 = _Members((7, 26, 27))
+
+
+@_memo
 def _v_tensor_scalar_ptr_multi_valid_ops(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36)),  # s4d4_tsm.op
-        _byte(i_W, i_o + 36) != np.int32(7),  # s4d4_tsm.op
-        _byte(i_W, i_o + 36) != np.int32(26),  # s4d4_tsm.op
-        _byte(i_W, i_o + 36) != np.int32(27),  # s4d4_tsm.op
+        np.logical_not(_isin(_byte(i_W, i_o + 36), _K_tensor_scalar_ptr_multi_valid_ops_0)),  # s4d4_tsm.op
         np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36))),  # s4d4_tsm.op
         np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(_byte(i_W, i_o + 36))),  # s4d4_tsm.op
     )
 
 
+_K_tensor_scalar_ptr_multi_valid_types_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
 def _v_tensor_scalar_ptr_multi_valid_types(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_v_tensor_scalar_ptr_multi_arith(i_W, i_o), _all_of(
         _v_tensor_scalar_ptr_multi_bitvec(i_W, i_o),
         _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),  # s4d4_tsm.in_dtype, s4d4_tsm.out_dtype
-        _any_of(
-        _byte(i_W, i_o + 32) == np.int32(8),  # s4d4_tsm.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(9),  # s4d4_tsm.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(5),  # s4d4_tsm.in_dtype
-        _byte(i_W, i_o + 32) == np.int32(3),  # s4d4_tsm.in_dtype
-    ),  # s4d4_tsm.in_dtype
+        _isin(_byte(i_W, i_o + 32), _K_tensor_scalar_ptr_multi_valid_types_0),  # s4d4_tsm.in_dtype
     ))
 
 
+@_memo
 def _v_is_valid_tsm_subdim(i_W: Any, i_o: Any) -> Any:
     return _byte(i_W, i_o + 37) == np.int32(4)
 
 
+@_memo
 def _v_has_valid_src_slices_tsm_dual(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     w = np.zeros(_N, dtype=np.uint32)
-    w = np.broadcast_to(np.asarray(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32)), _done.shape).astype(w.dtype)
+    w = _fill(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32), _N, w.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(w >= np.uint32(1), w <= np.uint32(4)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(w >= np.uint32(1), w <= np.uint32(4)))
     return _ret
 
 
+@_memo
 def _v_has_valid_src_slices_tsm_singular(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     w = np.zeros(_N, dtype=np.uint32)
-    w = np.broadcast_to(np.asarray(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32)), _done.shape).astype(w.dtype)
+    w = _fill(np.asarray(_colv(i_W, i_o + 30, '<u2')).astype(np.uint32), _N, w.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(w >= np.uint32(1), w <= np.uint32(8)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(w >= np.uint32(1), w <= np.uint32(8)))
     return _ret
 
 
+@_memo
 def _v_tensor_scalar_ptr_multi_reverse_chk(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    _c28 = np.broadcast_to(np.asarray(np.logical_not(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)))), _done.shape)
-    _m29 = _c28
-    _live = (_m29 & ~_done)
-    _ret = np.where(_live, False, _ret)
+    _c15 = np.broadcast_to(np.asarray(np.logical_not(_v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)))), _done.shape)
+    _m16 = _c15
+    _live = _m16
     _done = _done | _live
-    _c31 = np.broadcast_to(np.asarray(_v_has_tensor_scalar_ptr_multi_dual_opcode(i_W, i_o)), _done.shape)
-    _m32 = _c31
-    _live = (_m32 & ~_done)
-    _ret = np.where(_live, True, _ret)
+    _c18 = np.broadcast_to(np.asarray(_v_has_tensor_scalar_ptr_multi_dual_opcode(i_W, i_o)), _done.shape)
+    _m19 = _c18
+    _live = (_m19 & ~_done)
+    _ret = _ret | _live
     _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3)))
     return _ret
 
 
+@_memo
 def _v_s4d4_tsm_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    k = np.zeros(_N, dtype=np.uint32)
-    _c34 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 35) != np.uint32(0)), _done.shape)
-    _m35 = _c34
-    _live = (_m35 & ~_done)
-    _ret = np.where(_live, False, _ret)
+    _c21 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 35) != np.uint32(0)), _done.shape)
+    _m22 = _c21
+    _live = _m22
     _done = _done | _live
-    k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm37 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
-    _brk39 = np.zeros_like(_done)
-    while _lm37.any():
-        _skip38 = np.zeros_like(_done)
-        _c40 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 39 + np.asarray(k).astype(np.int64).astype(np.int64), 1) != np.uint32(0)), _done.shape)
-        _m41 = (_lm37 & ~_skip38) & _c40
-        _live = ((_m41 & ~_skip38) & ~_done)
-        _ret = np.where(_live, False, _ret)
-        _done = _done | _live
-        _m43 = _lm37 & ~_brk39
-        k = np.where(_m43, k + np.uint32(1), k).astype(k.dtype)
-        _lm37 = _lm37 & ~_brk39 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(5)), _done.shape)
+    _c24 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 39) != np.uint32(0)), _done.shape)
+    _m25 = _c24
+    _live = (_m25 & ~_done)
+    _done = _done | _live
+    _c27 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 40) != np.uint32(0)), _done.shape)
+    _m28 = _c27
+    _live = (_m28 & ~_done)
+    _done = _done | _live
+    _c30 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 41) != np.uint32(0)), _done.shape)
+    _m31 = _c30
+    _live = (_m31 & ~_done)
+    _done = _done | _live
+    _c33 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 42) != np.uint32(0)), _done.shape)
+    _m34 = _c33
+    _live = (_m34 & ~_done)
+    _done = _done | _live
+    _c36 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 43) != np.uint32(0)), _done.shape)
+    _m37 = _c36
+    _live = (_m37 & ~_done)
+    _done = _done | _live
     _live = np.logical_not(_done)
-    _ret = np.where(_live, True, _ret)
-    _done = _done | _live
+    _ret = _ret | _live
     return _ret
 
 
+@_memo
 def _v_is_valid_tensor_scalar_ptr_multi_common(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_tensor_scalar_ptr_multi_valid_ops(i_W, i_o),
@@ -1201,6 +1339,7 @@ def _v_is_valid_tensor_scalar_ptr_multi_common(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1211,6 +1350,7 @@ def _v_is_valid_tensor_scalar_ptr_multi(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_is_valid_tensor_scalar_ptr_multi_dual(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
@@ -1221,22 +1361,24 @@ def _v_is_valid_tensor_scalar_ptr_multi_dual(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_has_tsm_immediates_load_opcode(i_W: Any, i_o: Any) -> Any:
     return np.logical_or(_byte(i_W, i_o) == np.int32(112), _byte(i_W, i_o) == np.int32(113))
 
 
+@_memo
 def _v_has_tsm_immediates_load_src_element_cnt(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     w = np.zeros(_N, dtype=np.uint32)
-    w = np.broadcast_to(np.asarray(np.asarray(_colv(i_W, i_o + 24, '<u2')).astype(np.uint32) * np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32)), _done.shape).astype(w.dtype)
+    w = _fill(np.asarray(_colv(i_W, i_o + 24, '<u2')).astype(np.uint32) * np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32), _N, w.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(w >= np.uint32(1), w <= np.uint32(8)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(w >= np.uint32(1), w <= np.uint32(8)))
     return _ret
 
 
+@_memo
 def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _colv(i_W, i_o + 44, '<f4') == np.float32(0.0),  # s2_bn.imm0_ptr.imm_arith_fp32
@@ -1245,68 +1387,59 @@ def _v_has_s2_bn_zero_immediates(i_W: Any, i_o: Any) -> Any:
     )
 
 
+_K_tsm_immld_dtypes_0 = _Members((2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15))
+_K_tsm_immld_dtypes_1 = _Members((3, 5, 8, 9))
+
+
+@_memo
 def _v_tsm_immld_dtypes(i_W: Any, i_o: Any) -> Any:
-    return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(112), _any_of(
-        _byte(i_W, i_o + 32) == np.int32(10),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(7),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(6),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(13),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(14),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(15),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(9),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(5),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(3),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(8),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(4),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(2),  # s2_bn.dtype
-    )), np.logical_and(_byte(i_W, i_o) == np.int32(113), _any_of(
-        _byte(i_W, i_o + 32) == np.int32(9),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(5),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(3),  # s2_bn.dtype
-        _byte(i_W, i_o + 32) == np.int32(8),  # s2_bn.dtype
-    )))
+    return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(112), _isin(_byte(i_W, i_o + 32), _K_tsm_immld_dtypes_0)), np.logical_and(_byte(i_W, i_o) == np.int32(113), _isin(_byte(i_W, i_o + 32), _K_tsm_immld_dtypes_1)))
 
 
+@_memo
 def _v_s2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     zero = np.zeros(_N, dtype=np.bool_)
     k = np.zeros(_N, dtype=np.uint32)
-    zero = np.broadcast_to(np.asarray(_byte(i_W, i_o + 33) == np.uint32(0)), _done.shape).astype(zero.dtype)
-    k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm44 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    _brk46 = np.zeros_like(_done)
-    while _lm44.any():
-        _skip45 = np.zeros_like(_done)
-        zero = np.where((_lm44 & ~_skip45), np.logical_and(zero, _gather(i_W, i_o + 12 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        _m47 = _lm44 & ~_brk46
-        k = np.where(_m47, k + np.uint32(1), k).astype(k.dtype)
-        _lm44 = _lm44 & ~_brk46 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(4)), _done.shape)
-    k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm48 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
-    _brk50 = np.zeros_like(_done)
-    while _lm48.any():
-        _skip49 = np.zeros_like(_done)
-        zero = np.where((_lm48 & ~_skip49), np.logical_and(zero, _gather(i_W, i_o + 35 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        _m51 = _lm48 & ~_brk50
-        k = np.where(_m51, k + np.uint32(1), k).astype(k.dtype)
-        _lm48 = _lm48 & ~_brk50 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(9)), _done.shape)
-    k = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(k.dtype)
-    _lm52 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
-    _brk54 = np.zeros_like(_done)
-    while _lm52.any():
-        _skip53 = np.zeros_like(_done)
-        zero = np.where((_lm52 & ~_skip53), np.logical_and(zero, _gather(i_W, i_o + 49 + np.asarray(k).astype(np.int64).astype(np.int64), 1) == np.uint32(0)), zero).astype(zero.dtype)
-        _m55 = _lm52 & ~_brk54
-        k = np.where(_m55, k + np.uint32(1), k).astype(k.dtype)
-        _lm52 = _lm52 & ~_brk54 & ~_done & np.broadcast_to(np.asarray(k < np.uint32(15)), _done.shape)
+    zero = _fill(_byte(i_W, i_o + 33) == np.uint32(0), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 12) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 13) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 14) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 15) == np.uint32(0)), _N, zero.dtype)
+    k = _fill(np.uint32(4), _N, k.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 35) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 36) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 37) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 38) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 39) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 40) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 41) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 42) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 43) == np.uint32(0)), _N, zero.dtype)
+    k = _fill(np.uint32(9), _N, k.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 49) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 50) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 51) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 52) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 53) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 54) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 55) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 56) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 57) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 58) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 59) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 60) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 61) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 62) == np.uint32(0)), _N, zero.dtype)
+    zero = _fill(np.logical_and(zero, _byte(i_W, i_o + 63) == np.uint32(0)), _N, zero.dtype)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, zero, _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & zero)
     return _ret
 
 
+@_memo
 def _v_is_valid_tsm_immediates_load(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),

@@ -63,14 +63,20 @@ VALIDATOR_HELPERS = (
     ("fdiv", "_fdiv"),
 )
 BATCH_HELPERS = (
+    "Members",
     "all_of",
     "any_of",
     "byte",
     "col",
     "colv",
     "fdiv",
+    "fill",
     "gather",
     "gather_as",
+    "isin",
+    "lookup",
+    "memo",
+    "select",
     "vdiv",
     "vmod",
 )

@@ -12,11 +12,14 @@ result is discarded anyway.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from .analyses import flatten, reads_comment
-from .c_semantics import ScalarType, fits
+from .analyses import assigned, flatten, reads_comment
+from .c_semantics import BOOL, ScalarType, fits
 from .lir import (
     EXPR_NODES,
     STMT_NODES,
@@ -92,6 +95,10 @@ class NpEmitter:
         default_factory=list
     )  # local functions for deep subexpressions (see to_python)
     _depth: int = 0
+    module: list[str] = field(default_factory=list)  # module-level constants the function names
+    _fn: str = ""
+    _retired: bool = False  # has a return been emitted (so some lanes may be done)?
+    _returns: ScalarType = BOOL
 
     def tmp(self, prefix: str = "_t") -> str:
         self._n += 1
@@ -167,6 +174,17 @@ class NpEmitter:
             return self.expr(e.e)
         return self.expr(e)
 
+    def members(self, values: list[int] | tuple[int, ...]) -> str:
+        """A module-level `Members` constant for a set of integers (see vector.isin)."""
+        name = f"_K_{self._fn}_{len(self.module)}"
+        self.module.append(f"{name} = _Members({tuple(sorted(set(values)))!r})")
+        return name
+
+    def isin(self, e: Expr, values: list[int] | tuple[int, ...]) -> str:
+        """`e` in `values`, lane by lane: a few comparisons or one 256-entry table, on the value
+        before a widening conversion (a byte field stays a byte: the table is indexed by it)."""
+        return f"_isin({_bare(self.cmp_operand(e))}, {self.members(values)})"
+
     def arg(self, e: Expr) -> str:
         """An expression placed as a whole argument of a call: no outer parentheses."""
         return _bare(self.expr(e))
@@ -215,6 +233,20 @@ class NpEmitter:
 
     def expr_Logical(self, e: Logical) -> str:
         terms = flatten(e, e.op)
+        grouped = self.group_members(terms, e.op)
+        if grouped is not None:
+            rendered, originals = grouped
+            if len(rendered) == 1:
+                return rendered[0]
+            fn = "_all_of" if e.op == "and" else "_any_of"
+            return (
+                f"{fn}(\n"
+                + "".join(
+                    f"        {r},{reads_comment(o)}\n"
+                    for r, o in zip(rendered, originals, strict=True)
+                )
+                + "    )"
+            )
         if len(terms) > 2:  # a chain: one term per line, as the header and the scalar code have it
             fn = "_all_of" if e.op == "and" else "_any_of"
             return (
@@ -225,11 +257,51 @@ class NpEmitter:
         op = "np.logical_and" if e.op == "and" else "np.logical_or"
         return f"{op}({self.arg(e.a)}, {self.arg(e.b)})"
 
+    def group_members(
+        self, terms: list[Expr], op: str
+    ) -> tuple[list[str], list[list[Expr]]] | None:
+        """An `||` chain's `x == c` terms (an `&&` chain's `x != c`) on one integer operand `x`,
+        three or more of them, as one membership test in place of the first; None when the chain
+        has no such group. The terms are pure, so their order does not change the answer."""
+        want = "==" if op == "or" else "!="
+        groups: dict[Expr, list[int]] = {}
+        values: dict[int, int] = {}  # term index -> the constant it compares with
+        for k, t in enumerate(terms):
+            if (
+                isinstance(t, Compare)
+                and t.op == want
+                and isinstance(t.b, Const)
+                and isinstance(t.b.value, int)
+                and t.a.t.kind in ("int", "bool")
+            ):
+                groups.setdefault(t.a, []).append(k)
+                values[k] = t.b.value
+        groups = {x: ks for x, ks in groups.items() if len(ks) >= 3}
+        if not groups:
+            return None
+        rendered: list[str] = []
+        originals: list[list[Expr]] = []
+        seen: set[int] = set()
+        for k, t in enumerate(terms):
+            if k in seen:
+                continue
+            x = t.a if isinstance(t, Compare) else None
+            if x is not None and x in groups and groups[x][0] == k:
+                ks = groups[x]
+                seen.update(ks)
+                test = self.isin(x, [values[j] for j in ks])
+                rendered.append(test if op == "or" else f"np.logical_not({test})")
+                originals.append([terms[j] for j in ks])
+            else:
+                rendered.append(self.arg(t))
+                originals.append([t])
+        return rendered, originals
+
     def expr_Compare(self, e: Compare) -> str:
         return f"({self.cmp_operand(e.a)} {e.op} {self.cmp_operand(e.b)})"
 
     def expr_Cond(self, e: Cond) -> str:
-        return f"np.where({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
+        return f"_select({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
 
     def expr_Call(self, e: Call) -> str:
         args = []
@@ -254,6 +326,25 @@ class NpEmitter:
                 if not isinstance(e.b, Const)
                 else f"{np_dtype(e.t)}({e.b.value!r})"
             )
+        if (
+            e.op in ("/", "%")
+            and e.t.kind == "int"
+            and not e.t.signed
+            and isinstance(e.b, Const)
+            and isinstance(e.b.value, int)
+            and e.b.value > 0
+        ):
+            # an unsigned division by a positive constant: no zero lane to guard, and C's
+            # truncation is numpy's floor; by a power of two, a shift or a mask
+            d = e.b.value
+            c = np_dtype(e.t)
+            if d & (d - 1) == 0:
+                return (
+                    f"({sa} >> {c}({d.bit_length() - 1}))"
+                    if e.op == "/"
+                    else f"({sa} & {c}({d - 1}))"
+                )
+            return f"({sa} {'//' if e.op == '/' else '%'} {c}({d}))"
         if e.op == "/":
             return (
                 f"_vdiv({_bare(sa)}, {_bare(sb)})"
@@ -279,25 +370,33 @@ class NpEmitter:
                 if p.struct is not None
                 else [f"{p.name}: Any"]
             )
+        self._fn = f.name
+        self.module = []
         head = f"def _v_{f.name}({', '.join(params)}) -> Any:"
+        if f.params:
+            # asked again with the same arguments in one batch, it answers from the batch's memo
+            # (vector.memo: the headers call their tensor and dtype checks repeatedly)
+            head = f"@_memo\n{head}"
         body = f.body
         self.hoisted = []
         if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
             ret = self.arg(body[0].e)
-            return [head, *self.take_hoisted("    "), f"    return {ret}"]
+            return self.with_module([head, *self.take_hoisted("    "), f"    return {ret}"])
         if (
             len(body) == 1
             and isinstance(body[0], Switch)
             and (member := self.switch_membership(body[0])) is not None
         ):
-            return [head, *self.take_hoisted("    "), f"    return {member}"]
+            return self.with_module([head, *self.take_hoisted("    "), f"    return {member}"])
         self.pre = []
         if (
             len(body) == 1
             and isinstance(body[0], Switch)
             and (table := self.switch_table(body[0], f.returns)) is not None
         ):
-            return [head, *self.take_hoisted("    "), *self.pre, f"    return {table}"]
+            return self.with_module(
+                [head, *self.take_hoisted("    "), *self.pre, f"    return {table}"]
+            )
         self.hoisted = []
         self.lines = []
         self.loops = []
@@ -309,11 +408,26 @@ class NpEmitter:
         self.lines.append(f"    _N = {n_src}")
         self.lines.append("    _done = np.zeros(_N, dtype=np.bool_)")
         self.lines.append(f"    _ret = np.zeros(_N, dtype={np_dtype(f.returns)})")
-        for name, t in f.locals:
-            self.lines.append(f"    {name} = np.zeros(_N, dtype={np_dtype(t)})")
+        self._retired = False
+        self._returns = f.returns
         self.block(body, "_ALL", "    ")
+        if self.lines[-1] == "    _done = _done | _live":
+            self.lines.pop()  # the last statement: nothing reads `_done` after it
         self.lines.append("    return _ret")
-        return [head, *self.lines]
+        text = "\n".join(self.lines)
+        # a local every use of which went with an unrolled loop (its index) is not declared
+        declare = [
+            f"    {name} = np.zeros(_N, dtype={np_dtype(t)})"
+            for name, t in f.locals
+            if re.search(rf"\b{re.escape(name)}\b", text)
+        ]
+        self.lines[3:3] = declare
+        return self.with_module([head, *self.lines])
+
+    def with_module(self, lines: list[str]) -> list[str]:
+        """The function's lines after the module-level constants it names (two blank lines
+        between, as between functions)."""
+        return [*self.module, "", "", *lines] if self.module else lines
 
     def switch_table(self, s: Switch, ret: ScalarType) -> str | None:
         """A switch on a byte-sized value whose every case returns a constant: one table lookup."""
@@ -334,10 +448,10 @@ class NpEmitter:
         if default is None or not values or min(values) < 0 or max(values) > 255:
             return None
         table = [values.get(k, default) for k in range(256)]
-        x = self.tmp("_x")
-        self.pre.append(f"    {x} = np.asarray({self.arg(s.e)})")
-        lut = f"np.array({table!r}, dtype={np_dtype(ret)})"
-        return f"np.where(({x} >= 0) & ({x} <= 255), {lut}[np.clip({x}, 0, 255)], {np_dtype(ret)}({default!r}))"
+        name = f"_T_{self._fn}_{len(self.module)}"
+        self.module.append(f"{name} = np.array({table!r}, dtype={np_dtype(ret)})")
+        key = _bare(self.cmp_operand(s.e))
+        return f"_lookup({key}, {name}, {np_dtype(ret)}({default!r}))"
 
     def switch_membership(self, s: Switch) -> str | None:
         """A switch whose every case returns a constant bool (an is_valid_enum_* table), as one lookup."""
@@ -360,23 +474,36 @@ class NpEmitter:
                     true_labels += labels
         if default is None:
             return None
-        v = self.arg(s.e)
         if default:
             false_labels = sorted(set(all_labels) - set(true_labels))
             return (
-                f"~np.isin({v}, {false_labels!r}, kind='table')"
+                f"np.logical_not({self.isin(s.e, false_labels)})"
                 if false_labels
-                else f"np.ones(np.shape({v}), dtype=np.bool_)"
+                else f"np.ones(np.shape({self.arg(s.e)}), dtype=np.bool_)"
             )
         return (
-            f"np.isin({v}, {sorted(true_labels)!r}, kind='table')"
+            self.isin(s.e, true_labels)
             if true_labels
-            else f"np.zeros(np.shape({v}), dtype=np.bool_)"
+            else f"np.zeros(np.shape({self.arg(s.e)}), dtype=np.bool_)"
         )
 
     def block(self, body: tuple[Stmt, ...], mask: str, ind: str) -> None:
-        for s in body:
+        k = 0
+        while k < len(body):
+            s = body[k]
+            nxt = body[k + 1] if k + 1 < len(body) else None
+            if isinstance(s, Assign) and isinstance(nxt, Loop):
+                run = unrolled(s, nxt)
+                if run is not None:
+                    passes, last = run
+                    for value in passes:
+                        self.block(substitute(nxt.body, s.name, value), mask, ind)
+                    if f"name={s.name!r}" in repr(body[k + 2 :]):
+                        self.stmt(Assign(s.name, last, s.line), mask, ind)  # read after the loop
+                    k += 2
+                    continue
             self.stmt(s, mask, ind)
+            k += 1
 
     def eff(self, mask: str) -> str:
         """The lanes a statement under `mask` runs for: inside a loop, minus the lanes that took a
@@ -403,20 +530,30 @@ class NpEmitter:
     def stmt_Return(self, s: Return, mask: str, ind: str) -> None:
         L = self.lines
         assert s.e is not None
-        L.append(f"{ind}_live = {self.live(mask)}")
-        L.append(f"{ind}_ret = np.where(_live, {self.arg(s.e)}, _ret)")
+        m = self.eff(mask)
+        # before any lane has returned (no return emitted yet, outside a masked loop) `_done` is
+        # all False: the lanes returning are the mask's
+        live = m if not self._retired and not self.loops and m != "_ALL" else self.live(mask)
+        L.append(f"{ind}_live = {live}")
+        if self._returns.kind == "bool":
+            # `_ret` is False in every lane still running, so the choice is an `or`
+            if not isinstance(s.e, Const):
+                L.append(f"{ind}_ret = _ret | (_live & {self.expr(s.e)})")
+            elif s.e.value:
+                L.append(f"{ind}_ret = _ret | _live")
+        else:
+            L.append(f"{ind}_ret = _select(_live, {self.arg(s.e)}, _ret)")
         L.append(f"{ind}_done = _done | _live")
+        self._retired = True
 
     def stmt_Assign(self, s: Assign, mask: str, ind: str) -> None:
         L = self.lines
         m = self.eff(mask)
         if m == "_ALL":
-            L.append(
-                f"{ind}{s.name} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape).astype({s.name}.dtype)"
-            )
+            L.append(f"{ind}{s.name} = _fill({self.arg(s.e)}, _N, {s.name}.dtype)")
         else:
             L.append(
-                f"{ind}{s.name} = np.where({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)"
+                f"{ind}{s.name} = _select({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)"
             )
 
     def stmt_If(self, s: If, mask: str, ind: str) -> None:
@@ -449,7 +586,7 @@ class NpEmitter:
             test = (
                 f"({v} == {labels[0]})"
                 if len(labels) == 1
-                else f"np.isin({v}, {list(labels)!r}, kind='table')"
+                else f"_isin({v}, {self.members(labels)})"
             )
             L.append(f"{ind}{cm} = {base}{test}")
             self.block(body, cm, ind)
@@ -457,7 +594,7 @@ class NpEmitter:
             cm = self.tmp("_m")
             # a switch of only `default:` matches every lane (np.isin cannot take an empty table)
             rest = (
-                f"~np.isin({v}, {labels_all!r}, kind='table')"
+                f"~_isin({v}, {self.members(labels_all)})"
                 if labels_all
                 else f"np.ones(np.shape({v}), dtype=np.bool_)"
             )
@@ -504,6 +641,120 @@ class NpEmitter:
         L.append(f"{ind}    {step_mask} = {lm} & ~{brk}")
         self.block(s.step, step_mask, ind + "    ")
         L.append(f"{ind}    {lm} = {lm} & ~{brk} & ~_done & {cond}")
+
+
+UNROLL_LIMIT = 64  # passes: a longer constant loop stays a masked `while`
+
+
+def unrolled(init: Assign, loop: Loop) -> tuple[list[Const], Const] | None:
+    """The values the loop variable takes, pass by pass (and its value after), when `init; loop` is a loop every lane
+    runs the same number of times: a constant start, a condition and step on that variable alone
+    (run here, in C's arithmetic), a body that neither assigns it nor leaves the loop with
+    `break` or `continue` (a `return` is a lane's own business: the masks handle it). Such a loop
+    is emitted pass after pass with the variable a constant, so an array element it indexes is a
+    column, not a per-row gather; None for any other loop."""
+    name = init.name
+    if not isinstance(init.e, Const) or not isinstance(init.e.value, int):
+        return None
+    if name in assigned(loop.body) or _jumps(loop.body):
+        return None
+    if any(not isinstance(st, Assign) or st.name != name for st in loop.step) or not loop.step:
+        return None
+    t = init.e.t
+    value = wrap(init.e.value, t)
+    out: list[Const] = []
+    while True:
+        go = _const_eval(loop.c, name, value)
+        if go is None or len(out) > UNROLL_LIMIT:
+            return None
+        if not go:
+            return out, Const(value, t)
+        out.append(Const(value, t))
+        for st in loop.step:
+            assert isinstance(st, Assign)
+            nv = _const_eval(st.e, name, value)
+            if nv is None:
+                return None
+            value = wrap(int(nv), t)
+
+
+def wrap(v: int, t: ScalarType) -> int:
+    """`v` reduced to the integer type `t`'s range, as a C conversion does."""
+    if t.kind == "bool":
+        return int(bool(v))
+    v &= (1 << t.bits) - 1
+    return v - (1 << t.bits) if t.signed and v >= 1 << (t.bits - 1) else v
+
+
+def _const_eval(e: Expr, name: str, value: int) -> int | None:
+    """An integer expression over the loop variable alone, evaluated (None: anything else)."""
+    if isinstance(e, Const):
+        return int(e.value) if isinstance(e.value, int) else None
+    if isinstance(e, Var):
+        return value if e.name == name else None
+    if e.t.kind not in ("int", "bool"):
+        return None
+    if isinstance(e, Conv):
+        x = _const_eval(e.e, name, value)
+        return None if x is None else wrap(x, e.t)
+    if isinstance(e, (Binary, Compare)):
+        a, b = _const_eval(e.a, name, value), _const_eval(e.b, name, value)
+        if a is None or b is None:
+            return None
+        if isinstance(e, Compare):
+            return int(
+                {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[
+                    e.op
+                ]
+            )
+        if e.op in ("+", "-", "*"):
+            return wrap(a + b if e.op == "+" else a - b if e.op == "-" else a * b, e.t)
+    return None
+
+
+def _jumps(body: tuple[Stmt, ...]) -> bool:
+    """Does `body` `break` or `continue` out of its own loop (a nested loop's are its own)?"""
+    for s in body:
+        if isinstance(s, (Break, Continue)):
+            return True
+        if isinstance(s, If) and (_jumps(s.then) or _jumps(s.orelse)):
+            return True
+        if isinstance(s, Switch) and any(_jumps(b) for _, b in s.cases):
+            return True  # a `break` there leaves the switch, but C's `continue` the loop: be safe
+    return False
+
+
+def substitute(body: tuple[Stmt, ...], name: str, value: Const) -> tuple[Stmt, ...]:
+    """`body` with the variable `name` replaced by the constant `value`, the conversions and
+    integer arithmetic of constants folded, and constant array indexes folded into offsets."""
+
+    def go(x: Any) -> Any:
+        if isinstance(x, Var) and x.name == name:
+            return value
+        if isinstance(x, tuple):
+            return tuple(go(y) for y in x)
+        if not dataclasses.is_dataclass(x) or isinstance(x, (ScalarType, type)):
+            return x
+        y = dataclasses.replace(
+            x, **{f.name: go(getattr(x, f.name)) for f in dataclasses.fields(x)}
+        )
+        if isinstance(y, Offset):
+            const = y.const
+            terms = []
+            for e, stride in y.terms:
+                if isinstance(e, Const) and isinstance(e.value, int):
+                    const += e.value * stride
+                else:
+                    terms.append((e, stride))
+            return Offset(const, tuple(terms))
+        if isinstance(y, (Conv, Binary)) and y.t.kind == "int":
+            v = _const_eval(y, "", 0)
+            if v is not None:
+                return Const(v, y.t)
+        return y
+
+    out: tuple[Stmt, ...] = go(body)
+    return out
 
 
 def _walk(body: tuple[Stmt, ...]) -> list[Stmt]:

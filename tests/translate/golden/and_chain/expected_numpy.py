@@ -6,6 +6,7 @@ NEURON_ISA_TPB_KIND_Y = 2
 NEURON_ISA_TPB_LIMIT = 100
 
 
+@_memo
 def _v_and_chain(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _byte(i_W, i_o + 2) > np.int32(3),  # w.a
@@ -16,5 +17,6 @@ def _v_and_chain(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_and_pair(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(_byte(i_W, i_o + 2) <= np.int32(200), _byte(i_W, i_o + 1) == np.int32(2))

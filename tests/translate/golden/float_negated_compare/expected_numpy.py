@@ -3,5 +3,6 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+@_memo
 def _v_float_negated_compare(i_W: Any, i_o: Any) -> Any:
     return np.logical_and(np.logical_not(_colv(i_W, i_o + 32, '<f4') >= np.float32(0.0)), np.logical_not(_colv(i_W, i_o + 32, '<f4') < np.float32(0.0)))

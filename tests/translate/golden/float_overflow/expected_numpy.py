@@ -3,9 +3,11 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+@_memo
 def _v_float_overflow(i_W: Any, i_o: Any) -> Any:
     return (_colv(i_W, i_o + 32, '<f4') * np.float32(4.0)) > np.float32(2.0)
 
 
+@_memo
 def _v_double_to_float_overflow(i_W: Any, i_o: Any) -> Any:
     return np.asarray(_colv(i_W, i_o + 40, '<f8')).astype(np.float32) < np.float32(-2.0)

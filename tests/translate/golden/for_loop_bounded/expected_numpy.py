@@ -3,6 +3,7 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+@_memo
 def _v_for_loop_bounded(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
@@ -10,9 +11,9 @@ def _v_for_loop_bounded(i_W: Any, i_o: Any) -> Any:
     total = np.zeros(_N, dtype=np.int32)
     count = np.zeros(_N, dtype=np.uint32)
     k = np.zeros(_N, dtype=np.int32)
-    total = np.broadcast_to(np.asarray(np.int32(0)), _done.shape).astype(total.dtype)
-    count = np.broadcast_to(np.asarray(np.uint32(0)), _done.shape).astype(count.dtype)
-    k = np.broadcast_to(np.asarray(np.int32(0)), _done.shape).astype(k.dtype)
+    total = _fill(np.int32(0), _N, total.dtype)
+    count = _fill(np.uint32(0), _N, count.dtype)
+    k = _fill(np.int32(0), _N, k.dtype)
     _lm1 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.int32(4)), _done.shape)
     _brk3 = np.zeros_like(_done)
     while _lm1.any():
@@ -20,58 +21,55 @@ def _v_for_loop_bounded(i_W: Any, i_o: Any) -> Any:
         _c4 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 4, 2).astype(np.int16) < np.int32(0)), _done.shape)
         _m5 = (_lm1 & ~_skip2) & _c4
         _skip2 = _skip2 | (_m5 & ~_skip2)
-        total = np.where((_lm1 & ~_skip2), total + np.asarray(_gather(i_W, i_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 4, 2).astype(np.int16)).astype(np.int32), total).astype(total.dtype)
-        count = np.where((_lm1 & ~_skip2), count + np.uint32(1), count).astype(count.dtype)
+        total = _select((_lm1 & ~_skip2), total + np.asarray(_gather(i_W, i_o + 8 + np.asarray(k).astype(np.int64).astype(np.int64) * 4, 2).astype(np.int16)).astype(np.int32), total).astype(total.dtype)
+        count = _select((_lm1 & ~_skip2), count + np.uint32(1), count).astype(count.dtype)
         _m7 = _lm1 & ~_brk3
-        k = np.where(_m7, k + np.int32(1), k).astype(k.dtype)
+        k = _select(_m7, k + np.int32(1), k).astype(k.dtype)
         _lm1 = _lm1 & ~_brk3 & ~_done & np.broadcast_to(np.asarray(k < np.int32(4)), _done.shape)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, np.logical_and(count >= np.uint32(2), total > np.int32(20000)), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & np.logical_and(count >= np.uint32(2), total > np.int32(20000)))
     return _ret
 
 
+@_memo
 def _v_loop_return(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
-    k = np.zeros(_N, dtype=np.uint8)
-    k = np.broadcast_to(np.asarray(np.uint8(0)), _done.shape).astype(k.dtype)
-    _lm8 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.int32(3)), _done.shape)
-    _brk10 = np.zeros_like(_done)
-    while _lm8.any():
-        _skip9 = np.zeros_like(_done)
-        _c11 = np.broadcast_to(np.asarray(_gather(i_W, i_o + 53 + np.asarray(k).astype(np.int64).astype(np.int64), 1) < np.int32(16)), _done.shape)
-        _m12 = (_lm8 & ~_skip9) & _c11
-        _live = ((_m12 & ~_skip9) & ~_done)
-        _ret = np.where(_live, False, _ret)
-        _done = _done | _live
-        _m14 = _lm8 & ~_brk10
-        k = np.where(_m14, np.asarray(np.asarray(k).astype(np.int32) + np.int32(1)).astype(np.uint8), k).astype(k.dtype)
-        _lm8 = _lm8 & ~_brk10 & ~_done & np.broadcast_to(np.asarray(k < np.int32(3)), _done.shape)
-    _live = np.logical_not(_done)
-    _ret = np.where(_live, True, _ret)
+    _c8 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 53) < np.int32(16)), _done.shape)
+    _m9 = _c8
+    _live = _m9
     _done = _done | _live
+    _c11 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 54) < np.int32(16)), _done.shape)
+    _m12 = _c11
+    _live = (_m12 & ~_done)
+    _done = _done | _live
+    _c14 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 55) < np.int32(16)), _done.shape)
+    _m15 = _c14
+    _live = (_m15 & ~_done)
+    _done = _done | _live
+    _live = np.logical_not(_done)
+    _ret = _ret | _live
     return _ret
 
 
+@_memo
 def _v_loop_bound_from_word(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     acc = np.zeros(_N, dtype=np.uint32)
     n = np.zeros(_N, dtype=np.uint8)
-    acc = np.broadcast_to(np.asarray(np.uint32(1)), _done.shape).astype(acc.dtype)
-    n = np.broadcast_to(np.asarray(np.uint8(0)), _done.shape).astype(n.dtype)
-    _lm15 = np.logical_not(_done) & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
-    _brk17 = np.zeros_like(_done)
-    while _lm15.any():
-        _skip16 = np.zeros_like(_done)
-        acc = np.where((_lm15 & ~_skip16), acc * np.uint32(3), acc).astype(acc.dtype)
-        _m18 = _lm15 & ~_brk17
-        n = np.where(_m18, np.asarray(np.asarray(n).astype(np.int32) + np.int32(1)).astype(np.uint8), n).astype(n.dtype)
-        _lm15 = _lm15 & ~_brk17 & ~_done & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
+    acc = _fill(np.uint32(1), _N, acc.dtype)
+    n = _fill(np.uint8(0), _N, n.dtype)
+    _lm17 = np.logical_not(_done) & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
+    _brk19 = np.zeros_like(_done)
+    while _lm17.any():
+        _skip18 = np.zeros_like(_done)
+        acc = _select((_lm17 & ~_skip18), acc * np.uint32(3), acc).astype(acc.dtype)
+        _m20 = _lm17 & ~_brk19
+        n = _select(_m20, np.asarray(np.asarray(n).astype(np.int32) + np.int32(1)).astype(np.uint8), n).astype(n.dtype)
+        _lm17 = _lm17 & ~_brk19 & ~_done & np.broadcast_to(np.asarray(n < (np.asarray(_byte(i_W, i_o + 2)).astype(np.int32) & np.int32(7))), _done.shape)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, acc > np.uint32(100), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & (acc > np.uint32(100)))
     return _ret

@@ -3,14 +3,15 @@
 # tests/translate/test_golden.py; rewrite with TPBGEN_UPDATE_GOLDEN=1, do not edit.
 
 
+@_memo
 def _v_loop_break(i_W: Any, i_o: Any) -> Any:
     _N = i_W.shape[0]
     _done = np.zeros(_N, dtype=np.bool_)
     _ret = np.zeros(_N, dtype=np.bool_)
     n = np.zeros(_N, dtype=np.int32)
     k = np.zeros(_N, dtype=np.int32)
-    n = np.broadcast_to(np.asarray(np.int32(0)), _done.shape).astype(n.dtype)
-    k = np.broadcast_to(np.asarray(np.int32(0)), _done.shape).astype(k.dtype)
+    n = _fill(np.int32(0), _N, n.dtype)
+    k = _fill(np.int32(0), _N, k.dtype)
     _lm1 = np.logical_not(_done) & np.broadcast_to(np.asarray(k < np.int32(4)), _done.shape)
     _brk3 = np.zeros_like(_done)
     while _lm1.any():
@@ -20,11 +21,10 @@ def _v_loop_break(i_W: Any, i_o: Any) -> Any:
         _jmp7 = (_m5 & ~_skip2)
         _brk3 = _brk3 | _jmp7
         _skip2 = _skip2 | _jmp7
-        n = np.where((_lm1 & ~_skip2), n + np.int32(1), n).astype(n.dtype)
+        n = _select((_lm1 & ~_skip2), n + np.int32(1), n).astype(n.dtype)
         _m8 = _lm1 & ~_brk3
-        k = np.where(_m8, k + np.int32(1), k).astype(k.dtype)
+        k = _select(_m8, k + np.int32(1), k).astype(k.dtype)
         _lm1 = _lm1 & ~_brk3 & ~_done & np.broadcast_to(np.asarray(k < np.int32(4)), _done.shape)
     _live = np.logical_not(_done)
-    _ret = np.where(_live, n >= np.int32(3), _ret)
-    _done = _done | _live
+    _ret = _ret | (_live & (n >= np.int32(3)))
     return _ret

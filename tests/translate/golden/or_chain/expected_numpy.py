@@ -5,6 +5,7 @@
 NEURON_ISA_TPB_KIND_Z = 7
 
 
+@_memo
 def _v_or_chain(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o + 2) == np.int32(0),  # w.a
@@ -14,6 +15,7 @@ def _v_or_chain(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
 def _v_or_and_precedence(i_W: Any, i_o: Any) -> Any:
     return _any_of(
         _byte(i_W, i_o + 2) > np.int32(250),  # w.a
