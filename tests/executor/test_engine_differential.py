@@ -304,7 +304,9 @@ FUSABLE = [alu.BYPASS, alu.ADD, alu.SUBTRACT, alu.MULT, alu.MAX, alu.MIN]
     op0=st.sampled_from(FUSABLE),
     op1=st.sampled_from([*FUSABLE, alu.IS_GE, alu.ABS_MAX]),
     rev=st.integers(0, 3),
-    in_code=st.sampled_from([dt.FP32, dt.FP32R]),
+    in_code=st.sampled_from([dt.FP32, dt.FP32R, dt.BFLOAT16]),
+    out_code=st.sampled_from([dt.FP32, dt.BFLOAT16]),
+    stochastic=st.booleans(),
     src0=st.integers(0, 2),
     src1=st.integers(0, 2),
     nch=st.integers(1, 16),
@@ -312,16 +314,46 @@ FUSABLE = [alu.BYPASS, alu.ADD, alu.SUBTRACT, alu.MULT, alu.MAX, alu.MIN]
     in_place=st.booleans(),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_fp32_fast_paths(op0: int, op1: int, rev: int, in_code: int, src0: int, src1: int, nch: int, m: int,
-                         in_place: bool, seed: int) -> None:  # fmt: skip
-    """fp32 -> fp32 on contiguous rows: the C backend's fused loop and the numpy backend's
-    compute-into-destination path, against each other (and in place, where neither applies)."""
+def test_fp32_and_bf16_fast_paths(op0: int, op1: int, rev: int, in_code: int, out_code: int,
+                                  stochastic: bool, src0: int, src1: int, nch: int, m: int,
+                                  in_place: bool, seed: int) -> None:  # fmt: skip
+    """fp32/bf16 -> fp32/bf16 on contiguous rows: the C backend's fused loops (a branch-free
+    bf16 round-to-nearest-even store) and the numpy backend's paths, against each other (and in
+    place, where no fused loop applies; stochastic rounding, which the fused loops leave to the
+    staged path)."""
     rng = np.random.default_rng(seed)
-    nm = eng.Numerics()
+    nm = eng.Numerics(rounding="stochastic" if stochastic else "rne", seed=seed)
     engines = pair(nm)
-    load_both(engines, rng, dt.FP32, nch, m, nm)
+    load_both(engines, rng, in_code if in_code == dt.BFLOAT16 else dt.FP32, nch, m, nm)
     dst = SRC if in_place else DST
     run_both(engines, "tensor_scalar", bitvec=False, src=k.pattern(SRC, [1], [m]), dst=k.pattern(dst, [1], [m]),
-             in_dtype=in_code, out_dtype=dt.FP32, num_active_channels=nch, op0=op0, op1=op1, reverse=rev,
+             in_dtype=in_code, out_dtype=out_code, num_active_channels=nch, op0=op0, op1=op1, reverse=rev,
              imm0=imm(rng, src0, 0), imm1=imm(rng, src1, 1))  # fmt: skip
-    assert_same(engines, f"fp32 fast path op0={op0:#x} op1={op1:#x} rev={rev}")
+    assert_same(
+        engines, f"fast path {in_code:#x}->{out_code:#x} op0={op0:#x} op1={op1:#x} rev={rev}"
+    )
+
+
+def test_bf16_stores_of_every_tie_and_special_match_numpy() -> None:
+    """The branch-free bf16 store against the numpy backend on every bf16 input (bf16 -> bf16,
+    x * 1 + 0) and on fp32 patterns at every rounding boundary of every exponent (fp32 ->
+    bf16): low halves 0x0000, 0x7FFF, 0x8000, 0x8001, 0xFFFF with even and odd kept bits,
+    subnormals, the largest finite values (which round to infinity), infinities and NaNs."""
+    nm = eng.Numerics()
+    every_bf16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).reshape(128, 512)
+    highs = np.arange(1 << 16, dtype=np.uint32)[::3]  # every exponent and sign, odd/even lsb
+    lows = np.array([0x0000, 0x0001, 0x7FFF, 0x8000, 0x8001, 0xFFFF], dtype=np.uint32)
+    fp32 = ((highs[:, None] << 16) | lows[None, :]).reshape(-1)
+    fp32 = np.concatenate([fp32, np.zeros((-fp32.size) % (128 * 256), np.uint32)])
+    for code, data in ((dt.BFLOAT16, every_bf16), (dt.FP32, fp32.reshape(-1, 256))):
+        for chunk in range(0, data.shape[0], 128):
+            rows = data[chunk : chunk + 128]
+            engines = pair(nm)
+            for e in engines:
+                e.write(SRC, rows)
+            m = rows.shape[1]
+            run_both(engines, "tensor_scalar", bitvec=False, src=k.pattern(SRC, [1], [m]),
+                     dst=k.pattern(DST, [1], [m]), in_dtype=code, out_dtype=dt.BFLOAT16,
+                     num_active_channels=rows.shape[0], op0=alu.MULT, op1=alu.ADD, reverse=0,
+                     imm0=k.Imm.f32(1.0), imm1=k.Imm.f32(0.0))  # fmt: skip
+            assert_same(engines, f"bf16 store from {code:#x}, rows {chunk}..")

@@ -185,6 +185,22 @@ TPB_INLINE int64_t to_int(float x, int code, const tpb_cfg *c) {
 }
 
 /* ---------------------------------------------------------------- load / store */
+/* element loads and round-to-nearest-even stores of the fused loops (`xs`, `os`: the rows) */
+#define LD_F32(k) (((const float *)xs)[k])
+#define LD_BF16(k) u2f((uint32_t)((const uint16_t *)xs)[k] << 16)
+#define ST_F32(k, y) do { \
+        uint32_t u_ = f2u(y); \
+        ((uint32_t *)os)[k] = ((u_ & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC00000u : u_; \
+    } while (0)
+/* bf16 RNE on the bit pattern, branch-free: equal to encode_fmt for every input (bf16 has
+   fp32's exponent range: subnormals and overflow to infinity come out of the one addition; a
+   NaN is the canonical quiet NaN, sign dropped, as encode_fmt returns it) */
+#define ST_BF16(k, y) do { \
+        uint32_t u_ = f2u(y); \
+        uint32_t r_ = (u_ + 0x7FFFu + ((u_ >> 16) & 1u)) >> 16; \
+        ((uint16_t *)os)[k] = (uint16_t)(((u_ & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC0u : r_); \
+    } while (0)
+
 TPB_INLINE void load_block(int code, const char *base, int64_t es, int64_t i0, int64_t cnt,
                        float *out, const float *lut) {
     int64_t k;
@@ -205,6 +221,16 @@ TPB_INLINE void load_block(int code, const char *base, int64_t es, int64_t i0, i
         default: out[k] = 0.0f; break;
         }
     }
+}
+
+TPB_INLINE void fast_load_bf16(const char *base, int64_t es, int64_t i0, int64_t cnt, float *out) {
+    int64_t k;
+    const uint16_t *q = (const uint16_t *)(const void *)base + i0 * es;
+    if (es == 1) {
+        for (k = 0; k < cnt; k++) out[k] = u2f((uint32_t)q[k] << 16);
+        return;
+    }
+    for (k = 0; k < cnt; k++) out[k] = u2f((uint32_t)q[k * es] << 16);
 }
 
 TPB_INLINE void fast_load_fp32(const char *base, int64_t es, int64_t i0, int64_t cnt, float *out) {
@@ -238,7 +264,15 @@ TPB_INLINE void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *in,
             }
         }
         break; }
-    case D_BF16: case D_FP16: {
+    case D_BF16: {
+        uint16_t *o = (uint16_t *)(void *)row + i0;
+        char *os = row + i0 * 2;
+        if (c->stochastic)
+            for (k = 0; k < cnt; k++) o[k] = (uint16_t)encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
+        else
+            for (k = 0; k < cnt; k++) ST_BF16(k, in[k]);
+        break; }
+    case D_FP16: {
         uint16_t *o = (uint16_t *)(void *)row + i0;
         for (k = 0; k < cnt; k++) o[k] = (uint16_t)encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
         break; }
@@ -384,22 +418,37 @@ TPB_INLINE void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
 #define FX_SUB(d, s, r) ((r) ? (s) - (d) : (d) - (s))
 #define FX_MAX(d, s, r) f_max((d), (s))
 #define FX_MIN(d, s, r) f_min((d), (s))
-#define FUSED_LOOP(F0, F1) \
+#define FUSED_LOOP(F0, F1, LD, ST) \
     for (k = 0; k < N; k++) { \
-        float t = F0(x[k], a, r0); \
+        float t = F0(LD(k), a, r0); \
         float y = F1(t, b, r1); \
-        uint32_t u = f2u(y); \
-        o[k] = ((u & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC00000u : u; \
+        ST(k, y); \
     }
-#define FUSED_OP1(F0) \
+#define FUSED_OP1(F0, LD, ST) \
     switch (c->op1) { \
-    case OP_BYPASS: FUSED_LOOP(F0, FX_BYPASS); break; \
-    case OP_ADD: FUSED_LOOP(F0, FX_ADD); break; \
-    case OP_SUB: FUSED_LOOP(F0, FX_SUB); break; \
-    case OP_MULT: FUSED_LOOP(F0, FX_MULT); break; \
-    case OP_MAX: FUSED_LOOP(F0, FX_MAX); break; \
-    case OP_MIN: FUSED_LOOP(F0, FX_MIN); break; \
+    case OP_BYPASS: FUSED_LOOP(F0, FX_BYPASS, LD, ST); break; \
+    case OP_ADD: FUSED_LOOP(F0, FX_ADD, LD, ST); break; \
+    case OP_SUB: FUSED_LOOP(F0, FX_SUB, LD, ST); break; \
+    case OP_MULT: FUSED_LOOP(F0, FX_MULT, LD, ST); break; \
+    case OP_MAX: FUSED_LOOP(F0, FX_MAX, LD, ST); break; \
+    case OP_MIN: FUSED_LOOP(F0, FX_MIN, LD, ST); break; \
     default: break; \
+    }
+/* one row, every (op0, op1) pair its own loop: the op switch is outside the element loop */
+#define FUSED_ROW(NAME, LD, ST) \
+    TPB_INLINE void NAME(const tpb_cfg *c, const void *xs, void *os, int64_t N, float a, \
+                         float b) { \
+        int64_t k; \
+        int r0 = c->rev0, r1 = c->rev1; \
+        switch (c->op0) { \
+        case OP_BYPASS: FUSED_OP1(FX_BYPASS, LD, ST); break; \
+        case OP_ADD: FUSED_OP1(FX_ADD, LD, ST); break; \
+        case OP_SUB: FUSED_OP1(FX_SUB, LD, ST); break; \
+        case OP_MULT: FUSED_OP1(FX_MULT, LD, ST); break; \
+        case OP_MAX: FUSED_OP1(FX_MAX, LD, ST); break; \
+        case OP_MIN: FUSED_OP1(FX_MIN, LD, ST); break; \
+        default: break; \
+        } \
     }
 
 static int fusable(int op) {
@@ -407,19 +456,26 @@ static int fusable(int op) {
            op == OP_MIN;
 }
 
-TPB_INLINE void fused_row(const tpb_cfg *c, const float *x, uint32_t *o, int64_t N, float a,
-                          float b) {
-    int64_t k;
-    int r0 = c->rev0, r1 = c->rev1;
-    switch (c->op0) {
-    case OP_BYPASS: FUSED_OP1(FX_BYPASS); break;
-    case OP_ADD: FUSED_OP1(FX_ADD); break;
-    case OP_SUB: FUSED_OP1(FX_SUB); break;
-    case OP_MULT: FUSED_OP1(FX_MULT); break;
-    case OP_MAX: FUSED_OP1(FX_MAX); break;
-    case OP_MIN: FUSED_OP1(FX_MIN); break;
-    default: break;
-    }
+FUSED_ROW(fused_f32_f32, LD_F32, ST_F32)
+FUSED_ROW(fused_f32_bf16, LD_F32, ST_BF16)
+FUSED_ROW(fused_bf16_f32, LD_BF16, ST_F32)
+FUSED_ROW(fused_bf16_bf16, LD_BF16, ST_BF16)
+
+enum { FUSED_NONE, FUSED_F32_F32, FUSED_F32_BF16, FUSED_BF16_F32, FUSED_BF16_BF16 };
+
+/* Which fused loop runs this instruction, if any: fp32/bf16 in and out (a bf16 store rounds to
+   nearest even), op0 and op1 in the fusable set, one scalar per partition, unit steps. (A kind,
+   not a function pointer, so the loops inline into each target clone of the kernel.) */
+static int fused_kind(const tpb_cfg *c, int64_t W, int64_t src_es, int64_t dst_es) {
+    int in32 = c->in_code == D_FP32 || c->in_code == D_FP32R, in16 = c->in_code == D_BF16;
+    int out32 = c->out_code == D_FP32, out16 = c->out_code == D_BF16 && !c->stochastic;
+    if (W != 1 || src_es != 1 || dst_es != 1 || !fusable(c->op0) || !fusable(c->op1))
+        return FUSED_NONE;
+    if (in32 && out32) return FUSED_F32_F32;
+    if (in32 && out16) return FUSED_F32_BF16;
+    if (in16 && out32) return FUSED_BF16_F32;
+    if (in16 && out16) return FUSED_BF16_BF16;
+    return FUSED_NONE;
 }
 
 TPB_CLONES
@@ -434,12 +490,21 @@ int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_
     int64_t L = (W > 0) ? N / W : N;
     int64_t p;
     if (isz == 0 || osz == 0 || L <= 0) return -1;
-    if ((c->in_code == D_FP32 || c->in_code == D_FP32R) && c->out_code == D_FP32 && W == 1 &&
-        src_es == 1 && dst_es == 1 && fusable(c->op0) && fusable(c->op1)) {
-        for (p = 0; p < n; p++)
-            fused_row(c, (const float *)src + p * src_rs, (uint32_t *)dst + p * dst_rs, N, s0[p],
-                      s1[p]);
-        return 0;
+    {
+        int kind = fused_kind(c, W, src_es, dst_es);
+        if (kind != FUSED_NONE) {
+            for (p = 0; p < n; p++) {
+                const char *x = (const char *)src + p * src_rs * isz;
+                char *o = (char *)dst + p * dst_rs * osz;
+                switch (kind) {
+                case FUSED_F32_F32: fused_f32_f32(c, x, o, N, s0[p], s1[p]); break;
+                case FUSED_F32_BF16: fused_f32_bf16(c, x, o, N, s0[p], s1[p]); break;
+                case FUSED_BF16_F32: fused_bf16_f32(c, x, o, N, s0[p], s1[p]); break;
+                default: fused_bf16_bf16(c, x, o, N, s0[p], s1[p]); break;
+                }
+            }
+            return 0;
+        }
     }
     lut = make_lut(c->in_code, c);
     if (needs_lut(c->in_code) && !lut) return -2;
@@ -452,6 +517,8 @@ int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_
             int64_t off = 0;
             if (c->in_code == D_FP32 || c->in_code == D_FP32R)
                 fast_load_fp32(srow, src_es, i0, cnt, buf);
+            else if (c->in_code == D_BF16)
+                fast_load_bf16(srow, src_es, i0, cnt, buf);
             else
                 load_block(c->in_code, srow, src_es, i0, cnt, buf, lut);
             while (off < cnt) {
