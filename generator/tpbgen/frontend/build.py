@@ -11,7 +11,8 @@ from pycparser import c_ast, c_parser
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir import cprint, ctypes
-from ..ir.cast import to_dict
+from ..ir.body import Body
+from ..ir.cast import to_compact
 from ..ir.consteval import ConstEvaluator, CValue, NotConstant, float_to_int, round_float
 from ..ir.model import (
     Constant,
@@ -711,18 +712,17 @@ class _Builder:
             self.errors.extend(exc.diagnostics)
             return
         loc = self.loc(decl, decl.name)
-        calls = _called(fd.body)
-        end = _max_line(fd) + 1
         if self.is_ours(loc.file):
+            tree, calls, last = to_compact(fd, self.relpath, self.body_column)
             self.functions.append(
                 Function(
                     decl.name,
                     ret.ref(),
                     tuple(params),
                     loc,
-                    end,
+                    last + 1,
                     tuple(calls),
-                    to_dict(fd, self.relpath, keep_columns=False, column=self.body_column),
+                    Body(tree),
                     self.src.section_at(loc.file, loc.line),
                 )
             )
@@ -760,27 +760,6 @@ def convert_constant(value: int | float, kind: str, size: int, signed: bool) -> 
     if signed and value >> (bits - 1):
         value -= 1 << bits
     return value
-
-
-def _called(node: c_ast.Node, out: list[str] | None = None) -> list[str]:
-    """The functions a body calls by name, in first-call order (one walk, no visitor class)."""
-    out = [] if out is None else out
-    if (
-        isinstance(node, c_ast.FuncCall)
-        and isinstance(node.name, c_ast.ID)
-        and node.name.name not in out
-    ):
-        out.append(node.name.name)
-    for _, child in node.children():
-        _called(child, out)
-    return out
-
-
-def _max_line(node: c_ast.Node) -> int:
-    best = node.coord.line if node.coord else 0
-    for _, child in node.children():
-        best = max(best, _max_line(child))
-    return best
 
 
 def _spell(node: c_ast.Node) -> str:

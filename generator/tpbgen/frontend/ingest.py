@@ -65,7 +65,8 @@ def cache_key(inputs: str) -> str:
     macros = hashlib.sha256(
         repr(predefined_macros()).encode()
     ).hexdigest()  # this machine's compiler's
-    tools = f"tpbgen {__version__} ir {IR_VERSION} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
+    layout = hashlib.sha256(ir_io.cache_layout().encode()).hexdigest()[:16]
+    tools = f"tpbgen {__version__} ir {IR_VERSION} layout {layout} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
     return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
 
 
@@ -104,21 +105,26 @@ def ingest(
         except TpbgenError as exc:
             raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
         if store is not None:
-            store.put("ir", src.name, full_key, ir_io.to_jsonable(gen))
+            payload, blobs = ir_io.to_cache(gen)
+            store.put("ir", src.name, full_key, payload, blobs)
     if store is not None:
         warnings.extend(store.warnings[seen:])
     return Ingested(gen, tuple(rebase(warnings, src.root)), from_cache, src.root)
 
 
 def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generation | None:
-    doc = store.get("ir", name, full_key)
-    if doc is None:
-        return None
-    try:
-        gen = ir_io.from_jsonable(Generation, doc)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    error: Exception | None = None
+    with _no_cyclic_gc():  # thousands of small acyclic objects: nothing for the collector
+        got = store.get_with_blobs("ir", name, full_key)
+        if got is None:
+            return None
+        try:
+            gen = ir_io.from_cache(*got)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            error = exc
+    if error is not None:
         store._warn(
-            f"ignored cache entry (does not convert to IR: {type(exc).__name__}); rebuilt it",
+            f"ignored cache entry (does not convert to IR: {type(error).__name__}); rebuilt it",
             store.path("ir", name, full_key),
         )
         return None

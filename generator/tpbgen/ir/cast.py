@@ -12,11 +12,15 @@ pycparser version installed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from pycparser import c_ast
 from pycparser.c_parser import Coord
+
+from .body import pack_coord
+from .body import slots as body_slots
 
 
 def _child_slots(node: c_ast.Node) -> list[str]:
@@ -84,3 +88,69 @@ def from_dict(d: dict[str, Any]) -> c_ast.Node:
         coord = Coord(file, int(line), int(col))
     node: c_ast.Node = cls(**kwargs, coord=coord)
     return node
+
+
+def to_compact(
+    fd: c_ast.Node, relpath: Callable[[str], str], column: Column
+) -> tuple[list[Any], list[str], int]:
+    """A function definition as an `ir.body` compact tree ([file, node], columns read off the
+    original line by `column` as `to_dict(keep_columns=False)` does), the functions it calls by
+    name in first-call order, and its last line: one walk for all three."""
+    file = relpath(fd.coord.file) if fd.coord is not None else ""
+    st = _Walk(file, relpath, column)
+    tree = _enc(fd, st)
+    return [file, tree], st.calls, st.last
+
+
+class _Walk:
+    """What one `to_compact` walk carries (a plain object, so the walk makes no reference cycle)."""
+
+    __slots__ = ("calls", "column", "file", "last", "rel", "relpath", "seen")
+
+    def __init__(self, file: str, relpath: Callable[[str], str], column: Column) -> None:
+        self.file = file
+        self.relpath = relpath
+        self.column = column
+        self.calls: list[str] = []
+        self.seen: set[str] = set()
+        self.last = 0
+        self.rel: dict[str, str] = {}
+
+
+def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
+    cls = type(node)
+    c = node.coord
+    coord: int | str | None = None
+    if c is not None:
+        line = c.line
+        if line > st.last:
+            st.last = line
+        f = st.rel.get(c.file)
+        if f is None:
+            f = st.rel[c.file] = st.relpath(c.file)
+        coord = pack_coord(st.file, f, line, st.column(node, f, line))
+    if cls is c_ast.FuncCall and isinstance(node.name, c_ast.ID):
+        name = node.name.name
+        if name not in st.seen:
+            st.seen.add(name)
+            st.calls.append(name)
+    out: list[Any] = [cls.__name__, coord]
+    for slot, kind in _compact_spec(cls):
+        v = getattr(node, slot)
+        if kind == 0:  # attribute
+            out.append(v)
+        elif v is None or (kind == 2 and not v):  # nothing, or no GNU attributes
+            out.append(None)
+        elif isinstance(v, list):
+            out.append([_enc(x, st) for x in v])
+        else:
+            out.append(_enc(v, st))
+    return out
+
+
+@functools.cache
+def _compact_spec(cls: type[c_ast.Node]) -> tuple[tuple[str, int], ...]:
+    """(slot, 0 attribute / 1 child / 2 the `attributes` child) in `__slots__` order."""
+    return tuple(
+        (s, 0 if is_attr else 2 if s == "attributes" else 1) for s, is_attr in body_slots(cls)
+    )

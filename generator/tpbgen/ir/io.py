@@ -12,11 +12,22 @@ from importlib import resources
 from typing import Any, TypeVar, get_args, get_origin, get_type_hints
 
 from . import model
+from .body import Body
 
 T = TypeVar("T")
 
 
 def to_jsonable(obj: Any) -> Any:
+    """The public JSON form (what `inspect --format json` prints, what schema.json describes): a
+    function's body in the dict form of `ir.cast`."""
+    if isinstance(obj, model.Function):
+        out = {
+            f.name: to_jsonable(getattr(obj, f.name))
+            for f in dataclasses.fields(obj)
+            if f.name != "code"
+        }
+        out["body"] = obj.body
+        return out
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, (tuple, list)):
@@ -60,6 +71,15 @@ def _converter(tp: Any) -> Callable[[Any], Any]:
 def _dataclass_converter(cls: type[Any]) -> Callable[[Any], Any]:
     hints = get_type_hints(cls, vars(model))
     fields = [(f.name, _converter_lazy(hints[f.name])) for f in dataclasses.fields(cls)]
+
+    if cls is model.Function:  # the public form names the body `body` (dict form)
+        fields = [(n, c) for n, c in fields if n != "code"]
+
+        def convert_function(data: dict[str, Any]) -> Any:
+            kw = {name: conv(data[name]) for name, conv in fields if name in data}
+            return cls(**kw, code=Body.from_dict(data["body"]))
+
+        return convert_function
 
     def convert(data: dict[str, Any]) -> Any:
         return cls(**{name: conv(data[name]) for name, conv in fields if name in data})
@@ -106,3 +126,126 @@ def validate(doc: Any) -> list[str]:
         pointer = "/" + "/".join(str(p) for p in err.absolute_path)
         out.append(f"{pointer}: {err.message}")
     return out
+
+
+# -- the IR cache's form --------------------------------------------------------------------------
+# Positional (a dataclass is the list of its field values in declaration order) and without the
+# function bodies, which travel as blobs beside it: their compact JSON text (ir.body), one per
+# function in order, parsed only when a body is read. `cache_layout()` goes into the cache key, so
+# a changed dataclass never reads an old entry.
+
+
+def cache_layout() -> str:
+    """The field names of every IR dataclass: what the positional cache form depends on."""
+    parts = []
+    for cls in vars(model).values():
+        if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == model.__name__:
+            parts.append(f"{cls.__name__}({','.join(f.name for f in dataclasses.fields(cls))})")
+    return ";".join(sorted(parts))
+
+
+@cache
+def _packer(tp: Any) -> Callable[[Any], Any] | None:
+    """JSON-able positional form of a value of type `tp`; None when the value is its own form."""
+    origin = get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            inner = _packer(args[0])
+            if inner is None:
+                return None
+            return lambda v: None if v is None else inner(v)
+        return None  # scalars and tuples of scalars: json writes a tuple as a list
+    if origin is tuple:
+        elem = _packer(get_args(tp)[0])
+        if elem is None:
+            return None
+        return lambda v: [elem(x) for x in v]
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = get_type_hints(tp, vars(model))
+        fields = [
+            (f.name, _packer(hints[f.name]))
+            for f in dataclasses.fields(tp)
+            if not (tp is model.Function and f.name == "code")
+        ]
+
+        def pack(obj: Any) -> list[Any]:
+            return [getattr(obj, n) if p is None else p(getattr(obj, n)) for n, p in fields]
+
+        return pack
+    return None
+
+
+def _tuplify(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v
+
+
+@cache
+def _unpacker(tp: Any) -> Callable[[Any], Any] | None:
+    """The inverse of `_packer`: a checked conversion (wrong shapes raise TypeError/ValueError)."""
+    origin = get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            inner = _unpacker(args[0])
+            if inner is None:
+                return None
+            return lambda v: None if v is None else inner(v)
+        if any(get_origin(a) is tuple for a in args):  # Constant.value: a scalar or a tuple
+            return _tuplify
+        return None
+    if origin is tuple:
+        elem = _unpacker(get_args(tp)[0])
+        if elem is None:
+            return tuple
+        return lambda v: tuple([elem(x) for x in v])
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = get_type_hints(tp, vars(model))
+        fields = [
+            (f.name, _unpacker(hints[f.name]))
+            for f in dataclasses.fields(tp)
+            if not (tp is model.Function and f.name == "code")
+        ]
+        n = len(fields)
+        cls = tp
+
+        def unpack(row: Any) -> Any:
+            if type(row) is not list or len(row) != n:
+                raise ValueError(f"not a {cls.__name__}")
+            return cls(**{k: v if u is None else u(v) for (k, u), v in zip(fields, row)})
+
+        return unpack
+    return None
+
+
+def to_cache(gen: model.Generation) -> tuple[list[Any], list[str]]:
+    """A Generation in the cache's form: the positional payload and the function-body blobs."""
+    pack = _packer(model.Generation)
+    assert pack is not None
+    return pack(gen), [f.code.text() for f in gen.functions]
+
+
+def from_cache(payload: Any, blobs: list[str]) -> model.Generation:
+    """The inverse of `to_cache`; a payload of another shape raises TypeError or ValueError."""
+    fields = [f.name for f in dataclasses.fields(model.Generation)]
+    if type(payload) is not list or len(payload) != len(fields):
+        raise ValueError("not a Generation")
+    at = fields.index("functions")
+    rows = payload[at]
+    if type(rows) is not list or len(rows) != len(blobs):
+        raise ValueError("not as many function bodies as functions")
+    fn_fields = [f.name for f in dataclasses.fields(model.Function) if f.name != "code"]
+    hints = get_type_hints(model.Function, vars(model))
+    convs = [(k, _unpacker(hints[k])) for k in fn_fields]
+    functions = []
+    for row, text in zip(rows, blobs):
+        if type(row) is not list or len(row) != len(convs):
+            raise ValueError("not a Function")
+        kw = {k: v if u is None else u(v) for (k, u), v in zip(convs, row)}
+        functions.append(model.Function(**kw, code=Body(text=text)))
+    payload = list(payload)
+    payload[at] = []
+    unpack = _unpacker(model.Generation)
+    assert unpack is not None
+    gen: model.Generation = unpack(payload)
+    return dataclasses.replace(gen, functions=tuple(functions))
