@@ -713,7 +713,7 @@ class _Builder:
             return
         loc = self.loc(decl, decl.name)
         if self.is_ours(loc.file):
-            tree, calls, last = to_compact(fd, self.relpath, self.body_column)
+            tree, calls, last = to_compact(fd, self.relpath, self.body_column, _COLUMN_CLASSES)
             self.functions.append(
                 Function(
                     decl.name,
@@ -742,6 +742,12 @@ _BODY_KEYWORDS = {
     "Break": "break",
     "Continue": "continue",
 }
+
+
+# the node classes body_column can place (every other node gets column 0)
+_COLUMN_CLASSES = frozenset(
+    {getattr(c_ast, n) for n in _BODY_KEYWORDS} | {c_ast.Constant, c_ast.ID, c_ast.FuncCall}
+)
 
 
 def convert_constant(value: int | float, kind: str, size: int, signed: bool) -> int | float | None:

@@ -172,6 +172,7 @@ def _ingest_uncached(
         ast = parse(text, TU_NAME, relpath)
         lines = SourceLines(root)
         tree = build(ast, relpath, is_ours, lines, dialect, pre.macros)
+        del ast  # freed here: the collector's first pass after the block then sees only the IR
     files = []
     for h in src.all_headers():
         rel = h.relative_to(src.root).as_posix()

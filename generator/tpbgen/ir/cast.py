@@ -91,13 +91,17 @@ def from_dict(d: dict[str, Any]) -> c_ast.Node:
 
 
 def to_compact(
-    fd: c_ast.Node, relpath: Callable[[str], str], column: Column
+    fd: c_ast.Node,
+    relpath: Callable[[str], str],
+    column: Column,
+    column_classes: frozenset[type[c_ast.Node]] | None = None,
 ) -> tuple[list[Any], list[str], int]:
     """A function definition as an `ir.body` compact tree ([file, node], columns read off the
     original line by `column` as `to_dict(keep_columns=False)` does), the functions it calls by
-    name in first-call order, and its last line: one walk for all three."""
+    name in first-call order, and its last line: one walk for all three. `column_classes`, when
+    given, are the only node classes `column` can give a column other than 0."""
     file = relpath(fd.coord.file) if fd.coord is not None else ""
-    st = _Walk(file, relpath, column)
+    st = _Walk(file, relpath, column, column_classes)
     tree = _enc(fd, st)
     return [file, tree], st.calls, st.last
 
@@ -105,10 +109,17 @@ def to_compact(
 class _Walk:
     """What one `to_compact` walk carries (a plain object, so the walk makes no reference cycle)."""
 
-    __slots__ = ("calls", "column", "file", "last", "rel", "relpath", "seen")
+    __slots__ = ("calls", "column", "column_classes", "file", "last", "rel", "relpath", "seen")
 
-    def __init__(self, file: str, relpath: Callable[[str], str], column: Column) -> None:
+    def __init__(
+        self,
+        file: str,
+        relpath: Callable[[str], str],
+        column: Column,
+        column_classes: frozenset[type[c_ast.Node]] | None,
+    ) -> None:
         self.file = file
+        self.column_classes = column_classes
         self.relpath = relpath
         self.column = column
         self.calls: list[str] = []
@@ -128,7 +139,9 @@ def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
         f = st.rel.get(c.file)
         if f is None:
             f = st.rel[c.file] = st.relpath(c.file)
-        coord = pack_coord(st.file, f, line, st.column(node, f, line))
+        cc = st.column_classes
+        col = st.column(node, f, line) if cc is None or cls in cc else 0
+        coord = pack_coord(st.file, f, line, col)
     if cls is c_ast.FuncCall and isinstance(node.name, c_ast.ID):
         name = node.name.name
         if name not in st.seen:
