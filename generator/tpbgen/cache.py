@@ -161,17 +161,13 @@ class Cache:
         except (ValueError, RecursionError) as exc:
             raise Unusable(f"damaged: {exc}") from None
 
-    def put(
-        self, kind: str, name: str, key: str, payload: Any, blobs: Sequence[str] = ()
-    ) -> None:
+    def put(self, kind: str, name: str, key: str, payload: Any, blobs: Sequence[str] = ()) -> None:
         """Store a JSON-able payload and its blobs (JSON texts on one line each, returned
         unparsed); a cache that cannot be written only costs time."""
         if not self.usable():
             return
         try:
-            parts = [
-                json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-            ]
+            parts = [json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False)]
         except (
             RecursionError
         ):  # nested deeper than this Python's json takes (3.12+ bound C recursion apart): not kept

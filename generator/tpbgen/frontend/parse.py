@@ -49,7 +49,7 @@ _MARKER = re.compile(r'^\#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
 
 _LITERAL = re.compile(r"""^\#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""", re.M)
 _NOT_BRACKET = re.compile(r"[^()\[\]{}]+")
-_DEPTH = {ord(c): d for c, d in zip("([{)]}", (1, 1, 1, -1, -1, -1))}
+_DEPTH = {ord(c): d for c, d in zip("([{)]}", (1, 1, 1, -1, -1, -1), strict=True)}
 
 
 def max_nesting(text: str) -> int | None:

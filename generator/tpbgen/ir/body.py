@@ -39,11 +39,18 @@ def _node_classes() -> dict[str, type[c_ast.Node]]:
     }
 
 
-@cache
+_SLOTS: dict[type[c_ast.Node], tuple[tuple[str, bool], ...]] = {}
+
+
 def slots(cls: type[c_ast.Node]) -> tuple[tuple[str, bool], ...]:
     """(slot, is an attribute) for every slot of a node class but coord, in `__slots__` order."""
-    attrs = set(cls.attr_names)
-    return tuple((s, s in attrs) for s in cls.__slots__ if s not in ("coord", "__weakref__"))
+    found = _SLOTS.get(cls)
+    if found is None:
+        attrs = set(cls.attr_names)
+        found = _SLOTS[cls] = tuple(
+            (s, s in attrs) for s in cls.__slots__ if s not in ("coord", "__weakref__")
+        )
+    return found
 
 
 def _cls(name: Any) -> type[c_ast.Node]:
@@ -78,7 +85,7 @@ def _to_dict(file: str, n: list[Any]) -> dict[str, Any]:
     c = coord_text(file, n[1])
     if c is not None:
         out["coord"] = c
-    for (slot, is_attr), v in zip(spec, n[2:]):
+    for (slot, is_attr), v in zip(spec, n[2:], strict=True):
         if is_attr:
             if v != []:
                 out[slot] = v

@@ -12,7 +12,6 @@ pycparser version installed.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -161,9 +160,14 @@ def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
     return out
 
 
-@functools.cache
+_SPECS: dict[type[c_ast.Node], tuple[tuple[str, int], ...]] = {}
+
+
 def _compact_spec(cls: type[c_ast.Node]) -> tuple[tuple[str, int], ...]:
     """(slot, 0 attribute / 1 child / 2 the `attributes` child) in `__slots__` order."""
-    return tuple(
-        (s, 0 if is_attr else 2 if s == "attributes" else 1) for s, is_attr in body_slots(cls)
-    )
+    found = _SPECS.get(cls)
+    if found is None:
+        found = _SPECS[cls] = tuple(
+            (s, 0 if is_attr else 2 if s == "attributes" else 1) for s, is_attr in body_slots(cls)
+        )
+    return found

@@ -139,7 +139,11 @@ def cache_layout() -> str:
     """The field names of every IR dataclass: what the positional cache form depends on."""
     parts = []
     for cls in vars(model).values():
-        if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == model.__name__:
+        if (
+            isinstance(cls, type)
+            and dataclasses.is_dataclass(cls)
+            and cls.__module__ == model.__name__
+        ):
             parts.append(f"{cls.__name__}({','.join(f.name for f in dataclasses.fields(cls))})")
     return ";".join(sorted(parts))
 
@@ -212,7 +216,9 @@ def _unpacker(tp: Any) -> Callable[[Any], Any] | None:
         def unpack(row: Any) -> Any:
             if type(row) is not list or len(row) != n:
                 raise ValueError(f"not a {cls.__name__}")
-            return cls(**{k: v if u is None else u(v) for (k, u), v in zip(fields, row)})
+            return cls(
+                **{k: v if u is None else u(v) for (k, u), v in zip(fields, row, strict=True)}
+            )
 
         return unpack
     return None
@@ -238,10 +244,10 @@ def from_cache(payload: Any, blobs: list[str]) -> model.Generation:
     hints = get_type_hints(model.Function, vars(model))
     convs = [(k, _unpacker(hints[k])) for k in fn_fields]
     functions = []
-    for row, text in zip(rows, blobs):
+    for row, text in zip(rows, blobs, strict=True):
         if type(row) is not list or len(row) != len(convs):
             raise ValueError("not a Function")
-        kw = {k: v if u is None else u(v) for (k, u), v in zip(convs, row)}
+        kw = {k: v if u is None else u(v) for (k, u), v in zip(convs, row, strict=True)}
         functions.append(model.Function(**kw, code=Body(text=text)))
     payload = list(payload)
     payload[at] = []
