@@ -113,14 +113,15 @@ class _Builder:
         """The column of a function-body node, read off the original line like `loc` (so the IR
         does not depend on the preprocessor): a statement's keyword (`for`, `while`, `do`, `if`,
         `switch`, `return`...), or a constant, name or call spelled once on the line; 0 otherwise."""
-        keyword = _BODY_KEYWORDS.get(type(node).__name__)
+        cls = type(node)
+        keyword = _KEYWORD_OF.get(cls)
         if keyword is not None:
             spelling = keyword
-        elif isinstance(node, c_ast.Constant):
-            spelling = node.value
-        elif isinstance(node, c_ast.ID):
+        elif cls is c_ast.ID:
             spelling = node.name
-        elif isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+        elif cls is c_ast.Constant:
+            spelling = node.value
+        elif cls is c_ast.FuncCall and type(node.name) is c_ast.ID:
             spelling = node.name.name
         else:
             return 0
@@ -141,7 +142,7 @@ class _Builder:
                     continue  # a member name, not a name of the function
                 tokens.setdefault(m.group(0), []).append(m.start() + 1)
             self._line_tokens[key] = tokens
-        found = tokens.get(spelling, [])
+        found = tokens.get(spelling)
         if not found or (keyword is None and len(found) > 1):
             return 0
         return found[0]
@@ -744,6 +745,7 @@ _BODY_KEYWORDS = {
 }
 
 
+_KEYWORD_OF = {getattr(c_ast, n): kw for n, kw in _BODY_KEYWORDS.items()}
 # the node classes body_column can place (every other node gets column 0)
 _COLUMN_CLASSES = frozenset(
     {getattr(c_ast, n) for n in _BODY_KEYWORDS} | {c_ast.Constant, c_ast.ID, c_ast.FuncCall}

@@ -13,7 +13,8 @@ import functools
 import gc
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,15 @@ from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits
 from .mapping_json import read_mapping
 from .parse import parse
-from .preprocess import TU_NAME, Preprocessor, fake_libc_dir, predefined_macros, preprocess
+from .preprocess import (
+    TU_NAME,
+    Preprocessed,
+    Preprocessor,
+    available_preprocessor,
+    fake_libc_dir,
+    predefined_macros,
+    preprocess,
+)
 
 
 @dataclass(frozen=True)
@@ -76,9 +85,13 @@ def ingest(
     preprocessor: Preprocessor | None = None,
     cache: Cache | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    preprocessed: Future[Preprocessed] | None = None,
+    on_miss: Callable[[], None] | None = None,
 ) -> Ingested:
     """One generation's IR, from the cache when an entry for exactly these inputs is there. Every
-    diagnostic says which directory its file is relative to (the include root)."""
+    diagnostic says which directory its file is relative to (the include root). `preprocessed`:
+    this generation's preprocessing, already under way; `on_miss` is called before a cold ingest
+    starts (ingest_root starts the next generation's preprocessing there)."""
     try:
         key = inputs_hash(src)
     except OSError as exc:
@@ -100,8 +113,10 @@ def ingest(
     from_cache = gen is not None
     warnings: list[Diagnostic] = []
     if gen is None:
+        if on_miss is not None:
+            on_miss()
         try:
-            gen, warnings = _ingest_uncached(src, key, preprocessor, limits)
+            gen, warnings = _ingest_uncached(src, key, preprocessor, limits, preprocessed)
         except TpbgenError as exc:
             raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
         if store is not None:
@@ -152,11 +167,14 @@ def _ingest_uncached(
     key: str,
     preprocessor: Preprocessor | None,
     limits: Limits = DEFAULT_LIMITS,
+    preprocessed: Future[Preprocessed] | None = None,
 ) -> tuple[Generation, list[Diagnostic]]:
     root = src.root.resolve()
     for h in src.all_headers():
         _refuse_control_bytes(h.read_bytes(), h.relative_to(src.root).as_posix())
-    pre = preprocess(src, preprocessor, limits)
+    pre = (
+        preprocessed.result() if preprocessed is not None else preprocess(src, preprocessor, limits)
+    )
     relpath = functools.cache(
         src.rel
     )  # called for every AST coordinate: resolve each file name once
@@ -285,11 +303,35 @@ def _ingest_root(
     errors: list[Diagnostic] = []
     if use_cache and cache is None:
         cache = Cache()
-    for s in sources:
-        try:
-            out.append(ingest(s, use_cache, cache=cache, limits=limits))
-        except TpbgenError as exc:
-            errors.extend(exc.diagnostics)
+    # The system cpp is a process of its own: while one generation is parsed, the next one's
+    # headers are preprocessed (started when a generation misses the cache, so a warm run starts
+    # none). pcpp runs in this process (and changes directory): not ahead.
+    ahead: dict[int, Future[Preprocessed]] = {}
+    pool = ThreadPoolExecutor(max_workers=1) if available_preprocessor() == "cpp" else None
+
+    def start(i: int) -> None:
+        if pool is not None and i < len(sources) and i not in ahead:
+            ahead[i] = pool.submit(preprocess, sources[i], None, limits)
+
+    try:
+        for i, s in enumerate(sources):
+            start_next = functools.partial(start, i + 1)
+            try:
+                out.append(
+                    ingest(
+                        s,
+                        use_cache,
+                        cache=cache,
+                        limits=limits,
+                        preprocessed=ahead.pop(i, None),
+                        on_miss=start_next,
+                    )
+                )
+            except TpbgenError as exc:
+                errors.extend(exc.diagnostics)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
     if errors:
         raise TpbgenError(errors)
     return out

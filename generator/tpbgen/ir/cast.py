@@ -18,7 +18,7 @@ from typing import Any
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
-from .body import pack_coord
+from .body import _COL_BITS, _COL_MASK, pack_coord
 from .body import slots as body_slots
 
 
@@ -140,24 +140,31 @@ def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
             f = st.rel[c.file] = st.relpath(c.file)
         cc = st.column_classes
         col = st.column(node, f, line) if cc is None or cls in cc else 0
-        coord = pack_coord(st.file, f, line, col)
-    if cls is c_ast.FuncCall and isinstance(node.name, c_ast.ID):
+        if f == st.file and 0 <= col <= _COL_MASK and line >= 0:  # pack_coord, inline
+            coord = line << _COL_BITS | col
+        else:
+            coord = f"{f}:{line}:{col}"
+    if cls is _FuncCall and type(node.name) is _ID:
         name = node.name.name
         if name not in st.seen:
             st.seen.add(name)
             st.calls.append(name)
     out: list[Any] = [cls.__name__, coord]
-    for slot, kind in _compact_spec(cls):
+    spec = _SPECS.get(cls) or _compact_spec(cls)
+    for slot, kind in spec:
         v = getattr(node, slot)
-        if kind == 0:  # attribute
+        if kind == 0 or v is None:  # an attribute, or no child
             out.append(v)
-        elif v is None or (kind == 2 and not v):  # nothing, or no GNU attributes
+        elif kind == 2 and not v:  # no GNU attributes
             out.append(None)
-        elif isinstance(v, list):
+        elif type(v) is list:
             out.append([_enc(x, st) for x in v])
         else:
             out.append(_enc(v, st))
     return out
+
+
+_FuncCall, _ID = c_ast.FuncCall, c_ast.ID
 
 
 _SPECS: dict[type[c_ast.Node], tuple[tuple[str, int], ...]] = {}

@@ -210,18 +210,46 @@ def _unpacker(tp: Any) -> Callable[[Any], Any] | None:
             for f in dataclasses.fields(tp)
             if not (tp is model.Function and f.name == "code")
         ]
-        n = len(fields)
-        cls = tp
-
-        def unpack(row: Any) -> Any:
-            if type(row) is not list or len(row) != n:
-                raise ValueError(f"not a {cls.__name__}")
-            return cls(
-                **{k: v if u is None else u(v) for (k, u), v in zip(fields, row, strict=True)}
-            )
-
-        return unpack
+        return _make_unpack(tp, fields)
     return None
+
+
+def _make_unpack(
+    cls: type[Any], fields: list[tuple[str, Callable[[Any], Any] | None]]
+) -> Callable[[Any], Any]:
+    """Rows to instances of a frozen dataclass without its __init__ (a setattr per field through
+    the frozen check was most of a warm load): the instance's __dict__ is filled directly, which
+    is what __init__ would leave (every field is in the row; no IR class has __post_init__ work
+    for these values). A class of small values (TypeRef, Maintenance: a few dozen distinct among
+    thousands) gives equal rows one shared instance."""
+    names = tuple(k for k, _ in fields)
+    convert = tuple((k, i, u) for i, (k, u) in enumerate(fields) if u is not None)
+    n = len(fields)
+    new = object.__new__
+    name = cls.__name__
+    memo: dict[tuple[Any, ...], Any] | None = {} if cls in _SHARED else None
+
+    def unpack(row: Any) -> Any:
+        if type(row) is not list or len(row) != n:
+            raise ValueError(f"not a {name}")
+        if memo is not None:
+            key = tuple(row)
+            found = memo.get(key)
+            if found is not None:
+                return found
+        obj = new(cls)
+        d = obj.__dict__
+        d.update(zip(names, row, strict=True))
+        for k, i, u in convert:
+            d[k] = u(row[i])
+        if memo is not None and len(memo) < 4096:
+            memo[key] = obj
+        return obj
+
+    return unpack
+
+
+_SHARED = (model.TypeRef, model.Maintenance)  # leaf values, all scalar fields: safe to share
 
 
 def to_cache(gen: model.Generation) -> tuple[list[Any], list[str]]:
@@ -240,15 +268,13 @@ def from_cache(payload: Any, blobs: list[str]) -> model.Generation:
     rows = payload[at]
     if type(rows) is not list or len(rows) != len(blobs):
         raise ValueError("not as many function bodies as functions")
-    fn_fields = [f.name for f in dataclasses.fields(model.Function) if f.name != "code"]
-    hints = get_type_hints(model.Function, vars(model))
-    convs = [(k, _unpacker(hints[k])) for k in fn_fields]
+    unpack_fn = _unpacker(model.Function)
+    assert unpack_fn is not None
     functions = []
     for row, text in zip(rows, blobs, strict=True):
-        if type(row) is not list or len(row) != len(convs):
-            raise ValueError("not a Function")
-        kw = {k: v if u is None else u(v) for (k, u), v in zip(convs, row, strict=True)}
-        functions.append(model.Function(**kw, code=Body(text=text)))
+        fn = unpack_fn(row)
+        fn.__dict__["code"] = Body(text=text)  # the one field the row leaves out
+        functions.append(fn)
     payload = list(payload)
     payload[at] = []
     unpack = _unpacker(model.Generation)
