@@ -120,8 +120,12 @@ def ingest(
         except TpbgenError as exc:
             raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
         if store is not None:
-            payload, blobs = ir_io.to_cache(gen)
-            store.put("ir", src.name, full_key, payload, blobs)
+            with _no_cyclic_gc():  # the payload's lists: short-lived, acyclic
+                payload, blobs = ir_io.to_cache(gen)
+                store.put("ir", src.name, full_key, payload, blobs)
+                del payload
+            for f in gen.functions:
+                f.code.release_tree()  # the text is written: keep that (fewer objects to track)
     if store is not None:
         warnings.extend(store.warnings[seen:])
     return Ingested(gen, tuple(rebase(warnings, src.root)), from_cache, src.root)

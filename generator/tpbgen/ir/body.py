@@ -151,6 +151,11 @@ class Body:
             self._text = json.dumps(self._tree, separators=(",", ":"), ensure_ascii=False)
         return self._text
 
+    def release_tree(self) -> None:
+        """Keep only the text (made now if need be): one string instead of a list per node."""
+        self.text()
+        self._tree = None
+
     def as_dict(self) -> dict[str, Any]:
         file, node = self.tree()
         return _to_dict(file, node)

@@ -18,7 +18,7 @@ from typing import Any
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
-from .body import _COL_BITS, _COL_MASK, pack_coord
+from .body import _COL_BITS, _COL_MASK
 from .body import slots as body_slots
 
 
