@@ -19,6 +19,7 @@ from pycparser import c_ast, c_parser
 
 from ..deep import MAX_NESTING, MAX_TREE_DEPTH
 from ..errors import Diagnostic, Severity, TpbgenError
+from ..ir.body import slots as body_slots
 
 _PARSE_ERR = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 
@@ -150,18 +151,41 @@ def regroup_and_check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> 
     stack: list[tuple[c_ast.Node, int]] = [(root, 0)]
     pop, push = stack.pop, stack.append
     binop = c_ast.BinaryOp
+    spec_of = _CHILD_SLOTS
     while stack:
         node, depth = pop()
         if depth > MAX_TREE_DEPTH:
             _too_deep(node, relpath)
         depth += 1
-        for name, child in node.children():
-            if type(child) is binop and child.op in ("&&", "||"):
-                terms = _chain(child)
-                if len(terms) >= REGROUP_MIN:
-                    child = _balanced(terms, child.op, 0, len(terms))
-                    _set_child(node, name, child)
-            push((child, depth))
+        cls = type(node)
+        spec = spec_of.get(cls) or _child_slots(cls)
+        for slot in spec:  # the children in node.children() order, without building that list
+            v = getattr(node, slot)
+            if v is None:
+                continue
+            if type(v) is list:
+                for i, child in enumerate(v):
+                    if type(child) is binop and child.op in ("&&", "||"):
+                        v[i] = child = _regrouped(child)
+                    push((child, depth))
+            else:
+                if type(v) is binop and v.op in ("&&", "||"):
+                    v = _regrouped(v)
+                    setattr(node, slot, v)
+                push((v, depth))
+
+
+def _regrouped(chain: c_ast.BinaryOp) -> c_ast.Node:
+    terms = _chain(chain)
+    return _balanced(terms, chain.op, 0, len(terms)) if len(terms) >= REGROUP_MIN else chain
+
+
+_CHILD_SLOTS: dict[type[c_ast.Node], tuple[str, ...]] = {}
+
+
+def _child_slots(cls: type[c_ast.Node]) -> tuple[str, ...]:
+    found = _CHILD_SLOTS[cls] = tuple(s for s, is_attr in body_slots(cls) if not is_attr)
+    return found
 
 
 def _too_deep(node: c_ast.Node, relpath: Callable[[str], str]) -> None:
