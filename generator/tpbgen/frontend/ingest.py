@@ -115,17 +115,24 @@ def ingest(
     if gen is None:
         if on_miss is not None:
             on_miss()
-        try:
-            gen, warnings = _ingest_uncached(src, key, preprocessor, limits, preprocessed)
-        except TpbgenError as exc:
-            raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
-        if store is not None:
-            with _no_cyclic_gc():  # the payload's lists: short-lived, acyclic
-                payload, blobs = ir_io.to_cache(gen)
-                store.put("ir", src.name, full_key, payload, blobs)
-                del payload
-            for f in gen.functions:
-                f.code.release_tree()  # the text is written: keep that (fewer objects to track)
+        # The collector stays paused until the cache entry is written and the bodies are text
+        # (the payload's lists are short-lived and acyclic; a body's text is one object where its
+        # tree is a list per AST node): its first pass afterwards has little left to walk.
+        with _no_cyclic_gc():
+            try:
+                gen, warnings = _ingest_uncached(src, key, preprocessor, limits, preprocessed)
+            except TpbgenError as exc:
+                raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
+            if store is not None:
+                try:
+                    payload, blobs = ir_io.to_cache(gen)
+                except RecursionError:  # a body deeper than this Python's json takes: not kept
+                    pass
+                else:
+                    store.put("ir", src.name, full_key, payload, blobs)
+                    del payload
+                    for f in gen.functions:
+                        f.code.release_tree()
     if store is not None:
         warnings.extend(store.warnings[seen:])
     return Ingested(gen, tuple(rebase(warnings, src.root)), from_cache, src.root)

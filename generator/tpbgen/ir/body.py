@@ -118,6 +118,9 @@ def _from_dict(file: str, d: dict[str, Any]) -> list[Any]:
     return out
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once
+
+
 class Body:
     """One function body, compact; equal when the bodies are. See the module docstring."""
 
@@ -148,7 +151,7 @@ class Body:
 
     def text(self) -> str:
         if self._text is None:
-            self._text = json.dumps(self._tree, separators=(",", ":"), ensure_ascii=False)
+            self._text = _encode(self._tree)
         return self._text
 
     def release_tree(self) -> None:
