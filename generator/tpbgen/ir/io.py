@@ -232,21 +232,26 @@ def _make_unpack(
     def unpack(row: Any) -> Any:
         if type(row) is not list or len(row) != n:
             raise ValueError(f"not a {name}")
-        if memo is not None:
-            key = tuple(row)
-            found = memo.get(key)
-            if found is not None:
-                return found
         obj = new(cls)
         d = obj.__dict__
-        d.update(zip(names, row, strict=True))
+        d.update(zip(names, row))  # noqa: B905 (the length is checked above)
         for k, i, u in convert:
             d[k] = u(row[i])
-        if memo is not None and len(memo) < 4096:
-            memo[key] = obj
         return obj
 
-    return unpack
+    if memo is None:
+        return unpack
+
+    def unpack_shared(row: Any) -> Any:
+        key = tuple(row) if type(row) is list else None
+        found = memo.get(key) if key is not None else None
+        if found is None:
+            found = unpack(row)
+            if len(memo) < 4096:
+                memo[tuple(row)] = found
+        return found
+
+    return unpack_shared
 
 
 _SHARED = (model.TypeRef, model.Maintenance)  # leaf values, all scalar fields: safe to share
