@@ -1,15 +1,20 @@
 """Ingest speed: all four generations cold, then with the IR cache warm, against pycparser alone.
 
-    python benchmarks/ingest.py [--headers vendor_headers] [--repeat 3]
+    python benchmarks/ingest.py [--headers vendor_headers] [--rounds 7]
 
-Prints, in one run, seconds and ratios against the baseline "pycparser alone on the same
-preprocessed text" (the part of ingest no implementation can skip).
+Prints, in one run, times and ratios against the baseline "pycparser alone on the same
+preprocessed text" (the part of ingest no implementation can skip; a fresh CParser per
+generation, with Python's default garbage collection, as a user of pycparser runs it), and the
+warm ingest against the cold one. Rounds are interleaved (baseline, cold, warm, baseline, ...);
+min and median of each are printed. Cold: an empty cache directory each time (preprocessing,
+parsing, the IR build and writing the cache entry); warm: every IR from the cache.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -22,19 +27,10 @@ from tpbgen.frontend.ingest import ingest_root
 from tpbgen.frontend.preprocess import preprocess
 
 
-def best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--headers", type=Path, default=Path("vendor_headers"))
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=7)
     args = ap.parse_args()
     sources = discover(args.headers)
     texts = [reduce_dialect(preprocess(s).text)[0] for s in sources]
@@ -48,25 +44,38 @@ def main() -> None:
             os.environ["TPBGEN_CACHE_DIR"] = cache
             ingest_root(args.headers)
 
-    with tempfile.TemporaryDirectory() as cache:
-        os.environ["TPBGEN_CACHE_DIR"] = cache
-        ingest_root(args.headers)  # fill the cache
+    warm_dir = tempfile.TemporaryDirectory()
 
-        def warm() -> None:
-            results = ingest_root(args.headers)
-            assert all(r.from_cache for r in results)
+    def warm() -> None:
+        os.environ["TPBGEN_CACHE_DIR"] = warm_dir.name
+        results = ingest_root(args.headers)
+        assert all(r.from_cache for r in results)
 
-        t_warm = best(warm, args.repeat)
-    t_parse = best(parse_only, args.repeat)
-    t_cold = best(cold, args.repeat)
+    os.environ["TPBGEN_CACHE_DIR"] = warm_dir.name
+    ingest_root(args.headers)  # fill the warm cache
+    parse_only()  # and pycparser's tables
+    times: dict[str, list[float]] = {"parse": [], "cold": [], "warm": []}
+    for _ in range(args.rounds):
+        for name, fn in (("parse", parse_only), ("cold", cold), ("warm", warm)):
+            t0 = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t0)
+    warm_dir.cleanup()
+    lo = {k: min(v) for k, v in times.items()}
+    med = {k: statistics.median(v) for k, v in times.items()}
     lines = sum(t.count("\n") for t in texts)
     print(f"generations: {', '.join(s.name for s in sources)} ({lines} preprocessed lines)")
-    print(f"baseline  pycparser alone, same text : {t_parse * 1e3:8.1f} ms  1.00x")
+    print(f"{args.rounds} interleaved rounds; min / median")
     print(
-        f"ingest    all four, cold (no cache)  : {t_cold * 1e3:8.1f} ms  {t_cold / t_parse:5.2f}x the baseline"
+        f"baseline  pycparser alone, same text : {lo['parse'] * 1e3:7.1f} / {med['parse'] * 1e3:7.1f} ms"
     )
     print(
-        f"ingest    all four, warm IR cache    : {t_warm * 1e3:8.1f} ms  {t_warm / t_parse:5.2f}x the baseline ({t_cold / t_warm:.1f}x faster than cold)"
+        f"ingest    all four, cold (no cache)  : {lo['cold'] * 1e3:7.1f} / {med['cold'] * 1e3:7.1f} ms"
+        f"  {lo['cold'] / lo['parse']:.2f}x / {med['cold'] / med['parse']:.2f}x the baseline"
+    )
+    print(
+        f"ingest    all four, warm IR cache    : {lo['warm'] * 1e3:7.1f} / {med['warm'] * 1e3:7.1f} ms"
+        f"  {lo['warm'] / lo['cold']:.1%} / {med['warm'] / med['cold']:.1%} of cold"
     )
 
 

@@ -1,9 +1,10 @@
 """tpbgen's on-disk cache: data-only entries keyed by content hash, in a private directory.
 
 Nothing read from the cache can execute code: an entry is one line of JSON (`format`, `kind`,
-`key`, the sha256 of the payload) and then the payload, a JSON document; both are checked before
-the payload is parsed and turned into IR dataclasses field by field. There is no pickle and no
-import by name. The directory is created
+`key`, the number of blobs, the sha256 of everything after that line) and then the payload, a JSON
+document on one line, and then its blobs, one JSON text a line (kept as text, parsed only when
+read: the IR's function bodies); the line and the checksum are checked before the payload is
+parsed and turned into IR dataclasses field by field. There is no pickle and no import by name. The directory is created
 0700; an existing one that another user owns, or that is group- or world-writable, is not used
 (one warning, then tpbgen runs uncached) unless `TPBGEN_CACHE_SHARED=1` says the user trusts it.
 An entry another user owns, a symlink, a damaged, truncated, stale or unreadable entry costs only
@@ -23,13 +24,14 @@ import os
 import re
 import secrets
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, Severity
 
-FORMAT = "tpbgen-cache/1"
+FORMAT = "tpbgen-cache/2"  # 2: blobs after the payload
 MAX_ENTRIES = 64
 MAX_BYTES = 256 * 1024 * 1024
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
@@ -101,11 +103,16 @@ class Cache:
 
     def get(self, kind: str, name: str, key: str) -> Any | None:
         """The payload stored for (kind, name, key), or None (missing or unusable: rebuild)."""
+        got = self.get_with_blobs(kind, name, key)
+        return None if got is None else got[0]
+
+    def get_with_blobs(self, kind: str, name: str, key: str) -> tuple[Any, list[str]] | None:
+        """The payload and the blobs (unparsed JSON texts) stored for (kind, name, key), or None."""
         if not self.usable():
             return None
         p = self.path(kind, name, key)
         try:
-            payload = self._read(p, kind, key)
+            got = self._read(p, kind, key)
         except FileNotFoundError:
             return None
         except (OSError, Unusable) as exc:
@@ -114,9 +121,9 @@ class Cache:
             return None
         with contextlib.suppress(OSError):
             os.utime(p)  # least recently used goes first
-        return payload
+        return got
 
-    def _read(self, p: Path, kind: str, key: str) -> Any:
+    def _read(self, p: Path, kind: str, key: str) -> tuple[Any, list[str]]:
         fd = os.open(
             p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         )  # a FIFO must not block
@@ -144,27 +151,36 @@ class Cache:
             raise Unusable("stale: made from other inputs")
         if hashlib.sha256(body).hexdigest() != doc.get("payload_sha256"):
             raise Unusable("damaged: its payload does not match its checksum")
+        n = doc.get("blobs", 0)
+        payload, _, rest = body.partition(b"\n")
         try:
-            return json.loads(body)
+            blobs = rest.decode("utf-8").split("\n") if n else []
+            if not isinstance(n, int) or len(blobs) != n or (not n and rest):
+                raise Unusable("damaged: not as many blobs as its header says")
+            return json.loads(payload), blobs
         except (ValueError, RecursionError) as exc:
             raise Unusable(f"damaged: {exc}") from None
 
-    def put(self, kind: str, name: str, key: str, payload: Any) -> None:
-        """Store a JSON-able payload; a cache that cannot be written only costs time."""
+    def put(self, kind: str, name: str, key: str, payload: Any, blobs: Sequence[str] = ()) -> None:
+        """Store a JSON-able payload and its blobs (JSON texts on one line each, returned
+        unparsed); a cache that cannot be written only costs time."""
         if not self.usable():
             return
         try:
-            body = json.dumps(
-                payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False
-            ).encode("utf-8")
+            parts = [json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False)]
         except (
             RecursionError
         ):  # nested deeper than this Python's json takes (3.12+ bound C recursion apart): not kept
             return
+        if any("\n" in b for b in blobs):
+            raise ValueError("a cache blob is one line of JSON")
+        parts.extend(blobs)
+        body = "\n".join(parts).encode("utf-8")
         head = {
             "format": FORMAT,
             "kind": kind,
             "key": key,
+            "blobs": len(blobs),
             "payload_sha256": hashlib.sha256(body).hexdigest(),
         }
         p = self.path(kind, name, key)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from dataclasses import dataclass, field, replace
+import sys
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from ..checks.annotations import check_annotations
 from ..checks.reconcile import Finding, reconcile, waivers_for
 from ..checks.verify_cc import find_cc, verify_cc
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
-from ..frontend.ingest import Ingested, ingest_root
+from ..frontend.ingest import Ingested, cache_key, ingest_root
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
 from ..frontend.limits import Limits
 from ..ir.model import Generation
@@ -132,8 +133,15 @@ def build_package(
     waivers: Path | None = None,
     verify: bool = True,
     limits: Limits = DEFAULT_LIMITS,
+    keep_translated: bool = False,
 ) -> Build:
-    """Everything `generate` decides. `verify=False` (--no-verify-cc) skips the compiler probe."""
+    """Everything `generate` decides. `verify=False` (--no-verify-cc) skips the compiler probe.
+
+    The translated and rendered results are cached (kind `render`, data only like the IR) by
+    `render_key`: every generation's IR key, the hash of tpbgen's own code and templates and the
+    versions of what renders. On a hit nothing is translated or rendered; the checks (reconcile,
+    annotations, the layout proof) still run, so the diagnostics and the exit code are the same.
+    `keep_translated=True` (tests, benchmarks) always translates, to return the translations."""
     from .render import RenderInput, render
 
     cache = Cache() if use_cache else None
@@ -142,6 +150,13 @@ def build_package(
     summaries: list[GenSummary] = []
     translated: list[tuple[Generation, TranslatedGen]] = []
     unusable = False
+    key = render_key([r.gen for r in results])
+    hit = None
+    if cache is not None and not keep_translated:
+        seen = len(cache.warnings)
+        hit = _rendered_from_cache(cache, key, [r.gen.name for r in results])
+        diagnostics += cache.warnings[seen:]
+    done: dict[str, tuple[list[Diagnostic], int, int]] = {}  # gen -> translator notes, counts
     for r in results:
         g = r.gen
         ws, wfile = waivers_for(waivers, g.name)
@@ -152,19 +167,24 @@ def build_package(
             wrong, layouts = verify_layouts(r, cache)
             diagnostics += rebase(wrong, r.root)
             unusable = unusable or bool(wrong)
-        try:
-            tr = translate(g)
-        except TpbgenError as exc:
-            diagnostics += rebase(exc.diagnostics, r.root)
-            unusable = True
-            continue
+        if hit is not None:
+            warnings, n_functions, n_top = hit.gens[g.name]
+        else:
+            try:
+                tr = translate(g)
+            except TpbgenError as exc:
+                diagnostics += rebase(exc.diagnostics, r.root)
+                unusable = True
+                continue
+            translated.append((g, tr))
+            warnings, n_functions, n_top = list(tr.warnings), len(tr.functions), len(tr.top)
+            done[g.name] = (warnings, n_functions, n_top)
         # --strict: a predicate the runtime cannot run is an error, not a stub
         notes = [
             replace(w, severity=Severity.ERROR) if strict and w.code == "untranslated" else w
-            for w in tr.warnings
+            for w in warnings
         ]
         diagnostics += rebase(notes, r.root)
-        translated.append((g, tr))
         stale = tuple(f.name for f in findings if f.kind == "stale")
         summaries.append(
             GenSummary(
@@ -172,14 +192,17 @@ def build_package(
                 g.core_version,
                 len(g.enums),
                 len(g.structs),
-                len(tr.functions),
-                len(tr.top),
+                n_functions,
+                n_top,
                 stale,
                 layouts,
             )
         )
     build = Build({}, summaries, diagnostics, translated, unusable)
     if build.failed:
+        return build
+    if hit is not None:
+        build.files = dict(hit.files)
         return build
     gens = [r.gen for r in results]
     man = manifest(gens)
@@ -195,14 +218,122 @@ def build_package(
     man["files"] = manifest_files(files)
     files[MANIFEST] = json.dumps(man, indent=2, sort_keys=True) + "\n"
     build.files = files
+    if cache is not None:
+        cache.put("render", "package", key, _rendered_payload(done, files))
     return build
+
+
+# -- the rendered-package cache -------------------------------------------------------------------
+
+
+def code_hash() -> str:
+    """One hash over tpbgen's own source and its templates (every file, by path and content): a
+    rendered package is reused only by the very code and templates that rendered it. Read again on
+    every call (a few milliseconds), so an edit within one process counts too."""
+    from ..templating import template_root
+
+    h = hashlib.sha256()
+    pkg = Path(__file__).resolve().parent.parent
+    templates = template_root().resolve()
+    for label, root in (("tpbgen", pkg), ("templates", templates)):
+        for path in sorted(root.rglob("*")):
+            rel = path.relative_to(root)
+            if "__pycache__" in rel.parts or not path.is_file():
+                continue
+            if label == "tpbgen" and rel.parts[0] == "templates":
+                continue  # hashed from where it really is, below
+            h.update(f"{label}/{rel.as_posix()}\n".encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def render_key(gens: list[Generation]) -> str:
+    """What a rendered package depends on: every generation's IR key (its inputs and what shaped
+    its IR), tpbgen's code and templates, and the versions of Python and Jinja."""
+    import jinja2
+
+    parts = [
+        f"render {RENDER_CACHE_VERSION} tpbgen {__version__} code {code_hash()}",
+        f"python {sys.version} jinja2 {jinja2.__version__}",
+        *(f"{g.name} {cache_key(g.inputs_sha256)}" for g in gens),
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+RENDER_CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class _Rendered:
+    gens: dict[str, tuple[list[Diagnostic], int, int]]
+    files: dict[str, str]
+
+
+def _diag_json(d: Diagnostic) -> dict[str, Any]:
+    return {f.name: getattr(d, f.name) for f in fields(Diagnostic)}
+
+
+def _diag_from(doc: dict[str, Any]) -> Diagnostic:
+    kw = {f.name: doc[f.name] for f in fields(Diagnostic)}
+    kw["severity"] = Severity(kw["severity"])
+    for name in ("message", "file", "code", "base"):
+        if not isinstance(kw[name], str):
+            raise TypeError(name)
+    for name in ("line", "col"):
+        if not isinstance(kw[name], int):
+            raise TypeError(name)
+    if kw["pointer"] is not None and not isinstance(kw["pointer"], str):
+        raise TypeError("pointer")
+    return Diagnostic(**kw)
+
+
+def _rendered_payload(
+    done: dict[str, tuple[list[Diagnostic], int, int]], files: dict[str, str]
+) -> dict[str, Any]:
+    return {
+        "gens": {
+            name: {"warnings": [_diag_json(w) for w in ws], "functions": nf, "top": nt}
+            for name, (ws, nf, nt) in done.items()
+        },
+        "files": files,
+    }
+
+
+def _rendered_from_cache(cache: Cache, key: str, names: list[str]) -> _Rendered | None:
+    """The cached rendering for `key`, checked field by field; None (render again) otherwise."""
+    doc = cache.get("render", "package", key)
+    if doc is None:
+        return None
+    try:
+        gens = {}
+        for name in names:
+            g = doc["gens"][name]
+            nf, nt = g["functions"], g["top"]
+            if not (isinstance(nf, int) and isinstance(nt, int)):
+                raise TypeError("counts")
+            gens[name] = ([_diag_from(w) for w in g["warnings"]], nf, nt)
+        files = doc["files"]
+        if not (
+            isinstance(files, dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())
+        ):
+            raise TypeError("files")
+        if len(doc["gens"]) != len(names):
+            raise ValueError("generations")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        cache._warn(
+            f"ignored cache entry (not a rendered package: {type(exc).__name__}); rebuilt it",
+            cache.path("render", "package", key),
+        )
+        return None
+    return _Rendered(gens, files)
 
 
 def build_files(
     headers: Path, use_cache: bool = True
 ) -> tuple[dict[str, str], list[tuple[Generation, TranslatedGen]], list[Diagnostic]]:
     """The file set alone (for tests and benchmarks); a failed build raises its diagnostics."""
-    b = build_package(headers, use_cache)
+    b = build_package(headers, use_cache, keep_translated=True)
     if b.failed:
         raise TpbgenError([d for d in b.diagnostics if d.severity == Severity.ERROR], b.exit_code)
     return b.files, b.translated, b.diagnostics

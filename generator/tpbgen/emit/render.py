@@ -9,11 +9,14 @@ no absolute paths.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
+
+import jinja2
 
 from .. import __version__
 from ..ir.model import Generation
@@ -151,8 +154,15 @@ def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
     return rows
 
 
+@functools.cache
+def _environment(root: str) -> jinja2.Environment:
+    """One Jinja environment per template directory and process, so each template is compiled
+    once (Jinja still reloads a template whose file changed since)."""
+    return environment()
+
+
 def render(inp: RenderInput) -> dict[str, str]:
-    env = environment()
+    env = _environment(str(template_root()))
     base = template_root() / "runtime"
     has_executor = (base / "gen" / "executor.py.j2").is_file()
     contexts = [gen_context(g, tr, has_executor) for g, tr in inp.gens]

@@ -11,7 +11,8 @@ from pycparser import c_ast, c_parser
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir import cprint, ctypes
-from ..ir.cast import to_dict
+from ..ir.body import Body
+from ..ir.cast import to_compact
 from ..ir.consteval import ConstEvaluator, CValue, NotConstant, float_to_int, round_float
 from ..ir.model import (
     Constant,
@@ -112,14 +113,15 @@ class _Builder:
         """The column of a function-body node, read off the original line like `loc` (so the IR
         does not depend on the preprocessor): a statement's keyword (`for`, `while`, `do`, `if`,
         `switch`, `return`...), or a constant, name or call spelled once on the line; 0 otherwise."""
-        keyword = _BODY_KEYWORDS.get(type(node).__name__)
+        cls = type(node)
+        keyword = _KEYWORD_OF.get(cls)
         if keyword is not None:
             spelling = keyword
-        elif isinstance(node, c_ast.Constant):
-            spelling = node.value
-        elif isinstance(node, c_ast.ID):
+        elif cls is c_ast.ID:
             spelling = node.name
-        elif isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+        elif cls is c_ast.Constant:
+            spelling = node.value
+        elif cls is c_ast.FuncCall and type(node.name) is c_ast.ID:
             spelling = node.name.name
         else:
             return 0
@@ -140,7 +142,7 @@ class _Builder:
                     continue  # a member name, not a name of the function
                 tokens.setdefault(m.group(0), []).append(m.start() + 1)
             self._line_tokens[key] = tokens
-        found = tokens.get(spelling, [])
+        found = tokens.get(spelling)
         if not found or (keyword is None and len(found) > 1):
             return 0
         return found[0]
@@ -711,18 +713,17 @@ class _Builder:
             self.errors.extend(exc.diagnostics)
             return
         loc = self.loc(decl, decl.name)
-        calls = _called(fd.body)
-        end = _max_line(fd) + 1
         if self.is_ours(loc.file):
+            tree, calls, last = to_compact(fd, self.relpath, self.body_column, _COLUMN_CLASSES)
             self.functions.append(
                 Function(
                     decl.name,
                     ret.ref(),
                     tuple(params),
                     loc,
-                    end,
+                    last + 1,
                     tuple(calls),
-                    to_dict(fd, self.relpath, keep_columns=False, column=self.body_column),
+                    Body(tree),
                     self.src.section_at(loc.file, loc.line),
                 )
             )
@@ -744,6 +745,13 @@ _BODY_KEYWORDS = {
 }
 
 
+_KEYWORD_OF = {getattr(c_ast, n): kw for n, kw in _BODY_KEYWORDS.items()}
+# the node classes body_column can place (every other node gets column 0)
+_COLUMN_CLASSES = frozenset(
+    {getattr(c_ast, n) for n in _BODY_KEYWORDS} | {c_ast.Constant, c_ast.ID, c_ast.FuncCall}
+)
+
+
 def convert_constant(value: int | float, kind: str, size: int, signed: bool) -> int | float | None:
     """A constant's value converted to its declared type, as C's initialisation converts it: to
     float rounded once (`static const float X = 0.1;` holds 0.100000001490116...), to an integer
@@ -760,27 +768,6 @@ def convert_constant(value: int | float, kind: str, size: int, signed: bool) -> 
     if signed and value >> (bits - 1):
         value -= 1 << bits
     return value
-
-
-def _called(node: c_ast.Node, out: list[str] | None = None) -> list[str]:
-    """The functions a body calls by name, in first-call order (one walk, no visitor class)."""
-    out = [] if out is None else out
-    if (
-        isinstance(node, c_ast.FuncCall)
-        and isinstance(node.name, c_ast.ID)
-        and node.name.name not in out
-    ):
-        out.append(node.name.name)
-    for _, child in node.children():
-        _called(child, out)
-    return out
-
-
-def _max_line(node: c_ast.Node) -> int:
-    best = node.coord.line if node.coord else 0
-    for _, child in node.children():
-        best = max(best, _max_line(child))
-    return best
 
 
 def _spell(node: c_ast.Node) -> str:

@@ -7,6 +7,7 @@ annotation on each field, the usage notes above each struct and the Rust-style `
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,7 @@ class SourceLines:
     def __init__(self, root: Path) -> None:
         self._root = root
         self._cache: dict[str, list[str]] = {}
+        self._sections: dict[str, tuple[list[int], list[str]]] = {}  # `//*` marker lines, names
 
     def lines(self, rel: str) -> list[str]:
         if rel not in self._cache:
@@ -110,12 +112,16 @@ class SourceLines:
 
     def section_at(self, rel: str, n: int) -> str:
         """The last `//* name` section marker at or above line n."""
-        ls = self.lines(rel)
-        for i in range(min(n, len(ls)) - 1, -1, -1):
-            m = _SECTION.match(ls[i])
-            if m:
-                return m.group(1)
-        return ""
+        marks = self._sections.get(rel)
+        if marks is None:
+            found = [
+                (i + 1, m.group(1))
+                for i, text in enumerate(self.lines(rel))
+                if "//*" in text and (m := _SECTION.match(text))
+            ]
+            marks = self._sections[rel] = ([ln for ln, _ in found], [nm for _, nm in found])
+        at = bisect.bisect_right(marks[0], n) - 1
+        return marks[1][at] if at >= 0 else ""
 
     def banner(self, rel: str) -> str:
         """The line of the file's leading comment block that names the core (`... NC-vN ...`),
@@ -139,6 +145,27 @@ class SourceLines:
 
 def _comment_start(text: str) -> int:
     """Index of the `//` that starts a comment on this line, outside string and char literals."""
+    if "/" not in text:
+        return -1
+    if '"' in text or "'" in text:
+        return _comment_start_quoted(text)
+    i = 0
+    while True:  # no literals on the line: the first `//` outside a `/* */`
+        j = text.find("/", i)
+        if j < 0 or j >= len(text) - 1:
+            return -1
+        if text[j + 1] == "/":
+            return j
+        if text[j + 1] == "*":
+            end = text.find("*/", j + 2)
+            if end < 0:
+                return -1
+            i = end + 2
+        else:
+            i = j + 1
+
+
+def _comment_start_quoted(text: str) -> int:
     quote = ""
     i = 0
     while i < len(text) - 1:

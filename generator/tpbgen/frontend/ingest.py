@@ -13,7 +13,8 @@ import functools
 import gc
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,15 @@ from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits
 from .mapping_json import read_mapping
 from .parse import parse
-from .preprocess import TU_NAME, Preprocessor, fake_libc_dir, predefined_macros, preprocess
+from .preprocess import (
+    TU_NAME,
+    Preprocessed,
+    Preprocessor,
+    available_preprocessor,
+    fake_libc_dir,
+    predefined_macros,
+    preprocess,
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,8 @@ def cache_key(inputs: str) -> str:
     macros = hashlib.sha256(
         repr(predefined_macros()).encode()
     ).hexdigest()  # this machine's compiler's
-    tools = f"tpbgen {__version__} ir {IR_VERSION} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
+    layout = hashlib.sha256(ir_io.cache_layout().encode()).hexdigest()[:16]
+    tools = f"tpbgen {__version__} ir {IR_VERSION} layout {layout} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
     return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
 
 
@@ -75,9 +85,13 @@ def ingest(
     preprocessor: Preprocessor | None = None,
     cache: Cache | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    preprocessed: Future[Preprocessed] | None = None,
+    on_miss: Callable[[], None] | None = None,
 ) -> Ingested:
     """One generation's IR, from the cache when an entry for exactly these inputs is there. Every
-    diagnostic says which directory its file is relative to (the include root)."""
+    diagnostic says which directory its file is relative to (the include root). `preprocessed`:
+    this generation's preprocessing, already under way; `on_miss` is called before a cold ingest
+    starts (ingest_root starts the next generation's preprocessing there)."""
     try:
         key = inputs_hash(src)
     except OSError as exc:
@@ -99,26 +113,44 @@ def ingest(
     from_cache = gen is not None
     warnings: list[Diagnostic] = []
     if gen is None:
-        try:
-            gen, warnings = _ingest_uncached(src, key, preprocessor, limits)
-        except TpbgenError as exc:
-            raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
-        if store is not None:
-            store.put("ir", src.name, full_key, ir_io.to_jsonable(gen))
+        if on_miss is not None:
+            on_miss()
+        # The collector stays paused until the cache entry is written and the bodies are text
+        # (the payload's lists are short-lived and acyclic; a body's text is one object where its
+        # tree is a list per AST node): its first pass afterwards has little left to walk.
+        with _no_cyclic_gc():
+            try:
+                gen, warnings = _ingest_uncached(src, key, preprocessor, limits, preprocessed)
+            except TpbgenError as exc:
+                raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
+            if store is not None:
+                try:
+                    payload, blobs = ir_io.to_cache(gen)
+                except RecursionError:  # a body deeper than this Python's json takes: not kept
+                    pass
+                else:
+                    store.put("ir", src.name, full_key, payload, blobs)
+                    del payload
+                    for f in gen.functions:
+                        f.code.release_tree()
     if store is not None:
         warnings.extend(store.warnings[seen:])
     return Ingested(gen, tuple(rebase(warnings, src.root)), from_cache, src.root)
 
 
 def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generation | None:
-    doc = store.get("ir", name, full_key)
-    if doc is None:
-        return None
-    try:
-        gen = ir_io.from_jsonable(Generation, doc)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    error: Exception | None = None
+    with _no_cyclic_gc():  # thousands of small acyclic objects: nothing for the collector
+        got = store.get_with_blobs("ir", name, full_key)
+        if got is None:
+            return None
+        try:
+            gen = ir_io.from_cache(*got)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            error = exc
+    if error is not None:
         store._warn(
-            f"ignored cache entry (does not convert to IR: {type(exc).__name__}); rebuilt it",
+            f"ignored cache entry (does not convert to IR: {type(error).__name__}); rebuilt it",
             store.path("ir", name, full_key),
         )
         return None
@@ -146,11 +178,14 @@ def _ingest_uncached(
     key: str,
     preprocessor: Preprocessor | None,
     limits: Limits = DEFAULT_LIMITS,
+    preprocessed: Future[Preprocessed] | None = None,
 ) -> tuple[Generation, list[Diagnostic]]:
     root = src.root.resolve()
     for h in src.all_headers():
         _refuse_control_bytes(h.read_bytes(), h.relative_to(src.root).as_posix())
-    pre = preprocess(src, preprocessor, limits)
+    pre = (
+        preprocessed.result() if preprocessed is not None else preprocess(src, preprocessor, limits)
+    )
     relpath = functools.cache(
         src.rel
     )  # called for every AST coordinate: resolve each file name once
@@ -166,6 +201,7 @@ def _ingest_uncached(
         ast = parse(text, TU_NAME, relpath)
         lines = SourceLines(root)
         tree = build(ast, relpath, is_ours, lines, dialect, pre.macros)
+        del ast  # freed here: the collector's first pass after the block then sees only the IR
     files = []
     for h in src.all_headers():
         rel = h.relative_to(src.root).as_posix()
@@ -278,11 +314,35 @@ def _ingest_root(
     errors: list[Diagnostic] = []
     if use_cache and cache is None:
         cache = Cache()
-    for s in sources:
-        try:
-            out.append(ingest(s, use_cache, cache=cache, limits=limits))
-        except TpbgenError as exc:
-            errors.extend(exc.diagnostics)
+    # The system cpp is a process of its own: while one generation is parsed, the next one's
+    # headers are preprocessed (started when a generation misses the cache, so a warm run starts
+    # none). pcpp runs in this process (and changes directory): not ahead.
+    ahead: dict[int, Future[Preprocessed]] = {}
+    pool = ThreadPoolExecutor(max_workers=1) if available_preprocessor() == "cpp" else None
+
+    def start(i: int) -> None:
+        if pool is not None and i < len(sources) and i not in ahead:
+            ahead[i] = pool.submit(preprocess, sources[i], None, limits)
+
+    try:
+        for i, s in enumerate(sources):
+            start_next = functools.partial(start, i + 1)
+            try:
+                out.append(
+                    ingest(
+                        s,
+                        use_cache,
+                        cache=cache,
+                        limits=limits,
+                        preprocessed=ahead.pop(i, None),
+                        on_miss=start_next,
+                    )
+                )
+            except TpbgenError as exc:
+                errors.extend(exc.diagnostics)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
     if errors:
         raise TpbgenError(errors)
     return out

@@ -11,6 +11,7 @@ refused at the node that passes the bound.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -18,6 +19,7 @@ from pycparser import c_ast, c_parser
 
 from ..deep import MAX_NESTING, MAX_TREE_DEPTH
 from ..errors import Diagnostic, Severity, TpbgenError
+from ..ir.body import slots as body_slots
 
 _PARSE_ERR = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 
@@ -31,8 +33,11 @@ def parse(text: str, filename: str, relpath: Callable[[str], str]) -> c_ast.File
         ast: c_ast.FileAST = parser.parse(text, filename)
     except c_parser.ParseError as exc:
         raise TpbgenError([_diagnose(parser, str(exc), relpath)]) from None
-    regroup_chains(ast)
-    check_depth(ast, relpath)
+    # The parser and its lexer refer to each other (a reference cycle), and the parser holds every
+    # token it read: drop the tokens now, so reference counting frees them here instead of leaving
+    # them to the cyclic collector's next pass.
+    vars(parser).pop("_tokens", None)
+    regroup_and_check_depth(ast, relpath)
     return ast
 
 
@@ -43,9 +48,27 @@ _SCAN = re.compile(
 _MARKER = re.compile(r'^\#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
 
 
+_LITERAL = re.compile(r"""^\#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""", re.M)
+_NOT_BRACKET = re.compile(r"[^()\[\]{}]+")
+_DEPTH = {ord(c): d for c, d in zip("([{)]}", (1, 1, 1, -1, -1, -1), strict=True)}
+
+
+def max_nesting(text: str) -> int | None:
+    """How deep brackets nest in `text` (outside literals and line markers, as `check_nesting`
+    counts), or None when a close bracket comes before its open (then only the exact scan says)."""
+    brackets = _NOT_BRACKET.sub("", _LITERAL.sub("", text))
+    if not brackets:
+        return 0
+    depths = list(itertools.accumulate(map(_DEPTH.__getitem__, map(ord, brackets))))
+    return max(depths) if min(depths) >= 0 else None
+
+
 def check_nesting(text: str, filename: str, relpath: Callable[[str], str]) -> None:
     """Refuse text with more than MAX_NESTING brackets open at once, naming the header line
     (followed through the preprocessor's line markers) where the bound is passed."""
+    deepest = max_nesting(text)
+    if deepest is not None and deepest <= MAX_NESTING:
+        return  # the usual case, without following line markers
     depth, file, line = 0, filename, 1
     for m in _SCAN.finditer(text):
         if m.group("nl") is not None:
@@ -120,6 +143,65 @@ def regroup_chains(root: c_ast.Node) -> None:
                     child = _balanced(terms, child.op, 0, len(terms))
                     _set_child(node, name, child)
             stack.append(child)
+
+
+def regroup_and_check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> None:
+    """`regroup_chains` and then `check_depth`, in one walk: a chain is regrouped before the walk
+    goes below it, so the depth counted is the regrouped tree's."""
+    stack: list[tuple[c_ast.Node, int]] = [(root, 0)]
+    pop, push = stack.pop, stack.append
+    binop = c_ast.BinaryOp
+    spec_of = _CHILD_SLOTS
+    while stack:
+        node, depth = pop()
+        if depth > MAX_TREE_DEPTH:
+            _too_deep(node, relpath)
+        depth += 1
+        cls = type(node)
+        spec = spec_of.get(cls) or _child_slots(cls)
+        for slot in spec:  # the children in node.children() order, without building that list
+            v = getattr(node, slot)
+            if v is None:
+                continue
+            if type(v) is list:
+                for i, child in enumerate(v):
+                    if type(child) is binop and child.op in ("&&", "||"):
+                        v[i] = child = _regrouped(child)
+                    push((child, depth))
+            else:
+                if type(v) is binop and v.op in ("&&", "||"):
+                    v = _regrouped(v)
+                    setattr(node, slot, v)
+                push((v, depth))
+
+
+def _regrouped(chain: c_ast.BinaryOp) -> c_ast.Node:
+    terms = _chain(chain)
+    return _balanced(terms, chain.op, 0, len(terms)) if len(terms) >= REGROUP_MIN else chain
+
+
+_CHILD_SLOTS: dict[type[c_ast.Node], tuple[str, ...]] = {}
+
+
+def _child_slots(cls: type[c_ast.Node]) -> tuple[str, ...]:
+    found = _CHILD_SLOTS[cls] = tuple(s for s, is_attr in body_slots(cls) if not is_attr)
+    return found
+
+
+def _too_deep(node: c_ast.Node, relpath: Callable[[str], str]) -> None:
+    c = node.coord
+    raise TpbgenError(
+        [
+            Diagnostic(
+                f"the expression nests more than {MAX_TREE_DEPTH} levels deep here: tpbgen's bound (see tpbgen/deep.py)",
+                relpath(c.file) if c else "",
+                c.line if c else 0,
+                0,
+                Severity.ERROR,
+                "too-deep",
+            )
+        ]
+    )
 
 
 def check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> None:

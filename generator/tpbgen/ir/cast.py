@@ -18,6 +18,9 @@ from typing import Any
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
+from .body import _COL_BITS, _COL_MASK
+from .body import slots as body_slots
+
 
 def _child_slots(node: c_ast.Node) -> list[str]:
     return [
@@ -84,3 +87,94 @@ def from_dict(d: dict[str, Any]) -> c_ast.Node:
         coord = Coord(file, int(line), int(col))
     node: c_ast.Node = cls(**kwargs, coord=coord)
     return node
+
+
+def to_compact(
+    fd: c_ast.Node,
+    relpath: Callable[[str], str],
+    column: Column,
+    column_classes: frozenset[type[c_ast.Node]] | None = None,
+) -> tuple[list[Any], list[str], int]:
+    """A function definition as an `ir.body` compact tree ([file, node], columns read off the
+    original line by `column` as `to_dict(keep_columns=False)` does), the functions it calls by
+    name in first-call order, and its last line: one walk for all three. `column_classes`, when
+    given, are the only node classes `column` can give a column other than 0."""
+    file = relpath(fd.coord.file) if fd.coord is not None else ""
+    st = _Walk(file, relpath, column, column_classes)
+    tree = _enc(fd, st)
+    return [file, tree], st.calls, st.last
+
+
+class _Walk:
+    """What one `to_compact` walk carries (a plain object, so the walk makes no reference cycle)."""
+
+    __slots__ = ("calls", "column", "column_classes", "file", "last", "rel", "relpath", "seen")
+
+    def __init__(
+        self,
+        file: str,
+        relpath: Callable[[str], str],
+        column: Column,
+        column_classes: frozenset[type[c_ast.Node]] | None,
+    ) -> None:
+        self.file = file
+        self.column_classes = column_classes
+        self.relpath = relpath
+        self.column = column
+        self.calls: list[str] = []
+        self.seen: set[str] = set()
+        self.last = 0
+        self.rel: dict[str, str] = {}
+
+
+def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
+    cls = type(node)
+    c = node.coord
+    coord: int | str | None = None
+    if c is not None:
+        line = c.line
+        if line > st.last:
+            st.last = line
+        f = st.rel.get(c.file)
+        if f is None:
+            f = st.rel[c.file] = st.relpath(c.file)
+        cc = st.column_classes
+        col = st.column(node, f, line) if cc is None or cls in cc else 0
+        if f == st.file and 0 <= col <= _COL_MASK and line >= 0:  # pack_coord, inline
+            coord = line << _COL_BITS | col
+        else:
+            coord = f"{f}:{line}:{col}"
+    if cls is _FuncCall and type(node.name) is _ID:
+        name = node.name.name
+        if name not in st.seen:
+            st.seen.add(name)
+            st.calls.append(name)
+    out: list[Any] = [cls.__name__, coord]
+    spec = _SPECS.get(cls) or _compact_spec(cls)
+    for slot, kind in spec:
+        v = getattr(node, slot)
+        if kind == 0 or v is None:  # an attribute, or no child
+            out.append(v)
+        elif kind == 2 and not v:  # no GNU attributes
+            out.append(None)
+        elif type(v) is list:
+            out.append([_enc(x, st) for x in v])
+        else:
+            out.append(_enc(v, st))
+    return out
+
+
+_FuncCall, _ID = c_ast.FuncCall, c_ast.ID
+
+
+_SPECS: dict[type[c_ast.Node], tuple[tuple[str, int], ...]] = {}
+
+
+def _compact_spec(cls: type[c_ast.Node]) -> tuple[tuple[str, int], ...]:
+    """(slot, 0 attribute / 1 child / 2 the `attributes` child) in `__slots__` order."""
+    found = _SPECS.get(cls)
+    if found is None:
+        found = _SPECS[cls] = tuple(
+            (s, 0 if is_attr else 2 if s == "attributes" else 1) for s, is_attr in body_slots(cls)
+        )
+    return found

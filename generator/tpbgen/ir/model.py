@@ -6,8 +6,11 @@ Declared once, here, as frozen dataclasses. `ir.io` turns them into JSON (valida
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from .body import Body
 
 IR_VERSION = (
     5  # 3: #define constants, #pragma pack; 4: signed enums; 5: pointer-to-struct parameters
@@ -161,8 +164,18 @@ class Function:
     loc: Loc
     end_line: int
     calls: tuple[str, ...]  # functions called, in first-call order, each once
-    body: dict[str, Any]  # the pycparser AST of the FuncDef, serialised by `ir.cast`
+    code: Body  # the FuncDef's pycparser AST, compact (ir.body); a dict form is taken too
     section: str  # the `//* <x>_assert.h` section marker it sits under, "" when none
+
+    def __post_init__(self) -> None:
+        if isinstance(self.code, dict):  # the dict form, as `ir.cast.to_dict` writes it
+            object.__setattr__(self, "code", Body.from_dict(self.code))
+
+    @functools.cached_property
+    def body(self) -> dict[str, Any]:
+        """The pycparser AST of the FuncDef serialised by `ir.cast.to_dict` (decoded on first use:
+        most readers of an IR never look at most bodies)."""
+        return self.code.as_dict()
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import typing
 from typing import Any, get_args, get_origin, get_type_hints
 
 from . import model
+from .body import Body
 
 
 def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
@@ -22,7 +23,7 @@ def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
         return {"type": "array", "items": _schema_for(get_args(tp)[0], defs)}
     if origin is typing.Literal:
         return {"enum": list(get_args(tp))}
-    if origin is dict:
+    if origin is dict or tp is Body:  # a function body: the dict form of ir.cast
         return {"type": "object"}
     if tp is type(None):
         return {"type": "null"}
@@ -43,11 +44,18 @@ def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
             defs[name] = {
                 "type": "object",
                 "additionalProperties": False,
-                "required": [f.name for f in fields],
-                "properties": {f.name: _schema_for(hints[f.name], defs) for f in fields},
+                "required": [_public(tp, f.name) for f in fields],
+                "properties": {
+                    _public(tp, f.name): _schema_for(hints[f.name], defs) for f in fields
+                },
             }
         return {"$ref": f"#/$defs/{name}"}
     raise TypeError(f"no schema for {tp!r}")
+
+
+def _public(cls: type[Any], name: str) -> str:
+    """A field's name in the public JSON: a Function's compact `code` is written as `body`."""
+    return "body" if cls is model.Function and name == "code" else name
 
 
 def generation_schema() -> dict[str, Any]:

@@ -1,0 +1,173 @@
+"""A function body in compact form, turned into its dict form (`ir.cast`) only when asked.
+
+The IR carries every function body, but most readers of an IR never look at most bodies, and the
+bodies are most of the IR's bytes and objects. So a `Function` holds a `Body`: a pycparser AST
+written as nested lists, positionally by the node class's slots,
+
+    node  = [class name, coord, slot value, slot value, ...]      (slots in `__slots__` order)
+    coord = line << 16 | column     when the node is in the function's own file and column < 65536
+          | "file:line:column"      otherwise
+          | None                    when the node has none
+
+with child nodes as nodes, list children as lists of nodes, attribute values as they are. The
+whole body is `[file, node]`. It is kept either as that tree or as its JSON text (what the IR
+cache stores, one line per body), and converted on first use: `Function.body` is the dict form
+`ir.cast.to_dict` writes, exactly (the public IR JSON and every consumer read that).
+
+Data only: decoding reads JSON and looks class names up in a fixed table of pycparser's node
+classes; an unknown name is a ValueError, never an import.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from pycparser import c_ast
+
+_COL_BITS = 16
+_COL_MASK = (1 << _COL_BITS) - 1
+
+
+@cache
+def _node_classes() -> dict[str, type[c_ast.Node]]:
+    return {
+        name: cls
+        for name, cls in vars(c_ast).items()
+        if isinstance(cls, type) and issubclass(cls, c_ast.Node) and cls is not c_ast.Node
+    }
+
+
+_SLOTS: dict[type[c_ast.Node], tuple[tuple[str, bool], ...]] = {}
+
+
+def slots(cls: type[c_ast.Node]) -> tuple[tuple[str, bool], ...]:
+    """(slot, is an attribute) for every slot of a node class but coord, in `__slots__` order."""
+    found = _SLOTS.get(cls)
+    if found is None:
+        attrs = set(cls.attr_names)
+        found = _SLOTS[cls] = tuple(
+            (s, s in attrs) for s in cls.__slots__ if s not in ("coord", "__weakref__")
+        )
+    return found
+
+
+def _cls(name: Any) -> type[c_ast.Node]:
+    cls = _node_classes().get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"not a pycparser node class: {name!r}")
+    return cls
+
+
+def coord_text(file: str, coord: Any) -> str | None:
+    if coord is None:
+        return None
+    if isinstance(coord, int):
+        return f"{file}:{coord >> _COL_BITS}:{coord & _COL_MASK}"
+    if isinstance(coord, str):
+        return coord
+    raise ValueError(f"not a coordinate: {coord!r}")
+
+
+def pack_coord(default_file: str, file: str, line: int, col: int) -> int | str:
+    if file == default_file and 0 <= col <= _COL_MASK and line >= 0:
+        return line << _COL_BITS | col
+    return f"{file}:{line}:{col}"
+
+
+def _to_dict(file: str, n: list[Any]) -> dict[str, Any]:
+    cls = _cls(n[0])
+    spec = slots(cls)
+    if len(n) != len(spec) + 2:
+        raise ValueError(f"{n[0]}: {len(n) - 2} slots, not {len(spec)}")
+    out: dict[str, Any] = {"_t": n[0]}
+    c = coord_text(file, n[1])
+    if c is not None:
+        out["coord"] = c
+    for (slot, is_attr), v in zip(spec, n[2:], strict=True):
+        if is_attr:
+            if v != []:
+                out[slot] = v
+        elif v is None:
+            if slot != "attributes":
+                out[slot] = None
+        elif isinstance(v, list) and (not v or isinstance(v[0], list)):
+            if v or slot != "attributes":
+                out[slot] = [_to_dict(file, x) for x in v]
+        else:
+            out[slot] = _to_dict(file, v)
+    return out
+
+
+def _from_dict(file: str, d: dict[str, Any]) -> list[Any]:
+    cls = _cls(d["_t"])
+    coord: Any = None
+    if "coord" in d:
+        f, line, col = d["coord"].rsplit(":", 2)
+        coord = pack_coord(file, f, int(line), int(col))
+    out: list[Any] = [d["_t"], coord]
+    for slot, is_attr in slots(cls):
+        v = d.get(slot, [] if is_attr else None)
+        if is_attr or v is None:
+            out.append(v)
+        elif isinstance(v, list):
+            out.append([_from_dict(file, x) for x in v])
+        else:
+            out.append(_from_dict(file, v))
+    return out
+
+
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once
+
+
+class Body:
+    """One function body, compact; equal when the bodies are. See the module docstring."""
+
+    __slots__ = ("_text", "_tree")
+
+    def __init__(self, tree: list[Any] | None = None, text: str | None = None) -> None:
+        if tree is None and text is None:
+            raise ValueError("a Body needs its tree or its text")
+        self._tree = tree
+        self._text = text
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], file: str | None = None) -> Body:
+        """From the dict form (`ir.cast.to_dict`); `file` is the one most coordinates name."""
+        if file is None:
+            c = d.get("coord")
+            file = c.rsplit(":", 2)[0] if isinstance(c, str) else ""
+        return cls([file, _from_dict(file, d)])
+
+    def tree(self) -> list[Any]:
+        if self._tree is None:
+            assert self._text is not None
+            tree = json.loads(self._text)
+            if not (isinstance(tree, list) and len(tree) == 2 and isinstance(tree[0], str)):
+                raise ValueError("not a function body")
+            self._tree = tree
+        return self._tree
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _encode(self._tree)
+        return self._text
+
+    def release_tree(self) -> None:
+        """Keep only the text (made now if need be): one string instead of a list per node."""
+        self.text()
+        self._tree = None
+
+    def as_dict(self) -> dict[str, Any]:
+        file, node = self.tree()
+        return _to_dict(file, node)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Body) and self.text() == other.text()
+
+    def __hash__(self) -> int:
+        return hash(self.text())
+
+    def __repr__(self) -> str:
+        return f"Body({self.text()[:60]}...)"
