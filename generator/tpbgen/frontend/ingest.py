@@ -20,7 +20,7 @@ from pathlib import Path
 import pycparser
 
 from .. import __version__
-from ..cache import Cache
+from ..cache import Cache, remember
 from ..deep import run_deep
 from ..errors import Diagnostic, Severity, TpbgenError, rebase
 from ..ir import io as ir_io
@@ -106,6 +106,7 @@ def ingest(
         if store is not None:
             store.put("ir", src.name, full_key, ir_io.to_jsonable(gen))
     if store is not None:
+        remember(gen, store, full_key)  # facts derived from this IR are cached under its key
         warnings.extend(store.warnings[seen:])
     return Ingested(gen, tuple(rebase(warnings, src.root)), from_cache, src.root)
 
