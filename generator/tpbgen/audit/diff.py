@@ -76,11 +76,18 @@ def _absent(loc: Loc, near: str) -> Side:
 def file_fallback(gen: Generation, like: str) -> Side:
     """Line 1 of the file in `gen` named like `like` (the same header basename), else of its first file."""
     base = PurePosixPath(like).name
-    for f in gen.files:
-        if PurePosixPath(f.path).name == base:
-            return Side(f.path, 1, False, f"{base} of {gen.name}")
+    path = facts(gen).memo("files_by_name", lambda: _files_by_name(gen)).get(base)
+    if path is not None:
+        return Side(path, 1, False, f"{base} of {gen.name}")
     first = gen.files[0].path if gen.files else gen.tpb_dir
     return Side(first, 1, False, f"no {base} in {gen.name}")
+
+
+def _files_by_name(gen: Generation) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for f in gen.files:
+        out.setdefault(PurePosixPath(f.path).name, f.path)
+    return out
 
 
 def anchor(seq: Sequence[str], idx: int, other: dict[str, Loc], fallback: Side) -> Side:
@@ -530,6 +537,8 @@ class Differ:
                     renamed[g.name] = f
                     taken.add(f.name)
                     break
+        if not removed and not added:
+            return
         old_bytes = byte_owners(o)
         new_bytes = byte_owners(s)
         for g in removed:
@@ -656,10 +665,11 @@ class Differ:
             for f in self.new.functions
             if f.name in of and self.fo.body_hash(of[f.name]) != self.fn.body_hash(f)
         ]
+        sig_old: dict[str, tuple[Any, ...]] = self.fo.memo("signatures", lambda: _sigs(of))
         signature = [
             (of[f.name], f)
             for f in self.new.functions
-            if f.name in of and _sig(of[f.name]) != _sig(f)
+            if f.name in of and sig_old[f.name] != _sig(f)
         ]
         for o, f in signature:
             self.add(
@@ -841,6 +851,10 @@ def _shape(f: Field) -> tuple[Any, ...]:
 
 def _sig(f: Function) -> tuple[Any, ...]:
     return (tuple(p.name for p in f.params), tuple(p.type.name for p in f.params), f.returns.name)
+
+
+def _sigs(fns: dict[str, Function]) -> dict[str, tuple[Any, ...]]:
+    return {n: _sig(f) for n, f in fns.items()}
 
 
 def _sig_text(f: Function) -> str:

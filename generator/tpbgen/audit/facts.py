@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import weakref
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -59,16 +60,21 @@ def body_facts(fn: Function) -> tuple[str, frozenset[str]]:
 
 class GenFacts:
     """One generation's facts: loaded from its cache entry when there is one, computed for what is
-    missing, and written back (`save`) when something was computed."""
+    missing, and written back (`save`) when something was computed. An entry's terms and signs
+    are checked and converted when first asked for (an audit asks for a few); one that is not
+    shaped right is recomputed."""
 
     def __init__(self, gen: Generation) -> None:
-        self.gen = gen
+        self._gen = weakref.ref(gen)  # the facts go when the generation goes
         self._store: tcache.Cache | None = None
         self._key = ""
         self._hash: dict[str, str] = {}
-        self._ids: dict[str, frozenset[str]] = {}
-        self._terms: dict[str, list[T.Term]] = {}
-        self._signs: dict[str, Signs] = {}
+        self._ids: dict[str, str] = {}  # the identifiers, space-separated, sorted
+        self._idsets: dict[str, frozenset[str]] = {}
+        self._terms: dict[str, Any] = {}  # name -> the entry's JSON form (checked on use)
+        self._signs: dict[str, Any] = {}
+        self._got_terms: dict[str, list[T.Term]] = {}
+        self._got_signs: dict[str, Signs] = {}
         self._stale: dict[tuple[str, str], tuple[str, int]] | None = None
         self._readers: dict[str, list[str]] = {}
         self._polarity: T.Polarity | None = None
@@ -84,19 +90,37 @@ class GenFacts:
             loaded = self._load(store.get(KIND, gen.name, self._key))
         if not loaded:
             for f in gen.functions:
-                self._hash[f.name], self._ids[f.name] = body_facts(f)
+                h, ids = body_facts(f)
+                self._hash[f.name], self._ids[f.name] = h, " ".join(sorted(ids))
+                self._idsets[f.name] = ids
             self._dirty = True
+
+    @property
+    def gen(self) -> Generation:
+        gen = self._gen()
+        assert gen is not None, "facts asked of a generation that is gone"
+        return gen
 
     # -- the facts ----------------------------------------------------------------------------
     def body_hash(self, f: Function) -> str:
         return self._hash[f.name]
 
     def terms(self, f: Function) -> list[T.Term]:
-        got = self._terms.get(f.name)
+        got = self._got_terms.get(f.name)
         if got is None:
-            self.rebuilt.append(f.name)
-            got = self._terms[f.name] = T.function_terms(f)
-            self._dirty = True
+            got = _terms_of(self._terms.get(f.name))
+            if got is None:
+                self.rebuilt.append(f.name)
+                got = T.function_terms(f)
+                self._terms[f.name] = [[t.text, list(t.arms), t.kind] for t in got]
+                self._dirty = True
+            self._got_terms[f.name] = got
+        return got
+
+    def ids(self, name: str) -> frozenset[str]:
+        got = self._idsets.get(name)
+        if got is None:
+            got = self._idsets[name] = frozenset(self._ids[name].split())
         return got
 
     def readers(self, name: str) -> list[str]:
@@ -104,16 +128,20 @@ class GenFacts:
         got = self._readers.get(name)
         if got is None:
             got = self._readers[name] = [
-                f.name for f in self.gen.functions if name in self._ids[f.name]
+                f.name for f in self.gen.functions if name in self.ids(f.name)
             ]
         return got
 
     def _site_signs(self, f: Function) -> Signs:
-        got = self._signs.get(f.name)
+        got = self._got_signs.get(f.name)
         if got is None:
-            self.rebuilt.append(f.name)
-            got = self._signs[f.name] = T.call_signs(f)
-            self._dirty = True
+            got = _signs_of(self._signs.get(f.name))
+            if got is None:
+                self.rebuilt.append(f.name)
+                got = T.call_signs(f)
+                self._signs[f.name] = {c: sorted(s) for c, s in got.items()}
+                self._dirty = True
+            self._got_signs[f.name] = got
         return got
 
     def polarity(self, name: str) -> int:
@@ -146,109 +174,102 @@ class GenFacts:
 
     def _payload(self) -> dict[str, Any]:
         return {
-            "functions": {n: [h, sorted(self._ids[n])] for n, h in self._hash.items()},
-            "terms": {
-                n: [[t.text, list(t.arms), t.kind] for t in ts] for n, ts in self._terms.items()
-            },
-            "signs": {
-                n: {c: sorted(s) for c, s in sg.items()} for n, sg in self._signs.items()
-            },
+            "functions": {n: [h, self._ids[n]] for n, h in self._hash.items()},
+            "terms": {n: t for n, t in self._terms.items() if _terms_of(t) is not None},
+            "signs": {n: s for n, s in self._signs.items() if _signs_of(s) is not None},
             "stale": None
             if self._stale is None
             else [[s, n, file, line] for (s, n), (file, line) in self._stale.items()],
         }
 
     def _load(self, doc: Any) -> bool:
-        """Take the entry's facts if every one of them has the shape `_payload` writes (and
-        names exactly this generation's functions); else none of them."""
-        try:
-            parsed = _parse(doc, [f.name for f in self.gen.functions])
-        except (TypeError, ValueError, KeyError):
+        """Take the entry if it has the shape `_payload` writes and names exactly this
+        generation's functions; its terms and signs are checked when used."""
+        if not isinstance(doc, dict):
             return False
-        self._hash, self._ids, self._terms, self._signs, self._stale = parsed
+        fns, terms, signs, stale = (doc.get(k) for k in ("functions", "terms", "signs", "stale"))
+        if not (isinstance(fns, dict) and isinstance(terms, dict) and isinstance(signs, dict)):
+            return False
+        names = [f.name for f in self.gen.functions]
+        if len(fns) != len(names):
+            return False
+        hashes: dict[str, str] = {}
+        ids: dict[str, str] = {}
+        for n in names:
+            v = fns.get(n)
+            if not (
+                isinstance(v, list)
+                and len(v) == 2
+                and isinstance(v[0], str)
+                and isinstance(v[1], str)
+            ):
+                return False
+            hashes[n], ids[n] = v
+        got_stale = _stale_of(stale) if stale is not None else None
+        if stale is not None and got_stale is None:
+            return False
+        self._hash, self._ids, self._terms, self._signs = hashes, ids, terms, signs
+        self._stale = got_stale
         return True
 
 
-def _str(v: Any) -> str:
-    if not isinstance(v, str):
-        raise TypeError("not a string")
-    return v
+def _terms_of(doc: Any) -> list[T.Term] | None:
+    """An entry's terms of one function, or None when they are not shaped as written."""
+    if not isinstance(doc, list):
+        return None
+    out = []
+    for t in doc:
+        if not (isinstance(t, list) and len(t) == 3):
+            return None
+        text, arms, kind = t
+        if not (
+            isinstance(text, str)
+            and kind in ("cond", "let", "stmt")
+            and isinstance(arms, list)
+            and all(isinstance(a, str) for a in arms)
+        ):
+            return None
+        out.append(T.Term(text, tuple(arms), kind))
+    return out
 
 
-def _strs(v: Any) -> list[str]:
-    if not isinstance(v, list):
-        raise TypeError("not a list")
-    return [_str(x) for x in v]
+def _signs_of(doc: Any) -> Signs | None:
+    """An entry's call-site signs of one function, or None when not shaped as written."""
+    if not isinstance(doc, dict):
+        return None
+    out: Signs = {}
+    for callee, ss in doc.items():
+        if not (isinstance(ss, list) and all(type(x) is int and x in (-1, 0, 1) for x in ss)):
+            return None
+        out[callee] = set(ss)
+    return out
 
 
-def _dict(v: Any) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise TypeError("not an object")
-    return v
-
-
-def _parse(
-    doc: Any, names: list[str]
-) -> tuple[
-    dict[str, str],
-    dict[str, frozenset[str]],
-    dict[str, list[T.Term]],
-    dict[str, Signs],
-    dict[tuple[str, str], tuple[str, int]] | None,
-]:
-    d = _dict(doc)
-    fns = _dict(d["functions"])
-    if sorted(fns) != sorted(names):
-        raise ValueError("made for other functions")
-    hashes: dict[str, str] = {}
-    ids: dict[str, frozenset[str]] = {}
-    for n in names:
-        h, i = fns[n]
-        hashes[n], ids[n] = _str(h), frozenset(_strs(i))
-    known = set(names)
-    terms: dict[str, list[T.Term]] = {}
-    for n, ts in _dict(d["terms"]).items():
-        if n not in known or not isinstance(ts, list):
-            raise ValueError("bad terms")
-        out = []
-        for t in ts:
-            text, arms, kind = t
-            if kind not in ("cond", "let", "stmt"):
-                raise ValueError("bad term kind")
-            out.append(T.Term(_str(text), tuple(_strs(arms)), kind))
-        terms[n] = out
-    signs: dict[str, Signs] = {}
-    for n, sg in _dict(d["signs"]).items():
-        if n not in known:
-            raise ValueError("bad signs")
-        one: Signs = {}
-        for callee, ss in _dict(sg).items():
-            if not isinstance(ss, list) or not all(s in (-1, 0, 1) and s is not True and s is not False for s in ss):
-                raise ValueError("bad sign")
-            one[_str(callee)] = set(ss)
-        signs[n] = one
-    stale: dict[tuple[str, str], tuple[str, int]] | None = None
-    if d["stale"] is not None:
-        stale = {}
-        if not isinstance(d["stale"], list):
-            raise TypeError("bad stale")
-        for s, n, file, line in d["stale"]:
-            if not isinstance(line, int) or isinstance(line, bool):
-                raise TypeError("bad line")
-            stale[(_str(s), _str(n))] = (_str(file), line)
-    return hashes, ids, terms, signs, stale
+def _stale_of(doc: Any) -> dict[tuple[str, str], tuple[str, int]] | None:
+    if not isinstance(doc, list):
+        return None
+    out: dict[tuple[str, str], tuple[str, int]] = {}
+    for e in doc:
+        if not (
+            isinstance(e, list)
+            and len(e) == 4
+            and all(isinstance(x, str) for x in e[:3])
+            and type(e[3]) is int
+        ):
+            return None
+        out[(e[0], e[1])] = (e[2], e[3])
+    return out
 
 
 _FACTS: dict[int, GenFacts] = {}
 
 
 def facts(gen: Generation) -> GenFacts:
-    """The (small, most-recent-first) per-process table of facts, keyed by identity, holding the
-    generation so that the identity cannot be reused while the entry lives."""
-    got = _FACTS.get(id(gen))
-    if got is None or got.gen is not gen:
-        got = GenFacts(gen)
-        _FACTS[id(gen)] = got
-        while len(_FACTS) > 8:
-            _FACTS.pop(next(iter(_FACTS)))
+    """The facts of `gen`, made once per generation object (one generation takes part in two
+    transitions of `audit --all`) and kept for as long as that object lives, no longer."""
+    oid = id(gen)
+    got = _FACTS.get(oid)
+    if got is None or got._gen() is not gen:
+        got = _FACTS[oid] = GenFacts(gen)
+        weakref.finalize(gen, _FACTS.pop, oid, None)
     return got

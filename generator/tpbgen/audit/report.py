@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from typing import Any
 
@@ -21,6 +21,7 @@ from ..ir.model import Generation, Struct
 from ..resolve import OPCODE_ENUM, MaintenanceStatus
 from .classify import CLASSES, Finding, counts, fails
 from .diff import CATEGORIES, Side, bindings_of, is_reserved
+from .facts import facts
 
 REPORT_FORMAT = "tpbgen-audit"
 REPORT_FORMAT_VERSION = 1
@@ -78,7 +79,7 @@ def opcode_matrix(gens: Sequence[Generation], labels: Sequence[str]) -> dict[str
     values: set[int] = set()
     for g in gens:
         e = g.find_enum(OPCODE_ENUM)
-        _, dec = bindings_of(g)
+        _, dec = facts(g).memo("bindings", partial(bindings_of, g))
         cells: dict[int, Any] = {}
         for m in e.members if e else ():
             if m.value in cells:
@@ -460,10 +461,11 @@ def _md_escape(text: object) -> str:
     return "".join(out)
 
 
+_MD_ESCAPES = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|"})
+
+
 def _md_plain(s: str) -> str:
-    for ch in "\\`*_[]<>|":
-        s = s.replace(ch, "\\" + ch)
-    return s
+    return s.translate(_MD_ESCAPES)
 
 
 @cache
