@@ -16,10 +16,10 @@ def render_audit_markdown(gens: list[Generation]) -> str:
     """The audit of consecutive generations (sunda -> cayman -> mariana -> maverick) as Markdown:
     deterministic, labelled by generation name, with no timestamps and no absolute paths (every
     file is named relative to the header root). `tpbgen generate` writes it to generated/AUDIT.md."""
-    from .report import render_markdown
+    from .report import render
     from .run import audit_walk
 
-    return render_markdown(audit_walk(gens))
+    return render(audit_walk(gens), "md")
 
 
 __all__ = ["render_audit_markdown"]

@@ -79,7 +79,8 @@ class GenFacts:
         self._readers: dict[str, list[str]] = {}
         self._polarity: T.Polarity | None = None
         self._memo: dict[str, Any] = {}
-        self.rebuilt: list[str] = []  # the functions whose AST this object rebuilt (for tests)
+        # ("terms" | "signs", function) for every body whose AST this object rebuilt (for tests)
+        self.rebuilt: list[tuple[str, str]] = []
         self._dirty = False
         loaded = False
         made = tcache.provenance(gen)
@@ -110,7 +111,7 @@ class GenFacts:
         if got is None:
             got = _terms_of(self._terms.get(f.name))
             if got is None:
-                self.rebuilt.append(f.name)
+                self.rebuilt.append(("terms", f.name))
                 got = T.function_terms(f)
                 self._terms[f.name] = [[t.text, list(t.arms), t.kind] for t in got]
                 self._dirty = True
@@ -137,7 +138,7 @@ class GenFacts:
         if got is None:
             got = _signs_of(self._signs.get(f.name))
             if got is None:
-                self.rebuilt.append(f.name)
+                self.rebuilt.append(("signs", f.name))
                 got = T.call_signs(f)
                 self._signs[f.name] = {c: sorted(s) for c, s in got.items()}
                 self._dirty = True
