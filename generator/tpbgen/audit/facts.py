@@ -147,7 +147,14 @@ class GenFacts:
 
     def polarity(self, name: str) -> int:
         if self._polarity is None:
-            self._polarity = T.Polarity(self.gen.functions, self._site_signs)
+            me = weakref.ref(self)  # the Polarity is ours: a bound method would make a cycle
+
+            def site_signs(f: Function) -> Signs:
+                facts = me()
+                assert facts is not None
+                return facts._site_signs(f)
+
+            self._polarity = T.Polarity(self.gen.functions, site_signs)
         return self._polarity(name)
 
     def stale(self) -> dict[tuple[str, str], tuple[str, int]]:
