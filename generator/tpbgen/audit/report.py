@@ -234,7 +234,56 @@ def report_schema() -> dict[str, Any]:
 
 
 def render_json(report: AuditReport, fail_on: str = "breaking") -> str:
-    return json.dumps(to_json(report, fail_on), indent=2, sort_keys=True) + "\n"
+    return dumps_indented(to_json(report, fail_on)) + "\n"
+
+
+_ENCODE_STR = json.encoder.encode_basestring_ascii  # json's own (C) string encoder
+
+
+def dumps_indented(doc: Any) -> str:
+    """`json.dumps(doc, indent=2, sort_keys=True)`, the same text, made without json's
+    pure-Python indenting encoder (which was most of the JSON report's time). A value outside
+    str/int/float/bool/None/list/tuple/dict-with-str-keys goes to json.dumps itself."""
+    try:
+        return _indented(doc, "")
+    except _NotPlain:
+        return json.dumps(doc, indent=2, sort_keys=True)
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def _indented(v: Any, pad: str) -> str:
+    if isinstance(v, str):
+        return _ENCODE_STR(v)
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return int.__repr__(v)
+    if isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            raise _NotPlain
+        return float.__repr__(v)
+    inner = pad + "  "
+    if isinstance(v, dict):
+        if not v:
+            return "{}"
+        if not all(isinstance(k, str) for k in v):
+            raise _NotPlain
+        items = sorted(v.items())
+        body = (",\n" + inner).join(f"{_ENCODE_STR(k)}: {_indented(x, inner)}" for k, x in items)
+        return "{\n" + inner + body + "\n" + pad + "}"
+    if isinstance(v, (list, tuple)):
+        if not v:
+            return "[]"
+        body = (",\n" + inner).join(_indented(x, inner) for x in v)
+        return "[\n" + inner + body + "\n" + pad + "]"
+    raise _NotPlain
 
 
 # -- the view model for the templates ----------------------------------------------------------
