@@ -39,15 +39,27 @@ _ID = re.compile(r'"_t":"ID","name":("(?:[^"\\]|\\.)*")\}')
 
 
 @cache
-def code_hash() -> str:
+def code_hash() -> str | None:
     """A hash over the source of everything that shapes a fact: this module, the term folding,
-    the C printer and AST rebuild it uses, and reconcile."""
+    the C printer and AST rebuild it uses, and reconcile with the bindings it reads. (The IR key
+    already holds tpbgen's, the IR's and pycparser's versions.)"""
+    from .. import resolve
     from ..checks import reconcile as rc
     from ..ir import cast, cprint
 
     h = hashlib.sha256(f"facts {FACTS_FORMAT}\n".encode())
-    for mod in (__file__, T.__file__, cprint.__file__, cast.__file__, rc.__file__):
-        h.update(Path(str(mod)).read_bytes())
+    for mod in (
+        __file__,
+        T.__file__,
+        cprint.__file__,
+        cast.__file__,
+        rc.__file__,
+        resolve.__file__,
+    ):
+        try:
+            h.update(Path(str(mod)).read_bytes())
+        except OSError:  # no source to hash (a bytecode-only install): facts stay in memory
+            return None
     return h.hexdigest()
 
 
@@ -84,10 +96,11 @@ class GenFacts:
         self._dirty = False
         loaded = False
         made = tcache.provenance(gen)
-        if made is not None:
+        code = code_hash()
+        if made is not None and code is not None:
             store, ir_key = made
             self._store = store
-            self._key = hashlib.sha256(f"{ir_key}\n{code_hash()}".encode()).hexdigest()
+            self._key = hashlib.sha256(f"{ir_key}\n{code}".encode()).hexdigest()
             loaded = self._load(store.get(KIND, gen.name, self._key))
         if not loaded:
             for f in gen.functions:
