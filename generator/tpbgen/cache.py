@@ -24,6 +24,7 @@ import os
 import re
 import secrets
 import stat
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -250,6 +251,26 @@ class Cache:
             "max_entries": MAX_ENTRIES,
             "max_bytes": MAX_BYTES,
         }
+
+
+# -- provenance ---------------------------------------------------------------------------------
+# What was read from, or stored into, which cache under which key: so that facts derived from it
+# can be cached under that key too (audit/facts.py) without hashing the object again. Only the
+# object's identity is held, for as long as the object lives.
+_MADE_FROM: dict[int, tuple[Cache, str]] = {}
+
+
+def remember(obj: object, cache: Cache, key: str) -> None:
+    """`obj` is exactly what `cache` holds (or was handed to hold) under `key`."""
+    oid = id(obj)
+    if oid not in _MADE_FROM:
+        weakref.finalize(obj, _MADE_FROM.pop, oid, None)
+    _MADE_FROM[oid] = (cache, key)
+
+
+def provenance(obj: object) -> tuple[Cache, str] | None:
+    """(the cache, the key) `obj` was remembered with, or None: made some other way."""
+    return _MADE_FROM.get(id(obj)) if obj is not None else None
 
 
 def _untrusted(st: os.stat_result) -> str:

@@ -195,3 +195,26 @@ def test_markdown_cli_matches_the_library(capsys: pytest.CaptureFixture[str]) ->
     r = run(capsys, "--all", "--format", "md")
     gens = [x.gen for x in ingest_root(HEADER_ROOT)]
     assert r.out == render_audit_markdown(gens)
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"b": [1, 2.5, -0.0, True, False, None], "a": {}, "c": [], "d": ("t", 'ü\u2028"\\')},
+        [[[]], {"z": {"y": [{}]}}, "x"],
+        {"nan": float("nan"), "inf": [float("inf")]},  # json's own spelling, by falling back
+        {2: "int keys", 1: "sorted as ints"},
+        "",
+        7,
+    ],
+)
+def test_json_text_is_json_dumps_indented(doc: Any) -> None:
+    """The JSON report's encoder writes exactly what json.dumps(indent=2, sort_keys=True) does."""
+    from tpbgen.audit.report import dumps_indented
+
+    assert dumps_indented(doc) == json.dumps(doc, indent=2, sort_keys=True)
+
+
+def test_json_report_is_json_dumps_indented(capsys: pytest.CaptureFixture[str]) -> None:
+    r = run(capsys, "--all", "--format", "json")
+    assert r.out == json.dumps(r.json(), indent=2, sort_keys=True) + "\n"

@@ -1,6 +1,8 @@
 """Diff-audit: what changed between two generations or two header drops, and what it breaks.
 
 diff.py      IR(old) x IR(new) -> raw changes, with the file:line of both sides
+facts.py     what diff reads of one generation (body hashes, identifiers read, terms, call-site
+             signs, stale JSON names), computed once and kept in tpbgen's data-only cache
 terms.py     validator bodies as predicate terms (the unit validator changes are shown in)
 classify.py  changes -> findings: encoding-breaking | api-breaking | additive | informational
 report.py    findings -> text | Markdown | JSON (report.schema.json) | one self-contained HTML page
@@ -16,10 +18,10 @@ def render_audit_markdown(gens: list[Generation]) -> str:
     """The audit of consecutive generations (sunda -> cayman -> mariana -> maverick) as Markdown:
     deterministic, labelled by generation name, with no timestamps and no absolute paths (every
     file is named relative to the header root). `tpbgen generate` writes it to generated/AUDIT.md."""
-    from .report import render_markdown
+    from .report import render
     from .run import audit_walk
 
-    return render_markdown(audit_walk(gens))
+    return render(audit_walk(gens), "md")
 
 
 __all__ = ["render_audit_markdown"]

@@ -8,7 +8,6 @@ the enclosing enum/struct, or the JSON key.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,7 +15,6 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .. import resolve
-from ..checks.reconcile import reconcile
 from ..ir.model import (
     Enum,
     EnumMember,
@@ -30,6 +28,7 @@ from ..ir.model import (
 )
 from ..resolve import OPCODE_ENUM, PSEUDO_OPCODE_ENUM
 from . import terms as T
+from .facts import facts
 
 CATEGORIES = ("opcodes", "enums", "constants", "structs", "validators", "bindings")
 
@@ -77,11 +76,18 @@ def _absent(loc: Loc, near: str) -> Side:
 def file_fallback(gen: Generation, like: str) -> Side:
     """Line 1 of the file in `gen` named like `like` (the same header basename), else of its first file."""
     base = PurePosixPath(like).name
-    for f in gen.files:
-        if PurePosixPath(f.path).name == base:
-            return Side(f.path, 1, False, f"{base} of {gen.name}")
+    path = facts(gen).memo("files_by_name", lambda: _files_by_name(gen)).get(base)
+    if path is not None:
+        return Side(path, 1, False, f"{base} of {gen.name}")
     first = gen.files[0].path if gen.files else gen.tpb_dir
     return Side(first, 1, False, f"no {base} in {gen.name}")
+
+
+def _files_by_name(gen: Generation) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for f in gen.files:
+        out.setdefault(PurePosixPath(f.path).name, f.path)
+    return out
 
 
 def anchor(seq: Sequence[str], idx: int, other: dict[str, Loc], fallback: Side) -> Side:
@@ -132,61 +138,6 @@ def fmt_type(t: TypeRef, f: Field | None = None) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-class GenFacts:
-    """What the differ derives from one generation's function bodies and JSON, computed once per
-    generation even when it takes part in two transitions (`audit --all`)."""
-
-    def __init__(self, gen: Generation) -> None:
-        self.gen = gen
-        self._canon: dict[str, str] = {}
-        self._terms: dict[str, list[T.Term]] = {}
-        self._readers: dict[str, list[str]] = {}
-        self._polarity: T.Polarity | None = None
-        self._stale: dict[tuple[str, str], tuple[str, int]] | None = None
-
-    def canon(self, f: Function) -> str:
-        if f.name not in self._canon:
-            self._canon[f.name] = T.canonical_body(f)
-        return self._canon[f.name]
-
-    def terms(self, f: Function) -> list[T.Term]:
-        if f.name not in self._terms:
-            self._terms[f.name] = T.function_terms(f)
-        return self._terms[f.name]
-
-    def readers(self, name: str) -> list[str]:
-        """The functions whose bodies read the identifier `name` (found in the canonical bodies)."""
-        if name not in self._readers:
-            needle = f'"_t":"ID","name":{json.dumps(name)}' + "}"
-            self._readers[name] = [f.name for f in self.gen.functions if needle in self.canon(f)]
-        return self._readers[name]
-
-    def polarity(self, name: str) -> int:
-        if self._polarity is None:
-            self._polarity = T.Polarity(self.gen.functions)
-        return self._polarity(name)
-
-    def stale(self) -> dict[tuple[str, str], tuple[str, int]]:
-        if self._stale is None:
-            self._stale = _stale(self.gen)
-        return self._stale
-
-
-_FACTS: dict[int, GenFacts] = {}
-
-
-def facts(gen: Generation) -> GenFacts:
-    """The (small, most-recent-first) per-generation cache; keyed by identity, holding the
-    generation so that the identity cannot be reused while the entry lives."""
-    got = _FACTS.get(id(gen))
-    if got is None or got.gen is not gen:
-        got = GenFacts(gen)
-        _FACTS[id(gen)] = got
-        while len(_FACTS) > 8:
-            _FACTS.pop(next(iter(_FACTS)))
-    return got
-
-
 class Differ:
     def __init__(self, old: Generation, new: Generation) -> None:
         self.old = old
@@ -217,6 +168,8 @@ class Differ:
         self.structs()
         self.functions()
         self.bindings()
+        self.fo.save()
+        self.fn.save()
         return self.out
 
     # -- enums and opcodes ------------------------------------------------------------------
@@ -328,8 +281,8 @@ class Differ:
         }
 
     def opcodes(self) -> None:
-        self.bound_old, self.dec_old = bindings_of(self.old)
-        self.bound_new, self.dec_new = bindings_of(self.new)
+        self.bound_old, self.dec_old = self.fo.memo("bindings", lambda: bindings_of(self.old))
+        self.bound_new, self.dec_new = self.fn.memo("bindings", lambda: bindings_of(self.new))
         eo, en = self.old.find_enum(OPCODE_ENUM), self.new.find_enum(OPCODE_ENUM)
         if eo is not None and en is not None:
             self._members(eo, en, opcode=True)
@@ -584,6 +537,8 @@ class Differ:
                     renamed[g.name] = f
                     taken.add(f.name)
                     break
+        if not removed and not added:
+            return
         old_bytes = byte_owners(o)
         new_bytes = byte_owners(s)
         for g in removed:
@@ -708,12 +663,13 @@ class Differ:
         changed = [
             (of[f.name], f)
             for f in self.new.functions
-            if f.name in of and self.fo.canon(of[f.name]) != self.fn.canon(f)
+            if f.name in of and self.fo.body_hash(of[f.name]) != self.fn.body_hash(f)
         ]
+        sig_old: dict[str, tuple[Any, ...]] = self.fo.memo("signatures", lambda: _sigs(of))
         signature = [
             (of[f.name], f)
             for f in self.new.functions
-            if f.name in of and _sig(of[f.name]) != _sig(f)
+            if f.name in of and sig_old[f.name] != _sig(f)
         ]
         for o, f in signature:
             self.add(
@@ -897,6 +853,10 @@ def _sig(f: Function) -> tuple[Any, ...]:
     return (tuple(p.name for p in f.params), tuple(p.type.name for p in f.params), f.returns.name)
 
 
+def _sigs(fns: dict[str, Function]) -> dict[str, tuple[Any, ...]]:
+    return {n: _sig(f) for n, f in fns.items()}
+
+
 def _sig_text(f: Function) -> str:
     return f"{f.returns.spelled} ({', '.join(f'{p.type.spelled} {p.name}' for p in f.params)})"
 
@@ -943,14 +903,6 @@ def mapping_side(gen: Generation, struct: str) -> Side:
         if entry.struct == struct:
             return Side(m.file, max(entry.line, 1), True)
     return Side(m.file, 1, False, f"no key {struct}" if struct else "")
-
-
-def _stale(gen: Generation) -> dict[tuple[str, str], tuple[str, int]]:
-    out: dict[tuple[str, str], tuple[str, int]] = {}
-    for f in reconcile(gen):
-        if f.kind == "stale":
-            out.setdefault((f.struct, f.name), (f.file, max(f.line, 1)))
-    return out
 
 
 def diff(old: Generation, new: Generation) -> list[Change]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from ..ir.model import Generation
 from .classify import classify_all
 from .diff import diff
-from .report import AuditReport, GenInfo, Transition
+from .report import AuditReport, GenInfo, Transition, collector_paused
 
 
 def audit_pair(
@@ -22,8 +22,9 @@ def audit_walk(gens: Sequence[Generation], labels: Sequence[str] | None = None) 
     names = list(labels) if labels is not None else [g.name for g in gens]
     if len(names) != len(gens):
         raise ValueError("one label per generation")
-    transitions = tuple(
-        audit_pair(a, b, la, lb)
-        for a, b, la, lb in zip(gens, gens[1:], names, names[1:], strict=False)
-    )
+    with collector_paused():
+        transitions = tuple(
+            audit_pair(a, b, la, lb)
+            for a, b, la, lb in zip(gens, gens[1:], names, names[1:], strict=False)
+        )
     return AuditReport(transitions, tuple(gens), tuple(names))

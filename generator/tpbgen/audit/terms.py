@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -264,7 +264,7 @@ def referenced_ids(fn: Function) -> set[str]:
 
 
 # -- polarity -----------------------------------------------------------------------------------
-def _call_signs(fn: Function) -> dict[str, set[int]]:
+def call_signs(fn: Function) -> dict[str, set[int]]:
     """Sign of each call site in `fn`: +1 under an even number of negations of the result,
     -1 under an odd number, 0 when the result is compared, passed on, or the body did not fold."""
     fd = _funcdef(fn)
@@ -334,8 +334,13 @@ class Polarity:
     function nobody calls (a top-level validator, +1); disagreeing paths give 0. Callers come from
     the IR's call lists, so only the bodies on the paths above the asked-for function are folded."""
 
-    def __init__(self, functions: Iterable[Function]) -> None:
+    def __init__(
+        self,
+        functions: Iterable[Function],
+        site_signs: Callable[[Function], dict[str, set[int]]] | None = None,
+    ) -> None:
         self.fns = {f.name: f for f in functions}
+        self._signs_of = site_signs or call_signs
         self.callers: dict[str, list[str]] = {n: [] for n in self.fns}
         for f in self.fns.values():
             for callee in f.calls:
@@ -347,7 +352,7 @@ class Polarity:
 
     def _site_signs(self, caller: str) -> dict[str, set[int]]:
         if caller not in self._signs:
-            self._signs[caller] = _call_signs(self.fns[caller])
+            self._signs[caller] = self._signs_of(self.fns[caller])
         return self._signs[caller]
 
     def __call__(self, name: str) -> int:

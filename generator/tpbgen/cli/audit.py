@@ -84,6 +84,15 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    from ..audit.report import collector_paused
+
+    # Loading the IRs and auditing them makes no reference cycles; a full collection in the
+    # middle of either walks every object of every IR loaded so far.
+    with collector_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> Outcome:
     from ..audit.classify import counts, fails
     from ..audit.report import render
     from ..audit.run import audit_walk

@@ -21,7 +21,7 @@ from pathlib import Path
 import pycparser
 
 from .. import __version__
-from ..cache import Cache
+from ..cache import Cache, remember
 from ..deep import run_deep
 from ..errors import Diagnostic, Severity, TpbgenError, rebase
 from ..ir import io as ir_io
@@ -134,6 +134,7 @@ def ingest(
                     for f in gen.functions:
                         f.code.release_tree()
     if store is not None:
+        remember(gen, store, full_key)  # facts derived from this IR are cached under its key
         warnings.extend(store.warnings[seen:])
     return Ingested(gen, tuple(rebase(warnings, src.root)), from_cache, src.root)
 
