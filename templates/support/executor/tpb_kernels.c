@@ -164,18 +164,14 @@ TPB_INLINE uint32_t encode_bits(float xf, uint32_t rnd, const int stoch, const i
         uint32_t sig = (a & 0x7FFFFFu) | (e32 ? 0x800000u : 0u);
         int32_t s = (int32_t)(151 - bias - m) - (int32_t)(e32 > 1u ? e32 : 1u);
         uint32_t gone = s >= 32 ? 1u : 0u;
-        uint32_t sh, msk, q, rem;
+        uint32_t sh, q;
         s = s < 1 ? 1 : (s > 31 ? 31 : s);
         sh = (uint32_t)s;
-        msk = (1u << sh) - 1u;
-        q = sig >> sh;
-        rem = sig & msk;
-        if (stoch) {
-            q += (rem + (rnd & msk)) >> sh; /* rem < 2**24, rnd & msk < 2**31: no wrap */
-        } else {
-            uint32_t half = 1u << (sh - 1u);
-            q += (uint32_t)(rem > half) | ((uint32_t)(rem == half) & q & 1u);
-        }
+        /* the same rounding-by-addition as the normal path, on the significand: (sig + bump)
+           >> sh is q + (rem + bump >= 2**sh), i.e. RNE's "rem > half, or rem == half and q
+           odd" and stochastic's carry; sig < 2**24 and bump < 2**31, so no wrap */
+        if (stoch) q = (sig + (rnd & ((1u << sh) - 1u))) >> sh;
+        else q = (sig + ((1u << (sh - 1u)) - 1u) + ((sig >> sh) & 1u)) >> sh;
         q = gone ? 0u : q;
         mag = (e32 >= (uint32_t)(128 - bias)) ? mag : q;
     }
