@@ -60,7 +60,8 @@ BASELINE_C = r"""
 #endif
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-CLONES void base_fp32(const float *x, float *y, int64_t n, float s0, float s1) {
+CLONES void base_fp32(const float *restrict x, float *restrict y, int64_t n, float s0,
+                      float s1) {
     int64_t i;
     for (i = 0; i < n; i++) {
         float v = x[i] * s0 + s1;
@@ -69,7 +70,8 @@ CLONES void base_fp32(const float *x, float *y, int64_t n, float s0, float s1) {
         memcpy(&y[i], &o, 4);
     }
 }
-CLONES void base_bf16(const uint16_t *x, uint16_t *y, int64_t n, float s0, float s1) {
+CLONES void base_bf16(const uint16_t *restrict x, uint16_t *restrict y, int64_t n, float s0,
+                      float s1) {
     int64_t i;
     for (i = 0; i < n; i++) {
         uint32_t u = f2u(u2f((uint32_t)x[i] << 16) * s0 + s1);
@@ -78,18 +80,17 @@ CLONES void base_bf16(const uint16_t *x, uint16_t *y, int64_t n, float s0, float
     }
 }
 /* IEEE-like e4m3 (bias 7, max 0x77, Inf 0x78, NaN 0x7C), subnormals included */
-CLONES void base_e4m3(const uint8_t *x, uint8_t *y, int64_t n, float s0, float s1,
-                      const float *lut) {
+CLONES void base_e4m3(const uint8_t *restrict x, uint8_t *restrict y, int64_t n, float s0,
+                      float s1, const float *restrict lut) {
     int64_t i;
     for (i = 0; i < n; i++) {
         uint32_t u = f2u(lut[x[i]] * s0 + s1);
         uint32_t a = u & 0x7FFFFFFFu, e = a >> 23;
         uint32_t nrm = ((a + 0x7FFFFu + ((a >> 20) & 1u)) >> 20) - (120u << 3);
         uint32_t sig = (a & 0x7FFFFFu) | 0x800000u;
-        uint32_t s = 141u - e, q, rem, half;
+        uint32_t s = 141u - e, q;
         s = s > 25u ? 25u : s;
-        q = sig >> s; rem = sig & ((1u << s) - 1u); half = 1u << (s - 1u);
-        q += (rem > half) | ((rem == half) & q);
+        q = (sig + ((1u << (s - 1u)) - 1u) + ((sig >> s) & 1u)) >> s;
         q = e < 121u ? q : nrm;
         q = e == 0u ? 0u : q;  /* fp32 subnormals are far below e4m3's quantum */
         q = q > 0x77u ? 0x78u : q;

@@ -137,3 +137,23 @@ def test_loads_of_every_pattern(in_code: int) -> None:
     src = source(in_code)
     for variant in ("ieee", "ocp"):
         check(src, in_code, dt.FP32, alu.BYPASS, alu.BYPASS, eng.Numerics(fp8_e4m3=variant))
+
+
+@pytest.mark.parametrize("nm", NUMERICS[3:5], ids=["rne", "stochastic"])
+@pytest.mark.parametrize("out_code", [dt.BFLOAT16, dt.FP8_EXP4, dt.FP32, dt.INT8])
+def test_tiled_numpy_path_with_w_slices(nm: Any, out_code: int) -> None:
+    """The numpy backend's tiles (TILE elements, inside one of W column slices) against the C
+    backend, on a tensor large enough to be tiled, W = 4, into a fresh array and into a view."""
+    src = np.tile(source(dt.BFLOAT16), (1, 3))
+    rng = np.random.default_rng(5)
+    s0 = rng.choice(S0, size=(ROWS, 4)).astype(np.float32)
+    s1 = rng.choice(S1, size=(ROWS, 4)).astype(np.float32)
+    key = dt.stream_key(nm.seed, 9)
+    c = cbk.get_backend("c").ts_arith(src, dt.BFLOAT16, out_code, s0, s1, alu.MULT, alu.SUBTRACT,
+                                      False, True, nm, key)  # fmt: skip
+    assert src.size > npb.TILE
+    big = np.zeros((ROWS, src.shape[1] + 8), dt.storage_dtype(out_code))
+    for out in (None, big[:, 8:]):
+        got = npb.NumpyBackend().ts_arith(src, dt.BFLOAT16, out_code, s0, s1, alu.MULT,
+                                          alu.SUBTRACT, False, True, nm, key, out)  # fmt: skip
+        assert np.array_equal(got, c)
