@@ -84,10 +84,11 @@ S1 = np.array([0.0, 0.0, 0.0, -0.0, -0.25, 0.0, 0.0, 1e-3, 2.0**-20, 0.0, -1.0, 
 
 
 def reference(src: np.ndarray[Any, Any], in_code: int, out_code: int, op0: int, op1: int,
-              nm: Any, key: int) -> np.ndarray[Any, Any]:  # fmt: skip
+              nm: Any, key: int, rev: int = 0) -> np.ndarray[Any, Any]:  # fmt: skip
     x = dt.load_f32(in_code, src, nm)
     with np.errstate(all="ignore"):
-        y = alu.arith(op1, alu.arith(op0, x, S0.reshape(-1, 1), False), S1.reshape(-1, 1), False)
+        t = alu.arith(op0, x, S0.reshape(-1, 1), bool(rev & 1))
+        y = alu.arith(op1, t, S1.reshape(-1, 1), bool(rev & 2))
     rnd = None
     if npb.needs_rand(out_code, nm):
         rnd = dt.rand_bits(key, np.arange(y.size, dtype=np.uint64).reshape(y.shape))
@@ -95,13 +96,15 @@ def reference(src: np.ndarray[Any, Any], in_code: int, out_code: int, op0: int, 
 
 
 def check(src: np.ndarray[Any, Any], in_code: int, out_code: int, op0: int, op1: int,
-          nm: Any) -> None:  # fmt: skip
+          nm: Any, rev: int = 0) -> None:  # fmt: skip
     key = dt.stream_key(nm.seed, 3)
-    want = reference(src, in_code, out_code, op0, op1, nm, key)
+    want = reference(src, in_code, out_code, op0, op1, nm, key, rev)
     s0, s1 = S0.reshape(-1, 1).copy(), S1.reshape(-1, 1).copy()
     for be in (npb.NumpyBackend(), cbk.get_backend("c")):
         for out in (None, np.zeros(src.shape, dt.storage_dtype(out_code))):
-            got = be.ts_arith(src, in_code, out_code, s0, s1, op0, op1, False, False, nm, key, out)
+            got = be.ts_arith(
+                src, in_code, out_code, s0, s1, op0, op1, bool(rev & 1), bool(rev & 2), nm, key, out
+            )
             if not np.array_equal(np.asarray(got).reshape(want.shape), want):
                 g = np.asarray(got).reshape(want.shape)
                 bad = np.argwhere(g != want)[0]
@@ -157,3 +160,14 @@ def test_tiled_numpy_path_with_w_slices(nm: Any, out_code: int) -> None:
         got = npb.NumpyBackend().ts_arith(src, dt.BFLOAT16, out_code, s0, s1, alu.MULT,
                                           alu.SUBTRACT, False, True, nm, key, out)  # fmt: skip
         assert np.array_equal(got, c)
+
+
+FUSABLE = [alu.BYPASS, alu.ADD, alu.SUBTRACT, alu.MULT, alu.MAX, alu.MIN]
+
+
+@pytest.mark.parametrize("rev", [0, 1, 2, 3])
+@pytest.mark.parametrize(("op0", "op1"), list(itertools.product(FUSABLE, FUSABLE)))
+def test_fused_bf16_loop_every_pattern(op0: int, op1: int, rev: int) -> None:
+    """bf16 -> bf16 with RNE on contiguous rows is the C backend's fused single pass: every op
+    pair and reverse bit it takes, on every bf16 pattern."""
+    check(source(dt.BFLOAT16), dt.BFLOAT16, dt.BFLOAT16, op0, op1, NUMERICS[0], rev)

@@ -501,6 +501,41 @@ TPB_INLINE void fused_row(const tpb_cfg *c, const float *x, uint32_t *o, int64_t
     }
 }
 
+/* The same fused single pass for bf16 -> bf16 with RNE: the load (a shift) and the branch-free
+   store (encode_bits with bf16's constants) inline in the one loop. */
+#define FUSED_LOOP_BF16(F0, F1) \
+    for (k = 0; k < N; k++) { \
+        float t = F0(u2f((uint32_t)x[k] << 16), a, r0); \
+        float y = F1(t, b, r1); \
+        o[k] = (uint16_t)encode_bits(y, 0u, 0, 7, 127, 16, &P); \
+    }
+#define FUSED_OP1_BF16(F0) \
+    switch (c->op1) { \
+    case OP_BYPASS: FUSED_LOOP_BF16(F0, FX_BYPASS); break; \
+    case OP_ADD: FUSED_LOOP_BF16(F0, FX_ADD); break; \
+    case OP_SUB: FUSED_LOOP_BF16(F0, FX_SUB); break; \
+    case OP_MULT: FUSED_LOOP_BF16(F0, FX_MULT); break; \
+    case OP_MAX: FUSED_LOOP_BF16(F0, FX_MAX); break; \
+    case OP_MIN: FUSED_LOOP_BF16(F0, FX_MIN); break; \
+    default: break; \
+    }
+
+TPB_INLINE void fused_row_bf16(const tpb_cfg *c, const uint16_t *restrict x,
+                               uint16_t *restrict o, int64_t N, float a, float b,
+                               enc_params P) {
+    int64_t k;
+    int r0 = c->rev0, r1 = c->rev1;
+    switch (c->op0) {
+    case OP_BYPASS: FUSED_OP1_BF16(FX_BYPASS); break;
+    case OP_ADD: FUSED_OP1_BF16(FX_ADD); break;
+    case OP_SUB: FUSED_OP1_BF16(FX_SUB); break;
+    case OP_MULT: FUSED_OP1_BF16(FX_MULT); break;
+    case OP_MAX: FUSED_OP1_BF16(FX_MAX); break;
+    case OP_MIN: FUSED_OP1_BF16(FX_MIN); break;
+    default: break;
+    }
+}
+
 TPB_CLONES
 int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
                  void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N, int64_t W,
@@ -518,6 +553,17 @@ int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_
         for (p = 0; p < n; p++)
             fused_row(c, (const float *)src + p * src_rs, (uint32_t *)dst + p * dst_rs, N, s0[p],
                       s1[p]);
+        return 0;
+    }
+    if (c->in_code == D_BF16 && c->out_code == D_BF16 && !c->stochastic && W == 1 &&
+        src_es == 1 && dst_es == 1 && fusable(c->op0) && fusable(c->op1) &&
+        ((const char *)src + n * src_rs * 2 <= (const char *)dst ||
+         (const char *)dst + n * dst_rs * 2 <= (const char *)src)) {
+        /* disjoint rows only (restrict): in place, the blocked path below reads first */
+        enc_params P = enc_params_for(&f, c);
+        for (p = 0; p < n; p++)
+            fused_row_bf16(c, (const uint16_t *)src + p * src_rs, (uint16_t *)dst + p * dst_rs,
+                           N, s0[p], s1[p], P);
         return 0;
     }
     lut = make_lut(c->in_code, c);
