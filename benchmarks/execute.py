@@ -209,9 +209,11 @@ def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int) -> dic
     s0, s1 = np.float32(S0), np.float32(S1)
     pin, pout = ffi.cast("void *", raw.ctypes.data), ffi.cast("void *", base_out.ctypes.data)
     if case == "fp32":
+
         def base() -> None:
             lib.base_fp32(pin, pout, n, s0, s1)
     elif case == "bf16":
+
         def base() -> None:
             lib.base_bf16(pin, pout, n, s0, s1)
     else:
@@ -220,6 +222,7 @@ def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int) -> dic
 
         def base() -> None:
             lib.base_e4m3(pin, pout, n, s0, s1, plut)
+
     base()
 
     fns: dict[str, Callable[[], object]] = {}
@@ -235,7 +238,9 @@ def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int) -> dic
         ex.run(word)
         got = ex.read(dst_addr, raw.dtype, (PARTITIONS, ELEMENTS))
         if got.tobytes() != base_out.tobytes():
-            raise SystemExit(f"{case}: {backend} backend's bits differ from the hand-written loop's")
+            raise SystemExit(
+                f"{case}: {backend} backend's bits differ from the hand-written loop's"
+            )
         executors[backend] = ex
         fns[f"executor_{backend}"] = lambda ex=ex: ex.run(word)
     fns["c_loop"] = base

@@ -75,7 +75,7 @@ def _tile_dest(src: Raw, out: Raw | None, out_code: int) -> Raw | None:
     if out.dtype != dt.storage_dtype(out_code):
         return None
     try:  # exact test: src and out are often interleaved views of one memory (bounds overlap)
-        if np.shares_memory(out, src, max_work=10_000):
+        if np.shares_memory(out, src):
             return None
     except Exception:  # numpy.exceptions.TooHardError: treat as overlapping
         return None

@@ -557,9 +557,11 @@ int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_
     }
     if (c->in_code == D_BF16 && c->out_code == D_BF16 && !c->stochastic && W == 1 &&
         src_es == 1 && dst_es == 1 && fusable(c->op0) && fusable(c->op1) &&
-        ((const char *)src + n * src_rs * 2 <= (const char *)dst ||
-         (const char *)dst + n * dst_rs * 2 <= (const char *)src)) {
-        /* disjoint rows only (restrict): in place, the blocked path below reads first */
+        src_rs == dst_rs &&
+        ((const char *)src + N * 2 <= (const char *)dst ||
+         (const char *)dst + N * 2 <= (const char *)src)) {
+        /* each source row disjoint from its destination row (restrict; rows are done in turn,
+           as below): in place, the blocked path below reads a block first */
         enc_params P = enc_params_for(&f, c);
         for (p = 0; p < n; p++)
             fused_row_bf16(c, (const uint16_t *)src + p * src_rs, (uint16_t *)dst + p * dst_rs,
