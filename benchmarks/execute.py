@@ -1,15 +1,21 @@
-"""Executor speed and memory: an fp32 two-op TensorScalar over 128 partitions x 16,384 elements.
+"""Executor speed and memory: two-op TensorScalars ``(x * s0) + s1`` over 128 partitions x 16,384
+elements, in fp32, bf16 and fp8 (e4m3) in and out.
 
-    python benchmarks/execute.py [--gen sunda] [--repeat 15] [--json] [--generated]
+    python benchmarks/execute.py [--gen sunda] [--rounds 7] [--case fp32,bf16,fp8] [--json]
+                                 [--generated]
 
-Prints, in one run, elements per second of
-  * the executor on its C backend,
-  * the executor on its numpy backend,
-  * a hand-written numpy expression of the same computation (``x * s0 + s1``, fresh result),
-  * a plain copy of the same bytes (``numpy.copyto``, memcpy speed: the ceiling),
-as absolute rates and as ratios to the copy and to the hand-written expression, and the peak
-memory the numpy backend allocates while executing the instruction, relative to the tensor size
-(tracemalloc; numpy reports its buffers to it).
+For each case, prints per-run times (min and median of ``--rounds`` interleaved rounds: every
+contestant runs once per round, in turn, so load on the shared machine falls on all alike) of
+  * the executor's ``run()`` on its C backend,
+  * the executor's ``run()`` on its numpy backend,
+  * a hand-written branch-free C loop doing the same computation and the same rounding (RNE,
+    canonical NaN, overflow to Inf) on the same contiguous bytes, compiled with the executor's
+    flags (the baseline of what a plain loop gets; no Python around it but one cffi call),
+  * a hand-written numpy expression of the fp32 computation (fp32 case only),
+  * a plain copy of the case's tensor bytes (``numpy.copyto``, memcpy speed: the ceiling),
+as ratios to the copy (bandwidth share of the tensor's bytes) and to the C loop, and the peak
+memory the numpy backend allocates while executing the instruction, relative to the input tensor's
+bytes (tracemalloc; numpy reports its buffers to it).
 
 The executor is ``tpb_isa.<gen>.Executor`` as tpbgen renders it from the current templates (into a
 temporary directory), or with ``--generated`` the committed package in generated/.
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -35,6 +42,63 @@ REPO = Path(__file__).resolve().parent.parent
 PARTITIONS = 128
 ELEMENTS = 16_384
 S0, S1 = 1.7, -0.25
+CASES = ("fp32", "bf16", "fp8")
+
+# the hand-written baseline: one plain loop per case, branch-free (selects only), same rounding
+BASELINE_CDEF = """
+void base_fp32(const float *x, float *y, int64_t n, float s0, float s1);
+void base_bf16(const uint16_t *x, uint16_t *y, int64_t n, float s0, float s1);
+void base_e4m3(const uint8_t *x, uint8_t *y, int64_t n, float s0, float s1, const float *lut);
+"""
+BASELINE_C = r"""
+#include <stdint.h>
+#include <string.h>
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CLONES
+#endif
+static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+CLONES void base_fp32(const float *restrict x, float *restrict y, int64_t n, float s0,
+                      float s1) {
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        float v = x[i] * s0 + s1;
+        uint32_t u = f2u(v);
+        uint32_t o = ((u & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC00000u : u;
+        memcpy(&y[i], &o, 4);
+    }
+}
+CLONES void base_bf16(const uint16_t *restrict x, uint16_t *restrict y, int64_t n, float s0,
+                      float s1) {
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t u = f2u(u2f((uint32_t)x[i] << 16) * s0 + s1);
+        uint32_t r = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+        y[i] = (uint16_t)(((u & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC0u : r);
+    }
+}
+/* IEEE-like e4m3 (bias 7, max 0x77, Inf 0x78, NaN 0x7C), subnormals included */
+CLONES void base_e4m3(const uint8_t *restrict x, uint8_t *restrict y, int64_t n, float s0,
+                      float s1, const float *restrict lut) {
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t u = f2u(lut[x[i]] * s0 + s1);
+        uint32_t a = u & 0x7FFFFFFFu, e = a >> 23;
+        uint32_t nrm = ((a + 0x7FFFFu + ((a >> 20) & 1u)) >> 20) - (120u << 3);
+        uint32_t sig = (a & 0x7FFFFFu) | 0x800000u;
+        uint32_t s = 141u - e, q;
+        s = s > 25u ? 25u : s;
+        q = (sig + ((1u << (s - 1u)) - 1u) + ((sig >> s) & 1u)) >> s;
+        q = e < 121u ? q : nrm;
+        q = e == 0u ? 0u : q;  /* fp32 subnormals are far below e4m3's quantum */
+        q = q > 0x77u ? 0x78u : q;
+        q |= (u >> 31) << 7;
+        y[i] = (uint8_t)(a > 0x7F800000u ? 0x7Cu : q);
+    }
+}
+"""
 
 
 def load_generation(gen: str, use_generated: bool) -> tuple[ModuleType, str]:
@@ -60,7 +124,16 @@ def load_generation(gen: str, use_generated: bool) -> tuple[ModuleType, str]:
     return importlib.import_module(f"tpb_isa.{gen}"), "templates/ (rendered by tpbgen)"
 
 
-def build_word(mod: ModuleType, src_addr: int, dst_addr: int) -> bytes:
+def load_baseline() -> Any:
+    """The hand-written loops, compiled with the executor kernels' flags (cached by content)."""
+    cbuild = importlib.import_module("tpb_isa._runtime.cbuild")
+    cext = importlib.import_module("tpb_isa._runtime.cextensions")
+    spec = cbuild.Spec("_tpb_bench_baseline", BASELINE_C, BASELINE_CDEF, cext.KERNEL_ARGS,
+                       what="the benchmark's hand-written C loops")  # fmt: skip
+    return cbuild.load(spec)
+
+
+def build_word(mod: ModuleType, src_addr: int, dst_addr: int, dtype: Any) -> bytes:
     S, E = mod.structs, mod.enums
     mem3 = type(S.S3D3_TS().src_mem_pattern)
 
@@ -72,8 +145,8 @@ def build_word(mod: ModuleType, src_addr: int, dst_addr: int) -> bytes:
         header=S.Header(opcode=E.Opcode.TENSOR_SCALAR_ARITH_OP, inst_word_len=16),
         src_mem_pattern=pat(src_addr),
         dst_mem_pattern=pat(dst_addr),
-        in_dtype=E.Dtype.FP32,
-        out_dtype=E.Dtype.FP32,
+        in_dtype=dtype,
+        out_dtype=dtype,
         num_active_channels=PARTITIONS,
         op0=E.AluOp.MULT,
         op1=E.AluOp.ADD,
@@ -86,14 +159,17 @@ def build_word(mod: ModuleType, src_addr: int, dst_addr: int) -> bytes:
     return bytes(w.to_bytes())
 
 
-def best_time(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm up (and, for the C backend, make sure the build is loaded)
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def interleaved(fns: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
+    """Seconds per call of each function, one call of each per round, in turn."""
+    for fn in fns.values():
+        fn()  # warm up (and, for the C backend, make sure the build is loaded)
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - t0)
+    return times
 
 
 def peak_bytes(fn: Callable[[], object]) -> int:
@@ -109,10 +185,89 @@ def peak_bytes(fn: Callable[[], object]) -> int:
     return peak - base
 
 
+def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int) -> dict[str, Any]:
+    E = mod.enums
+    nm = mod.Executor(backend="numpy").engine.numerics
+    rt_dtypes = importlib.import_module("tpb_isa._runtime.executor.dtypes")
+    rng = np.random.default_rng(0)
+    xf = (rng.standard_normal((PARTITIONS, ELEMENTS)) * 3).astype(np.float32)
+    if case == "fp32":
+        code, x = E.Dtype.FP32, xf
+    elif case == "bf16":
+        code = E.Dtype.BFLOAT16
+        x = xf.astype(rt_dtypes.numpy_dtype(int(code), nm))
+    else:
+        code = E.Dtype.FP8_EXP4
+        x = xf.astype(rt_dtypes.numpy_dtype(int(code), nm))
+    isz = x.dtype.itemsize
+    src_addr, dst_addr = 0, ELEMENTS * 4
+    word = build_word(mod, src_addr, dst_addr, code)
+    tensor_bytes = x.nbytes
+    n = x.size
+    raw = x.view({1: np.uint8, 2: np.uint16, 4: np.float32}[isz])
+    base_out = np.empty_like(raw)
+    s0, s1 = np.float32(S0), np.float32(S1)
+    pin, pout = ffi.cast("void *", raw.ctypes.data), ffi.cast("void *", base_out.ctypes.data)
+    if case == "fp32":
+
+        def base() -> None:
+            lib.base_fp32(pin, pout, n, s0, s1)
+    elif case == "bf16":
+
+        def base() -> None:
+            lib.base_bf16(pin, pout, n, s0, s1)
+    else:
+        lut = rt_dtypes.load_f32(int(code), np.arange(256, dtype=np.uint8), nm)
+        plut = ffi.cast("float *", lut.ctypes.data)
+
+        def base() -> None:
+            lib.base_e4m3(pin, pout, n, s0, s1, plut)
+
+    base()
+
+    fns: dict[str, Callable[[], object]] = {}
+    executors: dict[str, Any] = {}
+    out: dict[str, Any] = {"tensor_bytes": tensor_bytes, "elements": n}
+    for backend in ("c", "numpy"):
+        try:
+            ex = mod.Executor(backend=backend)
+        except Exception as exc:  # no compiler: report and carry on with numpy
+            out[f"{backend}_unavailable"] = str(exc)
+            continue
+        ex.write(src_addr, x)
+        ex.run(word)
+        got = ex.read(dst_addr, raw.dtype, (PARTITIONS, ELEMENTS))
+        if got.tobytes() != base_out.tobytes():
+            raise SystemExit(
+                f"{case}: {backend} backend's bits differ from the hand-written loop's"
+            )
+        executors[backend] = ex
+        fns[f"executor_{backend}"] = lambda ex=ex: ex.run(word)
+    fns["c_loop"] = base
+    if case == "fp32":
+        fns["numpy_expression"] = lambda: x * s0 + s1
+    dst = np.empty_like(raw)
+    fns["memcpy"] = lambda: np.copyto(dst, raw)
+    times = interleaved(fns, rounds)
+    mins = {k: min(v) for k, v in times.items()}
+    meds = {k: statistics.median(v) for k, v in times.items()}
+    out["seconds_min"] = mins
+    out["seconds_median"] = meds
+    out["vs_memcpy_min"] = {k: mins["memcpy"] / v for k, v in mins.items()}
+    out["vs_memcpy_median"] = {k: meds["memcpy"] / v for k, v in meds.items()}
+    out["vs_c_loop_min"] = {k: mins["c_loop"] / v for k, v in mins.items()}
+    for backend, ex in executors.items():
+        out[f"{backend}_backend_peak_over_tensor"] = (
+            peak_bytes(lambda ex=ex: ex.run(word)) / tensor_bytes
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gen", default="sunda")
-    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (>= 7)")
+    ap.add_argument("--case", default=",".join(CASES), help="comma-separated: fp32,bf16,fp8")
     ap.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the table"
     )
@@ -120,70 +275,39 @@ def main(argv: list[str] | None = None) -> int:
         "--generated", action="store_true", help="benchmark generated/ instead of templates/"
     )
     args = ap.parse_args(argv)
+    cases = [c for c in args.case.split(",") if c]
+    for c in cases:
+        if c not in CASES:
+            raise SystemExit(f"unknown case {c!r}; expected some of {','.join(CASES)}")
 
     mod, origin = load_generation(args.gen, args.generated)
-    src_addr, dst_addr = 0, ELEMENTS * 4
-    word = build_word(mod, src_addr, dst_addr)
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((PARTITIONS, ELEMENTS)).astype(np.float32)
-    n = x.size
-    tensor_bytes = x.nbytes
-
-    results: dict[str, Any] = {"generation": args.gen, "executor_from": origin, "elements": n,
-                               "tensor_bytes": tensor_bytes}  # fmt: skip
-    rates: dict[str, float] = {}
-    executors: dict[str, Any] = {}
-    for backend in ("c", "numpy"):
-        try:
-            ex = mod.Executor(backend=backend)
-        except Exception as exc:  # no compiler: report and carry on with numpy
-            results[f"{backend}_unavailable"] = str(exc)
-            continue
-        ex.write(src_addr, x)
-        ex.run(word)
-        want = x * np.float32(S0) + np.float32(S1)
-        got = ex.read(dst_addr, np.float32, (PARTITIONS, ELEMENTS))
-        if not np.array_equal(got, want):
-            raise SystemExit(f"{backend} backend result differs from numpy's x * s0 + s1")
-        executors[backend] = ex
-        rates[f"executor_{backend}"] = n / best_time(lambda ex=ex: ex.run(word), args.repeat)
-
-    s0, s1 = np.float32(S0), np.float32(S1)
-    rates["numpy_expression"] = n / best_time(lambda: x * s0 + s1, args.repeat)
-    dst = np.empty_like(x)
-    rates["memcpy"] = n / best_time(lambda: np.copyto(dst, x), args.repeat)
-
-    ceiling = rates["memcpy"]
-    expr = rates["numpy_expression"]
-    results["elements_per_second"] = rates
-    results["ratio_to_memcpy"] = {k: v / ceiling for k, v in rates.items()}
-    results["ratio_to_numpy_expression"] = {k: v / expr for k, v in rates.items()}
-    if "numpy" in executors:
-        ex = executors["numpy"]
-        results["numpy_backend_peak_over_tensor"] = peak_bytes(lambda: ex.run(word)) / tensor_bytes
-    if "c" in executors:
-        ex = executors["c"]
-        results["c_backend_peak_over_tensor"] = peak_bytes(lambda: ex.run(word)) / tensor_bytes
-    results["numpy_expression_peak_over_tensor"] = peak_bytes(lambda: x * s0 + s1) / tensor_bytes
+    ffi, lib = load_baseline()
+    results: dict[str, Any] = {"generation": args.gen, "executor_from": origin,
+                               "rounds": args.rounds}  # fmt: skip
+    for case in cases:
+        results[case] = run_case(case, mod, ffi, lib, args.rounds)
 
     if args.json:
         print(json.dumps(results, indent=2, sort_keys=True))
         return 0
-    print(f"fp32 TensorScalar (x * {S0}) + {S1}, {PARTITIONS} partitions x {ELEMENTS} elements "
-          f"({tensor_bytes / 2**20:.0f} MiB), tpb_isa.{args.gen}.Executor from {origin}")  # fmt: skip
-    print(f"{'':22s} {'elements/s':>12s} {'vs memcpy':>10s} {'vs numpy expr':>14s}")
-    for k, v in rates.items():
-        print(f"{k:22s} {v:12.3e} {v / ceiling:10.3f} {v / expr:14.3f}")
-    for k in (
-        "numpy_backend_peak_over_tensor",
-        "c_backend_peak_over_tensor",
-        "numpy_expression_peak_over_tensor",
-    ):
-        if k in results:
-            print(f"{k:34s} {results[k]:.2f} x tensor size")
-    for k, v in results.items():
-        if k.endswith("_unavailable"):
-            print(f"{k}: {v}")
+    print(f"TensorScalar (x * {S0}) + {S1}, {PARTITIONS} partitions x {ELEMENTS} elements, "
+          f"tpb_isa.{args.gen}.Executor from {origin}; min / median of {args.rounds} "
+          "interleaved rounds")  # fmt: skip
+    for case in cases:
+        r = results[case]
+        print(f"\n{case} in / out ({r['tensor_bytes'] / 2**20:.0f} MiB)")
+        print(f"{'':18s} {'min ms':>8s} {'median ms':>10s} {'vs memcpy':>10s} {'(median)':>9s} "
+              f"{'vs C loop':>10s}")  # fmt: skip
+        for k in r["seconds_min"]:
+            print(f"{k:18s} {r['seconds_min'][k] * 1e3:8.3f} {r['seconds_median'][k] * 1e3:10.3f} "
+                  f"{r['vs_memcpy_min'][k]:10.3f} {r['vs_memcpy_median'][k]:9.3f} "
+                  f"{r['vs_c_loop_min'][k]:10.3f}")  # fmt: skip
+        for k in ("numpy_backend_peak_over_tensor", "c_backend_peak_over_tensor"):
+            if k in r:
+                print(f"{k:34s} {r[k]:.2f} x tensor size")
+        for k, v in r.items():
+            if k.endswith("_unavailable"):
+                print(f"{k}: {v}")
     return 0
 
 

@@ -119,49 +119,72 @@ static inline uint32_t rand32(uint64_t key, uint64_t idx) {
     return (uint32_t)(mix64(key + idx * 0x9E3779B97F4A7C15ull) & 0xFFFFFFFFull);
 }
 
-/* fp32 -> format code (sign included); mirrors dtypes.encode_format */
-TPB_INLINE uint32_t encode_fmt(float xf, const tpb_fmt *f, const tpb_cfg *c, uint64_t idx) {
+/* fp32 -> format code (sign included); mirrors dtypes.encode_format.
+
+   Branch-free: both the normal-range rounding and the subnormal rounding are computed and the
+   result selected, so the store loops vectorise. The format's mantissa width `m`, bias, width and
+   the rounding mode are arguments that the per-format store loops pass as constants (after
+   inlining, each loop is specialised); the overflow/NaN codes are loop invariants (enc_params).
+   Every select reproduces one branch of the scalar algorithm of dtypes.encode_format:
+     * NaN -> nan_code (sign clear);
+     * normal range (fp32 exponent >= the format's minimum normal): round the bit pattern at
+       23 - m bits (RNE: add half-ulp-minus-one plus the lsb; stochastic: add random low bits)
+       and rebias;
+     * below it: round the 24-bit significand to the format's subnormal quantum, a shift s in
+       [1, 31] (s >= 32 gives 0); for bias 127 (bf16, FP32R) this is the normal formula itself,
+       so that path is compiled out;
+     * a magnitude above max_code: +-max (fp8 saturate), +-Inf, or the NaN code (e4m3fn). */
+typedef struct {
+    uint32_t max_code, nan_code, ovf_code, ovf_sign; /* ovf_sign: all ones if the sign is kept */
+} enc_params;
+
+static enc_params enc_params_for(const tpb_fmt *f, const tpb_cfg *c) {
+    enc_params P;
+    P.max_code = (uint32_t)f->max_code;
+    P.nan_code = f->nan_code;
+    if (f->is_fp8 && c->fp8_saturate) { P.ovf_code = (uint32_t)f->max_code; P.ovf_sign = ~0u; }
+    else if (f->has_inf) { P.ovf_code = f->inf_code; P.ovf_sign = ~0u; }
+    else { P.ovf_code = f->nan_code; P.ovf_sign = 0u; }
+    return P;
+}
+
+TPB_INLINE uint32_t encode_bits(float xf, uint32_t rnd, const int stoch, const int m,
+                                const int bias, const int width, const enc_params *P) {
     uint32_t u = f2u(xf);
-    uint32_t sign = u >> 31;
     uint32_t a = u & 0x7FFFFFFFu;
-    int m = f->mbits;
+    uint32_t sg = (u >> 31) << (width - 1);
     int shift = 23 - m;
-    int e32 = (int)(a >> 23);
-    int64_t mag;
+    uint32_t low = (1u << shift) - 1u;
+    uint32_t bump = stoch ? (rnd & low) : (((1u << (shift - 1)) - 1u) + ((a >> shift) & 1u));
+    /* cannot wrap: a <= 0x7FFFFFFF and bump < 2**22 */
+    uint32_t mag = ((a + bump) >> shift) - ((uint32_t)(127 - bias) << m);
+    uint32_t res;
+    if (bias != 127) {
+        uint32_t e32 = a >> 23;
+        uint32_t sig = (a & 0x7FFFFFu) | (e32 ? 0x800000u : 0u);
+        int32_t s = (int32_t)(151 - bias - m) - (int32_t)(e32 > 1u ? e32 : 1u);
+        uint32_t gone = s >= 32 ? 1u : 0u;
+        uint32_t sh, q;
+        s = s < 1 ? 1 : (s > 31 ? 31 : s);
+        sh = (uint32_t)s;
+        /* the same rounding-by-addition as the normal path, on the significand: (sig + bump)
+           >> sh is q + (rem + bump >= 2**sh), i.e. RNE's "rem > half, or rem == half and q
+           odd" and stochastic's carry; sig < 2**24 and bump < 2**31, so no wrap */
+        if (stoch) q = (sig + (rnd & ((1u << sh) - 1u))) >> sh;
+        else q = (sig + ((1u << (sh - 1u)) - 1u) + ((sig >> sh) & 1u)) >> sh;
+        q = gone ? 0u : q;
+        mag = (e32 >= (uint32_t)(128 - bias)) ? mag : q;
+    }
+    res = (mag > P->max_code) ? (P->ovf_code | (sg & P->ovf_sign)) : (mag | sg);
+    return (a > 0x7F800000u) ? P->nan_code : res;
+}
+
+/* the scalar form (one element; the rounding stream drawn here) */
+TPB_INLINE uint32_t encode_fmt(float xf, const tpb_fmt *f, const tpb_cfg *c, uint64_t idx) {
+    enc_params P = enc_params_for(f, c);
     uint32_t rnd = c->stochastic ? rand32(c->key, idx) : 0u;
-    int width = 1 + f->ebits + f->mbits;
-    if (a > 0x7F800000u) return f->nan_code;
-    if (e32 >= 1 - f->bias + 127) {
-        uint32_t low = (1u << shift) - 1u;
-        uint32_t bump = c->stochastic ? (rnd & low)
-                                      : (((1u << (shift - 1)) - 1u) + ((a >> shift) & 1u));
-        uint32_t r = (a + bump) & ~low;
-        mag = (int64_t)(r >> shift) - ((int64_t)(127 - f->bias) << m);
-    } else {
-        uint64_t sig = (uint64_t)((a & 0x7FFFFFu) | (e32 > 0 ? 0x800000u : 0u));
-        int e_val = (e32 > 1 ? e32 : 1) - 150;
-        int s = (1 - f->bias - m) - e_val;
-        if (s < 1) s = 1;
-        if (s >= 32) {
-            mag = 0;
-        } else {
-            uint64_t q = sig >> s;
-            uint64_t rem = sig & ((1ull << s) - 1ull);
-            if (c->stochastic) {
-                q += (rem + ((uint64_t)rnd & ((1ull << s) - 1ull))) >> s;
-            } else {
-                uint64_t half = 1ull << (s - 1);
-                q += (rem > half || (rem == half && (q & 1ull))) ? 1ull : 0ull;
-            }
-            mag = (int64_t)q;
-        }
-    }
-    if (mag > f->max_code) {
-        if (f->is_fp8 && c->fp8_saturate) return (uint32_t)f->max_code | (sign << (width - 1));
-        if (f->has_inf) return f->inf_code | (sign << (width - 1));
-        return f->nan_code;
-    }
-    return (uint32_t)mag | (sign << (width - 1));
+    return encode_bits(xf, rnd, c->stochastic != 0, f->mbits, f->bias, 1 + f->ebits + f->mbits,
+                       &P);
 }
 
 TPB_INLINE int64_t to_int(float x, int code, const tpb_cfg *c) {
@@ -200,37 +223,50 @@ TPB_INLINE int64_t to_int(float x, int code, const tpb_cfg *c) {
         uint32_t r_ = (u_ + 0x7FFFu + ((u_ >> 16) & 1u)) >> 16; \
         ((uint16_t *)os)[k] = (uint16_t)(((u_ & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC0u : r_); \
     } while (0)
-
-TPB_INLINE void load_block(int code, const char *base, int64_t es, int64_t i0, int64_t cnt,
-                       float *out, const float *lut) {
-    int64_t k;
-    int isz = dsize(code);
-    for (k = 0; k < cnt; k++) {
-        const char *p = base + (i0 + k) * es * isz;
-        switch (code) {
-        case D_FP32: case D_FP32R: { float v; memcpy(&v, p, 4); out[k] = v; break; }
-        case D_BF16: { uint16_t v; memcpy(&v, p, 2); out[k] = u2f((uint32_t)v << 16); break; }
-        case D_FP16: { uint16_t v; memcpy(&v, p, 2); out[k] = lut[v]; break; }
-        case D_E3M4: case D_E4M3: case D_E5M2: out[k] = lut[*(const uint8_t *)p]; break;
-        case D_INT8: out[k] = (float)*(const int8_t *)p; break;
-        case D_UINT8: out[k] = (float)*(const uint8_t *)p; break;
-        case D_INT16: { int16_t v; memcpy(&v, p, 2); out[k] = (float)v; break; }
-        case D_UINT16: { uint16_t v; memcpy(&v, p, 2); out[k] = (float)v; break; }
-        case D_INT32: { int32_t v; memcpy(&v, p, 4); out[k] = (float)v; break; }
-        case D_UINT32: { uint32_t v; memcpy(&v, p, 4); out[k] = (float)v; break; }
-        default: out[k] = 0.0f; break;
-        }
-    }
+/* fp16 bits -> fp32, exactly and without a table: normals rebias by adding to the exponent,
+   subnormals are mant * 2**-24 (an exact int -> float conversion, then 24 off its exponent field:
+   integer operations only, so the loop vectorises under the default -ftrapping-math), Inf stays Inf, every NaN becomes the quiet NaN with the input's sign
+   (what decode_fmt gives). */
+TPB_INLINE float fp16_to_f32(uint32_t h) {
+    /* selects written as masks: GCC 12 does not if-convert the nested ?: form of this one */
+    uint32_t em = h & 0x7FFFu;
+    uint32_t sg = (h & 0x8000u) << 16;
+    uint32_t nrm = (em << 13) + (112u << 23);
+    uint32_t sub = f2u((float)(int32_t)em) - (24u << 23); /* em * 2**-24, em in 1..0x3FF */
+    uint32_t is_sub = 0u - (uint32_t)(em < 0x400u), is_zero = 0u - (uint32_t)(em == 0u);
+    uint32_t is_spec = 0u - (uint32_t)(em >= 0x7C00u), is_inf = 0u - (uint32_t)(em == 0x7C00u);
+    uint32_t spec = (0x7F800000u & is_inf) | (0x7FC00000u & ~is_inf);
+    uint32_t mag = ((sub & is_sub) | (nrm & ~is_sub)) & ~is_zero;
+    mag = (spec & is_spec) | (mag & ~is_spec);
+    return u2f(mag | sg);
 }
 
-TPB_INLINE void fast_load_bf16(const char *base, int64_t es, int64_t i0, int64_t cnt, float *out) {
+/* One loop per dtype, the switch outside it; the contiguous case (es == 1) separate so it
+   vectorises. Loads go through memcpy: element addresses need not be aligned. */
+#define LOAD_LOOP(T, EXPR) \
+    do { const char *b_ = base + i0 * es * (int64_t)sizeof(T); \
+         if (es == 1) { for (k = 0; k < cnt; k++) { T v; memcpy(&v, b_ + k * (int64_t)sizeof(T), \
+                                                                 sizeof(T)); out[k] = (EXPR); } } \
+         else { for (k = 0; k < cnt; k++) { T v; memcpy(&v, b_ + k * es * (int64_t)sizeof(T), \
+                                                         sizeof(T)); out[k] = (EXPR); } } \
+    } while (0)
+
+TPB_INLINE void load_block(int code, const char *base, int64_t es, int64_t i0, int64_t cnt,
+                           float *restrict out, const float *restrict lut) {
     int64_t k;
-    const uint16_t *q = (const uint16_t *)(const void *)base + i0 * es;
-    if (es == 1) {
-        for (k = 0; k < cnt; k++) out[k] = u2f((uint32_t)q[k] << 16);
-        return;
+    switch (code) {
+    case D_FP32: case D_FP32R: LOAD_LOOP(float, v); break;
+    case D_BF16: LOAD_LOOP(uint16_t, u2f((uint32_t)v << 16)); break;
+    case D_FP16: LOAD_LOOP(uint16_t, fp16_to_f32(v)); break;
+    case D_E3M4: case D_E4M3: case D_E5M2: LOAD_LOOP(uint8_t, lut[v]); break;
+    case D_INT8: LOAD_LOOP(int8_t, (float)v); break;
+    case D_UINT8: LOAD_LOOP(uint8_t, (float)v); break;
+    case D_INT16: LOAD_LOOP(int16_t, (float)v); break;
+    case D_UINT16: LOAD_LOOP(uint16_t, (float)v); break;
+    case D_INT32: LOAD_LOOP(int32_t, (float)v); break;
+    case D_UINT32: LOAD_LOOP(uint32_t, (float)v); break;
+    default: for (k = 0; k < cnt; k++) out[k] = 0.0f; break;
     }
-    for (k = 0; k < cnt; k++) out[k] = u2f((uint32_t)q[k * es] << 16);
 }
 
 TPB_INLINE void fast_load_fp32(const char *base, int64_t es, int64_t i0, int64_t cnt, float *out) {
@@ -238,10 +274,34 @@ TPB_INLINE void fast_load_fp32(const char *base, int64_t es, int64_t i0, int64_t
     { int64_t k; for (k = 0; k < cnt; k++) memcpy(&out[k], base + (i0 + k) * es * 4, 4); }
 }
 
-TPB_INLINE void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *in, char *row,
-                        int64_t i0, int64_t cnt, uint64_t idx0) {
-    int code = c->out_code;
+/* the stochastic-rounding bits of a block, one 32-bit draw per element index */
+TPB_INLINE void rand_block(uint64_t key, uint64_t idx0, int64_t cnt, uint32_t *restrict r) {
     int64_t k;
+    for (k = 0; k < cnt; k++) r[k] = rand32(key, idx0 + (uint64_t)k);
+}
+
+/* a narrow-float store loop: T the storage type, M/BIAS/WIDTH the format (constants here) */
+#define ENC_LOOP(T, M, BIAS, WIDTH) \
+    do { T *o_ = (T *)(void *)row + i0; \
+         if (c->stochastic) { \
+             for (j = 0; j < cnt; j += RB) { \
+                 int64_t n_ = (cnt - j < RB) ? cnt - j : RB; \
+                 rand_block(c->key, idx0 + (uint64_t)j, n_, rb); \
+                 for (k = 0; k < n_; k++) \
+                     o_[j + k] = (T)encode_bits(in[j + k], rb[k], 1, (M), (BIAS), (WIDTH), &P); \
+             } \
+         } else { \
+             for (k = 0; k < cnt; k++) o_[k] = (T)encode_bits(in[k], 0u, 0, (M), (BIAS), (WIDTH), &P); \
+         } \
+    } while (0)
+#define RB 256
+
+TPB_INLINE void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *restrict in,
+                            char *restrict row, int64_t i0, int64_t cnt, uint64_t idx0) {
+    int code = c->out_code;
+    int64_t k, j;
+    uint32_t rb[RB];
+    enc_params P = enc_params_for(f, c);
     switch (code) {
     case D_FP32: {
         uint32_t *o = (uint32_t *)(void *)row + i0;
@@ -253,56 +313,55 @@ TPB_INLINE void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *in,
     case D_FP32R: {
         uint32_t *o = (uint32_t *)(void *)row + i0;
         int m = f->mbits;
-        for (k = 0; k < cnt; k++) {
-            uint32_t u = f2u(in[k]);
-            if ((u & 0x7FFFFFFFu) > 0x7F800000u) { o[k] = 0x7FC00000u; continue; }
-            {
-                uint32_t cd = encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
-                uint32_t sg = cd >> (8 + m);
-                uint32_t mg = cd & ((1u << (8 + m)) - 1u);
-                o[k] = (sg << 31) | (mg << (23 - m));
+        uint32_t mmask = (1u << (8 + m)) - 1u;
+        if (c->stochastic) {
+            for (j = 0; j < cnt; j += RB) {
+                int64_t n_ = (cnt - j < RB) ? cnt - j : RB;
+                rand_block(c->key, idx0 + (uint64_t)j, n_, rb);
+                for (k = 0; k < n_; k++) {
+                    uint32_t u = f2u(in[j + k]);
+                    uint32_t cd = encode_bits(in[j + k], rb[k], 1, m, 127, 9 + m, &P);
+                    uint32_t v = ((cd >> (8 + m)) << 31) | ((cd & mmask) << (23 - m));
+                    o[j + k] = ((u & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC00000u : v;
+                }
+            }
+        } else {
+            for (k = 0; k < cnt; k++) {
+                uint32_t u = f2u(in[k]);
+                uint32_t cd = encode_bits(in[k], 0u, 0, m, 127, 9 + m, &P);
+                uint32_t v = ((cd >> (8 + m)) << 31) | ((cd & mmask) << (23 - m));
+                o[k] = ((u & 0x7FFFFFFFu) > 0x7F800000u) ? 0x7FC00000u : v;
             }
         }
         break; }
-    case D_BF16: {
-        uint16_t *o = (uint16_t *)(void *)row + i0;
-        char *os = row + i0 * 2;
-        if (c->stochastic)
-            for (k = 0; k < cnt; k++) o[k] = (uint16_t)encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
-        else
-            for (k = 0; k < cnt; k++) ST_BF16(k, in[k]);
-        break; }
-    case D_FP16: {
-        uint16_t *o = (uint16_t *)(void *)row + i0;
-        for (k = 0; k < cnt; k++) o[k] = (uint16_t)encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
-        break; }
-    case D_E3M4: case D_E4M3: case D_E5M2: {
-        uint8_t *o = (uint8_t *)row + i0;
-        for (k = 0; k < cnt; k++) o[k] = (uint8_t)encode_fmt(in[k], f, c, idx0 + (uint64_t)k);
-        break; }
+    case D_BF16: ENC_LOOP(uint16_t, 7, 127, 16); break;
+    case D_FP16: ENC_LOOP(uint16_t, 10, 15, 16); break;
+    case D_E5M2: ENC_LOOP(uint8_t, 2, 15, 8); break;
+    case D_E4M3: ENC_LOOP(uint8_t, 3, 7, 8); break;
+    case D_E3M4: ENC_LOOP(uint8_t, 4, 3, 8); break;
     case D_INT8: {
         int8_t *o = (int8_t *)(void *)row + i0;
-        for (k = 0; k < cnt; k++) o[k] = (int8_t)to_int(in[k], code, c);
+        for (k = 0; k < cnt; k++) o[k] = (int8_t)to_int(in[k], D_INT8, c);
         break; }
     case D_UINT8: {
         uint8_t *o = (uint8_t *)row + i0;
-        for (k = 0; k < cnt; k++) o[k] = (uint8_t)to_int(in[k], code, c);
+        for (k = 0; k < cnt; k++) o[k] = (uint8_t)to_int(in[k], D_UINT8, c);
         break; }
     case D_INT16: {
         int16_t *o = (int16_t *)(void *)row + i0;
-        for (k = 0; k < cnt; k++) o[k] = (int16_t)to_int(in[k], code, c);
+        for (k = 0; k < cnt; k++) o[k] = (int16_t)to_int(in[k], D_INT16, c);
         break; }
     case D_UINT16: {
         uint16_t *o = (uint16_t *)(void *)row + i0;
-        for (k = 0; k < cnt; k++) o[k] = (uint16_t)to_int(in[k], code, c);
+        for (k = 0; k < cnt; k++) o[k] = (uint16_t)to_int(in[k], D_UINT16, c);
         break; }
     case D_INT32: {
         int32_t *o = (int32_t *)(void *)row + i0;
-        for (k = 0; k < cnt; k++) o[k] = (int32_t)to_int(in[k], code, c);
+        for (k = 0; k < cnt; k++) o[k] = (int32_t)to_int(in[k], D_INT32, c);
         break; }
     case D_UINT32: {
         uint32_t *o = (uint32_t *)(void *)row + i0;
-        for (k = 0; k < cnt; k++) o[k] = (uint32_t)to_int(in[k], code, c);
+        for (k = 0; k < cnt; k++) o[k] = (uint32_t)to_int(in[k], D_UINT32, c);
         break; }
     default: break;
     }
@@ -323,13 +382,14 @@ TPB_INLINE void put_block(const tpb_cfg *c, const tpb_fmt *f, const float *in, c
     }
 }
 
-/* decode table for fp16 / fp8 inputs (NULL for other dtypes, or when out of memory) */
+/* decode table for fp8 inputs (NULL for other dtypes, or when out of memory); fp16 is decoded
+   arithmetically (fp16_to_f32) */
 static float *make_lut(int code, const tpb_cfg *c) {
     float *lut;
     tpb_fmt f;
     uint32_t n, i;
-    if (code != D_FP16 && code != D_E3M4 && code != D_E4M3 && code != D_E5M2) return NULL;
-    n = (code == D_FP16) ? 65536u : 256u;
+    if (code != D_E3M4 && code != D_E4M3 && code != D_E5M2) return NULL;
+    n = 256u;
     lut = (float *)malloc((size_t)n * sizeof(float));
     if (!lut) return NULL;
     f = fmt_for(code, c);
@@ -338,7 +398,7 @@ static float *make_lut(int code, const tpb_cfg *c) {
 }
 
 static int needs_lut(int code) {
-    return code == D_FP16 || code == D_E3M4 || code == D_E4M3 || code == D_E5M2;
+    return code == D_E3M4 || code == D_E4M3 || code == D_E5M2;
 }
 
 /* ---------------------------------------------------------------- arithmetic */
@@ -517,8 +577,6 @@ int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_
             int64_t off = 0;
             if (c->in_code == D_FP32 || c->in_code == D_FP32R)
                 fast_load_fp32(srow, src_es, i0, cnt, buf);
-            else if (c->in_code == D_BF16)
-                fast_load_bf16(srow, src_es, i0, cnt, buf);
             else
                 load_block(c->in_code, srow, src_es, i0, cnt, buf, lut);
             while (off < cnt) {

@@ -57,6 +57,51 @@ def _deliver(res: Raw, out: Raw | None) -> Raw:
     return out
 
 
+_FP32_IN = (dt.FP32, dt.FP32R)
+
+# Elements per tile of the TensorScalar arith path: the fp32 hub and the rounding's scratch
+# (some 30-40 bytes an element with stochastic bits) live only for one tile, so a large tensor
+# of any dtype pair allocates well under its own size in temporaries (benchmarks/execute.py).
+TILE = 1 << 15
+
+
+def _tile_dest(src: Raw, out: Raw | None, out_code: int) -> Raw | None:
+    """The (n, total) array the tiles are written into: ``out`` seen as (n, total) without a
+    copy, or a fresh array; None when tiling is unsafe (``out`` overlaps ``src``: a tile's write
+    could clobber a later tile's input) or ``out`` has no such view."""
+    n, total = src.shape
+    if out is None:
+        return np.empty((n, total), dtype=dt.storage_dtype(out_code))
+    if out.dtype != dt.storage_dtype(out_code):
+        return None
+    try:  # exact test: src and out are often interleaved views of one memory (bounds overlap)
+        if np.shares_memory(out, src):
+            return None
+    except Exception:  # numpy.exceptions.TooHardError: treat as overlapping
+        return None
+    view = out.view()
+    try:
+        view.shape = (n, total)  # raises instead of copying
+    except (AttributeError, ValueError):
+        return None
+    return view
+
+
+def _tiles(n: int, total: int, w: int) -> list[tuple[int, int, int, int, int]]:
+    """(p0, p1, c0, c1, wi): row and column ranges of at most ~TILE elements, each inside one
+    of the W column slices (slice wi uses scalar column wi)."""
+    seg = total // w
+    cols = min(seg, TILE)
+    rows = max(1, TILE // cols)
+    out = []
+    for wi in range(w):
+        for c0 in range(wi * seg, (wi + 1) * seg, cols):
+            c1 = min(c0 + cols, (wi + 1) * seg)
+            for p0 in range(0, n, rows):
+                out.append((p0, min(p0 + rows, n), c0, c1, wi))
+    return out
+
+
 # exp: a deterministic fp32 polynomial (Cephes expf), mirrored by the C backend
 _LOG2E = np.float32(1.44269504088896341)
 _C1 = np.float32(0.693359375)
@@ -117,9 +162,9 @@ class NumpyBackend:
     ) -> Raw:
         n, total = src.shape
         w = s0.shape[1]
-        if out is not None and out_code == dt.FP32 and w == 1:
-            # fp32 out: compute straight into the destination (no rounding step), then make
-            # NaNs canonical in place
+        if out is not None and out_code == dt.FP32 and w == 1 and in_code in _FP32_IN:
+            # fp32 in and out: compute straight into the destination (no rounding step), then
+            # make NaNs canonical in place
             of = out.view(np.float32)
             x2 = dt.load_f32(in_code, src, numerics)
             r = alu.arith(op0, x2, s0, rev0, out=of)
@@ -131,6 +176,24 @@ class NumpyBackend:
             if dt.has_nan(of):
                 out[np.isnan(of)] = np.uint32(0x7FC00000)
             return out
+        dest = _tile_dest(src, out, out_code)
+        if dest is not None and n * total > TILE:
+            for p0, p1, c0, c1, wi in _tiles(n, total, w):
+                x = dt.load_f32(in_code, src[p0:p1, c0:c1], numerics)
+                t = alu.arith(op0, x, s0[p0:p1, wi : wi + 1], rev0)
+                y = alu.arith(
+                    op1, t, s1[p0:p1, wi : wi + 1], rev1, out=t if _owned(t, src) else None
+                )
+                rnd = None
+                if needs_rand(out_code, numerics):
+                    idx = np.arange(c0, c1, dtype=np.uint64)[None, :] + (
+                        np.arange(p0, p1, dtype=np.uint64)[:, None] * np.uint64(total)
+                    )
+                    rnd = dt.rand_bits(key, idx)
+                y2 = np.asarray(y, dtype=np.float32)
+                res = dt.store_from_f32(out_code, y2, numerics, rnd)
+                np.copyto(dest[p0:p1, c0:c1], res, casting="no")
+            return out if out is not None else dest
         x = dt.load_f32(in_code, src, numerics).reshape(n, w, total // w)
         a = s0.reshape(n, w, 1)
         b = s1.reshape(n, w, 1)
