@@ -11,6 +11,9 @@ contestant runs once per round, in turn, so load on the shared machine falls on 
   * a hand-written branch-free C loop doing the same computation and the same rounding (RNE,
     canonical NaN, overflow to Inf) on the same contiguous bytes, compiled with the executor's
     flags (the baseline of what a plain loop gets; no Python around it but one cffi call),
+  * the executor's C kernel alone on the C loop's compact arrays (one bound cffi call): the
+    kernel's speed apart from the executor's memory layout (its tensors sit in SBUF rows, 64 KiB
+    used of every 192 KiB partition),
   * a hand-written numpy expression of the fp32 computation (fp32 case only),
   * a plain copy of the case's tensor bytes (``numpy.copyto``, memcpy speed: the ceiling),
 as ratios to the copy (bandwidth share of the tensor's bytes) and to the C loop, and the peak
@@ -244,6 +247,22 @@ def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int) -> dic
         executors[backend] = ex
         fns[f"executor_{backend}"] = lambda ex=ex: ex.run(word)
     fns["c_loop"] = base
+    if "c" in executors:
+        # the executor's own C kernel on the C loop's compact arrays: the kernel's speed apart
+        # from where the executor's tensors sit (SBUF rows: 64 KiB used of every 192 KiB)
+        ex = executors["c"]
+        store = rt_dtypes.storage_dtype(int(code))
+        k_src, k_out = raw.view(store), np.empty_like(raw).view(store)
+        mult, add = int(E.AluOp.MULT), int(E.AluOp.ADD)
+        kernel = ex.engine.backend.bind_ts_arith(
+            k_src, int(code), int(code), np.full((PARTITIONS, 1), s0, np.float32),
+            np.full((PARTITIONS, 1), s1, np.float32), mult, add, False, False, ex.numerics,
+            k_out,
+        )  # fmt: skip
+        kernel(0)
+        if k_out.tobytes() != base_out.tobytes():
+            raise SystemExit(f"{case}: the C kernel's bits differ from the hand-written loop's")
+        fns["c_kernel_compact"] = lambda: kernel(0)
     if case == "fp32":
         fns["numpy_expression"] = lambda: x * s0 + s1
     dst = np.empty_like(raw)
