@@ -39,9 +39,6 @@ class BackendUnavailable(ExecutorError):
     """The C backend was requested explicitly but cannot be built or loaded."""
 
 
-cache_dir = cbuild.cache_dir
-
-
 def _build() -> tuple[Any, Any]:
     return cbuild.load(cextensions.kernels())
 
@@ -114,46 +111,46 @@ class CBackend:
             raise ExecutorError(f"C backend kernel failed (code {rc})")
 
     @staticmethod
-    def _out(out: Raw | None, shape: tuple[int, int], code: int) -> Raw:
+    def _out(out: Raw | None, shape: tuple[int, ...], code: int) -> Raw:
         if out is None:
             return np.empty(shape, dtype=dt.storage_dtype(code))
         if out.shape != shape or out.dtype != dt.storage_dtype(code):
             raise ValueError("output view has the wrong shape or dtype")
         return out
 
+    def _ts_args(self, cfg: Any, src: Raw, out: Raw, s0: Raw, s1: Raw,
+                 scalar: str) -> tuple[tuple[Any, ...], tuple[Raw, ...]]:  # fmt: skip
+        """The arguments of tpb_ts_arith / tpb_ts_bitvec (`scalar`: the scalars' C type), and
+        the arrays they point into (to be kept alive while C may use them; the scalars are
+        copied, C-contiguous)."""
+        np_type = np.float32 if scalar == "float" else np.uint32
+        a = np.array(s0, dtype=np_type, order="C")
+        b = np.array(s1, dtype=np_type, order="C")
+        n, total = src.shape
+        ffi = self.ffi
+        args = (cfg, _ptr(ffi, src), *_strides(src), _ptr(ffi, out), *_strides(out), n, total,
+                a.shape[1], _ptr(ffi, a, f"{scalar} *"), _ptr(ffi, b, f"{scalar} *"))  # fmt: skip
+        return args, (src, out, a, b)
+
     def ts_arith(self, src: Raw, in_code: int, out_code: int, s0: F32, s1: F32, op0: int,
                  op1: int, rev0: bool, rev1: bool, numerics: Numerics, key: int,
                  out: Raw | None = None) -> Raw:  # fmt: skip
         src = self._src(src)
-        n, total = src.shape
-        out = self._out(out, (n, total), out_code)
-        a = np.ascontiguousarray(s0, dtype=np.float32)
-        b = np.ascontiguousarray(s1, dtype=np.float32)
-        rs, es = _strides(src)
-        drs, des = _strides(out)
+        out = self._out(out, src.shape, out_code)
         cfg = self._cfg(in_code, out_code, numerics, key, op0, op1, rev0, rev1)
-        if n and total:
-            self._check(self.lib.tpb_ts_arith(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out),
-                                              drs, des, n, total, a.shape[1],
-                                              _ptr(self.ffi, a, "float *"),
-                                              _ptr(self.ffi, b, "float *")))  # fmt: skip
+        if src.size:
+            self._check(self.lib.tpb_ts_arith(*self._ts_args(cfg, src, out, s0, s1, "float")[0]))
         return out
 
     def ts_bitvec(self, src: Raw, code: int, s0: U32, s1: U32, op0: int, op1: int, rev0: bool,
                   rev1: bool, out: Raw | None = None) -> Raw:  # fmt: skip
         src = self._src(src)
-        n, total = src.shape
-        out = self._out(out, (n, total), code)
-        a = np.ascontiguousarray(s0, dtype=np.uint32)
-        b = np.ascontiguousarray(s1, dtype=np.uint32)
-        rs, es = _strides(src)
-        drs, des = _strides(out)
+        out = self._out(out, src.shape, code)
         cfg = self._cfg(code, code, Numerics(), 0, op0, op1, rev0, rev1)
-        if n and total:
-            self._check(self.lib.tpb_ts_bitvec(cfg, _ptr(self.ffi, src), rs, es, _ptr(self.ffi, out),
-                                               drs, des, n, total, a.shape[1],
-                                               _ptr(self.ffi, a, "uint32_t *"),
-                                               _ptr(self.ffi, b, "uint32_t *")))  # fmt: skip
+        if src.size:
+            self._check(
+                self.lib.tpb_ts_bitvec(*self._ts_args(cfg, src, out, s0, s1, "uint32_t")[0])
+            )
         return out
 
     def accumulate(self, src: Raw, in_code: int, out_code: int, s0: F32, op0: int, rev0: bool,
@@ -203,30 +200,22 @@ class CBackend:
             return lambda key: self.ts_arith(
                 src, in_code, out_code, s0, s1, op0, op1, rev0, rev1, numerics, key, out
             )
-        n, total = src.shape
-        out = self._out(out, (n, total), out_code)
-        a = np.array(s0, dtype=np.float32, order="C")
-        b = np.array(s1, dtype=np.float32, order="C")
+        out = self._out(out, src.shape, out_code)
         cfg = self._cfg(in_code, out_code, numerics, 0, op0, op1, rev0, rev1)
-        ffi = self.ffi
-        args = (cfg, _ptr(ffi, src), *_strides(src), _ptr(ffi, out), *_strides(out), n, total,
-                a.shape[1], _ptr(ffi, a, "float *"), _ptr(ffi, b, "float *"))  # fmt: skip
-        return self._bound(self.lib.tpb_ts_arith, cfg, args, (src, out, a, b))
+        return self._bound(
+            self.lib.tpb_ts_arith, cfg, *self._ts_args(cfg, src, out, s0, s1, "float")
+        )
 
     def bind_ts_bitvec(self, src: Raw, code: int, s0: U32, s1: U32, op0: int, op1: int,
                        rev0: bool, rev1: bool, out: Raw) -> Callable[[int], object]:  # fmt: skip
         """`ts_bitvec` on these operands, its C arguments made once (see `bind_ts_arith`)."""
         if self._src(src) is not src:
             return lambda key: self.ts_bitvec(src, code, s0, s1, op0, op1, rev0, rev1, out)
-        n, total = src.shape
-        out = self._out(out, (n, total), code)
-        a = np.array(s0, dtype=np.uint32, order="C")
-        b = np.array(s1, dtype=np.uint32, order="C")
+        out = self._out(out, src.shape, code)
         cfg = self._cfg(code, code, Numerics(), 0, op0, op1, rev0, rev1)
-        ffi = self.ffi
-        args = (cfg, _ptr(ffi, src), *_strides(src), _ptr(ffi, out), *_strides(out), n, total,
-                a.shape[1], _ptr(ffi, a, "uint32_t *"), _ptr(ffi, b, "uint32_t *"))  # fmt: skip
-        return self._bound(self.lib.tpb_ts_bitvec, cfg, args, (src, out, a, b))
+        return self._bound(
+            self.lib.tpb_ts_bitvec, cfg, *self._ts_args(cfg, src, out, s0, s1, "uint32_t")
+        )
 
     def _bound(self, fn: Any, cfg: Any, args: tuple[Any, ...],
                keep: tuple[Raw, ...]) -> Callable[[int], object]:  # fmt: skip

@@ -259,6 +259,23 @@ class Engine:
             alu.check_arith(op1)
         return nch, in_dtype, out_dtype, rev0, rev1, uses0, uses1
 
+    def _ts_scalars(
+        self, bitvec: bool, imm0: Imm, imm1: Imm, uses0: bool, uses1: bool, nch: int, code: int
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+        """TensorScalar's two scalars, (nch, 1) each: raw bits at the dtype's width for bitvec,
+        fp32 for arith; zeros for an op that reads none."""
+        if bitvec:
+            zb: U32 = np.zeros((nch, 1), np.uint32)
+            return (
+                self._scalar_bits(imm0, nch, code, "imm0") if uses0 else zb,
+                self._scalar_bits(imm1, nch, code, "imm1") if uses1 else zb,
+            )
+        zf: F32 = np.zeros((nch, 1), np.float32)
+        return (
+            self._scalar_f32(imm0, nch, "imm0") if uses0 else zf,
+            self._scalar_f32(imm1, nch, "imm1") if uses1 else zf,
+        )
+
     def tensor_scalar(
         self,
         *,
@@ -283,25 +300,14 @@ class Engine:
         key = self._key()
         raw = src_w.gather()
         direct = _direct(dst_w, raw)
+        a, b = self._ts_scalars(bitvec, imm0, imm1, uses0, uses1, nch, in_dtype)
         if bitvec:
-            b0 = (
-                self._scalar_bits(imm0, nch, in_dtype, "imm0")
-                if uses0
-                else np.zeros((nch, 1), np.uint32)
-            )
-            b1 = (
-                self._scalar_bits(imm1, nch, in_dtype, "imm1")
-                if uses1
-                else np.zeros((nch, 1), np.uint32)
-            )
             out = self.backend.ts_bitvec(
-                raw, in_dtype, b0, b1, int(op0), int(op1), rev0, rev1, direct
+                raw, in_dtype, a, b, int(op0), int(op1), rev0, rev1, direct
             )
         else:
-            s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else np.zeros((nch, 1), np.float32)
-            s1 = self._scalar_f32(imm1, nch, "imm1") if uses1 else np.zeros((nch, 1), np.float32)
             out = self.backend.ts_arith(
-                raw, in_dtype, out_dtype, s0, s1, int(op0), int(op1), rev0, rev1, self.numerics,
+                raw, in_dtype, out_dtype, a, b, int(op0), int(op1), rev0, rev1, self.numerics,
                 key, direct,
             )  # fmt: skip
         _commit(dst_w, out, direct)
@@ -318,13 +324,14 @@ class Engine:
         ``tensor_scalar(**operands)`` in full, so what it does and when it raises are unchanged.
         """
         try:
-            fast = self._prepared_tensor_scalar(**operands)
+            fast = self._prepared_tensor_scalar(operands, **operands)
         except ExecutorError:
             fast = None  # raised again, at the same point as before, when it runs
         return functools.partial(self.tensor_scalar, **operands) if fast is None else fast
 
     def _prepared_tensor_scalar(
         self,
+        operands: dict[str, Any],
         *,
         bitvec: bool,
         src: Pattern,
@@ -356,30 +363,21 @@ class Engine:
             return None
         backend, numerics = self.backend, self.numerics
         kernel: Callable[[int], object]
+        a, b = self._ts_scalars(bitvec, imm0, imm1, uses0, uses1, nch, in_dtype)
         if bitvec:
-            zb: U32 = np.zeros((nch, 1), np.uint32)
-            b0 = self._scalar_bits(imm0, nch, in_dtype, "imm0") if uses0 else zb
-            b1 = self._scalar_bits(imm1, nch, in_dtype, "imm1") if uses1 else zb
             kernel = backend.bind_ts_bitvec(
-                raw, in_dtype, b0, b1, int(op0), int(op1), rev0, rev1, direct
+                raw, in_dtype, a, b, int(op0), int(op1), rev0, rev1, direct
             )
         else:
-            zf: F32 = np.zeros((nch, 1), np.float32)
-            s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else zf
-            s1 = self._scalar_f32(imm1, nch, "imm1") if uses1 else zf
             kernel = backend.bind_ts_arith(
-                raw, in_dtype, out_dtype, s0, s1, int(op0), int(op1), rev0, rev1, numerics, direct
+                raw, in_dtype, out_dtype, a, b, int(op0), int(op1), rev0, rev1, numerics, direct
             )
         seed = numerics.seed
         stream_key = dt.stream_key
 
         def run() -> None:
             if self.backend is not backend or self.numerics is not numerics:
-                self.tensor_scalar(
-                    bitvec=bitvec, src=src, dst=dst, in_dtype=in_dtype, out_dtype=out_dtype,
-                    num_active_channels=nch, op0=op0, op1=op1, reverse=reverse, imm0=imm0,
-                    imm1=imm1,
-                )  # fmt: skip
+                self.tensor_scalar(**operands)  # what it was prepared for no longer holds
                 return
             kernel(stream_key(seed, self.instructions_executed))
             self.instructions_executed += 1
