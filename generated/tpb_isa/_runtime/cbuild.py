@@ -53,24 +53,13 @@ def cffi_version() -> str:
     return "none"
 
 
-def content_key(
-    source: str,
-    cdef: str,
-    compile_args: Sequence[str],
-    include_dirs: Sequence[Path] = (),
-    cffi: str | None = None,
+def inputs_digest(
+    source: str, cdef: str, compile_args: Sequence[str], include_dirs: Sequence[Path] = ()
 ) -> str:
-    """The key of one build: a hash of every input that shapes the shared object (the cffi
-    version is the installed one unless `cffi` names another)."""
+    """A hash of what a build is made from: the source, the cdef, the flags and every file it
+    may include (names and bytes)."""
     h = hashlib.sha256()
-    for part in (
-        source,
-        cdef,
-        " ".join(compile_args),
-        sys.implementation.cache_tag or "",
-        sysconfig.get_platform(),
-        cffi_version() if cffi is None else cffi,
-    ):
+    for part in (source, cdef, " ".join(compile_args)):
         h.update(part.encode())
         h.update(b"\0")
     for d in include_dirs:
@@ -78,6 +67,16 @@ def content_key(
             h.update(f.relative_to(d).as_posix().encode())
             h.update(b"\0")
             h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def content_key(inputs: str, cffi: str) -> str:
+    """The key of one build: its inputs' digest, the Python ABI, the platform and the cffi
+    version (or "-" for a name that does not depend on it)."""
+    h = hashlib.sha256()
+    for part in (inputs, sys.implementation.cache_tag or "", sysconfig.get_platform(), cffi):
+        h.update(part.encode())
+        h.update(b"\0")
     return h.hexdigest()[:20]
 
 
@@ -94,9 +93,14 @@ class Spec:
     what: str = ""
 
     @cached_property
+    def inputs(self) -> str:
+        """`inputs_digest` of this build (the headers are read once per spec)."""
+        return inputs_digest(self.source, self.cdef, self.compile_args, self.include_dirs)
+
+    @cached_property
     def key(self) -> str:
         """The content key, the installed cffi's version included (the cache's name)."""
-        return content_key(self.source, self.cdef, self.compile_args, self.include_dirs)
+        return content_key(self.inputs, cffi_version())
 
     @cached_property
     def install_key(self) -> str:
@@ -104,7 +108,7 @@ class Spec:
         in an isolated environment whose cffi may be newer than the one installed beside the
         package, so the prebuilt module is tried, and a cffi that cannot load it falls back to
         the cache."""
-        return content_key(self.source, self.cdef, self.compile_args, self.include_dirs, "-")
+        return content_key(self.inputs, "-")
 
     def module(self, prebuilt: bool = False) -> str:
         """The extension module's name: the prefix and the content key."""
