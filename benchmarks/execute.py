@@ -1,11 +1,12 @@
 """Executor speed and memory: two-op TensorScalars ``(x * s0) + s1`` over 128 partitions x 16,384
 elements, in fp32, bf16 and fp8 (e4m3) in and out.
 
-    python benchmarks/execute.py [--gen sunda] [--rounds 7] [--case fp32,bf16,fp8] [--json]
-                                 [--generated]
+    python benchmarks/execute.py [--gen sunda] [--rounds 7] [--case fp32,bf16,fp8]
+                                 [--cache cold,warm] [--json] [--generated]
 
-For each case, prints per-run times (min and median of ``--rounds`` interleaved rounds: every
-contestant runs once per round, in turn, so load on the shared machine falls on all alike) of
+For each case and each cache state, prints per-run times (min and median of ``--rounds``
+interleaved rounds: every contestant runs once per round, in turn, so load on the shared machine
+falls on all alike) of
   * the executor's ``run()`` on its C backend,
   * the executor's ``run()`` on its numpy backend,
   * a hand-written branch-free C loop doing the same computation and the same rounding (RNE,
@@ -18,7 +19,12 @@ contestant runs once per round, in turn, so load on the shared machine falls on 
   * a plain copy of the case's tensor bytes (``numpy.copyto``, memcpy speed: the ceiling),
 as ratios to the copy (bandwidth share of the tensor's bytes) and to the C loop, and the peak
 memory the numpy backend allocates while executing the instruction, relative to the input tensor's
-bytes (tracemalloc; numpy reports its buffers to it).
+bytes (tracemalloc; numpy reports its buffers to it). Every contestant reads and writes bytes of
+its own. The cache state is the same for all at the start of each timed call: "cold" (a buffer
+four times the last-level cache written just before: the bytes come from memory, which is what
+memory bandwidth means) or "warm" (the same call just before; here the 16 MiB an fp32 case
+touches fits the 32 MiB L3, so "warm" is cache bandwidth, where layouts and prefetching matter
+more).
 
 The executor is ``tpb_isa.<gen>.Executor`` as tpbgen renders it from the current templates (into a
 temporary directory), or with ``--generated`` the committed package in generated/.
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -162,13 +169,35 @@ def build_word(mod: ModuleType, src_addr: int, dst_addr: int, dtype: Any) -> byt
     return bytes(w.to_bytes())
 
 
-def interleaved(fns: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
-    """Seconds per call of each function, one call of each per round, in turn."""
+def cache_bytes() -> int:
+    """The largest CPU cache's size (the last level), or 32 MiB where the OS does not say."""
+    try:
+        size = os.sysconf("SC_LEVEL3_CACHE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        size = 0
+    return size if size > 0 else 32 << 20
+
+
+def interleaved(fns: dict[str, Callable[[], object]], rounds: int,
+                cache: str) -> dict[str, list[float]]:  # fmt: skip
+    """Seconds per call of each function, one call of each per round, in turn.
+
+    `cache` says what the caches hold when a timed call starts, the same for every contestant:
+    "cold": a buffer of four times the last-level cache was written just before (the call
+    streams its bytes from memory: DRAM bandwidth); "warm": the same function ran just before
+    (its own bytes are in cache as far as they fit). Without one or the other, a contestant
+    would find in cache whatever the contestant before it left there (the memcpy and the C
+    loop read the same input), which favours some and not others."""
+    scratch = np.zeros(4 * cache_bytes(), dtype=np.uint8) if cache == "cold" else None
     for fn in fns.values():
         fn()  # warm up (and, for the C backend, make sure the build is loaded)
     times: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(rounds):
         for k, fn in fns.items():
+            if scratch is not None:
+                scratch += 1
+            else:
+                fn()
             t0 = time.perf_counter()
             fn()
             times[k].append(time.perf_counter() - t0)
@@ -188,7 +217,8 @@ def peak_bytes(fn: Callable[[], object]) -> int:
     return peak - base
 
 
-def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int) -> dict[str, Any]:
+def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int,
+             caches: list[str]) -> dict[str, Any]:  # fmt: skip
     E = mod.enums
     nm = mod.Executor(backend="numpy").engine.numerics
     rt_dtypes = importlib.import_module("tpb_isa._runtime.executor.dtypes")
@@ -252,7 +282,7 @@ def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int) -> dic
         # from where the executor's tensors sit (SBUF rows: 64 KiB used of every 192 KiB)
         ex = executors["c"]
         store = rt_dtypes.storage_dtype(int(code))
-        k_src, k_out = raw.view(store), np.empty_like(raw).view(store)
+        k_src, k_out = raw.copy().view(store), np.empty_like(raw).view(store)
         mult, add = int(E.AluOp.MULT), int(E.AluOp.ADD)
         kernel = ex.engine.backend.bind_ts_arith(
             k_src, int(code), int(code), np.full((PARTITIONS, 1), s0, np.float32),
@@ -264,17 +294,21 @@ def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int) -> dic
             raise SystemExit(f"{case}: the C kernel's bits differ from the hand-written loop's")
         fns["c_kernel_compact"] = lambda: kernel(0)
     if case == "fp32":
-        fns["numpy_expression"] = lambda: x * s0 + s1
-    dst = np.empty_like(raw)
-    fns["memcpy"] = lambda: np.copyto(dst, raw)
-    times = interleaved(fns, rounds)
-    mins = {k: min(v) for k, v in times.items()}
-    meds = {k: statistics.median(v) for k, v in times.items()}
-    out["seconds_min"] = mins
-    out["seconds_median"] = meds
-    out["vs_memcpy_min"] = {k: mins["memcpy"] / v for k, v in mins.items()}
-    out["vs_memcpy_median"] = {k: meds["memcpy"] / v for k, v in meds.items()}
-    out["vs_c_loop_min"] = {k: mins["c_loop"] / v for k, v in mins.items()}
+        xe = x.copy()
+        fns["numpy_expression"] = lambda: xe * s0 + s1
+    mem_src, mem_dst = raw.copy(), np.empty_like(raw)  # its own bytes, like every contestant
+    fns["memcpy"] = lambda: np.copyto(mem_dst, mem_src)
+    for cache in caches:
+        times = interleaved(fns, rounds, cache)
+        mins = {k: min(v) for k, v in times.items()}
+        meds = {k: statistics.median(v) for k, v in times.items()}
+        out[cache] = {
+            "seconds_min": mins,
+            "seconds_median": meds,
+            "vs_memcpy_min": {k: mins["memcpy"] / v for k, v in mins.items()},
+            "vs_memcpy_median": {k: meds["memcpy"] / v for k, v in meds.items()},
+            "vs_c_loop_min": {k: mins["c_loop"] / v for k, v in mins.items()},
+        }
     for backend, ex in executors.items():
         out[f"{backend}_backend_peak_over_tensor"] = (
             peak_bytes(lambda ex=ex: ex.run(word)) / tensor_bytes
@@ -288,6 +322,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (>= 7)")
     ap.add_argument("--case", default=",".join(CASES), help="comma-separated: fp32,bf16,fp8")
     ap.add_argument(
+        "--cache", default="cold,warm",
+        help="comma-separated: cold (caches flushed before each timed call: memory bandwidth), "
+        "warm (the same call just before: its bytes in cache as far as they fit)",
+    )  # fmt: skip
+    ap.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the table"
     )
     ap.add_argument(
@@ -299,12 +338,16 @@ def main(argv: list[str] | None = None) -> int:
         if c not in CASES:
             raise SystemExit(f"unknown case {c!r}; expected some of {','.join(CASES)}")
 
+    caches = [c for c in args.cache.split(",") if c]
+    for c in caches:
+        if c not in ("cold", "warm"):
+            raise SystemExit(f"unknown cache state {c!r}; expected cold and/or warm")
     mod, origin = load_generation(args.gen, args.generated)
     ffi, lib = load_baseline()
     results: dict[str, Any] = {"generation": args.gen, "executor_from": origin,
                                "rounds": args.rounds}  # fmt: skip
     for case in cases:
-        results[case] = run_case(case, mod, ffi, lib, args.rounds)
+        results[case] = run_case(case, mod, ffi, lib, args.rounds, caches)
 
     if args.json:
         print(json.dumps(results, indent=2, sort_keys=True))
@@ -314,13 +357,15 @@ def main(argv: list[str] | None = None) -> int:
           "interleaved rounds")  # fmt: skip
     for case in cases:
         r = results[case]
-        print(f"\n{case} in / out ({r['tensor_bytes'] / 2**20:.0f} MiB)")
-        print(f"{'':18s} {'min ms':>8s} {'median ms':>10s} {'vs memcpy':>10s} {'(median)':>9s} "
-              f"{'vs C loop':>10s}")  # fmt: skip
-        for k in r["seconds_min"]:
-            print(f"{k:18s} {r['seconds_min'][k] * 1e3:8.3f} {r['seconds_median'][k] * 1e3:10.3f} "
-                  f"{r['vs_memcpy_min'][k]:10.3f} {r['vs_memcpy_median'][k]:9.3f} "
-                  f"{r['vs_c_loop_min'][k]:10.3f}")  # fmt: skip
+        for cache in caches:
+            m = r[cache]
+            print(f"\n{case} in / out ({r['tensor_bytes'] / 2**20:.0f} MiB), caches {cache}")
+            print(f"{'':18s} {'min ms':>8s} {'median ms':>10s} {'vs memcpy':>10s} "
+                  f"{'(median)':>9s} {'vs C loop':>10s}")  # fmt: skip
+            for k in m["seconds_min"]:
+                print(f"{k:18s} {m['seconds_min'][k] * 1e3:8.3f} "
+                      f"{m['seconds_median'][k] * 1e3:10.3f} {m['vs_memcpy_min'][k]:10.3f} "
+                      f"{m['vs_memcpy_median'][k]:9.3f} {m['vs_c_loop_min'][k]:10.3f}")  # fmt: skip
         for k in ("numpy_backend_peak_over_tensor", "c_backend_peak_over_tensor"):
             if k in r:
                 print(f"{k:34s} {r[k]:.2f} x tensor size")
