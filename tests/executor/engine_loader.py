@@ -88,6 +88,20 @@ PSUM = 0x2000000
 SB_PART = 256 * 1024
 
 
+def small_geometry(
+    partitions: int, sbuf_partition: int, sbuf_active: int, psum_partition: int, psum_active: int
+) -> dict[str, int]:
+    """A scaled-down machine for the differential tests: ``partitions`` partitions in SBUF (at 0)
+    and PSUM (at the headers' PSUM base), each of the given size and active bytes."""
+    return {
+        "STATE_BUF_NUM_PARTITIONS": partitions, "STATE_BUF_PARTITION_SIZE": sbuf_partition,
+        "STATE_BUF_PARTITION_ACTIVE_SIZE": sbuf_active, "STATE_BUF_OFFSET": 0,
+        "STATE_BUF_SZ": partitions * sbuf_partition, "PSUM_BUF_NUM_PARTITIONS": partitions,
+        "PSUM_BUF_OFFSET": PSUM, "PSUM_BUF_SZ": partitions * psum_partition,
+        "PSUM_BUF_PARTITION_SIZE": psum_partition, "PSUM_BUF_PARTITION_ACTIVE_SIZE": psum_active,
+    }  # fmt: skip
+
+
 def make_engine(backend: str = "numpy", gen: str = "sunda", **numerics: Any) -> Any:
     """An engine on ``gen``'s geometry; keyword arguments override that generation's Numerics."""
     e = load_engine()

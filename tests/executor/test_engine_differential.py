@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .engine_loader import c_available, load_engine, sub
+from .engine_loader import c_available, load_engine, small_geometry, sub
 
 pytestmark = pytest.mark.skipif(not c_available(), reason="C backend unavailable")
 
@@ -22,12 +22,7 @@ dt = sub("dtypes")
 errors = sub("errors")
 
 # a small machine: 128 partitions of 2 KiB active bytes, a small PSUM
-GEOM = {
-    "STATE_BUF_NUM_PARTITIONS": 128, "STATE_BUF_PARTITION_SIZE": 4096,
-    "STATE_BUF_PARTITION_ACTIVE_SIZE": 2048, "STATE_BUF_OFFSET": 0, "STATE_BUF_SZ": 128 * 4096,
-    "PSUM_BUF_NUM_PARTITIONS": 128, "PSUM_BUF_OFFSET": 0x2000000, "PSUM_BUF_SZ": 128 * 1024,
-    "PSUM_BUF_PARTITION_SIZE": 1024, "PSUM_BUF_PARTITION_ACTIVE_SIZE": 512,
-}  # fmt: skip
+GEOM = small_geometry(128, 4096, 2048, 1024, 512)
 SRC, PTR0, PTR1, DST = 0, 512, 768, 1024
 # TPB_EXEC_EXAMPLES raises the number of draws per test (e.g. 5000 for a soak run)
 SETTINGS = settings(

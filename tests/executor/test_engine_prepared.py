@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .engine_loader import c_available, load_engine, sub
+from .engine_loader import c_available, load_engine, small_geometry, sub
 
 eng = load_engine()
 k = sub("kernels")
@@ -27,12 +27,7 @@ dt = sub("dtypes")
 errors = sub("errors")
 access = sub("access")
 
-GEOM = {
-    "STATE_BUF_NUM_PARTITIONS": 16, "STATE_BUF_PARTITION_SIZE": 1024,
-    "STATE_BUF_PARTITION_ACTIVE_SIZE": 512, "STATE_BUF_OFFSET": 0, "STATE_BUF_SZ": 16 * 1024,
-    "PSUM_BUF_NUM_PARTITIONS": 16, "PSUM_BUF_OFFSET": 0x2000000, "PSUM_BUF_SZ": 16 * 256,
-    "PSUM_BUF_PARTITION_SIZE": 256, "PSUM_BUF_PARTITION_ACTIVE_SIZE": 128,
-}  # fmt: skip
+GEOM = small_geometry(16, 1024, 512, 256, 128)
 PTR = 480  # scalars for the pointer and register sources, away from most walks
 SETTINGS = settings(
     max_examples=int(os.environ.get("TPB_EXEC_EXAMPLES", "300")),
