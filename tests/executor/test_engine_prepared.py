@@ -28,6 +28,7 @@ errors = sub("errors")
 access = sub("access")
 
 GEOM = small_geometry(16, 1024, 512, 256, 128)
+NPARTS = GEOM["STATE_BUF_NUM_PARTITIONS"]
 PTR = 480  # scalars for the pointer and register sources, away from most walks
 SETTINGS = settings(
     max_examples=int(os.environ.get("TPB_EXEC_EXAMPLES", "300")),
@@ -44,14 +45,14 @@ def address(draw: st.DrawFn, itemsize: int, nch: int) -> int:
     """A PartitionOffset: SBUF or PSUM, a partition that leaves room for the channels (mostly),
     an offset aligned to the dtype in the first half of the active bytes (mostly)."""
     psum = draw(st.integers(0, 4)) == 0
-    active = 128 if psum else 512
+    region = "PSUM" if psum else "STATE"
+    active = GEOM[f"{region}_BUF_PARTITION_ACTIVE_SIZE"]
     odd = draw(st.integers(0, 9)) == 0  # out of the ordinary: any partition, offset, alignment
-    part = draw(st.integers(0, 16) if odd else st.integers(0, 16 - nch))
+    part = draw(st.integers(0, NPARTS) if odd else st.integers(0, NPARTS - nch))
     off = draw(st.integers(0, active // itemsize if odd else active // itemsize // 2)) * itemsize
     off += draw(st.sampled_from([1, 2, 3])) if odd and draw(st.booleans()) else 0
-    if psum:
-        return int(GEOM["PSUM_BUF_OFFSET"]) + part * 256 + off
-    return part * 1024 + off
+    base = GEOM[f"{region}_BUF_OFFSET"]
+    return base + part * GEOM[f"{region}_BUF_PARTITION_SIZE"] + off
 
 
 @st.composite
@@ -88,7 +89,7 @@ def operands(draw: st.DrawFn) -> dict[str, Any]:
     else:
         in_code, out_code = draw(st.sampled_from(codes)), draw(st.sampled_from(codes))
         ops = sorted(alu.ARITH_OPS)
-    nch = draw(st.integers(1, 16))
+    nch = draw(st.integers(1, NPARTS))
     src = draw(walk(dt.size(in_code), nch))
     dst = draw(walk(dt.size(out_code), nch))
     if draw(st.integers(0, 4)):  # mostly the same count, so the instruction can run at all
@@ -112,7 +113,11 @@ def fill(e: Any, seed: int) -> None:
     rng = np.random.default_rng(seed)
     e.memory.sbuf_region.data[:] = rng.integers(0, 256, e.memory.sbuf_region.data.shape)
     e.memory.psum_region.data[:] = rng.integers(0, 256, e.memory.psum_region.data.shape)
-    e.set_register(3, int(rng.integers(0, 16)) * 1024 + int(rng.integers(0, 64)) * 4)
+    e.set_register(
+        3,
+        int(rng.integers(0, NPARTS)) * GEOM["STATE_BUF_PARTITION_SIZE"]
+        + int(rng.integers(0, 64)) * 4,
+    )
     e.set_register(4, PTR)
 
 
