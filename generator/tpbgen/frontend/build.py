@@ -92,9 +92,9 @@ class _Builder:
     pack: int | None = None  # the `#pragma pack(n)` in force
     pack_stack: list[tuple[str | None, int | None]] = field(default_factory=list)
     _anon: int = 0
-    _line_tokens: dict[tuple[str, int], dict[str, list[int]]] = field(
+    _line_tokens: dict[tuple[str, int], dict[str, int]] = field(
         default_factory=dict
-    )  # body_column's index of a line
+    )  # body_column's index of a line (line_token_columns)
 
     # -- helpers ---------------------------------------------------------------------------
     def loc(self, node: c_ast.Node, name: str | None = None) -> Loc:
@@ -128,24 +128,13 @@ class _Builder:
         key = (file, line)
         tokens = self._line_tokens.get(key)
         if tokens is None:
-            tokens = {}
-            text = self.src.line(file, line)
-            for m in _TOKEN.finditer(text):
-                j = m.start() - 1
-                while j >= 0 and text[j] in " \t":
-                    j -= 1
-                if (
-                    (m.group(0)[0].isalpha() or m.group(0)[0] == "_")
-                    and j >= 0
-                    and (text[j] == "." or text[j - 1 : j + 1] == "->")
-                ):
-                    continue  # a member name, not a name of the function
-                tokens.setdefault(m.group(0), []).append(m.start() + 1)
-            self._line_tokens[key] = tokens
+            tokens = self._line_tokens[key] = line_token_columns(self.src.line(file, line))
         found = tokens.get(spelling)
-        if not found or (keyword is None and len(found) > 1):
+        if found is None:
             return 0
-        return found[0]
+        if found < 0:  # spelled more than once: only a keyword is placed (at its first)
+            return -found if keyword is not None else 0
+        return found
 
     def error(self, node: c_ast.Node | None, message: str, code: str) -> None:
         loc = self.loc(node) if node is not None else Loc("<unknown>", 0, 0)
@@ -730,7 +719,27 @@ class _Builder:
 
 
 # C tokens that can name a body node: a character constant, a number, a name.
-_TOKEN = re.compile(r"[LuU]?'(?:[^'\\\n]|\\.)*'|\.?\d(?:[eEpP][+-]|[\w.])*|[A-Za-z_]\w*")
+_TOKEN = r"[LuU]?'(?:[^'\\\n]|\\.)*'|\.?\d(?:[eEpP][+-]|[\w.])*|[A-Za-z_]\w*"
+# ... and, tried first at each place, a member name: a name (or prefixed character constant) whose
+# last non-blank predecessor is `.` or `->`, also when that character ended the token before (the
+# lookbehinds: `1. x`, `0p->x`). Matched so it is skipped: it names no node of the function.
+_MEMBER = r"(?:\.|->|(?<=\.)|(?<=->)|(?<=-)>)[ \t]*(?=[A-Za-z_])(?:" + _TOKEN + ")"
+_LINE_TOKEN = re.compile(_MEMBER + "|(" + _TOKEN + ")")
+
+
+def line_token_columns(text: str) -> dict[str, int]:
+    """Every token of one source line that can name a body node (member names after `.` or `->`
+    left out), mapped to the 1-based column of its first occurrence, negated when it occurs more
+    than once on the line."""
+    columns: dict[str, int] = {}
+    for m in _LINE_TOKEN.finditer(text):
+        tok = m.group(1)
+        if tok is not None:
+            col = columns.get(tok)
+            columns[tok] = m.start() + 1 if col is None else -col if col > 0 else col
+    return columns
+
+
 _BODY_KEYWORDS = {
     "For": "for",
     "While": "while",

@@ -96,7 +96,7 @@ class SourceLines:
         out: list[SpecComment] = []
         i = 0
         while i < len(ls):
-            m = _SPEC_START.match(ls[i])
+            m = _SPEC_START.match(ls[i]) if "fn" in ls[i] else None  # (the test first: cheaper)
             if not m:
                 i += 1
                 continue

@@ -158,7 +158,9 @@ def regroup_and_check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> 
             _too_deep(node, relpath)
         depth += 1
         cls = type(node)
-        spec = spec_of.get(cls) or _child_slots(cls)
+        spec = spec_of.get(cls)
+        if spec is None:  # (an empty tuple is a leaf class's answer, not a miss)
+            spec = _child_slots(cls)
         for slot in spec:  # the children in node.children() order, without building that list
             v = getattr(node, slot)
             if v is None:

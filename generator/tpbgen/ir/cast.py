@@ -150,7 +150,9 @@ def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
             st.seen.add(name)
             st.calls.append(name)
     out: list[Any] = [cls.__name__, coord]
-    spec = _SPECS.get(cls) or _compact_spec(cls)
+    spec = _SPECS.get(cls)
+    if spec is None:  # (an empty tuple is a leaf class's answer, not a miss)
+        spec = _compact_spec(cls)
     for slot, kind in spec:
         v = getattr(node, slot)
         if kind == 0 or v is None:  # an attribute, or no child
