@@ -64,7 +64,11 @@ BASELINE_C = r"""
 #include <stdint.h>
 #include <string.h>
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if __GNUC__ >= 11 /* the same clones as the executor's kernels */
+#define CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
 #define CLONES __attribute__((target_clones("avx2", "default")))
+#endif
 #else
 #define CLONES
 #endif

@@ -27,14 +27,19 @@ enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0
 #define BLK 1024
 
 /* Hot helpers are inlined into the exported kernels; on x86-64 Linux with GCC the kernels are
-   cloned for AVX2 and dispatched at load time (the same IEEE operations, so the same bits). */
+   cloned for AVX-512 (x86-64-v4) and AVX2 and dispatched at load time: the same IEEE operations
+   (no contraction, no fast-math: see cextensions.py), so the same bits on every clone. */
 #if defined(__GNUC__)
 #define TPB_INLINE static inline __attribute__((always_inline))
 #else
 #define TPB_INLINE static inline
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if __GNUC__ >= 11 /* the x86-64-v4 level (AVX-512 F/BW/CD/DQ/VL) is named from GCC 11 */
+#define TPB_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
 #define TPB_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
 #else
 #define TPB_CLONES
 #endif
