@@ -116,7 +116,7 @@ def assert_same(engines: tuple[Any, Any], what: str) -> None:
 
 
 def run_both(engines: tuple[Any, Any], method: str, **kwargs: Any) -> None:
-    outcomes = []
+    outcomes: list[str | None] = []
     for e in engines:
         try:
             getattr(e, method)(**kwargs)

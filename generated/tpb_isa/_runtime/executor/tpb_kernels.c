@@ -34,7 +34,9 @@ enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0
 #else
 #define TPB_INLINE static inline
 #endif
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if defined(TPB_CLONES)
+/* given on the command line: `-DTPB_CLONES=` builds one ISA only (tests/executor/test_engine_clones.py) */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #if __GNUC__ >= 11 /* the x86-64-v4 level (AVX-512 F/BW/CD/DQ/VL) is named from GCC 11 */
 #define TPB_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
