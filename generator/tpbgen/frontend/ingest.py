@@ -27,7 +27,7 @@ from ..errors import Diagnostic, Severity, TpbgenError, rebase
 from ..ir import io as ir_io
 from ..ir.consteval import CONSTEVAL_VERSION
 from ..ir.model import IR_VERSION, Generation, SourceFile
-from .build import build
+from .build import build, line_token_columns
 from .comments import SourceLines
 from .dialect import reduce_dialect
 from .discover import GenerationSource, discover
@@ -344,6 +344,7 @@ def _ingest_root(
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+        line_token_columns.cache_clear()  # a drop's body lines, not kept past its ingest
     if errors:
         raise TpbgenError(errors)
     return out
