@@ -6,8 +6,9 @@ Prints, in one run, times and ratios against the baseline "pycparser alone on th
 preprocessed text" (the part of ingest no implementation can skip; a fresh CParser per
 generation, with Python's default garbage collection, as a user of pycparser runs it), and the
 warm ingest against the cold one. Rounds are interleaved (baseline, cold, warm, baseline, ...);
-min and median of each are printed. Cold: an empty cache directory each time (preprocessing,
-parsing, the IR build and writing the cache entry); warm: every IR from the cache.
+min and median of each are printed, and the min and median of each round's own ratio. Cold: an
+empty cache directory each time (preprocessing, parsing, the IR build and writing the cache
+entry); warm: every IR from the cache.
 """
 
 from __future__ import annotations
@@ -76,6 +77,15 @@ def main() -> None:
     print(
         f"ingest    all four, warm IR cache    : {lo['warm'] * 1e3:7.1f} / {med['warm'] * 1e3:7.1f} ms"
         f"  {lo['warm'] / lo['cold']:.1%} / {med['warm'] / med['cold']:.1%} of cold"
+    )
+    # On shared cores the machine's speed drifts within a run: each round's own ratio (its cold
+    # ingest over its baseline, run moments apart) is steadier than a ratio of two minima.
+    paired = [c / p for c, p in zip(times["cold"], times["parse"], strict=True)]
+    warm_paired = [w / c for w, c in zip(times["warm"], times["cold"], strict=True)]
+    print(
+        f"per round (min / median of the rounds' own ratios): cold {min(paired):.2f}x / "
+        f"{statistics.median(paired):.2f}x the baseline, warm {min(warm_paired):.1%} / "
+        f"{statistics.median(warm_paired):.1%} of cold"
     )
 
 
