@@ -4,11 +4,15 @@ anywhere in the leading comment block, and control bytes are refused where they 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tpbgen.cli import main
+from tpbgen.frontend.comments import split_lines
 from tpbgen.frontend.ingest import ingest_root
 
 from .synth import COMMON, make_tree
@@ -45,6 +49,15 @@ def test_characters_that_are_not_line_ends_to_cpp_shift_nothing(tmp_path: Path, 
     )
     make_tree(tmp_path, common=common)
     assert markers(tmp_path) == BASE
+
+
+@given(st.lists(st.sampled_from(["a", " ", "\n", "\r", "\r\n", "\f", "\v", "\x85", "\u2028"])))
+def test_split_lines_counts_only_cpps_line_ends(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    expected = re.split(r"\r\n|\r|\n", text)
+    if expected and expected[-1] == "":
+        expected.pop()
+    assert split_lines(text) == expected
 
 
 def test_crlf_and_lone_cr_line_ends(tmp_path: Path) -> None:

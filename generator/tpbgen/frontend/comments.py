@@ -23,7 +23,7 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 
 def split_lines(text: str) -> list[str]:
     """The lines of a header as cpp numbers them (line n is element n - 1)."""
-    lines = _LINE_END.split(text)
+    lines = text.split("\n") if "\r" not in text else _LINE_END.split(text)  # (LF alone: faster)
     if lines and lines[-1] == "":
         lines.pop()
     return lines
