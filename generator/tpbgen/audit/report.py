@@ -6,11 +6,9 @@ Jinja2 templates under templates/audit/ only render the view model they are give
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
 from importlib import resources
@@ -18,7 +16,7 @@ from typing import Any
 
 import jinja2
 
-from .. import __version__, templating
+from .. import __version__, collector, templating
 from ..ir.model import Generation, Struct
 from ..resolve import OPCODE_ENUM, MaintenanceStatus
 from .classify import CLASSES, Finding, counts, fails
@@ -543,24 +541,8 @@ def render_html(report: AuditReport, fail_on: str = "breaking") -> str:
     return render_template("report.html.j2", v=view(report, False, fail_on))
 
 
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused while the audit runs: it allocates many small
-    objects, and each full collection it set off walked every object of the IRs loaded before it
-    (tens of milliseconds each, as much as the audit itself). Nothing is kept longer: the audit's
-    objects form no cycles (tests/audit/test_facts.py checks), so reference counting frees
-    them, and the collector runs again as soon as the block ends."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def render(report: AuditReport, fmt: str, colour: bool = False, fail_on: str = "breaking") -> str:
-    with collector_paused():
+    with collector.paused():  # the audit's objects form no cycles (tests/audit/test_facts.py)
         return _render(report, fmt, colour, fail_on)
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .. import collector
 from ..ir.model import Generation
 from .classify import classify_all
 from .diff import diff
-from .report import AuditReport, GenInfo, Transition, collector_paused
+from .report import AuditReport, GenInfo, Transition
 
 
 def audit_pair(
@@ -22,7 +23,7 @@ def audit_walk(gens: Sequence[Generation], labels: Sequence[str] | None = None) 
     names = list(labels) if labels is not None else [g.name for g in gens]
     if len(names) != len(gens):
         raise ValueError("one label per generation")
-    with collector_paused():
+    with collector.paused():
         transitions = tuple(
             audit_pair(a, b, la, lb)
             for a, b, la, lb in zip(gens, gens[1:], names, names[1:], strict=False)

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import collector
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, fail
 from ..ir.model import Generation
 from .output import Outcome
@@ -84,11 +85,9 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
 
 
 def run(args: argparse.Namespace) -> Outcome:
-    from ..audit.report import collector_paused
-
     # Loading the IRs and auditing them makes no reference cycles; a full collection in the
     # middle of either walks every object of every IR loaded so far.
-    with collector_paused():
+    with collector.paused():
         return _run(args)
 
 

@@ -8,19 +8,17 @@ converts back to a Generation.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pycparser
 
-from .. import __version__
+from .. import __version__, collector
 from ..cache import Cache, remember
 from ..deep import run_deep
 from ..errors import Diagnostic, Severity, TpbgenError, rebase
@@ -118,7 +116,7 @@ def ingest(
         # The collector stays paused until the cache entry is written and the bodies are text
         # (the payload's lists are short-lived and acyclic; a body's text is one object where its
         # tree is a list per AST node): its first pass afterwards has little left to walk.
-        with _no_cyclic_gc():
+        with collector.paused():
             try:
                 gen, warnings = _ingest_uncached(src, key, preprocessor, limits, preprocessed)
             except TpbgenError as exc:
@@ -141,7 +139,7 @@ def ingest(
 
 def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generation | None:
     error: Exception | None = None
-    with _no_cyclic_gc():  # thousands of small acyclic objects: nothing for the collector
+    with collector.paused():  # thousands of small acyclic objects: nothing for the collector
         got = store.get_with_blobs("ir", name, full_key)
         if got is None:
             return None
@@ -156,22 +154,6 @@ def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generati
         )
         return None
     return gen if isinstance(gen, Generation) and gen.inputs_sha256 == inputs else None
-
-
-@contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused while pycparser builds the AST and we build the IR: both
-    allocate hundreds of thousands of objects, and the collector's passes over them were about a
-    third of the time. Nothing is lost: reference counting still frees everything (the AST and the
-    IR hold no cycles; tests/ingest/test_memory.py checks a thousand-fold ingest does not grow),
-    and the collector runs again as soon as the block ends."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _ingest_uncached(
@@ -198,7 +180,7 @@ def _ingest_uncached(
     def is_ours(rel: str) -> bool:  # tpb/ and sibling trees of this generation (common/), not libc
         return rel.startswith(gen_rel + "/")
 
-    with _no_cyclic_gc():
+    with collector.paused():
         ast = parse(text, TU_NAME, relpath)
         lines = SourceLines(root)
         tree = build(ast, relpath, is_ours, lines, dialect, pre.macros)
