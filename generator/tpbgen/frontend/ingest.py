@@ -55,26 +55,38 @@ class Ingested:
 def inputs_hash(src: GenerationSource) -> str:
     """One hash over every input byte: headers, JSON and tpbgen's stand-in libc (content only, so
     the MANIFEST is the same on any machine)."""
-    h = hashlib.sha256()
+    h = _libc_hashed().copy()
     files = [*src.all_headers(), src.mapping_file()]
-    for f in sorted(fake_libc_dir().glob("*.h")):
-        h.update(f"libc/{f.name}\n".encode())
-        h.update(f.read_bytes())
     for f in files:
         h.update(f.relative_to(src.root).as_posix().encode() + b"\n")
         h.update(f.read_bytes() if f.exists() else b"<missing>")
     return h.hexdigest()
 
 
+@functools.cache
+def _libc_hashed() -> hashlib._Hash:
+    """The hash of tpbgen's stand-in libc, the first input of every `inputs_hash` (package data,
+    fixed for the life of the process: read once, the state copied for each generation)."""
+    h = hashlib.sha256()
+    for f in sorted(fake_libc_dir().glob("*.h")):
+        h.update(f"libc/{f.name}\n".encode())
+        h.update(f.read_bytes())
+    return h
+
+
 def cache_key(inputs: str) -> str:
     """The IR cache key: the inputs, and what shapes the IR from them. The IR holds pycparser ASTs
     (function bodies), which another pycparser may shape differently."""
-    macros = hashlib.sha256(
-        repr(predefined_macros()).encode()
-    ).hexdigest()  # this machine's compiler's
+    return hashlib.sha256(f"{_tools()}\n{inputs}".encode()).hexdigest()
+
+
+@functools.cache
+def _tools() -> str:
+    """What shapes an IR besides its inputs: tpbgen's and pycparser's versions, the IR's layout
+    and this machine's compiler's predefined macros (each fixed for the life of the process)."""
+    macros = hashlib.sha256(repr(predefined_macros()).encode()).hexdigest()
     layout = hashlib.sha256(ir_io.cache_layout().encode()).hexdigest()[:16]
-    tools = f"tpbgen {__version__} ir {IR_VERSION} layout {layout} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
-    return hashlib.sha256(f"{tools}\n{inputs}".encode()).hexdigest()
+    return f"tpbgen {__version__} ir {IR_VERSION} layout {layout} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
 
 
 def ingest(
