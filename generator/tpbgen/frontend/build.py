@@ -93,9 +93,6 @@ class _Builder:
     pack: int | None = None  # the `#pragma pack(n)` in force
     pack_stack: list[tuple[str | None, int | None]] = field(default_factory=list)
     _anon: int = 0
-    _line_tokens: dict[tuple[str, int], dict[str, int]] = field(
-        default_factory=dict
-    )  # body_column's index of a line (line_token_columns)
 
     # -- helpers ---------------------------------------------------------------------------
     def loc(self, node: c_ast.Node, name: str | None = None) -> Loc:
@@ -126,11 +123,7 @@ class _Builder:
             spelling = node.name.name
         else:
             return 0
-        key = (file, line)
-        tokens = self._line_tokens.get(key)
-        if tokens is None:
-            tokens = self._line_tokens[key] = line_token_columns(self.src.line(file, line))
-        found = tokens.get(spelling)
+        found = line_token_columns(self.src.line(file, line)).get(spelling)
         if found is None:
             return 0
         if found < 0:  # spelled more than once: only a keyword is placed (at its first)
