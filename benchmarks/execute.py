@@ -63,19 +63,11 @@ void base_e4m3(const uint8_t *x, uint8_t *y, int64_t n, float s0, float s1, cons
 BASELINE_C = r"""
 #include <stdint.h>
 #include <string.h>
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#if __GNUC__ >= 11 /* the same clones as the executor's kernels */
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#else
-#define CLONES
-#endif
+TPB_CLONES_BLOCK
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-CLONES void base_fp32(const float *restrict x, float *restrict y, int64_t n, float s0,
-                      float s1) {
+TPB_CLONES void base_fp32(const float *restrict x, float *restrict y, int64_t n, float s0,
+                          float s1) {
     int64_t i;
     for (i = 0; i < n; i++) {
         float v = x[i] * s0 + s1;
@@ -84,8 +76,8 @@ CLONES void base_fp32(const float *restrict x, float *restrict y, int64_t n, flo
         memcpy(&y[i], &o, 4);
     }
 }
-CLONES void base_bf16(const uint16_t *restrict x, uint16_t *restrict y, int64_t n, float s0,
-                      float s1) {
+TPB_CLONES void base_bf16(const uint16_t *restrict x, uint16_t *restrict y, int64_t n, float s0,
+                          float s1) {
     int64_t i;
     for (i = 0; i < n; i++) {
         uint32_t u = f2u(u2f((uint32_t)x[i] << 16) * s0 + s1);
@@ -94,8 +86,8 @@ CLONES void base_bf16(const uint16_t *restrict x, uint16_t *restrict y, int64_t 
     }
 }
 /* IEEE-like e4m3 (bias 7, max 0x77, Inf 0x78, NaN 0x7C), subnormals included */
-CLONES void base_e4m3(const uint8_t *restrict x, uint8_t *restrict y, int64_t n, float s0,
-                      float s1, const float *restrict lut) {
+TPB_CLONES void base_e4m3(const uint8_t *restrict x, uint8_t *restrict y, int64_t n, float s0,
+                          float s1, const float *restrict lut) {
     int64_t i;
     for (i = 0; i < n; i++) {
         uint32_t u = f2u(lut[x[i]] * s0 + s1);
@@ -138,11 +130,27 @@ def load_generation(gen: str, use_generated: bool) -> tuple[ModuleType, str]:
     return importlib.import_module(f"tpb_isa.{gen}"), "templates/ (rendered by tpbgen)"
 
 
+def clones_block(kernel_source: str) -> str:
+    """The kernels' `#if defined(TPB_CLONES) ... #endif` block, which picks the ISAs they are
+    cloned for: the baseline loops take the same, from the kernels' own source."""
+    lines = kernel_source.splitlines()
+    start = lines.index("#if defined(TPB_CLONES)")
+    depth = 0
+    for end in range(start, len(lines)):
+        word = lines[end].split(maxsplit=1)[0] if lines[end].strip() else ""
+        depth += word.startswith("#if") - (word == "#endif")
+        if depth == 0:
+            return "\n".join(lines[start : end + 1])
+    raise ValueError("tpb_kernels.c: the TPB_CLONES block does not end")
+
+
 def load_baseline() -> Any:
-    """The hand-written loops, compiled with the executor kernels' flags (cached by content)."""
+    """The hand-written loops, compiled with the executor kernels' flags and clones (cached by
+    content)."""
     cbuild = importlib.import_module("tpb_isa._runtime.cbuild")
     cext = importlib.import_module("tpb_isa._runtime.cextensions")
-    spec = cbuild.Spec("_tpb_bench_baseline", BASELINE_C, BASELINE_CDEF, cext.KERNEL_ARGS,
+    source = BASELINE_C.replace("TPB_CLONES_BLOCK", clones_block(cext.kernels().source))
+    spec = cbuild.Spec("_tpb_bench_baseline", source, BASELINE_CDEF, cext.KERNEL_ARGS,
                        what="the benchmark's hand-written C loops")  # fmt: skip
     return cbuild.load(spec)
 
