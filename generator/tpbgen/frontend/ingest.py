@@ -159,6 +159,7 @@ def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generati
             gen = ir_io.from_cache(*got)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             error = exc
+        del got  # the decoded JSON, freed while the collector is still off: its next pass sees only the IR
     if error is not None:
         store._warn(
             f"ignored cache entry (does not convert to IR: {type(error).__name__}); rebuilt it",
