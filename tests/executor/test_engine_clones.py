@@ -45,6 +45,7 @@ DIFFERENTIAL: list[Callable[[], None]] = [
     differential.test_cache_reduce_and_cumulative,
     differential.test_exponential,
     differential.test_fp32_and_bf16_fast_paths,
+    differential.test_fused_bf16_stores_of_every_op_pair_on_specials_match_numpy,
     differential.test_bf16_stores_of_every_tie_and_special_match_numpy,
     differential.test_imm_ld_ptr_multi_and_dual,
 ]
