@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,18 +36,22 @@ _SECTION = re.compile(r"^\s*//\*\s*(\S+)")
 class SourceLines:
     """The lines of every header of one tree, read once."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, texts: Mapping[str, bytes] | None = None) -> None:
+        """`texts`: headers' bytes already read, by relative path (others are read from disk)."""
         self._root = root
+        self._texts = texts or {}
         self._cache: dict[str, list[str]] = {}
         self._sections: dict[str, tuple[list[int], list[str]]] = {}  # `//*` marker lines, names
 
     def lines(self, rel: str) -> list[str]:
         if rel not in self._cache:
-            path = self._root / rel
-            try:
-                self._cache[rel] = split_lines(path.read_bytes().decode("utf-8", errors="replace"))
-            except OSError:
-                self._cache[rel] = []
+            data = self._texts.get(rel)
+            if data is None:
+                try:
+                    data = (self._root / rel).read_bytes()
+                except OSError:
+                    data = b""
+            self._cache[rel] = split_lines(data.decode("utf-8", errors="replace"))
         return self._cache[rel]
 
     def line(self, rel: str, n: int) -> str:

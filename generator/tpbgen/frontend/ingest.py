@@ -52,14 +52,36 @@ class Ingested:
     root: Path  # the include root the IR's file names are relative to
 
 
-def inputs_hash(src: GenerationSource) -> str:
+@dataclass(frozen=True)
+class InputFiles:
+    """One generation's input bytes, read once: the cache key hashes them, and a cold ingest
+    checks, records and reads its comments from the same bytes."""
+
+    headers: tuple[tuple[str, bytes], ...]  # every header below the generation directory, sorted
+    mapping_rel: str
+    mapping: bytes | None  # None: instruction_mapping.json is missing
+
+
+def read_inputs(src: GenerationSource) -> InputFiles:
+    """Raises OSError when a header cannot be read."""
+    headers = tuple((h.relative_to(src.root).as_posix(), h.read_bytes()) for h in src.all_headers())
+    mapping_path = src.mapping_file()
+    try:
+        mapping: bytes | None = mapping_path.read_bytes()
+    except FileNotFoundError:
+        mapping = None
+    return InputFiles(headers, mapping_path.relative_to(src.root).as_posix(), mapping)
+
+
+def inputs_hash(src: GenerationSource, files: InputFiles | None = None) -> str:
     """One hash over every input byte: headers, JSON and tpbgen's stand-in libc (content only, so
     the MANIFEST is the same on any machine)."""
+    if files is None:
+        files = read_inputs(src)
     h = _libc_hashed().copy()
-    files = [*src.all_headers(), src.mapping_file()]
-    for f in files:
-        h.update(f.relative_to(src.root).as_posix().encode() + b"\n")
-        h.update(f.read_bytes() if f.exists() else b"<missing>")
+    for rel, data in (*files.headers, (files.mapping_rel, files.mapping)):
+        h.update(rel.encode() + b"\n")
+        h.update(data if data is not None else b"<missing>")
     return h.hexdigest()
 
 
@@ -95,15 +117,16 @@ def ingest(
     preprocessor: Preprocessor | None = None,
     cache: Cache | None = None,
     limits: Limits = DEFAULT_LIMITS,
-    preprocessed: Future[Preprocessed] | None = None,
-    on_miss: Callable[[], None] | None = None,
+    preprocessing: Callable[[], Future[Preprocessed] | None] | None = None,
 ) -> Ingested:
     """One generation's IR, from the cache when an entry for exactly these inputs is there. Every
-    diagnostic says which directory its file is relative to (the include root). `preprocessed`:
-    this generation's preprocessing, already under way; `on_miss` is called before a cold ingest
-    starts (ingest_root starts the next generation's preprocessing there)."""
+    diagnostic says which directory its file is relative to (the include root). `preprocessing`
+    is called when the cache misses: it starts this generation's preprocessing elsewhere (and
+    may start the next one's: ingest_root does) and returns it under way; None (or no callable)
+    preprocesses here."""
     try:
-        key = inputs_hash(src)
+        files = read_inputs(src)
+        key = inputs_hash(src, files)
     except OSError as exc:
         raise TpbgenError(
             [
@@ -123,14 +146,15 @@ def ingest(
     from_cache = gen is not None
     warnings: list[Diagnostic] = []
     if gen is None:
-        if on_miss is not None:
-            on_miss()
+        preprocessed = preprocessing() if preprocessing is not None else None
         # The collector stays paused until the cache entry is written and the bodies are text
         # (the payload's lists are short-lived and acyclic; a body's text is one object where its
         # tree is a list per AST node): its first pass afterwards has little left to walk.
         with collector.paused():
             try:
-                gen, warnings = _ingest_uncached(src, key, preprocessor, limits, preprocessed)
+                gen, warnings = _ingest_uncached(
+                    src, key, files, preprocessor, limits, preprocessed
+                )
             except TpbgenError as exc:
                 raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
             if store is not None:
@@ -172,13 +196,23 @@ def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generati
 def _ingest_uncached(
     src: GenerationSource,
     key: str,
+    inputs: InputFiles,
     preprocessor: Preprocessor | None,
     limits: Limits = DEFAULT_LIMITS,
     preprocessed: Future[Preprocessed] | None = None,
 ) -> tuple[Generation, list[Diagnostic]]:
     root = src.root.resolve()
-    for h in src.all_headers():
-        _refuse_control_bytes(h.read_bytes(), h.relative_to(src.root).as_posix())
+    for rel, data in inputs.headers:
+        _refuse_control_bytes(data, rel)
+    # What needs only the header bytes is done while the preprocessor runs (elsewhere, when it
+    # was started there); its errors are raised in the order they were before: the preprocessor's
+    # and the parser's first, the mapping's after.
+    lines = SourceLines(root, dict(inputs.headers))
+    files = [
+        SourceFile(rel, hashlib.sha256(data).hexdigest(), data.count(b"\n"), lines.banner(rel))
+        for rel, data in inputs.headers
+    ]
+    spec = tuple(sc for f in files if f.path.endswith(".h") for sc in lines.spec_comments(f.path))
     pre = (
         preprocessed.result() if preprocessed is not None else preprocess(src, preprocessor, limits)
     )
@@ -195,28 +229,17 @@ def _ingest_uncached(
 
     with collector.paused():
         ast = parse(text, TU_NAME, relpath)
-        lines = SourceLines(root)
         tree = build(ast, relpath, is_ours, lines, dialect, pre.macros)
         del ast  # freed here: the collector's first pass after the block then sees only the IR
-    files = []
-    for h in src.all_headers():
-        rel = h.relative_to(src.root).as_posix()
-        data = h.read_bytes()
-        files.append(
-            SourceFile(rel, hashlib.sha256(data).hexdigest(), data.count(b"\n"), lines.banner(rel))
-        )
-    mapping_path = src.mapping_file()
-    mapping = read_mapping(mapping_path, mapping_path.relative_to(src.root).as_posix())
-    files.append(
-        SourceFile(mapping.file, mapping.sha256, mapping_path.read_bytes().count(b"\n"), "")
-    )
+    mapping = read_mapping(inputs.mapping, inputs.mapping_rel)
+    assert inputs.mapping is not None  # (read_mapping refuses a missing file)
+    files.append(SourceFile(mapping.file, mapping.sha256, inputs.mapping.count(b"\n"), ""))
     core = next(
         (f.banner for f in files if f.path.endswith("_common.h") and "NC-v" in f.banner), ""
     )
     # the core version is a name, never text to copy: NC-v, then letters, digits and dots
     found = re.search(r"NC-v[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*", core)
     core_version = found.group(0) if found else ""
-    spec = tuple(sc for f in files if f.path.endswith(".h") for sc in lines.spec_comments(f.path))
     gen = Generation(
         name=src.name,
         tpb_dir=tpb_rel,
@@ -310,19 +333,24 @@ def _ingest_root(
     errors: list[Diagnostic] = []
     if use_cache and cache is None:
         cache = Cache()
-    # The system cpp is a process of its own: while one generation is parsed, the next one's
-    # headers are preprocessed (started when a generation misses the cache, so a warm run starts
-    # none). pcpp runs in this process (and changes directory): not ahead.
+    # The system cpp is a process of its own: when a generation misses the cache its headers are
+    # preprocessed in a thread (waiting on cpp) while this one does what needs only their bytes,
+    # and the next generation's start too, to run while this one is parsed; a warm run starts
+    # none. pcpp runs in this process (and changes directory): not ahead.
     ahead: dict[int, Future[Preprocessed]] = {}
-    pool = ThreadPoolExecutor(max_workers=1) if available_preprocessor() == "cpp" else None
+    pool = ThreadPoolExecutor(max_workers=2) if available_preprocessor() == "cpp" else None
 
     def start(i: int) -> None:
         if pool is not None and i < len(sources) and i not in ahead:
             ahead[i] = pool.submit(preprocess, sources[i], None, limits)
 
+    def preprocessing(i: int) -> Future[Preprocessed] | None:
+        start(i)
+        start(i + 1)
+        return ahead.pop(i, None)
+
     try:
         for i, s in enumerate(sources):
-            start_next = functools.partial(start, i + 1)
             try:
                 out.append(
                     ingest(
@@ -330,8 +358,7 @@ def _ingest_root(
                         use_cache,
                         cache=cache,
                         limits=limits,
-                        preprocessed=ahead.pop(i, None),
-                        on_miss=start_next,
+                        preprocessing=functools.partial(preprocessing, i),
                     )
                 )
             except TpbgenError as exc:

@@ -10,7 +10,6 @@ import json
 import re
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from ..errors import Diagnostic, Severity, TpbgenError
@@ -64,15 +63,14 @@ def _duplicate_keys(node: Any, pointer: str, sections: bool) -> list[str]:
     return out
 
 
-def read_mapping(path: Path, rel: str) -> Mapping:
+def read_mapping(raw: bytes | None, rel: str) -> Mapping:
+    """The mapping file's bytes (None: the file is missing), `rel` its name in diagnostics."""
     import jsonschema
 
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    if raw is None:
         raise TpbgenError(
             [Diagnostic("instruction_mapping.json is missing", rel, code="missing-file")]
-        ) from None
+        )
     text = raw.decode("utf-8", errors="replace")
     try:
         doc = json.loads(text, object_pairs_hook=_Object)
