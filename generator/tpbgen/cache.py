@@ -168,7 +168,16 @@ class Cache:
         if not self.usable():
             return
         try:
-            parts = [json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False)]
+            # (no check for cycles: a cyclic payload ends in RecursionError as a deep one does)
+            parts = [
+                json.dumps(
+                    payload,
+                    separators=(",", ":"),
+                    sort_keys=True,
+                    ensure_ascii=False,
+                    check_circular=False,
+                )
+            ]
         except (
             RecursionError
         ):  # nested deeper than this Python's json takes (3.12+ bound C recursion apart): not kept

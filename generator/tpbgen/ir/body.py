@@ -118,7 +118,9 @@ def _from_dict(file: str, d: dict[str, Any]) -> list[Any]:
     return out
 
 
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once
+# made once; a body tree is acyclic by construction (lists made by one walk), so the encoder's
+# check for cycles (a dict entry per list) is left out: a cycle would still end in RecursionError
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 
 
 class Body:
