@@ -148,35 +148,40 @@ def regroup_chains(root: c_ast.Node) -> None:
 
 
 def regroup_and_check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> None:
-    """`regroup_chains` and then `check_depth`, in one walk: a chain is regrouped before the walk
-    goes below it, so the depth counted is the regrouped tree's."""
-    stack: list[tuple[c_ast.Node, int]] = [(root, 0)]
-    pop, push = stack.pop, stack.append
+    """`regroup_chains` and then `check_depth`, in one walk, a level of the tree at a time: a
+    chain is regrouped before the walk goes below it, so the depth counted is the regrouped
+    tree's; the node named when the bound is passed is the first (in child order) at the first
+    level past it."""
+    level: list[c_ast.Node] = [root]
+    depth = 0
     binop = c_ast.BinaryOp
     spec_of = _CHILD_SLOTS
-    while stack:
-        node, depth = pop()
+    while level:
         if depth > MAX_TREE_DEPTH:
-            _too_deep(node, relpath)
+            _too_deep(level[0], relpath)
+        below: list[c_ast.Node] = []
+        push = below.append
+        for node in level:
+            cls = type(node)
+            spec = spec_of.get(cls)
+            if spec is None:  # (an empty tuple is a leaf class's answer, not a miss)
+                spec = _child_slots(cls)
+            for slot in spec:  # the children in node.children() order, without building that list
+                v = getattr(node, slot)
+                if v is None:
+                    continue
+                if type(v) is list:
+                    for i, child in enumerate(v):
+                        if type(child) is binop and child.op in ("&&", "||"):
+                            v[i] = child = _regrouped(child)
+                        push(child)
+                else:
+                    if type(v) is binop and v.op in ("&&", "||"):
+                        v = _regrouped(v)
+                        setattr(node, slot, v)
+                    push(v)
+        level = below
         depth += 1
-        cls = type(node)
-        spec = spec_of.get(cls)
-        if spec is None:  # (an empty tuple is a leaf class's answer, not a miss)
-            spec = _child_slots(cls)
-        for slot in spec:  # the children in node.children() order, without building that list
-            v = getattr(node, slot)
-            if v is None:
-                continue
-            if type(v) is list:
-                for i, child in enumerate(v):
-                    if type(child) is binop and child.op in ("&&", "||"):
-                        v[i] = child = _regrouped(child)
-                    push((child, depth))
-            else:
-                if type(v) is binop and v.op in ("&&", "||"):
-                    v = _regrouped(v)
-                    setattr(node, slot, v)
-                push((v, depth))
 
 
 def _regrouped(chain: c_ast.BinaryOp) -> c_ast.Node:
