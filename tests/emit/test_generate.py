@@ -197,6 +197,10 @@ def test_runtime_imports_without_the_generator(tmp_path: Path) -> None:
 
 
 def test_pip_install_generated(tmp_path: Path) -> None:
+    """`pip install --target DIR ./generated` (vendoring into a directory) gives an importable,
+    typed package. Without a compiler (`CC=false`): the C extensions built at install, and the
+    package that results, are tests/emit/test_install.py's (each build of the kernels is a
+    minute or more)."""
     src = tmp_path / "src"
     shutil.copytree(
         REPO / "generated", src, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
@@ -216,6 +220,7 @@ def test_pip_install_generated(tmp_path: Path) -> None:
         ],
         capture_output=True,
         text=True,
+        env={**os.environ, "CC": "false"},
     )
     assert proc.returncode == 0, proc.stderr
     probe = (
