@@ -13,6 +13,7 @@ import pytest
 
 from tpbgen import cache as cache_mod
 from tpbgen.cli import main
+from tpbgen.errors import TpbgenError
 from tpbgen.frontend.discover import discover
 from tpbgen.frontend.ingest import cache_key, ingest_root, inputs_hash
 from tpbgen.ir import io as ir_io
@@ -232,3 +233,41 @@ def test_a_payload_too_deep_for_json_is_not_kept(tmp_path: Path) -> None:
     c.put("ir", "g", f"{1:064x}", {"body": deep})
     assert c.get("ir", "g", f"{1:064x}") is None
     assert c.entries() == []
+
+
+@pytest.mark.parametrize("edit", ["edited", "added", "removed"])
+def test_headers_changed_while_being_read_are_refused_and_not_cached(
+    drop: Path, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    """A header edited, added or removed between tpbgen's read of the tree (the cache key, the
+    comments) and the preprocessor's: the run is refused, naming the header, and no cache entry
+    is written (it would hold one version's IR under the other one's key)."""
+    import tpbgen.frontend.ingest as ingest_mod
+
+    src = discover(drop)[0]
+    headers = sorted(src.tpb_dir.glob("*.h"))
+    key_before = entry_path(drop)
+    real = ingest_mod.preprocess
+
+    def preprocess_after_an_edit(*args: object, **kwargs: object) -> object:
+        if edit == "edited":
+            headers[0].write_text(headers[0].read_text() + "\n// edited meanwhile\n")
+        elif edit == "added":
+            (src.tpb_dir / "zz_new.h").write_text("// a new header\n")
+        else:
+            headers[-1].unlink()
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ingest_mod, "preprocess", preprocess_after_an_edit)
+    with pytest.raises(TpbgenError) as info:
+        ingest_root(drop)
+    (d,) = info.value.diagnostics
+    assert d.code == "changed-during-read" and "run again" in d.message
+    named = {"edited": headers[0], "added": src.tpb_dir / "zz_new.h", "removed": headers[-1]}[edit]
+    assert d.file == named.relative_to(drop).as_posix()
+    assert not key_before.exists()  # nothing filed under the key of what was read first
+    monkeypatch.setattr(ingest_mod, "preprocess", real)
+    if edit == "removed" and not list(src.tpb_dir.glob("*.h")):
+        return
+    again = ingest_root(drop)[0]  # a run that reads one version throughout is fine
+    assert not again.from_cache and again.gen.inputs_sha256 == inputs_hash(src)

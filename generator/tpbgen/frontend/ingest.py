@@ -216,6 +216,9 @@ def _ingest_uncached(
     pre = (
         preprocessed.result() if preprocessed is not None else preprocess(src, preprocessor, limits)
     )
+    changed = _changed_since(src, inputs)  # the preprocessor has read the tree: was it this one?
+    if changed is not None:
+        raise TpbgenError([changed])
     relpath = functools.cache(
         src.rel
     )  # called for every AST coordinate: resolve each file name once
@@ -271,6 +274,38 @@ def _ingest_uncached(
             ]
         )
     return gen, warnings
+
+
+def _changed_since(src: GenerationSource, inputs: InputFiles) -> Diagnostic | None:
+    """The first header that is not what `inputs` holds any more, read again once the
+    preprocessor has read the tree (a header edited, added or removed meanwhile): the IR would
+    mix two versions of the drop (its comments come from `inputs`, its syntax from what the
+    preprocessor read) and its cache entry would be filed under the key of the other one. Both
+    reads agreeing leaves the preprocessor's read, made between them, seeing the same bytes."""
+
+    def changed(rel: str) -> Diagnostic:
+        return Diagnostic(
+            "changed while tpbgen was reading the headers; nothing was kept from this run of "
+            "them: run again",
+            rel,
+            code="changed-during-read",
+        )
+
+    try:
+        now = [h.relative_to(src.root).as_posix() for h in src.all_headers()]
+    except OSError:
+        now = []
+    before = [rel for rel, _ in inputs.headers]
+    if now != before:  # a header added or removed (both lists sorted, without repeats)
+        return changed(sorted(set(now) ^ set(before))[0])
+    for rel, data in inputs.headers:
+        try:
+            same = (src.root / rel).read_bytes() == data
+        except OSError:
+            same = False
+        if not same:
+            return changed(rel)
+    return None
 
 
 _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
