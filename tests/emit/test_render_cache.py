@@ -134,3 +134,30 @@ def test_a_damaged_rendering_costs_only_time(
     assert code == 0 and out.splitlines()[:4] == cold[1].splitlines()[:4]
     assert "not a rendered package" in err
     assert files(tmp_path / "b") == files(tmp_path / "a")
+
+
+def test_a_header_edited_after_ingest_is_refused_not_shipped(
+    drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The package ships the drop's headers (its C validators compile them) beside code made from
+    the IR; a header edited between the ingest and the render is refused by name, nothing is
+    written and nothing rendered is cached."""
+    header = drop / "neuron_toy_arch_isa" / "tpb" / "aws_neuron_isa_tpb_common.h"
+    real = pipeline.ingest_root
+
+    def ingest_then_edit(*args: object, **kwargs: object) -> object:
+        results = real(*args, **kwargs)  # type: ignore[arg-type]
+        header.write_text(HEADER.replace("s.a < 7", "s.a < 8"))
+        return results
+
+    monkeypatch.setattr(pipeline, "ingest_root", ingest_then_edit)
+    out = tmp_path / "out"
+    code, _, err = generate(capsys, drop, out)
+    assert code == 2 and "changed-during-read" in err
+    assert "neuron_toy_arch_isa/tpb/aws_neuron_isa_tpb_common.h" in err and "run again" in err
+    assert not out.exists() and render_entries(tmp_path) == []
+    monkeypatch.setattr(pipeline, "ingest_root", real)
+    code, _, err = generate(capsys, drop, out)  # one version throughout: generated
+    assert code == 0, err
+    shipped = out / "tpb_isa" / "toy" / "_c"
+    assert "s.a < 8" in next(shipped.rglob("aws_neuron_isa_tpb_common.h")).read_text()

@@ -206,14 +206,7 @@ def build_package(
         return build
     gens = [r.gen for r in results]
     man = manifest(gens)
-    shipped = {
-        r.gen.name: {
-            f.path: (r.root / f.path).read_bytes().decode("utf-8", "replace")
-            for f in r.gen.files
-            if f.path.endswith(".h")
-        }
-        for r in results
-    }
+    shipped = shipped_headers(results)
     files = render(RenderInput(translated, audit_markdown(gens), man, shipped))
     man["files"] = manifest_files(files)
     files[MANIFEST] = json.dumps(man, indent=2, sort_keys=True) + "\n"
@@ -221,6 +214,38 @@ def build_package(
     if cache is not None:
         cache.put("render", "package", key, _rendered_payload(done, files))
     return build
+
+
+def shipped_headers(results: list[Ingested]) -> dict[str, dict[str, str]]:
+    """Each generation's headers as the package ships them (its C validators are compiled from
+    them), read from the drop again and held to the hashes its IR recorded: a header edited since
+    it was ingested is refused by name rather than shipped beside an IR of its other version."""
+    out: dict[str, dict[str, str]] = {}
+    changed: list[Diagnostic] = []
+    for r in results:
+        texts: dict[str, str] = {}
+        for f in r.gen.files:
+            if not f.path.endswith(".h"):
+                continue
+            try:
+                data: bytes | None = (r.root / f.path).read_bytes()
+            except OSError:
+                data = None
+            if data is None or hashlib.sha256(data).hexdigest() != f.sha256:
+                changed.append(
+                    Diagnostic(
+                        "changed since tpbgen read the headers; nothing was written: run again",
+                        f.path,
+                        code="changed-during-read",
+                    )
+                )
+                continue
+            texts[f.path] = data.decode("utf-8", "replace")
+        changed = rebase(changed, r.root)
+        out[r.gen.name] = texts
+    if changed:
+        raise TpbgenError(changed)
+    return out
 
 
 # -- the rendered-package cache -------------------------------------------------------------------
