@@ -102,60 +102,51 @@ def check_nesting(text: str, filename: str, relpath: Callable[[str], str]) -> No
                 )  # the newline ending the marker makes it the named line
 
 
-def _set_child(node: c_ast.Node, name: str, child: c_ast.Node) -> None:
-    base, _, index = name.partition("[")
-    if index:
-        getattr(node, base)[int(index.rstrip("]"))] = child
-    else:
-        setattr(node, base, child)
-
-
-def _chain(node: c_ast.BinaryOp) -> list[c_ast.Node]:
-    """The terms of the chain of `node.op` rooted at `node`, left to right, without recursion."""
-    out: list[c_ast.Node] = []
+def _chain(node: c_ast.BinaryOp) -> tuple[list[c_ast.Node], list[c_ast.BinaryOp]]:
+    """The terms of the chain of `node.op` rooted at `node`, left to right, and the chain's own
+    operator nodes (`node` among them), without recursion."""
+    terms: list[c_ast.Node] = []
+    inner: list[c_ast.BinaryOp] = []
     todo: list[c_ast.Node] = [node]
     while todo:
         x = todo.pop()
         if isinstance(x, c_ast.BinaryOp) and x.op == node.op:
+            inner.append(x)
             todo += [x.right, x.left]
         else:
-            out.append(x)
-    return out
+            terms.append(x)
+    return terms, inner
 
 
-def _balanced(terms: list[c_ast.Node], op: str, lo: int, hi: int) -> c_ast.Node:
+def _balanced(
+    terms: list[c_ast.Node], op: str, lo: int, hi: int, built: list[c_ast.Node]
+) -> c_ast.Node:
     if hi - lo == 1:
         return terms[lo]
     mid = (lo + hi) // 2
-    return c_ast.BinaryOp(
-        op, _balanced(terms, op, lo, mid), _balanced(terms, op, mid, hi), coord=terms[lo].coord
+    node = c_ast.BinaryOp(
+        op,
+        _balanced(terms, op, lo, mid, built),
+        _balanced(terms, op, mid, hi, built),
+        coord=terms[lo].coord,
     )
-
-
-def regroup_chains(root: c_ast.Node) -> None:
-    """Every `&&`/`||` chain of REGROUP_MIN terms or more, as a balanced tree of the same terms in
-    the same order."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for name, child in node.children():
-            if isinstance(child, c_ast.BinaryOp) and child.op in ("&&", "||"):
-                terms = _chain(child)
-                if len(terms) >= REGROUP_MIN:
-                    child = _balanced(terms, child.op, 0, len(terms))
-                    _set_child(node, name, child)
-            stack.append(child)
+    built.append(node)
+    return node
 
 
 def regroup_and_check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> None:
-    """`regroup_chains` and then `check_depth`, in one walk, a level of the tree at a time: a
-    chain is regrouped before the walk goes below it, so the depth counted is the regrouped
-    tree's; the node named when the bound is passed is the first (in child order) at the first
-    level past it."""
+    """Every `&&`/`||` chain of REGROUP_MIN terms or more regrouped into a balanced tree of the
+    same terms in the same order, and the tree's depth checked, in one walk, a level of the tree
+    at a time: a chain is regrouped before the walk goes below it, so the depth counted is the
+    regrouped tree's; the node named when the bound is passed is the first (in child order) at
+    the first level past it. Each chain is measured once (the operator nodes of a chain already
+    measured, or built by regrouping, are not measured again as chains of their own), so the walk
+    is linear in the tree's size: measuring every sub-chain made a chain of n terms cost n^2/2."""
     level: list[c_ast.Node] = [root]
     depth = 0
     binop = c_ast.BinaryOp
     spec_of = _CHILD_SLOTS
+    settled: set[int] = set()  # ids of operator nodes inside a measured chain (alive in the tree)
     while level:
         if depth > MAX_TREE_DEPTH:
             _too_deep(level[0], relpath)
@@ -172,21 +163,31 @@ def regroup_and_check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> 
                     continue
                 if type(v) is list:
                     for i, child in enumerate(v):
-                        if type(child) is binop and child.op in ("&&", "||"):
-                            v[i] = child = _regrouped(child)
+                        if (
+                            type(child) is binop
+                            and child.op in ("&&", "||")
+                            and id(child) not in settled
+                        ):
+                            v[i] = child = _regrouped(child, settled)
                         push(child)
                 else:
-                    if type(v) is binop and v.op in ("&&", "||"):
-                        v = _regrouped(v)
+                    if type(v) is binop and v.op in ("&&", "||") and id(v) not in settled:
+                        v = _regrouped(v, settled)
                         setattr(node, slot, v)
                     push(v)
         level = below
         depth += 1
 
 
-def _regrouped(chain: c_ast.BinaryOp) -> c_ast.Node:
-    terms = _chain(chain)
-    return _balanced(terms, chain.op, 0, len(terms)) if len(terms) >= REGROUP_MIN else chain
+def _regrouped(chain: c_ast.BinaryOp, settled: set[int]) -> c_ast.Node:
+    terms, inner = _chain(chain)
+    if len(terms) < REGROUP_MIN:
+        settled.update(map(id, inner))  # they stay in the tree: their ids stay theirs
+        return chain
+    built: list[c_ast.Node] = []
+    regrouped = _balanced(terms, chain.op, 0, len(terms), built)
+    settled.update(map(id, built))
+    return regrouped
 
 
 _CHILD_SLOTS: dict[type[c_ast.Node], tuple[str, ...]] = {}
@@ -211,28 +212,6 @@ def _too_deep(node: c_ast.Node, relpath: Callable[[str], str]) -> None:
             )
         ]
     )
-
-
-def check_depth(root: c_ast.Node, relpath: Callable[[str], str]) -> None:
-    """Refuse a syntax tree deeper than MAX_TREE_DEPTH, at the node that passes the bound."""
-    stack: list[tuple[c_ast.Node, int]] = [(root, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_TREE_DEPTH:
-            c = node.coord
-            raise TpbgenError(
-                [
-                    Diagnostic(
-                        f"the expression nests more than {MAX_TREE_DEPTH} levels deep here: tpbgen's bound (see tpbgen/deep.py)",
-                        relpath(c.file) if c else "",
-                        c.line if c else 0,
-                        0,
-                        Severity.ERROR,
-                        "too-deep",
-                    )
-                ]
-            )
-        stack += [(child, depth + 1) for _, child in node.children()]
 
 
 def _diagnose(parser: c_parser.CParser, msg: str, relpath: Callable[[str], str]) -> Diagnostic:
