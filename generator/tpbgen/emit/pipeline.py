@@ -232,16 +232,10 @@ def shipped_headers(results: list[Ingested]) -> dict[str, dict[str, str]]:
             except OSError:
                 data = None
             if data is None or hashlib.sha256(data).hexdigest() != f.sha256:
-                changed.append(
-                    Diagnostic(
-                        "changed since tpbgen read the headers; nothing was written: run again",
-                        f.path,
-                        code="changed-during-read",
-                    )
-                )
+                message = "changed since tpbgen read the headers; nothing was written: run again"
+                changed += rebase([Diagnostic(message, f.path, code="changed-during-read")], r.root)
                 continue
             texts[f.path] = data.decode("utf-8", "replace")
-        changed = rebase(changed, r.root)
         out[r.gen.name] = texts
     if changed:
         raise TpbgenError(changed)

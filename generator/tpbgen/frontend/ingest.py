@@ -291,21 +291,18 @@ def _changed_since(src: GenerationSource, inputs: InputFiles) -> Diagnostic | No
             code="changed-during-read",
         )
 
+    before = dict(inputs.headers)
     try:
-        now = [h.relative_to(src.root).as_posix() for h in src.all_headers()]
-    except OSError:
-        now = []
-    before = [rel for rel, _ in inputs.headers]
-    if now != before:  # a header added or removed (both lists sorted, without repeats)
-        return changed(sorted(set(now) ^ set(before))[0])
-    for rel, data in inputs.headers:
-        try:
-            same = (src.root / rel).read_bytes() == data
-        except OSError:
-            same = False
-        if not same:
-            return changed(rel)
-    return None
+        now = dict(read_inputs(src).headers)
+    except OSError as exc:  # listed, then gone (or unreadable) before it was read
+        gone = Path(str(exc.filename))
+        return changed(
+            gone.relative_to(src.root).as_posix()
+            if gone.is_relative_to(src.root)
+            else src.rel_tpb_dir
+        )
+    differ = sorted(rel for rel in before.keys() | now.keys() if before.get(rel) != now.get(rel))
+    return changed(differ[0]) if differ else None
 
 
 _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
