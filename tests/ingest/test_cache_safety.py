@@ -271,3 +271,49 @@ def test_headers_changed_while_being_read_are_refused_and_not_cached(
         return
     again = ingest_root(drop)[0]  # a run that reads one version throughout is fine
     assert not again.from_cache and again.gen.inputs_sha256 == inputs_hash(src)
+
+
+def test_every_generation_is_read_before_its_preprocessor_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check above compares tpbgen's read of a generation with a read made after its
+    preprocessor ran; it covers the preprocessor's read only if tpbgen's came first. With a
+    generation's cpp started ahead (while the one before it is parsed), that order is easy to
+    lose: here a header of the second generation is saved just after its preprocessor read it.
+    Read first, the run refuses that header; read after, it would have read the saved version
+    twice, agreed with itself and cached an IR whose comments and key are of the new version and
+    whose syntax is of the old one."""
+    import tpbgen.frontend.ingest as ingest_mod
+
+    root = tmp_path / "drop"
+    for gen in ("alpha", "beta", "gamma"):
+        make_tree(root, gen)
+    monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
+    events: list[tuple[str, str]] = []
+    real_read, real_pre = ingest_mod.read_inputs, ingest_mod.preprocess
+    beta_ops = root / "neuron_beta_arch_isa" / "tpb" / "aws_neuron_isa_tpb_ops.h"
+
+    def read(src: object) -> object:
+        events.append(("read", src.name))  # type: ignore[attr-defined]
+        return real_read(src)  # type: ignore[arg-type]
+
+    def pre(src: object, *args: object, **kwargs: object) -> object:
+        events.append(("preprocess", src.name))  # type: ignore[attr-defined]
+        done = real_pre(src, *args, **kwargs)  # type: ignore[arg-type]
+        if src.name == "beta":  # type: ignore[attr-defined]
+            beta_ops.write_text(beta_ops.read_text() + "\n// saved meanwhile\n")
+        return done
+
+    monkeypatch.setattr(ingest_mod, "read_inputs", read)
+    monkeypatch.setattr(ingest_mod, "preprocess", pre)
+    with pytest.raises(TpbgenError) as info:
+        ingest_root(root)
+    (d,) = info.value.diagnostics
+    assert d.code == "changed-during-read"
+    assert d.file == beta_ops.relative_to(root).as_posix()
+    for gen in ("alpha", "beta", "gamma"):
+        first_read = events.index(("read", gen))
+        assert first_read < events.index(("preprocess", gen)), events
+    # the two generations read whole are cached; the refused one is not
+    cached = sorted(e.name.split("-")[1] for e, _ in cache_mod.Cache().entries())
+    assert cached == ["alpha", "gamma"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,19 +110,20 @@ def _tools() -> str:
     return f"tpbgen {__version__} ir {IR_VERSION} layout {layout} consteval {CONSTEVAL_VERSION} pycparser {pycparser.__version__} macros {macros}"
 
 
-def ingest(
-    src: GenerationSource,
-    use_cache: bool = True,
-    preprocessor: Preprocessor | None = None,
-    cache: Cache | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-    preprocessing: Callable[[], Future[Preprocessed] | None] | None = None,
-) -> Ingested:
-    """One generation's IR, from the cache when an entry for exactly these inputs is there. Every
-    diagnostic says which directory its file is relative to (the include root). `preprocessing`
-    is called when the cache misses: it starts this generation's preprocessing elsewhere (and
-    may start the next one's: ingest_root does) and returns it under way; None (or no callable)
-    preprocesses here."""
+@dataclass(frozen=True)
+class Probed:
+    """One generation's inputs, read, and the IR the cache holds for exactly them (or None)."""
+
+    src: GenerationSource
+    files: InputFiles
+    key: str  # inputs_hash: what the IR records
+    full_key: str  # cache_key: what the cache files it under
+    cached: Generation | None
+    warnings: tuple[Diagnostic, ...]  # the cache's, about this generation's entry
+
+
+def probe(src: GenerationSource, store: Cache | None) -> Probed:
+    """Read a generation's inputs once and look its IR up in the cache (None: no cache)."""
     try:
         files = read_inputs(src)
         key = inputs_hash(src, files)
@@ -137,40 +137,66 @@ def ingest(
                 )
             ]
         ) from None
-    store = (cache if cache is not None else Cache()) if use_cache else None
-    seen = len(store.warnings) if store is not None else 0
     full_key = cache_key(key)
-    gen: Generation | None = None
-    if store is not None:
-        gen = _from_cache(store, src.name, full_key, key)
-    from_cache = gen is not None
-    warnings: list[Diagnostic] = []
+    if store is None:
+        return Probed(src, files, key, full_key, None, ())
+    seen = len(store.warnings)
+    gen = _from_cache(store, src.name, full_key, key)
+    return Probed(src, files, key, full_key, gen, tuple(store.warnings[seen:]))
+
+
+def ingest(
+    src: GenerationSource,
+    use_cache: bool = True,
+    preprocessor: Preprocessor | None = None,
+    cache: Cache | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Ingested:
+    """One generation's IR, from the cache when an entry for exactly these inputs is there. Every
+    diagnostic says which directory its file is relative to (the include root)."""
+    store = (cache if cache is not None else Cache()) if use_cache else None
+    return _complete(probe(src, store), store, preprocessor, limits, None)
+
+
+def _complete(
+    probed: Probed,
+    store: Cache | None,
+    preprocessor: Preprocessor | None,
+    limits: Limits,
+    preprocessed: Future[Preprocessed] | None,
+) -> Ingested:
+    """The IR of a probed generation: the cached one, or one built now (and cached).
+    `preprocessed`: its preprocessing (`checked_preprocess`) already under way elsewhere; None
+    runs it here."""
+    src, gen = probed.src, probed.cached
+    warnings: list[Diagnostic] = list(probed.warnings)
+    seen = len(store.warnings) if store is not None else 0
     if gen is None:
-        preprocessed = preprocessing() if preprocessing is not None else None
         # The collector stays paused until the cache entry is written and the bodies are text
         # (the payload's lists are short-lived and acyclic; a body's text is one object where its
         # tree is a list per AST node): its first pass afterwards has little left to walk.
         with collector.paused():
             try:
-                gen, warnings = _ingest_uncached(
-                    src, key, files, preprocessor, limits, preprocessed
+                gen, built = _ingest_uncached(
+                    src, probed.key, probed.files, preprocessor, limits, preprocessed
                 )
             except TpbgenError as exc:
                 raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
+            warnings.extend(built)
             if store is not None:
                 try:
                     payload, blobs = ir_io.to_cache(gen)
                 except RecursionError:  # a body deeper than this Python's json takes: not kept
                     pass
                 else:
-                    store.put("ir", src.name, full_key, payload, blobs)
+                    store.put("ir", src.name, probed.full_key, payload, blobs)
                     del payload
                     for f in gen.functions:
                         f.code.release_tree()
     if store is not None:
-        remember(gen, store, full_key)  # facts derived from this IR are cached under its key
+        remember(gen, store, probed.full_key)  # facts derived from this IR are cached under its key
         warnings.extend(store.warnings[seen:])
-    return Ingested(gen, tuple(rebase(warnings, src.root)), from_cache, src.root)
+    return Ingested(gen, tuple(rebase(warnings, src.root)), probed.cached is not None, src.root)
 
 
 def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generation | None:
@@ -214,11 +240,10 @@ def _ingest_uncached(
     ]
     spec = tuple(sc for f in files if f.path.endswith(".h") for sc in lines.spec_comments(f.path))
     pre = (
-        preprocessed.result() if preprocessed is not None else preprocess(src, preprocessor, limits)
+        preprocessed.result()
+        if preprocessed is not None
+        else checked_preprocess(src, inputs, preprocessor, limits)
     )
-    changed = _changed_since(src, inputs)  # the preprocessor has read the tree: was it this one?
-    if changed is not None:
-        raise TpbgenError([changed])
     relpath = functools.cache(
         src.rel
     )  # called for every AST coordinate: resolve each file name once
@@ -274,6 +299,22 @@ def _ingest_uncached(
             ]
         )
     return gen, warnings
+
+
+def checked_preprocess(
+    src: GenerationSource,
+    inputs: InputFiles,
+    preprocessor: Preprocessor | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Preprocessed:
+    """Preprocess a generation whose inputs were read (`inputs`, read before this starts), then
+    read the tree again: the preprocessor must have read the same headers (`_changed_since`).
+    Safe to run in another thread: it only reads."""
+    pre = preprocess(src, preprocessor, limits, dict(inputs.headers))
+    changed = _changed_since(src, inputs)
+    if changed is not None:
+        raise TpbgenError([changed])
+    return pre
 
 
 def _changed_since(src: GenerationSource, inputs: InputFiles) -> Diagnostic | None:
@@ -361,38 +402,50 @@ def _ingest_root(
                 ]
             )
         sources = [s for s in sources if s.name in only]
-    out: list[Ingested] = []
     errors: list[Diagnostic] = []
-    if use_cache and cache is None:
-        cache = Cache()
-    # The system cpp is a process of its own: when a generation misses the cache its headers are
-    # preprocessed in a thread (waiting on cpp) while this one does what needs only their bytes,
-    # and the next generation's start too, to run while this one is parsed; a warm run starts
-    # none. pcpp runs in this process (and changes directory): not ahead.
-    ahead: dict[int, Future[Preprocessed]] = {}
+    store = (cache if cache is not None else Cache()) if use_cache else None
+    # Every generation is probed first (its inputs read, its key made, the cache looked up), so a
+    # generation's preprocessing starts only after tpbgen has read what it will check the
+    # preprocessor's reading against, and the first miss's cpp runs while the rest are probed.
+    # The system cpp is a process of its own: a miss is preprocessed in a thread (waiting on cpp,
+    # then reading the tree again) while this one works, the next miss's too while this one is
+    # parsed; a warm run starts none. pcpp runs in this process (and changes directory): not ahead.
     pool = ThreadPoolExecutor(max_workers=2) if available_preprocessor() == "cpp" else None
+    probed: list[Probed | TpbgenError] = []  # in the generations' order, as their errors are
+    misses: list[Probed] = []
+    futures: list[Future[Preprocessed] | None] = []  # by position in `misses`, once started
 
-    def start(i: int) -> None:
-        if pool is not None and i < len(sources) and i not in ahead:
-            ahead[i] = pool.submit(preprocess, sources[i], None, limits)
+    def start(m: int) -> None:
+        if pool is not None and len(futures) == m < len(misses):
+            p = misses[m]
+            futures.append(pool.submit(checked_preprocess, p.src, p.files, None, limits))
 
-    def preprocessing(i: int) -> Future[Preprocessed] | None:
-        start(i)
-        start(i + 1)
-        return ahead.pop(i, None)
-
+    out: list[Ingested] = []
     try:
-        for i, s in enumerate(sources):
+        for s in sources:
             try:
-                out.append(
-                    ingest(
-                        s,
-                        use_cache,
-                        cache=cache,
-                        limits=limits,
-                        preprocessing=functools.partial(preprocessing, i),
-                    )
-                )
+                p = probe(s, store)
+            except TpbgenError as exc:
+                probed.append(exc)
+                continue
+            probed.append(p)
+            if p.cached is None:
+                misses.append(p)
+                if len(misses) <= 2:
+                    start(len(misses) - 1)
+        done = 0  # misses completed
+        for item in probed:
+            try:
+                if isinstance(item, TpbgenError):
+                    raise item
+                future = None
+                if item.cached is None:
+                    start(done)
+                    start(done + 1)
+                    if done < len(futures):
+                        future, futures[done] = futures[done], None
+                    done += 1
+                out.append(_complete(item, store, None, limits, future))
             except TpbgenError as exc:
                 errors.extend(exc.diagnostics)
     finally:

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -127,12 +128,19 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.
 PROBE = "__tpbgen_macro_probe_"
 
 
-def object_macros(gen: GenerationSource) -> list[MacroDef]:
-    """Every object-like macro with a body that the tpb/ headers define (continuations joined)."""
+def object_macros(
+    gen: GenerationSource, texts: Mapping[str, bytes] | None = None
+) -> list[MacroDef]:
+    """Every object-like macro with a body that the tpb/ headers define (continuations joined).
+    `texts`: the headers' bytes already read, by path relative to the include root (a header
+    not among them is read here)."""
     out = []
     for h in gen.headers():
         rel = h.relative_to(gen.root).as_posix()
-        text = h.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+        data = texts.get(rel) if texts is not None else None
+        if data is None:
+            data = h.read_bytes()
+        text = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
         lines = text.split("\n")
         k = 0
         while k < len(lines):
@@ -182,14 +190,19 @@ def available_preprocessor() -> Preprocessor:
 
 
 def preprocess(
-    gen: GenerationSource, which: Preprocessor | None = None, limits: Limits = DEFAULT
+    gen: GenerationSource,
+    which: Preprocessor | None = None,
+    limits: Limits = DEFAULT,
+    texts: Mapping[str, bytes] | None = None,
 ) -> Preprocessed:
+    """`texts`: the headers' bytes as tpbgen read them (the macro probes are taken from them);
+    the preprocessor itself reads the tree."""
     which = which or available_preprocessor()
     if not gen.headers():
         raise TpbgenError(
             [Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")]
         )
-    macros = object_macros(gen)
+    macros = object_macros(gen, texts)
     tu = translation_unit(gen, macros)
     text = _run_cpp(gen, tu, limits) if which == "cpp" else _run_pcpp(gen, tu)
     text, expansions = split_probes(text, len(macros))
