@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,47 @@ def test_error_formats_for_ci(
         and doc["severity"] == "error"
         and doc["code"] == "syntax"
     )
+
+
+@pytest.mark.skipif(shutil.which("cpp") is None, reason="the time limit is the system cpp's")
+def test_preprocessor_over_its_time_limit_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cpp runs with a time limit (it is killed there), refused with the flag that raises it."""
+    monkeypatch.delenv("TPBGEN_PREPROCESSOR", raising=False)
+    make_tree(tmp_path / "h")
+    code, err = run(
+        capsys,
+        "generate",
+        "--headers",
+        str(tmp_path / "h"),
+        "--out",
+        str(tmp_path / "out"),
+        "--no-cache",
+        "--max-preprocess-seconds",
+        "0.000001",
+    )
+    assert code == 2 and "neuron_synth_arch_isa/tpb: error [limit]" in err, err
+    assert "--max-preprocess-seconds" in err and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("where", ["string", "comment"])
+def test_a_byte_that_is_not_utf8_is_refused_outside_comments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """C text is read as UTF-8. In a comment another byte is only documentation (read with a
+    replacement character); in the code it would change a value (a character constant spelled
+    with it), so it is refused where it stands."""
+    tpb = make_tree(tmp_path)
+    common = tpb / "aws_neuron_isa_tpb_common.h"
+    line = common.read_bytes().count(b"\n") + 1
+    tail = b'_Static_assert(1, "caf\xe9");\n' if where == "string" else b"// caf\xe9\n"
+    common.write_bytes(common.read_bytes() + tail)
+    code, err = run(capsys, "inspect", "--gen", "synth", "--headers", str(tmp_path), "--no-cache")
+    if where == "comment":
+        assert code == 0, err
+        return
+    assert code == 2
+    assert (
+        f"neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_common.h:{line}:23: error [not-utf8]" in err
+    ), err

@@ -90,6 +90,8 @@ class _Builder:
     functions: list[Function] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
+    # a body line's tokens and their columns (`line_token_columns`), by (file, line)
+    body_lines: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     pack: int | None = None  # the `#pragma pack(n)` in force
     pack_stack: list[tuple[str | None, int | None]] = field(default_factory=list)
     _anon: int = 0
@@ -112,18 +114,21 @@ class _Builder:
         does not depend on the preprocessor): a statement's keyword (`for`, `while`, `do`, `if`,
         `switch`, `return`...), or a constant, name or call spelled once on the line; 0 otherwise."""
         cls = type(node)
-        keyword = _KEYWORD_OF.get(cls)
-        if keyword is not None:
-            spelling = keyword
-        elif cls is c_ast.ID:
+        keyword = None
+        if cls is c_ast.ID:  # (half the nodes asked about)
             spelling = node.name
+        elif (keyword := _KEYWORD_OF.get(cls)) is not None:
+            spelling = keyword
         elif cls is c_ast.Constant:
             spelling = node.value
         elif cls is c_ast.FuncCall and type(node.name) is c_ast.ID:
             spelling = node.name.name
         else:
             return 0
-        found = line_token_columns(self.src.line(file, line)).get(spelling)
+        columns = self.body_lines.get((file, line))
+        if columns is None:  # a body line's nodes ask in a row: its tokens are looked up once
+            columns = self.body_lines[file, line] = line_token_columns(self.src.line(file, line))
+        found = columns.get(spelling)
         if found is None:
             return 0
         if found < 0:  # spelled more than once: only a keyword is placed (at its first)

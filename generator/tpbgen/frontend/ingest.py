@@ -23,7 +23,7 @@ from ..deep import run_deep
 from ..errors import Diagnostic, Severity, TpbgenError, rebase
 from ..ir import io as ir_io
 from ..ir.consteval import CONSTEVAL_VERSION
-from ..ir.model import IR_VERSION, Generation, SourceFile
+from ..ir.model import IR_VERSION, Generation, Mapping, SourceFile, SpecComment
 from .build import build, line_token_columns
 from .comments import SourceLines
 from .dialect import reduce_dialect
@@ -155,7 +155,7 @@ def ingest(
     """One generation's IR, from the cache when an entry for exactly these inputs is there. Every
     diagnostic says which directory its file is relative to (the include root)."""
     store = (cache if cache is not None else Cache()) if use_cache else None
-    return _complete(probe(src, store), store, preprocessor, limits, None)
+    return _complete(probe(src, store), store, preprocessor, limits)
 
 
 def _complete(
@@ -163,11 +163,12 @@ def _complete(
     store: Cache | None,
     preprocessor: Preprocessor | None,
     limits: Limits,
-    preprocessed: Future[Preprocessed] | None,
+    preprocessed: Future[Preprocessed] | None = None,
+    facts: HeaderFacts | TpbgenError | None = None,
 ) -> Ingested:
     """The IR of a probed generation: the cached one, or one built now (and cached).
-    `preprocessed`: its preprocessing (`checked_preprocess`) already under way elsewhere; None
-    runs it here."""
+    `preprocessed`: its preprocessing already under way elsewhere (started after `probe` read
+    its inputs); None runs it here. `facts`: its `header_facts` made already (or the error making them gave)."""
     src, gen = probed.src, probed.cached
     warnings: list[Diagnostic] = list(probed.warnings)
     seen = len(store.warnings) if store is not None else 0
@@ -177,8 +178,10 @@ def _complete(
         # tree is a list per AST node): its first pass afterwards has little left to walk.
         with collector.paused():
             try:
+                if isinstance(facts, TpbgenError):
+                    raise facts
                 gen, built = _ingest_uncached(
-                    src, probed.key, probed.files, preprocessor, limits, preprocessed
+                    src, probed.key, probed.files, preprocessor, limits, preprocessed, facts
                 )
             except TpbgenError as exc:
                 raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
@@ -219,6 +222,37 @@ def _from_cache(store: Cache, name: str, full_key: str, inputs: str) -> Generati
     return gen if isinstance(gen, Generation) and gen.inputs_sha256 == inputs else None
 
 
+@dataclass(frozen=True)
+class HeaderFacts:
+    """What a cold ingest takes from a generation's input bytes alone, before (or while) the
+    preprocessor runs: the headers checked for control bytes, their lines, recorded files and
+    `// fn` specs, and the mapping file read (or the error reading it gave, raised in its turn:
+    after the preprocessor's and the parser's)."""
+
+    lines: SourceLines
+    files: tuple[SourceFile, ...]
+    spec: tuple[SpecComment, ...]
+    mapping: Mapping | TpbgenError
+
+
+def header_facts(src: GenerationSource, inputs: InputFiles) -> HeaderFacts:
+    """Raises TpbgenError for a control byte in a header."""
+    for rel, data in inputs.headers:
+        _refuse_control_bytes(data, rel)
+    lines = SourceLines(src.root.resolve(), dict(inputs.headers))
+    files = tuple(
+        SourceFile(rel, hashlib.sha256(data).hexdigest(), data.count(b"\n"), lines.banner(rel))
+        for rel, data in inputs.headers
+    )
+    spec = tuple(sc for f in files if f.path.endswith(".h") for sc in lines.spec_comments(f.path))
+    mapping: Mapping | TpbgenError
+    try:
+        mapping = read_mapping(inputs.mapping, inputs.mapping_rel)
+    except TpbgenError as exc:
+        mapping = exc
+    return HeaderFacts(lines, files, spec, mapping)
+
+
 def _ingest_uncached(
     src: GenerationSource,
     key: str,
@@ -226,24 +260,23 @@ def _ingest_uncached(
     preprocessor: Preprocessor | None,
     limits: Limits = DEFAULT_LIMITS,
     preprocessed: Future[Preprocessed] | None = None,
+    facts: HeaderFacts | None = None,
 ) -> tuple[Generation, list[Diagnostic]]:
-    root = src.root.resolve()
-    for rel, data in inputs.headers:
-        _refuse_control_bytes(data, rel)
-    # What needs only the header bytes is done while the preprocessor runs (elsewhere, when it
-    # was started there); its errors are raised in the order they were before: the preprocessor's
-    # and the parser's first, the mapping's after.
-    lines = SourceLines(root, dict(inputs.headers))
-    files = [
-        SourceFile(rel, hashlib.sha256(data).hexdigest(), data.count(b"\n"), lines.banner(rel))
-        for rel, data in inputs.headers
-    ]
-    spec = tuple(sc for f in files if f.path.endswith(".h") for sc in lines.spec_comments(f.path))
+    """`facts`: the generation's `header_facts`, when made already (while its preprocessor ran)."""
+    if facts is None:
+        facts = header_facts(src, inputs)
+    lines, spec = facts.lines, facts.spec
+    files = list(facts.files)
     pre = (
         preprocessed.result()
         if preprocessed is not None
-        else checked_preprocess(src, inputs, preprocessor, limits)
+        else preprocess(src, preprocessor, limits, dict(inputs.headers))
     )
+    # the preprocessor has read the tree: was it this one? (read here, not in the thread that ran
+    # cpp: a thread's every file read waits for this one to let go of the interpreter)
+    changed = _changed_since(src, inputs)
+    if changed is not None:
+        raise TpbgenError([changed])
     relpath = functools.cache(
         src.rel
     )  # called for every AST coordinate: resolve each file name once
@@ -259,7 +292,9 @@ def _ingest_uncached(
         ast = parse(text, TU_NAME, relpath)
         tree = build(ast, relpath, is_ours, lines, dialect, pre.macros)
         del ast  # freed here: the collector's first pass after the block then sees only the IR
-    mapping = read_mapping(inputs.mapping, inputs.mapping_rel)
+    mapping = facts.mapping
+    if isinstance(mapping, TpbgenError):
+        raise mapping
     assert inputs.mapping is not None  # (read_mapping refuses a missing file)
     files.append(SourceFile(mapping.file, mapping.sha256, inputs.mapping.count(b"\n"), ""))
     core = next(
@@ -299,22 +334,6 @@ def _ingest_uncached(
             ]
         )
     return gen, warnings
-
-
-def checked_preprocess(
-    src: GenerationSource,
-    inputs: InputFiles,
-    preprocessor: Preprocessor | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-) -> Preprocessed:
-    """Preprocess a generation whose inputs were read (`inputs`, read before this starts), then
-    read the tree again: the preprocessor must have read the same headers (`_changed_since`).
-    Safe to run in another thread: it only reads."""
-    pre = preprocess(src, preprocessor, limits, dict(inputs.headers))
-    changed = _changed_since(src, inputs)
-    if changed is not None:
-        raise TpbgenError([changed])
-    return pre
 
 
 def _changed_since(src: GenerationSource, inputs: InputFiles) -> Diagnostic | None:
@@ -406,19 +425,22 @@ def _ingest_root(
     store = (cache if cache is not None else Cache()) if use_cache else None
     # Every generation is probed first (its inputs read, its key made, the cache looked up), so a
     # generation's preprocessing starts only after tpbgen has read what it will check the
-    # preprocessor's reading against, and the first miss's cpp runs while the rest are probed.
-    # The system cpp is a process of its own: a miss is preprocessed in a thread (waiting on cpp,
-    # then reading the tree again) while this one works, the next miss's too while this one is
-    # parsed; a warm run starts none. pcpp runs in this process (and changes directory): not ahead.
+    # preprocessor's reading against. The system cpp is a process of its own: a miss is
+    # preprocessed in a thread (mostly waiting on cpp), the first two
+    # misses' as soon as they are found, each later one's while the miss before it is parsed; a
+    # warm run starts none. While the first cpp runs, the rest are probed and every miss's
+    # header_facts made (what needs only the bytes). pcpp runs in this process (and changes
+    # directory): not ahead.
     pool = ThreadPoolExecutor(max_workers=2) if available_preprocessor() == "cpp" else None
     probed: list[Probed | TpbgenError] = []  # in the generations' order, as their errors are
     misses: list[Probed] = []
     futures: list[Future[Preprocessed] | None] = []  # by position in `misses`, once started
+    facts: list[HeaderFacts | TpbgenError] = []  # by position in `misses`
 
     def start(m: int) -> None:
         if pool is not None and len(futures) == m < len(misses):
             p = misses[m]
-            futures.append(pool.submit(checked_preprocess, p.src, p.files, None, limits))
+            futures.append(pool.submit(preprocess, p.src, None, limits, dict(p.files.headers)))
 
     out: list[Ingested] = []
     try:
@@ -433,19 +455,24 @@ def _ingest_root(
                 misses.append(p)
                 if len(misses) <= 2:
                     start(len(misses) - 1)
+                try:
+                    facts.append(header_facts(p.src, p.files))
+                except TpbgenError as exc:
+                    facts.append(exc)
         done = 0  # misses completed
         for item in probed:
             try:
                 if isinstance(item, TpbgenError):
                     raise item
-                future = None
+                future, made = None, None
                 if item.cached is None:
                     start(done)
                     start(done + 1)
                     if done < len(futures):
                         future, futures[done] = futures[done], None
+                    made = facts[done]
                     done += 1
-                out.append(_complete(item, store, None, limits, future))
+                out.append(_complete(item, store, None, limits, future, made))
             except TpbgenError as exc:
                 errors.extend(exc.diagnostics)
     finally:

@@ -9,17 +9,20 @@ path (tpbgen's stand-in libc first), and must yield the same IR; a test holds th
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import os
 import re
 import shutil
 import subprocess
+import tempfile
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from .discover import GenerationSource
@@ -258,16 +261,9 @@ def _run_cpp(gen: GenerationSource, tu: str, limits: Limits = DEFAULT) -> str:
     argv = ["cpp", "-undef", "-nostdinc", "-std=c11", "-isystem", str(fake_libc_dir()), "-I", "."]
     argv += [f"-D{k}={v}" for k, v in predefined_macros()]
     argv += ["-"]
-    try:
-        proc = subprocess.run(
-            argv,
-            input=tu,
-            cwd=gen.root,
-            capture_output=True,
-            text=True,
-            timeout=limits.preprocess_seconds,
-        )
-    except subprocess.TimeoutExpired:
+    returncode, out, err = _run_quietly(argv, tu, gen.root, limits.preprocess_seconds)
+    stderr = _lines(err.decode(errors="replace"))
+    if returncode is None:
         raise TpbgenError(
             [
                 Diagnostic(
@@ -277,9 +273,9 @@ def _run_cpp(gen: GenerationSource, tu: str, limits: Limits = DEFAULT) -> str:
                     code="limit",
                 )
             ]
-        ) from None
+        )
     diags = []
-    for line in proc.stderr.splitlines():
+    for line in stderr.splitlines():
         m = _CPP_DIAG.match(line.strip())
         if m and m.group("sev") == "error":
             diags.append(
@@ -292,13 +288,95 @@ def _run_cpp(gen: GenerationSource, tu: str, limits: Limits = DEFAULT) -> str:
                     "preprocess",
                 )
             )
-    if proc.returncode != 0:
+    if returncode != 0:
         if not diags:
             diags.append(
-                Diagnostic(f"cpp failed: {proc.stderr.strip()}", gen.rel_tpb_dir, code="preprocess")
+                Diagnostic(f"cpp failed: {stderr.strip()}", gen.rel_tpb_dir, code="preprocess")
             )
         raise TpbgenError(diags)
-    return proc.stdout.replace('"<stdin>"', f'"{TU_NAME}"')
+    return _decode_c(gen, out).replace('"<stdin>"', f'"{TU_NAME}"')
+
+
+def _run_quietly(
+    argv: list[str], stdin: str, cwd: Path, seconds: float
+) -> tuple[int | None, bytes, bytes]:
+    """Run a program on `stdin`: its exit status (None when it ran over `seconds` and was
+    killed), stdout and stderr. Made to cost a Python thread little: cpp runs in a thread while
+    this process parses, and every wake-up of a waiting thread waits for the parser to let go of
+    the interpreter (up to sys.getswitchinterval(), 5 ms). So the outputs go to unnamed temporary
+    files, not pipes read a chunk at a time, and the wait is one blocking call (a timer kills the
+    program at the limit) rather than a poll: a handful of wake-ups a run, not dozens."""
+    killed = threading.Event()
+
+    def kill() -> None:
+        killed.set()
+        proc.kill()
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, cwd=cwd)
+        timer = threading.Timer(seconds, kill)
+        timer.start()
+        try:
+            assert proc.stdin is not None
+            # (a BrokenPipeError: it stopped reading; its status says why)
+            with contextlib.suppress(BrokenPipeError), proc.stdin:
+                proc.stdin.write(stdin.encode())
+            returncode = proc.wait()
+        finally:
+            timer.cancel()
+            if proc.poll() is None:  # (interrupted) not left running
+                proc.kill()
+                proc.wait()
+        if killed.is_set() and returncode < 0:
+            return None, b"", b""
+        out.seek(0)
+        err.seek(0)
+        return returncode, out.read(), err.read()
+
+
+def _lines(text: str) -> str:
+    """Universal newlines, as `subprocess.run(text=True)` reads a program's output."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _decode_c(gen: GenerationSource, data: bytes) -> str:
+    """cpp's output as text, universal newlines (see `refuse_not_utf8`)."""
+    text = _lines(data.decode("utf-8", "surrogateescape"))
+    refuse_not_utf8(gen, text)
+    return text
+
+
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, read with surrogateescape
+_ANY_MARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')  # cpp's and pcpp's spellings
+
+
+def refuse_not_utf8(gen: GenerationSource, text: str) -> None:
+    """Preprocessed text (the headers read with surrogateescape) must be UTF-8: outside comments,
+    which the preprocessor drops, a byte that is not would become U+FFFD, and a character
+    constant spelled with it would take that value instead of the byte's. Refused at its header
+    line (followed through the line markers, as `_check_size` does)."""
+    bad = _NOT_UTF8.search(text)
+    if bad is None:
+        return
+    *before, partial = text[: bad.start()].split("\n")
+    file, line = "", 1
+    for raw in before:
+        m = _ANY_MARKER.match(raw)
+        line, file = (int(m.group(1)), m.group(2)) if m else (line + 1, file)
+    where = gen.rel(file) if file and not file.startswith("<") else gen.rel_tpb_dir
+    raise TpbgenError(
+        [
+            Diagnostic(
+                f"byte 0x{ord(bad.group(0)) - 0xDC00:02x} is not UTF-8 (outside a comment: "
+                "tpbgen reads C text as UTF-8)",
+                where,
+                line,
+                len(partial) + 1,
+                Severity.ERROR,
+                "not-utf8",
+            )
+        ]
+    )
 
 
 def _run_pcpp(gen: GenerationSource, tu: str) -> str:
@@ -310,6 +388,13 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> str:
         def on_error(self, file: str, line: int, msg: str) -> None:
             diags.append(Diagnostic(msg, gen.rel(file), line, 0, Severity.ERROR, "preprocess"))
             self.return_code += 1
+
+        def on_file_open(self, is_system_include: bool, includepath: str) -> Any:
+            # as cpp reads them: bytes that are not UTF-8 kept (refused after, outside comments)
+            f = open(includepath, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
+            if f.read(1) != "\ufeff":
+                f.seek(0)
+            return f
 
         def on_include_not_found(
             self, is_malformed: bool, is_system_include: bool, curdir: str, includepath: str
@@ -345,4 +430,6 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> str:
         os.chdir(old)
     if diags:
         raise TpbgenError(diags)
-    return out.getvalue()
+    text = out.getvalue()
+    refuse_not_utf8(gen, text)
+    return text
