@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import types
 import typing
 from collections.abc import Callable
@@ -172,9 +173,20 @@ def _packer(tp: Any) -> Callable[[Any], Any] | None:
             for f in dataclasses.fields(tp)
             if not (tp is model.Function and f.name == "code")
         ]
+        # the field values in one C call; then the few that are not their own form, converted
+        values = operator.attrgetter(*(n for n, _ in fields)) if len(fields) > 1 else None
+        convert = [(i, p) for i, (_, p) in enumerate(fields) if p is not None]
+        if values is None:
+            name, only = fields[0]
+            return lambda obj: [getattr(obj, name) if only is None else only(getattr(obj, name))]
+        if not convert:
+            return lambda obj: list(values(obj))
 
         def pack(obj: Any) -> list[Any]:
-            return [getattr(obj, n) if p is None else p(getattr(obj, n)) for n, p in fields]
+            row = list(values(obj))
+            for i, p in convert:
+                row[i] = p(row[i])
+            return row
 
         return pack
     return None
