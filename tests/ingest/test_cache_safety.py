@@ -242,23 +242,23 @@ def test_headers_changed_while_being_read_are_refused_and_not_cached(
     """A header edited, added or removed between tpbgen's read of the tree (the cache key, the
     comments) and the preprocessor's: the run is refused, naming the header, and no cache entry
     is written (it would hold one version's IR under the other one's key)."""
-    import tpbgen.frontend.ingest as ingest_mod
+    from tpbgen.frontend.preprocess import Preprocessing
 
     src = discover(drop)[0]
     headers = sorted(src.tpb_dir.glob("*.h"))
     key_before = entry_path(drop)
-    real = ingest_mod.preprocess
+    real = Preprocessing.run
 
-    def preprocess_after_an_edit(*args: object, **kwargs: object) -> object:
+    def preprocess_after_an_edit(self: Preprocessing) -> str:
         if edit == "edited":
             headers[0].write_text(headers[0].read_text() + "\n// edited meanwhile\n")
         elif edit == "added":
             (src.tpb_dir / "zz_new.h").write_text("// a new header\n")
         else:
             headers[-1].unlink()
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+        return real(self)
 
-    monkeypatch.setattr(ingest_mod, "preprocess", preprocess_after_an_edit)
+    monkeypatch.setattr(Preprocessing, "run", preprocess_after_an_edit)
     with pytest.raises(TpbgenError) as info:
         ingest_root(drop)
     (d,) = info.value.diagnostics
@@ -266,7 +266,7 @@ def test_headers_changed_while_being_read_are_refused_and_not_cached(
     named = {"edited": headers[0], "added": src.tpb_dir / "zz_new.h", "removed": headers[-1]}[edit]
     assert d.file == named.relative_to(drop).as_posix()
     assert not key_before.exists()  # nothing filed under the key of what was read first
-    monkeypatch.setattr(ingest_mod, "preprocess", real)
+    monkeypatch.setattr(Preprocessing, "run", real)
     if edit == "removed" and not list(src.tpb_dir.glob("*.h")):
         return
     again = ingest_root(drop)[0]  # a run that reads one version throughout is fine
@@ -284,28 +284,29 @@ def test_every_generation_is_read_before_its_preprocessor_starts(
     twice, agreed with itself and cached an IR whose comments and key are of the new version and
     whose syntax is of the old one."""
     import tpbgen.frontend.ingest as ingest_mod
+    from tpbgen.frontend.preprocess import Preprocessing
 
     root = tmp_path / "drop"
     for gen in ("alpha", "beta", "gamma"):
         make_tree(root, gen)
     monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
     events: list[tuple[str, str]] = []
-    real_read, real_pre = ingest_mod.read_inputs, ingest_mod.preprocess
+    real_read, real_run = ingest_mod.read_inputs, Preprocessing.run
     beta_ops = root / "neuron_beta_arch_isa" / "tpb" / "aws_neuron_isa_tpb_ops.h"
 
     def read(src: object) -> object:
         events.append(("read", src.name))  # type: ignore[attr-defined]
         return real_read(src)  # type: ignore[arg-type]
 
-    def pre(src: object, *args: object, **kwargs: object) -> object:
-        events.append(("preprocess", src.name))  # type: ignore[attr-defined]
-        done = real_pre(src, *args, **kwargs)  # type: ignore[arg-type]
-        if src.name == "beta":  # type: ignore[attr-defined]
+    def run(self: Preprocessing) -> str:
+        events.append(("preprocess", self.gen.name))
+        done = real_run(self)
+        if self.gen.name == "beta":
             beta_ops.write_text(beta_ops.read_text() + "\n// saved meanwhile\n")
         return done
 
     monkeypatch.setattr(ingest_mod, "read_inputs", read)
-    monkeypatch.setattr(ingest_mod, "preprocess", pre)
+    monkeypatch.setattr(Preprocessing, "run", run)
     with pytest.raises(TpbgenError) as info:
         ingest_root(root)
     (d,) = info.value.diagnostics

@@ -107,3 +107,23 @@ def test_control_bytes_are_refused_where_they_stand(
         f"aws_neuron_isa_tpb_common.h:{line}:{col}: error [control-byte]: control byte 0x{ord(byte):02x}"
         in err
     )
+
+
+def test_every_byte_value_is_judged_as_documented() -> None:
+    """The control-byte check's fast pass (a translation table) and the located search agree on
+    every byte value: refused are 0x00-0x08, 0x0e-0x1f and 0x7f; tab, the line ends, vertical
+    tab, form feed and every byte from 0x20 (UTF-8 included) pass."""
+    from tpbgen.errors import TpbgenError
+    from tpbgen.frontend.ingest import _refuse_control_bytes
+
+    refused = set(range(0x00, 0x09)) | set(range(0x0E, 0x20)) | {0x7F}
+    for b in range(256):
+        data = b"int x;\n// a" + bytes([b]) + b"b\n"
+        try:
+            _refuse_control_bytes(data, "h.h")
+        except TpbgenError as exc:
+            assert b in refused, hex(b)
+            (d,) = exc.diagnostics
+            assert (d.line, d.col, d.code) == (2, 5, "control-byte")
+        else:
+            assert b not in refused, hex(b)

@@ -99,20 +99,21 @@ class SourceLines:
     def spec_comments(self, rel: str) -> list[SpecComment]:
         ls = self.lines(rel)
         out: list[SpecComment] = []
-        i = 0
-        while i < len(ls):
-            m = _SPEC_START.match(ls[i]) if "fn" in ls[i] else None  # (the test first: cheaper)
+        end = -1  # the last line of the block found last
+        for i in [k for k, line in enumerate(ls) if "fn" in line]:  # (the test first: cheaper)
+            if i <= end:
+                continue
+            m = _SPEC_START.match(ls[i])
             if not m:
-                i += 1
                 continue
             j = i
             while (
                 j + 1 < len(ls) and ls[j].strip() != "// }" and ls[j + 1].strip().startswith("//")
             ):
                 j += 1
-            text = "\n".join(_strip_markers(s.strip()) for s in ls[i : j + 1])
+            text = "\n".join([_strip_markers(s.strip()) for s in ls[i : j + 1]])
             out.append(SpecComment(m.group(1), Loc(rel, i + 1, 1), j + 1, text))
-            i = j + 1
+            end = j
         return out
 
     def section_at(self, rel: str, n: int) -> str:
@@ -196,10 +197,13 @@ def _comment_start_quoted(text: str) -> int:
 
 
 def _strip_markers(s: str) -> str:
-    for prefix in ("///", "//", "/**", "/*", "*/", "*"):
-        if s.startswith(prefix):
-            s = s[len(prefix) :]
-            break
+    if s[:2] == "//" and s[2:3] != "/":  # (most lines: the loop's answer, sooner)
+        s = s[2:]
+    else:
+        for prefix in ("///", "//", "/**", "/*", "*/", "*"):
+            if s.startswith(prefix):
+                s = s[len(prefix) :]
+                break
     if s.endswith("*/"):
         s = s[:-2]
     return s[1:] if s.startswith(" ") else s

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,12 +34,11 @@ from .mapping_json import read_mapping
 from .parse import parse
 from .preprocess import (
     TU_NAME,
-    Preprocessed,
+    Preprocessing,
     Preprocessor,
     available_preprocessor,
     fake_libc_dir,
     predefined_macros,
-    preprocess,
 )
 
 
@@ -163,12 +162,12 @@ def _complete(
     store: Cache | None,
     preprocessor: Preprocessor | None,
     limits: Limits,
-    preprocessed: Future[Preprocessed] | None = None,
+    preprocessing: Preprocessing | None = None,
     facts: HeaderFacts | TpbgenError | None = None,
 ) -> Ingested:
     """The IR of a probed generation: the cached one, or one built now (and cached).
-    `preprocessed`: its preprocessing already under way elsewhere (started after `probe` read
-    its inputs); None runs it here. `facts`: its `header_facts` made already (or the error making them gave)."""
+    `preprocessing`: its preprocessing, started elsewhere (after `probe` read its inputs); None
+    runs it here. `facts`: its `header_facts` made already (or the error making them gave)."""
     src, gen = probed.src, probed.cached
     warnings: list[Diagnostic] = list(probed.warnings)
     seen = len(store.warnings) if store is not None else 0
@@ -181,7 +180,7 @@ def _complete(
                 if isinstance(facts, TpbgenError):
                     raise facts
                 gen, built = _ingest_uncached(
-                    src, probed.key, probed.files, preprocessor, limits, preprocessed, facts
+                    src, probed.key, probed.files, preprocessor, limits, preprocessing, facts
                 )
             except TpbgenError as exc:
                 raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
@@ -259,7 +258,7 @@ def _ingest_uncached(
     inputs: InputFiles,
     preprocessor: Preprocessor | None,
     limits: Limits = DEFAULT_LIMITS,
-    preprocessed: Future[Preprocessed] | None = None,
+    preprocessing: Preprocessing | None = None,
     facts: HeaderFacts | None = None,
 ) -> tuple[Generation, list[Diagnostic]]:
     """`facts`: the generation's `header_facts`, when made already (while its preprocessor ran)."""
@@ -267,13 +266,18 @@ def _ingest_uncached(
         facts = header_facts(src, inputs)
     lines, spec = facts.lines, facts.spec
     files = list(facts.files)
-    pre = (
-        preprocessed.result()
-        if preprocessed is not None
-        else preprocess(src, preprocessor, limits, dict(inputs.headers))
-    )
-    # the preprocessor has read the tree: was it this one? (read here, not in the thread that ran
-    # cpp: a thread's every file read waits for this one to let go of the interpreter)
+    if preprocessing is None:
+        preprocessing = Preprocessing(src, preprocessor, limits, dict(inputs.headers))
+    # The preprocessor has read the tree: was it this one? (Read here, not in the thread that ran
+    # cpp: a thread's every file read waits for this one to let go of the interpreter.) Asked
+    # when it failed too: a header removed under it fails it, and the change is the cause to name.
+    try:
+        pre = preprocessing.result()
+    except TpbgenError:
+        changed = _changed_since(src, inputs)
+        if changed is not None:
+            raise TpbgenError([changed]) from None
+        raise
     changed = _changed_since(src, inputs)
     if changed is not None:
         raise TpbgenError([changed])
@@ -366,14 +370,18 @@ def _changed_since(src: GenerationSource, inputs: InputFiles) -> Diagnostic | No
 
 
 _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
+# every control byte _CONTROL matches to NUL, every other byte to "x": found by two passes in C,
+# each several times the regex's speed (it is run over every header byte of a cold ingest)
+_TO_NUL = bytes(0 if _CONTROL.match(bytes([b])) else ord("x") for b in range(256))
 
 
 def _refuse_control_bytes(data: bytes, rel: str) -> None:
     """Header text is C source: a NUL or another control byte (tab, line ends, form feed and
     vertical tab aside) is refused where it stands rather than carried into the package."""
-    m = _CONTROL.search(data)
-    if m is None:
+    if 0 not in data.translate(_TO_NUL):
         return
+    m = _CONTROL.search(data)
+    assert m is not None
     line = data.count(b"\n", 0, m.start()) + 1
     col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
     raise TpbgenError(
@@ -434,13 +442,13 @@ def _ingest_root(
     pool = ThreadPoolExecutor(max_workers=2) if available_preprocessor() == "cpp" else None
     probed: list[Probed | TpbgenError] = []  # in the generations' order, as their errors are
     misses: list[Probed] = []
-    futures: list[Future[Preprocessed] | None] = []  # by position in `misses`, once started
+    started: list[Preprocessing | None] = []  # by position in `misses`, once started
     facts: list[HeaderFacts | TpbgenError] = []  # by position in `misses`
 
     def start(m: int) -> None:
-        if pool is not None and len(futures) == m < len(misses):
+        if pool is not None and len(started) == m < len(misses):
             p = misses[m]
-            futures.append(pool.submit(preprocess, p.src, None, limits, dict(p.files.headers)))
+            started.append(Preprocessing(p.src, "cpp", limits, dict(p.files.headers)).start(pool))
 
     out: list[Ingested] = []
     try:
@@ -464,15 +472,15 @@ def _ingest_root(
             try:
                 if isinstance(item, TpbgenError):
                     raise item
-                future, made = None, None
+                running, made = None, None
                 if item.cached is None:
                     start(done)
                     start(done + 1)
-                    if done < len(futures):
-                        future, futures[done] = futures[done], None
+                    if done < len(started):
+                        running, started[done] = started[done], None
                     made = facts[done]
                     done += 1
-                out.append(_complete(item, store, None, limits, future, made))
+                out.append(_complete(item, store, None, limits, running, made))
             except TpbgenError as exc:
                 errors.extend(exc.diagnostics)
     finally:

@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Mapping
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -132,13 +133,15 @@ PROBE = "__tpbgen_macro_probe_"
 
 
 def object_macros(
-    gen: GenerationSource, texts: Mapping[str, bytes] | None = None
+    gen: GenerationSource,
+    texts: Mapping[str, bytes] | None = None,
+    headers: list[Path] | None = None,
 ) -> list[MacroDef]:
     """Every object-like macro with a body that the tpb/ headers define (continuations joined).
     `texts`: the headers' bytes already read, by path relative to the include root (a header
-    not among them is read here)."""
+    not among them is read here); `headers`: `gen.headers()`, when listed already."""
     out = []
-    for h in gen.headers():
+    for h in gen.headers() if headers is None else headers:
         rel = h.relative_to(gen.root).as_posix()
         data = texts.get(rel) if texts is not None else None
         if data is None:
@@ -158,10 +161,13 @@ def object_macros(
     return out
 
 
-def translation_unit(gen: GenerationSource, macros: list[MacroDef] | None = None) -> str:
+def translation_unit(
+    gen: GenerationSource, macros: list[MacroDef] | None = None, headers: list[Path] | None = None
+) -> str:
     # GNU spellings of C keywords first (tpbgen's stand-in, see fake_libc/_tpbgen_gnu.h)
     lines = ["#include <_tpbgen_gnu.h>"]
-    lines += [f'#include "{h.relative_to(gen.root).as_posix()}"' for h in gen.headers()]
+    headers = gen.headers() if headers is None else headers
+    lines += [f'#include "{h.relative_to(gen.root).as_posix()}"' for h in headers]
     # each macro expanded by the preprocessor itself, one per line after the headers, so its
     # value can be evaluated as C (the lines are taken out again before parsing)
     lines += [f"{PROBE}{k} {m.name} {PROBE}end" for k, m in enumerate(macros or [])]
@@ -200,22 +206,62 @@ def preprocess(
 ) -> Preprocessed:
     """`texts`: the headers' bytes as tpbgen read them (the macro probes are taken from them);
     the preprocessor itself reads the tree."""
-    which = which or available_preprocessor()
-    if not gen.headers():
-        raise TpbgenError(
-            [Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")]
+    return Preprocessing(gen, which, limits, texts).result()
+
+
+class Preprocessing:
+    """One generation's preprocessing, in three steps: the translation unit is made when this is
+    made, the preprocessor run by `run` (in another thread if need be: with cpp, a process of its
+    own, that thread does little but wait), and its output finished (the macro probes taken out,
+    the size checked) by `result`, in the thread that asks. Python work in a thread beside the
+    parser would cost the parser more than the work: each thread's wake-ups wait for the other
+    to let go of the interpreter."""
+
+    def __init__(
+        self,
+        gen: GenerationSource,
+        which: Preprocessor | None = None,
+        limits: Limits = DEFAULT,
+        texts: Mapping[str, bytes] | None = None,
+    ) -> None:
+        self.gen, self.limits = gen, limits
+        self.which: Preprocessor = which or available_preprocessor()
+        headers = gen.headers()
+        self._refused = (
+            None
+            if headers
+            else TpbgenError(
+                [Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")]
+            )
+        )  # (raised by `run`, in its turn)
+        self.macros = object_macros(gen, texts, headers)
+        self.tu = translation_unit(gen, self.macros, headers)
+        self._ran: Future[str] | None = None
+
+    def run(self) -> str:
+        """The preprocessor's output, probes and all (raises TpbgenError)."""
+        if self._refused is not None:
+            raise self._refused
+        if self.which == "cpp":
+            return _run_cpp(self.gen, self.tu, self.limits)
+        return _run_pcpp(self.gen, self.tu)
+
+    def start(self, pool: Executor) -> Preprocessing:
+        """Run the preprocessor in `pool`; `result` waits for it."""
+        self._ran = pool.submit(self.run)
+        return self
+
+    def result(self) -> Preprocessed:
+        text = self._ran.result() if self._ran is not None else self.run()
+        text, expansions = split_probes(text, len(self.macros))
+        # the headers' own text; a probe too long is just no constant
+        _check_size(self.gen, text, self.limits)
+        probes = tuple(
+            (m, expansions[k])
+            for k, m in enumerate(self.macros)
+            if k in expansions and len(expansions[k]) <= self.limits.line_bytes
         )
-    macros = object_macros(gen, texts)
-    tu = translation_unit(gen, macros)
-    text = _run_cpp(gen, tu, limits) if which == "cpp" else _run_pcpp(gen, tu)
-    text, expansions = split_probes(text, len(macros))
-    _check_size(gen, text, limits)  # the headers' own text; a probe too long is just no constant
-    probes = tuple(
-        (m, expansions[k])
-        for k, m in enumerate(macros)
-        if k in expansions and len(expansions[k]) <= limits.line_bytes
-    )
-    return Preprocessed(text, which, probes)
+        return Preprocessed(text, self.which, probes)
 
 
 _CPP_DIAG = re.compile(
