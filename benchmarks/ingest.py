@@ -5,7 +5,9 @@
 Prints, in one run, times and ratios against the baseline "pycparser alone on the same
 preprocessed text" (the part of ingest no implementation can skip; a fresh CParser per
 generation, with Python's default garbage collection, as a user of pycparser runs it), and the
-warm ingest against the cold one. Rounds are interleaved (baseline, cold, warm, baseline, ...);
+warm ingest against the cold one. tpbgen parses with pycparser's parser and a faster lexer of its
+own (frontend/lexer.py, the same tokens): that parse alone is printed too, as a second floor,
+so the share of the gain that is the lexer's and the share of tpbgen's own work both show. Rounds are interleaved (baseline, cold, warm, baseline, ...);
 min and median of each are printed, and the min and median of each round's own ratio. Cold: an
 empty cache directory each time (preprocessing, parsing, the IR build and writing the cache
 entry); warm: every IR from the cache. CPU times (the process's threads and its cpp children)
@@ -27,6 +29,7 @@ from pycparser import c_parser
 from tpbgen.frontend.dialect import reduce_dialect
 from tpbgen.frontend.discover import discover
 from tpbgen.frontend.ingest import ingest_root
+from tpbgen.frontend.lexer import lexer_class
 from tpbgen.frontend.preprocess import preprocess
 
 
@@ -41,6 +44,10 @@ def main() -> None:
     def parse_only() -> None:
         for t in texts:
             c_parser.CParser().parse(t, "<tu>")
+
+    def parse_fast_lexer() -> None:  # (the collector on, as in the baseline)
+        for t in texts:
+            c_parser.CParser(lexer=lexer_class()).parse(t, "<tu>")
 
     def cold() -> None:
         with tempfile.TemporaryDirectory() as cache:
@@ -57,10 +64,11 @@ def main() -> None:
     os.environ["TPBGEN_CACHE_DIR"] = warm_dir.name
     ingest_root(args.headers)  # fill the warm cache
     parse_only()  # and pycparser's tables
-    times: dict[str, list[float]] = {"parse": [], "cold": [], "warm": []}
-    cpu: dict[str, list[float]] = {"parse": [], "cold": [], "warm": []}
+    times: dict[str, list[float]] = {"parse": [], "lexer": [], "cold": [], "warm": []}
+    cpu: dict[str, list[float]] = {k: [] for k in times}
+    steps = (("parse", parse_only), ("lexer", parse_fast_lexer), ("cold", cold), ("warm", warm))
     for _ in range(args.rounds):
-        for name, fn in (("parse", parse_only), ("cold", cold), ("warm", warm)):
+        for name, fn in steps:
             c0 = cpu_seconds()
             t0 = time.perf_counter()
             fn()
@@ -76,6 +84,11 @@ def main() -> None:
         f"baseline  pycparser alone, same text : {lo['parse'] * 1e3:7.1f} / {med['parse'] * 1e3:7.1f} ms"
     )
     print(
+        f"          pycparser, tpbgen's lexer  : {lo['lexer'] * 1e3:7.1f} / {med['lexer'] * 1e3:7.1f} ms"
+        f"  {lo['lexer'] / lo['parse']:.2f}x / {med['lexer'] / med['parse']:.2f}x the baseline"
+        f" ({lexer_class().__name__})"
+    )
+    print(
         f"ingest    all four, cold (no cache)  : {lo['cold'] * 1e3:7.1f} / {med['cold'] * 1e3:7.1f} ms"
         f"  {lo['cold'] / lo['parse']:.2f}x / {med['cold'] / med['parse']:.2f}x the baseline"
     )
@@ -86,11 +99,13 @@ def main() -> None:
     # On shared cores the machine's speed drifts within a run: each round's own ratio (its cold
     # ingest over its baseline, run moments apart) is steadier than a ratio of two minima.
     paired = [c / p for c, p in zip(times["cold"], times["parse"], strict=True)]
+    own = [c / p for c, p in zip(times["cold"], times["lexer"], strict=True)]
     warm_paired = [w / c for w, c in zip(times["warm"], times["cold"], strict=True)]
     print(
         f"per round (min / median of the rounds' own ratios): cold {min(paired):.2f}x / "
         f"{statistics.median(paired):.2f}x the baseline, warm {min(warm_paired):.1%} / "
-        f"{statistics.median(warm_paired):.1%} of cold"
+        f"{statistics.median(warm_paired):.1%} of cold; cold {min(own):.2f}x / "
+        f"{statistics.median(own):.2f}x the parse with tpbgen's lexer"
     )
     # CPU time: this process's threads and the cpp processes it ran, against the baseline's (the
     # goal is set in wall time). A cold ingest runs cpp beside the parser, so its CPU time

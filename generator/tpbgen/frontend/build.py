@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pycparser import c_ast, c_parser
+from pycparser import c_ast
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir import cprint, ctypes
@@ -31,6 +31,7 @@ from ..ir.model import (
 from .comments import SourceLines, parse_maintenance
 from .dialect import DialectInfo
 from .layout import MemberIn, enum_size, layout_struct, layout_union
+from .lexer import new_parser
 from .preprocess import PROBE, MacroDef
 
 
@@ -315,7 +316,7 @@ class _Builder:
         if not candidates:
             return
         prelude = "".join(f"typedef int {n};\n" for n in sorted(self.typedef_types))
-        parser = c_parser.CParser()
+        parser = new_parser()
         for m, expansion in candidates:
             try:
                 tu = parser.parse(f"{prelude}long long {PROBE} = ({expansion});", "<macro>")

@@ -20,6 +20,7 @@ from pycparser import c_ast, c_parser
 from ..deep import MAX_NESTING, MAX_TREE_DEPTH
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.body import slots as body_slots
+from .lexer import new_parser
 
 _PARSE_ERR = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 
@@ -28,7 +29,7 @@ REGROUP_MIN = 256  # terms: shorter chains keep the shape the header gives them
 
 def parse(text: str, filename: str, relpath: Callable[[str], str]) -> c_ast.FileAST:
     check_nesting(text, filename, relpath)
-    parser = c_parser.CParser()
+    parser = new_parser()
     try:
         ast: c_ast.FileAST = parser.parse(text, filename)
     except c_parser.ParseError as exc:
