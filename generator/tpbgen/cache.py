@@ -141,22 +141,22 @@ class Cache:
             if st.st_size > MAX_ENTRY_BYTES:
                 raise Unusable(f"too large ({st.st_size} bytes)")
             raw = fh.read()
-        head, sep, body = raw.partition(b"\n")
+        nl = raw.find(b"\n")
         try:
-            doc = json.loads(head) if sep else None
+            doc = json.loads(raw[:nl]) if nl >= 0 else None
         except ValueError:
             doc = None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise Unusable("not a tpbgen cache entry of this version")
         if doc.get("kind") != kind or doc.get("key") != key:
             raise Unusable("stale: made from other inputs")
+        body = memoryview(raw)[nl + 1 :]  # (read in place: an entry is up to MAX_ENTRY_BYTES)
         if hashlib.sha256(body).hexdigest() != doc.get("payload_sha256"):
             raise Unusable("damaged: its payload does not match its checksum")
         n = doc.get("blobs", 0)
-        payload, _, rest = body.partition(b"\n")
         try:
-            blobs = rest.decode("utf-8").split("\n") if n else []
-            if not isinstance(n, int) or len(blobs) != n or (not n and rest):
+            payload, *blobs = str(body, "utf-8").split("\n")
+            if not isinstance(n, int) or len(blobs) != n:
                 raise Unusable("damaged: not as many blobs as its header says")
             return json.loads(payload), blobs
         except (ValueError, RecursionError) as exc:
