@@ -433,12 +433,11 @@ def _ingest_root(
     store = (cache if cache is not None else Cache()) if use_cache else None
     # Every generation is probed first (its inputs read, its key made, the cache looked up), so a
     # generation's preprocessing starts only after tpbgen has read what it will check the
-    # preprocessor's reading against. The system cpp is a process of its own: a miss is
-    # preprocessed in a thread (mostly waiting on cpp), the first two
-    # misses' as soon as they are found, each later one's while the miss before it is parsed; a
-    # warm run starts none. While the first cpp runs, the rest are probed and every miss's
-    # header_facts made (what needs only the bytes). pcpp runs in this process (and changes
-    # directory): not ahead.
+    # preprocessor's reading against. The system cpp is a process of its own: a miss's cpp runs
+    # in a thread that only waits for it (see Preprocessing), the first two misses' as soon as
+    # they are found, each later one's while the miss before it is parsed; a warm run starts
+    # none. While the first cpp runs, the rest are probed and every miss's header_facts made
+    # (what needs only the bytes). pcpp runs in this process (and changes directory): not ahead.
     pool = ThreadPoolExecutor(max_workers=2) if available_preprocessor() == "cpp" else None
     probed: list[Probed | TpbgenError] = []  # in the generations' order, as their errors are
     misses: list[Probed] = []
