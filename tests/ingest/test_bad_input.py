@@ -215,3 +215,36 @@ def test_a_byte_that_is_not_utf8_is_refused_outside_comments(
     assert (
         f"neuron_synth_arch_isa/tpb/aws_neuron_isa_tpb_common.h:{line}:23: error [not-utf8]" in err
     ), err
+
+
+@pytest.mark.skipif(shutil.which("cpp") is None, reason="the temporary files are the system cpp's")
+def test_without_a_usable_temporary_directory_cpp_runs_through_pipes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cpp's output goes to unnamed temporary files; where none can be made (a read-only or full
+    temporary directory) it is read through pipes instead: the same IR, the same time limit."""
+    import tempfile
+
+    def no_temporary_file(*args: object, **kwargs: object) -> object:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.delenv("TPBGEN_PREPROCESSOR", raising=False)
+    make_tree(tmp_path / "h")
+    argv = ["inspect", "--gen", "synth", "--headers", str(tmp_path / "h"), "--no-cache"]
+    assert main(argv) == 0
+    expected = capsys.readouterr().out
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_temporary_file)
+    assert main(argv) == 0
+    assert capsys.readouterr().out == expected
+    code, err = run(
+        capsys,
+        "generate",
+        "--headers",
+        str(tmp_path / "h"),
+        "--out",
+        str(tmp_path / "out"),
+        "--no-cache",
+        "--max-preprocess-seconds",
+        "0.000001",
+    )
+    assert code == 2 and "error [limit]" in err, err

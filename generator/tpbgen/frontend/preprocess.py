@@ -23,7 +23,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from ..errors import Diagnostic, Severity, TpbgenError
 from .discover import GenerationSource
@@ -352,32 +352,55 @@ def _run_quietly(
     the interpreter (up to sys.getswitchinterval(), 5 ms). So the outputs go to unnamed temporary
     files, not pipes read a chunk at a time, and the wait is one blocking call (a timer kills the
     program at the limit) rather than a poll: a handful of wake-ups a run, not dozens."""
+    with contextlib.ExitStack() as files:
+        try:
+            out = files.enter_context(tempfile.TemporaryFile())
+            err = files.enter_context(tempfile.TemporaryFile())
+        except OSError:  # no usable temporary directory: pipes, as subprocess.run reads them
+            return _run_piped(argv, stdin, cwd, seconds)
+        return _run_into(argv, stdin, cwd, seconds, out, err)
+
+
+def _run_into(
+    argv: list[str], stdin: str, cwd: Path, seconds: float, out: IO[bytes], err: IO[bytes]
+) -> tuple[int | None, bytes, bytes]:
     killed = threading.Event()
 
     def kill() -> None:
         killed.set()
         proc.kill()
 
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, cwd=cwd)
-        timer = threading.Timer(seconds, kill)
-        timer.start()
-        try:
-            assert proc.stdin is not None
-            # (a BrokenPipeError: it stopped reading; its status says why)
-            with contextlib.suppress(BrokenPipeError), proc.stdin:
-                proc.stdin.write(stdin.encode())
-            returncode = proc.wait()
-        finally:
-            timer.cancel()
-            if proc.poll() is None:  # (interrupted) not left running
-                proc.kill()
-                proc.wait()
-        if killed.is_set() and returncode < 0:
-            return None, b"", b""
-        out.seek(0)
-        err.seek(0)
-        return returncode, out.read(), err.read()
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, cwd=cwd)
+    timer = threading.Timer(seconds, kill)
+    timer.start()
+    try:
+        assert proc.stdin is not None
+        # (a BrokenPipeError: it stopped reading; its status says why)
+        with contextlib.suppress(BrokenPipeError), proc.stdin:
+            proc.stdin.write(stdin.encode())
+        returncode = proc.wait()
+    finally:
+        timer.cancel()
+        if proc.poll() is None:  # (interrupted) not left running
+            proc.kill()
+            proc.wait()
+    if killed.is_set() and returncode < 0:
+        return None, b"", b""
+    out.seek(0)
+    err.seek(0)
+    return returncode, out.read(), err.read()
+
+
+def _run_piped(
+    argv: list[str], stdin: str, cwd: Path, seconds: float
+) -> tuple[int | None, bytes, bytes]:
+    try:
+        done = subprocess.run(
+            argv, input=stdin.encode(), cwd=cwd, capture_output=True, timeout=seconds
+        )
+    except subprocess.TimeoutExpired:
+        return None, b"", b""
+    return done.returncode, done.stdout, done.stderr
 
 
 def _lines(text: str) -> str:
