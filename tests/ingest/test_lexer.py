@@ -221,3 +221,11 @@ def test_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
     finally:
         monkeypatch.undo()
         lexer_class.cache_clear()
+
+
+@fast_lexer_in_use
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x17F), max_size=120))
+def test_arbitrary_text(text: str) -> None:
+    """Any characters at all (controls, Latin-1, quotes and backslashes where they fall)."""
+    same_tokens(text, typedefs=lambda name: len(name) % 3 == 0)
