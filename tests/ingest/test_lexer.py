@@ -202,7 +202,8 @@ def test_generated_soups(parts: list[str], glue: bool) -> None:
 
 def test_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
     """FastLexer only with the pycparser lexer file it was verified against; any other (another
-    version, a local patch, a file that cannot be read) gets pycparser's own."""
+    version, a local patch, a file that cannot be read, one without the tables FastLexer reads)
+    gets pycparser's own."""
     installed = hashlib.sha256(Path(c_lexer.__file__).read_bytes()).hexdigest()
     lexer_class.cache_clear()
     try:
@@ -214,6 +215,11 @@ def test_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(lexer_mod, "VERIFIED_LEXER_SHA256", "0" * 64)
         lexer_class.cache_clear()
         assert lexer_class() is c_lexer.CLexer
+        monkeypatch.setattr(lexer_mod, "VERIFIED_LEXER_SHA256", installed)
+        monkeypatch.setattr(lexer_mod, "_Token", None)  # a table FastLexer reads, gone
+        lexer_class.cache_clear()
+        assert lexer_class() is c_lexer.CLexer
+        monkeypatch.undo()
         monkeypatch.setattr(lexer_mod, "VERIFIED_LEXER_SHA256", installed)
         monkeypatch.setattr(c_lexer, "__file__", "/nonexistent/c_lexer.py")
         lexer_class.cache_clear()

@@ -97,11 +97,15 @@ class FastLexer(c_lexer.CLexer):  # type: ignore[misc]
         return super().token()
 
 
-_Token = c_lexer._Token
-_KEYWORDS: dict[str, str] = c_lexer._keyword_map
+# pycparser's private tables FastLexer reads (looked up so that another pycparser, without them,
+# still imports this module: lexer_class() then gives pycparser's own lexer)
+_Token: Any = getattr(c_lexer, "_Token", None)
+_KEYWORDS: dict[str, str] = getattr(c_lexer, "_keyword_map", None) or {}
 # the fixed-literal buckets (length-sorted) of the characters FastLexer takes itself
 _PUNCTUATORS: dict[str, Any] = {
-    c: bucket for c, bucket in c_lexer._fixed_tokens_by_first.items() if c not in "/."
+    c: bucket
+    for c, bucket in (getattr(c_lexer, "_fixed_tokens_by_first", None) or {}).items()
+    if c not in "/."
 }
 
 
@@ -114,6 +118,8 @@ def lexer_class() -> type[c_lexer.CLexer]:
     except (OSError, TypeError):
         return _STOCK
     if installed != VERIFIED_LEXER_SHA256 or set(_PUNCTUATORS) & _NAME_START:
+        return _STOCK
+    if _Token is None or not _KEYWORDS or not _PUNCTUATORS:
         return _STOCK
     return FastLexer
 
