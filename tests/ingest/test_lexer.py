@@ -44,7 +44,11 @@ def run(cls: type[Any], text: str, typedefs: Callable[[str], bool]) -> list[tupl
     )
     lx.input(text, "<text>")
     for _ in range(len(text) + 2):  # (each token consumes a character at least)
-        tok = lx.token()
+        try:
+            tok = lx.token()
+        except Exception as exc:  # (pycparser's own: `# 5u "f.h"` is int("5u")): the same one
+            events.append(("raised", type(exc).__name__, str(exc)))
+            break
         if tok is None:
             break
         events.append((tok.type, tok.value, tok.lineno, tok.column, lx.filename))
@@ -188,6 +192,22 @@ FRAGMENTS = [
     "#pragma pack(1)\n",
     "#pragma once\n",
     "#define X\n",
+    '# 012 "f.h"\n',
+    '# 5u "f.h"\n',
+    '# 5"f.h"\n',
+    '# 5 "f.h"1\n',
+    '# 5 "a\\"b.h"\n',
+    '#  7 \t "x y.h"  1  3 \t\n',
+    '# 0 "z.h"\n',
+    "# 5\n",
+    "#\n",
+    '# 5 "f.h" x\n',
+    '# 5 "f.h"',
+    '# 5 "f.h" 1u\n',
+    '# 5 "f.h"\r\n',
+    '# 99999999999 "big.h"\n',
+    '# 5 "a\\%b.h"\n',
+    '# 5 "a\\\\b.h"\n',
 ]
 
 

@@ -1,9 +1,9 @@
-"""pycparser's lexer with a shorter path for the two commonest kinds of token: the same tokens.
+"""pycparser's lexer with a shorter path for its commonest tokens: the same tokens.
 
 Lexing is ~45% of pycparser's parse of these headers (49,000 tokens, ~2.6 us each): for every
 token, `CLexer._match_token` runs its master regex (24 alternatives tried in order) and then
 scans a bucket of fixed punctuators, and `CLexer.token` steps over blanks one character at a
-time. `FastLexer.token` takes three cases itself, each exactly as the base class decides it:
+time. `FastLexer.token` takes four cases itself, each exactly as the base class decides it:
 
 - a run of blanks (space, tab) is stepped over at once;
 - a name: its first character is a letter, `_` or `$`, where the only master-regex alternative
@@ -12,10 +12,13 @@ time. `FastLexer.token` takes three cases itself, each exactly as the base class
   lookup, as `_match_token` does;
 - a punctuator whose first character no master-regex alternative can start (so the base class
   takes the first match in the length-sorted bucket): every bucket character but `/` (comments
-  are master-regex errors) and `.` (`.5` is a float).
+  are master-regex errors) and `.` (`.5` is a float);
+- a line marker as cpp writes it, `# 12 "file.h" 1 3`: the number without a leading zero or a
+  suffix, the name without a backslash, the flags plain digits, blanks around them, then the end
+  of the line: `CLexer._handle_ppline` takes that as "the next line is line 12 of file.h".
 
-Everything else (numbers, literals, `/`, `.`, `#` lines, errors, anything unexpected) is left to
-`CLexer.token` at the same position. The case analysis above is about one particular
+Everything else (numbers, literals, `/`, `.`, other `#` lines, errors, anything unexpected) is
+left to `CLexer.token` at the same position. The case analysis above is about one particular
 `pycparser/c_lexer.py`: `lexer_class()` gives FastLexer only when the installed file is that one
 (its sha256), and pycparser's own CLexer otherwise. tests/ingest/test_lexer.py holds the two to
 the same tokens (type, value, line, column, file) on every header text tpbgen has and on
@@ -38,6 +41,12 @@ VERIFIED_LEXER_SHA256 = "075568a9b6213d690e2495827a6e0e638ce3d08c6b3e4b4165915ed
 
 _BLANKS = re.compile(r"[ \t]+")
 _NAME = re.compile(r"[a-zA-Z_$][0-9a-zA-Z_$]*")  # the master regex's ID alternative
+# `# 12 "file.h" 1 3`: what CLexer._handle_ppline takes as line 12 of file.h (the line after the
+# marker), then the next line; the number without a leading zero or suffix, the name without
+# escapes, the flags plain digits (other spellings, `#line` included, are left to it)
+_LINE_MARKER = re.compile(
+    r'#[ \t]*(0|[1-9][0-9]*)[ \t]+"([^"\\\n]*)"(?:[ \t]+[0-9]+)*[ \t]*(?:\n|\Z)'
+)
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 _QUOTES = ("'", '"')
 
@@ -50,6 +59,7 @@ class FastLexer(c_lexer.CLexer):  # type: ignore[misc]
     _pos: int
     _lineno: int
     _line_start: int
+    _filename: str
 
     def token(self) -> Any:
         if self._pending_tok is not None:  # (the second token of a #pragma)
@@ -66,6 +76,14 @@ class FastLexer(c_lexer.CLexer):  # type: ignore[misc]
                 self._lineno += 1
                 pos += 1
                 self._line_start = pos
+                continue
+            if c == "#":  # a line marker as cpp writes it; any other `#` line: the base class
+                m = _LINE_MARKER.match(text, pos)
+                if m is None:
+                    break
+                self._lineno = int(m.group(1))
+                self._filename = m.group(2)
+                pos = self._line_start = m.end()
                 continue
             if c in _NAME_START:
                 if c in "LuU":
