@@ -197,13 +197,10 @@ def _comment_start_quoted(text: str) -> int:
 
 
 def _strip_markers(s: str) -> str:
-    if s[:2] == "//" and s[2:3] != "/":  # (most lines: the loop's answer, sooner)
-        s = s[2:]
-    else:
-        for prefix in ("///", "//", "/**", "/*", "*/", "*"):
-            if s.startswith(prefix):
-                s = s[len(prefix) :]
-                break
+    for prefix in ("///", "//", "/**", "/*", "*/", "*"):
+        if s.startswith(prefix):
+            s = s[len(prefix) :]
+            break
     if s.endswith("*/"):
         s = s[:-2]
     return s[1:] if s.startswith(" ") else s

@@ -271,16 +271,16 @@ def _ingest_uncached(
     # The preprocessor has read the tree: was it this one? (Read here, not in the thread that ran
     # cpp: a thread's every file read waits for this one to let go of the interpreter.) Asked
     # when it failed too: a header removed under it fails it, and the change is the cause to name.
+    failed: TpbgenError | None = None
     try:
         pre = preprocessing.result()
-    except TpbgenError:
-        changed = _changed_since(src, inputs)
-        if changed is not None:
-            raise TpbgenError([changed]) from None
-        raise
+    except TpbgenError as exc:
+        failed = exc
     changed = _changed_since(src, inputs)
     if changed is not None:
         raise TpbgenError([changed])
+    if failed is not None:
+        raise failed
     relpath = functools.cache(
         src.rel
     )  # called for every AST coordinate: resolve each file name once

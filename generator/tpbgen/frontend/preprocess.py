@@ -9,6 +9,7 @@ path (tpbgen's stand-in libc first), and must yield the same IR; a test holds th
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import io
@@ -18,7 +19,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from importlib import resources
@@ -269,7 +270,25 @@ _CPP_DIAG = re.compile(
 )
 
 
-_MARKER = re.compile(r'^# (\d+) "([^"]*)"')
+_MARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')  # cpp's `# 12 "f.h"`, pcpp's `#line`
+
+
+def _located_lines(text: str) -> Iterator[tuple[str, str, int]]:
+    """Each line of preprocessed text but its line markers, with the header and the line it
+    comes from (followed through the markers)."""
+    file, line = "", 1
+    for ln in text.split("\n"):
+        m = _MARKER.match(ln)
+        if m:
+            line, file = int(m.group(1)), m.group(2)
+            continue
+        yield ln, file, line
+        line += 1
+
+
+def _where(gen: GenerationSource, file: str) -> str:
+    """A marker's file name as diagnostics name it (the tpb/ directory for tpbgen's own unit)."""
+    return gen.rel(file) if file and not file.startswith("<") else gen.rel_tpb_dir
 
 
 def _check_size(gen: GenerationSource, text: str, limits: Limits) -> None:
@@ -278,18 +297,11 @@ def _check_size(gen: GenerationSource, text: str, limits: Limits) -> None:
     longest = max(text.split("\n"), key=len) if text else ""
     if len(text) <= limits.preprocessed_bytes and len(longest) <= limits.line_bytes:
         return
-    file, line, best, best_at = "", 0, -1, ("", 0)
-    for ln in text.split("\n"):
-        m = _MARKER.match(ln)
-        if m:
-            line, file = int(m.group(1)), m.group(2)
-            continue
+    best, best_at = -1, ("", 0)
+    for ln, file, line in _located_lines(text):
         if len(ln) > best:
             best, best_at = len(ln), (file, line)
-        line += 1
-    where_file = (
-        gen.rel(best_at[0]) if best_at[0] and not best_at[0].startswith("<") else gen.rel_tpb_dir
-    )
+    where_file = _where(gen, best_at[0])
     if len(longest) > limits.line_bytes:
         msg = (
             f"one preprocessed line is {len(longest):,} bytes, over the limit of {limits.line_bytes:,} "
@@ -416,7 +428,6 @@ def _decode_c(gen: GenerationSource, data: bytes) -> str:
 
 
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, read with surrogateescape
-_ANY_MARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')  # cpp's and pcpp's spellings
 
 
 def refuse_not_utf8(gen: GenerationSource, text: str) -> None:
@@ -427,18 +438,14 @@ def refuse_not_utf8(gen: GenerationSource, text: str) -> None:
     bad = _NOT_UTF8.search(text)
     if bad is None:
         return
-    *before, partial = text[: bad.start()].split("\n")
-    file, line = "", 1
-    for raw in before:
-        m = _ANY_MARKER.match(raw)
-        line, file = (int(m.group(1)), m.group(2)) if m else (line + 1, file)
-    where = gen.rel(file) if file and not file.startswith("<") else gen.rel_tpb_dir
+    last = collections.deque(_located_lines(text[: bad.start()]), maxlen=1)  # its line, to it
+    partial, file, line = last[0] if last else ("", "", 0)
     raise TpbgenError(
         [
             Diagnostic(
                 f"byte 0x{ord(bad.group(0)) - 0xDC00:02x} is not UTF-8 (outside a comment: "
                 "tpbgen reads C text as UTF-8)",
-                where,
+                _where(gen, file),
                 line,
                 len(partial) + 1,
                 Severity.ERROR,

@@ -173,14 +173,11 @@ def _packer(tp: Any) -> Callable[[Any], Any] | None:
             for f in dataclasses.fields(tp)
             if not (tp is model.Function and f.name == "code")
         ]
-        # the field values in one C call; then the few that are not their own form, converted
-        values = operator.attrgetter(*(n for n, _ in fields)) if len(fields) > 1 else None
+        # the field values in one C call (a tuple of them: attrgetter of one name gives the
+        # value itself); then the few that are not their own form, converted
+        get = operator.attrgetter(*(n for n, _ in fields))
+        values = get if len(fields) > 1 else lambda obj: (get(obj),)
         convert = [(i, p) for i, (_, p) in enumerate(fields) if p is not None]
-        if values is None:
-            name, only = fields[0]
-            return lambda obj: [getattr(obj, name) if only is None else only(getattr(obj, name))]
-        if not convert:
-            return lambda obj: list(values(obj))
 
         def pack(obj: Any) -> list[Any]:
             row = list(values(obj))
