@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..emit.pipeline import Build, build_package
+from ..driver import Build, Options, generate
 from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, write_tree
 from ..errors import Diagnostic, ExitCode
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
@@ -93,14 +93,14 @@ def run(args: argparse.Namespace) -> Outcome:
         int(args.max_line_kb * 1024),
         args.max_preprocess_seconds,
     )
-    build = build_package(
-        args.headers,
+    options = Options(
         use_cache=not args.no_cache,
         strict=args.strict,
         waivers=args.waivers,
         verify=not args.no_verify_cc,
         limits=limits,
     )
+    build = generate(args.headers, options)
     if build.failed:
         return Outcome(int(build.exit_code), summary(build), build.diagnostics)
     if args.check:

@@ -1,5 +1,5 @@
-"""Translate one generation's C predicates: lower every function, emit Python (scalar and explain),
-find the top-level instruction validators and the opcodes each is responsible for.
+"""Translate one generation's C predicates: lower every function, emit Python (scalar and explain)
+and numpy (batch), find the top-level instruction validators and the opcodes each is responsible for.
 
 Decisions live here (what is top-level, which opcodes a validator gates, what explain says);
 the templates only place the results.
@@ -28,6 +28,7 @@ from .lir import (
     strip_parens,
 )
 from .lower import Lowerer, LowerError
+from .to_numpy import BatchUnsupported, NpEmitter
 from .to_python import PyEmitter
 
 INST_UNION = "NEURON_ISA_TPB_INST_UNION"
@@ -70,6 +71,16 @@ class Untranslated:
 
 
 @dataclass(frozen=True)
+class BatchStub:
+    """A translated function the numpy back end cannot vectorise: the scalar translation runs it,
+    the batch path raises UntranslatedPredicate for it."""
+
+    name: str
+    where: str  # "file:line"
+    reason: str
+
+
+@dataclass(frozen=True)
 class TranslatedGen:
     functions: tuple[PyFunction, ...]
     top: tuple[TopValidator, ...]
@@ -79,6 +90,8 @@ class TranslatedGen:
     lowered: tuple[LFunction, ...]
     warnings: tuple[Diagnostic, ...]
     untranslated: tuple[Untranslated, ...] = ()
+    batch_functions: tuple[str, ...] = ()  # the numpy code of each vectorised function
+    batch_stubs: tuple[BatchStub, ...] = ()
 
 
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
@@ -231,6 +244,7 @@ def _translate(gen: Generation) -> TranslatedGen:
                 )
             )
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
+    batch, batch_stubs = _batch(lowered)
     return TranslatedGen(
         tuple(out),
         tuple(tops),
@@ -238,7 +252,25 @@ def _translate(gen: Generation) -> TranslatedGen:
         tuple(lowered),
         tuple(warnings),
         tuple(stubs),
+        batch,
+        batch_stubs,
     )
+
+
+def _batch(lowered: list[LFunction]) -> tuple[tuple[str, ...], tuple[BatchStub, ...]]:
+    """The numpy back end's code for every lowered function (one emitter for the whole module),
+    and the functions it cannot vectorise."""
+    em = NpEmitter()
+    code: list[str] = []
+    stubs: list[BatchStub] = []
+    for lf in lowered:
+        try:
+            code.append("\n".join(em.function(lf)))
+        except BatchUnsupported as exc:
+            stubs.append(
+                BatchStub(lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}")
+            )
+    return tuple(code), tuple(stubs)
 
 
 def _json_binding(gen: Generation, union: Struct | None, arm: str) -> tuple[str, set[int]]:
