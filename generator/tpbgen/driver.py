@@ -1,4 +1,5 @@
-"""`generate` as the list of its stages: ingest, check, translate, render.
+"""`generate` as the list of its stages: ingest, check, prove the layouts, translate, prove the
+predicates, render.
 
 No printing and no writing: `generate` returns the files and every diagnostic as values (cli/
 prints them and writes the files). It reports what `reconcile` and `inspect` report, at the same
@@ -17,16 +18,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .cache import Cache
+from .checks import predicates
 from .checks.annotations import check_annotations
 from .checks.reconcile import Finding, reconcile, waivers_for
-from .checks.verify_cc import prove_layouts
+from .checks.verify_cc import compiler, prove_layouts
 from .errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
 from .frontend.ingest import Ingested, ingest_root
 from .frontend.limits import DEFAULT as DEFAULT_LIMITS
 from .frontend.limits import Limits
 from .frontend.shipped import shipped_headers
 from .ir.model import Generation
-from .render_cache import Rendered, render_key, rendered_from_cache, rendered_payload
+from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
 from .translate.validators import TranslatedGen, translate
 
 
@@ -42,6 +44,7 @@ class GenSummary:
     top_validators: int
     stale_names: tuple[str, ...]
     layouts: str  # how the computed layouts were proven: "verified with cc (N facts)", or why not
+    predicates: str  # how the translated predicates were held to the C, or why they were not
 
 
 @dataclass
@@ -75,7 +78,7 @@ class Options:
     use_cache: bool = True
     strict: bool = False  # stale names and untranslated predicates are errors
     waivers: Path | None = None
-    verify: bool = True  # prove the layouts against the C compiler (--no-verify-cc: False)
+    verify: bool = True  # prove layouts and predicates against the C compiler (--no-verify-cc)
     limits: Limits = DEFAULT_LIMITS
     keep_translated: bool = (
         False  # always translate, to return the translations (tests, benchmarks)
@@ -85,11 +88,9 @@ class Options:
 @dataclass
 class _Translation:
     """One generation's translator output as the rest of the build needs it: fresh (`translated`
-    set) or from the render cache (counts and notes only)."""
+    set, as it ships: after the predicate proof) or from the render cache (notes and counts)."""
 
-    notes: list[Diagnostic]
-    functions: int
-    top: int
+    notes: GenNotes
     translated: TranslatedGen | None = None
 
 
@@ -98,7 +99,8 @@ def generate(headers: Path, options: Options = Options()) -> Build:
     cache = Cache() if options.use_cache else None
     results = ingest_root(headers, use_cache=options.use_cache, cache=cache, limits=options.limits)
     build = Build({}, [], [w for r in results for w in r.warnings])
-    key = render_key([r.gen for r in results])
+    cc = compiler() if options.verify else None
+    key = render_key([r.gen for r in results], _proof_setting(options, cc))
     hit = _cached_rendering(cache, key, results, options, build)
     fresh: list[tuple[Ingested, _Translation]] = []
     for r in results:
@@ -107,6 +109,8 @@ def generate(headers: Path, options: Options = Options()) -> Build:
         tr = _translate(r, hit, build)
         if tr is None:
             continue
+        if tr.translated is not None:
+            tr = _prove_predicates(r, tr, options, cc, cache)
         _note_translation(r, tr, options, build)
         build.summaries.append(_summary(r.gen, findings, tr, layouts))
         if tr.translated is not None:
@@ -119,7 +123,7 @@ def generate(headers: Path, options: Options = Options()) -> Build:
         return build
     build.files = _render(results, fresh)
     if cache is not None:
-        done = {r.gen.name: (t.notes, t.functions, t.top) for r, t in fresh}
+        done = {r.gen.name: t.notes for r, t in fresh}
         cache.put("render", "package", key, rendered_payload(done, build.files))
     return build
 
@@ -159,22 +163,50 @@ def _translate(r: Ingested, hit: Rendered | None, build: Build) -> _Translation 
     """Translate the predicates (or take the counts and notes of the cached rendering); None when
     a predicate cannot be expressed (its diagnostics are in the build)."""
     if hit is not None:
-        notes, n_functions, n_top = hit.gens[r.gen.name]
-        return _Translation(notes, n_functions, n_top)
+        return _Translation(hit.gens[r.gen.name])
     try:
         tr = translate(r.gen)
     except TpbgenError as exc:
         build.diagnostics += rebase(exc.diagnostics, r.root)
         build.unusable = True
         return None
-    return _Translation(list(tr.warnings), len(tr.functions), len(tr.top), tr)
+    return _Translation(GenNotes(list(tr.warnings), len(tr.functions), len(tr.top), ""), tr)
+
+
+def _proof_setting(options: Options, cc: tuple[str, str] | None) -> str:
+    """What the predicate proof runs with (part of the render cache's key)."""
+    if not options.verify:
+        return "off (--no-verify-cc)"
+    return "no C compiler on PATH" if cc is None else f"{cc[0]} {cc[1]}"
+
+
+def _prove_predicates(
+    r: Ingested, tr: _Translation, options: Options, cc: tuple[str, str] | None, cache: Cache | None
+) -> _Translation:
+    """Hold every translated back end to the drop's C (checks/predicates.py); a validator they
+    disagree on ships on the C path, with a located warning."""
+    assert tr.translated is not None
+    if not options.verify:
+        proof = predicates.not_run("--no-verify-cc")
+    elif cc is None:
+        proof = predicates.not_run("no C compiler on PATH")
+    else:
+        proof = predicates.prove(r.gen, r.root, tr.translated, cc[0], cc[1], cache)
+    notes = [*tr.notes.notes, *predicates.findings(r.gen, proof)]
+    shipped = predicates.apply(r.gen, tr.translated, proof)
+    return _Translation(replace(tr.notes, notes=notes, predicates=proof.summary), shipped)
+
+
+# --strict: a predicate the runtime cannot run, or one decided in C because its translation was
+# wrong, is an error rather than a warning
+STRICT_CODES = ("untranslated", "predicate-proof")
 
 
 def _note_translation(r: Ingested, tr: _Translation, options: Options, build: Build) -> None:
-    """The translator's notes; under --strict a predicate the runtime cannot run is an error."""
+    """The translator's and the predicate proof's notes (errors under --strict)."""
     notes = [
-        replace(w, severity=Severity.ERROR) if options.strict and w.code == "untranslated" else w
-        for w in tr.notes
+        replace(w, severity=Severity.ERROR) if options.strict and w.code in STRICT_CODES else w
+        for w in tr.notes.notes
     ]
     build.diagnostics += rebase(notes, r.root)
 
@@ -188,10 +220,11 @@ def _summary(
         gen.core_version,
         len(gen.enums),
         len(gen.structs),
-        tr.functions,
-        tr.top,
+        tr.notes.functions,
+        tr.notes.top,
         stale,
         layouts,
+        tr.notes.predicates,
     )
 
 

@@ -42,25 +42,39 @@ def code_hash() -> str:
     return h.hexdigest()
 
 
-def render_key(gens: list[Generation]) -> str:
+def render_key(gens: list[Generation], proof: str) -> str:
     """What a rendered package depends on: every generation's IR key (its inputs and what shaped
-    its IR), tpbgen's code and templates, and the versions of Python and Jinja."""
+    its IR), tpbgen's code and templates, the versions of Python and Jinja, and `proof`: what
+    the predicate proof runs with (the compiler's identity, or why it does not run), since a
+    predicate it finds wrong is rendered on the C path."""
     import jinja2
 
     parts = [
         f"render {RENDER_CACHE_VERSION} tpbgen {__version__} code {code_hash()}",
         f"python {sys.version} jinja2 {jinja2.__version__}",
+        f"predicate proof: {proof}",
         *(f"{g.name} {cache_key(g.inputs_sha256)}" for g in gens),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-RENDER_CACHE_VERSION = 1
+RENDER_CACHE_VERSION = 2
+
+
+@dataclass(frozen=True)
+class GenNotes:
+    """What a rendering remembers of one generation: the translator's and the predicate proof's
+    diagnostics, the counts the summary shows, and the proof's summary line."""
+
+    notes: list[Diagnostic]
+    functions: int
+    top: int
+    predicates: str
 
 
 @dataclass(frozen=True)
 class Rendered:
-    gens: dict[str, tuple[list[Diagnostic], int, int]]
+    gens: dict[str, GenNotes]
     files: dict[str, str]
 
 
@@ -82,13 +96,16 @@ def _diag_from(doc: dict[str, Any]) -> Diagnostic:
     return Diagnostic(**kw)
 
 
-def rendered_payload(
-    done: dict[str, tuple[list[Diagnostic], int, int]], files: dict[str, str]
-) -> dict[str, Any]:
+def rendered_payload(done: dict[str, GenNotes], files: dict[str, str]) -> dict[str, Any]:
     return {
         "gens": {
-            name: {"warnings": [_diag_json(w) for w in ws], "functions": nf, "top": nt}
-            for name, (ws, nf, nt) in done.items()
+            name: {
+                "warnings": [_diag_json(w) for w in g.notes],
+                "functions": g.functions,
+                "top": g.top,
+                "predicates": g.predicates,
+            }
+            for name, g in done.items()
         },
         "files": files,
     }
@@ -103,10 +120,10 @@ def rendered_from_cache(cache: Cache, key: str, names: list[str]) -> Rendered | 
         gens = {}
         for name in names:
             g = doc["gens"][name]
-            nf, nt = g["functions"], g["top"]
-            if not (isinstance(nf, int) and isinstance(nt, int)):
+            nf, nt, proof = g["functions"], g["top"], g["predicates"]
+            if not (isinstance(nf, int) and isinstance(nt, int) and isinstance(proof, str)):
                 raise TypeError("counts")
-            gens[name] = ([_diag_from(w) for w in g["warnings"]], nf, nt)
+            gens[name] = GenNotes([_diag_from(w) for w in g["warnings"]], nf, nt, proof)
         files = doc["files"]
         if not (
             isinstance(files, dict)

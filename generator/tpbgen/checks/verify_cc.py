@@ -168,16 +168,25 @@ def verify_cc(gen: Generation, root: Path, cc: str | None = None) -> tuple[list[
     return out, len(expected)
 
 
-def prove_layouts(gen: Generation, root: Path, cache: Cache | None) -> tuple[list[Diagnostic], str]:
-    """Prove the computed layouts against the C compiler (the verify-cc probe), when there is one.
-    A proof is cached by the inputs and the compiler's identity; a mismatch is never cached."""
+def compiler() -> tuple[str, str] | None:
+    """The C compiler on PATH and its identity (what `--version` says), None without one."""
     cc = find_cc()
     if cc is None:
-        return [], "layouts not verified: no C compiler on PATH (static asserts only)"
+        return None
     try:
         ident = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         ident = cc
+    return cc, ident
+
+
+def prove_layouts(gen: Generation, root: Path, cache: Cache | None) -> tuple[list[Diagnostic], str]:
+    """Prove the computed layouts against the C compiler (the verify-cc probe), when there is one.
+    A proof is cached by the inputs and the compiler's identity; a mismatch is never cached."""
+    found = compiler()
+    if found is None:
+        return [], "layouts not verified: no C compiler on PATH (static asserts only)"
+    cc, ident = found
     key = hashlib.sha256(
         f"verify-cc {__version__}\n{gen.inputs_sha256}\n{cc}\n{ident}".encode()
     ).hexdigest()

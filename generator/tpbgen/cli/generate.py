@@ -46,7 +46,8 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument(
         "--no-verify-cc",
         action="store_true",
-        help="do not prove the computed layouts against the C compiler (the summary says so)",
+        help="do not prove the computed layouts and the translated predicates against the C "
+        "compiler (the summary says so)",
     )
     d = DEFAULT_LIMITS
     sp.add_argument(
@@ -80,6 +81,7 @@ def summary(build: Build) -> str:
             f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  functions {s.functions:3d}  top-level validators {s.top_validators:2d}"
         )
         lines.append(f"{'':16s} {s.layouts}; {stale}")
+        lines.append(f"{'':16s} {s.predicates}")
     return "".join(line + "\n" for line in lines)
 
 

@@ -22,7 +22,7 @@ import jinja2
 from .. import __version__
 from ..ir.model import Generation
 from ..templating import environment, runtime_api, support_files, template_root
-from ..translate.validators import TranslatedGen
+from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
 from .context import build_context
 from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
 
@@ -48,43 +48,6 @@ def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Tr
         elif not child.name.startswith(".") and "__pycache__" not in rel:
             out.append((rel, child))
     return out
-
-
-# The runtime helpers translated code may call, under the names the translator gives them
-# (translate/to_python.py, to_numpy.py). Every generated module binds all of them: a binding
-# that is not used costs one line, where deciding which are used meant searching the output.
-VALIDATOR_HELPERS = (
-    ("S_H", "_U16"),
-    ("S_I", "_U32"),
-    ("S_Q", "_U64"),
-    ("S_d", "_F64"),
-    ("S_f", "_F32"),
-    ("S_h", "_I16"),
-    ("S_i", "_I32"),
-    ("S_q", "_I64"),
-    ("cdiv", "_cdiv"),
-    ("cmod", "_cmod"),
-    ("f32", "_f32"),
-    ("fdiv", "_fdiv"),
-)
-BATCH_HELPERS = (
-    "Members",
-    "all_of",
-    "any_of",
-    "byte",
-    "col",
-    "colv",
-    "fdiv",
-    "fill",
-    "gather",
-    "gather_as",
-    "isin",
-    "lookup",
-    "memo",
-    "select",
-    "vdiv",
-    "vmod",
-)
 
 
 @functools.cache

@@ -7,7 +7,7 @@ the templates only place the results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import naming, resolve
 from ..deep import run_deep
@@ -33,6 +33,42 @@ from .to_python import PyEmitter
 
 INST_UNION = "NEURON_ISA_TPB_INST_UNION"
 
+# The runtime helpers translated code may call, under the names the translator gives them
+# (to_python.py, to_numpy.py): (the runtime's name, the alias the scalar code calls) and the
+# batch helpers (called as `_<name>`). Every generated module binds all of them.
+VALIDATOR_HELPERS = (
+    ("S_H", "_U16"),
+    ("S_I", "_U32"),
+    ("S_Q", "_U64"),
+    ("S_d", "_F64"),
+    ("S_f", "_F32"),
+    ("S_h", "_I16"),
+    ("S_i", "_I32"),
+    ("S_q", "_I64"),
+    ("cdiv", "_cdiv"),
+    ("cmod", "_cmod"),
+    ("f32", "_f32"),
+    ("fdiv", "_fdiv"),
+)
+BATCH_HELPERS = (
+    "Members",
+    "all_of",
+    "any_of",
+    "byte",
+    "col",
+    "colv",
+    "fdiv",
+    "fill",
+    "gather",
+    "gather_as",
+    "isin",
+    "lookup",
+    "memo",
+    "select",
+    "vdiv",
+    "vmod",
+)
+
 
 @dataclass(frozen=True)
 class PyFunction:
@@ -55,6 +91,9 @@ class TopValidator:
     name: str
     opcodes: tuple[int, ...]  # the opcode values its opcode gate accepts (sorted)
     struct: str  # the INST_UNION arm its fields are read through ("s3d3_ts"), "" when several/none
+    # ("file:line", why) when the runtime decides it with the headers' C (the predicate proof
+    # found a translation of it disagreeing with the C); None when the translation runs it
+    c_path: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -457,3 +496,36 @@ def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
 
 def _calls(e: Expr | View) -> list[str]:
     return calls(e)
+
+
+def to_the_c_path(
+    tr: TranslatedGen, routes: dict[str, tuple[tuple[str, str], tuple[int, ...]]]
+) -> TranslatedGen:
+    """`tr` with the top-level validators in `routes` ({name: ((where, why), opcodes to add to
+    its gate)}) decided by the headers' C at run time: their public wrapper and the dispatch call
+    the C backend (templates/support/cvalidators.py CPath) instead of the translation."""
+    if not routes:
+        return tr
+    top = tuple(
+        replace(
+            t,
+            opcodes=tuple(sorted({*t.opcodes, *routes[t.name][1]})),
+            c_path=routes[t.name][0],
+        )
+        if t.name in routes
+        else t
+        for t in tr.top
+    )
+    functions = tuple(
+        replace(f, wrapper=_c_path_wrapper(f)) if f.name in routes and f.wrapper else f
+        for f in tr.functions
+    )
+    return replace(tr, top=top, functions=functions)
+
+
+def _c_path_wrapper(f: PyFunction) -> str:
+    (param, _), *_ = f.params
+    return (
+        f"def {f.public}({param}: Word) -> bool:\n"
+        f"    return C_PATH[{f.name!r}].check(as_bytes({param}), 0)"
+    )
