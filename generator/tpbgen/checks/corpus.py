@@ -179,26 +179,39 @@ class Target:
 
 
 def targets(
-    lowered: tuple[LFunction, ...], predicate: str, reachable: tuple[LFunction, ...]
+    lowered: tuple[LFunction, ...],
+    predicate: str,
+    numbers: tuple[list[int], list[float]],
+    memo: dict[Field, list[Target]] | None = None,
 ) -> list[Target]:
-    """Every (element of every) field `predicate` reads, with its edge values encoded."""
-    ints, floats = constants(reachable)
+    """Every (element of every) field `predicate` reads, with its edge values around `numbers`
+    (`constants()` of the code) encoded; `memo` shares the encoding between predicates."""
+    ints, floats = numbers
+    memo = {} if memo is None else memo
     out: list[Target] = []
     for f in fields_read(lowered, (predicate,)):
-        vals = edge_values(f, ints, floats)
-        for off in elements(f):
-            if off < 0 or off + f.size > WORD:
-                continue
-            rows = np.zeros((len(vals), f.size), dtype=np.uint8)
-            for k, v in enumerate(vals):
-                place(rows[k], 0, Field(0, f.size, f.t, f.bit_offset, f.bit_width, ()), v)
-            mask = np.full(f.size, 0xFF, dtype=np.uint8)
-            if f.bit_width is not None:
-                mask[:] = 0
-                bits = Field(0, f.size, ScalarType("int", 64, False), f.bit_offset, f.bit_width, ())
-                place(mask, 0, bits, -1)
-            out.append(Target(off, f.size, np.unique(rows, axis=0), mask))
+        if f not in memo:
+            memo[f] = _encode(f, edge_values(f, ints, floats))
+        out += memo[f]
     return out
+
+
+def _encode(f: Field, vals: list[float]) -> list[Target]:
+    rows = np.zeros((len(vals), f.size), dtype=np.uint8)
+    at_zero = Field(0, f.size, f.t, f.bit_offset, f.bit_width, ())
+    for k, v in enumerate(vals):
+        place(rows[k], 0, at_zero, v)
+    mask = np.full(f.size, 0xFF, dtype=np.uint8)
+    if f.bit_width is not None:
+        mask[:] = 0
+        bits = Field(0, f.size, ScalarType("int", 64, False), f.bit_offset, f.bit_width, ())
+        place(mask, 0, bits, -1)
+    values = np.unique(rows, axis=0)
+    return [
+        Target(off, f.size, values, mask)
+        for off in elements(f)
+        if off >= 0 and off + f.size <= WORD
+    ]
 
 
 def put(words: Words, rows: npt.NDArray[np.intp], t: Target, choice: npt.NDArray[np.intp]) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import json
 import math
 import zlib
 from collections.abc import Callable
@@ -42,6 +41,7 @@ from .seeds import score_code
 MIN_WORDS = 10_000  # per generation
 MIN_PER_VALIDATOR = 2048
 SEEDS = 16  # accepted words the term-aimed words are made from, per validator
+CLIMBS = 2  # searches for a first accepted word (seeds.py), when no other word is one
 PROOF_VERSION = 1
 
 
@@ -64,12 +64,16 @@ class Proof:
     words: int = 0
     validators: int = 0
     disagreements: tuple[Disagreement, ...] = ()
+    unaccepted: tuple[str, ...] = ()  # validators the C accepted no word of the corpus of
 
     @property
     def summary(self) -> str:
         if not self.ran:
             return f"predicates not proven: {self.why}"
-        held = f"predicates held to {self.compiler} on {self.words} words ({self.validators} validators)"
+        held = f"predicates held to {self.compiler} on {self.words} words ({self.validators} validators"
+        if self.unaccepted:
+            held += f"; no word found that the C accepts for {', '.join(self.unaccepted)}"
+        held += ")"
         if not self.disagreements:
             return held
         names = sorted({d.validator for d in self.disagreements})
@@ -171,12 +175,17 @@ class _Prover:
         tops = self.tr.top
         per = max(MIN_PER_VALIDATOR, math.ceil(MIN_WORDS / len(tops)))
         found: list[Disagreement] = []
-        every = []
+        every: list[Any] = []
+        self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
+        self.memo: dict[Any, Any] = {}
+        unaccepted: list[str] = []
         for t in tops:
             rng = np.random.default_rng(zlib.crc32(f"{self.gen.name} {t.name}".encode()))
             words = self._corpus(corpus, t.name, t.opcodes, rng, per)
             every.append(words)
             want = self.c_run(t.name, words)
+            if not want.any():
+                unaccepted.append(t.name)
             if t.name not in {u.name for u in self.tr.untranslated}:
                 found += self._scalar(t.name, words, want)
                 found += self._batch(t.name, words, want)
@@ -188,6 +197,7 @@ class _Prover:
             words=int(W.shape[0]),
             validators=len(tops),
             disagreements=tuple(found),
+            unaccepted=tuple(unaccepted),
         )
 
     def _corpus(
@@ -199,16 +209,31 @@ class _Prover:
         from .seeds import climb
 
         np = self.np
-        found = corpus.targets(self.tr.lowered, name, self._reachable(name))
+        numbers = corpus.constants(self._reachable(name))
+        memo = self.memo.setdefault(repr(numbers), {})
+        found = corpus.targets(self.tr.lowered, name, numbers, memo)
         rand = corpus.random_words(opcodes, rng, count // 8)
         pool = corpus.boundary_words(opcodes, found, rng, count)
         seeds = pool[self.c_run(name, pool)][:SEEDS]
+        # words another validator accepts, under this one's opcodes (they often share terms)
+        other = np.concatenate([pool[:2], *self.accepted])[-SEEDS:]
+        if opcodes:
+            other[:, 0] = rng.choice(np.array(opcodes, dtype=np.uint8), size=other.shape[0])
         if not seeds.shape[0]:
-            accepts = lambda w: self.c_run(name, w)  # noqa: E731
+            seeds = other[self.c_run(name, other)][:SEEDS]
+        for attempt in range(CLIMBS):
+            if seeds.shape[0]:
+                break
+            # climb from the all-zero word and a word another validator accepts (or a boundary
+            # word), then from two others
             starts = np.zeros((2, corpus.WORD), dtype=np.uint8)
-            starts[1] = pool[0]
-            starts[:, 0] = opcodes[0] if opcodes else 0
-            seeds = climb(self.scalar[f"_s_{name}"], accepts, starts, found, rng)[:SEEDS]
+            starts[attempt > 0] = pool[2 * attempt]
+            starts[1] = other[-1 - attempt]
+            if opcodes:
+                starts[:, 0] = opcodes[attempt % len(opcodes)]
+            score = self.scalar[f"_s_{name}"]
+            seeds = climb(score, lambda w: self.c_run(name, w), starts, found, rng)[:SEEDS]
+        self.accepted.append(seeds)
         aimed = corpus.term_words(seeds, found, rng, count // 4)
         more = aimed[self.c_run(name, aimed)] if aimed.shape[0] else aimed
         if more.shape[0]:  # accepted words one field away from the first: seeds of a second round
@@ -221,11 +246,11 @@ class _Prover:
         edge = pool[: max(count - rand.shape[0] - aimed.shape[0], 0)]
         return np.ascontiguousarray(np.concatenate([special, aimed, edge, rand]))
 
-    def _reachable(self, name: str) -> tuple[Any, ...]:
-        """The lowered functions `name` can call (itself included)."""
+    def _reachable(self, *names: str) -> tuple[Any, ...]:
+        """The lowered functions `names` can call (themselves included)."""
         by_name = {f.name: f for f in self.tr.lowered}
         seen: dict[str, Any] = {}
-        todo = [name]
+        todo = list(names)
         while todo:
             n = todo.pop()
             if n in seen or n not in by_name:
@@ -379,6 +404,7 @@ def _payload(proof: Proof) -> dict[str, Any]:
     return {
         "words": proof.words,
         "validators": proof.validators,
+        "unaccepted": list(proof.unaccepted),
         "disagreements": [
             {
                 "validator": d.validator,
@@ -408,16 +434,9 @@ def _from_payload(doc: Any, cc: str) -> Proof | None:
             for d in doc["disagreements"]
         )
         words, validators = doc["words"], doc["validators"]
+        unaccepted = tuple(str(n) for n in doc["unaccepted"])
         if not (isinstance(words, int) and isinstance(validators, int)):
             return None
     except (KeyError, TypeError, ValueError):
         return None
-    return Proof(True, compiler=cc, words=words, validators=validators, disagreements=found)
-
-
-def payload_json(proof: Proof) -> str:
-    """The proof as the render cache keeps it beside a rendering (see driver.py)."""
-    return json.dumps(
-        {"ran": proof.ran, "why": proof.why, "compiler": proof.compiler, **_payload(proof)},
-        sort_keys=True,
-    )
+    return Proof(True, "", cc, words, validators, found, unaccepted)

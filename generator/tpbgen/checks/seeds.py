@@ -59,16 +59,20 @@ def score_code(lowered: tuple[LFunction, ...]) -> str:
     return "\n\n".join(out) + "\n"
 
 
+TRIES = 48  # values tried per field and pass (a sample when it has more)
+
+
 def climb(
     score: Score,
     accepts: Callable[[Any], Any],
     start: Any,
     found: list[Target],
     rng: Any,
-    passes: int = 3,
+    passes: int = 4,
 ) -> Any:
-    """Words of `start` (N, 64) moved field by field to the best-scoring edge values; returns
-    those the C `accepts` (possibly none). Terms that raise count as not satisfied."""
+    """Words of `start` (N, 64) moved field by field to the best-scoring edge values (up to
+    TRIES of them); returns the first the C `accepts`, or none. Terms that raise count as not
+    satisfied."""
     np = __import__("numpy")
     words = start.copy()
     for _ in range(passes):
@@ -76,25 +80,37 @@ def climb(
         for k in rng.permutation(len(found)):
             t = found[int(k)]
             cols = slice(t.offset, t.offset + t.size)
+            tries: Any = range(len(t.values))
+            if len(t.values) > TRIES:
+                tries = sorted(int(v) for v in rng.choice(len(t.values), TRIES, replace=False))
             for w in words:
-                if _step(score, w, cols, t) and accepts(w[None, :])[0]:
+                if _step(score, w, cols, t, tries, rng) and accepts(w[None, :])[0]:
                     return w[None, :].copy()
+        if accepts(words).any():
+            return words[accepts(words)][:1].copy()
         if (words == before).all():
-            break  # nowhere higher to climb
+            break  # nowhere to move
     return np.zeros((0, words.shape[1]), dtype=np.uint8)
 
 
-def _step(score: Score, w: Any, cols: slice, t: Target) -> bool:
-    """Set target `t` of word `w` to its best-scoring value; True when the score rose."""
-    best, best_value = _safe(score, w), None
+def _step(score: Score, w: Any, cols: slice, t: Target, tries: Any, rng: Any) -> bool:
+    """Set target `t` of word `w` to its best-scoring value of `tries` (a random one of those
+    that score as well as the best: a plateau, such as two fields whose product must not be
+    zero, is crossed by such sideways moves); True when the score rose."""
+    now = _safe(score, w)
     old = w[cols].copy()
-    for v in range(len(t.values)):
+    scores = []
+    for v in tries:
         w[cols] = (old & ~t.mask) | (t.values[v] & t.mask)
-        s = _safe(score, w)
-        if s > best:
-            best, best_value = s, v
-    w[cols] = old if best_value is None else (old & ~t.mask) | (t.values[best_value] & t.mask)
-    return best_value is not None
+        scores.append(_safe(score, w))
+    best = max(scores, default=now)
+    if best < now:
+        w[cols] = old
+        return False
+    ties = [v for v, s in zip(tries, scores, strict=True) if s == best]
+    pick = ties[int(rng.integers(len(ties)))]
+    w[cols] = (old & ~t.mask) | (t.values[pick] & t.mask)
+    return best > now
 
 
 def _safe(score: Score, word: Any) -> int:
