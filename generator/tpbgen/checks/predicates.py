@@ -107,7 +107,11 @@ def prove(
         c = build(cc, gen, root, names)
     except (CompileError, OSError) as exc:
         return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
-    proof = _Prover(gen, tr, c.run).run(cc)
+    try:
+        prover = _Prover(gen, tr, c.run)
+    except Exception as exc:  # the translation itself does not load: a translator bug
+        return not_run(f"the translated code does not load ({_exc(exc)})")
+    proof = prover.run(cc)
     if cache is not None:
         cache.put("predproof", gen.name, key, _payload(proof))
     return proof
