@@ -171,6 +171,8 @@ class _Prover:
         ).UntranslatedPredicate
         self.scalar = self._scalar_namespace()
         self.batch = self._batch_namespace()
+        self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
+        self.memo: dict[Any, Any] = {}  # encoded edge values, by the numbers they straddle
 
     def run(self, cc: str) -> Proof:
         from . import corpus
@@ -180,8 +182,6 @@ class _Prover:
         per = max(MIN_PER_VALIDATOR, math.ceil(MIN_WORDS / len(tops)))
         found: list[Disagreement] = []
         every: list[Any] = []
-        self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
-        self.memo: dict[Any, Any] = {}
         unaccepted: list[str] = []
         for t in tops:
             rng = np.random.default_rng(zlib.crc32(f"{self.gen.name} {t.name}".encode()))
@@ -225,7 +225,7 @@ class _Prover:
             other[:, 0] = rng.choice(np.array(opcodes, dtype=np.uint8), size=other.shape[0])
         if not seeds.shape[0]:
             seeds = other[self.c_run(name, other)][:SEEDS]
-        for attempt in range(CLIMBS):
+        for attempt in range(CLIMBS if f"_s_{name}" in self.scalar else 0):
             if seeds.shape[0]:
                 break
             # climb from the all-zero word and a word another validator accepts (or a boundary
