@@ -14,6 +14,7 @@ from types import ModuleType
 
 from ._runtime import RUNTIME_API
 
+__version__ = '0.1.0'  # the tpbgen that generated it (pyproject's version)
 GENERATIONS: tuple[str, ...] = ('sunda', 'cayman', 'mariana', 'maverick', )
 _MODULES: dict[str, str] = { 'sunda': 'sunda', 'cayman': 'cayman', 'mariana': 'mariana', 'maverick': 'maverick', }
 
@@ -27,4 +28,4 @@ def gen(name: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{module}")
 
 
-__all__ = ["GENERATIONS", "RUNTIME_API", "gen"]
+__all__ = ["GENERATIONS", "RUNTIME_API", "__version__", "gen"]
