@@ -20,7 +20,10 @@ _MODULES: dict[str, str] = { 'sunda': 'sunda', 'cayman': 'cayman', 'mariana': 'm
 
 
 def gen(name: str) -> ModuleType:
-    """The subpackage of one generation, by name (`"sunda"`, `"cayman"`, ...)."""
+    """The subpackage of one generation, by name (`"sunda"`, `"cayman"`, ...); TypeError for a
+    `name` that is no str, KeyError for one that names no generation."""
+    if not isinstance(name, str):
+        raise TypeError(f"name: a generation name (str), not {type(name).__name__}")
     try:
         module = _MODULES[name.lower()]
     except KeyError:

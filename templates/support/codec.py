@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 import struct
 from collections.abc import Callable, Sequence
 from enum import IntEnum
@@ -51,6 +52,18 @@ def as_bytes(word: Word, name: str = "word") -> bytes:
         f"{name}: a TPB instruction word is bytes, a struct object or a uint8 numpy row, "
         f"not {type(word).__name__}"
     )
+
+
+def int_arg(value: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """`value` as an int (an int, an IntEnum member, a numpy integer: anything `operator.index`
+    takes), TypeError naming the argument otherwise; ValueError when outside `lo`..`hi`."""
+    try:
+        v = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name}: an integer, not {type(value).__name__}") from None
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise ValueError(f"{name}: {lo}..{hi}, not {v}")
+    return v
 
 
 def struct_arg(value: Word, size: int, name: str) -> bytes:

@@ -771,8 +771,12 @@ class TextForm:
         other than the one its value implies is keyed `name.arm`, enums are names, floats
         numbers (a NaN "nan:0x…"), addresses "sbuf[p]+0x…", bytes no field reproduces "@N".
         An undecodable word is `{"opcode": None, "hex": ...}`."""
-        b = as_bytes(word)
-        cls = self.decoder.structs.get(b[0]) if len(b) == WORD_SIZE else None
+        b = as_bytes(word, "word")
+        if len(b) != WORD_SIZE:
+            raise ValueError(
+                f"word: a TPB instruction word is {WORD_SIZE} bytes, this one has {len(b)}"
+            )
+        cls = self.decoder.structs.get(b[0])
         if cls is None:
             return {"opcode": None, "hex": b.hex()}
         tk = _Tokens(self.disasm(b), 1)
@@ -781,9 +785,15 @@ class TextForm:
 
     def from_dict(self, data: Mapping[str, Any]) -> bytes:
         """The word a `to_dict` result (or a hand-written one of the same shape) describes; the
-        "hex" of a decodable opcode is ignored, the fields decide."""
+        "hex" of a decodable opcode is ignored, the fields decide. TypeError for `data` that is
+        no mapping; AsmError (a ValueError) located by JSON pointer for what it cannot read."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"data: a mapping (to_dict's shape), not {type(data).__name__}")
         if data.get("opcode") is None:
-            raw = bytes.fromhex(str(data.get("hex", "")))
+            try:
+                raw = bytes.fromhex(str(data.get("hex", "")))
+            except ValueError:
+                raise AsmError("hex is not hexadecimal", "/hex") from None
             if len(raw) != WORD_SIZE:
                 raise AsmError(f"an undecodable word needs its {WORD_SIZE} bytes as hex", "/hex")
             return raw
