@@ -149,7 +149,8 @@ def asm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO)
             Path(args.output).write_bytes(words)
         except OSError as e:
             raise InputError(f"{args.output}: {e.strerror or e}") from None
-        err.write(f"asm: {len(words) // 64} words written to {args.output}\n")
+        n = len(words) // 64
+        err.write(f"asm: {n} word{'s' * (n != 1)} written to {args.output}\n")
     return OK
 
 
