@@ -32,18 +32,23 @@ def _commands() -> list[Register]:
     return [generate.register, inspect.register, reconcile.register, audit.register, cache.register]
 
 
+def _error_format(p: argparse.ArgumentParser, default: str) -> None:
+    p.add_argument(
+        "--error-format",
+        choices=FORMATS,
+        default=default,
+        help="how diagnostics are printed (github: workflow annotations); for every command, "
+        "before or after its name",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="tpbgen",
         description="AWS Neuron TPB arch-ISA headers -> typed, validated, executable Python runtime.",
     )
     p.add_argument("--version", action="version", version=f"tpbgen {__version__}")
-    p.add_argument(
-        "--error-format",
-        choices=FORMATS,
-        default="text",
-        help="how diagnostics are printed (github: workflow annotations); for every command",
-    )
+    _error_format(p, "text")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(sp: argparse.ArgumentParser) -> None:
@@ -59,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     for register in _commands():
         register(sub, common)
+    for sp in sub.choices.values():  # anywhere on the line: `tpbgen audit --error-format github`
+        # SUPPRESS: given after the command it overrides, not given it leaves the one before
+        _error_format(sp, argparse.SUPPRESS)
     return p
 
 

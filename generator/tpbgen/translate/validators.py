@@ -166,6 +166,7 @@ def _translate(gen: Generation) -> TranslatedGen:
     ir_by_name = {f.name: f for f in gen.functions}
     # predicates explain themselves; so do top-level validators that return an int as truth
     explainable = {f.name for f in lowered if f.returns.kind == "bool" or f.name in top_names}
+    sizes = {s.name: s.size for s in gen.structs}
     out: list[PyFunction] = []
     for lf in lowered:
         code = "\n".join(em.function(lf))
@@ -176,7 +177,7 @@ def _translate(gen: Generation) -> TranslatedGen:
                 naming.function_name(lf.name),
                 code,
                 explain,
-                _wrapper(lf),
+                _wrapper(lf, sizes),
                 tuple((p.name, p.struct) for p in lf.params),
                 lf.returns.kind == "bool",
                 lf.loc,
@@ -273,14 +274,16 @@ def _arm_in_c(fn: Function, union: Struct | None) -> str:
     return max(sorted(counts), key=lambda k: counts[k]) if counts else ""
 
 
-def _wrapper(lf: LFunction) -> str:
+def _wrapper(lf: LFunction, sizes: dict[str, int]) -> str:
+    """The public function over struct objects or bytes: each struct argument through
+    `struct_arg` (TypeError or ValueError naming it, never an IndexError from a short buffer)."""
     if not any(p.struct for p in lf.params):
         return ""
     sig, call = [], []
     for p in lf.params:
         if p.struct is not None:
             sig.append(f"{p.name}: Word")
-            call += [f"as_bytes({p.name})", "0"]
+            call += [f"struct_arg({p.name}, {sizes[p.struct]}, {p.name!r})", "0"]
         else:
             sig.append(f"{p.name}: int")
             call.append(p.name)
