@@ -24,7 +24,7 @@ from ..resolve import MaintenanceStatus
 from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.validators import TranslatedGen
-from .context import GenCtx, build_context
+from .context import GenCtx, build_context, executor_readme
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,7 @@ def render(inp: RenderInput) -> dict[str, str]:
         "batch_helpers": BATCH_HELPERS,
         "generator_version": __version__,
         "gens": contexts,
+        "executor": executor_readme(contexts),
         "audit_md": inp.audit_md,
         "manifest": inp.manifest,
     }
