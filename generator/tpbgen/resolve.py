@@ -228,3 +228,42 @@ def executor_enums(gen: Generation) -> ExecutorBinding:
             role, e, tuple(naming.member_names(e.name, [m.name for m in e.members]))
         )
     return ExecutorBinding(enums, dict(sorted(unbound.items())))
+
+
+@dataclass(frozen=True)
+class ExecutorCoverage:
+    """The executor on one generation: the opcodes it runs and refuses, the enumerators it does
+    not run (role, name, value, why; why is "" for a name its table does not know)."""
+
+    runs: list[tuple[int, str]]
+    refuses: list[tuple[int, str, str]]
+    enumerators: list[tuple[str, str, int, str]]
+    unbound: dict[str, str]
+
+
+def executor_coverage(gen: Generation) -> ExecutorCoverage:
+    """Which decodable opcodes the executor runs on `gen`, which it refuses and why, and the
+    enumerators of its enums it does not run."""
+    family = executor_family()
+    binding = executor_enums(gen)
+    runs, refuses = [], []
+    for d, name in executor_opcodes(gen):
+        handler = family.HANDLERS.get(name)
+        missing = (
+            []
+            if handler is None
+            else sorted({r for r in family.roles(handler).values() if r in binding.unbound})
+        )
+        if handler is None:
+            refuses.append((d.value, name, family.refusal(name)))
+        elif missing:
+            why = "; ".join(f"{r}: {binding.unbound[r]}" for r in missing)
+            refuses.append((d.value, name, f"no enum binds its fields ({why})"))
+        else:
+            runs.append((d.value, name))
+    enumerators = [
+        (role, name, m.value, why or "")
+        for role, ee in binding.enums.items()
+        for name, m, why in ee.unimplemented()
+    ]
+    return ExecutorCoverage(runs, refuses, enumerators, binding.unbound)
