@@ -18,7 +18,7 @@ from typing import Any
 
 import jinja2
 
-from .. import __version__
+from .. import __version__, resolve
 from ..ir.model import Generation
 from ..resolve import MaintenanceStatus
 from ..templating import environment, runtime_api, support_files, template_root
@@ -114,6 +114,8 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         "c_arg": {
             f.name: ("&u" if f.params and f.params[0].by_pointer else "u") for f in gen.functions
         },
+        # how C names the instruction union (a typedef, or `union TAG` for a tag-only type)
+        "inst_union_c": _inst_union_c(gen),
         # the tpb/ headers, by name, in the order the ingest preprocessed them
         "c_headers": [
             f.path[len(gen.tpb_dir) + 1 :]
@@ -126,6 +128,11 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     for k, v in extra.items():
         setattr(ctx, k, v)
     return ctx
+
+
+def _inst_union_c(gen: Generation) -> str:
+    union = resolve.instruction_union(gen)
+    return union.c_spelling if union is not None else resolve.INST_UNION
 
 
 @dataclass(frozen=True)

@@ -408,7 +408,7 @@ class _Builder:
                 except NotConstant as exc:
                     self.error(exc.node or en, f"enumerator {en.name}: {exc}", "enum-value")
             loc = self.loc(en, en.name)
-            comment = self.src.trailing_comment(loc.file, loc.line)
+            comment = self.enumerator_comment(en, loc)
             members.append(EnumMember(en.name, nxt, loc, comment, parse_maintenance(comment)))
             self.enum_consts[en.name] = nxt
             nxt += 1
@@ -427,6 +427,16 @@ class _Builder:
         if tag:
             self.tags[tag] = name
         return name
+
+    def enumerator_comment(self, en: c_ast.Enumerator, loc: Loc) -> str:
+        """The comment that ends an enumerator's line; for one wrapped after its `=` (as
+        clang-format wraps a long name: `NAME =` on one line, `0x44, // n, ...` on the next),
+        the comment that ends the line its value stands on, when its own line has none."""
+        comment = self.src.trailing_comment(loc.file, loc.line)
+        c = en.value.coord if en.value is not None else None
+        if comment or c is None or c.line == loc.line or self.relpath(c.file) != loc.file:
+            return comment
+        return self.src.trailing_comment(loc.file, c.line)
 
     def _anon_name(self, what: str) -> str:
         self._anon += 1
