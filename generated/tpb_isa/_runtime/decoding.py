@@ -24,7 +24,9 @@ class OpcodeStatus:
     maintained: bool | None  # None when the header comment has no maintenance marker
     note: str  # e.g. "use TensorScalarArithOp instead"
     struct: str  # the class it decodes to, or the outside struct's C name, "" when unbound
-    aliases: tuple[str, ...] = ()  # the value's other C names, its alias enumerators (enums.set_info)
+    aliases: tuple[
+        str, ...
+    ] = ()  # the value's other C names, its alias enumerators (enums.set_info)
 
 
 class Decoder:

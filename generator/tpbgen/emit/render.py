@@ -90,7 +90,16 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     em = NpEmitter()
     batch = []
     batch_stubs = []
+    recursive = _recursive(tr)
+    tops = {t.name for t in tr.top}
+    rowwise = sorted(n for n in tops if _reaches(tr, n, recursive))
     for lf in tr.lowered:
+        if lf.name in rowwise:
+            continue  # run word by word through its scalar translation (vector.rowwise)
+        if lf.name in recursive:
+            where = f"{lf.loc.file}:{lf.loc.line}"
+            batch_stubs.append((lf.name, where, "not vectorised: it calls itself (recursion)"))
+            continue
         try:
             batch.append("\n".join(em.function(lf)))
         except BatchUnsupported as exc:
@@ -100,6 +109,7 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     extra: dict[str, Any] = {
         "batch_functions": batch,
         "batch_stubs": batch_stubs,
+        "rowwise": rowwise,
         "executes": [op for op, member, _ in ctx.decode if member in family.HANDLERS],
         "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
         "dispatch": sorted(
@@ -128,6 +138,39 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     for k, v in extra.items():
         setattr(ctx, k, v)
     return ctx
+
+
+def _recursive(tr: TranslatedGen) -> set[str]:
+    """The translated functions on a cycle of calls (a function that calls itself, directly or
+    through others)."""
+    calls = {lf.name: set(lf.calls) for lf in tr.lowered}
+    out: set[str] = set()
+    for start in calls:
+        seen, todo = set(), list(calls[start])
+        while todo:
+            n = todo.pop()
+            if n == start:
+                out.add(start)
+                break
+            if n in seen or n not in calls:
+                continue
+            seen.add(n)
+            todo += calls[n]
+    return out
+
+
+def _reaches(tr: TranslatedGen, start: str, targets: set[str]) -> bool:
+    calls = {lf.name: lf.calls for lf in tr.lowered}
+    seen, todo = set(), [start]
+    while todo:
+        n = todo.pop()
+        if n in targets:
+            return True
+        if n in seen or n not in calls:
+            continue
+        seen.add(n)
+        todo += calls[n]
+    return False
 
 
 def _inst_union_c(gen: Generation) -> str:

@@ -334,8 +334,11 @@ def _ingest_uncached(
     tpb_rel = src.rel_tpb_dir
     gen_rel = src.gen_dir.relative_to(src.root).as_posix()
 
-    def is_ours(rel: str) -> bool:  # tpb/ and sibling trees of this generation (common/), not libc
-        return rel.startswith(gen_rel + "/")
+    sources = {rel for rel, _ in inputs.headers}
+
+    def is_ours(rel: str) -> bool:  # what the drop's files declare (tpb/, an include-root
+        # header, a `.def`), not tpbgen's stand-in libc
+        return rel in sources or rel.startswith(gen_rel + "/")
 
     with collector.paused():
         ast = parse(text, TU_NAME, relpath)
