@@ -12,12 +12,13 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..deep import run_deep
-from ..errors import ExitCode, TpbgenError
+from ..errors import Diagnostic, ExitCode, Severity, TpbgenError
 from .output import FORMATS, Outcome, print_diagnostics, print_outcome
 
 DEFAULT_HEADERS = Path("vendor_headers")
@@ -69,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def with_lexer_note(outcome: Outcome) -> Outcome:
+    """The outcome, and one note when this run parsed headers with pycparser's own lexer because
+    FastLexer did not pass its check against the installed one (slower, the same IR)."""
+    from ..frontend.lexer import parsed_with
+
+    choice = parsed_with()
+    if choice is None or choice.fast:
+        return outcome
+    note = Diagnostic(choice.why, choice.where, severity=Severity.INFO, code="lexer")
+    return replace(outcome, diagnostics=[*outcome.diagnostics, note])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -77,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcome: Outcome = run_deep(
             lambda: args.func(args)
         )  # room for deeply nested C (see deep.py)
-        return print_outcome(outcome, fmt)
+        return print_outcome(with_lexer_note(outcome), fmt)
     except TpbgenError as exc:
         print_diagnostics(exc.diagnostics, fmt)
         return int(exc.exit_code)

@@ -85,6 +85,8 @@ def summary(build: Build) -> str:
             f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  functions {s.functions:3d}  top-level validators {s.top_validators:2d}"
         )
         lines.append(f"{'':16s} {s.layouts}; {stale}")
+        if s.executor:
+            lines.append(f"{'':16s} {s.executor}")
     return "".join(line + "\n" for line in lines)
 
 

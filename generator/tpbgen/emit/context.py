@@ -163,6 +163,10 @@ class GenCtx:
     enum_files: list[tuple[str, str]] = field(
         default_factory=list
     )  # (module variable, header path)
+    # the executor's enums by role: (C enum, {enumerator name: value}), resolve.executor_enums
+    executor_enums: dict[str, tuple[str, dict[str, int]]] = field(default_factory=dict)
+    # enumerators of those enums the executor does not run: (role, C enum, name, value, why)
+    executor_refuses: list[tuple[str, str, str, int, str]] = field(default_factory=list)
 
     @property
     def file_var(self) -> dict[str, str]:
@@ -389,6 +393,7 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
             else:
                 ctx.bound_outside.append((d.value, members[d.opcode], d.struct))
         ctx.bound_outside.sort()
+    _executor_tables(ctx, gen)
     ctx.summary = {
         "enums": len(gen.enums),
         "structs": len(gen.structs),
@@ -397,6 +402,16 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
         "decodable": len(ctx.decode),
     }
     return ctx
+
+
+def _executor_tables(ctx: GenCtx, gen: Generation) -> None:
+    """The executor's enums of this generation by name, and the enumerators it does not run."""
+    binding = resolve.executor_enums(gen)
+    for role, ee in binding.enums.items():
+        ctx.executor_enums[role] = (ee.enum.name, ee.values)
+        for name, m, why in ee.unimplemented():
+            reason = why or "the executor does not implement it"
+            ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
 
 
 def _struct_imports(ctx: GenCtx) -> dict[str, Any]:
@@ -408,3 +423,41 @@ def _struct_imports(ctx: GenCtx) -> dict[str, Any]:
     )
     unions = any(s.kind == "union" for s in ctx.structs)
     return {"enums": enums, "field": needs_field, "union": unions}
+
+
+@dataclass(frozen=True)
+class ExecutorReadme:
+    """The README's executor tables, made from the executor's declared table (family.py) and
+    each generation's enums: what each opcode reads, and the enumerators it does not run."""
+
+    operands: list[tuple[str, str, str]]  # (opcode name, engine call, argument <- fields)
+    refused: list[tuple[str, str]]  # (what, why)
+
+
+def executor_readme(gens: list[GenCtx]) -> ExecutorReadme:
+    family = resolve.executor_family()
+    operands = []
+    for name, h in family.HANDLERS.items():
+        fixed = ", ".join(f"{k}={v}" for k, v in h.fixed)
+        args = "; ".join(
+            f"`{o.param}` ← {', '.join(f'`{f}`' for f in dict.fromkeys(p.split('.')[0] for p in o.fields))} ({o.kind})"
+            for o in h.operands
+        )
+        operands.append((name, f"`{h.engine}({fixed})`", args))
+    # (role, why) -> name -> (value on the first generation that has it, the generations)
+    grouped: dict[tuple[str, str], dict[str, tuple[int, list[str]]]] = {}
+    for g in gens:
+        for role, _c_enum, name, value, why in g.executor_refuses:
+            names = grouped.setdefault((role, why), {})
+            names.setdefault(name, (value, []))[1].append(g.name)
+    refused = []
+    for (role, why), names in grouped.items():
+        by_gens: dict[tuple[str, ...], list[str]] = {}
+        for n, (_, gs) in sorted(names.items(), key=lambda kv: (kv[1][0], kv[0])):
+            by_gens.setdefault(tuple(gs), []).append(n)
+        parts = [
+            ", ".join(ns) + ("" if len(gs) == len(gens) else f" ({', '.join(gs)})")
+            for gs, ns in sorted(by_gens.items(), key=lambda kv: -len(kv[0]))
+        ]
+        refused.append((f"{family.ENUMS[role].what} {'; '.join(parts)}", why))
+    return ExecutorReadme(operands, refused)

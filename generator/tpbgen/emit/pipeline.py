@@ -16,9 +16,10 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .. import __version__, resolve
 from ..cache import Cache
 from ..checks.annotations import check_annotations
+from ..checks.executor import check_executor
 from ..checks.reconcile import Finding, reconcile, waivers_for
 from ..checks.verify_cc import find_cc, verify_cc
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
@@ -42,6 +43,7 @@ class GenSummary:
     top_validators: int
     stale_names: tuple[str, ...]
     layouts: str  # how the computed layouts were proven: "verified with cc (N facts)", or why not
+    executor: str = ""  # what the executor runs and refuses on this generation, in counts
 
 
 @dataclass
@@ -161,7 +163,7 @@ def build_package(
         g = r.gen
         ws, wfile = waivers_for(waivers, g.name)
         findings = reconcile(g, strict=strict, waivers=ws, waiver_file=wfile)
-        diagnostics += rebase([*shown(findings), *check_annotations(g)], r.root)
+        diagnostics += rebase([*shown(findings), *check_annotations(g), *check_executor(g)], r.root)
         layouts = "layouts not verified (--no-verify-cc)"
         if verify:
             wrong, layouts = verify_layouts(r, cache)
@@ -196,6 +198,7 @@ def build_package(
                 n_top,
                 stale,
                 layouts,
+                _executor_summary(g),
             )
         )
     build = Build({}, summaries, diagnostics, translated, unusable)
@@ -214,6 +217,14 @@ def build_package(
     if cache is not None:
         cache.put("render", "package", key, _rendered_payload(done, files))
     return build
+
+
+def _executor_summary(gen: Generation) -> str:
+    c = resolve.executor_coverage(gen)
+    return (
+        f"executor runs {len(c.runs)} opcodes, refuses {len(c.refuses)} opcodes and "
+        f"{len(c.enumerators)} enumerators (tpbgen inspect --gen {gen.name} lists them)"
+    )
 
 
 def shipped_headers(results: list[Ingested]) -> dict[str, dict[str, str]]:

@@ -10,7 +10,6 @@ no absolute paths.
 from __future__ import annotations
 
 import functools
-import importlib
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -18,13 +17,13 @@ from typing import Any
 
 import jinja2
 
-from .. import __version__
+from .. import __version__, resolve
 from ..ir.model import Generation
 from ..resolve import MaintenanceStatus
 from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.validators import TranslatedGen
-from .context import GenCtx, build_context
+from .context import GenCtx, build_context, executor_readme
 
 
 @dataclass(frozen=True)
@@ -96,12 +95,12 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         except BatchUnsupported as exc:
             # the scalar translation runs it; the batch path raises UntranslatedPredicate for it
             batch_stubs.append((lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}"))
-    family = importlib.import_module("tpbgen.templates.support.family")
+    coverage = resolve.executor_coverage(gen)
     extra: dict[str, Any] = {
         "batch_functions": batch,
         "batch_stubs": batch_stubs,
-        "executes": [op for op, member, _ in ctx.decode if member in family.HANDLERS],
-        "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
+        "executes": [op for op, _ in coverage.runs],
+        "refuses": [op for op, _, _ in coverage.refuses],
         "dispatch": sorted(
             {
                 op: tuple(t.name for t in tr.top if op in t.opcodes)
@@ -172,6 +171,7 @@ def render(inp: RenderInput) -> dict[str, str]:
         "batch_helpers": BATCH_HELPERS,
         "generator_version": __version__,
         "gens": contexts,
+        "executor": executor_readme(contexts),
         "audit_md": inp.audit_md,
         "manifest": inp.manifest,
     }
