@@ -24,6 +24,9 @@ class OpcodeStatus:
     maintained: bool | None  # None when the header comment has no maintenance marker
     note: str  # e.g. "use TensorScalarArithOp instead"
     struct: str  # the class it decodes to, or the outside struct's C name, "" when unbound
+    aliases: tuple[
+        str, ...
+    ] = ()  # the value's other C names, its alias enumerators (enums.set_info)
 
 
 class Decoder:
@@ -59,10 +62,14 @@ class Decoder:
             return OpcodeStatus(opcode, "", False, False, None, "", "")
         cls = self.structs.get(opcode)
         struct = cls.__name__ if cls is not None else self.outside.get(opcode, "")
-        maintained, note = (
-            (op.info.maintained, op.info.note) if isinstance(op, InfoEnum) else (None, "")
+        maintained, note, aliases = (
+            (op.info.maintained, op.info.note, op.info.aliases)
+            if isinstance(op, InfoEnum)
+            else (None, "", ())
         )
-        return OpcodeStatus(opcode, op.name, True, cls is not None, maintained, note, struct)
+        return OpcodeStatus(
+            opcode, op.name, True, cls is not None, maintained, note, struct, aliases
+        )
 
     def decode(self, word: Word) -> Any:
         """The instruction as the struct bound to its opcode byte; DecodeError when it has none."""

@@ -382,6 +382,24 @@ def memo(fn: F) -> F:
     return cast(F, wrapper)
 
 
+def rowwise(scalar: Callable[[bytes, int], Any]) -> VectorCheck:
+    """A top-level validator whose C recurses, as a batch check that runs its scalar
+    translation word by word. The recursion ends in C (and in the scalar translation) because
+    `&&`, `||` and `?:` evaluate one side only; a batch evaluates both sides for every word, so
+    its recursion would not end."""
+
+    def check(words: Any, offset: int) -> npt.NDArray[np.bool_]:
+        W = words.W if isinstance(words, Cols) else as_words(words)
+        return np.fromiter(
+            (bool(scalar(W[i].tobytes(), offset)) for i in range(W.shape[0])),
+            dtype=np.bool_,
+            count=W.shape[0],
+        )
+
+    check.__name__ = getattr(scalar, "__name__", "rowwise")
+    return check
+
+
 def run_batch(check: VectorCheck, words: Words | Cols) -> npt.NDArray[np.bool_]:
     """One translated top-level validator over (N, 64) words (or a `Cols` of them), as a
     batch: contiguous columns, answers memoised for the batch, C's float semantics; one verdict

@@ -30,7 +30,7 @@ from .lir import (
 from .lower import Lowerer, LowerError
 from .to_python import PyEmitter
 
-INST_UNION = "NEURON_ISA_TPB_INST_UNION"
+INST_UNION = resolve.INST_UNION
 
 
 @dataclass(frozen=True)
@@ -84,16 +84,17 @@ class TranslatedGen:
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
 
 
-def _is_top_candidate(fn: Function, called: set[str]) -> bool:
+def _is_top_candidate(fn: Function, called: set[str], union: str) -> bool:
     """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
-    of the instruction union (by value) that no function calls."""
+    of the instruction union (`union`: its resolved name, see `resolve.instruction_union`) that
+    no function calls."""
     # by value or through a (const) pointer: C reads the same bytes
     return (
         fn.returns.kind in TRUTH_KINDS
         and fn.name not in called
         and len(fn.params) == 1
         and fn.params[0].type.kind == "union"
-        and fn.params[0].type.name == INST_UNION
+        and fn.params[0].type.name == union
     )
 
 
@@ -128,7 +129,9 @@ def _translate(gen: Generation) -> TranslatedGen:
         except LowerError as exc:
             failed[fn.name] = exc
     called = {c for f in gen.functions for c in f.calls}
-    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called)}
+    union = resolve.instruction_union(gen)
+    union_name = union.name if union is not None else INST_UNION
+    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called, union_name)}
     reach = _reachers(gen, top_names)
     stubs: list[Untranslated] = []
     warnings: list[Diagnostic] = []
@@ -159,7 +162,6 @@ def _translate(gen: Generation) -> TranslatedGen:
         else:
             what = f"{fn.name} is outside the translator's subset ({err.message}) and no top-level validator reaches it: skipped (calling it raises UntranslatedPredicate)"
         warnings.append(Diagnostic(what, w.file, w.line, w.col, Severity.WARNING, "untranslated"))
-    union = next((s for s in gen.structs if s.name == INST_UNION), None)
     arms = frozenset(f.name for f in union.fields) if union else frozenset()
     em = PyEmitter(arms=arms)
     by_name = {f.name: f for f in lowered}
@@ -201,7 +203,7 @@ def _translate(gen: Generation) -> TranslatedGen:
         # can return true, through switches, early returns, accumulators and helpers. It is sound
         # (never leaves out an opcode the C accepts), so validate() dispatches on it as it is.
         gate = opcode_gate(lf, by_name, shared_memo)
-        arm = _arm_of(lf, by_name)
+        arm = _arm_of(lf, by_name, union_name)
         src: Function = ir_by_name[lf.name]
         arm_struct, bound = _json_binding(gen, union, arm)
         if not gate:
@@ -404,7 +406,7 @@ def _all_exprs(body: tuple[Stmt, ...]) -> list[Expr]:
     return body_exprs(body)
 
 
-def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
+def _arm_of(lf: LFunction, by_name: dict[str, LFunction], union: str) -> str:
     """The INST_UNION arm (s3d3_ts, s4d4_tsm, ...) the validator's field reads go through."""
     arms: dict[str, int] = {}
     seen: set[str] = set()
@@ -419,7 +421,7 @@ def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
                 if head and head != "unknown":
                     arms[head] = arms.get(head, 0) + 1
             for c in _calls(e):
-                if c in by_name and any(p.struct == INST_UNION for p in by_name[c].params):
+                if c in by_name and any(p.struct == union for p in by_name[c].params):
                     visit(by_name[c])
 
     visit(lf)
