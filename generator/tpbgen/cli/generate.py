@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..emit.pipeline import Build, build_package
-from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, write_tree
 from ..errors import Diagnostic, ExitCode
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
 from ..frontend.limits import Limits
 from .output import Outcome
+
+if TYPE_CHECKING:  # the pipeline is imported when generate runs: other commands do not load it
+    from ..emit.pipeline import Build
 
 DEFAULT_OUT = Path("generated")
 
@@ -84,6 +85,9 @@ def summary(build: Build) -> str:
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    from ..emit.pipeline import build_package
+    from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, write_tree
+
     out: Path = args.out
     check_out_path(out, args.headers)
     if not args.check:
