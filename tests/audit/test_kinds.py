@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 from importlib import resources
 from typing import Any
 
@@ -105,3 +107,15 @@ def test_a_renumbered_opcode_validates() -> None:
     assert [e.message for e in validator.iter_errors(finding)] == []
     del finding["detail"]["new_value"]
     assert list(validator.iter_errors(finding))
+
+
+def test_an_audit_process_does_not_load_the_translator_or_the_generate_pipeline() -> None:
+    # what a warm `tpbgen audit` imports is most of its time: it renders, it does not translate
+    code = (
+        "import sys, tpbgen.cli as c; c.build_parser();"
+        "import tpbgen.audit.report, tpbgen.audit.run, tpbgen.audit.classify;"
+        "print(sorted(m for m in sys.modules"
+        " if m.startswith('tpbgen.translate') or m.startswith('tpbgen.emit')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

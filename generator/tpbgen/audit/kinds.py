@@ -22,7 +22,9 @@ ConstantValue = int | float | tuple[int | float, ...]
 
 
 class Detail:
-    """What a change carries besides its kind, subject, summary and sides."""
+    """What a change carries besides its kind, subject, summary and sides. The details are
+    plain dataclasses without equality (never compared: a Change leaves its detail out), which
+    keeps defining them cheap for every audit process; nothing changes one once made."""
 
     def detail_json(self) -> Json:
         """The detail as the JSON report writes it: every field, in declaration order."""
@@ -30,7 +32,7 @@ class Detail:
 
 
 # -- the details -------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class DecodeFacts(Detail):
     """An opcode's JSON bindings and the ones the headers define, on each side."""
 
@@ -40,7 +42,7 @@ class DecodeFacts(Detail):
     decodable_new: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class BindingFacts(Detail):
     """One JSON struct key that lists (or no longer lists) an opcode, and that opcode's facts."""
 
@@ -51,14 +53,14 @@ class BindingFacts(Detail):
     decodable_new: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class MemberRenumbered(Detail):
     enum: str
     old_value: int
     new_value: int
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class OpcodeRenumbered(Detail):
     enum: str
     old_value: int
@@ -69,7 +71,7 @@ class OpcodeRenumbered(Detail):
     decodable_new: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class MemberMarker(Detail):
     enum: str
     value: int
@@ -77,7 +79,7 @@ class MemberMarker(Detail):
     new_marker: Json | None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class MemberRenamed(Detail):
     enum: str
     value: int
@@ -85,7 +87,7 @@ class MemberRenamed(Detail):
     new_name: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class MemberPresence(Detail):
     """An enumerator added or removed."""
 
@@ -94,7 +96,7 @@ class MemberPresence(Detail):
     marker: Json | None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class OpcodePresence(Detail):
     """An opcode added or removed."""
 
@@ -107,37 +109,37 @@ class OpcodePresence(Detail):
     decodable_new: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class EnumPresence(Detail):
     members: int
     size: int
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class SizeChange(Detail):
     old_size: int
     new_size: int
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ConstantAdded(Detail):
     value: ConstantValue
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ConstantRemoved(Detail):
     value: ConstantValue
     read_by: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ConstantChanged(Detail):
     old_value: ConstantValue
     new_value: ConstantValue
     read_by: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Retyped(Detail):
     """A constant's type (type_json)."""
 
@@ -145,28 +147,28 @@ class Retyped(Detail):
     new_type: Json
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class StructPresence(Detail):
     struct: str
     size: int
     struct_kind: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class StructKind(Detail):
     struct: str
     old_kind: str
     new_kind: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class StructSize(Detail):
     struct: str
     old_size: int
     new_size: int
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FieldMoved(Detail):
     struct: str
     field: str
@@ -176,7 +178,7 @@ class FieldMoved(Detail):
     new_bit_offset: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FieldRetyped(Detail):
     struct: str
     field: str
@@ -185,7 +187,7 @@ class FieldRetyped(Detail):
     via_arm: str  # NEW's type is a union whose arm .via_arm has OLD's type ("" when not)
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FieldRenamed(Detail):
     struct: str
     old_name: str
@@ -193,7 +195,7 @@ class FieldRenamed(Detail):
     offset: int
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FieldRemoved(Detail):
     struct: str
     field: str
@@ -203,7 +205,7 @@ class FieldRemoved(Detail):
     bytes_now_reserved: bool
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ReservedRepurposed(Detail):
     struct: str
     field: str
@@ -213,7 +215,7 @@ class ReservedRepurposed(Detail):
     type: Json
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FieldAdded(Detail):
     struct: str
     field: str
@@ -224,18 +226,18 @@ class FieldAdded(Detail):
     type: Json
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FunctionAdded(Detail):
     calls: list[str]
     section: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FunctionRemoved(Detail):
     section: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FunctionSignature(Detail):
     old_params: list[Json]
     new_params: list[Json]
@@ -244,7 +246,7 @@ class FunctionSignature(Detail):
     types_changed: bool
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FunctionChanged(Detail):
     terms: list[Json]
     polarity: str  # positive | negative | mixed
@@ -253,13 +255,13 @@ class FunctionChanged(Detail):
     mirrors_enum: list[str]  # an enums.h membership table: the enums whose changes it follows
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class StaleAppeared(Detail):
     struct: str
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class StaleDisappeared(Detail):
     struct: str
     name: str

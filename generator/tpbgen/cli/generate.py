@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..driver import Build, Options, generate
-from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, tree_patch, write_tree
 from ..errors import Diagnostic, ExitCode, fail
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
 from ..frontend.limits import Limits
 from .output import Outcome
+
+if TYPE_CHECKING:  # the pipeline is imported when generate runs: other commands do not load it
+    from ..driver import Build
 
 DEFAULT_OUT = Path("generated")
 
@@ -93,6 +94,9 @@ def summary(build: Build) -> str:
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    from ..driver import Options, generate
+    from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, tree_patch, write_tree
+
     out: Path = args.out
     if args.diff and not args.check:
         raise fail("--diff goes with --check: it shows what generate would change", code="usage")

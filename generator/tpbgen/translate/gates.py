@@ -3,13 +3,17 @@ can return true.
 
 An abstract interpreter over the lowered IR (translate/lir.py) runs the validator with the
 instruction's byte 0 ranging over a set of opcode bytes and every other byte unknown. Values are
-known integers or UNKNOWN, or, where they depend on byte 0, a vector of such values, one for each
-byte of the set (`_Vec`): arithmetic, comparisons and joins work on them element by element. A
-branch, loop, switch, `&&`/`||` or `?:` whose decision differs between bytes of the set stops the
-run, and the interpreter runs again once on each part of the set that decides alike (all 256
-bytes first; the usual validator runs a handful of times, not 256). So every byte follows, in
-the run that decides its gate, the path and the values its own run with byte 0 fixed would have:
-the gate is the same as interpreting once per byte.
+known integers or UNKNOWN, or, where they depend on byte 0, a vector: pieces (value, mask of the
+bytes that have it) (`_Vec`), or byte 0 itself (`_Opcode`, which comparisons with a constant,
+conversions and switches handle as masks). Arithmetic, comparisons, joins, `&&`/`||` and `?:`
+work piece by piece (expressions have no effects, so the side C would not evaluate is evaluated
+and not taken). A branch, loop or switch whose decision differs between bytes of the set stops
+the run, and the interpreter runs again once on each part of the set that decides alike (all
+256 bytes first; 18-25 runs for a generation's validators instead of 256 each). So every byte
+follows, in the run that decides its gate, the path and the values its own run with byte 0
+fixed would have: the gate is the one interpreting once per byte gives (a recursive call, which
+the headers do not have, gives up precision there as it did, perhaps at another depth: still
+sound).
 
 Within a run: an `if` whose condition is unknown runs both branches and joins what they assign; a
 loop havocs what its body assigns; a `switch` on an unknown value runs every case; calls are
