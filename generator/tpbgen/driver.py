@@ -17,9 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from . import resolve
 from .cache import Cache
 from .checks import predicates
 from .checks.annotations import check_annotations
+from .checks.executor import check_executor
 from .checks.reconcile import Finding, reconcile, waivers_for
 from .checks.verify_cc import compiler, prove_layouts
 from .errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
@@ -45,6 +47,7 @@ class GenSummary:
     stale_names: tuple[str, ...]
     layouts: str  # how the computed layouts were proven: "verified with cc (N facts)", or why not
     predicates: str  # how the translated predicates were held to the C, or why they were not
+    executor: str = ""  # what the executor runs and refuses on this generation, in counts
 
 
 @dataclass
@@ -145,7 +148,7 @@ def _check(r: Ingested, options: Options, build: Build) -> list[Finding]:
     ws, wfile = waivers_for(options.waivers, r.gen.name)
     findings = reconcile(r.gen, strict=options.strict, waivers=ws, waiver_file=wfile)
     shown = [f.diagnostic() for f in findings if f.severity != Severity.INFO]
-    build.diagnostics += rebase([*shown, *check_annotations(r.gen)], r.root)
+    build.diagnostics += rebase([*shown, *check_annotations(r.gen), *check_executor(r.gen)], r.root)
     return findings
 
 
@@ -225,6 +228,15 @@ def _summary(
         stale,
         layouts,
         tr.notes.predicates,
+        _executor_summary(gen),
+    )
+
+
+def _executor_summary(gen: Generation) -> str:
+    coverage = resolve.executor_coverage(gen)
+    return (
+        f"executor runs {len(coverage.runs)} opcodes, refuses {len(coverage.refuses)} opcodes and "
+        f"{len(coverage.enumerators)} enumerators (tpbgen inspect --gen {gen.name} lists them)"
     )
 
 

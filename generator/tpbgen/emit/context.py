@@ -6,7 +6,6 @@ written, which struct an opcode decodes to) is made in this module where tests c
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -172,6 +171,10 @@ class GenCtx:
     enum_files: list[tuple[str, str]] = field(
         default_factory=list
     )  # (module variable, header path)
+    # the executor's enums by role: (C enum, {enumerator name: value}), resolve.executor_enums
+    executor_enums: dict[str, tuple[str, dict[str, int]]] = field(default_factory=dict)
+    # enumerators of those enums the executor does not run: (role, C enum, name, value, why)
+    executor_refuses: list[tuple[str, str, str, int, str]] = field(default_factory=list)
     batch_functions: list[str] = field(default_factory=list)  # numpy code per vectorised function
     batch_stubs: list[tuple[str, str, str]] = field(
         default_factory=list
@@ -190,6 +193,10 @@ class GenCtx:
     )  # the tpb/ headers, by name, in the order the ingest preprocessed them
     opcode_rows: list[OpcodeRow] = field(default_factory=list)
     has_executor: bool = False  # the package renders an executor for this generation
+    rowwise: list[str] = field(
+        default_factory=list
+    )  # top-level validators the batch path runs word by word (they reach recursion)
+    inst_union_c: str = ""  # how C names the instruction union (a typedef, or `union TAG`)
 
     @property
     def file_var(self) -> dict[str, str]:
@@ -417,6 +424,7 @@ def build_context(gen: Generation, translated: TranslatedGen, has_executor: bool
             else:
                 ctx.bound_outside.append((d.value, members[d.opcode], d.struct))
         ctx.bound_outside.sort()
+    _executor_enum_tables(ctx, gen)
     ctx.summary = {
         "enums": len(gen.enums),
         "structs": len(gen.structs),
@@ -426,16 +434,29 @@ def build_context(gen: Generation, translated: TranslatedGen, has_executor: bool
     }
     ctx.decode_classes = sorted({cls for _, _, cls in ctx.decode})
     _validator_tables(ctx, gen, translated)
-    _executor_tables(ctx)
+    _executor_tables(ctx, gen)
     ctx.has_executor = has_executor
     ctx.opcode_rows = _opcode_rows(ctx)
     return ctx
+
+
+def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
+    """The executor's enums of this generation by name, and the enumerators it does not run."""
+    binding = resolve.executor_enums(gen)
+    for role, ee in binding.enums.items():
+        ctx.executor_enums[role] = (ee.enum.name, ee.values)
+        for name, m, why in ee.unimplemented():
+            reason = why or "the executor does not implement it"
+            ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
 
 
 def _validator_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
     """The batch code, and how validate() dispatches and the C entry points call each validator."""
     ctx.batch_functions = list(tr.batch_functions)
     ctx.batch_stubs = [(s.name, s.where, s.reason) for s in tr.batch_stubs]
+    ctx.rowwise = list(tr.rowwise)
+    union = resolve.instruction_union(gen)
+    ctx.inst_union_c = union.c_spelling if union is not None else resolve.INST_UNION
     ctx.dispatch = sorted(
         {
             op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes
@@ -453,11 +474,11 @@ def _validator_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
     ]
 
 
-def _executor_tables(ctx: GenCtx) -> None:
-    """Which decodable opcodes the executor runs (a handler for its member) and which it refuses."""
-    family = importlib.import_module("tpbgen.templates.support.family")
-    ctx.executes = [op for op, member, _ in ctx.decode if member in family.HANDLERS]
-    ctx.refuses = [op for op, member, _ in ctx.decode if member not in family.HANDLERS]
+def _executor_tables(ctx: GenCtx, gen: Generation) -> None:
+    """Which decodable opcodes the executor runs and which it refuses (resolve decides)."""
+    coverage = resolve.executor_coverage(gen)
+    ctx.executes = [op for op, _ in coverage.runs]
+    ctx.refuses = [op for op, _, _ in coverage.refuses]
 
 
 def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
@@ -489,3 +510,41 @@ def _struct_imports(ctx: GenCtx) -> dict[str, Any]:
     )
     unions = any(s.kind == "union" for s in ctx.structs)
     return {"enums": enums, "field": needs_field, "union": unions}
+
+
+@dataclass(frozen=True)
+class ExecutorReadme:
+    """The README's executor tables, made from the executor's declared table (family.py) and
+    each generation's enums: what each opcode reads, and the enumerators it does not run."""
+
+    operands: list[tuple[str, str, str]]  # (opcode name, engine call, argument <- fields)
+    refused: list[tuple[str, str]]  # (what, why)
+
+
+def executor_readme(gens: list[GenCtx]) -> ExecutorReadme:
+    family = resolve.executor_family()
+    operands = []
+    for name, h in family.HANDLERS.items():
+        fixed = ", ".join(f"{k}={v}" for k, v in h.fixed)
+        args = "; ".join(
+            f"`{o.param}` ← {', '.join(f'`{f}`' for f in dict.fromkeys(p.split('.')[0] for p in o.fields))} ({o.kind})"
+            for o in h.operands
+        )
+        operands.append((name, f"`{h.engine}({fixed})`", args))
+    # (role, why) -> name -> (value on the first generation that has it, the generations)
+    grouped: dict[tuple[str, str], dict[str, tuple[int, list[str]]]] = {}
+    for g in gens:
+        for role, _c_enum, name, value, why in g.executor_refuses:
+            names = grouped.setdefault((role, why), {})
+            names.setdefault(name, (value, []))[1].append(g.name)
+    refused = []
+    for (role, why), names in grouped.items():
+        by_gens: dict[tuple[str, ...], list[str]] = {}
+        for n, (_, gs) in sorted(names.items(), key=lambda kv: (kv[1][0], kv[0])):
+            by_gens.setdefault(tuple(gs), []).append(n)
+        parts = [
+            ", ".join(ns) + ("" if len(gs) == len(gens) else f" ({', '.join(gs)})")
+            for gs, ns in sorted(by_gens.items(), key=lambda kv: -len(kv[0]))
+        ]
+        refused.append((f"{family.ENUMS[role].what} {'; '.join(parts)}", why))
+    return ExecutorReadme(operands, refused)

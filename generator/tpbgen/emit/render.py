@@ -23,7 +23,7 @@ from .. import __version__
 from ..ir.model import Generation
 from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
-from .context import build_context
+from .context import build_context, executor_readme
 from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
 
 
@@ -94,6 +94,7 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
         "batch_helpers": BATCH_HELPERS,
         "generator_version": __version__,
         "gens": contexts,
+        "executor": executor_readme(contexts),
         "audit_md": inp.audit_md,
         "manifest": man,
     }
