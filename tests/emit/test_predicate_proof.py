@@ -162,3 +162,14 @@ def test_a_gate_that_leaves_out_an_opcode_is_caught(
     assert "validate() does not run is_valid_toy on opcode(s) 0x01" in err
     text = (out / "tpb_isa" / "toy" / "validators.py").read_text()
     assert "C_PATH[" in text and re.search(r"DISPATCH[^}]*0x01|DISPATCH[^}]*\bA\b", text), text
+
+
+def test_an_untranslated_validator_has_its_dispatch_held_and_says_so(
+    cc: str, drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = drop / "neuron_toy_arch_isa" / "tpb" / "aws_neuron_isa_tpb_common.h"
+    loop = "    int k = 0;\nagain:\n    k++;\n    if (k < 2) goto again;\n    return i.toy.opcode"
+    header.write_text(HEADER.replace("    return i.toy.opcode", loop))
+    code, out, err = generate(capsys, drop, tmp_path / "out")
+    assert code == 0 and "warning [untranslated]: is_valid_toy" in err, err
+    assert "(1 validators; only the dispatch of untranslated is_valid_toy)" in out, out

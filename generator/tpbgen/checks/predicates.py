@@ -42,7 +42,7 @@ MIN_WORDS = 10_000  # per generation
 MIN_PER_VALIDATOR = 2048
 SEEDS = 16  # accepted words the term-aimed words are made from, per validator
 CLIMBS = 2  # searches for a first accepted word (seeds.py), when no other word is one
-PROOF_VERSION = 1
+PROOF_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class Proof:
     validators: int = 0
     disagreements: tuple[Disagreement, ...] = ()
     unaccepted: tuple[str, ...] = ()  # validators the C accepted no word of the corpus of
+    untranslated: tuple[str, ...] = ()  # validators with no translation: their dispatch alone held
 
     @property
     def summary(self) -> str:
@@ -73,6 +74,8 @@ class Proof:
         held = f"predicates held to {self.compiler} on {self.words} words ({self.validators} validators"
         if self.unaccepted:
             held += f"; no word found that the C accepts for {', '.join(self.unaccepted)}"
+        if self.untranslated:
+            held += f"; only the dispatch of untranslated {', '.join(self.untranslated)}"
         held += ")"
         if not self.disagreements:
             return held
@@ -183,6 +186,7 @@ class _Prover:
         found: list[Disagreement] = []
         every: list[Any] = []
         unaccepted: list[str] = []
+        untranslated = {u.name for u in self.tr.untranslated}
         for t in tops:
             rng = np.random.default_rng(zlib.crc32(f"{self.gen.name} {t.name}".encode()))
             words = self._corpus(corpus, t.name, t.opcodes, rng, per)
@@ -190,7 +194,7 @@ class _Prover:
             want = self.c_run(t.name, words)
             if not want.any():
                 unaccepted.append(t.name)
-            if t.name not in {u.name for u in self.tr.untranslated}:
+            if t.name not in untranslated:
                 found += self._scalar(t.name, words, want)
                 found += self._batch(t.name, words, want)
         W = np.concatenate(every)
@@ -202,6 +206,7 @@ class _Prover:
             validators=len(tops),
             disagreements=tuple(found),
             unaccepted=tuple(unaccepted),
+            untranslated=tuple(t.name for t in tops if t.name in untranslated),
         )
 
     def _corpus(
@@ -409,6 +414,7 @@ def _payload(proof: Proof) -> dict[str, Any]:
         "words": proof.words,
         "validators": proof.validators,
         "unaccepted": list(proof.unaccepted),
+        "untranslated": list(proof.untranslated),
         "disagreements": [
             {
                 "validator": d.validator,
@@ -439,8 +445,9 @@ def _from_payload(doc: Any, cc: str) -> Proof | None:
         )
         words, validators = doc["words"], doc["validators"]
         unaccepted = tuple(str(n) for n in doc["unaccepted"])
+        untranslated = tuple(str(n) for n in doc["untranslated"])
         if not (isinstance(words, int) and isinstance(validators, int)):
             return None
     except (KeyError, TypeError, ValueError):
         return None
-    return Proof(True, "", cc, words, validators, found, unaccepted)
+    return Proof(True, "", cc, words, validators, found, unaccepted, untranslated)
