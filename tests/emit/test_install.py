@@ -167,4 +167,11 @@ def test_without_cffi_nothing_is_compiled_and_it_is_said_once_at_install(tmp_pat
         assert "executor backend numpy" in run.stdout
         assert run.stdout.count("numpy") == 5, run.stdout
         assert run.stderr == "", run.stderr
+    words = tmp_path / "words.bin"
+    words.write_bytes(bytes(64) + bytes([0x43]) + bytes(63))
+    cli = subprocess.run(
+        [str(python), "-m", "tpb_isa", "disasm", str(words), "--gen", "mariana", "--explain"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert cli.stdout.count("\n") == 2 and cli.stderr == "", cli.stdout + cli.stderr
     assert not (tmp_path / "cache").exists()
