@@ -164,6 +164,7 @@ def test_every_operand_is_read_by_a_known_kind_and_feeds_its_engine_method() -> 
 
     family = _runtime("family")
     engine = _runtime("executor.kernels").Engine
+    assert set(_runtime("executor.machine").CONVERTERS) == set(family.OPERAND_KINDS)
     for name, h in family.HANDLERS.items():
         params = inspect.signature(getattr(engine, h.engine)).parameters
         given = [o.param for o in h.operands] + [k for k, _ in h.fixed]

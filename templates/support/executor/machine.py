@@ -96,18 +96,37 @@ class EnumBinding:
         return f"{field} = {name} ({value:#04x}): {role.what} {name}: {role.refusal(name)}"
 
 
+def _int(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: int(v[at])
+
+
+def _pattern(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: Pattern(int(v[at]), tuple(v[at + 1]), tuple(v[at + 2]))
+
+
+def _imm(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    src, field = enums["imm_src"], fields[0]
+    return lambda v: Imm(src.code(int(v[at]), field), int(v[at + 1]))
+
+
+def _imm_ptr(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: Imm(IMM_POINTER, int(v[at]))
+
+
+#: family.OPERAND_KINDS -> how the values at `at` (of the operand's `fields`) become its engine
+#: argument; an enum role (a key of family.ENUMS) maps its one field to the semantic code.
+CONVERTERS: dict[str, Callable[[int, tuple[str, ...], dict[str, EnumBinding]], Convert]] = {
+    "int": _int,
+    "pattern": _pattern,
+    "imm": _imm,
+    "imm_ptr": _imm_ptr,
+}
+
+
 def _converter(kind: str, fields: tuple[str, ...], at: int,
                enums: dict[str, EnumBinding]) -> Convert:  # fmt: skip
-    """How the values at `at` (of the operand's `fields`) become its engine argument."""
-    if kind == "int":
-        return lambda v: int(v[at])
-    if kind == "pattern":
-        return lambda v: Pattern(int(v[at]), tuple(v[at + 1]), tuple(v[at + 2]))
-    if kind == "imm_ptr":
-        return lambda v: Imm(IMM_POINTER, int(v[at]))
-    if kind == "imm":
-        src, field = enums["imm_src"], fields[0]
-        return lambda v: Imm(src.code(int(v[at]), field), int(v[at + 1]))
+    if kind in CONVERTERS:
+        return CONVERTERS[kind](at, fields, enums)
     binding, field = enums[kind], fields[0]
     return lambda v: binding.code(int(v[at]), field)
 
