@@ -77,8 +77,13 @@ class EnumBinding:
         implemented = family.ENUMS[role].codes
         names: dict[int, str] = {}
         for name, value in values.items():
-            names.setdefault(value, name)  # an alias: the first name declared
-        codes = {v: implemented[n] for n, v in values.items() if n in implemented}
+            # a value with two names: both, so that a refusal names each
+            names[value] = f"{names[value]}/{name}" if value in names else name
+        codes: dict[int, int] = {}
+        for value, name in names.items():
+            meant = {implemented[n] for n in name.split("/") if n in implemented}
+            if len(meant) == 1:  # the names of the value the executor knows agree
+                codes[value] = meant.pop()
         return cls(role, c_enum, names, codes)
 
     def code(self, value: int, field: str) -> int:
@@ -93,7 +98,13 @@ class EnumBinding:
         name = self.names.get(value)
         if name is None:
             return f"{field} = {value:#04x} is not a {self.c_enum} enumerator"
-        return f"{field} = {name} ({value:#04x}): {role.what} {name}: {role.refusal(name)}"
+        known = [n for n in name.split("/") if n in role.codes]
+        why = (
+            f"its names {' and '.join(known)} are different operations"
+            if len(known) > 1
+            else role.refusal(name)
+        )
+        return f"{field} = {name} ({value:#04x}): {role.what} {name}: {why}"
 
 
 def _int(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
