@@ -15,9 +15,10 @@ from enum import StrEnum
 from types import ModuleType
 
 from . import naming
-from .ir.model import Enum, EnumMember, Field, Generation, Maintenance
+from .ir.model import Enum, EnumMember, Field, Generation, Maintenance, Struct
 
 OPCODE_ENUM = "NEURON_ISA_TPB_OPCODE"
+INST_UNION = "NEURON_ISA_TPB_INST_UNION"
 PSEUDO_OPCODE_ENUM = "NEURON_ISA_TPB_PSEUDO_OPCODE"
 
 
@@ -55,6 +56,21 @@ class Binding:
     @property
     def ambiguous(self) -> bool:
         return len(self.structs) > 1
+
+
+def instruction_union(gen: Generation) -> Struct | None:
+    """The instruction union, by type identity: the union `NEURON_ISA_TPB_INST_UNION` names,
+    whether it is the union's tag, a typedef of it (`union tag {...}; typedef union tag
+    NEURON_ISA_TPB_INST_UNION;`) or a chain of typedefs. Parameters of that type compare by
+    `TypeRef.name`, the resolved name, so `param.type.name == instruction_union(gen).name`."""
+    resolved = INST_UNION
+    for t in gen.typedefs:
+        if t.name == INST_UNION and t.chain:
+            resolved = t.chain[-1]
+            break
+    return next(
+        (s for s in gen.structs if s.kind == "union" and s.name in (resolved, INST_UNION)), None
+    )
 
 
 def opcode_enum(gen: Generation) -> Enum | None:

@@ -68,6 +68,10 @@ Writer = Callable[[bytearray, int, Any], None]
 
 
 def _need(b: Buffer, offset: int, size: int, what: str) -> None:
+    if not isinstance(b, (bytes, bytearray, memoryview)):
+        raise TypeError(
+            f"{what}.from_bytes: b is bytes, bytearray or memoryview, not {type(b).__name__}"
+        )
     if offset < 0 or len(b) - offset < size:
         raise DecodeError(f"{what} needs {size} bytes at offset {offset}, the buffer has {len(b)}")
 

@@ -35,7 +35,14 @@ def _probe_source(
 ) -> tuple[str, list[tuple[str, str, int, int | None, int | None]]]:
     """The probe's C text and, per printed line, (struct, field, expected, bit_start, bit_width)."""
     lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <string.h>"]
-    lines += [f'#include "{f.path}"' for f in gen.files if f.path.endswith(".h")]
+    # the generation's own headers (one the preprocessor read from elsewhere, or a `.def` meant
+    # to be included in place, is included by them)
+    own = gen.tpb_dir.rsplit("/", 1)[0] + "/"
+    lines += [
+        f'#include "{f.path}"'
+        for f in gen.files
+        if f.path.endswith(".h") and f.path.startswith(own)
+    ]
     lines.append("int main(void) {")
     lines.append('  printf("%d\\n", (int)((char)-1 < 0));')
     expected: list[tuple[str, str, int, int | None, int | None]] = [

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..emit.pipeline import Build, build_package
-from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, write_tree
-from ..errors import Diagnostic, ExitCode
+from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, tree_patch, write_tree
+from ..errors import Diagnostic, ExitCode, fail
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
 from ..frontend.limits import Limits
 from .output import Outcome
@@ -32,6 +32,11 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         "--check",
         action="store_true",
         help="compare with --out instead of writing; exit 1 when stale",
+    )
+    sp.add_argument(
+        "--diff",
+        action="store_true",
+        help="with --check: print a unified diff of what generate would change (patch -p1 applies it)",
     )
     sp.add_argument(
         "--strict",
@@ -87,6 +92,8 @@ def summary(build: Build) -> str:
 
 def run(args: argparse.Namespace) -> Outcome:
     out: Path = args.out
+    if args.diff and not args.check:
+        raise fail("--diff goes with --check: it shows what generate would change", code="usage")
     check_out_path(out, args.headers)
     if not args.check:
         ownership(out, {})  # refuse a directory tpbgen does not own before the work, not after
@@ -129,7 +136,8 @@ def run(args: argparse.Namespace) -> Outcome:
                 code="stale-output",
             )
         )
-        return Outcome(ExitCode.FINDINGS, "", build.diagnostics + stale)
+        patch = tree_patch(build.files, out, d) if args.diff else ""
+        return Outcome(ExitCode.FINDINGS, patch, build.diagnostics + stale)
     result = write_tree(build.files, out)
     d = result.diff
     report = (

@@ -235,8 +235,8 @@ def shipped_headers(results: list[Ingested]) -> dict[str, dict[str, str]]:
     changed: list[Diagnostic] = []
     for r in results:
         texts: dict[str, str] = {}
-        for f in r.gen.files:
-            if not f.path.endswith(".h"):
+        for f in r.gen.files:  # every file the preprocessor read (a `.def` too), not the JSON
+            if f.path.endswith(".json") or f.path.startswith("../"):
                 continue
             try:
                 data: bytes | None = (r.root / f.path).read_bytes()

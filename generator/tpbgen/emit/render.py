@@ -89,7 +89,16 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     em = NpEmitter()
     batch = []
     batch_stubs = []
+    recursive = _recursive(tr)
+    tops = {t.name for t in tr.top}
+    rowwise = sorted(n for n in tops if _reaches(tr, n, recursive))
     for lf in tr.lowered:
+        if lf.name in rowwise:
+            continue  # run word by word through its scalar translation (vector.rowwise)
+        if lf.name in recursive:
+            where = f"{lf.loc.file}:{lf.loc.line}"
+            batch_stubs.append((lf.name, where, "not vectorised: it calls itself (recursion)"))
+            continue
         try:
             batch.append("\n".join(em.function(lf)))
         except BatchUnsupported as exc:
@@ -99,6 +108,7 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     extra: dict[str, Any] = {
         "batch_functions": batch,
         "batch_stubs": batch_stubs,
+        "rowwise": rowwise,
         "executes": [op for op, _ in coverage.runs],
         "refuses": [op for op, _, _ in coverage.refuses],
         "dispatch": sorted(
@@ -113,6 +123,8 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         "c_arg": {
             f.name: ("&u" if f.params and f.params[0].by_pointer else "u") for f in gen.functions
         },
+        # how C names the instruction union (a typedef, or `union TAG` for a tag-only type)
+        "inst_union_c": _inst_union_c(gen),
         # the tpb/ headers, by name, in the order the ingest preprocessed them
         "c_headers": [
             f.path[len(gen.tpb_dir) + 1 :]
@@ -125,6 +137,44 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
     for k, v in extra.items():
         setattr(ctx, k, v)
     return ctx
+
+
+def _recursive(tr: TranslatedGen) -> set[str]:
+    """The translated functions on a cycle of calls (a function that calls itself, directly or
+    through others)."""
+    calls = {lf.name: set(lf.calls) for lf in tr.lowered}
+    out: set[str] = set()
+    for start in calls:
+        seen, todo = set(), list(calls[start])
+        while todo:
+            n = todo.pop()
+            if n == start:
+                out.add(start)
+                break
+            if n in seen or n not in calls:
+                continue
+            seen.add(n)
+            todo += calls[n]
+    return out
+
+
+def _reaches(tr: TranslatedGen, start: str, targets: set[str]) -> bool:
+    calls = {lf.name: lf.calls for lf in tr.lowered}
+    seen, todo = set(), [start]
+    while todo:
+        n = todo.pop()
+        if n in targets:
+            return True
+        if n in seen or n not in calls:
+            continue
+        seen.add(n)
+        todo += calls[n]
+    return False
+
+
+def _inst_union_c(gen: Generation) -> str:
+    union = resolve.instruction_union(gen)
+    return union.c_spelling if union is not None else resolve.INST_UNION
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from .lir import (
 from .lower import Lowerer, LowerError
 from .to_python import PyEmitter
 
-INST_UNION = "NEURON_ISA_TPB_INST_UNION"
+INST_UNION = resolve.INST_UNION
 
 
 @dataclass(frozen=True)
@@ -84,16 +84,17 @@ class TranslatedGen:
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
 
 
-def _is_top_candidate(fn: Function, called: set[str]) -> bool:
+def _is_top_candidate(fn: Function, called: set[str], union: str) -> bool:
     """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
-    of the instruction union (by value) that no function calls."""
+    of the instruction union (`union`: its resolved name, see `resolve.instruction_union`) that
+    no function calls."""
     # by value or through a (const) pointer: C reads the same bytes
     return (
         fn.returns.kind in TRUTH_KINDS
         and fn.name not in called
         and len(fn.params) == 1
         and fn.params[0].type.kind == "union"
-        and fn.params[0].type.name == INST_UNION
+        and fn.params[0].type.name == union
     )
 
 
@@ -128,7 +129,9 @@ def _translate(gen: Generation) -> TranslatedGen:
         except LowerError as exc:
             failed[fn.name] = exc
     called = {c for f in gen.functions for c in f.calls}
-    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called)}
+    union = resolve.instruction_union(gen)
+    union_name = union.name if union is not None else INST_UNION
+    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called, union_name)}
     reach = _reachers(gen, top_names)
     stubs: list[Untranslated] = []
     warnings: list[Diagnostic] = []
@@ -159,13 +162,13 @@ def _translate(gen: Generation) -> TranslatedGen:
         else:
             what = f"{fn.name} is outside the translator's subset ({err.message}) and no top-level validator reaches it: skipped (calling it raises UntranslatedPredicate)"
         warnings.append(Diagnostic(what, w.file, w.line, w.col, Severity.WARNING, "untranslated"))
-    union = next((s for s in gen.structs if s.name == INST_UNION), None)
     arms = frozenset(f.name for f in union.fields) if union else frozenset()
     em = PyEmitter(arms=arms)
     by_name = {f.name: f for f in lowered}
     ir_by_name = {f.name: f for f in gen.functions}
     # predicates explain themselves; so do top-level validators that return an int as truth
     explainable = {f.name for f in lowered if f.returns.kind == "bool" or f.name in top_names}
+    sizes = {s.name: s.size for s in gen.structs}
     out: list[PyFunction] = []
     for lf in lowered:
         code = "\n".join(em.function(lf))
@@ -176,7 +179,7 @@ def _translate(gen: Generation) -> TranslatedGen:
                 naming.function_name(lf.name),
                 code,
                 explain,
-                _wrapper(lf),
+                _wrapper(lf, sizes),
                 tuple((p.name, p.struct) for p in lf.params),
                 lf.returns.kind == "bool",
                 lf.loc,
@@ -200,7 +203,7 @@ def _translate(gen: Generation) -> TranslatedGen:
         # can return true, through switches, early returns, accumulators and helpers. It is sound
         # (never leaves out an opcode the C accepts), so validate() dispatches on it as it is.
         gate = opcode_gate(lf, by_name, shared_memo)
-        arm = _arm_of(lf, by_name)
+        arm = _arm_of(lf, by_name, union_name)
         src: Function = ir_by_name[lf.name]
         arm_struct, bound = _json_binding(gen, union, arm)
         if not gate:
@@ -273,14 +276,16 @@ def _arm_in_c(fn: Function, union: Struct | None) -> str:
     return max(sorted(counts), key=lambda k: counts[k]) if counts else ""
 
 
-def _wrapper(lf: LFunction) -> str:
+def _wrapper(lf: LFunction, sizes: dict[str, int]) -> str:
+    """The public function over struct objects or bytes: each struct argument through
+    `struct_arg` (TypeError or ValueError naming it, never an IndexError from a short buffer)."""
     if not any(p.struct for p in lf.params):
         return ""
     sig, call = [], []
     for p in lf.params:
         if p.struct is not None:
             sig.append(f"{p.name}: Word")
-            call += [f"as_bytes({p.name})", "0"]
+            call += [f"struct_arg({p.name}, {sizes[p.struct]}, {p.name!r})", "0"]
         else:
             sig.append(f"{p.name}: int")
             call.append(p.name)
@@ -401,7 +406,7 @@ def _all_exprs(body: tuple[Stmt, ...]) -> list[Expr]:
     return body_exprs(body)
 
 
-def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
+def _arm_of(lf: LFunction, by_name: dict[str, LFunction], union: str) -> str:
     """The INST_UNION arm (s3d3_ts, s4d4_tsm, ...) the validator's field reads go through."""
     arms: dict[str, int] = {}
     seen: set[str] = set()
@@ -416,7 +421,7 @@ def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
                 if head and head != "unknown":
                     arms[head] = arms.get(head, 0) + 1
             for c in _calls(e):
-                if c in by_name and any(p.struct == INST_UNION for p in by_name[c].params):
+                if c in by_name and any(p.struct == union for p in by_name[c].params):
                     visit(by_name[c])
 
     visit(lf)

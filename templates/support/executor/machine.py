@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from .. import family
 from ..addressing import Location
-from ..codec import DecodeError, Word, as_bytes
+from ..codec import DecodeError, Word, as_bytes, int_arg
 from ..decoding import Decoder, Validators
 from ..layout import FieldsReader, fields_reader
 from ..vector import as_words
@@ -238,6 +238,10 @@ class Executor:
                 cls.HANDLERS[op] = name
 
     def __init__(self, numerics: Numerics | None = None, backend: str = "auto") -> None:
+        if numerics is not None and not isinstance(numerics, Numerics):
+            raise TypeError(f"numerics: a Numerics, not {type(numerics).__name__}")
+        if not isinstance(backend, str):
+            raise TypeError(f"backend: 'auto', 'c' or 'numpy', not {type(backend).__name__}")
         nm = numerics or Numerics.for_generation(self.GENERATION)
         self.engine = Engine(self.GEOMETRY, nm, backend)
         self._prepared: dict[bytes, Prepared] = {}  # see PREPARED_WORDS
@@ -281,15 +285,19 @@ class Executor:
 
     def sbuf_addr(self, partition: int, offset: int = 0) -> int:
         """The address of byte `offset` of SBUF partition `partition` (AddressError if none)."""
-        return self.engine.memory.addresses.sbuf_addr(partition, offset)
+        return self.engine.memory.addresses.sbuf_addr(
+            int_arg(partition, "partition"), int_arg(offset, "offset")
+        )
 
     def psum_addr(self, partition: int, offset: int = 0) -> int:
         """The address of byte `offset` of PSUM partition `partition` (AddressError if none)."""
-        return self.engine.memory.addresses.psum_addr(partition, offset)
+        return self.engine.memory.addresses.psum_addr(
+            int_arg(partition, "partition"), int_arg(offset, "offset")
+        )
 
     def locate(self, addr: int) -> Location:
         """Where an address points: (region, partition, offset); AddressError if nowhere."""
-        return self.engine.memory.addresses.locate(addr)
+        return self.engine.memory.addresses.locate(int_arg(addr, "addr"))
 
     def write(
         self,
@@ -304,7 +312,12 @@ class Executor:
         A 1-D array needs `partitions` (it is split into that many equal rows). The dtype must
         be one the instruction set has (int8/16/32, uint8/16/32, float16, float32, bfloat16, the
         fp8 types); `any_dtype=True` writes another dtype's bytes as they are."""
+        addr = int_arg(addr, "addr")
+        if partitions is not None:
+            partitions = int_arg(partitions, "partitions")
         a = np.asarray(array)
+        if a.dtype.kind in "OUSM":
+            raise TypeError(f"array: numbers of a TPB dtype, not {a.dtype}")
         if a.ndim < 2:
             if partitions is None:
                 raise ValueError(
@@ -323,28 +336,46 @@ class Executor:
     def read(self, addr: int, dtype: Any, shape: tuple[int, ...] | int) -> npt.NDArray[Any]:
         """Read (partitions, elements) values; ``dtype`` is a numpy dtype or one of this
         generation's ``Dtype`` members (or its value), bound by name like an instruction's."""
+        addr = int_arg(addr, "addr")
         if isinstance(dtype, (int, np.integer)):
             if "dtype" not in self.ENUMS:
                 raise UnsupportedError(f"{self.GENERATION}: the headers declare no dtype enum")
             dtype = self.ENUMS["dtype"].code(int(dtype), "dtype")
-        return self.engine.read(addr, dtype, shape)
+        else:
+            try:
+                dtype = np.dtype(dtype)
+            except TypeError:
+                raise TypeError(f"dtype: a numpy dtype or a Dtype member, not {dtype!r}") from None
+        dims = (shape,) if not isinstance(shape, (tuple, list)) else tuple(shape)
+        return self.engine.read(addr, dtype, tuple(int_arg(d, "shape", 0) for d in dims))
 
     def write_at(
         self, region: str, partition: int, offset: int, array: npt.ArrayLike, **kw: Any
     ) -> None:
         """`write` at (region "SBUF"/"PSUM", first partition, byte offset)."""
-        self.write(self.engine.memory.addresses.address(region, partition, offset), array, **kw)
+        self.write(self._address(region, partition, offset), array, **kw)
 
     def read_at(
         self, region: str, partition: int, offset: int, dtype: Any, shape: tuple[int, ...] | int
     ) -> npt.NDArray[Any]:
         """`read` at (region "SBUF"/"PSUM", first partition, byte offset)."""
-        return self.read(
-            self.engine.memory.addresses.address(region, partition, offset), dtype, shape
+        return self.read(self._address(region, partition, offset), dtype, shape)
+
+    def _address(self, region: str, partition: int, offset: int) -> int:
+        if not isinstance(region, str):
+            raise TypeError(f"region: 'SBUF' or 'PSUM', not {type(region).__name__}")
+        return self.engine.memory.addresses.address(
+            region, int_arg(partition, "partition"), int_arg(offset, "offset")
         )
 
     def set_register(self, n: int, value: int) -> None:
-        self.engine.set_register(n, value)
+        """Register `n` holds `value` (its low 32 bits); ValueError for a register that does
+        not exist."""
+        count = self.engine.registers.shape[0]
+        n = int_arg(n, "n")
+        if not 0 <= n < count:
+            raise ValueError(f"n: register {n} does not exist (0..{count - 1})")
+        self.engine.set_register(n, int_arg(value, "value"))
 
     # -- execution ----------------------------------------------------------------------------
 
@@ -434,13 +465,18 @@ class Executor:
         if isinstance(words, (bytes, bytearray, memoryview, np.ndarray)):
             a = as_words(words)
             rows: Iterable[Word] = [a[k].tobytes() for k in range(a.shape[0])]
-        else:
+        elif isinstance(words, Iterable) and not isinstance(words, str):
             rows = words
+        else:
+            raise TypeError(
+                "words: a byte stream, an (N, 64) uint8 array or a sequence of words, "
+                f"not {type(words).__name__}"
+            )
         prepare = self._prepare
         program: list[Prepared] = []
         for i, w in enumerate(rows):
             try:
-                program.append(prepare(as_bytes(w)))
+                program.append(prepare(as_bytes(w, f"words[{i}]")))
             except ExecutorError as exc:
                 raise _at(exc, i) from None
         i = 0

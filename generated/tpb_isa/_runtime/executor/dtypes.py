@@ -240,12 +240,15 @@ def check_isa_dtype(dtype: np.dtype[Any]) -> None:
     """TypeError unless `dtype` is one an instruction can read or write (uint8 raw bytes too)."""
     names = set(_ISA_NUMPY)
     if dtype.kind == "V" or dtype.name not in names:
-        ml = _ml_dtypes()
+        try:
+            ml = _ml_dtypes()
+        except ModuleNotFoundError:  # then no array can hold an ml_dtypes type: not one of them
+            ml = None
         allowed = [np.dtype(getattr(ml, n)) for n in _ISA_ML if hasattr(ml, n)]
         if dtype in allowed:
             return
         raise TypeError(
-            f"{dtype} has no TPB dtype of its size and kind (the instruction set has "
+            f"array: {dtype} has no TPB dtype of its size and kind (the instruction set has "
             f"{', '.join([*_ISA_NUMPY, *_ISA_ML])}): convert it, or pass any_dtype=True to "
             "write its bytes as they are"
         )
