@@ -94,6 +94,7 @@ class EnumBinding:
         return code
 
     def refusal(self, value: int, field: str) -> str:
+        """Why a word whose `field` holds `value` is not executed, naming the value's names."""
         role = family.ENUMS[self.role]
         name = self.names.get(value)
         if name is None:
@@ -136,6 +137,7 @@ CONVERTERS: dict[str, Callable[[int, tuple[str, ...], dict[str, EnumBinding]], C
 
 def _converter(kind: str, fields: tuple[str, ...], at: int,
                enums: dict[str, EnumBinding]) -> Convert:  # fmt: skip
+    """The converter of one operand whose values start at `at` among the handler's fields."""
     if kind in CONVERTERS:
         return CONVERTERS[kind](at, fields, enums)
     binding, field = enums[kind], fields[0]
