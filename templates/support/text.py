@@ -14,7 +14,10 @@ readability (`ARM_RULES` below); `name.arm=value` names the arm where the value 
 Reserved fields are shown only when non-zero, and any byte the fields shown do not reproduce
 (padding, a `_Bool` holding 2, bits no field covers) follows as `@offset=0xNN`. Words whose opcode
 does not decode on the generation are `.word 0x` + their 64 bytes in memory order. So
-`asm(disasm(w)) == w` for every 64-byte word.
+`asm(disasm(w)) == w` for every 64-byte word; `disasm(w, compact=True)` also leaves out every
+field that holds its default (what `asm` fills in for an omitted field), and reads back as exactly.
+`asm` also reads the lines of a `python -m tpb_isa disasm` listing: a leading `OFFSET:` column
+and a column of the word's 128 hex digits are skipped (`TextForm.listing_columns`).
 
 Grammar (EBNF; names are case-insensitive, `;` starts a comment, one instruction per line)::
 

@@ -109,9 +109,12 @@ def test_audit_findings_are_github_annotations(
     notes = [line for line in out.splitlines() if line.startswith("::")]
     assert notes and out.endswith(plain) and "audit: exit 1" in err
     for line in notes:
-        m = re.match(r"::(error|warning|notice) file=([^,]+),line=(\d+)::(\S+): (\S+): ", line)
+        m = re.match(
+            r"::(error|warning|notice) file=([^,]+),line=(\d+)::(\S+): (\S+) \((.*?)\): ", line
+        )
         assert m, line
-        level, path, _, _kind, cls = m.groups()
+        level, path, _, _kind, cls, pair = m.groups()
+        assert pair == f"{old} -> {new}"
         assert os.path.isfile(path) and path.startswith((old + "/", new + "/"))
         expected = "error" if cls in ("encoding-breaking", "api-breaking") else "notice"
         assert level == expected, line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -50,6 +51,22 @@ def test_readme_listing_commands_copy_paste(tmp_path: Path) -> None:
     assert r.stdout.endswith("\nvalid\n")  # the explain line, last
     hexword = lines[-1].split()[-3]
     assert bytes.fromhex(hexword) == (tmp_path / "prog.bin").read_bytes()
+
+
+def test_generated_readme_command_lines_copy_paste(tmp_path: Path) -> None:
+    """The `python -m tpb_isa` lines of the generated README (the package importable, as once
+    installed): each exits 0 and the listing re-assembles to the same bytes."""
+    text = (REPO / "generated" / "README.md").read_text()
+    block = text[text.index("From the command line") : text.index("A listing line is")]
+    lines = [line[4:] for line in block.splitlines() if line.startswith("    ")]
+    assert len(lines) == 8 and lines[0].startswith("echo ")
+    env = {**os.environ, "PYTHONPATH": str(REPO / "generated")}
+    for line in lines:
+        r = subprocess.run(
+            ["sh", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+        )
+        assert r.returncode == 0, (line, r.stdout, r.stderr)
+    assert (tmp_path / "again.bin").read_bytes() == (tmp_path / "program.bin").read_bytes()
 
 
 def test_readme_says_how_to_make_a_venv() -> None:

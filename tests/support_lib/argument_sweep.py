@@ -97,6 +97,26 @@ def _cases() -> list[Case]:
     cases += [
         ("S.from_bytes(None)", lambda: S.S3D3_TS.from_bytes(None), TypeError, "S3D3_TS"),
         ("S.from_bytes(short)", lambda: S.S3D3_TS.from_bytes(b"x"), DecodeError, "S3D3_TS"),
+        (
+            "S.from_bytes(offset 'x')",
+            lambda: S.S3D3_TS.from_bytes(bytes(64), "x"),
+            TypeError,
+            "S3D3_TS",
+        ),
+        ("Union(3)", lambda: S.ImmValInstField(3), TypeError, "ImmValInstField"),
+        ("Union(short)", lambda: S.ImmValInstField(b"x"), ValueError, "ImmValInstField"),
+        (
+            "Union.of('nope')",
+            lambda: S.ImmValInstField.of("nope", 1),
+            ValueError,
+            "ImmValInstField",
+        ),
+        (
+            "union.arm('nope')",
+            lambda: S.ImmValInstField().arm("nope"),
+            ValueError,
+            "ImmValInstField",
+        ),
         ("S(op0=None)", lambda: S.S3D3_TS(op0=None), TypeError, "S3D3_TS.op0"),
         ("S(op0='nope')", lambda: S.S3D3_TS(op0="nope"), ValueError, "S3D3_TS.op0"),
         (

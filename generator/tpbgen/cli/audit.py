@@ -163,7 +163,11 @@ def _run(args: argparse.Namespace) -> Outcome:
             ) from None
     code = ExitCode.FINDINGS if fails(report.findings(), args.fail_on) else ExitCode.OK
     annotations = (
-        [annotation(f, args.fail_on) for f in report.findings()]
+        [
+            annotation(f, args.fail_on, f"{t.old.label} -> {t.new.label}")
+            for t in report.transitions
+            for f in t.findings
+        ]
         if args.error_format == "github"
         else []
     )
@@ -197,10 +201,10 @@ def located_from_here(report: AuditReport, roots: Sequence[Path]) -> AuditReport
     return dataclasses.replace(report, transitions=transitions)
 
 
-def annotation(f: Finding, fail_on: str) -> Diagnostic:
-    """A finding as a diagnostic for `--error-format github`: at its NEW place (its OLD one when
-    NEW lacks it); an error when it alone makes the audit fail (--fail-on), a warning when it
-    is breaking, else a notice."""
+def annotation(f: Finding, fail_on: str, pair: str) -> Diagnostic:
+    """A finding of the audit `pair` ("OLD -> NEW") as a diagnostic for `--error-format github`:
+    at its NEW place (its OLD one when NEW lacks it); an error when it alone makes the audit
+    fail (--fail-on), a warning when it is breaking, else a notice."""
     from ..audit.classify import BREAKING, fails
 
     at = f.new if f.new.present or not f.old.present else f.old
@@ -211,7 +215,7 @@ def annotation(f: Finding, fail_on: str) -> Diagnostic:
         if f.cls in BREAKING
         else Severity.INFO
     )
-    return Diagnostic(f"{f.cls}: {f.summary}", at.file, at.line, 0, severity, f.kind)
+    return Diagnostic(f"{f.cls} ({pair}): {f.summary}", at.file, at.line, 0, severity, f.kind)
 
 
 def _why_exit(code: int, fail_on: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..emit.pipeline import Build, build_package
+from ..driver import Build, Options, generate
 from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, tree_patch, write_tree
 from ..errors import Diagnostic, ExitCode, fail
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
@@ -51,7 +51,8 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument(
         "--no-verify-cc",
         action="store_true",
-        help="do not prove the computed layouts against the C compiler (the summary says so)",
+        help="do not prove the computed layouts and the translated predicates against the C "
+        "compiler (the summary says so)",
     )
     d = DEFAULT_LIMITS
     sp.add_argument(
@@ -85,6 +86,7 @@ def summary(build: Build) -> str:
             f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  functions {s.functions:3d}  top-level validators {s.top_validators:2d}"
         )
         lines.append(f"{'':16s} {s.layouts}; {stale}")
+        lines.append(f"{'':16s} {s.predicates}")
         if s.executor:
             lines.append(f"{'':16s} {s.executor}")
     return "".join(line + "\n" for line in lines)
@@ -102,14 +104,14 @@ def run(args: argparse.Namespace) -> Outcome:
         int(args.max_line_kb * 1024),
         args.max_preprocess_seconds,
     )
-    build = build_package(
-        args.headers,
+    options = Options(
         use_cache=not args.no_cache,
         strict=args.strict,
         waivers=args.waivers,
         verify=not args.no_verify_cc,
         limits=limits,
     )
+    build = generate(args.headers, options)
     if build.failed:
         return Outcome(int(build.exit_code), summary(build), build.diagnostics)
     if args.check:
