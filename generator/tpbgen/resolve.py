@@ -189,7 +189,7 @@ def _top_field(gen: Generation, struct: str, name: str) -> Field | None:
     for f in gen.struct(struct).fields:
         if f.name == name:
             return f
-        if f.anonymous and gen.find_enum(f.type.name) is None:
+        if f.anonymous and f.type.kind in ("struct", "union"):
             inner = _top_field(gen, f.type.name, name)
             if inner is not None:
                 return inner

@@ -133,3 +133,46 @@ def test_a_changed_source_is_another_build_and_a_prebuilt_file_is_loaded_first(
     # a prebuilt file this cffi cannot load (here: not an extension at all) falls back
     (prebuilt / edited.filename(prebuilt=True)).write_bytes(b"not a shared object")
     assert cbuild.load_compiled(edited) is not None
+
+
+def test_a_build_at_first_use_says_what_how_to_skip_it_and_how_long_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A vendored tree compiles on first use: one line naming the build, its cache and how to
+    run without it, progress while the compiler runs, and its time when it is done."""
+    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    if cbuild.cffi_missing():
+        pytest.skip("no cffi")
+    monkeypatch.setenv("TPB_ISA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cbuild, "PREBUILT", tmp_path / "prebuilt")
+    monkeypatch.setattr(cbuild, "PROGRESS_EVERY", 0.01)  # a line per 10 ms of the compiler
+    spec = cbuild.Spec(
+        "_tpbtest_progress", "int nine(void) { return 9; }", "int nine(void);", (),
+        what="the test's extension", skip='backend="numpy" runs without it',
+    )  # fmt: skip
+    _, lib = cbuild.load(spec)
+    assert lib.nine() == 9
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (
+        f"tpb_isa: compiling the test's extension (once; cached in {spec.cache_path().parent}; "
+        'backend="numpy" runs without it)'
+    )
+    assert err[-1].startswith("tpb_isa: compiled the test's extension in ")
+    ticks = err[1:-1]
+    assert ticks and all(t.startswith("tpb_isa: compiling the test's extension: ") for t in ticks)
+    cbuild.load(spec)  # cached now: not a word
+    assert capsys.readouterr().err == ""
+
+
+def test_only_a_missing_cffi_the_install_reported_is_a_quiet_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    monkeypatch.setattr(cbuild, "PREBUILT", tmp_path)
+    missing = cbuild.Unavailable("cffi is not installed")
+    assert not cbuild.said_at_install(missing)  # a vendored tree: nothing said yet
+    (tmp_path / cbuild.NOT_BUILT).write_text("cffi is not installed in this environment\n")
+    assert cbuild.said_at_install(missing)
+    assert not cbuild.said_at_install(RuntimeError("the compiler failed"))

@@ -111,6 +111,20 @@ def test_a_name_the_executor_does_not_implement_is_refused_by_name(backend: str)
     ex.run(_word(int(E.AluOp.ADD)))
 
 
+def test_a_value_with_two_names_runs_only_when_they_agree() -> None:
+    """An alias the executor does not know runs as the name it knows; two names it knows as
+    different operations are refused, naming both."""
+    errors = _runtime("executor.errors")
+    E = gen_module(GEN, "enums")
+    ex = _executor_for(_enums(ADD_ALIAS=int(E.AluOp.ADD)))(backend="numpy")
+    ex.write(0, np.full((1, 4), 10.0, F32))
+    ex.run(_word(int(E.AluOp.ADD)))
+    assert (ex.read(0x1000, E.Dtype.FP32, (1, 4)) == 11.0).all()
+    ex = _executor_for(_enums(MULT=int(E.AluOp.ADD)))(backend="numpy")
+    with pytest.raises(errors.UnsupportedError, match=r"ADD/MULT .*are different operations"):
+        ex.run(_word(int(E.AluOp.ADD)))
+
+
 def test_read_takes_the_generation_s_dtype_by_name() -> None:
     """`Executor.read(addr, Dtype member)` binds the dtype by name as an instruction does."""
     E = gen_module(GEN, "enums")
@@ -164,6 +178,7 @@ def test_every_operand_is_read_by_a_known_kind_and_feeds_its_engine_method() -> 
 
     family = _runtime("family")
     engine = _runtime("executor.kernels").Engine
+    assert set(_runtime("executor.machine").CONVERTERS) == set(family.OPERAND_KINDS)
     for name, h in family.HANDLERS.items():
         params = inspect.signature(getattr(engine, h.engine)).parameters
         given = [o.param for o in h.operands] + [k for k, _ in h.fixed]

@@ -9,7 +9,8 @@ headers' C, so a predicate tpbgen could not translate to Python still runs on th
 
 Backends: "c" (this), "numpy" (the translated array code), "python" (the translated scalar code);
 "auto" is C when it builds and loads (a C compiler and cffi are present), else numpy, and says so
-once. `backend_in_use()` reports the choice.
+once (not at all when the install already said that cffi is missing). `backend_in_use()` reports
+the choice.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class CValidators:
         self._loaded: tuple[Any, Any] | None = None
         self._error: str | None = None
         self._warned = False
+        self._quiet = False  # the install already said why the validators cannot load
 
     def load(self) -> tuple[Any, Any] | None:
         with self._lock:
@@ -51,6 +53,7 @@ class CValidators:
                     self._loaded = self._build()
                 except Exception as exc:  # no compiler, no cffi, an unwritable cache, ...
                     self._error = f"{type(exc).__name__}: {exc}"
+                    self._quiet = cbuild.said_at_install(exc)
             return self._loaded
 
     @property
@@ -68,7 +71,7 @@ class CValidators:
         if backend == "auto":
             if self.load() is not None:
                 return "c"
-            if not self._warned:
+            if not self._warned and not self._quiet:
                 self._warned = True
                 print(
                     f"tpb_isa: the C validators of {self.generation} are unavailable ({self._error}); "

@@ -15,6 +15,15 @@ the README's executor tables are made from.
   Engine method); nothing else binds fields or values.
 * :data:`REFUSED`: decodable opcodes of the family that are refused, with why.
 
+Adding an instruction family (TensorTensor, ...): write its :class:`Engine` method, then declare
+here each opcode's :class:`Handler` (that method, and each of its keyword arguments with the
+fields it is read from and their kind). An enum its fields read that is not here yet is a new
+role in ENUMS (its implemented names with the semantic codes the method takes, and if a C kernel
+switches on them, the same codes there); a new way of reading fields is a new OPERAND_KINDS entry
+with its converter in ``executor/machine.py`` (``CONVERTERS``). The per-generation binding, the
+README's tables, ``generate``'s warnings and ``inspect`` follow; tests hold the table to the
+Engine's signatures, the converters and the C kernel's codes.
+
 Plain Python with no imports beyond the standard library, so the generator can load it without
 the runtime's dependencies.
 """

@@ -77,8 +77,13 @@ class EnumBinding:
         implemented = family.ENUMS[role].codes
         names: dict[int, str] = {}
         for name, value in values.items():
-            names.setdefault(value, name)  # an alias: the first name declared
-        codes = {v: implemented[n] for n, v in values.items() if n in implemented}
+            # a value with two names: both, so that a refusal names each
+            names[value] = f"{names[value]}/{name}" if value in names else name
+        codes: dict[int, int] = {}
+        for value, name in names.items():
+            meant = {implemented[n] for n in name.split("/") if n in implemented}
+            if len(meant) == 1:  # the names of the value the executor knows agree
+                codes[value] = meant.pop()
         return cls(role, c_enum, names, codes)
 
     def code(self, value: int, field: str) -> int:
@@ -89,25 +94,52 @@ class EnumBinding:
         return code
 
     def refusal(self, value: int, field: str) -> str:
+        """Why a word whose `field` holds `value` is not executed, naming the value's names."""
         role = family.ENUMS[self.role]
         name = self.names.get(value)
         if name is None:
             return f"{field} = {value:#04x} is not a {self.c_enum} enumerator"
-        return f"{field} = {name} ({value:#04x}): {role.what} {name}: {role.refusal(name)}"
+        known = [n for n in name.split("/") if n in role.codes]
+        why = (
+            f"its names {' and '.join(known)} are different operations"
+            if len(known) > 1
+            else role.refusal(name)
+        )
+        return f"{field} = {name} ({value:#04x}): {role.what} {name}: {why}"
+
+
+def _int(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: int(v[at])
+
+
+def _pattern(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: Pattern(int(v[at]), tuple(v[at + 1]), tuple(v[at + 2]))
+
+
+def _imm(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    src, field = enums["imm_src"], fields[0]
+    return lambda v: Imm(src.code(int(v[at]), field), int(v[at + 1]))
+
+
+def _imm_ptr(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: Imm(IMM_POINTER, int(v[at]))
+
+
+#: family.OPERAND_KINDS -> how the values at `at` (of the operand's `fields`) become its engine
+#: argument; an enum role (a key of family.ENUMS) maps its one field to the semantic code.
+CONVERTERS: dict[str, Callable[[int, tuple[str, ...], dict[str, EnumBinding]], Convert]] = {
+    "int": _int,
+    "pattern": _pattern,
+    "imm": _imm,
+    "imm_ptr": _imm_ptr,
+}
 
 
 def _converter(kind: str, fields: tuple[str, ...], at: int,
                enums: dict[str, EnumBinding]) -> Convert:  # fmt: skip
-    """How the values at `at` (of the operand's `fields`) become its engine argument."""
-    if kind == "int":
-        return lambda v: int(v[at])
-    if kind == "pattern":
-        return lambda v: Pattern(int(v[at]), tuple(v[at + 1]), tuple(v[at + 2]))
-    if kind == "imm_ptr":
-        return lambda v: Imm(IMM_POINTER, int(v[at]))
-    if kind == "imm":
-        src, field = enums["imm_src"], fields[0]
-        return lambda v: Imm(src.code(int(v[at]), field), int(v[at + 1]))
+    """The converter of one operand whose values start at `at` among the handler's fields."""
+    if kind in CONVERTERS:
+        return CONVERTERS[kind](at, fields, enums)
     binding, field = enums[kind], fields[0]
     return lambda v: binding.code(int(v[at]), field)
 
