@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from . import resolve
 from .cache import Cache
@@ -106,6 +107,7 @@ def generate(headers: Path, options: Options = Options()) -> Build:
     key = render_key([r.gen for r in results], _proof_setting(options, cc))
     hit = _cached_rendering(cache, key, results, options, build)
     fresh: list[tuple[Ingested, _Translation]] = []
+    accepted: dict[str, Any] = {}  # words each validator's C accepted, for the next generation
     for r in results:
         findings = _check(r, options, build)
         layouts = _prove_layouts(r, options, cache, build)
@@ -113,7 +115,7 @@ def generate(headers: Path, options: Options = Options()) -> Build:
         if tr is None:
             continue
         if tr.translated is not None:
-            tr = _prove_predicates(r, tr, options, cc, cache)
+            tr = _prove_predicates(r, tr, options, cc, cache, accepted)
         _note_translation(r, tr, options, build)
         build.summaries.append(_summary(r.gen, findings, tr, layouts))
         if tr.translated is not None:
@@ -184,7 +186,12 @@ def _proof_setting(options: Options, cc: tuple[str, str] | None) -> str:
 
 
 def _prove_predicates(
-    r: Ingested, tr: _Translation, options: Options, cc: tuple[str, str] | None, cache: Cache | None
+    r: Ingested,
+    tr: _Translation,
+    options: Options,
+    cc: tuple[str, str] | None,
+    cache: Cache | None,
+    accepted: dict[str, Any],
 ) -> _Translation:
     """Hold every translated back end to the drop's C (checks/predicates.py); a validator they
     disagree on ships on the C path, with a located warning."""
@@ -194,7 +201,7 @@ def _prove_predicates(
     elif cc is None:
         proof = predicates.not_run("no C compiler on PATH")
     else:
-        proof = predicates.prove(r.gen, r.root, tr.translated, cc[0], cc[1], cache)
+        proof = predicates.prove(r.gen, r.root, tr.translated, cc[0], cc[1], cache, accepted)
     notes = [*tr.notes.notes, *predicates.findings(r.gen, proof)]
     shipped = predicates.apply(r.gen, tr.translated, proof)
     return _Translation(replace(tr.notes, notes=notes, predicates=proof.summary), shipped)

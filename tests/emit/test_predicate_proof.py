@@ -137,3 +137,39 @@ def test_without_a_compiler_the_summary_says_the_proof_did_not_run(
     assert "predicates not proven: no C compiler on PATH" in out
     code, out, _ = generate(capsys, drop, tmp_path / "b", "--no-verify-cc")
     assert code == 0 and "predicates not proven: --no-verify-cc" in out
+
+
+def test_a_gate_that_leaves_out_an_opcode_is_caught(
+    cc: str,
+    drop: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """validate() is "some top-level C validator accepts": a gate without the opcode the C
+    accepts (here an empty one) is caught, and the validator ships on the C path with the
+    opcodes the C accepted it on added to its gate."""
+    from tpbgen.translate import validators
+
+    monkeypatch.setattr(validators, "opcode_gate", lambda *_: frozenset())
+    out = tmp_path / "out"
+    code, summary, err = generate(capsys, drop, out)
+    assert "1 disagree, decided in C: is_valid_toy" in summary
+    assert code == 0, err
+    assert (
+        "warning [predicate-proof]: is_valid_toy: the dispatch (its opcode gate) disagrees" in err
+    )
+    assert "validate() does not run is_valid_toy on opcode(s) 0x01" in err
+    text = (out / "tpb_isa" / "toy" / "validators.py").read_text()
+    assert "C_PATH[" in text and re.search(r"DISPATCH[^}]*0x01|DISPATCH[^}]*\bA\b", text), text
+
+
+def test_an_untranslated_validator_has_its_dispatch_held_and_says_so(
+    cc: str, drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = drop / "neuron_toy_arch_isa" / "tpb" / "aws_neuron_isa_tpb_common.h"
+    loop = "    int k = 0;\nagain:\n    k++;\n    if (k < 2) goto again;\n    return i.toy.opcode"
+    header.write_text(HEADER.replace("    return i.toy.opcode", loop))
+    code, out, err = generate(capsys, drop, tmp_path / "out")
+    assert code == 0 and "warning [untranslated]: is_valid_toy" in err, err
+    assert "(1 validators; only the dispatch of untranslated is_valid_toy)" in out, out

@@ -41,8 +41,8 @@ from .seeds import score_code
 MIN_WORDS = 10_000  # per generation
 MIN_PER_VALIDATOR = 2048
 SEEDS = 16  # accepted words the term-aimed words are made from, per validator
-CLIMBS = 2  # searches for a first accepted word (seeds.py), when no other word is one
-PROOF_VERSION = 1
+CLIMBS = 3  # searches for a first accepted word (seeds.py), when no other word is one
+PROOF_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class Proof:
     validators: int = 0
     disagreements: tuple[Disagreement, ...] = ()
     unaccepted: tuple[str, ...] = ()  # validators the C accepted no word of the corpus of
+    untranslated: tuple[str, ...] = ()  # validators with no translation: their dispatch alone held
 
     @property
     def summary(self) -> str:
@@ -73,6 +74,8 @@ class Proof:
         held = f"predicates held to {self.compiler} on {self.words} words ({self.validators} validators"
         if self.unaccepted:
             held += f"; no word found that the C accepts for {', '.join(self.unaccepted)}"
+        if self.untranslated:
+            held += f"; only the dispatch of untranslated {', '.join(self.untranslated)}"
         held += ")"
         if not self.disagreements:
             return held
@@ -85,10 +88,20 @@ def not_run(why: str) -> Proof:
 
 
 def prove(
-    gen: Generation, root: Path, tr: TranslatedGen, cc: str, ident: str, cache: Cache | None
+    gen: Generation,
+    root: Path,
+    tr: TranslatedGen,
+    cc: str,
+    ident: str,
+    cache: Cache | None,
+    accepted: dict[str, Any] | None = None,
 ) -> Proof:
     """The proof for one generation, from the cache when these inputs, this translation and
-    this compiler were proven before."""
+    this compiler were proven before. `accepted` ({validator: words its C accepted}) is shared
+    by the generations of one run: a validator of the same name in the next generation tries
+    them first (the C decides), which spares most searches for a first accepted word. Since the
+    words shape the corpus, they are part of the cache key, and a cached proof hands on the
+    words it found, so a run says the same whatever the cache held."""
     try:
         importlib.import_module("numpy")
     except ImportError:
@@ -96,10 +109,12 @@ def prove(
     names = tuple(t.name for t in tr.top)
     if not names:
         return Proof(True, compiler=cc)
-    key = _key(gen, tr, cc, ident)
+    accepted = {} if accepted is None else accepted
+    key = _key(gen, tr, cc, ident, accepted)
     hit = cache.get("predproof", gen.name, key) if cache is not None else None
     cached = _from_payload(hit, cc)
     if cached is not None:
+        accepted.update(_accepted_from(hit))
         return cached
     from .cpredicates import CompileError, build
 
@@ -107,9 +122,15 @@ def prove(
         c = build(cc, gen, root, names)
     except (CompileError, OSError) as exc:
         return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
-    proof = _Prover(gen, tr, c.run).run(cc)
+    try:
+        found_before = dict(accepted)
+        prover = _Prover(gen, tr, c.run, accepted)
+    except Exception as exc:  # the translation itself does not load: a translator bug
+        return not_run(f"the translated code does not load ({_exc(exc)})")
+    proof = prover.run(cc)
     if cache is not None:
-        cache.put("predproof", gen.name, key, _payload(proof))
+        found = {n: w for n, w in accepted.items() if found_before.get(n) is not w}
+        cache.put("predproof", gen.name, key, {**_payload(proof), "accepted": _hex(found)})
     return proof
 
 
@@ -158,8 +179,11 @@ CRun = Callable[[str, Any], Any]  # (validator, words) -> the C's verdicts
 
 
 class _Prover:
-    def __init__(self, gen: Generation, tr: TranslatedGen, c_run: CRun) -> None:
+    def __init__(
+        self, gen: Generation, tr: TranslatedGen, c_run: CRun, earlier: dict[str, Any]
+    ) -> None:
         self.gen, self.tr, self.c_run = gen, tr, c_run
+        self.earlier = earlier  # validator -> words its C accepted in an earlier generation
         self.np = importlib.import_module("numpy")
         self.support = "tpbgen.templates.support"
         self.untranslated_error = importlib.import_module(
@@ -167,6 +191,8 @@ class _Prover:
         ).UntranslatedPredicate
         self.scalar = self._scalar_namespace()
         self.batch = self._batch_namespace()
+        self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
+        self.memo: dict[Any, Any] = {}  # encoded edge values, by the numbers they straddle
 
     def run(self, cc: str) -> Proof:
         from . import corpus
@@ -176,9 +202,8 @@ class _Prover:
         per = max(MIN_PER_VALIDATOR, math.ceil(MIN_WORDS / len(tops)))
         found: list[Disagreement] = []
         every: list[Any] = []
-        self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
-        self.memo: dict[Any, Any] = {}
         unaccepted: list[str] = []
+        untranslated = {u.name for u in self.tr.untranslated}
         for t in tops:
             rng = np.random.default_rng(zlib.crc32(f"{self.gen.name} {t.name}".encode()))
             words = self._corpus(corpus, t.name, t.opcodes, rng, per)
@@ -186,7 +211,7 @@ class _Prover:
             want = self.c_run(t.name, words)
             if not want.any():
                 unaccepted.append(t.name)
-            if t.name not in {u.name for u in self.tr.untranslated}:
+            if t.name not in untranslated:
                 found += self._scalar(t.name, words, want)
                 found += self._batch(t.name, words, want)
         W = np.concatenate(every)
@@ -198,6 +223,7 @@ class _Prover:
             validators=len(tops),
             disagreements=tuple(found),
             unaccepted=tuple(unaccepted),
+            untranslated=tuple(t.name for t in tops if t.name in untranslated),
         )
 
     def _corpus(
@@ -216,24 +242,27 @@ class _Prover:
         pool = corpus.boundary_words(opcodes, found, rng, count)
         seeds = pool[self.c_run(name, pool)][:SEEDS]
         # words another validator accepts, under this one's opcodes (they often share terms)
-        other = np.concatenate([pool[:2], *self.accepted])[-SEEDS:]
+        earlier = [self.earlier[name]] if name in self.earlier else []
+        other = np.concatenate([pool[:2], *self.accepted, *earlier])[-SEEDS:]
         if opcodes:
             other[:, 0] = rng.choice(np.array(opcodes, dtype=np.uint8), size=other.shape[0])
         if not seeds.shape[0]:
             seeds = other[self.c_run(name, other)][:SEEDS]
-        for attempt in range(CLIMBS):
+        for attempt in range(CLIMBS if f"_s_{name}" in self.scalar else 0):
             if seeds.shape[0]:
                 break
-            # climb from the all-zero word and a word another validator accepts (or a boundary
-            # word), then from two others
-            starts = np.zeros((2, corpus.WORD), dtype=np.uint8)
-            starts[attempt > 0] = pool[2 * attempt]
-            starts[1] = other[-1 - attempt]
+            # climb from the all-zero word, then from a word another validator accepts (or a
+            # boundary word), then from a boundary word
+            starts = np.zeros((1, corpus.WORD), dtype=np.uint8)
+            if attempt:
+                starts[0] = other[-1] if attempt == 1 else pool[attempt]
             if opcodes:
                 starts[:, 0] = opcodes[attempt % len(opcodes)]
             score = self.scalar[f"_s_{name}"]
             seeds = climb(score, lambda w: self.c_run(name, w), starts, found, rng)[:SEEDS]
         self.accepted.append(seeds)
+        if seeds.shape[0]:
+            self.earlier[name] = seeds
         aimed = corpus.term_words(seeds, found, rng, count // 4)
         more = aimed[self.c_run(name, aimed)] if aimed.shape[0] else aimed
         if more.shape[0]:  # accepted words one field away from the first: seeds of a second round
@@ -388,10 +417,12 @@ def _exc(exc: BaseException) -> str:
 # -- the cache ------------------------------------------------------------------------------------
 
 
-def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str) -> str:
-    """Everything the proof's answer depends on: the inputs, the translation, the compiler."""
+def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str, accepted: dict[str, Any]) -> str:
+    """Everything the proof's answer depends on: the inputs, the translation, the compiler, the
+    accepted words it starts from."""
     h = hashlib.sha256(f"predicate-proof {PROOF_VERSION} tpbgen {__version__}\n".encode())
     h.update(f"{gen.inputs_sha256}\n{cc}\n{ident}\n".encode())
+    h.update(repr(sorted(_hex(accepted).items())).encode())
     for f in tr.functions:
         h.update(f.code.encode())
     for code in tr.batch_functions:
@@ -405,6 +436,7 @@ def _payload(proof: Proof) -> dict[str, Any]:
         "words": proof.words,
         "validators": proof.validators,
         "unaccepted": list(proof.unaccepted),
+        "untranslated": list(proof.untranslated),
         "disagreements": [
             {
                 "validator": d.validator,
@@ -420,7 +452,7 @@ def _payload(proof: Proof) -> dict[str, Any]:
 
 def _from_payload(doc: Any, cc: str) -> Proof | None:
     """A cached proof, checked field by field; None (prove again) when it is not one."""
-    if not isinstance(doc, dict):
+    if not isinstance(doc, dict) or not isinstance(doc.get("accepted"), dict):
         return None
     try:
         found = tuple(
@@ -435,8 +467,28 @@ def _from_payload(doc: Any, cc: str) -> Proof | None:
         )
         words, validators = doc["words"], doc["validators"]
         unaccepted = tuple(str(n) for n in doc["unaccepted"])
+        untranslated = tuple(str(n) for n in doc["untranslated"])
         if not (isinstance(words, int) and isinstance(validators, int)):
             return None
     except (KeyError, TypeError, ValueError):
         return None
-    return Proof(True, "", cc, words, validators, found, unaccepted)
+    return Proof(True, "", cc, words, validators, found, unaccepted, untranslated)
+
+
+def _hex(accepted: dict[str, Any]) -> dict[str, list[str]]:
+    return {n: [bytes(w).hex() for w in words] for n, words in accepted.items()}
+
+
+def _accepted_from(doc: Any) -> dict[str, Any]:
+    """The accepted words a cached proof found (checked; none when the entry has none)."""
+    np = importlib.import_module("numpy")
+    out: dict[str, Any] = {}
+    try:
+        for name, words in doc["accepted"].items():
+            raw = b"".join(bytes.fromhex(w) for w in words)
+            if len(raw) % 64 or not isinstance(name, str):
+                return {}
+            out[name] = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 64).copy()
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return {}
+    return out

@@ -12,12 +12,14 @@ in the scalar back end it is written in cannot make the proof pass.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..translate.analyses import conjuncts
 from ..translate.lir import Call, LFunction, Return, View
 from ..translate.to_python import PyEmitter
-from .corpus import Target
+
+if TYPE_CHECKING:  # corpus.py needs numpy, which the generator only uses when it is there
+    from .corpus import Target
 
 Score = Callable[[bytes, int], int]
 
