@@ -5,9 +5,13 @@ arrives with its own struct (additive), and nothing else about them moves."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tpb_paths import HEADER_ROOT
 
 from .helpers import findings, of_kind, run_quiet
 
@@ -84,3 +88,20 @@ def test_layouts_of_the_families(walk: dict[str, list[dict[str, Any]]]) -> None:
     for fs in walk.values():
         for f in of_kind(fs, "field.retyped", "field.moved", "field.removed", "struct.size"):
             assert TT not in f["subject"] and "S2S2D2_STT" not in f["subject"], f["subject"]
+
+
+def test_the_firmware_overlay_reaches_the_opcode_matrix(tmp_path: Path) -> None:
+    """With the drop's firmware_status.json each matrix cell says what the firmware does; the
+    same drop without it gives cells without the field (the report is what it was)."""
+    r = run_quiet("--all", "--format", "json")
+    rows = {row["value"]: row["cells"] for row in r.json()["opcode_matrix"]["rows"]}
+    assert [c["firmware"] for c in rows[0x44]] == ["working"] * 4
+    assert [c["firmware"] for c in rows[0x5F]] == ["stub"] * 4
+    assert rows[0x87][0]["firmware"] == "absent" and not rows[0x87][1]["present"]
+    assert [c["firmware"] for c in rows[0x43]] == [""] * 4
+    drop = tmp_path / "drop"
+    shutil.copytree(HEADER_ROOT, drop)
+    (drop / "firmware_status.json").unlink()
+    bare = run_quiet("--all", "--headers", str(drop), "--format", "json")
+    cells = [c for row in bare.json()["opcode_matrix"]["rows"] for c in row["cells"]]
+    assert cells and not any("firmware" in c for c in cells)

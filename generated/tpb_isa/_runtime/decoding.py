@@ -24,6 +24,10 @@ class OpcodeStatus:
     maintained: bool | None  # None when the header comment has no maintenance marker
     note: str  # e.g. "use TensorScalarArithOp instead"
     struct: str  # the class it decodes to, or the outside struct's C name, "" when unbound
+    # what the drop's firmware overlay says the device does with it ("working", "stub",
+    # "absent"), "" when the drop has no overlay or the overlay says nothing about the opcode
+    firmware: str = ""
+    firmware_note: str = ""
 
 
 class Decoder:
@@ -38,11 +42,13 @@ class Decoder:
         opcodes: type[IntEnum],
         structs: Mapping[int, type[Any]],
         outside: Mapping[int, str],
+        firmware: Mapping[int, tuple[str, str]] | None = None,
     ) -> None:
         self.generation = generation
         self.opcodes = opcodes
         self.structs = structs
         self.outside = outside
+        self.firmware = dict(firmware or {})  # opcode -> (state, note), from firmware_status.json
 
     def decodable(self, opcode: int) -> bool:
         """True when this generation's OPCODE enum defines the value and binds it to an ingested
@@ -51,7 +57,8 @@ class Decoder:
 
     def status(self, opcode: int) -> OpcodeStatus:
         """What this generation says about an opcode byte: its name, whether the OPCODE enum
-        defines it and it decodes, its maintenance marker and note, the struct it is bound to."""
+        defines it and it decodes, its maintenance marker and note, the struct it is bound to,
+        and what the drop's firmware overlay says about it."""
         try:
             op = self.opcodes(opcode)
         except ValueError:
@@ -61,7 +68,10 @@ class Decoder:
         maintained, note = (
             (op.info.maintained, op.info.note) if isinstance(op, InfoEnum) else (None, "")
         )
-        return OpcodeStatus(opcode, op.name, True, cls is not None, maintained, note, struct)
+        fw, fw_note = self.firmware.get(opcode, ("", ""))
+        return OpcodeStatus(
+            opcode, op.name, True, cls is not None, maintained, note, struct, fw, fw_note
+        )
 
     def decode(self, word: Word) -> Any:
         """The instruction as the struct bound to its opcode byte; DecodeError when it has none."""

@@ -80,7 +80,19 @@ BOUND_OUTSIDE: Final[dict[int, str]] = {
 #: What `decode` returns: the struct of one of this generation's decodable opcodes.
 Instruction: TypeAlias = S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
 
-DECODER: Final = Decoder('sunda', Opcode, OPCODE_STRUCT, BOUND_OUTSIDE)
+# What the drop's firmware_status.json says the device firmware does with an opcode.
+FIRMWARE: Final[dict[int, tuple[str, str]]] = {
+    0x44: ('working', 'a full DVE worker ships (founding document 7c, 8)'),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP
+    0x4f: ('stub', 'the self-name string is present but the body only logs (founding document 8)'),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH
+    0x54: ('working', 'a full DVE worker ships (founding document 7c, 8)'),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP
+    0x5f: ('stub', 'the self-name string is present but the body only logs (founding document 8)'),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC
+    0x87: ('absent', "no worker and no 'Dual' string anywhere in the firmware blob (founding document 7a, 7b, 8)"),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH
+    0x88: ('absent', "no worker and no 'Dual' string anywhere in the firmware blob (founding document 7a, 7b, 8)"),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC
+}
+
+DECODER: Final = Decoder(
+    'sunda', Opcode, OPCODE_STRUCT, BOUND_OUTSIDE, FIRMWARE
+)
 
 
 def decode(word: Word) -> Instruction:

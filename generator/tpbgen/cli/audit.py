@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from .. import collector
@@ -95,6 +96,7 @@ def _run(args: argparse.Namespace) -> Outcome:
     from ..audit.classify import counts, fails
     from ..audit.report import render
     from ..audit.run import audit_walk
+    from ..frontend.firmware import OVERLAY_NAME, read_overlay
     from ..frontend.ingest import ingest_root
 
     use_cache = not args.no_cache
@@ -116,6 +118,15 @@ def _run(args: argparse.Namespace) -> Outcome:
                 code="usage",
             )
         report = audit_walk(gens)
+        overlay = read_overlay(args.headers, gens, str(args.headers / OVERLAY_NAME))
+        if overlay is not None:
+            report = replace(
+                report,
+                firmware={
+                    g.name: {op: (f.firmware, f.note) for op, f in overlay.facts(g.name).items()}
+                    for g in gens
+                },
+            )
     else:
         if not (args.old and args.new):
             raise fail(

@@ -22,6 +22,7 @@ from ..checks.annotations import check_annotations
 from ..checks.reconcile import Finding, reconcile, waivers_for
 from ..checks.verify_cc import find_cc, verify_cc
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
+from ..frontend.firmware import OVERLAY_NAME, read_overlay
 from ..frontend.ingest import Ingested, cache_key, ingest_root
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
 from ..frontend.limits import Limits
@@ -150,7 +151,13 @@ def build_package(
     summaries: list[GenSummary] = []
     translated: list[tuple[Generation, TranslatedGen]] = []
     unusable = False
-    key = render_key([r.gen for r in results])
+    firmware = None
+    try:
+        firmware = read_overlay(headers, [r.gen for r in results], str(headers / OVERLAY_NAME))
+    except TpbgenError as exc:
+        diagnostics += exc.diagnostics
+        unusable = True
+    key = render_key([r.gen for r in results], firmware.sha256 if firmware else "")
     hit = None
     if cache is not None and not keep_translated:
         seen = len(cache.warnings)
@@ -207,7 +214,7 @@ def build_package(
     gens = [r.gen for r in results]
     man = manifest(gens)
     shipped = shipped_headers(results)
-    files = render(RenderInput(translated, audit_markdown(gens), man, shipped))
+    files = render(RenderInput(translated, audit_markdown(gens), man, shipped, firmware))
     man["files"] = manifest_files(files)
     files[MANIFEST] = json.dumps(man, indent=2, sort_keys=True) + "\n"
     build.files = files
@@ -266,15 +273,17 @@ def code_hash() -> str:
     return h.hexdigest()
 
 
-def render_key(gens: list[Generation]) -> str:
+def render_key(gens: list[Generation], firmware_sha256: str = "") -> str:
     """What a rendered package depends on: every generation's IR key (its inputs and what shaped
-    its IR), tpbgen's code and templates, and the versions of Python and Jinja."""
+    its IR), the firmware overlay's bytes, tpbgen's code and templates, and the versions of
+    Python and Jinja."""
     import jinja2
 
     parts = [
         f"render {RENDER_CACHE_VERSION} tpbgen {__version__} code {code_hash()}",
         f"python {sys.version} jinja2 {jinja2.__version__}",
         *(f"{g.name} {cache_key(g.inputs_sha256)}" for g in gens),
+        *([f"firmware {firmware_sha256}"] if firmware_sha256 else []),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 

@@ -19,6 +19,7 @@ from typing import Any
 import jinja2
 
 from .. import __version__
+from ..frontend.firmware import FirmwareFact, FirmwareOverlay
 from ..ir.model import Generation
 from ..resolve import MaintenanceStatus
 from ..templating import environment, runtime_api, support_files, template_root
@@ -35,6 +36,7 @@ class RenderInput:
     headers: dict[str, dict[str, str]] = field(
         default_factory=dict
     )  # gen -> {path under the root: text}, shipped for the C validators
+    firmware: FirmwareOverlay | None = None  # the drop's firmware_status.json, when it has one
 
 
 def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Traversable | Path]]:
@@ -85,7 +87,14 @@ BATCH_HELPERS = (
 )
 
 
-def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCtx:
+def gen_context(
+    gen: Generation,
+    tr: TranslatedGen,
+    has_executor: bool,
+    firmware: dict[int, FirmwareFact] | None = None,
+) -> GenCtx:
+    """One generation's template context; `firmware`: the overlay's facts about it, by opcode."""
+    firmware = firmware or {}
     ctx = build_context(gen, tr)
     em = NpEmitter()
     batch = []
@@ -120,7 +129,9 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
             for f in gen.files
             if f.path.startswith(gen.tpb_dir + "/") and f.path.endswith(".h")
         ],
-        "opcode_rows": _opcode_rows(ctx),
+        "opcode_rows": _opcode_rows(ctx, firmware),
+        # the firmware overlay's facts about this generation: (value, name, state, note)
+        "firmware": [(f.opcode, f.name, f.firmware, f.note) for f in firmware.values()],
         "has_executor": has_executor,
     }
     for k, v in extra.items():
@@ -134,9 +145,12 @@ class OpcodeRow:
     name: str
     status: str  # "maintained", "not maintained: <note>", "no marker"
     struct: str  # class it decodes to, "outside: <C struct>", or "-"
+    firmware: (
+        str  # the firmware overlay's state ("working", "stub", "absent"), "" when it says nothing
+    )
 
 
-def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
+def _opcode_rows(ctx: GenCtx, firmware: dict[int, FirmwareFact]) -> list[OpcodeRow]:
     enum = next((e for e in ctx.enums if e.cls == ctx.opcode_cls), None)
     if enum is None:
         return []
@@ -150,7 +164,8 @@ def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
             if m.value in decode
             else (f"outside: `{outside[m.value]}`" if m.value in outside else "-")
         )
-        rows.append(OpcodeRow(m.value, m.name, status, struct))
+        fw = firmware.get(m.value)
+        rows.append(OpcodeRow(m.value, m.name, status, struct, fw.firmware if fw else ""))
     return rows
 
 
@@ -165,7 +180,10 @@ def render(inp: RenderInput) -> dict[str, str]:
     env = _environment(str(template_root()))
     base = template_root() / "runtime"
     has_executor = (base / "gen" / "executor.py.j2").is_file()
-    contexts = [gen_context(g, tr, has_executor) for g, tr in inp.gens]
+    fw = inp.firmware
+    contexts = [
+        gen_context(g, tr, has_executor, fw.facts(g.name) if fw else {}) for g, tr in inp.gens
+    ]
     common: dict[str, Any] = {
         "runtime_api": runtime_api(),
         "validator_helpers": VALIDATOR_HELPERS,
