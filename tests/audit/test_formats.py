@@ -15,6 +15,7 @@ import pytest
 
 from tpb_paths import HEADER_ROOT, REPO
 from tpbgen.audit import render_audit_markdown
+from tpbgen.frontend.firmware import read_overlay
 from tpbgen.frontend.ingest import ingest_root
 
 from .helpers import copy_generation, edit, run
@@ -194,7 +195,10 @@ def test_markdown_is_deterministic_and_relative() -> None:
 def test_markdown_cli_matches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
     r = run(capsys, "--all", "--format", "md")
     gens = [x.gen for x in ingest_root(HEADER_ROOT)]
-    assert r.out == render_audit_markdown(gens)
+    overlay = read_overlay(HEADER_ROOT, gens)  # the drop's firmware_status.json
+    assert overlay is not None
+    assert r.out == render_audit_markdown(gens, overlay.states())
+    assert "fw:absent" in r.out
 
 
 @pytest.mark.parametrize(

@@ -123,9 +123,10 @@ def test_without_the_overlay_nothing_changes(
         if path.read_bytes() != (committed / rel).read_bytes():
             differ.add(str(rel))
     decoders = {f"tpb_isa/{g}/decode.py" for g in ("sunda", "cayman", "mariana", "maverick")}
-    assert differ == {"MANIFEST.json", "README.md"} | decoders
+    assert differ == {"MANIFEST.json", "README.md", "AUDIT.md"} | decoders
     for rel in decoders:
         assert "FIRMWARE" not in (out / rel).read_text()
     readme = (out / "README.md").read_text()
     assert "firmware" not in readme.lower().replace("firmware_status", "")
     assert "with maintenance status</summary>" in readme
+    assert "fw:" not in (out / "AUDIT.md").read_text()

@@ -120,13 +120,7 @@ def _run(args: argparse.Namespace) -> Outcome:
         report = audit_walk(gens)
         overlay = read_overlay(args.headers, gens, str(args.headers / OVERLAY_NAME))
         if overlay is not None:
-            report = replace(
-                report,
-                firmware={
-                    g.name: {op: (f.firmware, f.note) for op, f in overlay.facts(g.name).items()}
-                    for g in gens
-                },
-            )
+            report = replace(report, firmware=overlay.states())
     else:
         if not (args.old and args.new):
             raise fail(

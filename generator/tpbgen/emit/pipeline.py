@@ -22,7 +22,7 @@ from ..checks.annotations import check_annotations
 from ..checks.reconcile import Finding, reconcile, waivers_for
 from ..checks.verify_cc import find_cc, verify_cc
 from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
-from ..frontend.firmware import OVERLAY_NAME, read_overlay
+from ..frontend.firmware import OVERLAY_NAME, FirmwareOverlay, read_overlay
 from ..frontend.ingest import Ingested, cache_key, ingest_root
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
 from ..frontend.limits import Limits
@@ -82,10 +82,10 @@ def manifest(gens: list[Generation]) -> dict[str, Any]:
     }
 
 
-def audit_markdown(gens: list[Generation]) -> str:
+def audit_markdown(gens: list[Generation], firmware: FirmwareOverlay | None = None) -> str:
     from ..audit import render_audit_markdown
 
-    return render_audit_markdown(gens)
+    return render_audit_markdown(gens, firmware.states() if firmware else None)
 
 
 def shown(findings: list[Finding]) -> list[Diagnostic]:
@@ -214,7 +214,7 @@ def build_package(
     gens = [r.gen for r in results]
     man = manifest(gens)
     shipped = shipped_headers(results)
-    files = render(RenderInput(translated, audit_markdown(gens), man, shipped, firmware))
+    files = render(RenderInput(translated, audit_markdown(gens, firmware), man, shipped, firmware))
     man["files"] = manifest_files(files)
     files[MANIFEST] = json.dumps(man, indent=2, sort_keys=True) + "\n"
     build.files = files

@@ -41,6 +41,10 @@ class FirmwareOverlay:
     def facts(self, gen: str) -> dict[int, FirmwareFact]:
         return {f.opcode: f for f in self.by_gen.get(gen, ())}
 
+    def states(self) -> dict[str, dict[int, tuple[str, str]]]:
+        """Per generation: opcode -> (firmware state, note), as the audit shows them."""
+        return {g: {f.opcode: (f.firmware, f.note) for f in fs} for g, fs in self.by_gen.items()}
+
 
 @cache
 def overlay_schema() -> dict[str, Any]:
