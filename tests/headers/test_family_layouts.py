@@ -137,7 +137,8 @@ def test_s3s3d3_tt_lines(gen: str) -> None:
                 "has_valid_tensor_tensor_bf16_op": 180, "tensor_tensor_bf16_access_pattern_check": 214,
                 "s3s3d3_tt_src_dst_dtype": 229, "has_valid_tensor_tensor_bf16_in_dtype": 244}  # fmt: skip
         assert [x.split("(")[0] for x in lines[54:57]] == ["//     && is_valid_dtype"] * 3
-        assert lines[185] == "// }" and lines[232] == "// }" and lines[246] == "// }"
+        assert lines[133] == "// }" and lines[185] == "// }" and lines[232] == "// }"
+        assert lines[246] == "// }"
         assert "NC_v2 only" in lines[19] or "NC_v2 only" in lines[20]
         assert "64-bit" in lines[255] and "Cayman" in lines[255]
     else:

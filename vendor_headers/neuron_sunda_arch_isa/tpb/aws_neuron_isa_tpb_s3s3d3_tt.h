@@ -128,10 +128,10 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S3S3D3_TT_STRUCT) == 64, "Error: NEURON_
 //     && tensor3d_valid(i.s3s3d3_tt.src1_mem_pattern, Dtype::UINT32, WriteTensor::False, AllowedInPSUM::True, AllowedInSBUF::True)
 //     && tensor3d_valid(i.s3s3d3_tt.dst_mem_pattern, i.s3s3d3_tt.out_dtype, WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
 //     && tensor_tensor_bf16_access_pattern_check(i)
-//     && s3s3d3_tt_src_element_cnt_check(i) && s3s3d3_tt_dst_element_cnt_check(i)
+//     && s3s3d3_tt_src_element_cnt_check(i)
+//     && s3s3d3_tt_dst_element_cnt_check(i)
 //     && tt_valid_partitions(i.s3s3d3_tt.src0_mem_pattern.start_addr, i.s3s3d3_tt.src1_mem_pattern.start_addr)
 // }
-
 
 
 // fn s3s3d3_tt_src_element_cnt_check(i: Inst) -> bool {
