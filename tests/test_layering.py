@@ -119,6 +119,7 @@ def test_audit_imports_no_renderer_driver_or_cli() -> None:
 # shipped headers) is the driver's and cli/'s; checks/annotations reads the size-annotation
 # grammar, a rule on comment strings already in the IR, not header text.
 FRONT_END_USERS = {
+    ("driver", "frontend.firmware"),
     ("driver", "frontend.ingest"),
     ("driver", "frontend.limits"),
     ("driver", "frontend.shipped"),

@@ -26,10 +26,12 @@ from .checks.executor import check_executor
 from .checks.reconcile import Finding, reconcile, waivers_for
 from .checks.verify_cc import compiler, prove_layouts
 from .errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
+from .frontend.firmware import OVERLAY_NAME, read_overlay
 from .frontend.ingest import Ingested, ingest_root
 from .frontend.limits import DEFAULT as DEFAULT_LIMITS
 from .frontend.limits import Limits
 from .frontend.shipped import shipped_headers
+from .ir.firmware import FirmwareOverlay
 from .ir.model import Generation
 from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
 from .translate.validators import TranslatedGen, translate
@@ -103,8 +105,11 @@ def generate(headers: Path, options: Options = Options()) -> Build:
     cache = Cache() if options.use_cache else None
     results = ingest_root(headers, use_cache=options.use_cache, cache=cache, limits=options.limits)
     build = Build({}, [], [w for r in results for w in r.warnings])
+    firmware = _read_firmware(headers, results, build)
     cc = compiler() if options.verify else None
-    key = render_key([r.gen for r in results], _proof_setting(options, cc))
+    key = render_key(
+        [r.gen for r in results], _proof_setting(options, cc), firmware.sha256 if firmware else ""
+    )
     hit = _cached_rendering(cache, key, results, options, build)
     fresh: list[tuple[Ingested, _Translation]] = []
     accepted: dict[str, Any] = {}  # words each validator's C accepted, for the next generation
@@ -126,11 +131,22 @@ def generate(headers: Path, options: Options = Options()) -> Build:
     if hit is not None:
         build.files = dict(hit.files)
         return build
-    build.files = _render(results, fresh)
+    build.files = _render(results, fresh, firmware)
     if cache is not None:
         done = {r.gen.name: t.notes for r, t in fresh}
         cache.put("render", "package", key, rendered_payload(done, build.files))
     return build
+
+
+def _read_firmware(headers: Path, results: list[Ingested], build: Build) -> FirmwareOverlay | None:
+    """The drop's optional firmware overlay, checked against its generations; a bad one is an
+    input error (the build fails, nothing is written)."""
+    try:
+        return read_overlay(headers, [r.gen for r in results], str(headers / OVERLAY_NAME))
+    except TpbgenError as exc:
+        build.diagnostics += exc.diagnostics
+        build.unusable = True
+        return None
 
 
 def _cached_rendering(
@@ -247,7 +263,11 @@ def _executor_summary(gen: Generation) -> str:
     )
 
 
-def _render(results: list[Ingested], fresh: list[tuple[Ingested, _Translation]]) -> dict[str, str]:
+def _render(
+    results: list[Ingested],
+    fresh: list[tuple[Ingested, _Translation]],
+    firmware: FirmwareOverlay | None,
+) -> dict[str, str]:
     """The package: every generation's tables, the audit page and the headers it ships. (The
     audit and the renderer are imported here: a warm run, served by the cache, never loads them.)"""
     from .audit import render_audit_markdown
@@ -255,8 +275,9 @@ def _render(results: list[Ingested], fresh: list[tuple[Ingested, _Translation]])
 
     shipped = shipped_headers(results)
     translated = [(r.gen, t.translated) for r, t in fresh if t.translated is not None]
-    audit_md = render_audit_markdown([r.gen for r in results])
-    return render(RenderInput(translated, audit_md, shipped))
+    gens = [r.gen for r in results]
+    audit_md = render_audit_markdown(gens, firmware.states() if firmware else None)
+    return render(RenderInput(translated, audit_md, shipped, firmware))
 
 
 def build_files(

@@ -42,11 +42,11 @@ def code_hash() -> str:
     return h.hexdigest()
 
 
-def render_key(gens: list[Generation], proof: str) -> str:
+def render_key(gens: list[Generation], proof: str, firmware_sha256: str = "") -> str:
     """What a rendered package depends on: every generation's IR key (its inputs and what shaped
     its IR), tpbgen's code and templates, the versions of Python and Jinja, and `proof`: what
     the predicate proof runs with (the compiler's identity, or why it does not run), since a
-    predicate it finds wrong is rendered on the C path."""
+    predicate it finds wrong is rendered on the C path; and the firmware overlay's bytes."""
     import jinja2
 
     parts = [
@@ -54,6 +54,7 @@ def render_key(gens: list[Generation], proof: str) -> str:
         f"python {sys.version} jinja2 {jinja2.__version__}",
         f"predicate proof: {proof}",
         *(f"{g.name} {cache_key(g.inputs_sha256)}" for g in gens),
+        *([f"firmware {firmware_sha256}"] if firmware_sha256 else []),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 

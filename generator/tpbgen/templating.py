@@ -205,6 +205,19 @@ def isort_names(names: list[str]) -> list[str]:
     return sorted(set(names), key=_isort_key)
 
 
+def _natural_key(name: str) -> tuple[int, tuple[tuple[int, int | str], ...]]:
+    """ruff's RUF022 order for `__all__`: SCREAMING_CASE, then CamelCase, then the rest; inside a
+    group a case-sensitive natural order (digit runs compare as numbers: `S2S2D2_STT` < `S2_BN`)."""
+    group = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    runs = re.findall(r"\d+|\D+", name)
+    return (group, tuple((0, int(r)) if r.isdigit() else (1, r) for r in runs))
+
+
+def all_names(names: list[str]) -> list[str]:
+    """The members of an `__all__` list in the order ruff's RUF022 checks."""
+    return sorted(set(names), key=_natural_key)
+
+
 def from_import(module: str, names: list[str], width: int = 100) -> str:
     """`from module import a, b` the way isort (ruff's I001) writes it: sorted, wrapped at `width`."""
     ordered = isort_names(names)
@@ -276,6 +289,7 @@ def environment(subdir: str = "") -> jinja2.Environment:
     env.globals["fit"] = fit
     env.filters["local"] = lambda loc, g: str(loc).removeprefix(g.tpb_dir.rstrip("/") + "/")
     env.filters["isort_names"] = isort_names
+    env.filters["all_names"] = all_names
     env.globals["from_import"] = from_import
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, indent=2, sort_keys=True)
     return env

@@ -16,6 +16,7 @@ import pytest
 from tpb_paths import HEADER_ROOT, REPO
 from tpbgen.audit import render_audit_markdown
 from tpbgen.errors import shown_path
+from tpbgen.frontend.firmware import read_overlay
 from tpbgen.frontend.ingest import ingest_root
 
 from .helpers import copy_generation, edit, run
@@ -197,10 +198,14 @@ def test_markdown_cli_matches_the_library(capsys: pytest.CaptureFixture[str]) ->
     AUDIT.md (the library) relative to the header root."""
     r = run(capsys, "--all", "--format", "md")
     results = ingest_root(HEADER_ROOT)
+    gens = [x.gen for x in results]
+    overlay = read_overlay(HEADER_ROOT, gens)  # the drop's firmware_status.json
+    assert overlay is not None
     shown = shown_path(str(HEADER_ROOT.resolve()))
-    library = render_audit_markdown([x.gen for x in results])
+    library = render_audit_markdown(gens, overlay.states())
     assert r.out == library.replace("`neuron_", f"`{shown}/neuron_")
     assert r.out != library and f"`{shown}/neuron_sunda_arch_isa/tpb/" in r.out
+    assert "fw:absent" in r.out
 
 
 @pytest.mark.parametrize(

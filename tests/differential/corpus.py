@@ -118,6 +118,10 @@ def leaf_fields(gen: Generation, s: Struct, base: int = 0) -> list[tuple[int, in
             out += [(off + k * esz, esz, f.type.kind) for k in range(n)]
         elif f.bit_width is None:
             out.append((off, f.size, f.type.kind))
+        else:
+            # a bitfield: the byte(s) its bits touch, mutated as a whole (e.g. a DTYPE_PAIR's nibbles)
+            span = ((f.bit_offset or 0) + f.bit_width + 7) // 8
+            out.append((off, span, "bits"))
     return sorted(set(out))
 
 
@@ -171,6 +175,67 @@ def seeds(gen: str, validator: str) -> list[bytes]:
         return [w.s4d4_tsm(w.DUAL_ARITH, w=4), w.s4d4_tsm(w.DUAL_ARITH, w=2, rev=w.FIRST)]
     if validator == "is_valid_tsm_immediates_load":
         return [w.s2_bn(), w.s2_bn(w.IMMLD_BITVEC, dtype=w.UINT16, src_nums=(4, 2))]
+    return _family_seeds(gen, validator)
+
+
+def _family_seeds(gen: str, validator: str) -> list[bytes]:
+    """Seeds of the tensor-tensor / scalar-tensor-tensor / tensor-reduce validators."""
+    i32 = {"lo": w.INT32, "hi": w.INT32, "out_dtype": w.INT32}
+    if validator == "is_valid_s3s3d3_tt":
+        out = [
+            w.s3s3d3_tt(),
+            w.s3s3d3_tt(w.TT_BITVEC, op=w.BITWISE_XOR, **i32),
+            w.s3s3d3_tt(op=w.ADD_INT, **i32),
+            w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, hi=w.BF16),
+            w.s3s3d3_tt(w.BN_BACK_PROP, op=w.BYPASS),
+        ]
+        if gen == "sunda":
+            even = (1, 2, 2)
+            out.append(
+                w.s3s3d3_tt(
+                    w.TT_MULT_BF16,
+                    op=w.MULT,
+                    lo=w.BF16,
+                    hi=w.BF16,
+                    src0_steps=even,
+                    src1_steps=even,
+                )
+            )
+        else:
+            out.append(
+                w.s3s3d3_tt(w.TT_BITVEC, op=w.LSL, lo=w.INT64, hi=w.UINT32, out_dtype=w.INT64)
+            )
+        return out
+    if validator == "is_valid_scalar_tensor_tensor":
+        bv = {"lo": w.INT32, "hi": w.INT32, "out_dtype": w.INT32, "imm0_dtype": w.INT32}
+        return [
+            w.s2s2d2_stt(),
+            w.s2s2d2_stt(rev=w.BOTH, accum=w.ZERO_ACCUMULATE, imm0_src=w.PTR_IMM, imm0=0x100),
+            w.s2s2d2_stt(w.STT_BITVEC, op0=w.BITWISE_AND, op1=w.BITWISE_XOR, imm0=0xFF, **bv),
+        ]
+    if validator == "is_valid_tensor_tensor_scan":
+        return [
+            w.s2s2d2_stt(w.TT_SCAN, imm0=0.0),
+            w.s2s2d2_stt(w.TT_SCAN, rev=w.FIRST, imm0_src=w.REG_PTR_IMM, imm0=3),
+        ]
+    if validator == "is_valid_tensor_tensor_int_wide":
+        return [
+            w.s2s2d2d2_tt(),
+            w.s2s2d2d2_tt(op=w.MULT_INT, lo=w.INT32, hi=w.INT32, out0=w.UINT32, out1=w.INT32),
+            w.s2s2d2d2_tt(op=w.LSL, lo=w.INT16, hi=w.UINT8, out0=w.INT16, out1=w.INT16),
+        ]
+    if validator == "is_valid_tensor_reduce":
+        return [
+            w.s4d4_tr(),
+            w.s4d4_tr(negated=1, op=w.MAX, op_dim=w.SUBDIM_XY, dst_nums=(1, 1, 1, 1)),
+            w.s4d4_tr(w.TR_BITVEC, in_dtype=w.UINT32, out_dtype=w.UINT32, op=w.BITWISE_XOR),
+            w.s4d4_tr(w.TR_T_ARITH, n=32),
+        ]
+    if validator == "is_valid_tensor_reduce_bf16":
+        return [
+            w.s4d4_tr(w.TR_ADD_BF16, in_dtype=w.BF16),
+            w.s4d4_tr(w.TR_MAX_BF16, in_dtype=w.BF16, op=w.MAX),
+        ]
     return []
 
 
@@ -186,9 +251,11 @@ def mutations(
     out: list[bytes] = []
     # every field of every seed through every interesting value, one field at a time
     for s in seed_words:
-        for off, size, _kind in fields:
+        for off, size, kind in fields:
             pool = (
-                INTERESTING_8 + tuple(enum_values)
+                tuple(range(256))
+                if kind == "bits" and size == 1
+                else INTERESTING_8 + tuple(enum_values)
                 if size == 1
                 else INTERESTING_16
                 if size == 2

@@ -111,7 +111,19 @@ def test_python_and_batch_agree_with_c(
     assert total >= WORDS_PER_GEN
 
 
+_FAMILY_ARMS = {
+    "is_valid_s3s3d3_tt": "s3s3d3_tt",
+    "is_valid_scalar_tensor_tensor": "s2s2d2_stt",
+    "is_valid_tensor_tensor_scan": "s2s2d2_stt",
+    "is_valid_tensor_tensor_int_wide": "s2s2d2d2_tt",
+    "is_valid_tensor_reduce": "s4d4_tr",
+    "is_valid_tensor_reduce_bf16": "s4d4_tr",
+}
+
+
 def _arm(validator: str) -> str:
+    if validator in _FAMILY_ARMS:
+        return _FAMILY_ARMS[validator]
     if "ptr_multi" in validator:
         return "s4d4_tsm"
     if "immediates_load" in validator:

@@ -169,3 +169,149 @@ def s2_bn(
     buf[48] = imm0_src
     buf[63] = reserved3_last
     return bytes(buf)
+
+
+# tensor-tensor / scalar-tensor-tensor / tensor-reduce families (tt-stt-facts.md §1)
+TT_ARITH, TT_BITVEC, COPY_PREDICATED, CAST_PREDICATED, BN_BACK_PROP = 0x41, 0x51, 0x72, 0x99, 0x65
+TT_ADD_BF16, TT_MULT_BF16, TT_SUB_BF16 = 0x8A, 0x8B, 0x8F
+STT_ARITH, STT_BITVEC, TT_SCAN, TT_INT_WIDE = 0x9D, 0x9E, 0xE5, 0xF3
+TR_ARITH, TR_BITVEC, TR_T_ARITH, TR_T_BITVEC, TR_ADD_BF16, TR_MAX_BF16 = (
+    0x42,
+    0x52,
+    0x83,
+    0x84,
+    0x8C,
+    0x8D,
+)
+SUBTRACT, POW, MIN, BITWISE_XOR, MULT_INT, SUB_INT, MULT_UINT = (
+    0x05,
+    0x1A,
+    0x09,
+    0x0C,
+    0xC5,
+    0xC6,
+    0xDB,
+)
+SUBDIM_UNUSED, SUBDIM_X, SUBDIM_XYZW = 0x00, 0x02, 0x05
+
+
+def pair(lo: int, hi: int) -> int:
+    """A DTYPE_PAIR byte: lo in bits 3..0, hi in bits 7..4."""
+    return (lo & 0xF) | ((hi & 0xF) << 4)
+
+
+def s3s3d3_tt(
+    opcode: int = TT_ARITH,
+    *,
+    inst_word_len: int = 16,
+    lo: int = FP32,
+    hi: int = FP32,
+    out_dtype: int = FP32,
+    op: int = ADD,
+    n: int = 128,
+    src0_addr: int = 0x0,
+    src1_addr: int = 0x1000,
+    dst_addr: int = 0x2000,
+    src0_steps: Sequence[int] = (1, 1, 1),
+    src1_steps: Sequence[int] = (1, 1, 1),
+    src0_nums: Sequence[int] = (64, 1, 1),
+    src1_nums: Sequence[int] = (64, 1, 1),
+    dst_nums: Sequence[int] = (64, 1, 1),
+) -> bytes:
+    """A NEURON_ISA_TPB_S3S3D3_TT_STRUCT word (dtype pair@12 out@13 op@14 nac@15 src0@16 src1@32
+    dst@48); the defaults form a valid fp32 TensorTensorArithOp add."""
+    buf = bytearray(64)
+    _header(buf, opcode, inst_word_len, 0, 0, 0)
+    buf[12], buf[13], buf[14], buf[15] = pair(lo, hi), out_dtype, op, n
+    _tensor(buf, 16, src0_addr, src0_steps, src0_nums)
+    _tensor(buf, 32, src1_addr, src1_steps, src1_nums)
+    _tensor(buf, 48, dst_addr, (1, 1, 1), dst_nums)
+    return bytes(buf)
+
+
+def s2s2d2_stt(
+    opcode: int = STT_ARITH,
+    *,
+    lo: int = FP32,
+    hi: int = FP32,
+    out_dtype: int = FP32,
+    imm0_dtype: int = FP32,
+    op0: int = MULT,
+    op1: int = ADD,
+    rev: int = NONE,
+    imm0_src: int = INST_IMM,
+    imm0: Imm = 2.0,
+    accum: int = IDLE,
+    reserved: Sequence[int] = (0, 0, 0),
+    n: int = 128,
+    src0_addr: int = 0x0,
+    src1_addr: int = 0x1000,
+    dst_addr: int = 0x2000,
+    src0_nums: Sequence[int] = (32, 2),
+    src1_nums: Sequence[int] = (32, 2),
+    dst_nums: Sequence[int] = (32, 2),
+) -> bytes:
+    """A NEURON_ISA_TPB_S2S2D2_STT_STRUCT word (src0@12 src1@24 op0@36 op1@37 rev@38 imm0_src@39
+    pair@40 out@41 nac@42 imm0_dtype@43 accum@44 reserved@45 dst@48 imm0@60)."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    _tensor(buf, 12, src0_addr, (1, 32), src0_nums)
+    _tensor(buf, 24, src1_addr, (1, 32), src1_nums)
+    buf[36], buf[37], buf[38], buf[39] = op0, op1, rev, imm0_src
+    buf[40], buf[41], buf[42], buf[43], buf[44] = pair(lo, hi), out_dtype, n, imm0_dtype, accum
+    buf[45:48] = bytes(reserved)
+    _tensor(buf, 48, dst_addr, (1, 32), dst_nums)
+    buf[60:64] = _imm(imm0)
+    return bytes(buf)
+
+
+def s2s2d2d2_tt(
+    *,
+    lo: int = UINT32,
+    hi: int = UINT32,
+    out0: int = UINT32,
+    out1: int = UINT32,
+    op: int = ADD_INT,
+    n: int = 128,
+    inst_flags: int = 0,
+    addrs: Sequence[int] = (0x0, 0x1000, 0x2000, 0x3000),
+    nums: Sequence[Sequence[int]] = ((32, 2), (32, 2), (32, 2), (32, 2)),
+) -> bytes:
+    """A NEURON_ISA_TPB_S2S2D2D2_TT_STRUCT word (MAVERICK: pairs@12/13 op@14 nac@15, four 12-byte
+    2-D patterns at 16, 28, 40, 52); the defaults form a valid unsigned TensorTensorIntWide add."""
+    buf = bytearray(64)
+    _header(buf, TT_INT_WIDE, 16, inst_flags, 0, 0)
+    buf[12], buf[13], buf[14], buf[15] = pair(lo, hi), pair(out0, out1), op, n
+    for off, addr, num in zip((16, 28, 40, 52), addrs, nums, strict=True):
+        _tensor(buf, off, addr, (1, 32), num)
+    return bytes(buf)
+
+
+def s4d4_tr(
+    opcode: int = TR_ARITH,
+    *,
+    inst_flags: int = 0,
+    in_dtype: int = FP32,
+    out_dtype: int = FP32,
+    n: int = 128,
+    negated: int = 0,
+    op: int = ADD,
+    op_dim: int = SUBDIM_X,
+    mask_enable: int = 0,
+    reserved1: Sequence[int] = (0, 0, 0, 0, 0),
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] = (64, 2, 1, 1),
+    src_steps: Sequence[int] = (1, 64, 128, 128),
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (2, 1, 1, 1),
+) -> bytes:
+    """A NEURON_ISA_TPB_S4D4_TR_STRUCT word (src@12 in@32 out@33 nac@34 negated@35 op@36 op_dim@37
+    mask_enable@38 reserved1@39 dst@44); the defaults reduce X of a [64, 2] source."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, inst_flags, 0, 0)
+    _tensor(buf, 12, src_addr, src_steps, src_nums)
+    buf[32], buf[33], buf[34], buf[35] = in_dtype, out_dtype, n, negated
+    buf[36], buf[37], buf[38] = op, op_dim, mask_enable
+    buf[39:44] = bytes(reserved1)
+    _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
+    return bytes(buf)

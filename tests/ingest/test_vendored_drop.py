@@ -215,12 +215,16 @@ def test_verify_cc(gen: str, cc: str, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_annotation_warnings_flag_exactly_the_documented_typo() -> None:
+    """The two documented annotation quirks: S4D4_TSM's `// 6 (39 - 43)` and S2S2D2_STT's
+    `// 12 (48 - 60)` (tt-stt-facts.md §6a)."""
     for r in ingest_root(HEADER_ROOT):
         warnings = check_annotations(r.gen)
         assert [(w.code, w.message.split(":")[0]) for w in warnings] == [
-            ("annotation", "NEURON_ISA_TPB_S4D4_TSM_STRUCT.reserved1")
+            ("annotation", "NEURON_ISA_TPB_S4D4_TSM_STRUCT.reserved1"),
+            ("annotation", "NEURON_ISA_TPB_S2S2D2_STT_STRUCT.dst_mem_pattern"),
         ], r.gen.name
         assert "says size 6 (computed 5)" in warnings[0].message
+        assert "says last byte 60 (computed 59)" in warnings[1].message
 
 
 def test_cpp_and_pcpp_agree_on_the_drop(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,10 @@ class OpcodeStatus:
     aliases: tuple[
         str, ...
     ] = ()  # the value's other C names, its alias enumerators (enums.set_info)
+    # what the drop's firmware overlay says the device does with it ("working", "stub",
+    # "absent"), "" when the drop has no overlay or the overlay says nothing about the opcode
+    firmware: str = ""
+    firmware_note: str = ""
 
 
 class Decoder:
@@ -41,11 +45,13 @@ class Decoder:
         opcodes: type[IntEnum],
         structs: Mapping[int, type[Any]],
         outside: Mapping[int, str],
+        firmware: Mapping[int, tuple[str, str]] | None = None,
     ) -> None:
         self.generation = generation
         self.opcodes = opcodes
         self.structs = structs
         self.outside = outside
+        self.firmware = dict(firmware or {})  # opcode -> (state, note), from firmware_status.json
 
     def decodable(self, opcode: int) -> bool:
         """True when this generation's OPCODE enum defines the value and binds it to an ingested
@@ -54,7 +60,8 @@ class Decoder:
 
     def status(self, opcode: int) -> OpcodeStatus:
         """What this generation says about an opcode byte: its name, whether the OPCODE enum
-        defines it and it decodes, its maintenance marker and note, the struct it is bound to."""
+        defines it and it decodes, its maintenance marker and note, the struct it is bound to,
+        and what the drop's firmware overlay says about it."""
         opcode = int_arg(opcode, "opcode", 0, 255)
         try:
             op = self.opcodes(opcode)
@@ -67,8 +74,9 @@ class Decoder:
             if isinstance(op, InfoEnum)
             else (None, "", ())
         )
+        fw, fw_note = self.firmware.get(opcode, ("", ""))
         return OpcodeStatus(
-            opcode, op.name, True, cls is not None, maintained, note, struct, aliases
+            opcode, op.name, True, cls is not None, maintained, note, struct, aliases, fw, fw_note
         )
 
     def decode(self, word: Word) -> Any:

@@ -139,6 +139,13 @@ NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
+NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP: Final = 0x65
+NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
+NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC: Final = 0x9e
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP: Final = 0x42
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP: Final = 0x52
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP: Final = 0x43
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP: Final = 0x53
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE: Final = 0xe6
@@ -149,6 +156,11 @@ NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP: Final = 0x44
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP: Final = 0x54
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH: Final = 0x4f
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC: Final = 0x5f
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP: Final = 0x41
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP: Final = 0x51
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH: Final = 0xe5
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP: Final = 0x83
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: Final = 0x84
 NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP: Final = 0x93
 NEURON_ISA_TPB_POOLING_NUM_CHANNELS: Final = 0x80
 NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS: Final = 0x80
@@ -159,7 +171,10 @@ NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET: Final = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE: Final = 0x40000
 NEURON_ISA_TPB_STATE_BUF_SZ: Final = 0x2000000
+NEURON_ISA_TPB_TENSOR_SUBDIM_X: Final = 0x02
+NEURON_ISA_TPB_TENSOR_SUBDIM_XY: Final = 0x03
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ: Final = 0x04
+NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW: Final = 0x05
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH: Final = 0x03
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE: Final = 0x00
 NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
@@ -446,7 +461,7 @@ def _is_valid_enum_tens_scalar_rev_ops(v: int) -> bool:
 is_valid_enum_tens_scalar_rev_ops = _is_valid_enum_tens_scalar_rev_ops
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:26  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:27  (common_assert.h)
 
 def _has_valid_inst_len(h_b: bytes, h_o: int) -> bool:
     return h_b[h_o + 1] == (NEURON_ISA_TPB_INST_NBYTES // 4)  # inst_word_len
@@ -456,7 +471,7 @@ def has_valid_inst_len(h: Word) -> bool:
     return _has_valid_inst_len(struct_arg(h, 4, 'h'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:30  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:31  (common_assert.h)
 
 def _has_valid_neuron_header(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_opcode(i_b[i_o]) and _has_valid_inst_len(i_b, i_o)  # header.opcode
@@ -466,7 +481,7 @@ def has_valid_neuron_header(i: Word) -> bool:
     return _has_valid_neuron_header(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:35  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:36  (common_assert.h)
 
 def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_wait_mode(i_b[i_o + 4]) and _is_valid_enum_update_mode(i_b[i_o + 6])  # events.wait_mode, events.update_mode
@@ -476,7 +491,7 @@ def has_valid_neuron_events(i: Word) -> bool:
     return _has_valid_neuron_events(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:40  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:41  (common_assert.h)
 
 def _dtype_invalid_check(dtype: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_INVALID
@@ -485,7 +500,7 @@ def _dtype_invalid_check(dtype: int) -> bool:
 dtype_invalid_check = _dtype_invalid_check
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:44  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:45  (common_assert.h)
 
 def _dtype_fp32r_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow == ALLOW_FP32R_TRUE
@@ -494,7 +509,7 @@ def _dtype_fp32r_illegal_check(dtype: int, allow: int) -> bool:
 dtype_fp32r_illegal_check = _dtype_fp32r_illegal_check
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:49  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:50  (common_assert.h)
 
 def _dtype_uint64_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow == ALLOW_U64_TRUE
@@ -503,7 +518,7 @@ def _dtype_uint64_illegal_check(dtype: int, allow: int) -> bool:
 dtype_uint64_illegal_check = _dtype_uint64_illegal_check
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:54  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:55  (common_assert.h)
 
 def _dtype_int64_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow == ALLOW_I64_TRUE
@@ -512,7 +527,7 @@ def _dtype_int64_illegal_check(dtype: int, allow: int) -> bool:
 dtype_int64_illegal_check = _dtype_int64_illegal_check
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:59  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:60  (common_assert.h)
 
 def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
     return (
@@ -527,7 +542,7 @@ def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
 is_valid_dtype = _is_valid_dtype
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:67  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:68  (common_assert.h)
 
 def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: int) -> bool:
     return (
@@ -542,7 +557,7 @@ def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: 
 is_valid_dtype_64 = _is_valid_dtype_64
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:75  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:76  (common_assert.h)
 
 def _is_valid_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
@@ -551,7 +566,7 @@ def _is_valid_int_dtype(dtype: int) -> bool:
 is_valid_int_dtype = _is_valid_int_dtype
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:86  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:87  (common_assert.h)
 
 def _is_valid_32b_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32)
@@ -560,7 +575,7 @@ def _is_valid_32b_int_dtype(dtype: int) -> bool:
 is_valid_32b_int_dtype = _is_valid_32b_int_dtype
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:91  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:92  (common_assert.h)
 
 def _is_valid_64b_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT64)
@@ -569,7 +584,7 @@ def _is_valid_64b_int_dtype(dtype: int) -> bool:
 is_valid_64b_int_dtype = _is_valid_64b_int_dtype
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:96  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:97  (common_assert.h)
 
 def _is_valid_int_dtype_datapath(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)
@@ -578,7 +593,7 @@ def _is_valid_int_dtype_datapath(dtype: int) -> bool:
 is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:105  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:106  (common_assert.h)
 
 def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
@@ -587,7 +602,7 @@ def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
 is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:116  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:117  (common_assert.h)
 
 def _type_size(dtype: int) -> int:
     _sw32 = dtype
@@ -606,7 +621,7 @@ def _type_size(dtype: int) -> int:
 type_size = _type_size
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:142  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:143  (common_assert.h)
 
 def _type_size_check(dtype: int, size: int) -> bool:
     return _type_size(dtype) == size
@@ -615,7 +630,7 @@ def _type_size_check(dtype: int, size: int) -> bool:
 type_size_check = _type_size_check
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:146  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:147  (common_assert.h)
 
 def _is_valid_aluop(op: int) -> bool:
     return _is_valid_enum_alu_op(op)
@@ -624,7 +639,7 @@ def _is_valid_aluop(op: int) -> bool:
 is_valid_aluop = _is_valid_aluop
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:150  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:151  (common_assert.h)
 
 def _is_valid_int_aluop(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT)
@@ -633,7 +648,7 @@ def _is_valid_int_aluop(op: int) -> bool:
 is_valid_int_aluop = _is_valid_int_aluop
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:179  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:180  (common_assert.h)
 
 def _is_arith_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT)
@@ -642,7 +657,7 @@ def _is_arith_op(op: int) -> bool:
 is_arith_op = _is_arith_op
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:208  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:209  (common_assert.h)
 
 def _is_bitvec_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32)
@@ -651,7 +666,7 @@ def _is_bitvec_op(op: int) -> bool:
 is_bitvec_op = _is_bitvec_op
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:221  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:222  (common_assert.h)
 
 def _is_general_bitvec_op(op: int) -> bool:
     return _is_bitvec_op(op) and op != NEURON_ISA_TPB_ALU_OP_CRC32
@@ -660,7 +675,7 @@ def _is_general_bitvec_op(op: int) -> bool:
 is_general_bitvec_op = _is_general_bitvec_op
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:226  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:227  (common_assert.h)
 
 def _is_general_arith_op(op: int) -> bool:
     return (
@@ -673,7 +688,7 @@ def _is_general_arith_op(op: int) -> bool:
 is_general_arith_op = _is_general_arith_op
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:235  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:236  (common_assert.h)
 
 def _is_shift_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
@@ -682,7 +697,7 @@ def _is_shift_op(op: int) -> bool:
 is_shift_op = _is_shift_op
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:243  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:244  (common_assert.h)
 
 def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
     left0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
@@ -695,7 +710,7 @@ def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
 alu_shift_left_right_chk = _alu_shift_left_right_chk
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:252  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:253  (common_assert.h)
 
 def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
     return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)
@@ -704,7 +719,7 @@ def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
 alu_arith_shift_right_chk = _alu_arith_shift_right_chk
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:257  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:258  (common_assert.h)
 
 def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
     return _alu_shift_left_right_chk(op0, op1, dtype) and _alu_arith_shift_right_chk(op0, op1, dtype)
@@ -713,7 +728,7 @@ def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
 alu_shift_check = _alu_shift_check
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:262  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:263  (common_assert.h)
 
 def _addr_imm_mask(addr: int) -> int:
     return addr & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK
@@ -722,7 +737,7 @@ def _addr_imm_mask(addr: int) -> int:
 addr_imm_mask = _addr_imm_mask
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:266  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:267  (common_assert.h)
 
 def _addr_in_sbuf(addr: int) -> bool:
     return addr < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
@@ -731,7 +746,7 @@ def _addr_in_sbuf(addr: int) -> bool:
 addr_in_sbuf = _addr_in_sbuf
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:270  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:271  (common_assert.h)
 
 def _addr_in_psum(addr: int) -> bool:
     return addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)
@@ -740,7 +755,7 @@ def _addr_in_psum(addr: int) -> bool:
 addr_in_psum = _addr_in_psum
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:275  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:276  (common_assert.h)
 
 def _get_sbuf_partition_id(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE
@@ -749,7 +764,7 @@ def _get_sbuf_partition_id(addr: int) -> int:
 get_sbuf_partition_id = _get_sbuf_partition_id
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:279  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:280  (common_assert.h)
 
 def _get_sbuf_byte_offset_in_partition(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) % NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE
@@ -758,7 +773,7 @@ def _get_sbuf_byte_offset_in_partition(addr: int) -> int:
 get_sbuf_byte_offset_in_partition = _get_sbuf_byte_offset_in_partition
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:283  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:284  (common_assert.h)
 
 def _get_sbuf_quadrant_id(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)
@@ -767,7 +782,7 @@ def _get_sbuf_quadrant_id(addr: int) -> int:
 get_sbuf_quadrant_id = _get_sbuf_quadrant_id
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:288  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:289  (common_assert.h)
 
 def _tpb_addr_partition(addr: int) -> int:
     return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if _addr_in_psum(addr) else _get_sbuf_partition_id(addr)
@@ -776,7 +791,7 @@ def _tpb_addr_partition(addr: int) -> int:
 tpb_addr_partition = _tpb_addr_partition
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:294  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:295  (common_assert.h)
 
 def _four_byte_aligned(addr: int) -> bool:
     return (addr & 3) == 0
@@ -785,7 +800,7 @@ def _four_byte_aligned(addr: int) -> bool:
 four_byte_aligned = _four_byte_aligned
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:298  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:299  (common_assert.h)
 
 def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
     _sw33 = _type_size(dtype)
@@ -804,7 +819,7 @@ def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
 addr_aligned_dtype = _addr_aligned_dtype
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:314  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:315  (common_assert.h)
 
 def _addr_from_register(a_b: bytes, a_o: int) -> bool:
     return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG  # addr_reg.marker
@@ -814,7 +829,7 @@ def addr_from_register(a: Word) -> bool:
     return _addr_from_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:319  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:320  (common_assert.h)
 
 def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
     return (
@@ -828,7 +843,7 @@ def valid_addr_register(a: Word) -> bool:
     return _valid_addr_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:325  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:326  (common_assert.h)
 
 def _shape_from_register(a_b: bytes, a_o: int) -> bool:
     return a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
@@ -838,7 +853,7 @@ def shape_from_register(a: Word) -> bool:
     return _shape_from_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:330  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:331  (common_assert.h)
 
 def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     if _addr_from_register(a_b, a_o):
@@ -859,7 +874,7 @@ def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, al
     return _tensor_start_addr_valid(struct_arg(a, 4, 'a'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:345  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:346  (common_assert.h)
 
 def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
     a = _addr_imm_mask(addr)
@@ -874,7 +889,7 @@ def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
 tpb_addr_active_channels = _tpb_addr_active_channels
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:353  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:354  (common_assert.h)
 
 def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) -> bool:
     return _addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_immediate
@@ -884,7 +899,7 @@ def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
     return _start_addr_active_channels(struct_arg(a, 4, 'a'), 0, num_active_channels)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:358  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:359  (common_assert.h)
 
 def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
     return (
@@ -899,7 +914,7 @@ def is_valid_imm_reg(r: Word) -> bool:
     return _is_valid_imm_reg(struct_arg(r, 4, 'r'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:365  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:366  (common_assert.h)
 
 def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channels: int, dtype: int) -> bool:
     _sw35 = src
@@ -917,7 +932,7 @@ def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: i
     return _has_valid_immediates(struct_arg(imm, 4, 'imm'), 0, src, num_active_channels, dtype)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:379  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:380  (common_assert.h)
 
 def _check_active_channels(n: int) -> bool:
     return n != 0 and n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS
@@ -926,7 +941,7 @@ def _check_active_channels(n: int) -> bool:
 check_active_channels = _check_active_channels
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:384  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:385  (common_assert.h)
 
 def _has_valid_active_channel_range(n: int, max_channels: int) -> bool:
     return n >= 1 and n <= max_channels
@@ -935,7 +950,7 @@ def _has_valid_active_channel_range(n: int, max_channels: int) -> bool:
 has_valid_active_channel_range = _has_valid_active_channel_range
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:389  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:390  (common_assert.h)
 
 def _has_multiple_32_channels(n: int) -> bool:
     return n in (32, 64, 96, 128)
@@ -944,7 +959,7 @@ def _has_multiple_32_channels(n: int) -> bool:
 has_multiple_32_channels = _has_multiple_32_channels
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:396  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:397  (common_assert.h)
 
 def _t2d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -959,7 +974,7 @@ def t2d_element_count(t: Word) -> int:
     return _t2d_element_count(struct_arg(t, 12, 't'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:404  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:405  (common_assert.h)
 
 def _t3d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -974,7 +989,7 @@ def t3d_element_count(t: Word) -> int:
     return _t3d_element_count(struct_arg(t, 16, 't'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:412  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:413  (common_assert.h)
 
 def _t4d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -989,7 +1004,7 @@ def t4d_element_count(t: Word) -> int:
     return _t4d_element_count(struct_arg(t, 20, 't'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:420  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:421  (common_assert.h)
 
 def _tensor2d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -999,7 +1014,7 @@ def tensor2d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor2d_valid(struct_arg(t, 12, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:424  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:425  (common_assert.h)
 
 def _tensor3d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -1009,7 +1024,7 @@ def tensor3d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor3d_valid(struct_arg(t, 16, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:428  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:429  (common_assert.h)
 
 def _tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -1019,7 +1034,7 @@ def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor4d_valid(struct_arg(t, 20, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:432  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:433  (common_assert.h)
 
 def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
@@ -1033,7 +1048,7 @@ def same_element_count_t3d(a: Word, b: Word) -> bool:
     return _same_element_count_t3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:438  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:439  (common_assert.h)
 
 def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
@@ -1047,7 +1062,7 @@ def same_element_count_t4d(a: Word, b: Word) -> bool:
     return _same_element_count_t4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:444  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:445  (common_assert.h)
 
 def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> bool:
     return (
@@ -1061,7 +1076,7 @@ def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
     return _same_or_fewer_element_count_t4d(struct_arg(dst, 20, 'dst'), 0, struct_arg(src, 20, 'src'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:450  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:451  (common_assert.h)
 
 def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
     return _start_addr_active_channels(t_b, t_o, num_active_channels)
@@ -1071,7 +1086,7 @@ def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
     return _check_t3d_active_channels(struct_arg(t, 16, 't'), 0, num_active_channels)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:454  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:455  (common_assert.h)
 
 def _has_transpose_src_element_count_t3d(t_b: bytes, t_o: int) -> bool:
     return (_t3d_element_count(t_b, t_o) % 32) == 0
@@ -1081,7 +1096,7 @@ def has_transpose_src_element_count_t3d(t: Word) -> bool:
     return _has_transpose_src_element_count_t3d(struct_arg(t, 16, 't'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:458  (common_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:459  (common_assert.h)
 
 def _has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> bool:
     return (_t4d_element_count(t_b, t_o) % 32) == 0
@@ -1091,7 +1106,7 @@ def has_transpose_src_element_count_t4d(t: Word) -> bool:
     return _has_transpose_src_element_count_t4d(struct_arg(t, 20, 't'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:464  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:465  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)  # header.opcode
@@ -1101,7 +1116,7 @@ def has_tensor_scalar_opcode(i: Word) -> bool:
     return _has_tensor_scalar_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:470  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:471  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)  # header.opcode
@@ -1111,7 +1126,7 @@ def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
     return _has_tensor_scalar_ptr_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:475  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:476  (s3d3_ts_assert.h)
 
 def _has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE  # header.opcode
@@ -1121,7 +1136,7 @@ def has_tensor_cache_reduce_opcode(i: Word) -> bool:
     return _has_tensor_cache_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:479  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:480  (s3d3_ts_assert.h)
 
 def _has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE  # header.opcode
@@ -1131,7 +1146,7 @@ def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
     return _has_tensor_cache_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:483  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:484  (s3d3_ts_assert.h)
 
 def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE)  # header.opcode
@@ -1141,7 +1156,7 @@ def tensor_scalar_arith(i: Word) -> bool:
     return _tensor_scalar_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:491  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:492  (s3d3_ts_assert.h)
 
 def _tensor_scalar_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)  # header.opcode
@@ -1151,7 +1166,7 @@ def tensor_scalar_bitvec(i: Word) -> bool:
     return _tensor_scalar_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:496  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:497  (s3d3_ts_assert.h)
 
 def _has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
@@ -1161,7 +1176,7 @@ def has_zero_accum_cmd_field(i: Word) -> bool:
     return _has_zero_accum_cmd_field(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:500  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:501  (s3d3_ts_assert.h)
 
 def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1175,7 +1190,7 @@ def s3d3_ts_reserved_zero(i: Word) -> bool:
     return _s3d3_ts_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:506  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:507  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1193,7 +1208,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
     return _tensor_scalar_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:521  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:522  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))  # in_dtype, out_dtype
@@ -1203,7 +1218,7 @@ def tensor_scalar_valid_types(i: Word) -> bool:
     return _tensor_scalar_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:529  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:530  (s3d3_ts_assert.h)
 
 def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))  # in_dtype
@@ -1213,7 +1228,7 @@ def ts_imm_32_chk(i: Word) -> bool:
     return _ts_imm_32_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:535  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:536  (s3d3_ts_assert.h)
 
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1227,7 +1242,7 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_16_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:541  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:542  (s3d3_ts_assert.h)
 
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1241,7 +1256,7 @@ def ts_imm_8_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_8_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:547  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:548  (s3d3_ts_assert.h)
 
 def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1255,7 +1270,7 @@ def ts_imm_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:553  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:554  (s3d3_ts_assert.h)
 
 def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, in_dtype
@@ -1265,7 +1280,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
     return _ts_ptr_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:559  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:560  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
     return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))  # imm0_src, imm1_src
@@ -1275,7 +1290,7 @@ def tensor_scalar_immediates_check(i: Word) -> bool:
     return _tensor_scalar_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:568  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:569  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
     return _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)
@@ -1285,7 +1300,7 @@ def tensor_scalar_ptr_immediates(i: Word) -> bool:
     return _tensor_scalar_ptr_immediates(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:573  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:574  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src, imm1_src
@@ -1295,7 +1310,7 @@ def tensor_scalar_ptr_imm_src(i: Word) -> bool:
     return _tensor_scalar_ptr_imm_src(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:578  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:579  (s3d3_ts_assert.h)
 
 def _tensor_scalar_shift_chk(i_b: bytes, i_o: int) -> bool:
     return _alu_shift_check(i_b[i_o + 36], i_b[i_o + 37], i_b[i_o + 32])  # op0, op1, in_dtype
@@ -1305,7 +1320,7 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
     return _tensor_scalar_shift_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:582  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:583  (s3d3_ts_assert.h)
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1319,7 +1334,7 @@ def tensor_scalar_tensor_chk(i: Word) -> bool:
     return _tensor_scalar_tensor_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:588  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:589  (s3d3_ts_assert.h)
 
 def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
@@ -1329,7 +1344,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:592  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:593  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))  # header.opcode, num_active_channels
@@ -1339,7 +1354,7 @@ def s3d3_transpose_check(i: Word) -> bool:
     return _s3d3_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:599  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1371,7 +1386,7 @@ def is_valid_tensor_scalar_op(i: Word) -> bool:
     return _is_valid_tensor_scalar_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:622  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:623  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1396,7 +1411,7 @@ def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:639  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:640  (s3d3_ts_assert.h)
 
 def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)  # accumulator_cmd
@@ -1406,7 +1421,7 @@ def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
     return _has_valid_tensor_scalar_cache_reduce_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:645  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:646  (s3d3_ts_assert.h)
 
 def _is_valid_cache_reduce_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN)
@@ -1415,7 +1430,7 @@ def _is_valid_cache_reduce_op(op: int) -> bool:
 is_valid_cache_reduce_op = _is_valid_cache_reduce_op
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:653  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:654  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1430,7 +1445,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:660  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:661  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
     return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
@@ -1440,7 +1455,7 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:667  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:668  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
     load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd
@@ -1451,7 +1466,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:679  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:680  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
@@ -1461,7 +1476,7 @@ def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:684  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:685  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1491,7 +1506,7 @@ def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
     return _is_valid_tensor_scalar_cache_reduce(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:706  (s3d3_ts_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:707  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1521,7 +1536,7 @@ def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
     return _is_valid_tensor_scalar_cache_cumulative(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:730  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:731  (s4d4_tsm_assert.h)
 
 def _has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)  # header.opcode
@@ -1531,7 +1546,7 @@ def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
     return _has_tensor_scalar_ptr_multi_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:735  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:736  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH  # header.opcode
@@ -1541,7 +1556,7 @@ def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:739  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:740  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC  # header.opcode
@@ -1551,7 +1566,7 @@ def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:743  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:744  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1566,7 +1581,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:752  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:753  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))  # in_dtype, out_dtype
@@ -1576,7 +1591,7 @@ def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:759  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:760  (s4d4_tsm_assert.h)
 
 def _is_valid_tsm_subdim(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 37] == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ  # op_dim
@@ -1586,7 +1601,7 @@ def is_valid_tsm_subdim(i: Word) -> bool:
     return _is_valid_tsm_subdim(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:763  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:764  (s4d4_tsm_assert.h)
 
 def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
     w = _U16(i_b, i_o + 30)[0]  # src_mem_pattern.num_elem[3]
@@ -1597,7 +1612,7 @@ def has_valid_src_slices_tsm_singular(i: Word) -> bool:
     return _has_valid_src_slices_tsm_singular(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:768  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:769  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1611,7 +1626,7 @@ def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:774  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:775  (s4d4_tsm_assert.h)
 
 def _s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> bool:
     if i_b[i_o + 35] != 0:  # reserved0[0]
@@ -1628,7 +1643,7 @@ def s4d4_tsm_reserved_zero(i: Word) -> bool:
     return _s4d4_tsm_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:786  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:787  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1653,7 +1668,7 @@ def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_multi_common(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:803  (s4d4_tsm_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:804  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1669,7 +1684,7 @@ def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_multi(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:813  (s2_bn_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:814  (s2_bn_assert.h)
 
 def _has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC)  # header.opcode
@@ -1679,7 +1694,7 @@ def has_tsm_immediates_load_opcode(i: Word) -> bool:
     return _has_tsm_immediates_load_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:818  (s2_bn_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:819  (s2_bn_assert.h)
 
 def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff  # src_mem_pattern.num_elem[0], src_mem_pattern.num_elem[1]
@@ -1690,7 +1705,7 @@ def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
     return _has_tsm_immediates_load_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:824  (s2_bn_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:825  (s2_bn_assert.h)
 
 def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1704,7 +1719,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
     return _has_s2_bn_zero_immediates(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:830  (s2_bn_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:831  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
     return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))  # header.opcode, dtype
@@ -1714,7 +1729,7 @@ def tsm_immld_dtypes(i: Word) -> bool:
     return _tsm_immld_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:855  (s2_bn_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:856  (s2_bn_assert.h)
 
 def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
     zero = i_b[i_o + 33] == 0  # reserved1[0]
@@ -1737,7 +1752,7 @@ def s2_bn_reserved_zero(i: Word) -> bool:
     return _s2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:869  (s2_bn_assert.h)
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:870  (s2_bn_assert.h)
 
 def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1756,6 +1771,810 @@ def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
     return _is_valid_tsm_immediates_load(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:886  (s3s3d3_tt_assert.h)
+
+def _get_dtype_from_pair(nibble: int) -> int:
+    return nibble
+
+
+get_dtype_from_pair = _get_dtype_from_pair
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:890  (s3s3d3_tt_assert.h)
+
+def _is_signed_int(dtype: int) -> bool:
+    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64)
+
+
+is_signed_int = _is_signed_int
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:897  (s3s3d3_tt_assert.h)
+
+def _is_unsigned_int(dtype: int) -> bool:
+    return dtype in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+
+
+is_unsigned_int = _is_unsigned_int
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:904  (s3s3d3_tt_assert.h)
+
+def _is_signed_alu_op(op: int) -> bool:
+    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT)
+
+
+is_signed_alu_op = _is_signed_alu_op
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:924  (s3s3d3_tt_assert.h)
+
+def _is_unsigned_alu_op(op: int) -> bool:
+    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT)
+
+
+is_unsigned_alu_op = _is_unsigned_alu_op
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:944  (s3s3d3_tt_assert.h)
+
+def _addresses_in_same_sbuf_quadrant(a: int, b: int) -> bool:
+    return _get_sbuf_quadrant_id(a) == _get_sbuf_quadrant_id(b)
+
+
+addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:949  (s3s3d3_tt_assert.h)
+
+def _tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> bool:
+    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+        return True
+    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
+    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    return (
+        (_addr_in_psum(x) and _addr_in_sbuf(y))
+        or (_addr_in_sbuf(x) and _addr_in_psum(y))
+        or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))
+    )
+
+
+def tt_valid_partitions(a0: Word, a1: Word) -> bool:
+    return _tt_valid_partitions(struct_arg(a0, 4, 'a0'), 0, struct_arg(a1, 4, 'a1'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:960  (s3s3d3_tt_assert.h)
+
+def _tensor_tensor_arith(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP  # header.opcode
+
+
+def tensor_tensor_arith(i: Word) -> bool:
+    return _tensor_tensor_arith(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:964  (s3s3d3_tt_assert.h)
+
+def _tensor_tensor_bitvec(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP  # header.opcode
+
+
+def tensor_tensor_bitvec(i: Word) -> bool:
+    return _tensor_tensor_bitvec(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:968  (s3s3d3_tt_assert.h)
+
+def _has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
+    return _tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)
+
+
+def has_tensor_tensor_opcode(i: Word) -> bool:
+    return _has_tensor_tensor_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:973  (s3s3d3_tt_assert.h)
+
+def _has_copy_cast_predicated_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_COPY_PREDICATED, NEURON_ISA_TPB_OPCODE_CAST_PREDICATED)  # header.opcode
+
+
+def has_copy_cast_predicated_opcode(i: Word) -> bool:
+    return _has_copy_cast_predicated_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:978  (s3s3d3_tt_assert.h)
+
+def _has_batchnorm_backprop_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP  # header.opcode
+
+
+def has_batchnorm_backprop_opcode(i: Word) -> bool:
+    return _has_batchnorm_backprop_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:982  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_is_zero_op(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_BYPASS  # op
+
+
+def s3s3d3_tt_is_zero_op(i: Word) -> bool:
+    return _s3s3d3_tt_is_zero_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:986  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_valid_op(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_tensor_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 14])) or (_tensor_tensor_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 14]) or i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_POW or _is_valid_int_aluop(i_b[i_o + 14])))  # op
+
+
+def s3s3d3_tt_valid_op(i: Word) -> bool:
+    return _s3s3d3_tt_valid_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:992  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])  # out_dtype
+
+
+def s3s3d3_tt_dtype(i: Word) -> bool:
+    return _s3s3d3_tt_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:997  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_valid_int_signness(i_b: bytes, i_o: int) -> bool:
+    return (
+        not _is_valid_int_aluop(i_b[i_o + 14])  # op
+        or (_is_signed_alu_op(i_b[i_o + 14]) and _is_signed_int(i_b[i_o + 13]) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+        or (_is_unsigned_alu_op(i_b[i_o + 14]) and _is_unsigned_int(i_b[i_o + 13]) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    )
+
+
+def s3s3d3_tt_valid_int_signness(i: Word) -> bool:
+    return _s3s3d3_tt_valid_int_signness(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1003  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return (
+        not _tensor_tensor_bitvec(i_b, i_o)
+        or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
+        or (_is_shift_op(i_b[i_o + 14]) and _is_valid_64b_int_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_UINT32)  # op, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    )
+
+
+def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
+    return _s3s3d3_tt_src_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1009  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> bool:
+    return _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) != 0  # in0_in1_dtype.dtype_lo
+
+
+def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
+    return _s3s3d3_copy_pred_src0_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1013  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
+
+
+def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
+    return _s3s3d3_copy_cast_pred_src1_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1018  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 16)
+        or _shape_from_register(i_b, i_o + 32)
+        or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)
+    )
+
+
+def s3s3d3_tt_src_element_cnt_check(i: Word) -> bool:
+    return _s3s3d3_tt_src_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1024  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 16)
+        or _shape_from_register(i_b, i_o + 48)
+        or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)
+    )
+
+
+def s3s3d3_tt_dst_element_cnt_check(i: Word) -> bool:
+    return _s3s3d3_tt_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1030  (s3s3d3_tt_assert.h)
+
+def _is_valid_tensor_tensor(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_tensor_opcode(i_b, i_o)
+        and _is_valid_dtype_64(i_b[i_o + 13], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # out_dtype
+        and _is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_aluop(i_b[i_o + 14])  # op
+        and _s3s3d3_tt_valid_op(i_b, i_o)
+        and _s3s3d3_tt_dtype(i_b, i_o)
+        and _s3s3d3_tt_valid_int_signness(i_b, i_o)
+        and _s3s3d3_tt_src_dst_dtype(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_tensor_tensor(i: Word) -> bool:
+    return _is_valid_tensor_tensor(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1054  (s3s3d3_tt_assert.h)
+
+def _is_valid_copy_cast_predicated(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_copy_cast_predicated_opcode(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE)  # out_dtype
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _s3s3d3_copy_pred_src0_dtype(i_b, i_o)
+        and _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o)
+        and _s3s3d3_tt_is_zero_op(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_copy_cast_predicated(i: Word) -> bool:
+    return _is_valid_copy_cast_predicated(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1076  (s3s3d3_tt_assert.h)
+
+def _is_valid_batchnorm_backprop(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_batchnorm_backprop_opcode(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _s3s3d3_tt_is_zero_op(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_batchnorm_backprop(i: Word) -> bool:
+    return _is_valid_batchnorm_backprop(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1096  (s3s3d3_tt_assert.h)
+
+def _is_valid_s3s3d3_tt(i_b: bytes, i_o: int) -> bool:
+    return (
+        _is_valid_tensor_tensor(i_b, i_o)
+        or _is_valid_batchnorm_backprop(i_b, i_o)
+        or _is_valid_copy_cast_predicated(i_b, i_o)
+    )
+
+
+def is_valid_s3s3d3_tt(i: Word) -> bool:
+    return _is_valid_s3s3d3_tt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1104  (s2s2d2_stt_assert.h)
+
+def _has_scalar_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH, NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC)  # header.opcode
+
+
+def has_scalar_tensor_tensor_opcode(i: Word) -> bool:
+    return _has_scalar_tensor_tensor_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1109  (s2s2d2_stt_assert.h)
+
+def _has_s2s2d2_stt_bitvec_op(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC  # header.opcode
+
+
+def has_s2s2d2_stt_bitvec_op(i: Word) -> bool:
+    return _has_s2s2d2_stt_bitvec_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1113  (s2s2d2_stt_assert.h)
+
+def _has_tensor_tensor_scan_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH  # header.opcode
+
+
+def has_tensor_tensor_scan_opcode(i: Word) -> bool:
+    return _has_tensor_tensor_scan_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1117  (s2s2d2_stt_assert.h)
+
+def _is_const_ptr_dve(src: int) -> bool:
+    return src in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE)
+
+
+is_const_ptr_dve = _is_const_ptr_dve
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1122  (s2s2d2_stt_assert.h)
+
+def _has_valid_scalar_tensor_tensor_op(i_b: bytes, i_o: int) -> bool:
+    return (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]) and _is_general_bitvec_op(i_b[i_o + 37]))  # op0, op1
+
+
+def has_valid_scalar_tensor_tensor_op(i: Word) -> bool:
+    return _has_valid_scalar_tensor_tensor_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1127  (s2s2d2_stt_assert.h)
+
+def _has_valid_tensor_tensor_scan_op(i_b: bytes, i_o: int) -> bool:
+    return _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])  # op0, op1
+
+
+def has_valid_tensor_tensor_scan_op(i: Word) -> bool:
+    return _has_valid_tensor_tensor_scan_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1132  (s2s2d2_stt_assert.h)
+
+def _has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43]))  # imm0_src, imm0.imm_ptr, num_active_channels, imm0_dtype
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))  # imm0_src
+    )
+
+
+def has_valid_s2s2d2_stt_immediate(i: Word) -> bool:
+    return _has_valid_s2s2d2_stt_immediate(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1140  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_s2s2d2_stt_bitvec_op(i_b, i_o)
+        or _is_const_ptr_dve(i_b[i_o + 39])  # imm0_src
+        or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32  # imm0_dtype
+    )
+
+
+def s2s2d2_stt_imm0_dtype(i: Word) -> bool:
+    return _s2s2d2_stt_imm0_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1146  (s2s2d2_stt_assert.h)
+
+def _has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> bool:
+    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
+
+
+def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
+    return _has_valid_scalar_tensor_tensor_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1154  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
+
+
+def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
+    return _s2s2d2_stt_src_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1159  (s2s2d2_stt_assert.h)
+
+def _has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> bool:
+    return (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))  # accumulator_cmd
+
+
+def has_valid_s2s2d2_stt_accum_cmd(i: Word) -> bool:
+    return _has_valid_s2s2d2_stt_accum_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1165  (s2s2d2_stt_assert.h)
+
+def _has_zero_accum_cmd(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
+
+
+def has_zero_accum_cmd(i: Word) -> bool:
+    return _has_zero_accum_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1169  (s2s2d2_stt_assert.h)
+
+def _has_s2s2d2_stt_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 45] == 0  # reserved[0]
+        and i_b[i_o + 46] == 0  # reserved[1]
+        and i_b[i_o + 47] == 0  # reserved[2]
+    )
+
+
+def has_s2s2d2_stt_reserved_zero(i: Word) -> bool:
+    return _has_s2s2d2_stt_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1175  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 24)
+        or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)
+    )
+
+
+def s2s2d2_stt_src_element_cnt_check(i: Word) -> bool:
+    return _s2s2d2_stt_src_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1181  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 48)
+        or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)
+    )
+
+
+def s2s2d2_stt_dst_element_cnt_check(i: Word) -> bool:
+    return _s2s2d2_stt_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1188  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> bool:
+    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+        return True
+    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
+    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    return (
+        not _addr_in_sbuf(s)
+        or not _addr_in_sbuf(d)
+        or _addresses_in_same_sbuf_quadrant(s, d)
+    )
+
+
+def s2s2d2_stt_quadrant_check(i: Word) -> bool:
+    return _s2s2d2_stt_quadrant_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1199  (s2s2d2_stt_assert.h)
+
+def _is_valid_scalar_tensor_tensor(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_scalar_tensor_tensor_opcode(i_b, i_o)
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE)  # imm0_dtype
+        and _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_scalar_tensor_tensor_dtypes(i_b, i_o)
+        and _s2s2d2_stt_src_dst_dtype(i_b, i_o)
+        and _s2s2d2_stt_imm0_dtype(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_scalar_tensor_tensor_op(i_b, i_o)
+        and _has_valid_s2s2d2_stt_immediate(i_b, i_o)
+        and _has_valid_s2s2d2_stt_accum_cmd(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 42])  # num_active_channels
+        and _s2s2d2_stt_src_element_cnt_check(i_b, i_o)
+        and _s2s2d2_stt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24)
+        and _s2s2d2_stt_quadrant_check(i_b, i_o)
+        and _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+        and _has_s2s2d2_stt_reserved_zero(i_b, i_o)
+    )
+
+
+def is_valid_scalar_tensor_tensor(i: Word) -> bool:
+    return _is_valid_scalar_tensor_tensor(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1230  (s2s2d2_stt_assert.h)
+
+def _is_valid_tensor_tensor_scan(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_tensor_scan_opcode(i_b, i_o)
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE)  # imm0_dtype
+        and _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE)  # out_dtype
+        and _s2s2d2_stt_imm0_dtype(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_tensor_tensor_scan_op(i_b, i_o)
+        and _has_valid_s2s2d2_stt_immediate(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 42])  # num_active_channels
+        and _s2s2d2_stt_src_element_cnt_check(i_b, i_o)
+        and _s2s2d2_stt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24)
+        and _has_zero_accum_cmd(i_b, i_o)
+        and _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+        and _has_s2s2d2_stt_reserved_zero(i_b, i_o)
+    )
+
+
+def is_valid_tensor_tensor_scan(i: Word) -> bool:
+    return _is_valid_tensor_tensor_scan(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1260  (s4d4_tr_assert.h)
+
+def _check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
+    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+
+
+def check_t4d_active_channels(t: Word, num_active_channels: int) -> bool:
+    return _check_t4d_active_channels(struct_arg(t, 20, 't'), 0, num_active_channels)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1265  (s4d4_tr_assert.h)
+
+def _t4d_reduced_count(t_b: bytes, t_o: int, dim: int) -> int:
+    _sw37 = dim
+    if _sw37 == 2:
+        return _U16(t_b, t_o + 12)[0]  # num_elem[0]
+    elif _sw37 == 3:
+        return (_U16(t_b, t_o + 12)[0] * _U16(t_b, t_o + 14)[0]) & 0xffffffff  # num_elem[0], num_elem[1]
+    elif _sw37 == 4:
+        return (((_U16(t_b, t_o + 12)[0] * _U16(t_b, t_o + 14)[0]) & 0xffffffff) * _U16(t_b, t_o + 16)[0]) & 0xffffffff  # num_elem[0], num_elem[1], num_elem[2]
+    elif _sw37 == 5:
+        return _t4d_element_count(t_b, t_o)
+    else:
+        return 0
+
+
+def t4d_reduced_count(t: Word, dim: int) -> int:
+    return _t4d_reduced_count(struct_arg(t, 20, 't'), 0, dim)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1280  (s4d4_tr_assert.h)
+
+def _tensor_reduce_arith(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)  # header.opcode
+
+
+def tensor_reduce_arith(i: Word) -> bool:
+    return _tensor_reduce_arith(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1285  (s4d4_tr_assert.h)
+
+def _tensor_reduce_bitvec(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
+
+
+def tensor_reduce_bitvec(i: Word) -> bool:
+    return _tensor_reduce_bitvec(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1290  (s4d4_tr_assert.h)
+
+def _tensor_reduce_transpose(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
+
+
+def tensor_reduce_transpose(i: Word) -> bool:
+    return _tensor_reduce_transpose(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1295  (s4d4_tr_assert.h)
+
+def _has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)  # header.opcode
+
+
+def has_tensor_reduce_opcode(i: Word) -> bool:
+    return _has_tensor_reduce_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1301  (s4d4_tr_assert.h)
+
+def _s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 39 + k] != 0:  # reserved1[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    return True
+
+
+def s4d4_tr_reserved_zero(i: Word) -> bool:
+    return _s4d4_tr_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1310  (s4d4_tr_assert.h)
+
+def _mask_enable_zero(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 38] == 0  # mask_enable
+
+
+def mask_enable_zero(i: Word) -> bool:
+    return _mask_enable_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1314  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> bool:
+    return (
+        _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _is_valid_dtype_64(i_b[i_o + 32], ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # in_dtype
+        and _is_valid_dtype_64(i_b[i_o + 33], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # out_dtype
+    )
+
+
+def is_valid_tensor_reduce_common(i: Word) -> bool:
+    return _is_valid_tensor_reduce_common(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1322  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce_int_op(op: int) -> bool:
+    return _is_valid_int_aluop(op)
+
+
+is_valid_tensor_reduce_int_op = _is_valid_tensor_reduce_int_op
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1326  (s4d4_tr_assert.h)
+
+def _tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_reduce_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 36]) or _is_valid_tensor_reduce_int_op(i_b[i_o + 36]))) or (_tensor_reduce_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]))  # op
+
+
+def tensor_reduce_valid_alu_op(i: Word) -> bool:
+    return _tensor_reduce_valid_alu_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1331  (s4d4_tr_assert.h)
+
+def _tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype, out_dtype, op
+
+
+def tensor_reduce_valid_dtype(i: Word) -> bool:
+    return _tensor_reduce_valid_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1338  (s4d4_tr_assert.h)
+
+def _has_valid_reduce_negated(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # negated
+
+
+def has_valid_reduce_negated(i: Word) -> bool:
+    return _has_valid_reduce_negated(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1343  (s4d4_tr_assert.h)
+
+def _has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 37] in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW)  # op_dim
+
+
+def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
+    return _has_valid_tensor_reduce_op_dim(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1351  (s4d4_tr_assert.h)
+
+def _tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 44)
+        or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)  # op_dim
+    )
+
+
+def tensor_reduce_dst_element_cnt_check(i: Word) -> bool:
+    return _tensor_reduce_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1358  (s4d4_tr_assert.h)
+
+def _tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_reduce_transpose(i_b, i_o) or (_has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))  # num_active_channels
+
+
+def tensor_reduce_transpose_check(i: Word) -> bool:
+    return _tensor_reduce_transpose_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1363  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_reduce_opcode(i_b, i_o)
+        and _is_valid_tensor_reduce_common(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _tensor_reduce_valid_alu_op(i_b, i_o)
+        and _tensor_reduce_valid_dtype(i_b, i_o)
+        and _has_valid_reduce_negated(i_b, i_o)
+        and _has_valid_tensor_reduce_op_dim(i_b, i_o)
+        and _check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _tensor_reduce_dst_element_cnt_check(i_b, i_o)
+        and _tensor_reduce_transpose_check(i_b, i_o)
+    )
+
+
+def is_valid_tensor_reduce(i: Word) -> bool:
+    return _is_valid_tensor_reduce(struct_arg(i, 64, 'i'), 0)
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
@@ -2231,7 +3050,7 @@ def _x_addr_aligned_dtype(addr: int, dtype: int) -> str | None:
             return f"addr_aligned_dtype: addr = {addr} (needs (addr & 7) == 0)"
         return None
     else:
-        return f"addr_aligned_dtype: addr={addr}, dtype={dtype} (returns false at line 309)"
+        return f"addr_aligned_dtype: addr={addr}, dtype={dtype} (returns false at line 310)"
 
 
 def _x_addr_from_register(a_b: bytes, a_o: int) -> str | None:
@@ -2322,7 +3141,7 @@ def _x_has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_chann
             return 'has_valid_immediates -> ' + (_x_is_valid_imm_reg(imm_b, imm_o) or 'is_valid_imm_reg')
         return None
     else:
-        return f"has_valid_immediates: src={src}, num_active_channels={num_active_channels}, dtype={dtype} (returns false at line 375)"
+        return f"has_valid_immediates: src={src}, num_active_channels={num_active_channels}, dtype={dtype} (returns false at line 376)"
 
 
 def _x_check_active_channels(n: int) -> str | None:
@@ -2853,11 +3672,11 @@ def _x_tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> str | None:
 
 def _x_s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 35] != 0:  # reserved0[0]
-        return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (returns false at line 776 when reserved0[0] != 0)"
+        return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (returns false at line 777 when reserved0[0] != 0)"
     k = 0
     while k < 5:
         if i_b[i_o + 39 + k] != 0:  # reserved1[k]
-            return f"s4d4_tsm_reserved_zero: k = {k} (returns false at line 780 when reserved1[k] != 0)"
+            return f"s4d4_tsm_reserved_zero: k = {k} (returns false at line 781 when reserved1[k] != 0)"
         k = (k + 1) & 0xffffffff
     return None
 
@@ -2980,6 +3799,617 @@ def _x_is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_is_signed_int(dtype: int) -> str | None:
+    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64):
+        return f"is_signed_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64))"
+    return None
+
+
+def _x_is_unsigned_int(dtype: int) -> str | None:
+    if dtype not in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+        return f"is_unsigned_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
+    return None
+
+
+def _x_is_signed_alu_op(op: int) -> str | None:
+    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT):
+        return f"is_signed_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT))"
+    return None
+
+
+def _x_is_unsigned_alu_op(op: int) -> str | None:
+    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT):
+        return f"is_unsigned_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT))"
+    return None
+
+
+def _x_addresses_in_same_sbuf_quadrant(a: int, b: int) -> str | None:
+    if _get_sbuf_quadrant_id(a) != _get_sbuf_quadrant_id(b):
+        return f"addresses_in_same_sbuf_quadrant: a = {a}, b = {b} (needs get_sbuf_quadrant_id(a) == get_sbuf_quadrant_id(b))"
+    return None
+
+
+def _x_tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> str | None:
+    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+        return None
+    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
+    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    if not ((_addr_in_psum(x) and _addr_in_sbuf(y)) or (_addr_in_sbuf(x) and _addr_in_psum(y)) or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))):
+        return f"tt_valid_partitions: x = {x}, y = {y} (needs (addr_in_psum(x) && addr_in_sbuf(y)) || (addr_in_sbuf(x) && addr_in_psum(y)) || (addr_in_sbuf(x) && addr_in_sbuf(y) && addresses_in_same_sbuf_quadrant(x, y)))"
+    return None
+
+
+def _x_tensor_tensor_arith(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP:
+        return f"tensor_tensor_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP)"
+    return None
+
+
+def _x_tensor_tensor_bitvec(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP:
+        return f"tensor_tensor_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP)"
+    return None
+
+
+def _x_has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> str | None:
+    if not (_tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)):
+        return 'has_tensor_tensor_opcode: needs tensor_tensor_arith({...}) || tensor_tensor_bitvec({...})'
+    return None
+
+
+def _x_has_copy_cast_predicated_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_COPY_PREDICATED, NEURON_ISA_TPB_OPCODE_CAST_PREDICATED):
+        return f"has_copy_cast_predicated_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_COPY_PREDICATED) || (header.opcode == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED))"
+    return None
+
+
+def _x_has_batchnorm_backprop_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP:
+        return f"has_batchnorm_backprop_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP)"
+    return None
+
+
+def _x_s3s3d3_tt_is_zero_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 14] != NEURON_ISA_TPB_ALU_OP_BYPASS:
+        return f"s3s3d3_tt_is_zero_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs op == NEURON_ISA_TPB_ALU_OP_BYPASS)"
+    return None
+
+
+def _x_s3s3d3_tt_valid_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_tensor_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 14])) or (_tensor_tensor_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 14]) or i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_POW or _is_valid_int_aluop(i_b[i_o + 14])))):
+        return f"s3s3d3_tt_valid_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs (tensor_tensor_bitvec({{...}}) && is_general_bitvec_op(op)) || (tensor_tensor_arith({{...}}) && (is_general_arith_op(op) || (op == NEURON_ISA_TPB_ALU_OP_POW) || is_valid_int_aluop(op))))"
+    return None
+
+
+def _x_s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])):
+        return f"s3s3d3_tt_dtype: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])} (needs !tensor_tensor_bitvec({{...}}) || is_valid_int_dtype(out_dtype))"
+    return None
+
+
+def _x_s3s3d3_tt_valid_int_signness(i_b: bytes, i_o: int) -> str | None:
+    if not (not _is_valid_int_aluop(i_b[i_o + 14]) or (_is_signed_alu_op(i_b[i_o + 14]) and _is_signed_int(i_b[i_o + 13]) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))) or (_is_unsigned_alu_op(i_b[i_o + 14]) and _is_unsigned_int(i_b[i_o + 13]) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))):
+        return f"s3s3d3_tt_valid_int_signness: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])}, in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 0) & 0xf))}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 4) & 0xf))} (needs !is_valid_int_aluop(op) || (is_signed_alu_op(op) && is_signed_int(out_dtype) && is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_hi))) || (is_unsigned_alu_op(op) && is_unsigned_int(out_dtype) && is_unsigned_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_unsigned_int(get_dtype_from_pair(in0_in1_dtype.dtype_hi))))"
+    return None
+
+
+def _x_s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_tensor_bitvec(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]) or (_is_shift_op(i_b[i_o + 14]) and _is_valid_64b_int_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_UINT32)):
+        return f"s3s3d3_tt_src_dst_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 0) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 4) & 0xf))}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs !tensor_tensor_bitvec({{...}}) || ((get_dtype_from_pair(in0_in1_dtype.dtype_lo) == out_dtype) && (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype)) || (is_shift_op(op) && is_valid_64b_int_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == NEURON_ISA_TPB_DTYPE_UINT32)))"
+    return None
+
+
+def _x_s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> str | None:
+    if _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) == 0:
+        return f"s3s3d3_copy_pred_src0_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 0) & 0xf))} (needs type_size(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) != 0)"
+    return None
+
+
+def _x_s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]):
+        return f"s3s3d3_copy_cast_pred_src1_dst_dtype: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 4) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED) || (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype))"
+    return None
+
+
+def _x_s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 16) or _shape_from_register(i_b, i_o + 32) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)):
+        return 's3s3d3_tt_src_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...}))'
+    return None
+
+
+def _x_s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 16) or _shape_from_register(i_b, i_o + 48) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)):
+        return 's3s3d3_tt_dst_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...}))'
+    return None
+
+
+def _x_is_valid_tensor_tensor(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_tensor_opcode(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_tensor_tensor_opcode(i_b, i_o) or 'has_tensor_tensor_opcode')
+    if not _is_valid_dtype_64(i_b[i_o + 13], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype_64(i_b[i_o + 13], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    if not _is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    if not _is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    if not _is_valid_aluop(i_b[i_o + 14]):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 14]) or 'is_valid_aluop')
+    if not _s3s3d3_tt_valid_op(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_valid_op(i_b, i_o) or 's3s3d3_tt_valid_op')
+    if not _s3s3d3_tt_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_dtype(i_b, i_o) or 's3s3d3_tt_dtype')
+    if not _s3s3d3_tt_valid_int_signness(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_valid_int_signness(i_b, i_o) or 's3s3d3_tt_valid_int_signness')
+    if not _s3s3d3_tt_src_dst_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_src_dst_dtype(i_b, i_o) or 's3s3d3_tt_src_dst_dtype')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_tensor_tensor -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_copy_cast_predicated(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_copy_cast_predicated_opcode(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_copy_cast_predicated_opcode(i_b, i_o) or 'has_copy_cast_predicated_opcode')
+    if not _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _s3s3d3_copy_pred_src0_dtype(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_copy_pred_src0_dtype(i_b, i_o) or 's3s3d3_copy_pred_src0_dtype')
+    if not _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o) or 's3s3d3_copy_cast_pred_src1_dst_dtype')
+    if not _s3s3d3_tt_is_zero_op(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_is_zero_op(i_b, i_o) or 's3s3d3_tt_is_zero_op')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_batchnorm_backprop(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_batchnorm_backprop_opcode(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_batchnorm_backprop_opcode(i_b, i_o) or 'has_batchnorm_backprop_opcode')
+    if not _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _s3s3d3_tt_is_zero_op(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_is_zero_op(i_b, i_o) or 's3s3d3_tt_is_zero_op')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_s3s3d3_tt(i_b: bytes, i_o: int) -> str | None:
+    if not (_is_valid_tensor_tensor(i_b, i_o) or _is_valid_batchnorm_backprop(i_b, i_o) or _is_valid_copy_cast_predicated(i_b, i_o)):
+        return 'is_valid_s3s3d3_tt: needs is_valid_tensor_tensor({...}) || is_valid_batchnorm_backprop({...}) || is_valid_copy_cast_predicated({...})'
+    return None
+
+
+def _x_has_scalar_tensor_tensor_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH, NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC):
+        return f"has_scalar_tensor_tensor_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC))"
+    return None
+
+
+def _x_has_s2s2d2_stt_bitvec_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC:
+        return f"has_s2s2d2_stt_bitvec_op: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC)"
+    return None
+
+
+def _x_has_tensor_tensor_scan_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH:
+        return f"has_tensor_tensor_scan_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH)"
+    return None
+
+
+def _x_is_const_ptr_dve(src: int) -> str | None:
+    if src not in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE):
+        return f"is_const_ptr_dve: src = {src} (needs (src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) || (src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE))"
+    return None
+
+
+def _x_has_valid_scalar_tensor_tensor_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]) and _is_general_bitvec_op(i_b[i_o + 37]))):
+        return f"has_valid_scalar_tensor_tensor_op: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs (!has_s2s2d2_stt_bitvec_op({{...}}) && is_general_arith_op(op0) && is_general_arith_op(op1)) || (has_s2s2d2_stt_bitvec_op({{...}}) && is_general_bitvec_op(op0) && is_general_bitvec_op(op1)))"
+    return None
+
+
+def _x_has_valid_tensor_tensor_scan_op(i_b: bytes, i_o: int) -> str | None:
+    if not _is_general_arith_op(i_b[i_o + 36]):
+        return 'has_valid_tensor_tensor_scan_op -> ' + (_x_is_general_arith_op(i_b[i_o + 36]) or 'is_general_arith_op')
+    if not _is_general_arith_op(i_b[i_o + 37]):
+        return 'has_valid_tensor_tensor_scan_op -> ' + (_x_is_general_arith_op(i_b[i_o + 37]) or 'is_general_arith_op')
+    return None
+
+
+def _x_has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43])) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))):
+        return f"has_valid_s2s2d2_stt_immediate: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm0.imm_ptr = {_U32(i_b, i_o + 60)[0]}, num_active_channels = {i_b[i_o + 42]}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && tpb_addr_active_channels(imm0.imm_ptr, num_active_channels) && addr_aligned_dtype(imm0.imm_ptr, imm0_dtype)) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}})))"
+    return None
+
+
+def _x_s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (_has_s2s2d2_stt_bitvec_op(i_b, i_o) or _is_const_ptr_dve(i_b[i_o + 39]) or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32):
+        return f"s2s2d2_stt_imm0_dtype: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs has_s2s2d2_stt_bitvec_op({{...}}) || is_const_ptr_dve(imm0_src) || (imm0_dtype == NEURON_ISA_TPB_DTYPE_FP32))"
+    return None
+
+
+def _x_has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))):
+        return f"has_valid_scalar_tensor_tensor_dtypes: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 40] >> 0) & 0xf))}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 40] >> 4) & 0xf))}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 41])} (needs !has_s2s2d2_stt_bitvec_op({{...}}) || (is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_hi)) && is_valid_int_dtype_datapath(imm0_dtype) && is_valid_int_dtype_datapath(out_dtype)))"
+    return None
+
+
+def _x_s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])):
+        return f"s2s2d2_stt_src_dst_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 40] >> 0) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 41])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 40] >> 4) & 0xf))}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs !has_s2s2d2_stt_bitvec_op({{...}}) || ((get_dtype_from_pair(in0_in1_dtype.dtype_lo) == out_dtype) && (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype) && (imm0_dtype == out_dtype)))"
+    return None
+
+
+def _x_has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> str | None:
+    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))):
+        return f"has_valid_s2s2d2_stt_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs (has_s2s2d2_stt_bitvec_op({{...}}) && (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)) || (!has_s2s2d2_stt_bitvec_op({{...}}) && ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))))"
+    return None
+
+
+def _x_has_zero_accum_cmd(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 44] != NEURON_ISA_TPB_ACCUM_CMD_IDLE:
+        return f"has_zero_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)"
+    return None
+
+
+def _x_has_s2s2d2_stt_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 45] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[0] = {i_b[i_o + 45]} (needs reserved[0] == 0)"
+    if i_b[i_o + 46] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[1] = {i_b[i_o + 46]} (needs reserved[1] == 0)"
+    if i_b[i_o + 47] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[2] = {i_b[i_o + 47]} (needs reserved[2] == 0)"
+    return None
+
+
+def _x_s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 24) or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)):
+        return 's2s2d2_stt_src_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 48) or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)):
+        return 's2s2d2_stt_dst_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> str | None:
+    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+        return None
+    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
+    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    if not (not _addr_in_sbuf(s) or not _addr_in_sbuf(d) or _addresses_in_same_sbuf_quadrant(s, d)):
+        return f"s2s2d2_stt_quadrant_check: s = {s}, d = {d} (needs !addr_in_sbuf(s) || !addr_in_sbuf(d) || addresses_in_same_sbuf_quadrant(s, d))"
+    return None
+
+
+def _x_is_valid_scalar_tensor_tensor(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_scalar_tensor_tensor_opcode(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_scalar_tensor_tensor_opcode(i_b, i_o) or 'has_scalar_tensor_tensor_opcode')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_scalar_tensor_tensor_dtypes(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_scalar_tensor_tensor_dtypes(i_b, i_o) or 'has_valid_scalar_tensor_tensor_dtypes')
+    if not _s2s2d2_stt_src_dst_dtype(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_src_dst_dtype(i_b, i_o) or 's2s2d2_stt_src_dst_dtype')
+    if not _s2s2d2_stt_imm0_dtype(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_imm0_dtype(i_b, i_o) or 's2s2d2_stt_imm0_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_aluop(i_b[i_o + 37]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 37]) or 'is_valid_aluop')
+    if not _has_valid_scalar_tensor_tensor_op(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_scalar_tensor_tensor_op(i_b, i_o) or 'has_valid_scalar_tensor_tensor_op')
+    if not _has_valid_s2s2d2_stt_immediate(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_s2s2d2_stt_immediate(i_b, i_o) or 'has_valid_s2s2d2_stt_immediate')
+    if not _has_valid_s2s2d2_stt_accum_cmd(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_s2s2d2_stt_accum_cmd(i_b, i_o) or 'has_valid_s2s2d2_stt_accum_cmd')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _check_active_channels(i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_check_active_channels(i_b[i_o + 42]) or 'check_active_channels')
+    if not _s2s2d2_stt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_src_element_cnt_check(i_b, i_o) or 's2s2d2_stt_src_element_cnt_check')
+    if not _s2s2d2_stt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_dst_element_cnt_check(i_b, i_o) or 's2s2d2_stt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24) or 'tt_valid_partitions')
+    if not _s2s2d2_stt_quadrant_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_quadrant_check(i_b, i_o) or 's2s2d2_stt_quadrant_check')
+    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
+    if not _has_s2s2d2_stt_reserved_zero(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_s2s2d2_stt_reserved_zero(i_b, i_o) or 'has_s2s2d2_stt_reserved_zero')
+    return None
+
+
+def _x_is_valid_tensor_tensor_scan(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_tensor_scan_opcode(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_tensor_tensor_scan_opcode(i_b, i_o) or 'has_tensor_tensor_scan_opcode')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _s2s2d2_stt_imm0_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_imm0_dtype(i_b, i_o) or 's2s2d2_stt_imm0_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_aluop(i_b[i_o + 37]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_aluop(i_b[i_o + 37]) or 'is_valid_aluop')
+    if not _has_valid_tensor_tensor_scan_op(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_tensor_tensor_scan_op(i_b, i_o) or 'has_valid_tensor_tensor_scan_op')
+    if not _has_valid_s2s2d2_stt_immediate(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_s2s2d2_stt_immediate(i_b, i_o) or 'has_valid_s2s2d2_stt_immediate')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _check_active_channels(i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_check_active_channels(i_b[i_o + 42]) or 'check_active_channels')
+    if not _s2s2d2_stt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_src_element_cnt_check(i_b, i_o) or 's2s2d2_stt_src_element_cnt_check')
+    if not _s2s2d2_stt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_dst_element_cnt_check(i_b, i_o) or 's2s2d2_stt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24) or 'tt_valid_partitions')
+    if not _has_zero_accum_cmd(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_zero_accum_cmd(i_b, i_o) or 'has_zero_accum_cmd')
+    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
+    if not _has_s2s2d2_stt_reserved_zero(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_s2s2d2_stt_reserved_zero(i_b, i_o) or 'has_s2s2d2_stt_reserved_zero')
+    return None
+
+
+def _x_check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> str | None:
+    if not _start_addr_active_channels(t_b, t_o, num_active_channels):
+        return 'check_t4d_active_channels -> ' + (_x_start_addr_active_channels(t_b, t_o, num_active_channels) or 'start_addr_active_channels')
+    return None
+
+
+def _x_tensor_reduce_arith(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP):
+        return f"tensor_reduce_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP))"
+    return None
+
+
+def _x_tensor_reduce_bitvec(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP):
+        return f"tensor_reduce_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP))"
+    return None
+
+
+def _x_tensor_reduce_transpose(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP):
+        return f"tensor_reduce_transpose: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP))"
+    return None
+
+
+def _x_has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)):
+        return f"has_tensor_reduce_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) || tensor_reduce_bitvec({{...}}))"
+    return None
+
+
+def _x_s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 39 + k] != 0:  # reserved1[k]
+            return f"s4d4_tr_reserved_zero: k = {k} (returns false at line 1304 when reserved1[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    return None
+
+
+def _x_mask_enable_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 38] != 0:
+        return f"mask_enable_zero: mask_enable = {i_b[i_o + 38]} (needs mask_enable == 0)"
+    return None
+
+
+def _x_is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> str | None:
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _is_valid_dtype_64(i_b[i_o + 32], ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_is_valid_dtype_64(i_b[i_o + 32], ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    if not _is_valid_dtype_64(i_b[i_o + 33], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_is_valid_dtype_64(i_b[i_o + 33], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    return None
+
+
+def _x_is_valid_tensor_reduce_int_op(op: int) -> str | None:
+    if not _is_valid_int_aluop(op):
+        return 'is_valid_tensor_reduce_int_op -> ' + (_x_is_valid_int_aluop(op) or 'is_valid_int_aluop')
+    return None
+
+
+def _x_tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_reduce_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 36]) or _is_valid_tensor_reduce_int_op(i_b[i_o + 36]))) or (_tensor_reduce_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]))):
+        return f"tensor_reduce_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs (tensor_reduce_arith({{...}}) && (is_general_arith_op(op) || is_valid_tensor_reduce_int_op(op))) || (tensor_reduce_bitvec({{...}}) && is_general_bitvec_op(op)))"
+    return None
+
+
+def _x_tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+        return f"tensor_reduce_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_reduce_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
+    return None
+
+
+def _x_has_valid_reduce_negated(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0):
+        return f"has_valid_reduce_negated: negated = {i_b[i_o + 35]} (needs (tensor_reduce_arith({{...}}) && (negated <= 1)) || (negated == 0))"
+    return None
+
+
+def _x_has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 37] not in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW):
+        return f"has_valid_tensor_reduce_op_dim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
+    return None
+
+
+def _x_tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 44) or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)):
+        return f"tensor_reduce_dst_element_cnt_check: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs shape_from_register({{...}}) || shape_from_register({{...}}) || ((t4d_element_count({{...}}) * t4d_reduced_count({{...}}, op_dim)) == t4d_element_count({{...}})))"
+    return None
+
+
+def _x_tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_reduce_transpose(i_b, i_o) or (_has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))):
+        return f"tensor_reduce_transpose_check: num_active_channels = {i_b[i_o + 34]} (needs !tensor_reduce_transpose({{...}}) || (has_transpose_src_element_count_t4d({{...}}) && has_multiple_32_channels(num_active_channels)))"
+    return None
+
+
+def _x_is_valid_tensor_reduce(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_reduce_opcode(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_tensor_reduce_opcode(i_b, i_o) or 'has_tensor_reduce_opcode')
+    if not _is_valid_tensor_reduce_common(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_is_valid_tensor_reduce_common(i_b, i_o) or 'is_valid_tensor_reduce_common')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_tensor_reduce -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _tensor_reduce_valid_alu_op(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_valid_alu_op(i_b, i_o) or 'tensor_reduce_valid_alu_op')
+    if not _tensor_reduce_valid_dtype(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_valid_dtype(i_b, i_o) or 'tensor_reduce_valid_dtype')
+    if not _has_valid_reduce_negated(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_reduce_negated(i_b, i_o) or 'has_valid_reduce_negated')
+    if not _has_valid_tensor_reduce_op_dim(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_tensor_reduce_op_dim(i_b, i_o) or 'has_valid_tensor_reduce_op_dim')
+    if not _check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_tensor_reduce -> ' + (_x_check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_t4d_active_channels')
+    if not _check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_tensor_reduce -> ' + (_x_check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_t4d_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor_reduce_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_dst_element_cnt_check(i_b, i_o) or 'tensor_reduce_dst_element_cnt_check')
+    if not _tensor_reduce_transpose_check(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_transpose_check(i_b, i_o) or 'tensor_reduce_transpose_check')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -2988,19 +4418,35 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_cache_cumulative': (0xe6,),
     'is_valid_tensor_scalar_ptr_multi': (0x4f, 0x5f),
     'is_valid_tsm_immediates_load': (0x70, 0x71),
+    'is_valid_s3s3d3_tt': (0x41, 0x51, 0x65, 0x72, 0x99),
+    'is_valid_scalar_tensor_tensor': (0x9d, 0x9e),
+    'is_valid_tensor_tensor_scan': (0xe5,),
+    'is_valid_tensor_reduce': (0x42, 0x52, 0x83, 0x84),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
+    0x41: ('is_valid_s3s3d3_tt',),
+    0x42: ('is_valid_tensor_reduce',),
     0x43: ('is_valid_tensor_scalar_op',),
     0x44: ('is_valid_tensor_scalar_ptr_op',),
     0x4f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x51: ('is_valid_s3s3d3_tt',),
+    0x52: ('is_valid_tensor_reduce',),
     0x53: ('is_valid_tensor_scalar_op',),
     0x54: ('is_valid_tensor_scalar_ptr_op',),
     0x5f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x65: ('is_valid_s3s3d3_tt',),
     0x70: ('is_valid_tsm_immediates_load',),
     0x71: ('is_valid_tsm_immediates_load',),
+    0x72: ('is_valid_s3s3d3_tt',),
+    0x83: ('is_valid_tensor_reduce',),
+    0x84: ('is_valid_tensor_reduce',),
     0x93: ('is_valid_tensor_scalar_op',),
+    0x99: ('is_valid_s3s3d3_tt',),
     0x9a: ('is_valid_tensor_scalar_cache_reduce',),
+    0x9d: ('is_valid_scalar_tensor_tensor',),
+    0x9e: ('is_valid_scalar_tensor_tensor',),
+    0xe5: ('is_valid_tensor_tensor_scan',),
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
 }
 
@@ -3016,6 +4462,10 @@ VALIDATORS: Final = Validators(
         'is_valid_tensor_scalar_cache_cumulative': (_is_valid_tensor_scalar_cache_cumulative, _x_is_valid_tensor_scalar_cache_cumulative),
         'is_valid_tensor_scalar_ptr_multi': (_is_valid_tensor_scalar_ptr_multi, _x_is_valid_tensor_scalar_ptr_multi),
         'is_valid_tsm_immediates_load': (_is_valid_tsm_immediates_load, _x_is_valid_tsm_immediates_load),
+        'is_valid_s3s3d3_tt': (_is_valid_s3s3d3_tt, _x_is_valid_s3s3d3_tt),
+        'is_valid_scalar_tensor_tensor': (_is_valid_scalar_tensor_tensor, _x_is_valid_scalar_tensor_tensor),
+        'is_valid_tensor_tensor_scan': (_is_valid_tensor_tensor_scan, _x_is_valid_tensor_tensor_scan),
+        'is_valid_tensor_reduce': (_is_valid_tensor_reduce, _x_is_valid_tensor_reduce),
     },
     DISPATCH,
     C_VALIDATORS,

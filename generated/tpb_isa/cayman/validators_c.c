@@ -7,7 +7,10 @@
 #include "aws_neuron_isa_tpb_common.h"
 #include "aws_neuron_isa_tpb_enums.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
+#include "aws_neuron_isa_tpb_s2s2d2_stt.h"
 #include "aws_neuron_isa_tpb_s3d3_ts.h"
+#include "aws_neuron_isa_tpb_s3s3d3_tt.h"
+#include "aws_neuron_isa_tpb_s4d4_tr.h"
 #include "aws_neuron_isa_tpb_s4d4_tsm.h"
 #include "aws_neuron_isa_tpb_util.h"
 #include "validators_c.h"
@@ -17,26 +20,50 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
     NEURON_ISA_TPB_INST_UNION u;
     memcpy(&u, w, sizeof u);
     switch (w[0]) {
+    case 0x41:
+        return (is_valid_s3s3d3_tt(u) != 0);
+    case 0x42:
+        return (is_valid_tensor_reduce(u) != 0);
     case 0x43:
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x44:
         return (is_valid_tensor_scalar_ptr_op(u) != 0);
     case 0x4f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
+    case 0x51:
+        return (is_valid_s3s3d3_tt(u) != 0);
+    case 0x52:
+        return (is_valid_tensor_reduce(u) != 0);
     case 0x53:
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x54:
         return (is_valid_tensor_scalar_ptr_op(u) != 0);
     case 0x5f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
+    case 0x65:
+        return (is_valid_s3s3d3_tt(u) != 0);
     case 0x70:
         return (is_valid_tsm_immediates_load(u) != 0);
     case 0x71:
         return (is_valid_tsm_immediates_load(u) != 0);
+    case 0x72:
+        return (is_valid_s3s3d3_tt(u) != 0);
+    case 0x83:
+        return (is_valid_tensor_reduce(u) != 0);
+    case 0x84:
+        return (is_valid_tensor_reduce(u) != 0);
     case 0x93:
         return (is_valid_tensor_scalar_op(u) != 0);
+    case 0x99:
+        return (is_valid_s3s3d3_tt(u) != 0);
     case 0x9a:
         return (is_valid_tensor_scalar_cache_reduce(u) != 0);
+    case 0x9d:
+        return (is_valid_scalar_tensor_tensor(u) != 0);
+    case 0x9e:
+        return (is_valid_scalar_tensor_tensor(u) != 0);
+    case 0xe5:
+        return (is_valid_tensor_tensor_scan(u) != 0);
     case 0xe6:
         return (is_valid_tensor_scalar_cache_cumulative(u) != 0);
     default:
@@ -107,5 +134,41 @@ void tpbgen_run_is_valid_tsm_immediates_load(const unsigned char *words, size_t 
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_tsm_immediates_load(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_s3s3d3_tt(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_s3s3d3_tt(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_scalar_tensor_tensor(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_scalar_tensor_tensor(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_tensor_tensor_scan(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_tensor_tensor_scan(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_tensor_reduce(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_tensor_reduce(u) != 0;
     }
 }

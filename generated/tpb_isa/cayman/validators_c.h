@@ -8,3 +8,7 @@ void tpbgen_run_is_valid_tensor_scalar_cache_reduce(const unsigned char *words, 
 void tpbgen_run_is_valid_tensor_scalar_cache_cumulative(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tensor_scalar_ptr_multi(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tsm_immediates_load(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_s3s3d3_tt(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_scalar_tensor_tensor(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_tensor_tensor_scan(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_tensor_reduce(const unsigned char *words, size_t n, unsigned char *out);

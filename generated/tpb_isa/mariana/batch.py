@@ -136,7 +136,14 @@ NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE = 0x02
 NEURON_ISA_TPB_INST_NBYTES = 0x40
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS = 0x40
+NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP = 0x65
+NEURON_ISA_TPB_OPCODE_CAST_PREDICATED = 0x99
+NEURON_ISA_TPB_OPCODE_COPY_PREDICATED = 0x72
 NEURON_ISA_TPB_OPCODE_EXPONENTIAL = 0x30
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH = 0x9d
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC = 0x9e
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP = 0x42
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP = 0x52
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP = 0x53
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6
@@ -147,6 +154,11 @@ NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP = 0x44
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP = 0x54
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH = 0x4f
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC = 0x5f
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP = 0x41
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP = 0x51
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH = 0xe5
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP = 0x83
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP = 0x84
 NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 0x93
 NEURON_ISA_TPB_POOLING_NUM_CHANNELS = 0x80
 NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS = 0x80
@@ -157,7 +169,10 @@ NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE = 0x40000
 NEURON_ISA_TPB_STATE_BUF_SZ = 0x2000000
+NEURON_ISA_TPB_TENSOR_SUBDIM_X = 0x02
+NEURON_ISA_TPB_TENSOR_SUBDIM_XY = 0x03
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ = 0x04
+NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH = 0x03
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE = 0x00
 NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK = 0x1fffffff
@@ -1668,6 +1683,707 @@ def _v_is_valid_tsm_immediates_load(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
+def _v_get_dtype_from_pair(nibble: Any) -> Any:
+    return nibble
+
+
+_K_is_signed_int_0 = _Members((2, 4, 8, 12))
+
+
+@_memo
+def _v_is_signed_int(dtype: Any) -> Any:
+    return _isin(dtype, _K_is_signed_int_0)
+
+
+_K_is_unsigned_int_0 = _Members((1, 3, 5, 9))
+
+
+@_memo
+def _v_is_unsigned_int(dtype: Any) -> Any:
+    return _isin(dtype, _K_is_unsigned_int_0)
+
+
+_K_is_signed_alu_op_0 = _Members((27, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212))
+
+
+@_memo
+def _v_is_signed_alu_op(op: Any) -> Any:
+    return _isin(op, _K_is_signed_alu_op_0)
+
+
+_K_is_unsigned_alu_op_0 = _Members((27, 196, 197, 198, 199, 200, 201, 202, 213, 214, 215, 216, 217, 218, 219, 220, 221))
+
+
+@_memo
+def _v_is_unsigned_alu_op(op: Any) -> Any:
+    return _isin(op, _K_is_unsigned_alu_op_0)
+
+
+@_memo
+def _v_addresses_in_same_sbuf_quadrant(a: Any, b: Any) -> Any:
+    return _v_get_sbuf_quadrant_id(a) == _v_get_sbuf_quadrant_id(b)
+
+
+@_memo
+def _v_tt_valid_partitions(a0_W: Any, a0_o: Any, a1_W: Any, a1_o: Any) -> Any:
+    _N = a0_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    x = np.zeros(_N, dtype=np.uint32)
+    y = np.zeros(_N, dtype=np.uint32)
+    _c45 = np.broadcast_to(np.asarray(np.logical_or(_v_addr_from_register(a0_W, a0_o), _v_addr_from_register(a1_W, a1_o))), _done.shape)
+    _m46 = _c45
+    _live = _m46
+    _ret = _ret | _live
+    _done = _done | _live
+    x = _fill(_v_addr_imm_mask(_colv(a0_W, a0_o, '<u4')), _N, x.dtype)
+    y = _fill(_v_addr_imm_mask(_colv(a1_W, a1_o, '<u4')), _N, y.dtype)
+    _live = np.logical_not(_done)
+    _ret = _ret | (_live & _any_of(
+        np.logical_and(_v_addr_in_psum(x), _v_addr_in_sbuf(y)),
+        np.logical_and(_v_addr_in_sbuf(x), _v_addr_in_psum(y)),
+        _all_of(
+        _v_addr_in_sbuf(x),
+        _v_addr_in_sbuf(y),
+        _v_addresses_in_same_sbuf_quadrant(x, y),
+    ),
+    ))
+    return _ret
+
+
+@_memo
+def _v_tensor_tensor_arith(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(65)
+
+
+@_memo
+def _v_tensor_tensor_bitvec(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(81)
+
+
+@_memo
+def _v_has_tensor_tensor_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_v_tensor_tensor_arith(i_W, i_o), _v_tensor_tensor_bitvec(i_W, i_o))
+
+
+@_memo
+def _v_has_copy_cast_predicated_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(114), _byte(i_W, i_o) == np.int32(153))
+
+
+@_memo
+def _v_has_batchnorm_backprop_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(101)
+
+
+@_memo
+def _v_s3s3d3_tt_is_zero_op(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.int32(0)
+
+
+@_memo
+def _v_s3s3d3_tt_valid_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_v_tensor_tensor_bitvec(i_W, i_o), _v_is_general_bitvec_op(_byte(i_W, i_o + 14))), np.logical_and(_v_tensor_tensor_arith(i_W, i_o), _any_of(
+        _v_is_general_arith_op(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _byte(i_W, i_o + 14) == np.int32(26),  # s3s3d3_tt.op
+        _v_is_valid_int_aluop(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+    )))
+
+
+@_memo
+def _v_s3s3d3_tt_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_tensor_bitvec(i_W, i_o)), _v_is_valid_int_dtype(_byte(i_W, i_o + 13)))
+
+
+@_memo
+def _v_s3s3d3_tt_valid_int_signness(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_not(_v_is_valid_int_aluop(_byte(i_W, i_o + 14))),  # s3s3d3_tt.op
+        _all_of(
+        _v_is_signed_alu_op(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _v_is_signed_int(_byte(i_W, i_o + 13)),  # s3s3d3_tt.out_dtype
+        _v_is_signed_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_signed_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+    ),  # s3s3d3_tt.op, s3s3d3_tt.out_dtype, s3s3d3_tt.in0_in1_dtype.dtype_lo, s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _all_of(
+        _v_is_unsigned_alu_op(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _v_is_unsigned_int(_byte(i_W, i_o + 13)),  # s3s3d3_tt.out_dtype
+        _v_is_unsigned_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_unsigned_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+    ),  # s3s3d3_tt.op, s3s3d3_tt.out_dtype, s3s3d3_tt.in0_in1_dtype.dtype_lo, s3s3d3_tt.in0_in1_dtype.dtype_hi
+    )
+
+
+@_memo
+def _v_s3s3d3_tt_src_dst_dtype(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_not(_v_tensor_tensor_bitvec(i_W, i_o)),
+        np.logical_and(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 13), _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 13)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo, s3s3d3_tt.out_dtype, s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _all_of(
+        _v_is_shift_op(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _v_is_valid_64b_int_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)) == np.int32(9),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+    ),  # s3s3d3_tt.op, s3s3d3_tt.in0_in1_dtype.dtype_lo, s3s3d3_tt.in0_in1_dtype.dtype_hi
+    )
+
+
+@_memo
+def _v_s3s3d3_copy_pred_src0_dtype(i_W: Any, i_o: Any) -> Any:
+    return _v_type_size(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))) != np.uint32(0)
+
+
+@_memo
+def _v_s3s3d3_copy_cast_pred_src1_dst_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(153), _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 13))
+
+
+@_memo
+def _v_s3s3d3_tt_src_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 16),
+        _v_shape_from_register(i_W, i_o + 32),
+        _v_t3d_element_count(i_W, i_o + 16) == _v_t3d_element_count(i_W, i_o + 32),
+    )
+
+
+@_memo
+def _v_s3s3d3_tt_dst_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 16),
+        _v_shape_from_register(i_W, i_o + 48),
+        _v_t3d_element_count(i_W, i_o + 16) == _v_t3d_element_count(i_W, i_o + 48),
+    )
+
+
+@_memo
+def _v_is_valid_tensor_tensor(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_tensor_opcode(i_W, i_o),
+        _v_is_valid_dtype_64(_byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_is_valid_dtype_64(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype_64(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_is_valid_aluop(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _v_s3s3d3_tt_valid_op(i_W, i_o),
+        _v_s3s3d3_tt_dtype(i_W, i_o),
+        _v_s3s3d3_tt_valid_int_signness(i_W, i_o),
+        _v_s3s3d3_tt_src_dst_dtype(i_W, i_o),
+        _v_check_active_channels(_byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o),
+        _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32),
+    )
+
+
+@_memo
+def _v_is_valid_copy_cast_predicated(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_copy_cast_predicated_opcode(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(0)),  # s3s3d3_tt.out_dtype
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_s3s3d3_copy_pred_src0_dtype(i_W, i_o),
+        _v_s3s3d3_copy_cast_pred_src1_dst_dtype(i_W, i_o),
+        _v_s3s3d3_tt_is_zero_op(i_W, i_o),
+        _v_check_active_channels(_byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o),
+        _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32),
+    )
+
+
+@_memo
+def _v_is_valid_batchnorm_backprop(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_batchnorm_backprop_opcode(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_s3s3d3_tt_is_zero_op(i_W, i_o),
+        _v_check_active_channels(_byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o),
+        _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32),
+    )
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_is_valid_tensor_tensor(i_W, i_o),
+        _v_is_valid_batchnorm_backprop(i_W, i_o),
+        _v_is_valid_copy_cast_predicated(i_W, i_o),
+    )
+
+
+@_memo
+def _v_has_scalar_tensor_tensor_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(157), _byte(i_W, i_o) == np.int32(158))
+
+
+@_memo
+def _v_has_s2s2d2_stt_bitvec_op(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(158)
+
+
+@_memo
+def _v_has_tensor_tensor_scan_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(229)
+
+
+@_memo
+def _v_is_const_ptr_dve(src: Any) -> Any:
+    return np.logical_or(src == np.int32(1), src == np.int32(2))
+
+
+@_memo
+def _v_has_valid_scalar_tensor_tensor_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_all_of(
+        np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o)),
+        _v_is_general_arith_op(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_general_arith_op(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+    ), _all_of(
+        _v_has_s2s2d2_stt_bitvec_op(i_W, i_o),
+        _v_is_general_bitvec_op(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_general_bitvec_op(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+    ))
+
+
+@_memo
+def _v_has_valid_tensor_tensor_scan_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37)))
+
+
+@_memo
+def _v_has_valid_s2s2d2_stt_immediate(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _byte(i_W, i_o + 39) == np.int32(0),  # s2s2d2_stt.imm0_src
+        _all_of(
+        _byte(i_W, i_o + 39) == np.int32(1),  # s2s2d2_stt.imm0_src
+        _v_tpb_addr_active_channels(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 42)),  # s2s2d2_stt.imm0.imm_ptr, s2s2d2_stt.num_active_channels
+        _v_addr_aligned_dtype(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 43)),  # s2s2d2_stt.imm0.imm_ptr, s2s2d2_stt.imm0_dtype
+    ),  # s2s2d2_stt.imm0_src, s2s2d2_stt.imm0.imm_ptr, s2s2d2_stt.num_active_channels, s2s2d2_stt.imm0_dtype
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 60)),  # s2s2d2_stt.imm0_src
+    )
+
+
+@_memo
+def _v_s2s2d2_stt_imm0_dtype(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_has_s2s2d2_stt_bitvec_op(i_W, i_o),
+        _v_is_const_ptr_dve(_byte(i_W, i_o + 39)),  # s2s2d2_stt.imm0_src
+        _byte(i_W, i_o + 43) == np.int32(10),  # s2s2d2_stt.imm0_dtype
+    )
+
+
+@_memo
+def _v_has_valid_scalar_tensor_tensor_dtypes(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o)), _all_of(
+        _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8))),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8))),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 43)),  # s2s2d2_stt.imm0_dtype
+        _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 41)),  # s2s2d2_stt.out_dtype
+    ))
+
+
+@_memo
+def _v_s2s2d2_stt_src_dst_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o)), _all_of(
+        _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 41),  # s2s2d2_stt.in0_in1_dtype.dtype_lo, s2s2d2_stt.out_dtype
+        _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 41),  # s2s2d2_stt.in0_in1_dtype.dtype_hi, s2s2d2_stt.out_dtype
+        _byte(i_W, i_o + 43) == _byte(i_W, i_o + 41),  # s2s2d2_stt.imm0_dtype, s2s2d2_stt.out_dtype
+    ))
+
+
+_K_has_valid_s2s2d2_stt_accum_cmd_0 = _Members((0, 2, 3))
+
+
+@_memo
+def _v_has_valid_s2s2d2_stt_accum_cmd(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o), _byte(i_W, i_o + 44) == np.int32(0)), np.logical_and(np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o)), _isin(_byte(i_W, i_o + 44), _K_has_valid_s2s2d2_stt_accum_cmd_0)))
+
+
+@_memo
+def _v_has_zero_accum_cmd(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 44) == np.int32(0)
+
+
+@_memo
+def _v_has_s2s2d2_stt_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _byte(i_W, i_o + 45) == np.uint32(0),  # s2s2d2_stt.reserved[0]
+        _byte(i_W, i_o + 46) == np.uint32(0),  # s2s2d2_stt.reserved[1]
+        _byte(i_W, i_o + 47) == np.uint32(0),  # s2s2d2_stt.reserved[2]
+    )
+
+
+@_memo
+def _v_s2s2d2_stt_src_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 12),
+        _v_shape_from_register(i_W, i_o + 24),
+        _v_t2d_element_count(i_W, i_o + 12) == _v_t2d_element_count(i_W, i_o + 24),
+    )
+
+
+@_memo
+def _v_s2s2d2_stt_dst_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 12),
+        _v_shape_from_register(i_W, i_o + 48),
+        _v_t2d_element_count(i_W, i_o + 12) == _v_t2d_element_count(i_W, i_o + 48),
+    )
+
+
+@_memo
+def _v_s2s2d2_stt_quadrant_check(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    s = np.zeros(_N, dtype=np.uint32)
+    d = np.zeros(_N, dtype=np.uint32)
+    _c48 = np.broadcast_to(np.asarray(np.logical_or(_v_addr_from_register(i_W, i_o + 12), _v_addr_from_register(i_W, i_o + 48))), _done.shape)
+    _m49 = _c48
+    _live = _m49
+    _ret = _ret | _live
+    _done = _done | _live
+    s = _fill(_v_addr_imm_mask(_colv(i_W, i_o + 12, '<u4')), _N, s.dtype)
+    d = _fill(_v_addr_imm_mask(_colv(i_W, i_o + 48, '<u4')), _N, d.dtype)
+    _live = np.logical_not(_done)
+    _ret = _ret | (_live & _any_of(
+        np.logical_not(_v_addr_in_sbuf(s)),
+        np.logical_not(_v_addr_in_sbuf(d)),
+        _v_addresses_in_same_sbuf_quadrant(s, d),
+    ))
+    return _ret
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_scalar_tensor_tensor_opcode(i_W, i_o),
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0)),  # s2s2d2_stt.imm0_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_has_valid_scalar_tensor_tensor_dtypes(i_W, i_o),
+        _v_s2s2d2_stt_src_dst_dtype(i_W, i_o),
+        _v_s2s2d2_stt_imm0_dtype(i_W, i_o),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+        _v_has_valid_scalar_tensor_tensor_op(i_W, i_o),
+        _v_has_valid_s2s2d2_stt_immediate(i_W, i_o),
+        _v_has_valid_s2s2d2_stt_accum_cmd(i_W, i_o),
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_check_active_channels(_byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o),
+        _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24),
+        _v_s2s2d2_stt_quadrant_check(i_W, i_o),
+        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),  # s2s2d2_stt.reverse_operands
+        _v_has_s2s2d2_stt_reserved_zero(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_tensor_scan_opcode(i_W, i_o),
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0)),  # s2s2d2_stt.imm0_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_s2s2d2_stt_imm0_dtype(i_W, i_o),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+        _v_has_valid_tensor_tensor_scan_op(i_W, i_o),
+        _v_has_valid_s2s2d2_stt_immediate(i_W, i_o),
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_check_active_channels(_byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o),
+        _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24),
+        _v_has_zero_accum_cmd(i_W, i_o),
+        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),  # s2s2d2_stt.reverse_operands
+        _v_has_s2s2d2_stt_reserved_zero(i_W, i_o),
+    )
+
+
+@_memo
+def _v_check_t4d_active_channels(t_W: Any, t_o: Any, num_active_channels: Any) -> Any:
+    return _v_start_addr_active_channels(t_W, t_o, num_active_channels)
+
+
+_K_t4d_reduced_count_0 = _Members((2, 3, 4, 5))
+
+
+@_memo
+def _v_t4d_reduced_count(t_W: Any, t_o: Any, dim: Any) -> Any:
+    _N = t_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.uint32)
+    _sw51 = np.broadcast_to(np.asarray(np.asarray(dim).astype(np.int32)), _done.shape)
+    _m52 = (_sw51 == 2)
+    _live = _m52
+    _ret = _select(_live, np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32), _ret)
+    _done = _done | _live
+    _m53 = (_sw51 == 3)
+    _live = (_m53 & ~_done)
+    _ret = _select(_live, np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32) * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32), _ret)
+    _done = _done | _live
+    _m54 = (_sw51 == 4)
+    _live = (_m54 & ~_done)
+    _ret = _select(_live, (np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32) * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32)) * np.asarray(_colv(t_W, t_o + 16, '<u2')).astype(np.uint32), _ret)
+    _done = _done | _live
+    _m55 = (_sw51 == 5)
+    _live = (_m55 & ~_done)
+    _ret = _select(_live, _v_t4d_element_count(t_W, t_o), _ret)
+    _done = _done | _live
+    _m56 = ~_isin(_sw51, _K_t4d_reduced_count_0)
+    _live = (_m56 & ~_done)
+    _ret = _select(_live, np.uint32(0), _ret)
+    return _ret
+
+
+@_memo
+def _v_mem4d_valid(m_W: Any, m_o: Any, dtype: Any, write: Any, allow_psum: Any, allow_sbuf: Any) -> Any:
+    _N = m_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    index_ok = np.zeros(_N, dtype=np.bool_)
+    _c57 = np.broadcast_to(np.asarray(_v_indirect_pattern(m_W, m_o)), _done.shape)
+    _m58 = _c57
+    index_ok = _select(_m58, _select(_byte(m_W, m_o + 3) == np.int32(160), _byte(m_W, m_o) < np.uint32(64), np.logical_and(_v_addr_in_sbuf(_v_addr_imm_mask(_colv(m_W, m_o, '<u4'))), _v_four_byte_aligned(_colv(m_W, m_o, '<u4')))), index_ok).astype(index_ok.dtype)
+    _live = _m58
+    _ret = _ret | (_live & np.logical_and(index_ok, _v_tensor_start_addr_valid(m_W, m_o + 4, dtype, write, allow_psum, allow_sbuf)))
+    _done = _done | _live
+    _live = np.logical_not(_done)
+    _ret = _ret | (_live & _v_tensor4d_valid(m_W, m_o, dtype, write, allow_psum, allow_sbuf))
+    return _ret
+
+
+@_memo
+def _v_check_m4d_active_channels(m_W: Any, m_o: Any, num_active_channels: Any) -> Any:
+    return _select(_v_indirect_pattern(m_W, m_o), _v_start_addr_active_channels(m_W, m_o + 4, num_active_channels), _v_check_t4d_active_channels(m_W, m_o, num_active_channels))
+
+
+@_memo
+def _v_indirect_quadrant_check_src4d(src_W: Any, src_o: Any) -> Any:
+    _N = src_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    _c60 = np.broadcast_to(np.asarray(np.logical_not(_v_indirect_pattern(src_W, src_o))), _done.shape)
+    _m61 = _c60
+    _live = _m61
+    _ret = _ret | _live
+    _done = _done | _live
+    _c63 = np.broadcast_to(np.asarray(np.logical_or(_byte(src_W, src_o + 3) == np.int32(160), _v_addr_from_register(src_W, src_o + 4))), _done.shape)
+    _m64 = _c63
+    _live = (_m64 & ~_done)
+    _ret = _ret | _live
+    _done = _done | _live
+    _live = np.logical_not(_done)
+    _ret = _ret | (_live & (_v_tpb_addr_quadrant(_colv(src_W, src_o, '<u4')) == _v_tpb_addr_quadrant(_colv(src_W, src_o + 4, '<u4'))))
+    return _ret
+
+
+@_memo
+def _v_indirect_quadrant_check_src4d_dst4d(src_W: Any, src_o: Any, dst_W: Any, dst_o: Any) -> Any:
+    return _any_of(
+        np.logical_not(_v_indirect_pattern(src_W, src_o)),
+        np.logical_not(_v_indirect_pattern(dst_W, dst_o)),
+        _byte(src_W, src_o + 3) == np.int32(160),  # i.index_addr.addr_reg.marker
+        _byte(dst_W, dst_o + 3) == np.int32(160),  # i.index_addr.addr_reg.marker
+        _v_tpb_addr_quadrant(_colv(src_W, src_o, '<u4')) == _v_tpb_addr_quadrant(_colv(dst_W, dst_o, '<u4')),  # i.index_addr.addr_immediate
+    )
+
+
+@_memo
+def _v_tensor_reduce_arith(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(66), _byte(i_W, i_o) == np.int32(131))
+
+
+@_memo
+def _v_tensor_reduce_bitvec(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(82), _byte(i_W, i_o) == np.int32(132))
+
+
+@_memo
+def _v_tensor_reduce_transpose(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(131), _byte(i_W, i_o) == np.int32(132))
+
+
+@_memo
+def _v_has_tensor_reduce_opcode(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _byte(i_W, i_o) == np.int32(66),  # s4d4_tr.header.opcode
+        _byte(i_W, i_o) == np.int32(131),  # s4d4_tr.header.opcode
+        _v_tensor_reduce_bitvec(i_W, i_o),
+    )
+
+
+@_memo
+def _v_s4d4_tr_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    _c66 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 39) != np.uint32(0)), _done.shape)
+    _m67 = _c66
+    _live = _m67
+    _done = _done | _live
+    _c69 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 40) != np.uint32(0)), _done.shape)
+    _m70 = _c69
+    _live = (_m70 & ~_done)
+    _done = _done | _live
+    _c72 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 41) != np.uint32(0)), _done.shape)
+    _m73 = _c72
+    _live = (_m73 & ~_done)
+    _done = _done | _live
+    _c75 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 42) != np.uint32(0)), _done.shape)
+    _m76 = _c75
+    _live = (_m76 & ~_done)
+    _done = _done | _live
+    _c78 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 43) != np.uint32(0)), _done.shape)
+    _m79 = _c78
+    _live = (_m79 & ~_done)
+    _done = _done | _live
+    _live = np.logical_not(_done)
+    _ret = _ret | _live
+    return _ret
+
+
+@_memo
+def _v_mask_enable_zero(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 38) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_reduce_common(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_is_valid_dtype_64(_byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype_64(_byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+    )
+
+
+@_memo
+def _v_is_valid_tensor_reduce_int_op(op: Any) -> Any:
+    return _v_is_valid_int_aluop(op)
+
+
+@_memo
+def _v_tensor_reduce_valid_alu_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_v_tensor_reduce_arith(i_W, i_o), np.logical_or(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_valid_tensor_reduce_int_op(_byte(i_W, i_o + 36)))), np.logical_and(_v_tensor_reduce_bitvec(i_W, i_o), _v_is_general_bitvec_op(_byte(i_W, i_o + 36))))
+
+
+_K_tensor_reduce_valid_dtype_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_tensor_reduce_valid_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_reduce_bitvec(i_W, i_o)), _all_of(
+        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),  # s4d4_tr.in_dtype, s4d4_tr.out_dtype
+        _isin(_byte(i_W, i_o + 32), _K_tensor_reduce_valid_dtype_0),  # s4d4_tr.in_dtype
+        np.logical_or(_byte(i_W, i_o + 36) != np.int32(17), _byte(i_W, i_o + 32) == np.int32(8)),  # s4d4_tr.op, s4d4_tr.in_dtype
+    ))
+
+
+@_memo
+def _v_has_valid_reduce_negated(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_v_tensor_reduce_arith(i_W, i_o), _byte(i_W, i_o + 35) <= np.uint32(1)), _byte(i_W, i_o + 35) == np.uint32(0))
+
+
+_K_has_valid_tensor_reduce_op_dim_0 = _Members((2, 3, 4, 5))
+
+
+@_memo
+def _v_has_valid_tensor_reduce_op_dim(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 37), _K_has_valid_tensor_reduce_op_dim_0)
+
+
+@_memo
+def _v_tensor_reduce_dst_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_indirect_pattern(i_W, i_o + 12),
+        _v_indirect_pattern(i_W, i_o + 44),
+        _v_shape_from_register(i_W, i_o + 12),
+        _v_shape_from_register(i_W, i_o + 44),
+        (_v_t4d_element_count(i_W, i_o + 44) * _v_t4d_reduced_count(i_W, i_o + 12, _byte(i_W, i_o + 37))) == _v_t4d_element_count(i_W, i_o + 12),  # s4d4_tr.op_dim
+    )
+
+
+@_memo
+def _v_tensor_reduce_transpose_check(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_reduce_transpose(i_W, i_o)), _all_of(
+        np.logical_not(_v_indirect_pattern(i_W, i_o + 12)),
+        _v_has_transpose_src_element_count_t4d(i_W, i_o + 12),
+        _v_has_multiple_32_channels(_byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+    ))
+
+
+@_memo
+def _v_is_valid_tensor_reduce(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_reduce_opcode(i_W, i_o),
+        _v_is_valid_tensor_reduce_common(i_W, i_o),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_tensor_reduce_valid_alu_op(i_W, i_o),
+        _v_tensor_reduce_valid_dtype(i_W, i_o),
+        _v_has_valid_reduce_negated(i_W, i_o),
+        _v_has_valid_tensor_reduce_op_dim(i_W, i_o),
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_tensor_reduce_dst_element_cnt_check(i_W, i_o),
+        _v_tensor_reduce_transpose_check(i_W, i_o),
+    )
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -1678,6 +2394,10 @@ _BATCH = vector.BatchValidators(
         'is_valid_exponential': _v_is_valid_exponential,
         'is_valid_tensor_scalar_ptr_multi': _v_is_valid_tensor_scalar_ptr_multi,
         'is_valid_tsm_immediates_load': _v_is_valid_tsm_immediates_load,
+        'is_valid_s3s3d3_tt': _v_is_valid_s3s3d3_tt,
+        'is_valid_scalar_tensor_tensor': _v_is_valid_scalar_tensor_tensor,
+        'is_valid_tensor_tensor_scan': _v_is_valid_tensor_tensor_scan,
+        'is_valid_tensor_reduce': _v_is_valid_tensor_reduce,
     },
     C_VALIDATORS,
     validate,

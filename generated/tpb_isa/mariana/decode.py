@@ -20,45 +20,69 @@ from .._runtime.text import AsmError as AsmError
 from .._runtime.text import TextForm
 from . import constants
 from .enums import Opcode
-from .structs import S2_BN, S3D3_TS, S4D4_TSM
+from .structs import S2_BN, S2S2D2_STT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
 
 check_api((2, 4), __name__)
 
 OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x30: S3D3_TS,  # EXPONENTIAL
+    0x41: S3S3D3_TT,  # TENSOR_TENSOR_ARITH_OP
+    0x42: S4D4_TR,  # TENSOR_REDUCE_ARITH_OP
     0x43: S3D3_TS,  # TENSOR_SCALAR_ARITH_OP
     0x44: S3D3_TS,  # TENSOR_SCALAR_PTR_ARITH_OP
+    0x46: S4D4_TR,  # COPY
+    0x47: S4D4_TR,  # CAST
+    0x48: S4D4_TR,  # RECIPROCAL
+    0x4e: S4D4_TR,  # TENSOR_CUMULATIVE_ARITH_OP
     0x4f: S4D4_TSM,  # TENSOR_SCALAR_PTR_MULTI_ARITH
+    0x51: S3S3D3_TT,  # TENSOR_TENSOR_BITVEC_OP
+    0x52: S4D4_TR,  # TENSOR_REDUCE_BITVEC_OP
     0x53: S3D3_TS,  # TENSOR_SCALAR_BITVEC_OP
     0x54: S3D3_TS,  # TENSOR_SCALAR_PTR_BITVEC_OP
+    0x5e: S4D4_TR,  # TENSOR_CUMULATIVE_BITVEC_OP
     0x5f: S4D4_TSM,  # TENSOR_SCALAR_PTR_MULTI_BITVEC
     0x64: S2_BN,  # BATCH_NORM_PARAM_LOAD
+    0x65: S3S3D3_TT,  # BATCH_NORM_BACK_PROP
+    0x6a: S4D4_TR,  # STREAM_SHUFFLE
+    0x6b: S4D4_TR,  # STREAM_TRANSPOSE
     0x6d: S2_BN,  # MATCH_VALUE_LOAD
     0x70: S2_BN,  # TENSOR_SCALAR_IMM_LD_ARITH
     0x71: S2_BN,  # TENSOR_SCALAR_IMM_LD_BITVEC
+    0x72: S3S3D3_TT,  # COPY_PREDICATED
+    0x83: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_ARITH_OP
+    0x84: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_BITVEC_OP
     0x93: S3D3_TS,  # TRANSPOSE_TENSOR_SCALAR_ARITH_OP
+    0x99: S3S3D3_TT,  # CAST_PREDICATED
     0x9a: S3D3_TS,  # TENSOR_SCALAR_CACHE_REDUCE
+    0x9d: S2S2D2_STT,  # SCALAR_TENSOR_TENSOR_ARITH
+    0x9e: S2S2D2_STT,  # SCALAR_TENSOR_TENSOR_BITVEC
+    0xe5: S2S2D2_STT,  # TENSOR_TENSOR_SCAN_ARITH
     0xe6: S3D3_TS,  # TENSOR_SCALAR_CACHE_CUMULATIVE
+    0xea: S2S2D2_STT,  # SELECT_REDUCE
 }
 
 # Bound in instruction_mapping.json to a struct that no ingested header defines.
 BOUND_OUTSIDE: Final[dict[int, str]] = {
-    0x41: 'NEURON_ISA_TPB_S3S3D3_TT_STRUCT',  # TENSOR_TENSOR_ARITH_OP
-    0x51: 'NEURON_ISA_TPB_S3S3D3_TT_STRUCT',  # TENSOR_TENSOR_BITVEC_OP
     0x74: 'NEURON_ISA_TPB_S2D2_ADDR_STRUCT',  # TENSOR_SCALAR_ADDR
     0x92: 'NEURON_ISA_TPB_S2D2_TS_AS_STRUCT',  # TENSOR_SCALAR_AFFINE_SELECT
     0x98: 'NEURON_ISA_TPB_S3D3_TS_SELECT_STRUCT',  # TENSOR_SCALAR_SELECT
-    0x9d: 'NEURON_ISA_TPB_S2S2D2_STT_STRUCT',  # SCALAR_TENSOR_TENSOR_ARITH
-    0x9e: 'NEURON_ISA_TPB_S2S2D2_STT_STRUCT',  # SCALAR_TENSOR_TENSOR_BITVEC
     0xd8: 'NEURON_ISA_TPB_PSEUDO_CORE_BARRIER_STRUCT',  # PSEUDO_CORE_BARRIER
-    0xe5: 'NEURON_ISA_TPB_S2S2D2_STT_STRUCT',  # TENSOR_TENSOR_SCAN_ARITH
-    0xea: 'NEURON_ISA_TPB_S2S2D2_STT_STRUCT',  # SELECT_REDUCE
 }
 
 #: What `decode` returns: the struct of one of this generation's decodable opcodes.
-Instruction: TypeAlias = S2_BN | S3D3_TS | S4D4_TSM
+Instruction: TypeAlias = S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
 
-DECODER: Final = Decoder('mariana', Opcode, OPCODE_STRUCT, BOUND_OUTSIDE)
+# What the drop's firmware_status.json says the device firmware does with an opcode.
+FIRMWARE: Final[dict[int, tuple[str, str]]] = {
+    0x44: ('working', 'a full DVE worker ships (founding document 7c, 8)'),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP
+    0x4f: ('stub', 'the self-name string is present but the body only logs (founding document 8)'),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH
+    0x54: ('working', 'a full DVE worker ships (founding document 7c, 8)'),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP
+    0x5f: ('stub', 'the self-name string is present but the body only logs (founding document 8)'),  # NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC
+}
+
+DECODER: Final = Decoder(
+    'mariana', Opcode, OPCODE_STRUCT, BOUND_OUTSIDE, FIRMWARE
+)
 
 
 def decode(word: Word) -> Instruction:

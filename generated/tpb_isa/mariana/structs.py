@@ -397,8 +397,66 @@ class S2_BN(Struct):
 
 
 @dataclass(slots=True, repr=False)
+class S3S3D3_TT(Struct):
+    """`NEURON_ISA_TPB_S3S3D3_TT_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s3s3d3_tt.h:27."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    in0_in1_dtype: DtypePair = field(default_factory=DtypePair)  # 1 (12 ) // src0 low, src1 high
+    out_dtype: Dtype | int = 0  # 1 (13 )
+    op: AluOp | int = 0  # 1 (14 )
+    num_active_channels: int = 0  # 1 (15 )
+    src0_mem_pattern: Tensor3D = field(default_factory=Tensor3D)  # 16 (16 - 31)
+    src1_mem_pattern: Tensor3D = field(default_factory=Tensor3D)  # 16 (32 - 47)
+    dst_mem_pattern: Tensor3D = field(default_factory=Tensor3D)  # 16 (48 - 63)
+
+
+@dataclass(slots=True, repr=False)
+class S2S2D2_STT(Struct):
+    """`NEURON_ISA_TPB_S2S2D2_STT_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s2s2d2_stt.h:24."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    src0_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (12 - 23)
+    src1_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (24 - 35)
+    op0: AluOp | int = 0  # 1 (36 )
+    op1: AluOp | int = 0  # 1 (37 )
+    reverse_operands: TensScalarRevOps | int = 0  # 1 (38 )
+    imm0_src: ImmSrc | int = 0  # 1 (39 )
+    in0_in1_dtype: DtypePair = field(default_factory=DtypePair)  # 1 (40 )
+    out_dtype: Dtype | int = 0  # 1 (41 )
+    num_active_channels: int = 0  # 1 (42 )
+    imm0_dtype: Dtype | int = 0  # 1 (43 )
+    accumulator_cmd: AccumCmd | int = 0  # 1 (44 )
+    reserved: tuple[int, ...] = (0, 0, 0)  # 3 (45 - 47)
+    dst_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (48 - 60)
+    imm0: ImmValInstField = field(default_factory=ImmValInstField)  # 4 (60 - 63)
+
+
+@dataclass(slots=True, repr=False)
+class S4D4_TR(Struct):
+    """`NEURON_ISA_TPB_S4D4_TR_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s4d4_tr.h:28."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    src_mem_pattern: MemPattern4D = field(default_factory=MemPattern4D)  # 20 (12 - 31)
+    in_dtype: Dtype | int = 0  # 1 (32 )
+    out_dtype: Dtype | int = 0  # 1 (33 )
+    num_active_channels: int = 0  # 1 (34 )
+    negated: int = 0  # 1 (35 )
+    op: AluOp | int = 0  # 1 (36 )
+    op_dim: TensorSubdim | int = 0  # 1 (37 )
+    mask_enable: int = 0  # 1 (38 )
+    reserved1: tuple[int, ...] = (0, 0, 0, 0, 0)  # 5 (39 - 43)
+    dst_mem_pattern: MemPattern4D = field(default_factory=MemPattern4D)  # 20 (44 - 63)
+
+
+@dataclass(slots=True, repr=False)
 class UNKNOWN(Struct):
-    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:17.
+    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:20.
 
     Header and events of any instruction; the payload is left uninterpreted.
     """
@@ -411,7 +469,7 @@ class UNKNOWN(Struct):
 
 
 class InstUnion(Union):
-    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:26.
+    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:29.
 
     One 64-byte instruction word, viewed through each operand struct.
     """
@@ -421,6 +479,9 @@ class InstUnion(Union):
     s3d3_ts: Arm[S3D3_TS] = Arm()
     s4d4_tsm: Arm[S4D4_TSM] = Arm()
     s2_bn: Arm[S2_BN] = Arm()
+    s3s3d3_tt: Arm[S3S3D3_TT] = Arm()
+    s2s2d2_stt: Arm[S2S2D2_STT] = Arm()
+    s4d4_tr: Arm[S4D4_TR] = Arm()
     unknown: Arm[UNKNOWN] = Arm()
     raw: Arm[tuple[int, ...]] = Arm()
 
@@ -435,6 +496,18 @@ class InstUnion(Union):
     @classmethod
     def of_s2_bn(cls, v: S2_BN) -> InstUnion:
         return cls.of('s2_bn', v)
+
+    @classmethod
+    def of_s3s3d3_tt(cls, v: S3S3D3_TT) -> InstUnion:
+        return cls.of('s3s3d3_tt', v)
+
+    @classmethod
+    def of_s2s2d2_stt(cls, v: S2S2D2_STT) -> InstUnion:
+        return cls.of('s2s2d2_stt', v)
+
+    @classmethod
+    def of_s4d4_tr(cls, v: S4D4_TR) -> InstUnion:
+        return cls.of('s4d4_tr', v)
 
     @classmethod
     def of_unknown(cls, v: UNKNOWN) -> InstUnion:
@@ -658,6 +731,79 @@ S2_BN.set_layout(
     L('imm0_src', 48, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC', 'enum', ImmSrc),
     L('reserved3', 49, 15, (15,), None, None, 'uint8_t'),
 )
+S3S3D3_TT.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('in0_in1_dtype', 12, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE_PAIR', 'struct', DtypePair),
+    L('out_dtype', 13, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('op', 14, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('num_active_channels', 15, 1, (), None, None, 'uint8_t'),
+    L('src0_mem_pattern', 16, 16, (), None, None, 'NEURON_ISA_TPB_TENSOR3D', 'struct', Tensor3D),
+    L('src1_mem_pattern', 32, 16, (), None, None, 'NEURON_ISA_TPB_TENSOR3D', 'struct', Tensor3D),
+    L('dst_mem_pattern', 48, 16, (), None, None, 'NEURON_ISA_TPB_TENSOR3D', 'struct', Tensor3D),
+)
+S2S2D2_STT.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('src0_mem_pattern', 12, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('src1_mem_pattern', 24, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('op0', 36, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('op1', 37, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L(
+        'reverse_operands',
+        38,
+        1,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS',
+        'enum',
+        TensScalarRevOps,
+    ),
+    L('imm0_src', 39, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC', 'enum', ImmSrc),
+    L('in0_in1_dtype', 40, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE_PAIR', 'struct', DtypePair),
+    L('out_dtype', 41, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('num_active_channels', 42, 1, (), None, None, 'uint8_t'),
+    L('imm0_dtype', 43, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('accumulator_cmd', 44, 1, (), None, None, 'NEURON_ISA_TPB_ACCUM_CMD', 'enum', AccumCmd),
+    L('reserved', 45, 3, (3,), None, None, 'uint8_t'),
+    L('dst_mem_pattern', 48, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('imm0', 60, 4, (), None, None, 'NEURON_ISA_TPB_IMM_VAL_INST_FIELD', 'struct', ImmValInstField),
+)
+S4D4_TR.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L(
+        'src_mem_pattern',
+        12,
+        20,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_MEM_PATTERN4D',
+        'struct',
+        MemPattern4D,
+    ),
+    L('in_dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    L('negated', 35, 1, (), None, None, 'uint8_t'),
+    L('op', 36, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('op_dim', 37, 1, (), None, None, 'NEURON_ISA_TPB_TENSOR_SUBDIM', 'enum', TensorSubdim),
+    L('mask_enable', 38, 1, (), None, None, 'uint8_t'),
+    L('reserved1', 39, 5, (5,), None, None, 'uint8_t'),
+    L(
+        'dst_mem_pattern',
+        44,
+        20,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_MEM_PATTERN4D',
+        'struct',
+        MemPattern4D,
+    ),
+)
 UNKNOWN.set_layout(
     L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
     L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
@@ -667,6 +813,9 @@ InstUnion.set_layout(
     L('s3d3_ts', 0, 64, (), None, None, 'NEURON_ISA_TPB_S3D3_TS_STRUCT', 'struct', S3D3_TS),
     L('s4d4_tsm', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TSM_STRUCT', 'struct', S4D4_TSM),
     L('s2_bn', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2_BN_STRUCT', 'struct', S2_BN),
+    L('s3s3d3_tt', 0, 64, (), None, None, 'NEURON_ISA_TPB_S3S3D3_TT_STRUCT', 'struct', S3S3D3_TT),
+    L('s2s2d2_stt', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2S2D2_STT_STRUCT', 'struct', S2S2D2_STT),
+    L('s4d4_tr', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TR_STRUCT', 'struct', S4D4_TR),
     L('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT', 'struct', UNKNOWN),
     L('raw', 0, 64, (64,), None, None, 'uint8_t'),
 )
@@ -697,13 +846,19 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_S3D3_TS_STRUCT': S3D3_TS,
     'NEURON_ISA_TPB_S4D4_TSM_STRUCT': S4D4_TSM,
     'NEURON_ISA_TPB_S2_BN_STRUCT': S2_BN,
+    'NEURON_ISA_TPB_S3S3D3_TT_STRUCT': S3S3D3_TT,
+    'NEURON_ISA_TPB_S2S2D2_STT_STRUCT': S2S2D2_STT,
+    'NEURON_ISA_TPB_S4D4_TR_STRUCT': S4D4_TR,
     'NEURON_ISA_TPB_UNKNOWN_STRUCT': UNKNOWN,
     'NEURON_ISA_TPB_INST_UNION': InstUnion,
 }
 
 __all__ = [
+    'S2S2D2_STT',
     'S2_BN',
     'S3D3_TS',
+    'S3S3D3_TT',
+    'S4D4_TR',
     'S4D4_TSM',
     'STRUCTS',
     'UNKNOWN',

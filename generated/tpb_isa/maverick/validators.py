@@ -47,6 +47,7 @@ def _show(enum: str, value: int) -> str:
 
 
 # Enumerators and constants the predicates name, under their C names.
+ALLOWED_IN_PSUM_FALSE: Final = 0x00
 ALLOWED_IN_PSUM_TRUE: Final = 0x01
 ALLOWED_IN_SBUF_TRUE: Final = 0x01
 ALLOW_FP32R_FALSE: Final = 0x00
@@ -156,7 +157,14 @@ NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
+NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP: Final = 0x65
+NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
+NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
 NEURON_ISA_TPB_OPCODE_EXPONENTIAL: Final = 0x30
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC: Final = 0x9e
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP: Final = 0x42
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP: Final = 0x52
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP: Final = 0x43
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP: Final = 0x53
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE: Final = 0xe6
@@ -167,6 +175,12 @@ NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP: Final = 0x44
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP: Final = 0x54
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH: Final = 0x4f
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC: Final = 0x5f
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP: Final = 0x41
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP: Final = 0x51
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE: Final = 0xf3
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH: Final = 0xe5
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP: Final = 0x83
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: Final = 0x84
 NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP: Final = 0x93
 NEURON_ISA_TPB_POOLING_NUM_CHANNELS: Final = 0x80
 NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS: Final = 0x80
@@ -177,7 +191,10 @@ NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET: Final = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE: Final = 0x100000
 NEURON_ISA_TPB_STATE_BUF_SZ: Final = 0x8000000
+NEURON_ISA_TPB_TENSOR_SUBDIM_X: Final = 0x02
+NEURON_ISA_TPB_TENSOR_SUBDIM_XY: Final = 0x03
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ: Final = 0x04
+NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW: Final = 0x05
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH: Final = 0x03
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE: Final = 0x00
 NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
@@ -536,7 +553,7 @@ def _is_valid_enum_tens_scalar_rev_ops(v: int) -> bool:
 is_valid_enum_tens_scalar_rev_ops = _is_valid_enum_tens_scalar_rev_ops
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:26  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:27  (common_assert.h)
 
 def _has_valid_inst_len(h_b: bytes, h_o: int) -> bool:
     return h_b[h_o + 1] == (NEURON_ISA_TPB_INST_NBYTES // 4)  # inst_word_len
@@ -546,7 +563,7 @@ def has_valid_inst_len(h: Word) -> bool:
     return _has_valid_inst_len(struct_arg(h, 4, 'h'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:30  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:31  (common_assert.h)
 
 def _has_valid_neuron_header(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_opcode(i_b[i_o]) and _has_valid_inst_len(i_b, i_o)  # header.opcode
@@ -556,7 +573,7 @@ def has_valid_neuron_header(i: Word) -> bool:
     return _has_valid_neuron_header(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:35  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:36  (common_assert.h)
 
 def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_wait_mode(i_b[i_o + 4]) and _is_valid_enum_update_mode(i_b[i_o + 6])  # events.wait_mode, events.update_mode
@@ -566,7 +583,7 @@ def has_valid_neuron_events(i: Word) -> bool:
     return _has_valid_neuron_events(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:40  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:41  (common_assert.h)
 
 def _dtype_invalid_check(dtype: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_INVALID
@@ -575,7 +592,7 @@ def _dtype_invalid_check(dtype: int) -> bool:
 dtype_invalid_check = _dtype_invalid_check
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:44  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:45  (common_assert.h)
 
 def _dtype_fp32r_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow == ALLOW_FP32R_TRUE
@@ -584,7 +601,7 @@ def _dtype_fp32r_illegal_check(dtype: int, allow: int) -> bool:
 dtype_fp32r_illegal_check = _dtype_fp32r_illegal_check
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:49  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:50  (common_assert.h)
 
 def _dtype_uint64_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow == ALLOW_U64_TRUE
@@ -593,7 +610,7 @@ def _dtype_uint64_illegal_check(dtype: int, allow: int) -> bool:
 dtype_uint64_illegal_check = _dtype_uint64_illegal_check
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:54  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:55  (common_assert.h)
 
 def _dtype_int64_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow == ALLOW_I64_TRUE
@@ -602,7 +619,7 @@ def _dtype_int64_illegal_check(dtype: int, allow: int) -> bool:
 dtype_int64_illegal_check = _dtype_int64_illegal_check
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:59  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:60  (common_assert.h)
 
 def _dtype_4bit_illegal_check(dtype: int, allow: int) -> bool:
     return (dtype not in (NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4)) or allow == ALLOW_FP4_TRUE
@@ -611,7 +628,7 @@ def _dtype_4bit_illegal_check(dtype: int, allow: int) -> bool:
 dtype_4bit_illegal_check = _dtype_4bit_illegal_check
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:64  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:65  (common_assert.h)
 
 def _dtype_scale_illegal_check(dtype: int, allow: int) -> bool:
     return (dtype not in (NEURON_ISA_TPB_DTYPE_SFP8_E8, NEURON_ISA_TPB_DTYPE_SFP8_E7, NEURON_ISA_TPB_DTYPE_SFP8_E6, NEURON_ISA_TPB_DTYPE_SFP8_E5)) or allow == ALLOW_SCALE_TRUE
@@ -620,7 +637,7 @@ def _dtype_scale_illegal_check(dtype: int, allow: int) -> bool:
 dtype_scale_illegal_check = _dtype_scale_illegal_check
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:70  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:71  (common_assert.h)
 
 def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
     return (
@@ -637,7 +654,7 @@ def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
 is_valid_dtype = _is_valid_dtype
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:80  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:81  (common_assert.h)
 
 def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: int) -> bool:
     return (
@@ -654,7 +671,7 @@ def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: 
 is_valid_dtype_64 = _is_valid_dtype_64
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:90  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:91  (common_assert.h)
 
 def _is_valid_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
@@ -663,7 +680,7 @@ def _is_valid_int_dtype(dtype: int) -> bool:
 is_valid_int_dtype = _is_valid_int_dtype
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:101  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:102  (common_assert.h)
 
 def _is_valid_32b_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32)
@@ -672,7 +689,7 @@ def _is_valid_32b_int_dtype(dtype: int) -> bool:
 is_valid_32b_int_dtype = _is_valid_32b_int_dtype
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:106  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:107  (common_assert.h)
 
 def _is_valid_64b_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT64)
@@ -681,7 +698,7 @@ def _is_valid_64b_int_dtype(dtype: int) -> bool:
 is_valid_64b_int_dtype = _is_valid_64b_int_dtype
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:111  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:112  (common_assert.h)
 
 def _is_valid_int_dtype_datapath(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)
@@ -690,7 +707,7 @@ def _is_valid_int_dtype_datapath(dtype: int) -> bool:
 is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:120  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:121  (common_assert.h)
 
 def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
@@ -699,7 +716,7 @@ def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
 is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:130  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:131  (common_assert.h)
 
 def _is_cptc(dtype: int) -> bool:
     return (dtype & 248) == 24 and (dtype & 7) != 0
@@ -708,7 +725,7 @@ def _is_cptc(dtype: int) -> bool:
 is_cptc = _is_cptc
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:135  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:136  (common_assert.h)
 
 def _is_valid_dtype_for_sdma(dtype: int, allow_fp32r: int) -> bool:
     return _is_valid_dtype(dtype, allow_fp32r) and _is_valid_enum_dtype_basic(dtype)
@@ -717,7 +734,7 @@ def _is_valid_dtype_for_sdma(dtype: int, allow_fp32r: int) -> bool:
 is_valid_dtype_for_sdma = _is_valid_dtype_for_sdma
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:140  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:141  (common_assert.h)
 
 def _is_valid_mx_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP2, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4)
@@ -726,7 +743,7 @@ def _is_valid_mx_dtype(dtype: int) -> bool:
 is_valid_mx_dtype = _is_valid_mx_dtype
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:150  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:151  (common_assert.h)
 
 def _type_size(dtype: int) -> int:
     _sw40 = dtype
@@ -745,7 +762,7 @@ def _type_size(dtype: int) -> int:
 type_size = _type_size
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:181  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:182  (common_assert.h)
 
 def _type_size_check(dtype: int, size: int) -> bool:
     return _type_size(dtype) == size
@@ -754,7 +771,7 @@ def _type_size_check(dtype: int, size: int) -> bool:
 type_size_check = _type_size_check
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:185  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:186  (common_assert.h)
 
 def _is_valid_aluop(op: int) -> bool:
     return _is_valid_enum_alu_op(op)
@@ -763,7 +780,7 @@ def _is_valid_aluop(op: int) -> bool:
 is_valid_aluop = _is_valid_aluop
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:189  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:190  (common_assert.h)
 
 def _is_valid_int_aluop(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT)
@@ -772,7 +789,7 @@ def _is_valid_int_aluop(op: int) -> bool:
 is_valid_int_aluop = _is_valid_int_aluop
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:218  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:219  (common_assert.h)
 
 def _is_valid_int_aluop_dve(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT)
@@ -781,7 +798,7 @@ def _is_valid_int_aluop_dve(op: int) -> bool:
 is_valid_int_aluop_dve = _is_valid_int_aluop_dve
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:236  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:237  (common_assert.h)
 
 def _is_arith_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT, NEURON_ISA_TPB_ALU_OP_ABS_MAX, NEURON_ISA_TPB_ALU_OP_ABS_MIN, NEURON_ISA_TPB_ALU_OP_RE_LU, NEURON_ISA_TPB_ALU_OP_SQUARE)
@@ -790,7 +807,7 @@ def _is_arith_op(op: int) -> bool:
 is_arith_op = _is_arith_op
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:269  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:270  (common_assert.h)
 
 def _is_bitvec_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32)
@@ -799,7 +816,7 @@ def _is_bitvec_op(op: int) -> bool:
 is_bitvec_op = _is_bitvec_op
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:282  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:283  (common_assert.h)
 
 def _is_general_bitvec_op(op: int) -> bool:
     return _is_bitvec_op(op) and op != NEURON_ISA_TPB_ALU_OP_CRC32
@@ -808,7 +825,7 @@ def _is_general_bitvec_op(op: int) -> bool:
 is_general_bitvec_op = _is_general_bitvec_op
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:287  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:288  (common_assert.h)
 
 def _is_general_arith_op(op: int) -> bool:
     return (
@@ -821,7 +838,7 @@ def _is_general_arith_op(op: int) -> bool:
 is_general_arith_op = _is_general_arith_op
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:296  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:297  (common_assert.h)
 
 def _is_shift_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
@@ -830,7 +847,7 @@ def _is_shift_op(op: int) -> bool:
 is_shift_op = _is_shift_op
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:304  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:305  (common_assert.h)
 
 def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
     left0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
@@ -843,7 +860,7 @@ def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
 alu_shift_left_right_chk = _alu_shift_left_right_chk
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:313  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:314  (common_assert.h)
 
 def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
     return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)
@@ -852,7 +869,7 @@ def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
 alu_arith_shift_right_chk = _alu_arith_shift_right_chk
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:318  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:319  (common_assert.h)
 
 def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
     return _alu_shift_left_right_chk(op0, op1, dtype) and _alu_arith_shift_right_chk(op0, op1, dtype)
@@ -861,7 +878,7 @@ def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
 alu_shift_check = _alu_shift_check
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:323  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:324  (common_assert.h)
 
 def _addr_imm_mask(addr: int) -> int:
     return addr & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK
@@ -870,7 +887,7 @@ def _addr_imm_mask(addr: int) -> int:
 addr_imm_mask = _addr_imm_mask
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:327  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:328  (common_assert.h)
 
 def _addr_in_sbuf(addr: int) -> bool:
     return addr < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
@@ -879,7 +896,7 @@ def _addr_in_sbuf(addr: int) -> bool:
 addr_in_sbuf = _addr_in_sbuf
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:331  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:332  (common_assert.h)
 
 def _addr_in_psum(addr: int) -> bool:
     return addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)
@@ -888,7 +905,7 @@ def _addr_in_psum(addr: int) -> bool:
 addr_in_psum = _addr_in_psum
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:336  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:337  (common_assert.h)
 
 def _get_sbuf_partition_id(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE
@@ -897,7 +914,7 @@ def _get_sbuf_partition_id(addr: int) -> int:
 get_sbuf_partition_id = _get_sbuf_partition_id
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:340  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:341  (common_assert.h)
 
 def _get_sbuf_byte_offset_in_partition(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) % NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE
@@ -906,7 +923,7 @@ def _get_sbuf_byte_offset_in_partition(addr: int) -> int:
 get_sbuf_byte_offset_in_partition = _get_sbuf_byte_offset_in_partition
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:344  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:345  (common_assert.h)
 
 def _get_sbuf_quadrant_id(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)
@@ -915,7 +932,7 @@ def _get_sbuf_quadrant_id(addr: int) -> int:
 get_sbuf_quadrant_id = _get_sbuf_quadrant_id
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:349  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:350  (common_assert.h)
 
 def _tpb_addr_partition(addr: int) -> int:
     return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if _addr_in_psum(addr) else _get_sbuf_partition_id(addr)
@@ -924,7 +941,7 @@ def _tpb_addr_partition(addr: int) -> int:
 tpb_addr_partition = _tpb_addr_partition
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:355  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:356  (common_assert.h)
 
 def _four_byte_aligned(addr: int) -> bool:
     return (addr & 3) == 0
@@ -933,7 +950,7 @@ def _four_byte_aligned(addr: int) -> bool:
 four_byte_aligned = _four_byte_aligned
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:359  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:360  (common_assert.h)
 
 def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
     if dtype in (NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4):
@@ -956,7 +973,7 @@ def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
 addr_aligned_dtype = _addr_aligned_dtype
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:382  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:383  (common_assert.h)
 
 def _addr_from_register(a_b: bytes, a_o: int) -> bool:
     return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG  # addr_reg.marker
@@ -966,7 +983,7 @@ def addr_from_register(a: Word) -> bool:
     return _addr_from_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:387  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:388  (common_assert.h)
 
 def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
     return (
@@ -980,7 +997,7 @@ def valid_addr_register(a: Word) -> bool:
     return _valid_addr_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:393  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:394  (common_assert.h)
 
 def _shape_from_register(a_b: bytes, a_o: int) -> bool:
     return a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
@@ -990,7 +1007,7 @@ def shape_from_register(a: Word) -> bool:
     return _shape_from_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:399  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:400  (common_assert.h)
 
 def _indirect_pattern(a_b: bytes, a_o: int) -> bool:
     return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
@@ -1000,7 +1017,7 @@ def indirect_pattern(a: Word) -> bool:
     return _indirect_pattern(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:404  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:405  (common_assert.h)
 
 def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     if _addr_from_register(a_b, a_o):
@@ -1021,7 +1038,7 @@ def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, al
     return _tensor_start_addr_valid(struct_arg(a, 4, 'a'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:419  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:420  (common_assert.h)
 
 def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
     a = _addr_imm_mask(addr)
@@ -1036,7 +1053,7 @@ def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
 tpb_addr_active_channels = _tpb_addr_active_channels
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:427  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:428  (common_assert.h)
 
 def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) -> bool:
     return _addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_immediate
@@ -1046,7 +1063,7 @@ def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
     return _start_addr_active_channels(struct_arg(a, 4, 'a'), 0, num_active_channels)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:432  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:433  (common_assert.h)
 
 def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
     return (
@@ -1061,7 +1078,7 @@ def is_valid_imm_reg(r: Word) -> bool:
     return _is_valid_imm_reg(struct_arg(r, 4, 'r'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:439  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:440  (common_assert.h)
 
 def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channels: int, dtype: int) -> bool:
     _sw43 = src
@@ -1079,7 +1096,7 @@ def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: i
     return _has_valid_immediates(struct_arg(imm, 4, 'imm'), 0, src, num_active_channels, dtype)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:453  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:454  (common_assert.h)
 
 def _check_active_channels(n: int) -> bool:
     return n != 0 and n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS
@@ -1088,7 +1105,7 @@ def _check_active_channels(n: int) -> bool:
 check_active_channels = _check_active_channels
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:458  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:459  (common_assert.h)
 
 def _has_valid_active_channel_range(n: int, max_channels: int) -> bool:
     return n >= 1 and n <= max_channels
@@ -1097,7 +1114,7 @@ def _has_valid_active_channel_range(n: int, max_channels: int) -> bool:
 has_valid_active_channel_range = _has_valid_active_channel_range
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:465  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:466  (common_assert.h)
 
 def _tile_channel_range_ok(n: int, inst_flags: int) -> bool:
     tile_channels = (NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS // 2) if ((inst_flags & 1) != 0) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
@@ -1107,7 +1124,7 @@ def _tile_channel_range_ok(n: int, inst_flags: int) -> bool:
 tile_channel_range_ok = _tile_channel_range_ok
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:472  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:473  (common_assert.h)
 
 def _has_valid_active_channel_range_with_tile(n: int, max_channels: int, inst_flags: int) -> bool:
     return _has_valid_active_channel_range(n, max_channels) and _tile_channel_range_ok(n, inst_flags)
@@ -1116,7 +1133,7 @@ def _has_valid_active_channel_range_with_tile(n: int, max_channels: int, inst_fl
 has_valid_active_channel_range_with_tile = _has_valid_active_channel_range_with_tile
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:477  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:478  (common_assert.h)
 
 def _has_multiple_32_channels(n: int) -> bool:
     return n in (32, 64, 96, 128)
@@ -1125,7 +1142,7 @@ def _has_multiple_32_channels(n: int) -> bool:
 has_multiple_32_channels = _has_multiple_32_channels
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:484  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:485  (common_assert.h)
 
 def _t2d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -1140,7 +1157,7 @@ def t2d_element_count(t: Word) -> int:
     return _t2d_element_count(struct_arg(t, 12, 't'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:492  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:493  (common_assert.h)
 
 def _t3d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -1155,7 +1172,7 @@ def t3d_element_count(t: Word) -> int:
     return _t3d_element_count(struct_arg(t, 16, 't'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:500  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:501  (common_assert.h)
 
 def _t4d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -1170,7 +1187,7 @@ def t4d_element_count(t: Word) -> int:
     return _t4d_element_count(struct_arg(t, 20, 't'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:508  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:509  (common_assert.h)
 
 def _tensor2d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -1180,7 +1197,7 @@ def tensor2d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor2d_valid(struct_arg(t, 12, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:512  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:513  (common_assert.h)
 
 def _tensor3d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -1190,7 +1207,7 @@ def tensor3d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor3d_valid(struct_arg(t, 16, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:516  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:517  (common_assert.h)
 
 def _tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -1200,7 +1217,7 @@ def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor4d_valid(struct_arg(t, 20, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:520  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:521  (common_assert.h)
 
 def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
@@ -1214,7 +1231,7 @@ def same_element_count_t3d(a: Word, b: Word) -> bool:
     return _same_element_count_t3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:526  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:527  (common_assert.h)
 
 def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
@@ -1228,7 +1245,7 @@ def same_element_count_t4d(a: Word, b: Word) -> bool:
     return _same_element_count_t4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:532  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:533  (common_assert.h)
 
 def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> bool:
     return (
@@ -1242,7 +1259,7 @@ def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
     return _same_or_fewer_element_count_t4d(struct_arg(dst, 20, 'dst'), 0, struct_arg(src, 20, 'src'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:538  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:539  (common_assert.h)
 
 def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
     return _start_addr_active_channels(t_b, t_o, num_active_channels)
@@ -1252,7 +1269,7 @@ def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
     return _check_t3d_active_channels(struct_arg(t, 16, 't'), 0, num_active_channels)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:542  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:543  (common_assert.h)
 
 def _has_transpose_src_element_count_t3d(t_b: bytes, t_o: int) -> bool:
     return (_t3d_element_count(t_b, t_o) % 32) == 0
@@ -1262,7 +1279,7 @@ def has_transpose_src_element_count_t3d(t: Word) -> bool:
     return _has_transpose_src_element_count_t3d(struct_arg(t, 16, 't'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:546  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:547  (common_assert.h)
 
 def _has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> bool:
     return (_t4d_element_count(t_b, t_o) % 32) == 0
@@ -1272,7 +1289,7 @@ def has_transpose_src_element_count_t4d(t: Word) -> bool:
     return _has_transpose_src_element_count_t4d(struct_arg(t, 20, 't'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:551  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:552  (common_assert.h)
 
 def _indirect16b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(ind_b, ind_o)[0])) and _four_byte_aligned(_U32(ind_b, ind_o)[0]))  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
@@ -1283,7 +1300,7 @@ def indirect16b_valid(ind: Word, dtype: int, write: int, allow_psum: int, allow_
     return _indirect16b_valid(struct_arg(ind, 16, 'ind'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:560  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:561  (common_assert.h)
 
 def _mem3d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _indirect16b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if _indirect_pattern(m_b, m_o) else _tensor3d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
@@ -1293,7 +1310,7 @@ def mem3d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: in
     return _mem3d_valid(struct_arg(m, 16, 'm'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:566  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:567  (common_assert.h)
 
 def _check_m3d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
     return _start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _check_t3d_active_channels(m_b, m_o, num_active_channels)
@@ -1303,7 +1320,7 @@ def check_m3d_active_channels(m: Word, num_active_channels: int) -> bool:
     return _check_m3d_active_channels(struct_arg(m, 16, 'm'), 0, num_active_channels)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:572  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:573  (common_assert.h)
 
 def _same_element_count_m3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
@@ -1317,7 +1334,7 @@ def same_element_count_m3d(a: Word, b: Word) -> bool:
     return _same_element_count_m3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:578  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:579  (common_assert.h)
 
 def _indirect_dst_size_limit_m3d(m_b: bytes, m_o: int) -> bool:
     return not _indirect_pattern(m_b, m_o) or _U16(m_b, m_o + 8)[0] != 0  # i.num_elem
@@ -1327,7 +1344,7 @@ def indirect_dst_size_limit_m3d(m: Word) -> bool:
     return _indirect_dst_size_limit_m3d(struct_arg(m, 16, 'm'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:583  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:584  (common_assert.h)
 
 def _has_transpose_src_element_count_m3d(m_b: bytes, m_o: int) -> bool:
     return not _indirect_pattern(m_b, m_o) and _has_transpose_src_element_count_t3d(m_b, m_o)
@@ -1337,7 +1354,7 @@ def has_transpose_src_element_count_m3d(m: Word) -> bool:
     return _has_transpose_src_element_count_m3d(struct_arg(m, 16, 'm'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:588  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:589  (common_assert.h)
 
 def _tpb_addr_quadrant(addr: int) -> int:
     return _tpb_addr_partition(_addr_imm_mask(addr)) // 32
@@ -1346,7 +1363,7 @@ def _tpb_addr_quadrant(addr: int) -> int:
 tpb_addr_quadrant = _tpb_addr_quadrant
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:592  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:593  (common_assert.h)
 
 def _index_from_register(ind_b: bytes, ind_o: int) -> bool:
     return ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # index_addr.addr_reg.marker
@@ -1356,7 +1373,7 @@ def index_from_register(ind: Word) -> bool:
     return _index_from_register(struct_arg(ind, 16, 'ind'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:597  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (common_assert.h)
 
 def _indirect_quadrant_check_src3d(src_b: bytes, src_o: int) -> bool:
     if not _indirect_pattern(src_b, src_o):
@@ -1370,7 +1387,7 @@ def indirect_quadrant_check_src3d(src: Word) -> bool:
     return _indirect_quadrant_check_src3d(struct_arg(src, 16, 'src'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:608  (common_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:609  (common_assert.h)
 
 def _indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
     return (
@@ -1386,7 +1403,7 @@ def indirect_quadrant_check_src3d_dst3d(src: Word, dst: Word) -> bool:
     return _indirect_quadrant_check_src3d_dst3d(struct_arg(src, 16, 'src'), 0, struct_arg(dst, 16, 'dst'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:618  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:619  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)  # header.opcode
@@ -1396,7 +1413,7 @@ def has_tensor_scalar_opcode(i: Word) -> bool:
     return _has_tensor_scalar_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:624  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:625  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)  # header.opcode
@@ -1406,7 +1423,7 @@ def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
     return _has_tensor_scalar_ptr_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:629  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:630  (s3d3_ts_assert.h)
 
 def _has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE  # header.opcode
@@ -1416,7 +1433,7 @@ def has_tensor_cache_reduce_opcode(i: Word) -> bool:
     return _has_tensor_cache_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:633  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:634  (s3d3_ts_assert.h)
 
 def _has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE  # header.opcode
@@ -1426,7 +1443,7 @@ def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
     return _has_tensor_cache_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:637  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:638  (s3d3_ts_assert.h)
 
 def _has_exponential_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_EXPONENTIAL  # header.opcode
@@ -1436,7 +1453,7 @@ def has_exponential_opcode(i: Word) -> bool:
     return _has_exponential_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:641  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:642  (s3d3_ts_assert.h)
 
 def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL)  # header.opcode
@@ -1446,7 +1463,7 @@ def tensor_scalar_arith(i: Word) -> bool:
     return _tensor_scalar_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:650  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:651  (s3d3_ts_assert.h)
 
 def _tensor_scalar_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)  # header.opcode
@@ -1456,7 +1473,7 @@ def tensor_scalar_bitvec(i: Word) -> bool:
     return _tensor_scalar_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:655  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:656  (s3d3_ts_assert.h)
 
 def _has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
@@ -1466,7 +1483,7 @@ def has_zero_accum_cmd_field(i: Word) -> bool:
     return _has_zero_accum_cmd_field(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:659  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:660  (s3d3_ts_assert.h)
 
 def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1480,7 +1497,7 @@ def s3d3_ts_reserved_zero(i: Word) -> bool:
     return _s3d3_ts_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:665  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:666  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1498,7 +1515,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
     return _tensor_scalar_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:682  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:683  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))  # in_dtype, out_dtype
@@ -1508,7 +1525,7 @@ def tensor_scalar_valid_types(i: Word) -> bool:
     return _tensor_scalar_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:690  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:691  (s3d3_ts_assert.h)
 
 def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))  # in_dtype
@@ -1518,7 +1535,7 @@ def ts_imm_32_chk(i: Word) -> bool:
     return _ts_imm_32_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:696  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:697  (s3d3_ts_assert.h)
 
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1532,7 +1549,7 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_16_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:702  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:703  (s3d3_ts_assert.h)
 
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1546,7 +1563,7 @@ def ts_imm_8_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_8_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:708  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:709  (s3d3_ts_assert.h)
 
 def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1560,7 +1577,7 @@ def ts_imm_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:714  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:715  (s3d3_ts_assert.h)
 
 def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, in_dtype
@@ -1570,7 +1587,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
     return _ts_ptr_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:720  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:721  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
     return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))  # imm0_src, imm1_src
@@ -1580,7 +1597,7 @@ def tensor_scalar_immediates_check(i: Word) -> bool:
     return _tensor_scalar_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:729  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:730  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
     return _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)
@@ -1590,7 +1607,7 @@ def tensor_scalar_ptr_immediates(i: Word) -> bool:
     return _tensor_scalar_ptr_immediates(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:734  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:735  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src, imm1_src
@@ -1600,7 +1617,7 @@ def tensor_scalar_ptr_imm_src(i: Word) -> bool:
     return _tensor_scalar_ptr_imm_src(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:739  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:740  (s3d3_ts_assert.h)
 
 def _tensor_scalar_shift_chk(i_b: bytes, i_o: int) -> bool:
     return _alu_shift_check(i_b[i_o + 36], i_b[i_o + 37], i_b[i_o + 32])  # op0, op1, in_dtype
@@ -1610,7 +1627,7 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
     return _tensor_scalar_shift_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:743  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:744  (s3d3_ts_assert.h)
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1625,7 +1642,7 @@ def tensor_scalar_tensor_chk(i: Word) -> bool:
     return _tensor_scalar_tensor_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:750  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:751  (s3d3_ts_assert.h)
 
 def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
@@ -1635,7 +1652,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:754  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:755  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))  # header.opcode, num_active_channels
@@ -1645,7 +1662,7 @@ def s3d3_transpose_check(i: Word) -> bool:
     return _s3d3_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:760  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:761  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1679,7 +1696,7 @@ def is_valid_tensor_scalar_op(i: Word) -> bool:
     return _is_valid_tensor_scalar_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:786  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:787  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1704,7 +1721,7 @@ def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:803  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:804  (s3d3_ts_assert.h)
 
 def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)  # accumulator_cmd
@@ -1714,7 +1731,7 @@ def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
     return _has_valid_tensor_scalar_cache_reduce_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:809  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:810  (s3d3_ts_assert.h)
 
 def _is_valid_cache_reduce_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN)
@@ -1723,7 +1740,7 @@ def _is_valid_cache_reduce_op(op: int) -> bool:
 is_valid_cache_reduce_op = _is_valid_cache_reduce_op
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:817  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:818  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1738,7 +1755,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:824  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:825  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
     return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
@@ -1748,7 +1765,7 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:831  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:832  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
     load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd
@@ -1759,7 +1776,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:843  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:844  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
@@ -1769,7 +1786,7 @@ def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:848  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:849  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1799,7 +1816,7 @@ def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
     return _is_valid_tensor_scalar_cache_reduce(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:870  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:871  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1829,7 +1846,7 @@ def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
     return _is_valid_tensor_scalar_cache_cumulative(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:892  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:893  (s3d3_ts_assert.h)
 
 def _has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> bool:
     return ((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd, imm1_src, imm1.imm_bitvec_uint32
@@ -1839,7 +1856,7 @@ def has_valid_exponential_accum_cmd(i: Word) -> bool:
     return _has_valid_exponential_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:901  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:902  (s3d3_ts_assert.h)
 
 def _exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1853,7 +1870,7 @@ def exp_x_even_or_unpacked(i: Word) -> bool:
     return _exp_x_even_or_unpacked(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:908  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:909  (s3d3_ts_assert.h)
 
 def _exp_upper_src_dim_even(i_b: bytes, i_o: int) -> bool:
     return (_U16(i_b, i_o + 28)[0] == 1 or (_U16(i_b, i_o + 28)[0] % 2) == 0) and (_U16(i_b, i_o + 30)[0] == 1 or (_U16(i_b, i_o + 30)[0] % 2) == 0)  # num_elem[1], num_elem[2]
@@ -1863,7 +1880,7 @@ def exp_upper_src_dim_even(i: Word) -> bool:
     return _exp_upper_src_dim_even(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:914  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:915  (s3d3_ts_assert.h)
 
 def _has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1878,7 +1895,7 @@ def has_valid_exponential_num_elements(i: Word) -> bool:
     return _has_valid_exponential_num_elements(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:921  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:922  (s3d3_ts_assert.h)
 
 def _has_valid_exponential_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1892,7 +1909,7 @@ def has_valid_exponential_ops(i: Word) -> bool:
     return _has_valid_exponential_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:927  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:928  (s3d3_ts_assert.h)
 
 def _s3d3_ts_exponential_unused_fields(i_b: bytes, i_o: int) -> bool:
     return _s3d3_ts_reserved_zero(i_b, i_o)
@@ -1902,7 +1919,7 @@ def s3d3_ts_exponential_unused_fields(i: Word) -> bool:
     return _s3d3_ts_exponential_unused_fields(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:931  (s3d3_ts_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:932  (s3d3_ts_assert.h)
 
 def _is_valid_exponential(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1931,7 +1948,7 @@ def is_valid_exponential(i: Word) -> bool:
     return _is_valid_exponential(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:954  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:955  (s4d4_tsm_assert.h)
 
 def _has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)  # header.opcode
@@ -1941,7 +1958,7 @@ def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
     return _has_tensor_scalar_ptr_multi_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:959  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:960  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH  # header.opcode
@@ -1951,7 +1968,7 @@ def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:963  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:964  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC  # header.opcode
@@ -1961,7 +1978,7 @@ def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:967  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:968  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1976,7 +1993,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:976  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:977  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))  # in_dtype, out_dtype
@@ -1986,7 +2003,7 @@ def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:983  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:984  (s4d4_tsm_assert.h)
 
 def _is_valid_tsm_subdim(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 37] == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ  # op_dim
@@ -1996,7 +2013,7 @@ def is_valid_tsm_subdim(i: Word) -> bool:
     return _is_valid_tsm_subdim(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:987  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:988  (s4d4_tsm_assert.h)
 
 def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
     w = _U16(i_b, i_o + 30)[0]  # src_mem_pattern.num_elem[3]
@@ -2007,7 +2024,7 @@ def has_valid_src_slices_tsm_singular(i: Word) -> bool:
     return _has_valid_src_slices_tsm_singular(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:992  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:993  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2021,7 +2038,7 @@ def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:998  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:999  (s4d4_tsm_assert.h)
 
 def _s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> bool:
     if i_b[i_o + 35] != 0:  # reserved0[0]
@@ -2038,7 +2055,7 @@ def s4d4_tsm_reserved_zero(i: Word) -> bool:
     return _s4d4_tsm_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1010  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1011  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2063,7 +2080,7 @@ def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_multi_common(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1027  (s4d4_tsm_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1028  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2079,7 +2096,7 @@ def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_multi(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1037  (s2_bn_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1038  (s2_bn_assert.h)
 
 def _has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC)  # header.opcode
@@ -2089,7 +2106,7 @@ def has_tsm_immediates_load_opcode(i: Word) -> bool:
     return _has_tsm_immediates_load_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1042  (s2_bn_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1043  (s2_bn_assert.h)
 
 def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff  # src_mem_pattern.num_elem[0], src_mem_pattern.num_elem[1]
@@ -2100,7 +2117,7 @@ def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
     return _has_tsm_immediates_load_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1048  (s2_bn_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1049  (s2_bn_assert.h)
 
 def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2114,7 +2131,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
     return _has_s2_bn_zero_immediates(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1054  (s2_bn_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1055  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
     return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))  # header.opcode, dtype
@@ -2124,7 +2141,7 @@ def tsm_immld_dtypes(i: Word) -> bool:
     return _tsm_immld_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1079  (s2_bn_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1080  (s2_bn_assert.h)
 
 def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
     zero = i_b[i_o + 33] == 0  # reserved1[0]
@@ -2147,7 +2164,7 @@ def s2_bn_reserved_zero(i: Word) -> bool:
     return _s2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1093  (s2_bn_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1094  (s2_bn_assert.h)
 
 def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2166,6 +2183,1011 @@ def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
     return _is_valid_tsm_immediates_load(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1110  (s3s3d3_tt_assert.h)
+
+def _get_dtype_from_pair(nibble: int) -> int:
+    return nibble
+
+
+get_dtype_from_pair = _get_dtype_from_pair
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1114  (s3s3d3_tt_assert.h)
+
+def _is_signed_int(dtype: int) -> bool:
+    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64)
+
+
+is_signed_int = _is_signed_int
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1121  (s3s3d3_tt_assert.h)
+
+def _is_unsigned_int(dtype: int) -> bool:
+    return dtype in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+
+
+is_unsigned_int = _is_unsigned_int
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1128  (s3s3d3_tt_assert.h)
+
+def _is_signed_alu_op(op: int) -> bool:
+    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT)
+
+
+is_signed_alu_op = _is_signed_alu_op
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1148  (s3s3d3_tt_assert.h)
+
+def _is_unsigned_alu_op(op: int) -> bool:
+    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT)
+
+
+is_unsigned_alu_op = _is_unsigned_alu_op
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1168  (s3s3d3_tt_assert.h)
+
+def _addresses_in_same_sbuf_quadrant(a: int, b: int) -> bool:
+    return _get_sbuf_quadrant_id(a) == _get_sbuf_quadrant_id(b)
+
+
+addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1173  (s3s3d3_tt_assert.h)
+
+def _tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> bool:
+    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+        return True
+    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
+    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    return (
+        (_addr_in_psum(x) and _addr_in_sbuf(y))
+        or (_addr_in_sbuf(x) and _addr_in_psum(y))
+        or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))
+    )
+
+
+def tt_valid_partitions(a0: Word, a1: Word) -> bool:
+    return _tt_valid_partitions(struct_arg(a0, 4, 'a0'), 0, struct_arg(a1, 4, 'a1'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1184  (s3s3d3_tt_assert.h)
+
+def _tensor_tensor_arith(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP  # header.opcode
+
+
+def tensor_tensor_arith(i: Word) -> bool:
+    return _tensor_tensor_arith(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1188  (s3s3d3_tt_assert.h)
+
+def _tensor_tensor_bitvec(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP  # header.opcode
+
+
+def tensor_tensor_bitvec(i: Word) -> bool:
+    return _tensor_tensor_bitvec(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1192  (s3s3d3_tt_assert.h)
+
+def _has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
+    return _tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)
+
+
+def has_tensor_tensor_opcode(i: Word) -> bool:
+    return _has_tensor_tensor_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1197  (s3s3d3_tt_assert.h)
+
+def _has_copy_cast_predicated_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_COPY_PREDICATED, NEURON_ISA_TPB_OPCODE_CAST_PREDICATED)  # header.opcode
+
+
+def has_copy_cast_predicated_opcode(i: Word) -> bool:
+    return _has_copy_cast_predicated_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1202  (s3s3d3_tt_assert.h)
+
+def _has_batchnorm_backprop_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP  # header.opcode
+
+
+def has_batchnorm_backprop_opcode(i: Word) -> bool:
+    return _has_batchnorm_backprop_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1206  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_is_zero_op(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_BYPASS  # op
+
+
+def s3s3d3_tt_is_zero_op(i: Word) -> bool:
+    return _s3s3d3_tt_is_zero_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1210  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_valid_op(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_tensor_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 14])) or (_tensor_tensor_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 14]) or i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_POW or _is_valid_int_aluop(i_b[i_o + 14])))  # op
+
+
+def s3s3d3_tt_valid_op(i: Word) -> bool:
+    return _s3s3d3_tt_valid_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1216  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])  # out_dtype
+
+
+def s3s3d3_tt_dtype(i: Word) -> bool:
+    return _s3s3d3_tt_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1221  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_valid_int_signness(i_b: bytes, i_o: int) -> bool:
+    return (
+        not _is_valid_int_aluop(i_b[i_o + 14])  # op
+        or (_is_signed_alu_op(i_b[i_o + 14]) and _is_signed_int(i_b[i_o + 13]) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+        or (_is_unsigned_alu_op(i_b[i_o + 14]) and _is_unsigned_int(i_b[i_o + 13]) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    )
+
+
+def s3s3d3_tt_valid_int_signness(i: Word) -> bool:
+    return _s3s3d3_tt_valid_int_signness(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1227  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return (
+        not _tensor_tensor_bitvec(i_b, i_o)
+        or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
+        or (_is_shift_op(i_b[i_o + 14]) and _is_valid_64b_int_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_UINT32)  # op, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    )
+
+
+def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
+    return _s3s3d3_tt_src_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1233  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> bool:
+    return _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) != 0  # in0_in1_dtype.dtype_lo
+
+
+def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
+    return _s3s3d3_copy_pred_src0_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1237  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
+
+
+def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
+    return _s3s3d3_copy_cast_pred_src1_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1242  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 16)
+        or _shape_from_register(i_b, i_o + 32)
+        or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)
+    )
+
+
+def s3s3d3_tt_src_element_cnt_check(i: Word) -> bool:
+    return _s3s3d3_tt_src_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1248  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 16)
+        or _shape_from_register(i_b, i_o + 48)
+        or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)
+    )
+
+
+def s3s3d3_tt_dst_element_cnt_check(i: Word) -> bool:
+    return _s3s3d3_tt_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1254  (s3s3d3_tt_assert.h)
+
+def _is_valid_tensor_tensor(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_tensor_opcode(i_b, i_o)
+        and _is_valid_dtype_64(i_b[i_o + 13], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # out_dtype
+        and _is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_aluop(i_b[i_o + 14])  # op
+        and _s3s3d3_tt_valid_op(i_b, i_o)
+        and _s3s3d3_tt_dtype(i_b, i_o)
+        and _s3s3d3_tt_valid_int_signness(i_b, i_o)
+        and _s3s3d3_tt_src_dst_dtype(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_tensor_tensor(i: Word) -> bool:
+    return _is_valid_tensor_tensor(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1278  (s3s3d3_tt_assert.h)
+
+def _is_valid_copy_cast_predicated(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_copy_cast_predicated_opcode(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE)  # out_dtype
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _s3s3d3_copy_pred_src0_dtype(i_b, i_o)
+        and _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o)
+        and _s3s3d3_tt_is_zero_op(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_copy_cast_predicated(i: Word) -> bool:
+    return _is_valid_copy_cast_predicated(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1300  (s3s3d3_tt_assert.h)
+
+def _is_valid_batchnorm_backprop(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_batchnorm_backprop_opcode(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _s3s3d3_tt_is_zero_op(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_batchnorm_backprop(i: Word) -> bool:
+    return _is_valid_batchnorm_backprop(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1320  (s3s3d3_tt_assert.h)
+
+def _is_valid_s3s3d3_tt(i_b: bytes, i_o: int) -> bool:
+    return (
+        _is_valid_tensor_tensor(i_b, i_o)
+        or _is_valid_batchnorm_backprop(i_b, i_o)
+        or _is_valid_copy_cast_predicated(i_b, i_o)
+    )
+
+
+def is_valid_s3s3d3_tt(i: Word) -> bool:
+    return _is_valid_s3s3d3_tt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1328  (s2s2d2_stt_assert.h)
+
+def _has_scalar_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH, NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC)  # header.opcode
+
+
+def has_scalar_tensor_tensor_opcode(i: Word) -> bool:
+    return _has_scalar_tensor_tensor_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1333  (s2s2d2_stt_assert.h)
+
+def _has_s2s2d2_stt_bitvec_op(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC  # header.opcode
+
+
+def has_s2s2d2_stt_bitvec_op(i: Word) -> bool:
+    return _has_s2s2d2_stt_bitvec_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1337  (s2s2d2_stt_assert.h)
+
+def _has_tensor_tensor_scan_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH  # header.opcode
+
+
+def has_tensor_tensor_scan_opcode(i: Word) -> bool:
+    return _has_tensor_tensor_scan_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1341  (s2s2d2_stt_assert.h)
+
+def _is_const_ptr_dve(src: int) -> bool:
+    return src in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE)
+
+
+is_const_ptr_dve = _is_const_ptr_dve
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1346  (s2s2d2_stt_assert.h)
+
+def _has_valid_scalar_tensor_tensor_op(i_b: bytes, i_o: int) -> bool:
+    return (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]) and _is_general_bitvec_op(i_b[i_o + 37]))  # op0, op1
+
+
+def has_valid_scalar_tensor_tensor_op(i: Word) -> bool:
+    return _has_valid_scalar_tensor_tensor_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1351  (s2s2d2_stt_assert.h)
+
+def _has_valid_tensor_tensor_scan_op(i_b: bytes, i_o: int) -> bool:
+    return _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])  # op0, op1
+
+
+def has_valid_tensor_tensor_scan_op(i: Word) -> bool:
+    return _has_valid_tensor_tensor_scan_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1356  (s2s2d2_stt_assert.h)
+
+def _has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43]))  # imm0_src, imm0.imm_ptr, num_active_channels, imm0_dtype
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))  # imm0_src
+    )
+
+
+def has_valid_s2s2d2_stt_immediate(i: Word) -> bool:
+    return _has_valid_s2s2d2_stt_immediate(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1364  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_s2s2d2_stt_bitvec_op(i_b, i_o)
+        or _is_const_ptr_dve(i_b[i_o + 39])  # imm0_src
+        or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32  # imm0_dtype
+    )
+
+
+def s2s2d2_stt_imm0_dtype(i: Word) -> bool:
+    return _s2s2d2_stt_imm0_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1370  (s2s2d2_stt_assert.h)
+
+def _has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> bool:
+    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
+
+
+def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
+    return _has_valid_scalar_tensor_tensor_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1378  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
+
+
+def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
+    return _s2s2d2_stt_src_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1383  (s2s2d2_stt_assert.h)
+
+def _has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> bool:
+    return (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))  # accumulator_cmd
+
+
+def has_valid_s2s2d2_stt_accum_cmd(i: Word) -> bool:
+    return _has_valid_s2s2d2_stt_accum_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1389  (s2s2d2_stt_assert.h)
+
+def _has_zero_accum_cmd(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
+
+
+def has_zero_accum_cmd(i: Word) -> bool:
+    return _has_zero_accum_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1393  (s2s2d2_stt_assert.h)
+
+def _has_s2s2d2_stt_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 45] == 0  # reserved[0]
+        and i_b[i_o + 46] == 0  # reserved[1]
+        and i_b[i_o + 47] == 0  # reserved[2]
+    )
+
+
+def has_s2s2d2_stt_reserved_zero(i: Word) -> bool:
+    return _has_s2s2d2_stt_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1399  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 24)
+        or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)
+    )
+
+
+def s2s2d2_stt_src_element_cnt_check(i: Word) -> bool:
+    return _s2s2d2_stt_src_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1405  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 48)
+        or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)
+    )
+
+
+def s2s2d2_stt_dst_element_cnt_check(i: Word) -> bool:
+    return _s2s2d2_stt_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1412  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> bool:
+    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+        return True
+    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
+    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    return (
+        not _addr_in_sbuf(s)
+        or not _addr_in_sbuf(d)
+        or _addresses_in_same_sbuf_quadrant(s, d)
+    )
+
+
+def s2s2d2_stt_quadrant_check(i: Word) -> bool:
+    return _s2s2d2_stt_quadrant_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1423  (s2s2d2_stt_assert.h)
+
+def _is_valid_scalar_tensor_tensor(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_scalar_tensor_tensor_opcode(i_b, i_o)
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE)  # imm0_dtype
+        and _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_scalar_tensor_tensor_dtypes(i_b, i_o)
+        and _s2s2d2_stt_src_dst_dtype(i_b, i_o)
+        and _s2s2d2_stt_imm0_dtype(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_scalar_tensor_tensor_op(i_b, i_o)
+        and _has_valid_s2s2d2_stt_immediate(i_b, i_o)
+        and _has_valid_s2s2d2_stt_accum_cmd(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 42])  # num_active_channels
+        and _s2s2d2_stt_src_element_cnt_check(i_b, i_o)
+        and _s2s2d2_stt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24)
+        and _s2s2d2_stt_quadrant_check(i_b, i_o)
+        and _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+        and _has_s2s2d2_stt_reserved_zero(i_b, i_o)
+    )
+
+
+def is_valid_scalar_tensor_tensor(i: Word) -> bool:
+    return _is_valid_scalar_tensor_tensor(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1454  (s2s2d2_stt_assert.h)
+
+def _is_valid_tensor_tensor_scan(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_tensor_scan_opcode(i_b, i_o)
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE)  # imm0_dtype
+        and _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE)  # out_dtype
+        and _s2s2d2_stt_imm0_dtype(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_tensor_tensor_scan_op(i_b, i_o)
+        and _has_valid_s2s2d2_stt_immediate(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 42])  # num_active_channels
+        and _s2s2d2_stt_src_element_cnt_check(i_b, i_o)
+        and _s2s2d2_stt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24)
+        and _has_zero_accum_cmd(i_b, i_o)
+        and _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+        and _has_s2s2d2_stt_reserved_zero(i_b, i_o)
+    )
+
+
+def is_valid_tensor_tensor_scan(i: Word) -> bool:
+    return _is_valid_tensor_tensor_scan(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1485  (s2s2d2d2_tt_assert.h)
+
+def _indirect12b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
+    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(ind_b, ind_o)[0])) and _four_byte_aligned(_U32(ind_b, ind_o)[0]))  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
+    return index_ok and _tensor_start_addr_valid(ind_b, ind_o + 4, dtype, write, allow_psum, allow_sbuf)
+
+
+def indirect12b_valid(ind: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
+    return _indirect12b_valid(struct_arg(ind, 12, 'ind'), 0, dtype, write, allow_psum, allow_sbuf)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1494  (s2s2d2d2_tt_assert.h)
+
+def _mem2d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
+    return _indirect12b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if _indirect_pattern(m_b, m_o) else _tensor2d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
+
+
+def mem2d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
+    return _mem2d_valid(struct_arg(m, 12, 'm'), 0, dtype, write, allow_psum, allow_sbuf)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1500  (s2s2d2d2_tt_assert.h)
+
+def _check_m2d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
+    return _start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _start_addr_active_channels(m_b, m_o, num_active_channels)
+
+
+def check_m2d_active_channels(m: Word, num_active_channels: int) -> bool:
+    return _check_m2d_active_channels(struct_arg(m, 12, 'm'), 0, num_active_channels)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1506  (s2s2d2d2_tt_assert.h)
+
+def _same_element_count_m2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
+    return (
+        _indirect_pattern(a_b, a_o)
+        or _indirect_pattern(b_b, b_o)
+        or _shape_from_register(a_b, a_o)
+        or _shape_from_register(b_b, b_o)
+        or _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)
+    )
+
+
+def same_element_count_m2d(a: Word, b: Word) -> bool:
+    return _same_element_count_m2d(struct_arg(a, 12, 'a'), 0, struct_arg(b, 12, 'b'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1514  (s2s2d2d2_tt_assert.h)
+
+def _has_tensor_tensor_int_wide_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE  # header.opcode
+
+
+def has_tensor_tensor_int_wide_opcode(i: Word) -> bool:
+    return _has_tensor_tensor_int_wide_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1518  (s2s2d2d2_tt_assert.h)
+
+def _is_valid_tt_int_wide_op(op: int) -> bool:
+    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
+
+
+is_valid_tt_int_wide_op = _is_valid_tt_int_wide_op
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1529  (s2s2d2d2_tt_assert.h)
+
+def _tt_int_wide_dst1_signedness_matches_src(i_b: bytes, i_o: int) -> bool:
+    return _is_signed_int(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf)) == _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf))  # out0_out1_dtype.dtype_hi, in0_in1_dtype.dtype_lo
+
+
+def tt_int_wide_dst1_signedness_matches_src(i: Word) -> bool:
+    return _tt_int_wide_dst1_signedness_matches_src(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1534  (s2s2d2d2_tt_assert.h)
+
+def _tt_int_wide_op_dtype_constraints(i_b: bytes, i_o: int) -> bool:
+    if _is_shift_op(i_b[i_o + 14]):  # op
+        return _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_hi
+    unsigned_in = _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    signed_in = _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    inputs_ok = ((i_b[i_o + 14] in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT)) and unsigned_in) or (i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_MULT_INT and signed_in)  # op
+    return (
+        inputs_ok
+        and _is_valid_32b_int_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf))  # out0_out1_dtype.dtype_lo
+        and _tt_int_wide_dst1_signedness_matches_src(i_b, i_o)
+    )
+
+
+def tt_int_wide_op_dtype_constraints(i: Word) -> bool:
+    return _tt_int_wide_op_dtype_constraints(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1548  (s2s2d2d2_tt_assert.h)
+
+def _s2s2d2d2_tt_no_indirect(i_b: bytes, i_o: int) -> bool:
+    return (
+        not _indirect_pattern(i_b, i_o + 16)
+        and not _indirect_pattern(i_b, i_o + 28)
+        and not _indirect_pattern(i_b, i_o + 40)
+        and not _indirect_pattern(i_b, i_o + 52)
+    )
+
+
+def s2s2d2d2_tt_no_indirect(i: Word) -> bool:
+    return _s2s2d2d2_tt_no_indirect(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1555  (s2s2d2d2_tt_assert.h)
+
+def _is_valid_tensor_tensor_int_wide(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_tensor_int_wide_opcode(i_b, i_o)
+        and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf))  # in0_in1_dtype.dtype_lo
+        and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_hi
+        and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf))  # out0_out1_dtype.dtype_lo
+        and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf))  # out0_out1_dtype.dtype_hi
+        and _is_valid_aluop(i_b[i_o + 14])  # op
+        and _is_valid_tt_int_wide_op(i_b[i_o + 14])  # op
+        and _tt_int_wide_op_dtype_constraints(i_b, i_o)
+        and _s2s2d2d2_tt_no_indirect(i_b, i_o)
+        and _check_m2d_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _check_m2d_active_channels(i_b, i_o + 28, i_b[i_o + 15])  # num_active_channels
+        and _check_m2d_active_channels(i_b, i_o + 40, i_b[i_o + 15])  # num_active_channels
+        and _check_m2d_active_channels(i_b, i_o + 52, i_b[i_o + 15])  # num_active_channels
+        and _mem2d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _mem2d_valid(i_b, i_o + 28, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _mem2d_valid(i_b, i_o + 40, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)  # out0_out1_dtype.dtype_lo
+        and _mem2d_valid(i_b, i_o + 52, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)  # out0_out1_dtype.dtype_hi
+        and _same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 28)
+        and _same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 40)
+        and _same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 52)
+        and _has_valid_active_channel_range_with_tile(i_b[i_o + 15], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3])  # num_active_channels, header.inst_flags
+    )
+
+
+def is_valid_tensor_tensor_int_wide(i: Word) -> bool:
+    return _is_valid_tensor_tensor_int_wide(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1583  (s4d4_tr_assert.h)
+
+def _check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
+    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+
+
+def check_t4d_active_channels(t: Word, num_active_channels: int) -> bool:
+    return _check_t4d_active_channels(struct_arg(t, 20, 't'), 0, num_active_channels)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1588  (s4d4_tr_assert.h)
+
+def _t4d_reduced_count(t_b: bytes, t_o: int, dim: int) -> int:
+    _sw45 = dim
+    if _sw45 == 2:
+        return _U16(t_b, t_o + 12)[0]  # num_elem[0]
+    elif _sw45 == 3:
+        return (_U16(t_b, t_o + 12)[0] * _U16(t_b, t_o + 14)[0]) & 0xffffffff  # num_elem[0], num_elem[1]
+    elif _sw45 == 4:
+        return (((_U16(t_b, t_o + 12)[0] * _U16(t_b, t_o + 14)[0]) & 0xffffffff) * _U16(t_b, t_o + 16)[0]) & 0xffffffff  # num_elem[0], num_elem[1], num_elem[2]
+    elif _sw45 == 5:
+        return _t4d_element_count(t_b, t_o)
+    else:
+        return 0
+
+
+def t4d_reduced_count(t: Word, dim: int) -> int:
+    return _t4d_reduced_count(struct_arg(t, 20, 't'), 0, dim)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1603  (s4d4_tr_assert.h)
+
+def _mem4d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
+    if _indirect_pattern(m_b, m_o):
+        index_ok = (m_b[m_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (m_b[m_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(m_b, m_o)[0])) and _four_byte_aligned(_U32(m_b, m_o)[0]))  # i.index_addr.addr_reg.marker, i.index_addr.addr_reg.regnum, i.index_addr.addr_immediate
+        return index_ok and _tensor_start_addr_valid(m_b, m_o + 4, dtype, write, allow_psum, allow_sbuf)
+    return _tensor4d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
+
+
+def mem4d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
+    return _mem4d_valid(struct_arg(m, 20, 'm'), 0, dtype, write, allow_psum, allow_sbuf)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1615  (s4d4_tr_assert.h)
+
+def _check_m4d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
+    return _start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _check_t4d_active_channels(m_b, m_o, num_active_channels)
+
+
+def check_m4d_active_channels(m: Word, num_active_channels: int) -> bool:
+    return _check_m4d_active_channels(struct_arg(m, 20, 'm'), 0, num_active_channels)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1621  (s4d4_tr_assert.h)
+
+def _indirect_quadrant_check_src4d(src_b: bytes, src_o: int) -> bool:
+    if not _indirect_pattern(src_b, src_o):
+        return True
+    if src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or _addr_from_register(src_b, src_o + 4):  # i.index_addr.addr_reg.marker
+        return True
+    return _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(src_b, src_o + 4)[0])  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
+
+
+def indirect_quadrant_check_src4d(src: Word) -> bool:
+    return _indirect_quadrant_check_src4d(struct_arg(src, 20, 'src'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1631  (s4d4_tr_assert.h)
+
+def _indirect_quadrant_check_src4d_dst4d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
+    return (
+        not _indirect_pattern(src_b, src_o)
+        or not _indirect_pattern(dst_b, dst_o)
+        or src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # i.index_addr.addr_reg.marker
+        or dst_b[dst_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # i.index_addr.addr_reg.marker
+        or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])  # i.index_addr.addr_immediate
+    )
+
+
+def indirect_quadrant_check_src4d_dst4d(src: Word, dst: Word) -> bool:
+    return _indirect_quadrant_check_src4d_dst4d(struct_arg(src, 20, 'src'), 0, struct_arg(dst, 20, 'dst'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1639  (s4d4_tr_assert.h)
+
+def _tensor_reduce_arith(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)  # header.opcode
+
+
+def tensor_reduce_arith(i: Word) -> bool:
+    return _tensor_reduce_arith(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1644  (s4d4_tr_assert.h)
+
+def _tensor_reduce_bitvec(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
+
+
+def tensor_reduce_bitvec(i: Word) -> bool:
+    return _tensor_reduce_bitvec(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1649  (s4d4_tr_assert.h)
+
+def _tensor_reduce_transpose(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
+
+
+def tensor_reduce_transpose(i: Word) -> bool:
+    return _tensor_reduce_transpose(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1654  (s4d4_tr_assert.h)
+
+def _has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)  # header.opcode
+
+
+def has_tensor_reduce_opcode(i: Word) -> bool:
+    return _has_tensor_reduce_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1660  (s4d4_tr_assert.h)
+
+def _s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 39 + k] != 0:  # reserved1[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    return True
+
+
+def s4d4_tr_reserved_zero(i: Word) -> bool:
+    return _s4d4_tr_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1669  (s4d4_tr_assert.h)
+
+def _mask_enable_zero(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 38] == 0  # mask_enable
+
+
+def mask_enable_zero(i: Word) -> bool:
+    return _mask_enable_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1673  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> bool:
+    return (
+        _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _has_valid_active_channel_range_with_tile(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3])  # num_active_channels, header.inst_flags
+        and _is_valid_dtype_64(i_b[i_o + 32], ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # in_dtype
+        and _is_valid_dtype_64(i_b[i_o + 33], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # out_dtype
+    )
+
+
+def is_valid_tensor_reduce_common(i: Word) -> bool:
+    return _is_valid_tensor_reduce_common(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1681  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce_int_op(op: int) -> bool:
+    return _is_valid_int_aluop(op)
+
+
+is_valid_tensor_reduce_int_op = _is_valid_tensor_reduce_int_op
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1685  (s4d4_tr_assert.h)
+
+def _tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_reduce_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 36]) or _is_valid_tensor_reduce_int_op(i_b[i_o + 36]))) or (_tensor_reduce_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]))  # op
+
+
+def tensor_reduce_valid_alu_op(i: Word) -> bool:
+    return _tensor_reduce_valid_alu_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1690  (s4d4_tr_assert.h)
+
+def _tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype, out_dtype, op
+
+
+def tensor_reduce_valid_dtype(i: Word) -> bool:
+    return _tensor_reduce_valid_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1697  (s4d4_tr_assert.h)
+
+def _has_valid_reduce_negated(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # negated
+
+
+def has_valid_reduce_negated(i: Word) -> bool:
+    return _has_valid_reduce_negated(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1702  (s4d4_tr_assert.h)
+
+def _has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 37] in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW)  # op_dim
+
+
+def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
+    return _has_valid_tensor_reduce_op_dim(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1710  (s4d4_tr_assert.h)
+
+def _tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _indirect_pattern(i_b, i_o + 12)
+        or _indirect_pattern(i_b, i_o + 44)
+        or _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 44)
+        or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)  # op_dim
+    )
+
+
+def tensor_reduce_dst_element_cnt_check(i: Word) -> bool:
+    return _tensor_reduce_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1719  (s4d4_tr_assert.h)
+
+def _tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_reduce_transpose(i_b, i_o) or (not _indirect_pattern(i_b, i_o + 12) and _has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))  # num_active_channels
+
+
+def tensor_reduce_transpose_check(i: Word) -> bool:
+    return _tensor_reduce_transpose_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1724  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_reduce_opcode(i_b, i_o)
+        and _is_valid_tensor_reduce_common(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _tensor_reduce_valid_alu_op(i_b, i_o)
+        and _tensor_reduce_valid_dtype(i_b, i_o)
+        and _has_valid_reduce_negated(i_b, i_o)
+        and _has_valid_tensor_reduce_op_dim(i_b, i_o)
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _tensor_reduce_dst_element_cnt_check(i_b, i_o)
+        and _tensor_reduce_transpose_check(i_b, i_o)
+    )
+
+
+def is_valid_tensor_reduce(i: Word) -> bool:
+    return _is_valid_tensor_reduce(struct_arg(i, 64, 'i'), 0)
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
@@ -2759,7 +3781,7 @@ def _x_addr_aligned_dtype(addr: int, dtype: int) -> str | None:
             return f"addr_aligned_dtype: addr = {addr} (needs (addr & 7) == 0)"
         return None
     else:
-        return f"addr_aligned_dtype: addr={addr}, dtype={dtype} (returns false at line 377)"
+        return f"addr_aligned_dtype: addr={addr}, dtype={dtype} (returns false at line 378)"
 
 
 def _x_addr_from_register(a_b: bytes, a_o: int) -> str | None:
@@ -2856,7 +3878,7 @@ def _x_has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_chann
             return 'has_valid_immediates -> ' + (_x_is_valid_imm_reg(imm_b, imm_o) or 'is_valid_imm_reg')
         return None
     else:
-        return f"has_valid_immediates: src={src}, num_active_channels={num_active_channels}, dtype={dtype} (returns false at line 449)"
+        return f"has_valid_immediates: src={src}, num_active_channels={num_active_channels}, dtype={dtype} (returns false at line 450)"
 
 
 def _x_check_active_channels(n: int) -> str | None:
@@ -3559,11 +4581,11 @@ def _x_tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> str | None:
 
 def _x_s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 35] != 0:  # reserved0[0]
-        return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (returns false at line 1000 when reserved0[0] != 0)"
+        return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (returns false at line 1001 when reserved0[0] != 0)"
     k = 0
     while k < 5:
         if i_b[i_o + 39 + k] != 0:  # reserved1[k]
-            return f"s4d4_tsm_reserved_zero: k = {k} (returns false at line 1004 when reserved1[k] != 0)"
+            return f"s4d4_tsm_reserved_zero: k = {k} (returns false at line 1005 when reserved1[k] != 0)"
         k = (k + 1) & 0xffffffff
     return None
 
@@ -3686,6 +4708,780 @@ def _x_is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_is_signed_int(dtype: int) -> str | None:
+    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64):
+        return f"is_signed_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64))"
+    return None
+
+
+def _x_is_unsigned_int(dtype: int) -> str | None:
+    if dtype not in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+        return f"is_unsigned_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
+    return None
+
+
+def _x_is_signed_alu_op(op: int) -> str | None:
+    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT):
+        return f"is_signed_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT))"
+    return None
+
+
+def _x_is_unsigned_alu_op(op: int) -> str | None:
+    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT):
+        return f"is_unsigned_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT))"
+    return None
+
+
+def _x_addresses_in_same_sbuf_quadrant(a: int, b: int) -> str | None:
+    if _get_sbuf_quadrant_id(a) != _get_sbuf_quadrant_id(b):
+        return f"addresses_in_same_sbuf_quadrant: a = {a}, b = {b} (needs get_sbuf_quadrant_id(a) == get_sbuf_quadrant_id(b))"
+    return None
+
+
+def _x_tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> str | None:
+    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+        return None
+    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
+    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    if not ((_addr_in_psum(x) and _addr_in_sbuf(y)) or (_addr_in_sbuf(x) and _addr_in_psum(y)) or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))):
+        return f"tt_valid_partitions: x = {x}, y = {y} (needs (addr_in_psum(x) && addr_in_sbuf(y)) || (addr_in_sbuf(x) && addr_in_psum(y)) || (addr_in_sbuf(x) && addr_in_sbuf(y) && addresses_in_same_sbuf_quadrant(x, y)))"
+    return None
+
+
+def _x_tensor_tensor_arith(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP:
+        return f"tensor_tensor_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP)"
+    return None
+
+
+def _x_tensor_tensor_bitvec(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP:
+        return f"tensor_tensor_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP)"
+    return None
+
+
+def _x_has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> str | None:
+    if not (_tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)):
+        return 'has_tensor_tensor_opcode: needs tensor_tensor_arith({...}) || tensor_tensor_bitvec({...})'
+    return None
+
+
+def _x_has_copy_cast_predicated_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_COPY_PREDICATED, NEURON_ISA_TPB_OPCODE_CAST_PREDICATED):
+        return f"has_copy_cast_predicated_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_COPY_PREDICATED) || (header.opcode == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED))"
+    return None
+
+
+def _x_has_batchnorm_backprop_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP:
+        return f"has_batchnorm_backprop_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP)"
+    return None
+
+
+def _x_s3s3d3_tt_is_zero_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 14] != NEURON_ISA_TPB_ALU_OP_BYPASS:
+        return f"s3s3d3_tt_is_zero_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs op == NEURON_ISA_TPB_ALU_OP_BYPASS)"
+    return None
+
+
+def _x_s3s3d3_tt_valid_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_tensor_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 14])) or (_tensor_tensor_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 14]) or i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_POW or _is_valid_int_aluop(i_b[i_o + 14])))):
+        return f"s3s3d3_tt_valid_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs (tensor_tensor_bitvec({{...}}) && is_general_bitvec_op(op)) || (tensor_tensor_arith({{...}}) && (is_general_arith_op(op) || (op == NEURON_ISA_TPB_ALU_OP_POW) || is_valid_int_aluop(op))))"
+    return None
+
+
+def _x_s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])):
+        return f"s3s3d3_tt_dtype: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])} (needs !tensor_tensor_bitvec({{...}}) || is_valid_int_dtype(out_dtype))"
+    return None
+
+
+def _x_s3s3d3_tt_valid_int_signness(i_b: bytes, i_o: int) -> str | None:
+    if not (not _is_valid_int_aluop(i_b[i_o + 14]) or (_is_signed_alu_op(i_b[i_o + 14]) and _is_signed_int(i_b[i_o + 13]) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))) or (_is_unsigned_alu_op(i_b[i_o + 14]) and _is_unsigned_int(i_b[i_o + 13]) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))):
+        return f"s3s3d3_tt_valid_int_signness: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])}, in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 0) & 0xf))}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 4) & 0xf))} (needs !is_valid_int_aluop(op) || (is_signed_alu_op(op) && is_signed_int(out_dtype) && is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_hi))) || (is_unsigned_alu_op(op) && is_unsigned_int(out_dtype) && is_unsigned_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_unsigned_int(get_dtype_from_pair(in0_in1_dtype.dtype_hi))))"
+    return None
+
+
+def _x_s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_tensor_bitvec(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]) or (_is_shift_op(i_b[i_o + 14]) and _is_valid_64b_int_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_UINT32)):
+        return f"s3s3d3_tt_src_dst_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 0) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 4) & 0xf))}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs !tensor_tensor_bitvec({{...}}) || ((get_dtype_from_pair(in0_in1_dtype.dtype_lo) == out_dtype) && (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype)) || (is_shift_op(op) && is_valid_64b_int_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == NEURON_ISA_TPB_DTYPE_UINT32)))"
+    return None
+
+
+def _x_s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> str | None:
+    if _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) == 0:
+        return f"s3s3d3_copy_pred_src0_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 0) & 0xf))} (needs type_size(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) != 0)"
+    return None
+
+
+def _x_s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]):
+        return f"s3s3d3_copy_cast_pred_src1_dst_dtype: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 4) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED) || (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype))"
+    return None
+
+
+def _x_s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 16) or _shape_from_register(i_b, i_o + 32) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)):
+        return 's3s3d3_tt_src_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...}))'
+    return None
+
+
+def _x_s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 16) or _shape_from_register(i_b, i_o + 48) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)):
+        return 's3s3d3_tt_dst_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...}))'
+    return None
+
+
+def _x_is_valid_tensor_tensor(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_tensor_opcode(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_tensor_tensor_opcode(i_b, i_o) or 'has_tensor_tensor_opcode')
+    if not _is_valid_dtype_64(i_b[i_o + 13], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype_64(i_b[i_o + 13], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    if not _is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    if not _is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype_64(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    if not _is_valid_aluop(i_b[i_o + 14]):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 14]) or 'is_valid_aluop')
+    if not _s3s3d3_tt_valid_op(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_valid_op(i_b, i_o) or 's3s3d3_tt_valid_op')
+    if not _s3s3d3_tt_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_dtype(i_b, i_o) or 's3s3d3_tt_dtype')
+    if not _s3s3d3_tt_valid_int_signness(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_valid_int_signness(i_b, i_o) or 's3s3d3_tt_valid_int_signness')
+    if not _s3s3d3_tt_src_dst_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_src_dst_dtype(i_b, i_o) or 's3s3d3_tt_src_dst_dtype')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_tensor_tensor -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_copy_cast_predicated(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_copy_cast_predicated_opcode(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_copy_cast_predicated_opcode(i_b, i_o) or 'has_copy_cast_predicated_opcode')
+    if not _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _s3s3d3_copy_pred_src0_dtype(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_copy_pred_src0_dtype(i_b, i_o) or 's3s3d3_copy_pred_src0_dtype')
+    if not _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o) or 's3s3d3_copy_cast_pred_src1_dst_dtype')
+    if not _s3s3d3_tt_is_zero_op(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_is_zero_op(i_b, i_o) or 's3s3d3_tt_is_zero_op')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_batchnorm_backprop(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_batchnorm_backprop_opcode(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_batchnorm_backprop_opcode(i_b, i_o) or 'has_batchnorm_backprop_opcode')
+    if not _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _s3s3d3_tt_is_zero_op(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_is_zero_op(i_b, i_o) or 's3s3d3_tt_is_zero_op')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_s3s3d3_tt(i_b: bytes, i_o: int) -> str | None:
+    if not (_is_valid_tensor_tensor(i_b, i_o) or _is_valid_batchnorm_backprop(i_b, i_o) or _is_valid_copy_cast_predicated(i_b, i_o)):
+        return 'is_valid_s3s3d3_tt: needs is_valid_tensor_tensor({...}) || is_valid_batchnorm_backprop({...}) || is_valid_copy_cast_predicated({...})'
+    return None
+
+
+def _x_has_scalar_tensor_tensor_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH, NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC):
+        return f"has_scalar_tensor_tensor_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC))"
+    return None
+
+
+def _x_has_s2s2d2_stt_bitvec_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC:
+        return f"has_s2s2d2_stt_bitvec_op: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC)"
+    return None
+
+
+def _x_has_tensor_tensor_scan_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH:
+        return f"has_tensor_tensor_scan_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH)"
+    return None
+
+
+def _x_is_const_ptr_dve(src: int) -> str | None:
+    if src not in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE):
+        return f"is_const_ptr_dve: src = {src} (needs (src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) || (src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE))"
+    return None
+
+
+def _x_has_valid_scalar_tensor_tensor_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]) and _is_general_bitvec_op(i_b[i_o + 37]))):
+        return f"has_valid_scalar_tensor_tensor_op: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs (!has_s2s2d2_stt_bitvec_op({{...}}) && is_general_arith_op(op0) && is_general_arith_op(op1)) || (has_s2s2d2_stt_bitvec_op({{...}}) && is_general_bitvec_op(op0) && is_general_bitvec_op(op1)))"
+    return None
+
+
+def _x_has_valid_tensor_tensor_scan_op(i_b: bytes, i_o: int) -> str | None:
+    if not _is_general_arith_op(i_b[i_o + 36]):
+        return 'has_valid_tensor_tensor_scan_op -> ' + (_x_is_general_arith_op(i_b[i_o + 36]) or 'is_general_arith_op')
+    if not _is_general_arith_op(i_b[i_o + 37]):
+        return 'has_valid_tensor_tensor_scan_op -> ' + (_x_is_general_arith_op(i_b[i_o + 37]) or 'is_general_arith_op')
+    return None
+
+
+def _x_has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43])) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))):
+        return f"has_valid_s2s2d2_stt_immediate: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm0.imm_ptr = {_U32(i_b, i_o + 60)[0]}, num_active_channels = {i_b[i_o + 42]}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && tpb_addr_active_channels(imm0.imm_ptr, num_active_channels) && addr_aligned_dtype(imm0.imm_ptr, imm0_dtype)) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}})))"
+    return None
+
+
+def _x_s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (_has_s2s2d2_stt_bitvec_op(i_b, i_o) or _is_const_ptr_dve(i_b[i_o + 39]) or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32):
+        return f"s2s2d2_stt_imm0_dtype: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs has_s2s2d2_stt_bitvec_op({{...}}) || is_const_ptr_dve(imm0_src) || (imm0_dtype == NEURON_ISA_TPB_DTYPE_FP32))"
+    return None
+
+
+def _x_has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))):
+        return f"has_valid_scalar_tensor_tensor_dtypes: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 40] >> 0) & 0xf))}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 40] >> 4) & 0xf))}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 41])} (needs !has_s2s2d2_stt_bitvec_op({{...}}) || (is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_hi)) && is_valid_int_dtype_datapath(imm0_dtype) && is_valid_int_dtype_datapath(out_dtype)))"
+    return None
+
+
+def _x_s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])):
+        return f"s2s2d2_stt_src_dst_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 40] >> 0) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 41])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 40] >> 4) & 0xf))}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs !has_s2s2d2_stt_bitvec_op({{...}}) || ((get_dtype_from_pair(in0_in1_dtype.dtype_lo) == out_dtype) && (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype) && (imm0_dtype == out_dtype)))"
+    return None
+
+
+def _x_has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> str | None:
+    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))):
+        return f"has_valid_s2s2d2_stt_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs (has_s2s2d2_stt_bitvec_op({{...}}) && (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)) || (!has_s2s2d2_stt_bitvec_op({{...}}) && ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))))"
+    return None
+
+
+def _x_has_zero_accum_cmd(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 44] != NEURON_ISA_TPB_ACCUM_CMD_IDLE:
+        return f"has_zero_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)"
+    return None
+
+
+def _x_has_s2s2d2_stt_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 45] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[0] = {i_b[i_o + 45]} (needs reserved[0] == 0)"
+    if i_b[i_o + 46] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[1] = {i_b[i_o + 46]} (needs reserved[1] == 0)"
+    if i_b[i_o + 47] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[2] = {i_b[i_o + 47]} (needs reserved[2] == 0)"
+    return None
+
+
+def _x_s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 24) or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)):
+        return 's2s2d2_stt_src_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 48) or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)):
+        return 's2s2d2_stt_dst_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> str | None:
+    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+        return None
+    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
+    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    if not (not _addr_in_sbuf(s) or not _addr_in_sbuf(d) or _addresses_in_same_sbuf_quadrant(s, d)):
+        return f"s2s2d2_stt_quadrant_check: s = {s}, d = {d} (needs !addr_in_sbuf(s) || !addr_in_sbuf(d) || addresses_in_same_sbuf_quadrant(s, d))"
+    return None
+
+
+def _x_is_valid_scalar_tensor_tensor(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_scalar_tensor_tensor_opcode(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_scalar_tensor_tensor_opcode(i_b, i_o) or 'has_scalar_tensor_tensor_opcode')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_scalar_tensor_tensor_dtypes(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_scalar_tensor_tensor_dtypes(i_b, i_o) or 'has_valid_scalar_tensor_tensor_dtypes')
+    if not _s2s2d2_stt_src_dst_dtype(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_src_dst_dtype(i_b, i_o) or 's2s2d2_stt_src_dst_dtype')
+    if not _s2s2d2_stt_imm0_dtype(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_imm0_dtype(i_b, i_o) or 's2s2d2_stt_imm0_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_aluop(i_b[i_o + 37]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 37]) or 'is_valid_aluop')
+    if not _has_valid_scalar_tensor_tensor_op(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_scalar_tensor_tensor_op(i_b, i_o) or 'has_valid_scalar_tensor_tensor_op')
+    if not _has_valid_s2s2d2_stt_immediate(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_s2s2d2_stt_immediate(i_b, i_o) or 'has_valid_s2s2d2_stt_immediate')
+    if not _has_valid_s2s2d2_stt_accum_cmd(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_s2s2d2_stt_accum_cmd(i_b, i_o) or 'has_valid_s2s2d2_stt_accum_cmd')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _check_active_channels(i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_check_active_channels(i_b[i_o + 42]) or 'check_active_channels')
+    if not _s2s2d2_stt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_src_element_cnt_check(i_b, i_o) or 's2s2d2_stt_src_element_cnt_check')
+    if not _s2s2d2_stt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_dst_element_cnt_check(i_b, i_o) or 's2s2d2_stt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24) or 'tt_valid_partitions')
+    if not _s2s2d2_stt_quadrant_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_quadrant_check(i_b, i_o) or 's2s2d2_stt_quadrant_check')
+    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
+    if not _has_s2s2d2_stt_reserved_zero(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_s2s2d2_stt_reserved_zero(i_b, i_o) or 'has_s2s2d2_stt_reserved_zero')
+    return None
+
+
+def _x_is_valid_tensor_tensor_scan(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_tensor_scan_opcode(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_tensor_tensor_scan_opcode(i_b, i_o) or 'has_tensor_tensor_scan_opcode')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _s2s2d2_stt_imm0_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_imm0_dtype(i_b, i_o) or 's2s2d2_stt_imm0_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_aluop(i_b[i_o + 37]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_aluop(i_b[i_o + 37]) or 'is_valid_aluop')
+    if not _has_valid_tensor_tensor_scan_op(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_tensor_tensor_scan_op(i_b, i_o) or 'has_valid_tensor_tensor_scan_op')
+    if not _has_valid_s2s2d2_stt_immediate(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_s2s2d2_stt_immediate(i_b, i_o) or 'has_valid_s2s2d2_stt_immediate')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _check_active_channels(i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_check_active_channels(i_b[i_o + 42]) or 'check_active_channels')
+    if not _s2s2d2_stt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_src_element_cnt_check(i_b, i_o) or 's2s2d2_stt_src_element_cnt_check')
+    if not _s2s2d2_stt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_dst_element_cnt_check(i_b, i_o) or 's2s2d2_stt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24) or 'tt_valid_partitions')
+    if not _has_zero_accum_cmd(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_zero_accum_cmd(i_b, i_o) or 'has_zero_accum_cmd')
+    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
+    if not _has_s2s2d2_stt_reserved_zero(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_s2s2d2_stt_reserved_zero(i_b, i_o) or 'has_s2s2d2_stt_reserved_zero')
+    return None
+
+
+def _x_indirect12b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> str | None:
+    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(ind_b, ind_o)[0])) and _four_byte_aligned(_U32(ind_b, ind_o)[0]))  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
+    if not index_ok:
+        return f"indirect12b_valid: index_ok = {index_ok} (needs index_ok)"
+    if not _tensor_start_addr_valid(ind_b, ind_o + 4, dtype, write, allow_psum, allow_sbuf):
+        return 'indirect12b_valid -> ' + (_x_tensor_start_addr_valid(ind_b, ind_o + 4, dtype, write, allow_psum, allow_sbuf) or 'tensor_start_addr_valid')
+    return None
+
+
+def _x_mem2d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> str | None:
+    if not (_indirect12b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if _indirect_pattern(m_b, m_o) else _tensor2d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)):
+        return f"mem2d_valid: dtype = {dtype}, write = {write}, allow_psum = {allow_psum}, allow_sbuf = {allow_sbuf} (needs indirect_pattern({{...}}) ? indirect12b_valid({{...}}, dtype, write, allow_psum, allow_sbuf) : tensor2d_valid({{...}}, dtype, write, allow_psum, allow_sbuf))"
+    return None
+
+
+def _x_check_m2d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> str | None:
+    if not (_start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _start_addr_active_channels(m_b, m_o, num_active_channels)):
+        return f"check_m2d_active_channels: num_active_channels = {num_active_channels} (needs indirect_pattern({{...}}) ? start_addr_active_channels({{...}}, num_active_channels) : start_addr_active_channels({{...}}, num_active_channels))"
+    return None
+
+
+def _x_same_element_count_m2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
+    if not (_indirect_pattern(a_b, a_o) or _indirect_pattern(b_b, b_o) or _shape_from_register(a_b, a_o) or _shape_from_register(b_b, b_o) or _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)):
+        return 'same_element_count_m2d: needs indirect_pattern({...}) || indirect_pattern({...}) || shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_has_tensor_tensor_int_wide_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE:
+        return f"has_tensor_tensor_int_wide_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE)"
+    return None
+
+
+def _x_is_valid_tt_int_wide_op(op: int) -> str | None:
+    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT):
+        return f"is_valid_tt_int_wide_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT))"
+    return None
+
+
+def _x_tt_int_wide_dst1_signedness_matches_src(i_b: bytes, i_o: int) -> str | None:
+    if _is_signed_int(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf)) != _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)):
+        return f"tt_int_wide_dst1_signedness_matches_src: out0_out1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 13] >> 4) & 0xf))}, in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 0) & 0xf))} (needs is_signed_int(get_dtype_from_pair(out0_out1_dtype.dtype_hi)) == is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo)))"
+    return None
+
+
+def _x_tt_int_wide_op_dtype_constraints(i_b: bytes, i_o: int) -> str | None:
+    if _is_shift_op(i_b[i_o + 14]):  # op
+        if not _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)):
+            return 'tt_int_wide_op_dtype_constraints -> ' + (_x_is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)) or 'is_unsigned_int')
+        return None
+    unsigned_in = _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    signed_in = _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    inputs_ok = ((i_b[i_o + 14] in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT)) and unsigned_in) or (i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_MULT_INT and signed_in)  # op
+    if not inputs_ok:
+        return f"tt_int_wide_op_dtype_constraints: inputs_ok = {inputs_ok} (needs inputs_ok)"
+    if not _is_valid_32b_int_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf)):
+        return 'tt_int_wide_op_dtype_constraints -> ' + (_x_is_valid_32b_int_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf)) or 'is_valid_32b_int_dtype')
+    if not _tt_int_wide_dst1_signedness_matches_src(i_b, i_o):
+        return 'tt_int_wide_op_dtype_constraints -> ' + (_x_tt_int_wide_dst1_signedness_matches_src(i_b, i_o) or 'tt_int_wide_dst1_signedness_matches_src')
+    return None
+
+
+def _x_s2s2d2d2_tt_no_indirect(i_b: bytes, i_o: int) -> str | None:
+    if _indirect_pattern(i_b, i_o + 16):
+        return 's2s2d2d2_tt_no_indirect: needs !indirect_pattern({...})'
+    if _indirect_pattern(i_b, i_o + 28):
+        return 's2s2d2d2_tt_no_indirect: needs !indirect_pattern({...})'
+    if _indirect_pattern(i_b, i_o + 40):
+        return 's2s2d2d2_tt_no_indirect: needs !indirect_pattern({...})'
+    if _indirect_pattern(i_b, i_o + 52):
+        return 's2s2d2d2_tt_no_indirect: needs !indirect_pattern({...})'
+    return None
+
+
+def _x_is_valid_tensor_tensor_int_wide(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_tensor_int_wide_opcode(i_b, i_o):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_has_tensor_tensor_int_wide_opcode(i_b, i_o) or 'has_tensor_tensor_int_wide_opcode')
+    if not _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) or 'is_valid_int_dtype_datapath')
+    if not _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)) or 'is_valid_int_dtype_datapath')
+    if not _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf)):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf)) or 'is_valid_int_dtype_datapath')
+    if not _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf)):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf)) or 'is_valid_int_dtype_datapath')
+    if not _is_valid_aluop(i_b[i_o + 14]):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_is_valid_aluop(i_b[i_o + 14]) or 'is_valid_aluop')
+    if not _is_valid_tt_int_wide_op(i_b[i_o + 14]):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_is_valid_tt_int_wide_op(i_b[i_o + 14]) or 'is_valid_tt_int_wide_op')
+    if not _tt_int_wide_op_dtype_constraints(i_b, i_o):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_tt_int_wide_op_dtype_constraints(i_b, i_o) or 'tt_int_wide_op_dtype_constraints')
+    if not _s2s2d2d2_tt_no_indirect(i_b, i_o):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_s2s2d2d2_tt_no_indirect(i_b, i_o) or 's2s2d2d2_tt_no_indirect')
+    if not _check_m2d_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_check_m2d_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'check_m2d_active_channels')
+    if not _check_m2d_active_channels(i_b, i_o + 28, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_check_m2d_active_channels(i_b, i_o + 28, i_b[i_o + 15]) or 'check_m2d_active_channels')
+    if not _check_m2d_active_channels(i_b, i_o + 40, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_check_m2d_active_channels(i_b, i_o + 40, i_b[i_o + 15]) or 'check_m2d_active_channels')
+    if not _check_m2d_active_channels(i_b, i_o + 52, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_check_m2d_active_channels(i_b, i_o + 52, i_b[i_o + 15]) or 'check_m2d_active_channels')
+    if not _mem2d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_mem2d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'mem2d_valid')
+    if not _mem2d_valid(i_b, i_o + 28, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_mem2d_valid(i_b, i_o + 28, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'mem2d_valid')
+    if not _mem2d_valid(i_b, i_o + 40, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_mem2d_valid(i_b, i_o + 40, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'mem2d_valid')
+    if not _mem2d_valid(i_b, i_o + 52, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_mem2d_valid(i_b, i_o + 52, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'mem2d_valid')
+    if not _same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 28):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 28) or 'same_element_count_m2d')
+    if not _same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 40):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 40) or 'same_element_count_m2d')
+    if not _same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 52):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_same_element_count_m2d(i_b, i_o + 16, i_b, i_o + 52) or 'same_element_count_m2d')
+    if not _has_valid_active_channel_range_with_tile(i_b[i_o + 15], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3]):
+        return 'is_valid_tensor_tensor_int_wide -> ' + (_x_has_valid_active_channel_range_with_tile(i_b[i_o + 15], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3]) or 'has_valid_active_channel_range_with_tile')
+    return None
+
+
+def _x_check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> str | None:
+    if not _start_addr_active_channels(t_b, t_o, num_active_channels):
+        return 'check_t4d_active_channels -> ' + (_x_start_addr_active_channels(t_b, t_o, num_active_channels) or 'start_addr_active_channels')
+    return None
+
+
+def _x_mem4d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> str | None:
+    if _indirect_pattern(m_b, m_o):
+        index_ok = (m_b[m_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (m_b[m_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(m_b, m_o)[0])) and _four_byte_aligned(_U32(m_b, m_o)[0]))  # i.index_addr.addr_reg.marker, i.index_addr.addr_reg.regnum, i.index_addr.addr_immediate
+        if not index_ok:
+            return f"mem4d_valid: index_ok = {index_ok} (needs index_ok)"
+        if not _tensor_start_addr_valid(m_b, m_o + 4, dtype, write, allow_psum, allow_sbuf):
+            return 'mem4d_valid -> ' + (_x_tensor_start_addr_valid(m_b, m_o + 4, dtype, write, allow_psum, allow_sbuf) or 'tensor_start_addr_valid')
+        return None
+    if not _tensor4d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf):
+        return 'mem4d_valid -> ' + (_x_tensor4d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) or 'tensor4d_valid')
+    return None
+
+
+def _x_check_m4d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> str | None:
+    if not (_start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _check_t4d_active_channels(m_b, m_o, num_active_channels)):
+        return f"check_m4d_active_channels: num_active_channels = {num_active_channels} (needs indirect_pattern({{...}}) ? start_addr_active_channels({{...}}, num_active_channels) : check_t4d_active_channels({{...}}, num_active_channels))"
+    return None
+
+
+def _x_indirect_quadrant_check_src4d(src_b: bytes, src_o: int) -> str | None:
+    if not _indirect_pattern(src_b, src_o):
+        return None
+    if src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or _addr_from_register(src_b, src_o + 4):  # i.index_addr.addr_reg.marker
+        return None
+    if _tpb_addr_quadrant(_U32(src_b, src_o)[0]) != _tpb_addr_quadrant(_U32(src_b, src_o + 4)[0]):
+        return f"indirect_quadrant_check_src4d: i.index_addr.addr_immediate = {_U32(src_b, src_o)[0]}, i.data_addr.addr_immediate = {_U32(src_b, src_o + 4)[0]} (needs tpb_addr_quadrant(i.index_addr.addr_immediate) == tpb_addr_quadrant(i.data_addr.addr_immediate))"
+    return None
+
+
+def _x_indirect_quadrant_check_src4d_dst4d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> str | None:
+    if not (not _indirect_pattern(src_b, src_o) or not _indirect_pattern(dst_b, dst_o) or src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or dst_b[dst_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])):
+        return f"indirect_quadrant_check_src4d_dst4d: i.index_addr.addr_reg.marker = {src_b[src_o + 3]}, i.index_addr.addr_reg.marker = {dst_b[dst_o + 3]}, i.index_addr.addr_immediate = {_U32(src_b, src_o)[0]}, i.index_addr.addr_immediate = {_U32(dst_b, dst_o)[0]} (needs !indirect_pattern({{...}}) || !indirect_pattern({{...}}) || (i.index_addr.addr_reg.marker == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) || (i.index_addr.addr_reg.marker == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) || (tpb_addr_quadrant(i.index_addr.addr_immediate) == tpb_addr_quadrant(i.index_addr.addr_immediate)))"
+    return None
+
+
+def _x_tensor_reduce_arith(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP):
+        return f"tensor_reduce_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP))"
+    return None
+
+
+def _x_tensor_reduce_bitvec(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP):
+        return f"tensor_reduce_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP))"
+    return None
+
+
+def _x_tensor_reduce_transpose(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP):
+        return f"tensor_reduce_transpose: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP))"
+    return None
+
+
+def _x_has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)):
+        return f"has_tensor_reduce_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) || tensor_reduce_bitvec({{...}}))"
+    return None
+
+
+def _x_s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 39 + k] != 0:  # reserved1[k]
+            return f"s4d4_tr_reserved_zero: k = {k} (returns false at line 1663 when reserved1[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    return None
+
+
+def _x_mask_enable_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 38] != 0:
+        return f"mask_enable_zero: mask_enable = {i_b[i_o + 38]} (needs mask_enable == 0)"
+    return None
+
+
+def _x_is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> str | None:
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _has_valid_active_channel_range_with_tile(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3]):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_has_valid_active_channel_range_with_tile(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3]) or 'has_valid_active_channel_range_with_tile')
+    if not _is_valid_dtype_64(i_b[i_o + 32], ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_is_valid_dtype_64(i_b[i_o + 32], ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    if not _is_valid_dtype_64(i_b[i_o + 33], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_is_valid_dtype_64(i_b[i_o + 33], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) or 'is_valid_dtype_64')
+    return None
+
+
+def _x_is_valid_tensor_reduce_int_op(op: int) -> str | None:
+    if not _is_valid_int_aluop(op):
+        return 'is_valid_tensor_reduce_int_op -> ' + (_x_is_valid_int_aluop(op) or 'is_valid_int_aluop')
+    return None
+
+
+def _x_tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_reduce_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 36]) or _is_valid_tensor_reduce_int_op(i_b[i_o + 36]))) or (_tensor_reduce_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]))):
+        return f"tensor_reduce_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs (tensor_reduce_arith({{...}}) && (is_general_arith_op(op) || is_valid_tensor_reduce_int_op(op))) || (tensor_reduce_bitvec({{...}}) && is_general_bitvec_op(op)))"
+    return None
+
+
+def _x_tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+        return f"tensor_reduce_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_reduce_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
+    return None
+
+
+def _x_has_valid_reduce_negated(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0):
+        return f"has_valid_reduce_negated: negated = {i_b[i_o + 35]} (needs (tensor_reduce_arith({{...}}) && (negated <= 1)) || (negated == 0))"
+    return None
+
+
+def _x_has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 37] not in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW):
+        return f"has_valid_tensor_reduce_op_dim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
+    return None
+
+
+def _x_tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_indirect_pattern(i_b, i_o + 12) or _indirect_pattern(i_b, i_o + 44) or _shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 44) or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)):
+        return f"tensor_reduce_dst_element_cnt_check: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs indirect_pattern({{...}}) || indirect_pattern({{...}}) || shape_from_register({{...}}) || shape_from_register({{...}}) || ((t4d_element_count({{...}}) * t4d_reduced_count({{...}}, op_dim)) == t4d_element_count({{...}})))"
+    return None
+
+
+def _x_tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_reduce_transpose(i_b, i_o) or (not _indirect_pattern(i_b, i_o + 12) and _has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))):
+        return f"tensor_reduce_transpose_check: num_active_channels = {i_b[i_o + 34]} (needs !tensor_reduce_transpose({{...}}) || (!indirect_pattern({{...}}) && has_transpose_src_element_count_t4d({{...}}) && has_multiple_32_channels(num_active_channels)))"
+    return None
+
+
+def _x_is_valid_tensor_reduce(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_reduce_opcode(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_tensor_reduce_opcode(i_b, i_o) or 'has_tensor_reduce_opcode')
+    if not _is_valid_tensor_reduce_common(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_is_valid_tensor_reduce_common(i_b, i_o) or 'is_valid_tensor_reduce_common')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_tensor_reduce -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _tensor_reduce_valid_alu_op(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_valid_alu_op(i_b, i_o) or 'tensor_reduce_valid_alu_op')
+    if not _tensor_reduce_valid_dtype(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_valid_dtype(i_b, i_o) or 'tensor_reduce_valid_dtype')
+    if not _has_valid_reduce_negated(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_reduce_negated(i_b, i_o) or 'has_valid_reduce_negated')
+    if not _has_valid_tensor_reduce_op_dim(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_tensor_reduce_op_dim(i_b, i_o) or 'has_valid_tensor_reduce_op_dim')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_tensor_reduce -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_tensor_reduce -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_reduce -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_reduce -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_tensor_reduce -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_tensor_reduce -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _tensor_reduce_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_dst_element_cnt_check(i_b, i_o) or 'tensor_reduce_dst_element_cnt_check')
+    if not _tensor_reduce_transpose_check(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_transpose_check(i_b, i_o) or 'tensor_reduce_transpose_check')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -3695,21 +5491,39 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_exponential': (0x30,),
     'is_valid_tensor_scalar_ptr_multi': (0x4f, 0x5f),
     'is_valid_tsm_immediates_load': (0x70, 0x71),
+    'is_valid_s3s3d3_tt': (0x41, 0x51, 0x65, 0x72, 0x99),
+    'is_valid_scalar_tensor_tensor': (0x9d, 0x9e),
+    'is_valid_tensor_tensor_scan': (0xe5,),
+    'is_valid_tensor_tensor_int_wide': (0xf3,),
+    'is_valid_tensor_reduce': (0x42, 0x52, 0x83, 0x84),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x30: ('is_valid_exponential',),
+    0x41: ('is_valid_s3s3d3_tt',),
+    0x42: ('is_valid_tensor_reduce',),
     0x43: ('is_valid_tensor_scalar_op',),
     0x44: ('is_valid_tensor_scalar_ptr_op',),
     0x4f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x51: ('is_valid_s3s3d3_tt',),
+    0x52: ('is_valid_tensor_reduce',),
     0x53: ('is_valid_tensor_scalar_op',),
     0x54: ('is_valid_tensor_scalar_ptr_op',),
     0x5f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x65: ('is_valid_s3s3d3_tt',),
     0x70: ('is_valid_tsm_immediates_load',),
     0x71: ('is_valid_tsm_immediates_load',),
+    0x72: ('is_valid_s3s3d3_tt',),
+    0x83: ('is_valid_tensor_reduce',),
+    0x84: ('is_valid_tensor_reduce',),
     0x93: ('is_valid_tensor_scalar_op',),
+    0x99: ('is_valid_s3s3d3_tt',),
     0x9a: ('is_valid_tensor_scalar_cache_reduce',),
+    0x9d: ('is_valid_scalar_tensor_tensor',),
+    0x9e: ('is_valid_scalar_tensor_tensor',),
+    0xe5: ('is_valid_tensor_tensor_scan',),
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
+    0xf3: ('is_valid_tensor_tensor_int_wide',),
 }
 
 # The headers' own C, compiled on first use (_runtime/cvalidators.py): validate(word, backend="c").
@@ -3725,6 +5539,11 @@ VALIDATORS: Final = Validators(
         'is_valid_exponential': (_is_valid_exponential, _x_is_valid_exponential),
         'is_valid_tensor_scalar_ptr_multi': (_is_valid_tensor_scalar_ptr_multi, _x_is_valid_tensor_scalar_ptr_multi),
         'is_valid_tsm_immediates_load': (_is_valid_tsm_immediates_load, _x_is_valid_tsm_immediates_load),
+        'is_valid_s3s3d3_tt': (_is_valid_s3s3d3_tt, _x_is_valid_s3s3d3_tt),
+        'is_valid_scalar_tensor_tensor': (_is_valid_scalar_tensor_tensor, _x_is_valid_scalar_tensor_tensor),
+        'is_valid_tensor_tensor_scan': (_is_valid_tensor_tensor_scan, _x_is_valid_tensor_tensor_scan),
+        'is_valid_tensor_tensor_int_wide': (_is_valid_tensor_tensor_int_wide, _x_is_valid_tensor_tensor_int_wide),
+        'is_valid_tensor_reduce': (_is_valid_tensor_reduce, _x_is_valid_tensor_reduce),
     },
     DISPATCH,
     C_VALIDATORS,

@@ -108,6 +108,15 @@ NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE = 0x02
 NEURON_ISA_TPB_INST_NBYTES = 0x40
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS = 0x40
+NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP = 0x65
+NEURON_ISA_TPB_OPCODE_CAST_PREDICATED = 0x99
+NEURON_ISA_TPB_OPCODE_COPY_PREDICATED = 0x72
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH = 0x9d
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC = 0x9e
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16 = 0x8c
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP = 0x42
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP = 0x52
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16 = 0x8d
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP = 0x53
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6
@@ -120,6 +129,14 @@ NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH = 0x4f
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC = 0x5f
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH = 0x87
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC = 0x88
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16 = 0x8a
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP = 0x41
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP = 0x51
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16 = 0x8b
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH = 0xe5
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16 = 0x8f
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP = 0x83
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP = 0x84
 NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 0x93
 NEURON_ISA_TPB_POOLING_NUM_CHANNELS = 0x80
 NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS = 0x80
@@ -130,7 +147,10 @@ NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE = 0x40000
 NEURON_ISA_TPB_STATE_BUF_SZ = 0x2000000
+NEURON_ISA_TPB_TENSOR_SUBDIM_X = 0x02
+NEURON_ISA_TPB_TENSOR_SUBDIM_XY = 0x03
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ = 0x04
+NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH = 0x03
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE = 0x00
 NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK = 0x1fffffff
@@ -1455,6 +1475,745 @@ def _v_is_valid_tsm_immediates_load(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
+def _v_get_dtype_from_pair(nibble: Any) -> Any:
+    return nibble
+
+
+_K_is_signed_int_0 = _Members((2, 4, 8, 12))
+
+
+@_memo
+def _v_is_signed_int(dtype: Any) -> Any:
+    return _isin(dtype, _K_is_signed_int_0)
+
+
+_K_is_unsigned_int_0 = _Members((1, 3, 5, 9))
+
+
+@_memo
+def _v_is_unsigned_int(dtype: Any) -> Any:
+    return _isin(dtype, _K_is_unsigned_int_0)
+
+
+_K_is_signed_alu_op_0 = _Members((27, 196, 197, 198))
+
+
+@_memo
+def _v_is_signed_alu_op(op: Any) -> Any:
+    return _isin(op, _K_is_signed_alu_op_0)
+
+
+_K_is_unsigned_alu_op_0 = _Members((27, 196, 197, 198))
+
+
+@_memo
+def _v_is_unsigned_alu_op(op: Any) -> Any:
+    return _isin(op, _K_is_unsigned_alu_op_0)
+
+
+@_memo
+def _v_addresses_in_same_sbuf_quadrant(a: Any, b: Any) -> Any:
+    return _v_get_sbuf_quadrant_id(a) == _v_get_sbuf_quadrant_id(b)
+
+
+@_memo
+def _v_tt_valid_partitions(a0_W: Any, a0_o: Any, a1_W: Any, a1_o: Any) -> Any:
+    _N = a0_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    x = np.zeros(_N, dtype=np.uint32)
+    y = np.zeros(_N, dtype=np.uint32)
+    _c39 = np.broadcast_to(np.asarray(np.logical_or(_v_addr_from_register(a0_W, a0_o), _v_addr_from_register(a1_W, a1_o))), _done.shape)
+    _m40 = _c39
+    _live = _m40
+    _ret = _ret | _live
+    _done = _done | _live
+    x = _fill(_v_addr_imm_mask(_colv(a0_W, a0_o, '<u4')), _N, x.dtype)
+    y = _fill(_v_addr_imm_mask(_colv(a1_W, a1_o, '<u4')), _N, y.dtype)
+    _live = np.logical_not(_done)
+    _ret = _ret | (_live & _any_of(
+        np.logical_and(_v_addr_in_psum(x), _v_addr_in_sbuf(y)),
+        np.logical_and(_v_addr_in_sbuf(x), _v_addr_in_psum(y)),
+        _all_of(
+        _v_addr_in_sbuf(x),
+        _v_addr_in_sbuf(y),
+        _v_addresses_in_same_sbuf_quadrant(x, y),
+    ),
+    ))
+    return _ret
+
+
+@_memo
+def _v_tensor_tensor_arith(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(65)
+
+
+@_memo
+def _v_tensor_tensor_bitvec(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(81)
+
+
+@_memo
+def _v_has_tensor_tensor_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_v_tensor_tensor_arith(i_W, i_o), _v_tensor_tensor_bitvec(i_W, i_o))
+
+
+@_memo
+def _v_has_copy_cast_predicated_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(114), _byte(i_W, i_o) == np.int32(153))
+
+
+@_memo
+def _v_has_batchnorm_backprop_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(101)
+
+
+@_memo
+def _v_s3s3d3_tt_is_zero_op(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.int32(0)
+
+
+@_memo
+def _v_s3s3d3_tt_valid_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_v_tensor_tensor_bitvec(i_W, i_o), _v_is_general_bitvec_op(_byte(i_W, i_o + 14))), np.logical_and(_v_tensor_tensor_arith(i_W, i_o), _any_of(
+        _v_is_general_arith_op(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _byte(i_W, i_o + 14) == np.int32(26),  # s3s3d3_tt.op
+        _v_is_valid_int_aluop(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+    )))
+
+
+@_memo
+def _v_s3s3d3_tt_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_tensor_bitvec(i_W, i_o)), _v_is_valid_int_dtype(_byte(i_W, i_o + 13)))
+
+
+@_memo
+def _v_s3s3d3_tt_valid_int_signness(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_not(_v_is_valid_int_aluop(_byte(i_W, i_o + 14))),  # s3s3d3_tt.op
+        _all_of(
+        _v_is_signed_alu_op(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _v_is_signed_int(_byte(i_W, i_o + 13)),  # s3s3d3_tt.out_dtype
+        _v_is_signed_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_signed_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+    ),  # s3s3d3_tt.op, s3s3d3_tt.out_dtype, s3s3d3_tt.in0_in1_dtype.dtype_lo, s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _all_of(
+        _v_is_unsigned_alu_op(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _v_is_unsigned_int(_byte(i_W, i_o + 13)),  # s3s3d3_tt.out_dtype
+        _v_is_unsigned_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_unsigned_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8))),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+    ),  # s3s3d3_tt.op, s3s3d3_tt.out_dtype, s3s3d3_tt.in0_in1_dtype.dtype_lo, s3s3d3_tt.in0_in1_dtype.dtype_hi
+    )
+
+
+@_memo
+def _v_s3s3d3_tt_src_dst_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_tensor_bitvec(i_W, i_o)), np.logical_and(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 13), _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 13)))
+
+
+@_memo
+def _v_s3s3d3_copy_pred_src0_dtype(i_W: Any, i_o: Any) -> Any:
+    return _v_type_size(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))) != np.uint32(0)
+
+
+@_memo
+def _v_s3s3d3_copy_cast_pred_src1_dst_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(153), _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 13))
+
+
+@_memo
+def _v_s3s3d3_tt_src_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 16),
+        _v_shape_from_register(i_W, i_o + 32),
+        _v_t3d_element_count(i_W, i_o + 16) == _v_t3d_element_count(i_W, i_o + 32),
+    )
+
+
+@_memo
+def _v_s3s3d3_tt_dst_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 16),
+        _v_shape_from_register(i_W, i_o + 48),
+        _v_t3d_element_count(i_W, i_o + 16) == _v_t3d_element_count(i_W, i_o + 48),
+    )
+
+
+@_memo
+def _v_is_valid_tensor_tensor(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_tensor_opcode(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_is_valid_aluop(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _v_s3s3d3_tt_valid_op(i_W, i_o),
+        _v_s3s3d3_tt_dtype(i_W, i_o),
+        _v_s3s3d3_tt_valid_int_signness(i_W, i_o),
+        _v_s3s3d3_tt_src_dst_dtype(i_W, i_o),
+        _v_check_active_channels(_byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o),
+        _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32),
+    )
+
+
+@_memo
+def _v_is_valid_copy_cast_predicated(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_copy_cast_predicated_opcode(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(0)),  # s3s3d3_tt.out_dtype
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_s3s3d3_copy_pred_src0_dtype(i_W, i_o),
+        _v_s3s3d3_copy_cast_pred_src1_dst_dtype(i_W, i_o),
+        _v_s3s3d3_tt_is_zero_op(i_W, i_o),
+        _v_check_active_channels(_byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o),
+        _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32),
+    )
+
+
+@_memo
+def _v_is_valid_batchnorm_backprop(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_batchnorm_backprop_opcode(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_s3s3d3_tt_is_zero_op(i_W, i_o),
+        _v_check_active_channels(_byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_lo
+        _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.in0_in1_dtype.dtype_hi
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o),
+        _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32),
+    )
+
+
+_K_has_tensor_tensor_bf16_opcode_0 = _Members((138, 139, 143))
+
+
+@_memo
+def _v_has_tensor_tensor_bf16_opcode(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o), _K_has_tensor_tensor_bf16_opcode_0)
+
+
+@_memo
+def _v_has_valid_tensor_tensor_bf16_op(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_and(_byte(i_W, i_o) == np.int32(138), _byte(i_W, i_o + 14) == np.int32(4)),  # s3s3d3_tt.header.opcode, s3s3d3_tt.op
+        np.logical_and(_byte(i_W, i_o) == np.int32(139), _byte(i_W, i_o + 14) == np.int32(6)),  # s3s3d3_tt.header.opcode, s3s3d3_tt.op
+        np.logical_and(_byte(i_W, i_o) == np.int32(143), _byte(i_W, i_o + 14) == np.int32(5)),  # s3s3d3_tt.header.opcode, s3s3d3_tt.op
+    )
+
+
+@_memo
+def _v_has_valid_tensor_tensor_bf16_in_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)) == np.int32(6), _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)) == np.int32(6))
+
+
+@_memo
+def _v_tensor_tensor_bf16_access_pattern_check(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        (np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32) & np.uint32(1)) == np.uint32(0),  # s3s3d3_tt.src0_mem_pattern.num_elem[0]
+        _colv(i_W, i_o + 20, '<i2') == np.int32(1),  # s3s3d3_tt.src0_mem_pattern.step_elem[0]
+        _vmod(np.asarray(_colv(i_W, i_o + 22, '<i2')).astype(np.int32), np.int32(2)) == np.int32(0),  # s3s3d3_tt.src0_mem_pattern.step_elem[1]
+        _vmod(np.asarray(_colv(i_W, i_o + 24, '<i2')).astype(np.int32), np.int32(2)) == np.int32(0),  # s3s3d3_tt.src0_mem_pattern.step_elem[2]
+        (np.asarray(_colv(i_W, i_o + 42, '<u2')).astype(np.uint32) & np.uint32(1)) == np.uint32(0),  # s3s3d3_tt.src1_mem_pattern.num_elem[0]
+        _colv(i_W, i_o + 36, '<i2') == np.int32(1),  # s3s3d3_tt.src1_mem_pattern.step_elem[0]
+        _vmod(np.asarray(_colv(i_W, i_o + 38, '<i2')).astype(np.int32), np.int32(2)) == np.int32(0),  # s3s3d3_tt.src1_mem_pattern.step_elem[1]
+        _vmod(np.asarray(_colv(i_W, i_o + 40, '<i2')).astype(np.int32), np.int32(2)) == np.int32(0),  # s3s3d3_tt.src1_mem_pattern.step_elem[2]
+    )
+
+
+@_memo
+def _v_is_valid_tensor_tensor_bf16(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_tensor_bf16_opcode(i_W, i_o),
+        _v_has_valid_tensor_tensor_bf16_op(i_W, i_o),
+        _v_has_valid_tensor_tensor_bf16_in_dtype(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_check_active_channels(_byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15)),  # s3s3d3_tt.num_active_channels
+        _v_tensor3d_valid(i_W, i_o + 16, np.uint8(9), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_tensor3d_valid(i_W, i_o + 32, np.uint8(9), np.uint8(0), np.uint8(1), np.uint8(1)),
+        _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1)),  # s3s3d3_tt.out_dtype
+        _v_tensor_tensor_bf16_access_pattern_check(i_W, i_o),
+        _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o),
+        _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32),
+    )
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_is_valid_tensor_tensor(i_W, i_o),
+        _v_is_valid_batchnorm_backprop(i_W, i_o),
+        _v_is_valid_copy_cast_predicated(i_W, i_o),
+        _v_is_valid_tensor_tensor_bf16(i_W, i_o),
+    )
+
+
+@_memo
+def _v_has_scalar_tensor_tensor_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(157), _byte(i_W, i_o) == np.int32(158))
+
+
+@_memo
+def _v_has_s2s2d2_stt_bitvec_op(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(158)
+
+
+@_memo
+def _v_has_tensor_tensor_scan_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(229)
+
+
+@_memo
+def _v_is_const_ptr_dve(src: Any) -> Any:
+    return np.logical_or(src == np.int32(1), src == np.int32(2))
+
+
+@_memo
+def _v_has_valid_scalar_tensor_tensor_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_all_of(
+        np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o)),
+        _v_is_general_arith_op(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_general_arith_op(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+    ), _all_of(
+        _v_has_s2s2d2_stt_bitvec_op(i_W, i_o),
+        _v_is_general_bitvec_op(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_general_bitvec_op(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+    ))
+
+
+@_memo
+def _v_has_valid_tensor_tensor_scan_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37)))
+
+
+@_memo
+def _v_has_valid_s2s2d2_stt_immediate(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _byte(i_W, i_o + 39) == np.int32(0),  # s2s2d2_stt.imm0_src
+        _all_of(
+        _byte(i_W, i_o + 39) == np.int32(1),  # s2s2d2_stt.imm0_src
+        _v_tpb_addr_active_channels(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 42)),  # s2s2d2_stt.imm0.imm_ptr, s2s2d2_stt.num_active_channels
+        _v_addr_aligned_dtype(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 43)),  # s2s2d2_stt.imm0.imm_ptr, s2s2d2_stt.imm0_dtype
+    ),  # s2s2d2_stt.imm0_src, s2s2d2_stt.imm0.imm_ptr, s2s2d2_stt.num_active_channels, s2s2d2_stt.imm0_dtype
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 60)),  # s2s2d2_stt.imm0_src
+    )
+
+
+@_memo
+def _v_s2s2d2_stt_imm0_dtype(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_has_s2s2d2_stt_bitvec_op(i_W, i_o),
+        _v_is_const_ptr_dve(_byte(i_W, i_o + 39)),  # s2s2d2_stt.imm0_src
+        _byte(i_W, i_o + 43) == np.int32(10),  # s2s2d2_stt.imm0_dtype
+    )
+
+
+@_memo
+def _v_has_valid_scalar_tensor_tensor_dtypes(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o)), _all_of(
+        _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8))),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8))),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 43)),  # s2s2d2_stt.imm0_dtype
+        _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 41)),  # s2s2d2_stt.out_dtype
+    ))
+
+
+@_memo
+def _v_s2s2d2_stt_src_dst_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o)), _all_of(
+        _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 41),  # s2s2d2_stt.in0_in1_dtype.dtype_lo, s2s2d2_stt.out_dtype
+        _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 41),  # s2s2d2_stt.in0_in1_dtype.dtype_hi, s2s2d2_stt.out_dtype
+        _byte(i_W, i_o + 43) == _byte(i_W, i_o + 41),  # s2s2d2_stt.imm0_dtype, s2s2d2_stt.out_dtype
+    ))
+
+
+_K_has_valid_s2s2d2_stt_accum_cmd_0 = _Members((0, 2, 3))
+
+
+@_memo
+def _v_has_valid_s2s2d2_stt_accum_cmd(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o), _byte(i_W, i_o + 44) == np.int32(0)), np.logical_and(np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o)), _isin(_byte(i_W, i_o + 44), _K_has_valid_s2s2d2_stt_accum_cmd_0)))
+
+
+@_memo
+def _v_has_zero_accum_cmd(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 44) == np.int32(0)
+
+
+@_memo
+def _v_has_s2s2d2_stt_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _byte(i_W, i_o + 45) == np.uint32(0),  # s2s2d2_stt.reserved[0]
+        _byte(i_W, i_o + 46) == np.uint32(0),  # s2s2d2_stt.reserved[1]
+        _byte(i_W, i_o + 47) == np.uint32(0),  # s2s2d2_stt.reserved[2]
+    )
+
+
+@_memo
+def _v_s2s2d2_stt_src_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 12),
+        _v_shape_from_register(i_W, i_o + 24),
+        _v_t2d_element_count(i_W, i_o + 12) == _v_t2d_element_count(i_W, i_o + 24),
+    )
+
+
+@_memo
+def _v_s2s2d2_stt_dst_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 12),
+        _v_shape_from_register(i_W, i_o + 48),
+        _v_t2d_element_count(i_W, i_o + 12) == _v_t2d_element_count(i_W, i_o + 48),
+    )
+
+
+@_memo
+def _v_s2s2d2_stt_quadrant_check(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    s = np.zeros(_N, dtype=np.uint32)
+    d = np.zeros(_N, dtype=np.uint32)
+    _c42 = np.broadcast_to(np.asarray(np.logical_or(_v_addr_from_register(i_W, i_o + 12), _v_addr_from_register(i_W, i_o + 48))), _done.shape)
+    _m43 = _c42
+    _live = _m43
+    _ret = _ret | _live
+    _done = _done | _live
+    s = _fill(_v_addr_imm_mask(_colv(i_W, i_o + 12, '<u4')), _N, s.dtype)
+    d = _fill(_v_addr_imm_mask(_colv(i_W, i_o + 48, '<u4')), _N, d.dtype)
+    _live = np.logical_not(_done)
+    _ret = _ret | (_live & _any_of(
+        np.logical_not(_v_addr_in_sbuf(s)),
+        np.logical_not(_v_addr_in_sbuf(d)),
+        _v_addresses_in_same_sbuf_quadrant(s, d),
+    ))
+    return _ret
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_scalar_tensor_tensor_opcode(i_W, i_o),
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0)),  # s2s2d2_stt.imm0_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_has_valid_scalar_tensor_tensor_dtypes(i_W, i_o),
+        _v_s2s2d2_stt_src_dst_dtype(i_W, i_o),
+        _v_s2s2d2_stt_imm0_dtype(i_W, i_o),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+        _v_has_valid_scalar_tensor_tensor_op(i_W, i_o),
+        _v_has_valid_s2s2d2_stt_immediate(i_W, i_o),
+        _v_has_valid_s2s2d2_stt_accum_cmd(i_W, i_o),
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_check_active_channels(_byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o),
+        _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24),
+        _v_s2s2d2_stt_quadrant_check(i_W, i_o),
+        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),  # s2s2d2_stt.reverse_operands
+        _v_has_s2s2d2_stt_reserved_zero(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_tensor_scan_opcode(i_W, i_o),
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0)),  # s2s2d2_stt.imm0_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_s2s2d2_stt_imm0_dtype(i_W, i_o),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+        _v_has_valid_tensor_tensor_scan_op(i_W, i_o),
+        _v_has_valid_s2s2d2_stt_immediate(i_W, i_o),
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_check_active_channels(_byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o),
+        _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24),
+        _v_has_zero_accum_cmd(i_W, i_o),
+        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),  # s2s2d2_stt.reverse_operands
+        _v_has_s2s2d2_stt_reserved_zero(i_W, i_o),
+    )
+
+
+@_memo
+def _v_check_t4d_active_channels(t_W: Any, t_o: Any, num_active_channels: Any) -> Any:
+    return _v_start_addr_active_channels(t_W, t_o, num_active_channels)
+
+
+_K_t4d_reduced_count_0 = _Members((2, 3, 4, 5))
+
+
+@_memo
+def _v_t4d_reduced_count(t_W: Any, t_o: Any, dim: Any) -> Any:
+    _N = t_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.uint32)
+    _sw45 = np.broadcast_to(np.asarray(np.asarray(dim).astype(np.int32)), _done.shape)
+    _m46 = (_sw45 == 2)
+    _live = _m46
+    _ret = _select(_live, np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32), _ret)
+    _done = _done | _live
+    _m47 = (_sw45 == 3)
+    _live = (_m47 & ~_done)
+    _ret = _select(_live, np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32) * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32), _ret)
+    _done = _done | _live
+    _m48 = (_sw45 == 4)
+    _live = (_m48 & ~_done)
+    _ret = _select(_live, (np.asarray(_colv(t_W, t_o + 12, '<u2')).astype(np.uint32) * np.asarray(_colv(t_W, t_o + 14, '<u2')).astype(np.uint32)) * np.asarray(_colv(t_W, t_o + 16, '<u2')).astype(np.uint32), _ret)
+    _done = _done | _live
+    _m49 = (_sw45 == 5)
+    _live = (_m49 & ~_done)
+    _ret = _select(_live, _v_t4d_element_count(t_W, t_o), _ret)
+    _done = _done | _live
+    _m50 = ~_isin(_sw45, _K_t4d_reduced_count_0)
+    _live = (_m50 & ~_done)
+    _ret = _select(_live, np.uint32(0), _ret)
+    return _ret
+
+
+_K_tensor_reduce_arith_0 = _Members((66, 131, 140, 141))
+
+
+@_memo
+def _v_tensor_reduce_arith(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o), _K_tensor_reduce_arith_0)
+
+
+@_memo
+def _v_tensor_reduce_bitvec(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(82), _byte(i_W, i_o) == np.int32(132))
+
+
+@_memo
+def _v_tensor_reduce_transpose(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(131), _byte(i_W, i_o) == np.int32(132))
+
+
+@_memo
+def _v_has_tensor_reduce_opcode(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _byte(i_W, i_o) == np.int32(66),  # s4d4_tr.header.opcode
+        _byte(i_W, i_o) == np.int32(131),  # s4d4_tr.header.opcode
+        _v_tensor_reduce_bitvec(i_W, i_o),
+    )
+
+
+@_memo
+def _v_s4d4_tr_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    _c51 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 39) != np.uint32(0)), _done.shape)
+    _m52 = _c51
+    _live = _m52
+    _done = _done | _live
+    _c54 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 40) != np.uint32(0)), _done.shape)
+    _m55 = _c54
+    _live = (_m55 & ~_done)
+    _done = _done | _live
+    _c57 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 41) != np.uint32(0)), _done.shape)
+    _m58 = _c57
+    _live = (_m58 & ~_done)
+    _done = _done | _live
+    _c60 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 42) != np.uint32(0)), _done.shape)
+    _m61 = _c60
+    _live = (_m61 & ~_done)
+    _done = _done | _live
+    _c63 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 43) != np.uint32(0)), _done.shape)
+    _m64 = _c63
+    _live = (_m64 & ~_done)
+    _done = _done | _live
+    _live = np.logical_not(_done)
+    _ret = _ret | _live
+    return _ret
+
+
+@_memo
+def _v_mask_enable_zero(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 38) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_reduce_common(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+    )
+
+
+@_memo
+def _v_is_valid_tensor_reduce_int_op(op: Any) -> Any:
+    return _v_is_valid_int_aluop(op)
+
+
+@_memo
+def _v_tensor_reduce_valid_alu_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_v_tensor_reduce_arith(i_W, i_o), np.logical_or(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_valid_tensor_reduce_int_op(_byte(i_W, i_o + 36)))), np.logical_and(_v_tensor_reduce_bitvec(i_W, i_o), _v_is_general_bitvec_op(_byte(i_W, i_o + 36))))
+
+
+_K_tensor_reduce_valid_dtype_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_tensor_reduce_valid_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_reduce_bitvec(i_W, i_o)), _all_of(
+        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),  # s4d4_tr.in_dtype, s4d4_tr.out_dtype
+        _isin(_byte(i_W, i_o + 32), _K_tensor_reduce_valid_dtype_0),  # s4d4_tr.in_dtype
+        np.logical_or(_byte(i_W, i_o + 36) != np.int32(17), _byte(i_W, i_o + 32) == np.int32(8)),  # s4d4_tr.op, s4d4_tr.in_dtype
+    ))
+
+
+@_memo
+def _v_has_valid_reduce_negated(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_v_tensor_reduce_arith(i_W, i_o), _byte(i_W, i_o + 35) <= np.uint32(1)), _byte(i_W, i_o + 35) == np.uint32(0))
+
+
+_K_has_valid_tensor_reduce_op_dim_0 = _Members((2, 3, 4, 5))
+
+
+@_memo
+def _v_has_valid_tensor_reduce_op_dim(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 37), _K_has_valid_tensor_reduce_op_dim_0)
+
+
+@_memo
+def _v_tensor_reduce_dst_element_cnt_check(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 12),
+        _v_shape_from_register(i_W, i_o + 44),
+        (_v_t4d_element_count(i_W, i_o + 44) * _v_t4d_reduced_count(i_W, i_o + 12, _byte(i_W, i_o + 37))) == _v_t4d_element_count(i_W, i_o + 12),  # s4d4_tr.op_dim
+    )
+
+
+@_memo
+def _v_tensor_reduce_transpose_check(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_reduce_transpose(i_W, i_o)), np.logical_and(_v_has_transpose_src_element_count_t4d(i_W, i_o + 12), _v_has_multiple_32_channels(_byte(i_W, i_o + 34))))
+
+
+@_memo
+def _v_is_valid_tensor_reduce(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_reduce_opcode(i_W, i_o),
+        _v_is_valid_tensor_reduce_common(i_W, i_o),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_tensor_reduce_valid_alu_op(i_W, i_o),
+        _v_tensor_reduce_valid_dtype(i_W, i_o),
+        _v_has_valid_reduce_negated(i_W, i_o),
+        _v_has_valid_tensor_reduce_op_dim(i_W, i_o),
+        _v_check_t4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_t4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_tensor_reduce_dst_element_cnt_check(i_W, i_o),
+        _v_tensor_reduce_transpose_check(i_W, i_o),
+    )
+
+
+@_memo
+def _v_has_tensor_reduce_bf16_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(140), _byte(i_W, i_o) == np.int32(141))
+
+
+@_memo
+def _v_has_valid_tensor_reduce_bf16_op(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_and(_byte(i_W, i_o) == np.int32(140), _byte(i_W, i_o + 36) == np.int32(4)), np.logical_and(_byte(i_W, i_o) == np.int32(141), _byte(i_W, i_o + 36) == np.int32(8)))
+
+
+@_memo
+def _v_has_valid_tensor_reduce_bf16_in_dtype(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == np.int32(6)
+
+
+@_memo
+def _v_tensor_reduce_bf16_access_pattern_check(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        np.logical_or(_v_four_byte_aligned(_v_addr_imm_mask(_colv(i_W, i_o + 12, '<u4'))), _v_addr_from_register(i_W, i_o + 12)),  # s4d4_tr.src_mem_pattern.start_addr.addr_immediate
+        (np.asarray(_colv(i_W, i_o + 24, '<u2')).astype(np.uint32) & np.uint32(1)) == np.uint32(0),  # s4d4_tr.src_mem_pattern.num_elem[0]
+        _colv(i_W, i_o + 16, '<i2') == np.int32(1),  # s4d4_tr.src_mem_pattern.step_elem[0]
+    )
+
+
+@_memo
+def _v_is_valid_tensor_reduce_bf16(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_reduce_bf16_opcode(i_W, i_o),
+        _v_is_valid_tensor_reduce_common(i_W, i_o),
+        _v_has_valid_tensor_reduce_bf16_op(i_W, i_o),
+        _v_has_valid_tensor_reduce_bf16_in_dtype(i_W, i_o),
+        _v_tensor_reduce_bf16_access_pattern_check(i_W, i_o),
+        _v_has_valid_reduce_negated(i_W, i_o),
+        _v_has_valid_tensor_reduce_op_dim(i_W, i_o),
+        _v_check_t4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_t4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_tensor_reduce_dst_element_cnt_check(i_W, i_o),
+    )
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -1465,6 +2224,11 @@ _BATCH = vector.BatchValidators(
         'is_valid_tensor_scalar_ptr_multi': _v_is_valid_tensor_scalar_ptr_multi,
         'is_valid_tensor_scalar_ptr_multi_dual': _v_is_valid_tensor_scalar_ptr_multi_dual,
         'is_valid_tsm_immediates_load': _v_is_valid_tsm_immediates_load,
+        'is_valid_s3s3d3_tt': _v_is_valid_s3s3d3_tt,
+        'is_valid_scalar_tensor_tensor': _v_is_valid_scalar_tensor_tensor,
+        'is_valid_tensor_tensor_scan': _v_is_valid_tensor_tensor_scan,
+        'is_valid_tensor_reduce': _v_is_valid_tensor_reduce,
+        'is_valid_tensor_reduce_bf16': _v_is_valid_tensor_reduce_bf16,
     },
     C_VALIDATORS,
     validate,

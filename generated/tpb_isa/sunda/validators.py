@@ -117,6 +117,15 @@ NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
+NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP: Final = 0x65
+NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
+NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
+NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC: Final = 0x9e
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16: Final = 0x8c
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP: Final = 0x42
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP: Final = 0x52
+NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16: Final = 0x8d
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP: Final = 0x43
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP: Final = 0x53
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE: Final = 0xe6
@@ -129,6 +138,14 @@ NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH: Final = 0x4f
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC: Final = 0x5f
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH: Final = 0x87
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC: Final = 0x88
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16: Final = 0x8a
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP: Final = 0x41
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP: Final = 0x51
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16: Final = 0x8b
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH: Final = 0xe5
+NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16: Final = 0x8f
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP: Final = 0x83
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: Final = 0x84
 NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP: Final = 0x93
 NEURON_ISA_TPB_POOLING_NUM_CHANNELS: Final = 0x80
 NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS: Final = 0x80
@@ -139,7 +156,10 @@ NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET: Final = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE: Final = 0x40000
 NEURON_ISA_TPB_STATE_BUF_SZ: Final = 0x2000000
+NEURON_ISA_TPB_TENSOR_SUBDIM_X: Final = 0x02
+NEURON_ISA_TPB_TENSOR_SUBDIM_XY: Final = 0x03
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ: Final = 0x04
+NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW: Final = 0x05
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH: Final = 0x03
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE: Final = 0x00
 NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
@@ -408,7 +428,7 @@ def _is_valid_enum_tens_scalar_rev_ops(v: int) -> bool:
 is_valid_enum_tens_scalar_rev_ops = _is_valid_enum_tens_scalar_rev_ops
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:26  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:27  (common_assert.h)
 
 def _has_valid_inst_len(h_b: bytes, h_o: int) -> bool:
     return h_b[h_o + 1] == (NEURON_ISA_TPB_INST_NBYTES // 4)  # inst_word_len
@@ -418,7 +438,7 @@ def has_valid_inst_len(h: Word) -> bool:
     return _has_valid_inst_len(struct_arg(h, 4, 'h'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:30  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:31  (common_assert.h)
 
 def _has_valid_neuron_header(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_opcode(i_b[i_o]) and _has_valid_inst_len(i_b, i_o)  # header.opcode
@@ -428,7 +448,7 @@ def has_valid_neuron_header(i: Word) -> bool:
     return _has_valid_neuron_header(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:35  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:36  (common_assert.h)
 
 def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_wait_mode(i_b[i_o + 4]) and _is_valid_enum_update_mode(i_b[i_o + 6])  # events.wait_mode, events.update_mode
@@ -438,7 +458,7 @@ def has_valid_neuron_events(i: Word) -> bool:
     return _has_valid_neuron_events(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:40  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:41  (common_assert.h)
 
 def _dtype_invalid_check(dtype: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_INVALID
@@ -447,7 +467,7 @@ def _dtype_invalid_check(dtype: int) -> bool:
 dtype_invalid_check = _dtype_invalid_check
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:44  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:45  (common_assert.h)
 
 def _dtype_fp32r_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow == ALLOW_FP32R_TRUE
@@ -456,7 +476,7 @@ def _dtype_fp32r_illegal_check(dtype: int, allow: int) -> bool:
 dtype_fp32r_illegal_check = _dtype_fp32r_illegal_check
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:49  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:50  (common_assert.h)
 
 def _dtype_uint64_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow == ALLOW_U64_TRUE
@@ -465,7 +485,7 @@ def _dtype_uint64_illegal_check(dtype: int, allow: int) -> bool:
 dtype_uint64_illegal_check = _dtype_uint64_illegal_check
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:54  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:55  (common_assert.h)
 
 def _dtype_int64_illegal_check(dtype: int, allow: int) -> bool:
     return dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow == ALLOW_I64_TRUE
@@ -474,7 +494,7 @@ def _dtype_int64_illegal_check(dtype: int, allow: int) -> bool:
 dtype_int64_illegal_check = _dtype_int64_illegal_check
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:59  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:60  (common_assert.h)
 
 def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
     return (
@@ -489,7 +509,7 @@ def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
 is_valid_dtype = _is_valid_dtype
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:67  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:68  (common_assert.h)
 
 def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: int) -> bool:
     return (
@@ -504,7 +524,7 @@ def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: 
 is_valid_dtype_64 = _is_valid_dtype_64
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:75  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:76  (common_assert.h)
 
 def _is_valid_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
@@ -513,7 +533,7 @@ def _is_valid_int_dtype(dtype: int) -> bool:
 is_valid_int_dtype = _is_valid_int_dtype
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:86  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:87  (common_assert.h)
 
 def _is_valid_32b_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32)
@@ -522,7 +542,7 @@ def _is_valid_32b_int_dtype(dtype: int) -> bool:
 is_valid_32b_int_dtype = _is_valid_32b_int_dtype
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:91  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:92  (common_assert.h)
 
 def _is_valid_64b_int_dtype(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT64)
@@ -531,7 +551,7 @@ def _is_valid_64b_int_dtype(dtype: int) -> bool:
 is_valid_64b_int_dtype = _is_valid_64b_int_dtype
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:96  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:97  (common_assert.h)
 
 def _is_valid_int_dtype_datapath(dtype: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)
@@ -540,7 +560,7 @@ def _is_valid_int_dtype_datapath(dtype: int) -> bool:
 is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:105  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:106  (common_assert.h)
 
 def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
     return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
@@ -549,7 +569,7 @@ def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
 is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:116  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:117  (common_assert.h)
 
 def _type_size(dtype: int) -> int:
     _sw30 = dtype
@@ -568,7 +588,7 @@ def _type_size(dtype: int) -> int:
 type_size = _type_size
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:142  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:143  (common_assert.h)
 
 def _type_size_check(dtype: int, size: int) -> bool:
     return _type_size(dtype) == size
@@ -577,7 +597,7 @@ def _type_size_check(dtype: int, size: int) -> bool:
 type_size_check = _type_size_check
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:146  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:147  (common_assert.h)
 
 def _is_valid_aluop(op: int) -> bool:
     return _is_valid_enum_alu_op(op)
@@ -586,7 +606,7 @@ def _is_valid_aluop(op: int) -> bool:
 is_valid_aluop = _is_valid_aluop
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:150  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:151  (common_assert.h)
 
 def _is_valid_int_aluop(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD)
@@ -595,7 +615,7 @@ def _is_valid_int_aluop(op: int) -> bool:
 is_valid_int_aluop = _is_valid_int_aluop
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:157  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:158  (common_assert.h)
 
 def _is_arith_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_RSQRT)
@@ -604,7 +624,7 @@ def _is_arith_op(op: int) -> bool:
 is_arith_op = _is_arith_op
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:184  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:185  (common_assert.h)
 
 def _is_bitvec_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32)
@@ -613,7 +633,7 @@ def _is_bitvec_op(op: int) -> bool:
 is_bitvec_op = _is_bitvec_op
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:197  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:198  (common_assert.h)
 
 def _is_general_bitvec_op(op: int) -> bool:
     return _is_bitvec_op(op) and op != NEURON_ISA_TPB_ALU_OP_CRC32
@@ -622,7 +642,7 @@ def _is_general_bitvec_op(op: int) -> bool:
 is_general_bitvec_op = _is_general_bitvec_op
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:202  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:203  (common_assert.h)
 
 def _is_general_arith_op(op: int) -> bool:
     return (
@@ -635,7 +655,7 @@ def _is_general_arith_op(op: int) -> bool:
 is_general_arith_op = _is_general_arith_op
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:211  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:212  (common_assert.h)
 
 def _is_shift_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
@@ -644,7 +664,7 @@ def _is_shift_op(op: int) -> bool:
 is_shift_op = _is_shift_op
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:219  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:220  (common_assert.h)
 
 def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
     left0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
@@ -657,7 +677,7 @@ def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
 alu_shift_left_right_chk = _alu_shift_left_right_chk
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:228  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:229  (common_assert.h)
 
 def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
     return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)
@@ -666,7 +686,7 @@ def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
 alu_arith_shift_right_chk = _alu_arith_shift_right_chk
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:233  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:234  (common_assert.h)
 
 def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
     return _alu_shift_left_right_chk(op0, op1, dtype) and _alu_arith_shift_right_chk(op0, op1, dtype)
@@ -675,7 +695,7 @@ def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
 alu_shift_check = _alu_shift_check
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:238  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:239  (common_assert.h)
 
 def _addr_imm_mask(addr: int) -> int:
     return addr & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK
@@ -684,7 +704,7 @@ def _addr_imm_mask(addr: int) -> int:
 addr_imm_mask = _addr_imm_mask
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:242  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:243  (common_assert.h)
 
 def _addr_in_sbuf(addr: int) -> bool:
     return addr < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
@@ -693,7 +713,7 @@ def _addr_in_sbuf(addr: int) -> bool:
 addr_in_sbuf = _addr_in_sbuf
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:246  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:247  (common_assert.h)
 
 def _addr_in_psum(addr: int) -> bool:
     return addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)
@@ -702,7 +722,7 @@ def _addr_in_psum(addr: int) -> bool:
 addr_in_psum = _addr_in_psum
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:251  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:252  (common_assert.h)
 
 def _get_sbuf_partition_id(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE
@@ -711,7 +731,7 @@ def _get_sbuf_partition_id(addr: int) -> int:
 get_sbuf_partition_id = _get_sbuf_partition_id
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:255  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:256  (common_assert.h)
 
 def _get_sbuf_byte_offset_in_partition(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) % NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE
@@ -720,7 +740,7 @@ def _get_sbuf_byte_offset_in_partition(addr: int) -> int:
 get_sbuf_byte_offset_in_partition = _get_sbuf_byte_offset_in_partition
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:259  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:260  (common_assert.h)
 
 def _get_sbuf_quadrant_id(addr: int) -> int:
     return ((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)
@@ -729,7 +749,7 @@ def _get_sbuf_quadrant_id(addr: int) -> int:
 get_sbuf_quadrant_id = _get_sbuf_quadrant_id
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:264  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:265  (common_assert.h)
 
 def _tpb_addr_partition(addr: int) -> int:
     return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if _addr_in_psum(addr) else _get_sbuf_partition_id(addr)
@@ -738,7 +758,7 @@ def _tpb_addr_partition(addr: int) -> int:
 tpb_addr_partition = _tpb_addr_partition
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:270  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:271  (common_assert.h)
 
 def _four_byte_aligned(addr: int) -> bool:
     return (addr & 3) == 0
@@ -747,7 +767,7 @@ def _four_byte_aligned(addr: int) -> bool:
 four_byte_aligned = _four_byte_aligned
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:274  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:275  (common_assert.h)
 
 def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
     _sw31 = _type_size(dtype)
@@ -766,7 +786,7 @@ def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
 addr_aligned_dtype = _addr_aligned_dtype
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:290  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:291  (common_assert.h)
 
 def _addr_from_register(a_b: bytes, a_o: int) -> bool:
     return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG  # addr_reg.marker
@@ -776,7 +796,7 @@ def addr_from_register(a: Word) -> bool:
     return _addr_from_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:295  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:296  (common_assert.h)
 
 def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
     return (
@@ -790,7 +810,7 @@ def valid_addr_register(a: Word) -> bool:
     return _valid_addr_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:301  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:302  (common_assert.h)
 
 def _shape_from_register(a_b: bytes, a_o: int) -> bool:
     return a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
@@ -800,7 +820,7 @@ def shape_from_register(a: Word) -> bool:
     return _shape_from_register(struct_arg(a, 4, 'a'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:306  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:307  (common_assert.h)
 
 def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     if _addr_from_register(a_b, a_o):
@@ -821,7 +841,7 @@ def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, al
     return _tensor_start_addr_valid(struct_arg(a, 4, 'a'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:321  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:322  (common_assert.h)
 
 def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
     a = _addr_imm_mask(addr)
@@ -836,7 +856,7 @@ def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
 tpb_addr_active_channels = _tpb_addr_active_channels
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:329  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:330  (common_assert.h)
 
 def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) -> bool:
     return _addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_immediate
@@ -846,7 +866,7 @@ def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
     return _start_addr_active_channels(struct_arg(a, 4, 'a'), 0, num_active_channels)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:334  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:335  (common_assert.h)
 
 def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
     return (
@@ -861,7 +881,7 @@ def is_valid_imm_reg(r: Word) -> bool:
     return _is_valid_imm_reg(struct_arg(r, 4, 'r'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:341  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:342  (common_assert.h)
 
 def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channels: int, dtype: int) -> bool:
     _sw33 = src
@@ -879,7 +899,7 @@ def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: i
     return _has_valid_immediates(struct_arg(imm, 4, 'imm'), 0, src, num_active_channels, dtype)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:355  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:356  (common_assert.h)
 
 def _check_active_channels(n: int) -> bool:
     return n != 0 and n <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS
@@ -888,7 +908,7 @@ def _check_active_channels(n: int) -> bool:
 check_active_channels = _check_active_channels
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:360  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:361  (common_assert.h)
 
 def _has_valid_active_channel_range(n: int, max_channels: int) -> bool:
     return n >= 1 and n <= max_channels
@@ -897,7 +917,7 @@ def _has_valid_active_channel_range(n: int, max_channels: int) -> bool:
 has_valid_active_channel_range = _has_valid_active_channel_range
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:365  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:366  (common_assert.h)
 
 def _has_multiple_32_channels(n: int) -> bool:
     return n in (32, 64, 96, 128)
@@ -906,7 +926,7 @@ def _has_multiple_32_channels(n: int) -> bool:
 has_multiple_32_channels = _has_multiple_32_channels
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:372  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:373  (common_assert.h)
 
 def _t2d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -921,7 +941,7 @@ def t2d_element_count(t: Word) -> int:
     return _t2d_element_count(struct_arg(t, 12, 't'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:380  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:381  (common_assert.h)
 
 def _t3d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -936,7 +956,7 @@ def t3d_element_count(t: Word) -> int:
     return _t3d_element_count(struct_arg(t, 16, 't'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:388  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:389  (common_assert.h)
 
 def _t4d_element_count(t_b: bytes, t_o: int) -> int:
     count = 1
@@ -951,7 +971,7 @@ def t4d_element_count(t: Word) -> int:
     return _t4d_element_count(struct_arg(t, 20, 't'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:396  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:397  (common_assert.h)
 
 def _tensor2d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -961,7 +981,7 @@ def tensor2d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor2d_valid(struct_arg(t, 12, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:400  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:401  (common_assert.h)
 
 def _tensor3d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -971,7 +991,7 @@ def tensor3d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor3d_valid(struct_arg(t, 16, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:404  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:405  (common_assert.h)
 
 def _tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     return _tensor_start_addr_valid(t_b, t_o, dtype, write, allow_psum, allow_sbuf)
@@ -981,7 +1001,7 @@ def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
     return _tensor4d_valid(struct_arg(t, 20, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:408  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:409  (common_assert.h)
 
 def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
@@ -995,7 +1015,7 @@ def same_element_count_t3d(a: Word, b: Word) -> bool:
     return _same_element_count_t3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:414  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:415  (common_assert.h)
 
 def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
@@ -1009,7 +1029,7 @@ def same_element_count_t4d(a: Word, b: Word) -> bool:
     return _same_element_count_t4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:420  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:421  (common_assert.h)
 
 def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> bool:
     return (
@@ -1023,7 +1043,7 @@ def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
     return _same_or_fewer_element_count_t4d(struct_arg(dst, 20, 'dst'), 0, struct_arg(src, 20, 'src'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:426  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:427  (common_assert.h)
 
 def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
     return _start_addr_active_channels(t_b, t_o, num_active_channels)
@@ -1033,7 +1053,7 @@ def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
     return _check_t3d_active_channels(struct_arg(t, 16, 't'), 0, num_active_channels)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:430  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:431  (common_assert.h)
 
 def _has_transpose_src_element_count_t3d(t_b: bytes, t_o: int) -> bool:
     return (_t3d_element_count(t_b, t_o) % 32) == 0
@@ -1043,7 +1063,7 @@ def has_transpose_src_element_count_t3d(t: Word) -> bool:
     return _has_transpose_src_element_count_t3d(struct_arg(t, 16, 't'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:434  (common_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:435  (common_assert.h)
 
 def _has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> bool:
     return (_t4d_element_count(t_b, t_o) % 32) == 0
@@ -1053,7 +1073,7 @@ def has_transpose_src_element_count_t4d(t: Word) -> bool:
     return _has_transpose_src_element_count_t4d(struct_arg(t, 20, 't'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:440  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:441  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)  # header.opcode
@@ -1063,7 +1083,7 @@ def has_tensor_scalar_opcode(i: Word) -> bool:
     return _has_tensor_scalar_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:446  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:447  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)  # header.opcode
@@ -1073,7 +1093,7 @@ def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
     return _has_tensor_scalar_ptr_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:451  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:452  (s3d3_ts_assert.h)
 
 def _has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE  # header.opcode
@@ -1083,7 +1103,7 @@ def has_tensor_cache_reduce_opcode(i: Word) -> bool:
     return _has_tensor_cache_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:455  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:456  (s3d3_ts_assert.h)
 
 def _has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE  # header.opcode
@@ -1093,7 +1113,7 @@ def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
     return _has_tensor_cache_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:459  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:460  (s3d3_ts_assert.h)
 
 def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE)  # header.opcode
@@ -1103,7 +1123,7 @@ def tensor_scalar_arith(i: Word) -> bool:
     return _tensor_scalar_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:467  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:468  (s3d3_ts_assert.h)
 
 def _tensor_scalar_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)  # header.opcode
@@ -1113,7 +1133,7 @@ def tensor_scalar_bitvec(i: Word) -> bool:
     return _tensor_scalar_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:472  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:473  (s3d3_ts_assert.h)
 
 def _has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
@@ -1123,7 +1143,7 @@ def has_zero_accum_cmd_field(i: Word) -> bool:
     return _has_zero_accum_cmd_field(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:476  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:477  (s3d3_ts_assert.h)
 
 def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1137,7 +1157,7 @@ def s3d3_ts_reserved_zero(i: Word) -> bool:
     return _s3d3_ts_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:482  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:483  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1155,7 +1175,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
     return _tensor_scalar_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:497  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:498  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))  # in_dtype, out_dtype
@@ -1165,7 +1185,7 @@ def tensor_scalar_valid_types(i: Word) -> bool:
     return _tensor_scalar_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:505  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:506  (s3d3_ts_assert.h)
 
 def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))  # in_dtype
@@ -1175,7 +1195,7 @@ def ts_imm_32_chk(i: Word) -> bool:
     return _ts_imm_32_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:511  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:512  (s3d3_ts_assert.h)
 
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1189,7 +1209,7 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_16_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:517  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:518  (s3d3_ts_assert.h)
 
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1203,7 +1223,7 @@ def ts_imm_8_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_8_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:523  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:524  (s3d3_ts_assert.h)
 
 def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
@@ -1217,7 +1237,7 @@ def ts_imm_chk(i: Word, imm: Word) -> bool:
     return _ts_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:529  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:530  (s3d3_ts_assert.h)
 
 def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, in_dtype
@@ -1227,7 +1247,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
     return _ts_ptr_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:535  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:536  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
     return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))  # imm0_src, imm1_src
@@ -1237,7 +1257,7 @@ def tensor_scalar_immediates_check(i: Word) -> bool:
     return _tensor_scalar_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:544  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:545  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
     return _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)
@@ -1247,7 +1267,7 @@ def tensor_scalar_ptr_immediates(i: Word) -> bool:
     return _tensor_scalar_ptr_immediates(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:549  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:550  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src, imm1_src
@@ -1257,7 +1277,7 @@ def tensor_scalar_ptr_imm_src(i: Word) -> bool:
     return _tensor_scalar_ptr_imm_src(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:554  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:555  (s3d3_ts_assert.h)
 
 def _tensor_scalar_shift_chk(i_b: bytes, i_o: int) -> bool:
     return _alu_shift_check(i_b[i_o + 36], i_b[i_o + 37], i_b[i_o + 32])  # op0, op1, in_dtype
@@ -1267,7 +1287,7 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
     return _tensor_scalar_shift_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:558  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:559  (s3d3_ts_assert.h)
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1281,7 +1301,7 @@ def tensor_scalar_tensor_chk(i: Word) -> bool:
     return _tensor_scalar_tensor_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:564  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:565  (s3d3_ts_assert.h)
 
 def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
@@ -1291,7 +1311,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:568  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:569  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))  # header.opcode, num_active_channels
@@ -1301,7 +1321,7 @@ def s3d3_transpose_check(i: Word) -> bool:
     return _s3d3_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:574  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:575  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1333,7 +1353,7 @@ def is_valid_tensor_scalar_op(i: Word) -> bool:
     return _is_valid_tensor_scalar_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:599  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1358,7 +1378,7 @@ def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:615  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:616  (s3d3_ts_assert.h)
 
 def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)  # accumulator_cmd
@@ -1368,7 +1388,7 @@ def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
     return _has_valid_tensor_scalar_cache_reduce_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:621  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:622  (s3d3_ts_assert.h)
 
 def _is_valid_cache_reduce_op(op: int) -> bool:
     return op in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN)
@@ -1377,7 +1397,7 @@ def _is_valid_cache_reduce_op(op: int) -> bool:
 is_valid_cache_reduce_op = _is_valid_cache_reduce_op
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:629  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:630  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1392,7 +1412,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:636  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:637  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
     return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
@@ -1402,7 +1422,7 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:643  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:644  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
     load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd
@@ -1413,7 +1433,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:655  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:656  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
@@ -1423,7 +1443,7 @@ def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_cache_reduce_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:660  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:661  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1453,7 +1473,7 @@ def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
     return _is_valid_tensor_scalar_cache_reduce(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:682  (s3d3_ts_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:683  (s3d3_ts_assert.h)
 
 def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1483,7 +1503,7 @@ def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
     return _is_valid_tensor_scalar_cache_cumulative(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:706  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:707  (s4d4_tsm_assert.h)
 
 def _has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC)  # header.opcode
@@ -1493,7 +1513,7 @@ def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
     return _has_tensor_scalar_ptr_multi_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:711  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:712  (s4d4_tsm_assert.h)
 
 def _has_tensor_scalar_ptr_multi_dual_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH  # header.opcode
@@ -1503,7 +1523,7 @@ def has_tensor_scalar_ptr_multi_dual_opcode(i: Word) -> bool:
     return _has_tensor_scalar_ptr_multi_dual_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:715  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:716  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC)  # header.opcode
@@ -1513,7 +1533,7 @@ def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:720  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:721  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH)  # header.opcode
@@ -1523,7 +1543,7 @@ def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:725  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:726  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1538,7 +1558,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:734  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:735  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
     return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))  # in_dtype, out_dtype
@@ -1548,7 +1568,7 @@ def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:741  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:742  (s4d4_tsm_assert.h)
 
 def _is_valid_tsm_subdim(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 37] == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ  # op_dim
@@ -1558,7 +1578,7 @@ def is_valid_tsm_subdim(i: Word) -> bool:
     return _is_valid_tsm_subdim(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:745  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:746  (s4d4_tsm_assert.h)
 
 def _has_valid_src_slices_tsm_dual(i_b: bytes, i_o: int) -> bool:
     w = _U16(i_b, i_o + 30)[0]  # src_mem_pattern.num_elem[3]
@@ -1569,7 +1589,7 @@ def has_valid_src_slices_tsm_dual(i: Word) -> bool:
     return _has_valid_src_slices_tsm_dual(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:750  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:751  (s4d4_tsm_assert.h)
 
 def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
     w = _U16(i_b, i_o + 30)[0]  # src_mem_pattern.num_elem[3]
@@ -1580,7 +1600,7 @@ def has_valid_src_slices_tsm_singular(i: Word) -> bool:
     return _has_valid_src_slices_tsm_singular(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:755  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:756  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
     if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):  # reverse_operands
@@ -1594,7 +1614,7 @@ def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
     return _tensor_scalar_ptr_multi_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:766  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:767  (s4d4_tsm_assert.h)
 
 def _s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> bool:
     if i_b[i_o + 35] != 0:  # reserved0[0]
@@ -1611,7 +1631,7 @@ def s4d4_tsm_reserved_zero(i: Word) -> bool:
     return _s4d4_tsm_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:778  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:779  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1636,7 +1656,7 @@ def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_multi_common(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:795  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:796  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1652,7 +1672,7 @@ def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_multi(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:803  (s4d4_tsm_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:804  (s4d4_tsm_assert.h)
 
 def _is_valid_tensor_scalar_ptr_multi_dual(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1668,7 +1688,7 @@ def is_valid_tensor_scalar_ptr_multi_dual(i: Word) -> bool:
     return _is_valid_tensor_scalar_ptr_multi_dual(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:813  (s2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:814  (s2_bn_assert.h)
 
 def _has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC)  # header.opcode
@@ -1678,7 +1698,7 @@ def has_tsm_immediates_load_opcode(i: Word) -> bool:
     return _has_tsm_immediates_load_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:818  (s2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:819  (s2_bn_assert.h)
 
 def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff  # src_mem_pattern.num_elem[0], src_mem_pattern.num_elem[1]
@@ -1689,7 +1709,7 @@ def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
     return _has_tsm_immediates_load_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:823  (s2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:824  (s2_bn_assert.h)
 
 def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1703,7 +1723,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
     return _has_s2_bn_zero_immediates(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:829  (s2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:830  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
     return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))  # header.opcode, dtype
@@ -1713,7 +1733,7 @@ def tsm_immld_dtypes(i: Word) -> bool:
     return _tsm_immld_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:854  (s2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:855  (s2_bn_assert.h)
 
 def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
     zero = i_b[i_o + 33] == 0  # reserved1[0]
@@ -1736,7 +1756,7 @@ def s2_bn_reserved_zero(i: Word) -> bool:
     return _s2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:868  (s2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:869  (s2_bn_assert.h)
 
 def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
     return (
@@ -1755,6 +1775,957 @@ def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
     return _is_valid_tsm_immediates_load(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:885  (s3s3d3_tt_assert.h)
+
+def _get_dtype_from_pair(nibble: int) -> int:
+    return nibble
+
+
+get_dtype_from_pair = _get_dtype_from_pair
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:889  (s3s3d3_tt_assert.h)
+
+def _is_signed_int(dtype: int) -> bool:
+    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64)
+
+
+is_signed_int = _is_signed_int
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:896  (s3s3d3_tt_assert.h)
+
+def _is_unsigned_int(dtype: int) -> bool:
+    return dtype in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+
+
+is_unsigned_int = _is_unsigned_int
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:903  (s3s3d3_tt_assert.h)
+
+def _is_signed_alu_op(op: int) -> bool:
+    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD)
+
+
+is_signed_alu_op = _is_signed_alu_op
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:910  (s3s3d3_tt_assert.h)
+
+def _is_unsigned_alu_op(op: int) -> bool:
+    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD)
+
+
+is_unsigned_alu_op = _is_unsigned_alu_op
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:917  (s3s3d3_tt_assert.h)
+
+def _addresses_in_same_sbuf_quadrant(a: int, b: int) -> bool:
+    return _get_sbuf_quadrant_id(a) == _get_sbuf_quadrant_id(b)
+
+
+addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:922  (s3s3d3_tt_assert.h)
+
+def _tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> bool:
+    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+        return True
+    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
+    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    return (
+        (_addr_in_psum(x) and _addr_in_sbuf(y))
+        or (_addr_in_sbuf(x) and _addr_in_psum(y))
+        or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))
+    )
+
+
+def tt_valid_partitions(a0: Word, a1: Word) -> bool:
+    return _tt_valid_partitions(struct_arg(a0, 4, 'a0'), 0, struct_arg(a1, 4, 'a1'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:933  (s3s3d3_tt_assert.h)
+
+def _tensor_tensor_arith(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP  # header.opcode
+
+
+def tensor_tensor_arith(i: Word) -> bool:
+    return _tensor_tensor_arith(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:937  (s3s3d3_tt_assert.h)
+
+def _tensor_tensor_bitvec(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP  # header.opcode
+
+
+def tensor_tensor_bitvec(i: Word) -> bool:
+    return _tensor_tensor_bitvec(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:941  (s3s3d3_tt_assert.h)
+
+def _has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
+    return _tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)
+
+
+def has_tensor_tensor_opcode(i: Word) -> bool:
+    return _has_tensor_tensor_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:946  (s3s3d3_tt_assert.h)
+
+def _has_copy_cast_predicated_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_COPY_PREDICATED, NEURON_ISA_TPB_OPCODE_CAST_PREDICATED)  # header.opcode
+
+
+def has_copy_cast_predicated_opcode(i: Word) -> bool:
+    return _has_copy_cast_predicated_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:951  (s3s3d3_tt_assert.h)
+
+def _has_batchnorm_backprop_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP  # header.opcode
+
+
+def has_batchnorm_backprop_opcode(i: Word) -> bool:
+    return _has_batchnorm_backprop_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:955  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_is_zero_op(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_BYPASS  # op
+
+
+def s3s3d3_tt_is_zero_op(i: Word) -> bool:
+    return _s3s3d3_tt_is_zero_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:959  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_valid_op(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_tensor_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 14])) or (_tensor_tensor_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 14]) or i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_POW or _is_valid_int_aluop(i_b[i_o + 14])))  # op
+
+
+def s3s3d3_tt_valid_op(i: Word) -> bool:
+    return _s3s3d3_tt_valid_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:965  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])  # out_dtype
+
+
+def s3s3d3_tt_dtype(i: Word) -> bool:
+    return _s3s3d3_tt_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:970  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_valid_int_signness(i_b: bytes, i_o: int) -> bool:
+    return (
+        not _is_valid_int_aluop(i_b[i_o + 14])  # op
+        or (_is_signed_alu_op(i_b[i_o + 14]) and _is_signed_int(i_b[i_o + 13]) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+        or (_is_unsigned_alu_op(i_b[i_o + 14]) and _is_unsigned_int(i_b[i_o + 13]) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    )
+
+
+def s3s3d3_tt_valid_int_signness(i: Word) -> bool:
+    return _s3s3d3_tt_valid_int_signness(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:976  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_tensor_bitvec(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
+
+
+def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
+    return _s3s3d3_tt_src_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:981  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> bool:
+    return _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) != 0  # in0_in1_dtype.dtype_lo
+
+
+def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
+    return _s3s3d3_copy_pred_src0_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:985  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
+
+
+def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
+    return _s3s3d3_copy_cast_pred_src1_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:990  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 16)
+        or _shape_from_register(i_b, i_o + 32)
+        or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)
+    )
+
+
+def s3s3d3_tt_src_element_cnt_check(i: Word) -> bool:
+    return _s3s3d3_tt_src_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:996  (s3s3d3_tt_assert.h)
+
+def _s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 16)
+        or _shape_from_register(i_b, i_o + 48)
+        or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)
+    )
+
+
+def s3s3d3_tt_dst_element_cnt_check(i: Word) -> bool:
+    return _s3s3d3_tt_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1002  (s3s3d3_tt_assert.h)
+
+def _is_valid_tensor_tensor(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_tensor_opcode(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_aluop(i_b[i_o + 14])  # op
+        and _s3s3d3_tt_valid_op(i_b, i_o)
+        and _s3s3d3_tt_dtype(i_b, i_o)
+        and _s3s3d3_tt_valid_int_signness(i_b, i_o)
+        and _s3s3d3_tt_src_dst_dtype(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_tensor_tensor(i: Word) -> bool:
+    return _is_valid_tensor_tensor(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1026  (s3s3d3_tt_assert.h)
+
+def _is_valid_copy_cast_predicated(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_copy_cast_predicated_opcode(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE)  # out_dtype
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _s3s3d3_copy_pred_src0_dtype(i_b, i_o)
+        and _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o)
+        and _s3s3d3_tt_is_zero_op(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_copy_cast_predicated(i: Word) -> bool:
+    return _is_valid_copy_cast_predicated(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1048  (s3s3d3_tt_assert.h)
+
+def _is_valid_batchnorm_backprop(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_batchnorm_backprop_opcode(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _s3s3d3_tt_is_zero_op(i_b, i_o)
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_batchnorm_backprop(i: Word) -> bool:
+    return _is_valid_batchnorm_backprop(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1068  (s3s3d3_tt_assert.h)
+
+def _has_tensor_tensor_bf16_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16)  # header.opcode
+
+
+def has_tensor_tensor_bf16_opcode(i: Word) -> bool:
+    return _has_tensor_tensor_bf16_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1075  (s3s3d3_tt_assert.h)
+
+def _has_valid_tensor_tensor_bf16_op(i_b: bytes, i_o: int) -> bool:
+    return (
+        (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16 and i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_ADD)  # header.opcode, op
+        or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16 and i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_MULT)  # header.opcode, op
+        or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16 and i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_SUBTRACT)  # header.opcode, op
+    )
+
+
+def has_valid_tensor_tensor_bf16_op(i: Word) -> bool:
+    return _has_valid_tensor_tensor_bf16_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1081  (s3s3d3_tt_assert.h)
+
+def _has_valid_tensor_tensor_bf16_in_dtype(i_b: bytes, i_o: int) -> bool:
+    return _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == NEURON_ISA_TPB_DTYPE_BFLOAT16 and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_BFLOAT16  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+
+
+def has_valid_tensor_tensor_bf16_in_dtype(i: Word) -> bool:
+    return _has_valid_tensor_tensor_bf16_in_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1087  (s3s3d3_tt_assert.h)
+
+def _tensor_tensor_bf16_access_pattern_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        (_U16(i_b, i_o + 26)[0] % 2) == 0  # src0_mem_pattern.num_elem[0]
+        and _I16(i_b, i_o + 20)[0] == 1  # src0_mem_pattern.step_elem[0]
+        and _cmod(_I16(i_b, i_o + 22)[0], 2) == 0  # src0_mem_pattern.step_elem[1]
+        and _cmod(_I16(i_b, i_o + 24)[0], 2) == 0  # src0_mem_pattern.step_elem[2]
+        and (_U16(i_b, i_o + 42)[0] % 2) == 0  # src1_mem_pattern.num_elem[0]
+        and _I16(i_b, i_o + 36)[0] == 1  # src1_mem_pattern.step_elem[0]
+        and _cmod(_I16(i_b, i_o + 38)[0], 2) == 0  # src1_mem_pattern.step_elem[1]
+        and _cmod(_I16(i_b, i_o + 40)[0], 2) == 0  # src1_mem_pattern.step_elem[2]
+    )
+
+
+def tensor_tensor_bf16_access_pattern_check(i: Word) -> bool:
+    return _tensor_tensor_bf16_access_pattern_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1098  (s3s3d3_tt_assert.h)
+
+def _is_valid_tensor_tensor_bf16(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_tensor_bf16_opcode(i_b, i_o)
+        and _has_valid_tensor_tensor_bf16_op(i_b, i_o)
+        and _has_valid_tensor_tensor_bf16_in_dtype(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15])  # num_active_channels
+        and _tensor3d_valid(i_b, i_o + 16, NEURON_ISA_TPB_DTYPE_UINT32, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _tensor3d_valid(i_b, i_o + 32, NEURON_ISA_TPB_DTYPE_UINT32, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _tensor_tensor_bf16_access_pattern_check(i_b, i_o)
+        and _s3s3d3_tt_src_element_cnt_check(i_b, i_o)
+        and _s3s3d3_tt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32)
+    )
+
+
+def is_valid_tensor_tensor_bf16(i: Word) -> bool:
+    return _is_valid_tensor_tensor_bf16(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1118  (s3s3d3_tt_assert.h)
+
+def _is_valid_s3s3d3_tt(i_b: bytes, i_o: int) -> bool:
+    return (
+        _is_valid_tensor_tensor(i_b, i_o)
+        or _is_valid_batchnorm_backprop(i_b, i_o)
+        or _is_valid_copy_cast_predicated(i_b, i_o)
+        or _is_valid_tensor_tensor_bf16(i_b, i_o)
+    )
+
+
+def is_valid_s3s3d3_tt(i: Word) -> bool:
+    return _is_valid_s3s3d3_tt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1127  (s2s2d2_stt_assert.h)
+
+def _has_scalar_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH, NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC)  # header.opcode
+
+
+def has_scalar_tensor_tensor_opcode(i: Word) -> bool:
+    return _has_scalar_tensor_tensor_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1132  (s2s2d2_stt_assert.h)
+
+def _has_s2s2d2_stt_bitvec_op(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC  # header.opcode
+
+
+def has_s2s2d2_stt_bitvec_op(i: Word) -> bool:
+    return _has_s2s2d2_stt_bitvec_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1136  (s2s2d2_stt_assert.h)
+
+def _has_tensor_tensor_scan_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH  # header.opcode
+
+
+def has_tensor_tensor_scan_opcode(i: Word) -> bool:
+    return _has_tensor_tensor_scan_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1140  (s2s2d2_stt_assert.h)
+
+def _is_const_ptr_dve(src: int) -> bool:
+    return src in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE)
+
+
+is_const_ptr_dve = _is_const_ptr_dve
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1145  (s2s2d2_stt_assert.h)
+
+def _has_valid_scalar_tensor_tensor_op(i_b: bytes, i_o: int) -> bool:
+    return (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]) and _is_general_bitvec_op(i_b[i_o + 37]))  # op0, op1
+
+
+def has_valid_scalar_tensor_tensor_op(i: Word) -> bool:
+    return _has_valid_scalar_tensor_tensor_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1150  (s2s2d2_stt_assert.h)
+
+def _has_valid_tensor_tensor_scan_op(i_b: bytes, i_o: int) -> bool:
+    return _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])  # op0, op1
+
+
+def has_valid_tensor_tensor_scan_op(i: Word) -> bool:
+    return _has_valid_tensor_tensor_scan_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1155  (s2s2d2_stt_assert.h)
+
+def _has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43]))  # imm0_src, imm0.imm_ptr, num_active_channels, imm0_dtype
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))  # imm0_src
+    )
+
+
+def has_valid_s2s2d2_stt_immediate(i: Word) -> bool:
+    return _has_valid_s2s2d2_stt_immediate(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1163  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_s2s2d2_stt_bitvec_op(i_b, i_o)
+        or _is_const_ptr_dve(i_b[i_o + 39])  # imm0_src
+        or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32  # imm0_dtype
+    )
+
+
+def s2s2d2_stt_imm0_dtype(i: Word) -> bool:
+    return _s2s2d2_stt_imm0_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1169  (s2s2d2_stt_assert.h)
+
+def _has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> bool:
+    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
+
+
+def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
+    return _has_valid_scalar_tensor_tensor_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1177  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
+
+
+def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
+    return _s2s2d2_stt_src_dst_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1182  (s2s2d2_stt_assert.h)
+
+def _has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> bool:
+    return (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))  # accumulator_cmd
+
+
+def has_valid_s2s2d2_stt_accum_cmd(i: Word) -> bool:
+    return _has_valid_s2s2d2_stt_accum_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1188  (s2s2d2_stt_assert.h)
+
+def _has_zero_accum_cmd(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
+
+
+def has_zero_accum_cmd(i: Word) -> bool:
+    return _has_zero_accum_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1192  (s2s2d2_stt_assert.h)
+
+def _has_s2s2d2_stt_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 45] == 0  # reserved[0]
+        and i_b[i_o + 46] == 0  # reserved[1]
+        and i_b[i_o + 47] == 0  # reserved[2]
+    )
+
+
+def has_s2s2d2_stt_reserved_zero(i: Word) -> bool:
+    return _has_s2s2d2_stt_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1198  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 24)
+        or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)
+    )
+
+
+def s2s2d2_stt_src_element_cnt_check(i: Word) -> bool:
+    return _s2s2d2_stt_src_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1204  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 48)
+        or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)
+    )
+
+
+def s2s2d2_stt_dst_element_cnt_check(i: Word) -> bool:
+    return _s2s2d2_stt_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1211  (s2s2d2_stt_assert.h)
+
+def _s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> bool:
+    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+        return True
+    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
+    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    return (
+        not _addr_in_sbuf(s)
+        or not _addr_in_sbuf(d)
+        or _addresses_in_same_sbuf_quadrant(s, d)
+    )
+
+
+def s2s2d2_stt_quadrant_check(i: Word) -> bool:
+    return _s2s2d2_stt_quadrant_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1222  (s2s2d2_stt_assert.h)
+
+def _is_valid_scalar_tensor_tensor(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_scalar_tensor_tensor_opcode(i_b, i_o)
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE)  # imm0_dtype
+        and _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_scalar_tensor_tensor_dtypes(i_b, i_o)
+        and _s2s2d2_stt_src_dst_dtype(i_b, i_o)
+        and _s2s2d2_stt_imm0_dtype(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_scalar_tensor_tensor_op(i_b, i_o)
+        and _has_valid_s2s2d2_stt_immediate(i_b, i_o)
+        and _has_valid_s2s2d2_stt_accum_cmd(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 42])  # num_active_channels
+        and _s2s2d2_stt_src_element_cnt_check(i_b, i_o)
+        and _s2s2d2_stt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24)
+        and _s2s2d2_stt_quadrant_check(i_b, i_o)
+        and _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+        and _has_s2s2d2_stt_reserved_zero(i_b, i_o)
+    )
+
+
+def is_valid_scalar_tensor_tensor(i: Word) -> bool:
+    return _is_valid_scalar_tensor_tensor(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1253  (s2s2d2_stt_assert.h)
+
+def _is_valid_tensor_tensor_scan(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_tensor_scan_opcode(i_b, i_o)
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE)  # imm0_dtype
+        and _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE)  # out_dtype
+        and _s2s2d2_stt_imm0_dtype(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_tensor_tensor_scan_op(i_b, i_o)
+        and _has_valid_s2s2d2_stt_immediate(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 42])  # num_active_channels
+        and _s2s2d2_stt_src_element_cnt_check(i_b, i_o)
+        and _s2s2d2_stt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24)
+        and _has_zero_accum_cmd(i_b, i_o)
+        and _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+        and _has_s2s2d2_stt_reserved_zero(i_b, i_o)
+    )
+
+
+def is_valid_tensor_tensor_scan(i: Word) -> bool:
+    return _is_valid_tensor_tensor_scan(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1283  (s4d4_tr_assert.h)
+
+def _check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
+    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+
+
+def check_t4d_active_channels(t: Word, num_active_channels: int) -> bool:
+    return _check_t4d_active_channels(struct_arg(t, 20, 't'), 0, num_active_channels)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1288  (s4d4_tr_assert.h)
+
+def _t4d_reduced_count(t_b: bytes, t_o: int, dim: int) -> int:
+    _sw35 = dim
+    if _sw35 == 2:
+        return _U16(t_b, t_o + 12)[0]  # num_elem[0]
+    elif _sw35 == 3:
+        return (_U16(t_b, t_o + 12)[0] * _U16(t_b, t_o + 14)[0]) & 0xffffffff  # num_elem[0], num_elem[1]
+    elif _sw35 == 4:
+        return (((_U16(t_b, t_o + 12)[0] * _U16(t_b, t_o + 14)[0]) & 0xffffffff) * _U16(t_b, t_o + 16)[0]) & 0xffffffff  # num_elem[0], num_elem[1], num_elem[2]
+    elif _sw35 == 5:
+        return _t4d_element_count(t_b, t_o)
+    else:
+        return 0
+
+
+def t4d_reduced_count(t: Word, dim: int) -> int:
+    return _t4d_reduced_count(struct_arg(t, 20, 't'), 0, dim)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1303  (s4d4_tr_assert.h)
+
+def _tensor_reduce_arith(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16)  # header.opcode
+
+
+def tensor_reduce_arith(i: Word) -> bool:
+    return _tensor_reduce_arith(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1310  (s4d4_tr_assert.h)
+
+def _tensor_reduce_bitvec(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
+
+
+def tensor_reduce_bitvec(i: Word) -> bool:
+    return _tensor_reduce_bitvec(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1315  (s4d4_tr_assert.h)
+
+def _tensor_reduce_transpose(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
+
+
+def tensor_reduce_transpose(i: Word) -> bool:
+    return _tensor_reduce_transpose(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1320  (s4d4_tr_assert.h)
+
+def _has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)  # header.opcode
+
+
+def has_tensor_reduce_opcode(i: Word) -> bool:
+    return _has_tensor_reduce_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1326  (s4d4_tr_assert.h)
+
+def _s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 39 + k] != 0:  # reserved1[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    return True
+
+
+def s4d4_tr_reserved_zero(i: Word) -> bool:
+    return _s4d4_tr_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1335  (s4d4_tr_assert.h)
+
+def _mask_enable_zero(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 38] == 0  # mask_enable
+
+
+def mask_enable_zero(i: Word) -> bool:
+    return _mask_enable_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1339  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> bool:
+    return (
+        _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+    )
+
+
+def is_valid_tensor_reduce_common(i: Word) -> bool:
+    return _is_valid_tensor_reduce_common(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1347  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce_int_op(op: int) -> bool:
+    return _is_valid_int_aluop(op)
+
+
+is_valid_tensor_reduce_int_op = _is_valid_tensor_reduce_int_op
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1351  (s4d4_tr_assert.h)
+
+def _tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_reduce_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 36]) or _is_valid_tensor_reduce_int_op(i_b[i_o + 36]))) or (_tensor_reduce_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]))  # op
+
+
+def tensor_reduce_valid_alu_op(i: Word) -> bool:
+    return _tensor_reduce_valid_alu_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1356  (s4d4_tr_assert.h)
+
+def _tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype, out_dtype, op
+
+
+def tensor_reduce_valid_dtype(i: Word) -> bool:
+    return _tensor_reduce_valid_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1363  (s4d4_tr_assert.h)
+
+def _has_valid_reduce_negated(i_b: bytes, i_o: int) -> bool:
+    return (_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # negated
+
+
+def has_valid_reduce_negated(i: Word) -> bool:
+    return _has_valid_reduce_negated(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1368  (s4d4_tr_assert.h)
+
+def _has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 37] in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW)  # op_dim
+
+
+def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
+    return _has_valid_tensor_reduce_op_dim(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1376  (s4d4_tr_assert.h)
+
+def _tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        _shape_from_register(i_b, i_o + 12)
+        or _shape_from_register(i_b, i_o + 44)
+        or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)  # op_dim
+    )
+
+
+def tensor_reduce_dst_element_cnt_check(i: Word) -> bool:
+    return _tensor_reduce_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1383  (s4d4_tr_assert.h)
+
+def _tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> bool:
+    return not _tensor_reduce_transpose(i_b, i_o) or (_has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))  # num_active_channels
+
+
+def tensor_reduce_transpose_check(i: Word) -> bool:
+    return _tensor_reduce_transpose_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1388  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_reduce_opcode(i_b, i_o)
+        and _is_valid_tensor_reduce_common(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _tensor_reduce_valid_alu_op(i_b, i_o)
+        and _tensor_reduce_valid_dtype(i_b, i_o)
+        and _has_valid_reduce_negated(i_b, i_o)
+        and _has_valid_tensor_reduce_op_dim(i_b, i_o)
+        and _check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _tensor_reduce_dst_element_cnt_check(i_b, i_o)
+        and _tensor_reduce_transpose_check(i_b, i_o)
+    )
+
+
+def is_valid_tensor_reduce(i: Word) -> bool:
+    return _is_valid_tensor_reduce(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1406  (s4d4_tr_assert.h)
+
+def _has_tensor_reduce_bf16_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16)  # header.opcode
+
+
+def has_tensor_reduce_bf16_opcode(i: Word) -> bool:
+    return _has_tensor_reduce_bf16_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1411  (s4d4_tr_assert.h)
+
+def _has_valid_tensor_reduce_bf16_op(i_b: bytes, i_o: int) -> bool:
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16 and i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_ADD) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16 and i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MAX)  # header.opcode, op
+
+
+def has_valid_tensor_reduce_bf16_op(i: Word) -> bool:
+    return _has_valid_tensor_reduce_bf16_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1416  (s4d4_tr_assert.h)
+
+def _has_valid_tensor_reduce_bf16_in_dtype(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_BFLOAT16  # in_dtype
+
+
+def has_valid_tensor_reduce_bf16_in_dtype(i: Word) -> bool:
+    return _has_valid_tensor_reduce_bf16_in_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1420  (s4d4_tr_assert.h)
+
+def _tensor_reduce_bf16_access_pattern_check(i_b: bytes, i_o: int) -> bool:
+    return (
+        (_four_byte_aligned(_addr_imm_mask(_U32(i_b, i_o + 12)[0])) or _addr_from_register(i_b, i_o + 12))  # src_mem_pattern.start_addr.addr_immediate
+        and (_U16(i_b, i_o + 24)[0] % 2) == 0  # src_mem_pattern.num_elem[0]
+        and _I16(i_b, i_o + 16)[0] == 1  # src_mem_pattern.step_elem[0]
+    )
+
+
+def tensor_reduce_bf16_access_pattern_check(i: Word) -> bool:
+    return _tensor_reduce_bf16_access_pattern_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1426  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_reduce_bf16(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_reduce_bf16_opcode(i_b, i_o)
+        and _is_valid_tensor_reduce_common(i_b, i_o)
+        and _has_valid_tensor_reduce_bf16_op(i_b, i_o)
+        and _has_valid_tensor_reduce_bf16_in_dtype(i_b, i_o)
+        and _tensor_reduce_bf16_access_pattern_check(i_b, i_o)
+        and _has_valid_reduce_negated(i_b, i_o)
+        and _has_valid_tensor_reduce_op_dim(i_b, i_o)
+        and _check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _tensor_reduce_dst_element_cnt_check(i_b, i_o)
+    )
+
+
+def is_valid_tensor_reduce_bf16(i: Word) -> bool:
+    return _is_valid_tensor_reduce_bf16(struct_arg(i, 64, 'i'), 0)
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
@@ -2214,7 +3185,7 @@ def _x_addr_aligned_dtype(addr: int, dtype: int) -> str | None:
             return f"addr_aligned_dtype: addr = {addr} (needs (addr & 7) == 0)"
         return None
     else:
-        return f"addr_aligned_dtype: addr={addr}, dtype={dtype} (returns false at line 285)"
+        return f"addr_aligned_dtype: addr={addr}, dtype={dtype} (returns false at line 286)"
 
 
 def _x_addr_from_register(a_b: bytes, a_o: int) -> str | None:
@@ -2305,7 +3276,7 @@ def _x_has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_chann
             return 'has_valid_immediates -> ' + (_x_is_valid_imm_reg(imm_b, imm_o) or 'is_valid_imm_reg')
         return None
     else:
-        return f"has_valid_immediates: src={src}, num_active_channels={num_active_channels}, dtype={dtype} (returns false at line 351)"
+        return f"has_valid_immediates: src={src}, num_active_channels={num_active_channels}, dtype={dtype} (returns false at line 352)"
 
 
 def _x_check_active_channels(n: int) -> str | None:
@@ -2841,7 +3812,7 @@ def _x_has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> str | None:
 
 def _x_tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> str | None:
     if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):  # reverse_operands
-        return f"tensor_scalar_ptr_multi_reverse_chk: reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])} (returns false at line 757 when !is_valid_enum_tens_scalar_rev_ops(reverse_operands))"
+        return f"tensor_scalar_ptr_multi_reverse_chk: reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])} (returns false at line 758 when !is_valid_enum_tens_scalar_rev_ops(reverse_operands))"
     if _has_tensor_scalar_ptr_multi_dual_opcode(i_b, i_o):
         return None
     if i_b[i_o + 38] not in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH):
@@ -2851,11 +3822,11 @@ def _x_tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> str | None:
 
 def _x_s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o + 35] != 0:  # reserved0[0]
-        return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (returns false at line 768 when reserved0[0] != 0)"
+        return f"s4d4_tsm_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (returns false at line 769 when reserved0[0] != 0)"
     k = 0
     while k < 5:
         if i_b[i_o + 39 + k] != 0:  # reserved1[k]
-            return f"s4d4_tsm_reserved_zero: k = {k} (returns false at line 772 when reserved1[k] != 0)"
+            return f"s4d4_tsm_reserved_zero: k = {k} (returns false at line 773 when reserved1[k] != 0)"
         k = (k + 1) & 0xffffffff
     return None
 
@@ -2994,6 +3965,755 @@ def _x_is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_is_signed_int(dtype: int) -> str | None:
+    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64):
+        return f"is_signed_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64))"
+    return None
+
+
+def _x_is_unsigned_int(dtype: int) -> str | None:
+    if dtype not in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+        return f"is_unsigned_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
+    return None
+
+
+def _x_is_signed_alu_op(op: int) -> str | None:
+    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD):
+        return f"is_signed_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD))"
+    return None
+
+
+def _x_is_unsigned_alu_op(op: int) -> str | None:
+    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD):
+        return f"is_unsigned_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD))"
+    return None
+
+
+def _x_addresses_in_same_sbuf_quadrant(a: int, b: int) -> str | None:
+    if _get_sbuf_quadrant_id(a) != _get_sbuf_quadrant_id(b):
+        return f"addresses_in_same_sbuf_quadrant: a = {a}, b = {b} (needs get_sbuf_quadrant_id(a) == get_sbuf_quadrant_id(b))"
+    return None
+
+
+def _x_tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> str | None:
+    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+        return None
+    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
+    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    if not ((_addr_in_psum(x) and _addr_in_sbuf(y)) or (_addr_in_sbuf(x) and _addr_in_psum(y)) or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))):
+        return f"tt_valid_partitions: x = {x}, y = {y} (needs (addr_in_psum(x) && addr_in_sbuf(y)) || (addr_in_sbuf(x) && addr_in_psum(y)) || (addr_in_sbuf(x) && addr_in_sbuf(y) && addresses_in_same_sbuf_quadrant(x, y)))"
+    return None
+
+
+def _x_tensor_tensor_arith(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP:
+        return f"tensor_tensor_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP)"
+    return None
+
+
+def _x_tensor_tensor_bitvec(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP:
+        return f"tensor_tensor_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP)"
+    return None
+
+
+def _x_has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> str | None:
+    if not (_tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)):
+        return 'has_tensor_tensor_opcode: needs tensor_tensor_arith({...}) || tensor_tensor_bitvec({...})'
+    return None
+
+
+def _x_has_copy_cast_predicated_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_COPY_PREDICATED, NEURON_ISA_TPB_OPCODE_CAST_PREDICATED):
+        return f"has_copy_cast_predicated_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_COPY_PREDICATED) || (header.opcode == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED))"
+    return None
+
+
+def _x_has_batchnorm_backprop_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP:
+        return f"has_batchnorm_backprop_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP)"
+    return None
+
+
+def _x_s3s3d3_tt_is_zero_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 14] != NEURON_ISA_TPB_ALU_OP_BYPASS:
+        return f"s3s3d3_tt_is_zero_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs op == NEURON_ISA_TPB_ALU_OP_BYPASS)"
+    return None
+
+
+def _x_s3s3d3_tt_valid_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_tensor_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 14])) or (_tensor_tensor_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 14]) or i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_POW or _is_valid_int_aluop(i_b[i_o + 14])))):
+        return f"s3s3d3_tt_valid_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs (tensor_tensor_bitvec({{...}}) && is_general_bitvec_op(op)) || (tensor_tensor_arith({{...}}) && (is_general_arith_op(op) || (op == NEURON_ISA_TPB_ALU_OP_POW) || is_valid_int_aluop(op))))"
+    return None
+
+
+def _x_s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])):
+        return f"s3s3d3_tt_dtype: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])} (needs !tensor_tensor_bitvec({{...}}) || is_valid_int_dtype(out_dtype))"
+    return None
+
+
+def _x_s3s3d3_tt_valid_int_signness(i_b: bytes, i_o: int) -> str | None:
+    if not (not _is_valid_int_aluop(i_b[i_o + 14]) or (_is_signed_alu_op(i_b[i_o + 14]) and _is_signed_int(i_b[i_o + 13]) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))) or (_is_unsigned_alu_op(i_b[i_o + 14]) and _is_unsigned_int(i_b[i_o + 13]) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))):
+        return f"s3s3d3_tt_valid_int_signness: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])}, in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 0) & 0xf))}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 4) & 0xf))} (needs !is_valid_int_aluop(op) || (is_signed_alu_op(op) && is_signed_int(out_dtype) && is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_hi))) || (is_unsigned_alu_op(op) && is_unsigned_int(out_dtype) && is_unsigned_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_unsigned_int(get_dtype_from_pair(in0_in1_dtype.dtype_hi))))"
+    return None
+
+
+def _x_s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_tensor_bitvec(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])):
+        return f"s3s3d3_tt_src_dst_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 0) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 4) & 0xf))} (needs !tensor_tensor_bitvec({{...}}) || ((get_dtype_from_pair(in0_in1_dtype.dtype_lo) == out_dtype) && (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype)))"
+    return None
+
+
+def _x_s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> str | None:
+    if _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) == 0:
+        return f"s3s3d3_copy_pred_src0_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 0) & 0xf))} (needs type_size(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) != 0)"
+    return None
+
+
+def _x_s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]):
+        return f"s3s3d3_copy_cast_pred_src1_dst_dtype: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 4) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 13])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED) || (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype))"
+    return None
+
+
+def _x_s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 16) or _shape_from_register(i_b, i_o + 32) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)):
+        return 's3s3d3_tt_src_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...}))'
+    return None
+
+
+def _x_s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 16) or _shape_from_register(i_b, i_o + 48) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)):
+        return 's3s3d3_tt_dst_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t3d_element_count({...}) == t3d_element_count({...}))'
+    return None
+
+
+def _x_is_valid_tensor_tensor(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_tensor_opcode(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_has_tensor_tensor_opcode(i_b, i_o) or 'has_tensor_tensor_opcode')
+    if not _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 14]):
+        return 'is_valid_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 14]) or 'is_valid_aluop')
+    if not _s3s3d3_tt_valid_op(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_valid_op(i_b, i_o) or 's3s3d3_tt_valid_op')
+    if not _s3s3d3_tt_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_dtype(i_b, i_o) or 's3s3d3_tt_dtype')
+    if not _s3s3d3_tt_valid_int_signness(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_valid_int_signness(i_b, i_o) or 's3s3d3_tt_valid_int_signness')
+    if not _s3s3d3_tt_src_dst_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_src_dst_dtype(i_b, i_o) or 's3s3d3_tt_src_dst_dtype')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_tensor_tensor -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_copy_cast_predicated(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_copy_cast_predicated_opcode(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_has_copy_cast_predicated_opcode(i_b, i_o) or 'has_copy_cast_predicated_opcode')
+    if not _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _s3s3d3_copy_pred_src0_dtype(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_copy_pred_src0_dtype(i_b, i_o) or 's3s3d3_copy_pred_src0_dtype')
+    if not _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_copy_cast_pred_src1_dst_dtype(i_b, i_o) or 's3s3d3_copy_cast_pred_src1_dst_dtype')
+    if not _s3s3d3_tt_is_zero_op(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_is_zero_op(i_b, i_o) or 's3s3d3_tt_is_zero_op')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_copy_cast_predicated -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_batchnorm_backprop(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_batchnorm_backprop_opcode(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_has_batchnorm_backprop_opcode(i_b, i_o) or 'has_batchnorm_backprop_opcode')
+    if not _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _s3s3d3_tt_is_zero_op(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_is_zero_op(i_b, i_o) or 's3s3d3_tt_is_zero_op')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 16, _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 32, _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_batchnorm_backprop -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_has_tensor_tensor_bf16_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16):
+        return f"has_tensor_tensor_bf16_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16))"
+    return None
+
+
+def _x_has_valid_tensor_tensor_bf16_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16 and i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_ADD) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16 and i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_MULT) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16 and i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_SUBTRACT)):
+        return f"has_valid_tensor_tensor_bf16_op: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 14])} (needs ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16) && (op == NEURON_ISA_TPB_ALU_OP_ADD)) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16) && (op == NEURON_ISA_TPB_ALU_OP_MULT)) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16) && (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT)))"
+    return None
+
+
+def _x_has_valid_tensor_tensor_bf16_in_dtype(i_b: bytes, i_o: int) -> str | None:
+    if _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) != NEURON_ISA_TPB_DTYPE_BFLOAT16:
+        return f"has_valid_tensor_tensor_bf16_in_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 0) & 0xf))} (needs get_dtype_from_pair(in0_in1_dtype.dtype_lo) == NEURON_ISA_TPB_DTYPE_BFLOAT16)"
+    if _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) != NEURON_ISA_TPB_DTYPE_BFLOAT16:
+        return f"has_valid_tensor_tensor_bf16_in_dtype: in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 12] >> 4) & 0xf))} (needs get_dtype_from_pair(in0_in1_dtype.dtype_hi) == NEURON_ISA_TPB_DTYPE_BFLOAT16)"
+    return None
+
+
+def _x_tensor_tensor_bf16_access_pattern_check(i_b: bytes, i_o: int) -> str | None:
+    if (_U16(i_b, i_o + 26)[0] % 2) != 0:
+        return f"tensor_tensor_bf16_access_pattern_check: src0_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 26)[0]} (needs (src0_mem_pattern.num_elem[0] % 2) == 0)"
+    if _I16(i_b, i_o + 20)[0] != 1:
+        return f"tensor_tensor_bf16_access_pattern_check: src0_mem_pattern.step_elem[0] = {_I16(i_b, i_o + 20)[0]} (needs src0_mem_pattern.step_elem[0] == 1)"
+    if _cmod(_I16(i_b, i_o + 22)[0], 2) != 0:
+        return f"tensor_tensor_bf16_access_pattern_check: src0_mem_pattern.step_elem[1] = {_I16(i_b, i_o + 22)[0]} (needs (src0_mem_pattern.step_elem[1] % 2) == 0)"
+    if _cmod(_I16(i_b, i_o + 24)[0], 2) != 0:
+        return f"tensor_tensor_bf16_access_pattern_check: src0_mem_pattern.step_elem[2] = {_I16(i_b, i_o + 24)[0]} (needs (src0_mem_pattern.step_elem[2] % 2) == 0)"
+    if (_U16(i_b, i_o + 42)[0] % 2) != 0:
+        return f"tensor_tensor_bf16_access_pattern_check: src1_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 42)[0]} (needs (src1_mem_pattern.num_elem[0] % 2) == 0)"
+    if _I16(i_b, i_o + 36)[0] != 1:
+        return f"tensor_tensor_bf16_access_pattern_check: src1_mem_pattern.step_elem[0] = {_I16(i_b, i_o + 36)[0]} (needs src1_mem_pattern.step_elem[0] == 1)"
+    if _cmod(_I16(i_b, i_o + 38)[0], 2) != 0:
+        return f"tensor_tensor_bf16_access_pattern_check: src1_mem_pattern.step_elem[1] = {_I16(i_b, i_o + 38)[0]} (needs (src1_mem_pattern.step_elem[1] % 2) == 0)"
+    if _cmod(_I16(i_b, i_o + 40)[0], 2) != 0:
+        return f"tensor_tensor_bf16_access_pattern_check: src1_mem_pattern.step_elem[2] = {_I16(i_b, i_o + 40)[0]} (needs (src1_mem_pattern.step_elem[2] % 2) == 0)"
+    return None
+
+
+def _x_is_valid_tensor_tensor_bf16(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_tensor_bf16_opcode(i_b, i_o):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_has_tensor_tensor_bf16_opcode(i_b, i_o) or 'has_tensor_tensor_bf16_opcode')
+    if not _has_valid_tensor_tensor_bf16_op(i_b, i_o):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_has_valid_tensor_tensor_bf16_op(i_b, i_o) or 'has_valid_tensor_tensor_bf16_op')
+    if not _has_valid_tensor_tensor_bf16_in_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_has_valid_tensor_tensor_bf16_in_dtype(i_b, i_o) or 'has_valid_tensor_tensor_bf16_in_dtype')
+    if not _is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_is_valid_dtype(i_b[i_o + 13], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _check_active_channels(i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_check_active_channels(i_b[i_o + 15]) or 'check_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_start_addr_active_channels(i_b, i_o + 16, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_start_addr_active_channels(i_b, i_o + 32, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 15]) or 'start_addr_active_channels')
+    if not _tensor3d_valid(i_b, i_o + 16, NEURON_ISA_TPB_DTYPE_UINT32, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_tensor3d_valid(i_b, i_o + 16, NEURON_ISA_TPB_DTYPE_UINT32, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 32, NEURON_ISA_TPB_DTYPE_UINT32, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_tensor3d_valid(i_b, i_o + 32, NEURON_ISA_TPB_DTYPE_UINT32, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_tensor3d_valid(i_b, i_o + 48, i_b[i_o + 13], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor3d_valid')
+    if not _tensor_tensor_bf16_access_pattern_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_tensor_tensor_bf16_access_pattern_check(i_b, i_o) or 'tensor_tensor_bf16_access_pattern_check')
+    if not _s3s3d3_tt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_s3s3d3_tt_src_element_cnt_check(i_b, i_o) or 's3s3d3_tt_src_element_cnt_check')
+    if not _s3s3d3_tt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_s3s3d3_tt_dst_element_cnt_check(i_b, i_o) or 's3s3d3_tt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32):
+        return 'is_valid_tensor_tensor_bf16 -> ' + (_x_tt_valid_partitions(i_b, i_o + 16, i_b, i_o + 32) or 'tt_valid_partitions')
+    return None
+
+
+def _x_is_valid_s3s3d3_tt(i_b: bytes, i_o: int) -> str | None:
+    if not (_is_valid_tensor_tensor(i_b, i_o) or _is_valid_batchnorm_backprop(i_b, i_o) or _is_valid_copy_cast_predicated(i_b, i_o) or _is_valid_tensor_tensor_bf16(i_b, i_o)):
+        return 'is_valid_s3s3d3_tt: needs is_valid_tensor_tensor({...}) || is_valid_batchnorm_backprop({...}) || is_valid_copy_cast_predicated({...}) || is_valid_tensor_tensor_bf16({...})'
+    return None
+
+
+def _x_has_scalar_tensor_tensor_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH, NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC):
+        return f"has_scalar_tensor_tensor_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH) || (header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC))"
+    return None
+
+
+def _x_has_s2s2d2_stt_bitvec_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC:
+        return f"has_s2s2d2_stt_bitvec_op: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC)"
+    return None
+
+
+def _x_has_tensor_tensor_scan_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH:
+        return f"has_tensor_tensor_scan_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH)"
+    return None
+
+
+def _x_is_const_ptr_dve(src: int) -> str | None:
+    if src not in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE):
+        return f"is_const_ptr_dve: src = {src} (needs (src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) || (src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE))"
+    return None
+
+
+def _x_has_valid_scalar_tensor_tensor_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]) and _is_general_bitvec_op(i_b[i_o + 37]))):
+        return f"has_valid_scalar_tensor_tensor_op: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])}, op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs (!has_s2s2d2_stt_bitvec_op({{...}}) && is_general_arith_op(op0) && is_general_arith_op(op1)) || (has_s2s2d2_stt_bitvec_op({{...}}) && is_general_bitvec_op(op0) && is_general_bitvec_op(op1)))"
+    return None
+
+
+def _x_has_valid_tensor_tensor_scan_op(i_b: bytes, i_o: int) -> str | None:
+    if not _is_general_arith_op(i_b[i_o + 36]):
+        return 'has_valid_tensor_tensor_scan_op -> ' + (_x_is_general_arith_op(i_b[i_o + 36]) or 'is_general_arith_op')
+    if not _is_general_arith_op(i_b[i_o + 37]):
+        return 'has_valid_tensor_tensor_scan_op -> ' + (_x_is_general_arith_op(i_b[i_o + 37]) or 'is_general_arith_op')
+    return None
+
+
+def _x_has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43])) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))):
+        return f"has_valid_s2s2d2_stt_immediate: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm0.imm_ptr = {_U32(i_b, i_o + 60)[0]}, num_active_channels = {i_b[i_o + 42]}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && tpb_addr_active_channels(imm0.imm_ptr, num_active_channels) && addr_aligned_dtype(imm0.imm_ptr, imm0_dtype)) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({{...}})))"
+    return None
+
+
+def _x_s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (_has_s2s2d2_stt_bitvec_op(i_b, i_o) or _is_const_ptr_dve(i_b[i_o + 39]) or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32):
+        return f"s2s2d2_stt_imm0_dtype: imm0_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs has_s2s2d2_stt_bitvec_op({{...}}) || is_const_ptr_dve(imm0_src) || (imm0_dtype == NEURON_ISA_TPB_DTYPE_FP32))"
+    return None
+
+
+def _x_has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))):
+        return f"has_valid_scalar_tensor_tensor_dtypes: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 40] >> 0) & 0xf))}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 40] >> 4) & 0xf))}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 41])} (needs !has_s2s2d2_stt_bitvec_op({{...}}) || (is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) && is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_hi)) && is_valid_int_dtype_datapath(imm0_dtype) && is_valid_int_dtype_datapath(out_dtype)))"
+    return None
+
+
+def _x_s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])):
+        return f"s2s2d2_stt_src_dst_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 40] >> 0) & 0xf))}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 41])}, in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE', ((i_b[i_o + 40] >> 4) & 0xf))}, imm0_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 43])} (needs !has_s2s2d2_stt_bitvec_op({{...}}) || ((get_dtype_from_pair(in0_in1_dtype.dtype_lo) == out_dtype) && (get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype) && (imm0_dtype == out_dtype)))"
+    return None
+
+
+def _x_has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> str | None:
+    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))):
+        return f"has_valid_s2s2d2_stt_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs (has_s2s2d2_stt_bitvec_op({{...}}) && (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)) || (!has_s2s2d2_stt_bitvec_op({{...}}) && ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))))"
+    return None
+
+
+def _x_has_zero_accum_cmd(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 44] != NEURON_ISA_TPB_ACCUM_CMD_IDLE:
+        return f"has_zero_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)"
+    return None
+
+
+def _x_has_s2s2d2_stt_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 45] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[0] = {i_b[i_o + 45]} (needs reserved[0] == 0)"
+    if i_b[i_o + 46] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[1] = {i_b[i_o + 46]} (needs reserved[1] == 0)"
+    if i_b[i_o + 47] != 0:
+        return f"has_s2s2d2_stt_reserved_zero: reserved[2] = {i_b[i_o + 47]} (needs reserved[2] == 0)"
+    return None
+
+
+def _x_s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 24) or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)):
+        return 's2s2d2_stt_src_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 48) or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)):
+        return 's2s2d2_stt_dst_element_cnt_check: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> str | None:
+    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+        return None
+    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
+    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    if not (not _addr_in_sbuf(s) or not _addr_in_sbuf(d) or _addresses_in_same_sbuf_quadrant(s, d)):
+        return f"s2s2d2_stt_quadrant_check: s = {s}, d = {d} (needs !addr_in_sbuf(s) || !addr_in_sbuf(d) || addresses_in_same_sbuf_quadrant(s, d))"
+    return None
+
+
+def _x_is_valid_scalar_tensor_tensor(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_scalar_tensor_tensor_opcode(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_scalar_tensor_tensor_opcode(i_b, i_o) or 'has_scalar_tensor_tensor_opcode')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_scalar_tensor_tensor_dtypes(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_scalar_tensor_tensor_dtypes(i_b, i_o) or 'has_valid_scalar_tensor_tensor_dtypes')
+    if not _s2s2d2_stt_src_dst_dtype(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_src_dst_dtype(i_b, i_o) or 's2s2d2_stt_src_dst_dtype')
+    if not _s2s2d2_stt_imm0_dtype(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_imm0_dtype(i_b, i_o) or 's2s2d2_stt_imm0_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_aluop(i_b[i_o + 37]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_aluop(i_b[i_o + 37]) or 'is_valid_aluop')
+    if not _has_valid_scalar_tensor_tensor_op(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_scalar_tensor_tensor_op(i_b, i_o) or 'has_valid_scalar_tensor_tensor_op')
+    if not _has_valid_s2s2d2_stt_immediate(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_s2s2d2_stt_immediate(i_b, i_o) or 'has_valid_s2s2d2_stt_immediate')
+    if not _has_valid_s2s2d2_stt_accum_cmd(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_valid_s2s2d2_stt_accum_cmd(i_b, i_o) or 'has_valid_s2s2d2_stt_accum_cmd')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _check_active_channels(i_b[i_o + 42]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_check_active_channels(i_b[i_o + 42]) or 'check_active_channels')
+    if not _s2s2d2_stt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_src_element_cnt_check(i_b, i_o) or 's2s2d2_stt_src_element_cnt_check')
+    if not _s2s2d2_stt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_dst_element_cnt_check(i_b, i_o) or 's2s2d2_stt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24) or 'tt_valid_partitions')
+    if not _s2s2d2_stt_quadrant_check(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_s2s2d2_stt_quadrant_check(i_b, i_o) or 's2s2d2_stt_quadrant_check')
+    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
+    if not _has_s2s2d2_stt_reserved_zero(i_b, i_o):
+        return 'is_valid_scalar_tensor_tensor -> ' + (_x_has_s2s2d2_stt_reserved_zero(i_b, i_o) or 'has_s2s2d2_stt_reserved_zero')
+    return None
+
+
+def _x_is_valid_tensor_tensor_scan(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_tensor_scan_opcode(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_tensor_tensor_scan_opcode(i_b, i_o) or 'has_tensor_tensor_scan_opcode')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _s2s2d2_stt_imm0_dtype(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_imm0_dtype(i_b, i_o) or 's2s2d2_stt_imm0_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_aluop(i_b[i_o + 37]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_aluop(i_b[i_o + 37]) or 'is_valid_aluop')
+    if not _has_valid_tensor_tensor_scan_op(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_tensor_tensor_scan_op(i_b, i_o) or 'has_valid_tensor_tensor_scan_op')
+    if not _has_valid_s2s2d2_stt_immediate(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_valid_s2s2d2_stt_immediate(i_b, i_o) or 'has_valid_s2s2d2_stt_immediate')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _check_active_channels(i_b[i_o + 42]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_check_active_channels(i_b[i_o + 42]) or 'check_active_channels')
+    if not _s2s2d2_stt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_src_element_cnt_check(i_b, i_o) or 's2s2d2_stt_src_element_cnt_check')
+    if not _s2s2d2_stt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_s2s2d2_stt_dst_element_cnt_check(i_b, i_o) or 's2s2d2_stt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24) or 'tt_valid_partitions')
+    if not _has_zero_accum_cmd(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_zero_accum_cmd(i_b, i_o) or 'has_zero_accum_cmd')
+    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
+    if not _has_s2s2d2_stt_reserved_zero(i_b, i_o):
+        return 'is_valid_tensor_tensor_scan -> ' + (_x_has_s2s2d2_stt_reserved_zero(i_b, i_o) or 'has_s2s2d2_stt_reserved_zero')
+    return None
+
+
+def _x_check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> str | None:
+    if not _start_addr_active_channels(t_b, t_o, num_active_channels):
+        return 'check_t4d_active_channels -> ' + (_x_start_addr_active_channels(t_b, t_o, num_active_channels) or 'start_addr_active_channels')
+    return None
+
+
+def _x_tensor_reduce_arith(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16):
+        return f"tensor_reduce_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16))"
+    return None
+
+
+def _x_tensor_reduce_bitvec(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP):
+        return f"tensor_reduce_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP))"
+    return None
+
+
+def _x_tensor_reduce_transpose(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP):
+        return f"tensor_reduce_transpose: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP))"
+    return None
+
+
+def _x_has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)):
+        return f"has_tensor_reduce_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) || tensor_reduce_bitvec({{...}}))"
+    return None
+
+
+def _x_s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 39 + k] != 0:  # reserved1[k]
+            return f"s4d4_tr_reserved_zero: k = {k} (returns false at line 1329 when reserved1[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    return None
+
+
+def _x_mask_enable_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 38] != 0:
+        return f"mask_enable_zero: mask_enable = {i_b[i_o + 38]} (needs mask_enable == 0)"
+    return None
+
+
+def _x_is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> str | None:
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_tensor_reduce_common -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    return None
+
+
+def _x_is_valid_tensor_reduce_int_op(op: int) -> str | None:
+    if not _is_valid_int_aluop(op):
+        return 'is_valid_tensor_reduce_int_op -> ' + (_x_is_valid_int_aluop(op) or 'is_valid_int_aluop')
+    return None
+
+
+def _x_tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_reduce_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 36]) or _is_valid_tensor_reduce_int_op(i_b[i_o + 36]))) or (_tensor_reduce_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]))):
+        return f"tensor_reduce_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs (tensor_reduce_arith({{...}}) && (is_general_arith_op(op) || is_valid_tensor_reduce_int_op(op))) || (tensor_reduce_bitvec({{...}}) && is_general_bitvec_op(op)))"
+    return None
+
+
+def _x_tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+        return f"tensor_reduce_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_reduce_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
+    return None
+
+
+def _x_has_valid_reduce_negated(i_b: bytes, i_o: int) -> str | None:
+    if not ((_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0):
+        return f"has_valid_reduce_negated: negated = {i_b[i_o + 35]} (needs (tensor_reduce_arith({{...}}) && (negated <= 1)) || (negated == 0))"
+    return None
+
+
+def _x_has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 37] not in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW):
+        return f"has_valid_tensor_reduce_op_dim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
+    return None
+
+
+def _x_tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 12) or _shape_from_register(i_b, i_o + 44) or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)):
+        return f"tensor_reduce_dst_element_cnt_check: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs shape_from_register({{...}}) || shape_from_register({{...}}) || ((t4d_element_count({{...}}) * t4d_reduced_count({{...}}, op_dim)) == t4d_element_count({{...}})))"
+    return None
+
+
+def _x_tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_reduce_transpose(i_b, i_o) or (_has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))):
+        return f"tensor_reduce_transpose_check: num_active_channels = {i_b[i_o + 34]} (needs !tensor_reduce_transpose({{...}}) || (has_transpose_src_element_count_t4d({{...}}) && has_multiple_32_channels(num_active_channels)))"
+    return None
+
+
+def _x_is_valid_tensor_reduce(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_reduce_opcode(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_tensor_reduce_opcode(i_b, i_o) or 'has_tensor_reduce_opcode')
+    if not _is_valid_tensor_reduce_common(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_is_valid_tensor_reduce_common(i_b, i_o) or 'is_valid_tensor_reduce_common')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_tensor_reduce -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _tensor_reduce_valid_alu_op(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_valid_alu_op(i_b, i_o) or 'tensor_reduce_valid_alu_op')
+    if not _tensor_reduce_valid_dtype(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_valid_dtype(i_b, i_o) or 'tensor_reduce_valid_dtype')
+    if not _has_valid_reduce_negated(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_reduce_negated(i_b, i_o) or 'has_valid_reduce_negated')
+    if not _has_valid_tensor_reduce_op_dim(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_has_valid_tensor_reduce_op_dim(i_b, i_o) or 'has_valid_tensor_reduce_op_dim')
+    if not _check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_tensor_reduce -> ' + (_x_check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_t4d_active_channels')
+    if not _check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_tensor_reduce -> ' + (_x_check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_t4d_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor_reduce_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_dst_element_cnt_check(i_b, i_o) or 'tensor_reduce_dst_element_cnt_check')
+    if not _tensor_reduce_transpose_check(i_b, i_o):
+        return 'is_valid_tensor_reduce -> ' + (_x_tensor_reduce_transpose_check(i_b, i_o) or 'tensor_reduce_transpose_check')
+    return None
+
+
+def _x_has_tensor_reduce_bf16_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16):
+        return f"has_tensor_reduce_bf16_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16))"
+    return None
+
+
+def _x_has_valid_tensor_reduce_bf16_op(i_b: bytes, i_o: int) -> str | None:
+    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16 and i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_ADD) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16 and i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MAX)):
+        return f"has_valid_tensor_reduce_bf16_op: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16) && (op == NEURON_ISA_TPB_ALU_OP_ADD)) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16) && (op == NEURON_ISA_TPB_ALU_OP_MAX)))"
+    return None
+
+
+def _x_has_valid_tensor_reduce_bf16_in_dtype(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 32] != NEURON_ISA_TPB_DTYPE_BFLOAT16:
+        return f"has_valid_tensor_reduce_bf16_in_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs in_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16)"
+    return None
+
+
+def _x_tensor_reduce_bf16_access_pattern_check(i_b: bytes, i_o: int) -> str | None:
+    if not (_four_byte_aligned(_addr_imm_mask(_U32(i_b, i_o + 12)[0])) or _addr_from_register(i_b, i_o + 12)):
+        return f"tensor_reduce_bf16_access_pattern_check: src_mem_pattern.start_addr.addr_immediate = {_U32(i_b, i_o + 12)[0]} (needs four_byte_aligned(addr_imm_mask(src_mem_pattern.start_addr.addr_immediate)) || addr_from_register({{...}}))"
+    if (_U16(i_b, i_o + 24)[0] % 2) != 0:
+        return f"tensor_reduce_bf16_access_pattern_check: src_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 24)[0]} (needs (src_mem_pattern.num_elem[0] % 2) == 0)"
+    if _I16(i_b, i_o + 16)[0] != 1:
+        return f"tensor_reduce_bf16_access_pattern_check: src_mem_pattern.step_elem[0] = {_I16(i_b, i_o + 16)[0]} (needs src_mem_pattern.step_elem[0] == 1)"
+    return None
+
+
+def _x_is_valid_tensor_reduce_bf16(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_reduce_bf16_opcode(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_has_tensor_reduce_bf16_opcode(i_b, i_o) or 'has_tensor_reduce_bf16_opcode')
+    if not _is_valid_tensor_reduce_common(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_is_valid_tensor_reduce_common(i_b, i_o) or 'is_valid_tensor_reduce_common')
+    if not _has_valid_tensor_reduce_bf16_op(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_has_valid_tensor_reduce_bf16_op(i_b, i_o) or 'has_valid_tensor_reduce_bf16_op')
+    if not _has_valid_tensor_reduce_bf16_in_dtype(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_has_valid_tensor_reduce_bf16_in_dtype(i_b, i_o) or 'has_valid_tensor_reduce_bf16_in_dtype')
+    if not _tensor_reduce_bf16_access_pattern_check(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_tensor_reduce_bf16_access_pattern_check(i_b, i_o) or 'tensor_reduce_bf16_access_pattern_check')
+    if not _has_valid_reduce_negated(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_has_valid_reduce_negated(i_b, i_o) or 'has_valid_reduce_negated')
+    if not _has_valid_tensor_reduce_op_dim(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_has_valid_tensor_reduce_op_dim(i_b, i_o) or 'has_valid_tensor_reduce_op_dim')
+    if not _check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_check_t4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_t4d_active_channels')
+    if not _check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_check_t4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_t4d_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor_reduce_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_tensor_reduce_bf16 -> ' + (_x_tensor_reduce_dst_element_cnt_check(i_b, i_o) or 'tensor_reduce_dst_element_cnt_check')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -3003,20 +4723,42 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_ptr_multi': (0x4f, 0x5f),
     'is_valid_tensor_scalar_ptr_multi_dual': (0x87,),
     'is_valid_tsm_immediates_load': (0x70, 0x71),
+    'is_valid_s3s3d3_tt': (0x41, 0x51, 0x65, 0x72, 0x8a, 0x8b, 0x8f, 0x99),
+    'is_valid_scalar_tensor_tensor': (0x9d, 0x9e),
+    'is_valid_tensor_tensor_scan': (0xe5,),
+    'is_valid_tensor_reduce': (0x42, 0x52, 0x83, 0x84),
+    'is_valid_tensor_reduce_bf16': (0x8c, 0x8d),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
+    0x41: ('is_valid_s3s3d3_tt',),
+    0x42: ('is_valid_tensor_reduce',),
     0x43: ('is_valid_tensor_scalar_op',),
     0x44: ('is_valid_tensor_scalar_ptr_op',),
     0x4f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x51: ('is_valid_s3s3d3_tt',),
+    0x52: ('is_valid_tensor_reduce',),
     0x53: ('is_valid_tensor_scalar_op',),
     0x54: ('is_valid_tensor_scalar_ptr_op',),
     0x5f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x65: ('is_valid_s3s3d3_tt',),
     0x70: ('is_valid_tsm_immediates_load',),
     0x71: ('is_valid_tsm_immediates_load',),
+    0x72: ('is_valid_s3s3d3_tt',),
+    0x83: ('is_valid_tensor_reduce',),
+    0x84: ('is_valid_tensor_reduce',),
     0x87: ('is_valid_tensor_scalar_ptr_multi_dual',),
+    0x8a: ('is_valid_s3s3d3_tt',),
+    0x8b: ('is_valid_s3s3d3_tt',),
+    0x8c: ('is_valid_tensor_reduce_bf16',),
+    0x8d: ('is_valid_tensor_reduce_bf16',),
+    0x8f: ('is_valid_s3s3d3_tt',),
     0x93: ('is_valid_tensor_scalar_op',),
+    0x99: ('is_valid_s3s3d3_tt',),
     0x9a: ('is_valid_tensor_scalar_cache_reduce',),
+    0x9d: ('is_valid_scalar_tensor_tensor',),
+    0x9e: ('is_valid_scalar_tensor_tensor',),
+    0xe5: ('is_valid_tensor_tensor_scan',),
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
 }
 
@@ -3033,6 +4775,11 @@ VALIDATORS: Final = Validators(
         'is_valid_tensor_scalar_ptr_multi': (_is_valid_tensor_scalar_ptr_multi, _x_is_valid_tensor_scalar_ptr_multi),
         'is_valid_tensor_scalar_ptr_multi_dual': (_is_valid_tensor_scalar_ptr_multi_dual, _x_is_valid_tensor_scalar_ptr_multi_dual),
         'is_valid_tsm_immediates_load': (_is_valid_tsm_immediates_load, _x_is_valid_tsm_immediates_load),
+        'is_valid_s3s3d3_tt': (_is_valid_s3s3d3_tt, _x_is_valid_s3s3d3_tt),
+        'is_valid_scalar_tensor_tensor': (_is_valid_scalar_tensor_tensor, _x_is_valid_scalar_tensor_tensor),
+        'is_valid_tensor_tensor_scan': (_is_valid_tensor_tensor_scan, _x_is_valid_tensor_tensor_scan),
+        'is_valid_tensor_reduce': (_is_valid_tensor_reduce, _x_is_valid_tensor_reduce),
+        'is_valid_tensor_reduce_bf16': (_is_valid_tensor_reduce_bf16, _x_is_valid_tensor_reduce_bf16),
     },
     DISPATCH,
     C_VALIDATORS,

@@ -14,14 +14,19 @@ from __future__ import annotations
 from ..ir.model import Generation
 
 
-def render_audit_markdown(gens: list[Generation]) -> str:
+def render_audit_markdown(
+    gens: list[Generation], firmware: dict[str, dict[int, tuple[str, str]]] | None = None
+) -> str:
     """The audit of consecutive generations (sunda -> cayman -> mariana -> maverick) as Markdown:
     deterministic, labelled by generation name, with no timestamps and no absolute paths (every
-    file is named relative to the header root). `tpbgen generate` writes it to generated/AUDIT.md."""
+    file is named relative to the header root). `tpbgen generate` writes it to generated/AUDIT.md.
+    `firmware`: the drop's firmware overlay per generation (opcode -> (state, note)), if any."""
+    from dataclasses import replace
+
     from .report import render
     from .run import audit_walk
 
-    return render(audit_walk(gens), "md")
+    return render(replace(audit_walk(gens), firmware=firmware or {}), "md")
 
 
 __all__ = ["render_audit_markdown"]

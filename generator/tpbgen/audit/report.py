@@ -68,17 +68,25 @@ class AuditReport:
     transitions: tuple[Transition, ...]
     generations: tuple[Generation, ...] = field(compare=False, repr=False)
     labels: tuple[str, ...] = ()
+    # the drop's firmware overlay, per generation name: opcode -> (state, note); {} without one
+    firmware: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict, compare=False)
 
     def findings(self) -> list[Finding]:
         return [f for t in self.transitions for f in t.findings]
 
 
 # -- derived views ------------------------------------------------------------------------------
-def opcode_matrix(gens: Sequence[Generation], labels: Sequence[str]) -> dict[str, Any]:
-    """Opcode value x generation: present?, name, maintenance status, the structs decoding it."""
+def opcode_matrix(
+    gens: Sequence[Generation],
+    labels: Sequence[str],
+    firmware: dict[str, dict[int, tuple[str, str]]] | None = None,
+) -> dict[str, Any]:
+    """Opcode value x generation: present?, name, maintenance status, the structs decoding it,
+    and, when the drop has a firmware overlay, what the firmware does with it."""
     per_gen: list[dict[int, Any]] = []
     values: set[int] = set()
     for g in gens:
+        fw = (firmware or {}).get(g.name, {})
         e = g.find_enum(OPCODE_ENUM)
         _, dec = facts(g).memo("bindings", partial(bindings_of, g))
         cells: dict[int, Any] = {}
@@ -96,6 +104,9 @@ def opcode_matrix(gens: Sequence[Generation], labels: Sequence[str]) -> dict[str
                 "decodable_via": dec.get(m.name, []),
                 "loc": f"{m.loc.file}:{m.loc.line}",
             }
+            if firmware:
+                state, note = fw.get(m.value, ("", ""))
+                cells[m.value].update(firmware=state, firmware_note=note)
             values.add(m.value)
         per_gen.append(cells)
     absent: dict[str, Any] = {
@@ -220,7 +231,7 @@ def to_json(report: AuditReport, fail_on: str) -> dict[str, Any]:
             }
             for t in report.transitions
         ],
-        "opcode_matrix": opcode_matrix(report.generations, report.labels),
+        "opcode_matrix": opcode_matrix(report.generations, report.labels, report.firmware),
     }
 
 
@@ -409,7 +420,8 @@ def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:
                     if c["decodable_via"]
                     else "not decodable"
                 )
-                title = f"{g}: {c['name']} ({marker}; {dec}) {c['loc']}"
+                fw = f"; firmware: {c['firmware']}" if c.get("firmware") else ""
+                title = f"{g}: {c['name']} ({marker}; {dec}{fw}) {c['loc']}"
             else:
                 title = f"{g}: absent"
             css = c["status"] + (" dec" if c["decodable_via"] else "")
@@ -419,7 +431,9 @@ def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:
                     "symbol": sym,
                     "title": title,
                     "css": css,
-                    "md": sym + (" +D" if c["decodable_via"] else ""),
+                    "md": sym
+                    + (" +D" if c["decodable_via"] else "")
+                    + (f" fw:{c['firmware']}" if c.get("firmware") else ""),
                 }
             )
         rows.append(
@@ -456,7 +470,7 @@ def view(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -
             }
         )
     totals = counts(report.findings())
-    matrix = _matrix_view(opcode_matrix(report.generations, report.labels))
+    matrix = _matrix_view(opcode_matrix(report.generations, report.labels, report.firmware))
     changed_rows = [r for r in matrix["rows"] if not r["uniform"]]
     return {
         "title": " -> ".join(report.labels),

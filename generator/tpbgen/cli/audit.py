@@ -8,6 +8,7 @@ import dataclasses
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -105,6 +106,7 @@ def _run(args: argparse.Namespace) -> Outcome:
     from ..audit.classify import counts, fails
     from ..audit.report import render
     from ..audit.run import audit_walk
+    from ..frontend.firmware import OVERLAY_NAME, read_overlay
     from ..frontend.ingest import ingest_root
 
     use_cache = not args.no_cache
@@ -127,6 +129,9 @@ def _run(args: argparse.Namespace) -> Outcome:
             )
         report = audit_walk(gens)
         roots = [r.root for r in results]
+        overlay = read_overlay(args.headers, gens, str(args.headers / OVERLAY_NAME))
+        if overlay is not None:
+            report = replace(report, firmware=overlay.states())
     else:
         if not (args.old and args.new):
             raise fail(

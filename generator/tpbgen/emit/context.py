@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import naming, resolve
+from ..ir.firmware import FirmwareFact
 from ..ir.model import Enum, Field, Generation, Loc, Struct
 from ..translate.to_python import py_literal
 from ..translate.validators import TranslatedGen
@@ -143,6 +144,7 @@ class OpcodeRow:
     name: str
     status: str  # "maintained", "not maintained: <note>", "no marker"
     struct: str  # class it decodes to, "outside: <C struct>", or "-"
+    firmware: str = ""  # the firmware overlay's state ("working", "stub", "absent"), or ""
 
 
 @dataclass
@@ -193,6 +195,8 @@ class GenCtx:
     )  # the tpb/ headers, by name, in the order the ingest preprocessed them
     opcode_rows: list[OpcodeRow] = field(default_factory=list)
     has_executor: bool = False  # the package renders an executor for this generation
+    # the firmware overlay's facts about this generation: (value, name, state, note)
+    firmware: list[tuple[int, str, str, str]] = field(default_factory=list)
     rowwise: list[str] = field(
         default_factory=list
     )  # top-level validators the batch path runs word by word (they reach recursion)
@@ -390,8 +394,15 @@ GEOMETRY = (
 )
 
 
-def build_context(gen: Generation, translated: TranslatedGen, has_executor: bool = False) -> GenCtx:
-    """Every table the templates render for one generation, from its IR and its translation."""
+def build_context(
+    gen: Generation,
+    translated: TranslatedGen,
+    has_executor: bool = False,
+    firmware: dict[int, FirmwareFact] | None = None,
+) -> GenCtx:
+    """Every table the templates render for one generation, from its IR and its translation
+    (and `firmware`: the drop's firmware overlay's facts about it, by opcode)."""
+    firmware = firmware or {}
     ctx = GenCtx(
         gen.name, naming.module_name(gen.name), gen.core_version, gen.tpb_dir, translated=translated
     )
@@ -436,7 +447,8 @@ def build_context(gen: Generation, translated: TranslatedGen, has_executor: bool
     _validator_tables(ctx, gen, translated)
     _executor_tables(ctx, gen)
     ctx.has_executor = has_executor
-    ctx.opcode_rows = _opcode_rows(ctx)
+    ctx.opcode_rows = _opcode_rows(ctx, firmware)
+    ctx.firmware = [(f.opcode, f.name, f.firmware, f.note) for f in firmware.values()]
     return ctx
 
 
@@ -481,7 +493,7 @@ def _executor_tables(ctx: GenCtx, gen: Generation) -> None:
     ctx.refuses = [op for op, _, _ in coverage.refuses]
 
 
-def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
+def _opcode_rows(ctx: GenCtx, firmware: dict[int, FirmwareFact]) -> list[OpcodeRow]:
     enum = next((e for e in ctx.enums if e.cls == ctx.opcode_cls), None)
     if enum is None:
         return []
@@ -497,7 +509,8 @@ def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
             if m.value in decode
             else (f"outside: `{outside[m.value]}`" if m.value in outside else "-")
         )
-        rows.append(OpcodeRow(m.value, m.name, status, struct))
+        fw = firmware.get(m.value)
+        rows.append(OpcodeRow(m.value, m.name, status, struct, fw.firmware if fw else ""))
     return rows
 
 

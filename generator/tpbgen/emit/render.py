@@ -20,6 +20,7 @@ from typing import Any
 import jinja2
 
 from .. import __version__
+from ..ir.firmware import FirmwareOverlay
 from ..ir.model import Generation
 from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
@@ -37,6 +38,7 @@ class RenderInput:
     headers: dict[str, dict[str, str]] = field(
         default_factory=dict
     )  # gen -> {path under the root: text}, shipped for the C validators
+    firmware: FirmwareOverlay | None = None  # the drop's firmware_status.json, when it has one
 
 
 def _templates(root: Traversable | Path, prefix: str = "") -> list[tuple[str, Traversable | Path]]:
@@ -87,7 +89,10 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
     env = _environment(str(template_root()))
     base = template_root() / "runtime"
     has_executor = (base / "gen" / "executor.py.j2").is_file()
-    contexts = [build_context(g, tr, has_executor) for g, tr in inp.gens]
+    fw = inp.firmware
+    contexts = [
+        build_context(g, tr, has_executor, fw.facts(g.name) if fw else {}) for g, tr in inp.gens
+    ]
     common: dict[str, Any] = {
         "runtime_api": runtime_api(),
         "validator_helpers": VALIDATOR_HELPERS,

@@ -176,6 +176,22 @@ def strip_parens(text: str) -> str:
     return text[1:-1]
 
 
+def call_argument(text: str) -> str:
+    """Rendered code as one argument of a call, without a pair of parentheses that wraps all of
+    it (`((x >> 4) & 0xf)` -> `(x >> 4) & 0xf`), unless what is inside has a comma of its own at
+    the top level (a tuple stays one argument)."""
+    inner = strip_parens(text)
+    if inner == text:
+        return text
+    depth = 0
+    for c in inner:
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if c == "," and depth == 0:
+            return text
+    return inner
+
+
 # -- statements --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Return:

@@ -40,6 +40,7 @@ from .lir import (
     Unary,
     Var,
     View,
+    call_argument,
     covers,
     dispatch,
     strip_parens,
@@ -231,7 +232,7 @@ class PyEmitter:
             if isinstance(a, View):
                 args += [f"{a.buf}_b", self.offset(a)]
             else:
-                args.append(self.expr(a))
+                args.append(call_argument(self.expr(a)))
         return f"_{e.fn}({', '.join(args)})"
 
     def expr_Unary(self, e: Unary) -> str:

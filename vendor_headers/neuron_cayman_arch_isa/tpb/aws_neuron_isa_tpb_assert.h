@@ -17,7 +17,8 @@ extern "C" {
 #endif
 
 // C bodies of the validity predicates of NC-v3 whose Rust-style specifications are the
-// `// fn` comments in aws_neuron_isa_tpb_common.h, _s3d3_ts.h, _s4d4_tsm.h and _s2_bn.h.
+// `// fn` comments in aws_neuron_isa_tpb_common.h, _s3d3_ts.h, _s4d4_tsm.h, _s2_bn.h and the
+// tensor-tensor / scalar-tensor-tensor / tensor-reduce operand headers.
 // Every function is pure and defined for any 64-byte input; a function only calls functions
 // defined above it. Instruction-level validators take the word as NEURON_ISA_TPB_INST_UNION.
 
@@ -877,6 +878,504 @@ STATIC inline bool is_valid_tsm_immediates_load(NEURON_ISA_TPB_INST_UNION i) {
             && check_active_channels(i.s2_bn.num_active_channels)
             && tensor2d_valid(i.s2_bn.src_mem_pattern, i.s2_bn.dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
             && s2_bn_reserved_zero(i) );
+}
+
+//* s3s3d3_tt_assert.h
+
+// A nibble of a DTYPE_PAIR read as a full element-type code.
+STATIC inline NEURON_ISA_TPB_DTYPE get_dtype_from_pair(uint8_t nibble) {
+    return( (NEURON_ISA_TPB_DTYPE)nibble );
+}
+
+STATIC inline bool is_signed_int(NEURON_ISA_TPB_DTYPE dtype) {
+    return( (dtype == NEURON_ISA_TPB_DTYPE_INT8)
+            || (dtype == NEURON_ISA_TPB_DTYPE_INT16)
+            || (dtype == NEURON_ISA_TPB_DTYPE_INT32)
+            || (dtype == NEURON_ISA_TPB_DTYPE_INT64) );
+}
+
+STATIC inline bool is_unsigned_int(NEURON_ISA_TPB_DTYPE dtype) {
+    return( (dtype == NEURON_ISA_TPB_DTYPE_UINT8)
+            || (dtype == NEURON_ISA_TPB_DTYPE_UINT16)
+            || (dtype == NEURON_ISA_TPB_DTYPE_UINT32)
+            || (dtype == NEURON_ISA_TPB_DTYPE_UINT64) );
+}
+
+STATIC inline bool is_signed_alu_op(NEURON_ISA_TPB_ALU_OP op) {
+    return( (op == NEURON_ISA_TPB_ALU_OP_ADD_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MOD)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT) );
+}
+
+STATIC inline bool is_unsigned_alu_op(NEURON_ISA_TPB_ALU_OP op) {
+    return( (op == NEURON_ISA_TPB_ALU_OP_ADD_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MOD)
+            || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT)
+            || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT) );
+}
+
+STATIC inline bool addresses_in_same_sbuf_quadrant(NEURON_ISA_TPB_PARTITION_OFFSET a, NEURON_ISA_TPB_PARTITION_OFFSET b) {
+    return( get_sbuf_quadrant_id(a) == get_sbuf_quadrant_id(b) );
+}
+
+// At most one source in PSUM; two SBUF sources share an SBUF quadrant.
+STATIC inline bool tt_valid_partitions(NEURON_ISA_TPB_ADDR4 a0, NEURON_ISA_TPB_ADDR4 a1) {
+    if (addr_from_register(a0) || addr_from_register(a1)) {
+        return( true );
+    }
+    uint32_t x = addr_imm_mask(a0.addr_immediate);
+    uint32_t y = addr_imm_mask(a1.addr_immediate);
+    return( (addr_in_psum(x) && addr_in_sbuf(y))
+            || (addr_in_sbuf(x) && addr_in_psum(y))
+            || (addr_in_sbuf(x) && addr_in_sbuf(y) && addresses_in_same_sbuf_quadrant(x, y)) );
+}
+
+STATIC inline bool tensor_tensor_arith(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s3s3d3_tt.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP );
+}
+
+STATIC inline bool tensor_tensor_bitvec(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s3s3d3_tt.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP );
+}
+
+STATIC inline bool has_tensor_tensor_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( tensor_tensor_arith(i)
+            || tensor_tensor_bitvec(i) );
+}
+
+STATIC inline bool has_copy_cast_predicated_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s3s3d3_tt.header.opcode == NEURON_ISA_TPB_OPCODE_COPY_PREDICATED)
+            || (i.s3s3d3_tt.header.opcode == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED) );
+}
+
+STATIC inline bool has_batchnorm_backprop_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s3s3d3_tt.header.opcode == NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP );
+}
+
+STATIC inline bool s3s3d3_tt_is_zero_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s3s3d3_tt.op == NEURON_ISA_TPB_ALU_OP_BYPASS );
+}
+
+STATIC inline bool s3s3d3_tt_valid_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( (tensor_tensor_bitvec(i) && is_general_bitvec_op(i.s3s3d3_tt.op))
+            || (tensor_tensor_arith(i)
+                && (is_general_arith_op(i.s3s3d3_tt.op) || (i.s3s3d3_tt.op == NEURON_ISA_TPB_ALU_OP_POW) || is_valid_int_aluop(i.s3s3d3_tt.op))) );
+}
+
+STATIC inline bool s3s3d3_tt_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( !tensor_tensor_bitvec(i)
+            || is_valid_int_dtype(i.s3s3d3_tt.out_dtype) );
+}
+
+STATIC inline bool s3s3d3_tt_valid_int_signness(NEURON_ISA_TPB_INST_UNION i) {
+    return( !is_valid_int_aluop(i.s3s3d3_tt.op)
+            || (is_signed_alu_op(i.s3s3d3_tt.op) && is_signed_int(i.s3s3d3_tt.out_dtype) && is_signed_int(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo)) && is_signed_int(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi)))
+            || (is_unsigned_alu_op(i.s3s3d3_tt.op) && is_unsigned_int(i.s3s3d3_tt.out_dtype) && is_unsigned_int(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo)) && is_unsigned_int(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi))) );
+}
+
+STATIC inline bool s3s3d3_tt_src_dst_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( !tensor_tensor_bitvec(i)
+            || ((get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo) == i.s3s3d3_tt.out_dtype) && (get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi) == i.s3s3d3_tt.out_dtype))
+            || (is_shift_op(i.s3s3d3_tt.op) && is_valid_64b_int_dtype(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo)) && (get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi) == NEURON_ISA_TPB_DTYPE_UINT32)) );
+}
+
+STATIC inline bool s3s3d3_copy_pred_src0_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( type_size(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo)) != 0U );
+}
+
+STATIC inline bool s3s3d3_copy_cast_pred_src1_dst_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s3s3d3_tt.header.opcode == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED)
+            || (get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi) == i.s3s3d3_tt.out_dtype) );
+}
+
+STATIC inline bool s3s3d3_tt_src_element_cnt_check(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s3s3d3_tt.src0_mem_pattern.start_addr)
+            || shape_from_register(i.s3s3d3_tt.src1_mem_pattern.start_addr)
+            || (t3d_element_count(i.s3s3d3_tt.src0_mem_pattern) == t3d_element_count(i.s3s3d3_tt.src1_mem_pattern)) );
+}
+
+STATIC inline bool s3s3d3_tt_dst_element_cnt_check(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s3s3d3_tt.src0_mem_pattern.start_addr)
+            || shape_from_register(i.s3s3d3_tt.dst_mem_pattern.start_addr)
+            || (t3d_element_count(i.s3s3d3_tt.src0_mem_pattern) == t3d_element_count(i.s3s3d3_tt.dst_mem_pattern)) );
+}
+
+STATIC inline bool is_valid_tensor_tensor(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_tensor_tensor_opcode(i)
+            && is_valid_dtype_64(i.s3s3d3_tt.out_dtype, ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)
+            && is_valid_dtype_64(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)
+            && is_valid_dtype_64(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)
+            && is_valid_aluop(i.s3s3d3_tt.op)
+            && s3s3d3_tt_valid_op(i)
+            && s3s3d3_tt_dtype(i)
+            && s3s3d3_tt_valid_int_signness(i)
+            && s3s3d3_tt_src_dst_dtype(i)
+            && check_active_channels(i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.src0_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.src1_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.dst_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && tensor3d_valid(i.s3s3d3_tt.src0_mem_pattern, get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor3d_valid(i.s3s3d3_tt.src1_mem_pattern, get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor3d_valid(i.s3s3d3_tt.dst_mem_pattern, i.s3s3d3_tt.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && s3s3d3_tt_src_element_cnt_check(i)
+            && s3s3d3_tt_dst_element_cnt_check(i)
+            && tt_valid_partitions(i.s3s3d3_tt.src0_mem_pattern.start_addr, i.s3s3d3_tt.src1_mem_pattern.start_addr) );
+}
+
+STATIC inline bool is_valid_copy_cast_predicated(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_copy_cast_predicated_opcode(i)
+            && is_valid_dtype(i.s3s3d3_tt.out_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)
+            && s3s3d3_copy_pred_src0_dtype(i)
+            && s3s3d3_copy_cast_pred_src1_dst_dtype(i)
+            && s3s3d3_tt_is_zero_op(i)
+            && check_active_channels(i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.src0_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.src1_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.dst_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && tensor3d_valid(i.s3s3d3_tt.src0_mem_pattern, get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor3d_valid(i.s3s3d3_tt.src1_mem_pattern, get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor3d_valid(i.s3s3d3_tt.dst_mem_pattern, i.s3s3d3_tt.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && s3s3d3_tt_src_element_cnt_check(i)
+            && s3s3d3_tt_dst_element_cnt_check(i)
+            && tt_valid_partitions(i.s3s3d3_tt.src0_mem_pattern.start_addr, i.s3s3d3_tt.src1_mem_pattern.start_addr) );
+}
+
+STATIC inline bool is_valid_batchnorm_backprop(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_batchnorm_backprop_opcode(i)
+            && is_valid_dtype(i.s3s3d3_tt.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)
+            && s3s3d3_tt_is_zero_op(i)
+            && check_active_channels(i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.src0_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.src1_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && start_addr_active_channels(i.s3s3d3_tt.dst_mem_pattern.start_addr, i.s3s3d3_tt.num_active_channels)
+            && tensor3d_valid(i.s3s3d3_tt.src0_mem_pattern, get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor3d_valid(i.s3s3d3_tt.src1_mem_pattern, get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor3d_valid(i.s3s3d3_tt.dst_mem_pattern, i.s3s3d3_tt.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && s3s3d3_tt_src_element_cnt_check(i)
+            && s3s3d3_tt_dst_element_cnt_check(i)
+            && tt_valid_partitions(i.s3s3d3_tt.src0_mem_pattern.start_addr, i.s3s3d3_tt.src1_mem_pattern.start_addr) );
+}
+
+STATIC inline bool is_valid_s3s3d3_tt(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_valid_tensor_tensor(i)
+            || is_valid_batchnorm_backprop(i)
+            || is_valid_copy_cast_predicated(i) );
+}
+
+//* s2s2d2_stt_assert.h
+
+STATIC inline bool has_scalar_tensor_tensor_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2s2d2_stt.header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH)
+            || (i.s2s2d2_stt.header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC) );
+}
+
+STATIC inline bool has_s2s2d2_stt_bitvec_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2s2d2_stt.header.opcode == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC );
+}
+
+STATIC inline bool has_tensor_tensor_scan_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2s2d2_stt.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH );
+}
+
+STATIC inline bool is_const_ptr_dve(NEURON_ISA_TPB_IMM_SRC src) {
+    return( (src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE)
+            || (src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) );
+}
+
+STATIC inline bool has_valid_scalar_tensor_tensor_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( (!has_s2s2d2_stt_bitvec_op(i) && is_general_arith_op(i.s2s2d2_stt.op0) && is_general_arith_op(i.s2s2d2_stt.op1))
+            || (has_s2s2d2_stt_bitvec_op(i) && is_general_bitvec_op(i.s2s2d2_stt.op0) && is_general_bitvec_op(i.s2s2d2_stt.op1)) );
+}
+
+STATIC inline bool has_valid_tensor_tensor_scan_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_general_arith_op(i.s2s2d2_stt.op0)
+            && is_general_arith_op(i.s2s2d2_stt.op1) );
+}
+
+STATIC inline bool has_valid_s2s2d2_stt_immediate(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2s2d2_stt.imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)
+            || ((i.s2s2d2_stt.imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE)
+                && tpb_addr_active_channels(i.s2s2d2_stt.imm0.imm_ptr, i.s2s2d2_stt.num_active_channels)
+                && addr_aligned_dtype(i.s2s2d2_stt.imm0.imm_ptr, i.s2s2d2_stt.imm0_dtype))
+            || ((i.s2s2d2_stt.imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg(i.s2s2d2_stt.imm0.imm_reg)) );
+}
+
+STATIC inline bool s2s2d2_stt_imm0_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_s2s2d2_stt_bitvec_op(i)
+            || is_const_ptr_dve(i.s2s2d2_stt.imm0_src)
+            || (i.s2s2d2_stt.imm0_dtype == NEURON_ISA_TPB_DTYPE_FP32) );
+}
+
+STATIC inline bool has_valid_scalar_tensor_tensor_dtypes(NEURON_ISA_TPB_INST_UNION i) {
+    return( !has_s2s2d2_stt_bitvec_op(i)
+            || (is_valid_int_dtype_datapath(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo))
+                && is_valid_int_dtype_datapath(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi))
+                && is_valid_int_dtype_datapath(i.s2s2d2_stt.imm0_dtype)
+                && is_valid_int_dtype_datapath(i.s2s2d2_stt.out_dtype)) );
+}
+
+STATIC inline bool s2s2d2_stt_src_dst_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( !has_s2s2d2_stt_bitvec_op(i)
+            || ((get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo) == i.s2s2d2_stt.out_dtype) && (get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi) == i.s2s2d2_stt.out_dtype) && (i.s2s2d2_stt.imm0_dtype == i.s2s2d2_stt.out_dtype)) );
+}
+
+STATIC inline bool has_valid_s2s2d2_stt_accum_cmd(NEURON_ISA_TPB_INST_UNION i) {
+    return( (has_s2s2d2_stt_bitvec_op(i) && (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE))
+            || (!has_s2s2d2_stt_bitvec_op(i)
+                && ((i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))) );
+}
+
+STATIC inline bool has_zero_accum_cmd(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE );
+}
+
+STATIC inline bool has_s2s2d2_stt_reserved_zero(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2s2d2_stt.reserved[0] == 0U)
+            && (i.s2s2d2_stt.reserved[1] == 0U)
+            && (i.s2s2d2_stt.reserved[2] == 0U) );
+}
+
+STATIC inline bool s2s2d2_stt_src_element_cnt_check(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s2s2d2_stt.src0_mem_pattern.start_addr)
+            || shape_from_register(i.s2s2d2_stt.src1_mem_pattern.start_addr)
+            || (t2d_element_count(i.s2s2d2_stt.src0_mem_pattern) == t2d_element_count(i.s2s2d2_stt.src1_mem_pattern)) );
+}
+
+STATIC inline bool s2s2d2_stt_dst_element_cnt_check(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s2s2d2_stt.src0_mem_pattern.start_addr)
+            || shape_from_register(i.s2s2d2_stt.dst_mem_pattern.start_addr)
+            || (t2d_element_count(i.s2s2d2_stt.src0_mem_pattern) == t2d_element_count(i.s2s2d2_stt.dst_mem_pattern)) );
+}
+
+// Erratum gate: an SBUF destination stays in the SBUF quadrant of an SBUF src0.
+STATIC inline bool s2s2d2_stt_quadrant_check(NEURON_ISA_TPB_INST_UNION i) {
+    if (addr_from_register(i.s2s2d2_stt.src0_mem_pattern.start_addr) || addr_from_register(i.s2s2d2_stt.dst_mem_pattern.start_addr)) {
+        return( true );
+    }
+    uint32_t s = addr_imm_mask(i.s2s2d2_stt.src0_mem_pattern.start_addr.addr_immediate);
+    uint32_t d = addr_imm_mask(i.s2s2d2_stt.dst_mem_pattern.start_addr.addr_immediate);
+    return( !addr_in_sbuf(s)
+            || !addr_in_sbuf(d)
+            || addresses_in_same_sbuf_quadrant(s, d) );
+}
+
+STATIC inline bool is_valid_scalar_tensor_tensor(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_scalar_tensor_tensor_opcode(i)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s2s2d2_stt.imm0_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s2s2d2_stt.out_dtype, ALLOW_FP32R_TRUE)
+            && has_valid_scalar_tensor_tensor_dtypes(i)
+            && s2s2d2_stt_src_dst_dtype(i)
+            && s2s2d2_stt_imm0_dtype(i)
+            && is_valid_aluop(i.s2s2d2_stt.op0)
+            && is_valid_aluop(i.s2s2d2_stt.op1)
+            && has_valid_scalar_tensor_tensor_op(i)
+            && has_valid_s2s2d2_stt_immediate(i)
+            && has_valid_s2s2d2_stt_accum_cmd(i)
+            && start_addr_active_channels(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && start_addr_active_channels(i.s2s2d2_stt.src1_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && start_addr_active_channels(i.s2s2d2_stt.dst_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && tensor2d_valid(i.s2s2d2_stt.src0_mem_pattern, get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2s2d2_stt.src1_mem_pattern, get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2s2d2_stt.dst_mem_pattern, i.s2s2d2_stt.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && check_active_channels(i.s2s2d2_stt.num_active_channels)
+            && s2s2d2_stt_src_element_cnt_check(i)
+            && s2s2d2_stt_dst_element_cnt_check(i)
+            && tt_valid_partitions(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.src1_mem_pattern.start_addr)
+            && s2s2d2_stt_quadrant_check(i)
+            && is_valid_enum_tens_scalar_rev_ops((uint8_t)i.s2s2d2_stt.reverse_operands)
+            && has_s2s2d2_stt_reserved_zero(i) );
+}
+
+STATIC inline bool is_valid_tensor_tensor_scan(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_tensor_tensor_scan_opcode(i)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s2s2d2_stt.imm0_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s2s2d2_stt.out_dtype, ALLOW_FP32R_TRUE)
+            && s2s2d2_stt_imm0_dtype(i)
+            && is_valid_aluop(i.s2s2d2_stt.op0)
+            && is_valid_aluop(i.s2s2d2_stt.op1)
+            && has_valid_tensor_tensor_scan_op(i)
+            && has_valid_s2s2d2_stt_immediate(i)
+            && start_addr_active_channels(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && start_addr_active_channels(i.s2s2d2_stt.src1_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && start_addr_active_channels(i.s2s2d2_stt.dst_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && tensor2d_valid(i.s2s2d2_stt.src0_mem_pattern, get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2s2d2_stt.src1_mem_pattern, get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2s2d2_stt.dst_mem_pattern, i.s2s2d2_stt.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && check_active_channels(i.s2s2d2_stt.num_active_channels)
+            && s2s2d2_stt_src_element_cnt_check(i)
+            && s2s2d2_stt_dst_element_cnt_check(i)
+            && tt_valid_partitions(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.src1_mem_pattern.start_addr)
+            && has_zero_accum_cmd(i)
+            && is_valid_enum_tens_scalar_rev_ops((uint8_t)i.s2s2d2_stt.reverse_operands)
+            && has_s2s2d2_stt_reserved_zero(i) );
+}
+
+//* s4d4_tr_assert.h
+
+STATIC inline bool check_t4d_active_channels(NEURON_ISA_TPB_TENSOR4D t, uint8_t num_active_channels) {
+    return( start_addr_active_channels(t.start_addr, num_active_channels) );
+}
+
+// Elements one output element folds: the innermost dims op_dim names (X = num_elem[0] ...).
+STATIC inline uint32_t t4d_reduced_count(NEURON_ISA_TPB_TENSOR4D t, NEURON_ISA_TPB_TENSOR_SUBDIM dim) {
+    switch (dim) {
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_X:
+        return( (uint32_t)t.num_elem[0] );
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_XY:
+        return( (uint32_t)t.num_elem[0] * (uint32_t)t.num_elem[1] );
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ:
+        return( (uint32_t)t.num_elem[0] * (uint32_t)t.num_elem[1] * (uint32_t)t.num_elem[2] );
+    case NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW:
+        return( t4d_element_count(t) );
+    default:
+        return( 0U );
+    }
+}
+
+STATIC inline bool tensor_reduce_arith(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP)
+            || (i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) );
+}
+
+STATIC inline bool tensor_reduce_bitvec(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP)
+            || (i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) );
+}
+
+STATIC inline bool tensor_reduce_transpose(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)
+            || (i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) );
+}
+
+STATIC inline bool has_tensor_reduce_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP)
+            || (i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)
+            || tensor_reduce_bitvec(i) );
+}
+
+STATIC inline bool s4d4_tr_reserved_zero(NEURON_ISA_TPB_INST_UNION i) {
+    for (uint32_t k = 0U; k < 5U; k++) {
+        if (i.s4d4_tr.reserved1[k] != 0U) {
+            return( false );
+        }
+    }
+    return( true );
+}
+
+STATIC inline bool mask_enable_zero(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.mask_enable == 0U );
+}
+
+STATIC inline bool is_valid_tensor_reduce_common(NEURON_ISA_TPB_INST_UNION i) {
+    return( s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && has_valid_active_channel_range(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+            && is_valid_dtype_64(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)
+            && is_valid_dtype_64(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE) );
+}
+
+STATIC inline bool is_valid_tensor_reduce_int_op(NEURON_ISA_TPB_ALU_OP op) {
+    return( is_valid_int_aluop(op) );
+}
+
+STATIC inline bool tensor_reduce_valid_alu_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( (tensor_reduce_arith(i) && (is_general_arith_op(i.s4d4_tr.op) || is_valid_tensor_reduce_int_op(i.s4d4_tr.op)))
+            || (tensor_reduce_bitvec(i) && is_general_bitvec_op(i.s4d4_tr.op)) );
+}
+
+STATIC inline bool tensor_reduce_valid_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( !tensor_reduce_bitvec(i)
+            || ((i.s4d4_tr.in_dtype == i.s4d4_tr.out_dtype)
+                && ((i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_INT32))
+                && ((i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_INT32))) );
+}
+
+STATIC inline bool has_valid_reduce_negated(NEURON_ISA_TPB_INST_UNION i) {
+    return( (tensor_reduce_arith(i) && (i.s4d4_tr.negated <= 1U))
+            || (i.s4d4_tr.negated == 0U) );
+}
+
+STATIC inline bool has_valid_tensor_reduce_op_dim(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d4_tr.op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X)
+            || (i.s4d4_tr.op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY)
+            || (i.s4d4_tr.op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ)
+            || (i.s4d4_tr.op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW) );
+}
+
+// Each output element folds the op_dim inner dims of the source.
+STATIC inline bool tensor_reduce_dst_element_cnt_check(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s4d4_tr.src_mem_pattern.start_addr)
+            || shape_from_register(i.s4d4_tr.dst_mem_pattern.start_addr)
+            || (t4d_element_count(i.s4d4_tr.dst_mem_pattern) * t4d_reduced_count(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.op_dim) == t4d_element_count(i.s4d4_tr.src_mem_pattern)) );
+}
+
+// The transposing forms work on 32 x 32 blocks.
+STATIC inline bool tensor_reduce_transpose_check(NEURON_ISA_TPB_INST_UNION i) {
+    return( !tensor_reduce_transpose(i)
+            || (has_transpose_src_element_count_t4d(i.s4d4_tr.src_mem_pattern) && has_multiple_32_channels(i.s4d4_tr.num_active_channels)) );
+}
+
+STATIC inline bool is_valid_tensor_reduce(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_tensor_reduce_opcode(i)
+            && is_valid_tensor_reduce_common(i)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && tensor_reduce_valid_alu_op(i)
+            && tensor_reduce_valid_dtype(i)
+            && has_valid_reduce_negated(i)
+            && has_valid_tensor_reduce_op_dim(i)
+            && check_t4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_t4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && tensor4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor_reduce_dst_element_cnt_check(i)
+            && tensor_reduce_transpose_check(i) );
 }
 
 #ifdef __cplusplus

@@ -8,6 +8,10 @@
 #include "aws_neuron_isa_tpb_s3d3_ts.h"
 #include "aws_neuron_isa_tpb_s4d4_tsm.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
+#include "aws_neuron_isa_tpb_s3s3d3_tt.h"
+#include "aws_neuron_isa_tpb_s2s2d2_stt.h"
+#include "aws_neuron_isa_tpb_s2s2d2d2_tt.h"
+#include "aws_neuron_isa_tpb_s4d4_tr.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +31,10 @@ typedef union NEURON_ISA_TPB_INST_UNION {
     NEURON_ISA_TPB_S3D3_TS_STRUCT      s3d3_ts;
     NEURON_ISA_TPB_S4D4_TSM_STRUCT     s4d4_tsm;
     NEURON_ISA_TPB_S2_BN_STRUCT        s2_bn;
+    NEURON_ISA_TPB_S3S3D3_TT_STRUCT    s3s3d3_tt;
+    NEURON_ISA_TPB_S2S2D2_STT_STRUCT   s2s2d2_stt;
+    NEURON_ISA_TPB_S2S2D2D2_TT_STRUCT  s2s2d2d2_tt;
+    NEURON_ISA_TPB_S4D4_TR_STRUCT      s4d4_tr;
     NEURON_ISA_TPB_UNKNOWN_STRUCT      unknown;
     uint8_t                            raw[64];
 } NEURON_ISA_TPB_INST_UNION;

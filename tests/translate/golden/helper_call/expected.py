@@ -16,7 +16,7 @@ def _low_byte(v: int) -> int:
 
 
 def _helper_call(i_b: bytes, i_o: int) -> bool:
-    return _in_range(i_b[i_o + 2], 10, 200) and _in_range(((((i_b[i_o + 3] ^ 0x80) - 0x80)) & 0xffffffff), 0, 0xfffffff0)  # a, b
+    return _in_range(i_b[i_o + 2], 10, 200) and _in_range((((i_b[i_o + 3] ^ 0x80) - 0x80)) & 0xffffffff, 0, 0xfffffff0)  # a, b
 
 
 def _helper_struct_arg(i_b: bytes, i_o: int) -> bool:

@@ -12,7 +12,7 @@ def _mid_pair(p_b: bytes, p_o: int) -> bool:
 
 
 def _mid_word(i_b: bytes, i_o: int) -> bool:
-    return _mid_pair(i_b, i_o + 8 + (i_b[i_o + 2] & 3) * 4) or _leaf((((_U16(i_b, i_o + 36)[0] + 1)) & 0xffff))  # u16
+    return _mid_pair(i_b, i_o + 8 + (i_b[i_o + 2] & 3) * 4) or _leaf(((_U16(i_b, i_o + 36)[0] + 1)) & 0xffff)  # u16
 
 
 def _helper_call_depth(i_b: bytes, i_o: int) -> bool:

@@ -1,0 +1,110 @@
+"""The optional firmware overlay of a drop: `firmware_status.json` at the header root, beside the
+`neuron_<gen>_arch_isa/` trees. The headers mark an opcode only `// Y` or `// n`; the overlay adds
+what the device firmware does with it (a working body, a stub, nothing), per generation and by
+enumerator name. It is read against its schema (`ir/firmware.schema.json`) and every name against
+that generation's OPCODE enum; a bad overlay is an input error located by JSON pointer. Without
+the file nothing changes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..errors import Diagnostic, Severity, TpbgenError
+from ..ir.firmware import FirmwareFact, FirmwareOverlay
+from ..ir.model import Generation
+from ..resolve import opcode_enum
+
+OVERLAY_NAME = "firmware_status.json"
+__all__ = ["OVERLAY_NAME", "FirmwareFact", "FirmwareOverlay", "read_overlay"]
+
+
+@cache
+def overlay_schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        (resources.files("tpbgen") / "ir" / "firmware.schema.json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _error(message: str, rel: str, pointer: str = "", line: int = 0, col: int = 0) -> Diagnostic:
+    return Diagnostic(
+        message, rel, line, col, Severity.ERROR, "firmware-overlay", pointer=pointer or None
+    )
+
+
+def read_overlay(root: Path, gens: Sequence[Generation], shown: str = "") -> FirmwareOverlay | None:
+    """The overlay at `root` (None when there is none), checked against `gens`. `shown` is how
+    diagnostics name the file (default: the path under `root`'s name)."""
+    import jsonschema
+
+    path = root / OVERLAY_NAME
+    if not path.is_file():
+        return None
+    rel = shown or str(path)
+    raw = path.read_bytes()
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise TpbgenError([_error(f"not UTF-8 text ({exc.reason})", rel)]) from None
+    except json.JSONDecodeError as exc:
+        raise TpbgenError(
+            [_error(f"malformed JSON: {exc.msg}", rel, line=exc.lineno, col=exc.colno)]
+        ) from None
+    except RecursionError:
+        raise TpbgenError([_error("malformed JSON: nested too deeply", rel)]) from None
+    validator = jsonschema.Draft202012Validator(overlay_schema())
+    errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        raise TpbgenError(
+            [
+                _error(
+                    f"schema violation: {e.message}",
+                    rel,
+                    "/" + "/".join(_escape(str(p)) for p in e.absolute_path),
+                )
+                for e in errors
+            ]
+        )
+    known = {g.name: g for g in gens}
+    problems: list[Diagnostic] = []
+    by_gen: dict[str, tuple[FirmwareFact, ...]] = {}
+    for gen_name, entries in doc["generations"].items():
+        where = f"/generations/{_escape(gen_name)}"
+        g = known.get(gen_name)
+        if g is None:
+            problems.append(
+                _error(
+                    f"no generation '{gen_name}' in this drop (it has {', '.join(sorted(known))})",
+                    rel,
+                    where,
+                )
+            )
+            continue
+        enum = opcode_enum(g)
+        values = {m.name: m.value for m in enum.members} if enum is not None else {}
+        facts = []
+        for name, fact in entries.items():
+            if name not in values:
+                problems.append(
+                    _error(
+                        f"the {gen_name} OPCODE enum does not define {name}",
+                        rel,
+                        f"{where}/{_escape(name)}",
+                    )
+                )
+                continue
+            facts.append(FirmwareFact(values[name], name, fact["firmware"], fact.get("note", "")))
+        by_gen[gen_name] = tuple(sorted(facts, key=lambda f: f.opcode))
+    if problems:
+        raise TpbgenError(problems)
+    return FirmwareOverlay(rel, hashlib.sha256(raw).hexdigest(), by_gen)

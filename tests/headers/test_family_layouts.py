@@ -1,0 +1,206 @@
+"""The tensor-tensor, scalar-tensor-tensor, int-wide and tensor-reduce structs against the shelf's
+compile-checked tables (tt-stt-facts.md §2a, §5a, §6a, §9a), through the C compiler, and the line
+facts the shelf gives about their headers (§1a, §3a, §5, §6b, §9a)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tpb_paths import run_checked, tpb_dir
+
+# struct -> (gens, "field=offset ..." as the shelf prints gcc's output)
+LAYOUTS = {
+    "S3S3D3_TT": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 in0_in1_dtype=12 out_dtype=13 op=14 num_active_channels=15 "
+        "src0_mem_pattern=16 src1_mem_pattern=32 dst_mem_pattern=48",
+    ),
+    "S2S2D2_STT": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 src0_mem_pattern=12 src1_mem_pattern=24 op0=36 op1=37 "
+        "reverse_operands=38 imm0_src=39 in0_in1_dtype=40 out_dtype=41 num_active_channels=42 "
+        "imm0_dtype=43 accumulator_cmd=44 reserved=45 dst_mem_pattern=48 imm0=60",
+    ),
+    "S2S2D2D2_TT": (
+        ("maverick",),
+        "header=0 events=4 in0_in1_dtype=12 out0_out1_dtype=13 op=14 num_active_channels=15 "
+        "src0_mem_pattern=16 src1_mem_pattern=28 dst0_mem_pattern=40 dst1_mem_pattern=52",
+    ),
+    "S4D4_TR": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 src_mem_pattern=12 in_dtype=32 out_dtype=33 num_active_channels=34 "
+        "negated=35 op=36 op_dim=37 mask_enable=38 reserved1=39 dst_mem_pattern=44",
+    ),
+}
+
+
+def test_family_layouts(cc: str, tmp_path: Path, gen: str) -> None:
+    body = []
+    mine = {k: v for k, (gens, v) in LAYOUTS.items() if gen in gens}
+    for name, fields in mine.items():
+        t = f"NEURON_ISA_TPB_{name}_STRUCT"
+        body.append(f'    printf("{name} sizeof=%u", (unsigned)sizeof({t}));')
+        for f in (kv.split("=")[0] for kv in fields.split()):
+            body.append(f'    printf(" {f}=%u", (unsigned)offsetof({t}, {f}));')
+        body.append('    printf("\\n");')
+    # the nibble order of DTYPE_PAIR: dtype_lo in bits 3..0 (src0), dtype_hi in bits 7..4 (src1)
+    body.append(
+        "    { NEURON_ISA_TPB_INST_UNION u; memset(&u, 0, sizeof u); u.raw[12] = 0x9A;"
+        ' printf("pair %u %u\\n", (unsigned)u.s3s3d3_tt.in0_in1_dtype.dtype_lo,'
+        " (unsigned)u.s3s3d3_tt.in0_in1_dtype.dtype_hi); }"
+    )
+    src = tmp_path / "p.c"
+    src.write_text(
+        '#include <stdio.h>\n#include <string.h>\n#include <stddef.h>\n#include "aws_neuron_isa_tpb_util.h"\n'
+        "int main(void) {\n" + "\n".join(body) + "\n    return 0;\n}\n"
+    )
+    exe = tmp_path / "p"
+    run_checked(
+        [
+            cc,
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(tpb_dir(gen)),
+            str(src),
+            "-o",
+            str(exe),
+        ]
+    )
+    lines = run_checked([str(exe)]).splitlines()
+    want = [f"{k} sizeof=64 {v}" for k, v in mine.items()] + ["pair 10 9"]
+    assert lines == want
+
+
+def _lines(gen: str, stem: str) -> list[str]:
+    return (tpb_dir(gen) / f"aws_neuron_isa_tpb_{stem}.h").read_text().splitlines()
+
+
+def _fn(lines: list[str], name: str) -> int:
+    return next(k for k, x in enumerate(lines, 1) if x.startswith(f"// fn {name}("))
+
+
+def _enum_line(gen: str, name: str) -> int:
+    lines = _lines(gen, "common")
+    return next(k for k, x in enumerate(lines, 1) if f"NEURON_ISA_TPB_OPCODE_{name} =" in x)
+
+
+@pytest.mark.parametrize(
+    ("name", "where"),
+    [
+        ("TENSOR_TENSOR_ARITH_OP", (163, 166, 171, 174)),
+        ("TENSOR_TENSOR_BITVEC_OP", (164, 167, 172, 175)),
+        ("TENSOR_REDUCE_ARITH_OP", (165, 168, 173, 176)),
+        ("TRANSPOSE_TENSOR_REDUCE_BITVEC_OP", (218, 222, 227, 230)),
+        ("TENSOR_REDUCE_RANGE_CHECK", (238, 235, 240, 243)),
+        ("SCALAR_TENSOR_TENSOR_ARITH", (239, 236, 241, 244)),
+        ("SCALAR_TENSOR_TENSOR_BITVEC", (240, 237, 242, 245)),
+        ("TENSOR_TENSOR_SCAN_ARITH", (292, 295, 305, 311)),
+    ],
+)
+def test_common_opcode_lines(gen: str, name: str, where: tuple[int, ...]) -> None:
+    k = ("sunda", "cayman", "mariana", "maverick").index(gen)
+    assert _enum_line(gen, name) == where[k]
+
+
+def test_gen_only_opcodes(gen: str) -> None:
+    text = "\n".join(_lines(gen, "common"))
+    bf16 = {"TENSOR_TENSOR_ADD_BF16": 223, "TENSOR_TENSOR_MULT_BF16": 224, "TENSOR_REDUCE_ADD_BF16": 225,
+            "TENSOR_REDUCE_MAX_BF16": 226, "TENSOR_TENSOR_SUB_BF16": 228}  # fmt: skip
+    for name, line in bf16.items():
+        assert (f"OPCODE_{name} =" in text) == (gen == "sunda")
+        if gen == "sunda":
+            assert _enum_line(gen, name) == line
+    assert ("OPCODE_TENSOR_TENSOR_INT_WIDE = 0xf3" in text) == (gen == "maverick")
+    if gen == "maverick":
+        assert _enum_line(gen, "TENSOR_TENSOR_INT_WIDE") == 320
+    rc = next(x for x in text.splitlines() if "TENSOR_REDUCE_RANGE_CHECK =" in x)
+    assert rc.endswith("= 0x9c, // n, workaround with other instructions, to be removed")
+    assert (tpb_dir(gen) / "aws_neuron_isa_tpb_s2s2d2d2_tt.h").exists() == (gen == "maverick")
+
+
+def test_s3s3d3_tt_lines(gen: str) -> None:
+    lines = _lines(gen, "s3s3d3_tt")
+    assert lines[26] == "typedef struct NEURON_ISA_TPB_S3S3D3_TT_STRUCT {"
+    assert lines[38] == (
+        "ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S3S3D3_TT_STRUCT) == 64, "
+        '"Error: NEURON_ISA_TPB_S3S3D3_TT_STRUCT is NOT 64B.");'
+    )
+    assert "// src0 low, src1 high" in lines[29]
+    if gen == "sunda":
+        want = {"is_valid_copy_cast_predicated": 94, "is_valid_tensor_tensor_bf16": 116,
+                "has_valid_tensor_tensor_bf16_op": 180, "tensor_tensor_bf16_access_pattern_check": 214,
+                "s3s3d3_tt_src_dst_dtype": 229, "has_valid_tensor_tensor_bf16_in_dtype": 244}  # fmt: skip
+        assert [x.split("(")[0] for x in lines[54:57]] == ["//     && is_valid_dtype"] * 3
+        assert lines[133] == "// }" and lines[185] == "// }" and lines[232] == "// }"
+        assert lines[246] == "// }"
+        assert "NC_v2 only" in lines[19] or "NC_v2 only" in lines[20]
+        assert "64-bit" in lines[255] and "Cayman" in lines[255]
+    else:
+        want = {"is_valid_s3s3d3_tt": 50, "is_valid_copy_cast_predicated": 93,
+                "s3s3d3_tt_src_element_cnt_check": 116, "s3s3d3_tt_dst_element_cnt_check": 123,
+                "has_copy_cast_predicated_opcode": 142, "s3s3d3_tt_valid_int_signness": 170,
+                "s3s3d3_tt_src_dst_dtype": 182, "s3s3d3_copy_cast_pred_src1_dst_dtype": 195}  # fmt: skip
+        assert lines[111] == "// }" and lines[179] == "// }" and lines[188] == "// }"
+        assert "is_shift_op" in lines[185]
+        c64 = 237 if gen in ("mariana", "maverick") else 207
+        assert "64-bit" in lines[c64 - 1] and "Cast" in lines[c64]
+    for name, line in want.items():
+        assert _fn(lines, name) == line, name
+
+
+def test_s2s2d2_stt_lines(gen: str) -> None:
+    lines = _lines(gen, "s2s2d2_stt")
+    assert lines[23] == "typedef struct NEURON_ISA_TPB_S2S2D2_STT_STRUCT {"
+    assert lines[42].startswith("ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2S2D2_STT_STRUCT) == 64,")
+    assert re.search(r"reserved\[3\];", "\n".join(lines[24:42]))
+    assert any(x.rstrip().endswith("// 12  (48 - 60)") for x in lines[24:42])  # the quoted quirk
+    if gen in ("mariana", "maverick"):
+        want = {"is_valid_scalar_tensor_tensor": 54, "is_valid_tensor_tensor_scan": 85,
+                "s2s2d2_stt_src_element_cnt_check": 153, "s2s2d2_stt_dst_element_cnt_check": 160,
+                "has_tensor_tensor_scan_opcode": 172, "has_valid_tensor_tensor_scan_op": 211,
+                "s2s2d2_stt_imm0_dtype": 230, "has_zero_accum_cmd": 251}  # fmt: skip
+        assert lines[82] == "// }" and lines[110] == "// }" and lines[213] == "// }"
+        assert all("is_valid_dtype(" in x for x in lines[88:92])  # dtype gates 89-92(+93)
+    else:
+        want = {"is_valid_scalar_tensor_tensor": 54, "has_valid_s2s2d2_stt_immediate": 142,
+                "has_valid_scalar_tensor_tensor_op": 200, "s2s2d2_stt_src_dst_dtype": 221,
+                "s2s2d2_stt_imm0_dtype": 228, "has_valid_s2s2d2_stt_accum_cmd": 234}  # fmt: skip
+        assert lines[81] == "// }"
+    for name, line in want.items():
+        assert _fn(lines, name) == line, name
+
+
+def test_s2s2d2d2_tt_lines(gen: str) -> None:
+    if gen != "maverick":
+        pytest.skip("MAVERICK only")
+    lines = _lines(gen, "s2s2d2d2_tt")
+    assert [x.split()[1] for x in lines[34:38]] == [
+        "src0_mem_pattern;", "src1_mem_pattern;", "dst0_mem_pattern;", "dst1_mem_pattern;"
+    ]  # fmt: skip
+    assert "NOT" in lines[22] and "indirect" in lines[22]
+    assert _fn(lines, "is_valid_tensor_tensor_int_wide") == 50 and lines[78] == "// }"
+    assert _fn(lines, "is_valid_tt_int_wide_op") == 81 and lines[89] == "// }"
+    assert _fn(lines, "tt_int_wide_op_dtype_constraints") == 92 and lines[116] == "// }"
+
+
+def test_s4d4_tr_lines(gen: str) -> None:
+    lines = _lines(gen, "s4d4_tr")
+    assert lines[27] == "typedef struct NEURON_ISA_TPB_S4D4_TR_STRUCT {"
+    assert lines[40] == "} NEURON_ISA_TPB_S4D4_TR_STRUCT;"
+    assert lines[42].startswith("ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S4D4_TR_STRUCT) == 64,")
+    assert lines[12].startswith("// NEURON_ISA_TPB_S4D4_TR_STRUCT") and lines[23].startswith("//")
+    assert _fn(lines, "has_valid_reduce_negated") == 96 and lines[104] == "// }"
+    if gen == "sunda":
+        assert "Bf16" in lines[16] and "Bf16" in lines[17]
+        assert _fn(lines, "is_valid_tensor_reduce_bf16") == 79 and lines[85] == "// }"
+        assert _fn(lines, "tensor_reduce_arith") == 129 and lines[133] == "// }"
+        assert _fn(lines, "has_valid_tensor_reduce_bf16_in_dtype") == 172 and lines[173] == "// }"
+        assert _fn(lines, "tensor_reduce_bf16_access_pattern_check") == 176 and lines[178] == "// }"
+    else:
+        assert all("is_valid_dtype_64(" in x for x in lines[78:80])
