@@ -380,3 +380,72 @@ def test_c_variant_is_right(
     root = make_variant(tmp_path, C_VARIANTS[name], gen)
     gcc_accepts(cc, root, gen)
     assert_right(cc, root, generate(root, tmp_path / "out", capsys), tmp_path, gen)
+
+
+# -- other ways a real tree may be written ----------------------------------------------------
+def utf8_byte_order_marks(tpb: Path) -> None:
+    """Every header saved with a UTF-8 byte-order mark (gcc skips it)."""
+    for h in sorted(tpb.glob("*.h")):
+        h.write_text("\ufeff" + read_text(h), encoding="utf-8", newline="")
+
+
+def identity_line_directives(tpb: Path) -> None:
+    """A header generator's `#line N "its own name"` after each block, numbering as it is."""
+    text = read_text(tpb / COMMON)
+    lines = text.split("\n")
+    at = next(k for k, ln in enumerate(lines) if ln.startswith(OPCODE_ENUM))
+    # the directive stands on line at + 1 and names the line after it, at + 2
+    lines.insert(at, f'#line {at + 2} "{COMMON}"')
+    (tpb / COMMON).write_text("\n".join(lines), encoding="utf-8", newline="")
+    replace_in(tpb / COMMON, TS_PTR, f'#line 1 "{COMMON}"\n#line 9000\n' + TS_PTR)
+
+
+def conditional_blocks_inside_the_enum(tpb: Path) -> None:
+    """Enumerators under `#if`/`#else` inside the OPCODE enum (a feature switch of the tree)."""
+    replace_in(
+        tpb / COMMON,
+        TS_ARITH,
+        "#if defined(__GNUC__) && !defined(TPB_WITHOUT_TENSOR_SCALAR)\n"
+        + TS_ARITH
+        + "#else\n    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_UNUSED = 0x43, // n, unused\n#endif\n",
+    )
+
+
+def prototypes_before_definitions(tpb: Path) -> None:
+    """A prototype of a helper ahead of its definition (and a second, redundant one)."""
+    proto = "STATIC inline bool s3d3_ts_reserved_zero(NEURON_ISA_TPB_INST_UNION i);\n"
+    replace_in(tpb / ASSERT, RESERVED_FN, proto + proto + "\n" + RESERVED_FN)
+
+
+def anonymous_members_and_bitfields(tpb: Path) -> None:
+    """A record with anonymous struct and union members and bitfields beside them (its layout
+    is proven against gcc); no validator reads it."""
+    replace_in(
+        tpb / COMMON,
+        CONSTS,
+        CONSTS + "\ntypedef struct NEURON_ISA_TPB_TRACE_ENTRY {\n    uint8_t kind : 3;\n"
+        "    uint8_t hint : 5;\n    union {\n        uint32_t word;\n        struct { uint16_t lo; uint16_t hi; };\n"
+        "    };\n    uint64_t stamp : 40;\n    uint8_t tail;\n} NEURON_ISA_TPB_TRACE_ENTRY;",
+    )
+
+
+OTHER: dict[str, Edit] = {
+    "utf8-byte-order-marks": utf8_byte_order_marks,
+    "identity-line-directives": identity_line_directives,
+    "conditional-blocks-inside-enum": conditional_blocks_inside_the_enum,
+    "prototypes-before-definitions": prototypes_before_definitions,
+    "anonymous-members-and-bitfields": anonymous_members_and_bitfields,
+}
+
+
+@pytest.mark.parametrize(("name", "gen"), [(n, GENS[k % 4]) for k, n in enumerate(sorted(OTHER))])
+def test_other_variant_is_right(
+    name: str, gen: str, tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = make_variant(tmp_path, OTHER[name], gen)
+    gcc_accepts(cc, root, gen)
+    outcome = generate(root, tmp_path / "out", capsys)
+    assert_right(cc, root, outcome, tmp_path, gen)
+    got = opcode_statuses(outcome.package, gen)
+    for op, (member, maintained, note) in STATUS_WANTED.items():
+        assert got[op][:3] == [member, maintained, note], (hex(op), got[op])
