@@ -324,9 +324,10 @@ def packed_enum_separate_typedef(tpb: Path) -> None:
 
 
 def constants_too_large_for_their_type(tpb: Path) -> None:
-    """Constants C converts (a `static const uint8_t` initialised with 0x1FF is 0xFF) and
-    comparisons of narrow fields with constants out of their range (always false or true in C,
-    after the integer promotions)."""
+    """Constants C converts (a `static const uint8_t` initialised with 0x1FF is 0xFF), a
+    literal too large for any type (gcc warns and keeps its low 64 bits, an unsigned long long)
+    and comparisons of narrow fields with constants out of their range (always false or true in
+    C, after the integer promotions)."""
     replace_in(
         tpb / COMMON,
         CONSTS,
@@ -337,6 +338,8 @@ def constants_too_large_for_their_type(tpb: Path) -> None:
         tpb / ASSERT,
         RESERVED,
         "    return( (i.s3d3_ts.reserved0[0] != 0x1FFU) && (i.s3d3_ts.reserved0[0] != 300)\n"
+        "            && (i.s3d3_ts.reserved0[0] != 0x1FFFFFFFFFFFFFFFF) && (0x1FFFFFFFFFFFFFFFF == 0xFFFFFFFFFFFFFFFFULL)\n"
+        "            && (i.s3d3_ts.reserved0[2] - 0x1FFFFFFFFFFFFFFFF != 0U)\n"
         "            && (i.s3d3_ts.reserved0[1] + 0x100000000 > 0xFFFFFFFFU)\n"
         "            && (NEURON_ISA_TPB_WRAPPED_FILL == 0xFFU) && (NEURON_ISA_TPB_WRAPPED_NEG == -128)\n"
         "            && ((uint8_t)(i.s3d3_ts.reserved0[0] + 0x1FF) == (uint8_t)(i.s3d3_ts.reserved0[0] - 1))\n"
