@@ -198,6 +198,30 @@ def test_front_end_variant_is_right(
         assert "neuron_shared/tpb_limits.h" in inputs, inputs
     if name == "def-file-inside-enum":
         assert f"neuron_{gen}_arch_isa/tpb/tpb_tensor_scalar_opcodes.def" in inputs, inputs
+    if name in ("include-root-header", "def-file-inside-enum"):
+        # the package ships the file beside its headers: its C backend compiles and agrees
+        assert c_backend_agrees(outcome.package, gen)
+
+
+_C_BACKEND = """
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import importlib
+m = importlib.import_module("tpb_isa." + sys.argv[2])
+rng = np.random.default_rng(3)
+words = rng.integers(0, 256, size=(2000, 64), dtype=np.uint8)
+words[:, 0] = rng.choice([op for ops in m.TOP_LEVEL.values() for op in ops], size=2000)
+print(bool((m.validate_batch(words, backend="c") == m.validate_batch(words, backend="numpy")).all()))
+"""
+
+
+def c_backend_agrees(package: Path, gen: str) -> bool:
+    run = subprocess.run(
+        [sys.executable, "-c", _C_BACKEND, str(package), gen], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip() == "True"
 
 
 # -- C in positions the vendored drop does not use --------------------------------------------
@@ -250,7 +274,8 @@ def stdint_limit_macros(tpb: Path) -> None:
 
 
 def designated_initializer_table(tpb: Path) -> None:
-    """A file-scope table spelled with designators, read by a validator."""
+    """File-scope tables spelled with designators (an index, an enumerator; the size of one
+    without a declared size is its largest index + 1), read by a validator."""
     replace_in(
         tpb / COMMON,
         CONSTS,
@@ -258,10 +283,17 @@ def designated_initializer_table(tpb: Path) -> None:
         + "\nstatic const uint8_t NEURON_ISA_TPB_RESERVED_VALUE[4] = { [3] = 0U, [1] = 9U, [0] = 0U };",
     )
     replace_in(
+        tpb / COMMON,
+        HEADER_STRUCT,
+        "static const uint8_t NEURON_ISA_TPB_OPCODE_CLASS[] = { [NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP] = 1U, 2U };\n"
+        + HEADER_STRUCT,
+    )
+    replace_in(
         tpb / ASSERT,
         RESERVED,
         "    return( (i.s3d3_ts.reserved0[0] == NEURON_ISA_TPB_RESERVED_VALUE[3])\n"
-        "            && (NEURON_ISA_TPB_RESERVED_VALUE[1] == 9U) && (NEURON_ISA_TPB_RESERVED_VALUE[2] == 0U)\n",
+        "            && (NEURON_ISA_TPB_RESERVED_VALUE[1] == 9U) && (NEURON_ISA_TPB_RESERVED_VALUE[2] == 0U)\n"
+        "            && (NEURON_ISA_TPB_OPCODE_CLASS[0x44] == 2U) && (NEURON_ISA_TPB_OPCODE_CLASS[0x42] == 0U)\n",
     )
 
 
