@@ -109,6 +109,10 @@ class CValidators:
         )
         return out.view(np.bool_)
 
+    def c_path(self, name: str, where: str, reason: str) -> CPath:
+        """Top-level validator `name` decided by this backend (see CPath)."""
+        return CPath(self, name, where, reason)
+
     def _lib(self) -> tuple[Any, Any]:
         loaded = self.load()
         if loaded is None:
@@ -116,3 +120,44 @@ class CValidators:
                 f"the C validators of {self.generation} cannot be built: {self._error}"
             )
         return loaded
+
+
+class CPath:
+    """A top-level validator the runtime decides with the headers' C: tpbgen held its
+    translations to the C at generate time and they disagreed (`reason` says on which word), so
+    `validate`, `explain` and `validate_batch` run the compiled C for it on every backend. Where
+    the C backend cannot be built, a word that reaches it raises UntranslatedPredicate rather
+    than get the translation's answer."""
+
+    def __init__(self, c: CValidators, name: str, where: str, reason: str) -> None:
+        self.c = c
+        self.name = name
+        self.where = where
+        self.reason = reason
+
+    def _available(self) -> None:
+        if self.c.load() is None:
+            from .decoding import UntranslatedPredicate
+
+            raise UntranslatedPredicate(
+                self.name,
+                self.where,
+                f"{self.reason}; the C backend is unavailable: {self.c.error}",
+            )
+
+    def check(self, word: bytes, offset: int = 0) -> bool:
+        """The C's verdict on the 64-byte word at `offset`."""
+        self._available()
+        w = np.frombuffer(word, dtype=np.uint8, count=64, offset=offset).reshape(1, 64)
+        return bool(self.c.run(self.name, w)[0])
+
+    def explain(self, word: bytes, offset: int = 0) -> str | None:
+        """None when the C accepts the word, else that it rejects it (the C gives no reason)."""
+        if self.check(word, offset):
+            return None
+        return f"{self.name}: rejected by the headers' C (decided in C: {self.reason})"
+
+    def vector(self, cols: Any, offset: int = 0) -> npt.NDArray[np.bool_]:
+        """The C's verdicts on a batch (`vector.Cols`: its words as an (N, 64) array)."""
+        self._available()
+        return self.c.run(self.name, cols.W)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NoReturn
 
-from .codec import DecodeError, Word, as_bytes
+from .codec import DecodeError, Word, as_bytes, int_arg
 from .enums import InfoEnum
 
 WORD_SIZE = 64
@@ -49,12 +49,13 @@ class Decoder:
 
     def decodable(self, opcode: int) -> bool:
         """True when this generation's OPCODE enum defines the value and binds it to an ingested
-        struct."""
-        return opcode in self.structs
+        struct. TypeError for an `opcode` that is no integer, ValueError outside 0..255."""
+        return int_arg(opcode, "opcode", 0, 255) in self.structs
 
     def status(self, opcode: int) -> OpcodeStatus:
         """What this generation says about an opcode byte: its name, whether the OPCODE enum
         defines it and it decodes, its maintenance marker and note, the struct it is bound to."""
+        opcode = int_arg(opcode, "opcode", 0, 255)
         try:
             op = self.opcodes(opcode)
         except ValueError:
@@ -74,7 +75,7 @@ class Decoder:
         """The instruction as the struct bound to its opcode byte; DecodeError when it has none."""
         b = as_bytes(word)
         if len(b) != WORD_SIZE:
-            raise DecodeError(f"a TPB instruction word is 64 bytes, this one has {len(b)}")
+            raise DecodeError(f"word: a TPB instruction word is 64 bytes, this one has {len(b)}")
         cls = self.structs.get(b[0])
         if cls is None:
             st = self.status(b[0])
@@ -142,7 +143,7 @@ class Validators:
 
     def validators_for(self, opcode: int) -> tuple[str, ...]:
         """The top-level validators responsible for an opcode (empty when the headers give none)."""
-        return self.dispatch.get(opcode, ())
+        return self.dispatch.get(int_arg(opcode, "opcode", 0, 255), ())
 
     def validate(self, word: Word, backend: str = "python") -> bool:
         """True when a top-level validator responsible for the word's opcode accepts it.

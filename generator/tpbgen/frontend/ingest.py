@@ -28,6 +28,7 @@ from .build import build, line_token_columns
 from .comments import SourceLines
 from .dialect import reduce_dialect
 from .discover import GenerationSource, discover
+from .lexer import lexer_choice
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits
 from .mapping_json import read_mapping
@@ -538,6 +539,8 @@ def _ingest_root(
                     facts.append(header_facts(p.src, p.files))
                 except TpbgenError as exc:
                     facts.append(exc)
+        if misses:  # the lexer's check against pycparser's runs while the first cpp does
+            lexer_choice()
         done = 0  # misses completed
         for item in probed:
             try:

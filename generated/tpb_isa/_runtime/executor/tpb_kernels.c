@@ -12,7 +12,9 @@
 
 #include "tpb_kernels.h"
 
-/* dtype codes */
+/* The executor's semantic codes, never a drop's values (family.ENUMS names them; the Python side
+   maps each drop's values to them by name; tests/executor/test_enum_binding.py holds them equal):
+   dtypes */
 enum { D_INT8 = 2, D_UINT8 = 3, D_INT16 = 4, D_UINT16 = 5, D_BF16 = 6, D_FP16 = 7,
        D_INT32 = 8, D_UINT32 = 9, D_FP32 = 10, D_FP32R = 11, D_E3M4 = 13, D_E4M3 = 14,
        D_E5M2 = 15 };
