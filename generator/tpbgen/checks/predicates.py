@@ -374,7 +374,9 @@ class _Prover:
         stubs += [(s.name, s.where, s.reason) for s in self.tr.batch_stubs]
         text += "".join(f"_v_{n} = untranslated({n!r}, {w!r}, {r!r})\n" for n, w, r in stubs)
         exec(compile(text, f"<tpbgen: {self.gen.name} batch translation>", "exec"), ns)
-        for n in self.tr.rowwise:  # word by word through the scalar translation, as batch.py runs it
+        for (
+            n
+        ) in self.tr.rowwise:  # word by word through the scalar translation, as batch.py runs it
             ns[f"_v_{n}"] = vector.rowwise(self.scalar[f"_{n}"])
         return ns
 
