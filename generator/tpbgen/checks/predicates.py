@@ -30,6 +30,7 @@ from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, Severity
 from ..ir.model import Generation
+from ..translate.to_python import py_literal
 from ..translate.validators import (
     BATCH_HELPERS,
     VALIDATOR_HELPERS,
@@ -382,7 +383,11 @@ class _Prover:
 
 
 def _consts(tr: TranslatedGen) -> str:
-    return "".join(f"{name} = {value!r}\n" for name, value in tr.consts)
+    # a float as the package writes it (an infinity or a NaN has no literal: float('inf'))
+    return "".join(
+        f"{name} = {py_literal(value) if isinstance(value, (float, tuple)) else repr(value)}\n"
+        for name, value in tr.consts
+    )
 
 
 def _exc(exc: BaseException) -> str:
