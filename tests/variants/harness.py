@@ -1,7 +1,8 @@
 """The variant-drop harness: copy one generation of the vendored drop, apply one edit (which must
 say it applied), then hold tpbgen to "right or refused" against the variant's own C.
 
-Right: gcc accepts the variant; `tpbgen generate` exits 0 having proven every layout against the
+Right: gcc accepts the variant; `tpbgen generate` (a cold run, in a cache of the variant's own that
+the agreement check then reads its IR from) exits 0 having proven every layout against the
 compiler (its verify-cc step); and in the generated package every top-level validator, `validate()`
 and `validate_batch()` agree with the variant's own compiled C on at least 5,000 words (seeds,
 one- and multi-field mutations, edge words and random words of the validators' opcodes), and
@@ -12,6 +13,7 @@ Refused: exit 2 with a located message (`file:line`) and no traceback.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -78,8 +80,22 @@ class Outcome:
     package: Path
 
 
+def ir_cache(out: Path) -> Path:
+    """A cache of the variant's own, empty when `generate` starts (so its run is a cold one):
+    the agreement check then reads the IR generate made instead of ingesting again."""
+    return out.parent / "ir-cache"
+
+
 def generate(root: Path, out: Path, capsys: object) -> Outcome:
-    code = main(["generate", "--headers", str(root), "--out", str(out), "--no-cache"])
+    before = os.environ.get("TPBGEN_CACHE_DIR")
+    os.environ["TPBGEN_CACHE_DIR"] = str(ir_cache(out))
+    try:
+        code = main(["generate", "--headers", str(root), "--out", str(out)])
+    finally:
+        if before is None:
+            del os.environ["TPBGEN_CACHE_DIR"]
+        else:
+            os.environ["TPBGEN_CACHE_DIR"] = before
     o, e = capsys.readouterr()  # type: ignore[attr-defined]
     assert "Traceback" not in e and "internal error" not in e, e
     return Outcome(code, o, e, out)
@@ -98,7 +114,7 @@ gen_name = "GEN"
 m = importlib.import_module(f"tpb_isa.{gen_name}")
 batch = importlib.import_module(f"tpb_isa.{gen_name}.batch")
 validators = importlib.import_module(f"tpb_isa.{gen_name}.validators")
-g = ingest_root(Path(tpb).parent.parent, use_cache=False)[0].gen
+g = ingest_root(Path(tpb).parent.parent, [gen_name])[0].gen  # (the IR generate cached)
 tops = dict(m.TOP_LEVEL)
 pointers = frozenset(f.name for f in g.functions if f.params and f.params[0].by_pointer)
 clib = cpredicates.build(cc, Path(tpb), tuple(tops), Path(tmp), opt="-O1", by_pointer=pointers)
@@ -157,6 +173,7 @@ def agree_with_c(
         ],
         capture_output=True,
         text=True,
+        env={**os.environ, "TPBGEN_CACHE_DIR": str(ir_cache(package))},
     )
     assert proc.returncode == 0, proc.stderr
     doc: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])

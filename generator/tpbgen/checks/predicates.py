@@ -30,6 +30,7 @@ from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, Severity
 from ..ir.model import Generation
+from ..translate.to_python import py_literal
 from ..translate.validators import (
     BATCH_HELPERS,
     VALIDATOR_HELPERS,
@@ -403,11 +404,19 @@ class _Prover:
         stubs += [(s.name, s.where, s.reason) for s in self.tr.batch_stubs]
         text += "".join(f"_v_{n} = untranslated({n!r}, {w!r}, {r!r})\n" for n, w, r in stubs)
         exec(compile(text, f"<tpbgen: {self.gen.name} batch translation>", "exec"), ns)
+        for (
+            n
+        ) in self.tr.rowwise:  # word by word through the scalar translation, as batch.py runs it
+            ns[f"_v_{n}"] = vector.rowwise(self.scalar[f"_{n}"])
         return ns
 
 
 def _consts(tr: TranslatedGen) -> str:
-    return "".join(f"{name} = {value!r}\n" for name, value in tr.consts)
+    # a float as the package writes it (an infinity or a NaN has no literal: float('inf'))
+    return "".join(
+        f"{name} = {py_literal(value) if isinstance(value, (float, tuple)) else repr(value)}\n"
+        for name, value in tr.consts
+    )
 
 
 def _exc(exc: BaseException) -> str:

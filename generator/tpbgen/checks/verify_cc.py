@@ -65,7 +65,7 @@ def _probe_source(
                 expected.append((s.name, path, off, None, None))
             else:
                 lines.append(
-                    f"  {{ {c} v; unsigned char b[sizeof v]; memset(&v, 0, sizeof v); v.{path} = ({f.type.spelled})~0u;"
+                    f"  {{ {c} v; unsigned char b[sizeof v]; memset(&v, 0, sizeof v); v.{path} = ({f.type.spelled})~({f.type.spelled})0;"
                     f' memcpy(b, &v, sizeof v); for (size_t k = 0; k < sizeof v; k++) printf("%02x", b[k]); printf("\\n"); }}'
                 )
                 expected.append(

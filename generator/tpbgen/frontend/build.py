@@ -662,11 +662,9 @@ class _Builder:
             for x in items:
                 if isinstance(x, c_ast.NamedInitializer):
                     index = x.name[0] if len(x.name) == 1 else None
-                    if isinstance(index, c_ast.ArrayDesignator):  # (pycparser 3)
-                        index = index.expr
-                    if index is None or isinstance(index, c_ast.ID):
+                    if not isinstance(index, c_ast.ArrayDesignator):  # `.field = `, `[i][j] = `
                         raise NotConstant("a designator other than one array index", x.expr)
-                    k = self.evaluator().eval_int(index)
+                    k = self.evaluator().eval_int(index.expr)
                     x = x.expr
                 out[k] = x
                 k += 1

@@ -324,6 +324,9 @@ def physical_markers(text: str, source: Callable[[str], bytes | None]) -> str:
     cpp skipping lines (the same numbering) or a directive of that file. Which one is decided by
     the file's own text (`source(name)`, its bytes): the first directive at or after the current
     line whose target is the marker's. A tree without directives is returned as it is."""
+    directives = {name: _directives(source(name)) for name in set(_entered(text))}
+    if not any(directives.values()):
+        return text  # (the common case: one pass of a regex, not a loop over every line)
     frames: list[_Frame] = []
     out: list[str] = []
     changed = False
@@ -336,7 +339,7 @@ def physical_markers(text: str, source: Callable[[str], bytes | None]) -> str:
             continue
         n, name, flags = int(m.group(1)), m.group(2), m.group(3).split()
         if "1" in flags:
-            frames.append(_Frame(name, name, 0, n, _directives(source(name))))
+            frames.append(_Frame(name, name, 0, n, directives.get(name, ())))
             out.append(ln)
             continue
         if "2" in flags and frames:

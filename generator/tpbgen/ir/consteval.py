@@ -22,8 +22,9 @@ from .ctypes import PLAIN_CHAR_SIGNED
 
 # Bumped when an evaluation rule changes the value a constant gets: the IR cache key includes it,
 # so an IR built under the old rule is not reused (2: char constants signed, floats rounded to
-# their type, constants converted to their declared type).
-CONSTEVAL_VERSION = 2
+# their type, constants converted to their declared type; 3: integer literals too large for long
+# typed as gcc types them).
+CONSTEVAL_VERSION = 3
 
 
 class NotConstant(Exception):
@@ -65,13 +66,21 @@ def parse_int_literal(text: str) -> CValue:
     else:
         v = int(t)
     unsigned = "u" in suffix
+    decimal = not t.startswith("0")
+    if v > 0xFFFF_FFFF_FFFF_FFFF or (decimal and not unsigned and v > 0x7FFF_FFFF_FFFF_FFFF):
+        if decimal:  # gcc: an __int128 (or unsigned __int128), which tpbgen does not model
+            raise ValueError("a decimal constant too large for long: gcc makes it an __int128")
+        # gcc, "integer constant is too large for its type": its low 64 bits, an unsigned long
+        return CValue(v & 0xFFFF_FFFF_FFFF_FFFF, True, 64)
     bits = 64 if "l" in suffix or v > 0xFFFFFFFF else 32
     if bits == 32 and not unsigned and v > 0x7FFFFFFF:
         # C11 6.4.4.1: a hex or octal literal that does not fit int is unsigned int; a decimal one is long
-        if t.startswith("0"):
+        if not decimal:
             unsigned = True
         else:
             bits = 64
+    if bits == 64 and not unsigned and v > 0x7FFF_FFFF_FFFF_FFFF:
+        unsigned = True  # a hex or octal literal that does not fit long is unsigned long
     return CValue(v, unsigned, bits)
 
 
