@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import constants, enums, structs
 from .batch import decode_batch, explain_batch, validate_batch
+from .bench import random_words
 from .decode import (
     AsmError,
     OpcodeStatus,
@@ -43,6 +44,7 @@ __all__ = [
     "from_dict",
     "opcode_decodable",
     "opcode_status",
+    "random_words",
     "structs",
     "to_dict",
     "validate",

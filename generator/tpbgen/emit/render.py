@@ -22,6 +22,7 @@ from .. import __version__
 from ..ir.model import Generation
 from ..resolve import MaintenanceStatus
 from ..templating import environment, runtime_api, support_files, template_root
+from ..translate.chain import chains
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.validators import TranslatedGen
 from .context import GenCtx, build_context
@@ -96,9 +97,19 @@ def gen_context(gen: Generation, tr: TranslatedGen, has_executor: bool) -> GenCt
         except BatchUnsupported as exc:
             # the scalar translation runs it; the batch path raises UntranslatedPredicate for it
             batch_stubs.append((lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}"))
+    # the test-bench toolkit's chains: each top-level validator's terms as batch functions
+    chain_rows = []
+    for ch in chains(gen, tr):
+        try:
+            terms = [("\n".join(em.function(t.fn)), t.name, t.fn.name) for t in ch.terms]
+        except BatchUnsupported:
+            continue  # its validator is not vectorised: no stimulus or coverage through it
+        batch += [code for code, _, _ in terms]
+        chain_rows.append((ch.validator, [(n, f) for _, n, f in terms], ch.constants))
     family = importlib.import_module("tpbgen.templates.support.family")
     extra: dict[str, Any] = {
         "batch_functions": batch,
+        "chains": chain_rows,
         "batch_stubs": batch_stubs,
         "executes": [op for op, member, _ in ctx.decode if member in family.HANDLERS],
         "refuses": [op for op, member, _ in ctx.decode if member not in family.HANDLERS],
