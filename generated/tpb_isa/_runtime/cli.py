@@ -3,6 +3,7 @@
     python -m tpb_isa disasm FILE [--gen G] [--format text|json] [--explain]
     python -m tpb_isa asm FILE.s -o FILE.bin [--gen G]
     python -m tpb_isa explain HEX [--gen G]
+    python -m tpb_isa cover STIM.bin [--gen G] [--html OUT.html]
 
 `disasm` reads raw binary or hex text (whitespace, newlines and a `0x` per word allowed; `-` is
 standard input) and prints one line per 64-byte word: byte offset, the word's hex, its text
@@ -142,6 +143,24 @@ def explain(args: argparse.Namespace, package: ModuleType, out: TextIO, err: Tex
     return OK if not why else FINDINGS
 
 
+def cover(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    """Predicate coverage of a stimulus file (see coverage.py): the text report, and
+    `--html FILE` the HTML page."""
+    m = _generation(package, args.gen)
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as e:
+        raise InputError(f"{args.file}: {e.strerror or e}") from None
+    report = m.coverage(read_words(data, args.file))
+    out.write(report.text())
+    if args.html:
+        try:
+            Path(args.html).write_text(report.html(), encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"{args.html}: {e.strerror or e}") from None
+    return OK
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m tpb_isa", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -157,10 +176,14 @@ def parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="decode, disassemble and explain one word")
     e.add_argument("hex", help="the word as 128 hex digits")
     e.add_argument("--gen", "-g")
+    c = sub.add_parser("cover", help="predicate coverage of a stimulus file")
+    c.add_argument("file", help="raw binary or hex text; - for standard input")
+    c.add_argument("--gen", "-g")
+    c.add_argument("--html", help="also write the report as an HTML page here")
     return p
 
 
-COMMANDS = {"disasm": disasm, "asm": asm, "explain": explain}
+COMMANDS = {"disasm": disasm, "asm": asm, "explain": explain, "cover": cover}
 
 
 def main(

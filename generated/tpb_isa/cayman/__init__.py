@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import constants, enums, structs
 from .batch import decode_batch, explain_batch, validate_batch
-from .bench import random_words
+from .bench import coverage, random_words
 from .decode import (
     AsmError,
     OpcodeStatus,
@@ -35,6 +35,7 @@ __all__ = [
     "UntranslatedPredicate",
     "asm",
     "constants",
+    "coverage",
     "decode",
     "decode_batch",
     "disasm",

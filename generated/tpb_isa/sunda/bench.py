@@ -10,7 +10,10 @@ from __future__ import annotations
 from typing import Final
 
 from .._runtime import check_api
+from .._runtime.coverage import Coverage
+from .._runtime.coverage import coverage as _coverage
 from .._runtime.stimulus import Stimulus
+from . import validators as _validators
 from .batch import CHAINS
 from .decode import OPCODE_STRUCT
 from .validators import DISPATCH
@@ -20,3 +23,9 @@ check_api((2, 3), __name__)
 STIMULUS: Final = Stimulus('sunda', CHAINS, DISPATCH, OPCODE_STRUCT)
 random_words = STIMULUS.random_words
 near_misses = STIMULUS.near_misses
+
+
+def coverage(words: object) -> Coverage:
+    """How often each chain term and each C predicate was true and false on `words` (an
+    (N, 64) array, a byte stream, a sequence of words); `.text()` and `.html()` report it."""
+    return _coverage('sunda', words, CHAINS, DISPATCH, _validators)
