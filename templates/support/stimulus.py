@@ -315,12 +315,11 @@ class Stimulus:
     def valid(self, n: int, opcode: int, seed: int = 0) -> Words:
         """`n` valid words of `opcode`: its seeds with fields re-drawn and fields swapped
         between them, each kept only when the whole chain accepts it."""
-        pool = self.seeds(opcode)
         space = self.space(opcode)
         rng = np.random.default_rng([seed, opcode, 0xA11])
         out: list[Words] = []
         have = 0
-        live = pool.copy()
+        live = self.enriched(opcode).copy()
         while have < n:
             m = max(256, min(8192, 2 * (n - have)))
             B = live[rng.integers(0, len(live), size=m)].copy()
@@ -342,6 +341,43 @@ class Stimulus:
             if len(good):
                 live = np.vstack([live, good])[-4096:]
         return np.vstack(out)[:n] if out else np.zeros((0, 64), dtype=np.uint8)
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019
+    def enriched(self, opcode: int) -> Words:
+        """The seeds and, beside them, valid variants with zero fields made non-zero (a zero
+        element count, a zero channel count are corners the repair's zeroing favours)."""
+        space = self.space(opcode)
+        rng = np.random.default_rng([opcode, 0xE17])
+        live = self.seeds(opcode)
+        found = [live]
+        # fields of one name in different places (the src and dst element counts, every index
+        # of them) are set together, to small non-zero values: the rules that compare them
+        # ("the same element count") then hold away from zero too
+        families: dict[tuple[str, int], dict[str, list[Slot]]] = {}
+        for s in space.slots:
+            leaf = s.name.rsplit(".", 1)[-1]
+            families.setdefault((leaf.split("[")[0], s.size), {}).setdefault(leaf, []).append(s)
+        twins = [list(f.values()) for f in families.values() if any(len(g) > 1 for g in f.values())]
+        moves: list[list[list[Slot]]] = twins + [[[s]] for s in space.slots]
+        for _ in range(32):  # one move per word and round: local steps keep most words valid
+            B = live[rng.integers(0, len(live), size=2048)].copy()
+            pick = rng.integers(0, len(moves), size=len(B))
+            if twins:  # half the moves set a family of twins
+                pair = rng.random(len(B)) < 0.5
+                pick[pair] = rng.integers(0, len(twins), size=int(pair.sum()))
+            for k in np.unique(pick):
+                rows = np.flatnonzero(pick == k)
+                for group in moves[int(k)]:
+                    value = rng.integers(1, 9, size=rows.size).astype(np.uint64)
+                    for s in group:
+                        space.pools.put(B, rows, s, value)
+            good = B[space.chain.matrix(B).all(axis=0)]
+            if len(good):
+                found.append(good)
+                live = np.vstack([live, good])[-4096:]
+        out = np.unique(np.vstack(found), axis=0)
+        out.flags.writeable = False
+        return out
 
     # -- near misses ----------------------------------------------------------------------
     def near_misses(self, n: int, opcode: int, seed: int = 0) -> tuple[Words, tuple[str, ...]]:

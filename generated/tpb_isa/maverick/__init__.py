@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import constants, enums, structs
 from .batch import decode_batch, explain_batch, validate_batch
-from .bench import coverage, random_words
+from .bench import coverage, info, info_batch, random_words
 from .decode import (
     AsmError,
     OpcodeStatus,
@@ -43,6 +43,8 @@ __all__ = [
     "explain",
     "explain_batch",
     "from_dict",
+    "info",
+    "info_batch",
     "opcode_decodable",
     "opcode_status",
     "random_words",
