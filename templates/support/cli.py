@@ -4,6 +4,8 @@
     python -m tpb_isa asm FILE.s -o FILE.bin [--gen G]
     python -m tpb_isa explain HEX [--gen G]
     python -m tpb_isa cover STIM.bin [--gen G] [--html OUT.html]
+    python -m tpb_isa run PROG [--gen G] [--init STATE.npz] [--trace OUT.jsonl]
+    python -m tpb_isa trace-diff A.jsonl B.jsonl
 
 `disasm` reads raw binary or hex text (whitespace, newlines and a `0x` per word allowed; `-` is
 standard input) and prints one line per 64-byte word: byte offset, the word's hex, its text
@@ -161,6 +163,54 @@ def cover(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextI
     return OK
 
 
+def run(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    """Run a program on a fresh machine (or the state of `--init STATE.npz`: arrays `sbuf`,
+    `psum`, `registers`, each optional), tracing each instruction to `--trace`."""
+    m = _generation(package, args.gen)
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as e:
+        raise InputError(f"{args.file}: {e.strerror or e}") from None
+    words = read_words(data, args.file)
+    ex = m.Executor(trace=args.trace, trace_bytes=args.trace_bytes) if args.trace else m.Executor()
+    if args.init:
+        try:
+            with np.load(args.init) as state:
+                for name in ("sbuf", "psum", "registers"):
+                    if name in state:
+                        target = getattr(ex, name)
+                        if state[name].shape != target.shape:
+                            raise InputError(
+                                f"{args.init}: {name} has shape {state[name].shape}, "
+                                f"the machine's is {target.shape}"
+                            )
+                        target[:] = state[name]
+        except (OSError, ValueError) as e:
+            raise InputError(f"{args.init}: {e}") from None
+    try:
+        n = ex.run_program(words)
+    except Exception as e:  # an executor error names the instruction
+        err.write(f"error: {args.file}: {e}\n")
+        return FINDINGS
+    finally:
+        if ex._trace is not None:
+            ex._trace.close()
+    err.write(f"run: {n} instructions executed\n")
+    return OK
+
+
+def trace_diff(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    """The first divergence of two traces, by instruction and field; exit 1 when they differ."""
+    from .trace import diff
+
+    try:
+        why = diff(args.a, args.b)
+    except (OSError, ValueError) as e:
+        raise InputError(str(e)) from None
+    out.write((why or "the traces agree") + "\n")
+    return FINDINGS if why else OK
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m tpb_isa", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -180,10 +230,26 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("file", help="raw binary or hex text; - for standard input")
     c.add_argument("--gen", "-g")
     c.add_argument("--html", help="also write the report as an HTML page here")
+    r = sub.add_parser("run", help="execute a program, optionally tracing it")
+    r.add_argument("file", help="raw binary or hex text; - for standard input")
+    r.add_argument("--gen", "-g")
+    r.add_argument("--init", help="initial state: an .npz with sbuf, psum, registers")
+    r.add_argument("--trace", help="write a JSON Lines trace (tpb-isa-trace/1) here")
+    r.add_argument("--trace-bytes", choices=("bytes", "hash"), default="bytes")
+    t = sub.add_parser("trace-diff", help="the first divergence of two traces")
+    t.add_argument("a")
+    t.add_argument("b")
     return p
 
 
-COMMANDS = {"disasm": disasm, "asm": asm, "explain": explain, "cover": cover}
+COMMANDS = {
+    "disasm": disasm,
+    "asm": asm,
+    "explain": explain,
+    "cover": cover,
+    "run": run,
+    "trace-diff": trace_diff,
+}
 
 
 def main(
