@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import constants, enums, structs
 from .batch import decode_batch, explain_batch, validate_batch
-from .bench import coverage, info, info_batch, random_words
+from .bench import compat, coverage, info, info_batch, random_words
 from .decode import (
     AsmError,
     OpcodeStatus,
@@ -34,6 +34,7 @@ __all__ = [
     "OpcodeStatus",
     "UntranslatedPredicate",
     "asm",
+    "compat",
     "constants",
     "coverage",
     "decode",
