@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from .codec import as_bytes
-from .decoding import DecodeError
+from .codec import DecodeError, as_bytes
 
 
 @dataclass(frozen=True)
