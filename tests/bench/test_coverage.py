@@ -36,6 +36,22 @@ def test_coverage_counts_terms_and_predicates_both_ways() -> None:
     assert "both" in cov.text() and "<table>" in cov.html()
 
 
+def test_valid_words_and_misses_reach_every_falsifiable_term_both_ways() -> None:
+    """10^4 valid words and misses per opcode: every term a field change can make fail is seen
+    both ways; the rest are true on every word (the opcode byte, checks of the other opcodes)."""
+    mod = gen_module("cayman")
+    stim = mod.bench.STIMULUS
+    for op in stim.opcodes():
+        chain = stim.space(op).chain
+        valid = mod.random_words(8000, opcode=op, seed=6)
+        missed, _ = stim.misses(2000, op, seed=6)
+        rows = mod.coverage(np.vstack([valid, missed])).terms[chain.validator]
+        both = {t for t, c in rows if c.both}
+        assert {chain.names[j] for j in stim.falsifiable(op, 6)} <= both
+        assert all(c.false == 0 for t, c in rows if t not in both)
+        assert len(both) >= 0.8 * len(rows), f"{op:#04x}: {len(both)} of {len(rows)}"
+
+
 def test_cover_from_the_command_line(tmp_path: Path) -> None:
     mod = gen_module("sunda")
     stim = tmp_path / "stim.bin"

@@ -383,11 +383,20 @@ class Stimulus:
     def near_misses(self, n: int, opcode: int, seed: int = 0) -> tuple[Words, tuple[str, ...]]:
         """`n` words of `opcode` that fail exactly one term of its validator's chain, spread
         over every term a re-drawn field was seen to make fail, and the term each fails."""
+        return self._misses(n, opcode, seed, alone=True)
+
+    def misses(self, n: int, opcode: int, seed: int = 0) -> tuple[Words, tuple[str, ...]]:
+        """`n` words of `opcode`, each failing its named term (others may fail with it), spread
+        over every term a re-drawn field makes fail: with the valid words, they reach both ways
+        the terms that never fail alone (an enum check a stricter one repeats)."""
+        return self._misses(n, opcode, seed, alone=False)
+
+    def _misses(self, n: int, opcode: int, seed: int, alone: bool) -> tuple[Words, tuple[str, ...]]:
         space = self.space(opcode)
         names = space.chain.names
-        rng = np.random.default_rng([seed, opcode, 0xBAD])
+        rng = np.random.default_rng([seed, opcode, 0xBAD if alone else 0xBAE])
         base = self.valid(max(512, min(n, 8192)), opcode, seed)
-        fails = self.failable(opcode, seed)
+        fails = self.failable(opcode, seed) if alone else self.falsifiable(opcode, seed)
         if not fails:
             raise ValueError(
                 f"{self.generation}: no near miss of opcode {opcode:#04x} fails one rule alone"
@@ -407,7 +416,9 @@ class Stimulus:
             V = base[rng.integers(0, len(base), size=idx.size)].copy()
             self._break(space, V, want[idx], rng)
             M = space.chain.matrix(V)
-            hit = (~M[want[idx], np.arange(idx.size)]) & (M.sum(axis=0) == len(names) - 1)
+            hit = ~M[want[idx], np.arange(idx.size)]
+            if alone:
+                hit &= M.sum(axis=0) == len(names) - 1
             g = hit.reshape(todo.size, tries)
             got = g.any(axis=1)
             pick = (np.arange(todo.size) * tries + np.argmax(g, axis=1))[got]
@@ -433,9 +444,16 @@ class Stimulus:
             s = space.slots[int(k)]
             space.pools.put(V, rows, s, space.pools.draw(s, rows.size, rng, wild=True))
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019
     def failable(self, opcode: int, seed: int = 0) -> tuple[int, ...]:
         """The chain terms of `opcode` some re-drawn field of a valid word makes fail alone."""
+        return self._calibrate(opcode, seed)[0]
+
+    def falsifiable(self, opcode: int, seed: int = 0) -> tuple[int, ...]:
+        """The chain terms of `opcode` some re-drawn field of a valid word makes fail."""
+        return self._calibrate(opcode, seed)[1]
+
+    @functools.lru_cache(maxsize=64)  # noqa: B019
+    def _calibrate(self, opcode: int, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         space = self.space(opcode)
         base = self.seeds(opcode)
         rng = np.random.default_rng([seed, opcode, 0xFA1])
@@ -444,20 +462,25 @@ class Stimulus:
         for j, d in enumerate(learnt):
             space.deps[j] |= d
         alone = np.zeros(k, dtype=bool)
+        anyhow = np.zeros(k, dtype=bool)
         quiet = 0
         for _ in range(24):
-            before = int(alone.sum())
+            before = int(alone.sum()) + int(anyhow.sum())
             target = np.repeat(np.arange(k), 64)
             V = base[rng.integers(0, len(base), size=target.size)].copy()
             self._break(space, V, target, rng)
             M = space.chain.matrix(V)
             one = M.sum(axis=0) == k - 1
+            anyhow |= ~M.all(axis=1)
             for t in np.flatnonzero(~M.all(axis=1)):
                 alone[t] |= bool((one & ~M[t]).any())
-            quiet = quiet + 1 if int(alone.sum()) == before else 0
+            quiet = quiet + 1 if int(alone.sum()) + int(anyhow.sum()) == before else 0
             if alone.all() or quiet >= 4:
                 break
-        return tuple(int(j) for j in np.flatnonzero(alone))
+        return (
+            tuple(int(j) for j in np.flatnonzero(alone)),
+            tuple(int(j) for j in np.flatnonzero(anyhow)),
+        )
 
     # -- the public entry -----------------------------------------------------------------
     def random_words(

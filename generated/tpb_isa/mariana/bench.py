@@ -34,6 +34,7 @@ INFO: Final = Info(DECODER, Executor)
 info = INFO.info
 info_batch = INFO.info_batch
 near_misses = STIMULUS.near_misses
+misses = STIMULUS.misses
 
 
 def coverage(words: object) -> Coverage:
@@ -63,6 +64,7 @@ __all__ = [
     "coverage",
     "info",
     "info_batch",
+    "misses",
     "near_misses",
     "random_words",
 ]
