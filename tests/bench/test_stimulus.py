@@ -6,6 +6,7 @@ spread over every rule that can fail alone; the hypothesis strategies and their 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,11 +20,18 @@ from tpb_paths import GENERATIONS, tpb_dir
 WORDS_PER_GEN = 100_000
 
 
+_BUILT: dict[str, object] = {}  # gen -> its compiled predicates, built once per session
+
+
 def _c_verdicts(cc: str, gen: str, tmp_path: Path, words: np.ndarray) -> np.ndarray:
     """Each word through the compiled C validator(s) its opcode dispatches to."""
     mod = gen_module(gen)
     dispatch = gen_module(gen, "validators").DISPATCH
-    clib = cpredicates.build(cc, tpb_dir(gen), tuple(mod.TOP_LEVEL), tmp_path, opt="-O1")
+    clib: Any = _BUILT.get(gen)
+    if clib is None:
+        clib = _BUILT[gen] = cpredicates.build(
+            cc, tpb_dir(gen), tuple(mod.TOP_LEVEL), tmp_path, opt="-O1"
+        )
     out = np.zeros(len(words), dtype=bool)
     for name in mod.TOP_LEVEL:
         ops = [op for op, names in dispatch.items() if name in names]
