@@ -117,7 +117,7 @@ def load_generation(gen: str, use_generated: bool) -> tuple[ModuleType, str]:
                 "generated/ has no Executor yet; run `tpbgen generate` or drop --generated"
             )
         return mod, "generated/"
-    from tpbgen.emit.pipeline import build_files
+    from tpbgen.driver import build_files
 
     files, _, _ = build_files(REPO / "vendor_headers")
     root = Path(tempfile.mkdtemp(prefix="tpb_bench_"))

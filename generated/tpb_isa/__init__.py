@@ -14,12 +14,16 @@ from types import ModuleType
 
 from ._runtime import RUNTIME_API
 
+__version__ = '0.1.0'  # the tpbgen that generated it (pyproject's version)
 GENERATIONS: tuple[str, ...] = ('sunda', 'cayman', 'mariana', 'maverick', )
 _MODULES: dict[str, str] = { 'sunda': 'sunda', 'cayman': 'cayman', 'mariana': 'mariana', 'maverick': 'maverick', }
 
 
 def gen(name: str) -> ModuleType:
-    """The subpackage of one generation, by name (`"sunda"`, `"cayman"`, ...)."""
+    """The subpackage of one generation, by name (`"sunda"`, `"cayman"`, ...); TypeError for a
+    `name` that is no str, KeyError for one that names no generation."""
+    if not isinstance(name, str):
+        raise TypeError(f"name: a generation name (str), not {type(name).__name__}")
     try:
         module = _MODULES[name.lower()]
     except KeyError:
@@ -27,4 +31,4 @@ def gen(name: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{module}")
 
 
-__all__ = ["GENERATIONS", "RUNTIME_API", "gen"]
+__all__ = ["GENERATIONS", "RUNTIME_API", "__version__", "gen"]

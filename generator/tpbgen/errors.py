@@ -40,22 +40,8 @@ class Diagnostic:
 
     @property
     def path(self) -> str:
-        """`file` as the user can open it from the current directory: relative to it when the file
-        is below it, absolute otherwise; names like `<libc>/stdint.h` as they are."""
-        if not self.file or self.file.startswith("<"):
-            return self.file
-        p = (
-            self.file
-            if not self.base or os.path.isabs(self.file)
-            else os.path.join(self.base, self.file)
-        )
-        if os.path.isabs(p):
-            try:
-                rel = os.path.relpath(p)
-            except ValueError:  # another drive
-                return p
-            return p if rel.startswith("..") else rel
-        return os.path.normpath(p)
+        """`file` as the user can open it from the current directory (see `shown_path`)."""
+        return shown_path(self.file, self.base)
 
     def where(self) -> str:
         path = self.path
@@ -72,6 +58,22 @@ class Diagnostic:
     def render(self) -> str:
         code = f" [{self.code}]" if self.code else ""
         return f"{self.where()}: {self.severity.value}{code}: {self.message}"
+
+
+def shown_path(file: str, base: str = "") -> str:
+    """`file` (relative to the directory `base`, when given) as the user can open it from the
+    current directory: relative to it when the file is below it, absolute otherwise; names like
+    `<libc>/stdint.h` as they are."""
+    if not file or file.startswith("<"):
+        return file
+    p = file if not base or os.path.isabs(file) else os.path.join(base, file)
+    if os.path.isabs(p):
+        try:
+            rel = os.path.relpath(p)
+        except ValueError:  # another drive
+            return p
+        return p if rel.startswith("..") else rel
+    return os.path.normpath(p)
 
 
 def rebase(diagnostics: Iterable[Diagnostic], base: Path) -> list[Diagnostic]:

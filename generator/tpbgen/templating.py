@@ -14,8 +14,6 @@ from typing import Any
 
 import jinja2
 
-from .translate.to_python import py_literal
-
 
 def template_root() -> Path:
     """The installed templates directory (the repo's templates/ in an editable install)."""
@@ -48,6 +46,9 @@ def _hexint(v: Any) -> str:
     """A constant's value as Python source: an int in hex from 16 up, a float that reads back
     exactly (`float('inf')`, `float('nan')`), a tuple element by element."""
     if isinstance(v, (tuple, float)):
+        # imported here: the translator is not loaded by commands that only render (audit)
+        from .translate.to_python import py_literal
+
         return py_literal(v)
     if isinstance(v, bool) or not isinstance(v, int):
         return repr(v)

@@ -1,18 +1,24 @@
 """`python -m tpb_isa`: listings, assembly and explanations from the command line.
 
     python -m tpb_isa disasm FILE [--gen G] [--format text|json] [--explain]
+                             [--no-addresses] [--no-show-encoding] [--text-only] [--compact]
     python -m tpb_isa asm FILE.s -o FILE.bin [--gen G]
     python -m tpb_isa explain HEX [--gen G]
     python -m tpb_isa cover STIM.bin [--gen G] [--html OUT.html]
     python -m tpb_isa run PROG [--gen G] [--init STATE.npz] [--trace OUT.jsonl]
     python -m tpb_isa trace-diff A.jsonl B.jsonl
+    python -m tpb_isa --version
 
 `disasm` reads raw binary or hex text (whitespace, newlines and a `0x` per word allowed; `-` is
-standard input) and prints one line per 64-byte word: byte offset, the word's hex, its text
-form, and whether the generation's validators accept it (`--explain`: why not). `--format json`
-prints one JSON object per line instead (JSON Lines). Validity comes from the batch validators,
-so a listing costs the text form per word and little else; files of 10^6 words or more report
-progress on standard error.
+standard input) and prints one line per 64-byte word, as objdump does: the byte offset and a
+colon, the word's hex, its text form, and whether the generation's validators accept it as a
+`;` comment (`--explain`: why not). `--no-addresses` and `--no-show-encoding` leave out the
+first two columns, `--text-only` both and the comment (plain assembler source); `--compact`
+leaves out every field at its default. `asm` reads its own listings back: a leading `OFFSET:`
+and a 128-digit encoding column are skipped, so `disasm prog.bin > prog.s; asm prog.s` gives
+the same bytes, whichever options made the listing. `--format json` prints one JSON object per
+line instead (JSON Lines). Validity comes from the batch validators, so a listing costs the text
+form per word and little else; files of 10^6 words or more report progress on standard error.
 
 Exit codes, as tpbgen's: 0 done and every word valid; 1 done, some word invalid (or, for
 `explain`, this word); 2 bad input (unreadable file, odd hex, a line `asm` cannot read), with a
@@ -87,25 +93,42 @@ def _generation(package: ModuleType, name: str | None) -> ModuleType:
     return module
 
 
+def _text_form(m: ModuleType) -> Any:
+    """The generation's TextForm (its `decode` module's TEXT: `m.decode` is the function)."""
+    return sys.modules[f"{m.__name__}.decode"].TEXT
+
+
 def disasm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
     m = _generation(package, args.gen)
     W = read_words(_read(args.file, sys.stdin), args.file)
     n = W.shape[0]
     valid = m.validate_batch(W) if n else np.zeros(0, dtype=bool)
     progress = n >= PROGRESS_FROM
-    for i in range(n):
-        b = W[i].tobytes()
-        text = m.disasm(b)
+    addresses = not (args.no_addresses or args.text_only)
+    encoding = not (args.no_show_encoding or args.text_only)
+    verdicts = not args.text_only
+    texts = _text_form(m).disasm_rows(W, compact=args.compact)
+    for i, text in enumerate(texts):
         ok = bool(valid[i])
-        why = m.explain(b) if args.explain and not ok else ""
+        why = m.explain(W[i]) if args.explain and not ok else ""
         if args.format == "json":
-            rec: dict[str, Any] = {"offset": i * 64, "hex": b.hex(), "text": text, "valid": ok}
+            rec: dict[str, Any] = {
+                "offset": i * 64,
+                "hex": W[i].tobytes().hex(),
+                "text": text,
+                "valid": ok,
+            }
             if args.explain and not ok:
                 rec["reason"] = why
             out.write(json.dumps(rec) + "\n")
         else:
-            verdict = "valid" if ok else "INVALID" + (f": {why}" if why else "")
-            out.write(f"{i * 64:08x}  {b.hex()}  {text}  ; {verdict}\n")
+            cols = [f"{i * 64:08x}:"] if addresses else []
+            if encoding:
+                cols.append(W[i].tobytes().hex())
+            cols.append(text)
+            if verdicts:
+                cols.append("; " + ("valid" if ok else "INVALID" + (f": {why}" if why else "")))
+            out.write("  ".join(cols) + "\n")
         if progress and (i + 1) % PROGRESS_EVERY == 0:
             err.write(f"disasm: {i + 1:,} of {n:,} words\n")
             err.flush()
@@ -129,7 +152,8 @@ def asm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO)
             Path(args.output).write_bytes(words)
         except OSError as e:
             raise InputError(f"{args.output}: {e.strerror or e}") from None
-        err.write(f"asm: {len(words) // 64} words written to {args.output}\n")
+        n = len(words) // 64
+        err.write(f"asm: {n} word{'s' * (n != 1)} written to {args.output}\n")
     return OK
 
 
@@ -211,16 +235,45 @@ def trace_diff(args: argparse.Namespace, package: ModuleType, out: TextIO, err: 
     return FINDINGS if why else OK
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m tpb_isa", description=__doc__.split("\n\n")[0])
+def version(package: ModuleType) -> str:
+    """What `--version` prints: the package's version, what generated it, the runtime API."""
+    api = ".".join(map(str, package.RUNTIME_API))
+    return (
+        f"tpb_isa {package.__version__} (generated by tpbgen {package.__version__}; "
+        f"runtime API {api}; generations: {', '.join(package.GENERATIONS)})"
+    )
+
+
+def parser(package: ModuleType | None = None) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m tpb_isa",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # --version on one line
+    )
+    if package is not None:
+        p.add_argument("--version", action="version", version=version(package))
     sub = p.add_subparsers(dest="command", required=True)
     d = sub.add_parser("disasm", help="list the words of a file, one per line")
     d.add_argument("file", help="raw binary or hex text; - for standard input")
     d.add_argument("--gen", "-g", help="generation (sunda, cayman, mariana, maverick)")
     d.add_argument("--format", choices=("text", "json"), default="text")
     d.add_argument("--explain", action="store_true", help="say why each invalid word is invalid")
-    a = sub.add_parser("asm", help="assemble text into 64-byte words")
-    a.add_argument("file", help="assembly text; - for standard input")
+    d.add_argument("--no-addresses", action="store_true", help="leave out the byte-offset column")
+    d.add_argument(
+        "--no-show-encoding", action="store_true", help="leave out the column of the word's hex"
+    )
+    d.add_argument(
+        "--text-only",
+        action="store_true",
+        help="the text form alone: no offset, no hex, no verdict comment (assembler source)",
+    )
+    d.add_argument(
+        "--compact",
+        action="store_true",
+        help="leave out fields that hold their default (asm fills them in): short, as exact",
+    )
+    a = sub.add_parser("asm", help="assemble text (or a disasm listing) into 64-byte words")
+    a.add_argument("file", help="assembly text or a disasm listing; - for standard input")
     a.add_argument("-o", "--output", required=True, help="output file; - for standard output")
     a.add_argument("--gen", "-g")
     e = sub.add_parser("explain", help="decode, disassemble and explain one word")
@@ -261,7 +314,7 @@ def main(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        args = parser().parse_args(argv)
+        args = parser(package).parse_args(argv)
     except SystemExit as e:
         return BAD_INPUT if e.code else OK
     try:

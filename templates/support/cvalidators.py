@@ -9,7 +9,8 @@ headers' C, so a predicate tpbgen could not translate to Python still runs on th
 
 Backends: "c" (this), "numpy" (the translated array code), "python" (the translated scalar code);
 "auto" is C when it builds and loads (a C compiler and cffi are present), else numpy, and says so
-once. `backend_in_use()` reports the choice.
+once (not at all when the install already said that cffi is missing). `backend_in_use()` reports
+the choice.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class CValidators:
         self._loaded: tuple[Any, Any] | None = None
         self._error: str | None = None
         self._warned = False
+        self._quiet = False  # the install already said why the validators cannot load
 
     def load(self) -> tuple[Any, Any] | None:
         with self._lock:
@@ -51,6 +53,7 @@ class CValidators:
                     self._loaded = self._build()
                 except Exception as exc:  # no compiler, no cffi, an unwritable cache, ...
                     self._error = f"{type(exc).__name__}: {exc}"
+                    self._quiet = cbuild.said_at_install(exc)
             return self._loaded
 
     @property
@@ -68,7 +71,7 @@ class CValidators:
         if backend == "auto":
             if self.load() is not None:
                 return "c"
-            if not self._warned:
+            if not self._warned and not self._quiet:
                 self._warned = True
                 print(
                     f"tpb_isa: the C validators of {self.generation} are unavailable ({self._error}); "
@@ -109,6 +112,10 @@ class CValidators:
         )
         return out.view(np.bool_)
 
+    def c_path(self, name: str, where: str, reason: str) -> CPath:
+        """Top-level validator `name` decided by this backend (see CPath)."""
+        return CPath(self, name, where, reason)
+
     def _lib(self) -> tuple[Any, Any]:
         loaded = self.load()
         if loaded is None:
@@ -116,3 +123,44 @@ class CValidators:
                 f"the C validators of {self.generation} cannot be built: {self._error}"
             )
         return loaded
+
+
+class CPath:
+    """A top-level validator the runtime decides with the headers' C: tpbgen held its
+    translations to the C at generate time and they disagreed (`reason` says on which word), so
+    `validate`, `explain` and `validate_batch` run the compiled C for it on every backend. Where
+    the C backend cannot be built, a word that reaches it raises UntranslatedPredicate rather
+    than get the translation's answer."""
+
+    def __init__(self, c: CValidators, name: str, where: str, reason: str) -> None:
+        self.c = c
+        self.name = name
+        self.where = where
+        self.reason = reason
+
+    def _available(self) -> None:
+        if self.c.load() is None:
+            from .decoding import UntranslatedPredicate
+
+            raise UntranslatedPredicate(
+                self.name,
+                self.where,
+                f"{self.reason}; the C backend is unavailable: {self.c.error}",
+            )
+
+    def check(self, word: bytes, offset: int = 0) -> bool:
+        """The C's verdict on the 64-byte word at `offset`."""
+        self._available()
+        w = np.frombuffer(word, dtype=np.uint8, count=64, offset=offset).reshape(1, 64)
+        return bool(self.c.run(self.name, w)[0])
+
+    def explain(self, word: bytes, offset: int = 0) -> str | None:
+        """None when the C accepts the word, else that it rejects it (the C gives no reason)."""
+        if self.check(word, offset):
+            return None
+        return f"{self.name}: rejected by the headers' C (decided in C: {self.reason})"
+
+    def vector(self, cols: Any, offset: int = 0) -> npt.NDArray[np.bool_]:
+        """The C's verdicts on a batch (`vector.Cols`: its words as an (N, 64) array)."""
+        self._available()
+        return self.c.run(self.name, cols.W)

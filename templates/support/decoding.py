@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NoReturn
 
-from .codec import DecodeError, Word, as_bytes
+from .codec import DecodeError, Word, as_bytes, int_arg
 from .enums import InfoEnum
 
 WORD_SIZE = 64
@@ -24,6 +24,9 @@ class OpcodeStatus:
     maintained: bool | None  # None when the header comment has no maintenance marker
     note: str  # e.g. "use TensorScalarArithOp instead"
     struct: str  # the class it decodes to, or the outside struct's C name, "" when unbound
+    aliases: tuple[
+        str, ...
+    ] = ()  # the value's other C names, its alias enumerators (enums.set_info)
 
 
 class Decoder:
@@ -46,28 +49,33 @@ class Decoder:
 
     def decodable(self, opcode: int) -> bool:
         """True when this generation's OPCODE enum defines the value and binds it to an ingested
-        struct."""
-        return opcode in self.structs
+        struct. TypeError for an `opcode` that is no integer, ValueError outside 0..255."""
+        return int_arg(opcode, "opcode", 0, 255) in self.structs
 
     def status(self, opcode: int) -> OpcodeStatus:
         """What this generation says about an opcode byte: its name, whether the OPCODE enum
         defines it and it decodes, its maintenance marker and note, the struct it is bound to."""
+        opcode = int_arg(opcode, "opcode", 0, 255)
         try:
             op = self.opcodes(opcode)
         except ValueError:
             return OpcodeStatus(opcode, "", False, False, None, "", "")
         cls = self.structs.get(opcode)
         struct = cls.__name__ if cls is not None else self.outside.get(opcode, "")
-        maintained, note = (
-            (op.info.maintained, op.info.note) if isinstance(op, InfoEnum) else (None, "")
+        maintained, note, aliases = (
+            (op.info.maintained, op.info.note, op.info.aliases)
+            if isinstance(op, InfoEnum)
+            else (None, "", ())
         )
-        return OpcodeStatus(opcode, op.name, True, cls is not None, maintained, note, struct)
+        return OpcodeStatus(
+            opcode, op.name, True, cls is not None, maintained, note, struct, aliases
+        )
 
     def decode(self, word: Word) -> Any:
         """The instruction as the struct bound to its opcode byte; DecodeError when it has none."""
         b = as_bytes(word)
         if len(b) != WORD_SIZE:
-            raise DecodeError(f"a TPB instruction word is 64 bytes, this one has {len(b)}")
+            raise DecodeError(f"word: a TPB instruction word is 64 bytes, this one has {len(b)}")
         cls = self.structs.get(b[0])
         if cls is None:
             st = self.status(b[0])
@@ -135,7 +143,7 @@ class Validators:
 
     def validators_for(self, opcode: int) -> tuple[str, ...]:
         """The top-level validators responsible for an opcode (empty when the headers give none)."""
-        return self.dispatch.get(opcode, ())
+        return self.dispatch.get(int_arg(opcode, "opcode", 0, 255), ())
 
     def validate(self, word: Word, backend: str = "python") -> bool:
         """True when a top-level validator responsible for the word's opcode accepts it.

@@ -22,6 +22,7 @@ class MemberInfo:
     comment: str
     maintained: bool | None  # None: no maintenance marker in the comment
     note: str
+    aliases: tuple[str, ...] = ()  # the other C names of the same value, in declaration order
 
 
 _INFO: dict[type[IntEnum], dict[int, MemberInfo]] = {}
@@ -53,8 +54,13 @@ def set_info(
     """Attach the members' info. `lines`, `comments` and `maintained` (None: no maintenance
     marker) run in declaration order, aliases included; a member's C name is `prefix` + its
     Python name unless `c_names` says otherwise (a name the naming rule had to escape); `notes`
-    (the text after a `n,` marker) only for the members that have one. A value two members share
-    gets the info of the one declared last, as in C's enumerator order."""
+    (the text after a `n,` marker) only for the members that have one.
+
+    A value two or more enumerators share (an alias: a second name for an existing value) is one
+    member, named as Python names it, by the name declared first; its info is that name's (C
+    name, file, line, comment) and lists the other names in `aliases`. Its maintenance marker and
+    note are those of the first of its names that has a marker (tpbgen generate warns, at the
+    alias, where two names' markers disagree)."""
     members = list(cls.__members__.items())
     n = len(members)
     comments = comments or [""] * n
@@ -62,10 +68,21 @@ def set_info(
     if not len(lines) == len(comments) == len(maintained) == n:
         raise ValueError(f"{cls.__name__}: the info tables do not have one entry per member")
     c_names, notes = c_names or {}, notes or {}
+    names: dict[int, list[int]] = {}  # each value's declarations, by position
+    for k, (_, m) in enumerate(members):
+        names.setdefault(m.value, []).append(k)
     table: dict[int, MemberInfo] = {}
-    for k, (name, m) in enumerate(members):
-        c_name = c_names.get(name, prefix + name)
-        table[m.value] = MemberInfo(
-            c_name, file, lines[k], comments[k], maintained[k], notes.get(name, "")
+    for value, ks in names.items():
+        first = ks[0]
+        marked = next((k for k in ks if maintained[k] is not None), first)
+        c_name = [c_names.get(members[k][0], prefix + members[k][0]) for k in ks]
+        table[value] = MemberInfo(
+            c_name[0],
+            file,
+            lines[first],
+            comments[first],
+            maintained[marked],
+            notes.get(members[marked][0], ""),
+            tuple(c_name[1:]),
         )
     _INFO[cls] = table

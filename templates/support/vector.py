@@ -4,7 +4,7 @@ for the translated predicates, and the batch validate / decode drivers."""
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -23,30 +23,35 @@ def as_words(words: Any) -> Words:
     if isinstance(words, (bytes, bytearray, memoryview)):
         arr = np.frombuffer(bytes(words), dtype=np.uint8)
         if arr.size % 64:
-            raise ValueError(f"{arr.size} bytes is not a whole number of 64-byte words")
+            raise ValueError(f"words: {arr.size} bytes is not a whole number of 64-byte words")
         return arr.reshape(-1, 64)
     if isinstance(words, np.ndarray):
         if words.dtype.kind in "iu" and words.dtype.itemsize != 1:
             if words.size and (words.min() < 0 or words.max() > 255):
-                raise ValueError(f"words given as {words.dtype} hold values outside 0..255")
+                raise ValueError(f"words: given as {words.dtype} hold values outside 0..255")
             words = words.astype(np.uint8)
         elif words.dtype.itemsize != 1 and words.dtype.kind != "V":
-            raise TypeError(f"words given as an array are uint8 bytes, not {words.dtype}")
+            raise TypeError(f"words: given as an array are uint8 bytes, not {words.dtype}")
         if words.dtype.kind == "V":
             words = np.frombuffer(np.ascontiguousarray(words).tobytes(), dtype=np.uint8)
         arr = np.ascontiguousarray(words).view(np.uint8)
         if arr.ndim == 1:
             if arr.size % 64:
-                raise ValueError(f"{arr.size} bytes is not a whole number of 64-byte words")
+                raise ValueError(f"words: {arr.size} bytes is not a whole number of 64-byte words")
             arr = arr.reshape(-1, 64)
         if arr.ndim != 2 or arr.shape[1] != 64:
-            raise ValueError(f"expected shape (N, 64), got {arr.shape}")
+            raise ValueError(f"words: expected shape (N, 64), got {arr.shape}")
         return arr
+    if not isinstance(words, Iterable) or isinstance(words, str):
+        raise TypeError(
+            "words: a byte stream, an (N, 64) uint8 array or a sequence of words, "
+            f"not {type(words).__name__}"
+        )
     parts = []
     for i, w in enumerate(words):
-        b = as_bytes(w)
+        b = as_bytes(w, f"words[{i}]")
         if len(b) != 64:
-            raise ValueError(f"word {i} has {len(b)} bytes, not 64")
+            raise ValueError(f"words: word {i} has {len(b)} bytes, not 64")
         parts.append(b)
     return as_words(b"".join(parts))
 
@@ -375,6 +380,24 @@ def memo(fn: F) -> F:
     wrapper.__name__ = name
     wrapper.__doc__ = fn.__doc__
     return cast(F, wrapper)
+
+
+def rowwise(scalar: Callable[[bytes, int], Any]) -> VectorCheck:
+    """A top-level validator whose C recurses, as a batch check that runs its scalar
+    translation word by word. The recursion ends in C (and in the scalar translation) because
+    `&&`, `||` and `?:` evaluate one side only; a batch evaluates both sides for every word, so
+    its recursion would not end."""
+
+    def check(words: Any, offset: int) -> npt.NDArray[np.bool_]:
+        W = words.W if isinstance(words, Cols) else as_words(words)
+        return np.fromiter(
+            (bool(scalar(W[i].tobytes(), offset)) for i in range(W.shape[0])),
+            dtype=np.bool_,
+            count=W.shape[0],
+        )
+
+    check.__name__ = getattr(scalar, "__name__", "rowwise")
+    return check
 
 
 def run_batch(check: VectorCheck, words: Words | Cols) -> npt.NDArray[np.bool_]:

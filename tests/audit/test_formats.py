@@ -15,6 +15,7 @@ import pytest
 
 from tpb_paths import HEADER_ROOT, REPO
 from tpbgen.audit import render_audit_markdown
+from tpbgen.errors import shown_path
 from tpbgen.frontend.ingest import ingest_root
 
 from .helpers import copy_generation, edit, run
@@ -192,9 +193,14 @@ def test_markdown_is_deterministic_and_relative() -> None:
 
 
 def test_markdown_cli_matches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same report; the command names each file as it opens from the current directory,
+    AUDIT.md (the library) relative to the header root."""
     r = run(capsys, "--all", "--format", "md")
-    gens = [x.gen for x in ingest_root(HEADER_ROOT)]
-    assert r.out == render_audit_markdown(gens)
+    results = ingest_root(HEADER_ROOT)
+    shown = shown_path(str(HEADER_ROOT.resolve()))
+    library = render_audit_markdown([x.gen for x in results])
+    assert r.out == library.replace("`neuron_", f"`{shown}/neuron_")
+    assert r.out != library and f"`{shown}/neuron_sunda_arch_isa/tpb/" in r.out
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,7 @@ def test_deprecation_status() -> None:
     assert gen_module("sunda").enums.Opcode.TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH.info.line == 221
 
 
+@pytest.mark.smoke
 def test_validate_and_explain_documented_cases() -> None:
     for g in ("sunda", "cayman", "mariana", "maverick"):
         m = gen_module(g)

@@ -10,6 +10,7 @@ dependencies are already present, so `--no-deps`).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -91,3 +92,86 @@ def test_without_a_compiler_it_installs_and_falls_back_to_numpy(tmp_path: Path) 
     assert "executor backend numpy" in run.stdout
     assert run.stdout.count("validators") == 4 and " c\n" not in run.stdout
     assert run.stderr.count("C backend unavailable") == 1, run.stderr  # the executor, once
+
+
+NUMPY_ONLY = r"""
+import sys
+import numpy as np
+import tpb_isa
+from tpb_isa import mariana as m
+ex = m.Executor()
+print("executor backend", ex.backend)
+for g in tpb_isa.GENERATIONS:
+    mod = tpb_isa.gen(g)
+    W = np.zeros((4, 64), np.uint8)
+    W[:, 0] = 0x43
+    mod.validate_batch(W)
+    print("validators", g, mod.batch.batch_backend())
+"""
+
+
+def _numpy_only_venv(tmp_path: Path) -> Path:
+    """A virtual environment that sees numpy and nothing else of this interpreter's packages
+    (no cffi): the interpreter's numpy linked into a directory a .pth file adds to the path."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    numpy_spec = importlib.util.find_spec("numpy")
+    assert numpy_spec is not None and numpy_spec.origin is not None
+    numpy_dir = Path(numpy_spec.origin).parent
+    only = tmp_path / "numpy_only"
+    only.mkdir()
+    for entry in numpy_dir.parent.iterdir():
+        if entry.name == "numpy" or entry.name.startswith(("numpy.", "numpy-")):
+            (only / entry.name).symlink_to(entry)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    (Path(purelib) / "numpy_only.pth").write_text(f"{only}\n")
+    return python
+
+
+def test_without_cffi_nothing_is_compiled_and_it_is_said_once_at_install(tmp_path: Path) -> None:
+    env = {**os.environ, "TPB_ISA_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("PYTHONPATH", None)
+    python = _numpy_only_venv(tmp_path)
+    src = tmp_path / "src"
+    shutil.copytree(REPO / "generated", src)
+    r = subprocess.run(
+        [str(python), "-m", "pip", "install", "-v", "--no-deps", "--disable-pip-version-check",
+         str(src)],
+        capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    said = [line for line in (r.stdout + r.stderr).splitlines() if "nothing was compiled" in line]
+    assert len(said) == 1, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "cffi is not installed" in said[0] and "the executor's C kernels" in said[0]
+    assert all(f"the {g} validators" in said[0] for g in ("sunda", "cayman", "mariana", "maverick"))
+    assert "compiled 5 C extensions" not in r.stdout + r.stderr
+    where = subprocess.run(
+        [str(python), "-c", "import tpb_isa; print(tpb_isa.__file__)"],
+        capture_output=True, text=True, env=env, check=True, cwd=tmp_path,
+    )  # fmt: skip
+    site = Path(where.stdout.strip()).parent
+    prebuilt = sorted(p.name for p in (site / "_prebuilt").iterdir())
+    assert prebuilt == ["NOT_BUILT"], prebuilt  # no .so: nothing compiled
+    script = tmp_path / "numpy_only.py"
+    script.write_text(NUMPY_ONLY)
+    for _ in range(2):  # every run: the numpy paths, not a word on stderr
+        run = subprocess.run(
+            [str(python), str(script)], capture_output=True, text=True, env=env, cwd=tmp_path,
+            timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert "executor backend numpy" in run.stdout
+        assert run.stdout.count("numpy") == 5, run.stdout
+        assert run.stderr == "", run.stderr
+    words = tmp_path / "words.bin"
+    words.write_bytes(bytes(64) + bytes([0x43]) + bytes(63))
+    cli = subprocess.run(
+        [str(python), "-m", "tpb_isa", "disasm", str(words), "--gen", "mariana", "--explain"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert cli.stdout.count("\n") == 2 and cli.stderr == "", cli.stdout + cli.stderr
+    assert not (tmp_path / "cache").exists()

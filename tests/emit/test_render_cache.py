@@ -1,4 +1,4 @@
-"""The rendered-package cache (emit/pipeline.py): a warm `generate` renders nothing and writes the
+"""The rendered-package cache (render_cache.py, driver.py): a warm `generate` renders nothing and writes the
 same bytes and says the same things as a cold one, and a rendering is never served for other
 inputs, templates or tpbgen code. Behaviour only: speed is benchmarks/generate.py's."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tpbgen import templating
+from tpbgen import driver, templating
 from tpbgen.cli import main
-from tpbgen.emit import pipeline, render
+from tpbgen.emit import render
 
 HEADER = (
     "/*\n * toy\n * ISA header for NC-v9.\n */\n#include <stdint.h>\n#include <stdbool.h>\n"
@@ -61,7 +61,7 @@ def no_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_: object) -> None:
         raise AssertionError("translated or rendered although the cache holds the result")
 
-    monkeypatch.setattr(pipeline, "translate", refuse)
+    monkeypatch.setattr(driver, "translate", refuse)
     monkeypatch.setattr(render, "render", refuse)
 
 
@@ -143,20 +143,20 @@ def test_a_header_edited_after_ingest_is_refused_not_shipped(
     the IR; a header edited between the ingest and the render is refused by name, nothing is
     written and nothing rendered is cached."""
     header = drop / "neuron_toy_arch_isa" / "tpb" / "aws_neuron_isa_tpb_common.h"
-    real = pipeline.ingest_root
+    real = driver.ingest_root
 
     def ingest_then_edit(*args: object, **kwargs: object) -> object:
         results = real(*args, **kwargs)  # type: ignore[arg-type]
         header.write_text(HEADER.replace("s.a < 7", "s.a < 8"))
         return results
 
-    monkeypatch.setattr(pipeline, "ingest_root", ingest_then_edit)
+    monkeypatch.setattr(driver, "ingest_root", ingest_then_edit)
     out = tmp_path / "out"
     code, _, err = generate(capsys, drop, out)
     assert code == 2 and "changed-during-read" in err
     assert "neuron_toy_arch_isa/tpb/aws_neuron_isa_tpb_common.h" in err and "run again" in err
     assert not out.exists() and render_entries(tmp_path) == []
-    monkeypatch.setattr(pipeline, "ingest_root", real)
+    monkeypatch.setattr(driver, "ingest_root", real)
     code, _, err = generate(capsys, drop, out)  # one version throughout: generated
     assert code == 0, err
     shipped = out / "tpb_isa" / "toy" / "_c"

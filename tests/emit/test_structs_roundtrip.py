@@ -63,6 +63,7 @@ def test_dtype_matches_layout(gen: str, c_name: str, cls: type[Any]) -> None:
             )
 
 
+@pytest.mark.smoke
 def test_default_instance_is_zero_bytes_but_a_valid_header() -> None:
     """Defaults are zero, except the header's inst_word_len: it counts the word's 4-byte units,
     the value has_valid_neuron_header requires (NEURON_ISA_TPB_INST_NBYTES / 4)."""

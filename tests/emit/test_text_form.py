@@ -359,10 +359,10 @@ def test_cli_listing_of_a_large_file(tmp_path: Path) -> None:
     for i in (0, 1, 999, 1000, 54321, n - 1):
         offset, hexw, rest = lines[i].split("  ", 2)
         body, verdict = rest.rsplit("  ; ", 1)
-        assert int(offset, 16) == 64 * i and hexw == W[i].tobytes().hex()
+        assert offset == f"{64 * i:08x}:" and hexw == W[i].tobytes().hex()
         assert verdict == ("valid" if valid[i] else "INVALID") and m.asm(body) == W[i].tobytes()
-    source = tmp_path / "words.s"
-    source.write_text("\n".join(line.split("  ", 2)[2].rsplit("  ; ", 1)[0] for line in lines))
+    source = tmp_path / "words.s"  # the listing as it is: asm skips its offset and hex columns
+    source.write_bytes(text.stdout)
     out = tmp_path / "again.bin"
     assembled = _cli("asm", str(source), "-o", str(out), "--gen", "mariana")
     assert assembled.returncode == 0, assembled.stderr
@@ -375,6 +375,112 @@ def test_cli_listing_of_a_large_file(tmp_path: Path) -> None:
     assert records[bad]["reason"] == m.explain(W[bad].tobytes()) and records[0]["text"] == m.disasm(
         W[0]
     )
+
+
+LISTING_OPTIONS = [
+    (),
+    ("--compact", "--explain"),
+    ("--no-addresses",),
+    ("--no-show-encoding", "--compact"),
+    ("--text-only",),
+]
+
+
+@pytest.mark.parametrize("gen", ["mariana", "sunda"])
+def test_cli_listings_reassemble_whatever_their_columns(gen: str, tmp_path: Path) -> None:
+    """10^4 words (half plain random bytes, half the round-trip corpus: valid or not, decodable
+    or not), split among the listing options, through `disasm` and then `asm`: the same bytes.
+    The text is what the library says, the columns are where each option puts them."""
+    m = gen_module(gen)
+    n = 10_000 // 2  # per generation
+    rng = np.random.default_rng(23)
+    W = np.concatenate([corpus(gen, n // 2, 5), rng.integers(0, 256, (n - n // 2, 64), np.uint8)])
+    W[0] = np.frombuffer(w.s3d3_ts(op0=w.MULT), dtype=np.uint8)
+    rng.shuffle(W[1:])
+    parts = np.array_split(W, len(LISTING_OPTIONS))
+    for opts, part in zip(LISTING_OPTIONS, parts, strict=True):
+        path = tmp_path / "words.bin"
+        path.write_bytes(part.tobytes())
+        listing = _cli("disasm", str(path), "--gen", gen, *opts)
+        assert listing.returncode in (0, 1), listing.stderr
+        lines = listing.stdout.decode().splitlines()
+        assert len(lines) == part.shape[0]
+        source, out = tmp_path / "words.s", tmp_path / "again.bin"
+        source.write_bytes(listing.stdout)
+        assembled = _cli("asm", str(source), "-o", str(out), "--gen", gen)
+        assert assembled.returncode == 0, (opts, assembled.stderr)
+        assert out.read_bytes() == path.read_bytes(), opts
+        for i in (0, 1, part.shape[0] - 1):
+            word = part[i].tobytes()
+            text = m.disasm(word, compact="--compact" in opts)
+            cols = lines[i].split("  ")
+            if "--text-only" in opts:
+                assert lines[i] == text and ";" not in text
+                continue
+            assert cols[-1] in ("; valid", "; INVALID") or cols[-1].startswith("; INVALID: ")
+            expected = [f"{i * 64:08x}:", word.hex(), text]
+            if "--no-addresses" in opts:
+                expected.remove(f"{i * 64:08x}:")
+            if "--no-show-encoding" in opts:
+                expected.remove(word.hex())
+            assert "  ".join(cols[:-1]) == "  ".join(expected), (opts, lines[i])
+
+
+def test_compact_form_is_shorter_and_exact() -> None:
+    """`compact=True` leaves out fields at their defaults: a typical word's line is well under
+    half as long, every word still reads back, and a default word is its mnemonic alone."""
+    m = gen_module("mariana")
+    word = w.s3d3_ts(op0=w.MULT)
+    full, compact = m.disasm(word), m.disasm(word, compact=True)
+    assert m.asm(compact) == word and len(compact) * 2 < len(full)
+    assert "header=" not in compact and "op0=MULT" in compact
+    S = gen_module("mariana", "structs")
+    E = gen_module("mariana", "enums")
+    plain = S.S3D3_TS(header=S.Header(E.Opcode.TENSOR_SCALAR_ARITH_OP)).to_bytes()
+    assert m.disasm(plain, compact=True) == "TENSOR_SCALAR_ARITH_OP"
+    W = corpus("mariana", 2000, 9)
+    for i in range(W.shape[0]):
+        assert m.asm(m.disasm(W[i], compact=True)) == W[i].tobytes()
+
+
+def test_asm_reads_listing_columns_and_only_them() -> None:
+    """A leading `OFFSET:` and a 128-digit encoding column are skipped; anything else that is
+    not a statement is still an error, located in the line as written."""
+    m = gen_module("mariana")
+    word = w.s3d3_ts(op0=w.MULT)
+    text = m.disasm(word)
+    for line in (
+        f"00000000:  {word.hex()}  {text}  ; valid",
+        f"  40: {word.hex()} {text}",
+        f"{word.hex()}  {text}",
+        f"1c0:\t{text} ; INVALID: why",
+        f"00000000:  .word 0x{word.hex()}",
+    ):
+        assert m.asm(line) == word, line
+    with pytest.raises(m.AsmError, match="without its instruction") as e:
+        m.asm(f"{text}\n00000000:  {word.hex()}  ; valid")
+    assert e.value.where == "2:142"  # just after the columns
+    with pytest.raises(m.AsmError, match="expected a mnemonic") as e:
+        m.asm(f"00000000 {text}")  # an offset without objdump's colon is not a column
+    with pytest.raises(m.AsmError, match="expected a mnemonic"):
+        m.asm(word.hex()[:-2] + "  " + text)  # 126 digits: not an encoding column
+
+
+def test_cli_version(tmp_path: Path) -> None:
+    """`python -m tpb_isa --version`: the package's version, its generator, runtime API and
+    generations, on one line, exit 0."""
+    import tpb_isa
+
+    r = _cli("--version")
+    assert r.returncode == 0, r.stderr
+    api = ".".join(map(str, tpb_isa.RUNTIME_API))
+    assert r.stdout.decode() == (
+        f"tpb_isa {tpb_isa.__version__} (generated by tpbgen {tpb_isa.__version__}; "
+        f"runtime API {api}; generations: {', '.join(tpb_isa.GENERATIONS)})\n"
+    )
+    from tpbgen import __version__
+
+    assert tpb_isa.__version__ == __version__
 
 
 def test_cli_hex_input_explain_and_errors(tmp_path: Path) -> None:

@@ -27,8 +27,9 @@ def test_binding_renders_for_every_generation() -> None:
     for gen in ("sunda", "cayman", "mariana", "maverick"):
         x = importlib.import_module(f"{pkg.__name__}.{gen}.executor")
         assert gen == x.GENERATION and gen == x.Executor.GENERATION
-        assert (x.Executor.HANDLERS.get(0x87) == "_ptr_multi_dual") == (gen == "sunda")
-        assert (x.Executor.HANDLERS.get(0x30) == "_exponential") == (gen in ("mariana", "maverick"))
+        dual = x.Executor.HANDLERS.get(0x87) == "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH"
+        assert dual == (gen == "sunda")
+        assert (x.Executor.HANDLERS.get(0x30) == "EXPONENTIAL") == (gen in ("mariana", "maverick"))
         assert 0x93 in x.REFUSED and tuple(sorted(x.Executor.HANDLERS)) == x.EXECUTABLE
 
 
@@ -45,8 +46,9 @@ def test_readme_fragment_renders_and_lists_every_switch() -> None:
                 f.name,
                 default,
             )
-    for refused in ("0x93", "0x88", "CRC32"):
+    for refused in ("0x93", "0x88"):
         assert refused in text
+    assert "CRC32" not in text  # the refused enumerators need `executor` (executor_readme)
     assert "What each generation executes" not in text  # needs `gens`
 
 
@@ -131,3 +133,46 @@ def test_a_changed_source_is_another_build_and_a_prebuilt_file_is_loaded_first(
     # a prebuilt file this cffi cannot load (here: not an extension at all) falls back
     (prebuilt / edited.filename(prebuilt=True)).write_bytes(b"not a shared object")
     assert cbuild.load_compiled(edited) is not None
+
+
+def test_a_build_at_first_use_says_what_how_to_skip_it_and_how_long_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A vendored tree compiles on first use: one line naming the build, its cache and how to
+    run without it, progress while the compiler runs, and its time when it is done."""
+    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    if cbuild.cffi_missing():
+        pytest.skip("no cffi")
+    monkeypatch.setenv("TPB_ISA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cbuild, "PREBUILT", tmp_path / "prebuilt")
+    monkeypatch.setattr(cbuild, "PROGRESS_EVERY", 0.01)  # a line per 10 ms of the compiler
+    spec = cbuild.Spec(
+        "_tpbtest_progress", "int nine(void) { return 9; }", "int nine(void);", (),
+        what="the test's extension", skip='backend="numpy" runs without it',
+    )  # fmt: skip
+    _, lib = cbuild.load(spec)
+    assert lib.nine() == 9
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (
+        f"tpb_isa: compiling the test's extension (once; cached in {spec.cache_path().parent}; "
+        'backend="numpy" runs without it)'
+    )
+    assert err[-1].startswith("tpb_isa: compiled the test's extension in ")
+    ticks = err[1:-1]
+    assert ticks and all(t.startswith("tpb_isa: compiling the test's extension: ") for t in ticks)
+    cbuild.load(spec)  # cached now: not a word
+    assert capsys.readouterr().err == ""
+
+
+def test_only_a_missing_cffi_the_install_reported_is_a_quiet_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    monkeypatch.setattr(cbuild, "PREBUILT", tmp_path)
+    missing = cbuild.Unavailable("cffi is not installed")
+    assert not cbuild.said_at_install(missing)  # a vendored tree: nothing said yet
+    (tmp_path / cbuild.NOT_BUILT).write_text("cffi is not installed in this environment\n")
+    assert cbuild.said_at_install(missing)
+    assert not cbuild.said_at_install(RuntimeError("the compiler failed"))

@@ -524,11 +524,11 @@ def test_the_fields_an_executor_reads_are_the_decoded_fields(g: Gen) -> None:
     """The executor reads only the fields its handlers need, by precompiled offsets; on random
     words of every opcode it executes, they equal what the full decoder gives."""
     X = g.X.Executor
-    machine = importlib.import_module(f"{load_package().__name__}._runtime.executor.machine")
+    family = importlib.import_module(f"{load_package().__name__}._runtime.family")
     rng = np.random.default_rng(11)
-    for op, handler in X.HANDLERS.items():
-        paths = machine.OPERANDS[handler]
-        read = X._reader(op)
+    for op, name in X.HANDLERS.items():
+        paths = [p for o in family.HANDLERS[name].operands for p in o.fields]
+        read = X._binder(op).read
         for _ in range(50):
             b = bytearray(rng.integers(0, 256, 64, dtype=np.uint8).tobytes())
             b[0] = op

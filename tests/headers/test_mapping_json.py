@@ -70,6 +70,7 @@ def all_names(gen: str) -> set[str]:
     return {n for part in m.values() for lst in part.values() for n in lst}
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize("gen", GENERATIONS)
 def test_shape(gen: str) -> None:
     m = mapping(gen)

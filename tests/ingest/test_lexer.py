@@ -8,7 +8,6 @@ other pycparser lexer file."""
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,47 +17,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pycparser import c_lexer
 
+from tpbgen.cli import main
 from tpbgen.frontend import lexer as lexer_mod
 from tpbgen.frontend.dialect import reduce_dialect
 from tpbgen.frontend.discover import discover
-from tpbgen.frontend.lexer import FastLexer, lexer_class
+from tpbgen.frontend.lexer import lex_events, lexer_choice
 from tpbgen.frontend.preprocess import preprocess
 
 REPO = Path(__file__).resolve().parents[2]
 
-fast_lexer_in_use = pytest.mark.skipif(
-    lexer_class() is not FastLexer,
-    reason="the installed pycparser lexer is not the one FastLexer was verified against: "
-    "tpbgen lexes with pycparser's own (test_the_guard covers that choice)",
-)
-
-
-def run(cls: type[Any], text: str, typedefs: Callable[[str], bool]) -> list[tuple[Any, ...]]:
-    """Everything a lexer tells its parser, in order."""
-    events: list[tuple[Any, ...]] = []
-    lx = cls(
-        lambda msg, line, col: events.append(("error", msg, line, col)),
-        lambda: events.append(("{",)),
-        lambda: events.append(("}",)),
-        typedefs,
-    )
-    lx.input(text, "<text>")
-    for _ in range(len(text) + 2):  # (each token consumes a character at least)
-        try:
-            tok = lx.token()
-        except Exception as exc:  # (pycparser's own: `# 5u "f.h"` is int("5u")): the same one
-            events.append(("raised", type(exc).__name__, str(exc)))
-            break
-        if tok is None:
-            break
-        events.append((tok.type, tok.value, tok.lineno, tok.column, lx.filename))
-    else:
-        raise AssertionError("the lexer did not end")
-    return events
+fast_lexer_in_use = pytest.mark.skipif(not lexer_choice().fast, reason=lexer_choice().why)
 
 
 def same_tokens(text: str, typedefs: Callable[[str], bool] = lambda name: False) -> None:
-    assert run(FastLexer, text, typedefs) == run(c_lexer.CLexer, text, typedefs)
+    fast = lexer_choice().cls
+    assert fast is not c_lexer.CLexer
+    assert lex_events(fast, text, typedefs) == lex_events(c_lexer.CLexer, text, typedefs)
 
 
 def header_texts() -> list[Path]:
@@ -220,33 +194,88 @@ def test_generated_soups(parts: list[str], glue: bool) -> None:
     same_tokens(("" if glue else " ").join(parts), typedefs=lambda name: name.startswith("T"))
 
 
-def test_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
-    """FastLexer only with the pycparser lexer file it was verified against; any other (another
-    version, a local patch, a file that cannot be read, one without the tables FastLexer reads)
-    gets pycparser's own."""
-    installed = hashlib.sha256(Path(c_lexer.__file__).read_bytes()).hexdigest()
-    lexer_class.cache_clear()
+@pytest.mark.smoke
+def test_the_installed_lexer_passes_the_check() -> None:
+    """Every pycparser 3 released so far (3.0, 3.1, 3.11, 3.12: their lexers differ in blanks,
+    attributes, keyword tables and where typedef names are told apart) passes the check, so
+    tpbgen parses with FastLexer; the classes it takes itself came from the lexer's answers."""
+    choice = lexer_choice()
+    assert choice.fast, choice.why
+    cls: Any = choice.cls
+    assert {" ", "\t"} <= cls.blank_chars
+    assert "/" not in cls.punctuators and "." not in cls.punctuators  # comments, `.5`
+    assert {"{", "}", ";", ","} <= set(cls.punctuators)
+
+
+class _TypeofKeyword(c_lexer.CLexer):  # type: ignore[misc]
+    """A pycparser whose lexer made `typeof` a keyword token (FastLexer's name path cannot know)."""
+
+    def _match_token(self) -> Any:
+        tok = super()._match_token()
+        if tok is not None and tok.type == "ID" and tok.value == "typeof":
+            tok.type = "TYPEOF"
+        return tok
+
+
+class _Digraphs(c_lexer.CLexer):  # type: ignore[misc]
+    """A pycparser whose lexer reads the digraph `<:` as `[` (FastLexer's `<` shortcut would not)."""
+
+    def _match_token(self) -> Any:
+        if self._lexdata.startswith("<:", self._pos):
+            tok = self._make_token("LBRACKET", "<:", self._pos)
+            self._pos += 2
+            return tok
+        return super()._match_token()
+
+
+def test_a_lexer_that_disagrees_is_not_used() -> None:
+    """The check compares tokens, not file hashes: a lexer whose names are read differently is
+    used as it is (slower), and the reason names the first difference."""
+    choice = lexer_choice(_TypeofKeyword)
+    assert choice.cls is _TypeofKeyword and not choice.fast
+    assert "typeof" in choice.why and "TYPEOF" in choice.why
+
+
+def test_a_punctuator_the_lexer_reads_otherwise_is_left_to_it() -> None:
+    """The shortcut characters come from the lexer's own answers: `<` is left to a lexer that
+    reads `<:` as a digraph, and FastLexer over it still gives its tokens."""
+    choice = lexer_choice(_Digraphs)
+    assert choice.fast, choice.why
+    cls: Any = choice.cls
+    assert "<" not in cls.punctuators and ">" in cls.punctuators
+    text = "int a<:3]; b <= c < d <: e;"
+    assert lex_events(cls, text) == lex_events(_Digraphs, text)
+
+
+def test_missing_tables_say_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pycparser without the tables FastLexer reads gets its own lexer, with the reason."""
+    monkeypatch.setattr(lexer_mod, "_BUCKETS", {})
+    lexer_choice.cache_clear()
     try:
-        expected = FastLexer if installed == lexer_mod.VERIFIED_LEXER_SHA256 else c_lexer.CLexer
-        assert lexer_class() is expected
-        monkeypatch.setattr(lexer_mod, "VERIFIED_LEXER_SHA256", installed)
-        lexer_class.cache_clear()
-        assert lexer_class() is FastLexer
-        monkeypatch.setattr(lexer_mod, "VERIFIED_LEXER_SHA256", "0" * 64)
-        lexer_class.cache_clear()
-        assert lexer_class() is c_lexer.CLexer
-        monkeypatch.setattr(lexer_mod, "VERIFIED_LEXER_SHA256", installed)
-        monkeypatch.setattr(lexer_mod, "_Token", None)  # a table FastLexer reads, gone
-        lexer_class.cache_clear()
-        assert lexer_class() is c_lexer.CLexer
-        monkeypatch.undo()
-        monkeypatch.setattr(lexer_mod, "VERIFIED_LEXER_SHA256", installed)
-        monkeypatch.setattr(c_lexer, "__file__", "/nonexistent/c_lexer.py")
-        lexer_class.cache_clear()
-        assert lexer_class() is c_lexer.CLexer
+        choice = lexer_choice()
+        assert choice.cls is c_lexer.CLexer and "_fixed_tokens_by_first" in choice.why
     finally:
         monkeypatch.undo()
-        lexer_class.cache_clear()
+        lexer_choice.cache_clear()
+
+
+def test_a_run_parsing_without_fastlexer_says_so_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Never silently slower: a run that parsed with pycparser's own lexer says why, once."""
+    monkeypatch.setattr(lexer_mod, "_BUCKETS", {})
+    lexer_choice.cache_clear()
+    try:
+        code = main(
+            ["inspect", "--gen", "sunda", "--no-cache", "--headers", str(REPO / "vendor_headers")]
+        )
+        err = capsys.readouterr().err
+    finally:
+        monkeypatch.undo()
+        lexer_choice.cache_clear()
+    assert code == 0
+    notes = [line for line in err.splitlines() if "[lexer]" in line]
+    assert len(notes) == 1 and "pycparser's own lexer" in notes[0], err
 
 
 @fast_lexer_in_use

@@ -11,10 +11,8 @@ reason; the case's differential test is then a strict xfail).
 from __future__ import annotations
 
 import json
-import math
 import sys
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,13 +21,11 @@ import numpy as np
 import numpy.typing as npt
 
 from tpb_paths import REPO
-from tpbgen.emit.render import BATCH_HELPERS, VALIDATOR_HELPERS
+from tpbgen.checks.corpus import constants, edge_values, elements, fields_read, place
 from tpbgen.frontend.ingest import ingest_root
-from tpbgen.translate.analyses import body_exprs, children
-from tpbgen.translate.c_semantics import ScalarType
-from tpbgen.translate.lir import Call, Const, Expr, LFunction, Load, View
+from tpbgen.translate.lir import LFunction
 from tpbgen.translate.to_numpy import NpEmitter
-from tpbgen.translate.validators import INST_UNION, translate
+from tpbgen.translate.validators import BATCH_HELPERS, INST_UNION, VALIDATOR_HELPERS, translate
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE_ENV = "TPBGEN_UPDATE_GOLDEN"
@@ -144,7 +140,7 @@ def translate_case(case: Path, root: Path) -> Translated:
     tpb = write_tree(case, root)
     tr = translate(ingest_root(root, use_cache=False)[0].gen)
     consts = "".join(f"{n} = {v!r}\n" for n, v in tr.consts)
-    em = NpEmitter()  # one emitter for the whole module, as emit/render.py has it
+    em = NpEmitter()  # one emitter for the whole module, as translate/validators.py has it
     batch = ["\n".join(em.function(lf)) for lf in tr.lowered]
     scalar = _module(SCALAR_BANNER, consts, [f.code for f in tr.functions])
     vector = _module(NUMPY_BANNER, consts, batch)
@@ -203,157 +199,8 @@ def _runtime_on_path() -> None:
 
 
 # -- the words a case is tested on ------------------------------------------------------------
-@dataclass(frozen=True)
-class Field:
-    """A place in the word a case reads: `offset` of its first byte for element 0 of every
-    run-time index, `strides` of those indexes (empty for a fixed field)."""
-
-    offset: int
-    size: int
-    t: ScalarType
-    bit_offset: int | None
-    bit_width: int | None
-    strides: tuple[int, ...]
-
-
-def fields_read(lowered: tuple[LFunction, ...], predicates: tuple[str, ...]) -> list[Field]:
-    """Every field the predicates read, through the helpers they pass the word (or a part of it) to."""
-    by_name = {f.name: f for f in lowered}
-    out: list[Field] = []
-    seen: set[tuple[str, tuple[tuple[str, int, tuple[int, ...]], ...]]] = set()
-
-    def visit(fn: LFunction, bases: dict[str, tuple[int, tuple[int, ...]]]) -> None:
-        key = (fn.name, tuple(sorted((k, v[0], v[1]) for k, v in bases.items())))
-        if key in seen:
-            return
-        seen.add(key)
-        for e in body_exprs(fn.body):
-            expr(e, bases)
-
-    def expr(e: Expr | View, bases: dict[str, tuple[int, tuple[int, ...]]]) -> None:
-        if isinstance(e, Load) and e.view.buf in bases:
-            off, strides = bases[e.view.buf]
-            f = Field(
-                off + e.view.offset.const,
-                e.size,
-                e.t,
-                e.bit_offset,
-                e.bit_width,
-                strides + tuple(s for _, s in e.view.offset.terms),
-            )
-            if f not in out:
-                out.append(f)
-        if isinstance(e, Call) and e.fn in by_name:
-            inner: dict[str, tuple[int, tuple[int, ...]]] = {}
-            for p, a in zip(by_name[e.fn].params, e.args, strict=True):
-                if isinstance(a, View) and a.buf in bases:
-                    off, strides = bases[a.buf]
-                    inner[p.name] = (
-                        off + a.offset.const,
-                        strides + tuple(s for _, s in a.offset.terms),
-                    )
-            visit(by_name[e.fn], inner)
-        for c in children(e):
-            expr(c, bases)
-
-    for name in predicates:
-        visit(by_name[name], {by_name[name].params[0].name: (0, ())})
-    return out
-
-
-def constants(lowered: tuple[LFunction, ...]) -> tuple[list[int], list[float]]:
-    """The numbers the case's code compares with, so the edge values straddle them."""
-    ints: set[int] = set()
-    floats: set[float] = set()
-
-    def walk(e: Expr | View) -> None:
-        if isinstance(e, Const):
-            if isinstance(e.value, float):
-                floats.add(e.value)
-            else:
-                ints.add(int(e.value))
-        for c in children(e):
-            walk(c)
-
-    for fn in lowered:
-        for e in body_exprs(fn.body):
-            walk(e)
-    return sorted(ints), sorted(floats)
-
-
-def edge_values(f: Field, ints: list[int], floats: list[float]) -> list[float]:
-    """0, 1, max, min, the sign boundary (and their neighbours), the case's constants and their
-    neighbours; for floats also +-0, +-inf, NaN, the smallest subnormal, the largest finite, and
-    each constant rounded to float32."""
-    if f.t.kind == "float":
-        big = float(np.finfo(np.float32 if f.t.bits == 32 else np.float64).max)
-        base = [
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            0.5,
-            1.5,
-            2.0,
-            math.inf,
-            -math.inf,
-            math.nan,
-            5e-324 if f.t.bits == 64 else 1e-45,
-            big,
-            -big,
-            16777216.0,
-        ]
-        for c in floats + [float(i) for i in ints]:
-            with np.errstate(over="ignore"):
-                base += [
-                    c,
-                    math.nextafter(c, math.inf),
-                    math.nextafter(c, -math.inf),
-                    float(np.float32(c)),
-                ]
-        return base
-    if f.t.kind == "bool":
-        return [0, 1, 2, 0x80, 0xFF]
-    width = f.bit_width if f.bit_width is not None else f.t.bits
-    signed = f.t.signed
-    lo, hi = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
-    half = 1 << (width - 1)
-    vals = {0, 1, 2, -1, lo, lo + 1, hi, hi - 1, half, half - 1, half + 1}
-    for c in ints:
-        vals |= {c - 1, c, c + 1}
-    return sorted(v for v in vals if lo <= v <= hi or (not signed and -half <= v < 0))
-
-
-def place(word: npt.NDArray[np.uint8], off: int, f: Field, v: float) -> None:
-    """Write `v` into the field at byte `off` of `word` (bits of a bitfield only)."""
-    if off < 0 or off + f.size > word.shape[0]:
-        return
-    if f.t.kind == "float":
-        with np.errstate(over="ignore"):
-            raw = np.array([v], dtype=np.float32 if f.t.bits == 32 else np.float64).tobytes()
-        word[off : off + f.size] = np.frombuffer(raw, dtype=np.uint8)
-        return
-    iv = int(v)
-    if f.bit_width is None:
-        word[off : off + f.size] = np.frombuffer(
-            (iv % (1 << (8 * f.size))).to_bytes(f.size, "little"), dtype=np.uint8
-        )
-        return
-    assert f.bit_offset is not None
-    cur = int.from_bytes(word[off : off + f.size].tobytes(), "little")
-    mask = ((1 << f.bit_width) - 1) << f.bit_offset
-    cur = (cur & ~mask) | ((iv << f.bit_offset) & mask)
-    word[off : off + f.size] = np.frombuffer(cur.to_bytes(f.size, "little"), dtype=np.uint8)
-
-
-def _elements(f: Field, limit: int = 4) -> Iterator[int]:
-    """The byte offsets of a field's first `limit` elements along each run-time index."""
-    offs = [f.offset]
-    for s in f.strides:
-        offs = [o + k * s for o in offs for k in range(limit)]
-    yield from offs
-
-
+# (the fields a case reads and their edge values: tpbgen.checks.corpus, which generate's own
+# predicate proof builds its words from)
 N_RANDOM = 1024
 N_EDGE = 2048
 
@@ -370,7 +217,7 @@ def words_for(case: Path, tr: Translated) -> npt.NDArray[np.uint8]:
     for w in edge:
         for k in rng.permutation(len(fields)):
             f = fields[k]
-            for off in _elements(f):
+            for off in elements(f):
                 if rng.random() < 0.8:
                     place(w, off, f, choices[k][int(rng.integers(len(choices[k])))])
     special = np.array([[0] * 64, [0xFF] * 64], dtype=np.uint8)

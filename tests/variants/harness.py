@@ -103,7 +103,8 @@ tops = dict(m.TOP_LEVEL)
 pointers = frozenset(f.name for f in g.functions if f.params and f.params[0].by_pointer)
 clib = cpredicates.build(cc, Path(tpb), tuple(tops), Path(tmp), opt="-O1", by_pointer=pointers)
 rng = np.random.default_rng(7)
-union = g.struct("NEURON_ISA_TPB_INST_UNION")
+from tpbgen.resolve import instruction_union
+union = instruction_union(g)
 arms = {f.name: f.type.name for f in union.fields}
 def arm(v):
     return "s4d4_tsm" if "ptr_multi" in v else ("s2_bn" if "immediates_load" in v else "s3d3_ts")

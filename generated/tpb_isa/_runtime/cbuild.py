@@ -12,7 +12,12 @@ never loads a stale build. :func:`load` looks, in order, in
    nothing at run time;
 2. the cache ``$TPB_ISA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/tpb_isa`` or
    ``~/.cache/tpb_isa``), where a build at first use (a vendored or editable tree, or an install
-   that had no compiler) puts it, printing one line on standard error as it does.
+   that had no compiler) puts it, saying on standard error what it compiles, how to skip it and,
+   while the compiler runs, for how long it has been running.
+
+Without cffi nothing can load, so nothing is compiled: :func:`load` raises :class:`Unavailable`
+at once. An install that found no cffi leaves the reason in ``_prebuilt/NOT_BUILT`` (it said so
+when it ran); the runtime then falls back to numpy without a word (:func:`said_at_install`).
 
 This module imports neither numpy nor cffi at import time (the install-time build uses it).
 """
@@ -28,6 +33,8 @@ import os
 import sys
 import sysconfig
 import tempfile
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -36,6 +43,29 @@ from typing import Any
 
 #: Where `pip install` puts the extensions it compiled: beside `_runtime`, in the package root.
 PREBUILT = Path(__file__).resolve().parent.parent / "_prebuilt"
+#: The file in PREBUILT that says why an install compiled nothing (what it printed).
+NOT_BUILT = "NOT_BUILT"
+#: Seconds between two progress lines while a build at first use runs.
+PROGRESS_EVERY = 5.0
+
+
+class Unavailable(ImportError):
+    """No C extension can be compiled or loaded here: cffi is not installed."""
+
+
+def cffi_missing() -> str | None:
+    """Why no C extension can load in this interpreter, or None: cffi (and its compiled
+    backend, which every cffi module imports) must be importable."""
+    for name in ("cffi", "_cffi_backend"):
+        if importlib.util.find_spec(name) is None:
+            return "cffi is not installed (pip install cffi, or the package's [executor] extra)"
+    return None
+
+
+def said_at_install(error: BaseException) -> bool:
+    """Whether `error` is what the install already reported (no cffi, recorded in
+    ``_prebuilt/NOT_BUILT``): a fallback to numpy for it needs no word at run time."""
+    return isinstance(error, Unavailable) and (PREBUILT / NOT_BUILT).is_file()
 
 
 def cache_dir() -> Path:
@@ -91,6 +121,7 @@ class Spec:
     compile_args: tuple[str, ...]
     include_dirs: tuple[Path, ...] = ()
     what: str = ""
+    skip: str = ""  # how a user avoids this build (said as it starts)
 
     @cached_property
     def inputs(self) -> str:
@@ -173,14 +204,53 @@ def load_compiled(spec: Spec) -> tuple[Any, Any] | None:
     return None
 
 
+def _compile_reporting(spec: Spec, directory: Path) -> Path:
+    """`compile_into` the cache, saying on standard error what is compiled, where it is cached
+    and how to skip it, then every PROGRESS_EVERY seconds how long it has run (in place on a
+    terminal), and when it is done."""
+    err = sys.stderr
+    skip = f"; {spec.skip}" if spec.skip else ""
+    print(
+        f"tpb_isa: compiling {spec.what} (once; cached in {directory}{skip})", file=err, flush=True
+    )
+    start = time.monotonic()
+    done = threading.Event()
+    tty = err.isatty()
+
+    def progress() -> None:
+        while not done.wait(1.0 if tty else PROGRESS_EVERY):
+            line = f"tpb_isa: compiling {spec.what}: {time.monotonic() - start:.0f} s"
+            print(f"\r{line}" if tty else line, end="" if tty else "\n", file=err, flush=True)
+
+    ticker = threading.Thread(target=progress, daemon=True)
+    ticker.start()
+    try:
+        built = compile_into(spec, directory)
+    finally:
+        done.set()
+        ticker.join()
+        if tty:
+            print("\r" + " " * 72 + "\r", end="", file=err)
+    print(
+        f"tpb_isa: compiled {spec.what} in {time.monotonic() - start:.1f} s", file=err, flush=True
+    )
+    return built
+
+
 def load(spec: Spec) -> tuple[Any, Any]:
     """(ffi, lib) of `spec`: the install's prebuilt module, else the cached one, else compiled
-    now into the cache (saying so in one line on standard error)."""
+    now into the cache (saying so on standard error, with progress, when `spec.what` names it).
+    Raises :class:`Unavailable` at once when cffi is not installed."""
+    missing = cffi_missing()
+    if missing:
+        raise Unavailable(missing)
     loaded = load_compiled(spec)
     if loaded is not None:
         return loaded
     target = spec.cache_path()
     if spec.what:
-        print(f"tpb_isa: compiling {spec.what} (once; cached in {target.parent})", file=sys.stderr)
-    mod = _import_from(compile_into(spec, target.parent), spec.module())
+        built = _compile_reporting(spec, target.parent)
+    else:
+        built = compile_into(spec, target.parent)
+    mod = _import_from(built, spec.module())
     return mod.ffi, mod.lib

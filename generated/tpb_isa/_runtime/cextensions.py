@@ -8,11 +8,16 @@ before numpy is installed.
 
 from __future__ import annotations
 
+import importlib.machinery
+import multiprocessing
+import os
+import site
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from .cbuild import Spec, compile_into
+from .cbuild import NOT_BUILT, Spec, compile_into
 
 RUNTIME = Path(__file__).resolve().parent
 
@@ -20,7 +25,13 @@ if sys.platform == "win32":  # pragma: no cover - MSVC
     KERNEL_ARGS: tuple[str, ...] = ("/O2", "/fp:strict")
     VALIDATOR_ARGS: tuple[str, ...] = ("/O2",)
 else:
-    KERNEL_ARGS = ("-O3", "-std=c99", "-ffp-contract=off", "-fno-fast-math")
+    # -O2 with -O3's loop vectoriser: the kernels' loops vectorise as at -O3 (benchmarks/
+    # execute.py: the same ratios, fp8 ~5-10% slower) for half of -O3's compile time
+    # (benchmarks/install.py)
+    KERNEL_ARGS = (
+        "-O2", "-ftree-vectorize", "-fvect-cost-model=dynamic", "-std=c99", "-ffp-contract=off",
+        "-fno-fast-math",
+    )  # fmt: skip
     VALIDATOR_ARGS = ("-O2", "-std=gnu11", "-w")
 
 
@@ -41,6 +52,7 @@ def kernels(runtime_dir: Path = RUNTIME) -> Spec:
         cdef,
         KERNEL_ARGS,
         what="the executor's C kernels",
+        skip='Executor(backend="numpy") or TPB_ISA_BACKEND=numpy runs without them',
     )
 
 
@@ -58,6 +70,7 @@ def validators(package_dir: Path, generation: str, tpb_dir: str) -> Spec:
         VALIDATOR_ARGS,
         (root / tpb_dir, root),
         what=f"the {generation} validators",
+        skip='validate_batch(..., backend="numpy") runs without them',
     )
 
 
@@ -74,17 +87,64 @@ def every(package_root: Path, generations: Sequence[Generation]) -> list[Spec]:
     ]
 
 
-def prebuild(package_root: Path, generations: Sequence[Generation]) -> tuple[list[Path], list[str]]:
+def installed_cffi_missing() -> str | None:
+    """Why the environment being installed into cannot load C extensions, or None: cffi's
+    compiled backend must be in its site-packages. (In pip's isolated build the cffi this
+    process imports is the build environment's, gone after the install; what counts is the
+    target's own site directories, and the user's when it is no virtual environment.)"""
+    dirs = list(site.getsitepackages())
+    if sys.prefix == sys.base_prefix:
+        dirs.append(site.getusersitepackages())
+    if importlib.machinery.PathFinder.find_spec("_cffi_backend", dirs) is None:
+        return "cffi is not installed in this environment"
+    return None
+
+
+def _workers(count: int) -> int:
+    """Processes for `count` builds: one per CPU this process may use, two at most (the kernels
+    take most of the time, the validators fit beside them); one where fork is unavailable."""
+    if sys.platform != "linux":
+        return 1
+    return max(1, min(2, count, len(os.sched_getaffinity(0))))
+
+
+def prebuild(
+    package_root: Path, generations: Sequence[Generation]
+) -> tuple[list[Path], list[str], str | None]:
     """Compile every extension into `package_root/_prebuilt/` (what `setup.py` runs at
-    install): (the files built, a line per extension that could not be built). The specs are
-    made from the files under `package_root` itself, so their keys are the ones the installed
-    runtime computes."""
+    install): (the files built, a line per extension that could not be built, why nothing was
+    tried). When the environment being installed into has no cffi, nothing can load there, so
+    nothing is compiled: the reason goes to `_prebuilt/NOT_BUILT` and the runtime falls back to
+    numpy without a word. The specs are made from the files under `package_root` itself, so
+    their keys are the ones the installed runtime computes. The builds run in two processes
+    where there are two CPUs (the kernels first: they take longest)."""
     package_root = package_root.resolve()  # the compiler runs in a temporary directory
+    out = package_root / "_prebuilt"
+    specs = every(package_root, generations)
+    missing = installed_cffi_missing()
+    if missing:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / NOT_BUILT).write_text(f"{missing}\n", encoding="utf-8")
+        return [], [spec.what for spec in specs], missing
     built: list[Path] = []
     failed: list[str] = []
-    for spec in every(package_root, generations):
-        try:
-            built.append(compile_into(spec, package_root / "_prebuilt", prebuilt=True))
-        except Exception as exc:  # no compiler, no cffi, a header the compiler rejects
-            failed.append(f"{spec.what}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-    return built, failed
+    workers = _workers(len(specs))
+    if workers == 1:
+        results = [_attempt(spec, out) for spec in specs]
+    else:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            results = [f.result() for f in [pool.submit(_attempt, spec, out) for spec in specs]]
+    for spec, (path, error) in zip(specs, results, strict=True):
+        if path is not None:
+            built.append(path)
+        else:
+            failed.append(f"{spec.what}: {error}")
+    return built, failed, None
+
+
+def _attempt(spec: Spec, directory: Path) -> tuple[Path | None, str]:
+    """(the built file, "") or (None, why not): no compiler, no cffi, a header it rejects."""
+    try:
+        return compile_into(spec, directory, prebuilt=True), ""
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 import struct
 from collections.abc import Callable, Sequence
 from enum import IntEnum
@@ -28,9 +29,10 @@ class DecodeError(ValueError):
     """A word that this generation cannot decode (unknown opcode, no struct bound, wrong size)."""
 
 
-def as_bytes(word: Word) -> bytes:
+def as_bytes(word: Word, name: str = "word") -> bytes:
     """The raw bytes of an instruction given as bytes, bytearray, memoryview, a struct object,
-    a uint8 numpy row (e.g. one row of an (N, 64) array) or a numpy void record."""
+    a uint8 numpy row (e.g. one row of an (N, 64) array) or a numpy void record; TypeError
+    naming the argument (`name`) for anything else."""
     if isinstance(word, bytes):
         return word
     if isinstance(word, (bytearray, memoryview)):
@@ -38,8 +40,8 @@ def as_bytes(word: Word) -> bytes:
     if isinstance(word, np.ndarray):
         if word.dtype.itemsize != 1 or word.ndim != 1:
             raise TypeError(
-                f"a word given as an array is one row of uint8 bytes, not shape {word.shape} "
-                f"of {word.dtype}"
+                f"{name}: a word given as an array is one row of uint8 bytes, not shape "
+                f"{word.shape} of {word.dtype}"
             )
         return word.tobytes()
     if isinstance(word, np.void):
@@ -47,9 +49,30 @@ def as_bytes(word: Word) -> bytes:
     if isinstance(word, HasBytes) and not isinstance(word, int):
         return word.to_bytes()
     raise TypeError(
-        "a TPB instruction word is bytes, a struct object or a uint8 numpy row, "
+        f"{name}: a TPB instruction word is bytes, a struct object or a uint8 numpy row, "
         f"not {type(word).__name__}"
     )
+
+
+def int_arg(value: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """`value` as an int (an int, an IntEnum member, a numpy integer: anything `operator.index`
+    takes), TypeError naming the argument otherwise; ValueError when outside `lo`..`hi`."""
+    try:
+        v = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name}: an integer, not {type(value).__name__}") from None
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise ValueError(f"{name}: {lo}..{hi}, not {v}")
+    return v
+
+
+def struct_arg(value: Word, size: int, name: str) -> bytes:
+    """The bytes of a struct argument of a generated validator: `as_bytes`, and at least `size`
+    bytes (the C struct's), else ValueError naming the argument."""
+    b = as_bytes(value, name)
+    if len(b) < size:
+        raise ValueError(f"{name}: the struct is {size} bytes, this value has {len(b)}")
+    return b
 
 
 def enum_or_int(cls: type[E], value: int) -> E | int:

@@ -1,25 +1,301 @@
-"""The TensorScalar family the executor implements, by OPCODE enumerator name (without the
-`NEURON_ISA_TPB_OPCODE_` prefix): the one table that says which opcodes run and why others are
-refused. The executor binds it to each generation's decoder (an opcode executes on a generation
-when that generation decodes it and it is listed here); tpbgen imports it for the README table.
+"""What the executor implements, declared by name: the one table its binding, tpbgen's checks and
+the README's executor tables are made from.
 
-Plain Python with no imports, so the generator can load it without the runtime's dependencies.
+* :data:`ENUMS`: each enum an operand reads (its *role*: ALU op, dtype, immediate source, operand
+  reversal, accumulator command), the enumerator names the executor implements, each with the
+  *semantic code* the engine and the C kernels use, and the names it knows and refuses, with why.
+  Names are the enumerators' C names without the enum's prefix (``NEURON_ISA_TPB_ALU_OP_ADD`` is
+  ``ADD``). A drop's values never reach the engine: each generation's package records, from its
+  IR, every enumerator's value by name (``executor.ENUM_VALUES``), and the executor maps a word's
+  value to the name and the name to the semantic code. A value whose name is not implemented
+  refuses the instruction, naming it.
+* :data:`HANDLERS`: each OPCODE enumerator name the executor runs -> the :class:`Engine` method
+  that runs it and its operands: each keyword argument of that method, the struct fields it is
+  read from (by name) and how (its *kind*). A new instruction family is a new entry here (and its
+  Engine method); nothing else binds fields or values.
+* :data:`REFUSED`: decodable opcodes of the family that are refused, with why.
+
+Adding an instruction family (TensorTensor, ...): write its :class:`Engine` method, then declare
+here each opcode's :class:`Handler` (that method, and each of its keyword arguments with the
+fields it is read from and their kind). An enum its fields read that is not here yet is a new
+role in ENUMS (its implemented names with the semantic codes the method takes, and if a C kernel
+switches on them, the same codes there); a new way of reading fields is a new OPERAND_KINDS entry
+with its converter in ``executor/machine.py`` (``CONVERTERS``). The per-generation binding, the
+README's tables, ``generate``'s warnings and ``inspect`` follow; tests hold the table to the
+Engine's signatures, the converters and the C kernel's codes.
+
+Plain Python with no imports beyond the standard library, so the generator can load it without
+the runtime's dependencies.
 """
 
-#: enumerator name -> Executor handler method
-HANDLERS: dict[str, str] = {
-    "TENSOR_SCALAR_ARITH_OP": "_ts_arith",
-    "TENSOR_SCALAR_BITVEC_OP": "_ts_bitvec",
-    "TENSOR_SCALAR_PTR_ARITH_OP": "_ts_ptr_arith",
-    "TENSOR_SCALAR_PTR_BITVEC_OP": "_ts_ptr_bitvec",
-    "TENSOR_SCALAR_CACHE_REDUCE": "_cache_reduce",
-    "TENSOR_SCALAR_CACHE_CUMULATIVE": "_cache_cumulative",
-    "EXPONENTIAL": "_exponential",
-    "TENSOR_SCALAR_IMM_LD_ARITH": "_imm_ld_arith",
-    "TENSOR_SCALAR_IMM_LD_BITVEC": "_imm_ld_bitvec",
-    "TENSOR_SCALAR_PTR_MULTI_ARITH": "_ptr_multi_arith",
-    "TENSOR_SCALAR_PTR_MULTI_BITVEC": "_ptr_multi_bitvec",
-    "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH": "_ptr_multi_dual",
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# -- enums, by role ------------------------------------------------------------------------------
+
+_NOT_TS = "rejected by every TensorScalar validator"
+_INT_BAND = (
+    "an integer-band ALU op: its operand width, signedness and immediate interpretation on the "
+    "DVE are not documented"
+)
+_NOT_DATAPATH = (
+    "not a 1-, 2- or 4-byte TensorScalar datapath type (64-bit, FP4, CPTC and scale formats are "
+    "refused)"
+)
+_INT_BAND_NAMES = [
+    "ADD_INT",
+    "MULT_INT",
+    "SUBTRACT_INT",
+    "DIVIDE_INT",
+    "MOD_INT",
+    "IS_EQUAL_INT",
+    "IS_NE_INT",
+    "ABS_MAX_INT",
+    "ABS_MIN_INT",
+    "ABS_DIFF_INT",
+    "ABS_VALUE_INT",
+    "MAX_INT",
+    "MIN_INT",
+    "IS_GT_INT",
+    "IS_GE_INT",
+    "IS_LE_INT",
+    "IS_LT_INT",
+    "MAX_UINT",
+    "MIN_UINT",
+    "IS_GT_UINT",
+    "IS_GE_UINT",
+    "IS_LE_UINT",
+    "IS_LT_UINT",
+    "MULT_UINT",
+    "DIVIDE_UINT",
+    "MOD_UINT",
+    "AMAX_INT",
+    "AMIN_INT",
+    "AMAX_UINT",
+    "AMIN_UINT",
+]
+
+
+@dataclass(frozen=True)
+class EnumRole:
+    """One enum the executor reads: the C enum its fields are declared with (used when a field is
+    declared as a plain integer), the names it implements with their semantic codes, and the
+    names it knows and refuses."""
+
+    what: str  # how messages name a value of it ("ALU op", "dtype", ...)
+    c_enum: str
+    codes: dict[str, int]
+    refused: dict[str, str] = field(default_factory=dict)
+
+    def refusal(self, name: str) -> str:
+        """Why a value named `name` is not executed."""
+        return self.refused.get(name, "the executor does not implement it")
+
+
+ENUMS: dict[str, EnumRole] = {
+    "alu_op": EnumRole(
+        "ALU op",
+        "NEURON_ISA_TPB_ALU_OP",
+        {
+            "BYPASS": 0x00,
+            "BITWISE_NOT": 0x01,
+            "ARITH_SHIFT_LEFT": 0x02,
+            "ARITH_SHIFT_RIGHT": 0x03,
+            "ADD": 0x04,
+            "SUBTRACT": 0x05,
+            "MULT": 0x06,
+            "MAX": 0x08,
+            "MIN": 0x09,
+            "BITWISE_AND": 0x0A,
+            "BITWISE_OR": 0x0B,
+            "BITWISE_XOR": 0x0C,
+            "LOGICAL_AND": 0x0D,
+            "LOGICAL_OR": 0x0E,
+            "LOGICAL_XOR": 0x0F,
+            "LOGICAL_SHIFT_LEFT": 0x10,
+            "LOGICAL_SHIFT_RIGHT": 0x11,
+            "IS_EQ": 0x12,
+            "IS_GT": 0x13,
+            "IS_GE": 0x14,
+            "IS_LE": 0x15,
+            "IS_LT": 0x16,
+            "ABSOLUTE_DIFF": 0x17,
+            "IS_NE": 0x18,
+            "ABSOLUTE_VALUE": 0x19,
+            "RSQRT": 0x1D,
+            "ABS_MAX": 0x20,
+            "ABS_MIN": 0x21,
+            "RE_LU": 0x22,
+            "SQUARE": 0x23,
+        },
+        {
+            "CRC32": "its polynomial, initial value and reflection are not documented "
+            "(semantics.md §9.12; §8 C7 says it is Pool-only)",
+            "DIVIDE": _NOT_TS,
+            "POW": _NOT_TS,
+            "MOD": _NOT_TS,
+            "SYMMETRIC_CLAMP": "not a general arith op the TensorScalar validators admit",
+            **dict.fromkeys(_INT_BAND_NAMES, _INT_BAND),
+        },
+    ),
+    "dtype": EnumRole(
+        "dtype",
+        "NEURON_ISA_TPB_DTYPE",
+        {
+            "INT8": 0x02,
+            "UINT8": 0x03,
+            "INT16": 0x04,
+            "UINT16": 0x05,
+            "BFLOAT16": 0x06,
+            "FP16": 0x07,
+            "INT32": 0x08,
+            "UINT32": 0x09,
+            "FP32": 0x0A,
+            "FP32R": 0x0B,
+            "FP8_EXP3": 0x0D,
+            "FP8_EXP4": 0x0E,
+            "FP8_EXP5": 0x0F,
+        },
+        {
+            "INVALID": "INVALID is no data type",
+            **dict.fromkeys(
+                [
+                    "UINT64",
+                    "INT64",
+                    "FP4_EXP2",
+                    "FP8_EXP2",
+                    "INT4",
+                    "CPTC1",
+                    "CPTC2",
+                    "CPTC3",
+                    "CPTC4",
+                    "CPTC5",
+                    "CPTC6",
+                    "CPTC7",
+                    "SFP8_E8",
+                    "SFP8_E7",
+                    "SFP8_E6",
+                    "SFP8_E5",
+                ],
+                _NOT_DATAPATH,
+            ),
+        },
+    ),
+    "imm_src": EnumRole(
+        "immediate source",
+        "NEURON_ISA_TPB_IMM_SRC",
+        {"INSTRUCTION_IMMEDIATE": 0, "POINTER_IMMEDIATE": 1, "REG_PTR_IMMEDIATE": 2},
+    ),
+    "rev_ops": EnumRole(
+        "operand reversal",
+        "NEURON_ISA_TPB_TENS_SCALAR_REV_OPS",
+        {"NONE": 0, "FIRST": 1, "SECOND": 2, "BOTH": 3},
+    ),
+    "accum_cmd": EnumRole(
+        "accumulator command",
+        "NEURON_ISA_TPB_ACCUM_CMD",
+        {"IDLE": 0, "ZERO": 1, "ACCUMULATE": 2, "ZERO_ACCUMULATE": 3, "LOAD_ACCUMULATE": 4},
+    ),
+}
+
+# -- operands and handlers -----------------------------------------------------------------------
+
+#: How an operand's fields become the Engine's argument. An enum role (a key of ENUMS) is one
+#: field mapped to its semantic code; the others:
+OPERAND_KINDS: dict[str, str] = {
+    "int": "one field, its value",
+    "pattern": "start address, element steps, element counts -> Pattern",
+    "imm": "immediate source (imm_src), its raw 32 bits -> Imm",
+    "imm_ptr": "raw 32 bits of a PartitionOffset pointer -> Imm(POINTER_IMMEDIATE)",
+}
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One keyword argument of an Engine method and the struct fields it is read from
+    (``layout.fields_reader`` paths; ``a.t?.b`` goes through union arm ``t`` when there is one)."""
+
+    param: str
+    kind: str  # a key of OPERAND_KINDS or of ENUMS
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Handler:
+    """How the executor runs one opcode: ``Engine.<engine>(**fixed, **operands)``."""
+
+    engine: str
+    operands: tuple[Operand, ...]
+    fixed: tuple[tuple[str, bool], ...] = ()
+
+
+def _pattern(param: str, field_name: str) -> Operand:
+    """A MEM_PATTERN (its TENSOR arm, mariana+) or TENSOR field (sunda/cayman)."""
+    return Operand(
+        param,
+        "pattern",
+        (
+            f"{field_name}.t?.start_addr.addr_immediate",
+            f"{field_name}.t?.step_elem",
+            f"{field_name}.t?.num_elem",
+        ),
+    )
+
+
+def _enum(param: str, role: str, field_name: str | None = None) -> Operand:
+    return Operand(param, role, (field_name or param,))
+
+
+_WALKS = (
+    _pattern("src", "src_mem_pattern"),
+    _pattern("dst", "dst_mem_pattern"),
+    _enum("in_dtype", "dtype"),
+    _enum("out_dtype", "dtype"),
+    Operand("num_active_channels", "int", ("num_active_channels",)),
+)
+_TS = (
+    *_WALKS,
+    _enum("op0", "alu_op"),
+    _enum("op1", "alu_op"),
+    _enum("reverse", "rev_ops", "reverse_operands"),
+)
+_IMMS = (
+    Operand("imm0", "imm", ("imm0_src", "imm0.imm_bitvec_uint32")),
+    Operand("imm1", "imm", ("imm1_src", "imm1.imm_bitvec_uint32")),
+)
+_PTRS = (
+    Operand("imm0", "imm_ptr", ("imm0.imm_ptr",)),
+    Operand("imm1", "imm_ptr", ("imm1.imm_ptr",)),
+)
+_ACCUM = _enum("accumulator_cmd", "accum_cmd")
+_IMM_LD = (
+    _pattern("src", "src_mem_pattern"),
+    _enum("dtype", "dtype"),
+    Operand("num_active_channels", "int", ("num_active_channels",)),
+)
+_PTR_MULTI = (*_WALKS, _enum("op", "alu_op"), _enum("reverse", "rev_ops", "reverse_operands"))
+_ARITH = (("bitvec", False),)
+_BITVEC = (("bitvec", True),)
+
+#: OPCODE enumerator name -> how the executor runs it.
+HANDLERS: dict[str, Handler] = {
+    "TENSOR_SCALAR_ARITH_OP": Handler("tensor_scalar", (*_TS, *_IMMS), _ARITH),
+    "TENSOR_SCALAR_BITVEC_OP": Handler("tensor_scalar", (*_TS, *_IMMS), _BITVEC),
+    "TENSOR_SCALAR_PTR_ARITH_OP": Handler("tensor_scalar", (*_TS, *_PTRS), _ARITH),
+    "TENSOR_SCALAR_PTR_BITVEC_OP": Handler("tensor_scalar", (*_TS, *_PTRS), _BITVEC),
+    "TENSOR_SCALAR_CACHE_REDUCE": Handler(
+        "tensor_scalar_cache", (*_TS, _ACCUM, *_IMMS), (("cumulative", False),)
+    ),
+    "TENSOR_SCALAR_CACHE_CUMULATIVE": Handler(
+        "tensor_scalar_cache", (*_TS, _ACCUM, *_IMMS), (("cumulative", True),)
+    ),
+    "EXPONENTIAL": Handler("exponential", (*_WALKS, _ACCUM, *_IMMS)),
+    "TENSOR_SCALAR_IMM_LD_ARITH": Handler("imm_load", _IMM_LD, _ARITH),
+    "TENSOR_SCALAR_IMM_LD_BITVEC": Handler("imm_load", _IMM_LD, _BITVEC),
+    "TENSOR_SCALAR_PTR_MULTI_ARITH": Handler("ptr_multi", _PTR_MULTI, _ARITH),
+    "TENSOR_SCALAR_PTR_MULTI_BITVEC": Handler("ptr_multi", _PTR_MULTI, _BITVEC),
+    "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH": Handler("ptr_multi_dual", _PTR_MULTI),
 }
 
 #: enumerator name -> why a decodable opcode of the family is refused
@@ -41,3 +317,10 @@ def refusal(name: str) -> str:
     return REFUSED.get(
         name, f"{name} is not part of the TensorScalar family the executor implements"
     )
+
+
+def roles(handler: Handler) -> dict[str, str]:
+    """The enum-typed fields a handler reads: field name -> role."""
+    return {o.fields[0]: o.kind for o in handler.operands if o.kind in ENUMS} | {
+        o.fields[0]: "imm_src" for o in handler.operands if o.kind == "imm"
+    }

@@ -68,6 +68,12 @@ Writer = Callable[[bytearray, int, Any], None]
 
 
 def _need(b: Buffer, offset: int, size: int, what: str) -> None:
+    if not isinstance(b, (bytes, bytearray, memoryview)):
+        raise TypeError(
+            f"{what}.from_bytes: b is bytes, bytearray or memoryview, not {type(b).__name__}"
+        )
+    if not isinstance(offset, int):
+        raise TypeError(f"{what}.from_bytes: offset is an int, not {type(offset).__name__}")
     if offset < 0 or len(b) - offset < size:
         raise DecodeError(f"{what} needs {size} bytes at offset {offset}, the buffer has {len(b)}")
 
@@ -299,6 +305,11 @@ class Union:
 
     def __init__(self, data: Buffer | None = None) -> None:
         data = bytes(self.SIZE) if data is None else data
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(
+                f"{type(self).__name__}: data is bytes, bytearray or memoryview, "
+                f"not {type(data).__name__} (a value goes through .of_<arm>(value))"
+            )
         if len(data) != self.SIZE:
             raise ValueError(f"{type(self).__name__} takes {self.SIZE} bytes, got {len(data)}")
         self._bytes = bytes(data)
@@ -356,7 +367,13 @@ class Union:
         return check_union
 
     def arm(self, name: str) -> Any:
-        return self._arms[name][0](self._bytes, 0)
+        """The value the union's bytes hold read through arm `name` (ValueError for no arm)."""
+        try:
+            read = self._arms[name][0]
+        except KeyError:
+            arms = ", ".join(a.name for a in self.LAYOUT)
+            raise ValueError(f"{type(self).__name__} has no arm {name!r} ({arms})") from None
+        return read(self._bytes, 0)
 
     def write_into(self, out: bytearray, o: int = 0) -> None:
         out[o : o + self.SIZE] = self._bytes

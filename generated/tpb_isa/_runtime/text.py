@@ -14,7 +14,10 @@ readability (`ARM_RULES` below); `name.arm=value` names the arm where the value 
 Reserved fields are shown only when non-zero, and any byte the fields shown do not reproduce
 (padding, a `_Bool` holding 2, bits no field covers) follows as `@offset=0xNN`. Words whose opcode
 does not decode on the generation are `.word 0x` + their 64 bytes in memory order. So
-`asm(disasm(w)) == w` for every 64-byte word.
+`asm(disasm(w)) == w` for every 64-byte word; `disasm(w, compact=True)` also leaves out every
+field that holds its default (what `asm` fills in for an omitted field), and reads back as exactly.
+`asm` also reads the lines of a `python -m tpb_isa disasm` listing: a leading `OFFSET:` column
+and a column of the word's 128 hex digits are skipped (`TextForm.listing_columns`).
 
 Grammar (EBNF; names are case-insensitive, `;` starts a comment, one instruction per line)::
 
@@ -319,6 +322,9 @@ _FLOAT = re.compile(
     r"-?(?:\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|inf)\Z|nan:0[xX][0-9a-fA-F]+\Z"
 )
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")
+_LISTING = re.compile(
+    r"\s*(?P<addr>[0-9a-fA-F]+:(?:\s+|\Z))?(?:(?P<enc>[0-9a-fA-F]{128})(?:\s+|\Z))?"
+)
 
 
 class TextForm:
@@ -353,18 +359,30 @@ class TextForm:
 
     # -- disassembly ---------------------------------------------------------------------------
 
-    def disasm(self, word: Word) -> str:
-        """The word on one line (see the module docstring); exact: `asm(disasm(w)) == w`."""
-        b = as_bytes(word)
+    def disasm(self, word: Word, *, compact: bool = False) -> str:
+        """The word on one line (see the module docstring); exact: `asm(disasm(w)) == w`.
+        `compact=True` leaves out every field that holds its default (what `asm` fills in for
+        an omitted field), so the line is as exact and only as long as the word is unusual."""
+        b = as_bytes(word, "word")
         if len(b) != WORD_SIZE:
-            raise ValueError(f"a TPB instruction word is {WORD_SIZE} bytes, this one has {len(b)}")
+            raise ValueError(
+                f"word: a TPB instruction word is {WORD_SIZE} bytes, this one has {len(b)}"
+            )
         cls = self.decoder.structs.get(b[0])
         if cls is None:
             return ".word 0x" + b.hex()
         out = self._base(cls, b[0])
-        parts = self._fields(cls, b, 0, out, top=True)
+        parts = self._fields(cls, b, 0, out, top=True, dflt=bytes(out) if compact else None)
         overrides = [f"@{k}={b[k]:#04x}" for k in range(WORD_SIZE) if out[k] != b[k]]
         return " ".join([self.opcodes(b[0]).name, *parts, *overrides])
+
+    def disasm_rows(
+        self, words: np.ndarray[Any, np.dtype[np.uint8]], *, compact: bool = False
+    ) -> Iterator[str]:
+        """`disasm` of each row of an (N, 64) uint8 array, in order: the one entry point the
+        command-line listing uses, so a batch implementation can replace the loop here."""
+        for i in range(words.shape[0]):
+            yield self.disasm(words[i].tobytes(), compact=compact)
 
     def _base(self, cls: type[Struct], opcode: int) -> bytearray:
         out = bytearray(_default_bytes(cls))
@@ -372,60 +390,86 @@ class TextForm:
         return out
 
     def _fields(
-        self, cls: type[Any], b: bytes, base: int, out: bytearray, top: bool = False
+        self,
+        cls: type[Any],
+        b: bytes,
+        base: int,
+        out: bytearray,
+        top: bool = False,
+        dflt: bytes | None = None,
     ) -> list[str]:
+        """The `name=value` texts of a struct's fields. With `dflt` (the bytes `asm` starts
+        from), a field whose bits equal its default there is left out: `out` holds it already."""
         parts = []
         values: dict[str, Any] = {}
         for f in cls.LAYOUT:
             if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
                 # the header: its opcode is the mnemonic
-                inner = self._fields(f.cls, b, f.offset, out, top=True)
-                parts.append(f"{f.name}={{{' '.join(inner)}}}")
+                inner = self._fields(f.cls, b, f.offset, out, top=True, dflt=dflt)
+                if inner or dflt is None:
+                    parts.append(f"{f.name}={{{' '.join(inner)}}}")
                 continue
             if top and base == 0 and f.offset == 0 and f.kind == "enum" and f.cls is self.opcodes:
                 continue
-            text = self._value(f, b, base, out, values)
+            text = self._value(f, b, base, out, values, dflt)
             if text is not None:
                 parts.append(text)
         return parts
 
     def _value(
-        self, f: FieldLayout, b: bytes, base: int, out: bytearray, siblings: dict[str, Any]
+        self,
+        f: FieldLayout,
+        b: bytes,
+        base: int,
+        out: bytearray,
+        siblings: dict[str, Any],
+        dflt: bytes | None = None,
     ) -> str | None:
         """`name=value` (or `name.arm=value`) for one field, writing what it shows into `out`;
-        None for a reserved field that is zero."""
+        None for a reserved field that is zero, or (with `dflt`) a field at its default."""
+        if f.kind == "struct" and dflt is not None:
+            lo = base + f.offset
+            if b[lo : lo + f.size] == dflt[lo : lo + f.size]:
+                return None
         if _is_union(f):
             u = f.cls
             arm = self._choose_arm(u, f.name, b, base + f.offset, siblings)
-            text, kind = self._arm_text(arm, b, base + f.offset, out)
+            text, kind = self._arm_text(arm, b, base + f.offset, out, dflt)
             if _bare_arm(u, kind).name == arm.name:
                 return f"{f.name}={text}"
             return f"{f.name}.{arm.name}={text}"
         if f.kind == "struct":
-            es = f.size // f.count
-            items = [
-                "{" + " ".join(self._fields(f.cls, b, base + f.offset + k * es, out)) + "}"
-                for k in range(f.count)
-            ]
-            return f"{f.name}={items[0] if not f.dims else '[' + ','.join(items) + ']'}"
+            return f"{f.name}={self._struct_text(f, b, base, out, dflt)}"
         leaf = _leaf(f)
         raw = leaf.read(b, base)
         if leaf.reserved and not any(raw):
             return None
-        leaf.write(out, base, raw)
         fmt = self._formatter(f)
+        if not f.dims and f.kind == "enum":
+            siblings[f.name] = fmt(raw[0])  # a union's arm follows its `_src`, shown or not
+        if dflt is not None and tuple(raw) == tuple(leaf.read(dflt, base)):
+            return None
+        leaf.write(out, base, raw)
         if not f.dims:
-            text = fmt(raw[0])
-            if f.kind == "enum":
-                siblings[f.name] = text
-            return f"{f.name}={text}"
+            return f"{f.name}={fmt(raw[0])}"
         return f"{f.name}=[{','.join(map(fmt, raw))}]"
 
-    def _arm_text(self, arm: FieldLayout, b: bytes, base: int, out: bytearray) -> tuple[str, str]:
-        if arm.kind == "struct":
-            text = self._value(arm, b, base, out, {})
-            assert text is not None
-            return text.split("=", 1)[1], "struct"
+    def _struct_text(
+        self, f: FieldLayout, b: bytes, base: int, out: bytearray, dflt: bytes | None
+    ) -> str:
+        """A struct field's value: `{...}`, or `[{...},...]` for an array of structs."""
+        es = f.size // f.count
+        items = [
+            "{" + " ".join(self._fields(f.cls, b, base + f.offset + k * es, out, dflt=dflt)) + "}"
+            for k in range(f.count)
+        ]
+        return items[0] if not f.dims else "[" + ",".join(items) + "]"
+
+    def _arm_text(
+        self, arm: FieldLayout, b: bytes, base: int, out: bytearray, dflt: bytes | None = None
+    ) -> tuple[str, str]:
+        if arm.kind == "struct":  # shown whole even when compact: the union differs somewhere
+            return self._struct_text(arm, b, base, out, dflt), "struct"
         leaf = _leaf(arm)
         raw = leaf.read(b, base)
         leaf.write(out, base, raw)
@@ -486,13 +530,36 @@ class TextForm:
         return b"".join(self.asm_lines(text))
 
     def asm_lines(self, text: str) -> list[bytes]:
-        """One 64-byte word per instruction line of `text` (blank and comment lines skipped)."""
+        """One 64-byte word per instruction line of `text` (blank and comment lines skipped).
+        A line of a `disasm` listing reads as its instruction: a leading `OFFSET:` column and
+        a column of the word's 128 hex digits are skipped (see `listing_columns`)."""
+        if not isinstance(text, str):
+            raise TypeError(f"text: assembly is a str, not {type(text).__name__}")
         words = []
         for lineno, line in enumerate(text.split("\n"), 1):
-            tk = _Tokens(line, lineno)
+            skip = self.listing_columns(line)
+            tk = _Tokens(" " * skip + line[skip:], lineno)
             if tk.toks:
                 words.append(self._statement(tk))
+            elif skip:
+                raise AsmError(
+                    "a listing line without its instruction after the offset and hex columns",
+                    (lineno, skip + 1),
+                )
         return words
+
+    def listing_columns(self, line: str) -> int:
+        """How many leading characters of `line` are listing columns (objdump's habit): an
+        `OFFSET:` (hex digits and a colon) and then, or alone, the word's encoding (128 hex
+        digits), each followed by blanks; 0 for a line of assembly. A statement never starts
+        so: a mnemonic is a name, and no opcode is named by 128 hex digits."""
+        m = _LISTING.match(line)
+        if m is None or (m.group("addr") is None and m.group("enc") is None):
+            return 0
+        enc = m.group("enc")
+        if enc is not None and enc.lower() in self._mnemonics:
+            return m.start("enc")
+        return m.end()
 
     def _statement(self, tk: _Tokens) -> bytes:
         first = tk.next()
@@ -707,8 +774,12 @@ class TextForm:
         other than the one its value implies is keyed `name.arm`, enums are names, floats
         numbers (a NaN "nan:0x…"), addresses "sbuf[p]+0x…", bytes no field reproduces "@N".
         An undecodable word is `{"opcode": None, "hex": ...}`."""
-        b = as_bytes(word)
-        cls = self.decoder.structs.get(b[0]) if len(b) == WORD_SIZE else None
+        b = as_bytes(word, "word")
+        if len(b) != WORD_SIZE:
+            raise ValueError(
+                f"word: a TPB instruction word is {WORD_SIZE} bytes, this one has {len(b)}"
+            )
+        cls = self.decoder.structs.get(b[0])
         if cls is None:
             return {"opcode": None, "hex": b.hex()}
         tk = _Tokens(self.disasm(b), 1)
@@ -717,9 +788,15 @@ class TextForm:
 
     def from_dict(self, data: Mapping[str, Any]) -> bytes:
         """The word a `to_dict` result (or a hand-written one of the same shape) describes; the
-        "hex" of a decodable opcode is ignored, the fields decide."""
+        "hex" of a decodable opcode is ignored, the fields decide. TypeError for `data` that is
+        no mapping; AsmError (a ValueError) located by JSON pointer for what it cannot read."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"data: a mapping (to_dict's shape), not {type(data).__name__}")
         if data.get("opcode") is None:
-            raw = bytes.fromhex(str(data.get("hex", "")))
+            try:
+                raw = bytes.fromhex(str(data.get("hex", "")))
+            except ValueError:
+                raise AsmError("hex is not hexadecimal", "/hex") from None
             if len(raw) != WORD_SIZE:
                 raise AsmError(f"an undecodable word needs its {WORD_SIZE} bytes as hex", "/hex")
             return raw

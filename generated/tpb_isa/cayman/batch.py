@@ -18,7 +18,7 @@ from .._runtime.vector import BatchDecode as BatchDecode
 from .decode import OPCODE_STRUCT
 from .validators import C_VALIDATORS, TOP_LEVEL, explain, validate
 
-check_api((2, 3), __name__)
+check_api((2, 4), __name__)
 
 as_words = vector.as_words
 _Members = vector.Members

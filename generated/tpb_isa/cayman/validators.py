@@ -20,10 +20,11 @@ from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 3), __name__)
+check_api((2, 4), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes
+struct_arg = codec.struct_arg
 _U16 = codec.S_H
 _U32 = codec.S_I
 _U64 = codec.S_Q
@@ -452,7 +453,7 @@ def _has_valid_inst_len(h_b: bytes, h_o: int) -> bool:
 
 
 def has_valid_inst_len(h: Word) -> bool:
-    return _has_valid_inst_len(as_bytes(h), 0)
+    return _has_valid_inst_len(struct_arg(h, 4, 'h'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:30  (common_assert.h)
@@ -462,7 +463,7 @@ def _has_valid_neuron_header(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_neuron_header(i: Word) -> bool:
-    return _has_valid_neuron_header(as_bytes(i), 0)
+    return _has_valid_neuron_header(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:35  (common_assert.h)
@@ -472,7 +473,7 @@ def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_neuron_events(i: Word) -> bool:
-    return _has_valid_neuron_events(as_bytes(i), 0)
+    return _has_valid_neuron_events(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:40  (common_assert.h)
@@ -810,7 +811,7 @@ def _addr_from_register(a_b: bytes, a_o: int) -> bool:
 
 
 def addr_from_register(a: Word) -> bool:
-    return _addr_from_register(as_bytes(a), 0)
+    return _addr_from_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:319  (common_assert.h)
@@ -824,7 +825,7 @@ def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
 
 
 def valid_addr_register(a: Word) -> bool:
-    return _valid_addr_register(as_bytes(a), 0)
+    return _valid_addr_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:325  (common_assert.h)
@@ -834,7 +835,7 @@ def _shape_from_register(a_b: bytes, a_o: int) -> bool:
 
 
 def shape_from_register(a: Word) -> bool:
-    return _shape_from_register(as_bytes(a), 0)
+    return _shape_from_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:330  (common_assert.h)
@@ -855,7 +856,7 @@ def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow
 
 
 def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor_start_addr_valid(as_bytes(a), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor_start_addr_valid(struct_arg(a, 4, 'a'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:345  (common_assert.h)
@@ -880,7 +881,7 @@ def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) 
 
 
 def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(as_bytes(a), 0, num_active_channels)
+    return _start_addr_active_channels(struct_arg(a, 4, 'a'), 0, num_active_channels)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:358  (common_assert.h)
@@ -895,7 +896,7 @@ def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
 
 
 def is_valid_imm_reg(r: Word) -> bool:
-    return _is_valid_imm_reg(as_bytes(r), 0)
+    return _is_valid_imm_reg(struct_arg(r, 4, 'r'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:365  (common_assert.h)
@@ -913,7 +914,7 @@ def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channel
 
 
 def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: int) -> bool:
-    return _has_valid_immediates(as_bytes(imm), 0, src, num_active_channels, dtype)
+    return _has_valid_immediates(struct_arg(imm, 4, 'imm'), 0, src, num_active_channels, dtype)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:379  (common_assert.h)
@@ -955,7 +956,7 @@ def _t2d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t2d_element_count(t: Word) -> int:
-    return _t2d_element_count(as_bytes(t), 0)
+    return _t2d_element_count(struct_arg(t, 12, 't'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:404  (common_assert.h)
@@ -970,7 +971,7 @@ def _t3d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t3d_element_count(t: Word) -> int:
-    return _t3d_element_count(as_bytes(t), 0)
+    return _t3d_element_count(struct_arg(t, 16, 't'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:412  (common_assert.h)
@@ -985,7 +986,7 @@ def _t4d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t4d_element_count(t: Word) -> int:
-    return _t4d_element_count(as_bytes(t), 0)
+    return _t4d_element_count(struct_arg(t, 20, 't'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:420  (common_assert.h)
@@ -995,7 +996,7 @@ def _tensor2d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor2d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor2d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor2d_valid(struct_arg(t, 12, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:424  (common_assert.h)
@@ -1005,7 +1006,7 @@ def _tensor3d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor3d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor3d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor3d_valid(struct_arg(t, 16, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:428  (common_assert.h)
@@ -1015,7 +1016,7 @@ def _tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor4d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor4d_valid(struct_arg(t, 20, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:432  (common_assert.h)
@@ -1029,7 +1030,7 @@ def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_t3d(a: Word, b: Word) -> bool:
-    return _same_element_count_t3d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_t3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:438  (common_assert.h)
@@ -1043,7 +1044,7 @@ def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_t4d(a: Word, b: Word) -> bool:
-    return _same_element_count_t4d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_t4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:444  (common_assert.h)
@@ -1057,7 +1058,7 @@ def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src
 
 
 def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
-    return _same_or_fewer_element_count_t4d(as_bytes(dst), 0, as_bytes(src), 0)
+    return _same_or_fewer_element_count_t4d(struct_arg(dst, 20, 'dst'), 0, struct_arg(src, 20, 'src'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:450  (common_assert.h)
@@ -1067,7 +1068,7 @@ def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -
 
 
 def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
-    return _check_t3d_active_channels(as_bytes(t), 0, num_active_channels)
+    return _check_t3d_active_channels(struct_arg(t, 16, 't'), 0, num_active_channels)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:454  (common_assert.h)
@@ -1077,7 +1078,7 @@ def _has_transpose_src_element_count_t3d(t_b: bytes, t_o: int) -> bool:
 
 
 def has_transpose_src_element_count_t3d(t: Word) -> bool:
-    return _has_transpose_src_element_count_t3d(as_bytes(t), 0)
+    return _has_transpose_src_element_count_t3d(struct_arg(t, 16, 't'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:458  (common_assert.h)
@@ -1087,7 +1088,7 @@ def _has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> bool:
 
 
 def has_transpose_src_element_count_t4d(t: Word) -> bool:
-    return _has_transpose_src_element_count_t4d(as_bytes(t), 0)
+    return _has_transpose_src_element_count_t4d(struct_arg(t, 20, 't'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:464  (s3d3_ts_assert.h)
@@ -1097,7 +1098,7 @@ def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:470  (s3d3_ts_assert.h)
@@ -1107,7 +1108,7 @@ def _has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:475  (s3d3_ts_assert.h)
@@ -1117,7 +1118,7 @@ def _has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_cache_reduce_opcode(i: Word) -> bool:
-    return _has_tensor_cache_reduce_opcode(as_bytes(i), 0)
+    return _has_tensor_cache_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:479  (s3d3_ts_assert.h)
@@ -1127,7 +1128,7 @@ def _has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
-    return _has_tensor_cache_cumulative_opcode(as_bytes(i), 0)
+    return _has_tensor_cache_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:483  (s3d3_ts_assert.h)
@@ -1137,7 +1138,7 @@ def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_arith(i: Word) -> bool:
-    return _tensor_scalar_arith(as_bytes(i), 0)
+    return _tensor_scalar_arith(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:491  (s3d3_ts_assert.h)
@@ -1147,7 +1148,7 @@ def _tensor_scalar_bitvec(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_bitvec(i: Word) -> bool:
-    return _tensor_scalar_bitvec(as_bytes(i), 0)
+    return _tensor_scalar_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:496  (s3d3_ts_assert.h)
@@ -1157,7 +1158,7 @@ def _has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> bool:
 
 
 def has_zero_accum_cmd_field(i: Word) -> bool:
-    return _has_zero_accum_cmd_field(as_bytes(i), 0)
+    return _has_zero_accum_cmd_field(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:500  (s3d3_ts_assert.h)
@@ -1171,7 +1172,7 @@ def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_ts_reserved_zero(i: Word) -> bool:
-    return _s3d3_ts_reserved_zero(as_bytes(i), 0)
+    return _s3d3_ts_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:506  (s3d3_ts_assert.h)
@@ -1189,7 +1190,7 @@ def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:521  (s3d3_ts_assert.h)
@@ -1199,7 +1200,7 @@ def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
-    return _tensor_scalar_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:529  (s3d3_ts_assert.h)
@@ -1209,7 +1210,7 @@ def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def ts_imm_32_chk(i: Word) -> bool:
-    return _ts_imm_32_chk(as_bytes(i), 0)
+    return _ts_imm_32_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:535  (s3d3_ts_assert.h)
@@ -1223,7 +1224,7 @@ def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_16_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_16_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_16_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:541  (s3d3_ts_assert.h)
@@ -1237,7 +1238,7 @@ def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_8_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_8_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_8_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:547  (s3d3_ts_assert.h)
@@ -1251,7 +1252,7 @@ def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:553  (s3d3_ts_assert.h)
@@ -1261,7 +1262,7 @@ def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
-    return _ts_ptr_imm_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_ptr_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:559  (s3d3_ts_assert.h)
@@ -1271,7 +1272,7 @@ def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
-    return _tensor_scalar_immediates_check(as_bytes(i), 0)
+    return _tensor_scalar_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:568  (s3d3_ts_assert.h)
@@ -1281,7 +1282,7 @@ def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_immediates(i: Word) -> bool:
-    return _tensor_scalar_ptr_immediates(as_bytes(i), 0)
+    return _tensor_scalar_ptr_immediates(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:573  (s3d3_ts_assert.h)
@@ -1291,7 +1292,7 @@ def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_imm_src(i: Word) -> bool:
-    return _tensor_scalar_ptr_imm_src(as_bytes(i), 0)
+    return _tensor_scalar_ptr_imm_src(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:578  (s3d3_ts_assert.h)
@@ -1301,7 +1302,7 @@ def _tensor_scalar_shift_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_shift_chk(i: Word) -> bool:
-    return _tensor_scalar_shift_chk(as_bytes(i), 0)
+    return _tensor_scalar_shift_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:582  (s3d3_ts_assert.h)
@@ -1315,7 +1316,7 @@ def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_tensor_chk(i: Word) -> bool:
-    return _tensor_scalar_tensor_chk(as_bytes(i), 0)
+    return _tensor_scalar_tensor_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:588  (s3d3_ts_assert.h)
@@ -1325,7 +1326,7 @@ def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:592  (s3d3_ts_assert.h)
@@ -1335,7 +1336,7 @@ def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_transpose_check(i: Word) -> bool:
-    return _s3d3_transpose_check(as_bytes(i), 0)
+    return _s3d3_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (s3d3_ts_assert.h)
@@ -1367,7 +1368,7 @@ def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_op(i: Word) -> bool:
-    return _is_valid_tensor_scalar_op(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_op(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:622  (s3d3_ts_assert.h)
@@ -1392,7 +1393,7 @@ def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_op(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_op(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:639  (s3d3_ts_assert.h)
@@ -1402,7 +1403,7 @@ def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> boo
 
 
 def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
-    return _has_valid_tensor_scalar_cache_reduce_accum_cmd(as_bytes(i), 0)
+    return _has_valid_tensor_scalar_cache_reduce_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:645  (s3d3_ts_assert.h)
@@ -1426,7 +1427,7 @@ def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:660  (s3d3_ts_assert.h)
@@ -1436,7 +1437,7 @@ def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:667  (s3d3_ts_assert.h)
@@ -1447,7 +1448,7 @@ def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_immediates_check(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:679  (s3d3_ts_assert.h)
@@ -1457,7 +1458,7 @@ def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:684  (s3d3_ts_assert.h)
@@ -1487,7 +1488,7 @@ def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
-    return _is_valid_tensor_scalar_cache_reduce(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_cache_reduce(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:706  (s3d3_ts_assert.h)
@@ -1517,7 +1518,7 @@ def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
-    return _is_valid_tensor_scalar_cache_cumulative(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_cache_cumulative(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:730  (s4d4_tsm_assert.h)
@@ -1527,7 +1528,7 @@ def _has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_multi_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_multi_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:735  (s4d4_tsm_assert.h)
@@ -1537,7 +1538,7 @@ def _tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_arith(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_arith(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:739  (s4d4_tsm_assert.h)
@@ -1547,7 +1548,7 @@ def _tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_bitvec(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:743  (s4d4_tsm_assert.h)
@@ -1562,7 +1563,7 @@ def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:752  (s4d4_tsm_assert.h)
@@ -1572,7 +1573,7 @@ def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:759  (s4d4_tsm_assert.h)
@@ -1582,7 +1583,7 @@ def _is_valid_tsm_subdim(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tsm_subdim(i: Word) -> bool:
-    return _is_valid_tsm_subdim(as_bytes(i), 0)
+    return _is_valid_tsm_subdim(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:763  (s4d4_tsm_assert.h)
@@ -1593,7 +1594,7 @@ def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_src_slices_tsm_singular(i: Word) -> bool:
-    return _has_valid_src_slices_tsm_singular(as_bytes(i), 0)
+    return _has_valid_src_slices_tsm_singular(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:768  (s4d4_tsm_assert.h)
@@ -1607,7 +1608,7 @@ def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:774  (s4d4_tsm_assert.h)
@@ -1624,7 +1625,7 @@ def _s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s4d4_tsm_reserved_zero(i: Word) -> bool:
-    return _s4d4_tsm_reserved_zero(as_bytes(i), 0)
+    return _s4d4_tsm_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:786  (s4d4_tsm_assert.h)
@@ -1649,7 +1650,7 @@ def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi_common(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi_common(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:803  (s4d4_tsm_assert.h)
@@ -1665,7 +1666,7 @@ def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:813  (s2_bn_assert.h)
@@ -1675,7 +1676,7 @@ def _has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tsm_immediates_load_opcode(i: Word) -> bool:
-    return _has_tsm_immediates_load_opcode(as_bytes(i), 0)
+    return _has_tsm_immediates_load_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:818  (s2_bn_assert.h)
@@ -1686,7 +1687,7 @@ def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
-    return _has_tsm_immediates_load_src_element_cnt(as_bytes(i), 0)
+    return _has_tsm_immediates_load_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:824  (s2_bn_assert.h)
@@ -1700,7 +1701,7 @@ def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
 
 
 def has_s2_bn_zero_immediates(i: Word) -> bool:
-    return _has_s2_bn_zero_immediates(as_bytes(i), 0)
+    return _has_s2_bn_zero_immediates(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:830  (s2_bn_assert.h)
@@ -1710,7 +1711,7 @@ def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
-    return _tsm_immld_dtypes(as_bytes(i), 0)
+    return _tsm_immld_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:855  (s2_bn_assert.h)
@@ -1733,7 +1734,7 @@ def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s2_bn_reserved_zero(i: Word) -> bool:
-    return _s2_bn_reserved_zero(as_bytes(i), 0)
+    return _s2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:869  (s2_bn_assert.h)
@@ -1754,7 +1755,7 @@ def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
-    return _is_valid_tsm_immediates_load(as_bytes(i), 0)
+    return _is_valid_tsm_immediates_load(struct_arg(i, 64, 'i'), 0)
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:

@@ -20,10 +20,11 @@ from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 3), __name__)
+check_api((2, 4), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes
+struct_arg = codec.struct_arg
 _U16 = codec.S_H
 _U32 = codec.S_I
 _U64 = codec.S_Q
@@ -477,7 +478,7 @@ def _has_valid_inst_len(h_b: bytes, h_o: int) -> bool:
 
 
 def has_valid_inst_len(h: Word) -> bool:
-    return _has_valid_inst_len(as_bytes(h), 0)
+    return _has_valid_inst_len(struct_arg(h, 4, 'h'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:30  (common_assert.h)
@@ -487,7 +488,7 @@ def _has_valid_neuron_header(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_neuron_header(i: Word) -> bool:
-    return _has_valid_neuron_header(as_bytes(i), 0)
+    return _has_valid_neuron_header(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:35  (common_assert.h)
@@ -497,7 +498,7 @@ def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_neuron_events(i: Word) -> bool:
-    return _has_valid_neuron_events(as_bytes(i), 0)
+    return _has_valid_neuron_events(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:40  (common_assert.h)
@@ -857,7 +858,7 @@ def _addr_from_register(a_b: bytes, a_o: int) -> bool:
 
 
 def addr_from_register(a: Word) -> bool:
-    return _addr_from_register(as_bytes(a), 0)
+    return _addr_from_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:340  (common_assert.h)
@@ -871,7 +872,7 @@ def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
 
 
 def valid_addr_register(a: Word) -> bool:
-    return _valid_addr_register(as_bytes(a), 0)
+    return _valid_addr_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:346  (common_assert.h)
@@ -881,7 +882,7 @@ def _shape_from_register(a_b: bytes, a_o: int) -> bool:
 
 
 def shape_from_register(a: Word) -> bool:
-    return _shape_from_register(as_bytes(a), 0)
+    return _shape_from_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:352  (common_assert.h)
@@ -891,7 +892,7 @@ def _indirect_pattern(a_b: bytes, a_o: int) -> bool:
 
 
 def indirect_pattern(a: Word) -> bool:
-    return _indirect_pattern(as_bytes(a), 0)
+    return _indirect_pattern(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:357  (common_assert.h)
@@ -912,7 +913,7 @@ def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow
 
 
 def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor_start_addr_valid(as_bytes(a), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor_start_addr_valid(struct_arg(a, 4, 'a'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:372  (common_assert.h)
@@ -937,7 +938,7 @@ def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) 
 
 
 def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(as_bytes(a), 0, num_active_channels)
+    return _start_addr_active_channels(struct_arg(a, 4, 'a'), 0, num_active_channels)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:385  (common_assert.h)
@@ -952,7 +953,7 @@ def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
 
 
 def is_valid_imm_reg(r: Word) -> bool:
-    return _is_valid_imm_reg(as_bytes(r), 0)
+    return _is_valid_imm_reg(struct_arg(r, 4, 'r'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:392  (common_assert.h)
@@ -970,7 +971,7 @@ def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channel
 
 
 def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: int) -> bool:
-    return _has_valid_immediates(as_bytes(imm), 0, src, num_active_channels, dtype)
+    return _has_valid_immediates(struct_arg(imm, 4, 'imm'), 0, src, num_active_channels, dtype)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:406  (common_assert.h)
@@ -1012,7 +1013,7 @@ def _t2d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t2d_element_count(t: Word) -> int:
-    return _t2d_element_count(as_bytes(t), 0)
+    return _t2d_element_count(struct_arg(t, 12, 't'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:431  (common_assert.h)
@@ -1027,7 +1028,7 @@ def _t3d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t3d_element_count(t: Word) -> int:
-    return _t3d_element_count(as_bytes(t), 0)
+    return _t3d_element_count(struct_arg(t, 16, 't'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:439  (common_assert.h)
@@ -1042,7 +1043,7 @@ def _t4d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t4d_element_count(t: Word) -> int:
-    return _t4d_element_count(as_bytes(t), 0)
+    return _t4d_element_count(struct_arg(t, 20, 't'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:447  (common_assert.h)
@@ -1052,7 +1053,7 @@ def _tensor2d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor2d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor2d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor2d_valid(struct_arg(t, 12, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:451  (common_assert.h)
@@ -1062,7 +1063,7 @@ def _tensor3d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor3d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor3d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor3d_valid(struct_arg(t, 16, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:455  (common_assert.h)
@@ -1072,7 +1073,7 @@ def _tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor4d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor4d_valid(struct_arg(t, 20, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:459  (common_assert.h)
@@ -1086,7 +1087,7 @@ def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_t3d(a: Word, b: Word) -> bool:
-    return _same_element_count_t3d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_t3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:465  (common_assert.h)
@@ -1100,7 +1101,7 @@ def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_t4d(a: Word, b: Word) -> bool:
-    return _same_element_count_t4d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_t4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:471  (common_assert.h)
@@ -1114,7 +1115,7 @@ def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src
 
 
 def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
-    return _same_or_fewer_element_count_t4d(as_bytes(dst), 0, as_bytes(src), 0)
+    return _same_or_fewer_element_count_t4d(struct_arg(dst, 20, 'dst'), 0, struct_arg(src, 20, 'src'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:477  (common_assert.h)
@@ -1124,7 +1125,7 @@ def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -
 
 
 def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
-    return _check_t3d_active_channels(as_bytes(t), 0, num_active_channels)
+    return _check_t3d_active_channels(struct_arg(t, 16, 't'), 0, num_active_channels)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:481  (common_assert.h)
@@ -1134,7 +1135,7 @@ def _has_transpose_src_element_count_t3d(t_b: bytes, t_o: int) -> bool:
 
 
 def has_transpose_src_element_count_t3d(t: Word) -> bool:
-    return _has_transpose_src_element_count_t3d(as_bytes(t), 0)
+    return _has_transpose_src_element_count_t3d(struct_arg(t, 16, 't'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:485  (common_assert.h)
@@ -1144,7 +1145,7 @@ def _has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> bool:
 
 
 def has_transpose_src_element_count_t4d(t: Word) -> bool:
-    return _has_transpose_src_element_count_t4d(as_bytes(t), 0)
+    return _has_transpose_src_element_count_t4d(struct_arg(t, 20, 't'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:490  (common_assert.h)
@@ -1155,7 +1156,7 @@ def _indirect16b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_p
 
 
 def indirect16b_valid(ind: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _indirect16b_valid(as_bytes(ind), 0, dtype, write, allow_psum, allow_sbuf)
+    return _indirect16b_valid(struct_arg(ind, 16, 'ind'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:499  (common_assert.h)
@@ -1165,7 +1166,7 @@ def _mem3d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, 
 
 
 def mem3d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _mem3d_valid(as_bytes(m), 0, dtype, write, allow_psum, allow_sbuf)
+    return _mem3d_valid(struct_arg(m, 16, 'm'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:505  (common_assert.h)
@@ -1175,7 +1176,7 @@ def _check_m3d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -
 
 
 def check_m3d_active_channels(m: Word, num_active_channels: int) -> bool:
-    return _check_m3d_active_channels(as_bytes(m), 0, num_active_channels)
+    return _check_m3d_active_channels(struct_arg(m, 16, 'm'), 0, num_active_channels)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:511  (common_assert.h)
@@ -1189,7 +1190,7 @@ def _same_element_count_m3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_m3d(a: Word, b: Word) -> bool:
-    return _same_element_count_m3d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_m3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:517  (common_assert.h)
@@ -1199,7 +1200,7 @@ def _indirect_dst_size_limit_m3d(m_b: bytes, m_o: int) -> bool:
 
 
 def indirect_dst_size_limit_m3d(m: Word) -> bool:
-    return _indirect_dst_size_limit_m3d(as_bytes(m), 0)
+    return _indirect_dst_size_limit_m3d(struct_arg(m, 16, 'm'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:522  (common_assert.h)
@@ -1209,7 +1210,7 @@ def _has_transpose_src_element_count_m3d(m_b: bytes, m_o: int) -> bool:
 
 
 def has_transpose_src_element_count_m3d(m: Word) -> bool:
-    return _has_transpose_src_element_count_m3d(as_bytes(m), 0)
+    return _has_transpose_src_element_count_m3d(struct_arg(m, 16, 'm'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:527  (common_assert.h)
@@ -1228,7 +1229,7 @@ def _index_from_register(ind_b: bytes, ind_o: int) -> bool:
 
 
 def index_from_register(ind: Word) -> bool:
-    return _index_from_register(as_bytes(ind), 0)
+    return _index_from_register(struct_arg(ind, 16, 'ind'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:536  (common_assert.h)
@@ -1242,7 +1243,7 @@ def _indirect_quadrant_check_src3d(src_b: bytes, src_o: int) -> bool:
 
 
 def indirect_quadrant_check_src3d(src: Word) -> bool:
-    return _indirect_quadrant_check_src3d(as_bytes(src), 0)
+    return _indirect_quadrant_check_src3d(struct_arg(src, 16, 'src'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:547  (common_assert.h)
@@ -1258,7 +1259,7 @@ def _indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: bytes,
 
 
 def indirect_quadrant_check_src3d_dst3d(src: Word, dst: Word) -> bool:
-    return _indirect_quadrant_check_src3d_dst3d(as_bytes(src), 0, as_bytes(dst), 0)
+    return _indirect_quadrant_check_src3d_dst3d(struct_arg(src, 16, 'src'), 0, struct_arg(dst, 16, 'dst'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:557  (s3d3_ts_assert.h)
@@ -1268,7 +1269,7 @@ def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:563  (s3d3_ts_assert.h)
@@ -1278,7 +1279,7 @@ def _has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:568  (s3d3_ts_assert.h)
@@ -1288,7 +1289,7 @@ def _has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_cache_reduce_opcode(i: Word) -> bool:
-    return _has_tensor_cache_reduce_opcode(as_bytes(i), 0)
+    return _has_tensor_cache_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:572  (s3d3_ts_assert.h)
@@ -1298,7 +1299,7 @@ def _has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
-    return _has_tensor_cache_cumulative_opcode(as_bytes(i), 0)
+    return _has_tensor_cache_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:576  (s3d3_ts_assert.h)
@@ -1308,7 +1309,7 @@ def _has_exponential_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_exponential_opcode(i: Word) -> bool:
-    return _has_exponential_opcode(as_bytes(i), 0)
+    return _has_exponential_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:580  (s3d3_ts_assert.h)
@@ -1318,7 +1319,7 @@ def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_arith(i: Word) -> bool:
-    return _tensor_scalar_arith(as_bytes(i), 0)
+    return _tensor_scalar_arith(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:589  (s3d3_ts_assert.h)
@@ -1328,7 +1329,7 @@ def _tensor_scalar_bitvec(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_bitvec(i: Word) -> bool:
-    return _tensor_scalar_bitvec(as_bytes(i), 0)
+    return _tensor_scalar_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:594  (s3d3_ts_assert.h)
@@ -1338,7 +1339,7 @@ def _has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> bool:
 
 
 def has_zero_accum_cmd_field(i: Word) -> bool:
-    return _has_zero_accum_cmd_field(as_bytes(i), 0)
+    return _has_zero_accum_cmd_field(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (s3d3_ts_assert.h)
@@ -1352,7 +1353,7 @@ def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_ts_reserved_zero(i: Word) -> bool:
-    return _s3d3_ts_reserved_zero(as_bytes(i), 0)
+    return _s3d3_ts_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:604  (s3d3_ts_assert.h)
@@ -1370,7 +1371,7 @@ def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:619  (s3d3_ts_assert.h)
@@ -1380,7 +1381,7 @@ def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
-    return _tensor_scalar_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:627  (s3d3_ts_assert.h)
@@ -1390,7 +1391,7 @@ def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def ts_imm_32_chk(i: Word) -> bool:
-    return _ts_imm_32_chk(as_bytes(i), 0)
+    return _ts_imm_32_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:633  (s3d3_ts_assert.h)
@@ -1404,7 +1405,7 @@ def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_16_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_16_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_16_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:639  (s3d3_ts_assert.h)
@@ -1418,7 +1419,7 @@ def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_8_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_8_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_8_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:645  (s3d3_ts_assert.h)
@@ -1432,7 +1433,7 @@ def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:651  (s3d3_ts_assert.h)
@@ -1442,7 +1443,7 @@ def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
-    return _ts_ptr_imm_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_ptr_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:657  (s3d3_ts_assert.h)
@@ -1452,7 +1453,7 @@ def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
-    return _tensor_scalar_immediates_check(as_bytes(i), 0)
+    return _tensor_scalar_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:666  (s3d3_ts_assert.h)
@@ -1462,7 +1463,7 @@ def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_immediates(i: Word) -> bool:
-    return _tensor_scalar_ptr_immediates(as_bytes(i), 0)
+    return _tensor_scalar_ptr_immediates(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:671  (s3d3_ts_assert.h)
@@ -1472,7 +1473,7 @@ def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_imm_src(i: Word) -> bool:
-    return _tensor_scalar_ptr_imm_src(as_bytes(i), 0)
+    return _tensor_scalar_ptr_imm_src(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:676  (s3d3_ts_assert.h)
@@ -1482,7 +1483,7 @@ def _tensor_scalar_shift_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_shift_chk(i: Word) -> bool:
-    return _tensor_scalar_shift_chk(as_bytes(i), 0)
+    return _tensor_scalar_shift_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:680  (s3d3_ts_assert.h)
@@ -1497,7 +1498,7 @@ def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_tensor_chk(i: Word) -> bool:
-    return _tensor_scalar_tensor_chk(as_bytes(i), 0)
+    return _tensor_scalar_tensor_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:687  (s3d3_ts_assert.h)
@@ -1507,7 +1508,7 @@ def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:691  (s3d3_ts_assert.h)
@@ -1517,7 +1518,7 @@ def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_transpose_check(i: Word) -> bool:
-    return _s3d3_transpose_check(as_bytes(i), 0)
+    return _s3d3_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:697  (s3d3_ts_assert.h)
@@ -1551,7 +1552,7 @@ def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_op(i: Word) -> bool:
-    return _is_valid_tensor_scalar_op(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_op(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:723  (s3d3_ts_assert.h)
@@ -1576,7 +1577,7 @@ def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_op(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_op(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:740  (s3d3_ts_assert.h)
@@ -1586,7 +1587,7 @@ def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> boo
 
 
 def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
-    return _has_valid_tensor_scalar_cache_reduce_accum_cmd(as_bytes(i), 0)
+    return _has_valid_tensor_scalar_cache_reduce_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:746  (s3d3_ts_assert.h)
@@ -1610,7 +1611,7 @@ def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:761  (s3d3_ts_assert.h)
@@ -1620,7 +1621,7 @@ def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:768  (s3d3_ts_assert.h)
@@ -1631,7 +1632,7 @@ def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_immediates_check(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:780  (s3d3_ts_assert.h)
@@ -1641,7 +1642,7 @@ def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:785  (s3d3_ts_assert.h)
@@ -1671,7 +1672,7 @@ def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
-    return _is_valid_tensor_scalar_cache_reduce(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_cache_reduce(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:807  (s3d3_ts_assert.h)
@@ -1701,7 +1702,7 @@ def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
-    return _is_valid_tensor_scalar_cache_cumulative(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_cache_cumulative(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:829  (s3d3_ts_assert.h)
@@ -1711,7 +1712,7 @@ def _has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_exponential_accum_cmd(i: Word) -> bool:
-    return _has_valid_exponential_accum_cmd(as_bytes(i), 0)
+    return _has_valid_exponential_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:838  (s3d3_ts_assert.h)
@@ -1725,7 +1726,7 @@ def _exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> bool:
 
 
 def exp_x_even_or_unpacked(i: Word) -> bool:
-    return _exp_x_even_or_unpacked(as_bytes(i), 0)
+    return _exp_x_even_or_unpacked(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:845  (s3d3_ts_assert.h)
@@ -1735,7 +1736,7 @@ def _exp_upper_src_dim_even(i_b: bytes, i_o: int) -> bool:
 
 
 def exp_upper_src_dim_even(i: Word) -> bool:
-    return _exp_upper_src_dim_even(as_bytes(i), 0)
+    return _exp_upper_src_dim_even(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:851  (s3d3_ts_assert.h)
@@ -1750,7 +1751,7 @@ def _has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_exponential_num_elements(i: Word) -> bool:
-    return _has_valid_exponential_num_elements(as_bytes(i), 0)
+    return _has_valid_exponential_num_elements(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:858  (s3d3_ts_assert.h)
@@ -1764,7 +1765,7 @@ def _has_valid_exponential_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_exponential_ops(i: Word) -> bool:
-    return _has_valid_exponential_ops(as_bytes(i), 0)
+    return _has_valid_exponential_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:864  (s3d3_ts_assert.h)
@@ -1774,7 +1775,7 @@ def _s3d3_ts_exponential_unused_fields(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_ts_exponential_unused_fields(i: Word) -> bool:
-    return _s3d3_ts_exponential_unused_fields(as_bytes(i), 0)
+    return _s3d3_ts_exponential_unused_fields(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:868  (s3d3_ts_assert.h)
@@ -1803,7 +1804,7 @@ def _is_valid_exponential(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_exponential(i: Word) -> bool:
-    return _is_valid_exponential(as_bytes(i), 0)
+    return _is_valid_exponential(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:891  (s4d4_tsm_assert.h)
@@ -1813,7 +1814,7 @@ def _has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_multi_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_multi_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:896  (s4d4_tsm_assert.h)
@@ -1823,7 +1824,7 @@ def _tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_arith(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_arith(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:900  (s4d4_tsm_assert.h)
@@ -1833,7 +1834,7 @@ def _tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_bitvec(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:904  (s4d4_tsm_assert.h)
@@ -1848,7 +1849,7 @@ def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:913  (s4d4_tsm_assert.h)
@@ -1858,7 +1859,7 @@ def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:920  (s4d4_tsm_assert.h)
@@ -1868,7 +1869,7 @@ def _is_valid_tsm_subdim(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tsm_subdim(i: Word) -> bool:
-    return _is_valid_tsm_subdim(as_bytes(i), 0)
+    return _is_valid_tsm_subdim(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:924  (s4d4_tsm_assert.h)
@@ -1879,7 +1880,7 @@ def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_src_slices_tsm_singular(i: Word) -> bool:
-    return _has_valid_src_slices_tsm_singular(as_bytes(i), 0)
+    return _has_valid_src_slices_tsm_singular(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:929  (s4d4_tsm_assert.h)
@@ -1893,7 +1894,7 @@ def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:935  (s4d4_tsm_assert.h)
@@ -1910,7 +1911,7 @@ def _s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s4d4_tsm_reserved_zero(i: Word) -> bool:
-    return _s4d4_tsm_reserved_zero(as_bytes(i), 0)
+    return _s4d4_tsm_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:947  (s4d4_tsm_assert.h)
@@ -1935,7 +1936,7 @@ def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi_common(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi_common(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:964  (s4d4_tsm_assert.h)
@@ -1951,7 +1952,7 @@ def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:974  (s2_bn_assert.h)
@@ -1961,7 +1962,7 @@ def _has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tsm_immediates_load_opcode(i: Word) -> bool:
-    return _has_tsm_immediates_load_opcode(as_bytes(i), 0)
+    return _has_tsm_immediates_load_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:979  (s2_bn_assert.h)
@@ -1972,7 +1973,7 @@ def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
-    return _has_tsm_immediates_load_src_element_cnt(as_bytes(i), 0)
+    return _has_tsm_immediates_load_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:985  (s2_bn_assert.h)
@@ -1986,7 +1987,7 @@ def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
 
 
 def has_s2_bn_zero_immediates(i: Word) -> bool:
-    return _has_s2_bn_zero_immediates(as_bytes(i), 0)
+    return _has_s2_bn_zero_immediates(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:991  (s2_bn_assert.h)
@@ -1996,7 +1997,7 @@ def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
-    return _tsm_immld_dtypes(as_bytes(i), 0)
+    return _tsm_immld_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1016  (s2_bn_assert.h)
@@ -2019,7 +2020,7 @@ def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s2_bn_reserved_zero(i: Word) -> bool:
-    return _s2_bn_reserved_zero(as_bytes(i), 0)
+    return _s2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1030  (s2_bn_assert.h)
@@ -2040,7 +2041,7 @@ def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
-    return _is_valid_tsm_immediates_load(as_bytes(i), 0)
+    return _is_valid_tsm_immediates_load(struct_arg(i, 64, 'i'), 0)
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:

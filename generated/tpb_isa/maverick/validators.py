@@ -20,10 +20,11 @@ from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 3), __name__)
+check_api((2, 4), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes
+struct_arg = codec.struct_arg
 _U16 = codec.S_H
 _U32 = codec.S_I
 _U64 = codec.S_Q
@@ -542,7 +543,7 @@ def _has_valid_inst_len(h_b: bytes, h_o: int) -> bool:
 
 
 def has_valid_inst_len(h: Word) -> bool:
-    return _has_valid_inst_len(as_bytes(h), 0)
+    return _has_valid_inst_len(struct_arg(h, 4, 'h'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:30  (common_assert.h)
@@ -552,7 +553,7 @@ def _has_valid_neuron_header(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_neuron_header(i: Word) -> bool:
-    return _has_valid_neuron_header(as_bytes(i), 0)
+    return _has_valid_neuron_header(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:35  (common_assert.h)
@@ -562,7 +563,7 @@ def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_neuron_events(i: Word) -> bool:
-    return _has_valid_neuron_events(as_bytes(i), 0)
+    return _has_valid_neuron_events(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:40  (common_assert.h)
@@ -962,7 +963,7 @@ def _addr_from_register(a_b: bytes, a_o: int) -> bool:
 
 
 def addr_from_register(a: Word) -> bool:
-    return _addr_from_register(as_bytes(a), 0)
+    return _addr_from_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:387  (common_assert.h)
@@ -976,7 +977,7 @@ def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
 
 
 def valid_addr_register(a: Word) -> bool:
-    return _valid_addr_register(as_bytes(a), 0)
+    return _valid_addr_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:393  (common_assert.h)
@@ -986,7 +987,7 @@ def _shape_from_register(a_b: bytes, a_o: int) -> bool:
 
 
 def shape_from_register(a: Word) -> bool:
-    return _shape_from_register(as_bytes(a), 0)
+    return _shape_from_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:399  (common_assert.h)
@@ -996,7 +997,7 @@ def _indirect_pattern(a_b: bytes, a_o: int) -> bool:
 
 
 def indirect_pattern(a: Word) -> bool:
-    return _indirect_pattern(as_bytes(a), 0)
+    return _indirect_pattern(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:404  (common_assert.h)
@@ -1017,7 +1018,7 @@ def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow
 
 
 def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor_start_addr_valid(as_bytes(a), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor_start_addr_valid(struct_arg(a, 4, 'a'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:419  (common_assert.h)
@@ -1042,7 +1043,7 @@ def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) 
 
 
 def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(as_bytes(a), 0, num_active_channels)
+    return _start_addr_active_channels(struct_arg(a, 4, 'a'), 0, num_active_channels)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:432  (common_assert.h)
@@ -1057,7 +1058,7 @@ def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
 
 
 def is_valid_imm_reg(r: Word) -> bool:
-    return _is_valid_imm_reg(as_bytes(r), 0)
+    return _is_valid_imm_reg(struct_arg(r, 4, 'r'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:439  (common_assert.h)
@@ -1075,7 +1076,7 @@ def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channel
 
 
 def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: int) -> bool:
-    return _has_valid_immediates(as_bytes(imm), 0, src, num_active_channels, dtype)
+    return _has_valid_immediates(struct_arg(imm, 4, 'imm'), 0, src, num_active_channels, dtype)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:453  (common_assert.h)
@@ -1136,7 +1137,7 @@ def _t2d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t2d_element_count(t: Word) -> int:
-    return _t2d_element_count(as_bytes(t), 0)
+    return _t2d_element_count(struct_arg(t, 12, 't'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:492  (common_assert.h)
@@ -1151,7 +1152,7 @@ def _t3d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t3d_element_count(t: Word) -> int:
-    return _t3d_element_count(as_bytes(t), 0)
+    return _t3d_element_count(struct_arg(t, 16, 't'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:500  (common_assert.h)
@@ -1166,7 +1167,7 @@ def _t4d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t4d_element_count(t: Word) -> int:
-    return _t4d_element_count(as_bytes(t), 0)
+    return _t4d_element_count(struct_arg(t, 20, 't'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:508  (common_assert.h)
@@ -1176,7 +1177,7 @@ def _tensor2d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor2d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor2d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor2d_valid(struct_arg(t, 12, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:512  (common_assert.h)
@@ -1186,7 +1187,7 @@ def _tensor3d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor3d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor3d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor3d_valid(struct_arg(t, 16, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:516  (common_assert.h)
@@ -1196,7 +1197,7 @@ def _tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor4d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor4d_valid(struct_arg(t, 20, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:520  (common_assert.h)
@@ -1210,7 +1211,7 @@ def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_t3d(a: Word, b: Word) -> bool:
-    return _same_element_count_t3d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_t3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:526  (common_assert.h)
@@ -1224,7 +1225,7 @@ def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_t4d(a: Word, b: Word) -> bool:
-    return _same_element_count_t4d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_t4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:532  (common_assert.h)
@@ -1238,7 +1239,7 @@ def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src
 
 
 def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
-    return _same_or_fewer_element_count_t4d(as_bytes(dst), 0, as_bytes(src), 0)
+    return _same_or_fewer_element_count_t4d(struct_arg(dst, 20, 'dst'), 0, struct_arg(src, 20, 'src'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:538  (common_assert.h)
@@ -1248,7 +1249,7 @@ def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -
 
 
 def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
-    return _check_t3d_active_channels(as_bytes(t), 0, num_active_channels)
+    return _check_t3d_active_channels(struct_arg(t, 16, 't'), 0, num_active_channels)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:542  (common_assert.h)
@@ -1258,7 +1259,7 @@ def _has_transpose_src_element_count_t3d(t_b: bytes, t_o: int) -> bool:
 
 
 def has_transpose_src_element_count_t3d(t: Word) -> bool:
-    return _has_transpose_src_element_count_t3d(as_bytes(t), 0)
+    return _has_transpose_src_element_count_t3d(struct_arg(t, 16, 't'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:546  (common_assert.h)
@@ -1268,7 +1269,7 @@ def _has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> bool:
 
 
 def has_transpose_src_element_count_t4d(t: Word) -> bool:
-    return _has_transpose_src_element_count_t4d(as_bytes(t), 0)
+    return _has_transpose_src_element_count_t4d(struct_arg(t, 20, 't'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:551  (common_assert.h)
@@ -1279,7 +1280,7 @@ def _indirect16b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_p
 
 
 def indirect16b_valid(ind: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _indirect16b_valid(as_bytes(ind), 0, dtype, write, allow_psum, allow_sbuf)
+    return _indirect16b_valid(struct_arg(ind, 16, 'ind'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:560  (common_assert.h)
@@ -1289,7 +1290,7 @@ def _mem3d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, 
 
 
 def mem3d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _mem3d_valid(as_bytes(m), 0, dtype, write, allow_psum, allow_sbuf)
+    return _mem3d_valid(struct_arg(m, 16, 'm'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:566  (common_assert.h)
@@ -1299,7 +1300,7 @@ def _check_m3d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -
 
 
 def check_m3d_active_channels(m: Word, num_active_channels: int) -> bool:
-    return _check_m3d_active_channels(as_bytes(m), 0, num_active_channels)
+    return _check_m3d_active_channels(struct_arg(m, 16, 'm'), 0, num_active_channels)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:572  (common_assert.h)
@@ -1313,7 +1314,7 @@ def _same_element_count_m3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_m3d(a: Word, b: Word) -> bool:
-    return _same_element_count_m3d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_m3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:578  (common_assert.h)
@@ -1323,7 +1324,7 @@ def _indirect_dst_size_limit_m3d(m_b: bytes, m_o: int) -> bool:
 
 
 def indirect_dst_size_limit_m3d(m: Word) -> bool:
-    return _indirect_dst_size_limit_m3d(as_bytes(m), 0)
+    return _indirect_dst_size_limit_m3d(struct_arg(m, 16, 'm'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:583  (common_assert.h)
@@ -1333,7 +1334,7 @@ def _has_transpose_src_element_count_m3d(m_b: bytes, m_o: int) -> bool:
 
 
 def has_transpose_src_element_count_m3d(m: Word) -> bool:
-    return _has_transpose_src_element_count_m3d(as_bytes(m), 0)
+    return _has_transpose_src_element_count_m3d(struct_arg(m, 16, 'm'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:588  (common_assert.h)
@@ -1352,7 +1353,7 @@ def _index_from_register(ind_b: bytes, ind_o: int) -> bool:
 
 
 def index_from_register(ind: Word) -> bool:
-    return _index_from_register(as_bytes(ind), 0)
+    return _index_from_register(struct_arg(ind, 16, 'ind'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:597  (common_assert.h)
@@ -1366,7 +1367,7 @@ def _indirect_quadrant_check_src3d(src_b: bytes, src_o: int) -> bool:
 
 
 def indirect_quadrant_check_src3d(src: Word) -> bool:
-    return _indirect_quadrant_check_src3d(as_bytes(src), 0)
+    return _indirect_quadrant_check_src3d(struct_arg(src, 16, 'src'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:608  (common_assert.h)
@@ -1382,7 +1383,7 @@ def _indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: bytes,
 
 
 def indirect_quadrant_check_src3d_dst3d(src: Word, dst: Word) -> bool:
-    return _indirect_quadrant_check_src3d_dst3d(as_bytes(src), 0, as_bytes(dst), 0)
+    return _indirect_quadrant_check_src3d_dst3d(struct_arg(src, 16, 'src'), 0, struct_arg(dst, 16, 'dst'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:618  (s3d3_ts_assert.h)
@@ -1392,7 +1393,7 @@ def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:624  (s3d3_ts_assert.h)
@@ -1402,7 +1403,7 @@ def _has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:629  (s3d3_ts_assert.h)
@@ -1412,7 +1413,7 @@ def _has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_cache_reduce_opcode(i: Word) -> bool:
-    return _has_tensor_cache_reduce_opcode(as_bytes(i), 0)
+    return _has_tensor_cache_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:633  (s3d3_ts_assert.h)
@@ -1422,7 +1423,7 @@ def _has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
-    return _has_tensor_cache_cumulative_opcode(as_bytes(i), 0)
+    return _has_tensor_cache_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:637  (s3d3_ts_assert.h)
@@ -1432,7 +1433,7 @@ def _has_exponential_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_exponential_opcode(i: Word) -> bool:
-    return _has_exponential_opcode(as_bytes(i), 0)
+    return _has_exponential_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:641  (s3d3_ts_assert.h)
@@ -1442,7 +1443,7 @@ def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_arith(i: Word) -> bool:
-    return _tensor_scalar_arith(as_bytes(i), 0)
+    return _tensor_scalar_arith(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:650  (s3d3_ts_assert.h)
@@ -1452,7 +1453,7 @@ def _tensor_scalar_bitvec(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_bitvec(i: Word) -> bool:
-    return _tensor_scalar_bitvec(as_bytes(i), 0)
+    return _tensor_scalar_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:655  (s3d3_ts_assert.h)
@@ -1462,7 +1463,7 @@ def _has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> bool:
 
 
 def has_zero_accum_cmd_field(i: Word) -> bool:
-    return _has_zero_accum_cmd_field(as_bytes(i), 0)
+    return _has_zero_accum_cmd_field(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:659  (s3d3_ts_assert.h)
@@ -1476,7 +1477,7 @@ def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_ts_reserved_zero(i: Word) -> bool:
-    return _s3d3_ts_reserved_zero(as_bytes(i), 0)
+    return _s3d3_ts_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:665  (s3d3_ts_assert.h)
@@ -1494,7 +1495,7 @@ def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:682  (s3d3_ts_assert.h)
@@ -1504,7 +1505,7 @@ def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
-    return _tensor_scalar_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:690  (s3d3_ts_assert.h)
@@ -1514,7 +1515,7 @@ def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def ts_imm_32_chk(i: Word) -> bool:
-    return _ts_imm_32_chk(as_bytes(i), 0)
+    return _ts_imm_32_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:696  (s3d3_ts_assert.h)
@@ -1528,7 +1529,7 @@ def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_16_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_16_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_16_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:702  (s3d3_ts_assert.h)
@@ -1542,7 +1543,7 @@ def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_8_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_8_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_8_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:708  (s3d3_ts_assert.h)
@@ -1556,7 +1557,7 @@ def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:714  (s3d3_ts_assert.h)
@@ -1566,7 +1567,7 @@ def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
-    return _ts_ptr_imm_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_ptr_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:720  (s3d3_ts_assert.h)
@@ -1576,7 +1577,7 @@ def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
-    return _tensor_scalar_immediates_check(as_bytes(i), 0)
+    return _tensor_scalar_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:729  (s3d3_ts_assert.h)
@@ -1586,7 +1587,7 @@ def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_immediates(i: Word) -> bool:
-    return _tensor_scalar_ptr_immediates(as_bytes(i), 0)
+    return _tensor_scalar_ptr_immediates(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:734  (s3d3_ts_assert.h)
@@ -1596,7 +1597,7 @@ def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_imm_src(i: Word) -> bool:
-    return _tensor_scalar_ptr_imm_src(as_bytes(i), 0)
+    return _tensor_scalar_ptr_imm_src(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:739  (s3d3_ts_assert.h)
@@ -1606,7 +1607,7 @@ def _tensor_scalar_shift_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_shift_chk(i: Word) -> bool:
-    return _tensor_scalar_shift_chk(as_bytes(i), 0)
+    return _tensor_scalar_shift_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:743  (s3d3_ts_assert.h)
@@ -1621,7 +1622,7 @@ def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_tensor_chk(i: Word) -> bool:
-    return _tensor_scalar_tensor_chk(as_bytes(i), 0)
+    return _tensor_scalar_tensor_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:750  (s3d3_ts_assert.h)
@@ -1631,7 +1632,7 @@ def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:754  (s3d3_ts_assert.h)
@@ -1641,7 +1642,7 @@ def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_transpose_check(i: Word) -> bool:
-    return _s3d3_transpose_check(as_bytes(i), 0)
+    return _s3d3_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:760  (s3d3_ts_assert.h)
@@ -1675,7 +1676,7 @@ def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_op(i: Word) -> bool:
-    return _is_valid_tensor_scalar_op(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_op(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:786  (s3d3_ts_assert.h)
@@ -1700,7 +1701,7 @@ def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_op(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_op(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:803  (s3d3_ts_assert.h)
@@ -1710,7 +1711,7 @@ def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> boo
 
 
 def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
-    return _has_valid_tensor_scalar_cache_reduce_accum_cmd(as_bytes(i), 0)
+    return _has_valid_tensor_scalar_cache_reduce_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:809  (s3d3_ts_assert.h)
@@ -1734,7 +1735,7 @@ def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:824  (s3d3_ts_assert.h)
@@ -1744,7 +1745,7 @@ def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:831  (s3d3_ts_assert.h)
@@ -1755,7 +1756,7 @@ def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_immediates_check(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:843  (s3d3_ts_assert.h)
@@ -1765,7 +1766,7 @@ def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:848  (s3d3_ts_assert.h)
@@ -1795,7 +1796,7 @@ def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
-    return _is_valid_tensor_scalar_cache_reduce(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_cache_reduce(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:870  (s3d3_ts_assert.h)
@@ -1825,7 +1826,7 @@ def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
-    return _is_valid_tensor_scalar_cache_cumulative(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_cache_cumulative(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:892  (s3d3_ts_assert.h)
@@ -1835,7 +1836,7 @@ def _has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_exponential_accum_cmd(i: Word) -> bool:
-    return _has_valid_exponential_accum_cmd(as_bytes(i), 0)
+    return _has_valid_exponential_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:901  (s3d3_ts_assert.h)
@@ -1849,7 +1850,7 @@ def _exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> bool:
 
 
 def exp_x_even_or_unpacked(i: Word) -> bool:
-    return _exp_x_even_or_unpacked(as_bytes(i), 0)
+    return _exp_x_even_or_unpacked(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:908  (s3d3_ts_assert.h)
@@ -1859,7 +1860,7 @@ def _exp_upper_src_dim_even(i_b: bytes, i_o: int) -> bool:
 
 
 def exp_upper_src_dim_even(i: Word) -> bool:
-    return _exp_upper_src_dim_even(as_bytes(i), 0)
+    return _exp_upper_src_dim_even(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:914  (s3d3_ts_assert.h)
@@ -1874,7 +1875,7 @@ def _has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_exponential_num_elements(i: Word) -> bool:
-    return _has_valid_exponential_num_elements(as_bytes(i), 0)
+    return _has_valid_exponential_num_elements(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:921  (s3d3_ts_assert.h)
@@ -1888,7 +1889,7 @@ def _has_valid_exponential_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_exponential_ops(i: Word) -> bool:
-    return _has_valid_exponential_ops(as_bytes(i), 0)
+    return _has_valid_exponential_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:927  (s3d3_ts_assert.h)
@@ -1898,7 +1899,7 @@ def _s3d3_ts_exponential_unused_fields(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_ts_exponential_unused_fields(i: Word) -> bool:
-    return _s3d3_ts_exponential_unused_fields(as_bytes(i), 0)
+    return _s3d3_ts_exponential_unused_fields(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:931  (s3d3_ts_assert.h)
@@ -1927,7 +1928,7 @@ def _is_valid_exponential(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_exponential(i: Word) -> bool:
-    return _is_valid_exponential(as_bytes(i), 0)
+    return _is_valid_exponential(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:954  (s4d4_tsm_assert.h)
@@ -1937,7 +1938,7 @@ def _has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_multi_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_multi_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:959  (s4d4_tsm_assert.h)
@@ -1947,7 +1948,7 @@ def _tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_arith(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_arith(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:963  (s4d4_tsm_assert.h)
@@ -1957,7 +1958,7 @@ def _tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_bitvec(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:967  (s4d4_tsm_assert.h)
@@ -1972,7 +1973,7 @@ def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:976  (s4d4_tsm_assert.h)
@@ -1982,7 +1983,7 @@ def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:983  (s4d4_tsm_assert.h)
@@ -1992,7 +1993,7 @@ def _is_valid_tsm_subdim(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tsm_subdim(i: Word) -> bool:
-    return _is_valid_tsm_subdim(as_bytes(i), 0)
+    return _is_valid_tsm_subdim(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:987  (s4d4_tsm_assert.h)
@@ -2003,7 +2004,7 @@ def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_src_slices_tsm_singular(i: Word) -> bool:
-    return _has_valid_src_slices_tsm_singular(as_bytes(i), 0)
+    return _has_valid_src_slices_tsm_singular(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:992  (s4d4_tsm_assert.h)
@@ -2017,7 +2018,7 @@ def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:998  (s4d4_tsm_assert.h)
@@ -2034,7 +2035,7 @@ def _s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s4d4_tsm_reserved_zero(i: Word) -> bool:
-    return _s4d4_tsm_reserved_zero(as_bytes(i), 0)
+    return _s4d4_tsm_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1010  (s4d4_tsm_assert.h)
@@ -2059,7 +2060,7 @@ def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi_common(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi_common(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1027  (s4d4_tsm_assert.h)
@@ -2075,7 +2076,7 @@ def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1037  (s2_bn_assert.h)
@@ -2085,7 +2086,7 @@ def _has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tsm_immediates_load_opcode(i: Word) -> bool:
-    return _has_tsm_immediates_load_opcode(as_bytes(i), 0)
+    return _has_tsm_immediates_load_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1042  (s2_bn_assert.h)
@@ -2096,7 +2097,7 @@ def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
-    return _has_tsm_immediates_load_src_element_cnt(as_bytes(i), 0)
+    return _has_tsm_immediates_load_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1048  (s2_bn_assert.h)
@@ -2110,7 +2111,7 @@ def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
 
 
 def has_s2_bn_zero_immediates(i: Word) -> bool:
-    return _has_s2_bn_zero_immediates(as_bytes(i), 0)
+    return _has_s2_bn_zero_immediates(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1054  (s2_bn_assert.h)
@@ -2120,7 +2121,7 @@ def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
-    return _tsm_immld_dtypes(as_bytes(i), 0)
+    return _tsm_immld_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1079  (s2_bn_assert.h)
@@ -2143,7 +2144,7 @@ def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s2_bn_reserved_zero(i: Word) -> bool:
-    return _s2_bn_reserved_zero(as_bytes(i), 0)
+    return _s2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1093  (s2_bn_assert.h)
@@ -2164,7 +2165,7 @@ def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
-    return _is_valid_tsm_immediates_load(as_bytes(i), 0)
+    return _is_valid_tsm_immediates_load(struct_arg(i, 64, 'i'), 0)
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:

@@ -22,7 +22,7 @@ from . import constants
 from .enums import Opcode
 from .structs import S2_BN, S3D3_TS, S4D4_TSM
 
-check_api((2, 3), __name__)
+check_api((2, 4), __name__)
 
 OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x43: S3D3_TS,  # TENSOR_SCALAR_ARITH_OP

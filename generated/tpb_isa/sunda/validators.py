@@ -20,10 +20,11 @@ from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 3), __name__)
+check_api((2, 4), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes
+struct_arg = codec.struct_arg
 _U16 = codec.S_H
 _U32 = codec.S_I
 _U64 = codec.S_Q
@@ -414,7 +415,7 @@ def _has_valid_inst_len(h_b: bytes, h_o: int) -> bool:
 
 
 def has_valid_inst_len(h: Word) -> bool:
-    return _has_valid_inst_len(as_bytes(h), 0)
+    return _has_valid_inst_len(struct_arg(h, 4, 'h'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:30  (common_assert.h)
@@ -424,7 +425,7 @@ def _has_valid_neuron_header(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_neuron_header(i: Word) -> bool:
-    return _has_valid_neuron_header(as_bytes(i), 0)
+    return _has_valid_neuron_header(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:35  (common_assert.h)
@@ -434,7 +435,7 @@ def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_neuron_events(i: Word) -> bool:
-    return _has_valid_neuron_events(as_bytes(i), 0)
+    return _has_valid_neuron_events(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:40  (common_assert.h)
@@ -772,7 +773,7 @@ def _addr_from_register(a_b: bytes, a_o: int) -> bool:
 
 
 def addr_from_register(a: Word) -> bool:
-    return _addr_from_register(as_bytes(a), 0)
+    return _addr_from_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:295  (common_assert.h)
@@ -786,7 +787,7 @@ def _valid_addr_register(a_b: bytes, a_o: int) -> bool:
 
 
 def valid_addr_register(a: Word) -> bool:
-    return _valid_addr_register(as_bytes(a), 0)
+    return _valid_addr_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:301  (common_assert.h)
@@ -796,7 +797,7 @@ def _shape_from_register(a_b: bytes, a_o: int) -> bool:
 
 
 def shape_from_register(a: Word) -> bool:
-    return _shape_from_register(as_bytes(a), 0)
+    return _shape_from_register(struct_arg(a, 4, 'a'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:306  (common_assert.h)
@@ -817,7 +818,7 @@ def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow
 
 
 def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor_start_addr_valid(as_bytes(a), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor_start_addr_valid(struct_arg(a, 4, 'a'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:321  (common_assert.h)
@@ -842,7 +843,7 @@ def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) 
 
 
 def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(as_bytes(a), 0, num_active_channels)
+    return _start_addr_active_channels(struct_arg(a, 4, 'a'), 0, num_active_channels)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:334  (common_assert.h)
@@ -857,7 +858,7 @@ def _is_valid_imm_reg(r_b: bytes, r_o: int) -> bool:
 
 
 def is_valid_imm_reg(r: Word) -> bool:
-    return _is_valid_imm_reg(as_bytes(r), 0)
+    return _is_valid_imm_reg(struct_arg(r, 4, 'r'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:341  (common_assert.h)
@@ -875,7 +876,7 @@ def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channel
 
 
 def has_valid_immediates(imm: Word, src: int, num_active_channels: int, dtype: int) -> bool:
-    return _has_valid_immediates(as_bytes(imm), 0, src, num_active_channels, dtype)
+    return _has_valid_immediates(struct_arg(imm, 4, 'imm'), 0, src, num_active_channels, dtype)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:355  (common_assert.h)
@@ -917,7 +918,7 @@ def _t2d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t2d_element_count(t: Word) -> int:
-    return _t2d_element_count(as_bytes(t), 0)
+    return _t2d_element_count(struct_arg(t, 12, 't'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:380  (common_assert.h)
@@ -932,7 +933,7 @@ def _t3d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t3d_element_count(t: Word) -> int:
-    return _t3d_element_count(as_bytes(t), 0)
+    return _t3d_element_count(struct_arg(t, 16, 't'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:388  (common_assert.h)
@@ -947,7 +948,7 @@ def _t4d_element_count(t_b: bytes, t_o: int) -> int:
 
 
 def t4d_element_count(t: Word) -> int:
-    return _t4d_element_count(as_bytes(t), 0)
+    return _t4d_element_count(struct_arg(t, 20, 't'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:396  (common_assert.h)
@@ -957,7 +958,7 @@ def _tensor2d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor2d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor2d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor2d_valid(struct_arg(t, 12, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:400  (common_assert.h)
@@ -967,7 +968,7 @@ def _tensor3d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor3d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor3d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor3d_valid(struct_arg(t, 16, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:404  (common_assert.h)
@@ -977,7 +978,7 @@ def _tensor4d_valid(t_b: bytes, t_o: int, dtype: int, write: int, allow_psum: in
 
 
 def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _tensor4d_valid(as_bytes(t), 0, dtype, write, allow_psum, allow_sbuf)
+    return _tensor4d_valid(struct_arg(t, 20, 't'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:408  (common_assert.h)
@@ -991,7 +992,7 @@ def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_t3d(a: Word, b: Word) -> bool:
-    return _same_element_count_t3d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_t3d(struct_arg(a, 16, 'a'), 0, struct_arg(b, 16, 'b'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:414  (common_assert.h)
@@ -1005,7 +1006,7 @@ def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
 
 
 def same_element_count_t4d(a: Word, b: Word) -> bool:
-    return _same_element_count_t4d(as_bytes(a), 0, as_bytes(b), 0)
+    return _same_element_count_t4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:420  (common_assert.h)
@@ -1019,7 +1020,7 @@ def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src
 
 
 def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
-    return _same_or_fewer_element_count_t4d(as_bytes(dst), 0, as_bytes(src), 0)
+    return _same_or_fewer_element_count_t4d(struct_arg(dst, 20, 'dst'), 0, struct_arg(src, 20, 'src'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:426  (common_assert.h)
@@ -1029,7 +1030,7 @@ def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -
 
 
 def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
-    return _check_t3d_active_channels(as_bytes(t), 0, num_active_channels)
+    return _check_t3d_active_channels(struct_arg(t, 16, 't'), 0, num_active_channels)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:430  (common_assert.h)
@@ -1039,7 +1040,7 @@ def _has_transpose_src_element_count_t3d(t_b: bytes, t_o: int) -> bool:
 
 
 def has_transpose_src_element_count_t3d(t: Word) -> bool:
-    return _has_transpose_src_element_count_t3d(as_bytes(t), 0)
+    return _has_transpose_src_element_count_t3d(struct_arg(t, 16, 't'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:434  (common_assert.h)
@@ -1049,7 +1050,7 @@ def _has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> bool:
 
 
 def has_transpose_src_element_count_t4d(t: Word) -> bool:
-    return _has_transpose_src_element_count_t4d(as_bytes(t), 0)
+    return _has_transpose_src_element_count_t4d(struct_arg(t, 20, 't'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:440  (s3d3_ts_assert.h)
@@ -1059,7 +1060,7 @@ def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:446  (s3d3_ts_assert.h)
@@ -1069,7 +1070,7 @@ def _has_tensor_scalar_ptr_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:451  (s3d3_ts_assert.h)
@@ -1079,7 +1080,7 @@ def _has_tensor_cache_reduce_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_cache_reduce_opcode(i: Word) -> bool:
-    return _has_tensor_cache_reduce_opcode(as_bytes(i), 0)
+    return _has_tensor_cache_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:455  (s3d3_ts_assert.h)
@@ -1089,7 +1090,7 @@ def _has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
-    return _has_tensor_cache_cumulative_opcode(as_bytes(i), 0)
+    return _has_tensor_cache_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:459  (s3d3_ts_assert.h)
@@ -1099,7 +1100,7 @@ def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_arith(i: Word) -> bool:
-    return _tensor_scalar_arith(as_bytes(i), 0)
+    return _tensor_scalar_arith(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:467  (s3d3_ts_assert.h)
@@ -1109,7 +1110,7 @@ def _tensor_scalar_bitvec(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_bitvec(i: Word) -> bool:
-    return _tensor_scalar_bitvec(as_bytes(i), 0)
+    return _tensor_scalar_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:472  (s3d3_ts_assert.h)
@@ -1119,7 +1120,7 @@ def _has_zero_accum_cmd_field(i_b: bytes, i_o: int) -> bool:
 
 
 def has_zero_accum_cmd_field(i: Word) -> bool:
-    return _has_zero_accum_cmd_field(as_bytes(i), 0)
+    return _has_zero_accum_cmd_field(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:476  (s3d3_ts_assert.h)
@@ -1133,7 +1134,7 @@ def _s3d3_ts_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_ts_reserved_zero(i: Word) -> bool:
-    return _s3d3_ts_reserved_zero(as_bytes(i), 0)
+    return _s3d3_ts_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:482  (s3d3_ts_assert.h)
@@ -1151,7 +1152,7 @@ def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:497  (s3d3_ts_assert.h)
@@ -1161,7 +1162,7 @@ def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
-    return _tensor_scalar_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:505  (s3d3_ts_assert.h)
@@ -1171,7 +1172,7 @@ def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def ts_imm_32_chk(i: Word) -> bool:
-    return _ts_imm_32_chk(as_bytes(i), 0)
+    return _ts_imm_32_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:511  (s3d3_ts_assert.h)
@@ -1185,7 +1186,7 @@ def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_16_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_16_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_16_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:517  (s3d3_ts_assert.h)
@@ -1199,7 +1200,7 @@ def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_8_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_8_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_8_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:523  (s3d3_ts_assert.h)
@@ -1213,7 +1214,7 @@ def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_imm_chk(i: Word, imm: Word) -> bool:
-    return _ts_imm_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:529  (s3d3_ts_assert.h)
@@ -1223,7 +1224,7 @@ def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
 
 
 def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
-    return _ts_ptr_imm_chk(as_bytes(i), 0, as_bytes(imm), 0)
+    return _ts_ptr_imm_chk(struct_arg(i, 64, 'i'), 0, struct_arg(imm, 4, 'imm'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:535  (s3d3_ts_assert.h)
@@ -1233,7 +1234,7 @@ def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
-    return _tensor_scalar_immediates_check(as_bytes(i), 0)
+    return _tensor_scalar_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:544  (s3d3_ts_assert.h)
@@ -1243,7 +1244,7 @@ def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_immediates(i: Word) -> bool:
-    return _tensor_scalar_ptr_immediates(as_bytes(i), 0)
+    return _tensor_scalar_ptr_immediates(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:549  (s3d3_ts_assert.h)
@@ -1253,7 +1254,7 @@ def _tensor_scalar_ptr_imm_src(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_imm_src(i: Word) -> bool:
-    return _tensor_scalar_ptr_imm_src(as_bytes(i), 0)
+    return _tensor_scalar_ptr_imm_src(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:554  (s3d3_ts_assert.h)
@@ -1263,7 +1264,7 @@ def _tensor_scalar_shift_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_shift_chk(i: Word) -> bool:
-    return _tensor_scalar_shift_chk(as_bytes(i), 0)
+    return _tensor_scalar_shift_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:558  (s3d3_ts_assert.h)
@@ -1277,7 +1278,7 @@ def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_tensor_chk(i: Word) -> bool:
-    return _tensor_scalar_tensor_chk(as_bytes(i), 0)
+    return _tensor_scalar_tensor_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:564  (s3d3_ts_assert.h)
@@ -1287,7 +1288,7 @@ def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:568  (s3d3_ts_assert.h)
@@ -1297,7 +1298,7 @@ def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
 
 
 def s3d3_transpose_check(i: Word) -> bool:
-    return _s3d3_transpose_check(as_bytes(i), 0)
+    return _s3d3_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:574  (s3d3_ts_assert.h)
@@ -1329,7 +1330,7 @@ def _is_valid_tensor_scalar_op(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_op(i: Word) -> bool:
-    return _is_valid_tensor_scalar_op(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_op(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (s3d3_ts_assert.h)
@@ -1354,7 +1355,7 @@ def _is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_op(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_op(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:615  (s3d3_ts_assert.h)
@@ -1364,7 +1365,7 @@ def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> boo
 
 
 def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
-    return _has_valid_tensor_scalar_cache_reduce_accum_cmd(as_bytes(i), 0)
+    return _has_valid_tensor_scalar_cache_reduce_accum_cmd(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:621  (s3d3_ts_assert.h)
@@ -1388,7 +1389,7 @@ def _tensor_scalar_cache_reduce_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:636  (s3d3_ts_assert.h)
@@ -1398,7 +1399,7 @@ def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:643  (s3d3_ts_assert.h)
@@ -1409,7 +1410,7 @@ def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_immediates_check(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_immediates_check(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:655  (s3d3_ts_assert.h)
@@ -1419,7 +1420,7 @@ def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_cache_reduce_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_cache_reduce_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:660  (s3d3_ts_assert.h)
@@ -1449,7 +1450,7 @@ def _is_valid_tensor_scalar_cache_reduce(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_cache_reduce(i: Word) -> bool:
-    return _is_valid_tensor_scalar_cache_reduce(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_cache_reduce(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:682  (s3d3_ts_assert.h)
@@ -1479,7 +1480,7 @@ def _is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
-    return _is_valid_tensor_scalar_cache_cumulative(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_cache_cumulative(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:706  (s4d4_tsm_assert.h)
@@ -1489,7 +1490,7 @@ def _has_tensor_scalar_ptr_multi_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_multi_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_multi_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_multi_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:711  (s4d4_tsm_assert.h)
@@ -1499,7 +1500,7 @@ def _has_tensor_scalar_ptr_multi_dual_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tensor_scalar_ptr_multi_dual_opcode(i: Word) -> bool:
-    return _has_tensor_scalar_ptr_multi_dual_opcode(as_bytes(i), 0)
+    return _has_tensor_scalar_ptr_multi_dual_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:715  (s4d4_tsm_assert.h)
@@ -1509,7 +1510,7 @@ def _tensor_scalar_ptr_multi_bitvec(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_bitvec(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:720  (s4d4_tsm_assert.h)
@@ -1519,7 +1520,7 @@ def _tensor_scalar_ptr_multi_arith(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_arith(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_arith(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:725  (s4d4_tsm_assert.h)
@@ -1534,7 +1535,7 @@ def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_valid_ops(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_valid_ops(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:734  (s4d4_tsm_assert.h)
@@ -1544,7 +1545,7 @@ def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_valid_types(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_valid_types(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:741  (s4d4_tsm_assert.h)
@@ -1554,7 +1555,7 @@ def _is_valid_tsm_subdim(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tsm_subdim(i: Word) -> bool:
-    return _is_valid_tsm_subdim(as_bytes(i), 0)
+    return _is_valid_tsm_subdim(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:745  (s4d4_tsm_assert.h)
@@ -1565,7 +1566,7 @@ def _has_valid_src_slices_tsm_dual(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_src_slices_tsm_dual(i: Word) -> bool:
-    return _has_valid_src_slices_tsm_dual(as_bytes(i), 0)
+    return _has_valid_src_slices_tsm_dual(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:750  (s4d4_tsm_assert.h)
@@ -1576,7 +1577,7 @@ def _has_valid_src_slices_tsm_singular(i_b: bytes, i_o: int) -> bool:
 
 
 def has_valid_src_slices_tsm_singular(i: Word) -> bool:
-    return _has_valid_src_slices_tsm_singular(as_bytes(i), 0)
+    return _has_valid_src_slices_tsm_singular(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:755  (s4d4_tsm_assert.h)
@@ -1590,7 +1591,7 @@ def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
 
 
 def tensor_scalar_ptr_multi_reverse_chk(i: Word) -> bool:
-    return _tensor_scalar_ptr_multi_reverse_chk(as_bytes(i), 0)
+    return _tensor_scalar_ptr_multi_reverse_chk(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:766  (s4d4_tsm_assert.h)
@@ -1607,7 +1608,7 @@ def _s4d4_tsm_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s4d4_tsm_reserved_zero(i: Word) -> bool:
-    return _s4d4_tsm_reserved_zero(as_bytes(i), 0)
+    return _s4d4_tsm_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:778  (s4d4_tsm_assert.h)
@@ -1632,7 +1633,7 @@ def _is_valid_tensor_scalar_ptr_multi_common(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi_common(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi_common(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi_common(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:795  (s4d4_tsm_assert.h)
@@ -1648,7 +1649,7 @@ def _is_valid_tensor_scalar_ptr_multi(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:803  (s4d4_tsm_assert.h)
@@ -1664,7 +1665,7 @@ def _is_valid_tensor_scalar_ptr_multi_dual(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tensor_scalar_ptr_multi_dual(i: Word) -> bool:
-    return _is_valid_tensor_scalar_ptr_multi_dual(as_bytes(i), 0)
+    return _is_valid_tensor_scalar_ptr_multi_dual(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:813  (s2_bn_assert.h)
@@ -1674,7 +1675,7 @@ def _has_tsm_immediates_load_opcode(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tsm_immediates_load_opcode(i: Word) -> bool:
-    return _has_tsm_immediates_load_opcode(as_bytes(i), 0)
+    return _has_tsm_immediates_load_opcode(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:818  (s2_bn_assert.h)
@@ -1685,7 +1686,7 @@ def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
 
 
 def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
-    return _has_tsm_immediates_load_src_element_cnt(as_bytes(i), 0)
+    return _has_tsm_immediates_load_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:823  (s2_bn_assert.h)
@@ -1699,7 +1700,7 @@ def _has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> bool:
 
 
 def has_s2_bn_zero_immediates(i: Word) -> bool:
-    return _has_s2_bn_zero_immediates(as_bytes(i), 0)
+    return _has_s2_bn_zero_immediates(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:829  (s2_bn_assert.h)
@@ -1709,7 +1710,7 @@ def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
-    return _tsm_immld_dtypes(as_bytes(i), 0)
+    return _tsm_immld_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:854  (s2_bn_assert.h)
@@ -1732,7 +1733,7 @@ def _s2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
 
 
 def s2_bn_reserved_zero(i: Word) -> bool:
-    return _s2_bn_reserved_zero(as_bytes(i), 0)
+    return _s2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:868  (s2_bn_assert.h)
@@ -1753,7 +1754,7 @@ def _is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> bool:
 
 
 def is_valid_tsm_immediates_load(i: Word) -> bool:
-    return _is_valid_tsm_immediates_load(as_bytes(i), 0)
+    return _is_valid_tsm_immediates_load(struct_arg(i, 64, 'i'), 0)
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:

@@ -12,10 +12,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .. import resolve
 from ..ir.model import (
+    Constant,
     Enum,
     EnumMember,
     Field,
@@ -29,8 +30,39 @@ from ..ir.model import (
 from ..resolve import OPCODE_ENUM, PSEUDO_OPCODE_ENUM
 from . import terms as T
 from .facts import facts
-
-CATEGORIES = ("opcodes", "enums", "constants", "structs", "validators", "bindings")
+from .kinds import (
+    KINDS,
+    BindingFacts,
+    ConstantAdded,
+    ConstantChanged,
+    ConstantRemoved,
+    DecodeFacts,
+    Detail,
+    EnumPresence,
+    FieldAdded,
+    FieldMoved,
+    FieldRemoved,
+    FieldRenamed,
+    FieldRetyped,
+    FunctionAdded,
+    FunctionChanged,
+    FunctionRemoved,
+    FunctionSignature,
+    MemberMarker,
+    MemberPresence,
+    MemberRenamed,
+    MemberRenumbered,
+    OpcodePresence,
+    OpcodeRenumbered,
+    ReservedRepurposed,
+    Retyped,
+    SizeChange,
+    StaleAppeared,
+    StaleDisappeared,
+    StructKind,
+    StructPresence,
+    StructSize,
+)
 
 _RESERVED = re.compile(r"^(reserved|rsvd|_*pad)", re.IGNORECASE)
 _MEMBER_TEST = re.compile(r"^\w+ == (\w+)$")
@@ -56,13 +88,13 @@ class Side:
 
 @dataclass(frozen=True)
 class Change:
-    kind: str
+    kind: str  # a name in kinds.KINDS
     category: str
     subject: str
     summary: str
     old: Side
     new: Side
-    detail: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    detail: Detail = field(compare=False, hash=False)
 
 
 def at(loc: Loc) -> Side:
@@ -138,6 +170,43 @@ def fmt_type(t: TypeRef, f: Field | None = None) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+Item = TypeVar("Item", Enum, EnumMember, Constant, Struct, Field, Function)
+
+
+class Keyed(Generic[Item]):
+    """OLD's and NEW's sequences of one kind of named item (enums, enumerators, constants,
+    structs, fields, functions), walked by name: the items only one side has, each with where
+    it would sit on the other side, and the pairs both have."""
+
+    def __init__(self, old: Sequence[Item], new: Sequence[Item]) -> None:
+        self.old: Sequence[Item] = old
+        self.new: Sequence[Item] = new
+        self.old_by_name: dict[str, Item] = {x.name: x for x in old}
+        self.new_by_name: dict[str, Item] = {x.name: x for x in new}
+        self._old_locs = {x.name: x.loc for x in old}
+        self._new_locs = {x.name: x.loc for x in new}
+
+    def only_old(self) -> list[tuple[int, Item]]:
+        """(position in OLD, item) for each item NEW does not have, in OLD's order."""
+        return [(i, x) for i, x in enumerate(self.old) if x.name not in self.new_by_name]
+
+    def only_new(self) -> list[tuple[int, Item]]:
+        """(position in NEW, item) for each item OLD does not have, in NEW's order."""
+        return [(i, x) for i, x in enumerate(self.new) if x.name not in self.old_by_name]
+
+    def common(self) -> list[tuple[Item, Item]]:
+        """(OLD's item, NEW's item) for each name both have, in NEW's order."""
+        return [(self.old_by_name[x.name], x) for x in self.new if x.name in self.old_by_name]
+
+    def in_new(self, position: int, fallback: Side) -> Side:
+        """Where OLD's item at `position` would sit in NEW."""
+        return anchor([x.name for x in self.old], position, self._new_locs, fallback)
+
+    def in_old(self, position: int, fallback: Side) -> Side:
+        """Where NEW's item at `position` would sit in OLD."""
+        return anchor([x.name for x in self.new], position, self._old_locs, fallback)
+
+
 class Differ:
     def __init__(self, old: Generation, new: Generation) -> None:
         self.old = old
@@ -150,16 +219,13 @@ class Differ:
         ] = {}  # enumerator name -> the enum it was added to / removed from
 
     def add(
-        self,
-        kind: str,
-        category: str,
-        subject: str,
-        summary: str,
-        old: Side,
-        new: Side,
-        **detail: Any,
+        self, kind: str, subject: str, summary: str, old: Side, new: Side, detail: Detail
     ) -> None:
-        self.out.append(Change(kind, category, subject, summary, old, new, detail))
+        """Record a change of `kind` (kinds.KINDS), whose detail must be of the kind's type."""
+        spec = KINDS[kind]
+        if type(detail) is not spec.detail:
+            raise TypeError(f"a {kind} change carries a {spec.detail.__name__}, not {detail!r}")
+        self.out.append(Change(kind, spec.category, subject, summary, old, new, detail))
 
     def run(self) -> list[Change]:
         self.opcodes()
@@ -174,111 +240,96 @@ class Differ:
 
     # -- enums and opcodes ------------------------------------------------------------------
     def _members(self, eo: Enum, en: Enum, opcode: bool) -> None:
-        cat = "opcodes" if opcode else "enums"
         pfx = "opcode" if opcode else "enum.member"
-        om = {m.name: m for m in eo.members}
-        nm = {m.name: m for m in en.members}
-        old_locs = {m.name: m.loc for m in eo.members}
-        new_locs = {m.name: m.loc for m in en.members}
-        old_seq = [m.name for m in eo.members]
-        new_seq = [m.name for m in en.members]
-        in_old = _absent(eo.loc, f"in {eo.name}")
-        in_new = _absent(en.loc, f"in {en.name}")
-        for m in en.members:
-            o = om.get(m.name)
-            if o is None:
-                continue
-            if o.value != m.value:
-                self.add(
-                    f"{pfx}.renumbered",
-                    cat,
-                    m.name,
-                    f"{m.name}: {o.value:#x} -> {m.value:#x}",
-                    at(o.loc),
-                    at(m.loc),
-                    enum=en.name,
-                    old_value=o.value,
-                    new_value=m.value,
-                    **self._opcode_facts(m.name) if opcode else {},
-                )
-            if o.maintenance != m.maintenance:
-                self.add(
-                    f"{pfx}.marker",
-                    cat,
-                    m.name,
-                    f"{m.name}: maintenance marker {fmt_marker(o.maintenance)} -> {fmt_marker(m.maintenance)}",
-                    at(o.loc),
-                    at(m.loc),
-                    enum=en.name,
-                    value=m.value,
-                    old_marker=marker_json(o.maintenance),
-                    new_marker=marker_json(m.maintenance),
-                )
-        removed = [m for m in eo.members if m.name not in nm]
-        added = [m for m in en.members if m.name not in om]
+        members = Keyed(eo.members, en.members)
+        for o, m in members.common():
+            self._member_common(pfx, en, o, m)
+        removed = members.only_old()
+        added = members.only_new()
         renamed: dict[str, EnumMember] = {}
         taken: set[str] = set()
-        for r in removed:
-            for a in added:
+        for _, r in removed:
+            for _, a in added:
                 if a.name not in taken and a.value == r.value:
                     renamed[r.name] = a
                     taken.add(a.name)
                     break
-        for m in (*removed, *added):
+        for _, m in (*removed, *added):
             self.enum_delta[m.name] = en.name
-        for r in removed:
+        in_old = _absent(eo.loc, f"in {eo.name}")
+        in_new = _absent(en.loc, f"in {en.name}")
+        for i, r in removed:
             if r.name in renamed:
                 a = renamed[r.name]
                 self.add(
                     f"{pfx}.renamed",
-                    cat,
                     a.name,
                     f"{r.name} renamed {a.name} (value {a.value:#x})",
                     at(r.loc),
                     at(a.loc),
-                    enum=en.name,
-                    value=a.value,
-                    old_name=r.name,
-                    new_name=a.name,
+                    MemberRenamed(en.name, a.value, r.name, a.name),
                 )
                 continue
-            side = anchor(old_seq, old_seq.index(r.name), new_locs, in_new)
             self.add(
                 f"{pfx}.removed",
-                cat,
                 r.name,
                 f"{r.name} ({r.value:#x}) removed from {en.name}",
                 at(r.loc),
-                side,
-                enum=en.name,
-                value=r.value,
-                marker=marker_json(r.maintenance),
-                **self._opcode_facts(r.name) if opcode else {},
+                members.in_new(i, in_new),
+                self._presence(opcode, en, r),
             )
-        for a in added:
+        for i, a in added:
             if a.name in taken:
                 continue
-            side = anchor(new_seq, new_seq.index(a.name), old_locs, in_old)
             self.add(
                 f"{pfx}.added",
-                cat,
                 a.name,
                 f"{a.name} ({a.value:#x}) added to {en.name}",
-                side,
+                members.in_old(i, in_old),
                 at(a.loc),
-                enum=en.name,
-                value=a.value,
-                marker=marker_json(a.maintenance),
-                **self._opcode_facts(a.name) if opcode else {},
+                self._presence(opcode, en, a),
             )
 
-    def _opcode_facts(self, name: str) -> dict[str, Any]:
-        return {
-            "json_old": self.bound_old.get(name, []),
-            "json_new": self.bound_new.get(name, []),
-            "decodable_old": self.dec_old.get(name, []),
-            "decodable_new": self.dec_new.get(name, []),
-        }
+    def _member_common(self, pfx: str, en: Enum, o: EnumMember, m: EnumMember) -> None:
+        """An enumerator (an opcode when pfx is "opcode") both sides have."""
+        if o.value != m.value:
+            self.add(
+                f"{pfx}.renumbered",
+                m.name,
+                f"{m.name}: {o.value:#x} -> {m.value:#x}",
+                at(o.loc),
+                at(m.loc),
+                OpcodeRenumbered(en.name, o.value, m.value, *self._opcode_facts(m.name))
+                if pfx == "opcode"
+                else MemberRenumbered(en.name, o.value, m.value),
+            )
+        if o.maintenance != m.maintenance:
+            self.add(
+                f"{pfx}.marker",
+                m.name,
+                f"{m.name}: maintenance marker {fmt_marker(o.maintenance)} -> {fmt_marker(m.maintenance)}",
+                at(o.loc),
+                at(m.loc),
+                MemberMarker(
+                    en.name, m.value, marker_json(o.maintenance), marker_json(m.maintenance)
+                ),
+            )
+
+    def _presence(self, opcode: bool, en: Enum, m: EnumMember) -> Detail:
+        """The detail of an enumerator (or opcode) added or removed."""
+        marker = marker_json(m.maintenance)
+        if opcode:
+            return OpcodePresence(en.name, m.value, marker, *self._opcode_facts(m.name))
+        return MemberPresence(en.name, m.value, marker)
+
+    def _opcode_facts(self, name: str) -> tuple[list[str], list[str], list[str], list[str]]:
+        """(json_old, json_new, decodable_old, decodable_new) of opcode `name`."""
+        return (
+            self.bound_old.get(name, []),
+            self.bound_new.get(name, []),
+            self.dec_old.get(name, []),
+            self.dec_new.get(name, []),
+        )
 
     def opcodes(self) -> None:
         self.bound_old, self.dec_old = self.fo.memo("bindings", lambda: bindings_of(self.old))
@@ -288,112 +339,72 @@ class Differ:
             self._members(eo, en, opcode=True)
 
     def enums(self) -> None:
-        oe = {e.name: e for e in self.old.enums}
-        ne = {e.name: e for e in self.new.enums}
-        old_locs = {e.name: e.loc for e in self.old.enums}
-        new_locs = {e.name: e.loc for e in self.new.enums}
-        new_seq = [e.name for e in self.new.enums]
-        old_seq = [e.name for e in self.old.enums]
-        for i, e in enumerate(self.new.enums):
-            if e.name in oe:
-                continue
-            side = anchor(new_seq, i, old_locs, file_fallback(self.old, e.loc.file))
+        enums = Keyed(self.old.enums, self.new.enums)
+        for i, e in enums.only_new():
             self.add(
                 "enum.added",
-                "enums",
                 e.name,
                 f"enum {e.name} added ({len(e.members)} enumerators)",
-                side,
+                enums.in_old(i, file_fallback(self.old, e.loc.file)),
                 at(e.loc),
-                members=len(e.members),
-                size=e.size,
+                EnumPresence(len(e.members), e.size),
             )
-        for i, e in enumerate(self.old.enums):
-            if e.name in ne:
-                continue
-            side = anchor(old_seq, i, new_locs, file_fallback(self.new, e.loc.file))
+        for i, e in enums.only_old():
             self.add(
                 "enum.removed",
-                "enums",
                 e.name,
                 f"enum {e.name} removed ({len(e.members)} enumerators)",
                 at(e.loc),
-                side,
-                members=len(e.members),
-                size=e.size,
+                enums.in_new(i, file_fallback(self.new, e.loc.file)),
+                EnumPresence(len(e.members), e.size),
             )
-        for e in self.new.enums:
-            o = oe.get(e.name)
-            if o is None:
-                continue
+        for o, e in enums.common():
             if o.size != e.size:
                 self.add(
                     "enum.size",
-                    "enums",
                     e.name,
                     f"enum {e.name}: size {o.size} -> {e.size} bytes",
                     at(o.loc),
                     at(e.loc),
-                    old_size=o.size,
-                    new_size=e.size,
+                    SizeChange(o.size, e.size),
                 )
             if e.name != OPCODE_ENUM:
                 self._members(o, e, opcode=False)
 
     # -- constants ----------------------------------------------------------------------------
     def constants(self) -> None:
-        oc = {c.name: c for c in self.old.constants}
-        nc = {c.name: c for c in self.new.constants}
-        old_locs = {c.name: c.loc for c in self.old.constants}
-        new_locs = {c.name: c.loc for c in self.new.constants}
-        new_seq = [c.name for c in self.new.constants]
-        old_seq = [c.name for c in self.old.constants]
+        constants = Keyed(self.old.constants, self.new.constants)
 
         def readers(name: str) -> list[str]:
             return sorted({*self.fo.readers(name), *self.fn.readers(name)})
 
-        for i, c in enumerate(self.new.constants):
-            if c.name in oc:
-                continue
-            side = anchor(new_seq, i, old_locs, file_fallback(self.old, c.loc.file))
+        for i, c in constants.only_new():
             self.add(
                 "constant.added",
-                "constants",
                 c.name,
                 f"{c.name} = {c.value} added",
-                side,
+                constants.in_old(i, file_fallback(self.old, c.loc.file)),
                 at(c.loc),
-                value=c.value,
+                ConstantAdded(c.value),
             )
-        for i, c in enumerate(self.old.constants):
-            if c.name in nc:
-                continue
-            side = anchor(old_seq, i, new_locs, file_fallback(self.new, c.loc.file))
+        for i, c in constants.only_old():
             self.add(
                 "constant.removed",
-                "constants",
                 c.name,
                 f"{c.name} (= {c.value}) removed",
                 at(c.loc),
-                side,
-                value=c.value,
-                read_by=readers(c.name),
+                constants.in_new(i, file_fallback(self.new, c.loc.file)),
+                ConstantRemoved(c.value, readers(c.name)),
             )
-        for c in self.new.constants:
-            o = oc.get(c.name)
-            if o is None:
-                continue
+        for o, c in constants.common():
             if o.value != c.value:
                 self.add(
                     "constant.changed",
-                    "constants",
                     c.name,
                     f"{c.name}: {o.value} -> {c.value}",
                     at(o.loc),
                     at(c.loc),
-                    old_value=o.value,
-                    new_value=c.value,
-                    read_by=readers(c.name),
+                    ConstantChanged(o.value, c.value, readers(c.name)),
                 )
             if (o.type.name, o.type.size, o.type.signed) != (
                 c.type.name,
@@ -402,133 +413,68 @@ class Differ:
             ):
                 self.add(
                     "constant.retyped",
-                    "constants",
                     c.name,
                     f"{c.name}: type {o.type.spelled} -> {c.type.spelled}",
                     at(o.loc),
                     at(c.loc),
-                    old_type=type_json(o.type),
-                    new_type=type_json(c.type),
+                    Retyped(type_json(o.type), type_json(c.type)),
                 )
 
     # -- structs ------------------------------------------------------------------------------
     def structs(self) -> None:
-        os_ = {s.name: s for s in self.old.structs}
-        ns = {s.name: s for s in self.new.structs}
-        old_locs = {s.name: s.loc for s in self.old.structs}
-        new_locs = {s.name: s.loc for s in self.new.structs}
-        new_seq = [s.name for s in self.new.structs]
-        old_seq = [s.name for s in self.old.structs]
-        for i, s in enumerate(self.new.structs):
-            if s.name in os_:
-                continue
-            side = anchor(new_seq, i, old_locs, file_fallback(self.old, s.loc.file))
+        structs = Keyed(self.old.structs, self.new.structs)
+        for i, s in structs.only_new():
             self.add(
                 "struct.added",
-                "structs",
                 s.name,
                 f"{s.kind} {s.name} added ({s.size} bytes)",
-                side,
+                structs.in_old(i, file_fallback(self.old, s.loc.file)),
                 at(s.loc),
-                struct=s.name,
-                size=s.size,
-                struct_kind=s.kind,
+                StructPresence(s.name, s.size, s.kind),
             )
-        for i, s in enumerate(self.old.structs):
-            if s.name in ns:
-                continue
-            side = anchor(old_seq, i, new_locs, file_fallback(self.new, s.loc.file))
+        for i, s in structs.only_old():
             self.add(
                 "struct.removed",
-                "structs",
                 s.name,
                 f"{s.kind} {s.name} removed ({s.size} bytes)",
                 at(s.loc),
-                side,
-                struct=s.name,
-                size=s.size,
-                struct_kind=s.kind,
+                structs.in_new(i, file_fallback(self.new, s.loc.file)),
+                StructPresence(s.name, s.size, s.kind),
             )
-        for s in self.new.structs:
-            o = os_.get(s.name)
-            if o is not None:
-                self._struct(o, s)
+        for o, s in structs.common():
+            self._struct(o, s)
 
     def _struct(self, o: Struct, s: Struct) -> None:
+        """A struct both sides have: its kind, its size, and its fields (`reserved*` fields
+        are not API: their names and shapes are never findings of their own)."""
         if o.kind != s.kind:
             self.add(
                 "struct.kind",
-                "structs",
                 s.name,
                 f"{s.name}: {o.kind} -> {s.kind}",
                 at(o.loc),
                 at(s.loc),
-                struct=s.name,
-                old_kind=o.kind,
-                new_kind=s.kind,
+                StructKind(s.name, o.kind, s.kind),
             )
         if o.size != s.size:
             self.add(
                 "struct.size",
-                "structs",
                 s.name,
                 f"{s.name}: size {o.size} -> {s.size} bytes",
                 at(o.loc),
                 at(s.loc),
-                struct=s.name,
-                old_size=o.size,
-                new_size=s.size,
+                StructSize(s.name, o.size, s.size),
             )
-        of = {f.name: f for f in o.fields if not is_reserved(f.name)}
-        nf = {f.name: f for f in s.fields if not is_reserved(f.name)}
-        in_old = _absent(o.loc, f"in {o.name}")
-        in_new = _absent(s.loc, f"in {s.name}")
-        old_locs = {f.name: f.loc for f in o.fields}
-        new_locs = {f.name: f.loc for f in s.fields}
-        old_seq = [f.name for f in o.fields]
-        new_seq = [f.name for f in s.fields]
-        for f in s.fields:
-            g = of.get(f.name)
-            if g is None or is_reserved(f.name):
-                continue
-            path = f"{s.name}.{f.name}"
-            if (g.offset, g.bit_offset) != (f.offset, f.bit_offset):
-                self.add(
-                    "field.moved",
-                    "structs",
-                    path,
-                    f"{path}: offset {_off(g)} -> {_off(f)}",
-                    at(g.loc),
-                    at(f.loc),
-                    struct=s.name,
-                    field=f.name,
-                    old_offset=g.offset,
-                    new_offset=f.offset,
-                    old_bit_offset=g.bit_offset,
-                    new_bit_offset=f.bit_offset,
-                )
-            if _shape(g) != _shape(f):
-                via = self._arm_of(f.type, g.type)
-                extra = f" (the old layout is its .{via} arm)" if via else ""
-                self.add(
-                    "field.retyped",
-                    "structs",
-                    path,
-                    f"{path}: {fmt_type(g.type, g)} -> {fmt_type(f.type, f)}{extra}",
-                    at(g.loc),
-                    at(f.loc),
-                    struct=s.name,
-                    field=f.name,
-                    old_type=type_json(g.type, g),
-                    new_type=type_json(f.type, f),
-                    via_arm=via,
-                )
-        removed = [g for g in o.fields if g.name in of and g.name not in nf]
-        added = [f for f in s.fields if f.name in nf and f.name not in of]
+        fields = Keyed(o.fields, s.fields)
+        for g, f in fields.common():
+            if not is_reserved(f.name):
+                self._field_common(s, g, f)
+        removed = [(i, g) for i, g in fields.only_old() if not is_reserved(g.name)]
+        added = [(i, f) for i, f in fields.only_new() if not is_reserved(f.name)]
         renamed: dict[str, Field] = {}
         taken: set[str] = set()
-        for g in removed:
-            for f in added:
+        for _, g in removed:
+            for _, f in added:
                 if (
                     f.name not in taken
                     and (f.offset, f.bit_offset) == (g.offset, g.bit_offset)
@@ -537,47 +483,88 @@ class Differ:
                     renamed[g.name] = f
                     taken.add(f.name)
                     break
-        if not removed and not added:
-            return
-        old_bytes = byte_owners(o)
+        if removed or added:
+            self._fields_removed(fields, s, removed, renamed)
+            self._fields_added(fields, o, s, added, taken)
+
+    def _field_common(self, s: Struct, g: Field, f: Field) -> None:
+        """A field of struct `s` both sides have (g in OLD, f in NEW): moved, retyped."""
+        path = f"{s.name}.{f.name}"
+        if (g.offset, g.bit_offset) != (f.offset, f.bit_offset):
+            self.add(
+                "field.moved",
+                path,
+                f"{path}: offset {_off(g)} -> {_off(f)}",
+                at(g.loc),
+                at(f.loc),
+                FieldMoved(s.name, f.name, g.offset, f.offset, g.bit_offset, f.bit_offset),
+            )
+        if _shape(g) != _shape(f):
+            via = self._arm_of(f.type, g.type)
+            extra = f" (the old layout is its .{via} arm)" if via else ""
+            self.add(
+                "field.retyped",
+                path,
+                f"{path}: {fmt_type(g.type, g)} -> {fmt_type(f.type, f)}{extra}",
+                at(g.loc),
+                at(f.loc),
+                FieldRetyped(s.name, f.name, type_json(g.type, g), type_json(f.type, f), via),
+            )
+
+    def _fields_removed(
+        self,
+        fields: Keyed[Field],
+        s: Struct,
+        removed: list[tuple[int, Field]],
+        renamed: dict[str, Field],
+    ) -> None:
+        """OLD's fields that NEW's `s` does not have: renamed (`renamed`) or removed."""
         new_bytes = byte_owners(s)
-        for g in removed:
+        for i, g in removed:
             if g.name in renamed:
                 f = renamed[g.name]
                 self.add(
                     "field.renamed",
-                    "structs",
                     f"{s.name}.{f.name}",
                     f"{s.name}.{g.name} renamed {f.name} (offset {_off(f)})",
                     at(g.loc),
                     at(f.loc),
-                    struct=s.name,
-                    old_name=g.name,
-                    new_name=f.name,
-                    offset=f.offset,
+                    FieldRenamed(s.name, g.name, f.name, f.offset),
                 )
                 continue
             now = sorted({n for b in _bytes(g) if b < len(new_bytes) for n in new_bytes[b]})
-            side = anchor(old_seq, old_seq.index(g.name), new_locs, in_new)
             self.add(
                 "field.removed",
-                "structs",
                 f"{s.name}.{g.name}",
                 f"{s.name}.{g.name} removed (offset {_off(g)}, {fmt_type(g.type, g)})",
                 at(g.loc),
-                side,
-                struct=s.name,
-                field=g.name,
-                offset=g.offset,
-                size=g.size,
-                bytes_now=now,
-                bytes_now_reserved=bool(now) and all(is_reserved(n) for n in now),
+                fields.in_new(i, _absent(s.loc, f"in {s.name}")),
+                FieldRemoved(
+                    s.name,
+                    g.name,
+                    g.offset,
+                    g.size,
+                    now,
+                    bool(now) and all(is_reserved(n) for n in now),
+                ),
             )
-        for f in added:
-            if f.name in taken:
+
+    def _fields_added(
+        self,
+        fields: Keyed[Field],
+        o: Struct,
+        s: Struct,
+        added: list[tuple[int, Field]],
+        renames: set[str],
+    ) -> None:
+        """NEW's fields of `s` that OLD's `o` does not have and that are no rename (`renames`):
+        over bytes OLD reserved, or added."""
+        old_bytes = byte_owners(o)
+        for i, f in added:
+            if f.name in renames:
                 continue
             before = [old_bytes[b] if b < len(old_bytes) else set() for b in _bytes(f)]
-            side = anchor(new_seq, new_seq.index(f.name), old_locs, in_old)
+            side = fields.in_old(i, _absent(o.loc, f"in {o.name}"))
             reserved_names = sorted({n for owners in before for n in owners})
             if (
                 before
@@ -586,33 +573,30 @@ class Differ:
             ):
                 self.add(
                     "field.reserved-repurposed",
-                    "structs",
                     f"{s.name}.{f.name}",
                     f"{s.name}: reserved bytes {_range(f)} ({', '.join(reserved_names)}) now hold {f.name} ({fmt_type(f.type, f)})",
                     side,
                     at(f.loc),
-                    struct=s.name,
-                    field=f.name,
-                    offset=f.offset,
-                    size=f.size,
-                    old_owners=reserved_names,
-                    type=type_json(f.type, f),
+                    ReservedRepurposed(
+                        s.name, f.name, f.offset, f.size, reserved_names, type_json(f.type, f)
+                    ),
                 )
             else:
                 self.add(
                     "field.added",
-                    "structs",
                     f"{s.name}.{f.name}",
                     f"{s.name}.{f.name} added (offset {_off(f)}, {fmt_type(f.type, f)})",
                     side,
                     at(f.loc),
-                    struct=s.name,
-                    field=f.name,
-                    offset=f.offset,
-                    size=f.size,
-                    old_owners=reserved_names,
-                    union_arm=s.kind == "union",
-                    type=type_json(f.type, f),
+                    FieldAdded(
+                        s.name,
+                        f.name,
+                        f.offset,
+                        f.size,
+                        reserved_names,
+                        s.kind == "union",
+                        type_json(f.type, f),
+                    ),
                 )
 
     def _arm_of(self, union_type: TypeRef, old_type: TypeRef) -> str:
@@ -627,97 +611,83 @@ class Differ:
 
     # -- validators -----------------------------------------------------------------------------
     def functions(self) -> None:
-        of = {f.name: f for f in self.old.functions}
-        nf = {f.name: f for f in self.new.functions}
-        old_locs = {f.name: f.loc for f in self.old.functions}
-        new_locs = {f.name: f.loc for f in self.new.functions}
-        new_seq = [f.name for f in self.new.functions]
-        old_seq = [f.name for f in self.old.functions]
-        for i, f in enumerate(self.new.functions):
-            if f.name in of:
-                continue
-            side = anchor(new_seq, i, old_locs, file_fallback(self.old, f.loc.file))
+        functions = Keyed(self.old.functions, self.new.functions)
+        for i, f in functions.only_new():
             self.add(
                 "function.added",
-                "validators",
                 f.name,
                 f"{f.name} added",
-                side,
+                functions.in_old(i, file_fallback(self.old, f.loc.file)),
                 at(f.loc),
-                calls=list(f.calls),
-                section=f.section,
+                FunctionAdded(list(f.calls), f.section),
             )
-        for i, f in enumerate(self.old.functions):
-            if f.name in nf:
-                continue
-            side = anchor(old_seq, i, new_locs, file_fallback(self.new, f.loc.file))
+        for i, f in functions.only_old():
             self.add(
                 "function.removed",
-                "validators",
                 f.name,
                 f"{f.name} removed",
                 at(f.loc),
-                side,
-                section=f.section,
+                functions.in_new(i, file_fallback(self.new, f.loc.file)),
+                FunctionRemoved(f.section),
             )
-        changed = [
-            (of[f.name], f)
-            for f in self.new.functions
-            if f.name in of and self.fo.body_hash(of[f.name]) != self.fn.body_hash(f)
-        ]
+        common = functions.common()
+        changed = [(o, f) for o, f in common if self.fo.body_hash(o) != self.fn.body_hash(f)]
+        of = functions.old_by_name
         sig_old: dict[str, tuple[Any, ...]] = self.fo.memo("signatures", lambda: _sigs(of))
-        signature = [
-            (of[f.name], f)
-            for f in self.new.functions
-            if f.name in of and sig_old[f.name] != _sig(f)
-        ]
-        for o, f in signature:
-            self.add(
-                "function.signature",
-                "validators",
-                f.name,
-                f"{f.name}: {_sig_text(o)} -> {_sig_text(f)}",
-                at(o.loc),
-                at(f.loc),
-                old_params=[{"name": p.name, "type": p.type.spelled} for p in o.params],
-                new_params=[{"name": p.name, "type": p.type.spelled} for p in f.params],
-                old_returns=o.returns.spelled,
-                new_returns=f.returns.spelled,
-                types_changed=_sig(o)[1:] != _sig(f)[1:],
-            )
-        for o, f in changed:
-            tc = T.diff_terms(self.fo.terms(o), self.fn.terms(f))
-            if not tc:
-                continue
-            po, pn = self.fo.polarity(o.name), self.fn.polarity(f.name)
-            pol = po if po == pn else 0
-            boolean = f.returns.kind == "bool" and o.returns.kind == "bool"
-            eff = T.effect(tc, pol, boolean)
-            n_add = sum(1 for c in tc if c.op == "+")
-            n_rm = sum(1 for c in tc if c.op == "-")
-            n_arm = sum(1 for c in tc if c.op == "~")
-            parts = [
-                p
-                for p in (
-                    f"+{n_add} term{'s' * (n_add != 1)}" if n_add else "",
-                    f"-{n_rm} term{'s' * (n_rm != 1)}" if n_rm else "",
-                    f"{n_arm} disjunction{'s' * (n_arm != 1)} with arms changed" if n_arm else "",
+        for o, f in common:
+            if sig_old[f.name] != _sig(f):
+                self.add(
+                    "function.signature",
+                    f.name,
+                    f"{f.name}: {_sig_text(o)} -> {_sig_text(f)}",
+                    at(o.loc),
+                    at(f.loc),
+                    FunctionSignature(
+                        [{"name": p.name, "type": p.type.spelled} for p in o.params],
+                        [{"name": p.name, "type": p.type.spelled} for p in f.params],
+                        o.returns.spelled,
+                        f.returns.spelled,
+                        _sig(o)[1:] != _sig(f)[1:],
+                    ),
                 )
-                if p
-            ]
-            self.add(
-                "function.changed",
-                "validators",
-                f.name,
-                f"{f.name}: {', '.join(parts)}",
-                at(o.loc),
-                at(f.loc),
-                terms=T.term_changes_json(tc),
-                polarity=T.describe_polarity(pol),
-                returns_bool=boolean,
-                effect=eff,
-                mirrors_enum=self._mirrors(f.name, tc),
+        for o, f in changed:
+            self._function_changed(o, f)
+
+    def _function_changed(self, o: Function, f: Function) -> None:
+        """A function whose body differs: the terms that change, and what that does to which
+        words it accepts."""
+        tc = T.diff_terms(self.fo.terms(o), self.fn.terms(f))
+        if not tc:
+            return
+        po, pn = self.fo.polarity(o.name), self.fn.polarity(f.name)
+        pol = po if po == pn else 0
+        boolean = f.returns.kind == "bool" and o.returns.kind == "bool"
+        n_add = sum(1 for c in tc if c.op == "+")
+        n_rm = sum(1 for c in tc if c.op == "-")
+        n_arm = sum(1 for c in tc if c.op == "~")
+        parts = [
+            p
+            for p in (
+                f"+{n_add} term{'s' * (n_add != 1)}" if n_add else "",
+                f"-{n_rm} term{'s' * (n_rm != 1)}" if n_rm else "",
+                f"{n_arm} disjunction{'s' * (n_arm != 1)} with arms changed" if n_arm else "",
             )
+            if p
+        ]
+        self.add(
+            "function.changed",
+            f.name,
+            f"{f.name}: {', '.join(parts)}",
+            at(o.loc),
+            at(f.loc),
+            FunctionChanged(
+                T.term_changes_json(tc),
+                T.describe_polarity(pol),
+                boolean,
+                T.effect(tc, pol, boolean),
+                self._mirrors(f.name, tc),
+            ),
+        )
 
     def _mirrors(self, name: str, tc: list[T.TermChange]) -> list[str]:
         """For an enums.h membership table (`is_valid_enum_<list>`) whose every changed arm is
@@ -737,66 +707,63 @@ class Differ:
     def bindings(self) -> None:
         names_old = _opcode_names(self.old)
         names_new = _opcode_names(self.new)
-        both = [n for n in _ordered(self.new) if n in names_old and n in names_new]
-        for name in both:
-            bo, bn = self.bound_old.get(name, []), self.bound_new.get(name, [])
-            do, dn = self.dec_old.get(name, []), self.dec_new.get(name, [])
-            facts = {"json_old": bo, "json_new": bn, "decodable_old": do, "decodable_new": dn}
-            if bo != bn:
-                gone = [s for s in bo if s not in bn]
-                came = [s for s in bn if s not in bo]
-                if gone and came:
-                    self.add(
-                        "binding.rebound",
-                        "bindings",
-                        name,
-                        f"{name}: bound to {', '.join(gone)} -> {', '.join(came)}",
-                        mapping_side(self.old, gone[0]),
-                        mapping_side(self.new, came[0]),
-                        **facts,
-                    )
-                    continue
-                for s in gone:
-                    self.add(
-                        "binding.unbound",
-                        "bindings",
-                        name,
-                        f"{s} no longer lists {name}",
-                        mapping_side(self.old, s),
-                        mapping_side(self.new, s),
-                        struct=s,
-                        **facts,
-                    )
-                for s in came:
-                    self.add(
-                        "binding.bound",
-                        "bindings",
-                        name,
-                        f"{s} now lists {name}",
-                        mapping_side(self.old, s),
-                        mapping_side(self.new, s),
-                        struct=s,
-                        **facts,
-                    )
-            elif do != dn:
-                struct = (dn or do)[0] if (dn or do) else ""
-                kind = (
-                    "opcode.decodable"
-                    if dn and not do
-                    else "opcode.undecodable"
-                    if do and not dn
-                    else "binding.rebound"
-                )
-                why = f"{struct} is {'now' if dn else 'no longer'} defined by the headers"
+        for name in _ordered(self.new):
+            if name in names_old and name in names_new:
+                self._binding(name)
+        self._stale(names_new)
+
+    def _binding(self, name: str) -> None:
+        """The JSON struct keys that list opcode `name`, which both sides define."""
+        bo, bn = self.bound_old.get(name, []), self.bound_new.get(name, [])
+        do, dn = self.dec_old.get(name, []), self.dec_new.get(name, [])
+        facts = DecodeFacts(bo, bn, do, dn)
+        if bo != bn:
+            gone = [s for s in bo if s not in bn]
+            came = [s for s in bn if s not in bo]
+            if gone and came:
                 self.add(
-                    kind,
-                    "opcodes" if kind.startswith("opcode") else "bindings",
+                    "binding.rebound",
                     name,
-                    f"{name}: {'decodable' if dn else 'not decodable'} ({why})",
-                    mapping_side(self.old, struct),
-                    mapping_side(self.new, struct),
-                    **facts,
+                    f"{name}: bound to {', '.join(gone)} -> {', '.join(came)}",
+                    mapping_side(self.old, gone[0]),
+                    mapping_side(self.new, came[0]),
+                    facts,
                 )
+                return
+            for kind, structs, says in (
+                ("binding.unbound", gone, "no longer lists"),
+                ("binding.bound", came, "now lists"),
+            ):
+                for s in structs:
+                    self.add(
+                        kind,
+                        name,
+                        f"{s} {says} {name}",
+                        mapping_side(self.old, s),
+                        mapping_side(self.new, s),
+                        BindingFacts(s, bo, bn, do, dn),
+                    )
+        elif do != dn:
+            struct = (dn or do)[0] if (dn or do) else ""
+            kind = (
+                "opcode.decodable"
+                if dn and not do
+                else "opcode.undecodable"
+                if do and not dn
+                else "binding.rebound"
+            )
+            why = f"{struct} is {'now' if dn else 'no longer'} defined by the headers"
+            self.add(
+                kind,
+                name,
+                f"{name}: {'decodable' if dn else 'not decodable'} ({why})",
+                mapping_side(self.old, struct),
+                mapping_side(self.new, struct),
+                facts,
+            )
+
+    def _stale(self, names_new: set[str]) -> None:
+        """JSON names neither opcode enum defines, that appear or disappear."""
         so = self.fo.stale()
         sn = self.fn.stale()
         for key, (file, line) in sn.items():
@@ -804,13 +771,11 @@ class Differ:
                 struct, name = key
                 self.add(
                     "binding.stale-appeared",
-                    "bindings",
                     name,
                     f"{struct} lists {name}, which the {self.new.name} enum does not define",
                     mapping_side(self.old, struct),
                     Side(file, line, True),
-                    struct=struct,
-                    name=name,
+                    StaleAppeared(struct, name),
                 )
         for key, (file, line) in so.items():
             if key not in sn:
@@ -822,14 +787,11 @@ class Differ:
                 )
                 self.add(
                     "binding.stale-disappeared",
-                    "bindings",
                     name,
                     f"{struct}: stale {name} is gone ({why})",
                     Side(file, line, True),
                     mapping_side(self.new, struct),
-                    struct=struct,
-                    name=name,
-                    defined_now=name in names_new,
+                    StaleDisappeared(struct, name, name in names_new),
                 )
 
 

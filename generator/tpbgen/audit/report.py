@@ -20,8 +20,9 @@ from .. import __version__, collector, templating
 from ..ir.model import Generation, Struct
 from ..resolve import OPCODE_ENUM, MaintenanceStatus
 from .classify import CLASSES, Finding, counts, fails
-from .diff import CATEGORIES, Side, bindings_of, is_reserved
+from .diff import Side, bindings_of, is_reserved
 from .facts import facts
+from .kinds import CATEGORIES, KINDS
 
 REPORT_FORMAT = "tpbgen-audit"
 REPORT_FORMAT_VERSION = 1
@@ -285,25 +286,6 @@ def _indented(v: Any, pad: str) -> str:
 
 
 # -- the view model for the templates ----------------------------------------------------------
-_KIND_LABELS = {
-    "field.reserved-repurposed": "reserved bytes repurposed",
-    "binding.stale-appeared": "stale JSON name appeared",
-    "binding.stale-disappeared": "stale JSON name gone",
-    "function.changed": "validator changed",
-    "function.added": "validator added",
-    "function.removed": "validator removed",
-    "function.signature": "validator signature changed",
-    "enum.member.added": "enumerator added",
-    "enum.member.removed": "enumerator removed",
-    "enum.member.renumbered": "enumerator renumbered",
-    "enum.member.renamed": "enumerator renamed",
-    "enum.member.marker": "enumerator marker changed",
-    "opcode.marker": "opcode marker changed",
-    "binding.bound": "JSON binding added",
-    "binding.unbound": "JSON binding removed",
-    "binding.rebound": "JSON binding moved",
-}
-
 _ANSI = {
     "encoding-breaking": "\x1b[1;31m",
     "api-breaking": "\x1b[1;35m",
@@ -319,7 +301,8 @@ _RESET = "\x1b[0m"
 
 
 def kind_label(kind: str) -> str:
-    return _KIND_LABELS.get(kind, kind.replace(".", " ").replace("-", " "))
+    known = KINDS.get(kind)
+    return known.shown() if known is not None else kind.replace(".", " ").replace("-", " ")
 
 
 def where(side: Side) -> str:

@@ -1,4 +1,5 @@
-"""Check the headers' `// <size> (<lo> - <hi>)` field annotations against the computed layout.
+"""Check the headers' `// <size> (<lo> - <hi>)` field annotations against the computed layout,
+and the maintenance markers of enumerators that name one value against each other.
 
 The compiled layout is authoritative; an annotation that disagrees is a warning (the real
 headers carry a few known typos, and users should see them rather than trust them).
@@ -8,10 +9,12 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, Severity
 from ..frontend.comments import parse_size_annotation
-from ..ir.model import Generation
+from ..ir.model import EnumMember, Generation
 
 
 def check_annotations(gen: Generation) -> list[Diagnostic]:
+    """The field size annotations against the layout, and the maintenance markers of alias
+    enumerators against each other (`check_alias_markers`)."""
     out: list[Diagnostic] = []
     for s in gen.structs:
         for f in s.fields:
@@ -35,6 +38,39 @@ def check_annotations(gen: Generation) -> list[Diagnostic]:
                         f.loc.col,
                         Severity.WARNING,
                         "annotation",
+                    )
+                )
+    return out + check_alias_markers(gen)
+
+
+def check_alias_markers(gen: Generation) -> list[Diagnostic]:
+    """Enumerators that name one value (an alias: a second name for an existing value) whose
+    maintenance markers disagree: the runtime reports the value under its first name, with the
+    first marker in declaration order, and lists every name (`MemberInfo.aliases`); a
+    disagreement is a warning at the later name, never a silent pick."""
+    out: list[Diagnostic] = []
+    for e in gen.enums:
+        first: dict[int, EnumMember] = {}
+        marked: dict[int, EnumMember] = {}
+        for m in e.members:
+            first.setdefault(m.value, m)
+            if m.maintenance is None:
+                continue
+            seen = marked.setdefault(m.value, m)
+            if seen is m or seen.maintenance is None:
+                continue
+            if seen.maintenance.maintained != m.maintenance.maintained:
+                out.append(
+                    Diagnostic(
+                        f"{m.name} is another name for {e.name} value {m.value:#x} "
+                        f"({first[m.value].name}); its marker '// {m.comment}' disagrees with "
+                        f"{seen.name}'s '// {seen.comment}': the value is reported as "
+                        f"{seen.name}'s marker says, under both names",
+                        m.loc.file,
+                        m.loc.line,
+                        m.loc.col,
+                        Severity.WARNING,
+                        "alias-marker",
                     )
                 )
     return out

@@ -9,11 +9,14 @@ the value of '\\377', of a `char` field).
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from .. import __version__
+from ..cache import Cache
 from ..errors import Diagnostic, Severity
 from ..ir.ctypes import PLAIN_CHAR_SIGNED
 from ..ir.model import Generation, Struct
@@ -35,7 +38,14 @@ def _probe_source(
 ) -> tuple[str, list[tuple[str, str, int, int | None, int | None]]]:
     """The probe's C text and, per printed line, (struct, field, expected, bit_start, bit_width)."""
     lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <string.h>"]
-    lines += [f'#include "{f.path}"' for f in gen.files if f.path.endswith(".h")]
+    # the generation's own headers (one the preprocessor read from elsewhere, or a `.def` meant
+    # to be included in place, is included by them)
+    own = gen.tpb_dir.rsplit("/", 1)[0] + "/"
+    lines += [
+        f'#include "{f.path}"'
+        for f in gen.files
+        if f.path.endswith(".h") and f.path.startswith(own)
+    ]
     lines.append("int main(void) {")
     lines.append('  printf("%d\\n", (int)((char)-1 < 0));')
     expected: list[tuple[str, str, int, int | None, int | None]] = [
@@ -163,3 +173,46 @@ def verify_cc(gen: Generation, root: Path, cc: str | None = None) -> tuple[list[
                 )
             )
     return out, len(expected)
+
+
+def compiler() -> tuple[str, str] | None:
+    """The C compiler on PATH and its identity (what `--version` says), None without one."""
+    cc = find_cc()
+    if cc is None:
+        return None
+    try:
+        ident = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        ident = cc
+    return cc, ident
+
+
+def prove_layouts(gen: Generation, root: Path, cache: Cache | None) -> tuple[list[Diagnostic], str]:
+    """Prove the computed layouts against the C compiler (the verify-cc probe), when there is one.
+    A proof is cached by the inputs and the compiler's identity; a mismatch is never cached."""
+    found = compiler()
+    if found is None:
+        return [], "layouts not verified: no C compiler on PATH (static asserts only)"
+    cc, ident = found
+    key = hashlib.sha256(
+        f"verify-cc {__version__}\n{gen.inputs_sha256}\n{cc}\n{ident}".encode()
+    ).hexdigest()
+    hit = cache.get("verifycc", gen.name, key) if cache is not None else None
+    if isinstance(hit, dict) and isinstance(hit.get("facts"), int):
+        return [], f"layouts verified with {cc} ({hit['facts']} facts)"
+    try:
+        mismatches, facts = verify_cc(gen, root, cc)
+    except RuntimeError as exc:
+        return [
+            Diagnostic(
+                f"cannot verify layouts with {cc}: {exc}",
+                gen.tpb_dir,
+                severity=Severity.ERROR,
+                code="verify-cc",
+            )
+        ], "layouts not verified"
+    if mismatches:
+        return mismatches, f"layouts DISAGREE with {cc} ({len(mismatches)} of {facts} facts)"
+    if cache is not None:
+        cache.put("verifycc", gen.name, key, {"facts": facts})
+    return [], f"layouts verified with {cc} ({facts} facts)"

@@ -12,12 +12,13 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..deep import run_deep
-from ..errors import ExitCode, TpbgenError
+from ..errors import Diagnostic, ExitCode, Severity, TpbgenError
 from .output import FORMATS, Outcome, print_diagnostics, print_outcome
 
 DEFAULT_HEADERS = Path("vendor_headers")
@@ -31,18 +32,23 @@ def _commands() -> list[Register]:
     return [generate.register, inspect.register, reconcile.register, audit.register, cache.register]
 
 
+def _error_format(p: argparse.ArgumentParser, default: str) -> None:
+    p.add_argument(
+        "--error-format",
+        choices=FORMATS,
+        default=default,
+        help="how diagnostics are printed (github: workflow annotations); for every command, "
+        "before or after its name",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="tpbgen",
         description="AWS Neuron TPB arch-ISA headers -> typed, validated, executable Python runtime.",
     )
     p.add_argument("--version", action="version", version=f"tpbgen {__version__}")
-    p.add_argument(
-        "--error-format",
-        choices=FORMATS,
-        default="text",
-        help="how diagnostics are printed (github: workflow annotations); for every command",
-    )
+    _error_format(p, "text")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(sp: argparse.ArgumentParser) -> None:
@@ -58,7 +64,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     for register in _commands():
         register(sub, common)
+    for sp in sub.choices.values():  # anywhere on the line: `tpbgen audit --error-format github`
+        # SUPPRESS: given after the command it overrides, not given it leaves the one before
+        _error_format(sp, argparse.SUPPRESS)
     return p
+
+
+def with_lexer_note(outcome: Outcome) -> Outcome:
+    """The outcome, and one note when this run parsed headers with pycparser's own lexer because
+    FastLexer did not pass its check against the installed one (slower, the same IR)."""
+    from ..frontend.lexer import parsed_with
+
+    choice = parsed_with()
+    if choice is None or choice.fast:
+        return outcome
+    note = Diagnostic(choice.why, choice.where, severity=Severity.INFO, code="lexer")
+    return replace(outcome, diagnostics=[*outcome.diagnostics, note])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcome: Outcome = run_deep(
             lambda: args.func(args)
         )  # room for deeply nested C (see deep.py)
-        return print_outcome(outcome, fmt)
+        return print_outcome(with_lexer_note(outcome), fmt)
     except TpbgenError as exc:
         print_diagnostics(exc.diagnostics, fmt)
         return int(exc.exit_code)

@@ -4,15 +4,22 @@ and `tpbgen audit --all`. Exit 0: nothing at the --fail-on level; 1: something i
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import collector
-from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, fail
+from ..errors import Diagnostic, ExitCode, Severity, TpbgenError, fail, shown_path
 from ..ir.model import Generation
 from .output import Outcome
+
+if TYPE_CHECKING:
+    from ..audit.classify import Finding
+    from ..audit.diff import Side
+    from ..audit.report import AuditReport
 
 
 def register(
@@ -49,7 +56,10 @@ def register(
     sp.set_defaults(func=run)
 
 
-def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, list[Diagnostic]]:
+Resolved = tuple[Generation, list[Diagnostic], Path]  # the IR, its warnings, its header root
+
+
+def _resolve(spec: str, headers: Path, use_cache: bool) -> Resolved:
     from ..frontend.discover import discover, source_for_tpb_dir
     from ..frontend.ingest import ingest, ingest_root
 
@@ -64,7 +74,7 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
             p = p / "tpb"
         if p.name == "tpb":
             r = ingest(source_for_tpb_dir(p), use_cache)
-            return r.gen, list(r.warnings)
+            return r.gen, list(r.warnings), r.root
         sources = discover(p)
         if len(sources) != 1:
             raise fail(
@@ -73,7 +83,7 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
                 code="ambiguous",
             )
         r = ingest(sources[0], use_cache)
-        return r.gen, list(r.warnings)
+        return r.gen, list(r.warnings), r.root
     if looks_like_path:
         raise fail(
             f"not a directory: {spec} (expected a generation name or the path of a tpb/ tree)",
@@ -81,7 +91,7 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> tuple[Generation, lis
             code="not-tpb",
         )
     r = ingest_root(headers, [spec], use_cache)[0]
-    return r.gen, list(r.warnings)
+    return r.gen, list(r.warnings), r.root
 
 
 def run(args: argparse.Namespace) -> Outcome:
@@ -116,16 +126,19 @@ def _run(args: argparse.Namespace) -> Outcome:
                 code="usage",
             )
         report = audit_walk(gens)
+        roots = [r.root for r in results]
     else:
         if not (args.old and args.new):
             raise fail(
                 "audit needs OLD and NEW (generation names under --headers or paths of tpb/ trees), or --all",
                 code="usage",
             )
-        old, w_old = _resolve(args.old, args.headers, use_cache)
-        new, w_new = _resolve(args.new, args.headers, use_cache)
+        old, w_old, root_old = _resolve(args.old, args.headers, use_cache)
+        new, w_new, root_new = _resolve(args.new, args.headers, use_cache)
         warnings.extend(w_old + w_new)
         report = audit_walk([old, new], [args.old, args.new])
+        roots = [root_old, root_new]
+    report = located_from_here(report, roots)
     colour = (
         args.format == "text"
         and args.out is None
@@ -149,7 +162,68 @@ def _run(args: argparse.Namespace) -> Outcome:
                 ]
             ) from None
     code = ExitCode.FINDINGS if fails(report.findings(), args.fail_on) else ExitCode.OK
+    annotations = (
+        [
+            annotation(f, args.fail_on, f"{t.old.label} -> {t.new.label}")
+            for t in report.transitions
+            for f in t.findings
+        ]
+        if args.error_format == "github"
+        else []
+    )
+    note = _why_exit(code, args.fail_on)
     if args.out is None:
-        return Outcome(code, text, warnings)
+        return Outcome(code, text, warnings, annotations, note)
     found = ", ".join(f"{n} {cls}" for cls, n in counts(report.findings()).items())
-    return Outcome(code, f"{args.out}: {args.format} report written ({found})\n", warnings)
+    return Outcome(
+        code, f"{args.out}: {args.format} report written ({found})\n", warnings, annotations, note
+    )
+
+
+def located_from_here(report: AuditReport, roots: Sequence[Path]) -> AuditReport:
+    """The report with each finding's OLD and NEW files as they open from the current directory
+    (the IR names them relative to each drop's header root, so two drops' files would read
+    alike). `roots[i]` is the header root of `report.generations[i]`."""
+    bases = [str(r.resolve()) for r in roots]
+
+    def side(s: Side, base: str) -> Side:
+        return dataclasses.replace(s, file=shown_path(s.file, base))
+
+    def finding(f: Finding, old: str, new: str) -> Finding:
+        return dataclasses.replace(f, old=side(f.old, old), new=side(f.new, new))
+
+    transitions = tuple(
+        dataclasses.replace(
+            t, findings=tuple(finding(f, bases[i], bases[i + 1]) for f in t.findings)
+        )
+        for i, t in enumerate(report.transitions)
+    )
+    return dataclasses.replace(report, transitions=transitions)
+
+
+def annotation(f: Finding, fail_on: str, pair: str) -> Diagnostic:
+    """A finding of the audit `pair` ("OLD -> NEW") as a diagnostic for `--error-format github`:
+    at its NEW place (its OLD one when NEW lacks it); an error when it alone makes the audit
+    fail (--fail-on), a warning when it is breaking, else a notice."""
+    from ..audit.classify import BREAKING, fails
+
+    at = f.new if f.new.present or not f.old.present else f.old
+    severity = (
+        Severity.ERROR
+        if fails([f], fail_on)
+        else Severity.WARNING
+        if f.cls in BREAKING
+        else Severity.INFO
+    )
+    return Diagnostic(f"{f.cls} ({pair}): {f.summary}", at.file, at.line, 0, severity, f.kind)
+
+
+def _why_exit(code: int, fail_on: str) -> str:
+    """The last line when the audit exits 1: which findings made it, and how to change that."""
+    if code != ExitCode.FINDINGS:
+        return ""
+    what = "breaking (encoding- or api-breaking)" if fail_on == "breaking" else "any"
+    return (
+        f"audit: exit 1: {what} findings, as --fail-on {fail_on} asks"
+        " (--fail-on none reports without failing)\n"
+    )

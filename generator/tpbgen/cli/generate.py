@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..emit.pipeline import Build, build_package
-from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, write_tree
-from ..errors import Diagnostic, ExitCode
+from ..errors import Diagnostic, ExitCode, fail
 from ..frontend.limits import DEFAULT as DEFAULT_LIMITS
 from ..frontend.limits import Limits
 from .output import Outcome
+
+if TYPE_CHECKING:  # the pipeline is imported when generate runs: other commands do not load it
+    from ..driver import Build
 
 DEFAULT_OUT = Path("generated")
 
@@ -34,6 +35,11 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         help="compare with --out instead of writing; exit 1 when stale",
     )
     sp.add_argument(
+        "--diff",
+        action="store_true",
+        help="with --check: print a unified diff of what generate would change (patch -p1 applies it)",
+    )
+    sp.add_argument(
         "--strict",
         action="store_true",
         help="stale JSON names and predicates outside the translator's subset are errors",
@@ -46,7 +52,8 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument(
         "--no-verify-cc",
         action="store_true",
-        help="do not prove the computed layouts against the C compiler (the summary says so)",
+        help="do not prove the computed layouts and the translated predicates against the C "
+        "compiler (the summary says so)",
     )
     d = DEFAULT_LIMITS
     sp.add_argument(
@@ -80,11 +87,19 @@ def summary(build: Build) -> str:
             f"{s.name:9s} {s.core_version:6s} enums {s.enums:3d}  structs {s.structs:3d}  functions {s.functions:3d}  top-level validators {s.top_validators:2d}"
         )
         lines.append(f"{'':16s} {s.layouts}; {stale}")
+        lines.append(f"{'':16s} {s.predicates}")
+        if s.executor:
+            lines.append(f"{'':16s} {s.executor}")
     return "".join(line + "\n" for line in lines)
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    from ..driver import Options, generate
+    from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, tree_patch, write_tree
+
     out: Path = args.out
+    if args.diff and not args.check:
+        raise fail("--diff goes with --check: it shows what generate would change", code="usage")
     check_out_path(out, args.headers)
     if not args.check:
         ownership(out, {})  # refuse a directory tpbgen does not own before the work, not after
@@ -93,14 +108,14 @@ def run(args: argparse.Namespace) -> Outcome:
         int(args.max_line_kb * 1024),
         args.max_preprocess_seconds,
     )
-    build = build_package(
-        args.headers,
+    options = Options(
         use_cache=not args.no_cache,
         strict=args.strict,
         waivers=args.waivers,
         verify=not args.no_verify_cc,
         limits=limits,
     )
+    build = generate(args.headers, options)
     if build.failed:
         return Outcome(int(build.exit_code), summary(build), build.diagnostics)
     if args.check:
@@ -127,7 +142,8 @@ def run(args: argparse.Namespace) -> Outcome:
                 code="stale-output",
             )
         )
-        return Outcome(ExitCode.FINDINGS, "", build.diagnostics + stale)
+        patch = tree_patch(build.files, out, d) if args.diff else ""
+        return Outcome(ExitCode.FINDINGS, patch, build.diagnostics + stale)
     result = write_tree(build.files, out)
     d = result.diff
     report = (

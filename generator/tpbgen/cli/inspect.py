@@ -25,13 +25,17 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
 
 def run(args: argparse.Namespace) -> Outcome:
     from ..checks.annotations import check_annotations
+    from ..checks.executor import check_executor, coverage_lines
     from ..frontend.ingest import ingest_root
     from ..ir import io as ir_io
     from .summary import render_text
 
     result = ingest_root(args.headers, [args.gen], use_cache=not args.no_cache)[0]
     gen = result.gen
-    warnings = [*result.warnings, *rebase(check_annotations(gen), result.root)]
+    warnings = [
+        *result.warnings,
+        *rebase([*check_annotations(gen), *check_executor(gen)], result.root),
+    ]
     if args.format == "json":
         text = ir_io.dumps(gen)
     else:
@@ -45,7 +49,7 @@ def run(args: argparse.Namespace) -> Outcome:
         ) as exc:  # the IR is still worth showing; the diagnostics say why no validators
             warnings.extend(rebase(exc.diagnostics, result.root))
             tops = None
-        text = render_text(gen, tops)
+        text = render_text(gen, tops) + "\n".join(coverage_lines(gen)) + "\n"
     code = ExitCode.OK
     if args.verify_cc:
         from ..checks.verify_cc import verify_cc

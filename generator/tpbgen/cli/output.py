@@ -25,7 +25,8 @@ class Outcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)  # to stderr
     findings: list[Diagnostic] = field(
         default_factory=list
-    )  # the command's findings, to stdout (reconcile)
+    )  # the command's findings, to stdout (reconcile; audit's annotations for --error-format github)
+    note: str = ""  # a closing word to stderr, beside the report (why audit exits 1)
 
 
 def render_diagnostic(d: Diagnostic, fmt: str) -> str:
@@ -78,4 +79,7 @@ def print_outcome(o: Outcome, fmt: str) -> int:
     print_diagnostics(o.findings, fmt, sys.stdout)
     if o.stdout:
         sys.stdout.write(o.stdout)
+    if o.note:
+        sys.stdout.flush()
+        sys.stderr.write(o.note)
     return o.code

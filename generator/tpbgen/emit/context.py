@@ -12,6 +12,8 @@ from typing import Any
 
 from .. import naming, resolve
 from ..ir.model import Enum, Field, Generation, Loc, Struct
+from ..translate.chain import chains
+from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.to_python import py_literal
 from ..translate.validators import TranslatedGen
 
@@ -137,6 +139,14 @@ class EnumCtx:
         return {m.name: m.c_name for m in self.members if self.prefix + m.name != m.c_name}
 
 
+@dataclass(frozen=True)
+class OpcodeRow:
+    value: int
+    name: str
+    status: str  # "maintained", "not maintained: <note>", "no marker"
+    struct: str  # class it decodes to, "outside: <C struct>", or "-"
+
+
 @dataclass
 class GenCtx:
     name: str  # generation name
@@ -163,6 +173,34 @@ class GenCtx:
     enum_files: list[tuple[str, str]] = field(
         default_factory=list
     )  # (module variable, header path)
+    # the executor's enums by role: (C enum, {enumerator name: value}), resolve.executor_enums
+    executor_enums: dict[str, tuple[str, dict[str, int]]] = field(default_factory=dict)
+    # enumerators of those enums the executor does not run: (role, C enum, name, value, why)
+    executor_refuses: list[tuple[str, str, str, int, str]] = field(default_factory=list)
+    batch_functions: list[str] = field(default_factory=list)  # numpy code per vectorised function
+    batch_stubs: list[tuple[str, str, str]] = field(
+        default_factory=list
+    )  # (function, "file:line", why it is not vectorised)
+    executes: list[int] = field(default_factory=list)  # opcodes the executor has a handler for
+    refuses: list[int] = field(default_factory=list)  # decodable opcodes it refuses
+    dispatch: list[tuple[int, tuple[str, ...]]] = field(
+        default_factory=list
+    )  # (opcode, the top-level validators whose gate admits it)
+    decode_classes: list[str] = field(default_factory=list)  # struct classes some opcode decodes to
+    c_arg: dict[str, str] = field(
+        default_factory=dict
+    )  # function -> how the C entry points pass it the word: "u" (by value) or "&u"
+    c_headers: list[str] = field(
+        default_factory=list
+    )  # the tpb/ headers, by name, in the order the ingest preprocessed them
+    opcode_rows: list[OpcodeRow] = field(default_factory=list)
+    has_executor: bool = False  # the package renders an executor for this generation
+    rowwise: list[str] = field(
+        default_factory=list
+    )  # top-level validators the batch path runs word by word (they reach recursion)
+    inst_union_c: str = ""  # how C names the instruction union (a typedef, or `union TAG`)
+    # the test-bench toolkit's chains: (validator, [(term C text, batch function)], constants)
+    chains: list[tuple[str, list[tuple[str, str]], tuple[int, ...]]] = field(default_factory=list)
 
     @property
     def file_var(self) -> dict[str, str]:
@@ -356,7 +394,8 @@ GEOMETRY = (
 )
 
 
-def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
+def build_context(gen: Generation, translated: TranslatedGen, has_executor: bool = False) -> GenCtx:
+    """Every table the templates render for one generation, from its IR and its translation."""
     ctx = GenCtx(
         gen.name, naming.module_name(gen.name), gen.core_version, gen.tpb_dir, translated=translated
     )
@@ -389,6 +428,7 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
             else:
                 ctx.bound_outside.append((d.value, members[d.opcode], d.struct))
         ctx.bound_outside.sort()
+    _executor_enum_tables(ctx, gen)
     ctx.summary = {
         "enums": len(gen.enums),
         "structs": len(gen.structs),
@@ -396,7 +436,89 @@ def build_context(gen: Generation, translated: TranslatedGen) -> GenCtx:
         "validators": len(translated.top),
         "decodable": len(ctx.decode),
     }
+    ctx.decode_classes = sorted({cls for _, _, cls in ctx.decode})
+    _validator_tables(ctx, gen, translated)
+    _executor_tables(ctx, gen)
+    ctx.has_executor = has_executor
+    ctx.opcode_rows = _opcode_rows(ctx)
     return ctx
+
+
+def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
+    """The executor's enums of this generation by name, and the enumerators it does not run."""
+    binding = resolve.executor_enums(gen)
+    for role, ee in binding.enums.items():
+        ctx.executor_enums[role] = (ee.enum.name, ee.values)
+        for name, m, why in ee.unimplemented():
+            reason = why or "the executor does not implement it"
+            ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
+
+
+def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
+    """Each top-level validator's chain of terms as batch functions (translate/chain.py), for the
+    runtime's test-bench toolkit; a validator the batch path runs word by word has none."""
+    em = NpEmitter()
+    for ch in chains(gen, tr):
+        if ch.validator in tr.rowwise:
+            continue
+        try:
+            terms = [("\n".join(em.function(t.fn)), t.name, t.fn.name) for t in ch.terms]
+        except BatchUnsupported:
+            continue  # its validator is not vectorised: no stimulus or coverage through it
+        ctx.batch_functions += [code for code, _, _ in terms]
+        ctx.chains.append((ch.validator, [(n, f) for _, n, f in terms], ch.constants))
+
+
+def _validator_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
+    """The batch code, and how validate() dispatches and the C entry points call each validator."""
+    ctx.batch_functions = list(tr.batch_functions)
+    ctx.batch_stubs = [(s.name, s.where, s.reason) for s in tr.batch_stubs]
+    _chain_tables(ctx, gen, tr)
+    ctx.rowwise = list(tr.rowwise)
+    union = resolve.instruction_union(gen)
+    ctx.inst_union_c = union.c_spelling if union is not None else resolve.INST_UNION
+    ctx.dispatch = sorted(
+        {
+            op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes
+        }.items()
+    )
+    # how the C entry points pass the word to each top-level validator: by value or by address
+    ctx.c_arg = {
+        f.name: ("&u" if f.params and f.params[0].by_pointer else "u") for f in gen.functions
+    }
+    # the tpb/ headers, by name, in the order the ingest preprocessed them
+    ctx.c_headers = [
+        f.path[len(gen.tpb_dir) + 1 :]
+        for f in gen.files
+        if f.path.startswith(gen.tpb_dir + "/") and f.path.endswith(".h")
+    ]
+
+
+def _executor_tables(ctx: GenCtx, gen: Generation) -> None:
+    """Which decodable opcodes the executor runs and which it refuses (resolve decides)."""
+    coverage = resolve.executor_coverage(gen)
+    ctx.executes = [op for op, _ in coverage.runs]
+    ctx.refuses = [op for op, _, _ in coverage.refuses]
+
+
+def _opcode_rows(ctx: GenCtx) -> list[OpcodeRow]:
+    enum = next((e for e in ctx.enums if e.cls == ctx.opcode_cls), None)
+    if enum is None:
+        return []
+    decode = {op: cls for op, _, cls in ctx.decode}
+    outside = {op: st for op, _, st in ctx.bound_outside}
+    rows = []
+    for m in sorted(enum.members, key=lambda m: m.value):
+        status = resolve.MaintenanceStatus.of_flag(m.maintained).label + (
+            f": {m.note}" if m.note else ""
+        )
+        struct = (
+            f"`{decode[m.value]}`"
+            if m.value in decode
+            else (f"outside: `{outside[m.value]}`" if m.value in outside else "-")
+        )
+        rows.append(OpcodeRow(m.value, m.name, status, struct))
+    return rows
 
 
 def _struct_imports(ctx: GenCtx) -> dict[str, Any]:
@@ -408,3 +530,41 @@ def _struct_imports(ctx: GenCtx) -> dict[str, Any]:
     )
     unions = any(s.kind == "union" for s in ctx.structs)
     return {"enums": enums, "field": needs_field, "union": unions}
+
+
+@dataclass(frozen=True)
+class ExecutorReadme:
+    """The README's executor tables, made from the executor's declared table (family.py) and
+    each generation's enums: what each opcode reads, and the enumerators it does not run."""
+
+    operands: list[tuple[str, str, str]]  # (opcode name, engine call, argument <- fields)
+    refused: list[tuple[str, str]]  # (what, why)
+
+
+def executor_readme(gens: list[GenCtx]) -> ExecutorReadme:
+    family = resolve.executor_family()
+    operands = []
+    for name, h in family.HANDLERS.items():
+        fixed = ", ".join(f"{k}={v}" for k, v in h.fixed)
+        args = "; ".join(
+            f"`{o.param}` ← {', '.join(f'`{f}`' for f in dict.fromkeys(p.split('.')[0] for p in o.fields))} ({o.kind})"
+            for o in h.operands
+        )
+        operands.append((name, f"`{h.engine}({fixed})`", args))
+    # (role, why) -> name -> (value on the first generation that has it, the generations)
+    grouped: dict[tuple[str, str], dict[str, tuple[int, list[str]]]] = {}
+    for g in gens:
+        for role, _c_enum, name, value, why in g.executor_refuses:
+            names = grouped.setdefault((role, why), {})
+            names.setdefault(name, (value, []))[1].append(g.name)
+    refused = []
+    for (role, why), names in grouped.items():
+        by_gens: dict[tuple[str, ...], list[str]] = {}
+        for n, (_, gs) in sorted(names.items(), key=lambda kv: (kv[1][0], kv[0])):
+            by_gens.setdefault(tuple(gs), []).append(n)
+        parts = [
+            ", ".join(ns) + ("" if len(gs) == len(gens) else f" ({', '.join(gs)})")
+            for gs, ns in sorted(by_gens.items(), key=lambda kv: -len(kv[0]))
+        ]
+        refused.append((f"{family.ENUMS[role].what} {'; '.join(parts)}", why))
+    return ExecutorReadme(operands, refused)

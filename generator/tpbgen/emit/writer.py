@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import Diagnostic, Severity, TpbgenError
+from ..errors import Diagnostic, Severity, TpbgenError, shown_path
 
 MANIFEST = "MANIFEST.json"
 MANIFEST_FORMAT = "tpbgen-manifest/1"
@@ -210,6 +210,36 @@ def diff_tree(files: dict[str, str], out: Path, owned: Ownership | None = None) 
         if rel not in files and (out / rel).is_file() and (not sha or _sha256(out / rel) == sha)
     )
     return TreeDiff(tuple(added), tuple(changed), tuple(removed), tuple(unchanged))
+
+
+def tree_patch(files: dict[str, str], out: Path, d: TreeDiff) -> str:
+    """A unified diff of what `generate` would change in `out`: each file of `d` that is added,
+    changed or removed. Paths as they open from the current directory, with git's `a/` `b/`
+    prefixes (`patch -p1` or `git apply` there makes `out` current); absolute ones as they are."""
+    import difflib
+
+    def lines(p: Path | None) -> list[str]:
+        if p is None:
+            return []
+        return p.read_bytes().decode("utf-8", "replace").splitlines(keepends=True)
+
+    chunks: list[str] = []
+    for rel in sorted({*d.added, *d.changed, *d.removed}):
+        name = Path(shown_path((out / rel).as_posix())).as_posix()
+        a, b = (name, name) if os.path.isabs(name) else (f"a/{name}", f"b/{name}")
+        before = lines(out / rel) if rel not in d.added else []
+        after = files[rel].splitlines(keepends=True) if rel in files else []
+        body = difflib.unified_diff(
+            before,
+            after,
+            a if rel not in d.added else "/dev/null",
+            b if rel in files else "/dev/null",
+        )
+        for line in body:
+            chunks.append(
+                line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+            )
+    return "".join(chunks)
 
 
 # -- writing ------------------------------------------------------------------------------------

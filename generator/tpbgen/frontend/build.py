@@ -408,7 +408,7 @@ class _Builder:
                 except NotConstant as exc:
                     self.error(exc.node or en, f"enumerator {en.name}: {exc}", "enum-value")
             loc = self.loc(en, en.name)
-            comment = self.src.trailing_comment(loc.file, loc.line)
+            comment = self.enumerator_comment(en, loc)
             members.append(EnumMember(en.name, nxt, loc, comment, parse_maintenance(comment)))
             self.enum_consts[en.name] = nxt
             nxt += 1
@@ -427,6 +427,24 @@ class _Builder:
         if tag:
             self.tags[tag] = name
         return name
+
+    def member_attributes(self, d: c_ast.Decl) -> tuple[bool, int]:
+        """A member's own `packed` and `aligned(N)` (0: none), as the dialect pass found them
+        beside its declarator."""
+        c = d.coord
+        if not d.name or c is None or not self.dialect.members:
+            return False, 0
+        return self.dialect.members.get((self.relpath(c.file), c.line, d.name), (False, 0))
+
+    def enumerator_comment(self, en: c_ast.Enumerator, loc: Loc) -> str:
+        """The comment that ends an enumerator's line; for one wrapped after its `=` (as
+        clang-format wraps a long name: `NAME =` on one line, `0x44, // n, ...` on the next),
+        the comment that ends the line its value stands on, when its own line has none."""
+        comment = self.src.trailing_comment(loc.file, loc.line)
+        c = en.value.coord if en.value is not None else None
+        if comment or c is None or c.line == loc.line or self.relpath(c.file) != loc.file:
+            return comment
+        return self.src.trailing_comment(loc.file, c.line)
 
     def _anon_name(self, what: str) -> str:
         self._anon += 1
@@ -448,6 +466,9 @@ class _Builder:
         min_align = self.dialect.aligned.get(name) or self.dialect.aligned.get(node.name or "", 1)
         raw: list[tuple[c_ast.Decl, CType, int | None, bool]] = []
         for d in node.decls or []:
+            if isinstance(d, c_ast.StaticAssert):  # C11: a member declaration; no member
+                self.visit_static_assert(d)
+                continue
             try:
                 t = self.resolve(d.type, d)
             except TpbgenError as exc:
@@ -462,7 +483,10 @@ class _Builder:
                     continue
             anonymous = d.name is None and t.kind in ("struct", "union") and width is None
             raw.append((d, t, width, anonymous))
-        ins = [MemberIn(d.name, t.total_size, t.align, t.size, w) for d, t, w, _ in raw]
+        ins = [
+            MemberIn(d.name, t.total_size, t.align, t.size, w, *self.member_attributes(d))
+            for d, t, w, _ in raw
+        ]
         lay = (layout_struct if kind == "struct" else layout_union)(
             ins, packed, min_align, self.pack
         )
@@ -562,6 +586,20 @@ class _Builder:
             return
         if isinstance(d.type, c_ast.FuncDecl):
             return  # a prototype: the body, if any, comes as a FuncDef
+        if d.init is not None and _is_text(d):
+            loc = self.loc(d, d.name)
+            self.warnings.append(
+                Diagnostic(
+                    f"{d.name}: text or pointers (a string, a table of them) are not constants "
+                    "tpbgen models; skipped (a function that reads it is left to the C backend)",
+                    loc.file,
+                    loc.line,
+                    loc.col,
+                    Severity.INFO,
+                    "constant",
+                )
+            )
+            return
         if "const" in (d.quals or []) and d.init is not None:
             if isinstance(d.init, c_ast.InitList):
                 self.array_constant(d)
@@ -615,18 +653,38 @@ class _Builder:
             )
             return
 
-        def flatten(init: c_ast.Node, level: int) -> list[int | float]:
+        def placed(init: c_ast.Node) -> dict[int, c_ast.Node]:
+            """The initialisers of one level by index, designators (`[3] = x`) followed as C
+            does: the next one without a designator takes the index after."""
             items = init.exprs if isinstance(init, c_ast.InitList) else [init]
-            want = dims[level]
-            if level + 1 < len(dims):
-                rows = [flatten(x, level + 1) for x in items]
-                inner = len(rows[0]) if rows else 0
-                if want is None:
-                    dims[level] = len(rows)
-                rows += [[0] * inner] * ((dims[level] or 0) - len(rows))
-                return [v for r in rows for v in r]
-            vals = []
+            out: dict[int, c_ast.Node] = {}
+            k = 0
             for x in items:
+                if isinstance(x, c_ast.NamedInitializer):
+                    index = x.name[0] if len(x.name) == 1 else None
+                    if isinstance(index, c_ast.ArrayDesignator):  # (pycparser 3)
+                        index = index.expr
+                    if index is None or isinstance(index, c_ast.ID):
+                        raise NotConstant("a designator other than one array index", x.expr)
+                    k = self.evaluator().eval_int(index)
+                    x = x.expr
+                out[k] = x
+                k += 1
+            return out
+
+        def flatten(init: c_ast.Node, level: int) -> list[int | float]:
+            items = placed(init)
+            if dims[level] is None:
+                dims[level] = max(items, default=-1) + 1
+            count = dims[level] or 0
+            if level + 1 < len(dims):
+                rows = {k: flatten(x, level + 1) for k, x in sorted(items.items()) if k < count}
+                inner = 1
+                for n in dims[level + 1 :]:
+                    inner *= n or 0
+                return [v for k in range(count) for v in rows.get(k, [0] * inner)]
+            vals: list[int | float] = [0] * count
+            for k, x in items.items():
                 v = convert_constant(
                     self.evaluator().eval(x).value, elem.kind, elem.size, elem.signed
                 )
@@ -634,15 +692,15 @@ class _Builder:
                     raise NotConstant(
                         "an element does not convert to the element type (undefined behaviour)", x
                     )
-                vals.append(v)
-            if want is None:
-                dims[level] = len(vals)
-            return vals + [0] * ((dims[level] or 0) - len(vals))
+                if k < count:
+                    vals[k] = v
+            return vals
 
         try:
             values = flatten(d.init, 0)
         except NotConstant as exc:
-            self.error(exc.node or d, f"array constant {d.name}: {exc}", "constant")
+            at = exc.node if exc.node is not None and exc.node.coord is not None else d
+            self.error(at, f"array constant {d.name}: {exc}", "constant")
             return
         loc = self.loc(d, d.name)
         if self.is_ours(loc.file):
@@ -832,6 +890,7 @@ def build(
         except TpbgenError as exc:
             b.errors.extend(exc.diagnostics)
     b.visit_macros(macros)
+    b.errors.extend(dialect.errors)
     if b.errors:
         raise TpbgenError(b.errors)
     ours_structs = tuple(b.structs[n] for n in b.struct_order if is_ours(b.structs[n].loc.file))
@@ -845,3 +904,17 @@ def build(
         tuple(b.functions),
         tuple(b.warnings + dialect.warnings),
     )
+
+
+def _is_text(d: c_ast.Decl) -> bool:
+    """A declaration of text: a pointer (`const char *const NAMES[] = {...}`), or an array
+    initialised with a string literal (`const char NAME[] = "..."`)."""
+    t = d.type
+    while isinstance(t, c_ast.ArrayDecl):
+        t = t.type
+    if isinstance(t, c_ast.PtrDecl):
+        return True
+    init = d.init
+    while isinstance(init, c_ast.InitList) and init.exprs:
+        init = init.exprs[0]
+    return isinstance(init, c_ast.Constant) and init.type == "string"

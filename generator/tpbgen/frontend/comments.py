@@ -75,6 +75,8 @@ class SourceLines:
     def doc_above(self, rel: str, n: int) -> str:
         """The comment block directly above line n (no blank line between), markers stripped."""
         ls = self.lines(rel)
+        if not 0 < n <= len(ls) + 1:  # not a line of this file (a marker tpbgen cannot follow)
+            return ""
         i = n - 2
         block: list[str] = []
         in_block_comment = False

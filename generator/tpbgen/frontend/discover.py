@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,16 +44,21 @@ class GenerationSource:
 
     def rel(self, name: str) -> str:
         """A file name as the preprocessor reported it, as the IR and diagnostics spell it:
-        relative to the include root when under it, `<libc>/<name>` for tpbgen's stand-in libc."""
+        relative to the include root (`../x.h` beside it), `<libc>/<name>` for tpbgen's stand-in
+        libc."""
         if name in ("<stdin>", "-", "<tpbgen-tu>"):
             return "<tpbgen-tu>"
         p = Path(name)
         if not p.is_absolute():
             p = self.root / p
-        try:
-            return p.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
+        real, root = p.resolve(), self.root.resolve()
+        if real.is_relative_to(root):
+            return real.relative_to(root).as_posix()
+        from .preprocess import fake_libc_dir  # (preprocess imports this module)
+
+        if real.is_relative_to(fake_libc_dir().resolve()):
             return "<libc>/" + p.name
+        return Path(os.path.relpath(real, root)).as_posix()  # a file beside the root: ../x.h
 
 
 def generation_order(name: str) -> tuple[int, str]:

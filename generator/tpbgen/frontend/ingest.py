@@ -28,12 +28,14 @@ from .build import build, line_token_columns
 from .comments import SourceLines
 from .dialect import reduce_dialect
 from .discover import GenerationSource, discover
+from .lexer import lexer_choice
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits
 from .mapping_json import read_mapping
 from .parse import parse
 from .preprocess import (
     TU_NAME,
+    Preprocessed,
     Preprocessing,
     Preprocessor,
     available_preprocessor,
@@ -58,6 +60,17 @@ class InputFiles:
     headers: tuple[tuple[str, bytes], ...]  # every header below the generation directory, sorted
     mapping_rel: str
     mapping: bytes | None  # None: instruction_mapping.json is missing
+    # the files outside those headers the preprocessor read (an include-root header, a `.def`
+    # #included inside an enum), by path relative to the include root; also in `headers`
+    extra: tuple[str, ...] = ()
+
+    def with_extra(self, src: GenerationSource, extra: tuple[str, ...]) -> InputFiles:
+        """These inputs and the files `extra` names, read now (raises OSError)."""
+        have = {rel for rel, _ in self.headers}
+        more = tuple((rel, (src.root / rel).read_bytes()) for rel in extra if rel not in have)
+        return InputFiles(
+            tuple(sorted((*self.headers, *more))), self.mapping_rel, self.mapping, extra
+        )
 
 
 def read_inputs(src: GenerationSource) -> InputFiles:
@@ -119,6 +132,17 @@ class Probed:
     full_key: str  # cache_key: what the cache files it under
     cached: Generation | None
     warnings: tuple[Diagnostic, ...]  # the cache's, about this generation's entry
+    tree_key: str = ""  # cache_key of the tree's own headers: its `sources` entry's key
+
+
+def _remembered_sources(store: Cache, name: str, tree_key: str) -> tuple[str, ...]:
+    """The files outside the generation's tree its last ingest found the preprocessor reading
+    (a `sources` entry, kept only when there are some)."""
+    got = store.get("sources", name, tree_key)
+    extra = got.get("extra") if isinstance(got, dict) else None
+    if isinstance(extra, list) and all(isinstance(x, str) for x in extra):
+        return tuple(extra)
+    return ()
 
 
 def probe(src: GenerationSource, store: Cache | None) -> Probed:
@@ -136,12 +160,23 @@ def probe(src: GenerationSource, store: Cache | None) -> Probed:
                 )
             ]
         ) from None
-    full_key = cache_key(key)
+    tree_key = full_key = cache_key(key)
     if store is None:
-        return Probed(src, files, key, full_key, None, ())
+        return Probed(src, files, key, full_key, None, (), tree_key)
     seen = len(store.warnings)
+    # the key covers every file the preprocessor read: those outside the tree, as its last
+    # ingest found them, are read and hashed too (one gone or unreadable: a cold ingest finds
+    # what it reads now)
+    extra = _remembered_sources(store, src.name, tree_key)
+    if extra:
+        try:
+            files = files.with_extra(src, extra)
+            key = inputs_hash(src, files)
+            full_key = cache_key(key)
+        except OSError:
+            return Probed(src, files, key, full_key, None, tuple(store.warnings[seen:]), tree_key)
     gen = _from_cache(store, src.name, full_key, key)
-    return Probed(src, files, key, full_key, gen, tuple(store.warnings[seen:]))
+    return Probed(src, files, key, full_key, gen, tuple(store.warnings[seen:]), tree_key)
 
 
 def ingest(
@@ -179,24 +214,29 @@ def _complete(
             try:
                 if isinstance(facts, TpbgenError):
                     raise facts
-                gen, built = _ingest_uncached(
+                gen, built, read = _ingest_uncached(
                     src, probed.key, probed.files, preprocessor, limits, preprocessing, facts
                 )
             except TpbgenError as exc:
                 raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
             warnings.extend(built)
+            full_key = probed.full_key
+            if gen.inputs_sha256 != probed.key:  # the preprocessor read files outside the tree
+                full_key = cache_key(gen.inputs_sha256)
             if store is not None:
+                if read.extra:
+                    store.put("sources", src.name, probed.tree_key, {"extra": list(read.extra)})
                 try:
                     payload, blobs = ir_io.to_cache(gen)
                 except RecursionError:  # a body deeper than this Python's json takes: not kept
                     pass
                 else:
-                    store.put("ir", src.name, probed.full_key, payload, blobs)
+                    store.put("ir", src.name, full_key, payload, blobs)
                     del payload
                     for f in gen.functions:
                         f.code.release_tree()
-    if store is not None:
-        remember(gen, store, probed.full_key)  # facts derived from this IR are cached under its key
+    if store is not None:  # facts derived from this IR are cached under its key
+        remember(gen, store, cache_key(gen.inputs_sha256))
         warnings.extend(store.warnings[seen:])
     return Ingested(gen, tuple(rebase(warnings, src.root)), probed.cached is not None, src.root)
 
@@ -260,27 +300,33 @@ def _ingest_uncached(
     limits: Limits = DEFAULT_LIMITS,
     preprocessing: Preprocessing | None = None,
     facts: HeaderFacts | None = None,
-) -> tuple[Generation, list[Diagnostic]]:
-    """`facts`: the generation's `header_facts`, when made already (while its preprocessor ran)."""
+) -> tuple[Generation, list[Diagnostic], InputFiles]:
+    """`facts`: the generation's `header_facts`, when made already (while its preprocessor ran).
+    Also returns the inputs the IR is made of: `inputs` and every other file the preprocessor
+    read (its `inputs_sha256` hashes them all)."""
+    if preprocessing is None:
+        preprocessing = Preprocessing(src, preprocessor, limits, dict(inputs.headers))
+    pre = _preprocessed(src, inputs, preprocessing)
+    have = {rel for rel, _ in inputs.headers}
+    extra = tuple(s for s in pre.sources if s not in have)
+    if extra:
+        # Files tpbgen had not read before the preprocessor did: read now, then preprocessed
+        # again, so that these reads too come before and after the preprocessor's (the second
+        # run reads nothing else, or the tree changed meanwhile).
+        try:
+            inputs = inputs.with_extra(src, tuple(sorted({*inputs.extra, *extra})))
+        except OSError as exc:
+            raise TpbgenError([_changed(_rel_of(src, exc))]) from None
+        key, facts = inputs_hash(src, inputs), None
+        again = Preprocessing(src, preprocessing.which, limits, dict(inputs.headers))
+        pre = _preprocessed(src, inputs, again)
+        more = sorted(set(pre.sources) - {rel for rel, _ in inputs.headers})
+        if more:
+            raise TpbgenError([_changed(more[0])])
     if facts is None:
         facts = header_facts(src, inputs)
     lines, spec = facts.lines, facts.spec
     files = list(facts.files)
-    if preprocessing is None:
-        preprocessing = Preprocessing(src, preprocessor, limits, dict(inputs.headers))
-    # The preprocessor has read the tree: was it this one? (Read here, not in the thread that ran
-    # cpp: a thread's every file read waits for this one to let go of the interpreter.) Asked
-    # when it failed too: a header removed under it fails it, and the change is the cause to name.
-    failed: TpbgenError | None = None
-    try:
-        pre = preprocessing.result()
-    except TpbgenError as exc:
-        failed = exc
-    changed = _changed_since(src, inputs)
-    if changed is not None:
-        raise TpbgenError([changed])
-    if failed is not None:
-        raise failed
     relpath = functools.cache(
         src.rel
     )  # called for every AST coordinate: resolve each file name once
@@ -289,8 +335,11 @@ def _ingest_uncached(
     tpb_rel = src.rel_tpb_dir
     gen_rel = src.gen_dir.relative_to(src.root).as_posix()
 
-    def is_ours(rel: str) -> bool:  # tpb/ and sibling trees of this generation (common/), not libc
-        return rel.startswith(gen_rel + "/")
+    sources = {rel for rel, _ in inputs.headers}
+
+    def is_ours(rel: str) -> bool:  # what the drop's files declare (tpb/, an include-root
+        # header, a `.def`), not tpbgen's stand-in libc
+        return rel in sources or rel.startswith(gen_rel + "/")
 
     with collector.paused():
         ast = parse(text, TU_NAME, relpath)
@@ -337,7 +386,44 @@ def _ingest_uncached(
                 )
             ]
         )
-    return gen, warnings
+    return gen, warnings, inputs
+
+
+def _preprocessed(
+    src: GenerationSource, inputs: InputFiles, preprocessing: Preprocessing
+) -> Preprocessed:
+    """The preprocessor's result, once the tree is read again and found to be what `inputs`
+    holds. (Read here, not in the thread that ran cpp: a thread's every file read waits for this
+    one to let go of the interpreter.) Asked when it failed too: a header removed under it fails
+    it, and the change is the cause to name."""
+    failed: TpbgenError | None = None
+    try:
+        pre = preprocessing.result()
+    except TpbgenError as exc:
+        failed = exc
+    changed = _changed_since(src, inputs)
+    if changed is not None:
+        raise TpbgenError([changed])
+    if failed is not None:
+        raise failed
+    return pre
+
+
+def _changed(rel: str) -> Diagnostic:
+    return Diagnostic(
+        "changed while tpbgen was reading the headers; nothing was kept from this run of "
+        "them: run again",
+        rel,
+        code="changed-during-read",
+    )
+
+
+def _rel_of(src: GenerationSource, exc: OSError) -> str:
+    """The file an OSError names, as diagnostics name it (the tpb/ directory when none)."""
+    gone = Path(str(exc.filename))
+    return (
+        gone.relative_to(src.root).as_posix() if gone.is_relative_to(src.root) else src.rel_tpb_dir
+    )
 
 
 def _changed_since(src: GenerationSource, inputs: InputFiles) -> Diagnostic | None:
@@ -347,26 +433,13 @@ def _changed_since(src: GenerationSource, inputs: InputFiles) -> Diagnostic | No
     preprocessor read) and its cache entry would be filed under the key of the other one. Both
     reads agreeing leaves the preprocessor's read, made between them, seeing the same bytes."""
 
-    def changed(rel: str) -> Diagnostic:
-        return Diagnostic(
-            "changed while tpbgen was reading the headers; nothing was kept from this run of "
-            "them: run again",
-            rel,
-            code="changed-during-read",
-        )
-
     before = dict(inputs.headers)
     try:
-        now = dict(read_inputs(src).headers)
+        now = dict(read_inputs(src).with_extra(src, inputs.extra).headers)
     except OSError as exc:  # listed, then gone (or unreadable) before it was read
-        gone = Path(str(exc.filename))
-        return changed(
-            gone.relative_to(src.root).as_posix()
-            if gone.is_relative_to(src.root)
-            else src.rel_tpb_dir
-        )
+        return _changed(_rel_of(src, exc))
     differ = sorted(rel for rel in before.keys() | now.keys() if before.get(rel) != now.get(rel))
-    return changed(differ[0]) if differ else None
+    return _changed(differ[0]) if differ else None
 
 
 _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
@@ -466,6 +539,8 @@ def _ingest_root(
                     facts.append(header_facts(p.src, p.files))
                 except TpbgenError as exc:
                     facts.append(exc)
+        if misses:  # the lexer's check against pycparser's runs while the first cpp does
+            lexer_choice()
         done = 0  # misses completed
         for item in probed:
             try:

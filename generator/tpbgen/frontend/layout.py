@@ -25,6 +25,8 @@ class MemberIn:
     align: int  # natural alignment of the member
     unit_size: int  # for bitfields: sizeof the declared type
     bit_width: int | None = None
+    packed: bool = False  # `__attribute__((packed))` on the member itself
+    aligned: int = 0  # `__attribute__((aligned(N)))` on the member itself (0: none)
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,8 @@ def layout_struct(
     out: list[MemberOut] = []
     for m in members:
         if m.bit_width is None:
-            a = 1 if packed else _capped(m.align, max_align)
+            a = 1 if packed or m.packed else _capped(m.align, max_align)
+            a = max(a, m.aligned)  # GCC: `aligned` on a member raises it, packed or not
             bit = _align_up(bit, a * 8)
             out.append(MemberOut(bit // 8, None, m.size))
             bit += m.size * 8
@@ -93,7 +96,8 @@ def layout_union(
     size = 0
     out: list[MemberOut] = []
     for m in members:
-        a = 1 if packed else _capped(m.align, max_align)
+        a = 1 if packed or m.packed else _capped(m.align, max_align)
+        a = max(a, m.aligned)
         align = max(align, a)
         if m.bit_width is None:
             out.append(MemberOut(0, None, m.size))

@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from importlib import resources
@@ -113,6 +113,9 @@ class Preprocessed:
     text: str
     preprocessor: Preprocessor
     macros: tuple[tuple[MacroDef, str], ...] = ()  # each object-like macro and its full expansion
+    # every file the preprocessor read (tpbgen's stand-in libc aside), relative to the include
+    # root (`../x.h` outside it), sorted: what the IR is made of, and what its cache key covers
+    sources: tuple[str, ...] = ()
 
 
 def fake_libc_dir() -> Path:
@@ -236,15 +239,18 @@ class Preprocessing:
             )
         )  # (raised by `run`, in its turn)
         self.macros = object_macros(gen, texts, headers)
+        self.texts = texts or {}
         self.tu = translation_unit(gen, self.macros, headers)
-        self._ran: Future[str] | None = None
+        self._ran: Future[tuple[str, tuple[str, ...]]] | None = None
 
-    def run(self) -> str:
-        """The preprocessor's output, probes and all (raises TpbgenError)."""
+    def run(self) -> tuple[str, tuple[str, ...]]:
+        """The preprocessor's output, probes and all, and the files it read as it named them
+        (raises TpbgenError)."""
         if self._refused is not None:
             raise self._refused
         if self.which == "cpp":
-            return _run_cpp(self.gen, self.tu, self.limits)
+            out = _run_cpp(self.gen, self.tu, self.limits)
+            return out, tuple(_entered(out))
         return _run_pcpp(self.gen, self.tu)
 
     def start(self, pool: Executor) -> Preprocessing:
@@ -253,7 +259,9 @@ class Preprocessing:
         return self
 
     def result(self) -> Preprocessed:
-        text = self._ran.result() if self._ran is not None else self.run()
+        text, opened = self._ran.result() if self._ran is not None else self.run()
+        if self.which == "cpp":  # (pcpp drops the directives, its markers count lines as they are)
+            text = physical_markers(text, lambda name: _source_bytes(self.gen, self.texts, name))
         text, expansions = split_probes(text, len(self.macros))
         # the headers' own text; a probe too long is just no constant
         _check_size(self.gen, text, self.limits)
@@ -262,7 +270,7 @@ class Preprocessing:
             for k, m in enumerate(self.macros)
             if k in expansions and len(expansions[k]) <= self.limits.line_bytes
         )
-        return Preprocessed(text, self.which, probes)
+        return Preprocessed(text, self.which, probes, source_names(self.gen, opened))
 
 
 _CPP_DIAG = re.compile(
@@ -284,6 +292,128 @@ def _located_lines(text: str) -> Iterator[tuple[str, str, int]]:
             continue
         yield ln, file, line
         line += 1
+
+
+# `#line 12 "f.h"`, `#line 12` and GNU's `# 12 "f.h" flags` in a header's own text
+_LINE_DIRECTIVE = re.compile(
+    rb'^[ \t]*#[ \t]*(?:line[ \t]+([^\n]*)|([0-9]+)(?:[ \t]+"((?:[^"\\\n]|\\.)*)")?)', re.M
+)
+_LINE_ARGS = re.compile(rb'^([0-9]+)(?:[ \t]+"((?:[^"\\\n]|\\.)*)")?[ \t]*(?:/[/*].*)?$')
+_CPP_MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)$')
+
+
+@dataclass
+class _Frame:
+    """One file open in cpp's include stack: its real name, and how its numbering (moved by
+    `#line` directives) maps to its physical lines."""
+
+    real: str
+    vname: str  # the name its markers give it now (a `#line N "other.h"` changes it)
+    shift: int = 0  # physical line = the line its markers give + shift
+    next_line: int = 1  # the physical line of its next output line
+    directives: tuple[tuple[int, int, str | None], ...] = ()  # (physical line, N, file or None)
+
+
+def physical_markers(text: str, source: Callable[[str], bytes | None]) -> str:
+    """cpp's output with every line marker giving the physical line of the file that holds the
+    line: a header's `#line N ["file"]` (or `# N "file"`) directive renumbers what cpp reports
+    after it, and tpbgen reads comments, markers and diagnostics by those coordinates.
+
+    cpp's own markers are followed as they come: `# 1 "f.h" 1` opens a file, `# N "f.h" 2`
+    returns to the one that included it, and a marker without flags in an open file is either
+    cpp skipping lines (the same numbering) or a directive of that file. Which one is decided by
+    the file's own text (`source(name)`, its bytes): the first directive at or after the current
+    line whose target is the marker's. A tree without directives is returned as it is."""
+    frames: list[_Frame] = []
+    out: list[str] = []
+    changed = False
+    for ln in text.split("\n"):
+        m = _CPP_MARKER.match(ln) if ln.startswith("# ") else None
+        if m is None:
+            if frames:
+                frames[-1].next_line += 1
+            out.append(ln)
+            continue
+        n, name, flags = int(m.group(1)), m.group(2), m.group(3).split()
+        if "1" in flags:
+            frames.append(_Frame(name, name, 0, n, _directives(source(name))))
+            out.append(ln)
+            continue
+        if "2" in flags and frames:
+            frames.pop()
+        if not frames:
+            out.append(ln)
+            continue
+        f = frames[-1]
+        if "2" not in flags and f.directives:
+            ahead = [d for d in f.directives if d[0] >= f.next_line]
+            found = next((d for d in ahead if d[1] == n and (d[2] or f.vname) == name), None)
+            if found is None and name != f.vname:
+                # a new name is no skip of cpp's: a directive whose arguments are macros
+                found = next((d for d in ahead if d[1] < 0), None)
+            if found is not None:
+                f.shift, f.vname = found[0] + 1 - n, name
+        f.next_line = n + f.shift
+        if f.shift or name != f.real:
+            changed = True
+            rest = m.group(3)
+            ln = f'# {f.next_line} "{f.real}"{rest}'
+        out.append(ln)
+    return "\n".join(out) if changed else text
+
+
+def _directives(data: bytes | None) -> tuple[tuple[int, int, str | None], ...]:
+    """The `#line` directives of a header's text: (physical line, N, file name or None)."""
+    if not data or b"#" not in data:
+        return ()
+    if b"\r" in data:  # line ends as cpp counts them (see comments.split_lines)
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    found = []
+    for m in _LINE_DIRECTIVE.finditer(data):
+        line = data.count(b"\n", 0, m.start()) + 1
+        number, name = m.group(2), m.group(3)
+        if m.group(1) is not None:  # `#line ARGS`: literal, or macros (-1: a target unknown here)
+            args = _LINE_ARGS.match(m.group(1).strip())
+            number, name = (args.group(1), args.group(2)) if args else (b"-1", None)
+        found.append((line, int(number), name.decode("utf-8", "replace") if name else None))
+    return tuple(found)
+
+
+def _source_bytes(gen: GenerationSource, texts: Mapping[str, bytes], name: str) -> bytes | None:
+    """A file cpp opened, as tpbgen read it (or from disk); None for tpbgen's own unit."""
+    if name.startswith("<"):
+        return None
+    rel = gen.rel(name)
+    if rel in texts:
+        return texts[rel]
+    path = Path(name) if Path(name).is_absolute() else gen.root / name
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _entered(text: str) -> Iterator[str]:
+    """The files cpp's output enters (`# 1 "f.h" 1`): every file it read, each once (a header
+    skipped by its include guard was entered the first time)."""
+    for m in re.finditer(r'^# 1 "((?:[^"\\]|\\.)*)" 1', text, re.M):
+        yield m.group(1)
+
+
+def source_names(gen: GenerationSource, opened: tuple[str, ...]) -> tuple[str, ...]:
+    """The files a preprocessor read, relative to the include root (`../x.h` outside it), its
+    own unit and tpbgen's stand-in libc left out; sorted, each once."""
+    libc = fake_libc_dir().resolve()
+    out: set[str] = set()
+    for name in opened:
+        if not name or name.startswith("<") or name == "-":
+            continue
+        path = Path(name) if Path(name).is_absolute() else gen.root / name
+        real = path.resolve()
+        if real.is_relative_to(libc):
+            continue
+        out.add(Path(os.path.relpath(real, gen.root.resolve())).as_posix())
+    return tuple(sorted(out))
 
 
 def _where(gen: GenerationSource, file: str) -> str:
@@ -455,10 +585,11 @@ def refuse_not_utf8(gen: GenerationSource, text: str) -> None:
     )
 
 
-def _run_pcpp(gen: GenerationSource, tu: str) -> str:
+def _run_pcpp(gen: GenerationSource, tu: str) -> tuple[str, tuple[str, ...]]:
     from pcpp import Preprocessor as PcppPreprocessor
 
     diags: list[Diagnostic] = []
+    opened: list[str] = []
 
     class _Pcpp(PcppPreprocessor):  # type: ignore[misc]
         def on_error(self, file: str, line: int, msg: str) -> None:
@@ -468,9 +599,19 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> str:
         def on_file_open(self, is_system_include: bool, includepath: str) -> Any:
             # as cpp reads them: bytes that are not UTF-8 kept (refused after, outside comments)
             f = open(includepath, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
+            opened.append(includepath)  # (once open: pcpp tries each directory of the path)
             if f.read(1) != "\ufeff":
                 f.seek(0)
             return f
+
+        def on_directive_unknown(
+            self, directive: Any, toks: Any, ifpassthru: bool, precedingtoks: Any
+        ) -> Any:
+            # `#line N "f"` and `# N "f"`: dropped, so pcpp's markers count physical lines, as
+            # cpp's do once `physical_markers` has followed them
+            if directive.value == "line" or str(directive.value).isdigit():
+                return True
+            return super().on_directive_unknown(directive, toks, ifpassthru, precedingtoks)
 
         def on_include_not_found(
             self, is_malformed: bool, is_system_include: bool, curdir: str, includepath: str
@@ -508,4 +649,4 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> str:
         raise TpbgenError(diags)
     text = out.getvalue()
     refuse_not_utf8(gen, text)
-    return text
+    return text, tuple(opened)

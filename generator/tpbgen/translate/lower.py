@@ -271,9 +271,25 @@ class Lowerer:
             return [Continue(line)]
         if isinstance(n, c_ast.EmptyStatement):
             return []
+        if isinstance(n, c_ast.Pragma):
+            return []  # `#pragma GCC unroll 4`, `#pragma GCC ivdep`: hints, no effect on the value
+        if isinstance(n, c_ast.StaticAssert):
+            return self.static_assert(n, scopes)
         if isinstance(n, _EXPRESSIONS):
             return self.expression_statement(n, scopes)
         raise self.err(n, f"unsupported statement ({type(n).__name__})")
+
+    def static_assert(self, n: c_ast.StaticAssert, scopes: list[_Scope]) -> list[Stmt]:
+        """`_Static_assert(e, "...")` in a body: no statement at run time. Its condition is a
+        constant expression the compiler checks (the layout proof compiles every body); one
+        tpbgen can evaluate too (not `sizeof` of an expression, say) is checked here as well."""
+        try:
+            cond = self.truth(n.cond, scopes)
+        except LowerError:
+            return []
+        if isinstance(cond, Const) and not cond.value:
+            raise self.err(n, "static assert that fails")
+        return []
 
     def expression_statement(self, n: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
         """`e;`: an assignment or ++/-- (under any `(void)` casts) is an effect on a local; any
@@ -364,9 +380,9 @@ class Lowerer:
                 )
             if any(isinstance(s, Break) for s in _walk(body)):
                 raise self.err(item, "break inside a case other than at its end")
+            # `default:` sharing a body with case labels (before or after it): every value those
+            # labels name goes to the default's body anyway (C forbids the same value twice)
             labels: tuple[int, ...] | None = None if has_default else tuple(pending)
-            if has_default and pending:
-                raise self.err(item, "default shares a body with case labels")
             cases.append((labels, tuple(body)))
             pending, has_default = [], False
         if pending or has_default:

@@ -1,5 +1,5 @@
-"""Translate one generation's C predicates: lower every function, emit Python (scalar and explain),
-find the top-level instruction validators and the opcodes each is responsible for.
+"""Translate one generation's C predicates: lower every function, emit Python (scalar and explain)
+and numpy (batch), find the top-level instruction validators and the opcodes each is responsible for.
 
 Decisions live here (what is top-level, which opcodes a validator gates, what explain says);
 the templates only place the results.
@@ -7,7 +7,7 @@ the templates only place the results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import naming, resolve
 from ..deep import run_deep
@@ -28,9 +28,46 @@ from .lir import (
     strip_parens,
 )
 from .lower import Lowerer, LowerError
+from .to_numpy import BatchUnsupported, NpEmitter
 from .to_python import PyEmitter
 
-INST_UNION = "NEURON_ISA_TPB_INST_UNION"
+INST_UNION = resolve.INST_UNION
+
+# The runtime helpers translated code may call, under the names the translator gives them
+# (to_python.py, to_numpy.py): (the runtime's name, the alias the scalar code calls) and the
+# batch helpers (called as `_<name>`). Every generated module binds all of them.
+VALIDATOR_HELPERS = (
+    ("S_H", "_U16"),
+    ("S_I", "_U32"),
+    ("S_Q", "_U64"),
+    ("S_d", "_F64"),
+    ("S_f", "_F32"),
+    ("S_h", "_I16"),
+    ("S_i", "_I32"),
+    ("S_q", "_I64"),
+    ("cdiv", "_cdiv"),
+    ("cmod", "_cmod"),
+    ("f32", "_f32"),
+    ("fdiv", "_fdiv"),
+)
+BATCH_HELPERS = (
+    "Members",
+    "all_of",
+    "any_of",
+    "byte",
+    "col",
+    "colv",
+    "fdiv",
+    "fill",
+    "gather",
+    "gather_as",
+    "isin",
+    "lookup",
+    "memo",
+    "select",
+    "vdiv",
+    "vmod",
+)
 
 
 @dataclass(frozen=True)
@@ -54,6 +91,9 @@ class TopValidator:
     name: str
     opcodes: tuple[int, ...]  # the opcode values its opcode gate accepts (sorted)
     struct: str  # the INST_UNION arm its fields are read through ("s3d3_ts"), "" when several/none
+    # ("file:line", why) when the runtime decides it with the headers' C (the predicate proof
+    # found a translation of it disagreeing with the C); None when the translation runs it
+    c_path: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +110,16 @@ class Untranslated:
 
 
 @dataclass(frozen=True)
+class BatchStub:
+    """A translated function the numpy back end cannot vectorise: the scalar translation runs it,
+    the batch path raises UntranslatedPredicate for it."""
+
+    name: str
+    where: str  # "file:line"
+    reason: str
+
+
+@dataclass(frozen=True)
 class TranslatedGen:
     functions: tuple[PyFunction, ...]
     top: tuple[TopValidator, ...]
@@ -79,21 +129,25 @@ class TranslatedGen:
     lowered: tuple[LFunction, ...]
     warnings: tuple[Diagnostic, ...]
     untranslated: tuple[Untranslated, ...] = ()
+    batch_functions: tuple[str, ...] = ()  # the numpy code of each vectorised function
+    batch_stubs: tuple[BatchStub, ...] = ()
+    rowwise: tuple[str, ...] = ()  # top-level validators run word by word (they reach recursion)
 
 
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
 
 
-def _is_top_candidate(fn: Function, called: set[str]) -> bool:
+def _is_top_candidate(fn: Function, called: set[str], union: str) -> bool:
     """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
-    of the instruction union (by value) that no function calls."""
+    of the instruction union (`union`: its resolved name, see `resolve.instruction_union`) that
+    no function calls."""
     # by value or through a (const) pointer: C reads the same bytes
     return (
         fn.returns.kind in TRUTH_KINDS
         and fn.name not in called
         and len(fn.params) == 1
         and fn.params[0].type.kind == "union"
-        and fn.params[0].type.name == INST_UNION
+        and fn.params[0].type.name == union
     )
 
 
@@ -128,7 +182,9 @@ def _translate(gen: Generation) -> TranslatedGen:
         except LowerError as exc:
             failed[fn.name] = exc
     called = {c for f in gen.functions for c in f.calls}
-    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called)}
+    union = resolve.instruction_union(gen)
+    union_name = union.name if union is not None else INST_UNION
+    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called, union_name)}
     reach = _reachers(gen, top_names)
     stubs: list[Untranslated] = []
     warnings: list[Diagnostic] = []
@@ -159,13 +215,13 @@ def _translate(gen: Generation) -> TranslatedGen:
         else:
             what = f"{fn.name} is outside the translator's subset ({err.message}) and no top-level validator reaches it: skipped (calling it raises UntranslatedPredicate)"
         warnings.append(Diagnostic(what, w.file, w.line, w.col, Severity.WARNING, "untranslated"))
-    union = next((s for s in gen.structs if s.name == INST_UNION), None)
     arms = frozenset(f.name for f in union.fields) if union else frozenset()
     em = PyEmitter(arms=arms)
     by_name = {f.name: f for f in lowered}
     ir_by_name = {f.name: f for f in gen.functions}
     # predicates explain themselves; so do top-level validators that return an int as truth
     explainable = {f.name for f in lowered if f.returns.kind == "bool" or f.name in top_names}
+    sizes = {s.name: s.size for s in gen.structs}
     out: list[PyFunction] = []
     for lf in lowered:
         code = "\n".join(em.function(lf))
@@ -176,7 +232,7 @@ def _translate(gen: Generation) -> TranslatedGen:
                 naming.function_name(lf.name),
                 code,
                 explain,
-                _wrapper(lf),
+                _wrapper(lf, sizes),
                 tuple((p.name, p.struct) for p in lf.params),
                 lf.returns.kind == "bool",
                 lf.loc,
@@ -200,7 +256,7 @@ def _translate(gen: Generation) -> TranslatedGen:
         # can return true, through switches, early returns, accumulators and helpers. It is sound
         # (never leaves out an opcode the C accepts), so validate() dispatches on it as it is.
         gate = opcode_gate(lf, by_name, shared_memo)
-        arm = _arm_of(lf, by_name)
+        arm = _arm_of(lf, by_name, union_name)
         src: Function = ir_by_name[lf.name]
         arm_struct, bound = _json_binding(gen, union, arm)
         if not gate:
@@ -231,6 +287,7 @@ def _translate(gen: Generation) -> TranslatedGen:
                 )
             )
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
+    batch, batch_stubs, rowwise = _batch(lowered, {t.name for t in tops})
     return TranslatedGen(
         tuple(out),
         tuple(tops),
@@ -238,7 +295,66 @@ def _translate(gen: Generation) -> TranslatedGen:
         tuple(lowered),
         tuple(warnings),
         tuple(stubs),
+        batch,
+        batch_stubs,
+        rowwise,
     )
+
+
+def _batch(
+    lowered: list[LFunction], tops: set[str]
+) -> tuple[tuple[str, ...], tuple[BatchStub, ...], tuple[str, ...]]:
+    """The numpy back end's code for every lowered function (one emitter for the whole module),
+    the functions it cannot vectorise, and the top-level validators that reach a recursive
+    function (run word by word through their scalar translation: vector.rowwise)."""
+    recursive = _recursive(lowered)
+    rowwise = tuple(sorted(n for n in tops if _reaches(lowered, n, recursive)))
+    em = NpEmitter()
+    code: list[str] = []
+    stubs: list[BatchStub] = []
+    for lf in lowered:
+        if lf.name in rowwise:
+            continue
+        if lf.name in recursive:
+            where = f"{lf.loc.file}:{lf.loc.line}"
+            stubs.append(BatchStub(lf.name, where, "not vectorised: it calls itself (recursion)"))
+            continue
+        try:
+            code.append("\n".join(em.function(lf)))
+        except BatchUnsupported as exc:
+            stubs.append(
+                BatchStub(lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}")
+            )
+    return tuple(code), tuple(stubs), rowwise
+
+
+def _recursive(lowered: list[LFunction]) -> set[str]:
+    """The functions on a cycle of calls (one that calls itself, directly or through others)."""
+    calls = {lf.name: set(lf.calls) for lf in lowered}
+    out: set[str] = set()
+    for start in calls:
+        if _reaches(lowered, start, {start}, skip_start=True):
+            out.add(start)
+    return out
+
+
+def _reaches(
+    lowered: list[LFunction], start: str, targets: set[str], *, skip_start: bool = False
+) -> bool:
+    """Whether `start` is in `targets` or calls one of them, directly or through others
+    (`skip_start`: only through its calls)."""
+    calls = {lf.name: lf.calls for lf in lowered}
+    seen: set[str] = set()
+    todo = list(calls.get(start, ())) if skip_start else [start]
+    while todo:
+        name = todo.pop()
+        if name in targets:
+            return True
+        if name in seen or name not in calls:
+            continue
+        seen.add(name)
+        todo += calls[name]
+    return False
 
 
 def _json_binding(gen: Generation, union: Struct | None, arm: str) -> tuple[str, set[int]]:
@@ -273,14 +389,16 @@ def _arm_in_c(fn: Function, union: Struct | None) -> str:
     return max(sorted(counts), key=lambda k: counts[k]) if counts else ""
 
 
-def _wrapper(lf: LFunction) -> str:
+def _wrapper(lf: LFunction, sizes: dict[str, int]) -> str:
+    """The public function over struct objects or bytes: each struct argument through
+    `struct_arg` (TypeError or ValueError naming it, never an IndexError from a short buffer)."""
     if not any(p.struct for p in lf.params):
         return ""
     sig, call = [], []
     for p in lf.params:
         if p.struct is not None:
             sig.append(f"{p.name}: Word")
-            call += [f"as_bytes({p.name})", "0"]
+            call += [f"struct_arg({p.name}, {sizes[p.struct]}, {p.name!r})", "0"]
         else:
             sig.append(f"{p.name}: int")
             call.append(p.name)
@@ -401,7 +519,7 @@ def _all_exprs(body: tuple[Stmt, ...]) -> list[Expr]:
     return body_exprs(body)
 
 
-def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
+def _arm_of(lf: LFunction, by_name: dict[str, LFunction], union: str) -> str:
     """The INST_UNION arm (s3d3_ts, s4d4_tsm, ...) the validator's field reads go through."""
     arms: dict[str, int] = {}
     seen: set[str] = set()
@@ -416,7 +534,7 @@ def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
                 if head and head != "unknown":
                     arms[head] = arms.get(head, 0) + 1
             for c in _calls(e):
-                if c in by_name and any(p.struct == INST_UNION for p in by_name[c].params):
+                if c in by_name and any(p.struct == union for p in by_name[c].params):
                     visit(by_name[c])
 
     visit(lf)
@@ -425,3 +543,36 @@ def _arm_of(lf: LFunction, by_name: dict[str, LFunction]) -> str:
 
 def _calls(e: Expr | View) -> list[str]:
     return calls(e)
+
+
+def to_the_c_path(
+    tr: TranslatedGen, routes: dict[str, tuple[tuple[str, str], tuple[int, ...]]]
+) -> TranslatedGen:
+    """`tr` with the top-level validators in `routes` ({name: ((where, why), opcodes to add to
+    its gate)}) decided by the headers' C at run time: their public wrapper and the dispatch call
+    the C backend (templates/support/cvalidators.py CPath) instead of the translation."""
+    if not routes:
+        return tr
+    top = tuple(
+        replace(
+            t,
+            opcodes=tuple(sorted({*t.opcodes, *routes[t.name][1]})),
+            c_path=routes[t.name][0],
+        )
+        if t.name in routes
+        else t
+        for t in tr.top
+    )
+    functions = tuple(
+        replace(f, wrapper=_c_path_wrapper(f)) if f.name in routes and f.wrapper else f
+        for f in tr.functions
+    )
+    return replace(tr, top=top, functions=functions)
+
+
+def _c_path_wrapper(f: PyFunction) -> str:
+    (param, _), *_ = f.params
+    return (
+        f"def {f.public}({param}: Word) -> bool:\n"
+        f"    return C_PATH[{f.name!r}].check(as_bytes({param}), 0)"
+    )

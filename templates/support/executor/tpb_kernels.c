@@ -12,7 +12,9 @@
 
 #include "tpb_kernels.h"
 
-/* dtype codes */
+/* The executor's semantic codes, never a drop's values (family.ENUMS names them; the Python side
+   maps each drop's values to them by name; tests/executor/test_enum_binding.py holds them equal):
+   dtypes */
 enum { D_INT8 = 2, D_UINT8 = 3, D_INT16 = 4, D_UINT16 = 5, D_BF16 = 6, D_FP16 = 7,
        D_INT32 = 8, D_UINT32 = 9, D_FP32 = 10, D_FP32R = 11, D_E3M4 = 13, D_E4M3 = 14,
        D_E5M2 = 15 };
@@ -28,7 +30,10 @@ enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0
 
 /* Hot helpers are inlined into the exported kernels; on x86-64 Linux with GCC the kernels are
    cloned for AVX-512 (x86-64-v4) and AVX2 and dispatched at load time: the same IEEE operations
-   (no contraction, no fast-math: see cextensions.py), so the same bits on every clone. */
+   (no contraction, no fast-math: see cextensions.py), so the same bits on every clone. The
+   block-level loads and stores (a loop per dtype each) are compiled once per clone and called
+   once per block of BLK elements (TPB_BLOCK), not inlined into every kernel: that is most of the
+   build's time and memory saved for a call per 1024 elements. */
 #if defined(__GNUC__)
 #define TPB_INLINE static inline __attribute__((always_inline))
 #else
@@ -44,6 +49,11 @@ enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0
 #endif
 #else
 #define TPB_CLONES
+#endif
+#if defined(__GNUC__)
+#define TPB_BLOCK static __attribute__((noinline)) TPB_CLONES
+#else
+#define TPB_BLOCK static
 #endif
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -262,7 +272,7 @@ TPB_INLINE float fp16_to_f32(uint32_t h) {
                                                          sizeof(T)); out[k] = (EXPR); } } \
     } while (0)
 
-TPB_INLINE void load_block(int code, const char *base, int64_t es, int64_t i0, int64_t cnt,
+TPB_BLOCK void load_block(int code, const char *base, int64_t es, int64_t i0, int64_t cnt,
                            float *restrict out, const float *restrict lut) {
     int64_t k;
     switch (code) {
@@ -307,7 +317,7 @@ TPB_INLINE void rand_block(uint64_t key, uint64_t idx0, int64_t cnt, uint32_t *r
     } while (0)
 #define RB 256
 
-TPB_INLINE void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *restrict in,
+TPB_BLOCK void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *restrict in,
                             char *restrict row, int64_t i0, int64_t cnt, uint64_t idx0) {
     int code = c->out_code;
     int64_t k, j;
@@ -481,45 +491,55 @@ TPB_INLINE void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
 }
 
 /* Fused single-pass loops for fp32 -> fp32 with op0/op1 in {BYPASS, ADD, SUBTRACT, MULT, MAX,
-   MIN}: the same per-element operations as the staged path (ADD, MULT, MAX and MIN are exactly
-   commutative here, so only SUBTRACT looks at the reverse bit; BYPASS keeps the data operand). */
-#define FX_BYPASS(d, s, r) (d)
-#define FX_ADD(d, s, r) ((d) + (s))
-#define FX_MULT(d, s, r) ((d) * (s))
-#define FX_SUB(d, s, r) ((r) ? (s) - (d) : (d) - (s))
-#define FX_MAX(d, s, r) f_max((d), (s))
-#define FX_MIN(d, s, r) f_min((d), (s))
+   MIN}: the same per-element operations as the staged path, each op one of two parameterised
+   forms (fused_stage), so there are four loops per load/store pair, not one per op pair:
+     * affine, d * m + q (no contraction: two roundings): BYPASS is d * 1 + -0, ADD d * 1 + s,
+       SUBTRACT d * 1 + -s (reversed d * -1 + s), MULT d * s + -0. Multiplying by 1 or -1 and
+       adding -0 are exact, and x - y is x + -y in IEEE 754, so each is the op's one operation,
+       bit for bit (a NaN stays a NaN; the stores make every NaN the canonical one);
+     * clamp, f_min(f_max(d, lo), hi): MAX is lo = s, hi = +Inf, MIN lo = -Inf, hi = s (f_max
+       with -Inf and f_min with +Inf return their other operand, or the quiet NaN).
+   ADD, MULT, MAX and MIN are exactly commutative here, so only SUBTRACT looks at the reverse
+   bit. Two affine stages where the first only multiplies (q0 = -0) or the second is the
+   identity (m1 = 1, q1 = -0), such as MULT then ADD, are one: d * m0 + q1 (or + q0), the same
+   two operations, a loop of its own. */
+enum { FS_AFFINE, FS_CLAMP };
+#define FX_AFFINE(d, m, q) ((d) * (m) + (q))
+#define FX_KEEP(d, m, q) (d)
+#define FX_CLAMP(d, lo, hi) f_min(f_max((d), (lo)), (hi))
+static int fused_stage(int op, int rev, float s, float *m, float *q) {
+    switch (op) {
+    case OP_ADD: *m = 1.0f; *q = s; return FS_AFFINE;
+    case OP_SUB: *m = rev ? -1.0f : 1.0f; *q = rev ? s : -s; return FS_AFFINE;
+    case OP_MULT: *m = s; *q = -0.0f; return FS_AFFINE;
+    case OP_MAX: *m = s; *q = u2f(0x7F800000u); return FS_CLAMP;
+    case OP_MIN: *m = u2f(0xFF800000u); *q = s; return FS_CLAMP;
+    default: *m = 1.0f; *q = -0.0f; return FS_AFFINE; /* BYPASS */
+    }
+}
 #define FUSED_LOOP(F0, F1, LD, ST) \
     for (k = 0; k < N; k++) { \
-        float t = F0(LD(k), a, r0); \
-        float y = F1(t, b, r1); \
+        float t = F0(LD(k), m0, q0); \
+        float y = F1(t, m1, q1); \
         ST(k, y); \
     }
-#define FUSED_OP1(F0, LD, ST) \
-    switch (c->op1) { \
-    case OP_BYPASS: FUSED_LOOP(F0, FX_BYPASS, LD, ST); break; \
-    case OP_ADD: FUSED_LOOP(F0, FX_ADD, LD, ST); break; \
-    case OP_SUB: FUSED_LOOP(F0, FX_SUB, LD, ST); break; \
-    case OP_MULT: FUSED_LOOP(F0, FX_MULT, LD, ST); break; \
-    case OP_MAX: FUSED_LOOP(F0, FX_MAX, LD, ST); break; \
-    case OP_MIN: FUSED_LOOP(F0, FX_MIN, LD, ST); break; \
-    default: break; \
-    }
-/* one row, every (op0, op1) pair its own loop: the op switch is outside the element loop */
+/* one row: the stages' forms are chosen outside the element loop */
 #define FUSED_ROW(NAME, LD, ST) \
     TPB_INLINE void NAME(const tpb_cfg *c, const void *xs, void *os, int64_t N, float a, \
                          float b) { \
         int64_t k; \
-        int r0 = c->rev0, r1 = c->rev1; \
-        switch (c->op0) { \
-        case OP_BYPASS: FUSED_OP1(FX_BYPASS, LD, ST); break; \
-        case OP_ADD: FUSED_OP1(FX_ADD, LD, ST); break; \
-        case OP_SUB: FUSED_OP1(FX_SUB, LD, ST); break; \
-        case OP_MULT: FUSED_OP1(FX_MULT, LD, ST); break; \
-        case OP_MAX: FUSED_OP1(FX_MAX, LD, ST); break; \
-        case OP_MIN: FUSED_OP1(FX_MIN, LD, ST); break; \
-        default: break; \
-        } \
+        float m0, q0, m1, q1; \
+        int f0 = fused_stage(c->op0, c->rev0, a, &m0, &q0); \
+        int f1 = fused_stage(c->op1, c->rev1, b, &m1, &q1); \
+        int one = f0 == FS_AFFINE && f1 == FS_AFFINE && m1 == 1.0f && \
+                  (f2u(q0) == 0x80000000u || f2u(q1) == 0x80000000u); \
+        if (one) { \
+            q0 = (f2u(q0) == 0x80000000u) ? q1 : q0; \
+            FUSED_LOOP(FX_AFFINE, FX_KEEP, LD, ST) \
+        } else if (f0 == FS_AFFINE && f1 == FS_AFFINE) FUSED_LOOP(FX_AFFINE, FX_AFFINE, LD, ST) \
+        else if (f0 == FS_AFFINE) FUSED_LOOP(FX_AFFINE, FX_CLAMP, LD, ST) \
+        else if (f1 == FS_AFFINE) FUSED_LOOP(FX_CLAMP, FX_AFFINE, LD, ST) \
+        else FUSED_LOOP(FX_CLAMP, FX_CLAMP, LD, ST) \
     }
 
 static int fusable(int op) {

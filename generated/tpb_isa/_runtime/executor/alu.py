@@ -20,9 +20,11 @@ of semantics.md §1.3 are two such stages). Choices where the shelf is open (sem
 * Shifts take the amount as the unsigned value of the other operand's ``w``-bit pattern; an
   amount ``>= w`` shifts every bit out (0, or all sign bits for ARITH_SHIFT_RIGHT) (§9.7 open).
   ARITH_SHIFT_RIGHT fills with bit ``w-1`` of the pattern, whatever the dtype's signedness.
-* CRC32, DIVIDE, POW, MOD, SYMMETRIC_CLAMP and the integer band (0xC4..0xE1) are refused: the
-  TensorScalar validators reject most of them, and CRC32's polynomial, initial value and
-  reflection are not documented (§9.12, §8 C7).
+* CRC32, DIVIDE, POW, MOD, SYMMETRIC_CLAMP and the integer band are refused, by name, before
+  an instruction reaches the engine (``family.ENUMS["alu_op"].refused`` says why); they have no
+  semantic code here.
+
+Every ``op`` here is a semantic code (``family.ENUMS["alu_op"].codes``), never a drop's value.
 """
 
 from __future__ import annotations
@@ -32,46 +34,45 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import family
 from .errors import UnsupportedError
 
 F32 = npt.NDArray[np.float32]
 U32 = npt.NDArray[np.uint32]
 
-BYPASS = 0x00
-BITWISE_NOT = 0x01
-ARITH_SHIFT_LEFT = 0x02
-ARITH_SHIFT_RIGHT = 0x03
-ADD = 0x04
-SUBTRACT = 0x05
-MULT = 0x06
-DIVIDE = 0x07
-MAX = 0x08
-MIN = 0x09
-BITWISE_AND = 0x0A
-BITWISE_OR = 0x0B
-BITWISE_XOR = 0x0C
-LOGICAL_AND = 0x0D
-LOGICAL_OR = 0x0E
-LOGICAL_XOR = 0x0F
-LOGICAL_SHIFT_LEFT = 0x10
-LOGICAL_SHIFT_RIGHT = 0x11
-IS_EQ = 0x12
-IS_GT = 0x13
-IS_GE = 0x14
-IS_LE = 0x15
-IS_LT = 0x16
-ABSOLUTE_DIFF = 0x17
-IS_NE = 0x18
-ABSOLUTE_VALUE = 0x19
-POW = 0x1A
-MOD = 0x1B
-CRC32 = 0x1C
-RSQRT = 0x1D
-ABS_MAX = 0x20
-ABS_MIN = 0x21
-RE_LU = 0x22
-SQUARE = 0x23
-SYMMETRIC_CLAMP = 0x24
+# The executor's semantic codes, by name (family.ENUMS["alu_op"]): never a drop's values, which
+# each generation's executor maps to these names first.
+_CODE = family.ENUMS["alu_op"].codes
+BYPASS = _CODE["BYPASS"]
+BITWISE_NOT = _CODE["BITWISE_NOT"]
+ARITH_SHIFT_LEFT = _CODE["ARITH_SHIFT_LEFT"]
+ARITH_SHIFT_RIGHT = _CODE["ARITH_SHIFT_RIGHT"]
+ADD = _CODE["ADD"]
+SUBTRACT = _CODE["SUBTRACT"]
+MULT = _CODE["MULT"]
+MAX = _CODE["MAX"]
+MIN = _CODE["MIN"]
+BITWISE_AND = _CODE["BITWISE_AND"]
+BITWISE_OR = _CODE["BITWISE_OR"]
+BITWISE_XOR = _CODE["BITWISE_XOR"]
+LOGICAL_AND = _CODE["LOGICAL_AND"]
+LOGICAL_OR = _CODE["LOGICAL_OR"]
+LOGICAL_XOR = _CODE["LOGICAL_XOR"]
+LOGICAL_SHIFT_LEFT = _CODE["LOGICAL_SHIFT_LEFT"]
+LOGICAL_SHIFT_RIGHT = _CODE["LOGICAL_SHIFT_RIGHT"]
+IS_EQ = _CODE["IS_EQ"]
+IS_GT = _CODE["IS_GT"]
+IS_GE = _CODE["IS_GE"]
+IS_LE = _CODE["IS_LE"]
+IS_LT = _CODE["IS_LT"]
+ABSOLUTE_DIFF = _CODE["ABSOLUTE_DIFF"]
+IS_NE = _CODE["IS_NE"]
+ABSOLUTE_VALUE = _CODE["ABSOLUTE_VALUE"]
+RSQRT = _CODE["RSQRT"]
+ABS_MAX = _CODE["ABS_MAX"]
+ABS_MIN = _CODE["ABS_MIN"]
+RE_LU = _CODE["RE_LU"]
+SQUARE = _CODE["SQUARE"]
 
 ARITH_OPS: frozenset[int] = frozenset(
     {
@@ -96,51 +97,28 @@ ACCUM_IDENTITY: dict[int, float] = {
     MIN: float("inf"),
 }
 
-_REFUSED: dict[int, str] = {
-    CRC32: "CRC32 (0x1C): the polynomial, initial value and reflection are not documented "
-    "(semantics.md §9.12; §8 C7 says it is Pool-only)",
-    DIVIDE: "DIVIDE (0x07) is rejected by every TensorScalar validator",
-    POW: "POW (0x1A) is rejected by every TensorScalar validator",
-    MOD: "MOD (0x1B) is rejected by every TensorScalar validator",
-    SYMMETRIC_CLAMP: "SYMMETRIC_CLAMP (0x24) is not a general arith op the TensorScalar "
-    "validators admit",
-}
-
-_NAMES: dict[int, str] = {
-    v: k
-    for k, v in dict(globals()).items()
-    if k.isupper() and isinstance(v, int) and not k.startswith("_") and v <= 0x24
-}
+_NAMES: dict[int, str] = {code: name for name, code in _CODE.items()}
 
 
 def op_name(op: int) -> str:
-    return _NAMES.get(int(op), f"0x{int(op):02X}")
+    """The name of a semantic code (its hex value when it is none)."""
+    return _NAMES.get(int(op), f"code 0x{int(op):02X}")
 
 
 def check_arith(op: int) -> None:
     """Raise :class:`UnsupportedError` unless ``op`` is an arithmetic operator we execute."""
-    op = int(op)
-    if op in ARITH_OPS:
-        return
-    _refuse(op, "arithmetic")
+    if int(op) not in ARITH_OPS:
+        _refuse(op, "an arithmetic")
 
 
 def check_bitvec(op: int) -> None:
-    op = int(op)
-    if op in BITVEC_OPS:
-        return
-    _refuse(op, "bitvec")
+    """Raise :class:`UnsupportedError` unless ``op`` is a bitvec operator we execute."""
+    if int(op) not in BITVEC_OPS:
+        _refuse(op, "a bitvec")
 
 
 def _refuse(op: int, cls: str) -> None:
-    if op in _REFUSED:
-        raise UnsupportedError(f"ALU op {_REFUSED[op]}; the executor refuses it")
-    if 0xC4 <= op <= 0xE1:
-        raise UnsupportedError(
-            f"ALU op 0x{op:02X} is in the integer band (0xC4..0xE1): its operand width, signedness "
-            "and immediate interpretation on the DVE are not documented; the executor refuses it"
-        )
-    raise UnsupportedError(f"ALU op {op_name(op)} is not a {cls} operator the executor runs")
+    raise UnsupportedError(f"ALU op {op_name(op)} is not {cls} operator the executor runs")
 
 
 # ---------------------------------------------------------------------------------------------

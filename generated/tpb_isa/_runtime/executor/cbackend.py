@@ -4,7 +4,8 @@
 reads, so no prototype is written twice. :mod:`..cextensions` describes the build and
 :mod:`..cbuild` loads it: compiled at install when the package was pip-installed with a compiler,
 else compiled on first use and cached by content. With no compiler (or no cffi),
-:func:`get_backend` falls back to the numpy backend and warns once per process.
+:func:`get_backend` falls back to the numpy backend and warns once per process (not at all when
+the install already said that cffi is missing: :func:`cbuild.said_at_install`).
 ``TPB_ISA_BACKEND=numpy|c|auto`` overrides the choice made in code.
 """
 
@@ -33,6 +34,7 @@ _lock = threading.Lock()
 _loaded: tuple[Any, Any] | None = None
 _load_error: str | None = None
 _warned = False
+_quiet = False  # the install already said why the kernels cannot load
 
 
 class BackendUnavailable(ExecutorError):
@@ -45,13 +47,14 @@ def _build() -> tuple[Any, Any]:
 
 def load() -> tuple[Any, Any] | None:
     """(ffi, lib) of the compiled kernels, building them on first use; None if impossible."""
-    global _loaded, _load_error
+    global _loaded, _load_error, _quiet
     with _lock:
         if _loaded is None and _load_error is None:
             try:
                 _loaded = _build()
             except Exception as exc:  # no compiler, no cffi, unwritable cache, ...
                 _load_error = f"{type(exc).__name__}: {exc}"
+                _quiet = cbuild.said_at_install(exc)
         return _loaded
 
 
@@ -255,7 +258,7 @@ def get_backend(choice: str = "auto") -> Backend:
         return CBackend(*got)
     if choice == "c":
         raise BackendUnavailable(f"the C backend cannot be built: {_load_error}")
-    if not _warned:
+    if not _warned and not _quiet:
         _warned = True
         warnings.warn(
             f"tpb_isa executor: C backend unavailable ({_load_error}); using the numpy backend",

@@ -1,6 +1,7 @@
 """Data types of the executor: dtype codes, sizes, the fp32 hub and the one output rounding.
 
-Every TPB dtype code (``NEURON_ISA_TPB_DTYPE``) the TensorScalar validators admit maps to a
+Every TPB dtype (``NEURON_ISA_TPB_DTYPE``) the TensorScalar validators admit has a semantic code
+(``family.ENUMS["dtype"]``; a drop's values are mapped to it by name first) that maps to a
 storage width (1, 2 or 4 bytes) and a kind. Arithmetic instructions load their input into fp32
 (exact for every admitted dtype except int32/uint32 beyond 2**24, which round to nearest even),
 compute in IEEE binary32, and convert once to the output dtype (semantics.md §3.2, §7).
@@ -32,28 +33,28 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import family
 from .numerics import Numerics
 
 U32 = npt.NDArray[np.uint32]
 F32 = npt.NDArray[np.float32]
 
-# NEURON_ISA_TPB_DTYPE codes (identical on every generation, common-h-facts.md §3.2)
-INVALID = 0x00
-UINT64 = 0x01
-INT8 = 0x02
-UINT8 = 0x03
-INT16 = 0x04
-UINT16 = 0x05
-BFLOAT16 = 0x06
-FP16 = 0x07
-INT32 = 0x08
-UINT32 = 0x09
-FP32 = 0x0A
-FP32R = 0x0B
-INT64 = 0x0C
-FP8_EXP3 = 0x0D
-FP8_EXP4 = 0x0E
-FP8_EXP5 = 0x0F
+# The executor's semantic dtype codes, by name (family.ENUMS["dtype"]): never a drop's values,
+# which each generation's executor maps to these names first.
+_CODE = family.ENUMS["dtype"].codes
+INT8 = _CODE["INT8"]
+UINT8 = _CODE["UINT8"]
+INT16 = _CODE["INT16"]
+UINT16 = _CODE["UINT16"]
+BFLOAT16 = _CODE["BFLOAT16"]
+FP16 = _CODE["FP16"]
+INT32 = _CODE["INT32"]
+UINT32 = _CODE["UINT32"]
+FP32 = _CODE["FP32"]
+FP32R = _CODE["FP32R"]
+FP8_EXP3 = _CODE["FP8_EXP3"]
+FP8_EXP4 = _CODE["FP8_EXP4"]
+FP8_EXP5 = _CODE["FP8_EXP5"]
 
 
 class DtypeError(ValueError):
@@ -153,11 +154,9 @@ def info(code: int) -> DtypeInfo:
     try:
         return _INFO[int(code)]
     except KeyError:
-        names = {INVALID: "INVALID", UINT64: "UINT64", INT64: "INT64"}
-        name = names.get(int(code), f"0x{int(code):02X}")
         raise DtypeError(
-            f"dtype {name} is not executable: the TensorScalar family admits only 1-, 2- and 4-byte "
-            "dtypes (64-bit, FP4, CPTC and scale formats are refused)"
+            f"dtype code 0x{int(code):02X} is not one the executor runs: the TensorScalar family "
+            "admits only 1-, 2- and 4-byte dtypes (64-bit, FP4, CPTC and scale formats are refused)"
         ) from None
 
 
@@ -241,12 +240,15 @@ def check_isa_dtype(dtype: np.dtype[Any]) -> None:
     """TypeError unless `dtype` is one an instruction can read or write (uint8 raw bytes too)."""
     names = set(_ISA_NUMPY)
     if dtype.kind == "V" or dtype.name not in names:
-        ml = _ml_dtypes()
+        try:
+            ml = _ml_dtypes()
+        except ModuleNotFoundError:  # then no array can hold an ml_dtypes type: not one of them
+            ml = None
         allowed = [np.dtype(getattr(ml, n)) for n in _ISA_ML if hasattr(ml, n)]
         if dtype in allowed:
             return
         raise TypeError(
-            f"{dtype} has no TPB dtype of its size and kind (the instruction set has "
+            f"array: {dtype} has no TPB dtype of its size and kind (the instruction set has "
             f"{', '.join([*_ISA_NUMPY, *_ISA_ML])}): convert it, or pass any_dtype=True to "
             "write its bytes as they are"
         )

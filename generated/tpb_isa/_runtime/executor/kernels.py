@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import family
 from . import alu
 from . import dtypes as dt
 from .access import MARKER_ADDR_REG, Walk, resolve_addr4, walk
@@ -33,21 +34,24 @@ from .numerics import Numerics
 F32 = npt.NDArray[np.float32]
 U32 = npt.NDArray[np.uint32]
 
-# NEURON_ISA_TPB_ACCUM_CMD
-ACCUM_IDLE = 0
-ACCUM_ZERO = 1
-ACCUM_ACCUMULATE = 2
-ACCUM_ZERO_ACCUMULATE = 3
-ACCUM_LOAD_ACCUMULATE = 4
-# NEURON_ISA_TPB_IMM_SRC
-IMM_INSTRUCTION = 0
-IMM_POINTER = 1
-IMM_REG_POINTER = 2
-# NEURON_ISA_TPB_TENS_SCALAR_REV_OPS
-REV_NONE = 0
-REV_FIRST = 1
-REV_SECOND = 2
-REV_BOTH = 3
+# The executor's semantic codes of the accumulator commands, immediate sources and operand
+# reversals, by name (family.ENUMS): never a drop's values, which each generation's executor maps
+# to these names first.
+_ACCUM = family.ENUMS["accum_cmd"].codes
+ACCUM_IDLE = _ACCUM["IDLE"]
+ACCUM_ZERO = _ACCUM["ZERO"]
+ACCUM_ACCUMULATE = _ACCUM["ACCUMULATE"]
+ACCUM_ZERO_ACCUMULATE = _ACCUM["ZERO_ACCUMULATE"]
+ACCUM_LOAD_ACCUMULATE = _ACCUM["LOAD_ACCUMULATE"]
+_IMM = family.ENUMS["imm_src"].codes
+IMM_INSTRUCTION = _IMM["INSTRUCTION_IMMEDIATE"]
+IMM_POINTER = _IMM["POINTER_IMMEDIATE"]
+IMM_REG_POINTER = _IMM["REG_PTR_IMMEDIATE"]
+_REV = family.ENUMS["rev_ops"].codes
+REV_NONE = _REV["NONE"]
+REV_FIRST = _REV["FIRST"]
+REV_SECOND = _REV["SECOND"]
+REV_BOTH = _REV["BOTH"]
 
 
 @dataclass(frozen=True)
@@ -181,6 +185,16 @@ class Engine:
 
     def set_register(self, n: int, value: int) -> None:
         self.memory.set_register(n, value)
+
+    def prepare(self, method: str, operands: dict[str, Any]) -> Callable[[], None]:
+        """``<method>(**operands)`` as a call to make again and again: the method's own
+        ``prepare_<method>`` when it has one (work done once, see `prepare_tensor_scalar`), else
+        the method bound to its operands."""
+        prepare = getattr(self, f"prepare_{method}", None)
+        if prepare is not None:
+            prepared: Callable[[], None] = prepare(**operands)
+            return prepared
+        return functools.partial(getattr(self, method), **operands)
 
     # -- helpers --------------------------------------------------------------------------------
 

@@ -2,15 +2,16 @@
 dispatch a word to the engine.
 
 Each generation's ``executor`` module subclasses :class:`Executor`, binding it to that
-generation's decoder, validators and geometry constants; which opcodes run (and why the others
-are refused) comes from :mod:`..family` intersected with what the generation decodes.
+generation's decoder, validators, geometry constants and enum values by name; which opcodes run
+(and why the others are refused), which struct fields each reads and which enumerator names it
+implements come from :mod:`..family`, intersected with what the generation decodes and declares.
 """
 
 from __future__ import annotations
 
-import functools
 import gc
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -19,7 +20,7 @@ import numpy.typing as npt
 
 from .. import family
 from ..addressing import Location
-from ..codec import DecodeError, Word, as_bytes
+from ..codec import DecodeError, Word, as_bytes, int_arg
 from ..decoding import Decoder, Validators
 from ..layout import FieldsReader, fields_reader
 from ..vector import as_words
@@ -56,77 +57,126 @@ def _at(exc: ExecutorError, index: int) -> ExecutorError:
     return exc
 
 
-def _pattern_paths(field: str) -> tuple[str, str, str]:
-    """Where an access pattern's start address, steps and counts sit: in the TENSOR arm of a
-    MEM_PATTERN union (mariana+), or in the TENSOR itself (sunda/cayman)."""
-    return (
-        f"{field}.t?.start_addr.addr_immediate",
-        f"{field}.t?.step_elem",
-        f"{field}.t?.num_elem",
-    )
+Prepared = Callable[[], None]  # a prepared instruction: the call that executes it
+Values = tuple[Any, ...]  # the fields a handler reads, in the order of its operands' fields
+Convert = Callable[[Values], Any]  # some of those values -> one engine argument
 
 
-_SRC = _pattern_paths("src_mem_pattern")
-_DST = _pattern_paths("dst_mem_pattern")
-_IMMS = ("imm0_src", "imm0.imm_bitvec_uint32", "imm1_src", "imm1.imm_bitvec_uint32")
-_TS = (*_SRC, *_DST, "in_dtype", "out_dtype", "num_active_channels", "op0", "op1",
-       "reverse_operands")  # fmt: skip
+@dataclass(frozen=True)
+class EnumBinding:
+    """One enum role (family.ENUMS) on one generation: the drop's values -> their enumerator
+    names (from the generation's IR) -> the executor's semantic codes."""
 
-#: handler -> the fields it reads (as layout.fields_reader paths), in the order it takes them.
-OPERANDS: dict[str, tuple[str, ...]] = {
-    "_ts_arith": (*_TS, *_IMMS),
-    "_ts_bitvec": (*_TS, *_IMMS),
-    "_ts_ptr_arith": (*_TS, "imm0.imm_ptr", "imm1.imm_ptr"),
-    "_ts_ptr_bitvec": (*_TS, "imm0.imm_ptr", "imm1.imm_ptr"),
-    "_cache_reduce": (*_TS, "accumulator_cmd", *_IMMS),
-    "_cache_cumulative": (*_TS, "accumulator_cmd", *_IMMS),
-    "_exponential": (
-        *_SRC,
-        *_DST,
-        "in_dtype",
-        "out_dtype",
-        "num_active_channels",
-        "accumulator_cmd",
-        *_IMMS,
-    ),
-    "_imm_ld_arith": (*_SRC, "dtype", "num_active_channels"),
-    "_imm_ld_bitvec": (*_SRC, "dtype", "num_active_channels"),
-    "_ptr_multi_arith": (
-        *_SRC,
-        *_DST,
-        "in_dtype",
-        "out_dtype",
-        "num_active_channels",
-        "op",
-        "reverse_operands",
-    ),
-    "_ptr_multi_bitvec": (
-        *_SRC,
-        *_DST,
-        "in_dtype",
-        "out_dtype",
-        "num_active_channels",
-        "op",
-        "reverse_operands",
-    ),
-    "_ptr_multi_dual": (
-        *_SRC,
-        *_DST,
-        "in_dtype",
-        "out_dtype",
-        "num_active_channels",
-        "op",
-        "reverse_operands",
-    ),
+    role: str
+    c_enum: str
+    names: dict[int, str]  # every enumerator: value -> name
+    codes: dict[int, int]  # the values whose names the executor implements -> semantic code
+
+    @classmethod
+    def of(cls, role: str, c_enum: str, values: dict[str, int]) -> EnumBinding:
+        implemented = family.ENUMS[role].codes
+        names: dict[int, str] = {}
+        for name, value in values.items():
+            # a value with two names: both, so that a refusal names each
+            names[value] = f"{names[value]}/{name}" if value in names else name
+        codes: dict[int, int] = {}
+        for value, name in names.items():
+            meant = {implemented[n] for n in name.split("/") if n in implemented}
+            if len(meant) == 1:  # the names of the value the executor knows agree
+                codes[value] = meant.pop()
+        return cls(role, c_enum, names, codes)
+
+    def code(self, value: int, field: str) -> int:
+        """The semantic code of a word's value, else UnsupportedError naming the value."""
+        code = self.codes.get(value)
+        if code is None:
+            raise UnsupportedError(self.refusal(value, field))
+        return code
+
+    def refusal(self, value: int, field: str) -> str:
+        """Why a word whose `field` holds `value` is not executed, naming the value's names."""
+        role = family.ENUMS[self.role]
+        name = self.names.get(value)
+        if name is None:
+            return f"{field} = {value:#04x} is not a {self.c_enum} enumerator"
+        known = [n for n in name.split("/") if n in role.codes]
+        why = (
+            f"its names {' and '.join(known)} are different operations"
+            if len(known) > 1
+            else role.refusal(name)
+        )
+        return f"{field} = {name} ({value:#04x}): {role.what} {name}: {why}"
+
+
+def _int(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: int(v[at])
+
+
+def _pattern(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: Pattern(int(v[at]), tuple(v[at + 1]), tuple(v[at + 2]))
+
+
+def _imm(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    src, field = enums["imm_src"], fields[0]
+    return lambda v: Imm(src.code(int(v[at]), field), int(v[at + 1]))
+
+
+def _imm_ptr(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
+    return lambda v: Imm(IMM_POINTER, int(v[at]))
+
+
+#: family.OPERAND_KINDS -> how the values at `at` (of the operand's `fields`) become its engine
+#: argument; an enum role (a key of family.ENUMS) maps its one field to the semantic code.
+CONVERTERS: dict[str, Callable[[int, tuple[str, ...], dict[str, EnumBinding]], Convert]] = {
+    "int": _int,
+    "pattern": _pattern,
+    "imm": _imm,
+    "imm_ptr": _imm_ptr,
 }
 
-Operands = tuple[Any, ...]
-#: A prepared instruction: the call that executes it.
-Prepared = Callable[[], None]
+
+def _converter(kind: str, fields: tuple[str, ...], at: int,
+               enums: dict[str, EnumBinding]) -> Convert:  # fmt: skip
+    """The converter of one operand whose values start at `at` among the handler's fields."""
+    if kind in CONVERTERS:
+        return CONVERTERS[kind](at, fields, enums)
+    binding, field = enums[kind], fields[0]
+    return lambda v: binding.code(int(v[at]), field)
 
 
-def _pattern(o: Operands, at: int) -> Pattern:
-    return Pattern(int(o[at]), tuple(o[at + 1]), tuple(o[at + 2]))
+@dataclass(frozen=True)
+class Binder:
+    """One opcode's handler bound to its struct and its generation's enums: a word's bytes ->
+    the engine method and its keyword arguments, by the struct's field names (family.HANDLERS).
+    Only the fields the handler reads are read; no struct is built."""
+
+    method: str
+    read: FieldsReader
+    fixed: tuple[tuple[str, bool], ...]
+    converters: tuple[tuple[str, Convert], ...]
+
+    @classmethod
+    def of(cls, handler: family.Handler, struct: type, enums: dict[str, EnumBinding]) -> Binder:
+        paths: list[str] = []
+        converters = []
+        for o in handler.operands:
+            converters.append((o.param, _converter(o.kind, o.fields, len(paths), enums)))
+            paths += o.fields
+        return cls(handler.engine, fields_reader(struct, tuple(paths)), handler.fixed,
+                   tuple(converters))  # fmt: skip
+
+    def operands(self, b: bytes) -> dict[str, Any]:
+        """The engine's keyword arguments for word `b`; UnsupportedError naming a value the
+        executor does not implement."""
+        values = self.read(b)
+        operands: dict[str, Any] = dict(self.fixed)
+        for param, convert in self.converters:
+            operands[param] = convert(values)
+        return operands
+
+
+def _missing_roles(handler: family.Handler, enums: dict[str, EnumBinding]) -> list[str]:
+    return sorted({role for role in family.roles(handler).values() if role not in enums})
 
 
 class Executor:
@@ -143,10 +193,13 @@ class Executor:
     GEOMETRY: ClassVar[dict[str, int]]
     #: Opcodes the generation decodes but the executor refuses, with the reason.
     REFUSED: ClassVar[dict[int, str]]
-    #: opcode -> handler method, for the opcodes the generation decodes and the family implements.
+    #: opcode -> its OPCODE enumerator name (a key of family.HANDLERS), for the opcodes the
+    #: generation decodes and the family implements.
     HANDLERS: ClassVar[dict[int, str]]
+    #: role -> the generation's enum of that role, by name (from its executor.ENUM_VALUES).
+    ENUMS: ClassVar[dict[str, EnumBinding]]
     _decoder: ClassVar[Decoder]
-    _readers: ClassVar[dict[int, FieldsReader]]  # opcode -> its OPERANDS reader, made on first use
+    _binders: ClassVar[dict[int, Binder]]  # opcode -> its Binder, made on first use
     _validators: ClassVar[Validators]
 
     def __init_subclass__(
@@ -156,25 +209,35 @@ class Executor:
         decoder: Decoder,
         validators: Validators,
         constants: ModuleType,
+        enums: dict[str, tuple[str, dict[str, int]]],
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
         cls.GENERATION = generation
         cls._decoder = decoder
         cls._validators = validators
-        cls._readers = {}
+        cls._binders = {}
         cls.GEOMETRY = {
             name: int(getattr(constants, name))
             for name in GEOMETRY_NAMES
             if hasattr(constants, name)
         }
+        cls.ENUMS = {
+            role: EnumBinding.of(role, c_enum, values) for role, (c_enum, values) in enums.items()
+        }
         cls.HANDLERS, cls.REFUSED = {}, {}
         for op in sorted(decoder.structs):
             name = decoder.opcodes(op).name
-            if name in family.HANDLERS:
-                cls.HANDLERS[op] = family.HANDLERS[name]
-            else:
+            handler = family.HANDLERS.get(name)
+            missing = [] if handler is None else _missing_roles(handler, cls.ENUMS)
+            if handler is None:
                 cls.REFUSED[op] = family.refusal(name)
+            elif missing:
+                cls.REFUSED[op] = (
+                    f"{name}: no enum of the headers binds its {', '.join(missing)} fields"
+                )
+            else:
+                cls.HANDLERS[op] = name
 
     def __init__(
         self,
@@ -183,6 +246,10 @@ class Executor:
         trace: Any = None,
         trace_bytes: str = "bytes",
     ) -> None:
+        if numerics is not None and not isinstance(numerics, Numerics):
+            raise TypeError(f"numerics: a Numerics, not {type(numerics).__name__}")
+        if not isinstance(backend, str):
+            raise TypeError(f"backend: 'auto', 'c' or 'numpy', not {type(backend).__name__}")
         nm = numerics or Numerics.for_generation(self.GENERATION)
         self.engine = Engine(self.GEOMETRY, nm, backend)
         self._prepared: dict[bytes, Prepared] = {}  # see PREPARED_WORDS
@@ -232,15 +299,19 @@ class Executor:
 
     def sbuf_addr(self, partition: int, offset: int = 0) -> int:
         """The address of byte `offset` of SBUF partition `partition` (AddressError if none)."""
-        return self.engine.memory.addresses.sbuf_addr(partition, offset)
+        return self.engine.memory.addresses.sbuf_addr(
+            int_arg(partition, "partition"), int_arg(offset, "offset")
+        )
 
     def psum_addr(self, partition: int, offset: int = 0) -> int:
         """The address of byte `offset` of PSUM partition `partition` (AddressError if none)."""
-        return self.engine.memory.addresses.psum_addr(partition, offset)
+        return self.engine.memory.addresses.psum_addr(
+            int_arg(partition, "partition"), int_arg(offset, "offset")
+        )
 
     def locate(self, addr: int) -> Location:
         """Where an address points: (region, partition, offset); AddressError if nowhere."""
-        return self.engine.memory.addresses.locate(addr)
+        return self.engine.memory.addresses.locate(int_arg(addr, "addr"))
 
     def write(
         self,
@@ -255,7 +326,12 @@ class Executor:
         A 1-D array needs `partitions` (it is split into that many equal rows). The dtype must
         be one the instruction set has (int8/16/32, uint8/16/32, float16, float32, bfloat16, the
         fp8 types); `any_dtype=True` writes another dtype's bytes as they are."""
+        addr = int_arg(addr, "addr")
+        if partitions is not None:
+            partitions = int_arg(partitions, "partitions")
         a = np.asarray(array)
+        if a.dtype.kind in "OUSM":
+            raise TypeError(f"array: numbers of a TPB dtype, not {a.dtype}")
         if a.ndim < 2:
             if partitions is None:
                 raise ValueError(
@@ -272,25 +348,48 @@ class Executor:
         self.engine.write(addr, a)
 
     def read(self, addr: int, dtype: Any, shape: tuple[int, ...] | int) -> npt.NDArray[Any]:
-        """Read (partitions, elements) values; ``dtype`` is a numpy dtype or a ``Dtype`` member."""
-        return self.engine.read(addr, dtype, shape)
+        """Read (partitions, elements) values; ``dtype`` is a numpy dtype or one of this
+        generation's ``Dtype`` members (or its value), bound by name like an instruction's."""
+        addr = int_arg(addr, "addr")
+        if isinstance(dtype, (int, np.integer)):
+            if "dtype" not in self.ENUMS:
+                raise UnsupportedError(f"{self.GENERATION}: the headers declare no dtype enum")
+            dtype = self.ENUMS["dtype"].code(int(dtype), "dtype")
+        else:
+            try:
+                dtype = np.dtype(dtype)
+            except TypeError:
+                raise TypeError(f"dtype: a numpy dtype or a Dtype member, not {dtype!r}") from None
+        dims = (shape,) if not isinstance(shape, (tuple, list)) else tuple(shape)
+        return self.engine.read(addr, dtype, tuple(int_arg(d, "shape", 0) for d in dims))
 
     def write_at(
         self, region: str, partition: int, offset: int, array: npt.ArrayLike, **kw: Any
     ) -> None:
         """`write` at (region "SBUF"/"PSUM", first partition, byte offset)."""
-        self.write(self.engine.memory.addresses.address(region, partition, offset), array, **kw)
+        self.write(self._address(region, partition, offset), array, **kw)
 
     def read_at(
         self, region: str, partition: int, offset: int, dtype: Any, shape: tuple[int, ...] | int
     ) -> npt.NDArray[Any]:
         """`read` at (region "SBUF"/"PSUM", first partition, byte offset)."""
-        return self.read(
-            self.engine.memory.addresses.address(region, partition, offset), dtype, shape
+        return self.read(self._address(region, partition, offset), dtype, shape)
+
+    def _address(self, region: str, partition: int, offset: int) -> int:
+        if not isinstance(region, str):
+            raise TypeError(f"region: 'SBUF' or 'PSUM', not {type(region).__name__}")
+        return self.engine.memory.addresses.address(
+            region, int_arg(partition, "partition"), int_arg(offset, "offset")
         )
 
     def set_register(self, n: int, value: int) -> None:
-        self.engine.set_register(n, value)
+        """Register `n` holds `value` (its low 32 bits); ValueError for a register that does
+        not exist."""
+        count = self.engine.registers.shape[0]
+        n = int_arg(n, "n")
+        if not 0 <= n < count:
+            raise ValueError(f"n: register {n} does not exist (0..{count - 1})")
+        self.engine.set_register(n, int_arg(value, "value"))
 
     # -- execution ----------------------------------------------------------------------------
 
@@ -317,8 +416,8 @@ class Executor:
         was = gc.isenabled()
         gc.disable()
         try:
-            handler, operands = self._admit(b)
-            call: Prepared = getattr(self, handler)(operands)
+            method, operands = self._admit(b)
+            call: Prepared = self.engine.prepare(method, operands)
         finally:
             if was:
                 gc.enable()
@@ -328,18 +427,18 @@ class Executor:
         return call
 
     @classmethod
-    def _reader(cls, opcode: int) -> FieldsReader:
-        read = cls._readers.get(opcode)
-        if read is None:
-            read = cls._readers[opcode] = fields_reader(
-                cls._decoder.structs[opcode], OPERANDS[cls.HANDLERS[opcode]]
-            )
-        return read
+    def _binder(cls, opcode: int) -> Binder:
+        binder = cls._binders.get(opcode)
+        if binder is None:
+            handler = family.HANDLERS[cls.HANDLERS[opcode]]
+            binder = Binder.of(handler, cls._decoder.structs[opcode], cls.ENUMS)
+            cls._binders[opcode] = binder
+        return binder
 
-    def _admit(self, b: bytes) -> tuple[str, Operands]:
-        """(handler, the fields it reads) of a word the executor runs, else the error saying why
-        not: not 64 bytes, not decodable, refused by the validators, or not implemented. Only
-        the fields the handler needs are read; no struct is built."""
+    def _admit(self, b: bytes) -> tuple[str, dict[str, Any]]:
+        """(engine method, its keyword arguments) of a word the executor runs, else the error
+        saying why not: not 64 bytes, not decodable, refused by the validators, or an opcode or
+        an enumerator (by name) the executor does not implement."""
         gen = self.GENERATION
         if len(b) != 64:
             raise InvalidInstructionError(
@@ -360,7 +459,11 @@ class Executor:
             )
         if b[0] in self.REFUSED:
             raise UnsupportedError(f"{gen}: opcode {b[0]:#04x}: {self.REFUSED[b[0]]}; not executed")
-        return self.HANDLERS[b[0]], self._reader(b[0])(b)
+        binder = self._binder(b[0])
+        try:
+            return binder.method, binder.operands(b)
+        except UnsupportedError as exc:
+            raise UnsupportedError(f"{gen}: opcode {b[0]:#04x}: {exc}; not executed") from None
 
     def run(self, word_or_struct: Word) -> None:
         """Execute one instruction (64 bytes or a struct object)."""
@@ -380,14 +483,19 @@ class Executor:
         if isinstance(words, (bytes, bytearray, memoryview, np.ndarray)):
             a = as_words(words)
             rows: Iterable[Word] = [a[k].tobytes() for k in range(a.shape[0])]
-        else:
+        elif isinstance(words, Iterable) and not isinstance(words, str):
             rows = words
+        else:
+            raise TypeError(
+                "words: a byte stream, an (N, 64) uint8 array or a sequence of words, "
+                f"not {type(words).__name__}"
+            )
         prepare = self._prepare
         program: list[Prepared] = []
         traced: list[bytes] | None = None if self._trace is None else []
         for i, w in enumerate(rows):
             try:
-                b = as_bytes(w)
+                b = as_bytes(w, f"words[{i}]")
                 program.append(prepare(b))
             except ExecutorError as exc:
                 raise _at(exc, i) from None
@@ -409,114 +517,3 @@ class Executor:
     def executable(cls) -> tuple[int, ...]:
         """The opcodes ``run`` executes on this generation."""
         return tuple(sorted(cls.HANDLERS))
-
-    # -- handlers: the fields a word holds (OPERANDS) -> its prepared call --------------------
-
-    def _ts(self, o: Operands, bitvec: bool, imm0: Imm, imm1: Imm) -> Prepared:
-        return self.engine.prepare_tensor_scalar(
-            bitvec=bitvec,
-            src=_pattern(o, 0),
-            dst=_pattern(o, 3),
-            in_dtype=o[6],
-            out_dtype=o[7],
-            num_active_channels=o[8],
-            op0=o[9],
-            op1=o[10],
-            reverse=o[11],
-            imm0=imm0,
-            imm1=imm1,
-        )
-
-    def _ts_arith(self, o: Operands) -> Prepared:
-        return self._ts(o, False, Imm(o[12], o[13]), Imm(o[14], o[15]))
-
-    def _ts_bitvec(self, o: Operands) -> Prepared:
-        return self._ts(o, True, Imm(o[12], o[13]), Imm(o[14], o[15]))
-
-    def _ts_ptr_arith(self, o: Operands) -> Prepared:
-        return self._ts(o, False, Imm(IMM_POINTER, o[12]), Imm(IMM_POINTER, o[13]))
-
-    def _ts_ptr_bitvec(self, o: Operands) -> Prepared:
-        return self._ts(o, True, Imm(IMM_POINTER, o[12]), Imm(IMM_POINTER, o[13]))
-
-    def _cache(self, o: Operands, cumulative: bool) -> Prepared:
-        return functools.partial(
-            self.engine.tensor_scalar_cache,
-            cumulative=cumulative,
-            src=_pattern(o, 0),
-            dst=_pattern(o, 3),
-            in_dtype=o[6],
-            out_dtype=o[7],
-            num_active_channels=o[8],
-            op0=o[9],
-            op1=o[10],
-            reverse=o[11],
-            accumulator_cmd=o[12],
-            imm0=Imm(o[13], o[14]),
-            imm1=Imm(o[15], o[16]),
-        )
-
-    def _cache_reduce(self, o: Operands) -> Prepared:
-        return self._cache(o, False)
-
-    def _cache_cumulative(self, o: Operands) -> Prepared:
-        return self._cache(o, True)
-
-    def _exponential(self, o: Operands) -> Prepared:
-        return functools.partial(
-            self.engine.exponential,
-            src=_pattern(o, 0),
-            dst=_pattern(o, 3),
-            in_dtype=o[6],
-            out_dtype=o[7],
-            num_active_channels=o[8],
-            accumulator_cmd=o[9],
-            imm0=Imm(o[10], o[11]),
-            imm1=Imm(o[12], o[13]),
-        )
-
-    def _imm_ld(self, o: Operands, bitvec: bool) -> Prepared:
-        return functools.partial(
-            self.engine.imm_load,
-            bitvec=bitvec,
-            src=_pattern(o, 0),
-            dtype=o[3],
-            num_active_channels=o[4],
-        )
-
-    def _imm_ld_arith(self, o: Operands) -> Prepared:
-        return self._imm_ld(o, False)
-
-    def _imm_ld_bitvec(self, o: Operands) -> Prepared:
-        return self._imm_ld(o, True)
-
-    def _ptr_multi(self, o: Operands, bitvec: bool) -> Prepared:
-        return functools.partial(
-            self.engine.ptr_multi,
-            bitvec=bitvec,
-            src=_pattern(o, 0),
-            dst=_pattern(o, 3),
-            in_dtype=o[6],
-            out_dtype=o[7],
-            num_active_channels=o[8],
-            op=o[9],
-            reverse=o[10],
-        )
-
-    def _ptr_multi_arith(self, o: Operands) -> Prepared:
-        return self._ptr_multi(o, False)
-
-    def _ptr_multi_bitvec(self, o: Operands) -> Prepared:
-        return self._ptr_multi(o, True)
-
-    def _ptr_multi_dual(self, o: Operands) -> Prepared:
-        return functools.partial(
-            self.engine.ptr_multi_dual,
-            src=_pattern(o, 0),
-            dst=_pattern(o, 3),
-            in_dtype=o[6],
-            out_dtype=o[7],
-            num_active_channels=o[8],
-            op=o[9],
-            reverse=o[10],
-        )

@@ -1,0 +1,64 @@
+"""What the generated executor cannot run on one drop, by name: the drop's enums (as
+`resolve.executor_enums` binds them) against the executor's declared table
+(`templates/support/family.py`).
+
+An enumerator the table does not know (a new ALU op, a new dtype) is a warning where it is
+declared: the executor refuses every instruction that uses it (UnsupportedError naming it), and
+the drop's user should know before running one. So is an executor role no enum binds (its opcodes
+are refused). The enumerators the table refuses with a reason are listed by `inspect` and the
+generated README, not warned about on every run.
+"""
+
+from __future__ import annotations
+
+from .. import resolve
+from ..errors import Diagnostic, Severity
+from ..ir.model import Generation
+
+
+def check_executor(gen: Generation) -> list[Diagnostic]:
+    """A warning for each enumerator the executor's table does not know, at its declaration,
+    and for each executor role no enum of the drop binds."""
+    family = resolve.executor_family()
+    binding = resolve.executor_enums(gen)
+    out = []
+    for role, ee in binding.enums.items():
+        what = family.ENUMS[role].what
+        for name, m, why in ee.unimplemented():
+            if why is not None:
+                continue
+            out.append(
+                Diagnostic(
+                    f"{m.name} ({m.value:#04x}): the executor does not implement {what} {name}; "
+                    "it refuses every instruction that uses it (UnsupportedError)",
+                    m.loc.file,
+                    m.loc.line,
+                    m.loc.col,
+                    Severity.WARNING,
+                    "executor",
+                )
+            )
+    for role, why in binding.unbound.items():
+        out.append(
+            Diagnostic(
+                f"the executor's {family.ENUMS[role].what} fields are bound to no enum ({why}); "
+                "it refuses the opcodes that read them",
+                gen.tpb_dir,
+                severity=Severity.WARNING,
+                code="executor",
+            )
+        )
+    return out
+
+
+def coverage_lines(gen: Generation) -> list[str]:
+    """`inspect`'s executor section: what runs, what is refused and why."""
+    c = resolve.executor_coverage(gen)
+    lines = ["", "executor:"]
+    lines.append("  runs     " + (", ".join(f"{v:#04x} {n}" for v, n in c.runs) or "nothing"))
+    for v, n, why in c.refuses:
+        lines.append(f"  refuses  {v:#04x} {n}: {why}")
+    for role, name, value, why in c.enumerators:
+        reason = why or "not in the executor's table (a name new to it)"
+        lines.append(f"  refuses  {role} {name} ({value:#04x}): {reason}")
+    return lines

@@ -1,0 +1,442 @@
+"""The predicate proof: every translated back end held to the drop's own C at generate time.
+
+For each top-level validator the drop's C (checks/cpredicates.py, compiled with the C compiler
+on this machine) is the ground truth. Its scalar Python translation and its numpy batch
+translation are run in-process on a corpus of words (checks/corpus.py: random words, boundary
+words, and words aimed at each term, built from accepted words the C itself found), and the
+dispatch `validate()` uses (each opcode to the validators whose gate admits it) is held to "some
+top-level C validator accepts" on every word of every corpus. At least MIN_WORDS words per
+generation, each validator at least MIN_PER_VALIDATOR.
+
+A disagreement is never shipped: the validator goes to the C path (the runtime decides it with
+the headers' C; translate/validators.py `to_the_c_path`) with a located warning naming the first
+word that disagreed (an error under --strict). A translation that raises on a word (other than
+UntranslatedPredicate, the documented answer of an untranslated helper) disagrees too. The result
+is cached by everything it depends on: the IR's inputs, the translation, the compiler.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import math
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..cache import Cache
+from ..errors import Diagnostic, Severity
+from ..ir.model import Generation
+from ..translate.validators import (
+    BATCH_HELPERS,
+    VALIDATOR_HELPERS,
+    TranslatedGen,
+    to_the_c_path,
+)
+from .seeds import score_code
+
+MIN_WORDS = 10_000  # per generation
+MIN_PER_VALIDATOR = 2048
+SEEDS = 16  # accepted words the term-aimed words are made from, per validator
+CLIMBS = 2  # searches for a first accepted word (seeds.py), when no other word is one
+PROOF_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    validator: str
+    backend: str  # "scalar", "batch" or "dispatch"
+    word: str  # the first disagreeing word, hex
+    detail: str  # what each side said
+    opcodes: tuple[int, ...] = ()  # dispatch: opcodes the C accepts the validator on, off its gate
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What the proof found for one generation; `ran` False with `why` when it could not run."""
+
+    ran: bool
+    why: str = ""
+    compiler: str = ""
+    words: int = 0
+    validators: int = 0
+    disagreements: tuple[Disagreement, ...] = ()
+    unaccepted: tuple[str, ...] = ()  # validators the C accepted no word of the corpus of
+
+    @property
+    def summary(self) -> str:
+        if not self.ran:
+            return f"predicates not proven: {self.why}"
+        held = f"predicates held to {self.compiler} on {self.words} words ({self.validators} validators"
+        if self.unaccepted:
+            held += f"; no word found that the C accepts for {', '.join(self.unaccepted)}"
+        held += ")"
+        if not self.disagreements:
+            return held
+        names = sorted({d.validator for d in self.disagreements})
+        return f"{held}: {len(names)} disagree, decided in C: {', '.join(names)}"
+
+
+def not_run(why: str) -> Proof:
+    return Proof(False, why)
+
+
+def prove(
+    gen: Generation, root: Path, tr: TranslatedGen, cc: str, ident: str, cache: Cache | None
+) -> Proof:
+    """The proof for one generation, from the cache when these inputs, this translation and
+    this compiler were proven before."""
+    try:
+        importlib.import_module("numpy")
+    except ImportError:
+        return not_run("numpy is not installed (it runs the batch back end)")
+    names = tuple(t.name for t in tr.top)
+    if not names:
+        return Proof(True, compiler=cc)
+    key = _key(gen, tr, cc, ident)
+    hit = cache.get("predproof", gen.name, key) if cache is not None else None
+    cached = _from_payload(hit, cc)
+    if cached is not None:
+        return cached
+    from .cpredicates import CompileError, build
+
+    try:
+        c = build(cc, gen, root, names)
+    except (CompileError, OSError) as exc:
+        return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
+    proof = _Prover(gen, tr, c.run).run(cc)
+    if cache is not None:
+        cache.put("predproof", gen.name, key, _payload(proof))
+    return proof
+
+
+def findings(gen: Generation, proof: Proof) -> list[Diagnostic]:
+    """A located warning per disagreeing validator, naming the first word it disagreed on."""
+    out: list[Diagnostic] = []
+    seen: set[str] = set()
+    for d in proof.disagreements:
+        if d.validator in seen:
+            continue
+        seen.add(d.validator)
+        loc = gen.function(d.validator).loc
+        what = (
+            "dispatch (its opcode gate)" if d.backend == "dispatch" else f"{d.backend} translation"
+        )
+        out.append(
+            Diagnostic(
+                f"{d.validator}: the {what} disagrees with the C on word {d.word} ({d.detail}); "
+                f"the package decides {d.validator} with the headers' C (--strict makes this an error)",
+                loc.file,
+                loc.line,
+                loc.col,
+                Severity.WARNING,
+                "predicate-proof",
+            )
+        )
+    return out
+
+
+def apply(gen: Generation, tr: TranslatedGen, proof: Proof) -> TranslatedGen:
+    """The translation as it ships: each disagreeing validator on the C path."""
+    routes: dict[str, tuple[tuple[str, str], tuple[int, ...]]] = {}
+    for d in proof.disagreements:
+        why, ops = routes.get(d.validator, (("", ""), ()))
+        if not why[0]:
+            loc = gen.function(d.validator).loc
+            what = "opcode gate" if d.backend == "dispatch" else f"{d.backend} translation"
+            why = (f"{loc.file}:{loc.line}", f"its {what} disagreed with the C on word {d.word}")
+        routes[d.validator] = (why, tuple(sorted({*ops, *d.opcodes})))
+    return to_the_c_path(tr, routes)
+
+
+# -- running the back ends ------------------------------------------------------------------------
+
+CRun = Callable[[str, Any], Any]  # (validator, words) -> the C's verdicts
+
+
+class _Prover:
+    def __init__(self, gen: Generation, tr: TranslatedGen, c_run: CRun) -> None:
+        self.gen, self.tr, self.c_run = gen, tr, c_run
+        self.np = importlib.import_module("numpy")
+        self.support = "tpbgen.templates.support"
+        self.untranslated_error = importlib.import_module(
+            f"{self.support}.decoding"
+        ).UntranslatedPredicate
+        self.scalar = self._scalar_namespace()
+        self.batch = self._batch_namespace()
+
+    def run(self, cc: str) -> Proof:
+        from . import corpus
+
+        np = self.np
+        tops = self.tr.top
+        per = max(MIN_PER_VALIDATOR, math.ceil(MIN_WORDS / len(tops)))
+        found: list[Disagreement] = []
+        every: list[Any] = []
+        self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
+        self.memo: dict[Any, Any] = {}
+        unaccepted: list[str] = []
+        for t in tops:
+            rng = np.random.default_rng(zlib.crc32(f"{self.gen.name} {t.name}".encode()))
+            words = self._corpus(corpus, t.name, t.opcodes, rng, per)
+            every.append(words)
+            want = self.c_run(t.name, words)
+            if not want.any():
+                unaccepted.append(t.name)
+            if t.name not in {u.name for u in self.tr.untranslated}:
+                found += self._scalar(t.name, words, want)
+                found += self._batch(t.name, words, want)
+        W = np.concatenate(every)
+        found += self._dispatch(W)
+        return Proof(
+            True,
+            compiler=cc,
+            words=int(W.shape[0]),
+            validators=len(tops),
+            disagreements=tuple(found),
+            unaccepted=tuple(unaccepted),
+        )
+
+    def _corpus(
+        self, corpus: Any, name: str, opcodes: tuple[int, ...], rng: Any, count: int
+    ) -> Any:
+        """`count` words for one validator: random (1/8), term-aimed (1/2: one field of an
+        accepted word moved to each edge value), boundary (the rest), and the all-zero and
+        all-ones words under each opcode of its gate."""
+        from .seeds import climb
+
+        np = self.np
+        numbers = corpus.constants(self._reachable(name))
+        memo = self.memo.setdefault(repr(numbers), {})
+        found = corpus.targets(self.tr.lowered, name, numbers, memo)
+        rand = corpus.random_words(opcodes, rng, count // 8)
+        pool = corpus.boundary_words(opcodes, found, rng, count)
+        seeds = pool[self.c_run(name, pool)][:SEEDS]
+        # words another validator accepts, under this one's opcodes (they often share terms)
+        other = np.concatenate([pool[:2], *self.accepted])[-SEEDS:]
+        if opcodes:
+            other[:, 0] = rng.choice(np.array(opcodes, dtype=np.uint8), size=other.shape[0])
+        if not seeds.shape[0]:
+            seeds = other[self.c_run(name, other)][:SEEDS]
+        for attempt in range(CLIMBS):
+            if seeds.shape[0]:
+                break
+            # climb from the all-zero word and a word another validator accepts (or a boundary
+            # word), then from two others
+            starts = np.zeros((2, corpus.WORD), dtype=np.uint8)
+            starts[attempt > 0] = pool[2 * attempt]
+            starts[1] = other[-1 - attempt]
+            if opcodes:
+                starts[:, 0] = opcodes[attempt % len(opcodes)]
+            score = self.scalar[f"_s_{name}"]
+            seeds = climb(score, lambda w: self.c_run(name, w), starts, found, rng)[:SEEDS]
+        self.accepted.append(seeds)
+        aimed = corpus.term_words(seeds, found, rng, count // 4)
+        more = aimed[self.c_run(name, aimed)] if aimed.shape[0] else aimed
+        if more.shape[0]:  # accepted words one field away from the first: seeds of a second round
+            more = more[rng.permutation(more.shape[0])[:SEEDS]]
+        aimed = np.concatenate([seeds, aimed, corpus.term_words(more, found, rng, count // 4)])
+        special = np.zeros((2 * max(len(opcodes), 1), corpus.WORD), dtype=np.uint8)
+        special[1::2] = 0xFF
+        for k, op in enumerate(opcodes):
+            special[2 * k : 2 * k + 2, 0] = op
+        edge = pool[: max(count - rand.shape[0] - aimed.shape[0], 0)]
+        return np.ascontiguousarray(np.concatenate([special, aimed, edge, rand]))
+
+    def _reachable(self, *names: str) -> tuple[Any, ...]:
+        """The lowered functions `names` can call (themselves included)."""
+        by_name = {f.name: f for f in self.tr.lowered}
+        seen: dict[str, Any] = {}
+        todo = list(names)
+        while todo:
+            n = todo.pop()
+            if n in seen or n not in by_name:
+                continue
+            seen[n] = by_name[n]
+            todo += by_name[n].calls
+        return tuple(seen.values())
+
+    def _scalar(self, name: str, words: Any, want: Any) -> list[Disagreement]:
+        fn = self.scalar[f"_{name}"]
+        data = words.tobytes()
+        for i in range(words.shape[0]):
+            try:
+                got = bool(fn(data, 64 * i))
+            except self.untranslated_error:
+                continue  # an untranslated helper: the runtime raises rather than guess
+            except Exception as exc:  # a crash at run time is a disagreement too
+                return [
+                    self._differs(
+                        name,
+                        "scalar",
+                        words[i],
+                        f"the C says {bool(want[i])}, the translation raises {_exc(exc)}",
+                    )
+                ]
+            if got != bool(want[i]):
+                return [
+                    self._differs(
+                        name,
+                        "scalar",
+                        words[i],
+                        f"the C says {bool(want[i])}, the translation {got}",
+                    )
+                ]
+        return []
+
+    def _batch(self, name: str, words: Any, want: Any) -> list[Disagreement]:
+        vector = importlib.import_module(f"{self.support}.vector")
+        fn = self.batch[f"_v_{name}"]
+
+        def verdicts(n: int) -> Any:
+            return vector.run_batch(fn, words[:n])
+
+        try:
+            got = verdicts(words.shape[0])
+        except self.untranslated_error:
+            return []  # it reaches a helper the batch back end does not run (the runtime raises)
+        except Exception as exc:
+            lo, hi = 0, words.shape[0]  # the shortest prefix that raises: its last word
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                try:
+                    verdicts(mid)
+                    lo = mid
+                except Exception:
+                    hi = mid
+            return [
+                self._differs(
+                    name,
+                    "batch",
+                    words[hi - 1],
+                    f"the C says {bool(want[hi - 1])}, the translation raises {_exc(exc)}",
+                )
+            ]
+        bad = self.np.flatnonzero(got != want)
+        if not bad.size:
+            return []
+        i = int(bad[0])
+        return [
+            self._differs(
+                name,
+                "batch",
+                words[i],
+                f"the C says {bool(want[i])}, the translation {bool(got[i])}",
+            )
+        ]
+
+    def _dispatch(self, W: Any) -> list[Disagreement]:
+        """validate() is "some top-level C validator accepts": the gates must not leave out an
+        opcode on which a validator's C accepts a word."""
+        np = self.np
+        out: list[Disagreement] = []
+        for t in self.tr.top:
+            accepted = self.c_run(t.name, W)
+            outside = accepted & ~np.isin(W[:, 0], np.array(t.opcodes, dtype=np.uint8))
+            rows = np.flatnonzero(outside)
+            if rows.size:
+                ops = tuple(sorted({int(x) for x in W[rows, 0]}))
+                shown = ", ".join(f"{op:#04x}" for op in ops)
+                detail = (
+                    f"the C accepts it, but validate() does not run {t.name} on opcode(s) {shown}"
+                )
+                out.append(Disagreement(t.name, "dispatch", bytes(W[rows[0]]).hex(), detail, ops))
+        return out
+
+    def _differs(self, name: str, backend: str, word: Any, detail: str) -> Disagreement:
+        return Disagreement(name, backend, bytes(word).hex(), detail)
+
+    def _scalar_namespace(self) -> dict[str, Any]:
+        codec = importlib.import_module(f"{self.support}.codec")
+        decoding = importlib.import_module(f"{self.support}.decoding")
+        ns: dict[str, Any] = {alias: getattr(codec, name) for name, alias in VALIDATOR_HELPERS}
+        ns["untranslated"] = decoding.untranslated
+        text = _consts(self.tr) + "\n".join(f.code + "\n" for f in self.tr.functions)
+        text += "".join(
+            f"_{u.name} = untranslated({u.name!r}, {u.where!r}, {u.reason!r})\n"
+            for u in self.tr.untranslated
+        )
+        text += score_code(self.tr.lowered)  # steers the search for accepted words (seeds.py)
+        exec(compile(text, f"<tpbgen: {self.gen.name} scalar translation>", "exec"), ns)
+        return ns
+
+    def _batch_namespace(self) -> dict[str, Any]:
+        vector = importlib.import_module(f"{self.support}.vector")
+        decoding = importlib.import_module(f"{self.support}.decoding")
+        ns: dict[str, Any] = {"np": self.np, "Any": Any, "_ALL": True}
+        ns.update({f"_{n}": getattr(vector, n) for n in BATCH_HELPERS})
+        ns["untranslated"] = decoding.untranslated
+        text = _consts(self.tr) + "\n".join(code + "\n" for code in self.tr.batch_functions)
+        stubs = [(u.name, u.where, u.reason) for u in self.tr.untranslated]
+        stubs += [(s.name, s.where, s.reason) for s in self.tr.batch_stubs]
+        text += "".join(f"_v_{n} = untranslated({n!r}, {w!r}, {r!r})\n" for n, w, r in stubs)
+        exec(compile(text, f"<tpbgen: {self.gen.name} batch translation>", "exec"), ns)
+        return ns
+
+
+def _consts(tr: TranslatedGen) -> str:
+    return "".join(f"{name} = {value!r}\n" for name, value in tr.consts)
+
+
+def _exc(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:200]}"
+
+
+# -- the cache ------------------------------------------------------------------------------------
+
+
+def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str) -> str:
+    """Everything the proof's answer depends on: the inputs, the translation, the compiler."""
+    h = hashlib.sha256(f"predicate-proof {PROOF_VERSION} tpbgen {__version__}\n".encode())
+    h.update(f"{gen.inputs_sha256}\n{cc}\n{ident}\n".encode())
+    for f in tr.functions:
+        h.update(f.code.encode())
+    for code in tr.batch_functions:
+        h.update(code.encode())
+    h.update(repr((tr.consts, tr.top, tr.untranslated, tr.batch_stubs)).encode())
+    return h.hexdigest()
+
+
+def _payload(proof: Proof) -> dict[str, Any]:
+    return {
+        "words": proof.words,
+        "validators": proof.validators,
+        "unaccepted": list(proof.unaccepted),
+        "disagreements": [
+            {
+                "validator": d.validator,
+                "backend": d.backend,
+                "word": d.word,
+                "detail": d.detail,
+                "opcodes": list(d.opcodes),
+            }
+            for d in proof.disagreements
+        ],
+    }
+
+
+def _from_payload(doc: Any, cc: str) -> Proof | None:
+    """A cached proof, checked field by field; None (prove again) when it is not one."""
+    if not isinstance(doc, dict):
+        return None
+    try:
+        found = tuple(
+            Disagreement(
+                str(d["validator"]),
+                str(d["backend"]),
+                str(d["word"]),
+                str(d["detail"]),
+                tuple(int(x) for x in d["opcodes"]),
+            )
+            for d in doc["disagreements"]
+        )
+        words, validators = doc["words"], doc["validators"]
+        unaccepted = tuple(str(n) for n in doc["unaccepted"])
+        if not (isinstance(words, int) and isinstance(validators, int)):
+            return None
+    except (KeyError, TypeError, ValueError):
+        return None
+    return Proof(True, "", cc, words, validators, found, unaccepted)

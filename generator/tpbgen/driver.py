@@ -1,0 +1,262 @@
+"""`generate` as the list of its stages: ingest, check, prove the layouts, translate, prove the
+predicates, render.
+
+No printing and no writing: `generate` returns the files and every diagnostic as values (cli/
+prints them and writes the files). It reports what `reconcile` and `inspect` report, at the same
+severity: error findings (an opcode bound twice, a duplicated JSON key, a stale name under
+--strict) make the build fail, stale names and annotation typos are warnings. A failed build has
+no files: nothing is written.
+
+The translated and rendered results are cached (`render_cache.py`): on a hit nothing is
+translated or rendered, while the checks (reconcile, annotations, the layout proof) still run,
+so the diagnostics and the exit code are those of a cold run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from . import resolve
+from .cache import Cache
+from .checks import predicates
+from .checks.annotations import check_annotations
+from .checks.executor import check_executor
+from .checks.reconcile import Finding, reconcile, waivers_for
+from .checks.verify_cc import compiler, prove_layouts
+from .errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
+from .frontend.ingest import Ingested, ingest_root
+from .frontend.limits import DEFAULT as DEFAULT_LIMITS
+from .frontend.limits import Limits
+from .frontend.shipped import shipped_headers
+from .ir.model import Generation
+from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
+from .translate.validators import TranslatedGen, translate
+
+
+@dataclass(frozen=True)
+class GenSummary:
+    """One line of `generate`'s summary."""
+
+    name: str
+    core_version: str
+    enums: int
+    structs: int
+    functions: int
+    top_validators: int
+    stale_names: tuple[str, ...]
+    layouts: str  # how the computed layouts were proven: "verified with cc (N facts)", or why not
+    predicates: str  # how the translated predicates were held to the C, or why they were not
+    executor: str = ""  # what the executor runs and refuses on this generation, in counts
+
+
+@dataclass
+class Build:
+    """What `generate` decided: the file set (empty when the build failed), one summary per
+    generation, every diagnostic, and (keep_translated) the translations."""
+
+    files: dict[str, str]
+    summaries: list[GenSummary]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    translated: list[tuple[Generation, TranslatedGen]] = field(default_factory=list)
+    unusable: bool = (
+        False  # an error is about input tpbgen cannot use (exit 2), not a finding (exit 1)
+    )
+
+    @property
+    def failed(self) -> bool:
+        return any(d.severity == Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if not self.failed:
+            return ExitCode.OK
+        return ExitCode.BAD_INPUT if self.unusable else ExitCode.FINDINGS
+
+
+@dataclass(frozen=True)
+class Options:
+    """How `generate` runs (its command-line options)."""
+
+    use_cache: bool = True
+    strict: bool = False  # stale names and untranslated predicates are errors
+    waivers: Path | None = None
+    verify: bool = True  # prove layouts and predicates against the C compiler (--no-verify-cc)
+    limits: Limits = DEFAULT_LIMITS
+    keep_translated: bool = (
+        False  # always translate, to return the translations (tests, benchmarks)
+    )
+
+
+@dataclass
+class _Translation:
+    """One generation's translator output as the rest of the build needs it: fresh (`translated`
+    set, as it ships: after the predicate proof) or from the render cache (notes and counts)."""
+
+    notes: GenNotes
+    translated: TranslatedGen | None = None
+
+
+def generate(headers: Path, options: Options = Options()) -> Build:
+    """Everything `generate` decides, stage by stage."""
+    cache = Cache() if options.use_cache else None
+    results = ingest_root(headers, use_cache=options.use_cache, cache=cache, limits=options.limits)
+    build = Build({}, [], [w for r in results for w in r.warnings])
+    cc = compiler() if options.verify else None
+    key = render_key([r.gen for r in results], _proof_setting(options, cc))
+    hit = _cached_rendering(cache, key, results, options, build)
+    fresh: list[tuple[Ingested, _Translation]] = []
+    for r in results:
+        findings = _check(r, options, build)
+        layouts = _prove_layouts(r, options, cache, build)
+        tr = _translate(r, hit, build)
+        if tr is None:
+            continue
+        if tr.translated is not None:
+            tr = _prove_predicates(r, tr, options, cc, cache)
+        _note_translation(r, tr, options, build)
+        build.summaries.append(_summary(r.gen, findings, tr, layouts))
+        if tr.translated is not None:
+            fresh.append((r, tr))
+    build.translated = [(r.gen, t.translated) for r, t in fresh if t.translated is not None]
+    if build.failed:
+        return build
+    if hit is not None:
+        build.files = dict(hit.files)
+        return build
+    build.files = _render(results, fresh)
+    if cache is not None:
+        done = {r.gen.name: t.notes for r, t in fresh}
+        cache.put("render", "package", key, rendered_payload(done, build.files))
+    return build
+
+
+def _cached_rendering(
+    cache: Cache | None, key: str, results: list[Ingested], options: Options, build: Build
+) -> Rendered | None:
+    """The rendered package of an earlier run on these inputs and this code, if cached."""
+    if cache is None or options.keep_translated:
+        return None
+    seen = len(cache.warnings)
+    hit = rendered_from_cache(cache, key, [r.gen.name for r in results])
+    build.diagnostics += cache.warnings[seen:]
+    return hit
+
+
+def _check(r: Ingested, options: Options, build: Build) -> list[Finding]:
+    """Reconcile the JSON against the opcode enums and the annotations against the layouts."""
+    ws, wfile = waivers_for(options.waivers, r.gen.name)
+    findings = reconcile(r.gen, strict=options.strict, waivers=ws, waiver_file=wfile)
+    shown = [f.diagnostic() for f in findings if f.severity != Severity.INFO]
+    build.diagnostics += rebase([*shown, *check_annotations(r.gen), *check_executor(r.gen)], r.root)
+    return findings
+
+
+def _prove_layouts(r: Ingested, options: Options, cache: Cache | None, build: Build) -> str:
+    """The layout proof (verify-cc); what the summary says about it."""
+    if not options.verify:
+        return "layouts not verified (--no-verify-cc)"
+    wrong, layouts = prove_layouts(r.gen, r.root, cache)
+    build.diagnostics += rebase(wrong, r.root)
+    build.unusable = build.unusable or bool(wrong)
+    return layouts
+
+
+def _translate(r: Ingested, hit: Rendered | None, build: Build) -> _Translation | None:
+    """Translate the predicates (or take the counts and notes of the cached rendering); None when
+    a predicate cannot be expressed (its diagnostics are in the build)."""
+    if hit is not None:
+        return _Translation(hit.gens[r.gen.name])
+    try:
+        tr = translate(r.gen)
+    except TpbgenError as exc:
+        build.diagnostics += rebase(exc.diagnostics, r.root)
+        build.unusable = True
+        return None
+    return _Translation(GenNotes(list(tr.warnings), len(tr.functions), len(tr.top), ""), tr)
+
+
+def _proof_setting(options: Options, cc: tuple[str, str] | None) -> str:
+    """What the predicate proof runs with (part of the render cache's key)."""
+    if not options.verify:
+        return "off (--no-verify-cc)"
+    return "no C compiler on PATH" if cc is None else f"{cc[0]} {cc[1]}"
+
+
+def _prove_predicates(
+    r: Ingested, tr: _Translation, options: Options, cc: tuple[str, str] | None, cache: Cache | None
+) -> _Translation:
+    """Hold every translated back end to the drop's C (checks/predicates.py); a validator they
+    disagree on ships on the C path, with a located warning."""
+    assert tr.translated is not None
+    if not options.verify:
+        proof = predicates.not_run("--no-verify-cc")
+    elif cc is None:
+        proof = predicates.not_run("no C compiler on PATH")
+    else:
+        proof = predicates.prove(r.gen, r.root, tr.translated, cc[0], cc[1], cache)
+    notes = [*tr.notes.notes, *predicates.findings(r.gen, proof)]
+    shipped = predicates.apply(r.gen, tr.translated, proof)
+    return _Translation(replace(tr.notes, notes=notes, predicates=proof.summary), shipped)
+
+
+# --strict: a predicate the runtime cannot run, or one decided in C because its translation was
+# wrong, is an error rather than a warning
+STRICT_CODES = ("untranslated", "predicate-proof")
+
+
+def _note_translation(r: Ingested, tr: _Translation, options: Options, build: Build) -> None:
+    """The translator's and the predicate proof's notes (errors under --strict)."""
+    notes = [
+        replace(w, severity=Severity.ERROR) if options.strict and w.code in STRICT_CODES else w
+        for w in tr.notes.notes
+    ]
+    build.diagnostics += rebase(notes, r.root)
+
+
+def _summary(
+    gen: Generation, findings: list[Finding], tr: _Translation, layouts: str
+) -> GenSummary:
+    stale = tuple(f.name for f in findings if f.kind == "stale")
+    return GenSummary(
+        gen.name,
+        gen.core_version,
+        len(gen.enums),
+        len(gen.structs),
+        tr.notes.functions,
+        tr.notes.top,
+        stale,
+        layouts,
+        tr.notes.predicates,
+        _executor_summary(gen),
+    )
+
+
+def _executor_summary(gen: Generation) -> str:
+    coverage = resolve.executor_coverage(gen)
+    return (
+        f"executor runs {len(coverage.runs)} opcodes, refuses {len(coverage.refuses)} opcodes and "
+        f"{len(coverage.enumerators)} enumerators (tpbgen inspect --gen {gen.name} lists them)"
+    )
+
+
+def _render(results: list[Ingested], fresh: list[tuple[Ingested, _Translation]]) -> dict[str, str]:
+    """The package: every generation's tables, the audit page and the headers it ships. (The
+    audit and the renderer are imported here: a warm run, served by the cache, never loads them.)"""
+    from .audit import render_audit_markdown
+    from .emit.render import RenderInput, render
+
+    shipped = shipped_headers(results)
+    translated = [(r.gen, t.translated) for r, t in fresh if t.translated is not None]
+    audit_md = render_audit_markdown([r.gen for r in results])
+    return render(RenderInput(translated, audit_md, shipped))
+
+
+def build_files(
+    headers: Path, use_cache: bool = True
+) -> tuple[dict[str, str], list[tuple[Generation, TranslatedGen]], list[Diagnostic]]:
+    """The file set alone (for tests and benchmarks); a failed build raises its diagnostics."""
+    b = generate(headers, Options(use_cache=use_cache, keep_translated=True))
+    if b.failed:
+        raise TpbgenError([d for d in b.diagnostics if d.severity == Severity.ERROR], b.exit_code)
+    return b.files, b.translated, b.diagnostics

@@ -1,0 +1,141 @@
+"""The rendered-package cache: what `generate` translated and rendered, reused by the very inputs,
+code and templates that made it.
+
+Entries are data only like the IR (kind `render`), keyed by `render_key`: every generation's IR
+key, the hash of tpbgen's own code and templates and the versions of what renders. A damaged
+entry is rebuilt with one warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .cache import Cache
+from .errors import Diagnostic, Severity
+from .frontend.ingest import cache_key
+from .ir.model import Generation
+
+
+def code_hash() -> str:
+    """One hash over tpbgen's own source and its templates (every file, by path and content): a
+    rendered package is reused only by the very code and templates that rendered it. Read again on
+    every call (a few milliseconds), so an edit within one process counts too."""
+    from .templating import template_root
+
+    h = hashlib.sha256()
+    pkg = Path(__file__).resolve().parent
+    templates = template_root().resolve()
+    for label, root in (("tpbgen", pkg), ("templates", templates)):
+        for path in sorted(root.rglob("*")):
+            rel = path.relative_to(root)
+            if "__pycache__" in rel.parts or not path.is_file():
+                continue
+            if label == "tpbgen" and rel.parts[0] == "templates":
+                continue  # hashed from where it really is, below
+            h.update(f"{label}/{rel.as_posix()}\n".encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def render_key(gens: list[Generation], proof: str) -> str:
+    """What a rendered package depends on: every generation's IR key (its inputs and what shaped
+    its IR), tpbgen's code and templates, the versions of Python and Jinja, and `proof`: what
+    the predicate proof runs with (the compiler's identity, or why it does not run), since a
+    predicate it finds wrong is rendered on the C path."""
+    import jinja2
+
+    parts = [
+        f"render {RENDER_CACHE_VERSION} tpbgen {__version__} code {code_hash()}",
+        f"python {sys.version} jinja2 {jinja2.__version__}",
+        f"predicate proof: {proof}",
+        *(f"{g.name} {cache_key(g.inputs_sha256)}" for g in gens),
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+RENDER_CACHE_VERSION = 2
+
+
+@dataclass(frozen=True)
+class GenNotes:
+    """What a rendering remembers of one generation: the translator's and the predicate proof's
+    diagnostics, the counts the summary shows, and the proof's summary line."""
+
+    notes: list[Diagnostic]
+    functions: int
+    top: int
+    predicates: str
+
+
+@dataclass(frozen=True)
+class Rendered:
+    gens: dict[str, GenNotes]
+    files: dict[str, str]
+
+
+def _diag_json(d: Diagnostic) -> dict[str, Any]:
+    return {f.name: getattr(d, f.name) for f in fields(Diagnostic)}
+
+
+def _diag_from(doc: dict[str, Any]) -> Diagnostic:
+    kw = {f.name: doc[f.name] for f in fields(Diagnostic)}
+    kw["severity"] = Severity(kw["severity"])
+    for name in ("message", "file", "code", "base"):
+        if not isinstance(kw[name], str):
+            raise TypeError(name)
+    for name in ("line", "col"):
+        if not isinstance(kw[name], int):
+            raise TypeError(name)
+    if kw["pointer"] is not None and not isinstance(kw["pointer"], str):
+        raise TypeError("pointer")
+    return Diagnostic(**kw)
+
+
+def rendered_payload(done: dict[str, GenNotes], files: dict[str, str]) -> dict[str, Any]:
+    return {
+        "gens": {
+            name: {
+                "warnings": [_diag_json(w) for w in g.notes],
+                "functions": g.functions,
+                "top": g.top,
+                "predicates": g.predicates,
+            }
+            for name, g in done.items()
+        },
+        "files": files,
+    }
+
+
+def rendered_from_cache(cache: Cache, key: str, names: list[str]) -> Rendered | None:
+    """The cached rendering for `key`, checked field by field; None (render again) otherwise."""
+    doc = cache.get("render", "package", key)
+    if doc is None:
+        return None
+    try:
+        gens = {}
+        for name in names:
+            g = doc["gens"][name]
+            nf, nt, proof = g["functions"], g["top"], g["predicates"]
+            if not (isinstance(nf, int) and isinstance(nt, int) and isinstance(proof, str)):
+                raise TypeError("counts")
+            gens[name] = GenNotes([_diag_from(w) for w in g["warnings"]], nf, nt, proof)
+        files = doc["files"]
+        if not (
+            isinstance(files, dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())
+        ):
+            raise TypeError("files")
+        if len(doc["gens"]) != len(names):
+            raise ValueError("generations")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        cache._warn(
+            f"ignored cache entry (not a rendered package: {type(exc).__name__}); rebuilt it",
+            cache.path("render", "package", key),
+        )
+        return None
+    return Rendered(gens, files)

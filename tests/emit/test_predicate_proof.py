@@ -1,0 +1,139 @@
+"""The predicate proof (checks/predicates.py): `generate` holds the scalar and the batch
+translation of every top-level validator, and validate()'s dispatch, to the drop's own C. A
+translator bug injected here (one comparison operator of one back end) is caught: the validator
+ships on the C path with a located warning naming the first word that disagreed (an error under
+--strict), and the generated package answers as the C does on that word."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tpbgen import driver
+from tpbgen.cli import main
+from tpbgen.translate.lir import Compare
+from tpbgen.translate.to_numpy import NpEmitter
+from tpbgen.translate.to_python import PyEmitter
+
+HEADER = """\
+/*
+ * toy
+ * ISA header for NC-v9.
+ */
+#include <stdint.h>
+#include <stdbool.h>
+typedef enum NEURON_ISA_TPB_OPCODE { NEURON_ISA_TPB_OPCODE_A = 1, NEURON_ISA_TPB_OPCODE_B = 2, }
+    __attribute__((__packed__)) NEURON_ISA_TPB_OPCODE;
+typedef struct NEURON_ISA_TPB_TOY_STRUCT {
+    NEURON_ISA_TPB_OPCODE opcode; uint8_t a; uint16_t b; uint8_t rest[60];
+} NEURON_ISA_TPB_TOY_STRUCT;
+typedef union NEURON_ISA_TPB_INST_UNION {
+    NEURON_ISA_TPB_TOY_STRUCT toy; uint8_t raw[64];
+} NEURON_ISA_TPB_INST_UNION;
+static inline bool is_valid_toy(NEURON_ISA_TPB_INST_UNION i) {
+    return i.toy.opcode == NEURON_ISA_TPB_OPCODE_A && i.toy.a < 7 && i.toy.b != 3;
+}
+"""
+MAPPING = (
+    '{"struct2opcode": {"NEURON_ISA_TPB_TOY_STRUCT": ["NEURON_ISA_TPB_OPCODE_A"]},'
+    ' "struct2pseudo_opcode": {}}'
+)
+WARNING = re.compile(
+    r"aws_neuron_isa_tpb_common\.h:(\d+):\d+: warning \[predicate-proof\]: is_valid_toy: the "
+    r"(scalar|batch) translation disagrees with the C on word ([0-9a-f]{128}) \(the C says (True|False)"
+)
+
+
+@pytest.fixture
+def drop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    tpb = tmp_path / "drop" / "neuron_toy_arch_isa" / "tpb"
+    tpb.mkdir(parents=True)
+    (tpb / "aws_neuron_isa_tpb_common.h").write_text(HEADER)
+    (tpb / "instruction_mapping.json").write_text(MAPPING)
+    monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "drop"
+
+
+def generate(
+    capsys: pytest.CaptureFixture[str], drop: Path, out: Path, *argv: str
+) -> tuple[int, str, str]:
+    code = main(["generate", "--headers", str(drop), "--out", str(out), *argv])
+    o, e = capsys.readouterr()
+    assert "Traceback" not in e
+    return code, o, e
+
+
+def lt_as_le(emitter: type) -> object:
+    """The back end's comparisons with `<` written as `<=`: an off-by-one translator bug."""
+    real = emitter.expr_Compare
+
+    def buggy(self: object, e: Compare) -> str:
+        text: str = real(self, e)
+        return text.replace(" < ", " <= ") if e.op == "<" else text
+
+    return buggy
+
+
+def test_a_sound_translation_is_held_to_the_c(
+    cc: str, drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = generate(capsys, drop, tmp_path / "out")
+    assert code == 0, err
+    held = re.search(r"predicates held to \S+ on (\d+) words \(1 validators\)\n", out)
+    assert held and int(held.group(1)) >= 10_000, out
+    assert "predicate-proof" not in err and "decided in C" not in out
+
+
+@pytest.mark.parametrize("emitter", [PyEmitter, NpEmitter], ids=["scalar", "batch"])
+def test_an_injected_translator_bug_is_caught_and_not_shipped(
+    cc: str,
+    emitter: type,
+    drop: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(emitter, "expr_Compare", lt_as_le(emitter))
+    out = tmp_path / "out"
+    code, summary, err = generate(capsys, drop, out)
+    assert code == 0, err
+    m = WARNING.search(err)
+    assert m, err
+    line, backend, word, c_says = m.groups()
+    assert HEADER.splitlines()[int(line) - 1].startswith("static inline bool is_valid_toy")
+    assert backend == ("scalar" if emitter is PyEmitter else "batch")
+    w = bytes.fromhex(word)
+    assert w[0] == 1 and w[1] == 7 and c_says == "False"  # a == 7: `a < 7` fails, `a <= 7` holds
+    assert "1 disagree, decided in C: is_valid_toy" in summary
+    # the package decides is_valid_toy with the C: validate(), explain(), validate_batch() say False
+    probe = (
+        "import sys, numpy as np; sys.path.insert(0, sys.argv[1]); import tpb_isa.toy as m\n"
+        "from tpb_isa.toy import batch\n"
+        "w = bytes.fromhex(sys.argv[2]); W = np.frombuffer(w, dtype=np.uint8).reshape(1, 64)\n"
+        "print(m.validate(w), bool(m.explain(w)), batch.validate_batch(W, backend='numpy')[0],"
+        " m.validate(bytes([1, 6]) + bytes(62)))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe, str(out), word], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False", "True", "False", "True"]
+    # --strict: a validator whose translation is wrong is an error, and nothing is written
+    code, _, err = generate(capsys, drop, tmp_path / "strict", "--strict")
+    assert code == 1 and "error [predicate-proof]" in err
+    assert not (tmp_path / "strict").exists()
+
+
+def test_without_a_compiler_the_summary_says_the_proof_did_not_run(
+    drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(driver, "compiler", lambda: None)
+    code, out, err = generate(capsys, drop, tmp_path / "out")
+    assert code == 0, err
+    assert "predicates not proven: no C compiler on PATH" in out
+    code, out, _ = generate(capsys, drop, tmp_path / "b", "--no-verify-cc")
+    assert code == 0 and "predicates not proven: --no-verify-cc" in out
