@@ -4,6 +4,9 @@
                              [--no-addresses] [--no-show-encoding] [--text-only] [--compact]
     python -m tpb_isa asm FILE.s -o FILE.bin [--gen G]
     python -m tpb_isa explain HEX [--gen G]
+    python -m tpb_isa cover STIM.bin [--gen G] [--html OUT.html]
+    python -m tpb_isa run PROG [--gen G] [--init STATE.npz] [--trace OUT.jsonl]
+    python -m tpb_isa trace-diff A.jsonl B.jsonl
     python -m tpb_isa --version
 
 `disasm` reads raw binary or hex text (whitespace, newlines and a `0x` per word allowed; `-` is
@@ -166,6 +169,72 @@ def explain(args: argparse.Namespace, package: ModuleType, out: TextIO, err: Tex
     return OK if not why else FINDINGS
 
 
+def cover(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    """Predicate coverage of a stimulus file (see coverage.py): the text report, and
+    `--html FILE` the HTML page."""
+    m = _generation(package, args.gen)
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as e:
+        raise InputError(f"{args.file}: {e.strerror or e}") from None
+    report = m.coverage(read_words(data, args.file))
+    out.write(report.text())
+    if args.html:
+        try:
+            Path(args.html).write_text(report.html(), encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"{args.html}: {e.strerror or e}") from None
+    return OK
+
+
+def run(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    """Run a program on a fresh machine (or the state of `--init STATE.npz`: arrays `sbuf`,
+    `psum`, `registers`, each optional), tracing each instruction to `--trace`."""
+    m = _generation(package, args.gen)
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as e:
+        raise InputError(f"{args.file}: {e.strerror or e}") from None
+    words = read_words(data, args.file)
+    ex = m.Executor(trace=args.trace, trace_bytes=args.trace_bytes) if args.trace else m.Executor()
+    if args.init:
+        try:
+            with np.load(args.init) as state:
+                for name in ("sbuf", "psum", "registers"):
+                    if name in state:
+                        target = getattr(ex, name)
+                        if state[name].shape != target.shape:
+                            raise InputError(
+                                f"{args.init}: {name} has shape {state[name].shape}, "
+                                f"the machine's is {target.shape}"
+                            )
+                        target[:] = state[name]
+        except (OSError, ValueError) as e:
+            raise InputError(f"{args.init}: {e}") from None
+    try:
+        n = ex.run_program(words)
+    except Exception as e:  # an executor error names the instruction
+        err.write(f"error: {args.file}: {e}\n")
+        return FINDINGS
+    finally:
+        if ex._trace is not None:
+            ex._trace.close()
+    err.write(f"run: {n} instructions executed\n")
+    return OK
+
+
+def trace_diff(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
+    """The first divergence of two traces, by instruction and field; exit 1 when they differ."""
+    from .trace import diff
+
+    try:
+        why = diff(args.a, args.b)
+    except (OSError, ValueError) as e:
+        raise InputError(str(e)) from None
+    out.write((why or "the traces agree") + "\n")
+    return FINDINGS if why else OK
+
+
 def version(package: ModuleType) -> str:
     """What `--version` prints: the package's version, what generated it, the runtime API."""
     api = ".".join(map(str, package.RUNTIME_API))
@@ -210,10 +279,30 @@ def parser(package: ModuleType | None = None) -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="decode, disassemble and explain one word")
     e.add_argument("hex", help="the word as 128 hex digits")
     e.add_argument("--gen", "-g")
+    c = sub.add_parser("cover", help="predicate coverage of a stimulus file")
+    c.add_argument("file", help="raw binary or hex text; - for standard input")
+    c.add_argument("--gen", "-g")
+    c.add_argument("--html", help="also write the report as an HTML page here")
+    r = sub.add_parser("run", help="execute a program, optionally tracing it")
+    r.add_argument("file", help="raw binary or hex text; - for standard input")
+    r.add_argument("--gen", "-g")
+    r.add_argument("--init", help="initial state: an .npz with sbuf, psum, registers")
+    r.add_argument("--trace", help="write a JSON Lines trace (tpb-isa-trace/1) here")
+    r.add_argument("--trace-bytes", choices=("bytes", "hash"), default="bytes")
+    t = sub.add_parser("trace-diff", help="the first divergence of two traces")
+    t.add_argument("a")
+    t.add_argument("b")
     return p
 
 
-COMMANDS = {"disasm": disasm, "asm": asm, "explain": explain}
+COMMANDS = {
+    "disasm": disasm,
+    "asm": asm,
+    "explain": explain,
+    "cover": cover,
+    "run": run,
+    "trace-diff": trace_diff,
+}
 
 
 def main(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import constants, enums, structs
 from .batch import decode_batch, explain_batch, validate_batch
+from .bench import compat, coverage, info, info_batch, random_words
 from .decode import (
     AsmError,
     OpcodeStatus,
@@ -33,7 +34,9 @@ __all__ = [
     "OpcodeStatus",
     "UntranslatedPredicate",
     "asm",
+    "compat",
     "constants",
+    "coverage",
     "decode",
     "decode_batch",
     "disasm",
@@ -41,8 +44,11 @@ __all__ = [
     "explain",
     "explain_batch",
     "from_dict",
+    "info",
+    "info_batch",
     "opcode_decodable",
     "opcode_status",
+    "random_words",
     "structs",
     "to_dict",
     "validate",

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._runtime import check_api, vector
+from .._runtime.chains import Chain
 from .._runtime.vector import BatchDecode as BatchDecode
 from .decode import OPCODE_STRUCT
 from .validators import C_VALIDATORS, TOP_LEVEL, explain, validate
@@ -2614,6 +2615,1625 @@ def _v_is_valid_tensor_reduce(i_W: Any, i_o: Any) -> Any:
     )
 
 
+@_memo
+def _v_is_valid_tensor_scalar_op__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_scalar_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term7(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(7)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term8(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(26)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term9(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(27)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term10(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) != np.int32(7)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term11(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) != np.int32(26)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term12(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) != np.int32(27)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term13(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37))))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_not(_v_tensor_scalar_arith(i_W, i_o)),
+        np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37))),  # s3d3_ts.op0, s3d3_ts.op1
+        _all_of(
+        _byte(i_W, i_o + 36) == np.int32(29),  # s3d3_ts.op0
+        _byte(i_W, i_o + 37) == np.int32(0),  # s3d3_ts.op1
+        _colv(i_W, i_o + 40, '<u4') == np.uint32(0),  # s3d3_ts.imm0.imm_bitvec_uint32
+        _byte(i_W, i_o + 35) == np.int32(0),  # s3d3_ts.imm0_src
+        _colv(i_W, i_o + 44, '<u4') == np.uint32(0),  # s3d3_ts.imm1.imm_bitvec_uint32
+        _byte(i_W, i_o + 39) == np.int32(0),  # s3d3_ts.imm1_src
+    ),  # s3d3_ts.op0, s3d3_ts.op1, s3d3_ts.imm0.imm_bitvec_uint32, s3d3_ts.imm0_src, s3d3_ts.imm1.imm_bitvec_uint32, s3d3_ts.imm1_src
+        np.logical_and(np.logical_or(_v_is_valid_int_aluop_dve(_byte(i_W, i_o + 36)), _byte(i_W, i_o + 36) == np.int32(0)), np.logical_or(_v_is_valid_int_aluop_dve(_byte(i_W, i_o + 37)), _byte(i_W, i_o + 37) == np.int32(0))),  # s3d3_ts.op0, s3d3_ts.op1
+    )
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term15(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 36) != np.int32(0), _byte(i_W, i_o + 37) == np.int32(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_valid_types(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term17(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),  # s3d3_ts.imm0_src
+    )
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term18(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),  # s3d3_ts.imm1_src
+    )
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_shift_chk(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_dst_size_limit_m3d(i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m3d(i_W, i_o + 16, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_reverse_chk(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term25(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 13) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term26(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term27(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 15) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term28(i_W: Any, i_o: Any) -> Any:
+    return _v_s3d3_transpose_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term29(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term30(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term31(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term32(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term33(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_accum_cmd_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term34(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range_with_tile(_byte(i_W, i_o + 34), np.uint32(128), _byte(i_W, i_o + 3))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term35(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term36(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term37(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term38(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term39(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src3d(i_W, i_o + 16)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term40(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src3d_dst3d(i_W, i_o + 16, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_scalar_ptr_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term7(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(7)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term8(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(26)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term9(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(27)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term10(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) != np.int32(7)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term11(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) != np.int32(26)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term12(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) != np.int32(27)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term13(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o)), np.logical_and(_v_is_bitvec_op(_byte(i_W, i_o + 36)), _v_is_bitvec_op(_byte(i_W, i_o + 37))))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_not(_v_tensor_scalar_arith(i_W, i_o)),
+        np.logical_and(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_general_arith_op(_byte(i_W, i_o + 37))),  # s3d3_ts.op0, s3d3_ts.op1
+        _all_of(
+        _byte(i_W, i_o + 36) == np.int32(29),  # s3d3_ts.op0
+        _byte(i_W, i_o + 37) == np.int32(0),  # s3d3_ts.op1
+        _colv(i_W, i_o + 40, '<u4') == np.uint32(0),  # s3d3_ts.imm0.imm_bitvec_uint32
+        _byte(i_W, i_o + 35) == np.int32(0),  # s3d3_ts.imm0_src
+        _colv(i_W, i_o + 44, '<u4') == np.uint32(0),  # s3d3_ts.imm1.imm_bitvec_uint32
+        _byte(i_W, i_o + 39) == np.int32(0),  # s3d3_ts.imm1_src
+    ),  # s3d3_ts.op0, s3d3_ts.op1, s3d3_ts.imm0.imm_bitvec_uint32, s3d3_ts.imm0_src, s3d3_ts.imm1.imm_bitvec_uint32, s3d3_ts.imm1_src
+        np.logical_and(np.logical_or(_v_is_valid_int_aluop_dve(_byte(i_W, i_o + 36)), _byte(i_W, i_o + 36) == np.int32(0)), np.logical_or(_v_is_valid_int_aluop_dve(_byte(i_W, i_o + 37)), _byte(i_W, i_o + 37) == np.int32(0))),  # s3d3_ts.op0, s3d3_ts.op1
+    )
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term15(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 36) != np.int32(0), _byte(i_W, i_o + 37) == np.int32(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_valid_types(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term19(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term20(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_shift_chk(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_dst_size_limit_m3d(i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m3d(i_W, i_o + 16, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_reverse_chk(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term27(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 13) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term28(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term29(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 15) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term30(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_accum_cmd_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term31(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term32(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_cache_reduce_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_cache_reduce_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_dst_size_limit_m3d(i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m3d(i_W, i_o + 16, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term16(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 38) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term17(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 13) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term18(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term19(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 15) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range_with_tile(_byte(i_W, i_o + 34), np.uint32(128), _byte(i_W, i_o + 3))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term27(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term28(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term29(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_cache_cumulative_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_cache_reduce_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_cache_reduce_valid_types(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_cache_reduce_immediates_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_dst_size_limit_m3d(i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m3d(i_W, i_o + 16, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term16(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 38) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term17(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 13) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term18(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term19(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 15) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range_with_tile(_byte(i_W, i_o + 34), np.uint32(128), _byte(i_W, i_o + 3))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term27(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term28(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term29(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_exponential__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_exponential__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_exponential__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_exponential__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_exponential__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_exponential_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_exponential__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_exponential__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_exponential__term7(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)),  # s3d3_ts.imm0_src
+        np.logical_and(_byte(i_W, i_o + 35) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 40)),  # s3d3_ts.imm0_src
+    )
+
+
+@_memo
+def _v_is_valid_exponential__term8(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(0), _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(1), _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)),  # s3d3_ts.imm1_src
+        np.logical_and(_byte(i_W, i_o + 39) == np.int32(2), _v_is_valid_imm_reg(i_W, i_o + 44)),  # s3d3_ts.imm1_src
+    )
+
+
+@_memo
+def _v_is_valid_exponential__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_exponential_accum_cmd(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_exponential__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_exponential_num_elements(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_exponential__term11(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_exponential__term12(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_exponential__term13(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 38) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_exponential__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_s3d3_ts_exponential_unused_fields(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_exponential__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_exponential__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_exponential__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_dst_size_limit_m3d(i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_exponential__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m3d(i_W, i_o + 16, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_exponential__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range_with_tile(_byte(i_W, i_o + 34), np.uint32(128), _byte(i_W, i_o + 3))
+
+
+@_memo
+def _v_is_valid_exponential__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m3d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_exponential__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m3d_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_exponential__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_exponential__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_mem3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_exponential__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src3d(i_W, i_o + 16)
+
+
+@_memo
+def _v_is_valid_exponential__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src3d_dst3d(i_W, i_o + 16, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_src_slices_tsm_singular(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_alu_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term7(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(7)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term8(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(26)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term9(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(27)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term10(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36)))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term11(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_scalar_ptr_multi_arith(i_W, i_o)), _v_is_general_arith_op(_byte(i_W, i_o + 36)))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_ptr_multi_valid_types(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_scalar_ptr_multi_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term15(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(3))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tsm_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_tsm_subdim(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range_with_tile(_byte(i_W, i_o + 34), np.uint32(128), _byte(i_W, i_o + 3))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tsm_immediates_load_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tsm_immediates_load_src_element_cnt(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term6(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 44, '<f4') == np.float32(0.0)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term7(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 48) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term8(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 28, '<f4') == np.float32(0.0)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_tsm_immld_dtypes(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 16, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_s2_bn_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term0(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_is_valid_tensor_tensor(i_W, i_o),
+        _v_is_valid_batchnorm_backprop(i_W, i_o),
+        _v_is_valid_copy_cast_predicated(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_scalar_tensor_tensor_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_scalar_tensor_tensor_dtypes(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_src_dst_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_imm0_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_scalar_tensor_tensor_op(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_s2s2d2_stt_immediate(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_s2s2d2_stt_accum_cmd(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term27(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_quadrant_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term28(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term29(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 45) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term30(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 46) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term31(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 47) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_tensor_scan_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_imm0_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_s2s2d2_stt_immediate(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_accum_cmd(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term27(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 45) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term28(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 46) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term29(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 47) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_tensor_int_wide_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 14))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_tt_int_wide_op(_byte(i_W, i_o + 14))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_int_wide_op_dtype_constraints(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term12(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_indirect_pattern(i_W, i_o + 16))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term13(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_indirect_pattern(i_W, i_o + 28))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term14(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_indirect_pattern(i_W, i_o + 40))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term15(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_indirect_pattern(i_W, i_o + 52))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m2d_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m2d_active_channels(i_W, i_o + 28, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m2d_active_channels(i_W, i_o + 40, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m2d_active_channels(i_W, i_o + 52, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_mem2d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(0), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_mem2d_valid(i_W, i_o + 28, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(0), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_mem2d_valid(i_W, i_o + 40, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(0), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_mem2d_valid(i_W, i_o + 52, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(0), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m2d(i_W, i_o + 16, i_W, i_o + 28)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m2d(i_W, i_o + 16, i_W, i_o + 40)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m2d(i_W, i_o + 16, i_W, i_o + 52)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_int_wide__term27(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range_with_tile(_byte(i_W, i_o + 15), np.uint32(128), _byte(i_W, i_o + 3))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_reduce_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range_with_tile(_byte(i_W, i_o + 34), np.uint32(128), _byte(i_W, i_o + 3))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype_64(_byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype_64(_byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_reduce_valid_alu_op(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_reduce_valid_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_reduce_negated(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_tensor_reduce_op_dim(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_reduce_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_reduce_transpose_check(i_W, i_o)
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -2633,6 +4253,398 @@ _BATCH = vector.BatchValidators(
     C_VALIDATORS,
     validate,
 )
+# Each top-level validator's chain for the test-bench toolkit (stimulus, coverage): its terms
+# (the operands of its `&&`, by C text) as batch functions, and the integer constants the
+# predicates it reaches name.
+CHAINS: dict[str, Chain] = {
+    'is_valid_tensor_scalar_op': Chain(
+        'is_valid_tensor_scalar_op',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_scalar_op__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_scalar_op__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_scalar_op__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_scalar_op__term3),
+            ('has_tensor_scalar_opcode(i)', _v_is_valid_tensor_scalar_op__term4),
+            ('tensor_scalar_valid_ops(i) > is_valid_enum_alu_op(op0)', _v_is_valid_tensor_scalar_op__term5),
+            ('tensor_scalar_valid_ops(i) > is_valid_enum_alu_op(op1)', _v_is_valid_tensor_scalar_op__term6),
+            ('tensor_scalar_valid_ops(i) > op0 != NEURON_ISA_TPB_ALU_OP_DIVIDE', _v_is_valid_tensor_scalar_op__term7),
+            ('tensor_scalar_valid_ops(i) > op0 != NEURON_ISA_TPB_ALU_OP_POW', _v_is_valid_tensor_scalar_op__term8),
+            ('tensor_scalar_valid_ops(i) > op0 != NEURON_ISA_TPB_ALU_OP_MOD', _v_is_valid_tensor_scalar_op__term9),
+            ('tensor_scalar_valid_ops(i) > op1 != NEURON_ISA_TPB_ALU_OP_DIVIDE', _v_is_valid_tensor_scalar_op__term10),
+            ('tensor_scalar_valid_ops(i) > op1 != NEURON_ISA_TPB_ALU_OP_POW', _v_is_valid_tensor_scalar_op__term11),
+            ('tensor_scalar_valid_ops(i) > op1 != NEURON_ISA_TPB_ALU_OP_MOD', _v_is_valid_tensor_scalar_op__term12),
+            ('tensor_scalar_valid_ops(i) > !tensor_scalar_bitvec({...}) || (is_bitvec_op(op0) && is_bitvec_op(op1))', _v_is_valid_tensor_scalar_op__term13),
+            ('tensor_scalar_valid_ops(i) > !tensor_scalar_arith({...}) || (is_general_arith_op(op0) && is_general_arith_op(op1)) || ((op0 == NEURON_ISA_TPB_ALU_OP_RSQRT) && (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS) && (imm0.imm_bitvec_uint32 == 0) && (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) || ((is_valid_int_aluop_dve(op0) || (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)) && (is_valid_int_aluop_dve(op1) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)))', _v_is_valid_tensor_scalar_op__term14),
+            ('tensor_scalar_valid_ops(i) > (op0 != NEURON_ISA_TPB_ALU_OP_BYPASS) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)', _v_is_valid_tensor_scalar_op__term15),
+            ('tensor_scalar_valid_types(i)', _v_is_valid_tensor_scalar_op__term16),
+            ('tensor_scalar_immediates_check(i) > ((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({...}, {...})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({...}, {...})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({...}))', _v_is_valid_tensor_scalar_op__term17),
+            ('tensor_scalar_immediates_check(i) > ((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({...}, {...})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({...}, {...})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({...}))', _v_is_valid_tensor_scalar_op__term18),
+            ('tensor_scalar_shift_chk(i)', _v_is_valid_tensor_scalar_op__term19),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_op__term20),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_op__term21),
+            ('tensor_scalar_tensor_chk(i) > indirect_dst_size_limit_m3d(dst_mem_pattern)', _v_is_valid_tensor_scalar_op__term22),
+            ('tensor_scalar_tensor_chk(i) > same_element_count_m3d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_scalar_op__term23),
+            ('tensor_scalar_reverse_chk(i)', _v_is_valid_tensor_scalar_op__term24),
+            ('s3d3_ts_reserved_zero(i) > reserved0[0] == 0', _v_is_valid_tensor_scalar_op__term25),
+            ('s3d3_ts_reserved_zero(i) > reserved0[1] == 0', _v_is_valid_tensor_scalar_op__term26),
+            ('s3d3_ts_reserved_zero(i) > reserved0[2] == 0', _v_is_valid_tensor_scalar_op__term27),
+            ('s3d3_transpose_check(i)', _v_is_valid_tensor_scalar_op__term28),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_scalar_op__term29),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_scalar_op__term30),
+            ('is_valid_aluop(op0)', _v_is_valid_tensor_scalar_op__term31),
+            ('is_valid_aluop(op1)', _v_is_valid_tensor_scalar_op__term32),
+            ('has_zero_accum_cmd_field(i)', _v_is_valid_tensor_scalar_op__term33),
+            ('has_valid_active_channel_range_with_tile(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS, header.inst_flags)', _v_is_valid_tensor_scalar_op__term34),
+            ('check_m3d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_tensor_scalar_op__term35),
+            ('check_m3d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_tensor_scalar_op__term36),
+            ('mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_op__term37),
+            ('mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_op__term38),
+            ('indirect_quadrant_check_src3d(src_mem_pattern)', _v_is_valid_tensor_scalar_op__term39),
+            ('indirect_quadrant_check_src3d_dst3d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_scalar_op__term40),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 48, 64, 67, 68, 83, 84, 96, 128, 147, 154, 160, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 230, 248, 32768, 1048576, 33554432, 134217728, 536870911, 4294901760, 4294967040),
+    ),
+    'is_valid_tensor_scalar_ptr_op': Chain(
+        'is_valid_tensor_scalar_ptr_op',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_scalar_ptr_op__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_scalar_ptr_op__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_scalar_ptr_op__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_scalar_ptr_op__term3),
+            ('has_tensor_scalar_ptr_opcode(i)', _v_is_valid_tensor_scalar_ptr_op__term4),
+            ('tensor_scalar_valid_ops(i) > is_valid_enum_alu_op(op0)', _v_is_valid_tensor_scalar_ptr_op__term5),
+            ('tensor_scalar_valid_ops(i) > is_valid_enum_alu_op(op1)', _v_is_valid_tensor_scalar_ptr_op__term6),
+            ('tensor_scalar_valid_ops(i) > op0 != NEURON_ISA_TPB_ALU_OP_DIVIDE', _v_is_valid_tensor_scalar_ptr_op__term7),
+            ('tensor_scalar_valid_ops(i) > op0 != NEURON_ISA_TPB_ALU_OP_POW', _v_is_valid_tensor_scalar_ptr_op__term8),
+            ('tensor_scalar_valid_ops(i) > op0 != NEURON_ISA_TPB_ALU_OP_MOD', _v_is_valid_tensor_scalar_ptr_op__term9),
+            ('tensor_scalar_valid_ops(i) > op1 != NEURON_ISA_TPB_ALU_OP_DIVIDE', _v_is_valid_tensor_scalar_ptr_op__term10),
+            ('tensor_scalar_valid_ops(i) > op1 != NEURON_ISA_TPB_ALU_OP_POW', _v_is_valid_tensor_scalar_ptr_op__term11),
+            ('tensor_scalar_valid_ops(i) > op1 != NEURON_ISA_TPB_ALU_OP_MOD', _v_is_valid_tensor_scalar_ptr_op__term12),
+            ('tensor_scalar_valid_ops(i) > !tensor_scalar_bitvec({...}) || (is_bitvec_op(op0) && is_bitvec_op(op1))', _v_is_valid_tensor_scalar_ptr_op__term13),
+            ('tensor_scalar_valid_ops(i) > !tensor_scalar_arith({...}) || (is_general_arith_op(op0) && is_general_arith_op(op1)) || ((op0 == NEURON_ISA_TPB_ALU_OP_RSQRT) && (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS) && (imm0.imm_bitvec_uint32 == 0) && (imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE)) || ((is_valid_int_aluop_dve(op0) || (op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)) && (is_valid_int_aluop_dve(op1) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)))', _v_is_valid_tensor_scalar_ptr_op__term14),
+            ('tensor_scalar_valid_ops(i) > (op0 != NEURON_ISA_TPB_ALU_OP_BYPASS) || (op1 == NEURON_ISA_TPB_ALU_OP_BYPASS)', _v_is_valid_tensor_scalar_ptr_op__term15),
+            ('tensor_scalar_valid_types(i)', _v_is_valid_tensor_scalar_ptr_op__term16),
+            ('tensor_scalar_ptr_immediates(i) > ts_ptr_imm_chk(i, imm0)', _v_is_valid_tensor_scalar_ptr_op__term17),
+            ('tensor_scalar_ptr_immediates(i) > ts_ptr_imm_chk(i, imm1)', _v_is_valid_tensor_scalar_ptr_op__term18),
+            ('tensor_scalar_ptr_imm_src(i) > imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_tensor_scalar_ptr_op__term19),
+            ('tensor_scalar_ptr_imm_src(i) > imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_tensor_scalar_ptr_op__term20),
+            ('tensor_scalar_shift_chk(i)', _v_is_valid_tensor_scalar_ptr_op__term21),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_ptr_op__term22),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_ptr_op__term23),
+            ('tensor_scalar_tensor_chk(i) > indirect_dst_size_limit_m3d(dst_mem_pattern)', _v_is_valid_tensor_scalar_ptr_op__term24),
+            ('tensor_scalar_tensor_chk(i) > same_element_count_m3d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_scalar_ptr_op__term25),
+            ('tensor_scalar_reverse_chk(i)', _v_is_valid_tensor_scalar_ptr_op__term26),
+            ('s3d3_ts_reserved_zero(i) > reserved0[0] == 0', _v_is_valid_tensor_scalar_ptr_op__term27),
+            ('s3d3_ts_reserved_zero(i) > reserved0[1] == 0', _v_is_valid_tensor_scalar_ptr_op__term28),
+            ('s3d3_ts_reserved_zero(i) > reserved0[2] == 0', _v_is_valid_tensor_scalar_ptr_op__term29),
+            ('has_zero_accum_cmd_field(i)', _v_is_valid_tensor_scalar_ptr_op__term30),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_scalar_ptr_op__term31),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_scalar_ptr_op__term32),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 48, 64, 67, 68, 83, 84, 128, 147, 154, 160, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 230, 248, 32768, 1048576, 33554432, 134217728, 536870911),
+    ),
+    'is_valid_tensor_scalar_cache_reduce': Chain(
+        'is_valid_tensor_scalar_cache_reduce',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_scalar_cache_reduce__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_scalar_cache_reduce__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_scalar_cache_reduce__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_scalar_cache_reduce__term3),
+            ('has_tensor_cache_reduce_opcode(i)', _v_is_valid_tensor_scalar_cache_reduce__term4),
+            ('tensor_scalar_cache_reduce_valid_ops(i) > is_valid_enum_alu_op(op0)', _v_is_valid_tensor_scalar_cache_reduce__term5),
+            ('tensor_scalar_cache_reduce_valid_ops(i) > is_valid_enum_alu_op(op1)', _v_is_valid_tensor_scalar_cache_reduce__term6),
+            ('tensor_scalar_cache_reduce_valid_ops(i) > is_general_arith_op(op0)', _v_is_valid_tensor_scalar_cache_reduce__term7),
+            ('tensor_scalar_cache_reduce_valid_ops(i) > is_valid_cache_reduce_op(op1)', _v_is_valid_tensor_scalar_cache_reduce__term8),
+            ('tensor_scalar_cache_reduce_valid_types(i)', _v_is_valid_tensor_scalar_cache_reduce__term9),
+            ('tensor_scalar_cache_reduce_immediates_check(i)', _v_is_valid_tensor_scalar_cache_reduce__term10),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_reduce__term11),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_reduce__term12),
+            ('tensor_scalar_tensor_chk(i) > indirect_dst_size_limit_m3d(dst_mem_pattern)', _v_is_valid_tensor_scalar_cache_reduce__term13),
+            ('tensor_scalar_tensor_chk(i) > same_element_count_m3d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_scalar_cache_reduce__term14),
+            ('tensor_scalar_cache_reduce_reverse_chk(i) > is_valid_enum_tens_scalar_rev_ops(reverse_operands)', _v_is_valid_tensor_scalar_cache_reduce__term15),
+            ('tensor_scalar_cache_reduce_reverse_chk(i) > reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE', _v_is_valid_tensor_scalar_cache_reduce__term16),
+            ('s3d3_ts_reserved_zero(i) > reserved0[0] == 0', _v_is_valid_tensor_scalar_cache_reduce__term17),
+            ('s3d3_ts_reserved_zero(i) > reserved0[1] == 0', _v_is_valid_tensor_scalar_cache_reduce__term18),
+            ('s3d3_ts_reserved_zero(i) > reserved0[2] == 0', _v_is_valid_tensor_scalar_cache_reduce__term19),
+            ('has_valid_tensor_scalar_cache_reduce_accum_cmd(i)', _v_is_valid_tensor_scalar_cache_reduce__term20),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_scalar_cache_reduce__term21),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_scalar_cache_reduce__term22),
+            ('is_valid_aluop(op0)', _v_is_valid_tensor_scalar_cache_reduce__term23),
+            ('is_valid_aluop(op1)', _v_is_valid_tensor_scalar_cache_reduce__term24),
+            ('has_valid_active_channel_range_with_tile(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS, header.inst_flags)', _v_is_valid_tensor_scalar_cache_reduce__term25),
+            ('check_m3d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_tensor_scalar_cache_reduce__term26),
+            ('check_m3d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_tensor_scalar_cache_reduce__term27),
+            ('mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_reduce__term28),
+            ('mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_reduce__term29),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 35, 48, 64, 67, 68, 83, 84, 128, 147, 154, 160, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 230, 248, 32768, 1048576, 33554432, 134217728, 536870911, 4294901760, 4294967040),
+    ),
+    'is_valid_tensor_scalar_cache_cumulative': Chain(
+        'is_valid_tensor_scalar_cache_cumulative',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_scalar_cache_cumulative__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_scalar_cache_cumulative__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_scalar_cache_cumulative__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_scalar_cache_cumulative__term3),
+            ('has_tensor_cache_cumulative_opcode(i)', _v_is_valid_tensor_scalar_cache_cumulative__term4),
+            ('tensor_scalar_cache_reduce_valid_ops(i) > is_valid_enum_alu_op(op0)', _v_is_valid_tensor_scalar_cache_cumulative__term5),
+            ('tensor_scalar_cache_reduce_valid_ops(i) > is_valid_enum_alu_op(op1)', _v_is_valid_tensor_scalar_cache_cumulative__term6),
+            ('tensor_scalar_cache_reduce_valid_ops(i) > is_general_arith_op(op0)', _v_is_valid_tensor_scalar_cache_cumulative__term7),
+            ('tensor_scalar_cache_reduce_valid_ops(i) > is_valid_cache_reduce_op(op1)', _v_is_valid_tensor_scalar_cache_cumulative__term8),
+            ('tensor_scalar_cache_reduce_valid_types(i)', _v_is_valid_tensor_scalar_cache_cumulative__term9),
+            ('tensor_scalar_cache_reduce_immediates_check(i)', _v_is_valid_tensor_scalar_cache_cumulative__term10),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_cumulative__term11),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_cumulative__term12),
+            ('tensor_scalar_tensor_chk(i) > indirect_dst_size_limit_m3d(dst_mem_pattern)', _v_is_valid_tensor_scalar_cache_cumulative__term13),
+            ('tensor_scalar_tensor_chk(i) > same_element_count_m3d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_scalar_cache_cumulative__term14),
+            ('tensor_scalar_cache_reduce_reverse_chk(i) > is_valid_enum_tens_scalar_rev_ops(reverse_operands)', _v_is_valid_tensor_scalar_cache_cumulative__term15),
+            ('tensor_scalar_cache_reduce_reverse_chk(i) > reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE', _v_is_valid_tensor_scalar_cache_cumulative__term16),
+            ('s3d3_ts_reserved_zero(i) > reserved0[0] == 0', _v_is_valid_tensor_scalar_cache_cumulative__term17),
+            ('s3d3_ts_reserved_zero(i) > reserved0[1] == 0', _v_is_valid_tensor_scalar_cache_cumulative__term18),
+            ('s3d3_ts_reserved_zero(i) > reserved0[2] == 0', _v_is_valid_tensor_scalar_cache_cumulative__term19),
+            ('has_valid_tensor_scalar_cache_reduce_accum_cmd(i)', _v_is_valid_tensor_scalar_cache_cumulative__term20),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_scalar_cache_cumulative__term21),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_scalar_cache_cumulative__term22),
+            ('is_valid_aluop(op0)', _v_is_valid_tensor_scalar_cache_cumulative__term23),
+            ('is_valid_aluop(op1)', _v_is_valid_tensor_scalar_cache_cumulative__term24),
+            ('has_valid_active_channel_range_with_tile(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS, header.inst_flags)', _v_is_valid_tensor_scalar_cache_cumulative__term25),
+            ('check_m3d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_tensor_scalar_cache_cumulative__term26),
+            ('check_m3d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_tensor_scalar_cache_cumulative__term27),
+            ('mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_cumulative__term28),
+            ('mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_cumulative__term29),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 35, 48, 64, 67, 68, 83, 84, 128, 147, 154, 160, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 230, 248, 32768, 1048576, 33554432, 134217728, 536870911, 4294901760, 4294967040),
+    ),
+    'is_valid_exponential': Chain(
+        'is_valid_exponential',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_exponential__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_exponential__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_exponential__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_exponential__term3),
+            ('has_exponential_opcode(i)', _v_is_valid_exponential__term4),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_exponential__term5),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_exponential__term6),
+            ('tensor_scalar_immediates_check(i) > ((imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({...}, {...})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({...}, {...})) || ((imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({...}))', _v_is_valid_exponential__term7),
+            ('tensor_scalar_immediates_check(i) > ((imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && ts_imm_chk({...}, {...})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE) && ts_ptr_imm_chk({...}, {...})) || ((imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE) && is_valid_imm_reg({...}))', _v_is_valid_exponential__term8),
+            ('has_valid_exponential_accum_cmd(i)', _v_is_valid_exponential__term9),
+            ('has_valid_exponential_num_elements(i)', _v_is_valid_exponential__term10),
+            ('has_valid_exponential_ops(i) > op0 == NEURON_ISA_TPB_ALU_OP_BYPASS', _v_is_valid_exponential__term11),
+            ('has_valid_exponential_ops(i) > op1 == NEURON_ISA_TPB_ALU_OP_BYPASS', _v_is_valid_exponential__term12),
+            ('has_valid_exponential_ops(i) > reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE', _v_is_valid_exponential__term13),
+            ('s3d3_ts_exponential_unused_fields(i)', _v_is_valid_exponential__term14),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_exponential__term15),
+            ('tensor_scalar_tensor_chk(i) > mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_exponential__term16),
+            ('tensor_scalar_tensor_chk(i) > indirect_dst_size_limit_m3d(dst_mem_pattern)', _v_is_valid_exponential__term17),
+            ('tensor_scalar_tensor_chk(i) > same_element_count_m3d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_exponential__term18),
+            ('has_valid_active_channel_range_with_tile(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS, header.inst_flags)', _v_is_valid_exponential__term19),
+            ('check_m3d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_exponential__term20),
+            ('check_m3d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_exponential__term21),
+            ('mem3d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_exponential__term22),
+            ('mem3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_exponential__term23),
+            ('indirect_quadrant_check_src3d(src_mem_pattern)', _v_is_valid_exponential__term24),
+            ('indirect_quadrant_check_src3d_dst3d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_exponential__term25),
+        ),
+        (0, 1, 2, 3, 4, 7, 8, 9, 10, 11, 12, 16, 18, 19, 20, 21, 22, 24, 32, 48, 64, 67, 68, 83, 84, 128, 147, 154, 160, 192, 230, 248, 32768, 1048576, 33554432, 134217728, 536870911, 4294901760, 4294967040),
+    ),
+    'is_valid_tensor_scalar_ptr_multi': Chain(
+        'is_valid_tensor_scalar_ptr_multi',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_scalar_ptr_multi__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_scalar_ptr_multi__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_scalar_ptr_multi__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_scalar_ptr_multi__term3),
+            ('has_tensor_scalar_ptr_multi_opcode(i)', _v_is_valid_tensor_scalar_ptr_multi__term4),
+            ('has_valid_src_slices_tsm_singular(i)', _v_is_valid_tensor_scalar_ptr_multi__term5),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_valid_ops(i) > is_valid_enum_alu_op(op)', _v_is_valid_tensor_scalar_ptr_multi__term6),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_valid_ops(i) > op != NEURON_ISA_TPB_ALU_OP_DIVIDE', _v_is_valid_tensor_scalar_ptr_multi__term7),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_valid_ops(i) > op != NEURON_ISA_TPB_ALU_OP_POW', _v_is_valid_tensor_scalar_ptr_multi__term8),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_valid_ops(i) > op != NEURON_ISA_TPB_ALU_OP_MOD', _v_is_valid_tensor_scalar_ptr_multi__term9),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_valid_ops(i) > !tensor_scalar_ptr_multi_bitvec({...}) || is_bitvec_op(op)', _v_is_valid_tensor_scalar_ptr_multi__term10),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_valid_ops(i) > !tensor_scalar_ptr_multi_arith({...}) || is_general_arith_op(op)', _v_is_valid_tensor_scalar_ptr_multi__term11),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_valid_types(i)', _v_is_valid_tensor_scalar_ptr_multi__term12),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_reverse_chk(i) > is_valid_enum_tens_scalar_rev_ops(reverse_operands)', _v_is_valid_tensor_scalar_ptr_multi__term13),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_reverse_chk(i) > has_tensor_scalar_ptr_multi_opcode(i)', _v_is_valid_tensor_scalar_ptr_multi__term14),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor_scalar_ptr_multi_reverse_chk(i) > (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE) || (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH)', _v_is_valid_tensor_scalar_ptr_multi__term15),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > s4d4_tsm_reserved_zero(i)', _v_is_valid_tensor_scalar_ptr_multi__term16),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_scalar_ptr_multi__term17),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_scalar_ptr_multi__term18),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > is_valid_aluop(op)', _v_is_valid_tensor_scalar_ptr_multi__term19),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > is_valid_tsm_subdim(i)', _v_is_valid_tensor_scalar_ptr_multi__term20),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > has_valid_active_channel_range_with_tile(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, header.inst_flags)', _v_is_valid_tensor_scalar_ptr_multi__term21),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_tensor_scalar_ptr_multi__term22),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_tensor_scalar_ptr_multi__term23),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_ptr_multi__term24),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > tensor4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_ptr_multi__term25),
+            ('is_valid_tensor_scalar_ptr_multi_common(i) > same_element_count_t4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_scalar_ptr_multi__term26),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 64, 79, 95, 128, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 248, 32768, 1048576, 33554432, 134217728, 536870911),
+    ),
+    'is_valid_tsm_immediates_load': Chain(
+        'is_valid_tsm_immediates_load',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tsm_immediates_load__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tsm_immediates_load__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tsm_immediates_load__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tsm_immediates_load__term3),
+            ('has_tsm_immediates_load_opcode(i)', _v_is_valid_tsm_immediates_load__term4),
+            ('has_tsm_immediates_load_src_element_cnt(i)', _v_is_valid_tsm_immediates_load__term5),
+            ('has_s2_bn_zero_immediates(i) > imm0_ptr.imm_arith_fp32 == 0.0', _v_is_valid_tsm_immediates_load__term6),
+            ('has_s2_bn_zero_immediates(i) > imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_tsm_immediates_load__term7),
+            ('has_s2_bn_zero_immediates(i) > imm1.imm_arith_fp32 == 0.0', _v_is_valid_tsm_immediates_load__term8),
+            ('tsm_immld_dtypes(i)', _v_is_valid_tsm_immediates_load__term9),
+            ('is_valid_dtype(dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tsm_immediates_load__term10),
+            ('check_active_channels(num_active_channels)', _v_is_valid_tsm_immediates_load__term11),
+            ('tensor2d_valid(src_mem_pattern, dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tsm_immediates_load__term12),
+            ('s2_bn_reserved_zero(i)', _v_is_valid_tsm_immediates_load__term13),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 24, 32, 64, 112, 113, 128, 192, 248, 33554432, 134217728, 536870911),
+    ),
+    'is_valid_s3s3d3_tt': Chain(
+        'is_valid_s3s3d3_tt',
+        (
+            ('is_valid_tensor_tensor({...}) || is_valid_batchnorm_backprop({...}) || is_valid_copy_cast_predicated({...})', _v_is_valid_s3s3d3_tt__term0),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 64, 65, 81, 101, 114, 128, 153, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 248, 32768, 1048576, 33554432, 134217728, 536870911),
+    ),
+    'is_valid_scalar_tensor_tensor': Chain(
+        'is_valid_scalar_tensor_tensor',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_scalar_tensor_tensor__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_scalar_tensor_tensor__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_scalar_tensor_tensor__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_scalar_tensor_tensor__term3),
+            ('has_scalar_tensor_tensor_opcode(i)', _v_is_valid_scalar_tensor_tensor__term4),
+            ('is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_scalar_tensor_tensor__term5),
+            ('is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)', _v_is_valid_scalar_tensor_tensor__term6),
+            ('is_valid_dtype(imm0_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_scalar_tensor_tensor__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_scalar_tensor_tensor__term8),
+            ('has_valid_scalar_tensor_tensor_dtypes(i)', _v_is_valid_scalar_tensor_tensor__term9),
+            ('s2s2d2_stt_src_dst_dtype(i)', _v_is_valid_scalar_tensor_tensor__term10),
+            ('s2s2d2_stt_imm0_dtype(i)', _v_is_valid_scalar_tensor_tensor__term11),
+            ('is_valid_aluop(op0)', _v_is_valid_scalar_tensor_tensor__term12),
+            ('is_valid_aluop(op1)', _v_is_valid_scalar_tensor_tensor__term13),
+            ('has_valid_scalar_tensor_tensor_op(i)', _v_is_valid_scalar_tensor_tensor__term14),
+            ('has_valid_s2s2d2_stt_immediate(i)', _v_is_valid_scalar_tensor_tensor__term15),
+            ('has_valid_s2s2d2_stt_accum_cmd(i)', _v_is_valid_scalar_tensor_tensor__term16),
+            ('start_addr_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_scalar_tensor_tensor__term17),
+            ('start_addr_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_scalar_tensor_tensor__term18),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_scalar_tensor_tensor__term19),
+            ('tensor2d_valid(src0_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_scalar_tensor_tensor__term20),
+            ('tensor2d_valid(src1_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_scalar_tensor_tensor__term21),
+            ('tensor2d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_scalar_tensor_tensor__term22),
+            ('check_active_channels(num_active_channels)', _v_is_valid_scalar_tensor_tensor__term23),
+            ('s2s2d2_stt_src_element_cnt_check(i)', _v_is_valid_scalar_tensor_tensor__term24),
+            ('s2s2d2_stt_dst_element_cnt_check(i)', _v_is_valid_scalar_tensor_tensor__term25),
+            ('tt_valid_partitions(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_scalar_tensor_tensor__term26),
+            ('s2s2d2_stt_quadrant_check(i)', _v_is_valid_scalar_tensor_tensor__term27),
+            ('is_valid_enum_tens_scalar_rev_ops(reverse_operands)', _v_is_valid_scalar_tensor_tensor__term28),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[0] == 0', _v_is_valid_scalar_tensor_tensor__term29),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[1] == 0', _v_is_valid_scalar_tensor_tensor__term30),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[2] == 0', _v_is_valid_scalar_tensor_tensor__term31),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 64, 128, 157, 158, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 248, 32768, 1048576, 33554432, 134217728, 536870911),
+    ),
+    'is_valid_tensor_tensor_scan': Chain(
+        'is_valid_tensor_tensor_scan',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_tensor_scan__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_tensor_scan__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_tensor_scan__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_tensor_scan__term3),
+            ('has_tensor_tensor_scan_opcode(i)', _v_is_valid_tensor_tensor_scan__term4),
+            ('is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_tensor_tensor_scan__term5),
+            ('is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)', _v_is_valid_tensor_tensor_scan__term6),
+            ('is_valid_dtype(imm0_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_tensor_scan__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_tensor_scan__term8),
+            ('s2s2d2_stt_imm0_dtype(i)', _v_is_valid_tensor_tensor_scan__term9),
+            ('is_valid_aluop(op0)', _v_is_valid_tensor_tensor_scan__term10),
+            ('is_valid_aluop(op1)', _v_is_valid_tensor_tensor_scan__term11),
+            ('has_valid_tensor_tensor_scan_op(i) > is_general_arith_op(op0)', _v_is_valid_tensor_tensor_scan__term12),
+            ('has_valid_tensor_tensor_scan_op(i) > is_general_arith_op(op1)', _v_is_valid_tensor_tensor_scan__term13),
+            ('has_valid_s2s2d2_stt_immediate(i)', _v_is_valid_tensor_tensor_scan__term14),
+            ('start_addr_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_tensor_tensor_scan__term15),
+            ('start_addr_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_tensor_tensor_scan__term16),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_tensor_tensor_scan__term17),
+            ('tensor2d_valid(src0_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_tensor_scan__term18),
+            ('tensor2d_valid(src1_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_tensor_scan__term19),
+            ('tensor2d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_tensor_scan__term20),
+            ('check_active_channels(num_active_channels)', _v_is_valid_tensor_tensor_scan__term21),
+            ('s2s2d2_stt_src_element_cnt_check(i)', _v_is_valid_tensor_tensor_scan__term22),
+            ('s2s2d2_stt_dst_element_cnt_check(i)', _v_is_valid_tensor_tensor_scan__term23),
+            ('tt_valid_partitions(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_tensor_tensor_scan__term24),
+            ('has_zero_accum_cmd(i)', _v_is_valid_tensor_tensor_scan__term25),
+            ('is_valid_enum_tens_scalar_rev_ops(reverse_operands)', _v_is_valid_tensor_tensor_scan__term26),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[0] == 0', _v_is_valid_tensor_tensor_scan__term27),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[1] == 0', _v_is_valid_tensor_tensor_scan__term28),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[2] == 0', _v_is_valid_tensor_tensor_scan__term29),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 35, 64, 128, 158, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 229, 248, 32768, 1048576, 33554432, 134217728, 536870911),
+    ),
+    'is_valid_tensor_tensor_int_wide': Chain(
+        'is_valid_tensor_tensor_int_wide',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_tensor_int_wide__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_tensor_int_wide__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_tensor_int_wide__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_tensor_int_wide__term3),
+            ('has_tensor_tensor_int_wide_opcode(i)', _v_is_valid_tensor_tensor_int_wide__term4),
+            ('is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_lo))', _v_is_valid_tensor_tensor_int_wide__term5),
+            ('is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_hi))', _v_is_valid_tensor_tensor_int_wide__term6),
+            ('is_valid_int_dtype_datapath(get_dtype_from_pair(out0_out1_dtype.dtype_lo))', _v_is_valid_tensor_tensor_int_wide__term7),
+            ('is_valid_int_dtype_datapath(get_dtype_from_pair(out0_out1_dtype.dtype_hi))', _v_is_valid_tensor_tensor_int_wide__term8),
+            ('is_valid_aluop(op)', _v_is_valid_tensor_tensor_int_wide__term9),
+            ('is_valid_tt_int_wide_op(op)', _v_is_valid_tensor_tensor_int_wide__term10),
+            ('tt_int_wide_op_dtype_constraints(i)', _v_is_valid_tensor_tensor_int_wide__term11),
+            ('s2s2d2d2_tt_no_indirect(i) > !indirect_pattern({...})', _v_is_valid_tensor_tensor_int_wide__term12),
+            ('s2s2d2d2_tt_no_indirect(i) > !indirect_pattern({...}) #2', _v_is_valid_tensor_tensor_int_wide__term13),
+            ('s2s2d2d2_tt_no_indirect(i) > !indirect_pattern({...}) #3', _v_is_valid_tensor_tensor_int_wide__term14),
+            ('s2s2d2d2_tt_no_indirect(i) > !indirect_pattern({...}) #4', _v_is_valid_tensor_tensor_int_wide__term15),
+            ('check_m2d_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_tensor_tensor_int_wide__term16),
+            ('check_m2d_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_tensor_tensor_int_wide__term17),
+            ('check_m2d_active_channels(dst0_mem_pattern, num_active_channels)', _v_is_valid_tensor_tensor_int_wide__term18),
+            ('check_m2d_active_channels(dst1_mem_pattern, num_active_channels)', _v_is_valid_tensor_tensor_int_wide__term19),
+            ('mem2d_valid(src0_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_tensor_int_wide__term20),
+            ('mem2d_valid(src1_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_tensor_int_wide__term21),
+            ('mem2d_valid(dst0_mem_pattern, get_dtype_from_pair(out0_out1_dtype.dtype_lo), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_tensor_int_wide__term22),
+            ('mem2d_valid(dst1_mem_pattern, get_dtype_from_pair(out0_out1_dtype.dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_tensor_int_wide__term23),
+            ('same_element_count_m2d(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_tensor_tensor_int_wide__term24),
+            ('same_element_count_m2d(src0_mem_pattern, dst0_mem_pattern)', _v_is_valid_tensor_tensor_int_wide__term25),
+            ('same_element_count_m2d(src0_mem_pattern, dst1_mem_pattern)', _v_is_valid_tensor_tensor_int_wide__term26),
+            ('has_valid_active_channel_range_with_tile(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, header.inst_flags)', _v_is_valid_tensor_tensor_int_wide__term27),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 18, 24, 32, 64, 128, 160, 192, 196, 197, 198, 219, 243, 248, 32768, 1048576, 33554432, 134217728, 536870911),
+    ),
+    'is_valid_tensor_reduce': Chain(
+        'is_valid_tensor_reduce',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_reduce__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_reduce__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_reduce__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_reduce__term3),
+            ('has_tensor_reduce_opcode(i)', _v_is_valid_tensor_reduce__term4),
+            ('is_valid_tensor_reduce_common(i) > s4d4_tr_reserved_zero(i)', _v_is_valid_tensor_reduce__term5),
+            ('is_valid_tensor_reduce_common(i) > mask_enable_zero(i)', _v_is_valid_tensor_reduce__term6),
+            ('is_valid_tensor_reduce_common(i) > has_valid_active_channel_range_with_tile(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, header.inst_flags)', _v_is_valid_tensor_reduce__term7),
+            ('is_valid_tensor_reduce_common(i) > is_valid_dtype_64(in_dtype, ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)', _v_is_valid_tensor_reduce__term8),
+            ('is_valid_tensor_reduce_common(i) > is_valid_dtype_64(out_dtype, ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)', _v_is_valid_tensor_reduce__term9),
+            ('is_valid_aluop(op)', _v_is_valid_tensor_reduce__term10),
+            ('tensor_reduce_valid_alu_op(i)', _v_is_valid_tensor_reduce__term11),
+            ('tensor_reduce_valid_dtype(i)', _v_is_valid_tensor_reduce__term12),
+            ('has_valid_reduce_negated(i)', _v_is_valid_tensor_reduce__term13),
+            ('has_valid_tensor_reduce_op_dim(i)', _v_is_valid_tensor_reduce__term14),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_tensor_reduce__term15),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_tensor_reduce__term16),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_reduce__term17),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_reduce__term18),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_tensor_reduce__term19),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_reduce__term20),
+            ('tensor_reduce_dst_element_cnt_check(i)', _v_is_valid_tensor_reduce__term21),
+            ('tensor_reduce_transpose_check(i)', _v_is_valid_tensor_reduce__term22),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 64, 66, 82, 96, 128, 131, 132, 160, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 248, 32768, 1048576, 33554432, 134217728, 536870911),
+    ),
+}
 validate_batch = _BATCH.validate_batch
 run_validator_batch = _BATCH.run_validator_batch
 batch_backend = _BATCH.backend

@@ -13,6 +13,8 @@ from typing import Any
 from .. import naming, resolve
 from ..ir.firmware import FirmwareFact
 from ..ir.model import Enum, Field, Generation, Loc, Struct
+from ..translate.chain import chains
+from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.to_python import py_literal
 from ..translate.validators import TranslatedGen
 
@@ -201,6 +203,8 @@ class GenCtx:
         default_factory=list
     )  # top-level validators the batch path runs word by word (they reach recursion)
     inst_union_c: str = ""  # how C names the instruction union (a typedef, or `union TAG`)
+    # the test-bench toolkit's chains: (validator, [(term C text, batch function)], constants)
+    chains: list[tuple[str, list[tuple[str, str]], tuple[int, ...]]] = field(default_factory=list)
 
     @property
     def file_var(self) -> dict[str, str]:
@@ -462,10 +466,26 @@ def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
             ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
 
 
+def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
+    """Each top-level validator's chain of terms as batch functions (translate/chain.py), for the
+    runtime's test-bench toolkit; a validator the batch path runs word by word has none."""
+    em = NpEmitter()
+    for ch in chains(gen, tr):
+        if ch.validator in tr.rowwise:
+            continue
+        try:
+            terms = [("\n".join(em.function(t.fn)), t.name, t.fn.name) for t in ch.terms]
+        except BatchUnsupported:
+            continue  # its validator is not vectorised: no stimulus or coverage through it
+        ctx.batch_functions += [code for code, _, _ in terms]
+        ctx.chains.append((ch.validator, [(n, f) for _, n, f in terms], ch.constants))
+
+
 def _validator_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
     """The batch code, and how validate() dispatches and the C entry points call each validator."""
     ctx.batch_functions = list(tr.batch_functions)
     ctx.batch_stubs = [(s.name, s.where, s.reason) for s in tr.batch_stubs]
+    _chain_tables(ctx, gen, tr)
     ctx.rowwise = list(tr.rowwise)
     union = resolve.instruction_union(gen)
     ctx.inst_union_c = union.c_spelling if union is not None else resolve.INST_UNION

@@ -239,7 +239,13 @@ class Executor:
             else:
                 cls.HANDLERS[op] = name
 
-    def __init__(self, numerics: Numerics | None = None, backend: str = "auto") -> None:
+    def __init__(
+        self,
+        numerics: Numerics | None = None,
+        backend: str = "auto",
+        trace: Any = None,
+        trace_bytes: str = "bytes",
+    ) -> None:
         if numerics is not None and not isinstance(numerics, Numerics):
             raise TypeError(f"numerics: a Numerics, not {type(numerics).__name__}")
         if not isinstance(backend, str):
@@ -247,6 +253,12 @@ class Executor:
         nm = numerics or Numerics.for_generation(self.GENERATION)
         self.engine = Engine(self.GEOMETRY, nm, backend)
         self._prepared: dict[bytes, Prepared] = {}  # see PREPARED_WORDS
+        # trace=: a path or a callable given one record per instruction run (_runtime/trace.py)
+        self._trace: Any = None
+        if trace is not None:
+            from ..trace import Tracer
+
+            self._trace = Tracer(trace, self, trace_bytes)
 
     # -- state --------------------------------------------------------------------------------
 
@@ -455,6 +467,10 @@ class Executor:
 
     def run(self, word_or_struct: Word) -> None:
         """Execute one instruction (64 bytes or a struct object)."""
+        if self._trace is not None:
+            b = as_bytes(word_or_struct)
+            self._trace.run(self, b, self._prepare(b))
+            return
         self._prepare(as_bytes(word_or_struct))()
 
     def run_program(self, words: Iterable[Word] | bytes | npt.NDArray[np.uint8]) -> int:
@@ -476,13 +492,21 @@ class Executor:
             )
         prepare = self._prepare
         program: list[Prepared] = []
+        traced: list[bytes] | None = None if self._trace is None else []
         for i, w in enumerate(rows):
             try:
-                program.append(prepare(as_bytes(w, f"words[{i}]")))
+                b = as_bytes(w, f"words[{i}]")
+                program.append(prepare(b))
             except ExecutorError as exc:
                 raise _at(exc, i) from None
+            if traced is not None:
+                traced.append(b)
         i = 0
         try:
+            if traced is not None:
+                for i, call in enumerate(program):
+                    self._trace.run(self, traced[i], call, 64 * i)
+                return len(program)
             for i, call in enumerate(program):  # noqa: B007 - i names the failing instruction
                 call()
         except ExecutorError as exc:

@@ -1,0 +1,509 @@
+"""Constrained-random stimulus from the headers' own predicates: valid words, and near misses that
+fail exactly one named rule.
+
+The rules are the terms of each top-level validator's chain (`chains.Chain`: the operands of its
+C `&&`, translated to batch functions). Words are found by sampling with repair: every field of
+the opcode's struct (its `LAYOUT`, unions by every arm) draws from a pool made of its enum's
+members, the integer constants the validator's predicates name (and their neighbours), small
+numbers and random bits; a word that fails re-draws a field its first failing term depends on
+(learnt by perturbation, then from every change seen), keeping the change unless fewer terms
+hold. The valid words found seed the generation proper: fields re-drawn and fields swapped
+between valid words, every result checked against the whole chain (so a word returned as valid
+is one the translated validator accepts, the compiled C's verdict word for word). Deterministic
+for a seed; numpy only.
+"""
+
+from __future__ import annotations
+
+import functools
+import struct as _struct
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .chains import Chain
+
+Words = npt.NDArray[np.uint8]
+
+_FLOATS = tuple(
+    _struct.unpack("<I", _struct.pack("<f", x))[0]
+    for x in (0.0, 1.0, -1.0, 0.5, 2.0, -2.5, 1e30, float("inf"), float("nan"))
+)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One scalar field of a word (an array element, a union arm's field): bytes
+    [offset, offset+size), or bits [bit_offset, bit_offset+bit_width) of them."""
+
+    name: str
+    offset: int
+    size: int
+    bits: int
+    bit_offset: int | None
+    values: tuple[int, ...]  # the enum's members, () for a plain scalar
+    is_float: bool
+
+
+def slots_of(cls: Any, base: int = 0, prefix: str = "") -> list[Slot]:
+    """Every scalar field of a generated struct class, recursively (all arms of a union)."""
+    out: list[Slot] = []
+    for f in cls.LAYOUT:
+        name = prefix + f.name
+        n = f.count
+        es = f.size // n
+        for k in range(n):
+            off = base + f.offset + k * es
+            sub = f"{name}[{k}]" if f.dims else name
+            if f.kind == "struct":
+                out += slots_of(f.cls, off, sub + ".")
+            elif f.bit_width is not None:
+                out.append(Slot(sub, off, f.size, f.bit_width, f.bit_offset or 0, (), False))
+            else:
+                values = tuple(int(m) for m in f.cls) if f.kind == "enum" and f.cls else ()
+                out.append(Slot(sub, off, es, 8 * es, None, values, f.kind == "float"))
+    seen: set[tuple[int, int, int | None, int]] = set()
+    unique = []
+    for s in out:
+        key = (s.offset, s.size, s.bit_offset, s.bits)
+        if key not in seen:
+            seen.add(key)
+            unique.append(s)
+    return unique
+
+
+class _Pools:
+    """Value draws for the slots of one opcode's struct."""
+
+    def __init__(self, slots: Sequence[Slot], constants: Sequence[int]) -> None:
+        self.slots = slots
+        self.constants = np.array(sorted({0, *constants}), dtype=np.uint64)
+        self._fitting: dict[int, Any] = {}
+        self.learnt: dict[int, Any] = {}
+
+    def draw(self, slot: Slot, m: int, rng: np.random.Generator, wild: bool = False) -> Any:
+        """`m` values for `slot`: enum members, the predicates' constants and their neighbours,
+        small numbers, a constant with random low bits, random bits (`wild`: more of those)."""
+        mask = (1 << slot.bits) - 1
+        kinds = rng.integers(0, 11, size=m)
+        fit = self._fitting.get(slot.bits)
+        if fit is None:
+            fit = self._fitting[slot.bits] = self.constants[self.constants <= np.uint64(mask)]
+        c = fit[rng.integers(0, fit.size, size=m)]
+        v = np.where(kinds == 10, np.uint64(0), c)
+        if slot.values:
+            members = np.array(slot.values, dtype=np.uint64)
+            pick = members[rng.integers(0, members.size, size=m)]
+            v = np.where(kinds < (3 if wild else 6), pick, v)
+        near = (c + rng.integers(-2, 3, size=m).astype(np.uint64)) & np.uint64(mask)
+        v = np.where(kinds == 6, near, v)
+        v = np.where(kinds == 7, rng.integers(0, 17, size=m).astype(np.uint64), v)
+        low = rng.integers(1, max(2, slot.bits - 4), size=m).astype(np.uint64)
+        lowbits = rng.integers(0, 1 << 62, size=m, dtype=np.uint64) & (
+            (np.uint64(1) << low) - np.uint64(1)
+        )
+        v = np.where(kinds == 8, c | lowbits, v)
+        rand = rng.integers(0, 1 << 62, size=m, dtype=np.uint64) & np.uint64(mask)
+        v = np.where(kinds == 9, rand, v)
+        if slot.is_float:
+            fl = np.array(_FLOATS, dtype=np.uint64)[rng.integers(0, len(_FLOATS), size=m)]
+            v = np.where(kinds < 3, fl, v)
+        if wild:
+            v = np.where(rng.random(m) < 0.3, rand, v)
+        learnt = self.learnt.get(slot.offset * 1000 + (slot.bit_offset or 0) * 10 + slot.size)
+        if learnt is not None and not wild:
+            pick = learnt[rng.integers(0, learnt.size, size=m)]
+            v = np.where(rng.random(m) < 0.5, pick, v)
+        return v & np.uint64(mask)
+
+    def learn(self, slot: Slot, values: Any) -> None:
+        """Values of `slot` that made a term hold: later draws favour them."""
+        key = slot.offset * 1000 + (slot.bit_offset or 0) * 10 + slot.size
+        old = self.learnt.get(key)
+        vals = np.unique(np.asarray(values, dtype=np.uint64))
+        both = vals if old is None else np.union1d(old, vals)
+        self.learnt[key] = both[:256] if both.size > 256 else both
+
+    @staticmethod
+    def read(W: Words, rows: Any, slot: Slot) -> Any:
+        """The values of `slot` in the rows `rows` of `W`."""
+        v = np.zeros(W[rows, 0].shape, dtype=np.uint64)
+        for k in range(slot.size):
+            v |= W[rows, slot.offset + k].astype(np.uint64) << np.uint64(8 * k)
+        if slot.bit_offset is not None:
+            v = (v >> np.uint64(slot.bit_offset)) & np.uint64((1 << slot.bits) - 1)
+        return v
+
+    @staticmethod
+    def put(W: Words, rows: Any, slot: Slot, values: Any) -> None:
+        """Write `values` into `slot` of the rows `rows` of `W`."""
+        vals = np.asarray(values, dtype=np.uint64)
+        if slot.bit_offset is None:
+            for k in range(slot.size):
+                W[rows, slot.offset + k] = ((vals >> np.uint64(8 * k)) & np.uint64(0xFF)).astype(
+                    np.uint8
+                )
+            return
+        old = np.zeros(W[rows, 0].shape, dtype=np.uint64)
+        for k in range(slot.size):
+            old |= W[rows, slot.offset + k].astype(np.uint64) << np.uint64(8 * k)
+        field = np.uint64(((1 << slot.bits) - 1) << slot.bit_offset)
+        new = (old & ~field) | ((vals << np.uint64(slot.bit_offset)) & field)
+        for k in range(slot.size):
+            W[rows, slot.offset + k] = ((new >> np.uint64(8 * k)) & np.uint64(0xFF)).astype(
+                np.uint8
+            )
+
+
+@dataclass
+class Space:
+    """What one opcode's search knows: its chain, slots, pools, and which slots each term has
+    been seen to depend on."""
+
+    opcode: int
+    chain: Chain
+    slots: list[Slot]
+    pools: _Pools
+    deps: list[set[int]]
+
+
+class Stimulus:
+    """`random_words` for one generation: `chains` by validator, `dispatch` the validator(s)
+    each opcode byte runs, `opcode_struct` the struct each decodes to."""
+
+    def __init__(
+        self,
+        generation: str,
+        chains: Mapping[str, Chain],
+        dispatch: Mapping[int, tuple[str, ...]],
+        opcode_struct: Mapping[int, type[Any]],
+    ) -> None:
+        self.generation = generation
+        self.chains = chains
+        self.dispatch = dispatch
+        self.opcode_struct = opcode_struct
+        self._spaces: dict[int, Space] = {}
+
+    def opcodes(self) -> tuple[int, ...]:
+        """The opcode bytes some validator runs on and a chain describes."""
+        return tuple(
+            op
+            for op in sorted(self.dispatch)
+            if len(self.dispatch[op]) == 1 and self.dispatch[op][0] in self.chains
+        )
+
+    def space(self, opcode: int) -> Space:
+        space = self._spaces.get(opcode)
+        if space is None:
+            space = self._spaces[opcode] = self._new_space(opcode)
+        return space
+
+    def _new_space(self, opcode: int) -> Space:
+        names = self.dispatch.get(opcode, ())
+        if len(names) != 1 or names[0] not in self.chains or opcode not in self.opcode_struct:
+            raise ValueError(
+                f"{self.generation}: opcode {opcode:#04x} has no valid word (no translated "
+                "top-level validator accepts it)"
+            )
+        chain = self.chains[names[0]]
+        slots = [s for s in slots_of(self.opcode_struct[opcode]) if s.offset > 0]
+        return Space(opcode, chain, slots, _Pools(slots, chain.constants), [])
+
+    # -- valid words ----------------------------------------------------------------------
+    @functools.lru_cache(maxsize=256)  # noqa: B019 - one Stimulus per generation, kept for the process
+    def seeds(self, opcode: int) -> Words:
+        """Distinct valid words of `opcode` found by sampling with repair (the seeds the
+        generation mutates), simplest first (fewest non-zero bytes); ValueError naming the
+        opcode when none is found."""
+        space = self.space(opcode)
+        rng = np.random.default_rng([opcode, 0x5EED])
+        W = self._initial(space, 384, rng)
+        if not space.deps:
+            space.deps = self._sensitivity(space, W[:256].copy(), rng)
+        found: list[Words] = []
+        for sweep in range(12):
+            for j in range(len(space.chain.terms)):
+                self._satisfy(space, W, j, rng)
+            ok = space.chain.matrix(W).all(axis=0)
+            found.append(W[ok].copy())
+            if sum(len(f) for f in found) >= 128:
+                break
+            if sweep >= 5 and sum(len(f) for f in found) >= 16:
+                break
+            W[ok] = self._initial(space, int(ok.sum()), rng)
+        if not sum(len(f) for f in found):
+            raise ValueError(
+                f"{self.generation}: no valid word found for opcode {opcode:#04x} "
+                f"({space.chain.validator})"
+            )
+        words = np.unique(np.vstack(found), axis=0)
+        order = np.lexsort((np.arange(len(words)), np.count_nonzero(words, axis=1)))
+        out = np.ascontiguousarray(words[order])
+        out.flags.writeable = False
+        return out
+
+    def _initial(self, space: Space, m: int, rng: np.random.Generator) -> Words:
+        W = np.zeros((m, 64), dtype=np.uint8)
+        W[:, 0] = space.opcode
+        for s in space.slots:
+            rows = np.flatnonzero(rng.random(m) < 0.5)
+            if rows.size:
+                space.pools.put(W, rows, s, space.pools.draw(s, rows.size, rng))
+        return W
+
+    def _sensitivity(self, space: Space, W: Words, rng: np.random.Generator) -> list[set[int]]:
+        """For each term, the slots whose re-draw changed it on some of the words `W` or on
+        the all-zero word of the opcode (where a rule like "reserved bytes are zero" holds)."""
+        Z = np.zeros_like(W[:32])
+        Z[:, 0] = space.opcode
+        both = np.vstack([W, Z])
+        n = len(both)
+        V = np.tile(both, (len(space.slots), 1))  # one copy of the words per slot, re-drawn there
+        for k, s in enumerate(space.slots):
+            rows = slice(k * n, (k + 1) * n)
+            space.pools.put(V, rows, s, space.pools.draw(s, n, rng, wild=True))
+        changed = space.chain.matrix(V) != np.tile(space.chain.matrix(both), (1, len(space.slots)))
+        deps: list[set[int]] = [set() for _ in space.chain.terms]
+        for j, k in zip(
+            *np.nonzero(changed.reshape(len(space.chain.terms), len(space.slots), n).any(axis=2)),
+            strict=True,
+        ):
+            deps[int(j)].add(int(k))
+        return deps
+
+    def _candidates(self, space: Space, j: int) -> list[int]:
+        return sorted(space.deps[j]) if space.deps[j] else list(range(len(space.slots)))
+
+    def _satisfy(self, space: Space, W: Words, j: int, rng: np.random.Generator) -> None:
+        """Make term `j` hold where terms 0..j-1 hold and it does not, re-drawing the slots it
+        depends on (a few tries); a try stands only where 0..j all hold after it. The
+        dependencies a try shows are learnt."""
+        M = space.chain.matrix(W, j + 1)
+        rows = np.flatnonzero(M[:j].all(axis=0) & ~M[j])
+        cand = np.array(self._candidates(space, j))
+        tries = 12
+        if not rows.size:
+            return
+        idx = np.repeat(rows, tries)  # each failing word tried `tries` ways at once
+        V = W[idx].copy()
+        chosen = cand[rng.integers(0, cand.size, size=idx.size)]
+        two = rng.random(idx.size) < 0.3
+        chosen2 = cand[rng.integers(0, cand.size, size=idx.size)]
+        for k in np.unique(np.concatenate([chosen, chosen2[two]])):
+            r = np.flatnonzero((chosen == k) | (two & (chosen2 == k)))
+            s = space.slots[int(k)]
+            space.pools.put(V, r, s, space.pools.draw(s, r.size, rng))
+        # or zero the slots the term depends on (all, or about half): the simplest values, and
+        # what "reserved bytes are zero" needs at once
+        zero = rng.random(idx.size)
+        for k in cand:
+            r = np.flatnonzero((zero < 0.15) | ((zero < 0.3) & (rng.random(idx.size) < 0.5)))
+            if r.size:
+                space.pools.put(V, r, space.slots[int(k)], np.zeros(r.size, dtype=np.uint64))
+        good = space.chain.matrix(V, j + 1).all(axis=0)
+        for k in np.unique(chosen[good]):
+            s = space.slots[int(k)]
+            space.pools.learn(s, space.pools.read(V, np.flatnonzero(good & (chosen == k)), s))
+        g = good.reshape(rows.size, tries)
+        hit = g.any(axis=1)
+        first = np.argmax(g, axis=1)
+        W[rows[hit]] = V[(np.arange(rows.size) * tries + first)[hit]]
+
+    def valid(self, n: int, opcode: int, seed: int = 0) -> Words:
+        """`n` valid words of `opcode`: its seeds with fields re-drawn and fields swapped
+        between them, each kept only when the whole chain accepts it."""
+        space = self.space(opcode)
+        rng = np.random.default_rng([seed, opcode, 0xA11])
+        out: list[Words] = []
+        have = 0
+        live = self.enriched(opcode).copy()
+        while have < n:
+            m = max(256, min(8192, 2 * (n - have)))
+            B = live[rng.integers(0, len(live), size=m)].copy()
+            other = live[rng.integers(0, len(live), size=m)]
+            p = 1.5 / max(1, len(space.slots))
+            for s in space.slots:
+                swap = np.flatnonzero(rng.random(m) < 0.25)
+                if swap.size:
+                    B[swap, s.offset : s.offset + s.size] = other[
+                        swap, s.offset : s.offset + s.size
+                    ]
+                rows = np.flatnonzero(rng.random(m) < p)
+                if rows.size:
+                    space.pools.put(B, rows, s, space.pools.draw(s, rows.size, rng))
+            ok = space.chain.matrix(B).all(axis=0)
+            good = B[ok]
+            out.append(good)
+            have += len(good)
+            if len(good):
+                live = np.vstack([live, good])[-4096:]
+        return np.vstack(out)[:n] if out else np.zeros((0, 64), dtype=np.uint8)
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019
+    def enriched(self, opcode: int) -> Words:
+        """The seeds and, beside them, valid variants with zero fields made non-zero (a zero
+        element count, a zero channel count are corners the repair's zeroing favours)."""
+        space = self.space(opcode)
+        rng = np.random.default_rng([opcode, 0xE17])
+        live = self.seeds(opcode)
+        found = [live]
+        # fields of one name in different places (the src and dst element counts, every index
+        # of them) are set together, to small non-zero values: the rules that compare them
+        # ("the same element count") then hold away from zero too
+        families: dict[tuple[str, int], dict[str, list[Slot]]] = {}
+        for s in space.slots:
+            leaf = s.name.rsplit(".", 1)[-1]
+            families.setdefault((leaf.split("[")[0], s.size), {}).setdefault(leaf, []).append(s)
+        twins = [list(f.values()) for f in families.values() if any(len(g) > 1 for g in f.values())]
+        moves: list[list[list[Slot]]] = twins + [[[s]] for s in space.slots]
+        for _ in range(32):  # one move per word and round: local steps keep most words valid
+            B = live[rng.integers(0, len(live), size=2048)].copy()
+            pick = rng.integers(0, len(moves), size=len(B))
+            if twins:  # half the moves set a family of twins
+                pair = rng.random(len(B)) < 0.5
+                pick[pair] = rng.integers(0, len(twins), size=int(pair.sum()))
+            for k in np.unique(pick):
+                rows = np.flatnonzero(pick == k)
+                for group in moves[int(k)]:
+                    value = rng.integers(1, 9, size=rows.size).astype(np.uint64)
+                    for s in group:
+                        space.pools.put(B, rows, s, value)
+            good = B[space.chain.matrix(B).all(axis=0)]
+            if len(good):
+                found.append(good)
+                live = np.vstack([live, good])[-4096:]
+        out = np.unique(np.vstack(found), axis=0)
+        out.flags.writeable = False
+        return out
+
+    # -- near misses ----------------------------------------------------------------------
+    def near_misses(self, n: int, opcode: int, seed: int = 0) -> tuple[Words, tuple[str, ...]]:
+        """`n` words of `opcode` that fail exactly one term of its validator's chain, spread
+        over every term a re-drawn field was seen to make fail, and the term each fails."""
+        return self._misses(n, opcode, seed, alone=True)
+
+    def misses(self, n: int, opcode: int, seed: int = 0) -> tuple[Words, tuple[str, ...]]:
+        """`n` words of `opcode`, each failing its named term (others may fail with it), spread
+        over every term a re-drawn field makes fail: with the valid words, they reach both ways
+        the terms that never fail alone (an enum check a stricter one repeats)."""
+        return self._misses(n, opcode, seed, alone=False)
+
+    def _misses(self, n: int, opcode: int, seed: int, alone: bool) -> tuple[Words, tuple[str, ...]]:
+        space = self.space(opcode)
+        names = space.chain.names
+        rng = np.random.default_rng([seed, opcode, 0xBAD if alone else 0xBAE])
+        base = self.valid(max(512, min(n, 8192)), opcode, seed)
+        fails = self.failable(opcode, seed) if alone else self.falsifiable(opcode, seed)
+        if not fails:
+            raise ValueError(
+                f"{self.generation}: no near miss of opcode {opcode:#04x} fails one rule alone"
+            )
+        want = np.array(fails)[np.arange(n) % len(fails)]
+        out = np.zeros((n, 64), dtype=np.uint8)
+        done = np.zeros(n, dtype=bool)
+        for round_ in range(1000):
+            todo = np.flatnonzero(~done)
+            if not todo.size:
+                break
+            if round_ and round_ % 200 == 0:  # a rule rarely broken alone: its rows go to others
+                hard = np.flatnonzero(~done)
+                want[hard] = np.array(fails)[rng.integers(0, len(fails), size=hard.size)]
+            tries = 8  # each missing row tried 8 ways at once
+            idx = np.repeat(todo, tries)
+            V = base[rng.integers(0, len(base), size=idx.size)].copy()
+            self._break(space, V, want[idx], rng)
+            M = space.chain.matrix(V)
+            hit = ~M[want[idx], np.arange(idx.size)]
+            if alone:
+                hit &= M.sum(axis=0) == len(names) - 1
+            g = hit.reshape(todo.size, tries)
+            got = g.any(axis=1)
+            pick = (np.arange(todo.size) * tries + np.argmax(g, axis=1))[got]
+            out[todo[got]] = V[pick]
+            done[todo[got]] = True
+        if not done.all():
+            raise RuntimeError(
+                f"{self.generation}: opcode {opcode:#04x}: {int((~done).sum())} near misses not found"
+            )
+        perm = rng.permutation(n)
+        return out[perm], tuple(names[int(j)] for j in want[perm])
+
+    def _break(
+        self, space: Space, V: Words, target: npt.NDArray[np.intp], rng: np.random.Generator
+    ) -> None:
+        chosen = np.empty(len(V), dtype=np.intp)
+        for j in np.unique(target):
+            rows = np.flatnonzero(target == j)
+            cand = self._candidates(space, int(j))
+            chosen[rows] = np.array(cand)[rng.integers(0, len(cand), size=rows.size)]
+        for k in np.unique(chosen):
+            rows = np.flatnonzero(chosen == k)
+            s = space.slots[int(k)]
+            space.pools.put(V, rows, s, space.pools.draw(s, rows.size, rng, wild=True))
+
+    def failable(self, opcode: int, seed: int = 0) -> tuple[int, ...]:
+        """The chain terms of `opcode` some re-drawn field of a valid word makes fail alone."""
+        return self._calibrate(opcode, seed)[0]
+
+    def falsifiable(self, opcode: int, seed: int = 0) -> tuple[int, ...]:
+        """The chain terms of `opcode` some re-drawn field of a valid word makes fail."""
+        return self._calibrate(opcode, seed)[1]
+
+    @functools.lru_cache(maxsize=64)  # noqa: B019
+    def _calibrate(self, opcode: int, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        space = self.space(opcode)
+        base = self.seeds(opcode)
+        rng = np.random.default_rng([seed, opcode, 0xFA1])
+        k = len(space.chain.terms)
+        learnt = self._sensitivity(space, base[rng.integers(0, len(base), size=256)], rng)
+        for j, d in enumerate(learnt):
+            space.deps[j] |= d
+        alone = np.zeros(k, dtype=bool)
+        anyhow = np.zeros(k, dtype=bool)
+        quiet = 0
+        for _ in range(24):
+            before = int(alone.sum()) + int(anyhow.sum())
+            target = np.repeat(np.arange(k), 64)
+            V = base[rng.integers(0, len(base), size=target.size)].copy()
+            self._break(space, V, target, rng)
+            M = space.chain.matrix(V)
+            one = M.sum(axis=0) == k - 1
+            anyhow |= ~M.all(axis=1)
+            for t in np.flatnonzero(~M.all(axis=1)):
+                alone[t] |= bool((one & ~M[t]).any())
+            quiet = quiet + 1 if int(alone.sum()) + int(anyhow.sum()) == before else 0
+            if alone.all() or quiet >= 4:
+                break
+        return (
+            tuple(int(j) for j in np.flatnonzero(alone)),
+            tuple(int(j) for j in np.flatnonzero(anyhow)),
+        )
+
+    # -- the public entry -----------------------------------------------------------------
+    def random_words(
+        self, n: int, *, opcode: int | None = None, valid: bool = True, seed: int = 0
+    ) -> Words:
+        """An (n, 64) uint8 array: valid words (`valid=True`), or near misses that each fail
+        exactly one rule of their validator; of `opcode`, or spread over every opcode with a
+        valid word. ValueError naming the opcode where no valid word exists."""
+        if n < 0:
+            raise ValueError(f"n is a count of words, not {n}")
+        ops = (opcode,) if opcode is not None else self.opcodes()
+        if opcode is not None and not 0 <= opcode <= 0xFF:
+            raise ValueError(f"opcode {opcode} is not a byte")
+        share = [n // len(ops) + (1 if k < n % len(ops) else 0) for k in range(len(ops))]
+        parts = []
+        for op, m in zip(ops, share, strict=True):
+            if not m and opcode is None:
+                continue
+            if valid:
+                parts.append(self.valid(m, op, seed))
+            else:
+                parts.append(self.near_misses(m, op, seed)[0])
+        W = np.vstack(parts) if parts else np.zeros((0, 64), dtype=np.uint8)
+        if opcode is None and len(W):
+            W = W[np.random.default_rng([seed, 0x5A]).permutation(len(W))]
+        return np.ascontiguousarray(W)
