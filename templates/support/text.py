@@ -356,6 +356,7 @@ class TextForm:
                 _FORMS[cls] = self
                 todo += [f.cls for f in cls.LAYOUT if f.kind == "struct"]
         self._formatters: dict[int, Callable[[int], str]] = {}
+        self._batch: _BatchText | None = None
 
     # -- disassembly ---------------------------------------------------------------------------
 
@@ -379,10 +380,12 @@ class TextForm:
     def disasm_rows(
         self, words: np.ndarray[Any, np.dtype[np.uint8]], *, compact: bool = False
     ) -> Iterator[str]:
-        """`disasm` of each row of an (N, 64) uint8 array, in order: the one entry point the
-        command-line listing uses, so a batch implementation can replace the loop here."""
-        for i in range(words.shape[0]):
-            yield self.disasm(words[i].tobytes(), compact=compact)
+        """`disasm` of each row of an (N, 64) uint8 array, in order, the same text word for
+        word; made a batch of rows at a time over numpy columns (`_BatchText`), so a listing
+        costs a few microseconds a word. The command-line listing reads its text here."""
+        if self._batch is None:
+            self._batch = _BatchText(self)
+        return self._batch.rows(words, compact)
 
     def _base(self, cls: type[Struct], opcode: int) -> bytearray:
         out = bytearray(_default_bytes(cls))
@@ -915,3 +918,417 @@ def _value_text(v: Any) -> str:
 
 def _field_texts(fields: Mapping[str, Any]) -> list[str]:
     return [f"{k}={_value_text(v)}" for k, v in fields.items()]
+
+
+# -- the batch disassembler: the same text, built a field at a time over columns of words ------
+
+_Texts = list[str]  # one string per row of a batch
+_BATCH_ROWS = 4096  # rows formatted at once: bounds the temporaries, keeps a listing streaming
+
+
+class _BatchText:
+    """`disasm` over many words at once, byte for byte the text `TextForm.disasm` gives each:
+    the words are grouped by opcode, and each field of the opcode's struct is read as one numpy
+    column and formatted as one list, so Python does per row only what a line needs (a string
+    per field, one join). `out` mirrors the scalar path's rebuilt word: the bytes the fields
+    shown reproduce, from which the `@offset=0xNN` overrides follow."""
+
+    def __init__(self, form: TextForm) -> None:
+        self.form = form
+        self._tables: dict[int, list[str]] = {}  # id(field) -> text of each value 0..255
+        self._overrides = [[f" @{k}={v:#04x}" for v in range(256)] for k in range(WORD_SIZE)]
+
+    def rows(self, W: np.ndarray[Any, np.dtype[np.uint8]], compact: bool) -> Iterator[str]:
+        for lo in range(0, W.shape[0], _BATCH_ROWS):
+            yield from self.chunk(np.ascontiguousarray(W[lo : lo + _BATCH_ROWS]), compact)
+
+    def chunk(self, W: np.ndarray[Any, np.dtype[np.uint8]], compact: bool) -> _Texts:
+        n = W.shape[0]
+        texts: _Texts = [""] * n
+        structs = self.form.decoder.structs
+        ops = W[:, 0]
+        for op in np.unique(ops).tolist():
+            rows = np.flatnonzero(ops == op)
+            cls = structs.get(op)
+            if cls is None:
+                for i, h in zip(rows.tolist(), _hex_rows(W[rows]), strict=True):
+                    texts[i] = ".word 0x" + h
+                continue
+            for i, t in zip(
+                rows.tolist(), self.struct_rows(cls, op, W[rows], compact), strict=True
+            ):
+                texts[i] = t
+        return texts
+
+    def struct_rows(
+        self, cls: type[Struct], op: int, B: np.ndarray[Any, np.dtype[np.uint8]], compact: bool
+    ) -> _Texts:
+        """The lines of words `B` that all decode to `cls` (opcode `op`)."""
+        base = self.form._base(cls, op)
+        out = np.tile(np.frombuffer(bytes(base), dtype=np.uint8), (B.shape[0], 1))
+        dflt = bytes(base) if compact else None
+        cols = self.fields(cls, B, 0, out, True, dflt)
+        diff = out != B
+        for k in np.flatnonzero(diff.any(axis=0)).tolist():
+            table = self._overrides[k]
+            cols.append(
+                [
+                    table[v] if d else ""
+                    for v, d in zip(B[:, k].tolist(), diff[:, k].tolist(), strict=True)
+                ]
+            )
+        name = self.form.opcodes(op).name
+        return (
+            [name + "".join(parts) for parts in zip(*cols, strict=True)]
+            if cols
+            else [name] * B.shape[0]
+        )
+
+    def fields(
+        self,
+        cls: type[Any],
+        B: np.ndarray[Any, np.dtype[np.uint8]],
+        base: int,
+        out: np.ndarray[Any, np.dtype[np.uint8]],
+        top: bool,
+        dflt: bytes | None,
+    ) -> list[_Texts]:
+        """Columns of `" name=value"` texts ("" where a row leaves the field out), as
+        `TextForm._fields` gives them for each row."""
+        cols: list[_Texts] = []
+        siblings: dict[str, list[str | None]] = {}
+        form = self.form
+        for f in cls.LAYOUT:
+            if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
+                inner = _joined(self.fields(f.cls, B, f.offset, out, True, dflt), B.shape[0])
+                pre = f" {f.name}={{"
+                cols.append([pre + s[1:] + "}" if s or dflt is None else "" for s in inner])
+                continue
+            if top and base == 0 and f.offset == 0 and f.kind == "enum" and f.cls is form.opcodes:
+                continue
+            cols.append(self.value(f, B, base, out, siblings, dflt))
+        return cols
+
+    def value(
+        self,
+        f: FieldLayout,
+        B: np.ndarray[Any, np.dtype[np.uint8]],
+        base: int,
+        out: np.ndarray[Any, np.dtype[np.uint8]],
+        siblings: dict[str, list[str | None]],
+        dflt: bytes | None,
+    ) -> _Texts:
+        """One field's column (see `TextForm._value`)."""
+        n = B.shape[0]
+        lo = base + f.offset
+        keep: np.ndarray[Any, np.dtype[np.bool_]] | None = None  # rows that show the field
+        if f.kind == "struct" and dflt is not None:
+            keep = (B[:, lo : lo + f.size] != np.frombuffer(dflt[lo : lo + f.size], np.uint8)).any(
+                axis=1
+            )
+            if not keep.any():
+                return [""] * n
+        if _is_union(f):
+            texts = self.union(f, B, base, out, siblings, dflt, keep)
+        elif f.kind == "struct":
+            texts = self.struct_text(f, B, base, out, dflt, keep)
+            texts = [f" {f.name}=" + t for t in texts]
+        else:
+            return self.leaf(f, B, base, out, siblings, dflt)
+        if keep is not None:
+            keep_l = keep.tolist()
+            texts = [t if k else "" for t, k in zip(texts, keep_l, strict=True)]
+        return texts
+
+    def leaf(
+        self,
+        f: FieldLayout,
+        B: np.ndarray[Any, np.dtype[np.uint8]],
+        base: int,
+        out: np.ndarray[Any, np.dtype[np.uint8]],
+        siblings: dict[str, list[str | None]],
+        dflt: bytes | None,
+    ) -> _Texts:
+        leaf = _leaf(f)
+        raw = self.read(leaf, B, base)  # (n, count)
+        show: np.ndarray[Any, np.dtype[np.bool_]] | None = None
+        if leaf.reserved:
+            show = np.asarray(raw.any(axis=1), dtype=np.bool_)
+        elements = self.format(f, raw)
+        if not f.dims and f.kind == "enum":
+            sib: list[str | None] = list(elements)
+            if show is not None:
+                sib = [s if k else None for s, k in zip(sib, show.tolist(), strict=True)]
+            siblings[f.name] = sib
+        if dflt is not None:
+            d = self.read(leaf, np.frombuffer(dflt, np.uint8)[None, :], base)
+            differs = (raw != d).any(axis=1)
+            show = differs if show is None else show & differs
+        self.cover(f, base, B, out, show)
+        if not f.dims:
+            pre = f" {f.name}="
+            texts = [pre + e for e in elements]
+        else:
+            pre = f" {f.name}=["
+            c = f.count
+            texts = [pre + ",".join(elements[i : i + c]) + "]" for i in range(0, len(elements), c)]
+        if show is not None:
+            texts = [t if k else "" for t, k in zip(texts, show.tolist(), strict=True)]
+        return texts
+
+    def union(
+        self,
+        f: FieldLayout,
+        B: np.ndarray[Any, np.dtype[np.uint8]],
+        base: int,
+        out: np.ndarray[Any, np.dtype[np.uint8]],
+        siblings: dict[str, list[str | None]],
+        dflt: bytes | None,
+        keep: np.ndarray[Any, np.dtype[np.bool_]] | None,
+    ) -> _Texts:
+        u = f.cls
+        ub = base + f.offset
+        arms = self.choose_arms(u, f.name, B, ub, siblings)
+        texts: _Texts = [""] * B.shape[0]
+        for a in np.unique(arms).tolist():
+            arm = u.LAYOUT[a]
+            rows = np.flatnonzero(arms == a)
+            if keep is not None:
+                rows = rows[keep[rows]]
+                if not rows.size:
+                    continue
+            every = rows.size == B.shape[0]
+            Bs = B if every else B[rows]
+            Os = out if every else out[rows]
+            for i, t in zip(
+                rows.tolist(), self.arm_texts(f, u, arm, Bs, ub, Os, dflt), strict=True
+            ):
+                texts[i] = t
+            if not every:
+                out[rows] = Os
+        return texts
+
+    def arm_texts(
+        self,
+        f: FieldLayout,
+        u: type[Union],
+        arm: FieldLayout,
+        B: np.ndarray[Any, np.dtype[np.uint8]],
+        ub: int,
+        out: np.ndarray[Any, np.dtype[np.uint8]],
+        dflt: bytes | None,
+    ) -> _Texts:
+        """`name=text` or `name.arm=text` of one union arm (see `TextForm._arm_text`)."""
+        plain, named = f" {f.name}=", f" {f.name}.{arm.name}="
+        if arm.kind == "struct":
+            pre = plain if _bare_arm(u, "struct").name == arm.name else named
+            return [pre + t for t in self.struct_text(arm, B, ub, out, dflt, None)]
+        leaf = _leaf(arm)
+        raw = self.read(leaf, B, ub)
+        self.cover(arm, ub, B, out, None)
+        elements = self.format(arm, raw)
+        if arm.dims:
+            pre = plain if _bare_arm(u, "list").name == arm.name else named
+            c = arm.count
+            return [
+                pre + "[" + ",".join(elements[i : i + c]) + "]" for i in range(0, len(elements), c)
+            ]
+        if arm.kind == "float":
+            pre = plain if _bare_arm(u, "float").name == arm.name else named
+            return [pre + e for e in elements]
+        other = plain if _bare_arm(u, "other").name == arm.name else named
+        if not _is_partition_offset(arm):
+            return [other + e for e in elements]
+        address = plain if _bare_arm(u, "address").name == arm.name else named
+        return [(address if e.startswith(("sbuf", "psum")) else other) + e for e in elements]
+
+    def struct_text(
+        self,
+        f: FieldLayout,
+        B: np.ndarray[Any, np.dtype[np.uint8]],
+        base: int,
+        out: np.ndarray[Any, np.dtype[np.uint8]],
+        dflt: bytes | None,
+        keep: np.ndarray[Any, np.dtype[np.bool_]] | None,
+    ) -> _Texts:
+        """A struct field's `{...}` (or `[{...},...]`) per row (see `TextForm._struct_text`)."""
+        es = f.size // f.count
+        n = B.shape[0]
+        items = [
+            [
+                "{" + s[1:] + "}"
+                for s in _joined(
+                    self.fields(f.cls, B, base + f.offset + k * es, out, False, dflt), n
+                )
+            ]
+            for k in range(f.count)
+        ]
+        if not f.dims:
+            return items[0]
+        return ["[" + ",".join(parts) + "]" for parts in zip(*items, strict=True)]
+
+    def choose_arms(
+        self,
+        u: type[Union],
+        name: str,
+        B: np.ndarray[Any, np.dtype[np.uint8]],
+        ub: int,
+        siblings: Mapping[str, list[str | None]],
+    ) -> np.ndarray[Any, np.dtype[np.intp]]:
+        """The index in `u.LAYOUT` of the arm `choose_arm` picks for each row."""
+        form = self.form
+        index = {a.name: i for i, a in enumerate(u.LAYOUT)}
+        n = B.shape[0]
+        arms = np.zeros(n, dtype=np.intp)
+        po = next((a for a in u.LAYOUT if _is_partition_offset(a)), None)
+        st = next((a for a in u.LAYOUT if a.kind == "struct"), None)
+        if po is not None and st is not None and len(u.LAYOUT) == 2:
+            mask = form.addresses.mask if form.addresses else DEFAULT_PARTITION_ADDR_MASK
+            v = np.zeros(n, dtype=np.uint64)
+            for k in range(po.size):
+                v |= B[:, ub + k].astype(np.uint64) << np.uint64(8 * k)
+            high = (v & np.uint64(~mask & ((1 << 64) - 1))) != 0
+            arms[:] = np.where(high, index[st.name], index[po.name])
+        elif any(a.kind == "float" for a in u.LAYOUT):
+            arms[:] = index[_inline_arm(u).name]
+        elif form._indirect_markers:
+            ind = next((a for a in u.LAYOUT if "INDIRECT" in a.c_type and a.kind == "struct"), None)
+            if ind is not None and u.SIZE > 3:
+                hit = np.isin(B[:, ub + 3], list(form._indirect_markers))
+                arms[hit] = index[ind.name]
+        labels = siblings.get(f"{name}_src")
+        if labels is not None:
+            reg, ptr, inline = (
+                None if a is None else index[a.name]
+                for a in (_arm_named(u, "reg"), _arm_named(u, "ptr"), _inline_arm(u))
+            )
+            chosen: dict[str | None, int | None] = {None: None}
+            for i, label in enumerate(labels):
+                if label in chosen:
+                    a = chosen[label]
+                else:  # choose_arm's first rule
+                    assert label is not None
+                    if "REG" in label:
+                        a = reg
+                    elif "POINTER" in label or "PTR" in label:
+                        a = ptr
+                    else:
+                        a = inline
+                    chosen[label] = a
+                if a is not None:
+                    arms[i] = a
+        return arms
+
+    @staticmethod
+    def read(
+        leaf: _Leaf, B: np.ndarray[Any, np.dtype[np.uint8]], base: int
+    ) -> np.ndarray[Any, Any]:
+        """A leaf's raw values in every row, as an (n, count) integer array (`_Leaf.read`)."""
+        f = leaf.f
+        o = base + f.offset
+        if f.bit_width is None:
+            dt = f"<{'i' if leaf.signed else 'u'}{leaf.es}"
+            return np.ascontiguousarray(B[:, o : o + f.size]).view(dt)
+        v = np.zeros(B.shape[0], dtype=np.uint64)
+        for k in range(f.size):
+            v |= B[:, o + k].astype(np.uint64) << np.uint64(8 * k)
+        raw = (v >> np.uint64(f.bit_offset or 0)) & np.uint64((1 << f.bit_width) - 1)
+        if leaf.signed:
+            half = 1 << (f.bit_width - 1)
+            return ((raw.astype(np.int64) ^ half) - half)[:, None]
+        return raw[:, None]
+
+    @staticmethod
+    def cover(
+        f: FieldLayout,
+        base: int,
+        B: np.ndarray[Any, np.dtype[np.uint8]],
+        out: np.ndarray[Any, np.dtype[np.uint8]],
+        rows: np.ndarray[Any, np.dtype[np.bool_]] | None,
+    ) -> None:
+        """Copy a leaf field's bits from the words into `out` (in `rows`, or every row)."""
+        o = base + f.offset
+        if f.bit_width is None:
+            masks = [255] * f.size
+        else:
+            m = ((1 << f.bit_width) - 1) << (f.bit_offset or 0)
+            masks = [(m >> (8 * k)) & 255 for k in range(f.size)]
+        for k, mk in enumerate(masks):
+            if not mk:
+                continue
+            src = B[:, o + k]
+            new = src if mk == 255 else (out[:, o + k] & np.uint8(255 ^ mk)) | (src & np.uint8(mk))
+            if rows is None:
+                out[:, o + k] = new
+            else:
+                out[:, o + k] = np.where(rows, new, out[:, o + k])
+
+    def format(self, f: FieldLayout, raw: np.ndarray[Any, Any]) -> list[str]:
+        """The text of every element of `raw` (row-major), as `TextForm._formatter(f)` gives it."""
+        flat = raw.reshape(-1)
+        if f.kind == "float":
+            return _float_texts(flat, _leaf(f).es)
+        small = f.kind in ("enum", "bool") or (raw.dtype.itemsize == 1 and f.kind == "uint")
+        if small and (
+            flat.dtype.itemsize == 1
+            or (flat.size and int(flat.max()) < 256 and int(flat.min()) >= 0)
+        ):
+            table = self._tables.get(id(f))
+            if table is None:
+                fmt = self.form._formatter(f)
+                table = self._tables[id(f)] = [fmt(v) for v in range(256)]
+            return [table[v] for v in flat.tolist()]
+        values = flat.tolist()
+        if f.kind in ("int", "uint") and not _is_partition_offset(f):
+            return list(map(str, values))
+        if _is_partition_offset(f) and self.form.addresses is not None:
+            return list(map(_address_text(self.form.addresses), values))
+        return list(map(self.form._formatter(f), values))
+
+
+def _joined(cols: list[_Texts], n: int) -> _Texts:
+    return ["".join(parts) for parts in zip(*cols, strict=True)] if cols else [""] * n
+
+
+def _hex_rows(B: np.ndarray[Any, np.dtype[np.uint8]]) -> list[str]:
+    h = np.ascontiguousarray(B).tobytes().hex()
+    w = 2 * WORD_SIZE
+    return [h[i : i + w] for i in range(0, len(h), w)]
+
+
+def _float_texts(bits: np.ndarray[Any, Any], size: int) -> list[str]:
+    """`float_text` of every element, formatted once per distinct value."""
+    uniq, inverse = np.unique(bits, return_inverse=True)
+    texts = [float_text(v, size) for v in uniq.tolist()]
+    return [texts[i] for i in inverse.reshape(-1).tolist()]
+
+
+_ADDRESS_TEXTS: dict[int, Callable[[int], str]] = {}
+
+
+def _address_text(am: AddressMap) -> Callable[[int], str]:
+    """`str(am.try_locate(v))`, else `hex(v)`, without raising for the addresses that point
+    nowhere (the usual case in a word of random bytes)."""
+    found = _ADDRESS_TEXTS.get(id(am))
+    if found is not None:
+        return found
+    mask = am.mask
+    regions = [
+        (r.base, r.base + r.size, r.stride, r.partitions, r.active, r.name.lower())
+        for r in (am.psum, am.sbuf)
+        if r.size > 0
+    ]
+
+    def text(v: int) -> str:
+        if v < 0 or v & ~mask:
+            return hex(v)
+        for lo, hi, stride, partitions, active, name in regions:
+            if lo <= v < hi:
+                part, off = divmod(v - lo, stride)
+                if part >= partitions or off >= active:
+                    return hex(v)
+                return f"{name}[{part}]+{off:#x}"
+        return hex(v)
+
+    _ADDRESS_TEXTS[id(am)] = text
+    return text
