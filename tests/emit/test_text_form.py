@@ -79,6 +79,23 @@ def test_round_trip_every_word(gen: str) -> None:
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_batch_listing_is_the_scalar_text(gen: str) -> None:
+    """`disasm_rows` (the batch path the listing reads) gives `disasm`'s text byte for byte,
+    full and compact, over the corpus (random, sparse, float edges, every opcode byte, 0xFF),
+    in batches that cross its chunk size and in a batch of one row."""
+    m = gen_module(gen)
+    form = gen_module(gen, "decode").TEXT
+    W = corpus(gen, 6000, 11)
+    for compact in (False, True):
+        batch = list(form.disasm_rows(W, compact=compact))
+        scalar = [m.disasm(W[i], compact=compact) for i in range(W.shape[0])]
+        bad = [i for i in range(W.shape[0]) if batch[i] != scalar[i]]
+        assert not bad, f"row {bad[0]}: {batch[bad[0]]!r} != {scalar[bad[0]]!r}"
+        assert list(form.disasm_rows(W[5:6], compact=compact)) == scalar[5:6]
+    assert list(form.disasm_rows(W[:0])) == []
+
+
 def test_text_of_a_valid_word() -> None:
     m = gen_module("mariana")
     word = w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH)
