@@ -923,6 +923,8 @@ def _field_texts(fields: Mapping[str, Any]) -> list[str]:
 # -- the batch disassembler: the same text, built a field at a time over columns of words ------
 
 _Texts = list[str]  # one string per row of a batch
+# an enum field read so far in a struct, for the unions after it: (field, raw values, shown rows)
+_Sibling = tuple[FieldLayout, np.ndarray[Any, Any], np.ndarray[Any, np.dtype[np.bool_]] | None]
 _BATCH_ROWS = 4096  # rows formatted at once: bounds the temporaries, keeps a listing streaming
 
 
@@ -936,6 +938,7 @@ class _BatchText:
     def __init__(self, form: TextForm) -> None:
         self.form = form
         self._tables: dict[int, list[str]] = {}  # id(field) -> text of each value 0..255
+        self._prefixed: dict[int, list[str]] = {}  # the same as " name=text", and "" at 256
         self._overrides = [[f" @{k}={v:#04x}" for v in range(256)] for k in range(WORD_SIZE)]
 
     def rows(self, W: np.ndarray[Any, np.dtype[np.uint8]], compact: bool) -> Iterator[str]:
@@ -996,7 +999,7 @@ class _BatchText:
         """Columns of `" name=value"` texts ("" where a row leaves the field out), as
         `TextForm._fields` gives them for each row."""
         cols: list[_Texts] = []
-        siblings: dict[str, list[str | None]] = {}
+        siblings: dict[str, _Sibling] = {}
         form = self.form
         for f in cls.LAYOUT:
             if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
@@ -1015,7 +1018,7 @@ class _BatchText:
         B: np.ndarray[Any, np.dtype[np.uint8]],
         base: int,
         out: np.ndarray[Any, np.dtype[np.uint8]],
-        siblings: dict[str, list[str | None]],
+        siblings: dict[str, _Sibling],
         dflt: bytes | None,
     ) -> _Texts:
         """One field's column (see `TextForm._value`)."""
@@ -1046,7 +1049,7 @@ class _BatchText:
         B: np.ndarray[Any, np.dtype[np.uint8]],
         base: int,
         out: np.ndarray[Any, np.dtype[np.uint8]],
-        siblings: dict[str, list[str | None]],
+        siblings: dict[str, _Sibling],
         dflt: bytes | None,
     ) -> _Texts:
         leaf = _leaf(f)
@@ -1054,12 +1057,8 @@ class _BatchText:
         show: np.ndarray[Any, np.dtype[np.bool_]] | None = None
         if leaf.reserved:
             show = np.asarray(raw.any(axis=1), dtype=np.bool_)
-        elements = self.format(f, raw)
-        if not f.dims and f.kind == "enum":
-            sib: list[str | None] = list(elements)
-            if show is not None:
-                sib = [s if k else None for s, k in zip(sib, show.tolist(), strict=True)]
-            siblings[f.name] = sib
+        if not f.dims and f.kind == "enum":  # a union's arm follows its `_src`, shown or not
+            siblings[f.name] = (f, raw[:, 0], show)
         if dflt is not None:
             d = self.read(leaf, np.frombuffer(dflt, np.uint8)[None, :], base)
             differs = (raw != d).any(axis=1)
@@ -1067,11 +1066,21 @@ class _BatchText:
         self.cover(f, base, B, out, show)
         if not f.dims:
             pre = f" {f.name}="
-            texts = [pre + e for e in elements]
-        else:
-            pre = f" {f.name}=["
-            c = f.count
-            texts = [pre + ",".join(elements[i : i + c]) + "]" for i in range(0, len(elements), c)]
+            table = self.table(f, raw)
+            if table is not None:  # one pass: the value's text, or "" (index 256) where left out
+                ptable = self._prefixed.get(id(f))
+                if ptable is None:
+                    ptable = self._prefixed[id(f)] = [pre + t for t in table] + [""]
+                idx = raw[:, 0] if show is None else np.where(show, raw[:, 0].astype(np.intp), 256)
+                return [ptable[v] for v in idx.tolist()]
+            elements = self.format(f, raw)
+            if show is None:
+                return [pre + e for e in elements]
+            return [pre + e if k else "" for e, k in zip(elements, show.tolist(), strict=True)]
+        elements = self.format(f, raw)
+        pre = f" {f.name}=["
+        c = f.count
+        texts = [pre + ",".join(elements[i : i + c]) + "]" for i in range(0, len(elements), c)]
         if show is not None:
             texts = [t if k else "" for t, k in zip(texts, show.tolist(), strict=True)]
         return texts
@@ -1082,7 +1091,7 @@ class _BatchText:
         B: np.ndarray[Any, np.dtype[np.uint8]],
         base: int,
         out: np.ndarray[Any, np.dtype[np.uint8]],
-        siblings: dict[str, list[str | None]],
+        siblings: dict[str, _Sibling],
         dflt: bytes | None,
         keep: np.ndarray[Any, np.dtype[np.bool_]] | None,
     ) -> _Texts:
@@ -1173,7 +1182,7 @@ class _BatchText:
         name: str,
         B: np.ndarray[Any, np.dtype[np.uint8]],
         ub: int,
-        siblings: Mapping[str, list[str | None]],
+        siblings: Mapping[str, _Sibling],
     ) -> np.ndarray[Any, np.dtype[np.intp]]:
         """The index in `u.LAYOUT` of the arm `choose_arm` picks for each row."""
         form = self.form
@@ -1196,27 +1205,28 @@ class _BatchText:
             if ind is not None and u.SIZE > 3:
                 hit = np.isin(B[:, ub + 3], list(form._indirect_markers))
                 arms[hit] = index[ind.name]
-        labels = siblings.get(f"{name}_src")
-        if labels is not None:
+        src = siblings.get(f"{name}_src")
+        if src is not None:  # choose_arm's first rule, once per distinct value
+            f_src, values, shown = src
+            fmt = form._formatter(f_src)
             reg, ptr, inline = (
-                None if a is None else index[a.name]
+                -1 if a is None else index[a.name]
                 for a in (_arm_named(u, "reg"), _arm_named(u, "ptr"), _inline_arm(u))
             )
-            chosen: dict[str | None, int | None] = {None: None}
-            for i, label in enumerate(labels):
-                if label in chosen:
-                    a = chosen[label]
-                else:  # choose_arm's first rule
-                    assert label is not None
-                    if "REG" in label:
-                        a = reg
-                    elif "POINTER" in label or "PTR" in label:
-                        a = ptr
-                    else:
-                        a = inline
-                    chosen[label] = a
-                if a is not None:
-                    arms[i] = a
+            uniq, inverse = np.unique(values, return_inverse=True)
+            by_label = []
+            for v in uniq.tolist():
+                label = fmt(v)
+                if "REG" in label:
+                    by_label.append(reg)
+                elif "POINTER" in label or "PTR" in label:
+                    by_label.append(ptr)
+                else:
+                    by_label.append(inline)
+            chosen = np.asarray(by_label, dtype=np.intp)[inverse.reshape(-1)]
+            if shown is not None:
+                chosen[~shown] = -1
+            arms = np.where(chosen >= 0, chosen, arms)
         return arms
 
     @staticmethod
@@ -1263,27 +1273,38 @@ class _BatchText:
             else:
                 out[:, o + k] = np.where(rows, new, out[:, o + k])
 
+    def table(self, f: FieldLayout, raw: np.ndarray[Any, Any]) -> list[str] | None:
+        """The texts of the values 0..255 of a field whose every value in `raw` is one of them
+        (an enum, a bool, a byte), else None."""
+        if not (f.kind in ("enum", "bool") or (raw.dtype.itemsize == 1 and f.kind == "uint")):
+            return None
+        if raw.dtype.itemsize != 1 and not (
+            raw.size and int(raw.max()) < 256 and int(raw.min()) >= 0
+        ):
+            return None
+        table = self._tables.get(id(f))
+        if table is None:
+            fmt = self.form._formatter(f)
+            table = self._tables[id(f)] = [fmt(v) for v in range(256)]
+        return table
+
     def format(self, f: FieldLayout, raw: np.ndarray[Any, Any]) -> list[str]:
         """The text of every element of `raw` (row-major), as `TextForm._formatter(f)` gives it."""
         flat = raw.reshape(-1)
         if f.kind == "float":
             return _float_texts(flat, _leaf(f).es)
-        small = f.kind in ("enum", "bool") or (raw.dtype.itemsize == 1 and f.kind == "uint")
-        if small and (
-            flat.dtype.itemsize == 1
-            or (flat.size and int(flat.max()) < 256 and int(flat.min()) >= 0)
-        ):
-            table = self._tables.get(id(f))
-            if table is None:
-                fmt = self.form._formatter(f)
-                table = self._tables[id(f)] = [fmt(v) for v in range(256)]
+        table = self.table(f, raw)
+        if table is not None:
             return [table[v] for v in flat.tolist()]
-        values = flat.tolist()
         if f.kind in ("int", "uint") and not _is_partition_offset(f):
-            return list(map(str, values))
+            return list(map(str, flat.tolist()))
         if _is_partition_offset(f) and self.form.addresses is not None:
-            return list(map(_address_text(self.form.addresses), values))
-        return list(map(self.form._formatter(f), values))
+            fmt = _address_text(self.form.addresses)
+        else:
+            fmt = self.form._formatter(f)
+        uniq, inverse = np.unique(flat, return_inverse=True)  # addresses repeat in a program
+        texts = list(map(fmt, uniq.tolist()))
+        return [texts[i] for i in inverse.reshape(-1).tolist()]
 
 
 def _joined(cols: list[_Texts], n: int) -> _Texts:
