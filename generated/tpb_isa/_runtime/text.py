@@ -947,21 +947,18 @@ class _BatchText:
 
     def chunk(self, W: np.ndarray[Any, np.dtype[np.uint8]], compact: bool) -> _Texts:
         n = W.shape[0]
-        texts: _Texts = [""] * n
+        texts = np.full(n, "", dtype=object)
         structs = self.form.decoder.structs
         ops = W[:, 0]
         for op in np.unique(ops).tolist():
             rows = np.flatnonzero(ops == op)
             cls = structs.get(op)
             if cls is None:
-                for i, h in zip(rows.tolist(), _hex_rows(W[rows]), strict=True):
-                    texts[i] = ".word 0x" + h
-                continue
-            for i, t in zip(
-                rows.tolist(), self.struct_rows(cls, op, W[rows], compact), strict=True
-            ):
-                texts[i] = t
-        return texts
+                texts[rows] = _objects([".word 0x" + h for h in _hex_rows(W[rows])])
+            else:
+                texts[rows] = _objects(self.struct_rows(cls, op, W[rows], compact))
+        listed: _Texts = texts.tolist()
+        return listed
 
     def struct_rows(
         self, cls: type[Struct], op: int, B: np.ndarray[Any, np.dtype[np.uint8]], compact: bool
@@ -981,11 +978,7 @@ class _BatchText:
                 ]
             )
         name = self.form.opcodes(op).name
-        return (
-            [name + "".join(parts) for parts in zip(*cols, strict=True)]
-            if cols
-            else [name] * B.shape[0]
-        )
+        return list(map("".join, zip([name] * B.shape[0], *cols, strict=True)))
 
     def fields(
         self,
@@ -1072,11 +1065,18 @@ class _BatchText:
                 if ptable is None:
                     ptable = self._prefixed[id(f)] = [pre + t for t in table] + [""]
                 idx = raw[:, 0] if show is None else np.where(show, raw[:, 0].astype(np.intp), 256)
-                return [ptable[v] for v in idx.tolist()]
+                return list(map(ptable.__getitem__, idx.tolist()))
             elements = self.format(f, raw)
             if show is None:
-                return [pre + e for e in elements]
+                return list(map(pre.__add__, elements))
             return [pre + e if k else "" for e, k in zip(elements, show.tolist(), strict=True)]
+        if f.kind in ("int", "uint") and not _is_partition_offset(f):
+            # str() of a row's list is "[a, b, c]" with every element str(int): drop the blanks
+            pre = f" {f.name}="
+            texts = [pre + str(r).replace(" ", "") for r in raw.tolist()]
+            if show is not None:
+                texts = [t if k else "" for t, k in zip(texts, show.tolist(), strict=True)]
+            return texts
         elements = self.format(f, raw)
         pre = f" {f.name}=["
         c = f.count
@@ -1098,24 +1098,21 @@ class _BatchText:
         u = f.cls
         ub = base + f.offset
         arms = self.choose_arms(u, f.name, B, ub, siblings)
-        texts: _Texts = [""] * B.shape[0]
-        for a in np.unique(arms).tolist():
-            arm = u.LAYOUT[a]
+        kinds = np.unique(arms).tolist()
+        if len(kinds) == 1 and keep is None:  # one arm for every row: no scatter
+            return self.arm_texts(f, u, u.LAYOUT[kinds[0]], B, ub, out, dflt)
+        texts = np.full(B.shape[0], "", dtype=object)
+        for a in kinds:
             rows = np.flatnonzero(arms == a)
             if keep is not None:
                 rows = rows[keep[rows]]
                 if not rows.size:
                     continue
-            every = rows.size == B.shape[0]
-            Bs = B if every else B[rows]
-            Os = out if every else out[rows]
-            for i, t in zip(
-                rows.tolist(), self.arm_texts(f, u, arm, Bs, ub, Os, dflt), strict=True
-            ):
-                texts[i] = t
-            if not every:
-                out[rows] = Os
-        return texts
+            Bs, Os = B[rows], out[rows]
+            texts[rows] = _objects(self.arm_texts(f, u, u.LAYOUT[a], Bs, ub, Os, dflt))
+            out[rows] = Os
+        listed: _Texts = texts.tolist()
+        return listed
 
     def arm_texts(
         self,
@@ -1164,12 +1161,7 @@ class _BatchText:
         es = f.size // f.count
         n = B.shape[0]
         items = [
-            [
-                "{" + s[1:] + "}"
-                for s in _joined(
-                    self.fields(f.cls, B, base + f.offset + k * es, out, False, dflt), n
-                )
-            ]
+            _braced(self.fields(f.cls, B, base + f.offset + k * es, out, False, dflt), n)
             for k in range(f.count)
         ]
         if not f.dims:
@@ -1295,7 +1287,7 @@ class _BatchText:
             return _float_texts(flat, _leaf(f).es)
         table = self.table(f, raw)
         if table is not None:
-            return [table[v] for v in flat.tolist()]
+            return list(map(table.__getitem__, flat.tolist()))
         if f.kind in ("int", "uint") and not _is_partition_offset(f):
             return list(map(str, flat.tolist()))
         if _is_partition_offset(f) and self.form.addresses is not None:
@@ -1304,11 +1296,25 @@ class _BatchText:
             fmt = self.form._formatter(f)
         uniq, inverse = np.unique(flat, return_inverse=True)  # addresses repeat in a program
         texts = list(map(fmt, uniq.tolist()))
-        return [texts[i] for i in inverse.reshape(-1).tolist()]
+        return list(map(texts.__getitem__, inverse.reshape(-1).tolist()))
+
+
+def _objects(texts: _Texts) -> np.ndarray[Any, np.dtype[np.object_]]:
+    """The strings as a 1-d object array (to scatter into rows), never as numpy text."""
+    return np.fromiter(texts, dtype=object, count=len(texts))
+
+
+def _braced(cols: list[_Texts], n: int) -> _Texts:
+    """`{a=1 b=2}` per row from columns of " a=1", " b=2"."""
+    return (
+        ["{" + "".join(parts)[1:] + "}" for parts in zip(*cols, strict=True)]
+        if cols
+        else ["{}"] * n
+    )
 
 
 def _joined(cols: list[_Texts], n: int) -> _Texts:
-    return ["".join(parts) for parts in zip(*cols, strict=True)] if cols else [""] * n
+    return list(map("".join, zip(*cols, strict=True))) if cols else [""] * n
 
 
 def _hex_rows(B: np.ndarray[Any, np.dtype[np.uint8]]) -> list[str]:
@@ -1321,7 +1327,7 @@ def _float_texts(bits: np.ndarray[Any, Any], size: int) -> list[str]:
     """`float_text` of every element, formatted once per distinct value."""
     uniq, inverse = np.unique(bits, return_inverse=True)
     texts = [float_text(v, size) for v in uniq.tolist()]
-    return [texts[i] for i in inverse.reshape(-1).tolist()]
+    return list(map(texts.__getitem__, inverse.reshape(-1).tolist()))
 
 
 _ADDRESS_TEXTS: dict[int, Callable[[int], str]] = {}
