@@ -1073,10 +1073,16 @@ class _BatchText:
         if f.kind in ("int", "uint") and not _is_partition_offset(f):
             # str() of a row's list is "[a, b, c]" with every element str(int): drop the blanks
             pre = f" {f.name}="
-            texts = [pre + str(r).replace(" ", "") for r in raw.tolist()]
-            if show is not None:
-                texts = [t if k else "" for t, k in zip(texts, show.tolist(), strict=True)]
-            return texts
+            if show is None:
+                return [pre + str(r).replace(" ", "") for r in raw.tolist()]
+            shown = np.flatnonzero(show)  # only the rows that show it (a reserved array: few)
+            column = np.full(raw.shape[0], "", dtype=object)
+            if shown.size:
+                column[shown] = _objects(
+                    [pre + str(r).replace(" ", "") for r in raw[shown].tolist()]
+                )
+            listed: _Texts = column.tolist()
+            return listed
         elements = self.format(f, raw)
         pre = f" {f.name}=["
         c = f.count
