@@ -785,9 +785,70 @@ class TextForm:
         cls = self.decoder.structs.get(b[0])
         if cls is None:
             return {"opcode": None, "hex": b.hex()}
-        tk = _Tokens(self.disasm(b), 1)
-        tk.next()
-        return {"opcode": self.opcodes(b[0]).name, "fields": _plain_fields(tk, ""), "hex": b.hex()}
+        out = self._base(cls, b[0])
+        fields = self._plain_fields_of(cls, b, 0, out, True)
+        for k in range(WORD_SIZE):
+            if out[k] != b[k]:
+                fields[f"@{k}"] = b[k]
+        return {"opcode": self.opcodes(b[0]).name, "fields": fields, "hex": b.hex()}
+
+    def _plain_fields_of(
+        self, cls: type[Any], b: bytes, base: int, out: bytearray, top: bool
+    ) -> dict[str, Any]:
+        """`_fields`' walk giving the values `to_dict` holds (what its text reads back as)
+        instead of the text: the same fields, keys, arms and order, without the text."""
+        plain: dict[str, Any] = {}
+        siblings: dict[str, Any] = {}
+        for f in cls.LAYOUT:
+            if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
+                plain[f.name] = self._plain_fields_of(f.cls, b, f.offset, out, True)
+                continue
+            if top and base == 0 and f.offset == 0 and f.kind == "enum" and f.cls is self.opcodes:
+                continue
+            if _is_union(f):
+                u = f.cls
+                arm = self._choose_arm(u, f.name, b, base + f.offset, siblings)
+                value, kind = self._plain_arm(arm, b, base + f.offset, out)
+                key = f.name if _bare_arm(u, kind).name == arm.name else f"{f.name}.{arm.name}"
+                plain[key] = value
+                continue
+            if f.kind == "struct":
+                plain[f.name] = self._plain_struct(f, b, base, out)
+                continue
+            leaf = _leaf(f)
+            raw = leaf.read(b, base)
+            if leaf.reserved and not any(raw):
+                continue
+            fmt = self._formatter(f)
+            texts = list(map(fmt, raw))
+            if not f.dims and f.kind == "enum":
+                siblings[f.name] = texts[0]
+            leaf.write(out, base, raw)
+            plain[f.name] = list(map(_plain_text, texts)) if f.dims else _plain_text(texts[0])
+        return plain
+
+    def _plain_struct(self, f: FieldLayout, b: bytes, base: int, out: bytearray) -> Any:
+        es = f.size // f.count
+        items = [
+            self._plain_fields_of(f.cls, b, base + f.offset + k * es, out, False)
+            for k in range(f.count)
+        ]
+        return items if f.dims else items[0]
+
+    def _plain_arm(self, arm: FieldLayout, b: bytes, base: int, out: bytearray) -> tuple[Any, str]:
+        """A union arm's value and the kind `_arm_text` gives it."""
+        if arm.kind == "struct":
+            return self._plain_struct(arm, b, base, out), "struct"
+        leaf = _leaf(arm)
+        raw = leaf.read(b, base)
+        leaf.write(out, base, raw)
+        texts = list(map(self._formatter(arm), raw))
+        if arm.dims:
+            return list(map(_plain_text, texts)), "list"
+        kind = "float" if arm.kind == "float" else "other"
+        if _is_partition_offset(arm) and texts[0].startswith(("sbuf", "psum")):
+            kind = "address"
+        return _plain_text(texts[0]), kind
 
     def from_dict(self, data: Mapping[str, Any]) -> bytes:
         """The word a `to_dict` result (or a hand-written one of the same shape) describes; the
@@ -862,46 +923,15 @@ class _Tokens:
         raise AsmError(message, (self.lineno, col))
 
 
-def _plain_value(tk: _Tokens) -> Any:
-    tok = tk.next()
-    kind = _num_kind(tok)
+def _plain_text(text: str) -> Any:
+    """The value `_plain_value` reads from one value's text (`TextForm._formatter`'s): an
+    int, a float, a NaN's text, an address's text, true / false, or a member name."""
+    kind = _num_kind(text)
     if kind == "int":
-        return int(tok, 0)
+        return int(text, 0)
     if kind == "float":
-        return tok if tok.startswith("nan") else float(tok)
-    if tok == "{":
-        fields = _plain_fields(tk, "}")
-        tk.expect("}")
-        return fields
-    if tok == "[":
-        items: list[Any] = []
-        while tk.peek() != "]":
-            if items:
-                tk.expect(",")
-            items.append(_plain_value(tk))
-        tk.next()
-        return items
-    if tok.lower() in ("sbuf", "psum") and tk.peek() == "[":
-        tk.next()
-        part = tk.next()
-        tk.expect("]")
-        tk.expect("+")
-        return f"{tok}[{part}]+{tk.next()}"
-    return {"true": True, "false": False}.get(tok, tok)
-
-
-def _plain_fields(tk: _Tokens, closer: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    while tk.peek() != closer:
-        key = tk.next()
-        if key == "@":
-            key += tk.next()
-        elif tk.peek() == ".":
-            tk.next()
-            key += "." + tk.next()
-        tk.expect("=")
-        out[key] = _plain_value(tk)
-    return out
+        return text if text.startswith("nan") else float(text)
+    return {"true": True, "false": False}.get(text, text)
 
 
 def _value_text(v: Any) -> str:
