@@ -356,6 +356,7 @@ class TextForm:
                 _FORMS[cls] = self
                 todo += [f.cls for f in cls.LAYOUT if f.kind == "struct"]
         self._formatters: dict[int, Callable[[int], str]] = {}
+        self._plainers: dict[int, Callable[[int], Any]] = {}
         self._batch: _BatchText | None = None
 
     # -- disassembly ---------------------------------------------------------------------------
@@ -819,13 +820,41 @@ class TextForm:
             raw = leaf.read(b, base)
             if leaf.reserved and not any(raw):
                 continue
-            fmt = self._formatter(f)
-            texts = list(map(fmt, raw))
             if not f.dims and f.kind == "enum":
-                siblings[f.name] = texts[0]
+                siblings[f.name] = self._formatter(f)(raw[0])
             leaf.write(out, base, raw)
-            plain[f.name] = list(map(_plain_text, texts)) if f.dims else _plain_text(texts[0])
+            value = self._plainer(f)
+            plain[f.name] = list(map(value, raw)) if f.dims else value(raw[0])
         return plain
+
+    def _plainer(self, f: FieldLayout) -> Callable[[int], Any]:
+        """`_plain_text` of `_formatter(f)`'s text, without the text where the value is the
+        raw integer itself (an int, a member the enum does not define, an unplaced address)."""
+        found = self._plainers.get(id(f))
+        if found is not None:
+            return found
+        fmt = self._formatter(f)
+        value: Callable[[int], Any]
+        if f.kind in ("int", "uint") and not _is_partition_offset(f):
+
+            def value(v: int) -> Any:
+                return v
+
+        elif f.kind in ("enum", "bool"):
+            named = {int(m): _plain_text(m.name) for m in f.cls} if f.kind == "enum" else {}
+            if f.kind == "bool":
+                named = {0: False, 1: True}
+
+            def value(v: int) -> Any:
+                return named.get(v, v)
+
+        else:
+
+            def value(v: int) -> Any:
+                return _plain_text(fmt(v))
+
+        self._plainers[id(f)] = value
+        return value
 
     def _plain_struct(self, f: FieldLayout, b: bytes, base: int, out: bytearray) -> Any:
         es = f.size // f.count
@@ -842,9 +871,9 @@ class TextForm:
         leaf = _leaf(arm)
         raw = leaf.read(b, base)
         leaf.write(out, base, raw)
-        texts = list(map(self._formatter(arm), raw))
         if arm.dims:
-            return list(map(_plain_text, texts)), "list"
+            return list(map(self._plainer(arm), raw)), "list"
+        texts = [self._formatter(arm)(raw[0])]
         kind = "float" if arm.kind == "float" else "other"
         if _is_partition_offset(arm) and texts[0].startswith(("sbuf", "psum")):
             kind = "address"
