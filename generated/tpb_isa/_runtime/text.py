@@ -200,10 +200,16 @@ def _arm_named(u: type[Union], *words: str) -> FieldLayout | None:
     return None
 
 
+_INLINE_ARMS: dict[type[Any], FieldLayout] = {}
+
+
 def _inline_arm(u: type[Union]) -> FieldLayout:
-    plain = [a for a in u.LAYOUT if not any(w in a.name.lower() for w in ("ptr", "reg"))]
-    floats = [a for a in plain if a.kind == "float"]
-    return (floats or plain or list(u.LAYOUT))[0]
+    found = _INLINE_ARMS.get(u)
+    if found is None:
+        plain = [a for a in u.LAYOUT if not any(w in a.name.lower() for w in ("ptr", "reg"))]
+        floats = [a for a in plain if a.kind == "float"]
+        found = _INLINE_ARMS[u] = (floats or plain or list(u.LAYOUT))[0]
+    return found
 
 
 def _bare_arm(u: type[Union], kind: str) -> FieldLayout:
@@ -357,6 +363,7 @@ class TextForm:
                 todo += [f.cls for f in cls.LAYOUT if f.kind == "struct"]
         self._formatters: dict[int, Callable[[int], str]] = {}
         self._plainers: dict[int, Callable[[int], Any]] = {}
+        self._plans: dict[tuple[type[Any], int, bool], list[tuple[str, FieldLayout]]] = {}
         self._batch: _BatchText | None = None
 
     # -- disassembly ---------------------------------------------------------------------------
@@ -800,32 +807,56 @@ class TextForm:
         instead of the text: the same fields, keys, arms and order, without the text."""
         plain: dict[str, Any] = {}
         siblings: dict[str, Any] = {}
-        for f in cls.LAYOUT:
-            if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
+        for step, f in self._plain_plan(cls, base, top):
+            if step == "header":
                 plain[f.name] = self._plain_fields_of(f.cls, b, f.offset, out, True)
-                continue
-            if top and base == 0 and f.offset == 0 and f.kind == "enum" and f.cls is self.opcodes:
-                continue
-            if _is_union(f):
+            elif step == "union":
                 u = f.cls
                 arm = self._choose_arm(u, f.name, b, base + f.offset, siblings)
                 value, kind = self._plain_arm(arm, b, base + f.offset, out)
                 key = f.name if _bare_arm(u, kind).name == arm.name else f"{f.name}.{arm.name}"
                 plain[key] = value
-                continue
-            if f.kind == "struct":
+            elif step == "struct":
                 plain[f.name] = self._plain_struct(f, b, base, out)
-                continue
-            leaf = _leaf(f)
-            raw = leaf.read(b, base)
-            if leaf.reserved and not any(raw):
-                continue
-            if not f.dims and f.kind == "enum":
-                siblings[f.name] = self._formatter(f)(raw[0])
-            leaf.write(out, base, raw)
-            value = self._plainer(f)
-            plain[f.name] = list(map(value, raw)) if f.dims else value(raw[0])
+            else:
+                leaf = _leaf(f)
+                raw = leaf.read(b, base)
+                if leaf.reserved and not any(raw):
+                    continue
+                if step == "enum":
+                    siblings[f.name] = self._formatter(f)(raw[0])
+                leaf.write(out, base, raw)
+                value = self._plainer(f)
+                plain[f.name] = list(map(value, raw)) if f.dims else value(raw[0])
         return plain
+
+    def _plain_plan(self, cls: type[Any], base: int, top: bool) -> list[tuple[str, FieldLayout]]:
+        """How `_plain_fields_of` takes each field of `cls` at `base` (as `_fields` decides):
+        "header", "union", "struct", "enum" (a scalar a union may follow) or "leaf"; the
+        opcode is left out."""
+        key = (cls, base, top)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = []
+            for f in cls.LAYOUT:
+                if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
+                    plan.append(("header", f))
+                elif (
+                    top
+                    and base == 0
+                    and f.offset == 0
+                    and f.kind == "enum"
+                    and f.cls is self.opcodes
+                ):
+                    continue
+                elif _is_union(f):
+                    plan.append(("union", f))
+                elif f.kind == "struct":
+                    plan.append(("struct", f))
+                else:
+                    plan.append(("enum" if not f.dims and f.kind == "enum" else "leaf", f))
+            self._plans[key] = plan
+        return plan
 
     def _plainer(self, f: FieldLayout) -> Callable[[int], Any]:
         """`_plain_text` of `_formatter(f)`'s text, without the text where the value is the
