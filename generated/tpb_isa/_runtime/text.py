@@ -1163,8 +1163,13 @@ class _BatchText:
         if f.kind in ("int", "uint") and not _is_partition_offset(f):
             # str() of a row's list is "[a, b, c]" with every element str(int): drop the blanks
             pre = f" {f.name}="
-            if show is None:
-                return [pre + str(r).replace(" ", "") for r in raw.tolist()]
+            if show is None:  # once per distinct row (a program repeats its access patterns)
+                rows = np.ascontiguousarray(raw)
+                keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1])))
+                uniq, inverse = np.unique(keys.reshape(-1), return_inverse=True)
+                distinct = uniq.view(rows.dtype).reshape(-1, rows.shape[1]).tolist()
+                texts = [pre + str(r).replace(" ", "") for r in distinct]
+                return list(map(texts.__getitem__, inverse.reshape(-1).tolist()))
             shown = np.flatnonzero(show)  # only the rows that show it (a reserved array: few)
             column = np.full(raw.shape[0], "", dtype=object)
             if shown.size:
