@@ -79,6 +79,91 @@ def test_round_trip_every_word(gen: str) -> None:
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_batch_listing_is_the_scalar_text(gen: str) -> None:
+    """`disasm_rows` (the batch path the listing reads) gives `disasm`'s text byte for byte,
+    full and compact, over the corpus (random, sparse, float edges, every opcode byte, 0xFF),
+    in batches that cross its chunk size and in a batch of one row."""
+    m = gen_module(gen)
+    form = gen_module(gen, "decode").TEXT
+    W = corpus(gen, 6000, 11)
+    for compact in (False, True):
+        batch = list(form.disasm_rows(W, compact=compact))
+        scalar = [m.disasm(W[i], compact=compact) for i in range(W.shape[0])]
+        bad = [i for i in range(W.shape[0]) if batch[i] != scalar[i]]
+        assert not bad, f"row {bad[0]}: {batch[bad[0]]!r} != {scalar[bad[0]]!r}"
+        assert list(form.disasm_rows(W[5:6], compact=compact)) == scalar[5:6]
+    assert list(form.disasm_rows(W[:0])) == []
+
+
+# what to_dict gave before it walked the fields itself: the word's text, re-parsed
+
+
+def text_module() -> Any:
+    """The runtime's text.py (its tokenizer and number classes are private)."""
+    return sys.modules[type(gen_module("mariana", "decode").TEXT).__module__]
+
+
+def reparsed_value(tk: Any) -> Any:
+    tok = tk.next()
+    kind = text_module()._num_kind(tok)
+    if kind == "int":
+        return int(tok, 0)
+    if kind == "float":
+        return tok if tok.startswith("nan") else float(tok)
+    if tok == "{":
+        fields = reparsed_fields(tk, "}")
+        tk.expect("}")
+        return fields
+    if tok == "[":
+        items: list[Any] = []
+        while tk.peek() != "]":
+            if items:
+                tk.expect(",")
+            items.append(reparsed_value(tk))
+        tk.next()
+        return items
+    if tok.lower() in ("sbuf", "psum") and tk.peek() == "[":
+        tk.next()
+        part = tk.next()
+        tk.expect("]")
+        tk.expect("+")
+        return f"{tok}[{part}]+{tk.next()}"
+    return {"true": True, "false": False}.get(tok, tok)
+
+
+def reparsed_fields(tk: Any, closer: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    while tk.peek() != closer:
+        key = tk.next()
+        if key == "@":
+            key += tk.next()
+        elif tk.peek() == ".":
+            tk.next()
+            key += "." + tk.next()
+        tk.expect("=")
+        out[key] = reparsed_value(tk)
+    return out
+
+
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_dict_form_is_its_text_read_back(gen: str) -> None:
+    """`to_dict` walks the fields (no text, no parse) and gives what reading its own `disasm`
+    text back gives: the same keys, order, arms, value types and values, over the corpus."""
+    text = gen_module(gen, "decode").TEXT
+    W = corpus(gen, 3000, 5)
+    for i in range(W.shape[0]):
+        b = W[i].tobytes()
+        got = text.to_dict(b)
+        if text.decoder.structs.get(b[0]) is None:
+            assert got == {"opcode": None, "hex": b.hex()}
+            continue
+        tk = text_module()._Tokens(text.disasm(b), 1)
+        tk.next()
+        want = {"opcode": tk.toks[0], "fields": reparsed_fields(tk, ""), "hex": b.hex()}
+        assert json.dumps(got) == json.dumps(want), b.hex()
+
+
 def test_text_of_a_valid_word() -> None:
     m = gen_module("mariana")
     word = w.s3d3_ts(op0=w.MULT, op1=w.ADD, imm1=1.5, rev=w.BOTH)
