@@ -91,6 +91,9 @@ class Options:
     )
 
 
+DEFAULT_OPTIONS = Options()
+
+
 @dataclass
 class _Translation:
     """One generation's translator output as the rest of the build needs it: fresh (`translated`
@@ -100,7 +103,7 @@ class _Translation:
     translated: TranslatedGen | None = None
 
 
-def generate(headers: Path, options: Options = Options()) -> Build:
+def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
     """Everything `generate` decides, stage by stage."""
     cache = Cache() if options.use_cache else None
     results = ingest_root(headers, use_cache=options.use_cache, cache=cache, limits=options.limits)

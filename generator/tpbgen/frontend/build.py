@@ -34,6 +34,9 @@ from .layout import MemberIn, enum_size, layout_struct, layout_union
 from .lexer import new_parser
 from .preprocess import PROBE, MacroDef
 
+# `[i] = ` in an initialiser: its own node from pycparser 3.12 on, the index expression before
+_ARRAY_DESIGNATOR: type[c_ast.Node] | None = getattr(c_ast, "ArrayDesignator", None)
+
 
 @dataclass
 class CType:
@@ -662,9 +665,13 @@ class _Builder:
             for x in items:
                 if isinstance(x, c_ast.NamedInitializer):
                     index = x.name[0] if len(x.name) == 1 else None
-                    if not isinstance(index, c_ast.ArrayDesignator):  # `.field = `, `[i][j] = `
+                    if index is None or (  # `[i][j] = `; `.field = ` where pycparser says so
+                        _ARRAY_DESIGNATOR is not None and not isinstance(index, _ARRAY_DESIGNATOR)
+                    ):
                         raise NotConstant("a designator other than one array index", x.expr)
-                    k = self.evaluator().eval_int(index.expr)
+                    # pycparser before 3.12 gives `[i]` as the index itself (in an array's
+                    # initialiser a designator can only be an index: gcc refuses `.field` there)
+                    k = self.evaluator().eval_int(index.expr if _ARRAY_DESIGNATOR else index)
                     x = x.expr
                 out[k] = x
                 k += 1

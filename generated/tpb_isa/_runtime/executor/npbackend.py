@@ -42,7 +42,8 @@ def _rand(shape: tuple[int, int], out_code: int, numerics: Numerics, key: int) -
 
 def _store(out_code: int, y: F32, numerics: Numerics, key: int) -> Raw:
     y2 = y.reshape(y.shape[0], -1)
-    return dt.store_from_f32(out_code, y2, numerics, _rand(y2.shape, out_code, numerics, key))
+    shape = (y2.shape[0], y2.shape[1])
+    return dt.store_from_f32(out_code, y2, numerics, _rand(shape, out_code, numerics, key))
 
 
 def _owned(a: npt.NDArray[Any], src: npt.NDArray[Any]) -> bool:
