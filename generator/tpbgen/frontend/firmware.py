@@ -10,8 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +17,14 @@ from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.firmware import FirmwareFact, FirmwareOverlay
 from ..ir.model import Generation
 from ..resolve import opcode_enum
+from .mapping_json import ir_schema, pointer_token
 
 OVERLAY_NAME = "firmware_status.json"
 __all__ = ["OVERLAY_NAME", "FirmwareFact", "FirmwareOverlay", "read_overlay"]
 
 
-@cache
 def overlay_schema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        (resources.files("tpbgen") / "ir" / "firmware.schema.json").read_text(encoding="utf-8")
-    )
-    return data
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
+    return ir_schema("firmware.schema.json")
 
 
 def _error(message: str, rel: str, pointer: str = "", line: int = 0, col: int = 0) -> Diagnostic:
@@ -70,7 +61,7 @@ def read_overlay(root: Path, gens: Sequence[Generation], shown: str = "") -> Fir
                 _error(
                     f"schema violation: {e.message}",
                     rel,
-                    "/" + "/".join(_escape(str(p)) for p in e.absolute_path),
+                    "/" + "/".join(pointer_token(str(p)) for p in e.absolute_path),
                 )
                 for e in errors
             ]
@@ -79,7 +70,7 @@ def read_overlay(root: Path, gens: Sequence[Generation], shown: str = "") -> Fir
     problems: list[Diagnostic] = []
     by_gen: dict[str, tuple[FirmwareFact, ...]] = {}
     for gen_name, entries in doc["generations"].items():
-        where = f"/generations/{_escape(gen_name)}"
+        where = f"/generations/{pointer_token(gen_name)}"
         g = known.get(gen_name)
         if g is None:
             problems.append(
@@ -99,7 +90,7 @@ def read_overlay(root: Path, gens: Sequence[Generation], shown: str = "") -> Fir
                     _error(
                         f"the {gen_name} OPCODE enum does not define {name}",
                         rel,
-                        f"{where}/{_escape(name)}",
+                        f"{where}/{pointer_token(name)}",
                     )
                 )
                 continue

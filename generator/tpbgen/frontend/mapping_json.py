@@ -17,14 +17,20 @@ from ..ir.model import Mapping, MappingEntry
 
 
 @cache
-def mapping_schema() -> dict[str, Any]:
+def ir_schema(name: str) -> dict[str, Any]:
+    """A JSON Schema shipped in tpbgen/ir/ (`mapping.schema.json`, `firmware.schema.json`)."""
     data: dict[str, Any] = json.loads(
-        (resources.files("tpbgen") / "ir" / "mapping.schema.json").read_text(encoding="utf-8")
+        (resources.files("tpbgen") / "ir" / name).read_text(encoding="utf-8")
     )
     return data
 
 
-def _escape(token: str) -> str:
+def mapping_schema() -> dict[str, Any]:
+    return ir_schema("mapping.schema.json")
+
+
+def pointer_token(token: str) -> str:
+    """One JSON pointer reference token (RFC 6901: `~` and `/` escaped)."""
     return token.replace("~", "~0").replace("/", "~1")
 
 
@@ -54,9 +60,9 @@ def _duplicate_keys(node: Any, pointer: str, sections: bool) -> list[str]:
             if k in seen and not (
                 sections and pointer in ("/struct2opcode", "/struct2pseudo_opcode")
             ):
-                out.append(f"{pointer}/{_escape(k)}")
+                out.append(f"{pointer}/{pointer_token(k)}")
             seen.add(k)
-            out.extend(_duplicate_keys(v, f"{pointer}/{_escape(k)}", sections))
+            out.extend(_duplicate_keys(v, f"{pointer}/{pointer_token(k)}", sections))
     elif isinstance(node, list):
         for i, v in enumerate(node):
             out.extend(_duplicate_keys(v, f"{pointer}/{i}", sections))
@@ -114,7 +120,7 @@ def read_mapping(raw: bytes | None, rel: str) -> Mapping:
                     rel,
                     severity=Severity.ERROR,
                     code="json-schema",
-                    pointer="/" + "/".join(_escape(str(p)) for p in e.absolute_path),
+                    pointer="/" + "/".join(pointer_token(str(p)) for p in e.absolute_path),
                 )
                 for e in errors
             ]
@@ -131,7 +137,7 @@ def read_mapping(raw: bytes | None, rel: str) -> Mapping:
     def entries(section: str) -> tuple[MappingEntry, ...]:
         line_of(section)
         return tuple(
-            MappingEntry(k, tuple(v), f"/{section}/{_escape(k)}", line_of(k))
+            MappingEntry(k, tuple(v), f"/{section}/{pointer_token(k)}", line_of(k))
             for k, v in doc[section].pairs
         )
 
