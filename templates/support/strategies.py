@@ -27,7 +27,7 @@ def words_strategy(
     with fields re-set, each change kept only when the chain still accepts the word, so
     shrinking goes to the simplest seed and to zero fields; a near miss is drawn from a pool
     ordered simplest first."""
-    ops = (opcode,) if opcode is not None else stim.opcodes()
+    ops = (opcode,) if opcode is not None else stim.reached()
     for op in ops:
         stim.seeds(op)  # ValueError naming the opcode now, not inside a test
 

@@ -32,7 +32,7 @@ def test_footprint_holds_on_random_memory(gen: str, backend: str) -> None:
     pristine = {id(ex): (ex.sbuf.copy(), ex.psum.copy()) for ex in (A, B)}
     checked = writing = 0
     stim = mod.bench.STIMULUS
-    for op in stim.opcodes():
+    for op in stim.reached():
         if op not in ex_mod.EXECUTABLE:
             continue
         words = mod.random_words(WORDS_PER_OPCODE * 4, opcode=op, seed=11)

@@ -186,6 +186,7 @@ class Stimulus:
         self.dispatch = dispatch
         self.opcode_struct = opcode_struct
         self._spaces: dict[int, Space] = {}
+        self._unreached: dict[int, str] | None = None
 
     def opcodes(self) -> tuple[int, ...]:
         """The opcode bytes some validator runs on and a chain describes."""
@@ -194,6 +195,25 @@ class Stimulus:
             for op in sorted(self.dispatch)
             if len(self.dispatch[op]) == 1 and self.dispatch[op][0] in self.chains
         )
+
+    def reached(self) -> tuple[int, ...]:
+        """The opcodes of `opcodes()` the search found valid words for: what `random_words`
+        without an opcode spreads over (`unreached()` names the others)."""
+        return tuple(op for op in self.opcodes() if op not in self.unreached())
+
+    def unreached(self) -> dict[int, str]:
+        """Opcodes of `opcodes()` whose validator the search found no valid word for, with the
+        validator's name. The search samples and repairs; it is not a solver, so a validator
+        whose C does accept words can be here (issue 26: the TensorTensor validators)."""
+        if self._unreached is None:
+            missed: dict[int, str] = {}
+            for op in self.opcodes():
+                try:
+                    self.seeds(op)
+                except ValueError:
+                    missed[op] = self.dispatch[op][0]
+            self._unreached = missed
+        return self._unreached
 
     def space(self, opcode: int) -> Space:
         space = self._spaces.get(opcode)
@@ -487,11 +507,14 @@ class Stimulus:
         self, n: int, *, opcode: int | None = None, valid: bool = True, seed: int = 0
     ) -> Words:
         """An (n, 64) uint8 array: valid words (`valid=True`), or near misses that each fail
-        exactly one rule of their validator; of `opcode`, or spread over every opcode with a
-        valid word. ValueError naming the opcode where no valid word exists."""
+        exactly one rule of their validator; of `opcode`, or spread over every opcode the search
+        found a valid word for (`reached()`; `unreached()` names the rest). ValueError naming
+        the opcode where no valid word is found."""
         if n < 0:
             raise ValueError(f"n is a count of words, not {n}")
-        ops = (opcode,) if opcode is not None else self.opcodes()
+        ops = (opcode,) if opcode is not None else self.reached()
+        if not ops:
+            raise ValueError(f"{self.generation}: the search found a valid word for no opcode")
         if opcode is not None and not 0 <= opcode <= 0xFF:
             raise ValueError(f"opcode {opcode} is not a byte")
         share = [n // len(ops) + (1 if k < n % len(ops) else 0) for k in range(len(ops))]
