@@ -134,7 +134,9 @@ for name, opcodes in tops.items():
         np.frombuffer(b"".join(edge_words(g, sw)), dtype=np.uint8).reshape(-1, 64)])
     every.append(words)
     want = clib.run(name, words)
-    scalar = getattr(validators, f"_{name}")
+    # what the package ships: the translation, or the headers' C where generate routed it there
+    c_path = getattr(validators, "C_PATH", {})
+    scalar = c_path[name].check if name in c_path else getattr(validators, f"_{name}")
     got = np.array([scalar(bytes(r), 0) for r in words], dtype=bool)
     got_b = batch.run_validator_batch(name, words)
     bad = [int(x) for x in np.flatnonzero((got != want) | (got_b != want))[:3]]

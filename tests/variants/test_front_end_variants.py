@@ -4,6 +4,7 @@ Each variant is one edit of the mariana tree; see harness.py for what right and 
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -383,19 +384,18 @@ def test_one_construct_never_blocks_a_drop(
 def test_a_validator_that_needs_an_untranslated_helper_reports_it(
     tmp_path: Path, cc: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The validator is still emitted: words its other checks reject are rejected, words that reach
-    the helper raise UntranslatedPredicate naming it on the Python and numpy backends (validate,
-    explain, validate_batch alike), while the C backend runs the header's own C and decides them;
-    --strict refuses the drop."""
+    """The validator that reaches the helper is decided by the header's own C on every backend
+    (validate, explain, validate_batch), so its words get the C's verdict; where the C backend
+    cannot be built (no compiler), a word that reaches it raises UntranslatedPredicate naming the
+    helper, its place and why, and words of other validators are unaffected; --strict refuses the
+    drop."""
     root = make_variant(tmp_path, untranslatable_reached_helper)
     gcc_accepts(cc, root)
     outcome = generate(root, tmp_path / "out", capsys)
     assert outcome.code == 0, outcome.err
     assert "warning [untranslated]: odd_op_check is outside the translator's subset" in outcome.err
-    assert (
-        "is_valid_tensor_scalar_op raise UntranslatedPredicate when a word reaches it"
-        in outcome.err
-    )
+    assert "is_valid_tensor_scalar_op are decided by the headers' C" in outcome.err
+    assert_right(cc, root, outcome, tmp_path)
     probe = f"""
 import sys
 sys.path[:0] = [{str(outcome.package)!r}, {str(Path(__file__).parent.parent)!r}]
@@ -404,27 +404,35 @@ from tpb_isa import mariana as m
 from headers import tpb_words as w
 good, other, bad_ops = w.s3d3_ts(op0=w.MULT), w.s4d4_tsm(), w.s3d3_ts(op0=w.DIVIDE)
 print(m.validate(other), m.validate(bad_ops), m.explain(bad_ops) != "")
+print(m.validate(good), repr(m.explain(good)), m.validate_batch([good, other, bad_ops], backend="numpy").tolist())
 print(m.validate(good, backend="c"), m.validate_batch([good, other], backend="c").tolist())
-for call in (lambda: m.validate(good), lambda: m.explain(good), lambda: m.validate_batch([good, other], backend="numpy")):
-    try:
-        call()
-        print("no error")
-    except m.UntranslatedPredicate as e:
-        print(e.function, e.where.rsplit("/", 1)[-1].split(":")[0], "goto" in e.reason.lower())
 """
     import subprocess
     import sys
 
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    env = {**os.environ, "TPB_ISA_CACHE_DIR": str(tmp_path / "rt-cache")}
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert lines[0] == "True False True", (
-        lines
-    )  # the PTR_MULTI validator still runs; earlier checks still reject
-    assert lines[1] == "True [True, True]", (
-        lines
-    )  # the C backend runs odd_op_check as the header wrote it
-    assert lines[2:] == ["odd_op_check aws_neuron_isa_tpb_assert.h True"] * 3, lines
+    assert run.stdout.splitlines() == [
+        "True False True",  # the PTR_MULTI validator runs its translation; the C rejects DIVIDE
+        "True '' [True, True, False]",  # the C decides the validator that needs the helper
+        "True [True, True]",
+    ], run.stdout
+    no_cc = probe.split("print(")[0] + (
+        "print(m.validate(other))\n"
+        "for call in (lambda: m.validate(good), lambda: m.explain(good),"
+        " lambda: m.validate_batch([good, other], backend='numpy')):\n"
+        "    try:\n"
+        "        call()\n"
+        "        print('no error')\n"
+        "    except m.UntranslatedPredicate as e:\n"
+        "        print(e.function, e.where.rsplit('/', 1)[-1].split(':')[0], 'odd_op_check' in e.reason)\n"
+    )
+    env = {**env, "CC": "false", "TPB_ISA_CACHE_DIR": str(tmp_path / "rt-cache-none")}
+    run = subprocess.run([sys.executable, "-c", no_cc], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    want = ["True"] + ["is_valid_tensor_scalar_op aws_neuron_isa_tpb_assert.h True"] * 3
+    assert run.stdout.splitlines() == want, run.stdout
     strict = main(
         [
             "generate",

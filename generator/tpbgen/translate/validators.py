@@ -210,7 +210,8 @@ def _translate(gen: Generation) -> TranslatedGen:
         if needed:
             what = (
                 f"{fn.name} is outside the translator's subset ({err.message}); the top-level validator(s) {', '.join(needed)} "
-                "raise UntranslatedPredicate when a word reaches it (--strict makes this an error)"
+                "are decided by the headers' C (UntranslatedPredicate where the C backend cannot be built; "
+                "--strict makes this an error)"
             )
         else:
             what = f"{fn.name} is outside the translator's subset ({err.message}) and no top-level validator reaches it: skipped (calling it raises UntranslatedPredicate)"
@@ -288,7 +289,7 @@ def _translate(gen: Generation) -> TranslatedGen:
             )
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
     batch, batch_stubs, rowwise = _batch(lowered, {t.name for t in tops})
-    return TranslatedGen(
+    translated = TranslatedGen(
         tuple(out),
         tuple(tops),
         tuple(sorted(em.used_consts.items())),
@@ -299,6 +300,31 @@ def _translate(gen: Generation) -> TranslatedGen:
         batch_stubs,
         rowwise,
     )
+    return to_the_c_path(translated, _untranslated_routes(stubs, top_names))
+
+
+def _untranslated_routes(
+    stubs: list[Untranslated], top_names: set[str]
+) -> dict[str, tuple[tuple[str, str], tuple[int, ...]]]:
+    """The top-level validators that reach a function outside the translator's subset (or are
+    one), each to the C path: the headers' C decides them wherever the C backend builds, and
+    UntranslatedPredicate, naming the function, is the answer only where it cannot. The first
+    such function in declaration order names the reason."""
+    routes: dict[str, tuple[tuple[str, str], tuple[int, ...]]] = {}
+    for stub in stubs:
+        reachers = set(stub.needed_by) | ({stub.name} & top_names)
+        for top in sorted(reachers):
+            routes.setdefault(
+                top,
+                (
+                    (
+                        stub.where,
+                        f"it reaches {stub.name}, outside the translator's subset ({stub.reason})",
+                    ),
+                    (),
+                ),
+            )
+    return routes
 
 
 def _batch(
