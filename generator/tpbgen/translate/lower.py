@@ -27,7 +27,7 @@ from ..ir.consteval import (
     round_float,
 )
 from ..ir.model import Field, Function, Generation, Loc, Struct, TypeRef
-from .analyses import always_returns, assigned, children
+from .analyses import always_returns, assigned, children, jumps, walk
 from .c_semantics import (
     BOOL,
     FLOAT32,
@@ -330,7 +330,7 @@ class Lowerer:
                 "do/while loop with a condition other than 0: tpbgen cannot prove its trip count bounded "
                 "(accepted: do { ... } while (0))",
             )
-        if not _jumps(body):
+        if not jumps(body):
             return body
         flag = self.temp("_once")
         self._locals[flag] = BOOL
@@ -378,7 +378,7 @@ class Lowerer:
                     item,
                     "case falls through into the next one (end each case with break or return)",
                 )
-            if any(isinstance(s, Break) for s in _walk(body)):
+            if any(isinstance(s, Break) for s in walk(body, (If,))):
                 raise self.err(item, "break inside a case other than at its end")
             # `default:` sharing a body with case labels (before or after it): every value those
             # labels name goes to the default's body anyway (C forbids the same value twice)
@@ -821,19 +821,6 @@ def _declared_names(node: c_ast.Node) -> set[str]:
     return out
 
 
-def _jumps(stmts: tuple[Stmt, ...] | list[Stmt]) -> bool:
-    """Does a `break` or `continue` in `stmts` leave the loop they are the body of (one of a
-    nested loop leaves that one)?"""
-    for s in stmts:
-        if isinstance(s, (Break, Continue)):
-            return True
-        if isinstance(s, If) and (_jumps(s.then) or _jumps(s.orelse)):
-            return True
-        if isinstance(s, Switch) and any(_jumps(b) for _, b in s.cases):
-            return True
-    return False
-
-
 def _reads(e: Expr) -> set[str]:
     """The locals an expression reads."""
     out: set[str] = set()
@@ -983,13 +970,3 @@ def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stm
     if proven:
         return ""
     return f"{v} ({t.name}) counts {'up' if d > 0 else 'down'} by {c} while {v} {op} a bound in [{lo}, {hi}]: it may never get there, or wrap first"
-
-
-def _walk(stmts: list[Stmt] | tuple[Stmt, ...]) -> list[Stmt]:
-    out: list[Stmt] = []
-    for s in stmts:
-        out.append(s)
-        if isinstance(s, If):
-            out.extend(_walk(s.then))
-            out.extend(_walk(s.orelse))
-    return out
