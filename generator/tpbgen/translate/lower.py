@@ -27,7 +27,8 @@ from ..ir.consteval import (
     round_float,
 )
 from ..ir.model import Field, Function, Generation, Loc, Struct, TypeRef
-from .analyses import always_returns, assigned, children, jumps, walk
+from . import loops
+from .analyses import always_returns, jumps, walk
 from .c_semantics import (
     BOOL,
     FLOAT32,
@@ -39,10 +40,8 @@ from .c_semantics import (
     UINT64,
     ScalarType,
     common,
-    fits,
     promote,
     scalar_for,
-    value_range,
     wrap,
 )
 from .lir import (
@@ -73,7 +72,6 @@ from .lir import (
     Unary,
     Var,
     View,
-    unconv,
 )
 
 
@@ -237,28 +235,23 @@ class Lowerer:
             inner = [*scopes, _Scope()]
             init = self.stmt(n.init, inner, in_loop, in_switch) if n.init is not None else []
             if n.cond is None:
-                raise self.err(n, "for loop without a condition: its trip count is not bounded")
+                raise self.err(n, loops.NO_CONDITION)
             cond = self.truth(n.cond, inner)
             step = self.expression_statement(n.next, inner) if n.next is not None else []
             body = self.block(n.stmt, [*inner, _Scope()], True, False)
-            why = unbounded_for(init, cond, step, body)
-            if why:
-                raise self.err(n, f"for loop whose trip count tpbgen cannot prove bounded: {why}")
+            shape = loops.for_shape(init, cond, step, body)
+            if isinstance(shape, loops.Refused):
+                raise self.err(n, shape.reason)
             return [*init, Loop(cond, tuple(body), tuple(step), line)]
         if isinstance(n, c_ast.DoWhile):
             return self.do_while(n, scopes, in_switch)
         if isinstance(n, c_ast.While):
             cond = self.truth(n.cond, scopes)
-            body = self.block(
-                n.stmt, [*scopes, _Scope()], True, False
-            )  # checked like any other code
-            if isinstance(cond, Const) and not cond.value:
-                return []  # while (0): never runs
-            raise self.err(
-                n,
-                "while loop: tpbgen cannot prove its trip count bounded (accepted: for loops counting a local to a "
-                "bound it does not change, do { ... } while (0), while (0))",
-            )
+            self.block(n.stmt, [*scopes, _Scope()], True, False)  # checked like any other code
+            never = loops.while_shape(cond)
+            if isinstance(never, loops.Refused):
+                raise self.err(n, never.reason)
+            return []  # while (0): never runs
         if isinstance(n, c_ast.Switch):
             return [self.switch(n, scopes, in_loop)]
         if isinstance(n, c_ast.Break):
@@ -324,12 +317,9 @@ class Lowerer:
         line = n.coord.line if n.coord else 0
         body = self.block(n.stmt, [*scopes, _Scope()], True, False)
         cond = self.truth(n.cond, [*scopes, _Scope()])
-        if not (isinstance(cond, Const) and not cond.value):
-            raise self.err(
-                n,
-                "do/while loop with a condition other than 0: tpbgen cannot prove its trip count bounded "
-                "(accepted: do { ... } while (0))",
-            )
+        shape = loops.do_shape(cond)
+        if isinstance(shape, loops.Refused):
+            raise self.err(n, shape.reason)
         if not jumps(body):
             return body
         flag = self.temp("_once")
@@ -819,154 +809,3 @@ def _declared_names(node: c_ast.Node) -> set[str]:
             out.add(n.name)
         stack.extend(c for _, c in n.children())
     return out
-
-
-def _reads(e: Expr) -> set[str]:
-    """The locals an expression reads."""
-    out: set[str] = set()
-    stack: list[Expr] = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Var):
-            out.add(x.name)
-        stack.extend(c for c in children(x) if not isinstance(c, View))
-    return out
-
-
-def _range_of(e: Expr) -> tuple[int, int] | None:
-    """An interval holding every value an integer expression can take: from its constant value,
-    from `&` with a non-negative operand, `%` or `>>` by a constant, sums and products that stay
-    in their type, the arms of `?:`, through value-preserving conversions; else its type's range.
-    None for a float."""
-    if e.t.kind == "float":
-        return None
-    full = value_range(e.t)
-    if isinstance(e, Const):
-        assert isinstance(e.value, int)
-        return e.value, e.value
-    if isinstance(e, Conv):
-        inner = _range_of(e.e)
-        if inner is None:
-            return None
-        return inner if full[0] <= inner[0] <= inner[1] <= full[1] else full
-    if isinstance(e, Load) and e.bit_width is not None:
-        w = e.bit_width
-        return (
-            (-(1 << (w - 1)), (1 << (w - 1)) - 1)
-            if e.t.signed and e.t.kind == "int"
-            else (0, (1 << w) - 1)
-        )
-    if isinstance(e, Cond):
-        a, b = _range_of(e.a), _range_of(e.b)
-        return (min(a[0], b[0]), max(a[1], b[1])) if a and b else full
-    if isinstance(e, Binary):
-        a, b = _range_of(e.a), _range_of(e.b)
-        if a is None or b is None:
-            return full
-        found: tuple[int, int] | None = None
-        if e.op == "&" and (a[0] >= 0 or b[0] >= 0):
-            found = 0, min(x[1] for x in (a, b) if x[0] >= 0)
-        elif e.op in ("|", "^") and a[0] >= 0 and b[0] >= 0:
-            found = 0, (1 << max(a[1], b[1]).bit_length()) - 1
-        elif e.op == "%" and b[0] == b[1] and b[0] > 0 and a[0] >= 0:
-            found = 0, min(a[1], b[0] - 1)
-        elif e.op == ">>" and b[0] == b[1] and b[0] >= 0 and a[0] >= 0:
-            found = a[0] >> b[0], a[1] >> b[0]
-        elif e.op in ("+", "-", "*"):
-            corners = (
-                [x * y for x in a for y in b]
-                if e.op == "*"
-                else [a[0] + b[0], a[1] + b[1]]
-                if e.op == "+"
-                else [a[0] - b[1], a[1] - b[0]]
-            )
-            found = min(corners), max(corners)
-        if found is not None and full[0] <= found[0] <= found[1] <= full[1]:
-            return found
-    return full
-
-
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!=", "==": "=="}
-
-
-def _var(e: Expr, name: str) -> bool:
-    """Is `e` the local `name`, under conversions?"""
-    x = unconv(e)
-    return isinstance(x, Var) and x.name == name
-
-
-def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stmt]) -> str:
-    """Why tpbgen cannot prove `for (init; cond; step) body` ends ("" when it can).
-
-    Proven: the step moves one local `v` by a constant `c` (`v++`, `v--`, `v += c`, `v -= c`);
-    the body never assigns `v`; the condition compares `v` (converted without changing its value)
-    with a bound that reads no local the loop assigns; and `v` reaches the bound before it would
-    wrap: counting up to `< B` needs every value of B to be at most max(v's type) - c + 1 (to
-    `<= B`, max - c), down likewise, and `!= B` needs c = 1, a constant B of v's type and a
-    constant start on the right side of it (or an unsigned `v`, which wraps onto every value)."""
-    if len(step) != 1 or not isinstance(step[0], Assign):
-        return "its step is not one increment or decrement of a local"
-    v = step[0].name
-    inc = unconv(step[0].e)
-    amount = unconv(inc.b) if isinstance(inc, Binary) else None
-    if not (
-        isinstance(inc, Binary)
-        and inc.op in ("+", "-")
-        and _var(inc.a, v)
-        and isinstance(amount, Const)
-        and isinstance(amount.value, int)
-        and amount.value != 0
-    ):
-        return f"its step does not move {v} by a constant"
-    d = amount.value if inc.op == "+" else -amount.value
-    t = unconv(inc.a).t
-    if v in assigned(body):
-        return f"the body assigns the loop variable {v}"
-    cmp = unconv(cond)
-    if not isinstance(cmp, Compare):
-        return "its condition is not a comparison of the loop variable with a bound"
-    op, side, bound = (cmp.op, cmp.a, cmp.b) if _var(cmp.a, v) else (_FLIP[cmp.op], cmp.b, cmp.a)
-    if not _var(side, v):
-        return f"its condition does not compare the loop variable {v}"
-    if _reads(bound) & (assigned(body) | {v}):
-        return "its bound reads a local the loop assigns"
-    start: int | None = None
-    for st in init:
-        if isinstance(st, Assign) and st.name == v:
-            first = unconv(st.e)
-            start = (
-                first.value if isinstance(first, Const) and isinstance(first.value, int) else None
-            )
-    tmin, tmax = value_range(t)
-    # a signed counter compared as unsigned keeps its value while it is not negative: counting up from 0 or more
-    keeps_value = fits(t, side.t) or (
-        d > 0
-        and start is not None
-        and start >= 0
-        and side.t.kind == "int"
-        and not side.t.signed
-        and side.t.bits >= t.bits
-    )
-    if not keeps_value:
-        return f"{v} ({t.name}) is compared as {side.t.name}, which changes its value"
-    rng = _range_of(bound)
-    if rng is None:
-        return "its bound is not an integer"
-    lo, hi = rng
-    c = abs(d)
-    proven = (
-        (d > 0 and op == "<" and hi <= tmax - c + 1)
-        or (d > 0 and op == "<=" and hi <= tmax - c)
-        or (d < 0 and op == ">" and lo >= tmin + c - 1)
-        or (d < 0 and op == ">=" and lo >= tmin + c)
-        or (
-            op == "!="
-            and c == 1
-            and lo == hi
-            and tmin <= lo <= tmax
-            and (not t.signed or (start is not None and (start <= lo if d > 0 else start >= lo)))
-        )
-    )
-    if proven:
-        return ""
-    return f"{v} ({t.name}) counts {'up' if d > 0 else 'down'} by {c} while {v} {op} a bound in [{lo}, {hi}]: it may never get there, or wrap first"
