@@ -98,6 +98,7 @@ class NpEmitter:
     module: list[str] = field(default_factory=list)  # module-level constants the function names
     _fn: str = ""
     _retired: bool = False  # has a return been emitted (so some lanes may be done)?
+    tables: set[str] = field(default_factory=set)  # the constant tables the code indexes (C names)
     _returns: ScalarType = BOOL
 
     def tmp(self, prefix: str = "_t") -> str:
@@ -225,6 +226,7 @@ class NpEmitter:
         return self.load(e)
 
     def expr_Index(self, e: Index) -> str:
+        self.tables.add(e.name)
         # clipped: lanes whose C code would not have indexed (short-circuit) are discarded anyway
         return f"np.asarray({e.name}, dtype={np_dtype(e.t)})[np.clip({self.arg(e.index)}, 0, {len(e.values) - 1})]"
 

@@ -133,6 +133,7 @@ class TranslatedGen:
     batch_functions: tuple[str, ...] = ()  # the numpy code of each vectorised function
     batch_stubs: tuple[BatchStub, ...] = ()
     rowwise: tuple[str, ...] = ()  # top-level validators run word by word (they reach recursion)
+    batch_tables: tuple[str, ...] = ()  # the constant tables the batch code indexes (C names)
 
 
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
@@ -194,7 +195,7 @@ def _translate(gen: Generation) -> TranslatedGen:
     em = PyEmitter(arms=arms)
     out = _scalar_functions(gen, lowered, em, top_names)
     tops = _top_validators(gen, lowered, stubs, top_names, union, warnings)
-    batch, batch_stubs, rowwise = _batch(lowered, {t.name for t in tops})
+    batch, batch_stubs, rowwise, tables = _batch(lowered, {t.name for t in tops})
     return TranslatedGen(
         tuple(out),
         tuple(tops),
@@ -205,6 +206,7 @@ def _translate(gen: Generation) -> TranslatedGen:
         batch,
         batch_stubs,
         rowwise,
+        tables,
     )
 
 
@@ -348,10 +350,11 @@ def _gate_warnings(
 
 def _batch(
     lowered: list[LFunction], tops: set[str]
-) -> tuple[tuple[str, ...], tuple[BatchStub, ...], tuple[str, ...]]:
+) -> tuple[tuple[str, ...], tuple[BatchStub, ...], tuple[str, ...], tuple[str, ...]]:
     """The numpy back end's code for every lowered function (one emitter for the whole module),
-    the functions it cannot vectorise, and the top-level validators that reach a recursive
-    function (run word by word through their scalar translation: vector.rowwise)."""
+    the functions it cannot vectorise, the top-level validators that reach a recursive
+    function (run word by word through their scalar translation: vector.rowwise) and the
+    constant tables that code indexes."""
     recursive = _recursive(lowered)
     rowwise = tuple(sorted(n for n in tops if _reaches(lowered, n, recursive)))
     em = NpEmitter()
@@ -370,7 +373,7 @@ def _batch(
             stubs.append(
                 BatchStub(lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}")
             )
-    return tuple(code), tuple(stubs), rowwise
+    return tuple(code), tuple(stubs), rowwise, tuple(sorted(em.tables))
 
 
 def _recursive(lowered: list[LFunction]) -> set[str]:
