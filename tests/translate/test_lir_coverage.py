@@ -22,6 +22,7 @@ BACK_ENDS = [
     (to_numpy.NpEmitter, "stmt", lir.STMT_NODES),
     (analyses.Children, "of", lir.EXPR_NODES),
     (analyses.BodyExprs, "of", lir.STMT_NODES),
+    (analyses.SubBodies, "of", lir.STMT_NODES),
 ]
 
 

@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
-from importlib import resources
 from typing import Any
 
 import jinja2
@@ -233,14 +232,6 @@ def to_json(report: AuditReport, fail_on: str) -> dict[str, Any]:
         ],
         "opcode_matrix": opcode_matrix(report.generations, report.labels, report.firmware),
     }
-
-
-@cache
-def report_schema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        (resources.files("tpbgen.audit") / "report.schema.json").read_text(encoding="utf-8")
-    )
-    return data
 
 
 def render_json(report: AuditReport, fail_on: str = "breaking") -> str:

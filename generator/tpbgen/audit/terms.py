@@ -7,7 +7,7 @@ its arms, so an arm added to `a || b || c` shows as one arm, not as a changed li
 rendered as C by tpbgen's own printer (ir/cprint.py), so spacing and parenthesisation never show as
 changes, and the text does not depend on the installed pycparser.
 
-Polarity (`polarities`) says whether making a function stricter makes the instructions that reach
+Polarity (`Polarity`) says whether making a function stricter makes the instructions that reach
 it stricter (+1, the usual case), looser (-1, the function is only ever used negated, e.g. an
 opcode-class test in `!is_arith(i) || ...`) or either (0).
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -244,26 +244,6 @@ def canonical_body(fn: Function) -> str:
     return _COORD.sub("", json.dumps(fn.body.get("body"), sort_keys=True, separators=(",", ":")))
 
 
-def referenced_ids(fn: Function) -> set[str]:
-    """Every identifier a body reads (constants, enumerators, locals, parameters)."""
-    found: set[str] = set()
-
-    def walk(v: Any) -> None:
-        if isinstance(v, dict):
-            if v.get("_t") == "ID" and isinstance(v.get("name"), str):
-                found.add(v["name"])
-            for k, x in v.items():
-                if k != "coord":
-                    walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-
-    walk(fn.body.get("body"))
-    return found
-
-
-# -- polarity -----------------------------------------------------------------------------------
 def call_signs(fn: Function) -> dict[str, set[int]]:
     """Sign of each call site in `fn`: +1 under an even number of negations of the result,
     -1 under an odd number, 0 when the result is compared, passed on, or the body did not fold."""
@@ -375,12 +355,6 @@ class Polarity:
         return self._memo[name]
 
 
-def polarities(functions: Iterable[Function]) -> dict[str, int]:
-    """Polarity of every function (see `Polarity`)."""
-    pol = Polarity(functions)
-    return {n: pol(n) for n in sorted(pol.fns)}
-
-
 # -- the structural diff ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TermChange:
@@ -475,7 +449,3 @@ def term_changes_json(changes: Iterable[TermChange]) -> list[dict[str, Any]]:
 
 def describe_polarity(p: int) -> str:
     return {1: "positive", -1: "negative", 0: "mixed"}[p]
-
-
-def index_functions(fns: Iterable[Function]) -> Mapping[str, Function]:
-    return {f.name: f for f in fns}

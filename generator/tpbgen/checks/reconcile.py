@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Diagnostic, Severity, TpbgenError
-from ..ir.model import Generation, MappingEntry
-from ..resolve import OPCODE_ENUM, PSEUDO_OPCODE_ENUM, bindings
+from ..ir.model import Generation, Mapping, MappingEntry
+from ..resolve import OPCODE_ENUM, PSEUDO_OPCODE_ENUM, Binding, bindings
 
 
 @dataclass(frozen=True)
@@ -118,52 +118,69 @@ def reconcile(
     waivers: list[Waiver] | None = None,
     waiver_file: str = "",
 ) -> list[Finding]:
+    """The findings of `gen`'s instruction_mapping.json against its OPCODE (and PSEUDO_OPCODE)
+    enum, in order: each section's keys and names, then the opcodes bound twice, then those
+    bound to none; the waivers applied (a stale name is an error under `strict`)."""
     m = gen.mapping
     if m is None:
         return []
-    opcode_enum = gen.find_enum(OPCODE_ENUM)
-    opcodes = [x.name for x in opcode_enum.members] if opcode_enum else []
-    opcode_set = set(opcodes)
-    pseudo_enum = gen.find_enum(PSEUDO_OPCODE_ENUM)
-    struct_names = {s.name for s in gen.structs}
-    stale_sev = Severity.ERROR if strict else Severity.WARNING
-    out: list[Finding] = []
+    checks = _Reconciler(gen, m, Severity.ERROR if strict else Severity.WARNING)
+    opcode_set = checks.opcodes
+    checks.section(m.struct2opcode, opcode_set, False)
+    checks.section(m.struct2pseudo_opcode, opcode_set | checks.pseudo_names, True)
+    bound = {n: b for n, b in bindings(gen).items() if n in opcode_set}
+    checks.double_bound(bound)
+    checks.unbound(bound)
+    return apply_waivers(checks.out, waivers or [], gen.name, waiver_file)
+
+
+class _Reconciler:
+    """The findings of one generation's mapping, gathered in order into `out`."""
+
+    def __init__(self, gen: Generation, mapping: Mapping, stale_severity: Severity) -> None:
+        self.gen, self.mapping, self.stale_severity = gen, mapping, stale_severity
+        self.opcode_enum = gen.find_enum(OPCODE_ENUM)
+        self.opcodes = {x.name for x in self.opcode_enum.members} if self.opcode_enum else set()
+        self.pseudo_enum = gen.find_enum(PSEUDO_OPCODE_ENUM)
+        self.pseudo_names = (
+            {x.name for x in self.pseudo_enum.members} if self.pseudo_enum else set()
+        )
+        self.struct_names = {s.name for s in gen.structs}
+        self.out: list[Finding] = []
 
     def add(
+        self,
         kind: str,
-        sev: Severity,
+        severity: Severity,
         entry: MappingEntry,
         name: str,
         message: str,
         suggestion: str = "",
         index: int | None = None,
     ) -> None:
+        """A finding about `entry` (about its `index`th name when given)."""
         pointer = entry.pointer + (f"/{index}" if index is not None else "")
-        out.append(
+        self.out.append(
             Finding(
                 kind,
-                sev,
-                gen.name,
+                severity,
+                self.gen.name,
                 entry.struct,
                 name,
                 message,
                 suggestion,
                 pointer,
-                m.file,
+                self.mapping.file,
                 entry.line,
             )
         )
 
-    pseudo_names = {x.name for x in pseudo_enum.members} if pseudo_enum else set()
-    for section, valid in (
-        (m.struct2opcode, opcode_set),
-        (m.struct2pseudo_opcode, opcode_set | pseudo_names),
-    ):
-        is_pseudo = section is m.struct2pseudo_opcode
+    def section(self, section: tuple[MappingEntry, ...], valid: set[str], is_pseudo: bool) -> None:
+        """One section's entries: a key given twice, then each entry's names and its struct."""
         keys: set[str] = set()
         for entry in section:
             if entry.struct in keys:
-                add(
+                self.add(
                     "duplicate-key",
                     Severity.ERROR,
                     entry,
@@ -172,81 +189,97 @@ def reconcile(
                 )
                 continue
             keys.add(entry.struct)
-            seen: set[str] = set()
-            for i, name in enumerate(entry.opcodes):
-                if name in seen:
-                    add(
-                        "duplicate",
-                        Severity.ERROR,
-                        entry,
-                        name,
-                        f"{name} is listed twice for {entry.struct}",
-                        index=i,
-                    )
-                    continue
-                seen.add(name)
-                if name not in valid:
-                    where = (
-                        "OPCODE or PSEUDO_OPCODE enum"
-                        if is_pseudo and pseudo_enum
-                        else "OPCODE enum"
-                    )
-                    add(
-                        "stale",
-                        stale_sev,
-                        entry,
-                        name,
-                        f"{entry.struct} lists {name}, which the {gen.name} {where} does not define",
-                        closest(name, sorted(valid)),
-                        index=i,
-                    )
-                    continue
-                if is_pseudo and name in opcode_set and not _is_pseudo_value(gen, name):
-                    add(
-                        "pseudo-not-pseudo",
-                        Severity.WARNING,
-                        entry,
-                        name,
-                        f"{name} under struct2pseudo_opcode is not a pseudo opcode (upper three bits of its value are not 0b110)",
-                        index=i,
-                    )
-            if entry.struct in struct_names:
-                add(
-                    "struct-defined",
-                    Severity.INFO,
+            self.names(entry, valid, is_pseudo)
+            self.struct(entry)
+
+    def names(self, entry: MappingEntry, valid: set[str], is_pseudo: bool) -> None:
+        """The opcode names one entry lists: each once, each defined by the enums, and one under
+        struct2pseudo_opcode a pseudo opcode."""
+        seen: set[str] = set()
+        for i, name in enumerate(entry.opcodes):
+            if name in seen:
+                self.add(
+                    "duplicate",
+                    Severity.ERROR,
                     entry,
-                    entry.struct,
-                    f"{entry.struct} is defined by the ingested headers",
+                    name,
+                    f"{name} is listed twice for {entry.struct}",
+                    index=i,
                 )
-            else:
-                add(
-                    "struct-outside",
-                    Severity.INFO,
+                continue
+            seen.add(name)
+            if name not in valid:
+                where = (
+                    "OPCODE or PSEUDO_OPCODE enum"
+                    if is_pseudo and self.pseudo_enum
+                    else "OPCODE enum"
+                )
+                self.add(
+                    "stale",
+                    self.stale_severity,
                     entry,
-                    entry.struct,
-                    f"{entry.struct} is not defined by any ingested header (outside the ingested set)",
+                    name,
+                    f"{entry.struct} lists {name}, which the {self.gen.name} {where} does not define",
+                    closest(name, sorted(valid)),
+                    index=i,
                 )
-    bound = {n: b for n, b in bindings(gen).items() if n in opcode_set}
-    for name, b in sorted(bound.items()):
-        if b.ambiguous:
-            second = next(
-                e for e in m.struct2opcode + m.struct2pseudo_opcode if e.struct == b.structs[1]
+                continue
+            if is_pseudo and name in self.opcodes and not _is_pseudo_value(self.gen, name):
+                self.add(
+                    "pseudo-not-pseudo",
+                    Severity.WARNING,
+                    entry,
+                    name,
+                    f"{name} under struct2pseudo_opcode is not a pseudo opcode (upper three bits of its value are not 0b110)",
+                    index=i,
+                )
+
+    def struct(self, entry: MappingEntry) -> None:
+        """Whether the ingested headers define the entry's struct (information either way)."""
+        if entry.struct in self.struct_names:
+            self.add(
+                "struct-defined",
+                Severity.INFO,
+                entry,
+                entry.struct,
+                f"{entry.struct} is defined by the ingested headers",
             )
-            add(
-                "double-bound",
-                Severity.ERROR,
-                second,
-                name,
-                f"{name} is bound to more than one struct: {', '.join(b.structs)}",
+        else:
+            self.add(
+                "struct-outside",
+                Severity.INFO,
+                entry,
+                entry.struct,
+                f"{entry.struct} is not defined by any ingested header (outside the ingested set)",
             )
-    if opcode_enum is not None:
-        for member in opcode_enum.members:
+
+    def double_bound(self, bound: dict[str, Binding]) -> None:
+        """Each opcode bound to more than one struct, found at its second binding."""
+        m = self.mapping
+        for name, b in sorted(bound.items()):
+            if b.ambiguous:
+                second = next(
+                    e for e in m.struct2opcode + m.struct2pseudo_opcode if e.struct == b.structs[1]
+                )
+                self.add(
+                    "double-bound",
+                    Severity.ERROR,
+                    second,
+                    name,
+                    f"{name} is bound to more than one struct: {', '.join(b.structs)}",
+                )
+
+    def unbound(self, bound: dict[str, Binding]) -> None:
+        """Each OPCODE member (but *_INVALID) bound to no struct, found at the enum member."""
+        if self.opcode_enum is None:
+            return
+        for member in self.opcode_enum.members:
             if member.name not in bound and not member.name.endswith("_INVALID"):
-                out.append(
+                self.out.append(
                     Finding(
                         "unbound",
                         Severity.INFO,
-                        gen.name,
+                        self.gen.name,
                         "",
                         member.name,
                         f"{member.name} is bound to no struct",
@@ -256,7 +289,6 @@ def reconcile(
                         member.loc.line,
                     )
                 )
-    return apply_waivers(out, waivers or [], gen.name, waiver_file)
 
 
 def _is_pseudo_value(gen: Generation, name: str) -> bool:

@@ -103,46 +103,16 @@ def run(args: argparse.Namespace) -> Outcome:
 
 
 def _run(args: argparse.Namespace) -> Outcome:
+    """The audit the arguments ask for: the generations walked (all of them, or OLD and NEW),
+    the report rendered and written or returned, and the exit code `--fail-on` gives."""
     from ..audit.classify import counts, fails
     from ..audit.report import render
-    from ..audit.run import audit_walk
-    from ..frontend.firmware import OVERLAY_NAME, read_overlay
-    from ..frontend.ingest import ingest_root
 
     use_cache = not args.no_cache
-    warnings: list[Diagnostic] = []
     if args.all:
-        if args.old or args.new:
-            raise fail(
-                "audit --all walks every generation under --headers; it takes no OLD/NEW",
-                code="usage",
-            )
-        results = ingest_root(args.headers, use_cache=use_cache)
-        gens = [r.gen for r in results]
-        for r in results:
-            warnings.extend(r.warnings)
-        if len(gens) < 2:
-            raise fail(
-                f"audit --all needs two or more generations under {args.headers}, found {len(gens)}",
-                str(args.headers),
-                code="usage",
-            )
-        report = audit_walk(gens)
-        roots = [r.root for r in results]
-        overlay = read_overlay(args.headers, gens, str(args.headers / OVERLAY_NAME))
-        if overlay is not None:
-            report = replace(report, firmware=overlay.states())
+        report, roots, warnings = _walk_all(args, use_cache)
     else:
-        if not (args.old and args.new):
-            raise fail(
-                "audit needs OLD and NEW (generation names under --headers or paths of tpb/ trees), or --all",
-                code="usage",
-            )
-        old, w_old, root_old = _resolve(args.old, args.headers, use_cache)
-        new, w_new, root_new = _resolve(args.new, args.headers, use_cache)
-        warnings.extend(w_old + w_new)
-        report = audit_walk([old, new], [args.old, args.new])
-        roots = [root_old, root_new]
+        report, roots, warnings = _walk_pair(args, use_cache)
     report = located_from_here(report, roots)
     colour = (
         args.format == "text"
@@ -152,20 +122,7 @@ def _run(args: argparse.Namespace) -> Outcome:
     )
     text = render(report, args.format, colour=colour, fail_on=args.fail_on)
     if args.out is not None:
-        try:
-            args.out.parent.mkdir(parents=True, exist_ok=True)
-            args.out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise TpbgenError(
-                [
-                    Diagnostic(
-                        f"cannot write the report: {exc.strerror}",
-                        str(args.out),
-                        severity=Severity.ERROR,
-                        code="out",
-                    )
-                ]
-            ) from None
+        _write_report(args.out, text)
     code = ExitCode.FINDINGS if fails(report.findings(), args.fail_on) else ExitCode.OK
     annotations = (
         [
@@ -183,6 +140,72 @@ def _run(args: argparse.Namespace) -> Outcome:
     return Outcome(
         code, f"{args.out}: {args.format} report written ({found})\n", warnings, annotations, note
     )
+
+
+def _walk_all(
+    args: argparse.Namespace, use_cache: bool
+) -> tuple[AuditReport, list[Path], list[Diagnostic]]:
+    """`audit --all`: every generation under --headers, in order, with the firmware overlay's
+    states when the root has one; their include roots; the ingest's warnings."""
+    from ..audit.run import audit_walk
+    from ..frontend.firmware import OVERLAY_NAME, read_overlay
+    from ..frontend.ingest import ingest_root
+
+    if args.old or args.new:
+        raise fail(
+            "audit --all walks every generation under --headers; it takes no OLD/NEW",
+            code="usage",
+        )
+    results = ingest_root(args.headers, use_cache=use_cache)
+    gens = [r.gen for r in results]
+    warnings = [w for r in results for w in r.warnings]
+    if len(gens) < 2:
+        raise fail(
+            f"audit --all needs two or more generations under {args.headers}, found {len(gens)}",
+            str(args.headers),
+            code="usage",
+        )
+    report = audit_walk(gens)
+    overlay = read_overlay(args.headers, gens, str(args.headers / OVERLAY_NAME))
+    if overlay is not None:
+        report = replace(report, firmware=overlay.states())
+    return report, [r.root for r in results], warnings
+
+
+def _walk_pair(
+    args: argparse.Namespace, use_cache: bool
+) -> tuple[AuditReport, list[Path], list[Diagnostic]]:
+    """`audit OLD NEW`: the two generations (names under --headers or tpb/ trees); their include
+    roots; the ingest's warnings."""
+    from ..audit.run import audit_walk
+
+    if not (args.old and args.new):
+        raise fail(
+            "audit needs OLD and NEW (generation names under --headers or paths of tpb/ trees), or --all",
+            code="usage",
+        )
+    old, w_old, root_old = _resolve(args.old, args.headers, use_cache)
+    new, w_new, root_new = _resolve(args.new, args.headers, use_cache)
+    report = audit_walk([old, new], [args.old, args.new])
+    return report, [root_old, root_new], [*w_old, *w_new]
+
+
+def _write_report(out: Path, text: str) -> None:
+    """The report written to `out` (its directory made); a located error when it cannot be."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    f"cannot write the report: {exc.strerror}",
+                    str(out),
+                    severity=Severity.ERROR,
+                    code="out",
+                )
+            ]
+        ) from None
 
 
 def located_from_here(report: AuditReport, roots: Sequence[Path]) -> AuditReport:

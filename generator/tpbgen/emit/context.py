@@ -183,6 +183,9 @@ class GenCtx:
     batch_stubs: list[tuple[str, str, str]] = field(
         default_factory=list
     )  # (function, "file:line", why it is not vectorised)
+    # the constants batch.py binds: the tables its code (and its chains') indexes; the numpy code
+    # writes every scalar constant as its value
+    batch_consts: list[tuple[str, Any]] = field(default_factory=list)
     executes: list[int] = field(default_factory=list)  # opcodes the executor has a handler for
     refuses: list[int] = field(default_factory=list)  # decodable opcodes it refuses
     dispatch: list[tuple[int, tuple[str, ...]]] = field(
@@ -466,9 +469,10 @@ def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
             ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
 
 
-def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
+def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> set[str]:
     """Each top-level validator's chain of terms as batch functions (translate/chain.py), for the
-    runtime's test-bench toolkit; a validator the batch path runs word by word has none."""
+    runtime's test-bench toolkit; a validator the batch path runs word by word has none. Returns
+    the constant tables those functions index."""
     em = NpEmitter()
     for ch in chains(gen, tr):
         if ch.validator in tr.rowwise:
@@ -479,13 +483,15 @@ def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
             continue  # its validator is not vectorised: no stimulus or coverage through it
         ctx.batch_functions += [code for code, _, _ in terms]
         ctx.chains.append((ch.validator, [(n, f) for _, n, f in terms], ch.constants))
+    return em.tables
 
 
 def _validator_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
     """The batch code, and how validate() dispatches and the C entry points call each validator."""
     ctx.batch_functions = list(tr.batch_functions)
     ctx.batch_stubs = [(s.name, s.where, s.reason) for s in tr.batch_stubs]
-    _chain_tables(ctx, gen, tr)
+    tables = _chain_tables(ctx, gen, tr) | set(tr.batch_tables)
+    ctx.batch_consts = [(name, value) for name, value in tr.consts if name in tables]
     ctx.rowwise = list(tr.rowwise)
     union = resolve.instruction_union(gen)
     ctx.inst_union_c = union.c_spelling if union is not None else resolve.INST_UNION

@@ -310,7 +310,10 @@ def _write_tree(files: dict[str, str], out: Path) -> WriteResult:
 def _populate(
     staging: Path, files: dict[str, str], out: Path, own: Ownership, d: TreeDiff
 ) -> list[Diagnostic]:
-    notes: list[Diagnostic] = []
+    """The new tree in `staging`: tpbgen's files (the unchanged ones linked or copied from
+    `out`, MANIFEST last), then every entry of `out` tpbgen did not write carried over where it
+    was, then the directories only tpbgen's old files made, left empty, removed. Returns the
+    notes about files kept; refuses a collision with a file tpbgen now writes."""
     unchanged = set(d.unchanged)
     new_dirs = {p for rel in files for p in _parents(rel)}
     for rel, text in sorted(
@@ -325,7 +328,8 @@ def _populate(
             with open(dst, "xb") as fh:
                 fh.write(text.encode("utf-8"))
     if not own.exists:
-        return notes
+        return []
+    notes: list[Diagnostic] = []
     # carry every entry tpbgen did not write into the new tree, where it was
     for dirpath, dirnames, filenames in os.walk(out):
         rel_dir = Path(dirpath).relative_to(out).as_posix()
@@ -334,53 +338,70 @@ def _populate(
             n for n in sorted(dirnames) if os.path.islink(os.path.join(dirpath, n))
         ]:
             rel = f"{rel_dir}/{name}" if rel_dir else name
-            src = out / rel
-            if rel in own.files:
-                if rel in files or rel == MANIFEST:
-                    continue
-                expected = own.files[rel]
-                if not expected or _sha256(src) == expected:
-                    continue  # tpbgen's, no longer generated: removed
-                notes.append(
-                    Diagnostic(
-                        "kept: tpbgen wrote it but it is no longer generated, and it changed since (not removed)",
-                        str(src),
-                        severity=Severity.WARNING,
-                        code="out-kept",
-                    )
-                )
-            if rel in files and _same(src, files[rel].encode("utf-8")):
-                continue  # byte for byte what tpbgen writes there (e.g. checked in by git): adopted, nothing lost
-            if rel in files or rel in new_dirs:
-                raise _refuse(
-                    src,
-                    "is not tpbgen's (not in its MANIFEST), and the new package has a file of that name; move it away and run again",
-                    "out-collision",
-                )
-            checkpoint(f"carry {rel}")
-            dst = staging / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            _link_or_copy(src, dst)
+            notes += _carry_file(rel, staging, files, out, own, new_dirs)
         for name in list(dirnames):
             rel = f"{rel_dir}/{name}" if rel_dir else name
             if os.path.islink(os.path.join(dirpath, name)):
                 dirnames.remove(name)  # carried above as a link, not followed
                 continue
-            if rel in files:
-                raise _refuse(
-                    out / rel,
-                    "is a directory that tpbgen did not write, and the new package has a file of that name; move it away and run again",
-                    "out-collision",
-                )
-            checkpoint(f"carry {rel}/")
-            (staging / rel).mkdir(exist_ok=True)
-            shutil.copystat(out / rel, staging / rel, follow_symlinks=False)
+            _carry_dir(rel, staging, files, out)
     # a directory only tpbgen's files made, and nothing is left in: gone with them
     owned_dirs = {p for rel in own.files for p in _parents(rel)}
     for rel in sorted(owned_dirs - new_dirs, key=lambda r: -r.count("/")):
         with contextlib.suppress(OSError):
             (staging / rel).rmdir()  # fails (and stays) when anything was carried into it
     return notes
+
+
+def _carry_file(
+    rel: str, staging: Path, files: dict[str, str], out: Path, own: Ownership, new_dirs: set[str]
+) -> list[Diagnostic]:
+    """One file (or link) of the old tree: dropped when it is tpbgen's and no longer generated
+    (kept, with a note, when it changed since), adopted when it is byte for byte what tpbgen
+    writes there, refused when it collides with a new file or directory, else carried."""
+    src = out / rel
+    notes: list[Diagnostic] = []
+    if rel in own.files:
+        if rel in files or rel == MANIFEST:
+            return notes
+        expected = own.files[rel]
+        if not expected or _sha256(src) == expected:
+            return notes  # tpbgen's, no longer generated: removed
+        notes.append(
+            Diagnostic(
+                "kept: tpbgen wrote it but it is no longer generated, and it changed since (not removed)",
+                str(src),
+                severity=Severity.WARNING,
+                code="out-kept",
+            )
+        )
+    if rel in files and _same(src, files[rel].encode("utf-8")):
+        return notes  # byte for byte what tpbgen writes there (e.g. checked in by git): adopted, nothing lost
+    if rel in files or rel in new_dirs:
+        raise _refuse(
+            src,
+            "is not tpbgen's (not in its MANIFEST), and the new package has a file of that name; move it away and run again",
+            "out-collision",
+        )
+    checkpoint(f"carry {rel}")
+    dst = staging / rel
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    _link_or_copy(src, dst)
+    return notes
+
+
+def _carry_dir(rel: str, staging: Path, files: dict[str, str], out: Path) -> None:
+    """One directory of the old tree, made in the new one (its entries are carried one by one);
+    refused when the new package has a file of that name."""
+    if rel in files:
+        raise _refuse(
+            out / rel,
+            "is a directory that tpbgen did not write, and the new package has a file of that name; move it away and run again",
+            "out-collision",
+        )
+    checkpoint(f"carry {rel}/")
+    (staging / rel).mkdir(exist_ok=True)
+    shutil.copystat(out / rel, staging / rel, follow_symlinks=False)
 
 
 def _parents(rel: str) -> Iterator[str]:

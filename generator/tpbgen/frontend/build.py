@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -30,7 +30,7 @@ from ..ir.model import (
 )
 from .comments import SourceLines, parse_maintenance
 from .dialect import DialectInfo
-from .layout import MemberIn, enum_size, layout_struct, layout_union
+from .layout import MemberIn, MemberOut, enum_size, layout_struct, layout_union
 from .lexer import new_parser
 from .preprocess import PROBE, MacroDef
 
@@ -373,27 +373,32 @@ class _Builder:
         if not args:
             self.pack = None
         elif args[0] == "push":
-            self.pack_stack.append(
-                (
-                    args[1] if len(args) > 2 or (len(args) == 2 and value is None) else None,
-                    self.pack,
-                )
-            )
-            if value is not None:
-                self.pack = value
+            self._pack_push(args, value)
         elif args[0] == "pop":
-            ident = args[1] if len(args) > 1 and value is None else None
-            while self.pack_stack:
-                name, prev = self.pack_stack.pop()
-                self.pack = prev
-                if ident is None or name == ident:
-                    break
-            if value is not None:
-                self.pack = value
+            self._pack_pop(args, value)
         elif value is not None and len(args) == 1:
             self.pack = value
         else:
             self.error(node, f"unreadable #pragma {text}", "pragma")
+
+    def _pack_push(self, args: list[str], value: int | None) -> None:
+        """`pack(push[, id][, n])`: the current cap saved (under `id`), then set to n if given."""
+        ident = args[1] if len(args) > 2 or (len(args) == 2 and value is None) else None
+        self.pack_stack.append((ident, self.pack))
+        if value is not None:
+            self.pack = value
+
+    def _pack_pop(self, args: list[str], value: int | None) -> None:
+        """`pack(pop[, id])`: back to the cap saved last (to the one saved under `id`, popping
+        those above it); `pack(pop, n)` then sets n."""
+        ident = args[1] if len(args) > 1 and value is None else None
+        while self.pack_stack:
+            name, prev = self.pack_stack.pop()
+            self.pack = prev
+            if ident is None or name == ident:
+                break
+        if value is not None:
+            self.pack = value
 
     # -- declarations ----------------------------------------------------------------------
     def define_enum(self, node: c_ast.Enum, typedef_name: str | None) -> str:
@@ -459,6 +464,9 @@ class _Builder:
         kind: Literal["struct", "union"],
         typedef_name: str | None,
     ) -> str:
+        """A struct or union definition laid out and recorded (once: a tag defined before is
+        looked up); returns the name it is recorded under (its typedef, its tag or a made-up
+        one for an anonymous one)."""
         tag = f"{kind} {node.name}" if node.name else None
         if tag and tag in self.tags and self.tags[tag] in self.structs:
             return self.tags[tag]
@@ -467,6 +475,39 @@ class _Builder:
             self.tags[tag] = name  # lets members refer to the struct by tag (rare here)
         packed = bool({name, node.name} & self.dialect.packed)
         min_align = self.dialect.aligned.get(name) or self.dialect.aligned.get(node.name or "", 1)
+        raw = self._members(node)
+        ins = [
+            MemberIn(d.name, t.total_size, t.align, t.size, w, *self.member_attributes(d))
+            for d, t, w, _ in raw
+        ]
+        lay = (layout_struct if kind == "struct" else layout_union)(
+            ins, packed, min_align, self.pack
+        )
+        fields = self._fields(raw, lay.members)
+        loc = self.loc(node)
+        end = max((f.loc.line for f in fields), default=loc.line) + 1
+        c_type = typedef_name or (f"{kind} {node.name}" if node.name else "")
+        self.structs[name] = Struct(
+            name,
+            kind,
+            lay.size,
+            lay.align,
+            packed,
+            tuple(fields),
+            loc,
+            end,
+            self.src.doc_above(loc.file, loc.line),
+            c_type,
+        )
+        self.struct_order.append(name)
+        return name
+
+    def _members(
+        self, node: c_ast.Struct | c_ast.Union
+    ) -> list[tuple[c_ast.Decl, CType, int | None, bool]]:
+        """Each member declaration with its type, its bitfield width (None: not a bitfield) and
+        whether it is an anonymous struct or union; a static assert among them is checked, a
+        member whose type or width is in error recorded and left out."""
         raw: list[tuple[c_ast.Decl, CType, int | None, bool]] = []
         for d in node.decls or []:
             if isinstance(d, c_ast.StaticAssert):  # C11: a member declaration; no member
@@ -486,15 +527,14 @@ class _Builder:
                     continue
             anonymous = d.name is None and t.kind in ("struct", "union") and width is None
             raw.append((d, t, width, anonymous))
-        ins = [
-            MemberIn(d.name, t.total_size, t.align, t.size, w, *self.member_attributes(d))
-            for d, t, w, _ in raw
-        ]
-        lay = (layout_struct if kind == "struct" else layout_union)(
-            ins, packed, min_align, self.pack
-        )
+        return raw
+
+    def _fields(
+        self, raw: list[tuple[c_ast.Decl, CType, int | None, bool]], laid: Sequence[MemberOut]
+    ) -> list[Field]:
+        """The IR fields of the laid-out members (an unnamed padding bitfield has none)."""
         fields: list[Field] = []
-        for (d, t, w, anonymous), out in zip(raw, lay.members, strict=True):
+        for (d, t, w, anonymous), out in zip(raw, laid, strict=True):
             if d.name is None and not anonymous:
                 continue  # unnamed padding bitfield
             loc = self.loc(d, d.name)
@@ -512,23 +552,7 @@ class _Builder:
                     anonymous,
                 )
             )
-        loc = self.loc(node)
-        end = max((f.loc.line for f in fields), default=loc.line) + 1
-        c_type = typedef_name or (f"{kind} {node.name}" if node.name else "")
-        self.structs[name] = Struct(
-            name,
-            kind,
-            lay.size,
-            lay.align,
-            packed,
-            tuple(fields),
-            loc,
-            end,
-            self.src.doc_above(loc.file, loc.line),
-            c_type,
-        )
-        self.struct_order.append(name)
-        return name
+        return fields
 
     def visit_typedef(self, td: c_ast.Typedef) -> None:
         inner = td.type.type if isinstance(td.type, c_ast.TypeDecl) else None

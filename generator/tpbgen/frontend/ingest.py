@@ -486,81 +486,138 @@ def ingest_root(
 def _ingest_root(
     root: Path, only: list[str] | None, use_cache: bool, cache: Cache | None, limits: Limits
 ) -> list[Ingested]:
-    sources = discover(root)
-    if only:
-        known = {s.name for s in sources}
-        missing = [g for g in only if g not in known]
-        if missing:
-            raise TpbgenError(
-                [
-                    Diagnostic(
-                        f"no generation '{g}' under the header root (found: {', '.join(sorted(known))})",
-                        str(root),
-                        code="unknown-gen",
-                    )
-                    for g in missing
-                ]
-            )
-        sources = [s for s in sources if s.name in only]
-    errors: list[Diagnostic] = []
+    """Every generation is probed first, in order (its inputs read, its key made, the cache
+    looked up), so a generation's preprocessing starts only after tpbgen has read what it will
+    check the preprocessor's reading against; then each is completed in turn, its preprocessing
+    run ahead by `_CppAhead`. While the first cpp runs, the rest are probed, every miss's
+    header_facts made (what needs only the bytes) and the lexer checked."""
+    sources = _selected(discover(root), only, root)
     store = (cache if cache is not None else Cache()) if use_cache else None
-    # Every generation is probed first (its inputs read, its key made, the cache looked up), so a
-    # generation's preprocessing starts only after tpbgen has read what it will check the
-    # preprocessor's reading against. The system cpp is a process of its own: a miss's cpp runs
-    # in a thread that only waits for it (see Preprocessing), the first two misses' as soon as
-    # they are found, each later one's while the miss before it is parsed; a warm run starts
-    # none. While the first cpp runs, the rest are probed and every miss's header_facts made
-    # (what needs only the bytes). pcpp runs in this process (and changes directory): not ahead.
-    pool = ThreadPoolExecutor(max_workers=2) if available_preprocessor() == "cpp" else None
-    probed: list[Probed | TpbgenError] = []  # in the generations' order, as their errors are
-    misses: list[Probed] = []
-    started: list[Preprocessing | None] = []  # by position in `misses`, once started
-    facts: list[HeaderFacts | TpbgenError] = []  # by position in `misses`
-
-    def start(m: int) -> None:
-        if pool is not None and len(started) == m < len(misses):
-            p = misses[m]
-            started.append(Preprocessing(p.src, "cpp", limits, dict(p.files.headers)).start(pool))
-
+    errors: list[Diagnostic] = []
     out: list[Ingested] = []
+    ahead = _CppAhead(limits)
     try:
-        for s in sources:
-            try:
-                p = probe(s, store)
-            except TpbgenError as exc:
-                probed.append(exc)
-                continue
-            probed.append(p)
-            if p.cached is None:
-                misses.append(p)
-                if len(misses) <= 2:
-                    start(len(misses) - 1)
-                try:
-                    facts.append(header_facts(p.src, p.files))
-                except TpbgenError as exc:
-                    facts.append(exc)
-        if misses:  # the lexer's check against pycparser's runs while the first cpp does
+        jobs = [_Job.probe(s, store, ahead) for s in sources]
+        if ahead.misses:  # the lexer's check against pycparser's runs while the first cpp does
             lexer_choice()
-        done = 0  # misses completed
-        for item in probed:
+        for job in jobs:
             try:
-                if isinstance(item, TpbgenError):
-                    raise item
-                running, made = None, None
-                if item.cached is None:
-                    start(done)
-                    start(done + 1)
-                    if done < len(started):
-                        running, started[done] = started[done], None
-                    made = facts[done]
-                    done += 1
-                out.append(_complete(item, store, None, limits, running, made))
+                out.append(job.complete(store, limits, ahead))
             except TpbgenError as exc:
                 errors.extend(exc.diagnostics)
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        ahead.shutdown()
         line_token_columns.cache_clear()  # a drop's body lines, not kept past its ingest
     if errors:
         raise TpbgenError(errors)
     return out
+
+
+def _selected(
+    sources: list[GenerationSource], only: list[str] | None, root: Path
+) -> list[GenerationSource]:
+    """The generations `only` names (all when it names none); one it names that `root` does
+    not hold is an error."""
+    if not only:
+        return sources
+    known = {s.name for s in sources}
+    missing = [g for g in only if g not in known]
+    if missing:
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    f"no generation '{g}' under the header root (found: {', '.join(sorted(known))})",
+                    str(root),
+                    code="unknown-gen",
+                )
+                for g in missing
+            ]
+        )
+    return [s for s in sources if s.name in only]
+
+
+@dataclass
+class _Job:
+    """One generation's ingest as `_ingest_root` schedules it: its probe (or the error probing
+    gave, raised in its turn, so errors come in the generations' order) and, for a cache miss,
+    its header facts and its preprocessing once started."""
+
+    probed: Probed | TpbgenError
+    facts: HeaderFacts | TpbgenError | None = None
+    preprocessing: Preprocessing | None = None
+
+    @classmethod
+    def probe(cls, src: GenerationSource, store: Cache | None, ahead: _CppAhead) -> _Job:
+        """The generation probed; a miss handed to `ahead` (which may start its cpp at once)
+        and then its header facts made, while that cpp runs."""
+        try:
+            probed = probe(src, store)
+        except TpbgenError as exc:
+            return cls(exc)
+        job = cls(probed)
+        if probed.cached is None:
+            ahead.add(job)
+            try:
+                job.facts = header_facts(probed.src, probed.files)
+            except TpbgenError as exc:
+                job.facts = exc
+        return job
+
+    def complete(self, store: Cache | None, limits: Limits, ahead: _CppAhead) -> Ingested:
+        """The generation's IR (raises the probe's error, or the ingest's)."""
+        if isinstance(self.probed, TpbgenError):
+            raise self.probed
+        if self.probed.cached is not None:
+            return _complete(self.probed, store, None, limits)
+        running = ahead.take(self)
+        facts, self.facts = self.facts, None
+        return _complete(self.probed, store, None, limits, running, facts)
+
+
+class _CppAhead:
+    """The cache misses' preprocessing, run ahead of the parse. The system cpp is a process of
+    its own: a miss's cpp runs in a thread that only waits for it (see Preprocessing), at most
+    two at a time, the one whose output is parsed next and the one after (so the first two
+    start as soon as they are found, each later one while the miss before it is parsed). pcpp
+    runs in this process (and changes directory): never ahead, each runs when its miss is
+    completed. A warm run starts none."""
+
+    WINDOW = 2
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.pool = ThreadPoolExecutor(max_workers=2) if available_preprocessor() == "cpp" else None
+        self.misses: list[_Job] = []  # in the generations' order
+        self.started = 0  # misses[:started] have their preprocessing started
+        self.taken = 0  # misses[:taken] have been handed to their completion
+
+    def add(self, job: _Job) -> None:
+        """A new miss: started now if it falls in the window."""
+        self.misses.append(job)
+        self._fill()
+
+    def take(self, job: _Job) -> Preprocessing | None:
+        """The preprocessing of the next miss, `job` (None: it runs in the caller's thread), once
+        the one after it has started too."""
+        assert self.misses[self.taken] is job
+        self._fill()
+        self.taken += 1
+        running, job.preprocessing = job.preprocessing, None
+        return running
+
+    def _fill(self) -> None:
+        if self.pool is None:
+            return
+        while self.started < min(self.taken + self.WINDOW, len(self.misses)):
+            job = self.misses[self.started]
+            p = job.probed
+            assert isinstance(p, Probed)
+            job.preprocessing = Preprocessing(
+                p.src, "cpp", self.limits, dict(p.files.headers)
+            ).start(self.pool)
+            self.started += 1
+
+    def shutdown(self) -> None:
+        """Waits for a cpp still running; those not started are not."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)

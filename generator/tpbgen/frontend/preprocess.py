@@ -313,6 +313,18 @@ class _Frame:
     next_line: int = 1  # the physical line of its next output line
     directives: tuple[tuple[int, int, str | None], ...] = ()  # (physical line, N, file or None)
 
+    def follow(self, n: int, name: str) -> None:
+        """A marker `# n "name"` without flags in this file: one of its `#line` directives (the
+        first at or after the current line whose target is the marker's) renumbers what
+        follows; none is cpp skipping lines in the same numbering."""
+        ahead = [d for d in self.directives if d[0] >= self.next_line]
+        found = next((d for d in ahead if d[1] == n and (d[2] or self.vname) == name), None)
+        if found is None and name != self.vname:
+            # a new name is no skip of cpp's: a directive whose arguments are macros
+            found = next((d for d in ahead if d[1] < 0), None)
+        if found is not None:
+            self.shift, self.vname = found[0] + 1 - n, name
+
 
 def physical_markers(text: str, source: Callable[[str], bytes | None]) -> str:
     """cpp's output with every line marker giving the physical line of the file that holds the
@@ -349,13 +361,7 @@ def physical_markers(text: str, source: Callable[[str], bytes | None]) -> str:
             continue
         f = frames[-1]
         if "2" not in flags and f.directives:
-            ahead = [d for d in f.directives if d[0] >= f.next_line]
-            found = next((d for d in ahead if d[1] == n and (d[2] or f.vname) == name), None)
-            if found is None and name != f.vname:
-                # a new name is no skip of cpp's: a directive whose arguments are macros
-                found = next((d for d in ahead if d[1] < 0), None)
-            if found is not None:
-                f.shift, f.vname = found[0] + 1 - n, name
+            f.follow(n, name)
         f.next_line = n + f.shift
         if f.shift or name != f.real:
             changed = True

@@ -121,11 +121,6 @@ def round_float(x: Fraction | int | float, bits: int) -> float:
     return math.copysign(math.ldexp(n, quantum), sign)
 
 
-def f32(x: Fraction | int | float) -> float:
-    """The nearest `float` (binary32) value, as the C conversion to float gives it."""
-    return round_float(x, 32)
-
-
 def parse_float_literal(text: str) -> tuple[Fraction, int]:
     """(exact value, width of its type) of a C floating constant: `0.1f` is (1/10, 32), `1e3` is
     (1000, 64), hexadecimal forms (`0x1.8p3f`) included. `long double` (an L suffix) is refused:

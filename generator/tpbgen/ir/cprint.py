@@ -7,6 +7,9 @@ on one line, blocks in braces.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from pycparser import c_ast
 
 # C precedence, higher binds tighter (C11 6.5); all binary operators here are left-associative.
@@ -43,53 +46,80 @@ def _wrap(text: str, prec: int, need: int) -> str:
 
 
 def _expr(n: c_ast.Node) -> tuple[str, int]:
-    if isinstance(n, c_ast.ID):
-        return n.name, _PRIMARY
-    if isinstance(n, c_ast.Constant):
-        return n.value, _PRIMARY
-    if isinstance(n, c_ast.BinaryOp):
-        p = _BINARY[n.op]
-        left, lp = _expr(n.left)
-        right, rp = _expr(n.right)
-        return f"{_wrap(left, lp, p)} {n.op} {_wrap(right, rp, p + 1)}", p
-    if isinstance(n, c_ast.UnaryOp):
-        if n.op == "sizeof":
-            inner = type_name(n.expr) if isinstance(n.expr, c_ast.Typename) else expr(n.expr)
-            return f"sizeof({inner})", _UNARY
-        if n.op in ("p++", "p--"):
-            x, xp = _expr(n.expr)
-            return f"{_wrap(x, xp, _POSTFIX)}{n.op[1:]}", _POSTFIX
-        x, xp = _expr(n.expr)
-        return f"{n.op}{_wrap(x, xp, _UNARY)}", _UNARY
-    if isinstance(n, c_ast.TernaryOp):
-        c, cp = _expr(n.cond)
-        a, _ = _expr(n.iftrue)
-        b, bp = _expr(n.iffalse)
-        return f"{_wrap(c, cp, _TERNARY + 1)} ? {a} : {_wrap(b, bp, _TERNARY)}", _TERNARY
-    if isinstance(n, c_ast.Cast):
-        x, xp = _expr(n.expr)
-        return f"({type_name(n.to_type)}){_wrap(x, xp, _UNARY)}", _UNARY
-    if isinstance(n, c_ast.StructRef):
-        x, xp = _expr(n.name)
-        return f"{_wrap(x, xp, _POSTFIX)}{n.type}{n.field.name}", _POSTFIX
-    if isinstance(n, c_ast.ArrayRef):
-        x, xp = _expr(n.name)
-        return f"{_wrap(x, xp, _POSTFIX)}[{expr(n.subscript)}]", _POSTFIX
-    if isinstance(n, c_ast.FuncCall):
-        f, fp = _expr(n.name)
-        args = ", ".join(_wrap(*_expr(a), _ASSIGN) for a in (n.args.exprs if n.args else []))
-        return f"{_wrap(f, fp, _POSTFIX)}({args})", _POSTFIX
-    if isinstance(n, c_ast.Assignment):
-        lv, _ = _expr(n.lvalue)
-        rv, rp = _expr(n.rvalue)
-        return f"{lv} {n.op} {_wrap(rv, rp, _ASSIGN)}", _ASSIGN
-    if isinstance(n, c_ast.ExprList):
-        return ", ".join(_wrap(*_expr(e), _ASSIGN) for e in n.exprs), _COMMA
-    if isinstance(n, c_ast.Typename):
-        return type_name(n), _PRIMARY
-    if isinstance(n, c_ast.InitList):
-        return "{" + ", ".join(expr(e) for e in n.exprs) + "}", _PRIMARY
-    raise TypeError(f"cprint: no expression form for {type(n).__name__}")
+    """An expression's text and the precedence of its outermost operator, by the form of its
+    node class."""
+    form = _EXPR_FORMS.get(type(n))
+    if form is None:
+        raise TypeError(f"cprint: no expression form for {type(n).__name__}")
+    return form(n)
+
+
+def _binary(n: c_ast.BinaryOp) -> tuple[str, int]:
+    p = _BINARY[n.op]
+    left, lp = _expr(n.left)
+    right, rp = _expr(n.right)
+    return f"{_wrap(left, lp, p)} {n.op} {_wrap(right, rp, p + 1)}", p
+
+
+def _unary(n: c_ast.UnaryOp) -> tuple[str, int]:
+    if n.op == "sizeof":
+        inner = type_name(n.expr) if isinstance(n.expr, c_ast.Typename) else expr(n.expr)
+        return f"sizeof({inner})", _UNARY
+    x, xp = _expr(n.expr)
+    if n.op in ("p++", "p--"):
+        return f"{_wrap(x, xp, _POSTFIX)}{n.op[1:]}", _POSTFIX
+    return f"{n.op}{_wrap(x, xp, _UNARY)}", _UNARY
+
+
+def _ternary(n: c_ast.TernaryOp) -> tuple[str, int]:
+    c, cp = _expr(n.cond)
+    a, _ = _expr(n.iftrue)
+    b, bp = _expr(n.iffalse)
+    return f"{_wrap(c, cp, _TERNARY + 1)} ? {a} : {_wrap(b, bp, _TERNARY)}", _TERNARY
+
+
+def _cast(n: c_ast.Cast) -> tuple[str, int]:
+    x, xp = _expr(n.expr)
+    return f"({type_name(n.to_type)}){_wrap(x, xp, _UNARY)}", _UNARY
+
+
+def _struct_ref(n: c_ast.StructRef) -> tuple[str, int]:
+    x, xp = _expr(n.name)
+    return f"{_wrap(x, xp, _POSTFIX)}{n.type}{n.field.name}", _POSTFIX
+
+
+def _array_ref(n: c_ast.ArrayRef) -> tuple[str, int]:
+    x, xp = _expr(n.name)
+    return f"{_wrap(x, xp, _POSTFIX)}[{expr(n.subscript)}]", _POSTFIX
+
+
+def _call(n: c_ast.FuncCall) -> tuple[str, int]:
+    f, fp = _expr(n.name)
+    args = ", ".join(_wrap(*_expr(a), _ASSIGN) for a in (n.args.exprs if n.args else []))
+    return f"{_wrap(f, fp, _POSTFIX)}({args})", _POSTFIX
+
+
+def _assignment(n: c_ast.Assignment) -> tuple[str, int]:
+    lv, _ = _expr(n.lvalue)
+    rv, rp = _expr(n.rvalue)
+    return f"{lv} {n.op} {_wrap(rv, rp, _ASSIGN)}", _ASSIGN
+
+
+_EXPR_FORMS: dict[type[c_ast.Node], Callable[[Any], tuple[str, int]]] = {
+    c_ast.ID: lambda n: (n.name, _PRIMARY),
+    c_ast.Constant: lambda n: (n.value, _PRIMARY),
+    c_ast.BinaryOp: _binary,
+    c_ast.UnaryOp: _unary,
+    c_ast.TernaryOp: _ternary,
+    c_ast.Cast: _cast,
+    c_ast.StructRef: _struct_ref,
+    c_ast.ArrayRef: _array_ref,
+    c_ast.FuncCall: _call,
+    c_ast.Assignment: _assignment,
+    c_ast.ExprList: lambda n: (", ".join(_wrap(*_expr(e), _ASSIGN) for e in n.exprs), _COMMA),
+    c_ast.Typename: lambda n: (type_name(n), _PRIMARY),
+    c_ast.InitList: lambda n: ("{" + ", ".join(expr(e) for e in n.exprs) + "}", _PRIMARY),
+}
 
 
 def type_name(n: c_ast.Node) -> str:
@@ -132,46 +162,49 @@ def decl(n: c_ast.Decl) -> str:
 
 
 def stmt(n: c_ast.Node) -> str:
-    """A statement on one line (blocks in braces), for audit terms that are not expressions."""
-    if isinstance(n, c_ast.Compound):
-        return "{ " + " ".join(stmt(s) for s in (n.block_items or [])) + " }"
-    if isinstance(n, c_ast.Decl):
-        return decl(n) + ";"
-    if isinstance(n, c_ast.DeclList):
-        return " ".join(decl(d) + ";" for d in n.decls)
-    if isinstance(n, c_ast.Return):
-        return f"return {expr(n.expr)};" if n.expr is not None else "return;"
-    if isinstance(n, c_ast.If):
-        out = f"if ({expr(n.cond)}) {stmt(n.iftrue)}"
-        return out + (f" else {stmt(n.iffalse)}" if n.iffalse is not None else "")
-    if isinstance(n, c_ast.For):
-        init = (
-            stmt(n.init).rstrip(";")
-            if isinstance(n.init, (c_ast.DeclList, c_ast.Decl))
-            else (expr(n.init) if n.init else "")
-        )
-        cond = expr(n.cond) if n.cond is not None else ""
-        nxt = expr(n.next) if n.next is not None else ""
-        return f"for ({init}; {cond}; {nxt}) {stmt(n.stmt)}"
-    if isinstance(n, c_ast.While):
-        return f"while ({expr(n.cond)}) {stmt(n.stmt)}"
-    if isinstance(n, c_ast.DoWhile):
-        return f"do {stmt(n.stmt)} while ({expr(n.cond)});"
-    if isinstance(n, c_ast.Switch):
-        return f"switch ({expr(n.cond)}) {stmt(n.stmt)}"
-    if isinstance(n, c_ast.Case):
-        return f"case {expr(n.expr)}: " + " ".join(stmt(s) for s in (n.stmts or []))
-    if isinstance(n, c_ast.Default):
-        return "default: " + " ".join(stmt(s) for s in (n.stmts or []))
-    if isinstance(n, c_ast.Break):
-        return "break;"
-    if isinstance(n, c_ast.Continue):
-        return "continue;"
-    if isinstance(n, c_ast.EmptyStatement):
-        return ";"
-    if isinstance(n, c_ast.FuncDef):
-        return f"{type_name(n.decl.type.type)} {n.decl.name}(...) {stmt(n.body)}"
-    return expr(n) + ";"
+    """A statement on one line (blocks in braces), for audit terms that are not expressions; a
+    node of no statement form is printed as an expression statement."""
+    form = _STMT_FORMS.get(type(n))
+    return form(n) if form is not None else expr(n) + ";"
+
+
+def _stmts(items: list[c_ast.Node] | None) -> str:
+    return " ".join(stmt(s) for s in (items or []))
+
+
+def _if(n: c_ast.If) -> str:
+    out = f"if ({expr(n.cond)}) {stmt(n.iftrue)}"
+    return out + (f" else {stmt(n.iffalse)}" if n.iffalse is not None else "")
+
+
+def _for(n: c_ast.For) -> str:
+    init = (
+        stmt(n.init).rstrip(";")
+        if isinstance(n.init, (c_ast.DeclList, c_ast.Decl))
+        else (expr(n.init) if n.init else "")
+    )
+    cond = expr(n.cond) if n.cond is not None else ""
+    nxt = expr(n.next) if n.next is not None else ""
+    return f"for ({init}; {cond}; {nxt}) {stmt(n.stmt)}"
+
+
+_STMT_FORMS: dict[type[c_ast.Node], Callable[[Any], str]] = {
+    c_ast.Compound: lambda n: "{ " + _stmts(n.block_items) + " }",
+    c_ast.Decl: lambda n: decl(n) + ";",
+    c_ast.DeclList: lambda n: " ".join(decl(d) + ";" for d in n.decls),
+    c_ast.Return: lambda n: f"return {expr(n.expr)};" if n.expr is not None else "return;",
+    c_ast.If: _if,
+    c_ast.For: _for,
+    c_ast.While: lambda n: f"while ({expr(n.cond)}) {stmt(n.stmt)}",
+    c_ast.DoWhile: lambda n: f"do {stmt(n.stmt)} while ({expr(n.cond)});",
+    c_ast.Switch: lambda n: f"switch ({expr(n.cond)}) {stmt(n.stmt)}",
+    c_ast.Case: lambda n: f"case {expr(n.expr)}: " + _stmts(n.stmts),
+    c_ast.Default: lambda n: "default: " + _stmts(n.stmts),
+    c_ast.Break: lambda n: "break;",
+    c_ast.Continue: lambda n: "continue;",
+    c_ast.EmptyStatement: lambda n: ";",
+    c_ast.FuncDef: lambda n: f"{type_name(n.decl.type.type)} {n.decl.name}(...) {stmt(n.body)}",
+}
 
 
 def render(n: c_ast.Node) -> str:

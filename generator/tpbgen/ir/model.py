@@ -7,7 +7,7 @@ Declared once, here, as frozen dataclasses. `ir.io` turns them into JSON (valida
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from .body import Body
@@ -253,17 +253,3 @@ class Generation:
         """The enum named `NEURON_ISA_TPB_<suffix>` (or `suffix` when it is a full name)."""
         name = suffix if suffix.startswith("NEURON_ISA_TPB_") else "NEURON_ISA_TPB_" + suffix
         return next((e for e in self.enums if e.name == name), None)
-
-
-@dataclass(frozen=True)
-class Drop:
-    """Every generation found under one header root."""
-
-    root: str  # as given on the command line (never written into outputs)
-    generations: tuple[Generation, ...] = field(default_factory=tuple)
-
-    def gen(self, name: str) -> Generation:
-        for g in self.generations:
-            if g.name == name:
-                return g
-        raise KeyError(name)

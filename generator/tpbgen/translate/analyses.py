@@ -1,10 +1,12 @@
 """Analyses of the lowered IR every back end shares: children of an expression, the
-expressions of a body, conjuncts, calls, and whether a body always returns. `Children` and
-`BodyExprs` are covered dispatchers (see lir.covers): a new node class must be taught to them."""
+expressions of a body, the bodies nested in a statement and the walk over them, conjuncts,
+calls, the locals a body assigns, whether it jumps out of its loop and whether it always
+returns. `Children`, `BodyExprs` and `SubBodies` are covered dispatchers (see lir.covers): a new
+node class must be taught to them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .lir import (
     EXPR_NODES,
@@ -179,33 +181,75 @@ def reads_comment(es: Sequence[Expr | View], arms: frozenset[str] = frozenset())
     return f"  # {', '.join(names)}" if names else ""
 
 
+@covers("of", STMT_NODES)
+class SubBodies:
+    """The statement lists nested directly in a statement: an if's two arms, a loop's body and
+    step, a switch's case bodies; none for the others. Every walk over nested bodies goes
+    through it, so a new statement class with bodies of its own is taught to all of them here."""
+
+    def __call__(self, s: Stmt) -> tuple[tuple[Stmt, ...], ...]:
+        out: tuple[tuple[Stmt, ...], ...] = dispatch(self, "of", s)
+        return out
+
+    def of_If(self, s: If) -> tuple[tuple[Stmt, ...], ...]:
+        return (s.then, s.orelse)
+
+    def of_Loop(self, s: Loop) -> tuple[tuple[Stmt, ...], ...]:
+        return (s.body, s.step)
+
+    def of_Switch(self, s: Switch) -> tuple[tuple[Stmt, ...], ...]:
+        return tuple(body for _, body in s.cases)
+
+    def of_Return(self, s: Return) -> tuple[tuple[Stmt, ...], ...]:
+        return ()
+
+    def of_Assign(self, s: Assign) -> tuple[tuple[Stmt, ...], ...]:
+        return ()
+
+    def of_Break(self, s: Break) -> tuple[tuple[Stmt, ...], ...]:
+        return ()
+
+    def of_Continue(self, s: Continue) -> tuple[tuple[Stmt, ...], ...]:
+        return ()
+
+
+sub_bodies = SubBodies()
+
+_NESTING: tuple[type, ...] = (If, Loop, Switch)
+
+
+def walk(body: Sequence[Stmt], into: tuple[type, ...] = _NESTING) -> Iterator[Stmt]:
+    """Every statement of `body` in order, each followed by those of its sub-bodies when it is an
+    instance of one of the classes `into` (all nesting statements by default)."""
+    for s in body:
+        yield s
+        if isinstance(s, into):
+            for inner in sub_bodies(s):
+                yield from walk(inner, into)
+
+
 def assigned(stmts: Sequence[Stmt]) -> set[str]:
     """The locals `stmts` assign, nested bodies and loop steps included."""
-    out: set[str] = set()
-    for s in stmts:
-        if isinstance(s, Assign):
-            out.add(s.name)
-        elif isinstance(s, If):
-            out |= assigned(s.then) | assigned(s.orelse)
-        elif isinstance(s, Loop):
-            out |= assigned(s.body) | assigned(s.step)
-        elif isinstance(s, Switch):
-            for _, b in s.cases:
-                out |= assigned(b)
-    return out
+    return {s.name for s in walk(stmts) if isinstance(s, Assign)}
+
+
+def jumps(body: Sequence[Stmt]) -> bool:
+    """Does a `break` or `continue` in `body` leave the loop it is the body of? A nested loop's
+    are its own; a nested switch's count too (a `continue` there leaves the loop, and a `break`,
+    which leaves only the switch, is counted to be safe)."""
+    return any(isinstance(s, (Break, Continue)) for s in walk(body, (If, Switch)))
 
 
 def always_returns(body: Sequence[Stmt]) -> bool:
-    """Does every path through `body` end in a return (so nothing can fall off the end)?"""
+    """Does every path through `body` end in a return (so nothing can fall off the end)? A
+    return does; so does an if whose two arms both do (an empty arm does not), or a switch with
+    a default whose every case does; a loop never (it may run no pass)."""
     for s in body:
         if isinstance(s, Return):
             return True
-        if isinstance(s, If) and s.orelse and always_returns(s.then) and always_returns(s.orelse):
-            return True
-        if (
-            isinstance(s, Switch)
-            and any(lb is None for lb, _ in s.cases)
-            and all(always_returns(b) for _, b in s.cases)
-        ):
+        closes = isinstance(s, If) or (
+            isinstance(s, Switch) and any(labels is None for labels, _ in s.cases)
+        )
+        if closes and all(always_returns(inner) for inner in sub_bodies(s)):
             return True
     return False

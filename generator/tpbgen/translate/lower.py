@@ -27,7 +27,8 @@ from ..ir.consteval import (
     round_float,
 )
 from ..ir.model import Field, Function, Generation, Loc, Struct, TypeRef
-from .analyses import always_returns, assigned, children
+from . import loops
+from .analyses import always_returns, jumps, walk
 from .c_semantics import (
     BOOL,
     FLOAT32,
@@ -39,10 +40,8 @@ from .c_semantics import (
     UINT64,
     ScalarType,
     common,
-    fits,
     promote,
     scalar_for,
-    value_range,
     wrap,
 )
 from .lir import (
@@ -73,7 +72,8 @@ from .lir import (
     Unary,
     Var,
     View,
-    unconv,
+    covers,
+    dispatch,
 )
 
 
@@ -98,8 +98,50 @@ class _Scope:
     arrays: dict[str, ArrayView] = field(default_factory=dict)
 
 
+def _line(n: c_ast.Node) -> int:
+    """The line a node starts on (0 when pycparser gives none)."""
+    return n.coord.line if n.coord else 0
+
+
+# The statement classes the lowerer accepts, each lowered by its `stmt_<class>` handler.
+C_STATEMENTS: tuple[type[c_ast.Node], ...] = (
+    c_ast.Compound,
+    c_ast.Return,
+    c_ast.Decl,
+    c_ast.DeclList,
+    c_ast.If,
+    c_ast.For,
+    c_ast.DoWhile,
+    c_ast.While,
+    c_ast.Switch,
+    c_ast.Break,
+    c_ast.Continue,
+    c_ast.EmptyStatement,
+    c_ast.Pragma,
+    c_ast.StaticAssert,
+)
+
+
+# The expression classes the lowerer accepts, each lowered by its `expr_<class>` handler.
+C_EXPRESSIONS: tuple[type[c_ast.Node], ...] = (
+    c_ast.Constant,
+    c_ast.ID,
+    c_ast.StructRef,
+    c_ast.ArrayRef,
+    c_ast.UnaryOp,
+    c_ast.BinaryOp,
+    c_ast.TernaryOp,
+    c_ast.Cast,
+    c_ast.FuncCall,
+)
+
+
+@covers("stmt", C_STATEMENTS)
+@covers("expr", C_EXPRESSIONS)
 class Lowerer:
-    """Lowers the functions of one generation; holds the type environment they share."""
+    """Lowers the functions of one generation; holds the type environment they share. Each C
+    node class it accepts has a handler of its own, `stmt_<class>` (C_STATEMENTS) or
+    `expr_<class>` (C_EXPRESSIONS), as the back ends have for the lowered nodes (lir.covers)."""
 
     def __init__(self, gen: Generation) -> None:
         self.gen = gen
@@ -213,73 +255,110 @@ class Lowerer:
     def stmt(
         self, n: c_ast.Node, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
-        line = n.coord.line if n.coord else 0
-        if isinstance(n, c_ast.Compound):
-            return self.block(n, scopes, in_loop, in_switch)
-        if isinstance(n, c_ast.Return):
-            if n.expr is None:
-                raise self.err(n, "return without a value")
-            return [Return(self.conv(self.expr(n.expr, scopes), self._returns, n), line)]
-        if isinstance(n, c_ast.Decl):
-            return self.local(n, scopes)
-        if isinstance(n, c_ast.DeclList):
-            return [s for d in n.decls for s in self.local(d, scopes)]
-        if isinstance(n, c_ast.If):
-            return [
-                If(
-                    self.truth(n.cond, scopes),
-                    tuple(self.block(n.iftrue, [*scopes, _Scope()], in_loop, in_switch)),
-                    tuple(self.block(n.iffalse, [*scopes, _Scope()], in_loop, in_switch)),
-                    line,
-                )
-            ]
-        if isinstance(n, c_ast.For):
-            inner = [*scopes, _Scope()]
-            init = self.stmt(n.init, inner, in_loop, in_switch) if n.init is not None else []
-            if n.cond is None:
-                raise self.err(n, "for loop without a condition: its trip count is not bounded")
-            cond = self.truth(n.cond, inner)
-            step = self.expression_statement(n.next, inner) if n.next is not None else []
-            body = self.block(n.stmt, [*inner, _Scope()], True, False)
-            why = unbounded_for(init, cond, step, body)
-            if why:
-                raise self.err(n, f"for loop whose trip count tpbgen cannot prove bounded: {why}")
-            return [*init, Loop(cond, tuple(body), tuple(step), line)]
-        if isinstance(n, c_ast.DoWhile):
-            return self.do_while(n, scopes, in_switch)
-        if isinstance(n, c_ast.While):
-            cond = self.truth(n.cond, scopes)
-            body = self.block(
-                n.stmt, [*scopes, _Scope()], True, False
-            )  # checked like any other code
-            if isinstance(cond, Const) and not cond.value:
-                return []  # while (0): never runs
-            raise self.err(
-                n,
-                "while loop: tpbgen cannot prove its trip count bounded (accepted: for loops counting a local to a "
-                "bound it does not change, do { ... } while (0), while (0))",
-            )
-        if isinstance(n, c_ast.Switch):
-            return [self.switch(n, scopes, in_loop)]
-        if isinstance(n, c_ast.Break):
-            if not (in_loop or in_switch):
-                raise self.err(n, "break outside a loop or switch")
-            return [Break(line)]
-        if isinstance(n, c_ast.Continue):
-            if not in_loop:
-                raise self.err(n, "continue outside a loop")
-            return [Continue(line)]
-        if isinstance(n, c_ast.EmptyStatement):
-            return []
-        if isinstance(n, c_ast.Pragma):
-            return []  # `#pragma GCC unroll 4`, `#pragma GCC ivdep`: hints, no effect on the value
-        if isinstance(n, c_ast.StaticAssert):
-            return self.static_assert(n, scopes)
+        """One C statement, lowered by the `stmt_<class>` handler of its node class (an
+        expression standing as a statement by `expression_statement`); any other is refused."""
+        if isinstance(n, C_STATEMENTS):
+            out: list[Stmt] = dispatch(self, "stmt", n, scopes, in_loop, in_switch)
+            return out
         if isinstance(n, _EXPRESSIONS):
             return self.expression_statement(n, scopes)
         raise self.err(n, f"unsupported statement ({type(n).__name__})")
 
-    def static_assert(self, n: c_ast.StaticAssert, scopes: list[_Scope]) -> list[Stmt]:
+    def stmt_Compound(
+        self, n: c_ast.Compound, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        return self.block(n, scopes, in_loop, in_switch)
+
+    def stmt_Return(
+        self, n: c_ast.Return, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        if n.expr is None:
+            raise self.err(n, "return without a value")
+        return [Return(self.conv(self.expr(n.expr, scopes), self._returns, n), _line(n))]
+
+    def stmt_Decl(
+        self, n: c_ast.Decl, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        return self.local(n, scopes)
+
+    def stmt_DeclList(
+        self, n: c_ast.DeclList, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        return [s for d in n.decls for s in self.local(d, scopes)]
+
+    def stmt_If(
+        self, n: c_ast.If, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        return [
+            If(
+                self.truth(n.cond, scopes),
+                tuple(self.block(n.iftrue, [*scopes, _Scope()], in_loop, in_switch)),
+                tuple(self.block(n.iffalse, [*scopes, _Scope()], in_loop, in_switch)),
+                _line(n),
+            )
+        ]
+
+    def stmt_For(
+        self, n: c_ast.For, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        """A `for` loop whose trip count `loops.for_shape` proves bounded: its init, then the
+        loop."""
+        inner = [*scopes, _Scope()]
+        init = self.stmt(n.init, inner, in_loop, in_switch) if n.init is not None else []
+        if n.cond is None:
+            raise self.err(n, loops.NO_CONDITION)
+        cond = self.truth(n.cond, inner)
+        step = self.expression_statement(n.next, inner) if n.next is not None else []
+        body = self.block(n.stmt, [*inner, _Scope()], True, False)
+        shape = loops.for_shape(init, cond, step, body)
+        if isinstance(shape, loops.Refused):
+            raise self.err(n, shape.reason)
+        return [*init, Loop(cond, tuple(body), tuple(step), _line(n))]
+
+    def stmt_While(
+        self, n: c_ast.While, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        """`while (0)`, which never runs (its body is checked like any other code); any other
+        `while` is refused (`loops.while_shape`)."""
+        cond = self.truth(n.cond, scopes)
+        self.block(n.stmt, [*scopes, _Scope()], True, False)
+        never = loops.while_shape(cond)
+        if isinstance(never, loops.Refused):
+            raise self.err(n, never.reason)
+        return []
+
+    def stmt_Switch(
+        self, n: c_ast.Switch, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        return [self.switch(n, scopes, in_loop)]
+
+    def stmt_Break(
+        self, n: c_ast.Break, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        if not (in_loop or in_switch):
+            raise self.err(n, "break outside a loop or switch")
+        return [Break(_line(n))]
+
+    def stmt_Continue(
+        self, n: c_ast.Continue, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        if not in_loop:
+            raise self.err(n, "continue outside a loop")
+        return [Continue(_line(n))]
+
+    def stmt_EmptyStatement(
+        self, n: c_ast.EmptyStatement, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        return []
+
+    def stmt_Pragma(
+        self, n: c_ast.Pragma, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
+        return []  # `#pragma GCC unroll 4`, `#pragma GCC ivdep`: hints, no effect on the value
+
+    def stmt_StaticAssert(
+        self, n: c_ast.StaticAssert, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
         """`_Static_assert(e, "...")` in a body: no statement at run time. Its condition is a
         constant expression the compiler checks (the layout proof compiles every body); one
         tpbgen can evaluate too (not `sizeof` of an expression, say) is checked here as well."""
@@ -316,7 +395,9 @@ class Lowerer:
             x for x in t.names if x not in ("const", "volatile")
         ] == ["void"]
 
-    def do_while(self, n: c_ast.DoWhile, scopes: list[_Scope], in_switch: bool) -> list[Stmt]:
+    def stmt_DoWhile(
+        self, n: c_ast.DoWhile, scopes: list[_Scope], in_loop: bool, in_switch: bool
+    ) -> list[Stmt]:
         """`do { body } while (0)` runs its body once. Without a `break` or `continue` of its own
         it is just that block; with one, it is a loop whose flag the body clears first, so either
         jump leaves it (`continue` tests the condition, which is false), in both back ends. Any
@@ -324,13 +405,10 @@ class Lowerer:
         line = n.coord.line if n.coord else 0
         body = self.block(n.stmt, [*scopes, _Scope()], True, False)
         cond = self.truth(n.cond, [*scopes, _Scope()])
-        if not (isinstance(cond, Const) and not cond.value):
-            raise self.err(
-                n,
-                "do/while loop with a condition other than 0: tpbgen cannot prove its trip count bounded "
-                "(accepted: do { ... } while (0))",
-            )
-        if not _jumps(body):
+        shape = loops.do_shape(cond)
+        if isinstance(shape, loops.Refused):
+            raise self.err(n, shape.reason)
+        if not jumps(body):
             return body
         flag = self.temp("_once")
         self._locals[flag] = BOOL
@@ -348,6 +426,8 @@ class Lowerer:
         return f"{stem}{k}"
 
     def switch(self, n: c_ast.Switch, scopes: list[_Scope], in_loop: bool) -> Switch:
+        """A switch whose labels are integer constants and whose every case body ends in a
+        `break` (dropped) or returns on every path: no fall-through into the next case."""
         e = self.expr(n.cond, scopes)
         e = self.conv(e, promote(e.t))
         items = n.stmt.block_items or [] if isinstance(n.stmt, c_ast.Compound) else [n.stmt]
@@ -365,29 +445,34 @@ class Lowerer:
                 pending.append(v.value)
             else:
                 has_default = True
-            stmts = item.stmts or []
-            if not stmts:
+            if not item.stmts:
                 continue  # an empty case falls through to the next label: same body
-            body = [s for st in stmts for s in self.stmt(st, inner, in_loop, True)]
-            if body and isinstance(body[-1], Break):
-                body = body[:-1]
-            elif not always_returns(
-                body
-            ):  # a return, an if/else or a nested switch (with a default) returning on every path
-                raise self.err(
-                    item,
-                    "case falls through into the next one (end each case with break or return)",
-                )
-            if any(isinstance(s, Break) for s in _walk(body)):
-                raise self.err(item, "break inside a case other than at its end")
+            body = self.case_body(item, inner, in_loop)
             # `default:` sharing a body with case labels (before or after it): every value those
             # labels name goes to the default's body anyway (C forbids the same value twice)
             labels: tuple[int, ...] | None = None if has_default else tuple(pending)
-            cases.append((labels, tuple(body)))
+            cases.append((labels, body))
             pending, has_default = [], False
         if pending or has_default:
             raise self.err(n, "case labels without a body at the end of the switch")
         return Switch(e, tuple(cases), n.coord.line if n.coord else 0)
+
+    def case_body(
+        self, item: c_ast.Case | c_ast.Default, inner: list[_Scope], in_loop: bool
+    ) -> tuple[Stmt, ...]:
+        """The statements under one case label, without the `break` that ends them; refused
+        when they may fall through to the next case, or break out of the switch elsewhere."""
+        body = [s for st in item.stmts for s in self.stmt(st, inner, in_loop, True)]
+        if body and isinstance(body[-1], Break):
+            body = body[:-1]
+        elif not always_returns(body):
+            # a return, an if/else or a nested switch (with a default) returning on every path
+            raise self.err(
+                item, "case falls through into the next one (end each case with break or return)"
+            )
+        if any(isinstance(s, Break) for s in walk(body, (If,))):
+            raise self.err(item, "break inside a case other than at its end")
+        return tuple(body)
 
     def local(self, d: c_ast.Decl, scopes: list[_Scope]) -> list[Stmt]:
         line = d.coord.line if d.coord else 0
@@ -483,85 +568,103 @@ class Lowerer:
         return v
 
     def expr_any(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr | View | ArrayView | ConstArray:
-        if isinstance(n, c_ast.Constant):
-            return self.constant(n)
-        if isinstance(n, c_ast.ID):
-            for s in reversed(scopes):
-                if n.name in s.scalars:
-                    name, t = s.scalars[n.name]
-                    return Var(name, t)
-                if n.name in s.views:
-                    return s.views[n.name]
-                if n.name in s.arrays:
-                    return s.arrays[n.name]
-            if n.name in self.consts:
-                return self.consts[n.name]
-            if n.name in self.const_arrays:
-                return self.const_arrays[n.name]
-            if n.name in ("true", "false"):
-                return Const(int(n.name == "true"), BOOL)
-            raise self.err(n, f"unknown identifier '{n.name}'")
-        if isinstance(n, c_ast.StructRef):
-            base = self.expr_any(n.name, scopes)
-            if n.type == "->" and not (isinstance(base, View) and self._is_pointer_view(n.name)):
-                raise self.err(
-                    n, "pointer access '->' on something that is not a pointer parameter"
-                )
-            if not isinstance(base, View):
-                raise self.err(n, "field access on a non-struct value")
-            return self.field(base, n.field.name, n, _path_of(n))
-        if isinstance(n, c_ast.ArrayRef):
-            arr = self.expr_any(n.name, scopes)
-            if isinstance(arr, ConstArray):
-                return self.const_index(arr, self.expr(n.subscript, scopes), n)
-            if not isinstance(arr, ArrayView):
-                raise self.err(n, "indexing something that is not an array field")
-            idx = self.expr(n.subscript, scopes)
-            inner = 1
-            for d in arr.dims[1:]:
-                inner *= d
-            stride = inner * arr.elem_size
-            if isinstance(idx, Const):
-                assert isinstance(idx.value, int)
-                if not 0 <= idx.value < arr.dims[0]:
-                    raise self.err(
-                        n, f"index {idx.value} is outside the array's {arr.dims[0]} elements"
-                    )
-                off = arr.view.offset.plus(idx.value * stride)
-            else:
-                off = arr.view.offset.plus_term(self.conv(idx, INT64), stride)
-            view = View(arr.view.buf, off, arr.view.struct)
-            if len(arr.dims) > 1:
-                return ArrayView(view, arr.elem, arr.dims[1:], arr.elem_size)
-            return self.element(view, arr.elem, arr.elem_size, _path_of(n))
-        if isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&"):
-            # *p of a pointer parameter, &s of a struct passed on to a pointer parameter: the view
-            target = self.expr_any(n.expr, scopes)
-            if isinstance(target, View) and (n.op == "&" or self._is_pointer_view(n.expr)):
-                return target
-            raise self.err(
-                n, f"'{n.op}' is accepted only on struct and union views (pointer parameters)"
-            )
-        if isinstance(n, c_ast.UnaryOp):
-            return self.unary(n, scopes)
-        if isinstance(n, c_ast.BinaryOp):
-            return self.binary(n, scopes)
-        if isinstance(n, c_ast.TernaryOp):
-            c = self.truth(n.cond, scopes)
-            a = self.expr(n.iftrue, scopes)
-            b = self.expr(n.iffalse, scopes)
-            t = BOOL if a.t.kind == "bool" and b.t.kind == "bool" else common(a.t, b.t)
-            return Cond(c, self.conv(a, t, n), self.conv(b, t, n), t)
-        if isinstance(n, c_ast.Cast):
-            tref = self.type_of_decl(n.to_type.type, n)
-            if tref.kind in ("struct", "union"):
-                raise self.err(n, "cast to a struct type")
-            return self.conv(
-                self.expr(n.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref), n
-            )
-        if isinstance(n, c_ast.FuncCall):
-            return self.call(n, scopes)
+        """One C expression, lowered by the `expr_<class>` handler of its node class: a value, or
+        a struct view, an array field or a constant table (which only an access may use)."""
+        if isinstance(n, C_EXPRESSIONS):
+            out: Expr | View | ArrayView | ConstArray = dispatch(self, "expr", n, scopes)
+            return out
         raise self.err(n, f"unsupported expression ({type(n).__name__})")
+
+    def expr_Constant(self, n: c_ast.Constant, scopes: list[_Scope]) -> Expr:
+        return self.constant(n)
+
+    def expr_ID(self, n: c_ast.ID, scopes: list[_Scope]) -> Expr | View | ArrayView | ConstArray:
+        """A name: the innermost scope's local, view or array; else an enum constant, a static
+        const (scalar or table), `true` or `false`."""
+        for s in reversed(scopes):
+            if n.name in s.scalars:
+                name, t = s.scalars[n.name]
+                return Var(name, t)
+            if n.name in s.views:
+                return s.views[n.name]
+            if n.name in s.arrays:
+                return s.arrays[n.name]
+        if n.name in self.consts:
+            return self.consts[n.name]
+        if n.name in self.const_arrays:
+            return self.const_arrays[n.name]
+        if n.name in ("true", "false"):
+            return Const(int(n.name == "true"), BOOL)
+        raise self.err(n, f"unknown identifier '{n.name}'")
+
+    def expr_StructRef(self, n: c_ast.StructRef, scopes: list[_Scope]) -> Expr | View | ArrayView:
+        base = self.expr_any(n.name, scopes)
+        if n.type == "->" and not (isinstance(base, View) and self._is_pointer_view(n.name)):
+            raise self.err(n, "pointer access '->' on something that is not a pointer parameter")
+        if not isinstance(base, View):
+            raise self.err(n, "field access on a non-struct value")
+        return self.field(base, n.field.name, n, _path_of(n))
+
+    def expr_ArrayRef(
+        self, n: c_ast.ArrayRef, scopes: list[_Scope]
+    ) -> Expr | View | ArrayView | ConstArray:
+        """An element of an array field (at a constant index, checked in bounds, or at an offset
+        computed at run time) or of a constant table."""
+        arr = self.expr_any(n.name, scopes)
+        if isinstance(arr, ConstArray):
+            return self.const_index(arr, self.expr(n.subscript, scopes), n)
+        if not isinstance(arr, ArrayView):
+            raise self.err(n, "indexing something that is not an array field")
+        idx = self.expr(n.subscript, scopes)
+        inner = 1
+        for d in arr.dims[1:]:
+            inner *= d
+        stride = inner * arr.elem_size
+        if isinstance(idx, Const):
+            assert isinstance(idx.value, int)
+            if not 0 <= idx.value < arr.dims[0]:
+                raise self.err(
+                    n, f"index {idx.value} is outside the array's {arr.dims[0]} elements"
+                )
+            off = arr.view.offset.plus(idx.value * stride)
+        else:
+            off = arr.view.offset.plus_term(self.conv(idx, INT64), stride)
+        view = View(arr.view.buf, off, arr.view.struct)
+        if len(arr.dims) > 1:
+            return ArrayView(view, arr.elem, arr.dims[1:], arr.elem_size)
+        return self.element(view, arr.elem, arr.elem_size, _path_of(n))
+
+    def expr_UnaryOp(self, n: c_ast.UnaryOp, scopes: list[_Scope]) -> Expr | View:
+        if n.op not in ("*", "&"):
+            return self.unary(n, scopes)
+        # *p of a pointer parameter, &s of a struct passed on to a pointer parameter: the view
+        target = self.expr_any(n.expr, scopes)
+        if isinstance(target, View) and (n.op == "&" or self._is_pointer_view(n.expr)):
+            return target
+        raise self.err(
+            n, f"'{n.op}' is accepted only on struct and union views (pointer parameters)"
+        )
+
+    def expr_BinaryOp(self, n: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
+        return self.binary(n, scopes)
+
+    def expr_TernaryOp(self, n: c_ast.TernaryOp, scopes: list[_Scope]) -> Expr:
+        c = self.truth(n.cond, scopes)
+        a = self.expr(n.iftrue, scopes)
+        b = self.expr(n.iffalse, scopes)
+        t = BOOL if a.t.kind == "bool" and b.t.kind == "bool" else common(a.t, b.t)
+        return Cond(c, self.conv(a, t, n), self.conv(b, t, n), t)
+
+    def expr_Cast(self, n: c_ast.Cast, scopes: list[_Scope]) -> Expr:
+        tref = self.type_of_decl(n.to_type.type, n)
+        if tref.kind in ("struct", "union"):
+            raise self.err(n, "cast to a struct type")
+        return self.conv(
+            self.expr(n.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref), n
+        )
+
+    def expr_FuncCall(self, n: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
+        return self.call(n, scopes)
 
     def const_index(self, arr: ConstArray, idx: Expr, n: c_ast.Node) -> Expr | ConstArray:
         stride = 1
@@ -818,178 +921,4 @@ def _declared_names(node: c_ast.Node) -> set[str]:
         if isinstance(n, c_ast.Decl) and n.name:
             out.add(n.name)
         stack.extend(c for _, c in n.children())
-    return out
-
-
-def _jumps(stmts: tuple[Stmt, ...] | list[Stmt]) -> bool:
-    """Does a `break` or `continue` in `stmts` leave the loop they are the body of (one of a
-    nested loop leaves that one)?"""
-    for s in stmts:
-        if isinstance(s, (Break, Continue)):
-            return True
-        if isinstance(s, If) and (_jumps(s.then) or _jumps(s.orelse)):
-            return True
-        if isinstance(s, Switch) and any(_jumps(b) for _, b in s.cases):
-            return True
-    return False
-
-
-def _reads(e: Expr) -> set[str]:
-    """The locals an expression reads."""
-    out: set[str] = set()
-    stack: list[Expr] = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Var):
-            out.add(x.name)
-        stack.extend(c for c in children(x) if not isinstance(c, View))
-    return out
-
-
-def _range_of(e: Expr) -> tuple[int, int] | None:
-    """An interval holding every value an integer expression can take: from its constant value,
-    from `&` with a non-negative operand, `%` or `>>` by a constant, sums and products that stay
-    in their type, the arms of `?:`, through value-preserving conversions; else its type's range.
-    None for a float."""
-    if e.t.kind == "float":
-        return None
-    full = value_range(e.t)
-    if isinstance(e, Const):
-        assert isinstance(e.value, int)
-        return e.value, e.value
-    if isinstance(e, Conv):
-        inner = _range_of(e.e)
-        if inner is None:
-            return None
-        return inner if full[0] <= inner[0] <= inner[1] <= full[1] else full
-    if isinstance(e, Load) and e.bit_width is not None:
-        w = e.bit_width
-        return (
-            (-(1 << (w - 1)), (1 << (w - 1)) - 1)
-            if e.t.signed and e.t.kind == "int"
-            else (0, (1 << w) - 1)
-        )
-    if isinstance(e, Cond):
-        a, b = _range_of(e.a), _range_of(e.b)
-        return (min(a[0], b[0]), max(a[1], b[1])) if a and b else full
-    if isinstance(e, Binary):
-        a, b = _range_of(e.a), _range_of(e.b)
-        if a is None or b is None:
-            return full
-        found: tuple[int, int] | None = None
-        if e.op == "&" and (a[0] >= 0 or b[0] >= 0):
-            found = 0, min(x[1] for x in (a, b) if x[0] >= 0)
-        elif e.op in ("|", "^") and a[0] >= 0 and b[0] >= 0:
-            found = 0, (1 << max(a[1], b[1]).bit_length()) - 1
-        elif e.op == "%" and b[0] == b[1] and b[0] > 0 and a[0] >= 0:
-            found = 0, min(a[1], b[0] - 1)
-        elif e.op == ">>" and b[0] == b[1] and b[0] >= 0 and a[0] >= 0:
-            found = a[0] >> b[0], a[1] >> b[0]
-        elif e.op in ("+", "-", "*"):
-            corners = (
-                [x * y for x in a for y in b]
-                if e.op == "*"
-                else [a[0] + b[0], a[1] + b[1]]
-                if e.op == "+"
-                else [a[0] - b[1], a[1] - b[0]]
-            )
-            found = min(corners), max(corners)
-        if found is not None and full[0] <= found[0] <= found[1] <= full[1]:
-            return found
-    return full
-
-
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!=", "==": "=="}
-
-
-def _var(e: Expr, name: str) -> bool:
-    """Is `e` the local `name`, under conversions?"""
-    x = unconv(e)
-    return isinstance(x, Var) and x.name == name
-
-
-def unbounded_for(init: list[Stmt], cond: Expr, step: list[Stmt], body: list[Stmt]) -> str:
-    """Why tpbgen cannot prove `for (init; cond; step) body` ends ("" when it can).
-
-    Proven: the step moves one local `v` by a constant `c` (`v++`, `v--`, `v += c`, `v -= c`);
-    the body never assigns `v`; the condition compares `v` (converted without changing its value)
-    with a bound that reads no local the loop assigns; and `v` reaches the bound before it would
-    wrap: counting up to `< B` needs every value of B to be at most max(v's type) - c + 1 (to
-    `<= B`, max - c), down likewise, and `!= B` needs c = 1, a constant B of v's type and a
-    constant start on the right side of it (or an unsigned `v`, which wraps onto every value)."""
-    if len(step) != 1 or not isinstance(step[0], Assign):
-        return "its step is not one increment or decrement of a local"
-    v = step[0].name
-    inc = unconv(step[0].e)
-    amount = unconv(inc.b) if isinstance(inc, Binary) else None
-    if not (
-        isinstance(inc, Binary)
-        and inc.op in ("+", "-")
-        and _var(inc.a, v)
-        and isinstance(amount, Const)
-        and isinstance(amount.value, int)
-        and amount.value != 0
-    ):
-        return f"its step does not move {v} by a constant"
-    d = amount.value if inc.op == "+" else -amount.value
-    t = unconv(inc.a).t
-    if v in assigned(body):
-        return f"the body assigns the loop variable {v}"
-    cmp = unconv(cond)
-    if not isinstance(cmp, Compare):
-        return "its condition is not a comparison of the loop variable with a bound"
-    op, side, bound = (cmp.op, cmp.a, cmp.b) if _var(cmp.a, v) else (_FLIP[cmp.op], cmp.b, cmp.a)
-    if not _var(side, v):
-        return f"its condition does not compare the loop variable {v}"
-    if _reads(bound) & (assigned(body) | {v}):
-        return "its bound reads a local the loop assigns"
-    start: int | None = None
-    for st in init:
-        if isinstance(st, Assign) and st.name == v:
-            first = unconv(st.e)
-            start = (
-                first.value if isinstance(first, Const) and isinstance(first.value, int) else None
-            )
-    tmin, tmax = value_range(t)
-    # a signed counter compared as unsigned keeps its value while it is not negative: counting up from 0 or more
-    keeps_value = fits(t, side.t) or (
-        d > 0
-        and start is not None
-        and start >= 0
-        and side.t.kind == "int"
-        and not side.t.signed
-        and side.t.bits >= t.bits
-    )
-    if not keeps_value:
-        return f"{v} ({t.name}) is compared as {side.t.name}, which changes its value"
-    rng = _range_of(bound)
-    if rng is None:
-        return "its bound is not an integer"
-    lo, hi = rng
-    c = abs(d)
-    proven = (
-        (d > 0 and op == "<" and hi <= tmax - c + 1)
-        or (d > 0 and op == "<=" and hi <= tmax - c)
-        or (d < 0 and op == ">" and lo >= tmin + c - 1)
-        or (d < 0 and op == ">=" and lo >= tmin + c)
-        or (
-            op == "!="
-            and c == 1
-            and lo == hi
-            and tmin <= lo <= tmax
-            and (not t.signed or (start is not None and (start <= lo if d > 0 else start >= lo)))
-        )
-    )
-    if proven:
-        return ""
-    return f"{v} ({t.name}) counts {'up' if d > 0 else 'down'} by {c} while {v} {op} a bound in [{lo}, {hi}]: it may never get there, or wrap first"
-
-
-def _walk(stmts: list[Stmt] | tuple[Stmt, ...]) -> list[Stmt]:
-    out: list[Stmt] = []
-    for s in stmts:
-        out.append(s)
-        if isinstance(s, If):
-            out.extend(_walk(s.then))
-            out.extend(_walk(s.orelse))
     return out

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analyses import assigned, flatten, reads_comment
+from .analyses import assigned, flatten, jumps, reads_comment
 from .c_semantics import BOOL, ScalarType, fits
 from .lir import (
     EXPR_NODES,
@@ -98,6 +98,7 @@ class NpEmitter:
     module: list[str] = field(default_factory=list)  # module-level constants the function names
     _fn: str = ""
     _retired: bool = False  # has a return been emitted (so some lanes may be done)?
+    tables: set[str] = field(default_factory=set)  # the constant tables the code indexes (C names)
     _returns: ScalarType = BOOL
 
     def tmp(self, prefix: str = "_t") -> str:
@@ -225,6 +226,7 @@ class NpEmitter:
         return self.load(e)
 
     def expr_Index(self, e: Index) -> str:
+        self.tables.add(e.name)
         # clipped: lanes whose C code would not have indexed (short-circuit) are discarded anyway
         return f"np.asarray({e.name}, dtype={np_dtype(e.t)})[np.clip({self.arg(e.index)}, 0, {len(e.values) - 1})]"
 
@@ -656,7 +658,7 @@ def unrolled(init: Assign, loop: Loop) -> tuple[list[Const], Const] | None:
     name = init.name
     if not isinstance(init.e, Const) or not isinstance(init.e.value, int):
         return None
-    if name in assigned(loop.body) or _jumps(loop.body):
+    if name in assigned(loop.body) or jumps(loop.body):
         return None
     if any(not isinstance(st, Assign) or st.name != name for st in loop.step) or not loop.step:
         return None
@@ -712,18 +714,6 @@ def _const_eval(e: Expr, name: str, value: int) -> int | None:
     return None
 
 
-def _jumps(body: tuple[Stmt, ...]) -> bool:
-    """Does `body` `break` or `continue` out of its own loop (a nested loop's are its own)?"""
-    for s in body:
-        if isinstance(s, (Break, Continue)):
-            return True
-        if isinstance(s, If) and (_jumps(s.then) or _jumps(s.orelse)):
-            return True
-        if isinstance(s, Switch) and any(_jumps(b) for _, b in s.cases):
-            return True  # a `break` there leaves the switch, but C's `continue` the loop: be safe
-    return False
-
-
 def substitute(body: tuple[Stmt, ...], name: str, value: Const) -> tuple[Stmt, ...]:
     """`body` with the variable `name` replaced by the constant `value`, the conversions and
     integer arithmetic of constants folded, and constant array indexes folded into offsets."""
@@ -754,16 +744,4 @@ def substitute(body: tuple[Stmt, ...], name: str, value: Const) -> tuple[Stmt, .
         return y
 
     out: tuple[Stmt, ...] = go(body)
-    return out
-
-
-def _walk(body: tuple[Stmt, ...]) -> list[Stmt]:
-    out: list[Stmt] = []
-    for s in body:
-        out.append(s)
-        if isinstance(s, If):
-            out += _walk(s.then) + _walk(s.orelse)
-        elif isinstance(s, Switch):
-            for _, b in s.cases:
-                out += _walk(b)
     return out

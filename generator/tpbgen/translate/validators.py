@@ -7,6 +7,7 @@ the templates only place the results.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from .. import naming, resolve
@@ -132,6 +133,7 @@ class TranslatedGen:
     batch_functions: tuple[str, ...] = ()  # the numpy code of each vectorised function
     batch_stubs: tuple[BatchStub, ...] = ()
     rowwise: tuple[str, ...] = ()  # top-level validators run word by word (they reach recursion)
+    batch_tables: tuple[str, ...] = ()  # the constant tables the batch code indexes (C names)
 
 
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
@@ -173,6 +175,9 @@ def translate(gen: Generation) -> TranslatedGen:
 
 
 def _translate(gen: Generation) -> TranslatedGen:
+    """The stages of a generation's translation: lower every function, name the ones outside
+    the subset, emit the scalar code (and explain twins), find each top-level validator's
+    opcode gate, emit the batch code."""
     lowerer = Lowerer(gen)
     lowered: list[LFunction] = []
     failed: dict[str, LowerError] = {}
@@ -185,7 +190,32 @@ def _translate(gen: Generation) -> TranslatedGen:
     union = resolve.instruction_union(gen)
     union_name = union.name if union is not None else INST_UNION
     top_names = {f.name for f in gen.functions if _is_top_candidate(f, called, union_name)}
-    reach = _reachers(gen, top_names)
+    stubs, warnings = _untranslated(gen, failed, _reachers(gen, top_names))
+    arms = frozenset(f.name for f in union.fields) if union else frozenset()
+    em = PyEmitter(arms=arms)
+    out = _scalar_functions(gen, lowered, em, top_names)
+    tops = _top_validators(gen, lowered, stubs, top_names, union, warnings)
+    batch, batch_stubs, rowwise, tables = _batch(lowered, {t.name for t in tops})
+    translated = TranslatedGen(
+        tuple(out),
+        tuple(tops),
+        tuple(sorted(em.used_consts.items())),
+        tuple(lowered),
+        tuple(warnings),
+        tuple(stubs),
+        batch,
+        batch_stubs,
+        rowwise,
+        tables,
+    )
+    return to_the_c_path(translated, _untranslated_routes(stubs, top_names))
+
+
+def _untranslated(
+    gen: Generation, failed: dict[str, LowerError], reach: dict[str, set[str]]
+) -> tuple[list[Untranslated], list[Diagnostic]]:
+    """A stub for each function outside the translator's subset (in the generation's order),
+    and a warning naming the top-level validators that reach it (or that none does)."""
     stubs: list[Untranslated] = []
     warnings: list[Diagnostic] = []
     for fn in gen.functions:
@@ -216,9 +246,13 @@ def _translate(gen: Generation) -> TranslatedGen:
         else:
             what = f"{fn.name} is outside the translator's subset ({err.message}) and no top-level validator reaches it: skipped (calling it raises UntranslatedPredicate)"
         warnings.append(Diagnostic(what, w.file, w.line, w.col, Severity.WARNING, "untranslated"))
-    arms = frozenset(f.name for f in union.fields) if union else frozenset()
-    em = PyEmitter(arms=arms)
-    by_name = {f.name: f for f in lowered}
+    return stubs, warnings
+
+
+def _scalar_functions(
+    gen: Generation, lowered: list[LFunction], em: PyEmitter, top_names: set[str]
+) -> list[PyFunction]:
+    """The scalar Python of every lowered function, with its explain twin where it has one."""
     ir_by_name = {f.name: f for f in gen.functions}
     # predicates explain themselves; so do top-level validators that return an int as truth
     explainable = {f.name for f in lowered if f.returns.kind == "bool" or f.name in top_names}
@@ -241,7 +275,22 @@ def _translate(gen: Generation) -> TranslatedGen:
                 lf.calls,
             )
         )
-    shared_memo: dict[tuple[object, ...], frozenset[object]] = {}
+    return out
+
+
+def _top_validators(
+    gen: Generation,
+    lowered: list[LFunction],
+    stubs: list[Untranslated],
+    top_names: set[str],
+    union: Struct | None,
+    warnings: list[Diagnostic],
+) -> list[TopValidator]:
+    """Every top-level validator with the opcodes it gates and the arm it reads: the untranslated
+    ones first, gated as the JSON binds their arm, then the lowered ones, gated by their body
+    (a warning appended when that gate is empty or wider than the JSON's binding)."""
+    ir_by_name = {f.name: f for f in gen.functions}
+    union_name = union.name if union is not None else INST_UNION
     tops = []
     for stub in stubs:
         if stub.name in top_names:
@@ -250,6 +299,8 @@ def _translate(gen: Generation) -> TranslatedGen:
             arm = _arm_in_c(ir_by_name[stub.name], union)
             _, gate = _json_binding(gen, union, arm)
             tops.append(TopValidator(stub.name, tuple(sorted(gate)), arm))
+    by_name = {f.name: f for f in lowered}
+    shared_memo: dict[tuple[object, ...], frozenset[object]] = {}
     for lf in lowered:
         if lf.name not in top_names:
             continue
@@ -258,49 +309,45 @@ def _translate(gen: Generation) -> TranslatedGen:
         # (never leaves out an opcode the C accepts), so validate() dispatches on it as it is.
         gate = opcode_gate(lf, by_name, shared_memo)
         arm = _arm_of(lf, by_name, union_name)
-        src: Function = ir_by_name[lf.name]
         arm_struct, bound = _json_binding(gen, union, arm)
-        if not gate:
-            warnings.append(
-                Diagnostic(
-                    f"top-level validator {lf.name} can never return true: validate() accepts no word through it",
-                    src.loc.file,
-                    src.loc.line,
-                    0,
-                    Severity.WARNING,
-                    "gate",
-                )
-            )
-        elif gate - bound:
-            extra = sorted(gate - bound)
-            shown = ", ".join(f"{v:#04x}" for v in extra[:12]) + (
-                f" and {len(extra) - 12} more" if len(extra) > 12 else ""
-            )
-            warnings.append(
-                Diagnostic(
-                    f"top-level validator {lf.name} can return true for {len(extra)} opcode(s) the JSON does not bind to "
-                    f"{arm_struct or 'the struct it reads'}: {shown}; validate() runs it on them too, as its C says",
-                    src.loc.file,
-                    src.loc.line,
-                    0,
-                    Severity.WARNING,
-                    "gate",
-                )
-            )
+        warnings += _gate_warnings(lf.name, ir_by_name[lf.name].loc, gate, bound, arm_struct)
         tops.append(TopValidator(lf.name, tuple(sorted(gate)), arm))
-    batch, batch_stubs, rowwise = _batch(lowered, {t.name for t in tops})
-    translated = TranslatedGen(
-        tuple(out),
-        tuple(tops),
-        tuple(sorted(em.used_consts.items())),
-        tuple(lowered),
-        tuple(warnings),
-        tuple(stubs),
-        batch,
-        batch_stubs,
-        rowwise,
+    return tops
+
+
+def _gate_warnings(
+    name: str, loc: Loc, gate: AbstractSet[int], bound: AbstractSet[int], arm_struct: str
+) -> list[Diagnostic]:
+    """What a top-level validator's gate says against the JSON's binding: that it accepts no
+    word at all, or the opcodes it accepts that the JSON does not bind to its struct."""
+    if not gate:
+        return [
+            Diagnostic(
+                f"top-level validator {name} can never return true: validate() accepts no word through it",
+                loc.file,
+                loc.line,
+                0,
+                Severity.WARNING,
+                "gate",
+            )
+        ]
+    if not gate - bound:
+        return []
+    extra = sorted(gate - bound)
+    shown = ", ".join(f"{v:#04x}" for v in extra[:12]) + (
+        f" and {len(extra) - 12} more" if len(extra) > 12 else ""
     )
-    return to_the_c_path(translated, _untranslated_routes(stubs, top_names))
+    return [
+        Diagnostic(
+            f"top-level validator {name} can return true for {len(extra)} opcode(s) the JSON does not bind to "
+            f"{arm_struct or 'the struct it reads'}: {shown}; validate() runs it on them too, as its C says",
+            loc.file,
+            loc.line,
+            0,
+            Severity.WARNING,
+            "gate",
+        )
+    ]
 
 
 def _untranslated_routes(
@@ -329,10 +376,11 @@ def _untranslated_routes(
 
 def _batch(
     lowered: list[LFunction], tops: set[str]
-) -> tuple[tuple[str, ...], tuple[BatchStub, ...], tuple[str, ...]]:
+) -> tuple[tuple[str, ...], tuple[BatchStub, ...], tuple[str, ...], tuple[str, ...]]:
     """The numpy back end's code for every lowered function (one emitter for the whole module),
-    the functions it cannot vectorise, and the top-level validators that reach a recursive
-    function (run word by word through their scalar translation: vector.rowwise)."""
+    the functions it cannot vectorise, the top-level validators that reach a recursive
+    function (run word by word through their scalar translation: vector.rowwise) and the
+    constant tables that code indexes."""
     recursive = _recursive(lowered)
     rowwise = tuple(sorted(n for n in tops if _reaches(lowered, n, recursive)))
     em = NpEmitter()
@@ -351,7 +399,7 @@ def _batch(
             stubs.append(
                 BatchStub(lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}")
             )
-    return tuple(code), tuple(stubs), rowwise
+    return tuple(code), tuple(stubs), rowwise, tuple(sorted(em.tables))
 
 
 def _recursive(lowered: list[LFunction]) -> set[str]:
