@@ -6,6 +6,8 @@
 Baselines, measured in the same run:
   * the floor of a 1 x 1 instruction: one cffi call of the C kernel (`tpb_ts_arith`) with the same
     prepared arguments, from Python (no executor around it);
+  * the two-ufunc floor of issue 28: `(x * s0) + s1` on a 1 x 1 fp32 array as two numpy ufunc
+    calls with `out=` (what a Python model of one instruction costs at the least);
   * the old admission: the full decoder (a struct object) plus `validate` on the C backend, which
     is what `run()` did for every word before words were prepared.
 
@@ -13,6 +15,9 @@ Rows (min and median of --rounds interleaved rounds, microseconds per instructio
   * run() of one 1 x 1 fp32 TensorScalar word, again and again (prepared once);
   * run_program of 4096 words (64 distinct 1 x 1 words, repeated), per word, on a warm executor;
   * the same program on a fresh executor (every distinct word admitted), per word;
+  * programs of all-distinct words (10^3 and 2 x 10^4, each word its own addresses and scalar)
+    on a fresh executor, per word: the cost of a program nothing repeats in, and whether it is
+    linear in the program's length;
   * admitting one new word: the executor's decode (only the fields it reads) + C validate +
     prepare; and decode + validate alone.
 """
@@ -86,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     distinct = [word(mod, 4 * k, 1024 + 4 * k, 1.0 + k) for k in range(DISTINCT)]
     program = b"".join(distinct[k % DISTINCT] for k in range(N_PROGRAM))
     fresh_words = [word(mod, 4 * k, 2048 + 4 * k, 3.0 + k) for k in range(2000)]
+    distinct_programs = {
+        n: b"".join(word(mod, 4 * (k % 4000), 32768 + 4 * (k % 4000), 3.0 + k) for k in range(n))
+        for n in (1000, 20_000)
+    }
     ex.write(0, np.ones((1, 64), np.float32))
     ex.run(one)
     ex.run_program(program)
@@ -110,6 +119,18 @@ def main(argv: list[str] | None = None) -> int:
     def floor() -> None:
         for _ in range(calls):
             kernel(0)
+
+    x, y = np.ones((1, 1), np.float32), np.empty((1, 1), np.float32)
+    f0, f1 = np.float32(1.5), np.float32(0.25)
+    mul, add_ = np.multiply, np.add
+
+    def two_ufuncs() -> None:
+        for _ in range(calls):
+            mul(x, f0, out=y)
+            add_(y, f1, out=y)
+
+    def all_distinct(n: int) -> Callable[[], None]:
+        return lambda: mod.Executor(backend="c").run_program(distinct_programs[n])
 
     def program_warm() -> None:
         ex.run_program(program)
@@ -136,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: dict[str, tuple[Callable[[], None], int]] = {
         "floor: the C kernel via cffi, 1 x 1": (floor, calls),
+        "floor: two numpy ufuncs with out=, 1 x 1": (two_ufuncs, calls),
+        "run_program, 10^3 all distinct, fresh": (all_distinct(1000), 1000),
+        "run_program, 2x10^4 all distinct, fresh": (all_distinct(20_000), 20_000),
         "run(), 1 x 1, prepared word": (run_one, calls),
         "run_program, 64 distinct of 4096, warm": (program_warm, N_PROGRAM),
         "run_program, 64 distinct of 4096, fresh": (program_fresh, N_PROGRAM),
@@ -148,10 +172,16 @@ def main(argv: list[str] | None = None) -> int:
         for name, (fn, per) in rows.items():
             times[name].append(timed(fn, per))
     base = min(times["floor: the C kernel via cffi, 1 x 1"])
+    ufuncs = times["floor: two numpy ufuncs with out=, 1 x 1"]
     print(f"tpb_isa.{args.gen}.Executor, C backend; microseconds per instruction or word")
-    print(f"{'':44s} {'min':>8s} {'median':>8s} {'vs floor':>9s}")
+    print(f"{'':44s} {'min':>8s} {'median':>8s} {'vs floor':>9s} {'vs 2 ufuncs':>12s}")
     for name, ts in times.items():
-        print(f"{name:44s} {min(ts):8.2f} {statistics.median(ts):8.2f} {min(ts) / base:9.1f}")
+        # against the two ufuncs: the min over the min, the median of the rounds' own ratios
+        rel = statistics.median(t / u for t, u in zip(ts, ufuncs, strict=True))
+        print(
+            f"{name:44s} {min(ts):8.2f} {statistics.median(ts):8.2f} {min(ts) / base:9.1f} "
+            f"{min(ts) / min(ufuncs):5.2f}/{rel:5.2f}"
+        )
     return 0
 
 

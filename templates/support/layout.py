@@ -498,6 +498,58 @@ def fields_reader(cls: type[Any], paths: tuple[str, ...]) -> FieldsReader:
     return read_packed
 
 
+ColumnsReader = Callable[[np.ndarray[Any, Any]], list[np.ndarray[Any, Any]]]
+
+
+def columns_reader(cls: type[Any], paths: tuple[str, ...]) -> ColumnsReader:
+    """`fields_reader` over many words at once: an (N, >= SIZE) uint8 array -> one column per
+    path, in the order of `paths`: (N,) for a scalar, (N, count) for an array; integers (enums
+    and bools included) as int64 (uint64 for an unsigned 8-byte field), floats as float64. The
+    values are the ones `fields_reader` gives, row by row (tests/executor/test_executor_e2e.py)."""
+    leaves = [_leaf(cls, p) for p in paths]
+    size = cls.SIZE
+
+    def one(off: int, f: FieldLayout) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
+        es = f.size // f.count
+        if f.bit_width is not None:
+            shift, mask, width = f.bit_offset or 0, (1 << f.bit_width) - 1, f.bit_width
+            signed = f.kind == "int"
+
+            def bits(W: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+                raw = np.zeros(W.shape[0], np.uint64)
+                for k in range(f.size):  # little-endian, any width up to 8 bytes
+                    raw |= W[:, off + k].astype(np.uint64) << np.uint64(8 * k)
+                v = (raw >> np.uint64(shift)) & np.uint64(mask)
+                out = v.astype(np.int64)
+                if signed:
+                    out = np.where(out >= 1 << (width - 1), out - (1 << width), out)
+                return out
+
+            return bits
+        fmt = f.fmt
+        np_type = np.dtype(_NP[fmt])
+        wide = np.uint64 if fmt == "Q" else np.float64 if fmt in "fd" else np.int64
+        n = f.count
+
+        def plain(W: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+            raw = np.ascontiguousarray(W[:, off : off + es * n]).view(np_type)
+            if fmt == "?":
+                raw = raw != 0
+            out = raw.astype(wide)
+            return out if f.dims else out[:, 0]
+
+        return plain
+
+    readers = [one(off, f) for off, f in leaves]
+
+    def read(W: np.ndarray[Any, Any]) -> list[np.ndarray[Any, Any]]:
+        if W.ndim != 2 or W.shape[1] < size or W.dtype != np.uint8:
+            raise ValueError(f"{cls.__name__}: an (N, >= {size}) uint8 array, not {W.shape}")
+        return [r(W) for r in readers]
+
+    return read
+
+
 def _at_start(read: Reader) -> Callable[[Buffer], Any]:
     return lambda b: read(b, 0)
 

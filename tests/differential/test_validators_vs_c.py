@@ -100,6 +100,12 @@ def test_python_and_batch_agree_with_c(
         # and the three backends give one verdict per word on everything, dispatch included
         every = batch.validate_batch(words, backend="c")
         assert (batch.validate_batch(words, backend="numpy") == every).all()
+        # in chunks of a few words (a large batch's path: chunk boundaries anywhere)
+        batch._BATCH.CHUNK = 97
+        try:
+            assert (batch.validate_batch(words, backend="numpy") == every).all()
+        finally:
+            del batch._BATCH.CHUNK
         sample = words[:: max(1, len(words) // 3000)]
         assert (
             batch.validate_batch(sample, backend="python")

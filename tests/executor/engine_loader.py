@@ -35,6 +35,7 @@ def load_engine() -> ModuleType:
         "npbackend",
         "cbackend",
         "errors",
+        "program",
     ):
         importlib.import_module(f"{PACKAGE}.{name}")
     return mod

@@ -529,11 +529,16 @@ def test_the_fields_an_executor_reads_are_the_decoded_fields(g: Gen) -> None:
     for op, name in X.HANDLERS.items():
         paths = [p for o in family.HANDLERS[name].operands for p in o.fields]
         read = X._binder(op).read
-        for _ in range(50):
-            b = bytearray(rng.integers(0, 256, 64, dtype=np.uint8).tobytes())
-            b[0] = op
+        W = rng.integers(0, 256, (50, 64), dtype=np.uint8)
+        W[:, 0] = op
+        columns = X._batch_binder(op).read(W)  # the same fields of all 50 words as columns
+        for row in range(50):
+            b = bytearray(W[row].tobytes())
             s = g.mod.decode(bytes(b))
             got = read(bytes(b))
+            assert got == tuple(
+                tuple(c[row].tolist()) if c.ndim > 1 else c[row].item() for c in columns
+            ), (g.name, hex(op))
             for path, value in zip(paths, got, strict=True):
                 v: Any = s
                 for part in path.split("."):

@@ -463,8 +463,17 @@ class BatchValidators:
                 count=W.shape[0],
             )
         out = np.zeros(W.shape[0], dtype=np.bool_)
-        if not W.shape[0]:
-            return out
+        # in chunks, so that the temporaries (the transpose, the columns, each term's lanes:
+        # about twice a chunk's bytes) stay a bounded fraction of a large batch's words
+        for lo in range(0, W.shape[0], self.CHUNK):
+            self._numpy_chunk(W[lo : lo + self.CHUNK], out[lo : lo + self.CHUNK])
+        return out
+
+    #: words a chunk of the numpy backend holds (8 MiB of words: its temporaries ~16 MiB)
+    CHUNK = 1 << 17
+
+    def _numpy_chunk(self, W: Words, out: npt.NDArray[np.bool_]) -> None:
+        """The numpy backend's verdicts on W, or-ed into `out` (a view of the batch's)."""
         # the words transposed once (one pass over them), shared by every validator: each
         # reads its own rows of the 8-byte columns it needs (see Cols)
         T = transposed(W)
@@ -485,7 +494,6 @@ class BatchValidators:
                 out |= verdict
             else:
                 out[rows] |= verdict
-        return out
 
     def explain_batch(self, words: Any, explain: Callable[[bytes], str]) -> dict[int, str]:
         """Why each rejected word is rejected: {row index: explain()'s answer}, for the rows

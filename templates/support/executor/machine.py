@@ -22,8 +22,9 @@ from .. import family
 from ..addressing import Location
 from ..codec import DecodeError, Word, as_bytes, int_arg
 from ..decoding import Decoder, Validators
-from ..layout import FieldsReader, fields_reader
+from ..layout import ColumnsReader, FieldsReader, columns_reader, fields_reader
 from ..vector import as_words
+from . import program as prog
 from .dtypes import check_isa_dtype
 from .errors import ExecutorError, InvalidInstructionError, UnsupportedError
 from .kernels import IMM_POINTER, Engine, Imm, Pattern
@@ -175,6 +176,117 @@ class Binder:
         return operands
 
 
+Column = Any  # one operand of N words: an int64 array, a program.PatternColumn/ImmColumn, a list
+Cols = list[npt.NDArray[Any]]  # the columns of the fields a handler reads (layout.columns_reader)
+BatchConvert = Callable[[Cols], tuple[Column, "npt.NDArray[np.bool_] | None"]]
+
+
+def _codes(binding: EnumBinding, col: npt.NDArray[Any]) -> tuple[Column, npt.NDArray[np.bool_]]:
+    """A column of a drop's values -> their semantic codes, and where the value has one."""
+    keys = np.array(sorted(binding.codes), np.int64)
+    if not keys.size:
+        return np.zeros(col.shape, np.int64), np.zeros(col.shape, np.bool_)
+    codes = np.array([binding.codes[int(k)] for k in keys], np.int64)
+    at = np.clip(np.searchsorted(keys, col), 0, keys.size - 1)
+    return codes[at], keys[at] == col
+
+
+def _int_cols(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> BatchConvert:
+    return lambda c: (c[at], None)
+
+
+def _pattern_cols(at: int, fields: tuple[str, ...],
+                  enums: dict[str, EnumBinding]) -> BatchConvert:  # fmt: skip
+    return lambda c: (prog.PatternColumn(c[at], c[at + 1], c[at + 2]), None)
+
+
+def _imm_cols(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> BatchConvert:
+    src = enums["imm_src"]
+
+    def convert(c: Cols) -> tuple[Column, npt.NDArray[np.bool_]]:
+        codes, ok = _codes(src, c[at])
+        return prog.ImmColumn(codes, c[at + 1]), ok
+
+    return convert
+
+
+def _imm_ptr_cols(at: int, fields: tuple[str, ...],
+                  enums: dict[str, EnumBinding]) -> BatchConvert:  # fmt: skip
+    return lambda c: (prog.ImmColumn(np.full(c[at].shape, IMM_POINTER, np.int64), c[at]), None)
+
+
+#: CONVERTERS over columns: the same engine arguments for N words at once, and the rows whose
+#: values the executor implements. A kind missing here is converted row by row by CONVERTERS.
+BATCH_CONVERTERS: dict[
+    str, Callable[[int, tuple[str, ...], dict[str, EnumBinding]], BatchConvert]
+] = {
+    "int": _int_cols,
+    "pattern": _pattern_cols,
+    "imm": _imm_cols,
+    "imm_ptr": _imm_ptr_cols,
+}
+
+
+def _batch_converter(kind: str, fields: tuple[str, ...], at: int, width: int,
+                     enums: dict[str, EnumBinding]) -> BatchConvert:  # fmt: skip
+    if kind in BATCH_CONVERTERS:
+        return BATCH_CONVERTERS[kind](at, fields, enums)
+    if kind in enums:
+        binding = enums[kind]
+        return lambda c: _codes(binding, c[at])
+    one = _converter(kind, fields, 0, enums)
+
+    def each(c: Cols) -> tuple[Column, npt.NDArray[np.bool_]]:
+        parts = [
+            [tuple(r) for r in col.tolist()] if col.ndim > 1 else col.tolist()
+            for col in c[at : at + width]
+        ]
+        out: list[Any] = []
+        ok = np.ones(c[at].shape[0], np.bool_)
+        for i, v in enumerate(zip(*parts, strict=True)):
+            try:
+                out.append(one(v))
+            except UnsupportedError:
+                out.append(None)
+                ok[i] = False
+        return out, ok
+
+    return each
+
+
+@dataclass(frozen=True)
+class BatchBinder:
+    """`Binder` over N words of one opcode: their operands as columns."""
+
+    method: str
+    read: ColumnsReader
+    fixed: tuple[tuple[str, bool], ...]
+    converters: tuple[tuple[str, BatchConvert], ...]
+
+    @classmethod
+    def of(cls, handler: family.Handler, struct: type,
+           enums: dict[str, EnumBinding]) -> BatchBinder:  # fmt: skip
+        paths: list[str] = []
+        converters = []
+        for o in handler.operands:
+            convert = _batch_converter(o.kind, o.fields, len(paths), len(o.fields), enums)
+            converters.append((o.param, convert))
+            paths += o.fields
+        return cls(handler.engine, columns_reader(struct, tuple(paths)), handler.fixed,
+                   tuple(converters))  # fmt: skip
+
+    def columns(self, W: npt.NDArray[np.uint8]) -> tuple[dict[str, Column], npt.NDArray[np.bool_]]:
+        """(param -> column, the rows whose every value the executor implements)."""
+        c = self.read(W)
+        ok = np.ones(W.shape[0], np.bool_)
+        cols: dict[str, Column] = {}
+        for param, convert in self.converters:
+            cols[param], good = convert(c)
+            if good is not None:
+                ok &= good
+        return cols, ok
+
+
 def _missing_roles(handler: family.Handler, enums: dict[str, EnumBinding]) -> list[str]:
     return sorted({role for role in family.roles(handler).values() if role not in enums})
 
@@ -200,6 +312,7 @@ class Executor:
     ENUMS: ClassVar[dict[str, EnumBinding]]
     _decoder: ClassVar[Decoder]
     _binders: ClassVar[dict[int, Binder]]  # opcode -> its Binder, made on first use
+    _batch_binders: ClassVar[dict[int, BatchBinder]]  # opcode -> its BatchBinder, likewise
     _validators: ClassVar[Validators]
 
     def __init_subclass__(
@@ -217,6 +330,7 @@ class Executor:
         cls._decoder = decoder
         cls._validators = validators
         cls._binders = {}
+        cls._batch_binders = {}
         cls.GEOMETRY = {
             name: int(getattr(constants, name))
             for name in GEOMETRY_NAMES
@@ -480,16 +594,24 @@ class Executor:
         raised while executing (an address out of range through a register, scalars ImmLd never
         loaded) stops the program there: the failing instruction leaves no trace, the ones before
         it keep their effects."""
+        W: npt.NDArray[np.uint8] | None = None
+        rows: Iterable[Word]
         if isinstance(words, (bytes, bytearray, memoryview, np.ndarray)):
-            a = as_words(words)
-            rows: Iterable[Word] = [a[k].tobytes() for k in range(a.shape[0])]
+            W = as_words(words)
+            rows = []  # made below if the program runs word by word
         elif isinstance(words, Iterable) and not isinstance(words, str):
-            rows = words
+            rows = list(words)
+            if self._trace is None and len(rows) >= self.PROGRAM_BATCH:
+                W = self._stacked(rows)
         else:
             raise TypeError(
                 "words: a byte stream, an (N, 64) uint8 array or a sequence of words, "
                 f"not {type(words).__name__}"
             )
+        if W is not None and self._trace is None and W.shape[0] >= self.PROGRAM_BATCH:
+            return self._run_batch(W)
+        if isinstance(words, (bytes, bytearray, memoryview, np.ndarray)) and W is not None:
+            rows = [W[k].tobytes() for k in range(W.shape[0])]
         prepare = self._prepare
         program: list[Prepared] = []
         traced: list[bytes] | None = None if self._trace is None else []
@@ -512,6 +634,106 @@ class Executor:
         except ExecutorError as exc:
             raise _at(exc, i) from None
         return len(program)
+
+    #: Programs of at least this many words are admitted and prepared as columns (`_run_batch`);
+    #: shorter ones word by word (`_prepare`), where numpy's cost per call would dominate.
+    PROGRAM_BATCH: ClassVar[int] = 16
+
+    @staticmethod
+    def _stacked(rows: list[Any]) -> npt.NDArray[np.uint8] | None:
+        """The words as an (N, 64) array, or None when one is not a 64-byte word (the word by
+        word path then says which, in its order)."""
+        try:
+            bs = [as_bytes(w) for w in rows]
+        except Exception:
+            return None
+        if any(len(b) != 64 for b in bs):
+            return None
+        return np.frombuffer(b"".join(bs), np.uint8).reshape(-1, 64)
+
+    @classmethod
+    def _batch_binder(cls, opcode: int) -> BatchBinder:
+        binder = cls._batch_binders.get(opcode)
+        if binder is None:
+            handler = family.HANDLERS[cls.HANDLERS[opcode]]
+            binder = BatchBinder.of(handler, cls._decoder.structs[opcode], cls.ENUMS)
+            cls._batch_binders[opcode] = binder
+        return binder
+
+    def _run_batch(self, W: npt.NDArray[np.uint8]) -> int:
+        """`run_program` of an (N, 64) array: admitted as columns (opcodes, the C validators'
+        batch, each handler's operands by BatchBinder), planned where a handler's method has a
+        planner (program.PLANNERS) and run in order: planned rows in runs through one C call
+        each, every other row as the call `run()` would make. A row not admitted as a column
+        goes through `_prepare`, which says why it is refused; the first such error, in program
+        order, is raised before anything runs, as word by word."""
+        n = int(W.shape[0])
+        engine = self.engine
+        ops = W[:, 0]
+        admitted = np.zeros(n, np.bool_)
+        handled = np.zeros(256, np.bool_)
+        handled[list(self.HANDLERS)] = True
+        c = self._validators.c
+        if c is not None and c.resolve("auto") == "c":
+            admitted = handled[ops] & c.validate_batch(W)
+        planned = np.zeros(n, np.bool_)
+        records = np.zeros((n, prog.REC), np.int64)
+        plan = prog.can_plan(engine)
+        calls: dict[int, Prepared] = {}
+        # what a row not planned is prepared from: (method, fixed, param -> column, row)
+        pending: dict[int, tuple[str, dict[str, Any], dict[str, Column], int]] = {}
+        was = gc.isenabled()
+        gc.disable()  # as in _prepare: what is made here forms no cycles
+        try:
+            for op in np.unique(ops[admitted]).tolist():
+                rows = np.flatnonzero(admitted & (ops == op))
+                binder = self._batch_binder(op)
+                cols, ok = binder.columns(W[rows])
+                admitted[rows[~ok]] = False
+                fixed = dict(binder.fixed)
+                planner = prog.PLANNERS.get(binder.method) if plan else None
+                if planner is not None:
+                    fast, recs = planner(engine, fixed, cols, rows.size)
+                    fast &= ok
+                    planned[rows[fast]] = True
+                    records[rows[fast]] = recs[fast]
+                else:
+                    fast = np.zeros(rows.size, np.bool_)
+                for j in np.flatnonzero(ok & ~fast).tolist():
+                    pending[int(rows[j])] = (binder.method, fixed, cols, j)
+            values: dict[int, dict[str, list[Any]]] = {}  # id(cols) -> param -> per-row values
+            for i in np.flatnonzero(~planned).tolist():
+                try:
+                    if i in pending:
+                        method, fixed, cols, j = pending[i]
+                        vals = values.get(id(cols))
+                        if vals is None:
+                            vals = values[id(cols)] = {p: prog.values(v) for p, v in cols.items()}
+                        operands = dict(fixed)
+                        for param, v in vals.items():
+                            operands[param] = v[j]
+                        calls[i] = engine.prepare(method, operands)
+                    else:
+                        calls[i] = self._prepare(W[i].tobytes())
+                except ExecutorError as exc:
+                    raise _at(exc, i) from None
+        finally:
+            if was:
+                gc.enable()
+        start = 0
+        for i in [*calls, n]:
+            if i > start:
+                try:
+                    prog.run_records(engine, records[start:i])
+                except ExecutorError as exc:
+                    raise _at(exc, start + getattr(exc, "done", 0)) from None
+            if i < n:
+                try:
+                    calls[i]()
+                except ExecutorError as exc:
+                    raise _at(exc, i) from None
+            start = i + 1
+        return n
 
     @classmethod
     def executable(cls) -> tuple[int, ...]:

@@ -33,3 +33,6 @@ int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t sr
 int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
             void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
             const float *s0, float *acc, int32_t use_acc);
+int64_t tpb_run_ts(const tpb_cfg *arith, const tpb_cfg *bitvec, char *sbuf, char *psum,
+                   const int64_t *recs, int64_t count, uint64_t key_base, uint64_t stream0,
+                   int32_t *rc);

@@ -240,6 +240,27 @@ class CBackend:
 
         return call
 
+    def run_ts_records(self, memory: Any, records: npt.NDArray[np.int64], numerics: Numerics,
+                       stream0: int) -> tuple[int, int]:  # fmt: skip
+        """Run a program's planned TensorScalar rows (executor/program.py) in one call:
+        (rows run, the failing kernel's code or 0). Row i keys its rounding on stream
+        `stream0 + i`, as the prepared call run then would."""
+        ffi = self.ffi
+        recs = np.ascontiguousarray(records, dtype=np.int64)
+        if not recs.shape[0]:
+            return 0, 0
+        arith = self._cfg(0, 0, numerics, 0)
+        bitvec = self._cfg(0, 0, Numerics(), 0)
+        rc = ffi.new("int32_t *")
+        done = self.lib.tpb_run_ts(
+            arith, bitvec, ffi.from_buffer("char[]", memory.sbuf_region.data),
+            ffi.from_buffer("char[]", memory.psum_region.data)
+            if memory.psum_region.data.size else ffi.NULL,
+            ffi.from_buffer("int64_t[]", recs), recs.shape[0],
+            dt.stream_key_base(numerics.seed), stream0 & 0xFFFFFFFFFFFFFFFF, rc,
+        )  # fmt: skip
+        return int(done), int(rc[0])
+
 
 Backend = NumpyBackend | CBackend
 

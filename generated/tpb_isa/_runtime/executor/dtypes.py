@@ -316,8 +316,14 @@ def _mix64_int(z: int) -> int:
 
 
 def stream_key(seed: int, stream: int) -> int:
-    """The per-instruction key of the rounding stream (mirrored in C as ``tpb_stream_key``)."""
+    """The per-instruction key of the rounding stream (mirrored in C by ``tpb_run_ts``, from
+    `stream_key_base`)."""
     return _mix64_int(_mix64_int(seed + _GOLDEN) ^ ((stream * _MIX1) & _M64))
+
+
+def stream_key_base(seed: int) -> int:
+    """The part of `stream_key` that depends on the seed alone."""
+    return _mix64_int(seed + _GOLDEN)
 
 
 def rand_bits(key: int, index: npt.NDArray[np.uint64]) -> U32:

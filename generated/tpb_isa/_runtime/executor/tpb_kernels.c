@@ -790,3 +790,47 @@ int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
     free(lut);
     return 0;
 }
+
+/* ---------------------------------------------------------------- a program's prepared rows */
+/* Consecutive TensorScalar instructions of a program (executor/program.py plans them): each
+   record is 19 int64 (program.REC_FIELDS), the arguments a prepared call passes to tpb_ts_arith
+   or tpb_ts_bitvec, with the walks as (region, byte offset, row and element strides) and the
+   two scalars as raw bits (the same for every channel). Instruction i runs with the rounding
+   key of stream stream0 + i (dtypes.stream_key: key_base is mix64(seed + golden)). Returns how
+   many ran; *rc is the failing kernel's code, else 0. */
+#define TPB_REC 19
+#define TPB_MAX_CH 4096
+int64_t tpb_run_ts(const tpb_cfg *arith, const tpb_cfg *bitvec, char *sbuf, char *psum,
+                   const int64_t *recs, int64_t count, uint64_t key_base, uint64_t stream0,
+                   int32_t *rc) {
+    uint32_t b0[TPB_MAX_CH], b1[TPB_MAX_CH];
+    float f0[TPB_MAX_CH], f1[TPB_MAX_CH];
+    int64_t i, p;
+    *rc = 0;
+    for (i = 0; i < count; i++) {
+        const int64_t *r = recs + i * TPB_REC;
+        tpb_cfg c = r[0] ? *bitvec : *arith;
+        int64_t n = r[15];
+        int got;
+        char *src = (r[7] ? psum : sbuf) + r[8];
+        char *dst = (r[11] ? psum : sbuf) + r[12];
+        if (n < 0 || n > TPB_MAX_CH) { *rc = -3; return i; }
+        c.in_code = (int32_t)r[1];
+        c.out_code = (int32_t)r[2];
+        c.op0 = (int32_t)r[3];
+        c.op1 = (int32_t)r[4];
+        c.rev0 = (int32_t)r[5];
+        c.rev1 = (int32_t)r[6];
+        c.key = mix64(key_base ^ ((stream0 + (uint64_t)i) * 0xBF58476D1CE4E5B9ull));
+        for (p = 0; p < n; p++) { b0[p] = (uint32_t)r[17]; b1[p] = (uint32_t)r[18]; }
+        if (r[0]) {
+            got = tpb_ts_bitvec(&c, src, r[9], r[10], dst, r[13], r[14], n, r[16], 1, b0, b1);
+        } else { /* the scalars' bits as they are (a NaN keeps its payload) */
+            memcpy(f0, b0, (size_t)n * 4);
+            memcpy(f1, b1, (size_t)n * 4);
+            got = tpb_ts_arith(&c, src, r[9], r[10], dst, r[13], r[14], n, r[16], 1, f0, f1);
+        }
+        if (got) { *rc = got; return i; }
+    }
+    return count;
+}
