@@ -149,6 +149,27 @@ ENUM_VALUES: Final[dict[str, tuple[str, dict[str, int]]]] = {
             'CPTC7': 0x1F,
         },
     ),
+    'dtype_pair': (
+        'NEURON_ISA_TPB_DTYPE_BASIC',
+        {
+            'INVALID': 0x00,
+            'FP8_EXP3': 0x0D,
+            'FP8_EXP4': 0x0E,
+            'FP8_EXP5': 0x0F,
+            'FP16': 0x07,
+            'BFLOAT16': 0x06,
+            'FP32': 0x0A,
+            'FP32R': 0x0B,
+            'UINT8': 0x03,
+            'UINT16': 0x05,
+            'UINT32': 0x09,
+            'UINT64': 0x01,
+            'INT8': 0x02,
+            'INT16': 0x04,
+            'INT32': 0x08,
+            'INT64': 0x0C,
+        },
+    ),
     'imm_src': (
         'NEURON_ISA_TPB_IMM_SRC',
         {
@@ -164,6 +185,16 @@ ENUM_VALUES: Final[dict[str, tuple[str, dict[str, int]]]] = {
             'FIRST': 0x01,
             'SECOND': 0x02,
             'BOTH': 0x03,
+        },
+    ),
+    'subdim': (
+        'NEURON_ISA_TPB_TENSOR_SUBDIM',
+        {
+            'UNUSED': 0x00,
+            'X': 0x02,
+            'XY': 0x03,
+            'XYZ': 0x04,
+            'XYZW': 0x05,
         },
     ),
 }

@@ -25,6 +25,8 @@ enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0
        OP_LSL = 0x10, OP_LSR = 0x11, OP_EQ = 0x12, OP_GT = 0x13, OP_GE = 0x14, OP_LE = 0x15,
        OP_LT = 0x16, OP_ABSDIFF = 0x17, OP_NE = 0x18, OP_ABS = 0x19, OP_RSQRT = 0x1D,
        OP_ABSMAX = 0x20, OP_ABSMIN = 0x21, OP_RELU = 0x22, OP_SQUARE = 0x23 };
+/* TensorTensorIntWide's ops (family.ENUMS["wide_op"]) */
+enum { W_ADD = 0xC4, W_MULT = 0xC5, W_SUB = 0xC6, W_MULT_U = 0xDB };
 
 #define BLK 1024
 
@@ -788,5 +790,280 @@ int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
         acc[p] = reg;
     }
     free(lut);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- two sources */
+/* One stage whose second operand is a tensor: buf[k] = op(buf[k], v[k]), reversed op(v[k],
+   buf[k]); BYPASS and the unary ops act on buf whatever `rev` says (alu.arith). */
+#define VSTAGE_LOOP(EXPR) \
+    do { int64_t k; \
+         if (rev) { for (k = 0; k < cnt; k++) { float a = v[k], b = buf[k]; buf[k] = (EXPR); } } \
+         else { for (k = 0; k < cnt; k++) { float a = buf[k], b = v[k]; buf[k] = (EXPR); } } \
+    } while (0)
+
+TPB_INLINE void arith_vstage(int op, float *restrict buf, const float *restrict v, int64_t cnt,
+                             int rev) {
+    switch (op) {
+    case OP_BYPASS: case OP_ABS: case OP_SQUARE: case OP_RELU: case OP_RSQRT:
+        arith_stage(op, buf, cnt, 0.0f, 0); return;
+    case OP_ADD: VSTAGE_LOOP(a + b); return;
+    case OP_SUB: VSTAGE_LOOP(a - b); return;
+    case OP_MULT: VSTAGE_LOOP(a * b); return;
+    case OP_MAX: VSTAGE_LOOP(f_max(a, b)); return;
+    case OP_MIN: VSTAGE_LOOP(f_min(a, b)); return;
+    default: VSTAGE_LOOP(f_binary(op, a, b)); return;
+    }
+}
+
+/* one element of a stage (the scan's recurrence): op(d, s), reversed op(s, d) */
+static inline float f_stage(int op, float d, float s, int rev) {
+    switch (op) {
+    case OP_BYPASS: return d;
+    case OP_ABS: return fabsf(d);
+    case OP_SQUARE: return d * d;
+    case OP_RELU: return f_max(d, 0.0f);
+    case OP_RSQRT: return 1.0f / sqrtf(d);
+    default: return rev ? f_binary(op, s, d) : f_binary(op, d, s);
+    }
+}
+
+TPB_INLINE void load_any(int code, const char *row, int64_t es, int64_t i0, int64_t cnt,
+                         float *buf, const float *lut) {
+    if (code == D_FP32 || code == D_FP32R) fast_load_fp32(row, es, i0, cnt, buf);
+    else load_block(code, row, es, i0, cnt, buf, lut);
+}
+
+/* ScalarTensorTensor (and TensorTensor: op0 BYPASS): out = op1(op0(x0, s), x1) in the reverse
+   forms of rev0/rev1; with `scan` (TensorTensorScan) the scalar is the running value, seeded with
+   s[p] and replaced by every output. x0 is in_code, x1 in1_code. */
+TPB_CLONES
+int tpb_tt_arith(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                 const void *src1, int64_t rs1, int64_t es1, void *dst, int64_t drs, int64_t des,
+                 int64_t n, int64_t N, const float *s, int32_t scan) {
+    float *lut0, *lut1;
+    float b0[BLK], b1[BLK];
+    uint32_t obuf[BLK];
+    tpb_fmt f = fmt_for(c->out_code, c);
+    int isz0 = dsize(c->in_code), isz1 = dsize(c->in1_code), osz = dsize(c->out_code);
+    int64_t p;
+    if (isz0 == 0 || isz1 == 0 || osz == 0) return -1;
+    lut0 = make_lut(c->in_code, c);
+    lut1 = make_lut(c->in1_code, c);
+    if ((needs_lut(c->in_code) && !lut0) || (needs_lut(c->in1_code) && !lut1)) {
+        free(lut0);
+        free(lut1);
+        return -2;
+    }
+    for (p = 0; p < n; p++) {
+        const char *r0 = (const char *)src0 + p * rs0 * isz0;
+        const char *r1 = (const char *)src1 + p * rs1 * isz1;
+        char *drow = (char *)dst + p * drs * osz;
+        float reg = s[p];
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            load_any(c->in_code, r0, es0, i0, cnt, b0, lut0);
+            load_any(c->in1_code, r1, es1, i0, cnt, b1, lut1);
+            if (scan) {
+                int64_t k;
+                for (k = 0; k < cnt; k++) {
+                    reg = f_stage(c->op1, f_stage(c->op0, b0[k], reg, c->rev0), b1[k], c->rev1);
+                    b0[k] = reg;
+                }
+            } else {
+                arith_stage(c->op0, b0, cnt, s[p], c->rev0);
+                arith_vstage(c->op1, b0, b1, cnt, c->rev1);
+            }
+            put_block(c, &f, b0, drow, des, osz, i0, cnt, (uint64_t)(p * N + i0), obuf);
+        }
+    }
+    free(lut0);
+    free(lut1);
+    return 0;
+}
+
+TPB_INLINE void bits_load(const char *row, int64_t es, int isz, int64_t i0, int64_t cnt,
+                          uint32_t *buf) {
+    int64_t k;
+    for (k = 0; k < cnt; k++) {
+        const char *q = row + (i0 + k) * es * isz;
+        if (isz == 1) buf[k] = *(const uint8_t *)q;
+        else if (isz == 2) { uint16_t v; memcpy(&v, q, 2); buf[k] = v; }
+        else { uint32_t v; memcpy(&v, q, 4); buf[k] = v; }
+    }
+}
+
+/* bitvec ScalarTensorTensor / TensorTensor at the dtype's width (in_code, the same for all) */
+TPB_CLONES
+int tpb_tt_bitvec(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                  const void *src1, int64_t rs1, int64_t es1, void *dst, int64_t drs,
+                  int64_t des, int64_t n, int64_t N, const uint32_t *s) {
+    uint32_t b0[BLK], b1[BLK];
+    int isz = dsize(c->in_code);
+    int w = isz * 8;
+    uint32_t mask = (w == 32) ? 0xFFFFFFFFu : ((1u << w) - 1u);
+    int64_t p;
+    if (isz == 0) return -1;
+    for (p = 0; p < n; p++) {
+        const char *r0 = (const char *)src0 + p * rs0 * isz;
+        const char *r1 = (const char *)src1 + p * rs1 * isz;
+        char *drow = (char *)dst + p * drs * isz;
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            int64_t k;
+            bits_load(r0, es0, isz, i0, cnt, b0);
+            bits_load(r1, es1, isz, i0, cnt, b1);
+            bitvec_stage(c->op0, b0, cnt, s[p] & mask, c->rev0, w, mask);
+            if (c->op1 == OP_NOT) { for (k = 0; k < cnt; k++) b0[k] = ~b0[k] & mask; }
+            else if (c->op1 != OP_BYPASS) {
+                if (c->rev1) { for (k = 0; k < cnt; k++) b0[k] = bv(c->op1, b1[k] & mask, b0[k], w, mask); }
+                else { for (k = 0; k < cnt; k++) b0[k] = bv(c->op1, b0[k], b1[k] & mask, w, mask); }
+            }
+            for (k = 0; k < cnt; k++) {
+                char *q = drow + (i0 + k) * des * isz;
+                if (isz == 1) *(uint8_t *)q = (uint8_t)b0[k];
+                else if (isz == 2) { uint16_t v = (uint16_t)b0[k]; memcpy(q, &v, 2); }
+                else memcpy(q, &b0[k], 4);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- reduce */
+/* TensorReduce: every partition's N = G * R elements (walk order) are G groups of R; group g
+   folds to one value, reg = op(x[i], reg) from reg = x[0] in element order, negated on request
+   (arith: in fp32, then the one output conversion); bitvec folds the raw bits (and, or, xor).
+   LANES partitions fold side by side: independent chains, so the fold runs at throughput, not at
+   the latency of one add per element. */
+#define LANES 8
+TPB_CLONES
+int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *dst,
+               int64_t drs, int64_t des, int64_t n, int64_t G, int64_t R, int32_t negate,
+               int32_t bitvec) {
+    float *lut;
+    float buf[LANES][BLK];
+    float ob[LANES][BLK];
+    uint32_t obuf[BLK];
+    tpb_fmt f = fmt_for(c->out_code, c);
+    int isz = dsize(c->in_code), osz = dsize(c->out_code);
+    int64_t p0;
+    if (isz == 0 || osz == 0 || R <= 0) return -1;
+    if (bitvec) {
+        uint32_t bb[BLK];
+        uint32_t mask = (isz == 4) ? 0xFFFFFFFFu : ((1u << (isz * 8)) - 1u);
+        int64_t p, g;
+        for (p = 0; p < n; p++) {
+            const char *row = (const char *)src + p * rs * isz;
+            char *drow = (char *)dst + p * drs * osz;
+            for (g = 0; g < G; g++) {
+                uint32_t reg = 0;
+                int64_t i0;
+                for (i0 = 0; i0 < R; i0 += BLK) {
+                    int64_t cnt = (R - i0 < BLK) ? R - i0 : BLK, k;
+                    bits_load(row, es, isz, g * R + i0, cnt, bb);
+                    k = 0;
+                    if (i0 == 0) { reg = bb[0]; k = 1; }
+                    for (; k < cnt; k++) {
+                        uint32_t x = bb[k];
+                        reg = (c->op0 == OP_AND) ? (x & reg) : (c->op0 == OP_OR) ? (x | reg) : (x ^ reg);
+                    }
+                }
+                reg &= mask;
+                {
+                    char *q = drow + g * des * osz;
+                    if (osz == 1) *(uint8_t *)q = (uint8_t)reg;
+                    else if (osz == 2) { uint16_t v = (uint16_t)reg; memcpy(q, &v, 2); }
+                    else memcpy(q, &reg, 4);
+                }
+            }
+        }
+        return 0;
+    }
+    lut = make_lut(c->in_code, c);
+    if (needs_lut(c->in_code) && !lut) return -2;
+    for (p0 = 0; p0 < n; p0 += LANES) {
+        int64_t lanes = (n - p0 < LANES) ? n - p0 : LANES;
+        int64_t g0;
+        for (g0 = 0; g0 < G; g0 += BLK) {
+            int64_t gcnt = (G - g0 < BLK) ? G - g0 : BLK, g, j;
+            for (g = 0; g < gcnt; g++) {
+                float reg[LANES];
+                int64_t i0;
+                for (i0 = 0; i0 < R; i0 += BLK) {
+                    int64_t cnt = (R - i0 < BLK) ? R - i0 : BLK, k;
+                    for (j = 0; j < lanes; j++) {
+                        const char *row = (const char *)src + (p0 + j) * rs * isz;
+                        load_any(c->in_code, row, es, (g0 + g) * R + i0, cnt, buf[j], lut);
+                    }
+                    k = 0;
+                    if (i0 == 0) { for (j = 0; j < lanes; j++) reg[j] = buf[j][0]; k = 1; }
+                    switch (c->op0) {
+                    case OP_ADD:
+                        for (; k < cnt; k++) for (j = 0; j < lanes; j++) reg[j] = buf[j][k] + reg[j];
+                        break;
+                    case OP_MULT:
+                        for (; k < cnt; k++) for (j = 0; j < lanes; j++) reg[j] = buf[j][k] * reg[j];
+                        break;
+                    default:
+                        for (; k < cnt; k++)
+                            for (j = 0; j < lanes; j++) reg[j] = f_binary(c->op0, buf[j][k], reg[j]);
+                        break;
+                    }
+                }
+                for (j = 0; j < lanes; j++) ob[j][g] = negate ? -reg[j] : reg[j];
+            }
+            for (j = 0; j < lanes; j++) {
+                char *drow = (char *)dst + (p0 + j) * drs * osz;
+                put_block(c, &f, ob[j], drow, des, osz, g0, gcnt, (uint64_t)((p0 + j) * G + g0),
+                          obuf);
+            }
+        }
+    }
+    free(lut);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- int wide */
+/* TensorTensorIntWide (maverick 0xf3): each source extended to 64 bits by its dtype's
+   signedness, the op computed on 64 bits (add, subtract, the product's low 64 bits, a left shift
+   by src1 < 32), bits 31..0 to lo, 63..32 to hi. in_code/in1_code are the sources' dtypes. */
+TPB_INLINE int64_t int_at(const char *row, int64_t i, int code) {
+    switch (code) {
+    case D_INT8: { int8_t v; memcpy(&v, row + i, 1); return v; }
+    case D_UINT8: { uint8_t v; memcpy(&v, row + i, 1); return v; }
+    case D_INT16: { int16_t v; memcpy(&v, row + 2 * i, 2); return v; }
+    case D_UINT16: { uint16_t v; memcpy(&v, row + 2 * i, 2); return v; }
+    case D_INT32: { int32_t v; memcpy(&v, row + 4 * i, 4); return v; }
+    default: { uint32_t v; memcpy(&v, row + 4 * i, 4); return v; }
+    }
+}
+
+TPB_CLONES
+int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                 const void *src1, int64_t rs1, int64_t es1, uint32_t *lo, int64_t lrs,
+                 int64_t les, uint32_t *hi, int64_t hrs, int64_t hes, int64_t n, int64_t N) {
+    int isz0 = dsize(c->in_code), isz1 = dsize(c->in1_code);
+    int64_t p, k;
+    if (isz0 == 0 || isz1 == 0) return -1;
+    for (p = 0; p < n; p++) {
+        const char *r0 = (const char *)src0 + p * rs0 * isz0;
+        const char *r1 = (const char *)src1 + p * rs1 * isz1;
+        for (k = 0; k < N; k++) {
+            uint64_t a = (uint64_t)int_at(r0, k * es0, c->in_code);
+            uint64_t b = (uint64_t)int_at(r1, k * es1, c->in1_code);
+            uint64_t r;
+            switch (c->op0) {
+            case W_ADD: r = a + b; break;
+            case W_SUB: r = a - b; break;
+            case W_MULT: case W_MULT_U: r = a * b; break;
+            default: if (b >= 32u) return -3; r = a << b; break;
+            }
+            lo[p * lrs + k * les] = (uint32_t)r;
+            hi[p * hrs + k * hes] = (uint32_t)(r >> 32);
+        }
+    }
     return 0;
 }
