@@ -1,4 +1,4 @@
-"""tpb_isa.cayman.executor: run the TensorScalar family on a modelled cayman NeuronCore.
+"""tpb_isa.cayman.executor: run the TensorScalar and tensor-tensor families on a modelled cayman NeuronCore.
 
     from tpb_isa.cayman import Executor
     ex = Executor()                      # numerics: Numerics.for_generation('cayman')
@@ -196,7 +196,7 @@ class Executor(
     constants=constants,
     enums=ENUM_VALUES,
 ):
-    """A cayman NeuronCore model that executes TensorScalar-family instruction words.
+    """A cayman NeuronCore model that executes TensorScalar- and tensor-tensor-family instruction words.
 
     ``numerics`` defaults to ``Numerics.for_generation('cayman')``; ``backend`` is
     ``"auto"`` (C when a compiler is available, else numpy with a one-time warning), ``"c"`` or

@@ -1,4 +1,4 @@
-"""tpb_isa.mariana.executor: run the TensorScalar family on a modelled mariana NeuronCore.
+"""tpb_isa.mariana.executor: run the TensorScalar and tensor-tensor families on a modelled mariana NeuronCore.
 
     from tpb_isa.mariana import Executor
     ex = Executor()                      # numerics: Numerics.for_generation('mariana')
@@ -208,7 +208,7 @@ class Executor(
     constants=constants,
     enums=ENUM_VALUES,
 ):
-    """A mariana NeuronCore model that executes TensorScalar-family instruction words.
+    """A mariana NeuronCore model that executes TensorScalar- and tensor-tensor-family instruction words.
 
     ``numerics`` defaults to ``Numerics.for_generation('mariana')``; ``backend`` is
     ``"auto"`` (C when a compiler is available, else numpy with a one-time warning), ``"c"`` or

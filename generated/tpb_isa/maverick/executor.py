@@ -1,4 +1,4 @@
-"""tpb_isa.maverick.executor: run the TensorScalar family on a modelled maverick NeuronCore.
+"""tpb_isa.maverick.executor: run the TensorScalar and tensor-tensor families on a modelled maverick NeuronCore.
 
     from tpb_isa.maverick import Executor
     ex = Executor()                      # numerics: Numerics.for_generation('maverick')
@@ -285,7 +285,7 @@ class Executor(
     constants=constants,
     enums=ENUM_VALUES,
 ):
-    """A maverick NeuronCore model that executes TensorScalar-family instruction words.
+    """A maverick NeuronCore model that executes TensorScalar- and tensor-tensor-family instruction words.
 
     ``numerics`` defaults to ``Numerics.for_generation('maverick')``; ``backend`` is
     ``"auto"`` (C when a compiler is available, else numpy with a one-time warning), ``"c"`` or

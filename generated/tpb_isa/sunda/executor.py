@@ -1,4 +1,4 @@
-"""tpb_isa.sunda.executor: run the TensorScalar family on a modelled sunda NeuronCore.
+"""tpb_isa.sunda.executor: run the TensorScalar and tensor-tensor families on a modelled sunda NeuronCore.
 
     from tpb_isa.sunda import Executor
     ex = Executor()                      # numerics: Numerics.for_generation('sunda')
@@ -169,7 +169,7 @@ class Executor(
     constants=constants,
     enums=ENUM_VALUES,
 ):
-    """A sunda NeuronCore model that executes TensorScalar-family instruction words.
+    """A sunda NeuronCore model that executes TensorScalar- and tensor-tensor-family instruction words.
 
     ``numerics`` defaults to ``Numerics.for_generation('sunda')``; ``backend`` is
     ``"auto"`` (C when a compiler is available, else numpy with a one-time warning), ``"c"`` or

@@ -1,4 +1,5 @@
-"""Instruction semantics of the TensorScalar family on plain parameters: the :class:`Engine`.
+"""Instruction semantics of the TensorScalar and tensor-tensor families on plain parameters: the
+:class:`Engine`.
 
 The per-generation ``Executor`` decodes a 64-byte word into these parameters; tests and tools may
 call the engine directly. Every method works in three phases: resolve and bounds-check every
@@ -955,9 +956,16 @@ class Engine:
                 "TensorTensorIntWide shift by 32 or more: the 64-bit result is not documented "
                 "(tt-stt-facts.md Q5)"
             )
-        lo, hi = self.backend.int_wide(x0, in0, x1, in1, op)
-        wd0.scatter(lo.view(dt.storage_dtype(out0)))
-        wd1.scatter(hi.view(dt.storage_dtype(out1)))
+        d0 = _direct(wd0, x0, x1)
+        d1 = _direct(wd1, x0, x1)
+        if d0 is not None and d1 is not None and np.shares_memory(d0, d1):
+            d0 = d1 = None  # one destination over the other: scattered in order below
+        lo, hi = self.backend.int_wide(
+            x0, in0, x1, in1, op,
+            None if d0 is None else d0.view(np.uint32), None if d1 is None else d1.view(np.uint32),
+        )  # fmt: skip
+        _commit(wd0, lo.view(dt.storage_dtype(out0)), d0)
+        _commit(wd1, hi.view(dt.storage_dtype(out1)), d1)
         self.instructions_executed += 1
 
 

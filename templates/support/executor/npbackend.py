@@ -340,7 +340,8 @@ class NumpyBackend:
             r = np.negative(r, dtype=np.float32)
         return _deliver(_store(out_code, r, numerics, key), out)
 
-    def int_wide(self, x0: Raw, in0: int, x1: Raw, in1: int, op: int) -> tuple[U32, U32]:
+    def int_wide(self, x0: Raw, in0: int, x1: Raw, in1: int, op: int, lo_out: U32 | None = None,
+                 hi_out: U32 | None = None) -> tuple[U32, U32]:  # fmt: skip
         """TensorTensorIntWide: each source extended to 64 bits by its dtype's signedness, the op
         on 64 bits (add, subtract, the product's low 64 bits, a left shift by x1 < 32): the low
         and the high 32 bits."""
@@ -356,7 +357,7 @@ class NumpyBackend:
                 r = a << b
         lo = (r & np.uint64(0xFFFFFFFF)).astype(np.uint32)
         hi = (r >> np.uint64(32)).astype(np.uint32)
-        return lo, hi
+        return _deliver(lo, lo_out), _deliver(hi, hi_out)
 
     # -- prepared calls (see Engine.prepare_tensor_scalar) -----------------------------------
 

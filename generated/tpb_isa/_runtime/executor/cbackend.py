@@ -246,11 +246,12 @@ class CBackend:
                                             length, int(negate), int(bitvec)))  # fmt: skip
         return out
 
-    def int_wide(self, x0: Raw, in0: int, x1: Raw, in1: int, op: int) -> tuple[U32, U32]:
+    def int_wide(self, x0: Raw, in0: int, x1: Raw, in1: int, op: int, lo_out: U32 | None = None,
+                 hi_out: U32 | None = None) -> tuple[U32, U32]:  # fmt: skip
         x0, x1 = self._src(x0), self._src(x1)
         n, total = x0.shape
-        lo = np.empty((n, total), np.uint32)
-        hi = np.empty((n, total), np.uint32)
+        lo = self._out(lo_out, (n, total), dt.UINT32)
+        hi = self._out(hi_out, (n, total), dt.UINT32)
         cfg = self._cfg(in0, in0, Numerics(), 0, op)
         cfg.in1_code = in1
         ffi = self.ffi
