@@ -880,9 +880,7 @@ TPB_INLINE void tt_fused_row(const tpb_cfg *c, const float *restrict x0, const f
 }
 
 /* The scan's recurrence on LANES partitions side by side (independent chains: the loop runs at
-   throughput, not at the latency of two dependent operations per element); the common op pairs
-   (add and mult, commutative, so the reverse bits do not matter) are loops of their own, the rest
-   goes through f_stage. */
+   throughput, not at the latency of two dependent operations per element). */
 #define SCAN_LOOP(EXPR) \
     for (k = 0; k < cnt; k++) \
         for (j = 0; j < LANES; j++) { float x_ = b0[k][j], v_ = b1[k][j], r_ = reg[j]; \
@@ -934,8 +932,9 @@ TPB_INLINE int tt_scan(const tpb_cfg *c, const tpb_fmt *f, const void *src0, int
     int64_t p0;
     if ((c->in_code == D_FP32 || c->in_code == D_FP32R) &&
         (c->in1_code == D_FP32 || c->in1_code == D_FP32R) && c->out_code == D_FP32 &&
-        es0 == 1 && es1 == 1 && des == 1) {
-        /* fp32 rows with unit steps: the lanes read and write their rows in place */
+        es0 == 1 && es1 == 1 && des == 1 && (op0 == OP_MULT || op0 == OP_ADD) && op1 == OP_ADD) {
+        /* fp32 rows with unit steps, the recurrences of NKI's examples (mult or add, then add):
+           the lanes read and write their rows in place */
         uint32_t *spare = NULL;
         for (p0 = 0; p0 < n; p0 += LANES) {
             int64_t lanes = (n - p0 < LANES) ? n - p0 : LANES, j, k;
@@ -953,9 +952,8 @@ TPB_INLINE int tt_scan(const tpb_cfg *c, const tpb_fmt *f, const void *src0, int
                 o[j] = (j < lanes) ? (uint32_t *)dst + q * drs : spare;
                 reg[j] = s[q];
             }
-            if (op0 == OP_MULT && op1 == OP_ADD) SCAN_ROWS(x_ * r_ + v_);
-            else if (op0 == OP_ADD && op1 == OP_ADD) SCAN_ROWS(x_ + r_ + v_);
-            else SCAN_ROWS(f_stage(op1, f_stage(op0, x_, r_, rev0), v_, rev1));
+            if (op0 == OP_MULT) SCAN_ROWS(x_ * r_ + v_);
+            else SCAN_ROWS(x_ + r_ + v_);
         }
         free(spare);
         free(lut0);
@@ -977,11 +975,7 @@ TPB_INLINE int tt_scan(const tpb_cfg *c, const tpb_fmt *f, const void *src0, int
                          lut1);
                 to_lane(b1, row, cnt, j);
             }
-            if (op0 == OP_MULT && op1 == OP_ADD) SCAN_LOOP(x_ * r_ + v_)
-            else if (op0 == OP_ADD && op1 == OP_ADD) SCAN_LOOP(x_ + r_ + v_)
-            else if (op0 == OP_MULT && op1 == OP_MULT) SCAN_LOOP(x_ * r_ * v_)
-            else if (op0 == OP_ADD && op1 == OP_MULT) SCAN_LOOP((x_ + r_) * v_)
-            else SCAN_LOOP(f_stage(op1, f_stage(op0, x_, r_, rev0), v_, rev1))
+            SCAN_LOOP(f_stage(op1, f_stage(op0, x_, r_, rev0), v_, rev1))
             for (j = 0; j < lanes; j++) {
                 from_lane(row, b0, cnt, j);
                 put_block(c, f, row, (char *)dst + (p0 + j) * drs * osz, des, osz, i0, cnt,
@@ -1056,8 +1050,10 @@ TPB_INLINE void bits_load(const char *row, int64_t es, int isz, int64_t i0, int6
     }
 }
 
-/* bitvec ScalarTensorTensor / TensorTensor at the dtype's width (in_code, the same for all) */
-TPB_CLONES
+/* bitvec ScalarTensorTensor / TensorTensor at the dtype's width (in_code, the same for all).
+   This kernel, tpb_reduce and tpb_int_wide are built once, not cloned per ISA: their loops are
+   integer or chains of scalar operations, which the clones did not make faster, and the clones
+   tripled the kernels' compile time (benchmarks/install.py). */
 int tpb_tt_bitvec(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
                   const void *src1, int64_t rs1, int64_t es1, void *dst, int64_t drs,
                   int64_t des, int64_t n, int64_t N, const uint32_t *s) {
@@ -1115,7 +1111,6 @@ int tpb_tt_bitvec(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
     } while (0)
 #define R_ADD(x, r) ((x) + (r))
 #define R_MULT(x, r) ((x) * (r))
-TPB_CLONES
 int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *dst,
                int64_t drs, int64_t des, int64_t n, int64_t G, int64_t R, int32_t negate,
                int32_t bitvec) {
@@ -1274,7 +1269,6 @@ TPB_INLINE void int_block(int code, const char *row, int64_t es, int64_t i0, int
                                     hr[(i0 + k) * hes] = (uint32_t)(r >> 32); } \
     }
 
-TPB_CLONES
 int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
                  const void *src1, int64_t rs1, int64_t es1, uint32_t *lo, int64_t lrs,
                  int64_t les, uint32_t *hi, int64_t hrs, int64_t hes, int64_t n, int64_t N) {
