@@ -111,7 +111,7 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
     cache = Cache() if options.use_cache else None
     results = ingest_root(headers, use_cache=options.use_cache, cache=cache, limits=options.limits)
     build = Build({}, [], [w for r in results for w in r.warnings])
-    firmware = _read_firmware(headers, results, build)
+    firmware = _read_firmware(headers, results, build, cache)
     cc = compiler() if options.verify else None
     key = render_key(
         [r.gen for r in results], _proof_setting(options, cc), firmware.sha256 if firmware else ""
@@ -152,11 +152,14 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
     return build
 
 
-def _read_firmware(headers: Path, results: list[Ingested], build: Build) -> FirmwareOverlay | None:
+def _read_firmware(
+    headers: Path, results: list[Ingested], build: Build, cache: Cache | None
+) -> FirmwareOverlay | None:
     """The drop's optional firmware overlay, checked against its generations; a bad one is an
     input error (the build fails, nothing is written)."""
     try:
-        return read_overlay(headers, [r.gen for r in results], str(headers / OVERLAY_NAME))
+        gens = [r.gen for r in results]
+        return read_overlay(headers, gens, str(headers / OVERLAY_NAME), cache)
     except TpbgenError as exc:
         build.diagnostics += exc.diagnostics
         build.unusable = True
