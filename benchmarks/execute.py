@@ -1,8 +1,11 @@
 """Executor speed and memory: two-op TensorScalars ``(x * s0) + s1`` over 128 partitions x 16,384
-elements, in fp32, bf16 and fp8 (e4m3) in and out.
+elements, in fp32, bf16 and fp8 (e4m3) in and out; with ``--instr``, the other families' new
+instructions (TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, TensorTensorIntWide
+and sunda's BF16 forms) on 128 x 16,384 tensors on the C backend, against memcpy of their bytes.
 
     python benchmarks/execute.py [--gen sunda] [--rounds 7] [--case fp32,bf16,fp8]
                                  [--cache cold,warm] [--json] [--generated]
+    python benchmarks/execute.py --instr all [--rounds 7] [--cache cold,warm] [--generated]
 
 For each case and each cache state, prints per-run times (min and median of ``--rounds``
 interleaved rounds: every contestant runs once per round, in turn, so load on the shared machine
@@ -328,6 +331,174 @@ def run_case(case: str, mod: ModuleType, ffi: Any, lib: Any, rounds: int,
     return out
 
 
+# -- the other families (issue 27) --------------------------------------------------------------
+
+#: name -> (generation, what it computes)
+INSTRUCTIONS: dict[str, tuple[str, str]] = {
+    "tensor_tensor": ("mariana", "TensorTensor fp32 a + b"),
+    "scalar_tensor_tensor": ("mariana", "ScalarTensorTensor fp32 (a - 1.7) * b"),
+    "tensor_tensor_scan": ("mariana", "TensorTensorScan fp32 g = a * g + b"),
+    "tensor_reduce": ("mariana", "TensorReduce fp32 add over X (16,384 -> 1)"),
+    "tensor_tensor_int_wide": ("maverick", "TensorTensorIntWide uint32 a + b -> lo, carry"),
+    "tensor_tensor_add_bf16": ("sunda", "TensorTensorAddBf16 bf16 a + b -> fp32"),
+    "tensor_reduce_max_bf16": ("sunda", "TensorReduceMaxBf16 bf16 max over X -> fp32"),
+}
+ROW = ELEMENTS * 4  # bytes of one fp32 tensor row (64 KiB)
+
+
+def instruction_case(name: str, mod: ModuleType) -> tuple[bytes, dict[int, Any], int, int]:
+    """(word, {address: input array}, bytes read, bytes written) of one instruction."""
+    S, E = mod.structs, mod.enums
+    rng = np.random.default_rng(1)
+    a = (rng.standard_normal((PARTITIONS, ELEMENTS)) * 3).astype(np.float32)
+    b = (rng.standard_normal((PARTITIONS, ELEMENTS)) * 3).astype(np.float32)
+    n = ELEMENTS
+
+    def addr(x: int) -> Any:
+        return S.Addr4.of_addr_immediate(x)
+
+    def pair(lo: Any, hi: Any) -> Any:
+        return S.DtypePair(dtype_lo=int(lo), dtype_hi=int(hi))
+
+    fp32 = E.Dtype.FP32
+    tensor = PARTITIONS * ELEMENTS * 4
+    if name in ("tensor_tensor", "tensor_tensor_add_bf16"):
+        bf = name.endswith("bf16")
+        dt_in = E.Dtype.BFLOAT16 if bf else fp32
+        t3 = lambda x: S.Tensor3D(addr(x), (1, n, n), (n, 1, 1))  # noqa: E731
+        opc = E.Opcode.TENSOR_TENSOR_ADD_BF16 if bf else E.Opcode.TENSOR_TENSOR_ARITH_OP
+        w = S.S3S3D3_TT(header=S.Header(opc, 16), in0_in1_dtype=pair(dt_in, dt_in),
+                        out_dtype=fp32, op=E.AluOp.ADD, num_active_channels=PARTITIONS,
+                        src0_mem_pattern=t3(0), src1_mem_pattern=t3(ROW),
+                        dst_mem_pattern=t3(2 * ROW))  # fmt: skip
+        if bf:
+            a16 = (a.view(np.uint32) >> 16).astype(np.uint16)
+            b16 = (b.view(np.uint32) >> 16).astype(np.uint16)
+            return _checked(mod, w), {0: a16, ROW: b16}, tensor, tensor
+        return _checked(mod, w), {0: a, ROW: b}, 2 * tensor, tensor
+    if name in ("scalar_tensor_tensor", "tensor_tensor_scan"):
+        scan = name == "tensor_tensor_scan"
+        t2 = lambda x: S.Tensor2D(addr(x), (1, n), (n, 1))  # noqa: E731
+        w = S.S2S2D2_STT(header=S.Header(E.Opcode.TENSOR_TENSOR_SCAN_ARITH if scan else
+                                         E.Opcode.SCALAR_TENSOR_TENSOR_ARITH, 16),
+                         src0_mem_pattern=t2(0), src1_mem_pattern=t2(ROW),
+                         dst_mem_pattern=t2(2 * ROW),
+                         op0=E.AluOp.MULT if scan else E.AluOp.SUBTRACT,
+                         op1=E.AluOp.ADD if scan else E.AluOp.MULT,
+                         in0_in1_dtype=pair(fp32, fp32), out_dtype=fp32,
+                         num_active_channels=PARTITIONS, imm0_dtype=fp32,
+                         imm0=S.ImmValInstField.of_imm_arith_fp32(0.0 if scan else S0))  # fmt: skip
+        if scan:  # a decay in (0, 1): the recurrence stays finite
+            a = rng.random((PARTITIONS, ELEMENTS), dtype=np.float32)
+        return _checked(mod, w), {0: a, ROW: b}, 2 * tensor, tensor
+    if name in ("tensor_reduce", "tensor_reduce_max_bf16"):
+        bf = name.endswith("bf16")
+        src = S.Tensor4D(addr(0), (1, n, n, n), (n, 1, 1, 1))
+        dst = S.Tensor4D(addr(2 * ROW), (1, 1, 1, 1), (1, 1, 1, 1))
+        mem4 = type(S.S4D4_TR().src_mem_pattern)
+        if mem4 is not S.Tensor4D:
+            src, dst = mem4.of_t(src), mem4.of_t(dst)
+        w = S.S4D4_TR(header=S.Header(E.Opcode.TENSOR_REDUCE_MAX_BF16 if bf else
+                                      E.Opcode.TENSOR_REDUCE_ARITH_OP, 16),
+                      src_mem_pattern=src, in_dtype=E.Dtype.BFLOAT16 if bf else fp32,
+                      out_dtype=fp32, num_active_channels=PARTITIONS,
+                      op=E.AluOp.MAX if bf else E.AluOp.ADD, op_dim=E.TensorSubdim.X,
+                      dst_mem_pattern=dst)  # fmt: skip
+        if bf:
+            return (
+                _checked(mod, w),
+                {0: (a.view(np.uint32) >> 16).astype(np.uint16)},
+                tensor // 2,
+                512,
+            )
+        return _checked(mod, w), {0: a}, tensor, 512
+    if name == "tensor_tensor_int_wide":
+        m2 = lambda x: S.MemPattern2D.of_t(S.Tensor2D(addr(x), (1, n), (n, 1)))  # noqa: E731
+        u32 = E.Dtype.UINT32
+        w = S.S2S2D2D2_TT(header=S.Header(E.Opcode.TENSOR_TENSOR_INT_WIDE, 16),
+                          in0_in1_dtype=pair(u32, u32), out0_out1_dtype=pair(u32, u32),
+                          op=E.AluOp.ADD_INT, num_active_channels=PARTITIONS,
+                          src0_mem_pattern=m2(0), src1_mem_pattern=m2(ROW),
+                          dst0_mem_pattern=m2(2 * ROW), dst1_mem_pattern=m2(3 * ROW))  # fmt: skip
+        return (
+            _checked(mod, w),
+            {0: a.view(np.uint32), ROW: b.view(np.uint32)},
+            2 * tensor,
+            2 * tensor,
+        )
+    raise SystemExit(f"unknown instruction {name!r}; expected some of {', '.join(INSTRUCTIONS)}")
+
+
+def _checked(mod: ModuleType, w: Any) -> bytes:
+    why = mod.explain(w)
+    if why:
+        raise SystemExit(f"benchmark word rejected: {why}")
+    return bytes(w.to_bytes())
+
+
+def run_instruction(name: str, mod: ModuleType, rounds: int, caches: list[str]) -> dict[str, Any]:
+    """The instruction's ``run()`` on the C backend against a memcpy moving as many bytes as it
+    reads and writes (a copy of (read + written) / 2 bytes: that many read and as many written),
+    from buffers of its own, interleaved; the same with the numpy backend where it is not a
+    Python loop over elements (the scan's numpy form steps through the columns)."""
+    word, inputs, read, written = instruction_case(name, mod)
+    out: dict[str, Any] = {"bytes_read": read, "bytes_written": written}
+    fns: dict[str, Callable[[], object]] = {}
+    results = {}
+    backends = ("c",) if name == "tensor_tensor_scan" else ("c", "numpy")
+    for backend in backends:
+        ex = mod.Executor(backend=backend)
+        for addr, arr in inputs.items():
+            ex.write(addr, arr)
+        ex.run(word)
+        results[backend] = ex.sbuf.copy()
+        fns[f"executor_{backend}"] = lambda ex=ex: ex.run(word)
+    if "numpy" in results and not np.array_equal(results["c"], results["numpy"]):
+        raise SystemExit(f"{name}: the backends' bits differ")
+    half = (read + written) // 2
+    mem_src, mem_dst = np.ones(half, np.uint8), np.empty(half, np.uint8)
+    fns["memcpy"] = lambda: np.copyto(mem_dst, mem_src)
+    for cache in caches:
+        times = interleaved(fns, rounds, cache)
+        mins = {k: min(v) for k, v in times.items()}
+        meds = {k: statistics.median(v) for k, v in times.items()}
+        out[cache] = {
+            "seconds_min": mins,
+            "seconds_median": meds,
+            "over_memcpy_min": {k: v / mins["memcpy"] for k, v in mins.items()},
+            "over_memcpy_median": {k: v / meds["memcpy"] for k, v in meds.items()},
+        }
+    return out
+
+
+def main_instructions(names: list[str], rounds: int, caches: list[str], use_generated: bool,
+                      as_json: bool) -> int:  # fmt: skip
+    results: dict[str, Any] = {"rounds": rounds}
+    mods: dict[str, ModuleType] = {}
+    for name in names:
+        gen = INSTRUCTIONS[name][0]
+        if gen not in mods:
+            mods[gen] = load_generation(gen, use_generated)[0]
+        results[name] = run_instruction(name, mods[gen], rounds, caches)
+    if as_json:
+        print(json.dumps(results, indent=2, sort_keys=True))
+        return 0
+    print(f"{PARTITIONS} partitions x {ELEMENTS} elements; time over memcpy of (read + written) / 2 "
+          f"bytes (<= 1.5 is the goal); min / median of {rounds} interleaved rounds")  # fmt: skip
+    for name in names:
+        r = results[name]
+        gen, what = INSTRUCTIONS[name]
+        print(f"\n{name} ({gen}): {what}; reads {r['bytes_read'] / 2**20:.1f} MiB, writes "
+              f"{r['bytes_written'] / 2**20:.3g} MiB")  # fmt: skip
+        for cache in caches:
+            m = r[cache]
+            for k in m["seconds_min"]:
+                print(f"  {cache:5s} {k:16s} {m['seconds_min'][k] * 1e3:8.3f} ms "
+                      f"{m['seconds_median'][k] * 1e3:8.3f} ms   x memcpy "
+                      f"{m['over_memcpy_min'][k]:6.2f} / {m['over_memcpy_median'][k]:6.2f}")  # fmt: skip
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gen", default="sunda")
@@ -344,7 +515,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--generated", action="store_true", help="benchmark generated/ instead of templates/"
     )
+    ap.add_argument(
+        "--instr", default="",
+        help="comma-separated new-family instructions (or 'all'): " + ",".join(INSTRUCTIONS),
+    )  # fmt: skip
     args = ap.parse_args(argv)
+    if args.instr:
+        names = list(INSTRUCTIONS) if args.instr == "all" else args.instr.split(",")
+        for n in names:
+            if n not in INSTRUCTIONS:
+                raise SystemExit(
+                    f"unknown instruction {n!r}; expected some of {','.join(INSTRUCTIONS)}"
+                )
+        caches = [c for c in args.cache.split(",") if c]
+        return main_instructions(names, args.rounds, caches, args.generated, args.json)
     cases = [c for c in args.case.split(",") if c]
     for c in cases:
         if c not in CASES:

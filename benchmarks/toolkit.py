@@ -66,6 +66,19 @@ def main() -> None:
     print(
         f"  info: {cpu / 500 * 1e6:.0f} us a word CPU ({wall / 500 * 1e6:.0f} wall), executable words"
     )
+    # info_batch against its floor, the loop of info() over the same words (all of them: words
+    # of every opcode, executable or not, interleaved rounds)
+    loop_t, batch_t = [], []
+    for _ in range(a.rounds):
+        loop_t.append(best(lambda: [mod.info(w) for w in words], 1)[0])
+        batch_t.append(best(lambda: mod.info_batch(words), 1)[0])
+    n = len(words)
+    print(
+        f"  info_batch: {min(batch_t) / n * 1e6:.0f} us a word CPU (median "
+        f"{sorted(batch_t)[len(batch_t) // 2] / n * 1e6:.0f}); loop of info() "
+        f"{min(loop_t) / n * 1e6:.0f} (median {sorted(loop_t)[len(loop_t) // 2] / n * 1e6:.0f}); "
+        f"{n} words of every opcode"
+    )
     cpu, _ = best(lambda: mod.coverage(words), 3)
     print(f"  coverage: {cpu / len(words) * 1e6:.0f} us a word CPU")
     w = next(w for w in known if mod.info(w).writes).tobytes()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import resolve
 from .cache import Cache
@@ -35,6 +35,9 @@ from .ir.firmware import FirmwareOverlay
 from .ir.model import Generation
 from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
 from .translate.validators import TranslatedGen, translate
+
+if TYPE_CHECKING:  # imported when the proof runs (it needs numpy)
+    from .checks.cpredicates import Ahead
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
     cache = Cache() if options.use_cache else None
     results = ingest_root(headers, use_cache=options.use_cache, cache=cache, limits=options.limits)
     build = Build({}, [], [w for r in results for w in r.warnings])
-    firmware = _read_firmware(headers, results, build)
+    firmware = _read_firmware(headers, results, build, cache)
     cc = compiler() if options.verify else None
     key = render_key(
         [r.gen for r in results], _proof_setting(options, cc), firmware.sha256 if firmware else ""
@@ -116,18 +119,26 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
     hit = _cached_rendering(cache, key, results, options, build)
     fresh: list[tuple[Ingested, _Translation]] = []
     accepted: dict[str, Any] = {}  # words each validator's C accepted, for the next generation
-    for r in results:
-        findings = _check(r, options, build)
-        layouts = _prove_layouts(r, options, cache, build)
-        tr = _translate(r, hit, build)
-        if tr is None:
-            continue
-        if tr.translated is not None:
-            tr = _prove_predicates(r, tr, options, cc, cache, accepted)
-        _note_translation(r, tr, options, build)
-        build.summaries.append(_summary(r.gen, findings, tr, layouts))
-        if tr.translated is not None:
-            fresh.append((r, tr))
+    # the predicate proof's C compiles beside the translator (a cached rendering needs neither)
+    ahead = None
+    if hit is None and cc is not None and options.verify:
+        ahead = predicates.compile_ahead(cc[0], [(r.gen, r.root) for r in results])
+    try:
+        for r in results:
+            findings = _check(r, options, build)
+            layouts = _prove_layouts(r, options, cache, build)
+            tr = _translate(r, hit, build)
+            if tr is None:
+                continue
+            if tr.translated is not None:
+                tr = _prove_predicates(r, tr, options, cc, cache, accepted, ahead)
+            _note_translation(r, tr, options, build)
+            build.summaries.append(_summary(r.gen, findings, tr, layouts))
+            if tr.translated is not None:
+                fresh.append((r, tr))
+    finally:
+        if ahead is not None:
+            ahead.close()
     build.translated = [(r.gen, t.translated) for r, t in fresh if t.translated is not None]
     if build.failed:
         return build
@@ -141,11 +152,14 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
     return build
 
 
-def _read_firmware(headers: Path, results: list[Ingested], build: Build) -> FirmwareOverlay | None:
+def _read_firmware(
+    headers: Path, results: list[Ingested], build: Build, cache: Cache | None
+) -> FirmwareOverlay | None:
     """The drop's optional firmware overlay, checked against its generations; a bad one is an
     input error (the build fails, nothing is written)."""
     try:
-        return read_overlay(headers, [r.gen for r in results], str(headers / OVERLAY_NAME))
+        gens = [r.gen for r in results]
+        return read_overlay(headers, gens, str(headers / OVERLAY_NAME), cache)
     except TpbgenError as exc:
         build.diagnostics += exc.diagnostics
         build.unusable = True
@@ -211,6 +225,7 @@ def _prove_predicates(
     cc: tuple[str, str] | None,
     cache: Cache | None,
     accepted: dict[str, Any],
+    ahead: Ahead | None = None,
 ) -> _Translation:
     """Hold every translated back end to the drop's C (checks/predicates.py); a validator they
     disagree on ships on the C path, with a located warning."""
@@ -220,7 +235,7 @@ def _prove_predicates(
     elif cc is None:
         proof = predicates.not_run("no C compiler on PATH")
     else:
-        proof = predicates.prove(r.gen, r.root, tr.translated, cc[0], cc[1], cache, accepted)
+        proof = predicates.prove(r.gen, r.root, tr.translated, cc[0], cc[1], cache, accepted, ahead)
     notes = [*tr.notes.notes, *predicates.findings(r.gen, proof)]
     shipped = predicates.apply(r.gen, tr.translated, proof)
     return _Translation(replace(tr.notes, notes=notes, predicates=proof.summary), shipped)

@@ -196,6 +196,27 @@ def _top_field(gen: Generation, struct: str, name: str) -> Field | None:
     return None
 
 
+def _field_at(gen: Generation, struct: str, path: str) -> Field | None:
+    """The field a dotted path names (``in0_in1_dtype.dtype_lo``: a member of a member), each
+    step looked up by name as `_top_field` does; ``t?`` steps (an optional union arm) are
+    skipped where the member is not a union."""
+    f: Field | None = None
+    for part in path.split("."):
+        optional = part.endswith("?")
+        part = part.rstrip("?")
+        if f is not None:
+            if f.type.kind not in ("struct", "union"):
+                return None
+            struct = f.type.name
+        inner = _top_field(gen, struct, part)
+        if inner is None and optional:
+            continue
+        f = inner
+        if f is None:
+            return None
+    return f
+
+
 def executor_opcodes(gen: Generation) -> list[tuple[DecodeEntry, str]]:
     """(decode entry, opcode name as the package spells it) of every decodable opcode."""
     op_enum = opcode_enum(gen)
@@ -223,7 +244,7 @@ def executor_enums(gen: Generation) -> ExecutorBinding:
         if handler is None:
             continue
         for field_name, role in family.roles(handler).items():
-            f = _top_field(gen, d.struct, field_name)
+            f = _field_at(gen, d.struct, field_name)
             if f is None:
                 unbound[role] = f"{d.struct} has no field {field_name}"
                 continue

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .codec import as_bytes
 from .decoding import Decoder, OpcodeStatus
@@ -82,21 +83,62 @@ def merge(spans: list[Span]) -> tuple[Span, ...]:
 
 def walk_spans(w: access.Walk) -> list[Span]:
     """The bytes a resolved walk touches, as runs per partition."""
-    if w.slc is not None:
-        elems = np.arange(w.slc.start or 0, w.slc.stop, w.slc.step or 1, dtype=np.int64)
-    else:
-        assert w.offsets is not None
-        elems = np.unique(w.elem0 + np.asarray(w.offsets, dtype=np.int64))
-    elems = np.unique(elems) * w.itemsize
-    runs: list[tuple[int, int]] = []
-    if elems.size:
+    return _spans(_walk_runs([w]))
+
+
+_REGIONS = ("psum", "sbuf")  # in Span order (a Span sorts by its region's name first)
+_BIG = np.int64(1 << 40)  # above any byte offset within a partition
+
+
+def _walk_runs(walks: list[access.Walk]) -> npt.NDArray[np.int64]:
+    """(K, 3) int64: for each run of touched bytes of each partition of `walks`, its group
+    (region index * 2^20 + partition), start and stop."""
+    parts: list[npt.NDArray[np.int64]] = []
+    for w in walks:
+        if w.slc is not None:
+            elems = np.arange(w.slc.start or 0, w.slc.stop, w.slc.step or 1, dtype=np.int64)
+        else:
+            assert w.offsets is not None
+            elems = w.elem0 + np.asarray(w.offsets, dtype=np.int64)
+        if not elems.size or not w.nparts:
+            continue
+        elems = np.unique(elems) * w.itemsize
         breaks = np.flatnonzero(np.diff(elems) != w.itemsize) + 1
         starts = elems[np.concatenate([[0], breaks])]
         ends = elems[np.concatenate([breaks - 1, [elems.size - 1]])] + w.itemsize
-        runs = list(zip(starts.tolist(), ends.tolist(), strict=True))
-    name = w.region.name.lower()
+        region = _REGIONS.index(w.region.name.lower())
+        groups = region * (1 << 20) + np.arange(w.partition, w.partition + w.nparts)
+        block = np.empty((w.nparts * starts.size, 3), dtype=np.int64)
+        block[:, 0] = np.repeat(groups, starts.size)
+        block[:, 1] = np.tile(starts, w.nparts)
+        block[:, 2] = np.tile(ends, w.nparts)
+        parts.append(block)
+    return np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.int64)
+
+
+def _merged(runs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """`runs` sorted (by group, start, stop) with touching or overlapping runs of one group
+    joined: what `merge` does to the Spans they are, in numpy."""
+    if len(runs) <= 1:
+        return runs
+    runs = runs[np.lexsort((runs[:, 2], runs[:, 1], runs[:, 0]))]
+    lo = runs[:, 1] + runs[:, 0] * _BIG
+    hi = runs[:, 2] + runs[:, 0] * _BIG
+    reach = np.maximum.accumulate(hi)
+    new = np.ones(len(runs), dtype=np.bool_)
+    new[1:] = lo[1:] > reach[:-1]
+    first = np.flatnonzero(new)
+    out = np.empty((first.size, 3), dtype=np.int64)
+    out[:, 0] = runs[first, 0]
+    out[:, 1] = runs[first, 1]
+    out[:, 2] = np.maximum.reduceat(hi, first) - out[:, 0] * _BIG
+    return out
+
+
+def _spans(runs: npt.NDArray[np.int64]) -> list[Span]:
     return [
-        Span(name, p, a, b) for p in range(w.partition, w.partition + w.nparts) for a, b in runs
+        Span(_REGIONS[g >> 20], g & 0xFFFFF, a, b)
+        for g, a, b in zip(*(runs[:, k].tolist() for k in range(3)), strict=True)
     ]
 
 
@@ -217,24 +259,49 @@ class Info:
                 (),
                 registers,
             )
-        reads: list[Span] = []
-        writes: list[Span] = []
-        for what, w in walks:
-            (writes if what.startswith("dst") else reads).extend(walk_spans(w))
-        return True, "", merge(reads), merge(writes), registers
+        reads = _walk_runs([w for what, w in walks if not what.startswith("dst")])
+        writes = _walk_runs([w for what, w in walks if what.startswith("dst")])
+        return (
+            True,
+            "",
+            tuple(_spans(_merged(reads))),
+            tuple(_spans(_merged(writes))),
+            registers,
+        )
 
     def info_batch(self, words: Any, executor: Any = None) -> list[InstructionInfo]:
-        """`info` of each word of an (N, 64) array or byte stream (a word repeated is worked
-        out once)."""
+        """`info` of each word of an (N, 64) array or byte stream, equal to `[info(w) for w in
+        words]`: a word repeated is worked out once, the opcode's status and the events' effects
+        once per opcode and events bytes; the footprints by the executor's own walks, their
+        spans merged in numpy. DecodeError for the first word the generation does not decode."""
         from .vector import as_words
 
         W = as_words(words)
-        seen: dict[bytes, InstructionInfo] = {}
-        out = []
-        for row in W:
-            b = row.tobytes()
-            got = seen.get(b)
-            if got is None:
-                got = seen[b] = self.info(b, executor)
-            out.append(got)
-        return out
+        if not len(W):
+            return []
+        uniq, inverse = np.unique(W, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        bad = ~np.isin(uniq[:, 0], np.array(sorted(self.decoder.structs), dtype=np.uint8))
+        if bad.any():  # the first such word in the caller's order raises, saying why
+            first = int(np.flatnonzero(bad[inverse])[0])
+            self.decoder.decode(W[first].tobytes())
+        events: dict[tuple[int, bytes], tuple[tuple[Semaphore, ...], tuple[Semaphore, ...]]] = {}
+        got: list[InstructionInfo] = []
+        for op in np.unique(uniq[:, 0]).tolist():
+            cls = self.decoder.structs[op]
+            status = self.decoder.status(op)
+            f = next((f for f in cls.LAYOUT if f.name == "events"), None)
+            for row in np.flatnonzero(uniq[:, 0] == op).tolist():
+                b = uniq[row].tobytes()
+                key = (op, b[f.offset : f.offset + f.size] if f is not None else b"")
+                ev = events.get(key)
+                if ev is None:
+                    ev = events[key] = self._events(b, cls)
+                known, why, reads, writes, regs = self._footprint(b, executor)
+                got.append(
+                    InstructionInfo(
+                        op, status.name, status.struct, status, known, why, reads, writes, regs, *ev
+                    )
+                )
+        # `got` is in opcode order of the unique rows; np.unique sorted rows by byte 0 first
+        return [got[k] for k in inverse.tolist()]

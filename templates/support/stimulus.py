@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .chains import Chain
+from .chains import Chain, Terms, evaluate
 
 Words = npt.NDArray[np.uint8]
 
@@ -73,6 +73,15 @@ def slots_of(cls: Any, base: int = 0, prefix: str = "") -> list[Slot]:
             seen.add(key)
             unique.append(s)
     return unique
+
+
+def _simplest_first(words: Words) -> Words:
+    """The distinct rows of `words`, fewest non-zero bytes first; read-only."""
+    words = np.unique(words, axis=0)
+    order = np.lexsort((np.arange(len(words)), np.count_nonzero(words, axis=1)))
+    out = np.ascontiguousarray(words[order])
+    out.flags.writeable = False
+    return out
 
 
 class _Pools:
@@ -160,14 +169,41 @@ class _Pools:
 
 @dataclass
 class Space:
-    """What one opcode's search knows: its chain, slots, pools, and which slots each term has
-    been seen to depend on."""
+    """What the search knows of one top-level alternative of one opcode's validator: the chain
+    (the alternative's terms), the slots and pools, and, over the terms and then the sub-terms
+    of its split terms (`universal`), which slots each has been seen to depend on and which
+    seem never to hold on this opcode (`dead`: false on every word tried, whatever one field
+    changed)."""
 
     opcode: int
-    chain: Chain
+    alt: int  # index of the alternative in the validator's chain
+    full: Chain  # the validator's chain (every alternative)
+    chain: Chain  # this alternative
+    index: tuple[int, ...]  # chain term -> its index in `full`
     slots: list[Slot]
     pools: _Pools
+    universal: Terms
+    split: dict[int, list[list[int]]]  # chain term -> its disjuncts as universal indices
     deps: list[set[int]]
+    dead: set[int]
+
+    def sequence(self, rng: np.random.Generator | None) -> list[int]:
+        """The universal terms one repair pass satisfies in turn: the chain's, each split term
+        replaced by the sub-terms of one of its disjuncts or left whole (picked at random, a
+        disjunct seen `dead` rarely); every term whole for `rng` None."""
+        out: list[int] = []
+        for j in range(len(self.chain.terms)):
+            ds = self.split.get(j, []) if rng is not None else []
+            if not ds or rng is None:
+                out.append(j)
+                continue
+            live = [d for d in ds if not self.dead & set(d)] or ds
+            pick = [*live, [j]] if rng.random() < 0.9 else [*ds, [j]]
+            out += pick[int(rng.integers(0, len(pick)))]
+        return out
+
+    def matrix(self, W: Words, seq: Sequence[int]) -> npt.NDArray[np.bool_]:
+        return evaluate(tuple(self.universal[u] for u in seq), W)
 
 
 class Stimulus:
@@ -185,7 +221,7 @@ class Stimulus:
         self.chains = chains
         self.dispatch = dispatch
         self.opcode_struct = opcode_struct
-        self._spaces: dict[int, Space] = {}
+        self._spaces: dict[tuple[int, int], Space] = {}
         self._unreached: dict[int, str] | None = None
 
     def opcodes(self) -> tuple[int, ...]:
@@ -204,7 +240,7 @@ class Stimulus:
     def unreached(self) -> dict[int, str]:
         """Opcodes of `opcodes()` whose validator the search found no valid word for, with the
         validator's name. The search samples and repairs; it is not a solver, so a validator
-        whose C does accept words can be here (issue 26: the TensorTensor validators)."""
+        whose C does accept words could be here."""
         if self._unreached is None:
             missed: dict[int, str] = {}
             for op in self.opcodes():
@@ -215,38 +251,121 @@ class Stimulus:
             self._unreached = missed
         return self._unreached
 
-    def space(self, opcode: int) -> Space:
-        space = self._spaces.get(opcode)
-        if space is None:
-            space = self._spaces[opcode] = self._new_space(opcode)
-        return space
-
-    def _new_space(self, opcode: int) -> Space:
+    def chain(self, opcode: int) -> Chain:
+        """The chain of the validator `opcode` runs (every alternative); ValueError naming the
+        opcode when it has none."""
         names = self.dispatch.get(opcode, ())
         if len(names) != 1 or names[0] not in self.chains or opcode not in self.opcode_struct:
             raise ValueError(
                 f"{self.generation}: opcode {opcode:#04x} has no valid word (no translated "
                 "top-level validator accepts it)"
             )
-        chain = self.chains[names[0]]
+        return self.chains[names[0]]
+
+    def accepts(self, words: Words) -> npt.NDArray[np.bool_]:
+        """(N,): whether the validator each word's opcode runs accepts it, by its chain (False
+        for an opcode without one)."""
+        W = np.asarray(words, dtype=np.uint8).reshape(-1, 64)
+        out = np.zeros(len(W), dtype=np.bool_)
+        for op in np.unique(W[:, 0]):
+            rows = np.flatnonzero(W[:, 0] == op)
+            try:
+                chain = self.chain(int(op))
+            except ValueError:
+                continue
+            out[rows] = chain.accepts(np.ascontiguousarray(W[rows]))
+        return out
+
+    def alternatives(self, opcode: int) -> tuple[int, ...]:
+        """The top-level alternatives (indices into the chain's `alternatives`, 0 for a
+        validator with one) the search found valid words of `opcode` for."""
+        return tuple(a for a, s in enumerate(self._alt_seeds_all(opcode)) if len(s))
+
+    def space(self, opcode: int, alt: int | None = None) -> Space:
+        """The search space of alternative `alt` of `opcode`'s validator (None: the first the
+        search reached, or the first)."""
+        if alt is None:
+            reached = self.alternatives(opcode) if self._searchable(opcode) else ()
+            alt = reached[0] if reached else 0
+        space = self._spaces.get((opcode, alt))
+        if space is None:
+            space = self._spaces[(opcode, alt)] = self._new_space(opcode, alt)
+        return space
+
+    def _searchable(self, opcode: int) -> bool:
+        try:
+            self.chain(opcode)
+        except ValueError:
+            return False
+        return True
+
+    def _new_space(self, opcode: int, alt: int) -> Space:
+        full = self.chain(opcode)
+        chains = full.alternative_chains()
+        chain = chains[alt]
+        index = full.alternatives[alt][1] if len(chains) > 1 else tuple(range(len(full.terms)))
         slots = [s for s in slots_of(self.opcode_struct[opcode]) if s.offset > 0]
-        return Space(opcode, chain, slots, _Pools(slots, chain.constants), [])
+        universal = list(chain.terms)
+        split: dict[int, list[list[int]]] = {}
+        for j, disjuncts in chain.splits:
+            split[j] = []
+            for d in disjuncts:
+                split[j].append(list(range(len(universal), len(universal) + len(d))))
+                universal += d
+        return Space(
+            opcode,
+            alt,
+            full,
+            chain,
+            tuple(index),
+            slots,
+            _Pools(slots, chain.constants),
+            tuple(universal),
+            split,
+            [],
+            set(),
+        )
 
     # -- valid words ----------------------------------------------------------------------
-    @functools.lru_cache(maxsize=256)  # noqa: B019 - one Stimulus per generation, kept for the process
     def seeds(self, opcode: int) -> Words:
         """Distinct valid words of `opcode` found by sampling with repair (the seeds the
-        generation mutates), simplest first (fewest non-zero bytes); ValueError naming the
-        opcode when none is found."""
-        space = self.space(opcode)
-        rng = np.random.default_rng([opcode, 0x5EED])
+        generation mutates), of every alternative the search reached, simplest first (fewest
+        non-zero bytes); ValueError naming the opcode when none is found."""
+        found = [s for s in self._alt_seeds_all(opcode) if len(s)]
+        if not found:
+            raise ValueError(
+                f"{self.generation}: no valid word found for opcode {opcode:#04x} "
+                f"({self.chain(opcode).validator})"
+            )
+        return _simplest_first(np.vstack(found))
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019 - one Stimulus per generation, kept for the process
+    def _alt_seeds_all(self, opcode: int) -> tuple[Words, ...]:
+        return tuple(
+            self._alt_seeds(opcode, a) for a in range(len(self.chain(opcode).alternative_chains()))
+        )
+
+    def _alt_seeds(self, opcode: int, alt: int) -> Words:
+        """The seeds of one alternative ((0, 64) when the search finds none)."""
+        space = self.space(opcode, alt)
+        rng = np.random.default_rng([opcode, 0x5EED] + ([alt] if alt else []))
         W = self._initial(space, 384, rng)
         if not space.deps:
-            space.deps = self._sensitivity(space, W[:256].copy(), rng)
+            space.deps, space.dead = self._sensitivity(space, W[:256].copy(), rng)
         found: list[Words] = []
+        # with split terms: half the rows repaired along the chain's own terms, half along a
+        # sequence drawn afresh each sweep (a disjunct, or the whole term, for each split term)
+        halves = [slice(0, len(W) // 2), slice(len(W) // 2, len(W))]
+        parts = halves if space.split else [slice(0, len(W))]
         for sweep in range(12):
-            for j in range(len(space.chain.terms)):
-                self._satisfy(space, W, j, rng)
+            for g, rows in enumerate(parts):
+                part = W[rows]  # a view: repaired in place
+                seq = space.sequence(rng if g else None)
+                held = np.ones(len(part), dtype=np.bool_)
+                for j in range(len(seq)):
+                    held = self._satisfy(space, part, seq, j, held, rng)
+                    if not held.any():
+                        break  # no word holds seq[:j+1]: nothing further to repair
             ok = space.chain.matrix(W).all(axis=0)
             found.append(W[ok].copy())
             if sum(len(f) for f in found) >= 128:
@@ -254,16 +373,8 @@ class Stimulus:
             if sweep >= 5 and sum(len(f) for f in found) >= 16:
                 break
             W[ok] = self._initial(space, int(ok.sum()), rng)
-        if not sum(len(f) for f in found):
-            raise ValueError(
-                f"{self.generation}: no valid word found for opcode {opcode:#04x} "
-                f"({space.chain.validator})"
-            )
-        words = np.unique(np.vstack(found), axis=0)
-        order = np.lexsort((np.arange(len(words)), np.count_nonzero(words, axis=1)))
-        out = np.ascontiguousarray(words[order])
-        out.flags.writeable = False
-        return out
+        words = np.vstack(found)
+        return _simplest_first(words) if len(words) else words
 
     def _initial(self, space: Space, m: int, rng: np.random.Generator) -> Words:
         W = np.zeros((m, 64), dtype=np.uint8)
@@ -274,9 +385,12 @@ class Stimulus:
                 space.pools.put(W, rows, s, space.pools.draw(s, rows.size, rng))
         return W
 
-    def _sensitivity(self, space: Space, W: Words, rng: np.random.Generator) -> list[set[int]]:
-        """For each term, the slots whose re-draw changed it on some of the words `W` or on
-        the all-zero word of the opcode (where a rule like "reserved bytes are zero" holds)."""
+    def _sensitivity(
+        self, space: Space, W: Words, rng: np.random.Generator
+    ) -> tuple[list[set[int]], set[int]]:
+        """For each universal term, the slots whose re-draw changed it on some of the words `W`
+        or on the all-zero word of the opcode (where a rule like "reserved bytes are zero"
+        holds); and the terms false on all those words and every re-draw."""
         Z = np.zeros_like(W[:32])
         Z[:, 0] = space.opcode
         both = np.vstack([W, Z])
@@ -285,28 +399,42 @@ class Stimulus:
         for k, s in enumerate(space.slots):
             rows = slice(k * n, (k + 1) * n)
             space.pools.put(V, rows, s, space.pools.draw(s, n, rng, wild=True))
-        changed = space.chain.matrix(V) != np.tile(space.chain.matrix(both), (1, len(space.slots)))
-        deps: list[set[int]] = [set() for _ in space.chain.terms]
+        every = range(len(space.universal))
+        base = space.matrix(both, every)
+        moved = space.matrix(V, every)
+        changed = moved != np.tile(base, (1, len(space.slots)))
+        deps: list[set[int]] = [set() for _ in every]
         for j, k in zip(
-            *np.nonzero(changed.reshape(len(space.chain.terms), len(space.slots), n).any(axis=2)),
+            *np.nonzero(changed.reshape(len(deps), len(space.slots), n).any(axis=2)),
             strict=True,
         ):
             deps[int(j)].add(int(k))
-        return deps
+        dead = {j for j in every if not deps[j] and not base[j].any() and not moved[j].any()}
+        return deps, dead
 
-    def _candidates(self, space: Space, j: int) -> list[int]:
-        return sorted(space.deps[j]) if space.deps[j] else list(range(len(space.slots)))
+    def _candidates(self, space: Space, u: int) -> list[int]:
+        return sorted(space.deps[u]) if space.deps[u] else list(range(len(space.slots)))
 
-    def _satisfy(self, space: Space, W: Words, j: int, rng: np.random.Generator) -> None:
-        """Make term `j` hold where terms 0..j-1 hold and it does not, re-drawing the slots it
-        depends on (a few tries); a try stands only where 0..j all hold after it. The
-        dependencies a try shows are learnt."""
-        M = space.chain.matrix(W, j + 1)
-        rows = np.flatnonzero(M[:j].all(axis=0) & ~M[j])
-        cand = np.array(self._candidates(space, j))
+    def _satisfy(
+        self,
+        space: Space,
+        W: Words,
+        seq: Sequence[int],
+        j: int,
+        held: npt.NDArray[np.bool_],
+        rng: np.random.Generator,
+    ) -> npt.NDArray[np.bool_]:
+        """Make universal term `seq[j]` hold where `seq[:j]` hold (`held`) and it does not,
+        re-drawing the slots it depends on (a few tries); a try stands only where `seq[:j+1]`
+        all hold after it. The dependencies a try shows are learnt. Returns where `seq[:j+1]`
+        hold afterwards."""
+        now = space.matrix(W, seq[j : j + 1])[0]
+        rows = np.flatnonzero(held & ~now)
+        done: npt.NDArray[np.bool_] = np.logical_and(held, now)
+        cand = np.array(self._candidates(space, seq[j]))
         tries = 12
         if not rows.size:
-            return
+            return done
         idx = np.repeat(rows, tries)  # each failing word tried `tries` ways at once
         V = W[idx].copy()
         chosen = cand[rng.integers(0, cand.size, size=idx.size)]
@@ -323,7 +451,7 @@ class Stimulus:
             r = np.flatnonzero((zero < 0.15) | ((zero < 0.3) & (rng.random(idx.size) < 0.5)))
             if r.size:
                 space.pools.put(V, r, space.slots[int(k)], np.zeros(r.size, dtype=np.uint64))
-        good = space.chain.matrix(V, j + 1).all(axis=0)
+        good = space.matrix(V, seq[: j + 1]).all(axis=0)
         for k in np.unique(chosen[good]):
             s = space.slots[int(k)]
             space.pools.learn(s, space.pools.read(V, np.flatnonzero(good & (chosen == k)), s))
@@ -331,15 +459,29 @@ class Stimulus:
         hit = g.any(axis=1)
         first = np.argmax(g, axis=1)
         W[rows[hit]] = V[(np.arange(rows.size) * tries + first)[hit]]
+        done[rows[hit]] = True
+        return done
 
     def valid(self, n: int, opcode: int, seed: int = 0) -> Words:
-        """`n` valid words of `opcode`: its seeds with fields re-drawn and fields swapped
-        between them, each kept only when the whole chain accepts it."""
-        space = self.space(opcode)
-        rng = np.random.default_rng([seed, opcode, 0xA11])
+        """`n` valid words of `opcode`, spread over the alternatives the search reached: their
+        seeds with fields re-drawn and fields swapped between them, each kept only when the
+        alternative's whole chain accepts it."""
+        alts = self.alternatives(opcode) if self._searchable(opcode) else ()
+        if not alts:
+            self.seeds(opcode)  # the ValueError naming the opcode
+        share = [n // len(alts) + (1 if k < n % len(alts) else 0) for k in range(len(alts))]
+        parts = [self._valid(m, opcode, a, seed) for a, m in zip(alts, share, strict=True)]
+        W = np.vstack(parts)
+        if len(alts) > 1:
+            W = W[np.random.default_rng([seed, opcode, 0xA17]).permutation(len(W))]
+        return W
+
+    def _valid(self, n: int, opcode: int, alt: int, seed: int) -> Words:
+        space = self.space(opcode, alt)
+        rng = np.random.default_rng([seed, opcode, 0xA11] + ([alt] if alt else []))
         out: list[Words] = []
         have = 0
-        live = self.enriched(opcode).copy()
+        live = self._enriched(opcode, alt).copy()
         while have < n:
             m = max(256, min(8192, 2 * (n - have)))
             B = live[rng.integers(0, len(live), size=m)].copy()
@@ -362,13 +504,18 @@ class Stimulus:
                 live = np.vstack([live, good])[-4096:]
         return np.vstack(out)[:n] if out else np.zeros((0, 64), dtype=np.uint8)
 
-    @functools.lru_cache(maxsize=256)  # noqa: B019
     def enriched(self, opcode: int) -> Words:
         """The seeds and, beside them, valid variants with zero fields made non-zero (a zero
-        element count, a zero channel count are corners the repair's zeroing favours)."""
-        space = self.space(opcode)
-        rng = np.random.default_rng([opcode, 0xE17])
-        live = self.seeds(opcode)
+        element count, a zero channel count are corners the repair's zeroing favours), of
+        every alternative the search reached."""
+        self.seeds(opcode)  # the ValueError naming the opcode
+        return np.vstack([self._enriched(opcode, a) for a in self.alternatives(opcode)])
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019
+    def _enriched(self, opcode: int, alt: int) -> Words:
+        space = self.space(opcode, alt)
+        rng = np.random.default_rng([opcode, 0xE17] + ([alt] if alt else []))
+        live = self._alt_seeds_all(opcode)[alt]
         found = [live]
         # fields of one name in different places (the src and dst element counts, every index
         # of them) are set together, to small non-zero values: the rules that compare them
@@ -412,16 +559,22 @@ class Stimulus:
         return self._misses(n, opcode, seed, alone=False)
 
     def _misses(self, n: int, opcode: int, seed: int, alone: bool) -> tuple[Words, tuple[str, ...]]:
-        space = self.space(opcode)
-        names = space.chain.names
+        full = self.chain(opcode)
+        alts = self.alternatives(opcode)
         rng = np.random.default_rng([seed, opcode, 0xBAD if alone else 0xBAE])
-        base = self.valid(max(512, min(n, 8192)), opcode, seed)
-        fails = self.failable(opcode, seed) if alone else self.falsifiable(opcode, seed)
-        if not fails:
+        # the (alternative, term) pairs to fail: a word fails a term of one alternative (and,
+        # for a validator with several, every other alternative fails too)
+        pairs = [
+            (a, j) for a in alts for j in (self._calibrate(opcode, seed, a)[0 if alone else 1])
+        ]
+        if not pairs:
             raise ValueError(
                 f"{self.generation}: no near miss of opcode {opcode:#04x} fails one rule alone"
             )
-        want = np.array(fails)[np.arange(n) % len(fails)]
+        base = {a: self._valid(max(512, min(n, 8192)), opcode, a, seed) for a in alts}
+        want = np.arange(n) % len(pairs)
+        p_alt = np.array([a for a, _ in pairs])
+        p_term = np.array([j for _, j in pairs])
         out = np.zeros((n, 64), dtype=np.uint8)
         done = np.zeros(n, dtype=bool)
         for round_ in range(1000):
@@ -429,16 +582,26 @@ class Stimulus:
             if not todo.size:
                 break
             if round_ and round_ % 200 == 0:  # a rule rarely broken alone: its rows go to others
-                hard = np.flatnonzero(~done)
-                want[hard] = np.array(fails)[rng.integers(0, len(fails), size=hard.size)]
+                want[todo] = rng.integers(0, len(pairs), size=todo.size)
             tries = 8  # each missing row tried 8 ways at once
             idx = np.repeat(todo, tries)
-            V = base[rng.integers(0, len(base), size=idx.size)].copy()
-            self._break(space, V, want[idx], rng)
-            M = space.chain.matrix(V)
-            hit = ~M[want[idx], np.arange(idx.size)]
-            if alone:
-                hit &= M.sum(axis=0) == len(names) - 1
+            hit = np.zeros(idx.size, dtype=bool)
+            V = np.zeros((idx.size, 64), dtype=np.uint8)
+            for a in np.unique(p_alt[want[idx]]):
+                space = self.space(opcode, int(a))
+                r = np.flatnonzero(p_alt[want[idx]] == a)
+                target = p_term[want[idx[r]]]
+                B = base[int(a)]
+                Va = B[rng.integers(0, len(B), size=r.size)].copy()
+                self._break(space, Va, target, rng)
+                M = space.chain.matrix(Va)
+                h = ~M[target, np.arange(r.size)]
+                if alone:
+                    h &= M.sum(axis=0) == len(space.chain.terms) - 1
+                if len(alts) > 1 or len(full.alternatives) > 1:
+                    h &= ~full.accepts(Va)
+                V[r] = Va
+                hit[r] = h
             g = hit.reshape(todo.size, tries)
             got = g.any(axis=1)
             pick = (np.arange(todo.size) * tries + np.argmax(g, axis=1))[got]
@@ -449,7 +612,11 @@ class Stimulus:
                 f"{self.generation}: opcode {opcode:#04x}: {int((~done).sum())} near misses not found"
             )
         perm = rng.permutation(n)
-        return out[perm], tuple(names[int(j)] for j in want[perm])
+        names = full.names
+        rules = tuple(
+            names[self.space(opcode, int(p_alt[w])).index[int(p_term[w])]] for w in want[perm]
+        )
+        return out[perm], rules
 
     def _break(
         self, space: Space, V: Words, target: npt.NDArray[np.intp], rng: np.random.Generator
@@ -465,20 +632,36 @@ class Stimulus:
             space.pools.put(V, rows, s, space.pools.draw(s, rows.size, rng, wild=True))
 
     def failable(self, opcode: int, seed: int = 0) -> tuple[int, ...]:
-        """The chain terms of `opcode` some re-drawn field of a valid word makes fail alone."""
-        return self._calibrate(opcode, seed)[0]
+        """The chain terms of `opcode` (indices into its validator's chain, over every
+        alternative the search reached) some re-drawn field of a valid word makes fail alone."""
+        return self._global(opcode, seed, 0)
 
     def falsifiable(self, opcode: int, seed: int = 0) -> tuple[int, ...]:
-        """The chain terms of `opcode` some re-drawn field of a valid word makes fail."""
-        return self._calibrate(opcode, seed)[1]
+        """The chain terms of `opcode` (indices into its validator's chain) some re-drawn field
+        of a valid word makes fail."""
+        return self._global(opcode, seed, 1)
+
+    def _global(self, opcode: int, seed: int, which: int) -> tuple[int, ...]:
+        return tuple(
+            sorted(
+                self.space(opcode, a).index[j]
+                for a in self.alternatives(opcode)
+                for j in self._calibrate(opcode, seed, a)[which]
+            )
+        )
 
     @functools.lru_cache(maxsize=64)  # noqa: B019
-    def _calibrate(self, opcode: int, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        space = self.space(opcode)
-        base = self.seeds(opcode)
-        rng = np.random.default_rng([seed, opcode, 0xFA1])
+    def _calibrate(
+        self, opcode: int, seed: int, alt: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """For one alternative: the terms (its own indices) a re-drawn field of a valid word
+        makes fail alone, and those it makes fail."""
+        space = self.space(opcode, alt)
+        base = self._alt_seeds_all(opcode)[alt]
+        several = len(space.full.alternatives) > 1
+        rng = np.random.default_rng([seed, opcode, 0xFA1] + ([alt] if alt else []))
         k = len(space.chain.terms)
-        learnt = self._sensitivity(space, base[rng.integers(0, len(base), size=256)], rng)
+        learnt, _ = self._sensitivity(space, base[rng.integers(0, len(base), size=256)], rng)
         for j, d in enumerate(learnt):
             space.deps[j] |= d
         alone = np.zeros(k, dtype=bool)
@@ -491,6 +674,8 @@ class Stimulus:
             self._break(space, V, target, rng)
             M = space.chain.matrix(V)
             one = M.sum(axis=0) == k - 1
+            if several:
+                one &= ~space.full.accepts(V)
             anyhow |= ~M.all(axis=1)
             for t in np.flatnonzero(~M.all(axis=1)):
                 alone[t] |= bool((one & ~M[t]).any())

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 
+from tpb_paths import HEADER_ROOT
 from tpbgen.audit.classify import CLASSES, RULES, classify
 from tpbgen.audit.diff import Change, Differ, Side
 from tpbgen.audit.kinds import (
@@ -119,3 +122,31 @@ def test_an_audit_process_does_not_load_the_translator_or_the_generate_pipeline(
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_warm_audit_process_loads_no_parser_and_no_schema_checker(tmp_path: Path) -> None:
+    # a warm `audit --all` reads the IRs, the facts and the overlay's schema pass from the cache:
+    # the cold run loads the front end's parser and jsonschema, the warm one neither
+    loaded = (
+        "jsonschema",
+        "tpbgen.frontend.build",
+        "tpbgen.frontend.lexer",
+        "tpbgen.frontend.parse",
+    )
+    code = (
+        "import sys; from tpbgen.cli import main;"
+        f"main(['audit', '--all', '--headers', {str(HEADER_ROOT)!r}, '--out', sys.argv[1]]);"
+        f"print(sorted(m for m in {loaded!r} if m in sys.modules))"
+    )
+    env = {**os.environ, "TPBGEN_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code, str(tmp_path / f"report{k}.txt")],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+        ).stdout.splitlines()[-1]  # (after the line saying the report was written)
+        for k in range(2)
+    ]
+    assert runs == [repr(sorted(loaded)), "[]"]

@@ -22,7 +22,7 @@ def test_coverage_counts_terms_and_predicates_both_ways() -> None:
     valid = mod.random_words(3000, opcode=op, seed=4)
     near, rules = stim.near_misses(1000, op, seed=4)
     cov = mod.coverage(np.vstack([valid, near]))
-    name = stim.space(op).chain.validator
+    name = stim.chain(op).validator
     rows = dict(cov.terms[name])
     assert cov.runs[name] == 4000
     for term, count in rows.items():
@@ -42,14 +42,40 @@ def test_valid_words_and_misses_reach_every_falsifiable_term_both_ways() -> None
     mod = gen_module("cayman")
     stim = mod.bench.STIMULUS
     for op in stim.reached():
-        chain = stim.space(op).chain
+        chain = stim.chain(op)
         valid = mod.random_words(8000, opcode=op, seed=6)
         missed, _ = stim.misses(2000, op, seed=6)
-        rows = mod.coverage(np.vstack([valid, missed])).terms[chain.validator]
+        cov = mod.coverage(np.vstack([valid, missed]))
+        # the terms of the alternatives this opcode reaches (the others' fail on its opcode byte)
+        groups = dict(cov.groups(chain.validator))
+        rows = [
+            r
+            for a in stim.alternatives(op)
+            for r in groups[chain.alternatives[a][0] if chain.alternatives else ""]
+        ]
         both = {t for t, c in rows if c.both}
         assert {chain.names[j] for j in stim.falsifiable(op, 6)} <= both
         assert all(c.false == 0 for t, c in rows if t not in both)
         assert len(both) >= 0.8 * len(rows), f"{op:#04x}: {len(both)} of {len(rows)}"
+
+
+def test_coverage_reports_each_alternative() -> None:
+    """A validator whose body is a `||` of validators: its terms reported per alternative."""
+    mod = gen_module("sunda")
+    ops = [op for op in mod.bench.STIMULUS.reached() if op in (0x41, 0x65, 0x72)]
+    cov = mod.coverage(np.vstack([mod.random_words(300, opcode=op, seed=1) for op in ops]))
+    labels = [label for label, _ in cov.groups("is_valid_s3s3d3_tt")]
+    assert labels[:3] == [
+        "is_valid_tensor_tensor(i)",
+        "is_valid_batchnorm_backprop(i)",
+        "is_valid_copy_cast_predicated(i)",
+    ]
+    text = cov.text()
+    assert " alternative is_valid_tensor_tensor(i): " in text
+    assert "<h3>alternative <code>is_valid_tensor_tensor(i)</code></h3>" in cov.html()
+    # each alternative's own opcode term holds on its words only: true and false both
+    for _, group in cov.groups("is_valid_s3s3d3_tt")[:3]:
+        assert any(c.both for _, c in group)
 
 
 def test_cover_from_the_command_line(tmp_path: Path) -> None:

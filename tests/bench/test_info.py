@@ -115,3 +115,40 @@ def test_info_fields() -> None:
     assert mod.info_batch(np.frombuffer(inst.to_bytes() * 3, dtype=np.uint8))[2] == inf
     with pytest.raises(ValueError):
         mod.info(bytes(64))
+
+
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_info_batch_is_info_of_each_word(gen: str) -> None:
+    """`info_batch` gives exactly `[info(w) for w in words]` on valid words of every opcode,
+    valid words with a byte changed (mostly invalid), words with random bytes under a decodable
+    opcode, and repeats."""
+    mod = gen_module(gen)
+    rng = np.random.default_rng(5)
+    valid = mod.random_words(600, seed=5)
+    near = valid[:200].copy()
+    near[np.arange(200), rng.integers(1, 64, 200)] ^= rng.integers(1, 256, 200, dtype=np.uint8)
+    assert not mod.validate_batch(near, backend="numpy").all()
+    noise = rng.integers(0, 256, (200, 64), dtype=np.uint8)
+    noise[:, 0] = rng.choice(np.unique(valid[:, 0]), size=200)
+    W = np.vstack([valid, near, noise, valid[:50]])
+    W = W[rng.permutation(len(W))]
+    assert mod.info_batch(W) == [mod.info(w) for w in W]
+    assert mod.info_batch(W[:0]) == []
+    with pytest.raises(ValueError):
+        mod.info_batch(np.vstack([valid[:3], np.zeros((1, 64), dtype=np.uint8)]))
+
+
+def test_numpy_span_merge_is_the_span_merge() -> None:
+    """The numpy merge `info` uses joins exactly what `merge` joins (touching, overlapping,
+    nested, in any order, over regions and partitions)."""
+    from tpb_isa._runtime import info as I
+
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        k = int(rng.integers(0, 12))
+        runs = np.zeros((k, 3), dtype=np.int64)
+        runs[:, 0] = rng.integers(0, 2, k) * (1 << 20) + rng.integers(0, 3, k)
+        runs[:, 1] = rng.integers(0, 40, k)
+        runs[:, 2] = runs[:, 1] + rng.integers(1, 12, k)
+        spans = I._spans(runs)
+        assert tuple(I._spans(I._merged(runs))) == I.merge(spans)

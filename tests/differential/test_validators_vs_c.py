@@ -21,6 +21,7 @@ import pytest
 
 from support import cpredicates
 from tpb_paths import REPO, tpb_dir
+from tpbgen.resolve import decode_table
 
 from .corpus import edge_words, mutations, random_words, seeds
 
@@ -47,12 +48,12 @@ def test_python_and_batch_agree_with_c(
     tops = dict(mod.TOP_LEVEL)
     clib = cpredicates.build(cc, tpb_dir(gen), tuple(tops), tmp_path, opt="-O1")
     rng = np.random.default_rng(0x7B6 + len(gen))
-    union = g.struct("NEURON_ISA_TPB_INST_UNION")  # type: ignore[attr-defined]
-    arms = {f.name: f.type.name for f in union.fields}
+    # the struct each validator's words decode to, from the IR (its opcodes' JSON binding)
+    struct_of = {d.value: d.struct for d in decode_table(g) if d.defined}  # type: ignore[arg-type]
     per_validator = -(-WORDS_PER_GEN // len(tops)) + 4
     total = 0
     for name, opcodes in tops.items():
-        arm_struct = g.struct(arms[_arm(name)])  # type: ignore[attr-defined]
+        arm_struct = g.struct(struct_of[opcodes[0]])  # type: ignore[attr-defined]
         seed_words = seeds(gen, name)
         assert seed_words, f"no seeds for {name}"
         sw = np.frombuffer(b"".join(seed_words), dtype=np.uint8).reshape(-1, 64)
@@ -115,23 +116,3 @@ def test_python_and_batch_agree_with_c(
             mod.validate(r) for r in sample[:500]
         ]
     assert total >= WORDS_PER_GEN
-
-
-_FAMILY_ARMS = {
-    "is_valid_s3s3d3_tt": "s3s3d3_tt",
-    "is_valid_scalar_tensor_tensor": "s2s2d2_stt",
-    "is_valid_tensor_tensor_scan": "s2s2d2_stt",
-    "is_valid_tensor_tensor_int_wide": "s2s2d2d2_tt",
-    "is_valid_tensor_reduce": "s4d4_tr",
-    "is_valid_tensor_reduce_bf16": "s4d4_tr",
-}
-
-
-def _arm(validator: str) -> str:
-    if validator in _FAMILY_ARMS:
-        return _FAMILY_ARMS[validator]
-    if "ptr_multi" in validator:
-        return "s4d4_tsm"
-    if "immediates_load" in validator:
-        return "s2_bn"
-    return "s3d3_ts"

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tpb_paths import HEADER_ROOT, REPO
+from tpbgen.cache import Cache
 from tpbgen.cli import main
+from tpbgen.errors import TpbgenError
+from tpbgen.frontend.firmware import read_overlay
+from tpbgen.frontend.ingest import ingest_root
 
 from . import runtime_import  # noqa: F401  (puts generated/ on sys.path)
 
@@ -130,3 +135,37 @@ def test_without_the_overlay_nothing_changes(
     assert "firmware" not in readme.lower().replace("firmware_status", "")
     assert "with maintenance status</summary>" in readme
     assert "fw:" not in (out / "AUDIT.md").read_text()
+
+
+def test_a_schema_pass_is_remembered_by_the_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a warm run does not load jsonschema for an overlay whose bytes passed before; other bytes
+    # are checked again, and the names against the generations every time
+    gens = [r.gen for r in ingest_root(HEADER_ROOT)]
+    cache = Cache(tmp_path / "cache")
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / OVERLAY).write_bytes((HEADER_ROOT / OVERLAY).read_bytes())
+    first = read_overlay(drop, gens, cache=cache)
+    monkeypatch.setitem(sys.modules, "jsonschema", None)  # importing it now fails
+    again = read_overlay(drop, gens, cache=cache)
+    assert first is not None and again == first
+    doc = _ours()
+    doc["generations"]["sunda"][OPC + "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH"]["firmware"] = "gone"
+    (drop / OVERLAY).write_text(json.dumps(doc))
+    with pytest.raises(ImportError):  # new bytes: the schema is consulted again
+        read_overlay(drop, gens, cache=cache)
+    monkeypatch.delitem(sys.modules, "jsonschema")
+    with pytest.raises(TpbgenError, match="schema violation"):
+        read_overlay(drop, gens, cache=cache)
+    doc = _ours()  # the DUAL pair is not an opcode on CAYMAN: the schema passes, the names not
+    doc["generations"]["cayman"][OPC + "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH"] = {
+        "firmware": "absent"
+    }
+    (drop / OVERLAY).write_text(json.dumps(doc))
+    with pytest.raises(TpbgenError, match="does not define"):
+        read_overlay(drop, gens, cache=cache)
+    monkeypatch.setitem(sys.modules, "jsonschema", None)
+    with pytest.raises(TpbgenError, match="does not define"):
+        read_overlay(drop, gens, cache=cache)  # the schema's pass remembered, the names checked

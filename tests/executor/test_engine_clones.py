@@ -48,6 +48,10 @@ DIFFERENTIAL: list[Callable[[], None]] = [
     differential.test_fused_bf16_stores_of_every_op_pair_on_specials_match_numpy,
     differential.test_bf16_stores_of_every_tie_and_special_match_numpy,
     differential.test_imm_ld_ptr_multi_and_dual,
+    differential.test_two_source_arith,
+    differential.test_two_source_bitvec,
+    differential.test_tensor_reduce,
+    differential.test_int_wide,
 ]
 
 

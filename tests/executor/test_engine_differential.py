@@ -3,6 +3,7 @@ immediate source (and numeric switch) combination, for every kernel. Hypothesis 
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import Any
 
@@ -388,3 +389,164 @@ def test_bf16_stores_of_every_tie_and_special_match_numpy() -> None:
                      num_active_channels=rows.shape[0], op0=alu.MULT, op1=alu.ADD, reverse=0,
                      imm0=k.Imm.f32(1.0), imm1=k.Imm.f32(0.0))  # fmt: skip
             assert_same(engines, f"bf16 store from {code:#x}, rows {chunk}..")
+
+
+# -- the two-source, reduce and int-wide kernels ----------------------------------------------
+
+SRC1 = 1536  # a second source, after DST's 512 bytes
+
+
+def load_second(engines: tuple[Any, Any], rng: np.random.Generator, code: int, n: int, m: int,
+                nm: Any) -> None:  # fmt: skip
+    src1 = raw_values(rng, code, (n, m), nm)
+    for e in engines:
+        e.write(SRC1, src1)
+
+
+@SETTINGS
+@given(
+    nm=numerics_st,
+    kind=st.sampled_from(["tt", "stt", "scan"]),
+    op0=st.sampled_from(sorted(alu.ARITH_OPS)),
+    op1=st.sampled_from(sorted(alu.ARITH_OPS)),
+    rev=st.integers(0, 3),
+    in0=st.sampled_from(all_in_codes),
+    in1=st.sampled_from(all_in_codes),
+    out_code=st.sampled_from(all_out_codes),
+    imm_src=st.integers(0, 2),
+    imm_code=st.sampled_from(all_in_codes),
+    nch=st.integers(1, 16),
+    m=st.integers(1, 96),
+    step1=st.sampled_from([1, 1, 2, -1, 0]),
+    in_place=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_two_source_arith(nm: Any, kind: str, op0: int, op1: int, rev: int, in0: int, in1: int,
+                          out_code: int, imm_src: int, imm_code: int, nch: int, m: int, step1: int,
+                          in_place: bool, seed: int) -> None:  # fmt: skip
+    """TensorTensor, ScalarTensorTensor and TensorTensorScan arith: every operator pair, reverse
+    form, dtype triple, scalar source and dtype (a pointer scalar of any dtype), a strided,
+    backwards or broadcast src1 and a destination in place over src0."""
+    rng = np.random.default_rng(seed)
+    engines = pair(nm)
+    load_both(engines, rng, in0, nch, 512 // dt.size(in0), nm)
+    load_second(engines, rng, in1, nch, 512 // dt.size(in1), nm)
+    span = abs(step1) * (m - 1)
+    start1 = SRC1 + (span * dt.size(in1) if step1 < 0 else 0)
+    if span * dt.size(in1) >= 512:
+        step1 = 1
+        start1 = SRC1
+    dst = SRC if in_place and dt.size(out_code) == dt.size(in0) else DST
+    common = dict(src0=k.pattern(SRC, [1], [m]), src1=k.pattern(start1, [step1], [m]),
+                  dst=k.pattern(dst, [1], [m]), in0_dtype=in0, in1_dtype=in1, out_dtype=out_code,
+                  num_active_channels=nch)  # fmt: skip
+    code = imm_code if imm_src else dt.FP32
+    if kind == "tt":
+        run_both(engines, "tensor_tensor", bitvec=False, op=op1, **common)
+    else:
+        imm0 = imm(rng, imm_src, 0)
+        method = "scalar_tensor_tensor" if kind == "stt" else "tensor_tensor_scan"
+        extra = {"bitvec": False} if kind == "stt" else {}
+        run_both(engines, method, op0=op0, op1=op1, reverse=rev, imm0=imm0, imm0_dtype=code,
+                 accumulator_cmd=0, **extra, **common)  # fmt: skip
+    assert_same(engines, f"{kind} op0={op0:#x} op1={op1:#x} rev={rev} {in0},{in1}->{out_code}")
+
+
+@SETTINGS
+@given(
+    stt=st.booleans(),
+    op0=st.sampled_from(sorted(alu.BITVEC_OPS)),
+    op1=st.sampled_from(sorted(alu.BITVEC_OPS)),
+    rev=st.integers(0, 3),
+    code=st.sampled_from(list(dt.INT_CODES)),
+    imm_src=st.integers(0, 2),
+    nch=st.integers(1, 16),
+    m=st.integers(1, 64),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_two_source_bitvec(stt: bool, op0: int, op1: int, rev: int, code: int, imm_src: int,
+                           nch: int, m: int, seed: int) -> None:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    nm = eng.Numerics()
+    engines = pair(nm)
+    load_both(engines, rng, code, nch, m, nm)
+    load_second(engines, rng, code, nch, m, nm)
+    common = dict(bitvec=True, src0=k.pattern(SRC, [1], [m]), src1=k.pattern(SRC1, [1], [m]),
+                  dst=k.pattern(DST, [1], [m]), in0_dtype=code, in1_dtype=code, out_dtype=code,
+                  num_active_channels=nch)  # fmt: skip
+    if stt:
+        run_both(engines, "scalar_tensor_tensor", op0=op0, op1=op1, reverse=rev,
+                 imm0=imm(rng, imm_src, 0), imm0_dtype=code, accumulator_cmd=0, **common)  # fmt: skip
+    else:
+        run_both(engines, "tensor_tensor", op=op1, **common)
+    assert_same(engines, f"bitvec stt={stt} op0={op0:#x} op1={op1:#x} rev={rev} dtype={code}")
+
+
+@SETTINGS
+@given(
+    nm=numerics_st,
+    bitvec=st.booleans(),
+    op=st.data(),
+    in_code=st.sampled_from(all_in_codes),
+    out_code=st.sampled_from(all_out_codes),
+    negated=st.integers(0, 1),
+    nums=st.tuples(st.integers(1, 9), st.integers(1, 3), st.integers(1, 3), st.integers(1, 2)),
+    op_dim=st.integers(1, 4),
+    nch=st.integers(1, 20),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_tensor_reduce(nm: Any, bitvec: bool, op: Any, in_code: int, out_code: int, negated: int,
+                       nums: tuple[int, int, int, int], op_dim: int, nch: int, seed: int) -> None:  # fmt: skip
+    """TensorReduce along X, XY, XYZ, XYZW, arith (add, mult, max, min; negated) and bitvec
+    (and, or, xor), over more channels than one block of lanes."""
+    rng = np.random.default_rng(seed)
+    if bitvec:
+        in_code = out_code = int(rng.choice(list(dt.INT_CODES)))
+        negated = 0
+    opcode = op.draw(st.sampled_from(sorted(k.REDUCE_BITVEC_OPS if bitvec else k.REDUCE_ARITH_OPS)))
+    engines = pair(nm)
+    count = nums[0] * nums[1] * nums[2] * nums[3]
+    load_both(engines, rng, in_code, nch, count, nm)
+    steps = [1, nums[0], nums[0] * nums[1], nums[0] * nums[1] * nums[2]]
+    length = 1
+    for n in nums[:op_dim]:
+        length *= n
+    run_both(engines, "tensor_reduce", bitvec=bitvec, src=k.pattern(SRC, steps, list(nums)),
+             dst=k.pattern(DST, [1], [count // length]), in_dtype=in_code, out_dtype=out_code,
+             num_active_channels=nch, negated=negated, op=opcode, op_dim=op_dim)  # fmt: skip
+    assert_same(
+        engines, f"reduce bitvec={bitvec} op={opcode:#x} dims={op_dim} {in_code}->{out_code}"
+    )
+
+
+WIDE = importlib.import_module("tpbgen.templates.support.family").ENUMS["wide_op"].codes
+
+
+@SETTINGS
+@given(
+    op=st.sampled_from(sorted(WIDE)),
+    in0=st.sampled_from(list(dt.INT_CODES)),
+    in1=st.sampled_from(list(dt.INT_CODES)),
+    out0=st.sampled_from([dt.INT32, dt.UINT32]),
+    out1=st.sampled_from([dt.INT32, dt.UINT32]),
+    nch=st.integers(1, 16),
+    m=st.integers(1, 64),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_int_wide(op: str, in0: int, in1: int, out0: int, out1: int, nch: int, m: int,
+                  seed: int) -> None:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    nm = eng.Numerics()
+    engines = pair(nm)
+    load_both(engines, rng, in0, nch, m, nm)
+    if "SHIFT" in op:
+        counts = rng.integers(0, 32, (nch, m)).astype(dt.storage_dtype(in1))
+        for e in engines:
+            e.write(SRC1, counts)
+    else:
+        load_second(engines, rng, in1, nch, m, nm)
+    run_both(engines, "tensor_tensor_wide", src0=k.pattern(SRC, [1], [m]),
+             src1=k.pattern(SRC1, [1], [m]), dst0=k.pattern(DST, [1], [m]),
+             dst1=k.pattern(DST + 256, [1], [m]), in0_dtype=in0, in1_dtype=in1, out0_dtype=out0,
+             out1_dtype=out1, num_active_channels=nch, op=WIDE[op])  # fmt: skip
+    assert_same(engines, f"int wide {op} {in0},{in1}")

@@ -119,17 +119,17 @@ tops = dict(m.TOP_LEVEL)
 pointers = frozenset(f.name for f in g.functions if f.params and f.params[0].by_pointer)
 clib = cpredicates.build(cc, Path(tpb), tuple(tops), Path(tmp), opt="-O1", by_pointer=pointers)
 rng = np.random.default_rng(7)
-from tpbgen.resolve import instruction_union
-union = instruction_union(g)
-arms = {f.name: f.type.name for f in union.fields}
-def arm(v):
-    return "s4d4_tsm" if "ptr_multi" in v else ("s2_bn" if "immediates_load" in v else "s3d3_ts")
+from tpbgen.resolve import decode_table
+# the struct a validator's words decode to, from the IR: its opcodes' struct2opcode binding
+struct_of = {d.value: d.struct for d in decode_table(g) if d.defined}
+def arm(opcodes):
+    return g.struct(struct_of[opcodes[0]])
 per = max(int(words_per) // len(tops), 200)
 total, report, every = 0, {}, []
 for name, opcodes in tops.items():
     sw = seeds(gen_name, name)
     words = np.vstack([np.frombuffer(b"".join(sw), dtype=np.uint8).reshape(-1, 64),
-        np.frombuffer(b"".join(mutations(g, g.struct(arms[arm(name)]), sw, rng, per * 3 // 4)), dtype=np.uint8).reshape(-1, 64),
+        np.frombuffer(b"".join(mutations(g, arm(opcodes), sw, rng, per * 3 // 4)), dtype=np.uint8).reshape(-1, 64),
         random_words(opcodes, rng, per // 4),
         np.frombuffer(b"".join(edge_words(g, sw)), dtype=np.uint8).reshape(-1, 64)])
     every.append(words)

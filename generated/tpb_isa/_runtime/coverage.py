@@ -9,7 +9,7 @@ import html
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -34,13 +34,28 @@ class Count:
 @dataclass(frozen=True)
 class Coverage:
     """`terms`: validator -> ((term, Count), ...) in chain order; `predicates`: C predicate ->
-    Count of its evaluations; `words` how many words, `runs` per validator how many it ran on."""
+    Count of its evaluations; `words` how many words, `runs` per validator how many it ran on;
+    `alternatives`: validator -> ((C text of a top-level `||` operand, indices of its terms),
+    ...) for a validator with several (its terms counted on every word it ran on, each
+    alternative reported on its own)."""
 
     generation: str
     words: int
     runs: Mapping[str, int]
     terms: Mapping[str, tuple[tuple[str, Count], ...]]
     predicates: Mapping[str, Count]
+    alternatives: Mapping[str, tuple[tuple[str, tuple[int, ...]], ...]] = field(
+        default_factory=dict
+    )
+
+    def groups(self, validator: str) -> list[tuple[str, list[tuple[str, Count]]]]:
+        """The terms of `validator` by top-level alternative: [(its C text, its rows)], one
+        group named "" for a validator with one."""
+        rows = self.terms[validator]
+        alts = self.alternatives.get(validator, ())
+        if len(alts) <= 1:
+            return [("", list(rows))]
+        return [(label, [rows[k] for k in idx]) for label, idx in alts]
 
     def text(self) -> str:
         """One line per term and per predicate: true and false counts, `both` when each was seen."""
@@ -48,13 +63,17 @@ class Coverage:
         for v, rows in self.terms.items():
             seen = sum(c.both for _, c in rows)
             lines.append(f"{v}: {self.runs[v]} words, {seen}/{len(rows)} terms both ways")
-            for name, c in rows:
-                mark = (
-                    "both"
-                    if c.both
-                    else ("TRUE only" if c.true else ("FALSE only" if c.false else "never"))
-                )
-                lines.append(f"  {c.true:>9} {c.false:>9}  {mark:<10} {name}")
+            for label, group in self.groups(v):
+                if label:
+                    held = sum(c.both for _, c in group)
+                    lines.append(f" alternative {label}: {held}/{len(group)} terms both ways")
+                for name, c in group:
+                    mark = (
+                        "both"
+                        if c.both
+                        else ("TRUE only" if c.true else ("FALSE only" if c.false else "never"))
+                    )
+                    lines.append(f"  {c.true:>9} {c.false:>9}  {mark:<10} {name}")
         seen = sum(c.both for c in self.predicates.values())
         lines.append(f"C predicates: {seen}/{len(self.predicates)} evaluated both ways")
         for name, c in sorted(self.predicates.items()):
@@ -84,8 +103,12 @@ class Coverage:
             "td:last-child{text-align:left}.gap{background:#fdd}</style></head><body>",
             f"<h1>Coverage of {self.words} {html.escape(self.generation)} words</h1>",
         ]
-        for v, rows in self.terms.items():
-            parts.append(f"<h2>{html.escape(v)} ({self.runs[v]} words)</h2>{table(list(rows))}")
+        for v in self.terms:
+            parts.append(f"<h2>{html.escape(v)} ({self.runs[v]} words)</h2>")
+            for label, group in self.groups(v):
+                if label:
+                    parts.append(f"<h3>alternative <code>{html.escape(label)}</code></h3>")
+                parts.append(table(group))
         parts.append(f"<h2>C predicates</h2>{table(sorted(self.predicates.items()))}")
         return "".join(parts) + "</body></html>\n"
 
@@ -147,4 +170,5 @@ def coverage(
             for v in dispatch.get(b[0], ()):
                 g[f"_{v}"](b, 0)
     preds = {n: Count(c[0], c[1]) for n, c in counts.items()}
-    return Coverage(generation, int(W.shape[0]), runs, terms, preds)
+    alts = {v: c.alternatives for v, c in chains.items() if len(c.alternatives) > 1}
+    return Coverage(generation, int(W.shape[0]), runs, terms, preds, alts)

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 _NOT_TS = "rejected by every TensorScalar validator"
 _INT_BAND = (
     "an integer-band ALU op: its operand width, signedness and immediate interpretation on the "
-    "DVE are not documented"
+    "DVE are not documented, nor is whether a TensorTensor runs it on POOL's native integers or "
+    "the Vector Engine's fp32 path (tt-stt-facts.md §3d, §4)"
 )
 _NOT_DATAPATH = (
     "not a 1-, 2- or 4-byte TensorScalar datapath type (64-bit, FP4, CPTC and scale formats are "
@@ -132,9 +133,11 @@ ENUMS: dict[str, EnumRole] = {
         {
             "CRC32": "its polynomial, initial value and reflection are not documented "
             "(semantics.md §9.12; §8 C7 says it is Pool-only)",
-            "DIVIDE": _NOT_TS,
-            "POW": _NOT_TS,
-            "MOD": _NOT_TS,
+            "DIVIDE": _NOT_TS + " and by the TensorTensor ones (tt-stt-facts.md §3c)",
+            "POW": _NOT_TS + "; TensorTensor arith admits it, but it is POOL's polynomial whose "
+            "error is not documented (semantics.md §2.1)",
+            "MOD": _NOT_TS + "; TensorTensor arith admits it, but its sign rule and division by "
+            "zero are not documented (tt-stt-facts.md Q12)",
             "SYMMETRIC_CLAMP": "not a general arith op the TensorScalar validators admit",
             **dict.fromkeys(_INT_BAND_NAMES, _INT_BAND),
         },
@@ -198,6 +201,51 @@ ENUMS: dict[str, EnumRole] = {
         {"IDLE": 0, "ZERO": 1, "ACCUMULATE": 2, "ZERO_ACCUMULATE": 3, "LOAD_ACCUMULATE": 4},
     ),
 }
+
+# A DTYPE_PAIR nibble (a two-source instruction's src0/src1 dtypes): the dtype names and codes
+# again, as its own role because mariana+ type the nibbles with a 16-code enum (DTYPE_BASIC) of
+# their own; the names are the same, so the codes are.
+ENUMS["dtype_pair"] = EnumRole(
+    "source dtype",
+    "NEURON_ISA_TPB_DTYPE",
+    dict(ENUMS["dtype"].codes),
+    dict(ENUMS["dtype"].refused),
+)
+# TensorReduce's op_dim: the semantic code is the number of innermost dims folded.
+ENUMS["subdim"] = EnumRole(
+    "reduced sub-dimension",
+    "NEURON_ISA_TPB_TENSOR_SUBDIM",
+    {"X": 1, "XY": 2, "XYZ": 3, "XYZW": 4},
+    {"UNUSED": "rejected by every TensorReduce validator (has_valid_tensor_reduce_op_dim)"},
+)
+# TensorTensorIntWide's op (maverick 0xf3): the ALU op names it runs, as codes of its own (the
+# integer band stays refused for every other instruction).
+_WIDE_CODES = {
+    "ADD_INT": 0xC4,
+    "MULT_INT": 0xC5,
+    "SUBTRACT_INT": 0xC6,
+    "MULT_UINT": 0xDB,
+    "ARITH_SHIFT_LEFT": 0x02,
+    "LOGICAL_SHIFT_LEFT": 0x10,
+}
+_WIDE_RIGHT = (
+    "the high word of a right shift in TensorTensorIntWide is not documented (tt-stt-facts.md Q5)"
+)
+ENUMS["wide_op"] = EnumRole(
+    "int-wide ALU op",
+    "NEURON_ISA_TPB_ALU_OP",
+    _WIDE_CODES,
+    {
+        **{
+            name: "not a TensorTensorIntWide op (is_valid_tt_int_wide_op admits add, subtract, "
+            "mult and shifts only)"
+            for name in [*ENUMS["alu_op"].codes, *ENUMS["alu_op"].refused]
+            if name not in _WIDE_CODES
+        },
+        "ARITH_SHIFT_RIGHT": _WIDE_RIGHT,
+        "LOGICAL_SHIFT_RIGHT": _WIDE_RIGHT,
+    },
+)
 
 # -- operands and handlers -----------------------------------------------------------------------
 
@@ -277,6 +325,55 @@ _IMM_LD = (
 _PTR_MULTI = (*_WALKS, _enum("op", "alu_op"), _enum("reverse", "rev_ops", "reverse_operands"))
 _ARITH = (("bitvec", False),)
 _BITVEC = (("bitvec", True),)
+_NCH = Operand("num_active_channels", "int", ("num_active_channels",))
+
+
+def _nibbles(lo: str, hi: str, field_name: str) -> tuple[Operand, Operand]:
+    """The two dtypes of a DTYPE_PAIR field (``dtype_lo`` the first source's)."""
+    return (
+        Operand(lo, "dtype_pair", (f"{field_name}.dtype_lo",)),
+        Operand(hi, "dtype_pair", (f"{field_name}.dtype_hi",)),
+    )
+
+
+_TWO_SOURCES = (
+    _pattern("src0", "src0_mem_pattern"),
+    _pattern("src1", "src1_mem_pattern"),
+    _pattern("dst", "dst_mem_pattern"),
+    *_nibbles("in0_dtype", "in1_dtype", "in0_in1_dtype"),
+    _enum("out_dtype", "dtype"),
+    _NCH,
+)
+_TT = (*_TWO_SOURCES, _enum("op", "alu_op"))
+_STT = (
+    *_TWO_SOURCES,
+    _enum("op0", "alu_op"),
+    _enum("op1", "alu_op"),
+    _enum("reverse", "rev_ops", "reverse_operands"),
+    Operand("imm0", "imm", ("imm0_src", "imm0.imm_bitvec_uint32")),
+    _enum("imm0_dtype", "dtype"),
+    _ACCUM,
+)
+_TR = (
+    _pattern("src", "src_mem_pattern"),
+    _pattern("dst", "dst_mem_pattern"),
+    _enum("in_dtype", "dtype"),
+    _enum("out_dtype", "dtype"),
+    _NCH,
+    Operand("negated", "int", ("negated",)),
+    _enum("op", "alu_op"),
+    _enum("op_dim", "subdim"),
+)
+_WIDE = (
+    _pattern("src0", "src0_mem_pattern"),
+    _pattern("src1", "src1_mem_pattern"),
+    _pattern("dst0", "dst0_mem_pattern"),
+    _pattern("dst1", "dst1_mem_pattern"),
+    *_nibbles("in0_dtype", "in1_dtype", "in0_in1_dtype"),
+    *_nibbles("out0_dtype", "out1_dtype", "out0_out1_dtype"),
+    _NCH,
+    _enum("op", "wide_op"),
+)
 
 #: OPCODE enumerator name -> how the executor runs it.
 HANDLERS: dict[str, Handler] = {
@@ -296,6 +393,21 @@ HANDLERS: dict[str, Handler] = {
     "TENSOR_SCALAR_PTR_MULTI_ARITH": Handler("ptr_multi", _PTR_MULTI, _ARITH),
     "TENSOR_SCALAR_PTR_MULTI_BITVEC": Handler("ptr_multi", _PTR_MULTI, _BITVEC),
     "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH": Handler("ptr_multi_dual", _PTR_MULTI),
+    "TENSOR_TENSOR_ARITH_OP": Handler("tensor_tensor", _TT, _ARITH),
+    "TENSOR_TENSOR_BITVEC_OP": Handler("tensor_tensor", _TT, _BITVEC),
+    # SUNDA's BF16 forms: TensorTensor arith whose validator pins op to the opcode's and both
+    # sources to BF16 (tt-stt-facts.md §3g, §4); the pair-wise read is a rate, not a result
+    "TENSOR_TENSOR_ADD_BF16": Handler("tensor_tensor", _TT, _ARITH),
+    "TENSOR_TENSOR_MULT_BF16": Handler("tensor_tensor", _TT, _ARITH),
+    "TENSOR_TENSOR_SUB_BF16": Handler("tensor_tensor", _TT, _ARITH),
+    "SCALAR_TENSOR_TENSOR_ARITH": Handler("scalar_tensor_tensor", _STT, _ARITH),
+    "SCALAR_TENSOR_TENSOR_BITVEC": Handler("scalar_tensor_tensor", _STT, _BITVEC),
+    "TENSOR_TENSOR_SCAN_ARITH": Handler("tensor_tensor_scan", _STT),
+    "TENSOR_REDUCE_ARITH_OP": Handler("tensor_reduce", _TR, _ARITH),
+    "TENSOR_REDUCE_BITVEC_OP": Handler("tensor_reduce", _TR, _BITVEC),
+    "TENSOR_REDUCE_ADD_BF16": Handler("tensor_reduce", _TR, _ARITH),
+    "TENSOR_REDUCE_MAX_BF16": Handler("tensor_reduce", _TR, _ARITH),
+    "TENSOR_TENSOR_INT_WIDE": Handler("tensor_tensor_wide", _WIDE),
 }
 
 #: enumerator name -> why a decodable opcode of the family is refused
@@ -309,13 +421,25 @@ REFUSED: dict[str, str] = {
         "TensorScalarPtrMultiDualBitvec is disabled in the SUNDA header (s4d4_tsm.h:289-291: no "
         "sensible fixed second bitvec op)"
     ),
+    **dict.fromkeys(
+        ["TRANSPOSE_TENSOR_REDUCE_ARITH_OP", "TRANSPOSE_TENSOR_REDUCE_BITVEC_OP"],
+        "TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose "
+        "precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the "
+        "element order inside a block are not documented",
+    ),
+    "TENSOR_REDUCE_RANGE_CHECK": (
+        "TensorReduceRangeCheck is marked `// n` (to be removed) and its struct, validator and "
+        "semantics are not documented (tt-stt-facts.md Q11)"
+    ),
 }
 
 
 def refusal(name: str) -> str:
     """Why the executor does not run a decodable opcode that HANDLERS does not list."""
     return REFUSED.get(
-        name, f"{name} is not part of the TensorScalar family the executor implements"
+        name,
+        f"{name} is not part of the instruction families the executor implements (TensorScalar, "
+        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce)",
     )
 
 

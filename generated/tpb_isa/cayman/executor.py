@@ -1,4 +1,4 @@
-"""tpb_isa.cayman.executor: run the TensorScalar family on a modelled cayman NeuronCore.
+"""tpb_isa.cayman.executor: run the TensorScalar and tensor-tensor families on a modelled cayman NeuronCore.
 
     from tpb_isa.cayman import Executor
     ex = Executor()                      # numerics: Numerics.for_generation('cayman')
@@ -137,6 +137,27 @@ ENUM_VALUES: Final[dict[str, tuple[str, dict[str, int]]]] = {
             'INT64': 0x0C,
         },
     ),
+    'dtype_pair': (
+        'NEURON_ISA_TPB_DTYPE',
+        {
+            'INVALID': 0x00,
+            'FP8_EXP3': 0x0D,
+            'FP8_EXP4': 0x0E,
+            'FP8_EXP5': 0x0F,
+            'FP16': 0x07,
+            'BFLOAT16': 0x06,
+            'FP32': 0x0A,
+            'FP32R': 0x0B,
+            'UINT8': 0x03,
+            'UINT16': 0x05,
+            'UINT32': 0x09,
+            'UINT64': 0x01,
+            'INT8': 0x02,
+            'INT16': 0x04,
+            'INT32': 0x08,
+            'INT64': 0x0C,
+        },
+    ),
     'imm_src': (
         'NEURON_ISA_TPB_IMM_SRC',
         {
@@ -154,6 +175,16 @@ ENUM_VALUES: Final[dict[str, tuple[str, dict[str, int]]]] = {
             'BOTH': 0x03,
         },
     ),
+    'subdim': (
+        'NEURON_ISA_TPB_TENSOR_SUBDIM',
+        {
+            'UNUSED': 0x00,
+            'X': 0x02,
+            'XY': 0x03,
+            'XYZ': 0x04,
+            'XYZW': 0x05,
+        },
+    ),
 }
 
 
@@ -165,7 +196,7 @@ class Executor(
     constants=constants,
     enums=ENUM_VALUES,
 ):
-    """A cayman NeuronCore model that executes TensorScalar-family instruction words.
+    """A cayman NeuronCore model that executes TensorScalar- and tensor-tensor-family instruction words.
 
     ``numerics`` defaults to ``Numerics.for_generation('cayman')``; ``backend`` is
     ``"auto"`` (C when a compiler is available, else numpy with a one-time warning), ``"c"`` or

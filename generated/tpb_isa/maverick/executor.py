@@ -1,4 +1,4 @@
-"""tpb_isa.maverick.executor: run the TensorScalar family on a modelled maverick NeuronCore.
+"""tpb_isa.maverick.executor: run the TensorScalar and tensor-tensor families on a modelled maverick NeuronCore.
 
     from tpb_isa.maverick import Executor
     ex = Executor()                      # numerics: Numerics.for_generation('maverick')
@@ -156,6 +156,27 @@ ENUM_VALUES: Final[dict[str, tuple[str, dict[str, int]]]] = {
             'SFP8_E5': 0x16,
         },
     ),
+    'dtype_pair': (
+        'NEURON_ISA_TPB_DTYPE_BASIC',
+        {
+            'INVALID': 0x00,
+            'FP8_EXP3': 0x0D,
+            'FP8_EXP4': 0x0E,
+            'FP8_EXP5': 0x0F,
+            'FP16': 0x07,
+            'BFLOAT16': 0x06,
+            'FP32': 0x0A,
+            'FP32R': 0x0B,
+            'UINT8': 0x03,
+            'UINT16': 0x05,
+            'UINT32': 0x09,
+            'UINT64': 0x01,
+            'INT8': 0x02,
+            'INT16': 0x04,
+            'INT32': 0x08,
+            'INT64': 0x0C,
+        },
+    ),
     'imm_src': (
         'NEURON_ISA_TPB_IMM_SRC',
         {
@@ -173,6 +194,86 @@ ENUM_VALUES: Final[dict[str, tuple[str, dict[str, int]]]] = {
             'BOTH': 0x03,
         },
     ),
+    'subdim': (
+        'NEURON_ISA_TPB_TENSOR_SUBDIM',
+        {
+            'UNUSED': 0x00,
+            'X': 0x02,
+            'XY': 0x03,
+            'XYZ': 0x04,
+            'XYZW': 0x05,
+        },
+    ),
+    'wide_op': (
+        'NEURON_ISA_TPB_ALU_OP',
+        {
+            'BYPASS': 0x00,
+            'BITWISE_NOT': 0x01,
+            'ARITH_SHIFT_LEFT': 0x02,
+            'ARITH_SHIFT_RIGHT': 0x03,
+            'ADD': 0x04,
+            'SUBTRACT': 0x05,
+            'MULT': 0x06,
+            'DIVIDE': 0x07,
+            'MAX': 0x08,
+            'MIN': 0x09,
+            'BITWISE_AND': 0x0A,
+            'BITWISE_OR': 0x0B,
+            'BITWISE_XOR': 0x0C,
+            'LOGICAL_AND': 0x0D,
+            'LOGICAL_OR': 0x0E,
+            'LOGICAL_XOR': 0x0F,
+            'LOGICAL_SHIFT_LEFT': 0x10,
+            'LOGICAL_SHIFT_RIGHT': 0x11,
+            'IS_EQ': 0x12,
+            'IS_GT': 0x13,
+            'IS_GE': 0x14,
+            'IS_LE': 0x15,
+            'IS_LT': 0x16,
+            'ABSOLUTE_DIFF': 0x17,
+            'IS_NE': 0x18,
+            'ABSOLUTE_VALUE': 0x19,
+            'POW': 0x1A,
+            'MOD': 0x1B,
+            'CRC32': 0x1C,
+            'RSQRT': 0x1D,
+            'ABS_MAX': 0x20,
+            'ABS_MIN': 0x21,
+            'RE_LU': 0x22,
+            'SQUARE': 0x23,
+            'SYMMETRIC_CLAMP': 0x24,
+            'ADD_INT': 0xC4,
+            'MULT_INT': 0xC5,
+            'SUBTRACT_INT': 0xC6,
+            'DIVIDE_INT': 0xC7,
+            'MOD_INT': 0xC8,
+            'IS_EQUAL_INT': 0xC9,
+            'IS_NE_INT': 0xCA,
+            'ABS_MAX_INT': 0xCB,
+            'ABS_MIN_INT': 0xCC,
+            'ABS_DIFF_INT': 0xCD,
+            'ABS_VALUE_INT': 0xCE,
+            'MAX_INT': 0xCF,
+            'MIN_INT': 0xD0,
+            'IS_GT_INT': 0xD1,
+            'IS_GE_INT': 0xD2,
+            'IS_LE_INT': 0xD3,
+            'IS_LT_INT': 0xD4,
+            'MAX_UINT': 0xD5,
+            'MIN_UINT': 0xD6,
+            'IS_GT_UINT': 0xD7,
+            'IS_GE_UINT': 0xD8,
+            'IS_LE_UINT': 0xD9,
+            'IS_LT_UINT': 0xDA,
+            'MULT_UINT': 0xDB,
+            'DIVIDE_UINT': 0xDC,
+            'MOD_UINT': 0xDD,
+            'AMAX_INT': 0xDE,
+            'AMIN_INT': 0xDF,
+            'AMAX_UINT': 0xE0,
+            'AMIN_UINT': 0xE1,
+        },
+    ),
 }
 
 
@@ -184,7 +285,7 @@ class Executor(
     constants=constants,
     enums=ENUM_VALUES,
 ):
-    """A maverick NeuronCore model that executes TensorScalar-family instruction words.
+    """A maverick NeuronCore model that executes TensorScalar- and tensor-tensor-family instruction words.
 
     ``numerics`` defaults to ``Numerics.for_generation('maverick')``; ``backend`` is
     ``"auto"`` (C when a compiler is available, else numpy with a one-time warning), ``"c"`` or

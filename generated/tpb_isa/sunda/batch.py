@@ -2307,6 +2307,184 @@ def _v_is_valid_tensor_scalar_op__term37(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_tensor_scalar_op__term13_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term13_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_bitvec_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term13_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_bitvec_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_scalar_arith(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(29)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_2_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_2_2(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 40, '<u4') == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_2_3(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_2_4(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 44, '<u4') == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term14_2_5(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(67)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(68)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(147)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16_3_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(154)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16_4_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(230)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16_5_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_bitvec(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16_5_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)
+
+
+_K_is_valid_tensor_scalar_op__term16_5_2_0 = _Members((2, 3, 4, 5, 8, 9))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term16_5_2(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tensor_scalar_op__term16_5_2_0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term17_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term17_0_1(i_W: Any, i_o: Any) -> Any:
+    return _v_ts_imm_chk(i_W, i_o, i_W, i_o + 40)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term17_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.int32(1)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term17_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 40)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term17_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.int32(2)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term17_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_imm_reg(i_W, i_o + 40)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term18_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term18_0_1(i_W: Any, i_o: Any) -> Any:
+    return _v_ts_imm_chk(i_W, i_o, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term18_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(1)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term18_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_ts_ptr_imm_chk(i_W, i_o, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term18_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(2)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term18_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_imm_reg(i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term27_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) != np.int32(147)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term27_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_has_transpose_src_element_count_t3d(i_W, i_o + 16)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_op__term27_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_multiple_32_channels(_byte(i_W, i_o + 34))
+
+
+@_memo
 def _v_is_valid_tensor_scalar_ptr_op__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -2478,6 +2656,109 @@ def _v_is_valid_tensor_scalar_ptr_op__term31(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_tensor_scalar_ptr_op__term13_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_scalar_bitvec(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term13_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_bitvec_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term13_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_bitvec_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_scalar_arith(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(29)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_2_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_2_2(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 40, '<u4') == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_2_3(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_2_4(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 44, '<u4') == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term14_2_5(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(67)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(68)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(147)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16_3_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(154)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16_4_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(230)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16_5_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_bitvec(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16_5_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)
+
+
+_K_is_valid_tensor_scalar_ptr_op__term16_5_2_0 = _Members((2, 3, 4, 5, 8, 9))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_op__term16_5_2(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tensor_scalar_ptr_op__term16_5_2_0)
+
+
+@_memo
 def _v_is_valid_tensor_scalar_cache_reduce__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -2620,6 +2901,26 @@ def _v_is_valid_tensor_scalar_cache_reduce__term27(i_W: Any, i_o: Any) -> Any:
 @_memo
 def _v_is_valid_tensor_scalar_cache_reduce__term28(i_W: Any, i_o: Any) -> Any:
     return _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term9_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term9_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term9_1_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) != np.int32(9)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_reduce__term9_1_2(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) != np.int32(8)
 
 
 @_memo
@@ -2768,6 +3069,26 @@ def _v_is_valid_tensor_scalar_cache_cumulative__term28(i_W: Any, i_o: Any) -> An
 
 
 @_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term9_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_fp_dtype_datapath(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term9_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 32))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term9_1_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) != np.int32(9)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_cache_cumulative__term9_1_2(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) != np.int32(8)
+
+
+@_memo
 def _v_is_valid_tensor_scalar_ptr_multi__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -2890,6 +3211,34 @@ def _v_is_valid_tensor_scalar_ptr_multi__term23(i_W: Any, i_o: Any) -> Any:
 @_memo
 def _v_is_valid_tensor_scalar_ptr_multi__term24(i_W: Any, i_o: Any) -> Any:
     return _v_same_element_count_t4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term12_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(79)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term12_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(135)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term12_2_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term12_2_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)
+
+
+_K_is_valid_tensor_scalar_ptr_multi__term12_2_2_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi__term12_2_2(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tensor_scalar_ptr_multi__term12_2_2_0)
 
 
 @_memo
@@ -3018,6 +3367,34 @@ def _v_is_valid_tensor_scalar_ptr_multi_dual__term24(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_tensor_scalar_ptr_multi_dual__term12_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(79)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi_dual__term12_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(135)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi_dual__term12_2_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_scalar_ptr_multi_bitvec(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi_dual__term12_2_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)
+
+
+_K_is_valid_tensor_scalar_ptr_multi_dual__term12_2_2_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_is_valid_tensor_scalar_ptr_multi_dual__term12_2_2(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tensor_scalar_ptr_multi_dual__term12_2_2_0)
+
+
+@_memo
 def _v_is_valid_tsm_immediates_load__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -3088,13 +3465,593 @@ def _v_is_valid_tsm_immediates_load__term13(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_tsm_immediates_load__term9_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(112)
+
+
+_K_is_valid_tsm_immediates_load__term9_0_1_0 = _Members((2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15))
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term9_0_1(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tsm_immediates_load__term9_0_1_0)
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term9_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(113)
+
+
+_K_is_valid_tsm_immediates_load__term9_1_1_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_is_valid_tsm_immediates_load__term9_1_1(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tsm_immediates_load__term9_1_1_0)
+
+
+@_memo
 def _v_is_valid_s3s3d3_tt__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_tensor_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 14))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_valid_op(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_valid_int_signness(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_src_dst_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term27(i_W: Any, i_o: Any) -> Any:
+    return _v_has_batchnorm_backprop_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term28(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term29(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term30(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term31(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_is_zero_op(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term32(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term33(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term34(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term35(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term36(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term37(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term38(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term39(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term40(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term41(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term42(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term43(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term44(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term45(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term46(i_W: Any, i_o: Any) -> Any:
+    return _v_has_copy_cast_predicated_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term47(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term48(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term49(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term50(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_copy_pred_src0_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term51(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_copy_cast_pred_src1_dst_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term52(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_is_zero_op(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term53(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term54(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term55(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term56(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term57(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 16, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term58(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 32, _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term59(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term60(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term61(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term62(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term63(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term64(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term65(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term66(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term67(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_tensor_bf16_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term68(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_tensor_tensor_bf16_op(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term69(i_W: Any, i_o: Any) -> Any:
+    return _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)) == np.int32(6)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term70(i_W: Any, i_o: Any) -> Any:
+    return _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)) == np.int32(6)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term71(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 13), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term72(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term73(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 16, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term74(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 32, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term75(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term76(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 16, np.uint8(9), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term77(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 32, np.uint8(9), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term78(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor3d_valid(i_W, i_o + 48, _byte(i_W, i_o + 13), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term79(i_W: Any, i_o: Any) -> Any:
+    return (np.asarray(_colv(i_W, i_o + 26, '<u2')).astype(np.uint32) & np.uint32(1)) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term80(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 20, '<i2') == np.int32(1)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term81(i_W: Any, i_o: Any) -> Any:
+    return _vmod(np.asarray(_colv(i_W, i_o + 22, '<i2')).astype(np.int32), np.int32(2)) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term82(i_W: Any, i_o: Any) -> Any:
+    return _vmod(np.asarray(_colv(i_W, i_o + 24, '<i2')).astype(np.int32), np.int32(2)) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term83(i_W: Any, i_o: Any) -> Any:
+    return (np.asarray(_colv(i_W, i_o + 42, '<u2')).astype(np.uint32) & np.uint32(1)) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term84(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 36, '<i2') == np.int32(1)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term85(i_W: Any, i_o: Any) -> Any:
+    return _vmod(np.asarray(_colv(i_W, i_o + 38, '<i2')).astype(np.int32), np.int32(2)) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term86(i_W: Any, i_o: Any) -> Any:
+    return _vmod(np.asarray(_colv(i_W, i_o + 40, '<i2')).astype(np.int32), np.int32(2)) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term87(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_src_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term88(i_W: Any, i_o: Any) -> Any:
+    return _v_s3s3d3_tt_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term89(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_valid_partitions(i_W, i_o + 16, i_W, i_o + 32)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term9_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_tensor_bitvec(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term9_0_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_bitvec_op(_byte(i_W, i_o + 14))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term9_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_tensor_arith(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term9_1_1(i_W: Any, i_o: Any) -> Any:
     return _any_of(
-        _v_is_valid_tensor_tensor(i_W, i_o),
-        _v_is_valid_batchnorm_backprop(i_W, i_o),
-        _v_is_valid_copy_cast_predicated(i_W, i_o),
-        _v_is_valid_tensor_tensor_bf16(i_W, i_o),
+        _v_is_general_arith_op(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
+        _byte(i_W, i_o + 14) == np.int32(26),  # s3s3d3_tt.op
+        _v_is_valid_int_aluop(_byte(i_W, i_o + 14)),  # s3s3d3_tt.op
     )
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_is_valid_int_aluop(_byte(i_W, i_o + 14)))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_signed_alu_op(_byte(i_W, i_o + 14))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_signed_int(_byte(i_W, i_o + 13))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_1_2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_signed_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_1_3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_signed_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_2_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_unsigned_alu_op(_byte(i_W, i_o + 14))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_unsigned_int(_byte(i_W, i_o + 13))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_2_2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_unsigned_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term11_2_3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_unsigned_int(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term12_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_tensor_bitvec(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term12_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 13)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term12_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 4) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 13)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term68_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(138)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term68_0_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.int32(4)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term68_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(139)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term68_1_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.int32(6)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term68_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(143)
+
+
+@_memo
+def _v_is_valid_s3s3d3_tt__term68_2_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 14) == np.int32(5)
 
 
 @_memo
@@ -3258,6 +4215,134 @@ def _v_is_valid_scalar_tensor_tensor__term31(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_scalar_tensor_tensor__term9_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term9_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term9_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term9_1_2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 43))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term9_1_3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_byte(i_W, i_o + 41))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term10_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term10_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 41)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term10_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)) == _byte(i_W, i_o + 41)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term10_1_2(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 43) == _byte(i_W, i_o + 41)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term14_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term14_0_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term14_0_2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term14_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_has_s2s2d2_stt_bitvec_op(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term14_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_bitvec_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term14_1_2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_bitvec_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term15_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term15_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(1)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term15_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_tpb_addr_active_channels(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term15_1_2(i_W: Any, i_o: Any) -> Any:
+    return _v_addr_aligned_dtype(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 43))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term15_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(2)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term15_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_imm_reg(i_W, i_o + 60)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term16_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_has_s2s2d2_stt_bitvec_op(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term16_0_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 44) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term16_1_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_has_s2s2d2_stt_bitvec_op(i_W, i_o))
+
+
+_K_is_valid_scalar_tensor_tensor__term16_1_1_0 = _Members((0, 2, 3))
+
+
+@_memo
+def _v_is_valid_scalar_tensor_tensor__term16_1_1(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 44), _K_is_valid_scalar_tensor_tensor__term16_1_1_0)
+
+
+@_memo
 def _v_is_valid_tensor_tensor_scan__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -3408,6 +4493,36 @@ def _v_is_valid_tensor_tensor_scan__term29(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_tensor_tensor_scan__term14_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term14_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(1)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term14_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_tpb_addr_active_channels(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term14_1_2(i_W: Any, i_o: Any) -> Any:
+    return _v_addr_aligned_dtype(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 43))
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term14_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(2)
+
+
+@_memo
+def _v_is_valid_tensor_tensor_scan__term14_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_imm_reg(i_W, i_o + 60)
+
+
+@_memo
 def _v_is_valid_tensor_reduce__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -3510,6 +4625,79 @@ def _v_is_valid_tensor_reduce__term19(i_W: Any, i_o: Any) -> Any:
 @_memo
 def _v_is_valid_tensor_reduce__term20(i_W: Any, i_o: Any) -> Any:
     return _v_tensor_reduce_transpose_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term11_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_reduce_arith(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term11_0_1(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_v_is_general_arith_op(_byte(i_W, i_o + 36)), _v_is_valid_tensor_reduce_int_op(_byte(i_W, i_o + 36)))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term11_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_reduce_bitvec(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term11_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_bitvec_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term12_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_reduce_bitvec(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term12_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)
+
+
+_K_is_valid_tensor_reduce__term12_1_1_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term12_1_1(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tensor_reduce__term12_1_1_0)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term12_1_2(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 36) != np.int32(17), _byte(i_W, i_o + 32) == np.int32(8))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term13_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_reduce_arith(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term13_0_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) <= np.uint32(1)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term13_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term20_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_reduce_transpose(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term20_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_has_transpose_src_element_count_t4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_tensor_reduce__term20_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_multiple_32_channels(_byte(i_W, i_o + 34))
 
 
 @_memo
@@ -3622,6 +4810,41 @@ def _v_is_valid_tensor_reduce_bf16__term21(i_W: Any, i_o: Any) -> Any:
     return _v_tensor_reduce_dst_element_cnt_check(i_W, i_o)
 
 
+@_memo
+def _v_is_valid_tensor_reduce_bf16__term10_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(140)
+
+
+@_memo
+def _v_is_valid_tensor_reduce_bf16__term10_0_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(4)
+
+
+@_memo
+def _v_is_valid_tensor_reduce_bf16__term10_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(141)
+
+
+@_memo
+def _v_is_valid_tensor_reduce_bf16__term10_1_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(8)
+
+
+@_memo
+def _v_is_valid_tensor_reduce_bf16__term15_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_reduce_arith(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_reduce_bf16__term15_0_1(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) <= np.uint32(1)
+
+
+@_memo
+def _v_is_valid_tensor_reduce_bf16__term15_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.uint32(0)
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -3642,8 +4865,9 @@ _BATCH = vector.BatchValidators(
     validate,
 )
 # Each top-level validator's chain for the test-bench toolkit (stimulus, coverage): its terms
-# (the operands of its `&&`, by C text) as batch functions, and the integer constants the
-# predicates it reaches name.
+# (the operands of its `&&`, by C text) as batch functions, the integer constants the predicates
+# it reaches name, its top-level alternatives (the operands of a `||` body) and its split terms
+# (a term that is a disjunction, by its disjuncts' conjuncts).
 CHAINS: dict[str, Chain] = {
     'is_valid_tensor_scalar_op': Chain(
         'is_valid_tensor_scalar_op',
@@ -3688,6 +4912,111 @@ CHAINS: dict[str, Chain] = {
             ('tensor3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_op__term37),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 64, 67, 68, 83, 84, 96, 128, 147, 154, 192, 196, 197, 198, 230, 32768, 262144, 4194304, 33554432, 536870911, 4294901760, 4294967040),
+        splits=(
+            (
+                13,
+                (
+                    (
+                        ('!tensor_scalar_bitvec({...})', _v_is_valid_tensor_scalar_op__term13_0_0),
+                    ),
+                    (
+                        ('is_bitvec_op(op0)', _v_is_valid_tensor_scalar_op__term13_1_0),
+                        ('is_bitvec_op(op1)', _v_is_valid_tensor_scalar_op__term13_1_1),
+                    ),
+                ),
+            ),
+            (
+                14,
+                (
+                    (
+                        ('!tensor_scalar_arith({...})', _v_is_valid_tensor_scalar_op__term14_0_0),
+                    ),
+                    (
+                        ('is_general_arith_op(op0)', _v_is_valid_tensor_scalar_op__term14_1_0),
+                        ('is_general_arith_op(op1)', _v_is_valid_tensor_scalar_op__term14_1_1),
+                    ),
+                    (
+                        ('op0 == NEURON_ISA_TPB_ALU_OP_RSQRT', _v_is_valid_tensor_scalar_op__term14_2_0),
+                        ('op1 == NEURON_ISA_TPB_ALU_OP_BYPASS', _v_is_valid_tensor_scalar_op__term14_2_1),
+                        ('imm0.imm_bitvec_uint32 == 0', _v_is_valid_tensor_scalar_op__term14_2_2),
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_tensor_scalar_op__term14_2_3),
+                        ('imm1.imm_bitvec_uint32 == 0', _v_is_valid_tensor_scalar_op__term14_2_4),
+                        ('imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_tensor_scalar_op__term14_2_5),
+                    ),
+                ),
+            ),
+            (
+                16,
+                (
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP', _v_is_valid_tensor_scalar_op__term16_0_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP', _v_is_valid_tensor_scalar_op__term16_1_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP', _v_is_valid_tensor_scalar_op__term16_2_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE', _v_is_valid_tensor_scalar_op__term16_3_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE', _v_is_valid_tensor_scalar_op__term16_4_0),
+                    ),
+                    (
+                        ('tensor_scalar_bitvec(i)', _v_is_valid_tensor_scalar_op__term16_5_0),
+                        ('in_dtype == out_dtype', _v_is_valid_tensor_scalar_op__term16_5_1),
+                        ('(in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tensor_scalar_op__term16_5_2),
+                    ),
+                ),
+            ),
+            (
+                17,
+                (
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE #2', _v_is_valid_tensor_scalar_op__term17_0_0),
+                        ('ts_imm_chk(i, imm0)', _v_is_valid_tensor_scalar_op__term17_0_1),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE', _v_is_valid_tensor_scalar_op__term17_1_0),
+                        ('ts_ptr_imm_chk(i, imm0)', _v_is_valid_tensor_scalar_op__term17_1_1),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE', _v_is_valid_tensor_scalar_op__term17_2_0),
+                        ('is_valid_imm_reg(imm0)', _v_is_valid_tensor_scalar_op__term17_2_1),
+                    ),
+                ),
+            ),
+            (
+                18,
+                (
+                    (
+                        ('imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE #2', _v_is_valid_tensor_scalar_op__term18_0_0),
+                        ('ts_imm_chk(i, imm1)', _v_is_valid_tensor_scalar_op__term18_0_1),
+                    ),
+                    (
+                        ('imm1_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE', _v_is_valid_tensor_scalar_op__term18_1_0),
+                        ('ts_ptr_imm_chk(i, imm1)', _v_is_valid_tensor_scalar_op__term18_1_1),
+                    ),
+                    (
+                        ('imm1_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE', _v_is_valid_tensor_scalar_op__term18_2_0),
+                        ('is_valid_imm_reg(imm1)', _v_is_valid_tensor_scalar_op__term18_2_1),
+                    ),
+                ),
+            ),
+            (
+                27,
+                (
+                    (
+                        ('header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP', _v_is_valid_tensor_scalar_op__term27_0_0),
+                    ),
+                    (
+                        ('has_transpose_src_element_count_t3d(src_mem_pattern)', _v_is_valid_tensor_scalar_op__term27_1_0),
+                        ('has_multiple_32_channels(num_active_channels)', _v_is_valid_tensor_scalar_op__term27_1_1),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tensor_scalar_ptr_op': Chain(
         'is_valid_tensor_scalar_ptr_op',
@@ -3726,6 +5055,65 @@ CHAINS: dict[str, Chain] = {
             ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_scalar_ptr_op__term31),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 64, 67, 68, 83, 84, 128, 147, 154, 192, 196, 197, 198, 230, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                13,
+                (
+                    (
+                        ('!tensor_scalar_bitvec({...})', _v_is_valid_tensor_scalar_ptr_op__term13_0_0),
+                    ),
+                    (
+                        ('is_bitvec_op(op0)', _v_is_valid_tensor_scalar_ptr_op__term13_1_0),
+                        ('is_bitvec_op(op1)', _v_is_valid_tensor_scalar_ptr_op__term13_1_1),
+                    ),
+                ),
+            ),
+            (
+                14,
+                (
+                    (
+                        ('!tensor_scalar_arith({...})', _v_is_valid_tensor_scalar_ptr_op__term14_0_0),
+                    ),
+                    (
+                        ('is_general_arith_op(op0)', _v_is_valid_tensor_scalar_ptr_op__term14_1_0),
+                        ('is_general_arith_op(op1)', _v_is_valid_tensor_scalar_ptr_op__term14_1_1),
+                    ),
+                    (
+                        ('op0 == NEURON_ISA_TPB_ALU_OP_RSQRT', _v_is_valid_tensor_scalar_ptr_op__term14_2_0),
+                        ('op1 == NEURON_ISA_TPB_ALU_OP_BYPASS', _v_is_valid_tensor_scalar_ptr_op__term14_2_1),
+                        ('imm0.imm_bitvec_uint32 == 0', _v_is_valid_tensor_scalar_ptr_op__term14_2_2),
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_tensor_scalar_ptr_op__term14_2_3),
+                        ('imm1.imm_bitvec_uint32 == 0', _v_is_valid_tensor_scalar_ptr_op__term14_2_4),
+                        ('imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_tensor_scalar_ptr_op__term14_2_5),
+                    ),
+                ),
+            ),
+            (
+                16,
+                (
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP', _v_is_valid_tensor_scalar_ptr_op__term16_0_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP', _v_is_valid_tensor_scalar_ptr_op__term16_1_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP', _v_is_valid_tensor_scalar_ptr_op__term16_2_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE', _v_is_valid_tensor_scalar_ptr_op__term16_3_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE', _v_is_valid_tensor_scalar_ptr_op__term16_4_0),
+                    ),
+                    (
+                        ('tensor_scalar_bitvec(i)', _v_is_valid_tensor_scalar_ptr_op__term16_5_0),
+                        ('in_dtype == out_dtype', _v_is_valid_tensor_scalar_ptr_op__term16_5_1),
+                        ('(in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tensor_scalar_ptr_op__term16_5_2),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tensor_scalar_cache_reduce': Chain(
         'is_valid_tensor_scalar_cache_reduce',
@@ -3761,6 +5149,21 @@ CHAINS: dict[str, Chain] = {
             ('tensor3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_reduce__term28),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32, 64, 67, 68, 83, 84, 128, 147, 154, 192, 196, 197, 198, 230, 32768, 262144, 4194304, 33554432, 536870911, 4294901760, 4294967040),
+        splits=(
+            (
+                9,
+                (
+                    (
+                        ('is_valid_fp_dtype_datapath(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_scalar_cache_reduce__term9_0_0),
+                    ),
+                    (
+                        ('is_valid_int_dtype_datapath(in_dtype)', _v_is_valid_tensor_scalar_cache_reduce__term9_1_0),
+                        ('in_dtype != NEURON_ISA_TPB_DTYPE_UINT32', _v_is_valid_tensor_scalar_cache_reduce__term9_1_1),
+                        ('in_dtype != NEURON_ISA_TPB_DTYPE_INT32', _v_is_valid_tensor_scalar_cache_reduce__term9_1_2),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tensor_scalar_cache_cumulative': Chain(
         'is_valid_tensor_scalar_cache_cumulative',
@@ -3796,6 +5199,21 @@ CHAINS: dict[str, Chain] = {
             ('tensor3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_scalar_cache_cumulative__term28),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32, 64, 67, 68, 83, 84, 128, 147, 154, 192, 196, 197, 198, 230, 32768, 262144, 4194304, 33554432, 536870911, 4294901760, 4294967040),
+        splits=(
+            (
+                9,
+                (
+                    (
+                        ('is_valid_fp_dtype_datapath(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_scalar_cache_cumulative__term9_0_0),
+                    ),
+                    (
+                        ('is_valid_int_dtype_datapath(in_dtype)', _v_is_valid_tensor_scalar_cache_cumulative__term9_1_0),
+                        ('in_dtype != NEURON_ISA_TPB_DTYPE_UINT32', _v_is_valid_tensor_scalar_cache_cumulative__term9_1_1),
+                        ('in_dtype != NEURON_ISA_TPB_DTYPE_INT32', _v_is_valid_tensor_scalar_cache_cumulative__term9_1_2),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tensor_scalar_ptr_multi': Chain(
         'is_valid_tensor_scalar_ptr_multi',
@@ -3827,6 +5245,24 @@ CHAINS: dict[str, Chain] = {
             ('is_valid_tensor_scalar_ptr_multi_common(i) > same_element_count_t4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_scalar_ptr_multi__term24),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 64, 79, 95, 128, 135, 136, 192, 196, 197, 198, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                12,
+                (
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH', _v_is_valid_tensor_scalar_ptr_multi__term12_0_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH', _v_is_valid_tensor_scalar_ptr_multi__term12_1_0),
+                    ),
+                    (
+                        ('tensor_scalar_ptr_multi_bitvec(i)', _v_is_valid_tensor_scalar_ptr_multi__term12_2_0),
+                        ('in_dtype == out_dtype', _v_is_valid_tensor_scalar_ptr_multi__term12_2_1),
+                        ('(in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8)', _v_is_valid_tensor_scalar_ptr_multi__term12_2_2),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tensor_scalar_ptr_multi_dual': Chain(
         'is_valid_tensor_scalar_ptr_multi_dual',
@@ -3858,6 +5294,24 @@ CHAINS: dict[str, Chain] = {
             ('is_valid_tensor_scalar_ptr_multi_common(i) > same_element_count_t4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_scalar_ptr_multi_dual__term24),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 64, 79, 95, 128, 135, 136, 192, 196, 197, 198, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                12,
+                (
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH', _v_is_valid_tensor_scalar_ptr_multi_dual__term12_0_0),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH', _v_is_valid_tensor_scalar_ptr_multi_dual__term12_1_0),
+                    ),
+                    (
+                        ('tensor_scalar_ptr_multi_bitvec(i)', _v_is_valid_tensor_scalar_ptr_multi_dual__term12_2_0),
+                        ('in_dtype == out_dtype', _v_is_valid_tensor_scalar_ptr_multi_dual__term12_2_1),
+                        ('(in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8)', _v_is_valid_tensor_scalar_ptr_multi_dual__term12_2_2),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tsm_immediates_load': Chain(
         'is_valid_tsm_immediates_load',
@@ -3878,13 +5332,187 @@ CHAINS: dict[str, Chain] = {
             ('s2_bn_reserved_zero(i)', _v_is_valid_tsm_immediates_load__term13),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 32, 64, 112, 113, 128, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                9,
+                (
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH', _v_is_valid_tsm_immediates_load__term9_0_0),
+                        ('(dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8)', _v_is_valid_tsm_immediates_load__term9_0_1),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC', _v_is_valid_tsm_immediates_load__term9_1_0),
+                        ('(dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tsm_immediates_load__term9_1_1),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_s3s3d3_tt': Chain(
         'is_valid_s3s3d3_tt',
         (
-            ('is_valid_tensor_tensor({...}) || is_valid_batchnorm_backprop({...}) || is_valid_copy_cast_predicated({...}) || is_valid_tensor_tensor_bf16({...})', _v_is_valid_s3s3d3_tt__term0),
+            ('is_valid_tensor_tensor(i) > has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_s3s3d3_tt__term0),
+            ('is_valid_tensor_tensor(i) > has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_s3s3d3_tt__term1),
+            ('is_valid_tensor_tensor(i) > has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_s3s3d3_tt__term2),
+            ('is_valid_tensor_tensor(i) > has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_s3s3d3_tt__term3),
+            ('is_valid_tensor_tensor(i) > has_tensor_tensor_opcode(i)', _v_is_valid_s3s3d3_tt__term4),
+            ('is_valid_tensor_tensor(i) > is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_s3s3d3_tt__term5),
+            ('is_valid_tensor_tensor(i) > is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_s3s3d3_tt__term6),
+            ('is_valid_tensor_tensor(i) > is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)', _v_is_valid_s3s3d3_tt__term7),
+            ('is_valid_tensor_tensor(i) > is_valid_aluop(op)', _v_is_valid_s3s3d3_tt__term8),
+            ('is_valid_tensor_tensor(i) > s3s3d3_tt_valid_op(i)', _v_is_valid_s3s3d3_tt__term9),
+            ('is_valid_tensor_tensor(i) > s3s3d3_tt_dtype(i)', _v_is_valid_s3s3d3_tt__term10),
+            ('is_valid_tensor_tensor(i) > s3s3d3_tt_valid_int_signness(i)', _v_is_valid_s3s3d3_tt__term11),
+            ('is_valid_tensor_tensor(i) > s3s3d3_tt_src_dst_dtype(i)', _v_is_valid_s3s3d3_tt__term12),
+            ('is_valid_tensor_tensor(i) > check_active_channels(num_active_channels)', _v_is_valid_s3s3d3_tt__term13),
+            ('is_valid_tensor_tensor(i) > start_addr_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term14),
+            ('is_valid_tensor_tensor(i) > start_addr_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term15),
+            ('is_valid_tensor_tensor(i) > start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term16),
+            ('is_valid_tensor_tensor(i) > tensor3d_valid(src0_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term17),
+            ('is_valid_tensor_tensor(i) > tensor3d_valid(src1_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term18),
+            ('is_valid_tensor_tensor(i) > tensor3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term19),
+            ('is_valid_tensor_tensor(i) > s3s3d3_tt_src_element_cnt_check(i)', _v_is_valid_s3s3d3_tt__term20),
+            ('is_valid_tensor_tensor(i) > s3s3d3_tt_dst_element_cnt_check(i)', _v_is_valid_s3s3d3_tt__term21),
+            ('is_valid_tensor_tensor(i) > tt_valid_partitions(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_s3s3d3_tt__term22),
+            ('is_valid_batchnorm_backprop(i) > has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_s3s3d3_tt__term23),
+            ('is_valid_batchnorm_backprop(i) > has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_s3s3d3_tt__term24),
+            ('is_valid_batchnorm_backprop(i) > has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_s3s3d3_tt__term25),
+            ('is_valid_batchnorm_backprop(i) > has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_s3s3d3_tt__term26),
+            ('is_valid_batchnorm_backprop(i) > has_batchnorm_backprop_opcode(i)', _v_is_valid_s3s3d3_tt__term27),
+            ('is_valid_batchnorm_backprop(i) > is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_s3s3d3_tt__term28),
+            ('is_valid_batchnorm_backprop(i) > is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_s3s3d3_tt__term29),
+            ('is_valid_batchnorm_backprop(i) > is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)', _v_is_valid_s3s3d3_tt__term30),
+            ('is_valid_batchnorm_backprop(i) > s3s3d3_tt_is_zero_op(i)', _v_is_valid_s3s3d3_tt__term31),
+            ('is_valid_batchnorm_backprop(i) > check_active_channels(num_active_channels)', _v_is_valid_s3s3d3_tt__term32),
+            ('is_valid_batchnorm_backprop(i) > start_addr_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term33),
+            ('is_valid_batchnorm_backprop(i) > start_addr_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term34),
+            ('is_valid_batchnorm_backprop(i) > start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term35),
+            ('is_valid_batchnorm_backprop(i) > tensor3d_valid(src0_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term36),
+            ('is_valid_batchnorm_backprop(i) > tensor3d_valid(src1_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term37),
+            ('is_valid_batchnorm_backprop(i) > tensor3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term38),
+            ('is_valid_batchnorm_backprop(i) > s3s3d3_tt_src_element_cnt_check(i)', _v_is_valid_s3s3d3_tt__term39),
+            ('is_valid_batchnorm_backprop(i) > s3s3d3_tt_dst_element_cnt_check(i)', _v_is_valid_s3s3d3_tt__term40),
+            ('is_valid_batchnorm_backprop(i) > tt_valid_partitions(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_s3s3d3_tt__term41),
+            ('is_valid_copy_cast_predicated(i) > has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_s3s3d3_tt__term42),
+            ('is_valid_copy_cast_predicated(i) > has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_s3s3d3_tt__term43),
+            ('is_valid_copy_cast_predicated(i) > has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_s3s3d3_tt__term44),
+            ('is_valid_copy_cast_predicated(i) > has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_s3s3d3_tt__term45),
+            ('is_valid_copy_cast_predicated(i) > has_copy_cast_predicated_opcode(i)', _v_is_valid_s3s3d3_tt__term46),
+            ('is_valid_copy_cast_predicated(i) > is_valid_dtype(out_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_s3s3d3_tt__term47),
+            ('is_valid_copy_cast_predicated(i) > is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_s3s3d3_tt__term48),
+            ('is_valid_copy_cast_predicated(i) > is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)', _v_is_valid_s3s3d3_tt__term49),
+            ('is_valid_copy_cast_predicated(i) > s3s3d3_copy_pred_src0_dtype(i)', _v_is_valid_s3s3d3_tt__term50),
+            ('is_valid_copy_cast_predicated(i) > s3s3d3_copy_cast_pred_src1_dst_dtype(i)', _v_is_valid_s3s3d3_tt__term51),
+            ('is_valid_copy_cast_predicated(i) > s3s3d3_tt_is_zero_op(i)', _v_is_valid_s3s3d3_tt__term52),
+            ('is_valid_copy_cast_predicated(i) > check_active_channels(num_active_channels)', _v_is_valid_s3s3d3_tt__term53),
+            ('is_valid_copy_cast_predicated(i) > start_addr_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term54),
+            ('is_valid_copy_cast_predicated(i) > start_addr_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term55),
+            ('is_valid_copy_cast_predicated(i) > start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term56),
+            ('is_valid_copy_cast_predicated(i) > tensor3d_valid(src0_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term57),
+            ('is_valid_copy_cast_predicated(i) > tensor3d_valid(src1_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term58),
+            ('is_valid_copy_cast_predicated(i) > tensor3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term59),
+            ('is_valid_copy_cast_predicated(i) > s3s3d3_tt_src_element_cnt_check(i)', _v_is_valid_s3s3d3_tt__term60),
+            ('is_valid_copy_cast_predicated(i) > s3s3d3_tt_dst_element_cnt_check(i)', _v_is_valid_s3s3d3_tt__term61),
+            ('is_valid_copy_cast_predicated(i) > tt_valid_partitions(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_s3s3d3_tt__term62),
+            ('is_valid_tensor_tensor_bf16(i) > has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_s3s3d3_tt__term63),
+            ('is_valid_tensor_tensor_bf16(i) > has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_s3s3d3_tt__term64),
+            ('is_valid_tensor_tensor_bf16(i) > has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_s3s3d3_tt__term65),
+            ('is_valid_tensor_tensor_bf16(i) > has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_s3s3d3_tt__term66),
+            ('is_valid_tensor_tensor_bf16(i) > has_tensor_tensor_bf16_opcode(i)', _v_is_valid_s3s3d3_tt__term67),
+            ('is_valid_tensor_tensor_bf16(i) > has_valid_tensor_tensor_bf16_op(i)', _v_is_valid_s3s3d3_tt__term68),
+            ('is_valid_tensor_tensor_bf16(i) > has_valid_tensor_tensor_bf16_in_dtype(i) > get_dtype_from_pair(in0_in1_dtype.dtype_lo) == NEURON_ISA_TPB_DTYPE_BFLOAT16', _v_is_valid_s3s3d3_tt__term69),
+            ('is_valid_tensor_tensor_bf16(i) > has_valid_tensor_tensor_bf16_in_dtype(i) > get_dtype_from_pair(in0_in1_dtype.dtype_hi) == NEURON_ISA_TPB_DTYPE_BFLOAT16', _v_is_valid_s3s3d3_tt__term70),
+            ('is_valid_tensor_tensor_bf16(i) > is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_s3s3d3_tt__term71),
+            ('is_valid_tensor_tensor_bf16(i) > check_active_channels(num_active_channels)', _v_is_valid_s3s3d3_tt__term72),
+            ('is_valid_tensor_tensor_bf16(i) > start_addr_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term73),
+            ('is_valid_tensor_tensor_bf16(i) > start_addr_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term74),
+            ('is_valid_tensor_tensor_bf16(i) > start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_s3s3d3_tt__term75),
+            ('is_valid_tensor_tensor_bf16(i) > tensor3d_valid(src0_mem_pattern, NEURON_ISA_TPB_DTYPE_UINT32, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term76),
+            ('is_valid_tensor_tensor_bf16(i) > tensor3d_valid(src1_mem_pattern, NEURON_ISA_TPB_DTYPE_UINT32, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term77),
+            ('is_valid_tensor_tensor_bf16(i) > tensor3d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s3s3d3_tt__term78),
+            ('is_valid_tensor_tensor_bf16(i) > tensor_tensor_bf16_access_pattern_check(i) > (src0_mem_pattern.num_elem[0] % 2) == 0', _v_is_valid_s3s3d3_tt__term79),
+            ('is_valid_tensor_tensor_bf16(i) > tensor_tensor_bf16_access_pattern_check(i) > src0_mem_pattern.step_elem[0] == 1', _v_is_valid_s3s3d3_tt__term80),
+            ('is_valid_tensor_tensor_bf16(i) > tensor_tensor_bf16_access_pattern_check(i) > (src0_mem_pattern.step_elem[1] % 2) == 0', _v_is_valid_s3s3d3_tt__term81),
+            ('is_valid_tensor_tensor_bf16(i) > tensor_tensor_bf16_access_pattern_check(i) > (src0_mem_pattern.step_elem[2] % 2) == 0', _v_is_valid_s3s3d3_tt__term82),
+            ('is_valid_tensor_tensor_bf16(i) > tensor_tensor_bf16_access_pattern_check(i) > (src1_mem_pattern.num_elem[0] % 2) == 0', _v_is_valid_s3s3d3_tt__term83),
+            ('is_valid_tensor_tensor_bf16(i) > tensor_tensor_bf16_access_pattern_check(i) > src1_mem_pattern.step_elem[0] == 1', _v_is_valid_s3s3d3_tt__term84),
+            ('is_valid_tensor_tensor_bf16(i) > tensor_tensor_bf16_access_pattern_check(i) > (src1_mem_pattern.step_elem[1] % 2) == 0', _v_is_valid_s3s3d3_tt__term85),
+            ('is_valid_tensor_tensor_bf16(i) > tensor_tensor_bf16_access_pattern_check(i) > (src1_mem_pattern.step_elem[2] % 2) == 0', _v_is_valid_s3s3d3_tt__term86),
+            ('is_valid_tensor_tensor_bf16(i) > s3s3d3_tt_src_element_cnt_check(i)', _v_is_valid_s3s3d3_tt__term87),
+            ('is_valid_tensor_tensor_bf16(i) > s3s3d3_tt_dst_element_cnt_check(i)', _v_is_valid_s3s3d3_tt__term88),
+            ('is_valid_tensor_tensor_bf16(i) > tt_valid_partitions(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_s3s3d3_tt__term89),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 64, 65, 81, 101, 114, 128, 138, 139, 143, 153, 192, 196, 197, 198, 32768, 262144, 4194304, 33554432, 536870911),
+        alternatives=(
+            ('is_valid_tensor_tensor(i)', (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22)),
+            ('is_valid_batchnorm_backprop(i)', (23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41)),
+            ('is_valid_copy_cast_predicated(i)', (42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62)),
+            ('is_valid_tensor_tensor_bf16(i)', (63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89)),
+        ),
+        splits=(
+            (
+                9,
+                (
+                    (
+                        ('tensor_tensor_bitvec(i)', _v_is_valid_s3s3d3_tt__term9_0_0),
+                        ('is_general_bitvec_op(op)', _v_is_valid_s3s3d3_tt__term9_0_1),
+                    ),
+                    (
+                        ('tensor_tensor_arith(i)', _v_is_valid_s3s3d3_tt__term9_1_0),
+                        ('is_general_arith_op(op) || (op == NEURON_ISA_TPB_ALU_OP_POW) || is_valid_int_aluop(op)', _v_is_valid_s3s3d3_tt__term9_1_1),
+                    ),
+                ),
+            ),
+            (
+                11,
+                (
+                    (
+                        ('!is_valid_int_aluop(op)', _v_is_valid_s3s3d3_tt__term11_0_0),
+                    ),
+                    (
+                        ('is_signed_alu_op(op)', _v_is_valid_s3s3d3_tt__term11_1_0),
+                        ('is_signed_int(out_dtype)', _v_is_valid_s3s3d3_tt__term11_1_1),
+                        ('is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo))', _v_is_valid_s3s3d3_tt__term11_1_2),
+                        ('is_signed_int(get_dtype_from_pair(in0_in1_dtype.dtype_hi))', _v_is_valid_s3s3d3_tt__term11_1_3),
+                    ),
+                    (
+                        ('is_unsigned_alu_op(op)', _v_is_valid_s3s3d3_tt__term11_2_0),
+                        ('is_unsigned_int(out_dtype)', _v_is_valid_s3s3d3_tt__term11_2_1),
+                        ('is_unsigned_int(get_dtype_from_pair(in0_in1_dtype.dtype_lo))', _v_is_valid_s3s3d3_tt__term11_2_2),
+                        ('is_unsigned_int(get_dtype_from_pair(in0_in1_dtype.dtype_hi))', _v_is_valid_s3s3d3_tt__term11_2_3),
+                    ),
+                ),
+            ),
+            (
+                12,
+                (
+                    (
+                        ('!tensor_tensor_bitvec({...})', _v_is_valid_s3s3d3_tt__term12_0_0),
+                    ),
+                    (
+                        ('get_dtype_from_pair(in0_in1_dtype.dtype_lo) == out_dtype', _v_is_valid_s3s3d3_tt__term12_1_0),
+                        ('get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype', _v_is_valid_s3s3d3_tt__term12_1_1),
+                    ),
+                ),
+            ),
+            (
+                68,
+                (
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16', _v_is_valid_s3s3d3_tt__term68_0_0),
+                        ('op == NEURON_ISA_TPB_ALU_OP_ADD', _v_is_valid_s3s3d3_tt__term68_0_1),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16', _v_is_valid_s3s3d3_tt__term68_1_0),
+                        ('op == NEURON_ISA_TPB_ALU_OP_MULT', _v_is_valid_s3s3d3_tt__term68_1_1),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16', _v_is_valid_s3s3d3_tt__term68_2_0),
+                        ('op == NEURON_ISA_TPB_ALU_OP_SUBTRACT', _v_is_valid_s3s3d3_tt__term68_2_1),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_scalar_tensor_tensor': Chain(
         'is_valid_scalar_tensor_tensor',
@@ -3923,6 +5551,80 @@ CHAINS: dict[str, Chain] = {
             ('has_s2s2d2_stt_reserved_zero(i) > reserved[2] == 0', _v_is_valid_scalar_tensor_tensor__term31),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 64, 128, 157, 158, 192, 196, 197, 198, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                9,
+                (
+                    (
+                        ('!has_s2s2d2_stt_bitvec_op({...})', _v_is_valid_scalar_tensor_tensor__term9_0_0),
+                    ),
+                    (
+                        ('is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_lo))', _v_is_valid_scalar_tensor_tensor__term9_1_0),
+                        ('is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_hi))', _v_is_valid_scalar_tensor_tensor__term9_1_1),
+                        ('is_valid_int_dtype_datapath(imm0_dtype)', _v_is_valid_scalar_tensor_tensor__term9_1_2),
+                        ('is_valid_int_dtype_datapath(out_dtype)', _v_is_valid_scalar_tensor_tensor__term9_1_3),
+                    ),
+                ),
+            ),
+            (
+                10,
+                (
+                    (
+                        ('!has_s2s2d2_stt_bitvec_op({...}) #2', _v_is_valid_scalar_tensor_tensor__term10_0_0),
+                    ),
+                    (
+                        ('get_dtype_from_pair(in0_in1_dtype.dtype_lo) == out_dtype', _v_is_valid_scalar_tensor_tensor__term10_1_0),
+                        ('get_dtype_from_pair(in0_in1_dtype.dtype_hi) == out_dtype', _v_is_valid_scalar_tensor_tensor__term10_1_1),
+                        ('imm0_dtype == out_dtype', _v_is_valid_scalar_tensor_tensor__term10_1_2),
+                    ),
+                ),
+            ),
+            (
+                14,
+                (
+                    (
+                        ('!has_s2s2d2_stt_bitvec_op({...}) #3', _v_is_valid_scalar_tensor_tensor__term14_0_0),
+                        ('is_general_arith_op(op0)', _v_is_valid_scalar_tensor_tensor__term14_0_1),
+                        ('is_general_arith_op(op1)', _v_is_valid_scalar_tensor_tensor__term14_0_2),
+                    ),
+                    (
+                        ('has_s2s2d2_stt_bitvec_op(i)', _v_is_valid_scalar_tensor_tensor__term14_1_0),
+                        ('is_general_bitvec_op(op0)', _v_is_valid_scalar_tensor_tensor__term14_1_1),
+                        ('is_general_bitvec_op(op1)', _v_is_valid_scalar_tensor_tensor__term14_1_2),
+                    ),
+                ),
+            ),
+            (
+                15,
+                (
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_scalar_tensor_tensor__term15_0_0),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE', _v_is_valid_scalar_tensor_tensor__term15_1_0),
+                        ('tpb_addr_active_channels(imm0.imm_ptr, num_active_channels)', _v_is_valid_scalar_tensor_tensor__term15_1_1),
+                        ('addr_aligned_dtype(imm0.imm_ptr, imm0_dtype)', _v_is_valid_scalar_tensor_tensor__term15_1_2),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE', _v_is_valid_scalar_tensor_tensor__term15_2_0),
+                        ('is_valid_imm_reg(imm0)', _v_is_valid_scalar_tensor_tensor__term15_2_1),
+                    ),
+                ),
+            ),
+            (
+                16,
+                (
+                    (
+                        ('has_s2s2d2_stt_bitvec_op(i) #2', _v_is_valid_scalar_tensor_tensor__term16_0_0),
+                        ('accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE', _v_is_valid_scalar_tensor_tensor__term16_0_1),
+                    ),
+                    (
+                        ('!has_s2s2d2_stt_bitvec_op({...}) #4', _v_is_valid_scalar_tensor_tensor__term16_1_0),
+                        ('(accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)', _v_is_valid_scalar_tensor_tensor__term16_1_1),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tensor_tensor_scan': Chain(
         'is_valid_tensor_tensor_scan',
@@ -3959,6 +5661,25 @@ CHAINS: dict[str, Chain] = {
             ('has_s2s2d2_stt_reserved_zero(i) > reserved[2] == 0', _v_is_valid_tensor_tensor_scan__term29),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32, 64, 128, 158, 192, 196, 197, 198, 229, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                14,
+                (
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_tensor_tensor_scan__term14_0_0),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE', _v_is_valid_tensor_tensor_scan__term14_1_0),
+                        ('tpb_addr_active_channels(imm0.imm_ptr, num_active_channels)', _v_is_valid_tensor_tensor_scan__term14_1_1),
+                        ('addr_aligned_dtype(imm0.imm_ptr, imm0_dtype)', _v_is_valid_tensor_tensor_scan__term14_1_2),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE', _v_is_valid_tensor_tensor_scan__term14_2_0),
+                        ('is_valid_imm_reg(imm0)', _v_is_valid_tensor_tensor_scan__term14_2_1),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tensor_reduce': Chain(
         'is_valid_tensor_reduce',
@@ -3986,6 +5707,58 @@ CHAINS: dict[str, Chain] = {
             ('tensor_reduce_transpose_check(i)', _v_is_valid_tensor_reduce__term20),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 64, 66, 82, 96, 128, 131, 132, 140, 141, 192, 196, 197, 198, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                11,
+                (
+                    (
+                        ('tensor_reduce_arith(i)', _v_is_valid_tensor_reduce__term11_0_0),
+                        ('is_general_arith_op(op) || is_valid_tensor_reduce_int_op(op)', _v_is_valid_tensor_reduce__term11_0_1),
+                    ),
+                    (
+                        ('tensor_reduce_bitvec(i)', _v_is_valid_tensor_reduce__term11_1_0),
+                        ('is_general_bitvec_op(op)', _v_is_valid_tensor_reduce__term11_1_1),
+                    ),
+                ),
+            ),
+            (
+                12,
+                (
+                    (
+                        ('!tensor_reduce_bitvec({...})', _v_is_valid_tensor_reduce__term12_0_0),
+                    ),
+                    (
+                        ('in_dtype == out_dtype', _v_is_valid_tensor_reduce__term12_1_0),
+                        ('(in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tensor_reduce__term12_1_1),
+                        ('(op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tensor_reduce__term12_1_2),
+                    ),
+                ),
+            ),
+            (
+                13,
+                (
+                    (
+                        ('tensor_reduce_arith(i) #2', _v_is_valid_tensor_reduce__term13_0_0),
+                        ('negated <= 1', _v_is_valid_tensor_reduce__term13_0_1),
+                    ),
+                    (
+                        ('negated == 0', _v_is_valid_tensor_reduce__term13_1_0),
+                    ),
+                ),
+            ),
+            (
+                20,
+                (
+                    (
+                        ('!tensor_reduce_transpose({...})', _v_is_valid_tensor_reduce__term20_0_0),
+                    ),
+                    (
+                        ('has_transpose_src_element_count_t4d(src_mem_pattern)', _v_is_valid_tensor_reduce__term20_1_0),
+                        ('has_multiple_32_channels(num_active_channels)', _v_is_valid_tensor_reduce__term20_1_1),
+                    ),
+                ),
+            ),
+        ),
     ),
     'is_valid_tensor_reduce_bf16': Chain(
         'is_valid_tensor_reduce_bf16',
@@ -4014,6 +5787,33 @@ CHAINS: dict[str, Chain] = {
             ('tensor_reduce_dst_element_cnt_check(i)', _v_is_valid_tensor_reduce_bf16__term21),
         ),
         (0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 32, 64, 66, 128, 131, 140, 141, 192, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                10,
+                (
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16', _v_is_valid_tensor_reduce_bf16__term10_0_0),
+                        ('op == NEURON_ISA_TPB_ALU_OP_ADD', _v_is_valid_tensor_reduce_bf16__term10_0_1),
+                    ),
+                    (
+                        ('header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16', _v_is_valid_tensor_reduce_bf16__term10_1_0),
+                        ('op == NEURON_ISA_TPB_ALU_OP_MAX', _v_is_valid_tensor_reduce_bf16__term10_1_1),
+                    ),
+                ),
+            ),
+            (
+                15,
+                (
+                    (
+                        ('tensor_reduce_arith(i)', _v_is_valid_tensor_reduce_bf16__term15_0_0),
+                        ('negated <= 1', _v_is_valid_tensor_reduce_bf16__term15_0_1),
+                    ),
+                    (
+                        ('negated == 0', _v_is_valid_tensor_reduce_bf16__term15_1_0),
+                    ),
+                ),
+            ),
+        ),
     ),
 }
 validate_batch = _BATCH.validate_batch

@@ -257,14 +257,18 @@ def term_words(
     values (every field of the first seeds through every value, then random picks)."""
     if not seeds.shape[0] or not found:
         return np.zeros((0, WORD), dtype=np.uint8)
-    plan = [(s, t, v) for s in range(seeds.shape[0]) for t in range(len(found))
-            for v in range(len(found[t].values))]  # fmt: skip
-    if len(plan) > count:
-        pick = np.sort(rng.choice(len(plan), size=count, replace=False))
-        plan = [plan[int(k)] for k in pick]
-    words = seeds[[s for s, _, _ in plan]].copy()
+    # the plan (seed, target, value), seed-major, as numbered positions in it
+    starts = np.cumsum([0] + [len(t.values) for t in found])
+    per_seed = int(starts[-1])
+    size = seeds.shape[0] * per_seed
+    plan = np.arange(size, dtype=np.intp)
+    if size > count:
+        plan = np.sort(rng.choice(size, size=count, replace=False)).astype(np.intp)
+    seed, at = np.divmod(plan, per_seed)
+    target = np.searchsorted(starts, at, side="right") - 1
+    value = at - starts[target]
+    words = seeds[seed].copy()
     for t_index, t in enumerate(found):
-        rows = np.array([k for k, (_, t2, _) in enumerate(plan) if t2 == t_index], dtype=np.intp)
-        choice = np.array([v for _, t2, v in plan if t2 == t_index], dtype=np.intp)
-        put(words, rows, t, choice)
+        rows = np.flatnonzero(target == t_index)
+        put(words, rows, t, value[rows])
     return words

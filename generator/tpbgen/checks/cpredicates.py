@@ -8,6 +8,7 @@ them, as the package's C backend includes them), with a batch entry point per to
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import subprocess
 import tempfile
@@ -71,15 +72,85 @@ class CPredicates:
 
 def build(cc: str, gen: Generation, root: Path, names: tuple[str, ...]) -> CPredicates:
     """Compile and load the predicates (raises CompileError with the compiler's message)."""
-    with tempfile.TemporaryDirectory(prefix="tpbgen-predicates-") as tmp:
-        c = Path(tmp) / "predicates.c"
-        so = Path(tmp) / "predicates.so"
-        c.write_text(source(gen, names), encoding="utf-8")
-        includes = ["-I", str(root / gen.tpb_dir), "-I", str(root)]
-        proc = subprocess.run(
-            [cc, *FLAGS, *includes, str(c), "-o", str(so)], capture_output=True, text=True
-        )
-        if proc.returncode != 0:
-            raise CompileError(proc.stderr.strip()[:2000])
-        lib = ctypes.CDLL(str(so))  # mapped: the file may go with the directory
-    return CPredicates(lib, names)
+    return _Compile(cc, gen, root, names).result()
+
+
+class _Compile:
+    """One compile under way: the compiler runs as its own process (beside the translator,
+    when started ahead) until `result()` waits for it."""
+
+    def __init__(self, cc: str, gen: Generation, root: Path, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.tmp = tempfile.TemporaryDirectory(prefix="tpbgen-predicates-")
+        try:
+            c = Path(self.tmp.name) / "predicates.c"
+            self.so = Path(self.tmp.name) / "predicates.so"
+            c.write_text(source(gen, names), encoding="utf-8")
+            includes = ["-I", str(root / gen.tpb_dir), "-I", str(root)]
+            self.proc = subprocess.Popen(
+                [cc, *FLAGS, *includes, str(c), "-o", str(self.so)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        except BaseException:
+            self.tmp.cleanup()
+            raise
+
+    def result(self) -> CPredicates:
+        try:
+            _, err = self.proc.communicate()
+            if self.proc.returncode != 0:
+                raise CompileError(err.strip()[:2000])
+            lib = ctypes.CDLL(str(self.so))  # mapped: the file may go with the directory
+        finally:
+            self.tmp.cleanup()
+        return CPredicates(lib, self.names)
+
+    def cancel(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate()
+        self.tmp.cleanup()
+
+
+class Ahead:
+    """The generations' predicates compiled one ahead of the proof: the first starts at once
+    (while the translator runs), each next one when the proof takes the one before it. `take`
+    gives a generation's compiled predicates (compiling them then if they were not started, or
+    were started for other names); `close` stops what no proof took."""
+
+    def __init__(self, cc: str, gens: list[tuple[Generation, Path, tuple[str, ...]]]) -> None:
+        self.cc = cc
+        self.todo = list(gens)
+        self.running: dict[str, _Compile] = {}
+        self._next()
+
+    def _next(self) -> None:
+        if self.todo and not self.running:
+            gen, root, names = self.todo.pop(0)
+            with contextlib.suppress(OSError):  # `take` compiles it again, and says why not
+                self.running[gen.name] = _Compile(self.cc, gen, root, names)
+
+    def take(self, gen: Generation, root: Path, names: tuple[str, ...]) -> CPredicates:
+        started = self.running.pop(gen.name, None)
+        for other in self.running.values():  # proven in order: one the proof passed by (cached)
+            other.cancel()
+        self.running = {}
+        done = [g.name for g, _, _ in self.todo]
+        if gen.name in done:
+            self.todo = self.todo[done.index(gen.name) + 1 :]
+        if started is not None and not set(names) <= set(started.names):
+            started.cancel()
+            started = None
+        if started is None:
+            started = _Compile(self.cc, gen, root, names)
+        self._next()  # the next generation's compile runs while this one's proof does
+        return started.result()
+
+    def close(self) -> None:
+        self.todo = []
+        for c in self.running.values():
+            c.cancel()
+        self.running = {}

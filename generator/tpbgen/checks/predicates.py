@@ -24,7 +24,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..cache import Cache
@@ -38,6 +38,9 @@ from ..translate.validators import (
     to_the_c_path,
 )
 from .seeds import score_code
+
+if TYPE_CHECKING:  # cpredicates.py needs numpy, which the generator only uses when it is there
+    from .cpredicates import Ahead
 
 MIN_WORDS = 10_000  # per generation
 MIN_PER_VALIDATOR = 2048
@@ -96,13 +99,15 @@ def prove(
     ident: str,
     cache: Cache | None,
     accepted: dict[str, Any] | None = None,
+    ahead: Ahead | None = None,
 ) -> Proof:
     """The proof for one generation, from the cache when these inputs, this translation and
     this compiler were proven before. `accepted` ({validator: words its C accepted}) is shared
     by the generations of one run: a validator of the same name in the next generation tries
     them first (the C decides), which spares most searches for a first accepted word. Since the
     words shape the corpus, they are part of the cache key, and a cached proof hands on the
-    words it found, so a run says the same whatever the cache held."""
+    words it found, so a run says the same whatever the cache held. `ahead` is the compiles
+    the driver started early (the C compiles while the translator runs)."""
     try:
         importlib.import_module("numpy")
     except ImportError:
@@ -120,7 +125,7 @@ def prove(
     from .cpredicates import CompileError, build
 
     try:
-        c = build(cc, gen, root, names)
+        c = ahead.take(gen, root, names) if ahead is not None else build(cc, gen, root, names)
     except (CompileError, OSError) as exc:
         return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
     try:
@@ -133,6 +138,19 @@ def prove(
         found = {n: w for n, w in accepted.items() if found_before.get(n) is not w}
         cache.put("predproof", gen.name, key, {**_payload(proof), "accepted": _hex(found)})
     return proof
+
+
+def compile_ahead(cc: str, gens: list[tuple[Generation, Path]]) -> Ahead | None:
+    """Start compiling the generations' C predicates (one ahead of the proof, see
+    cpredicates.Ahead); None when the proof cannot run here (no numpy)."""
+    try:
+        from .cpredicates import Ahead
+    except ImportError:
+        return None
+    from ..translate.validators import top_names
+
+    named = [(g, root, tuple(sorted(top_names(g)))) for g, root in gens]
+    return Ahead(cc, [t for t in named if t[2]])
 
 
 def findings(gen: Generation, proof: Proof) -> list[Diagnostic]:
@@ -249,6 +267,8 @@ class _Prover:
             other[:, 0] = rng.choice(np.array(opcodes, dtype=np.uint8), size=other.shape[0])
         if not seeds.shape[0]:
             seeds = other[self.c_run(name, other)][:SEEDS]
+        if not seeds.shape[0]:
+            seeds = self._handed_on(name, opcodes)
         for attempt in range(CLIMBS if f"_s_{name}" in self.scalar else 0):
             if seeds.shape[0]:
                 break
@@ -276,6 +296,21 @@ class _Prover:
         edge = pool[: max(count - rand.shape[0] - aimed.shape[0], 0)]
         return np.ascontiguousarray(np.concatenate([special, aimed, edge, rand]))
 
+    def _handed_on(self, name: str, opcodes: tuple[int, ...]) -> Any:
+        """Words any validator's C accepted (this generation's, and the earlier generations'),
+        each under every opcode of this validator's gate: those this validator's C accepts."""
+        np = self.np
+        known = [*self.accepted, *self.earlier.values()]
+        words = np.concatenate([np.zeros((0, 64), dtype=np.uint8), *known])
+        if not words.shape[0]:
+            return words
+        words = np.unique(words, axis=0)
+        if opcodes:
+            ops = np.array(opcodes, dtype=np.uint8)
+            words = np.repeat(words, len(ops), axis=0)
+            words[:, 0] = np.tile(ops, words.shape[0] // len(ops))
+        return words[self.c_run(name, words)][:SEEDS]
+
     def _reachable(self, *names: str) -> tuple[Any, ...]:
         """The lowered functions `names` can call (themselves included)."""
         by_name = {f.name: f for f in self.tr.lowered}
@@ -292,7 +327,8 @@ class _Prover:
     def _scalar(self, name: str, words: Any, want: Any) -> list[Disagreement]:
         fn = self.scalar[f"_{name}"]
         data = words.tobytes()
-        for i in range(words.shape[0]):
+        said = want.tolist()  # Python bools: indexing the array each word costs as much as a call
+        for i, c_says in enumerate(said):
             try:
                 got = bool(fn(data, 64 * i))
             except self.untranslated_error:
@@ -306,7 +342,7 @@ class _Prover:
                         f"the C says {bool(want[i])}, the translation raises {_exc(exc)}",
                     )
                 ]
-            if got != bool(want[i]):
+            if got != c_says:
                 return [
                     self._differs(
                         name,

@@ -70,9 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+_LEXER = f"{__package__.rpartition('.')[0]}.frontend.lexer"
+
+
 def with_lexer_note(outcome: Outcome) -> Outcome:
     """The outcome, and one note when this run parsed headers with pycparser's own lexer because
     FastLexer did not pass its check against the installed one (slower, the same IR)."""
+    if _LEXER not in sys.modules:  # nothing was parsed (a warm run never loads the lexer)
+        return outcome
     from ..frontend.lexer import parsed_with
 
     choice = parsed_with()

@@ -148,6 +148,7 @@ def _walk_all(
     """`audit --all`: every generation under --headers, in order, with the firmware overlay's
     states when the root has one; their include roots; the ingest's warnings."""
     from ..audit.run import audit_walk
+    from ..cache import Cache
     from ..frontend.firmware import OVERLAY_NAME, read_overlay
     from ..frontend.ingest import ingest_root
 
@@ -166,7 +167,8 @@ def _walk_all(
             code="usage",
         )
     report = audit_walk(gens)
-    overlay = read_overlay(args.headers, gens, str(args.headers / OVERLAY_NAME))
+    cache = Cache() if use_cache else None
+    overlay = read_overlay(args.headers, gens, str(args.headers / OVERLAY_NAME), cache)
     if overlay is not None:
         report = replace(report, firmware=overlay.states())
     return report, [r.root for r in results], warnings

@@ -149,6 +149,19 @@ class OpcodeRow:
     firmware: str = ""  # the firmware overlay's state ("working", "stub", "absent"), or ""
 
 
+@dataclass(frozen=True)
+class ChainCtx:
+    """A validator's chain for batch.CHAINS: terms as (C text, batch function), the constants,
+    the top-level alternatives (C text, term indices) and the split terms (index, disjuncts of
+    (C text, batch function))."""
+
+    validator: str
+    terms: list[tuple[str, str]]
+    constants: tuple[int, ...]
+    alternatives: list[tuple[str, list[int]]]
+    splits: list[tuple[int, list[list[tuple[str, str]]]]]
+
+
 @dataclass
 class GenCtx:
     name: str  # generation name
@@ -206,8 +219,8 @@ class GenCtx:
         default_factory=list
     )  # top-level validators the batch path runs word by word (they reach recursion)
     inst_union_c: str = ""  # how C names the instruction union (a typedef, or `union TAG`)
-    # the test-bench toolkit's chains: (validator, [(term C text, batch function)], constants)
-    chains: list[tuple[str, list[tuple[str, str]], tuple[int, ...]]] = field(default_factory=list)
+    # the test-bench toolkit's chains (translate/chain.py)
+    chains: list[ChainCtx] = field(default_factory=list)
 
     @property
     def file_var(self) -> dict[str, str]:
@@ -471,8 +484,8 @@ def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
 
 def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> set[str]:
     """Each top-level validator's chain of terms as batch functions (translate/chain.py), for the
-    runtime's test-bench toolkit; a validator the batch path runs word by word has none. Returns
-    the constant tables those functions index."""
+    runtime's test-bench toolkit; a validator the batch path runs word by word has none, a split
+    the batch path cannot run is left whole. Returns the constant tables those functions index."""
     em = NpEmitter()
     for ch in chains(gen, tr):
         if ch.validator in tr.rowwise:
@@ -482,7 +495,23 @@ def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> set[str]:
         except BatchUnsupported:
             continue  # its validator is not vectorised: no stimulus or coverage through it
         ctx.batch_functions += [code for code, _, _ in terms]
-        ctx.chains.append((ch.validator, [(n, f) for _, n, f in terms], ch.constants))
+        splits: list[tuple[int, list[list[tuple[str, str]]]]] = []
+        for sp in ch.splits:
+            try:
+                code = [["\n".join(em.function(t.fn)) for t in d] for d in sp.disjuncts]
+            except BatchUnsupported:
+                continue
+            ctx.batch_functions += [c for d in code for c in d]
+            splits.append((sp.term, [[(t.name, t.fn.name) for t in d] for d in sp.disjuncts]))
+        ctx.chains.append(
+            ChainCtx(
+                ch.validator,
+                [(n, f) for _, n, f in terms],
+                ch.constants,
+                [(label, list(idx)) for label, idx in ch.alternatives],
+                splits,
+            )
+        )
     return em.tables
 
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
+from ..cache import Cache
 from ..errors import Diagnostic, Severity, TpbgenError
 from ..ir.firmware import FirmwareFact, FirmwareOverlay
 from ..ir.model import Generation
@@ -27,17 +29,51 @@ def overlay_schema() -> dict[str, Any]:
     return ir_schema("firmware.schema.json")
 
 
+def _schema_key(raw: bytes) -> str:
+    """The file's bytes and the schema it passed (tpbgen's version with it)."""
+    h = hashlib.sha256(f"overlay-schema tpbgen {__version__}\n".encode())
+    h.update(json.dumps(overlay_schema(), sort_keys=True).encode())
+    h.update(b"\n" + raw)
+    return h.hexdigest()
+
+
+def _check_schema(doc: Any, raw: bytes, rel: str, cache: Cache | None) -> None:
+    """Raise the schema's violations, located by JSON pointer; a pass is remembered."""
+    key = _schema_key(raw) if cache is not None else ""
+    if cache is not None and cache.get("overlay", "schema", key) == {"passed": True}:
+        return
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(overlay_schema())
+    errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        raise TpbgenError(
+            [
+                _error(
+                    f"schema violation: {e.message}",
+                    rel,
+                    "/" + "/".join(pointer_token(str(p)) for p in e.absolute_path),
+                )
+                for e in errors
+            ]
+        )
+    if cache is not None:
+        cache.put("overlay", "schema", key, {"passed": True})
+
+
 def _error(message: str, rel: str, pointer: str = "", line: int = 0, col: int = 0) -> Diagnostic:
     return Diagnostic(
         message, rel, line, col, Severity.ERROR, "firmware-overlay", pointer=pointer or None
     )
 
 
-def read_overlay(root: Path, gens: Sequence[Generation], shown: str = "") -> FirmwareOverlay | None:
+def read_overlay(
+    root: Path, gens: Sequence[Generation], shown: str = "", cache: Cache | None = None
+) -> FirmwareOverlay | None:
     """The overlay at `root` (None when there is none), checked against `gens`. `shown` is how
-    diagnostics name the file (default: the path under `root`'s name)."""
-    import jsonschema
-
+    diagnostics name the file (default: the path under `root`'s name). With `cache`, a file
+    whose bytes passed the schema before is not checked against it again (a warm run then
+    does not load jsonschema); the names are checked against `gens` every time."""
     path = root / OVERLAY_NAME
     if not path.is_file():
         return None
@@ -53,19 +89,7 @@ def read_overlay(root: Path, gens: Sequence[Generation], shown: str = "") -> Fir
         ) from None
     except RecursionError:
         raise TpbgenError([_error("malformed JSON: nested too deeply", rel)]) from None
-    validator = jsonschema.Draft202012Validator(overlay_schema())
-    errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
-    if errors:
-        raise TpbgenError(
-            [
-                _error(
-                    f"schema violation: {e.message}",
-                    rel,
-                    "/" + "/".join(pointer_token(str(p)) for p in e.absolute_path),
-                )
-                for e in errors
-            ]
-        )
+    _check_schema(doc, raw, rel, cache)
     known = {g.name: g for g in gens}
     problems: list[Diagnostic] = []
     by_gen: dict[str, tuple[FirmwareFact, ...]] = {}

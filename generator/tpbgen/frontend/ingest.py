@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,15 +25,12 @@ from ..errors import Diagnostic, Severity, TpbgenError, rebase
 from ..ir import io as ir_io
 from ..ir.consteval import CONSTEVAL_VERSION
 from ..ir.model import IR_VERSION, Generation, Mapping, SourceFile, SpecComment
-from .build import build, line_token_columns
 from .comments import SourceLines
 from .dialect import reduce_dialect
 from .discover import GenerationSource, discover
-from .lexer import lexer_choice
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits
 from .mapping_json import read_mapping
-from .parse import parse
 from .preprocess import (
     TU_NAME,
     Preprocessed,
@@ -304,6 +302,9 @@ def _ingest_uncached(
     """`facts`: the generation's `header_facts`, when made already (while its preprocessor ran).
     Also returns the inputs the IR is made of: `inputs` and every other file the preprocessor
     read (its `inputs_sha256` hashes them all)."""
+    from .build import build  # (a cache hit builds nothing: a warm run never loads it)
+    from .parse import parse
+
     if preprocessing is None:
         preprocessing = Preprocessing(src, preprocessor, limits, dict(inputs.headers))
     pre = _preprocessed(src, inputs, preprocessing)
@@ -499,6 +500,8 @@ def _ingest_root(
     try:
         jobs = [_Job.probe(s, store, ahead) for s in sources]
         if ahead.misses:  # the lexer's check against pycparser's runs while the first cpp does
+            from .lexer import lexer_choice
+
             lexer_choice()
         for job in jobs:
             try:
@@ -507,7 +510,9 @@ def _ingest_root(
                 errors.extend(exc.diagnostics)
     finally:
         ahead.shutdown()
-        line_token_columns.cache_clear()  # a drop's body lines, not kept past its ingest
+        built = sys.modules.get(f"{__package__}.build")  # (loaded by a cache miss)
+        if built is not None:
+            built.line_token_columns.cache_clear()  # a drop's body lines, not kept past its ingest
     if errors:
         raise TpbgenError(errors)
     return out

@@ -2,7 +2,15 @@
 whole body, when the body is anything else), each named by its C text and lowered to a function
 of its own, for the runtime's test-bench toolkit (stimulus, near misses, coverage); and the
 integer constants the predicates it reaches compare against, the value pools its stimulus draws
-from. Decided here from the lowered IR; the templates only place the results."""
+from. Decided here from the lowered IR; the templates only place the results.
+
+Disjunctions are split two ways. A body `return A || B || C` (helpers that pass the word on and
+are themselves such a `||`, inlined) is one *alternative* per disjunct, each with its own terms:
+a word is valid when every term of one alternative holds. A term that is itself a disjunction
+(`!bitvec(i) || (int(a) && int(b))`, or a call passing the word to a helper whose body is one)
+with a disjunct of several conjuncts is *split*: its disjuncts' conjuncts become sub-terms the
+search can satisfy one at a time (one field each) where the whole term needs several at once.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +18,7 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from ..ir.model import Generation
-from .analyses import body_exprs, calls, children, conjuncts
+from .analyses import body_exprs, calls, children, conjuncts, flatten
 from .lir import Call, Const, Expr, LFunction, Offset, Return, View, strip_parens
 from .to_python import PyEmitter
 from .validators import INST_UNION, TopValidator, TranslatedGen
@@ -23,10 +31,23 @@ class ChainTerm:
 
 
 @dataclass(frozen=True)
+class Split:
+    """Term `term` of a chain (an index into its terms) as the disjunction it is: for each
+    disjunct, its conjuncts."""
+
+    term: int
+    disjuncts: tuple[tuple[ChainTerm, ...], ...]
+
+
+@dataclass(frozen=True)
 class Chain:
     validator: str
     terms: tuple[ChainTerm, ...]
     constants: tuple[int, ...]  # every integer constant the reachable predicates name, sorted
+    # (C text of the top-level disjunct, the indices of its terms): ("", all) for a body that is
+    # no top-level `||`
+    alternatives: tuple[tuple[str, tuple[int, ...]], ...]
+    splits: tuple[Split, ...]
 
 
 def chains(gen: Generation, tr: TranslatedGen) -> tuple[Chain, ...]:
@@ -37,37 +58,105 @@ def chains(gen: Generation, tr: TranslatedGen) -> tuple[Chain, ...]:
         lf = by_name.get(top.name)
         if lf is None:  # an UntranslatedPredicate stub: no body to split
             continue
-        out.append(Chain(top.name, _terms(gen, lf, top, tr.lowered), _constants(lf, by_name)))
+        terms, alts, splits = _terms(gen, lf, top, tr.lowered)
+        out.append(Chain(top.name, terms, _constants(lf, by_name), alts, splits))
     return tuple(out)
 
 
 def _terms(
     gen: Generation, lf: LFunction, top: TopValidator, lowered: tuple[LFunction, ...]
-) -> tuple[ChainTerm, ...]:
+) -> tuple[tuple[ChainTerm, ...], tuple[tuple[str, tuple[int, ...]], ...], tuple[Split, ...]]:
     body = lf.body
     if not (len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None):
-        return (ChainTerm(f"{lf.name}(...)", lf),)
+        return (ChainTerm(f"{lf.name}(...)", lf),), (("", (0,)),), ()
+    line = body[0].line
     names = _field_names(gen, top.struct)
     em = PyEmitter(arms=frozenset({top.struct}) if top.struct else frozenset())
-    out: list[ChainTerm] = []
-    seen: dict[str, int] = {}
+    param = lf.params[0].name
     by_name = {f.name: f for f in lowered}
-    for k, (prefix, term) in enumerate(_flat(conjuncts(body[0].e), lf.params[0].name, by_name, "")):
-        name = prefix + strip_parens(_text(em, term, names))
+    seen: dict[str, int] = {}
+
+    def term(k: str, prefix: str, e: Expr) -> ChainTerm:
+        name = prefix + strip_parens(_text(em, e, names))
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:
             name = f"{name} #{seen[name]}"
         fn = LFunction(
-            f"{lf.name}__term{k}",
+            f"{lf.name}__{k}",
             lf.params,
             lf.returns,
-            (Return(term, body[0].line),),
+            (Return(e, line),),
             (),
             lf.loc,
-            tuple(calls(term)),
+            tuple(calls(e)),
         )
-        out.append(ChainTerm(name, fn))
-    return tuple(out)
+        return ChainTerm(name, fn)
+
+    alts = _disjuncts(body[0].e, param, by_name)
+    if len(alts) == 1:
+        alts = [body[0].e]
+    out: list[ChainTerm] = []
+    groups: list[tuple[str, tuple[int, ...]]] = []
+    splits: list[Split] = []
+    for alt in alts:
+        label = strip_parens(_text(em, alt, names)) if len(alts) > 1 else ""
+        first = len(out)
+        for prefix, e in _flat(conjuncts(alt), param, by_name, ""):
+            k = len(out)
+            out.append(term(f"term{k}", prefix, e))
+            ds = _disjuncts(e, param, by_name)
+            if len(ds) > 1 and any(len(conjuncts(d)) > 1 for d in ds):
+                splits.append(
+                    Split(
+                        k,
+                        tuple(
+                            tuple(
+                                term(f"term{k}_{a}_{b}", pre, x)
+                                for b, (pre, x) in enumerate(
+                                    _flat(conjuncts(d), param, by_name, "")
+                                )
+                            )
+                            for a, d in enumerate(ds)
+                        ),
+                    )
+                )
+        groups.append((label, tuple(range(first, len(out)))))
+    return tuple(out), tuple(groups), tuple(splits)
+
+
+def _inline(t: Expr, param: str, by_name: dict[str, LFunction]) -> Expr | None:
+    """The body of the helper `t` calls, when `t` passes it the whole instruction and the body is
+    one `return e`: `e`, its views renamed to `param`."""
+    g = by_name.get(t.fn) if isinstance(t, Call) else None
+    if not (
+        isinstance(t, Call)
+        and g is not None
+        and len(t.args) == 1
+        and isinstance(t.args[0], View)
+        and t.args[0].buf == param
+        and t.args[0].offset == Offset(0)
+        and len(g.params) == 1
+        and g.params[0].struct is not None
+        and not g.locals
+        and len(g.body) == 1
+        and isinstance(g.body[0], Return)
+        and g.body[0].e is not None
+    ):
+        return None
+    return _rename(g.body[0].e, g.params[0].name, param)  # type: ignore[no-any-return]
+
+
+def _disjuncts(e: Expr, param: str, by_name: dict[str, LFunction], depth: int = 0) -> list[Expr]:
+    """The operands of `e`'s top-level `||`, a call that passes the whole instruction to a helper
+    whose body is such a `||` replaced by its operands, recursively."""
+    out: list[Expr] = []
+    for d in flatten(e, "or"):
+        inner = _inline(d, param, by_name) if depth < 8 else None
+        if inner is not None and len(flatten(inner, "or")) > 1:
+            out += _disjuncts(inner, param, by_name, depth + 1)
+        else:
+            out.append(d)
+    return out
 
 
 def _flat(
@@ -78,25 +167,9 @@ def _flat(
     the finer rules a near miss can fail and coverage counts."""
     out: list[tuple[str, Expr]] = []
     for t in terms:
-        g = by_name.get(t.fn) if isinstance(t, Call) else None
-        if (
-            isinstance(t, Call)
-            and g is not None
-            and depth < 8
-            and len(t.args) == 1
-            and isinstance(t.args[0], View)
-            and t.args[0].buf == param
-            and t.args[0].offset == Offset(0)
-            and len(g.params) == 1
-            and g.params[0].struct is not None
-            and not g.locals
-            and len(g.body) == 1
-            and isinstance(g.body[0], Return)
-            and g.body[0].e is not None
-            and len(conjuncts(g.body[0].e)) > 1
-        ):
-            inner = [_rename(x, g.params[0].name, param) for x in conjuncts(g.body[0].e)]
-            out += _flat(inner, param, by_name, f"{prefix}{t.fn}({param}) > ", depth + 1)
+        inner = _inline(t, param, by_name) if depth < 8 else None
+        if isinstance(t, Call) and inner is not None and len(conjuncts(inner)) > 1:
+            out += _flat(conjuncts(inner), param, by_name, f"{prefix}{t.fn}({param}) > ", depth + 1)
         else:
             out.append((prefix, t))
     return out

@@ -153,6 +153,15 @@ def _is_top_candidate(fn: Function, called: set[str], union: str) -> bool:
     )
 
 
+def top_names(gen: Generation) -> set[str]:
+    """The names of `gen`'s top-level validators, from the IR alone (before translation: the
+    predicate proof starts compiling their C while the translator runs)."""
+    called = {c for f in gen.functions for c in f.calls}
+    union = resolve.instruction_union(gen)
+    union_name = union.name if union is not None else INST_UNION
+    return {f.name for f in gen.functions if _is_top_candidate(f, called, union_name)}
+
+
 def _reachers(gen: Generation, tops: set[str]) -> dict[str, set[str]]:
     """For each function, the top-level validators that can reach it through calls."""
     calls_of = {f.name: set(f.calls) for f in gen.functions}
@@ -186,15 +195,13 @@ def _translate(gen: Generation) -> TranslatedGen:
             lowered.append(lowerer.lower(fn))
         except LowerError as exc:
             failed[fn.name] = exc
-    called = {c for f in gen.functions for c in f.calls}
     union = resolve.instruction_union(gen)
-    union_name = union.name if union is not None else INST_UNION
-    top_names = {f.name for f in gen.functions if _is_top_candidate(f, called, union_name)}
-    stubs, warnings = _untranslated(gen, failed, _reachers(gen, top_names))
+    tops_named = top_names(gen)
+    stubs, warnings = _untranslated(gen, failed, _reachers(gen, tops_named))
     arms = frozenset(f.name for f in union.fields) if union else frozenset()
     em = PyEmitter(arms=arms)
-    out = _scalar_functions(gen, lowered, em, top_names)
-    tops = _top_validators(gen, lowered, stubs, top_names, union, warnings)
+    out = _scalar_functions(gen, lowered, em, tops_named)
+    tops = _top_validators(gen, lowered, stubs, tops_named, union, warnings)
     batch, batch_stubs, rowwise, tables = _batch(lowered, {t.name for t in tops})
     translated = TranslatedGen(
         tuple(out),
@@ -208,7 +215,7 @@ def _translate(gen: Generation) -> TranslatedGen:
         rowwise,
         tables,
     )
-    return to_the_c_path(translated, _untranslated_routes(stubs, top_names))
+    return to_the_c_path(translated, _untranslated_routes(stubs, tops_named))
 
 
 def _untranslated(

@@ -1,4 +1,5 @@
-"""The generation-independent TensorScalar-family executor engine (numpy and C backends).
+"""The generation-independent executor engine of the TensorScalar and tensor-tensor families
+(numpy and C backends).
 
 The per-generation ``tpb_isa.<gen>.Executor`` binds it to that generation's decoder, validators and
 geometry constants; :class:`Engine` is usable on its own with plain parameters.

@@ -105,6 +105,7 @@ class CBackend:
         c.fp8_saturate = int(numerics.fp8_overflow == "saturate")
         c.f2i_truncate = int(numerics.float_to_int == "truncate")
         c.fp32r_bits = numerics.fp32r_mantissa_bits
+        c.in1_code = in_code
         c.key = key & 0xFFFFFFFFFFFFFFFF
         return c
 
@@ -198,6 +199,68 @@ class CBackend:
                                          des, n, total, _ptr(self.ffi, a, "float *"),
                                          _ptr(self.ffi, acc, "float *"), int(use_acc)))  # fmt: skip
         return out, acc
+
+    # -- two sources: TensorTensor, ScalarTensorTensor, TensorTensorScan ----------------------
+
+    def tt_arith(self, x0: Raw, in0: int, x1: Raw, in1: int, out_code: int, s: F32, op0: int,
+                 op1: int, rev0: bool, rev1: bool, scan: bool, numerics: Numerics, key: int,
+                 out: Raw | None = None) -> Raw:  # fmt: skip
+        x0, x1 = self._src(x0), self._src(x1)
+        out = self._out(out, x0.shape, out_code)
+        cfg = self._cfg(in0, out_code, numerics, key, op0, op1, rev0, rev1)
+        cfg.in1_code = in1
+        a = np.ascontiguousarray(np.asarray(s, dtype=np.float32).reshape(-1))
+        n, total = x0.shape
+        ffi = self.ffi
+        if n and total:
+            self._check(self.lib.tpb_tt_arith(cfg, _ptr(ffi, x0), *_strides(x0), _ptr(ffi, x1),
+                                              *_strides(x1), _ptr(ffi, out), *_strides(out), n,
+                                              total, _ptr(ffi, a, "float *"), int(scan)))  # fmt: skip
+        return out
+
+    def tt_bitvec(self, x0: Raw, x1: Raw, code: int, s: U32, op0: int, op1: int, rev0: bool,
+                  rev1: bool, out: Raw | None = None) -> Raw:  # fmt: skip
+        x0, x1 = self._src(x0), self._src(x1)
+        out = self._out(out, x0.shape, code)
+        cfg = self._cfg(code, code, Numerics(), 0, op0, op1, rev0, rev1)
+        cfg.in1_code = code
+        a = np.ascontiguousarray(np.asarray(s, dtype=np.uint32).reshape(-1))
+        n, total = x0.shape
+        ffi = self.ffi
+        if n and total:
+            self._check(self.lib.tpb_tt_bitvec(cfg, _ptr(ffi, x0), *_strides(x0), _ptr(ffi, x1),
+                                               *_strides(x1), _ptr(ffi, out), *_strides(out), n,
+                                               total, _ptr(ffi, a, "uint32_t *")))  # fmt: skip
+        return out
+
+    def reduce(self, src: Raw, in_code: int, out_code: int, op: int, groups: int, length: int,
+               negate: bool, bitvec: bool, numerics: Numerics, key: int,
+               out: Raw | None = None) -> Raw:  # fmt: skip
+        src = self._src(src)
+        n = src.shape[0]
+        out = self._out(out, (n, groups), out_code)
+        cfg = self._cfg(in_code, out_code, numerics, key, op)
+        if n and groups and length:
+            self._check(self.lib.tpb_reduce(cfg, _ptr(self.ffi, src), *_strides(src),
+                                            _ptr(self.ffi, out), *_strides(out), n, groups,
+                                            length, int(negate), int(bitvec)))  # fmt: skip
+        return out
+
+    def int_wide(self, x0: Raw, in0: int, x1: Raw, in1: int, op: int, lo_out: U32 | None = None,
+                 hi_out: U32 | None = None) -> tuple[U32, U32]:  # fmt: skip
+        x0, x1 = self._src(x0), self._src(x1)
+        n, total = x0.shape
+        lo = self._out(lo_out, (n, total), dt.UINT32)
+        hi = self._out(hi_out, (n, total), dt.UINT32)
+        cfg = self._cfg(in0, in0, Numerics(), 0, op)
+        cfg.in1_code = in1
+        ffi = self.ffi
+        if n and total:
+            self._check(self.lib.tpb_int_wide(cfg, _ptr(ffi, x0), *_strides(x0), _ptr(ffi, x1),
+                                              *_strides(x1), _ptr(ffi, lo, "uint32_t *"),
+                                              *_strides(lo), _ptr(ffi, hi, "uint32_t *"),
+                                              *_strides(hi), n, total))  # fmt: skip
+        return lo, hi
 
     # -- prepared calls (see Engine.prepare_tensor_scalar) -----------------------------------
 

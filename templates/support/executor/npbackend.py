@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import family
 from . import alu
 from . import dtypes as dt
 from .numerics import Numerics
@@ -59,6 +60,13 @@ def _deliver(res: Raw, out: Raw | None) -> Raw:
 
 
 _FP32_IN = (dt.FP32, dt.FP32R)
+
+# TensorTensorIntWide's op codes (family.ENUMS["wide_op"])
+_WIDE = family.ENUMS["wide_op"].codes
+WIDE_ADD = _WIDE["ADD_INT"]
+WIDE_SUBTRACT = _WIDE["SUBTRACT_INT"]
+WIDE_MULT = _WIDE["MULT_INT"]
+WIDE_MULT_UINT = _WIDE["MULT_UINT"]
 
 # Elements per tile of the TensorScalar arith path: the fp32 hub and the rounding's scratch
 # (some 30-40 bytes an element with stochastic bits) live only for one tile, so a large tensor
@@ -280,6 +288,77 @@ class NumpyBackend:
                 final = run[:, -1].copy()
         return _deliver(_store(out_code, t, numerics, key), out), final
 
+    # -- two sources: TensorTensor, ScalarTensorTensor, TensorTensorScan ----------------------
+
+    def tt_arith(self, x0: Raw, in0: int, x1: Raw, in1: int, out_code: int, s: F32, op0: int,
+                 op1: int, rev0: bool, rev1: bool, scan: bool, numerics: Numerics, key: int,
+                 out: Raw | None = None) -> Raw:  # fmt: skip
+        """``op1(op0(x0, s), x1)`` element-wise in the reverse forms of rev0/rev1, in fp32, one
+        rounding to ``out_code``; with ``scan`` the scalar is the running value of each partition,
+        seeded with ``s`` and replaced by every output (TensorTensorScan)."""
+        a = dt.load_f32(in0, x0, numerics)
+        b = dt.load_f32(in1, x1, numerics)
+        if scan:
+            y = np.empty(a.shape, dtype=np.float32)
+            state = np.asarray(s, dtype=np.float32).reshape(-1)
+            for i in range(a.shape[1]):
+                t = alu.arith(op0, a[:, i], state, rev0)
+                state = np.asarray(alu.arith(op1, t, b[:, i], rev1), dtype=np.float32)
+                y[:, i] = state
+        else:
+            t = alu.arith(op0, a, s, rev0)
+            y = np.asarray(alu.arith(op1, t, b, rev1), dtype=np.float32)
+        return _deliver(_store(out_code, y, numerics, key), out)
+
+    def tt_bitvec(self, x0: Raw, x1: Raw, code: int, s: U32, op0: int, op1: int, rev0: bool,
+                  rev1: bool, out: Raw | None = None) -> Raw:  # fmt: skip
+        """``op1(op0(x0, s), x1)`` on the raw bits at the dtype's width."""
+        width = dt.size(code) * 8
+        mask = np.uint32((1 << width) - 1)
+        t = alu.bitvec(op0, x0.astype(np.uint32), s & mask, width, rev0)
+        y = alu.bitvec(op1, t, x1.astype(np.uint32) & mask, width, rev1)
+        return _deliver(y.astype(dt.storage_dtype(code)), out)
+
+    def reduce(self, src: Raw, in_code: int, out_code: int, op: int, groups: int, length: int,
+               negate: bool, bitvec: bool, numerics: Numerics, key: int,
+               out: Raw | None = None) -> Raw:  # fmt: skip
+        """TensorReduce: each partition's elements are ``groups`` runs of ``length`` (walk order),
+        each folded in element order, ``reg = op(x[i], reg)`` from ``reg = x[0]`` (fp32 for arith,
+        then negated on request and rounded once; raw bits for bitvec)."""
+        n = src.shape[0]
+        if bitvec:
+            bits = src.astype(np.uint32).reshape(n, groups, length)
+            fold = {alu.BITWISE_AND: np.bitwise_and, alu.BITWISE_OR: np.bitwise_or}.get(
+                op, np.bitwise_xor
+            )
+            folded = fold.reduce(bits, axis=2)
+            return _deliver(folded.astype(dt.storage_dtype(out_code)), out)
+        x = dt.load_f32(in_code, src, numerics).reshape(n * groups, length)
+        y = scan(op, x[:, 1:], x[:, 0]) if length > 1 else x
+        r = np.ascontiguousarray(y[:, -1]).reshape(n, groups)
+        if negate:
+            r = np.negative(r, dtype=np.float32)
+        return _deliver(_store(out_code, r, numerics, key), out)
+
+    def int_wide(self, x0: Raw, in0: int, x1: Raw, in1: int, op: int, lo_out: U32 | None = None,
+                 hi_out: U32 | None = None) -> tuple[U32, U32]:  # fmt: skip
+        """TensorTensorIntWide: each source extended to 64 bits by its dtype's signedness, the op
+        on 64 bits (add, subtract, the product's low 64 bits, a left shift by x1 < 32): the low
+        and the high 32 bits."""
+        a, b = _extended(x0, in0), _extended(x1, in1)
+        with np.errstate(over="ignore"):
+            if op == WIDE_ADD:
+                r = a + b
+            elif op == WIDE_SUBTRACT:
+                r = a - b
+            elif op in (WIDE_MULT, WIDE_MULT_UINT):
+                r = a * b
+            else:
+                r = a << b
+        lo = (r & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        hi = (r >> np.uint64(32)).astype(np.uint32)
+        return _deliver(lo, lo_out), _deliver(hi, hi_out)
+
     # -- prepared calls (see Engine.prepare_tensor_scalar) -----------------------------------
 
     def bind_ts_arith(self, src: Raw, in_code: int, out_code: int, s0: F32, s1: F32, op0: int,
@@ -294,6 +373,16 @@ class NumpyBackend:
                        rev0: bool, rev1: bool, out: Raw) -> Callable[[int], object]:  # fmt: skip
         """`ts_bitvec` on these operands, a call per (unused) key."""
         return lambda key: self.ts_bitvec(src, code, s0, s1, op0, op1, rev0, rev1, out)
+
+
+def _extended(raw: Raw, code: int) -> npt.NDArray[np.uint64]:
+    """Integer elements extended to 64 bits by their dtype's signedness (as uint64 bits)."""
+    info = dt.info(code)
+    typed = raw.view(dt.storage_dtype(code))
+    if info.signed:
+        typed = typed.view(np.dtype(f"i{info.size}"))
+    out: npt.NDArray[np.uint64] = typed.astype(np.int64).astype(np.uint64)
+    return out
 
 
 def _key(v: F32) -> npt.NDArray[np.int32]:

@@ -18,6 +18,7 @@ typedef struct {
     int32_t fp8_saturate;
     int32_t f2i_truncate;
     int32_t fp32r_bits;
+    int32_t in1_code;
     uint64_t key;
 } tpb_cfg;
 
@@ -36,3 +37,15 @@ int tpb_exp(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
 int64_t tpb_run_ts(const tpb_cfg *arith, const tpb_cfg *bitvec, char *sbuf, char *psum,
                    const int64_t *recs, int64_t count, uint64_t key_base, uint64_t stream0,
                    int32_t *rc);
+int tpb_tt_arith(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                 const void *src1, int64_t rs1, int64_t es1, void *dst, int64_t drs, int64_t des,
+                 int64_t n, int64_t N, const float *s, int32_t scan);
+int tpb_tt_bitvec(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                  const void *src1, int64_t rs1, int64_t es1, void *dst, int64_t drs,
+                  int64_t des, int64_t n, int64_t N, const uint32_t *s);
+int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *dst,
+               int64_t drs, int64_t des, int64_t n, int64_t G, int64_t R, int32_t negate,
+               int32_t bitvec);
+int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                 const void *src1, int64_t rs1, int64_t es1, uint32_t *lo, int64_t lrs,
+                 int64_t les, uint32_t *hi, int64_t hrs, int64_t hes, int64_t n, int64_t N);

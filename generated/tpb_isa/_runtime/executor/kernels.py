@@ -1,4 +1,5 @@
-"""Instruction semantics of the TensorScalar family on plain parameters: the :class:`Engine`.
+"""Instruction semantics of the TensorScalar and tensor-tensor families on plain parameters: the
+:class:`Engine`.
 
 The per-generation ``Executor`` decodes a 64-byte word into these parameters; tests and tools may
 call the engine directly. Every method works in three phases: resolve and bounds-check every
@@ -667,6 +668,311 @@ class Engine:
         )
         _commit(dst_w, out, direct)
         self.instructions_executed += 1
+
+    # -- two sources: 0x41 / 0x51 (sunda 0x8a / 0x8b / 0x8f), 0x9d / 0x9e, 0xe5 ------------------
+
+    def _scalar_typed(self, bitvec: bool, imm: Imm, nch: int, code: int, what: str) -> Any:
+        """A scalar of dtype ``code`` per active channel, (nch, 1): fp32 for arith (an inline
+        value is fp32 bits, a pointer reads one element of ``code`` and converts it), raw bits
+        at the width for bitvec."""
+        if bitvec:
+            return self._scalar_bits(imm, nch, code, what)
+        if imm.src == IMM_INSTRUCTION:
+            return self._scalar_f32(imm, nch, what)
+        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
+        return dt.load_f32(code, w.gather(), self.numerics).reshape(nch, 1)
+
+    def _two_sources(
+        self,
+        *,
+        bitvec: bool,
+        scan: bool,
+        src0: Pattern,
+        src1: Pattern,
+        dst: Pattern,
+        in0_dtype: int,
+        in1_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op0: int,
+        op1: int,
+        reverse: int,
+        imm0: Imm,
+        imm0_dtype: int,
+    ) -> None:
+        """``out = op1(op0(src0, imm0), src1)`` in the four reverse forms (STT; TensorTensor is
+        op0 BYPASS), or with ``scan`` the running form of TensorTensorScan (the scalar is the
+        previous output, seeded with imm0)."""
+        nch = self._channels(num_active_channels)
+        in0, in1, out, sc = int(in0_dtype), int(in1_dtype), int(out_dtype), int(imm0_dtype)
+        op0, op1 = int(op0), int(op1)
+        for code in (in0, in1, out):
+            dt.info(code)
+        rev0, rev1 = _rev(reverse)
+        for p, what in ((src1, "src1"), (dst, "destination")):
+            if p.count != src0.count:
+                raise ExecutorError(
+                    f"src0 has {src0.count} elements per partition, {what} {p.count}"
+                )
+        if bitvec:
+            alu.check_bitvec(op0)
+            alu.check_bitvec(op1)
+            if not (in0 == in1 == out) or out not in dt.INT_CODES:
+                raise UnsupportedError(
+                    "a bitvec TensorTensor/ScalarTensorTensor needs src0, src1 and dst of one "
+                    "integer dtype"
+                )
+        else:
+            alu.check_arith(op0)
+            alu.check_arith(op1)
+        uses = op0 != alu.BYPASS and op0 not in alu.UNARY_OPS
+        if uses:
+            dt.info(sc)
+        w0 = self._walk(src0, in0, nch, "src0_mem_pattern")
+        w1 = self._walk(src1, in1, nch, "src1_mem_pattern")
+        wd = self._walk(dst, out, nch, "dst_mem_pattern")
+        if uses:
+            s = self._scalar_typed(bitvec, imm0, nch, sc, "imm0")
+        else:
+            s = np.zeros((nch, 1), np.uint32 if bitvec else np.float32)
+        key = self._key()
+        x0, x1 = w0.gather(), w1.gather()
+        direct = _direct(wd, x0, x1)
+        if bitvec:
+            res = self.backend.tt_bitvec(x0, x1, out, s, op0, op1, rev0, rev1, direct)
+        else:
+            res = self.backend.tt_arith(
+                x0, in0, x1, in1, out, s, op0, op1, rev0, rev1, scan, self.numerics, key, direct
+            )
+        _commit(wd, res, direct)
+        self.instructions_executed += 1
+
+    def tensor_tensor(
+        self,
+        *,
+        bitvec: bool,
+        src0: Pattern,
+        src1: Pattern,
+        dst: Pattern,
+        in0_dtype: int,
+        in1_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op: int,
+    ) -> None:
+        """TensorTensor (0x41 arith / 0x51 bitvec; sunda's BF16 0x8a/0x8b/0x8f): ``dst[e] =
+        op(src0[e], src1[e])``, src0 the left operand (tt-stt-facts.md §4). Arith loads each
+        source into fp32, computes in fp32 and rounds once to ``out_dtype``; bitvec works on the
+        raw bits of the one integer dtype. The three patterns are walked independently."""
+        self._two_sources(
+            bitvec=bitvec, scan=False, src0=src0, src1=src1, dst=dst, in0_dtype=in0_dtype,
+            in1_dtype=in1_dtype, out_dtype=out_dtype, num_active_channels=num_active_channels,
+            op0=alu.BYPASS, op1=op, reverse=REV_NONE, imm0=ZERO_IMM, imm0_dtype=dt.FP32,
+        )  # fmt: skip
+
+    def scalar_tensor_tensor(
+        self,
+        *,
+        bitvec: bool,
+        src0: Pattern,
+        src1: Pattern,
+        dst: Pattern,
+        in0_dtype: int,
+        in1_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op0: int,
+        op1: int,
+        reverse: int,
+        imm0: Imm,
+        imm0_dtype: int,
+        accumulator_cmd: int,
+    ) -> None:
+        """ScalarTensorTensor (0x9d / 0x9e): ``(src0 op0 imm0) op1 src1`` in the reverse form
+        ``reverse`` (NONE ``(src0 op0 s) op1 src1``, FIRST ``(s op0 src0) op1 src1``, SECOND
+        ``src1 op1 (src0 op0 s)``, BOTH ``src1 op1 (s op0 src0)``; tt-stt-facts.md §7b). The
+        accumulator forms are refused: which op accumulates is not documented (C16, Q6)."""
+        if int(accumulator_cmd) != ACCUM_IDLE:
+            raise UnsupportedError(
+                "ScalarTensorTensor with an accumulator command other than IDLE: which ALU op "
+                "accumulates and what the accumulator starts from are not documented "
+                "(tt-stt-facts.md C16, Q6)"
+            )
+        self._two_sources(
+            bitvec=bitvec, scan=False, src0=src0, src1=src1, dst=dst, in0_dtype=in0_dtype,
+            in1_dtype=in1_dtype, out_dtype=out_dtype, num_active_channels=num_active_channels,
+            op0=op0, op1=op1, reverse=reverse, imm0=imm0, imm0_dtype=imm0_dtype,
+        )  # fmt: skip
+
+    def tensor_tensor_scan(
+        self,
+        *,
+        src0: Pattern,
+        src1: Pattern,
+        dst: Pattern,
+        in0_dtype: int,
+        in1_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        op0: int,
+        op1: int,
+        reverse: int,
+        imm0: Imm,
+        imm0_dtype: int,
+        accumulator_cmd: int,
+    ) -> None:
+        """TensorTensorScan (0xe5): per partition, in element order, ``out[i] = (src0[i] op0
+        prev) op1 src1[i]``, ``prev = out[i]``, seeded with imm0 (NKI ``tensor_tensor_scan``, the
+        AWS test and KLR; tt-stt-facts.md §8b, C1). reverse bit 0 puts src0 on the right of op0,
+        bit 1 src1 on the left of op1. Every step is fp32; each output is rounded once."""
+        if int(accumulator_cmd) != ACCUM_IDLE:
+            raise UnsupportedError("TensorTensorScan keeps no accumulator (has_zero_accum_cmd)")
+        self._two_sources(
+            bitvec=False, scan=True, src0=src0, src1=src1, dst=dst, in0_dtype=in0_dtype,
+            in1_dtype=in1_dtype, out_dtype=out_dtype, num_active_channels=num_active_channels,
+            op0=op0, op1=op1, reverse=reverse, imm0=imm0, imm0_dtype=imm0_dtype,
+        )  # fmt: skip
+
+    # -- 0x42 / 0x52 (sunda 0x8c / 0x8d) --------------------------------------------------------
+
+    def tensor_reduce(
+        self,
+        *,
+        bitvec: bool,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+        negated: int,
+        op: int,
+        op_dim: int,
+    ) -> None:
+        """TensorReduce: fold the ``op_dim`` innermost dims of the source (X: dim 0, XY: dims 0
+        and 1, ...), per partition; output element ``j`` is the fold of the ``j``-th run of the
+        walk (NKI ``tensor_reduce``; tt-stt-facts.md §9c). Arith (add, mult, max, min) folds in
+        fp32 in element order, ``reg = op(x[i], reg)`` from ``reg = x[0]``, negates when
+        ``negated`` and rounds once; bitvec (and, or, xor) folds the raw bits. Other ops are
+        refused: what a reduce by subtract, a comparison or a shift computes is not documented."""
+        nch = self._channels(num_active_channels)
+        in_dtype, out_dtype, op, dims = int(in_dtype), int(out_dtype), int(op), int(op_dim)
+        dt.info(in_dtype)
+        dt.info(out_dtype)
+        negate = int(negated)
+        if negate not in (0, 1):
+            raise UnsupportedError(f"negated = {negate}: only 0 and 1 are encodings")
+        if bitvec:
+            if op not in REDUCE_BITVEC_OPS:
+                raise UnsupportedError(
+                    f"a bitvec reduce by {alu.op_name(op)}: only BITWISE_AND, BITWISE_OR and "
+                    "BITWISE_XOR have a documented fold (NKI's reduce-op map)"
+                )
+            if in_dtype != out_dtype or in_dtype not in dt.INT_CODES:
+                raise UnsupportedError(
+                    "a bitvec TensorReduce needs in_dtype == out_dtype, an integer"
+                )
+            if negate:
+                raise UnsupportedError("negated applies to arith reduces only")
+        elif op not in REDUCE_ARITH_OPS:
+            raise UnsupportedError(
+                f"an arith reduce by {alu.op_name(op)}: only ADD, MULT, MAX and MIN have a "
+                "documented fold (NKI's reduce-op map: sum, prod, max, min)"
+            )
+        if not 1 <= dims <= len(src.nums):
+            raise ExecutorError(f"op_dim folds {dims} dims of a {len(src.nums)}-D source")
+        length = 1
+        for n in src.nums[:dims]:
+            length *= int(n)
+        groups = src.count // length if length else 0
+        if dst.count != groups:
+            raise ExecutorError(
+                f"folding {dims} innermost dims of {src.count} elements per partition gives "
+                f"{groups}, the destination has {dst.count}"
+            )
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        key = self._key()
+        if groups:
+            raw = src_w.gather()
+            direct = _direct(dst_w, raw)
+            res = self.backend.reduce(
+                raw, in_dtype, out_dtype, op, groups, length, bool(negate), bitvec,
+                self.numerics, key, direct,
+            )  # fmt: skip
+            _commit(dst_w, res, direct)
+        self.instructions_executed += 1
+
+    # -- 0xf3 (maverick) ------------------------------------------------------------------------
+
+    def tensor_tensor_wide(
+        self,
+        *,
+        src0: Pattern,
+        src1: Pattern,
+        dst0: Pattern,
+        dst1: Pattern,
+        in0_dtype: int,
+        in1_dtype: int,
+        out0_dtype: int,
+        out1_dtype: int,
+        num_active_channels: int,
+        op: int,
+    ) -> None:
+        """TensorTensorIntWide (maverick 0xf3): a 32-bit integer op per element whose 64-bit
+        result is split, bits 31..0 to dst0 and 63..32 to dst1 (the carry of an add, the borrow
+        of a subtract, the high half of a product, the bits a left shift moves out; the header
+        banner, tt-stt-facts.md §5c). Each source is extended by its dtype's signedness. Refused
+        where that is not pinned (Q5): a destination narrower than 32 bits, a left shift of a
+        signed source, a shift by 32 or more; right shifts are refused by name."""
+        nch = self._channels(num_active_channels)
+        in0, in1, out0, out1, op = (int(in0_dtype), int(in1_dtype), int(out0_dtype),
+                                    int(out1_dtype), int(op))  # fmt: skip
+        for code in (in0, in1, out0, out1):
+            if code not in dt.INT_CODES:
+                raise UnsupportedError(f"TensorTensorIntWide on dtype {dt.info(code).name}")
+        if out0 not in (dt.INT32, dt.UINT32) or out1 not in (dt.INT32, dt.UINT32):
+            raise UnsupportedError(
+                "TensorTensorIntWide with a destination narrower than 32 bits: how the 32-bit "
+                "word is narrowed is not documented (tt-stt-facts.md §5b, Q5)"
+            )
+        shift = op in WIDE_SHIFTS
+        if shift and dt.info(in0).signed:
+            raise UnsupportedError(
+                "TensorTensorIntWide shifting a signed source: whether its sign fills the high "
+                "word is not documented (tt-stt-facts.md Q5)"
+            )
+        for p, what in ((src1, "src1"), (dst0, "dst0"), (dst1, "dst1")):
+            if p.count != src0.count:
+                raise ExecutorError(
+                    f"src0 has {src0.count} elements per partition, {what} {p.count}"
+                )
+        w0 = self._walk(src0, in0, nch, "src0_mem_pattern")
+        w1 = self._walk(src1, in1, nch, "src1_mem_pattern")
+        wd0 = self._walk(dst0, out0, nch, "dst0_mem_pattern")
+        wd1 = self._walk(dst1, out1, nch, "dst1_mem_pattern")
+        x0, x1 = w0.gather(), w1.gather()
+        if shift and x1.size and int(x1.astype(np.uint32).max()) >= 32:
+            raise UnsupportedError(
+                "TensorTensorIntWide shift by 32 or more: the 64-bit result is not documented "
+                "(tt-stt-facts.md Q5)"
+            )
+        d0 = _direct(wd0, x0, x1)
+        d1 = _direct(wd1, x0, x1)
+        if d0 is not None and d1 is not None and np.shares_memory(d0, d1):
+            d0 = d1 = None  # one destination over the other: scattered in order below
+        lo, hi = self.backend.int_wide(
+            x0, in0, x1, in1, op,
+            None if d0 is None else d0.view(np.uint32), None if d1 is None else d1.view(np.uint32),
+        )  # fmt: skip
+        _commit(wd0, lo.view(dt.storage_dtype(out0)), d0)
+        _commit(wd1, hi.view(dt.storage_dtype(out1)), d1)
+        self.instructions_executed += 1
+
+
+REDUCE_ARITH_OPS = frozenset({alu.ADD, alu.MULT, alu.MAX, alu.MIN})
+REDUCE_BITVEC_OPS = frozenset({alu.BITWISE_AND, alu.BITWISE_OR, alu.BITWISE_XOR})
+_WIDE = family.ENUMS["wide_op"].codes
+WIDE_SHIFTS = frozenset({_WIDE["ARITH_SHIFT_LEFT"], _WIDE["LOGICAL_SHIFT_LEFT"]})
 
 
 def pattern(start_addr: int, steps: Sequence[int], nums: Sequence[int]) -> Pattern:

@@ -25,6 +25,8 @@ enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0
        OP_LSL = 0x10, OP_LSR = 0x11, OP_EQ = 0x12, OP_GT = 0x13, OP_GE = 0x14, OP_LE = 0x15,
        OP_LT = 0x16, OP_ABSDIFF = 0x17, OP_NE = 0x18, OP_ABS = 0x19, OP_RSQRT = 0x1D,
        OP_ABSMAX = 0x20, OP_ABSMIN = 0x21, OP_RELU = 0x22, OP_SQUARE = 0x23 };
+/* TensorTensorIntWide's ops (family.ENUMS["wide_op"]) */
+enum { W_ADD = 0xC4, W_MULT = 0xC5, W_SUB = 0xC6, W_MULT_U = 0xDB };
 
 #define BLK 1024
 
@@ -446,6 +448,19 @@ static inline float f_absmin(float a, float b) {
     return (fabsf(b) < fabsf(a)) ? b : a;
 }
 
+/* f_max / f_min as selects (the same results: NaN -> the quiet NaN, -0 below +0), for loops
+   the compiler should keep free of branches */
+static inline float f_max_sel(float a, float b) {
+    float r = (a > b) ? a : b;
+    r = (a == b) ? (signbit(a) ? b : a) : r;
+    return (a != a || b != b) ? qnan() : r;
+}
+static inline float f_min_sel(float a, float b) {
+    float r = (a < b) ? a : b;
+    r = (a == b) ? (signbit(a) ? a : b) : r;
+    return (a != a || b != b) ? qnan() : r;
+}
+
 static inline float f_binary(int op, float a, float b) {
     switch (op) {
     case OP_ADD: return a + b;
@@ -833,4 +848,497 @@ int64_t tpb_run_ts(const tpb_cfg *arith, const tpb_cfg *bitvec, char *sbuf, char
         if (got) { *rc = got; return i; }
     }
     return count;
+}
+
+/* ---------------------------------------------------------------- two sources */
+/* One stage whose second operand is a tensor: buf[k] = op(buf[k], v[k]), reversed op(v[k],
+   buf[k]); BYPASS and the unary ops act on buf whatever `rev` says (alu.arith). */
+#define VSTAGE_LOOP(EXPR) \
+    do { int64_t k; \
+         if (rev) { for (k = 0; k < cnt; k++) { float a = v[k], b = buf[k]; buf[k] = (EXPR); } } \
+         else { for (k = 0; k < cnt; k++) { float a = buf[k], b = v[k]; buf[k] = (EXPR); } } \
+    } while (0)
+
+TPB_INLINE void arith_vstage(int op, float *restrict buf, const float *restrict v, int64_t cnt,
+                             int rev) {
+    switch (op) {
+    case OP_BYPASS: case OP_ABS: case OP_SQUARE: case OP_RELU: case OP_RSQRT:
+        arith_stage(op, buf, cnt, 0.0f, 0); return;
+    case OP_ADD: VSTAGE_LOOP(a + b); return;
+    case OP_SUB: VSTAGE_LOOP(a - b); return;
+    case OP_MULT: VSTAGE_LOOP(a * b); return;
+    case OP_MAX: VSTAGE_LOOP(f_max(a, b)); return;
+    case OP_MIN: VSTAGE_LOOP(f_min(a, b)); return;
+    default: VSTAGE_LOOP(f_binary(op, a, b)); return;
+    }
+}
+
+/* one element of a stage (the scan's recurrence): op(d, s), reversed op(s, d) */
+static inline float f_stage(int op, float d, float s, int rev) {
+    switch (op) {
+    case OP_BYPASS: return d;
+    case OP_ABS: return fabsf(d);
+    case OP_SQUARE: return d * d;
+    case OP_RELU: return f_max(d, 0.0f);
+    case OP_RSQRT: return 1.0f / sqrtf(d);
+    default: return rev ? f_binary(op, s, d) : f_binary(op, d, s);
+    }
+}
+
+TPB_INLINE void load_any(int code, const char *row, int64_t es, int64_t i0, int64_t cnt,
+                         float *buf, const float *lut) {
+    if (code == D_FP32 || code == D_FP32R) fast_load_fp32(row, es, i0, cnt, buf);
+    else load_block(code, row, es, i0, cnt, buf, lut);
+}
+
+/* Fused single-pass rows for fp32 sources and destination, unit steps: op0 one of the two
+   parameterised forms of fused_stage (affine or clamp, with the scalar), op1 one of two forms
+   with the second tensor: a sum t * a1 + v * b1 (ADD: 1, 1; SUBTRACT: 1, -1, reversed -1, 1:
+   each product exact, so one rounding, the op's own) or the product t * v (MULT). Four loops,
+   not one per op pair. */
+#define TT_SUM(t, v) ((t) * a1 + (v) * b1)
+#define TT_PROD(t, v) ((t) * (v))
+#define TT_FUSED_LOOP(F0, F1) \
+    for (k = 0; k < N; k++) { \
+        float t_ = F0(x0[k], m0, q0); \
+        o[k] = canon_f32(f2u(F1(t_, x1[k]))); \
+    }
+static int tt_fusable(const tpb_cfg *c, int64_t es0, int64_t es1, int64_t des) {
+    int in0 = c->in_code == D_FP32 || c->in_code == D_FP32R;
+    int in1 = c->in1_code == D_FP32 || c->in1_code == D_FP32R;
+    return in0 && in1 && c->out_code == D_FP32 && es0 == 1 && es1 == 1 && des == 1 &&
+           fusable(c->op0) && (c->op1 == OP_ADD || c->op1 == OP_SUB || c->op1 == OP_MULT);
+}
+TPB_INLINE void tt_fused_row(const tpb_cfg *c, const float *restrict x0, const float *restrict x1,
+                             uint32_t *restrict o, int64_t N, float s) {
+    int64_t k;
+    float m0, q0;
+    float a1 = 1.0f, b1 = (c->op1 == OP_SUB) ? -1.0f : 1.0f;
+    int f0 = fused_stage(c->op0, c->rev0, s, &m0, &q0);
+    if (c->op1 == OP_SUB && c->rev1) { a1 = -1.0f; b1 = 1.0f; }
+    if (c->op1 == OP_MULT) {
+        if (f0 == FS_AFFINE) TT_FUSED_LOOP(FX_AFFINE, TT_PROD)
+        else TT_FUSED_LOOP(FX_CLAMP, TT_PROD)
+    } else if (f0 == FS_AFFINE) TT_FUSED_LOOP(FX_AFFINE, TT_SUM)
+    else TT_FUSED_LOOP(FX_CLAMP, TT_SUM)
+}
+
+/* The scan's recurrence on LANES partitions side by side (independent chains: the loop runs at
+   throughput, not at the latency of two dependent operations per element). */
+#define SCAN_LOOP(EXPR) \
+    for (k = 0; k < cnt; k++) \
+        for (j = 0; j < LANES; j++) { float x_ = b0[k][j], v_ = b1[k][j], r_ = reg[j]; \
+                                      reg[j] = (EXPR); b0[k][j] = reg[j]; }
+
+/* the same on rows in place, the eight lanes' running values in locals (registers); a spare
+   lane (past the last partition) repeats the last one's inputs and writes a scratch row. The
+   rows do not overlap (the engine passes a destination that shares no memory with the sources,
+   else a fresh array), hence restrict. */
+#define SCAN_ROWS(EXPR) do { \
+        const float *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2], \
+                    *restrict x3 = x[3], *restrict x4 = x[4], *restrict x5 = x[5], \
+                    *restrict x6 = x[6], *restrict x7 = x[7]; \
+        const float *restrict v0 = v[0], *restrict v1 = v[1], *restrict v2 = v[2], \
+                    *restrict v3 = v[3], *restrict v4 = v[4], *restrict v5 = v[5], \
+                    *restrict v6 = v[6], *restrict v7 = v[7]; \
+        uint32_t *restrict o0 = o[0], *restrict o1 = o[1], *restrict o2 = o[2], \
+                 *restrict o3 = o[3], *restrict o4 = o[4], *restrict o5 = o[5], \
+                 *restrict o6 = o[6], *restrict o7 = o[7]; \
+        float a0 = reg[0], a1 = reg[1], a2 = reg[2], a3 = reg[3], a4 = reg[4], a5 = reg[5], \
+              a6 = reg[6], a7 = reg[7]; \
+        for (k = 0; k < N; k++) { \
+            SCAN_STEP_E(0, EXPR) SCAN_STEP_E(1, EXPR) SCAN_STEP_E(2, EXPR) SCAN_STEP_E(3, EXPR) \
+            SCAN_STEP_E(4, EXPR) SCAN_STEP_E(5, EXPR) SCAN_STEP_E(6, EXPR) SCAN_STEP_E(7, EXPR) \
+        } \
+    } while (0)
+#define SCAN_STEP_E(J, EXPR) { float x_ = x##J[k], v_ = v##J[k], r_ = a##J; a##J = (EXPR); \
+                               o##J[k] = canon_f32(f2u(a##J)); }
+
+#define LANES 8
+/* a row block into column j of a lanes-interleaved block, and back */
+TPB_INLINE void to_lane(float (*b)[LANES], const float *row, int64_t cnt, int64_t j) {
+    int64_t k;
+    for (k = 0; k < cnt; k++) b[k][j] = row[k];
+}
+TPB_INLINE void from_lane(float *row, float (*b)[LANES], int64_t cnt, int64_t j) {
+    int64_t k;
+    for (k = 0; k < cnt; k++) row[k] = b[k][j];
+}
+
+TPB_INLINE int tt_scan(const tpb_cfg *c, const tpb_fmt *f, const void *src0, int64_t rs0,
+                       int64_t es0, const void *src1, int64_t rs1, int64_t es1, void *dst,
+                       int64_t drs, int64_t des, int64_t n, int64_t N, const float *s,
+                       float *lut0, float *lut1, uint32_t *obuf) {
+    /* lanes interleaved (b0[k][j]: element k of lane j), so each step is one vector of lanes */
+    float b0[BLK][LANES], b1[BLK][LANES], row[BLK];
+    int isz0 = dsize(c->in_code), isz1 = dsize(c->in1_code), osz = dsize(c->out_code);
+    int op0 = c->op0, op1 = c->op1, rev0 = c->rev0, rev1 = c->rev1;
+    int64_t p0;
+    if ((c->in_code == D_FP32 || c->in_code == D_FP32R) &&
+        (c->in1_code == D_FP32 || c->in1_code == D_FP32R) && c->out_code == D_FP32 &&
+        es0 == 1 && es1 == 1 && des == 1 && (op0 == OP_MULT || op0 == OP_ADD) && op1 == OP_ADD) {
+        /* fp32 rows with unit steps, the recurrences of NKI's examples (mult or add, then add):
+           the lanes read and write their rows in place */
+        uint32_t *spare = NULL;
+        for (p0 = 0; p0 < n; p0 += LANES) {
+            int64_t lanes = (n - p0 < LANES) ? n - p0 : LANES, j, k;
+            const float *x[LANES], *v[LANES];
+            uint32_t *o[LANES];
+            float reg[LANES];
+            if (lanes < LANES && !spare) {
+                spare = (uint32_t *)malloc((size_t)N * sizeof(uint32_t));
+                if (!spare) { free(lut0); free(lut1); return -2; }
+            }
+            for (j = 0; j < LANES; j++) {
+                int64_t q = p0 + (j < lanes ? j : lanes - 1);
+                x[j] = (const float *)src0 + q * rs0;
+                v[j] = (const float *)src1 + q * rs1;
+                o[j] = (j < lanes) ? (uint32_t *)dst + q * drs : spare;
+                reg[j] = s[q];
+            }
+            if (op0 == OP_MULT) SCAN_ROWS(x_ * r_ + v_);
+            else SCAN_ROWS(x_ + r_ + v_);
+        }
+        free(spare);
+        free(lut0);
+        free(lut1);
+        return 0;
+    }
+    for (p0 = 0; p0 < n; p0 += LANES) {
+        int64_t lanes = (n - p0 < LANES) ? n - p0 : LANES, i0, j, k;
+        float reg[LANES];
+        for (j = 0; j < LANES; j++) reg[j] = s[p0 + (j < lanes ? j : lanes - 1)];
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            for (j = 0; j < LANES; j++) { /* lanes past the last partition repeat it, unused */
+                int64_t q = p0 + (j < lanes ? j : lanes - 1);
+                load_any(c->in_code, (const char *)src0 + q * rs0 * isz0, es0, i0, cnt, row,
+                         lut0);
+                to_lane(b0, row, cnt, j);
+                load_any(c->in1_code, (const char *)src1 + q * rs1 * isz1, es1, i0, cnt, row,
+                         lut1);
+                to_lane(b1, row, cnt, j);
+            }
+            SCAN_LOOP(f_stage(op1, f_stage(op0, x_, r_, rev0), v_, rev1))
+            for (j = 0; j < lanes; j++) {
+                from_lane(row, b0, cnt, j);
+                put_block(c, f, row, (char *)dst + (p0 + j) * drs * osz, des, osz, i0, cnt,
+                          (uint64_t)((p0 + j) * N + i0), obuf);
+            }
+        }
+    }
+    free(lut0);
+    free(lut1);
+    return 0;
+}
+
+/* ScalarTensorTensor (and TensorTensor: op0 BYPASS): out = op1(op0(x0, s), x1) in the reverse
+   forms of rev0/rev1; with `scan` (TensorTensorScan) the scalar is the running value, seeded with
+   s[p] and replaced by every output. x0 is in_code, x1 in1_code. */
+TPB_CLONES
+int tpb_tt_arith(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                 const void *src1, int64_t rs1, int64_t es1, void *dst, int64_t drs, int64_t des,
+                 int64_t n, int64_t N, const float *s, int32_t scan) {
+    float *lut0, *lut1;
+    float b0[BLK], b1[BLK];
+    uint32_t obuf[BLK];
+    tpb_fmt f = fmt_for(c->out_code, c);
+    int isz0 = dsize(c->in_code), isz1 = dsize(c->in1_code), osz = dsize(c->out_code);
+    int64_t p;
+    if (isz0 == 0 || isz1 == 0 || osz == 0) return -1;
+    lut0 = make_lut(c->in_code, c);
+    lut1 = make_lut(c->in1_code, c);
+    if ((needs_lut(c->in_code) && !lut0) || (needs_lut(c->in1_code) && !lut1)) {
+        free(lut0);
+        free(lut1);
+        return -2;
+    }
+    if (scan)
+        return tt_scan(c, &f, src0, rs0, es0, src1, rs1, es1, dst, drs, des, n, N, s, lut0,
+                       lut1, obuf);
+    if (tt_fusable(c, es0, es1, des)) {
+        for (p = 0; p < n; p++)
+            tt_fused_row(c, (const float *)src0 + p * rs0, (const float *)src1 + p * rs1,
+                         (uint32_t *)dst + p * drs, N, s[p]);
+        free(lut0);
+        free(lut1);
+        return 0;
+    }
+    for (p = 0; p < n; p++) {
+        const char *r0 = (const char *)src0 + p * rs0 * isz0;
+        const char *r1 = (const char *)src1 + p * rs1 * isz1;
+        char *drow = (char *)dst + p * drs * osz;
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            load_any(c->in_code, r0, es0, i0, cnt, b0, lut0);
+            load_any(c->in1_code, r1, es1, i0, cnt, b1, lut1);
+            arith_stage(c->op0, b0, cnt, s[p], c->rev0);
+            arith_vstage(c->op1, b0, b1, cnt, c->rev1);
+            put_block(c, &f, b0, drow, des, osz, i0, cnt, (uint64_t)(p * N + i0), obuf);
+        }
+    }
+    free(lut0);
+    free(lut1);
+    return 0;
+}
+
+TPB_INLINE void bits_load(const char *row, int64_t es, int isz, int64_t i0, int64_t cnt,
+                          uint32_t *buf) {
+    int64_t k;
+    for (k = 0; k < cnt; k++) {
+        const char *q = row + (i0 + k) * es * isz;
+        if (isz == 1) buf[k] = *(const uint8_t *)q;
+        else if (isz == 2) { uint16_t v; memcpy(&v, q, 2); buf[k] = v; }
+        else { uint32_t v; memcpy(&v, q, 4); buf[k] = v; }
+    }
+}
+
+/* bitvec ScalarTensorTensor / TensorTensor at the dtype's width (in_code, the same for all).
+   This kernel, tpb_reduce and tpb_int_wide are built once, not cloned per ISA: their loops are
+   integer or chains of scalar operations, which the clones did not make faster, and the clones
+   tripled the kernels' compile time (benchmarks/install.py). */
+int tpb_tt_bitvec(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                  const void *src1, int64_t rs1, int64_t es1, void *dst, int64_t drs,
+                  int64_t des, int64_t n, int64_t N, const uint32_t *s) {
+    uint32_t b0[BLK], b1[BLK];
+    int isz = dsize(c->in_code);
+    int w = isz * 8;
+    uint32_t mask = (w == 32) ? 0xFFFFFFFFu : ((1u << w) - 1u);
+    int64_t p;
+    if (isz == 0) return -1;
+    for (p = 0; p < n; p++) {
+        const char *r0 = (const char *)src0 + p * rs0 * isz;
+        const char *r1 = (const char *)src1 + p * rs1 * isz;
+        char *drow = (char *)dst + p * drs * isz;
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            int64_t k;
+            bits_load(r0, es0, isz, i0, cnt, b0);
+            bits_load(r1, es1, isz, i0, cnt, b1);
+            bitvec_stage(c->op0, b0, cnt, s[p] & mask, c->rev0, w, mask);
+            if (c->op1 == OP_NOT) { for (k = 0; k < cnt; k++) b0[k] = ~b0[k] & mask; }
+            else if (c->op1 != OP_BYPASS) {
+                if (c->rev1) { for (k = 0; k < cnt; k++) b0[k] = bv(c->op1, b1[k] & mask, b0[k], w, mask); }
+                else { for (k = 0; k < cnt; k++) b0[k] = bv(c->op1, b0[k], b1[k] & mask, w, mask); }
+            }
+            for (k = 0; k < cnt; k++) {
+                char *q = drow + (i0 + k) * des * isz;
+                if (isz == 1) *(uint8_t *)q = (uint8_t)b0[k];
+                else if (isz == 2) { uint16_t v = (uint16_t)b0[k]; memcpy(q, &v, 2); }
+                else memcpy(q, &b0[k], 4);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- reduce */
+/* TensorReduce: every partition's N = G * R elements (walk order) are G groups of R; group g
+   folds to one value, reg = op(x[i], reg) from reg = x[0] in element order, negated on request
+   (arith: in fp32, then the one output conversion); bitvec folds the raw bits (and, or, xor).
+   LANES partitions fold side by side: independent chains, so the fold runs at throughput, not at
+   the latency of one add per element. */
+#define REDUCE_ROWS(OP) do { \
+        const float *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2], \
+                    *restrict x3 = x[3], *restrict x4 = x[4], *restrict x5 = x[5], \
+                    *restrict x6 = x[6], *restrict x7 = x[7]; \
+        float a0 = reg[0], a1 = reg[1], a2 = reg[2], a3 = reg[3], a4 = reg[4], a5 = reg[5], \
+              a6 = reg[6], a7 = reg[7]; \
+        for (k = 1; k < R; k++) { \
+            a0 = OP(x0[k], a0); a1 = OP(x1[k], a1); a2 = OP(x2[k], a2); a3 = OP(x3[k], a3); \
+            a4 = OP(x4[k], a4); a5 = OP(x5[k], a5); a6 = OP(x6[k], a6); a7 = OP(x7[k], a7); \
+        } \
+        reg[0] = a0; reg[1] = a1; reg[2] = a2; reg[3] = a3; reg[4] = a4; reg[5] = a5; \
+        reg[6] = a6; reg[7] = a7; \
+    } while (0)
+#define R_ADD(x, r) ((x) + (r))
+#define R_MULT(x, r) ((x) * (r))
+int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *dst,
+               int64_t drs, int64_t des, int64_t n, int64_t G, int64_t R, int32_t negate,
+               int32_t bitvec) {
+    float *lut;
+    float buf[BLK][LANES], row[BLK];
+    float ob[LANES][BLK];
+    uint32_t obuf[BLK];
+    tpb_fmt f = fmt_for(c->out_code, c);
+    int isz = dsize(c->in_code), osz = dsize(c->out_code);
+    int64_t p0;
+    if (isz == 0 || osz == 0 || R <= 0) return -1;
+    if (bitvec) {
+        uint32_t bb[BLK];
+        uint32_t mask = (isz == 4) ? 0xFFFFFFFFu : ((1u << (isz * 8)) - 1u);
+        int64_t p, g;
+        for (p = 0; p < n; p++) {
+            const char *row = (const char *)src + p * rs * isz;
+            char *drow = (char *)dst + p * drs * osz;
+            for (g = 0; g < G; g++) {
+                uint32_t reg = 0;
+                int64_t i0;
+                for (i0 = 0; i0 < R; i0 += BLK) {
+                    int64_t cnt = (R - i0 < BLK) ? R - i0 : BLK, k;
+                    bits_load(row, es, isz, g * R + i0, cnt, bb);
+                    k = 0;
+                    if (i0 == 0) { reg = bb[0]; k = 1; }
+                    for (; k < cnt; k++) {
+                        uint32_t x = bb[k];
+                        reg = (c->op0 == OP_AND) ? (x & reg) : (c->op0 == OP_OR) ? (x | reg) : (x ^ reg);
+                    }
+                }
+                reg &= mask;
+                {
+                    char *q = drow + g * des * osz;
+                    if (osz == 1) *(uint8_t *)q = (uint8_t)reg;
+                    else if (osz == 2) { uint16_t v = (uint16_t)reg; memcpy(q, &v, 2); }
+                    else memcpy(q, &reg, 4);
+                }
+            }
+        }
+        return 0;
+    }
+    lut = make_lut(c->in_code, c);
+    if (needs_lut(c->in_code) && !lut) return -2;
+    if ((c->in_code == D_FP32 || c->in_code == D_FP32R) && es == 1 &&
+        (c->op0 == OP_ADD || c->op0 == OP_MULT || c->op0 == OP_MAX || c->op0 == OP_MIN)) {
+        /* fp32 rows with unit steps: LANES rows folded in place, no block copies */
+        for (p0 = 0; p0 < n; p0 += LANES) {
+            int64_t lanes = (n - p0 < LANES) ? n - p0 : LANES, g, j, k;
+            for (g = 0; g < G; g++) {
+                const float *x[LANES];
+                float reg[LANES];
+                for (j = 0; j < LANES; j++) {
+                    x[j] = (const float *)src + (p0 + (j < lanes ? j : lanes - 1)) * rs + g * R;
+                    reg[j] = x[j][0];
+                }
+                switch (c->op0) {
+                case OP_ADD: REDUCE_ROWS(R_ADD); break;
+                case OP_MULT: REDUCE_ROWS(R_MULT); break;
+                case OP_MAX: REDUCE_ROWS(f_max_sel); break;
+                default: REDUCE_ROWS(f_min_sel); break;
+                }
+                for (j = 0; j < lanes; j++) ob[j][g % BLK] = negate ? -reg[j] : reg[j];
+                if (g % BLK == BLK - 1 || g == G - 1) {
+                    int64_t g0 = g - g % BLK;
+                    for (j = 0; j < lanes; j++)
+                        put_block(c, &f, ob[j], (char *)dst + (p0 + j) * drs * osz, des, osz, g0,
+                                  g - g0 + 1, (uint64_t)((p0 + j) * G + g0), obuf);
+                }
+            }
+        }
+        free(lut);
+        return 0;
+    }
+    for (p0 = 0; p0 < n; p0 += LANES) {
+        int64_t lanes = (n - p0 < LANES) ? n - p0 : LANES;
+        int64_t g0;
+        for (g0 = 0; g0 < G; g0 += BLK) {
+            int64_t gcnt = (G - g0 < BLK) ? G - g0 : BLK, g, j;
+            for (g = 0; g < gcnt; g++) {
+                float reg[LANES];
+                int64_t i0;
+                for (i0 = 0; i0 < R; i0 += BLK) {
+                    int64_t cnt = (R - i0 < BLK) ? R - i0 : BLK, k;
+                    for (j = 0; j < LANES; j++) { /* lanes past the last partition: unused */
+                        const char *r_ =
+                            (const char *)src + (p0 + (j < lanes ? j : lanes - 1)) * rs * isz;
+                        load_any(c->in_code, r_, es, (g0 + g) * R + i0, cnt, row, lut);
+                        to_lane(buf, row, cnt, j);
+                    }
+                    k = 0;
+                    if (i0 == 0) { for (j = 0; j < LANES; j++) reg[j] = buf[0][j]; k = 1; }
+                    switch (c->op0) {
+                    case OP_ADD:
+                        for (; k < cnt; k++) for (j = 0; j < LANES; j++) reg[j] = buf[k][j] + reg[j];
+                        break;
+                    case OP_MULT:
+                        for (; k < cnt; k++) for (j = 0; j < LANES; j++) reg[j] = buf[k][j] * reg[j];
+                        break;
+                    case OP_MAX:
+                        for (; k < cnt; k++) for (j = 0; j < LANES; j++) reg[j] = f_max_sel(buf[k][j], reg[j]);
+                        break;
+                    case OP_MIN:
+                        for (; k < cnt; k++) for (j = 0; j < LANES; j++) reg[j] = f_min_sel(buf[k][j], reg[j]);
+                        break;
+                    default:
+                        for (; k < cnt; k++)
+                            for (j = 0; j < LANES; j++) reg[j] = f_binary(c->op0, buf[k][j], reg[j]);
+                        break;
+                    }
+                }
+                for (j = 0; j < lanes; j++) ob[j][g] = negate ? -reg[j] : reg[j];
+            }
+            for (j = 0; j < lanes; j++) {
+                char *drow = (char *)dst + (p0 + j) * drs * osz;
+                put_block(c, &f, ob[j], drow, des, osz, g0, gcnt, (uint64_t)((p0 + j) * G + g0),
+                          obuf);
+            }
+        }
+    }
+    free(lut);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- int wide */
+/* TensorTensorIntWide (maverick 0xf3): each source extended to 64 bits by its dtype's
+   signedness, the op computed on 64 bits (add, subtract, the product's low 64 bits, a left shift
+   by src1 < 32), bits 31..0 to lo, 63..32 to hi. in_code/in1_code are the sources' dtypes. */
+#define INT_LOOP(T) \
+    do { if (es == 1) { for (k = 0; k < cnt; k++) { T v; memcpy(&v, row + (i0 + k) * \
+                            (int64_t)sizeof(T), sizeof(T)); out[k] = (uint64_t)(int64_t)v; } } \
+         else { for (k = 0; k < cnt; k++) { T v; memcpy(&v, row + (i0 + k) * es * \
+                            (int64_t)sizeof(T), sizeof(T)); out[k] = (uint64_t)(int64_t)v; } } \
+    } while (0)
+TPB_INLINE void int_block(int code, const char *row, int64_t es, int64_t i0, int64_t cnt,
+                          uint64_t *out) {
+    int64_t k;
+    switch (code) {
+    case D_INT8: INT_LOOP(int8_t); break;
+    case D_UINT8: INT_LOOP(uint8_t); break;
+    case D_INT16: INT_LOOP(int16_t); break;
+    case D_UINT16: INT_LOOP(uint16_t); break;
+    case D_INT32: INT_LOOP(int32_t); break;
+    default: INT_LOOP(uint32_t); break;
+    }
+}
+
+#define WIDE_LOOP(EXPR) \
+    if (les == 1 && hes == 1) { \
+        uint32_t *l_ = lr + i0, *h_ = hr + i0; \
+        for (k = 0; k < cnt; k++) { uint64_t a = A[k], b = B[k], r = (EXPR); \
+                                    l_[k] = (uint32_t)r; h_[k] = (uint32_t)(r >> 32); } \
+    } else { \
+        for (k = 0; k < cnt; k++) { uint64_t a = A[k], b = B[k], r = (EXPR); \
+                                    lr[(i0 + k) * les] = (uint32_t)r; \
+                                    hr[(i0 + k) * hes] = (uint32_t)(r >> 32); } \
+    }
+
+int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
+                 const void *src1, int64_t rs1, int64_t es1, uint32_t *lo, int64_t lrs,
+                 int64_t les, uint32_t *hi, int64_t hrs, int64_t hes, int64_t n, int64_t N) {
+    uint64_t A[BLK], B[BLK];
+    int isz0 = dsize(c->in_code), isz1 = dsize(c->in1_code);
+    int64_t p, k;
+    if (isz0 == 0 || isz1 == 0) return -1;
+    for (p = 0; p < n; p++) {
+        const char *r0 = (const char *)src0 + p * rs0 * isz0;
+        const char *r1 = (const char *)src1 + p * rs1 * isz1;
+        uint32_t *lr = lo + p * lrs, *hr = hi + p * hrs;
+        int64_t i0;
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            int_block(c->in_code, r0, es0, i0, cnt, A);
+            int_block(c->in1_code, r1, es1, i0, cnt, B);
+            switch (c->op0) {
+            case W_ADD: WIDE_LOOP(a + b); break;
+            case W_SUB: WIDE_LOOP(a - b); break;
+            case W_MULT: case W_MULT_U: WIDE_LOOP(a * b); break;
+            default:
+                for (k = 0; k < cnt; k++) if (B[k] >= 32u) return -3;
+                WIDE_LOOP(a << b);
+                break;
+            }
+        }
+    }
+    return 0;
 }
