@@ -16,7 +16,7 @@ from ..ir.model import Enum, Field, Generation, Loc, Struct
 from ..translate.chain import chains
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.to_python import py_literal
-from ..translate.validators import TranslatedGen
+from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
 
 # The runtime's field kinds (templates/support/layout.py KINDS) for the IR's type kinds.
 _KIND = {"int": "uint", "float": "float", "bool": "bool", "enum": "enum", "struct": "struct",
@@ -186,6 +186,10 @@ class GenCtx:
     # the constants batch.py binds: the tables its code (and its chains') indexes; the numpy code
     # writes every scalar constant as its value
     batch_consts: list[tuple[str, Any]] = field(default_factory=list)
+    # the runtime helpers each module binds: those its code calls (translate/validators.py
+    # VALIDATOR_HELPERS as (runtime name, alias); BATCH_HELPERS by name, bound as `_<name>`)
+    validator_helpers: list[tuple[str, str]] = field(default_factory=list)
+    batch_helpers: list[str] = field(default_factory=list)
     executes: list[int] = field(default_factory=list)  # opcodes the executor has a handler for
     refuses: list[int] = field(default_factory=list)  # decodable opcodes it refuses
     dispatch: list[tuple[int, tuple[str, ...]]] = field(
@@ -469,29 +473,38 @@ def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
             ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
 
 
-def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> set[str]:
+def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> NpEmitter:
     """Each top-level validator's chain of terms as batch functions (translate/chain.py), for the
     runtime's test-bench toolkit; a validator the batch path runs word by word has none. Returns
-    the constant tables those functions index."""
+    the emitter, whose `tables` and `helpers` are the constant tables and runtime helpers those
+    functions use."""
     em = NpEmitter()
     for ch in chains(gen, tr):
         if ch.validator in tr.rowwise:
             continue
+        noted = set(em.helpers)
         try:
             terms = [("\n".join(em.function(t.fn)), t.name, t.fn.name) for t in ch.terms]
         except BatchUnsupported:
+            em.helpers = noted  # (the terms emitted before the one that failed are dropped)
             continue  # its validator is not vectorised: no stimulus or coverage through it
         ctx.batch_functions += [code for code, _, _ in terms]
         ctx.chains.append((ch.validator, [(n, f) for _, n, f in terms], ch.constants))
-    return em.tables
+    return em
 
 
 def _validator_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
     """The batch code, and how validate() dispatches and the C entry points call each validator."""
     ctx.batch_functions = list(tr.batch_functions)
     ctx.batch_stubs = [(s.name, s.where, s.reason) for s in tr.batch_stubs]
-    tables = _chain_tables(ctx, gen, tr) | set(tr.batch_tables)
+    chain_emitter = _chain_tables(ctx, gen, tr)
+    tables = chain_emitter.tables | set(tr.batch_tables)
     ctx.batch_consts = [(name, value) for name, value in tr.consts if name in tables]
+    called = chain_emitter.helpers | set(tr.batch_helpers)
+    ctx.batch_helpers = [name for name in BATCH_HELPERS if f"_{name}" in called]
+    ctx.validator_helpers = [
+        (name, alias) for name, alias in VALIDATOR_HELPERS if alias in tr.helpers
+    ]
     ctx.rowwise = list(tr.rowwise)
     union = resolve.instruction_union(gen)
     ctx.inst_union_c = union.c_spelling if union is not None else resolve.INST_UNION

@@ -23,7 +23,7 @@ from .. import __version__
 from ..ir.firmware import FirmwareOverlay
 from ..ir.model import Generation
 from ..templating import environment, runtime_api, support_files, template_root
-from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
+from ..translate.validators import TranslatedGen
 from .context import build_context, executor_readme
 from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
 
@@ -95,8 +95,6 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
     ]
     common: dict[str, Any] = {
         "runtime_api": runtime_api(),
-        "validator_helpers": VALIDATOR_HELPERS,
-        "batch_helpers": BATCH_HELPERS,
         "generator_version": __version__,
         "gens": contexts,
         "executor": executor_readme(contexts),

@@ -36,7 +36,8 @@ INST_UNION = resolve.INST_UNION
 
 # The runtime helpers translated code may call, under the names the translator gives them
 # (to_python.py, to_numpy.py): (the runtime's name, the alias the scalar code calls) and the
-# batch helpers (called as `_<name>`). Every generated module binds all of them.
+# batch helpers (called as `_<name>`). A generated module binds those its code calls (the
+# emitters note each: TranslatedGen.helpers, .batch_helpers).
 VALIDATOR_HELPERS = (
     ("S_H", "_U16"),
     ("S_I", "_U32"),
@@ -134,6 +135,8 @@ class TranslatedGen:
     batch_stubs: tuple[BatchStub, ...] = ()
     rowwise: tuple[str, ...] = ()  # top-level validators run word by word (they reach recursion)
     batch_tables: tuple[str, ...] = ()  # the constant tables the batch code indexes (C names)
+    helpers: tuple[str, ...] = ()  # the VALIDATOR_HELPERS aliases the scalar code calls
+    batch_helpers: tuple[str, ...] = ()  # the BATCH_HELPERS the batch code calls, as `_<name>`
 
 
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
@@ -195,7 +198,7 @@ def _translate(gen: Generation) -> TranslatedGen:
     em = PyEmitter(arms=arms)
     out = _scalar_functions(gen, lowered, em, top_names)
     tops = _top_validators(gen, lowered, stubs, top_names, union, warnings)
-    batch, batch_stubs, rowwise, tables = _batch(lowered, {t.name for t in tops})
+    batch = _batch(lowered, {t.name for t in tops})
     translated = TranslatedGen(
         tuple(out),
         tuple(tops),
@@ -203,10 +206,12 @@ def _translate(gen: Generation) -> TranslatedGen:
         tuple(lowered),
         tuple(warnings),
         tuple(stubs),
-        batch,
-        batch_stubs,
-        rowwise,
-        tables,
+        batch.code,
+        batch.stubs,
+        batch.rowwise,
+        batch.tables,
+        tuple(sorted(em.helpers)),
+        batch.helpers,
     )
     return to_the_c_path(translated, _untranslated_routes(stubs, top_names))
 
@@ -374,13 +379,22 @@ def _untranslated_routes(
     return routes
 
 
-def _batch(
-    lowered: list[LFunction], tops: set[str]
-) -> tuple[tuple[str, ...], tuple[BatchStub, ...], tuple[str, ...], tuple[str, ...]]:
+@dataclass(frozen=True)
+class _Batch:
+    """The numpy back end's answer for one generation (see `_batch`)."""
+
+    code: tuple[str, ...]
+    stubs: tuple[BatchStub, ...]
+    rowwise: tuple[str, ...]
+    tables: tuple[str, ...]
+    helpers: tuple[str, ...]
+
+
+def _batch(lowered: list[LFunction], tops: set[str]) -> _Batch:
     """The numpy back end's code for every lowered function (one emitter for the whole module),
     the functions it cannot vectorise, the top-level validators that reach a recursive
-    function (run word by word through their scalar translation: vector.rowwise) and the
-    constant tables that code indexes."""
+    function (run word by word through their scalar translation: vector.rowwise), and the
+    constant tables and runtime helpers that code uses."""
     recursive = _recursive(lowered)
     rowwise = tuple(sorted(n for n in tops if _reaches(lowered, n, recursive)))
     em = NpEmitter()
@@ -399,7 +413,9 @@ def _batch(
             stubs.append(
                 BatchStub(lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}")
             )
-    return tuple(code), tuple(stubs), rowwise, tuple(sorted(em.tables))
+    return _Batch(
+        tuple(code), tuple(stubs), rowwise, tuple(sorted(em.tables)), tuple(sorted(em.helpers))
+    )
 
 
 def _recursive(lowered: list[LFunction]) -> set[str]:
