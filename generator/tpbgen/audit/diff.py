@@ -240,6 +240,10 @@ class Differ:
 
     # -- enums and opcodes ------------------------------------------------------------------
     def _members(self, eo: Enum, en: Enum, opcode: bool) -> None:
+        """The member findings of an enum present in both headers (`opcode`: the opcode enum, whose
+        findings are opcode.*): changed values of common members, then removed members (a removed
+        and an added member with the same value pair up as one rename), then added ones; records
+        which enum each moved member belongs to in `enum_delta`."""
         pfx = "opcode" if opcode else "enum.member"
         members = Keyed(eo.members, en.members)
         for o, m in members.common():

@@ -348,6 +348,9 @@ def _field_removed(d: FieldRemoved) -> Verdict:
 
 
 def _function_changed(d: FunctionChanged) -> Verdict:
+    """The category and reason of a changed predicate: from its effect (stricter, looser, both) and
+    polarity (how its callers use it); a membership table that follows enumerator changes is
+    informational, since those are findings themselves."""
     eff, pol = d.effect, d.polarity
     if d.mirrors_enum:
         return (

@@ -395,6 +395,9 @@ _SYMBOL = {
 
 
 def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:
+    """The opcode matrix as the HTML and Markdown templates show it: per cell a symbol, a hover
+    title (marker, decodability, firmware, place), a CSS class and the Markdown text; per row the
+    opcode's short name."""
     rows = []
     for r in matrix["rows"]:
         cells = []

@@ -61,6 +61,9 @@ Resolved = tuple[Generation, list[Diagnostic], Path]  # the IR, its warnings, it
 
 
 def _resolve(spec: str, headers: Path, use_cache: bool) -> Resolved:
+    """An audit side (a generation name under `headers`, a tpb/ directory, or a directory holding
+    exactly one) ingested: its IR, warnings and header root. A path that is not a directory, or
+    that holds several generations, is a located error."""
     from ..frontend.discover import discover, source_for_tpb_dir
     from ..frontend.ingest import ingest, ingest_root
 

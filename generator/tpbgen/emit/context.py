@@ -251,6 +251,10 @@ class _StructCoder:
         self.word_len = nbytes // 4 if isinstance(nbytes, int) and nbytes % 4 == 0 else None
 
     def field(self, f: Field) -> FieldCtx:
+        """The FieldCtx of member `f`: its Python name, type hint and zero default (a tuple for an
+        array of any rank, the header's word length for `inst_word_len`), and its layout row
+        (offset, size, dims, bit-field place, runtime kind and the enum or struct class it
+        holds)."""
         t = f.type
         n = 1
         for d in f.dims:
@@ -303,6 +307,9 @@ class _StructCoder:
         )
 
     def struct(self, s: Struct) -> StructCtx:
+        """The StructCtx of `s`: its fields (an anonymous member's own fields lifted into it at the
+        member's offset), whether any byte or bit is left uncovered, and its class name, size,
+        alignment, doc and place."""
         fields = []
         for f in s.fields:
             if f.anonymous:

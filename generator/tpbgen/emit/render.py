@@ -86,6 +86,9 @@ def render(inp: RenderInput) -> dict[str, str]:
 
 
 def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
+    """Every file of the package, by relative path: the support library copied, each per-generation
+    template rendered once per generation and each package-level template once, with the
+    generation contexts, the executor table, AUDIT.md and the manifest."""
     env = _environment(str(template_root()))
     base = template_root() / "runtime"
     has_executor = (base / "gen" / "executor.py.j2").is_file()

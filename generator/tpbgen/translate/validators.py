@@ -511,6 +511,10 @@ def _params_sig(lf: LFunction) -> tuple[str, str]:
 
 
 def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
+    """The explain twin `_x_<name>` of a lowered function: None when it accepts, else why not. A
+    single `return` of a conjunction tests each term in turn; any other body is mirrored
+    statement by statement with each `return` turned into a reason naming the branch conditions
+    and the values read."""
     ps, _args = _params_sig(lf)
     lines = [f"def _x_{lf.name}({ps}) -> str | None:"]
     body = lf.body
