@@ -228,6 +228,9 @@ class Differ:
         self.out.append(Change(kind, spec.category, subject, summary, old, new, detail))
 
     def run(self) -> list[Change]:
+        """Every change from the old generation to the new, by area in a fixed order (opcodes,
+        enums, constants, structs, functions, JSON bindings); the facts cached along the way are
+        saved."""
         self.opcodes()
         self.enums()
         self.constants()
@@ -336,6 +339,8 @@ class Differ:
         )
 
     def opcodes(self) -> None:
+        """The opcode enum's member changes (as opcode.* findings), after reading both sides' JSON
+        bindings (used by the presence details)."""
         self.bound_old, self.dec_old = self.fo.memo("bindings", lambda: bindings_of(self.old))
         self.bound_new, self.dec_new = self.fn.memo("bindings", lambda: bindings_of(self.new))
         eo, en = self.old.find_enum(OPCODE_ENUM), self.new.find_enum(OPCODE_ENUM)
@@ -343,6 +348,8 @@ class Differ:
             self._members(eo, en, opcode=True)
 
     def enums(self) -> None:
+        """Enums added and removed (located at the nearest place on the other side), then the member
+        changes of each enum both sides have."""
         enums = Keyed(self.old.enums, self.new.enums)
         for i, e in enums.only_new():
             self.add(
@@ -377,6 +384,8 @@ class Differ:
 
     # -- constants ----------------------------------------------------------------------------
     def constants(self) -> None:
+        """Constants added, removed and changed in value, each naming the functions on either side
+        that read it."""
         constants = Keyed(self.old.constants, self.new.constants)
 
         def readers(name: str) -> list[str]:
@@ -426,6 +435,8 @@ class Differ:
 
     # -- structs ------------------------------------------------------------------------------
     def structs(self) -> None:
+        """Structs and unions added and removed, then the layout changes of each one both sides
+        have."""
         structs = Keyed(self.old.structs, self.new.structs)
         for i, s in structs.only_new():
             self.add(
@@ -615,6 +626,8 @@ class Differ:
 
     # -- validators -----------------------------------------------------------------------------
     def functions(self) -> None:
+        """Functions added and removed, then each common function whose body changed, classified by
+        the effect its term changes have on which words it accepts."""
         functions = Keyed(self.old.functions, self.new.functions)
         for i, f in functions.only_new():
             self.add(
@@ -709,6 +722,8 @@ class Differ:
 
     # -- JSON bindings --------------------------------------------------------------------------
     def bindings(self) -> None:
+        """JSON binding changes of every opcode both sides name (in the new side's order), then the
+        bindings that name an opcode no longer defined."""
         names_old = _opcode_names(self.old)
         names_new = _opcode_names(self.new)
         for name in _ordered(self.new):
@@ -860,6 +875,8 @@ def bindings_of(gen: Generation) -> tuple[dict[str, list[str]], dict[str, list[s
 
 
 def mapping_side(gen: Generation, struct: str) -> Side:
+    """Where `struct`'s key sits in the generation's instruction_mapping.json (file, line, whether
+    present, and why not: no JSON, or no such key)."""
     m = gen.mapping
     if m is None:
         return Side(
@@ -872,4 +889,5 @@ def mapping_side(gen: Generation, struct: str) -> Side:
 
 
 def diff(old: Generation, new: Generation) -> list[Change]:
+    """Every change from `old` to `new`, unclassified (see classify.py)."""
     return Differ(old, new).run()

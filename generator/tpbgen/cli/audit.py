@@ -27,6 +27,8 @@ def register(
     sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     common: Callable[[argparse.ArgumentParser], None],
 ) -> None:
+    """Add the `audit` subcommand and its arguments (OLD and NEW, --all, --format, --out, --fail-on)
+    to `sub`."""
     sp = sub.add_parser(
         "audit",
         help="what changed between two generations or two header drops, classified by what it breaks",

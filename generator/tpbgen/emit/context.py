@@ -581,6 +581,9 @@ class ExecutorReadme:
 
 
 def executor_readme(gens: list[GenCtx]) -> ExecutorReadme:
+    """The executor's README tables, derived from the family's declared handler table and the
+    generations' contexts: each handler's engine call and operands (by struct field), and the
+    enumerators it refuses, grouped by role and reason with the generations that have them."""
     family = resolve.executor_family()
     operands = []
     for name, h in family.HANDLERS.items():

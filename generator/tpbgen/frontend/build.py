@@ -918,6 +918,10 @@ def build(
     dialect: DialectInfo,
     macros: tuple[tuple[MacroDef, str], ...] = (),
 ) -> BuiltTree:
+    """The IR pieces of one parsed translation unit: every top-level typedef, declaration, static
+    assert, function and pragma visited, then the macros; the structs and enums of the
+    generation's own headers (`is_ours`) kept. Raises TpbgenError with every error found, not
+    just the first."""
     b = _Builder(relpath, is_ours, src, dialect)
     for ext in ast.ext:
         try:

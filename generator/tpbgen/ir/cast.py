@@ -68,6 +68,8 @@ def to_dict(
 
 
 def from_dict(d: dict[str, Any]) -> c_ast.Node:
+    """The pycparser node `to_dict` wrote as `d`, children rebuilt recursively, a missing list
+    attribute as [] and the coordinate from its `file:line:col` text."""
     cls = getattr(c_ast, d["_t"])
     kwargs: dict[str, Any] = {}
     attrs = set(cls.attr_names)

@@ -201,6 +201,9 @@ class Lowerer:
 
     # -- functions -------------------------------------------------------------------------
     def lower(self, fn: Function) -> LFunction:
+        """The LIR of function `fn`: its parameters (struct parameters as views at offset 0, scalars
+        with their C types), its locals and its body lowered statement by statement; LowerError,
+        located, for anything outside the translator's subset."""
         node = from_dict(fn.body)
         assert isinstance(node, c_ast.FuncDef)
         self._fn = fn
@@ -477,6 +480,10 @@ class Lowerer:
         return tuple(body)
 
     def local(self, d: c_ast.Decl, scopes: list[_Scope]) -> list[Stmt]:
+        """A local declaration as statements: a struct local becomes an alias of the view it is
+        initialised from (no statement); a scalar local gets a Python name (suffixed when an
+        earlier local of that name has another type) and is assigned its initialiser converted to
+        its type, or 0. Local arrays and pointers are refused."""
         line = d.coord.line if d.coord else 0
         if isinstance(d.type, c_ast.ArrayDecl):
             raise self.err(d, "local arrays are not accepted")
@@ -541,6 +548,9 @@ class Lowerer:
         return self.conv(self.expr(node, scopes), BOOL)
 
     def conv(self, e: Expr, t: ScalarType, where: c_ast.Node | None = None) -> Expr:
+        """`e` converted to type `t` as C converts it: a constant folded (wrapped to an integer
+        type, rounded once to a float type), anything else wrapped in a Conv node; unchanged when
+        already of type `t`."""
         if e.t == t:
             return e
         if t.kind == "bool" and e.t.kind == "bool":
@@ -675,6 +685,8 @@ class Lowerer:
         return self.call(node, scopes)
 
     def const_index(self, arr: ConstArray, idx: Expr, node: c_ast.Node) -> Expr | ConstArray:
+        """`arr[idx]` on a constant array: the next dimension's sub-array, or an Index into the
+        flattened table; a constant index outside the dimension is a located error."""
         stride = 1
         for d in arr.dims[1:]:
             stride *= d
