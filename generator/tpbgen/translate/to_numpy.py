@@ -148,7 +148,7 @@ class NpEmitter:
                     "_gather_as", W, off, e.size, repr(_VIEW[(e.t.kind, e.t.bits, e.t.signed)])
                 )
         elif e.bit_width is not None:  # a bit-field: its bytes as one integer, then the bits
-            raw = self.call("_byte", W, off) if e.size == 1 else self.call("_col", W, off, e.size)
+            raw = self.fixed_bytes(W, off, e.size)
         if e.bit_width is not None:
             val = f"(({raw} >> {e.bit_offset}) & {hex((1 << e.bit_width) - 1)})"
             val = f"{val}.astype({np_dtype(e.t)})"
@@ -163,6 +163,10 @@ class NpEmitter:
             byte = self.call("_byte", W, off)
             return byte if not t.signed else f"{byte}.view(np.int8)"
         return self.call("_colv", W, off, repr(_VIEW[(t.kind, t.bits, t.signed)]))
+
+    def fixed_bytes(self, words: str, off: str, size: int) -> str:
+        """The `size` bytes at a fixed offset of each word as one unsigned integer per word."""
+        return self.call("_byte", words, off) if size == 1 else self.call("_col", words, off, size)
 
     def const(self, e: Const) -> str:
         if e.t.kind == "bool":
