@@ -125,6 +125,10 @@ class Cache:
         return got
 
     def _read(self, p: Path, kind: str, key: str) -> tuple[Any, list[str]]:
+        """The payload and blobs of the entry at `p`, checked to be a regular file this user owns
+        (unless the cache is shared), within the size limit, of this format, made for `kind` and
+        `key`, with an intact checksum; Unusable (with why) otherwise. Opened without following
+        links or blocking on a FIFO."""
         fd = os.open(
             p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         )  # a FIFO must not block

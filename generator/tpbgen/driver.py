@@ -178,67 +178,78 @@ def _cached_rendering(
     return hit
 
 
-def _check(r: Ingested, options: Options, build: Build) -> list[Finding]:
+def _check(ingested: Ingested, options: Options, build: Build) -> list[Finding]:
     """Reconcile the JSON against the opcode enums and the annotations against the layouts."""
-    ws, wfile = waivers_for(options.waivers, r.gen.name)
-    findings = reconcile(r.gen, strict=options.strict, waivers=ws, waiver_file=wfile)
+    ws, wfile = waivers_for(options.waivers, ingested.gen.name)
+    findings = reconcile(ingested.gen, strict=options.strict, waivers=ws, waiver_file=wfile)
     shown = [f.diagnostic() for f in findings if f.severity != Severity.INFO]
-    build.diagnostics += rebase([*shown, *check_annotations(r.gen), *check_executor(r.gen)], r.root)
+    build.diagnostics += rebase(
+        [*shown, *check_annotations(ingested.gen), *check_executor(ingested.gen)], ingested.root
+    )
     return findings
 
 
-def _prove_layouts(r: Ingested, options: Options, cache: Cache | None, build: Build) -> str:
+def _prove_layouts(ingested: Ingested, options: Options, cache: Cache | None, build: Build) -> str:
     """The layout proof (verify-cc); what the summary says about it."""
     if not options.verify:
         return "layouts not verified (--no-verify-cc)"
-    wrong, layouts = prove_layouts(r.gen, r.root, cache)
-    build.diagnostics += rebase(wrong, r.root)
+    wrong, layouts = prove_layouts(ingested.gen, ingested.root, cache)
+    build.diagnostics += rebase(wrong, ingested.root)
     build.unusable = build.unusable or bool(wrong)
     return layouts
 
 
-def _translate(r: Ingested, hit: Rendered | None, build: Build) -> _Translation | None:
+def _translate(ingested: Ingested, hit: Rendered | None, build: Build) -> _Translation | None:
     """Translate the predicates (or take the counts and notes of the cached rendering); None when
     a predicate cannot be expressed (its diagnostics are in the build)."""
     if hit is not None:
-        return _Translation(hit.gens[r.gen.name])
+        return _Translation(hit.gens[ingested.gen.name])
     try:
-        tr = translate(r.gen)
+        tr = translate(ingested.gen)
     except TpbgenError as exc:
-        build.diagnostics += rebase(exc.diagnostics, r.root)
+        build.diagnostics += rebase(exc.diagnostics, ingested.root)
         build.unusable = True
         return None
     return _Translation(GenNotes(list(tr.warnings), len(tr.functions), len(tr.top), ""), tr)
 
 
-def _proof_setting(options: Options, cc: tuple[str, str] | None) -> str:
+def _proof_setting(options: Options, compiler: tuple[str, str] | None) -> str:
     """What the predicate proof runs with (part of the render cache's key)."""
     if not options.verify:
         return "off (--no-verify-cc)"
-    return "no C compiler on PATH" if cc is None else f"{cc[0]} {cc[1]}"
+    return "no C compiler on PATH" if compiler is None else f"{compiler[0]} {compiler[1]}"
 
 
 def _prove_predicates(
-    r: Ingested,
-    tr: _Translation,
+    ingested: Ingested,
+    translation: _Translation,
     options: Options,
-    cc: tuple[str, str] | None,
+    compiler: tuple[str, str] | None,
     cache: Cache | None,
     accepted: dict[str, Any],
     ahead: Ahead | None = None,
 ) -> _Translation:
     """Hold every translated back end to the drop's C (checks/predicates.py); a validator they
     disagree on ships on the C path, with a located warning."""
-    assert tr.translated is not None
+    assert translation.translated is not None
     if not options.verify:
         proof = predicates.not_run("--no-verify-cc")
-    elif cc is None:
+    elif compiler is None:
         proof = predicates.not_run("no C compiler on PATH")
     else:
-        proof = predicates.prove(r.gen, r.root, tr.translated, cc[0], cc[1], cache, accepted, ahead)
-    notes = [*tr.notes.notes, *predicates.findings(r.gen, proof)]
-    shipped = predicates.apply(r.gen, tr.translated, proof)
-    return _Translation(replace(tr.notes, notes=notes, predicates=proof.summary), shipped)
+        proof = predicates.prove(
+            ingested.gen,
+            ingested.root,
+            translation.translated,
+            compiler[0],
+            compiler[1],
+            cache,
+            accepted,
+            ahead,
+        )
+    notes = [*translation.notes.notes, *predicates.findings(ingested.gen, proof)]
+    shipped = predicates.apply(ingested.gen, translation.translated, proof)
+    return _Translation(replace(translation.notes, notes=notes, predicates=proof.summary), shipped)
 
 
 # --strict: a predicate the runtime cannot run, or one decided in C because its translation was
@@ -246,17 +257,19 @@ def _prove_predicates(
 STRICT_CODES = ("untranslated", "predicate-proof")
 
 
-def _note_translation(r: Ingested, tr: _Translation, options: Options, build: Build) -> None:
+def _note_translation(
+    ingested: Ingested, translation: _Translation, options: Options, build: Build
+) -> None:
     """The translator's and the predicate proof's notes (errors under --strict)."""
     notes = [
         replace(w, severity=Severity.ERROR) if options.strict and w.code in STRICT_CODES else w
-        for w in tr.notes.notes
+        for w in translation.notes.notes
     ]
-    build.diagnostics += rebase(notes, r.root)
+    build.diagnostics += rebase(notes, ingested.root)
 
 
 def _summary(
-    gen: Generation, findings: list[Finding], tr: _Translation, layouts: str
+    gen: Generation, findings: list[Finding], translation: _Translation, layouts: str
 ) -> GenSummary:
     stale = tuple(f.name for f in findings if f.kind == "stale")
     return GenSummary(
@@ -264,11 +277,11 @@ def _summary(
         gen.core_version,
         len(gen.enums),
         len(gen.structs),
-        tr.notes.functions,
-        tr.notes.top,
+        translation.notes.functions,
+        translation.notes.top,
         stale,
         layouts,
-        tr.notes.predicates,
+        translation.notes.predicates,
         _executor_summary(gen),
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 
@@ -34,3 +35,29 @@ def test_mypy_strict_clean() -> None:
         text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_modules_bind_only_what_they_read() -> None:
+    """A generated module binds a runtime helper or constant under a private name only when its
+    code reads that name (ruff's F821 holds the converse: every name read is bound)."""
+    unread: list[str] = []
+    for path in sorted((REPO / "generated" / "tpb_isa").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        read = {
+            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        }
+        for node in tree.body:
+            if not (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, (ast.Attribute, ast.Constant))
+            ):
+                continue
+            for target in node.targets:
+                if (
+                    isinstance(target, ast.Name)
+                    and target.id.startswith("_")
+                    and not target.id.startswith("__")
+                    and target.id not in read
+                ):
+                    unread.append(f"{path.relative_to(REPO)}:{node.lineno}: {target.id}")
+    assert not unread, "\n".join(unread)

@@ -170,7 +170,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _scalar_namespace(code: str) -> dict[str, Any]:
     from tpb_isa._runtime import codec
-    from tpbgen.emit.render import VALIDATOR_HELPERS
+    from tpbgen.translate.validators import VALIDATOR_HELPERS
 
     ns: dict[str, Any] = {alias: getattr(codec, name) for name, alias in VALIDATOR_HELPERS}
     exec(code, ns)
@@ -179,7 +179,7 @@ def _scalar_namespace(code: str) -> dict[str, Any]:
 
 def _vector_namespace(code: str) -> dict[str, Any]:
     from tpb_isa._runtime import vector
-    from tpbgen.emit.render import BATCH_HELPERS
+    from tpbgen.translate.validators import BATCH_HELPERS
 
     ns: dict[str, Any] = {
         "np": np,

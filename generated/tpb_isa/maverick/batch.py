@@ -25,20 +25,13 @@ _Members = vector.Members
 _all_of = vector.all_of
 _any_of = vector.any_of
 _byte = vector.byte
-_col = vector.col
 _colv = vector.colv
-_fdiv = vector.fdiv
 _fill = vector.fill
-_gather = vector.gather
-_gather_as = vector.gather_as
 _isin = vector.isin
 _lookup = vector.lookup
 _memo = vector.memo
 _select = vector.select
 _vdiv = vector.vdiv
-_vmod = vector.vmod
-
-_ALL = True
 
 
 _K_is_valid_enum_dtype_allow_fp32r_0 = _Members((0, 1))

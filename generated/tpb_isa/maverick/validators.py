@@ -27,16 +27,8 @@ as_bytes = codec.as_bytes
 struct_arg = codec.struct_arg
 _U16 = codec.S_H
 _U32 = codec.S_I
-_U64 = codec.S_Q
-_F64 = codec.S_d
 _F32 = codec.S_f
 _I16 = codec.S_h
-_I32 = codec.S_i
-_I64 = codec.S_q
-_cdiv = codec.cdiv
-_cmod = codec.cmod
-_f32 = codec.f32
-_fdiv = codec.fdiv
 
 def _show(enum: str, value: int) -> str:
     """A field value for explain(): the number, and the enumerator's name when it has one."""

@@ -66,6 +66,8 @@ RULES: dict[str, Rule] = {name: kind.rule for name, kind in KINDS.items()}
 
 
 def classify(c: Change) -> Finding:
+    """The finding of change `c`: its kind's rule (RULES) gives the class and the reason; the id is
+    kind:subject (and the struct, for a binding change). KeyError for a kind without a rule."""
     rule = RULES.get(c.kind)
     if rule is None:
         raise KeyError(f"no classification rule for change kind {c.kind!r}")
@@ -87,6 +89,8 @@ def classify(c: Change) -> Finding:
 
 
 def classify_all(changes: Iterable[Change]) -> list[Finding]:
+    """Every change classified, in order; a finding id seen before in the same transition gets a #2,
+    #3... suffix so ids stay unique."""
     out = [classify(c) for c in changes]
     seen: dict[str, int] = {}
     unique: list[Finding] = []
@@ -111,6 +115,7 @@ def classify_all(changes: Iterable[Change]) -> list[Finding]:
 
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    """How many findings fall in each class (every class present, zero included)."""
     c = dict.fromkeys(CLASSES, 0)
     for f in findings:
         c[f.cls] += 1

@@ -228,6 +228,9 @@ class Differ:
         self.out.append(Change(kind, spec.category, subject, summary, old, new, detail))
 
     def run(self) -> list[Change]:
+        """Every change from the old generation to the new, by area in a fixed order (opcodes,
+        enums, constants, structs, functions, JSON bindings); the facts cached along the way are
+        saved."""
         self.opcodes()
         self.enums()
         self.constants()
@@ -239,11 +242,15 @@ class Differ:
         return self.out
 
     # -- enums and opcodes ------------------------------------------------------------------
-    def _members(self, eo: Enum, en: Enum, opcode: bool) -> None:
+    def _members(self, old_enum: Enum, new_enum: Enum, opcode: bool) -> None:
+        """The member findings of an enum present in both headers (`opcode`: the opcode enum, whose
+        findings are opcode.*): changed values of common members, then removed members (a removed
+        and an added member with the same value pair up as one rename), then added ones; records
+        which enum each moved member belongs to in `enum_delta`."""
         pfx = "opcode" if opcode else "enum.member"
-        members = Keyed(eo.members, en.members)
+        members = Keyed(old_enum.members, new_enum.members)
         for o, m in members.common():
-            self._member_common(pfx, en, o, m)
+            self._member_common(pfx, new_enum, o, m)
         removed = members.only_old()
         added = members.only_new()
         renamed: dict[str, EnumMember] = {}
@@ -255,9 +262,9 @@ class Differ:
                     taken.add(a.name)
                     break
         for _, m in (*removed, *added):
-            self.enum_delta[m.name] = en.name
-        in_old = _absent(eo.loc, f"in {eo.name}")
-        in_new = _absent(en.loc, f"in {en.name}")
+            self.enum_delta[m.name] = new_enum.name
+        in_old = _absent(old_enum.loc, f"in {old_enum.name}")
+        in_new = _absent(new_enum.loc, f"in {new_enum.name}")
         for i, r in removed:
             if r.name in renamed:
                 a = renamed[r.name]
@@ -267,16 +274,16 @@ class Differ:
                     f"{r.name} renamed {a.name} (value {a.value:#x})",
                     at(r.loc),
                     at(a.loc),
-                    MemberRenamed(en.name, a.value, r.name, a.name),
+                    MemberRenamed(new_enum.name, a.value, r.name, a.name),
                 )
                 continue
             self.add(
                 f"{pfx}.removed",
                 r.name,
-                f"{r.name} ({r.value:#x}) removed from {en.name}",
+                f"{r.name} ({r.value:#x}) removed from {new_enum.name}",
                 at(r.loc),
                 members.in_new(i, in_new),
-                self._presence(opcode, en, r),
+                self._presence(opcode, new_enum, r),
             )
         for i, a in added:
             if a.name in taken:
@@ -284,34 +291,34 @@ class Differ:
             self.add(
                 f"{pfx}.added",
                 a.name,
-                f"{a.name} ({a.value:#x}) added to {en.name}",
+                f"{a.name} ({a.value:#x}) added to {new_enum.name}",
                 members.in_old(i, in_old),
                 at(a.loc),
-                self._presence(opcode, en, a),
+                self._presence(opcode, new_enum, a),
             )
 
-    def _member_common(self, pfx: str, en: Enum, o: EnumMember, m: EnumMember) -> None:
+    def _member_common(self, pfx: str, en: Enum, old: EnumMember, new: EnumMember) -> None:
         """An enumerator (an opcode when pfx is "opcode") both sides have."""
-        if o.value != m.value:
+        if old.value != new.value:
             self.add(
                 f"{pfx}.renumbered",
-                m.name,
-                f"{m.name}: {o.value:#x} -> {m.value:#x}",
-                at(o.loc),
-                at(m.loc),
-                OpcodeRenumbered(en.name, o.value, m.value, *self._opcode_facts(m.name))
+                new.name,
+                f"{new.name}: {old.value:#x} -> {new.value:#x}",
+                at(old.loc),
+                at(new.loc),
+                OpcodeRenumbered(en.name, old.value, new.value, *self._opcode_facts(new.name))
                 if pfx == "opcode"
-                else MemberRenumbered(en.name, o.value, m.value),
+                else MemberRenumbered(en.name, old.value, new.value),
             )
-        if o.maintenance != m.maintenance:
+        if old.maintenance != new.maintenance:
             self.add(
                 f"{pfx}.marker",
-                m.name,
-                f"{m.name}: maintenance marker {fmt_marker(o.maintenance)} -> {fmt_marker(m.maintenance)}",
-                at(o.loc),
-                at(m.loc),
+                new.name,
+                f"{new.name}: maintenance marker {fmt_marker(old.maintenance)} -> {fmt_marker(new.maintenance)}",
+                at(old.loc),
+                at(new.loc),
                 MemberMarker(
-                    en.name, m.value, marker_json(o.maintenance), marker_json(m.maintenance)
+                    en.name, new.value, marker_json(old.maintenance), marker_json(new.maintenance)
                 ),
             )
 
@@ -332,6 +339,8 @@ class Differ:
         )
 
     def opcodes(self) -> None:
+        """The opcode enum's member changes (as opcode.* findings), after reading both sides' JSON
+        bindings (used by the presence details)."""
         self.bound_old, self.dec_old = self.fo.memo("bindings", lambda: bindings_of(self.old))
         self.bound_new, self.dec_new = self.fn.memo("bindings", lambda: bindings_of(self.new))
         eo, en = self.old.find_enum(OPCODE_ENUM), self.new.find_enum(OPCODE_ENUM)
@@ -339,6 +348,8 @@ class Differ:
             self._members(eo, en, opcode=True)
 
     def enums(self) -> None:
+        """Enums added and removed (located at the nearest place on the other side), then the member
+        changes of each enum both sides have."""
         enums = Keyed(self.old.enums, self.new.enums)
         for i, e in enums.only_new():
             self.add(
@@ -373,6 +384,8 @@ class Differ:
 
     # -- constants ----------------------------------------------------------------------------
     def constants(self) -> None:
+        """Constants added, removed and changed in value, each naming the functions on either side
+        that read it."""
         constants = Keyed(self.old.constants, self.new.constants)
 
         def readers(name: str) -> list[str]:
@@ -422,6 +435,8 @@ class Differ:
 
     # -- structs ------------------------------------------------------------------------------
     def structs(self) -> None:
+        """Structs and unions added and removed, then the layout changes of each one both sides
+        have."""
         structs = Keyed(self.old.structs, self.new.structs)
         for i, s in structs.only_new():
             self.add(
@@ -444,31 +459,31 @@ class Differ:
         for o, s in structs.common():
             self._struct(o, s)
 
-    def _struct(self, o: Struct, s: Struct) -> None:
+    def _struct(self, old: Struct, new: Struct) -> None:
         """A struct both sides have: its kind, its size, and its fields (`reserved*` fields
         are not API: their names and shapes are never findings of their own)."""
-        if o.kind != s.kind:
+        if old.kind != new.kind:
             self.add(
                 "struct.kind",
-                s.name,
-                f"{s.name}: {o.kind} -> {s.kind}",
-                at(o.loc),
-                at(s.loc),
-                StructKind(s.name, o.kind, s.kind),
+                new.name,
+                f"{new.name}: {old.kind} -> {new.kind}",
+                at(old.loc),
+                at(new.loc),
+                StructKind(new.name, old.kind, new.kind),
             )
-        if o.size != s.size:
+        if old.size != new.size:
             self.add(
                 "struct.size",
-                s.name,
-                f"{s.name}: size {o.size} -> {s.size} bytes",
-                at(o.loc),
-                at(s.loc),
-                StructSize(s.name, o.size, s.size),
+                new.name,
+                f"{new.name}: size {old.size} -> {new.size} bytes",
+                at(old.loc),
+                at(new.loc),
+                StructSize(new.name, old.size, new.size),
             )
-        fields = Keyed(o.fields, s.fields)
+        fields = Keyed(old.fields, new.fields)
         for g, f in fields.common():
             if not is_reserved(f.name):
-                self._field_common(s, g, f)
+                self._field_common(new, g, f)
         removed = [(i, g) for i, g in fields.only_old() if not is_reserved(g.name)]
         added = [(i, f) for i, f in fields.only_new() if not is_reserved(f.name)]
         renamed: dict[str, Field] = {}
@@ -484,8 +499,8 @@ class Differ:
                     taken.add(f.name)
                     break
         if removed or added:
-            self._fields_removed(fields, s, removed, renamed)
-            self._fields_added(fields, o, s, added, taken)
+            self._fields_removed(fields, new, removed, renamed)
+            self._fields_added(fields, old, new, added, taken)
 
     def _field_common(self, s: Struct, g: Field, f: Field) -> None:
         """A field of struct `s` both sides have (g in OLD, f in NEW): moved, retyped."""
@@ -611,6 +626,8 @@ class Differ:
 
     # -- validators -----------------------------------------------------------------------------
     def functions(self) -> None:
+        """Functions added and removed, then each common function whose body changed, classified by
+        the effect its term changes have on which words it accepts."""
         functions = Keyed(self.old.functions, self.new.functions)
         for i, f in functions.only_new():
             self.add(
@@ -653,15 +670,15 @@ class Differ:
         for o, f in changed:
             self._function_changed(o, f)
 
-    def _function_changed(self, o: Function, f: Function) -> None:
+    def _function_changed(self, old: Function, new: Function) -> None:
         """A function whose body differs: the terms that change, and what that does to which
         words it accepts."""
-        tc = T.diff_terms(self.fo.terms(o), self.fn.terms(f))
+        tc = T.diff_terms(self.fo.terms(old), self.fn.terms(new))
         if not tc:
             return
-        po, pn = self.fo.polarity(o.name), self.fn.polarity(f.name)
+        po, pn = self.fo.polarity(old.name), self.fn.polarity(new.name)
         pol = po if po == pn else 0
-        boolean = f.returns.kind == "bool" and o.returns.kind == "bool"
+        boolean = new.returns.kind == "bool" and old.returns.kind == "bool"
         n_add = sum(1 for c in tc if c.op == "+")
         n_rm = sum(1 for c in tc if c.op == "-")
         n_arm = sum(1 for c in tc if c.op == "~")
@@ -676,16 +693,16 @@ class Differ:
         ]
         self.add(
             "function.changed",
-            f.name,
-            f"{f.name}: {', '.join(parts)}",
-            at(o.loc),
-            at(f.loc),
+            new.name,
+            f"{new.name}: {', '.join(parts)}",
+            at(old.loc),
+            at(new.loc),
             FunctionChanged(
                 T.term_changes_json(tc),
                 T.describe_polarity(pol),
                 boolean,
                 T.effect(tc, pol, boolean),
-                self._mirrors(f.name, tc),
+                self._mirrors(new.name, tc),
             ),
         )
 
@@ -705,6 +722,8 @@ class Differ:
 
     # -- JSON bindings --------------------------------------------------------------------------
     def bindings(self) -> None:
+        """JSON binding changes of every opcode both sides name (in the new side's order), then the
+        bindings that name an opcode no longer defined."""
         names_old = _opcode_names(self.old)
         names_new = _opcode_names(self.new)
         for name in _ordered(self.new):
@@ -856,6 +875,8 @@ def bindings_of(gen: Generation) -> tuple[dict[str, list[str]], dict[str, list[s
 
 
 def mapping_side(gen: Generation, struct: str) -> Side:
+    """Where `struct`'s key sits in the generation's instruction_mapping.json (file, line, whether
+    present, and why not: no JSON, or no such key)."""
     m = gen.mapping
     if m is None:
         return Side(
@@ -868,4 +889,5 @@ def mapping_side(gen: Generation, struct: str) -> Side:
 
 
 def diff(old: Generation, new: Generation) -> list[Change]:
+    """Every change from `old` to `new`, unclassified (see classify.py)."""
     return Differ(old, new).run()

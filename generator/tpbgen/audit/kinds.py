@@ -277,8 +277,8 @@ def _fixed(cls: str, reason: str) -> Callable[[Detail], Verdict]:
     return lambda _d: (cls, reason)
 
 
-def _by_decodability(d: DecodeFacts | BindingFacts) -> Verdict:
-    do, dn = d.decodable_old, d.decodable_new
+def _by_decodability(detail: DecodeFacts | BindingFacts) -> Verdict:
+    do, dn = detail.decodable_old, detail.decodable_new
     if do and do != dn:
         return "encoding-breaking", f"OLD decodes it as {', '.join(do)}; NEW " + (
             f"as {', '.join(dn)}" if dn else "does not decode it"
@@ -291,15 +291,15 @@ def _by_decodability(d: DecodeFacts | BindingFacts) -> Verdict:
     )
 
 
-def _opcode_added(d: OpcodePresence) -> Verdict:
-    dn = d.decodable_new
+def _opcode_added(detail: OpcodePresence) -> Verdict:
+    dn = detail.decodable_new
     return "additive", "a new opcode; " + (
         f"NEW decodes it as {', '.join(dn)}" if dn else "no defined struct is bound to it"
     )
 
 
-def _constant_changed(d: ConstantChanged) -> Verdict:
-    readers = d.read_by
+def _constant_changed(detail: ConstantChanged) -> Verdict:
+    readers = detail.read_by
     if readers:
         shown = ", ".join(readers[:4]) + (
             f" and {len(readers) - 4} more" if len(readers) > 4 else ""
@@ -314,8 +314,8 @@ def _constant_changed(d: ConstantChanged) -> Verdict:
     )
 
 
-def _retyped(d: FieldRetyped) -> Verdict:
-    o, n = d.old_type, d.new_type
+def _retyped(detail: FieldRetyped) -> Verdict:
+    o, n = detail.old_type, detail.new_type
     if (o["field_size"], o["dims"], o["bit_width"]) != (n["field_size"], n["dims"], n["bit_width"]):
         return "encoding-breaking", "the field's size, shape or bit width changes"
     if (o["kind"] == "float") != (n["kind"] == "float") or (
@@ -325,21 +325,21 @@ def _retyped(d: FieldRetyped) -> Verdict:
             "encoding-breaking",
             "the same bytes read as a different number (signedness or float/int)",
         )
-    via = d.via_arm
+    via = detail.via_arm
     return "api-breaking", "same bytes, different Python type" + (
         f": access moves under .{via}" if via else ""
     )
 
 
-def _moved(d: FieldMoved) -> Verdict:
+def _moved(detail: FieldMoved) -> Verdict:
     return (
         "encoding-breaking",
-        f"the field's bytes move ({d.old_offset} -> {d.new_offset})",
+        f"the field's bytes move ({detail.old_offset} -> {detail.new_offset})",
     )
 
 
-def _field_removed(d: FieldRemoved) -> Verdict:
-    if d.bytes_now_reserved:
+def _field_removed(detail: FieldRemoved) -> Verdict:
+    if detail.bytes_now_reserved:
         return (
             "encoding-breaking",
             "its bytes are reserved in NEW: words that set them are no longer meaningful",
@@ -347,12 +347,15 @@ def _field_removed(d: FieldRemoved) -> Verdict:
     return "api-breaking", "the attribute disappears from the generated struct class"
 
 
-def _function_changed(d: FunctionChanged) -> Verdict:
-    eff, pol = d.effect, d.polarity
-    if d.mirrors_enum:
+def _function_changed(detail: FunctionChanged) -> Verdict:
+    """The category and reason of a changed predicate: from its effect (stricter, looser, both) and
+    polarity (how its callers use it); a membership table that follows enumerator changes is
+    informational, since those are findings themselves."""
+    eff, pol = detail.effect, detail.polarity
+    if detail.mirrors_enum:
         return (
             "informational",
-            f"the membership table follows the enumerators added to / removed from {', '.join(d.mirrors_enum)}, which are findings of their own",
+            f"the membership table follows the enumerators added to / removed from {', '.join(detail.mirrors_enum)}, which are findings of their own",
         )
     negated = (
         " (it is only used negated, so its callers move the other way)" if pol == "negative" else ""
@@ -363,7 +366,7 @@ def _function_changed(d: FunctionChanged) -> Verdict:
             f"a stricter validator{negated}: words OLD accepts may be rejected",
         )
     if eff == "both":
-        if pol == "mixed" or not d.returns_bool:
+        if pol == "mixed" or not detail.returns_bool:
             return (
                 "encoding-breaking",
                 "the function is used both plainly and negated (or is not a predicate), so any change can reject words OLD accepts",
@@ -380,14 +383,14 @@ def _function_changed(d: FunctionChanged) -> Verdict:
     return "informational", "no effect on which words are accepted"
 
 
-def _signature(d: FunctionSignature) -> Verdict:
-    if d.types_changed:
+def _signature(detail: FunctionSignature) -> Verdict:
+    if detail.types_changed:
         return "api-breaking", "the generated validator's parameter or return types change"
     return "informational", "only parameter names change"
 
 
-def _field_added(d: FieldAdded) -> Verdict:
-    if d.union_arm:
+def _field_added(detail: FieldAdded) -> Verdict:
+    if detail.union_arm:
         return "additive", "a new arm of the union over the same bytes"
     return "additive", "a new attribute over bytes OLD did not use"
 

@@ -212,6 +212,9 @@ def byte_maps(t: Transition) -> list[dict[str, Any]]:
 
 # -- JSON ---------------------------------------------------------------------------------------
 def to_json(report: AuditReport, fail_on: str) -> dict[str, Any]:
+    """The whole audit as the JSON report (audit/report.schema.json): format and versions, the
+    generations, the --fail-on threshold and whether it fails, totals, and each transition with
+    its sides, counts and findings."""
     all_findings = report.findings()
     return {
         "format": REPORT_FORMAT,
@@ -395,6 +398,9 @@ _SYMBOL = {
 
 
 def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:
+    """The opcode matrix as the HTML and Markdown templates show it: per cell a symbol, a hover
+    title (marker, decodability, firmware, place), a CSS class and the Markdown text; per row the
+    opcode's short name."""
     rows = []
     for r in matrix["rows"]:
         cells = []
@@ -434,6 +440,9 @@ def _matrix_view(matrix: dict[str, Any]) -> dict[str, Any]:
 
 
 def view(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -> dict[str, Any]:
+    """The audit as the text, Markdown and HTML templates show it: per transition its headings,
+    anchor, sides, counts by class (coloured for a terminal when `colour`) and findings grouped
+    for display, and whether `fail_on` fails it."""
     transitions: list[dict[str, Any]] = []
     for t in report.transitions:
         c = t.counts()

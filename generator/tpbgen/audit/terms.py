@@ -122,6 +122,29 @@ def _switch_expr(sw: c_ast.Switch) -> tuple[c_ast.Node, c_ast.Node | None]:
     """A switch whose every case group returns: (its value as a disjunction of
     `x == label [&& value]` arms, the condition under which it falls through to what follows,
     None when it has a default)."""
+    groups = _case_groups(sw)
+    every = [lab for g in groups for lab in g[0]]
+    arms: list[c_ast.Node] = []
+    has_default = False
+    for labs, dflt, value in groups:
+        if dflt:
+            has_default = True
+            others = [lab for lab in every if lab not in labs]
+            cond = _all(c_ast.BinaryOp("!=", sw.cond, lab) for lab in others)
+        else:
+            cond = _any(c_ast.BinaryOp("==", sw.cond, lab) for lab in labs)
+        k = _const(value)
+        if k == 0:
+            continue
+        arms.append(cond if k is not None else _and(cond, value))
+    fall = None if has_default else _all(c_ast.BinaryOp("!=", sw.cond, lab) for lab in every)
+    return _any(arms), fall
+
+
+def _case_groups(sw: c_ast.Switch) -> list[tuple[list[c_ast.Node], bool, c_ast.Node]]:
+    """The switch body as (case labels, whether `default` is among them, the returned value)
+    per group of labels sharing one `return <value>;`; _Opaque for anything else (a statement
+    outside a case, a group that does not start with a valued return, labels at the end)."""
     groups: list[tuple[list[c_ast.Node], bool, c_ast.Node]] = []
     labels: list[c_ast.Node] = []
     is_default = False
@@ -141,22 +164,7 @@ def _switch_expr(sw: c_ast.Switch) -> tuple[c_ast.Node, c_ast.Node | None]:
         labels, is_default = [], False
     if labels or is_default:
         raise _Opaque
-    every = [lab for g in groups for lab in g[0]]
-    arms: list[c_ast.Node] = []
-    has_default = False
-    for labs, dflt, value in groups:
-        if dflt:
-            has_default = True
-            others = [lab for lab in every if lab not in labs]
-            cond = _all(c_ast.BinaryOp("!=", sw.cond, lab) for lab in others)
-        else:
-            cond = _any(c_ast.BinaryOp("==", sw.cond, lab) for lab in labs)
-        k = _const(value)
-        if k == 0:
-            continue
-        arms.append(cond if k is not None else _and(cond, value))
-    fall = None if has_default else _all(c_ast.BinaryOp("!=", sw.cond, lab) for lab in every)
-    return _any(arms), fall
+    return groups
 
 
 def _fold(stmts: list[c_ast.Node], lets: list[c_ast.Node]) -> c_ast.Node:

@@ -301,6 +301,9 @@ def _is_pseudo_value(gen: Generation, name: str) -> bool:
 def apply_waivers(
     findings: list[Finding], waivers: list[Waiver], gen: str, waiver_file: str
 ) -> list[Finding]:
+    """`findings` with each one a waiver matches (kind, name, and struct when the waiver names one)
+    replaced by an INFO finding of kind `waived` carrying the waiver's reason; a waiver that
+    matches no finding becomes a `waiver-unused` warning at its line in `waiver_file`."""
     used: set[int] = set()
     out: list[Finding] = []
     for f in findings:

@@ -43,6 +43,8 @@ def _error_format(p: argparse.ArgumentParser, default: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `tpbgen` argument parser: the global --version and --error-format, and one subcommand per
+    cli module, each given the common --headers option."""
     p = argparse.ArgumentParser(
         prog="tpbgen",
         description="AWS Neuron TPB arch-ISA headers -> typed, validated, executable Python runtime.",
@@ -88,6 +90,9 @@ def with_lexer_note(outcome: Outcome) -> Outcome:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line `argv` (sys.argv when None) and return its exit code: diagnostics
+    printed in the chosen format, a TpbgenError as its located diagnostics and exit code, an
+    OSError as a located user error, Ctrl-C as 130; no traceback."""
     parser = build_parser()
     args = parser.parse_args(argv)
     fmt: str = args.error_format

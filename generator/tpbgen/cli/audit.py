@@ -27,6 +27,8 @@ def register(
     sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     common: Callable[[argparse.ArgumentParser], None],
 ) -> None:
+    """Add the `audit` subcommand and its arguments (OLD and NEW, --all, --format, --out, --fail-on)
+    to `sub`."""
     sp = sub.add_parser(
         "audit",
         help="what changed between two generations or two header drops, classified by what it breaks",
@@ -61,6 +63,9 @@ Resolved = tuple[Generation, list[Diagnostic], Path]  # the IR, its warnings, it
 
 
 def _resolve(spec: str, headers: Path, use_cache: bool) -> Resolved:
+    """An audit side (a generation name under `headers`, a tpb/ directory, or a directory holding
+    exactly one) ingested: its IR, warnings and header root. A path that is not a directory, or
+    that holds several generations, is a located error."""
     from ..frontend.discover import discover, source_for_tpb_dir
     from ..frontend.ingest import ingest, ingest_root
 

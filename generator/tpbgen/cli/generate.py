@@ -19,6 +19,8 @@ DEFAULT_OUT = Path("generated")
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add the `generate` subcommand and its options (--out, --check, --diff, --strict, --waivers,
+    --no-verify-cc and the preprocessing limits) to `sub`."""
     sp = sub.add_parser(
         "generate", help="render the tpb_isa runtime package from the headers into generated/"
     )
@@ -94,6 +96,9 @@ def summary(build: Build) -> str:
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    """`tpbgen generate`: refuse an output directory tpbgen does not own before any work, run the
+    driver, then write the package (or with --check, compare it and say what is stale); the
+    outcome carries the summary and the exit code."""
     from ..driver import Options, generate
     from ..emit.writer import MANIFEST, check_out_path, diff_tree, ownership, tree_patch, write_tree
 

@@ -24,6 +24,9 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    """`tpbgen inspect`: ingest one generation and print its IR (JSON) or a text summary, with the
+    annotation and executor checks as warnings, and the layout proof against the C compiler when
+    asked."""
     from ..checks.annotations import check_annotations
     from ..checks.executor import check_executor, coverage_lines
     from ..frontend.ingest import ingest_root

@@ -30,6 +30,8 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    """`tpbgen reconcile`: hold each generation's IR to its instruction_mapping.json (with its
+    waivers applied) and report the findings; exit FINDINGS when any is an error."""
     from ..checks.reconcile import Finding, reconcile, waivers_for
     from ..frontend.ingest import ingest_root
 

@@ -16,7 +16,7 @@ from ..ir.model import Enum, Field, Generation, Loc, Struct
 from ..translate.chain import chains
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.to_python import py_literal
-from ..translate.validators import TranslatedGen
+from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
 
 # The runtime's field kinds (templates/support/layout.py KINDS) for the IR's type kinds.
 _KIND = {"int": "uint", "float": "float", "bool": "bool", "enum": "enum", "struct": "struct",
@@ -199,6 +199,10 @@ class GenCtx:
     # the constants batch.py binds: the tables its code (and its chains') indexes; the numpy code
     # writes every scalar constant as its value
     batch_consts: list[tuple[str, Any]] = field(default_factory=list)
+    # the runtime helpers each module binds: those its code calls (translate/validators.py
+    # VALIDATOR_HELPERS as (runtime name, alias); BATCH_HELPERS by name, bound as `_<name>`)
+    validator_helpers: list[tuple[str, str]] = field(default_factory=list)
+    batch_helpers: list[str] = field(default_factory=list)
     executes: list[int] = field(default_factory=list)  # opcodes the executor has a handler for
     refuses: list[int] = field(default_factory=list)  # decodable opcodes it refuses
     dispatch: list[tuple[int, tuple[str, ...]]] = field(
@@ -260,6 +264,10 @@ class _StructCoder:
         self.word_len = nbytes // 4 if isinstance(nbytes, int) and nbytes % 4 == 0 else None
 
     def field(self, f: Field) -> FieldCtx:
+        """The FieldCtx of member `f`: its Python name, type hint and zero default (a tuple for an
+        array of any rank, the header's word length for `inst_word_len`), and its layout row
+        (offset, size, dims, bit-field place, runtime kind and the enum or struct class it
+        holds)."""
         t = f.type
         n = 1
         for d in f.dims:
@@ -312,6 +320,9 @@ class _StructCoder:
         )
 
     def struct(self, s: Struct) -> StructCtx:
+        """The StructCtx of `s`: its fields (an anonymous member's own fields lifted into it at the
+        member's offset), whether any byte or bit is left uncovered, and its class name, size,
+        alignment, doc and place."""
         fields = []
         for f in s.fields:
             if f.anonymous:
@@ -482,17 +493,20 @@ def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
             ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
 
 
-def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> set[str]:
+def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> NpEmitter:
     """Each top-level validator's chain of terms as batch functions (translate/chain.py), for the
     runtime's test-bench toolkit; a validator the batch path runs word by word has none, a split
-    the batch path cannot run is left whole. Returns the constant tables those functions index."""
+    the batch path cannot run is left whole. Returns the emitter, whose `tables` and `helpers`
+    are the constant tables and runtime helpers those functions use."""
     em = NpEmitter()
     for ch in chains(gen, tr):
         if ch.validator in tr.rowwise:
             continue
+        noted = set(em.helpers)
         try:
             terms = [("\n".join(em.function(t.fn)), t.name, t.fn.name) for t in ch.terms]
         except BatchUnsupported:
+            em.helpers = noted  # (the terms emitted before the one that failed are dropped)
             continue  # its validator is not vectorised: no stimulus or coverage through it
         ctx.batch_functions += [code for code, _, _ in terms]
         splits: list[tuple[int, list[list[tuple[str, str]]]]] = []
@@ -512,15 +526,21 @@ def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> set[str]:
                 splits,
             )
         )
-    return em.tables
+    return em
 
 
 def _validator_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
     """The batch code, and how validate() dispatches and the C entry points call each validator."""
     ctx.batch_functions = list(tr.batch_functions)
     ctx.batch_stubs = [(s.name, s.where, s.reason) for s in tr.batch_stubs]
-    tables = _chain_tables(ctx, gen, tr) | set(tr.batch_tables)
+    chain_emitter = _chain_tables(ctx, gen, tr)
+    tables = chain_emitter.tables | set(tr.batch_tables)
     ctx.batch_consts = [(name, value) for name, value in tr.consts if name in tables]
+    called = chain_emitter.helpers | set(tr.batch_helpers)
+    ctx.batch_helpers = [name for name in BATCH_HELPERS if f"_{name}" in called]
+    ctx.validator_helpers = [
+        (name, alias) for name, alias in VALIDATOR_HELPERS if alias in tr.helpers
+    ]
     ctx.rowwise = list(tr.rowwise)
     union = resolve.instruction_union(gen)
     ctx.inst_union_c = union.c_spelling if union is not None else resolve.INST_UNION
@@ -590,6 +610,9 @@ class ExecutorReadme:
 
 
 def executor_readme(gens: list[GenCtx]) -> ExecutorReadme:
+    """The executor's README tables, derived from the family's declared handler table and the
+    generations' contexts: each handler's engine call and operands (by struct field), and the
+    enumerators it refuses, grouped by role and reason with the generations that have them."""
     family = resolve.executor_family()
     operands = []
     for name, h in family.HANDLERS.items():

@@ -23,7 +23,7 @@ from .. import __version__
 from ..ir.firmware import FirmwareOverlay
 from ..ir.model import Generation
 from ..templating import environment, runtime_api, support_files, template_root
-from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
+from ..translate.validators import TranslatedGen
 from .context import build_context, executor_readme
 from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
 
@@ -86,6 +86,9 @@ def render(inp: RenderInput) -> dict[str, str]:
 
 
 def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
+    """Every file of the package, by relative path: the support library copied, each per-generation
+    template rendered once per generation and each package-level template once, with the
+    generation contexts, the executor table, AUDIT.md and the manifest."""
     env = _environment(str(template_root()))
     base = template_root() / "runtime"
     has_executor = (base / "gen" / "executor.py.j2").is_file()
@@ -95,8 +98,6 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
     ]
     common: dict[str, Any] = {
         "runtime_api": runtime_api(),
-        "validator_helpers": VALIDATOR_HELPERS,
-        "batch_helpers": BATCH_HELPERS,
         "generator_version": __version__,
         "gens": contexts,
         "executor": executor_readme(contexts),

@@ -267,6 +267,9 @@ def os_error(exc: OSError, fallback: Path | None = None) -> TpbgenError:
 
 
 def _write_tree(files: dict[str, str], out: Path) -> WriteResult:
+    """Make `out` hold exactly `files` (what tpbgen does not own in it kept): nothing is written
+    when it already does; otherwise a marked staging tree is filled and swapped in atomically
+    (the old tree restored if the swap fails half way), under a lock on the parent directory."""
     if out.is_symlink() and out.is_dir():
         out = Path(os.path.realpath(out))  # write where the link points; never replace the link
     if not all(_safe_rel(rel) for rel in files):

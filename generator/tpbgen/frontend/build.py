@@ -255,6 +255,9 @@ class _Builder:
         return Diagnostic(message, loc.file, loc.line, loc.col, Severity.ERROR, code)
 
     def resolve_base(self, node: c_ast.Node, where: c_ast.Node) -> CType:
+        """The CType of a base type node (scalar names, a typedef name, a struct, union or enum:
+        defining it when the node has a body); a located TpbgenError for a type tpbgen does not
+        model or does not know. `where` locates errors for nodes without a place of their own."""
         if isinstance(node, c_ast.IdentifierType):
             sc = ctypes.scalar(node.names)
             if sc is not None:
@@ -402,6 +405,9 @@ class _Builder:
 
     # -- declarations ----------------------------------------------------------------------
     def define_enum(self, node: c_ast.Enum, typedef_name: str | None) -> str:
+        """Record the enum of `node` (once per tag) and return its IR name: each enumerator's value
+        evaluated (or one more than the previous), its comment and maintenance note, and the
+        enum's size as gcc gives it (packed enums included)."""
         name = typedef_name or node.name or self._anon_name("enum")
         tag = f"enum {node.name}" if node.name else None
         if tag and tag in self.tags and self.tags[tag] in self.enums:
@@ -555,6 +561,9 @@ class _Builder:
         return fields
 
     def visit_typedef(self, td: c_ast.Typedef) -> None:
+        """Record a typedef: the struct, union or enum it defines (named after the typedef when
+        untagged), the type it stands for and its chain of typedef names down to that type;
+        errors are collected, not raised."""
         inner = td.type.type if isinstance(td.type, c_ast.TypeDecl) else None
         try:
             if isinstance(inner, (c_ast.Struct, c_ast.Union)) and inner.decls is not None:
@@ -604,6 +613,9 @@ class _Builder:
             )
 
     def visit_decl(self, d: c_ast.Decl) -> None:
+        """Record a file-scope declaration: a tagged type declared alone, a constant (an array
+        constant, or a scalar converted to its declared type as C converts it); prototypes are
+        skipped, text or pointer constants are skipped with a note, errors are collected."""
         # A tagged type declared on its own (`struct X {...};` / `enum E {...};`)
         if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
             try:
@@ -767,6 +779,9 @@ class _Builder:
             self.asserts.append(StaticAssert(expr, msg, value, loc))
 
     def visit_funcdef(self, fd: c_ast.FuncDef) -> None:
+        """Record a function defined in the generation's own headers: its return and parameter types
+        (a pointer to a struct read as the struct), its place, last line, the functions it calls
+        and its body as a compact tree; errors are collected."""
         decl = fd.decl
         fdecl = decl.type
         try:
@@ -903,6 +918,10 @@ def build(
     dialect: DialectInfo,
     macros: tuple[tuple[MacroDef, str], ...] = (),
 ) -> BuiltTree:
+    """The IR pieces of one parsed translation unit: every top-level typedef, declaration, static
+    assert, function and pragma visited, then the macros; the structs and enums of the
+    generation's own headers (`is_ours`) kept. Raises TpbgenError with every error found, not
+    just the first."""
     b = _Builder(relpath, is_ours, src, dialect)
     for ext in ast.ext:
         try:

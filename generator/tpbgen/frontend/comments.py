@@ -54,14 +54,14 @@ class SourceLines:
             self._cache[rel] = split_lines(data.decode("utf-8", errors="replace"))
         return self._cache[rel]
 
-    def line(self, rel: str, n: int) -> str:
+    def line(self, rel: str, lineno: int) -> str:
         ls = self.lines(rel)
-        return ls[n - 1] if 0 < n <= len(ls) else ""
+        return ls[lineno - 1] if 0 < lineno <= len(ls) else ""
 
-    def trailing_comment(self, rel: str, n: int) -> str:
-        """The comment that ends line n (`// ...` or `/* ... */`), without its markers and outer
+    def trailing_comment(self, rel: str, lineno: int) -> str:
+        """The comment that ends line `lineno` (`// ...` or `/* ... */`), without its markers and outer
         blanks; "" when none."""
-        text = self.line(rel, n)
+        text = self.line(rel, lineno)
         idx = _comment_start(text)
         if idx >= 0:
             return text[idx + 2 :].strip()
@@ -72,12 +72,12 @@ class SourceLines:
                 return stripped[start + 2 : -2].strip().strip("*").strip()
         return ""
 
-    def doc_above(self, rel: str, n: int) -> str:
-        """The comment block directly above line n (no blank line between), markers stripped."""
+    def doc_above(self, rel: str, lineno: int) -> str:
+        """The comment block directly above line `lineno` (no blank line between), markers stripped."""
         ls = self.lines(rel)
-        if not 0 < n <= len(ls) + 1:  # not a line of this file (a marker tpbgen cannot follow)
+        if not 0 < lineno <= len(ls) + 1:  # not a line of this file (a marker tpbgen cannot follow)
             return ""
-        i = n - 2
+        i = lineno - 2
         block: list[str] = []
         in_block_comment = False
         while i >= 0:
@@ -118,8 +118,8 @@ class SourceLines:
             end = j
         return out
 
-    def section_at(self, rel: str, n: int) -> str:
-        """The last `//* name` section marker at or above line n."""
+    def section_at(self, rel: str, lineno: int) -> str:
+        """The last `//* name` section marker at or above line `lineno`."""
         marks = self._sections.get(rel)
         if marks is None:
             found = [
@@ -128,7 +128,7 @@ class SourceLines:
                 if "//*" in text and (m := _SECTION.match(text))
             ]
             marks = self._sections[rel] = ([ln for ln, _ in found], [nm for _, nm in found])
-        at = bisect.bisect_right(marks[0], n) - 1
+        at = bisect.bisect_right(marks[0], lineno) - 1
         return marks[1][at] if at >= 0 else ""
 
     def banner(self, rel: str) -> str:

@@ -189,6 +189,9 @@ def _matching_close(text: str, start: int) -> int:
 
 
 def reduce_dialect(text: str, relpath: Callable[[str], str] = str) -> tuple[str, DialectInfo]:
+    """`text` with every GNU `__attribute__((...))` blanked (newlines kept, so coordinates do not
+    move), and what they said that tpbgen models (packed, aligned(N), by declaration); an
+    attribute it does not model is a warning."""
     info = DialectInfo()
     out = []
     pos = 0

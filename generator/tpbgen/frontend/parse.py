@@ -216,6 +216,9 @@ def _too_deep(node: c_ast.Node, relpath: Callable[[str], str]) -> None:
 
 
 def _diagnose(parser: c_parser.CParser, msg: str, relpath: Callable[[str], str]) -> Diagnostic:
+    """A pycparser error message as a located syntax Diagnostic: from the message's own place, else
+    (pycparser 3 names only the file) from the parser's token stream, with a clearer text for an
+    unknown type name or a truncated header."""
     m = _PARSE_ERR.match(msg)
     if m:
         what = m.group("msg").strip()

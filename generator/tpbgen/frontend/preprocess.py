@@ -455,6 +455,9 @@ def _check_size(gen: GenerationSource, text: str, limits: Limits) -> None:
 
 
 def _run_cpp(gen: GenerationSource, tu: str, limits: Limits = DEFAULT) -> str:
+    """The translation unit `tu` preprocessed by the system cpp (no standard headers, tpbgen's fake
+    libc, the predefined macros of the modelled target) in the generation's root; its messages as
+    located diagnostics, a TpbgenError when it fails or runs over the time limit."""
     argv = ["cpp", "-undef", "-nostdinc", "-std=c11", "-isystem", str(fake_libc_dir()), "-I", "."]
     argv += [f"-D{k}={v}" for k, v in predefined_macros()]
     argv += ["-"]
@@ -595,6 +598,9 @@ def refuse_not_utf8(gen: GenerationSource, text: str) -> None:
 
 
 def _run_pcpp(gen: GenerationSource, tu: str) -> tuple[str, tuple[str, ...]]:
+    """The translation unit `tu` preprocessed by pcpp (when no cpp is installed) as cpp would: UTF-8
+    read with a BOM dropped, unknown directives and errors as located diagnostics (a TpbgenError
+    when any), and the files it opened."""
     from pcpp import Preprocessor as PcppPreprocessor
 
     diags: list[Diagnostic] = []

@@ -68,6 +68,8 @@ def to_dict(
 
 
 def from_dict(d: dict[str, Any]) -> c_ast.Node:
+    """The pycparser node `to_dict` wrote as `d`, children rebuilt recursively, a missing list
+    attribute as [] and the coordinate from its `file:line:col` text."""
     cls = getattr(c_ast, d["_t"])
     kwargs: dict[str, Any] = {}
     attrs = set(cls.attr_names)
@@ -128,6 +130,9 @@ class _Walk:
 
 
 def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
+    """`node` as a compact tree ([class name, coord, one entry per `__slots__` slot]), its
+    children encoded in turn; records the deepest line and each called name in `st`. Called once
+    per body node on a cold ingest, so the coordinate stays inline (a call per node costs)."""
     cls = type(node)
     c = node.coord
     coord: int | str | None = None
@@ -146,11 +151,8 @@ def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
             coord = f"{f}:{line}:{col}"
     if cls is _ID and _ID_IS_NAME_ONLY:  # a third of all body nodes: its one attribute, directly
         return ["ID", coord, node.name]
-    if cls is _FuncCall and type(node.name) is _ID:
-        name = node.name.name
-        if name not in st.seen:
-            st.seen.add(name)
-            st.calls.append(name)
+    if cls is _FuncCall:
+        _note_call(node, st)
     out: list[Any] = [cls.__name__, coord]
     spec = _SPECS.get(cls)
     if spec is None:  # (an empty tuple is a leaf class's answer, not a miss)
@@ -166,6 +168,15 @@ def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
         else:
             out.append(_enc(v, st))
     return out
+
+
+def _note_call(call: c_ast.FuncCall, st: _Walk) -> None:
+    """A call by name adds that name to `st.calls`, the first time only."""
+    if type(call.name) is _ID:
+        name = call.name.name
+        if name not in st.seen:
+            st.seen.add(name)
+            st.calls.append(name)
 
 
 _FuncCall, _ID = c_ast.FuncCall, c_ast.ID

@@ -12,9 +12,11 @@ value, every operation rounds its exact result (so `1e39f` is +inf, `0.0f / 0.0f
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from pycparser import c_ast
 
@@ -52,21 +54,12 @@ class CValue:
 
 
 def parse_int_literal(text: str) -> CValue:
-    t = text.lower()
-    suffix = ""
-    while t and t[-1] in "ul":
-        suffix = t[-1] + suffix
-        t = t[:-1]
-    if t.startswith("0x"):
-        v = int(t, 16)
-    elif t.startswith("0b"):
-        v = int(t[2:], 2)
-    elif len(t) > 1 and t.startswith("0"):
-        v = int(t, 8)
-    else:
-        v = int(t)
+    """The value and type gcc gives the C integer constant `text` on LP64 (C11 6.4.4.1): int,
+    long or their unsigned forms by suffix, base and magnitude; a constant above 64 bits keeps
+    its low 64 bits as unsigned long when hex or octal (gcc's warning case), and a decimal one
+    gcc would make an __int128 raises ValueError."""
+    v, suffix, decimal = _int_literal_parts(text)
     unsigned = "u" in suffix
-    decimal = not t.startswith("0")
     if v > 0xFFFF_FFFF_FFFF_FFFF or (decimal and not unsigned and v > 0x7FFF_FFFF_FFFF_FFFF):
         if decimal:  # gcc: an __int128 (or unsigned __int128), which tpbgen does not model
             raise ValueError("a decimal constant too large for long: gcc makes it an __int128")
@@ -82,6 +75,24 @@ def parse_int_literal(text: str) -> CValue:
     if bits == 64 and not unsigned and v > 0x7FFF_FFFF_FFFF_FFFF:
         unsigned = True  # a hex or octal literal that does not fit long is unsigned long
     return CValue(v, unsigned, bits)
+
+
+def _int_literal_parts(text: str) -> tuple[int, str, bool]:
+    """(value, lower-case suffix of u and l, whether decimal) of an integer constant's spelling."""
+    t = text.lower()
+    suffix = ""
+    while t and t[-1] in "ul":
+        suffix = t[-1] + suffix
+        t = t[:-1]
+    if t.startswith("0x"):
+        v = int(t, 16)
+    elif t.startswith("0b"):
+        v = int(t[2:], 2)
+    elif len(t) > 1 and t.startswith("0"):
+        v = int(t, 8)
+    else:
+        v = int(t)
+    return v, suffix, not t.startswith("0")
 
 
 # -- floating point ----------------------------------------------------------------------------
@@ -309,35 +320,35 @@ class ConstEvaluator:
             raise NotConstant("expected an integer constant", node)
         return v
 
-    def _Constant(self, n: c_ast.Constant) -> CValue:
-        text = n.value
-        if n.type == "string":
-            raise NotConstant("string literal in a constant expression", n)
+    def _Constant(self, node: c_ast.Constant) -> CValue:
+        text = node.value
+        if node.type == "string":
+            raise NotConstant("string literal in a constant expression", node)
         try:
             if text.endswith("'"):  # pycparser types 'ab' as int: the quote decides
                 return parse_char_literal(text)
-            if n.type in ("float", "double", "long double"):
+            if node.type in ("float", "double", "long double"):
                 value, bits = float_value(text)
                 return CValue(value, False, bits)
             return parse_int_literal(text)
         except ValueError as exc:
-            raise NotConstant(f"unsupported constant {text!r}: {exc}", n) from None
+            raise NotConstant(f"unsupported constant {text!r}: {exc}", node) from None
 
-    def _ID(self, n: c_ast.ID) -> CValue:
-        v = self._id(n.name)
+    def _ID(self, node: c_ast.ID) -> CValue:
+        v = self._id(node.name)
         if v is None:
-            raise NotConstant(f"'{n.name}' is not a known constant", n)
+            raise NotConstant(f"'{node.name}' is not a known constant", node)
         return v
 
-    def _Cast(self, n: c_ast.Cast) -> CValue:
-        inner = self.eval(n.expr)
-        names = _type_names(n.to_type)
-        if "void" in names and not _is_pointer(n.to_type):
-            raise NotConstant("cast to void in a constant expression", n)
-        size = self._sizeof(n.to_type)
+    def _Cast(self, node: c_ast.Cast) -> CValue:
+        inner = self.eval(node.expr)
+        names = _type_names(node.to_type)
+        if "void" in names and not _is_pointer(node.to_type):
+            raise NotConstant("cast to void in a constant expression", node)
+        size = self._sizeof(node.to_type)
         if any(x in ("float", "double") for x in names):
             if "long" in names:
-                raise NotConstant("long double is not modelled", n)
+                raise NotConstant("long double is not modelled", node)
             return CValue(
                 round_float(inner.value, 32 if size == 4 else 64), False, 32 if size == 4 else 64
             )
@@ -351,102 +362,57 @@ class ConstEvaluator:
             if converted is None:
                 raise NotConstant(
                     f"conversion of {value!r} to a {size * 8}-bit integer is undefined (out of range)",
-                    n,
+                    node,
                 )
             value = converted
         return CValue(value, unsigned, bits).norm()
 
-    def _UnaryOp(self, n: c_ast.UnaryOp) -> CValue:
-        if n.op == "sizeof":
-            return CValue(self._sizeof(n.expr), True, 64)
-        v = self.eval(n.expr)
+    def _UnaryOp(self, node: c_ast.UnaryOp) -> CValue:
+        if node.op == "sizeof":
+            return CValue(self._sizeof(node.expr), True, 64)
+        v = self.eval(node.expr)
         if isinstance(v.value, float):
-            if n.op == "-":
+            if node.op == "-":
                 return CValue(-v.value, False, v.bits)
-            if n.op == "+":
+            if node.op == "+":
                 return v
-            if n.op == "!":
+            if node.op == "!":
                 return CValue(int(v.value == 0.0))
-            raise NotConstant(f"operator {n.op} on a float", n)
+            raise NotConstant(f"operator {node.op} on a float", node)
         v = _promote(v)
-        if n.op == "-":
+        if node.op == "-":
             return CValue(-v.value, v.unsigned, v.bits)
-        if n.op == "+":
+        if node.op == "+":
             return v
-        if n.op == "~":
+        if node.op == "~":
             if isinstance(v.value, float):
-                raise NotConstant("~ of a float", n)
+                raise NotConstant("~ of a float", node)
             return CValue(~v.value, v.unsigned, v.bits)
-        if n.op == "!":
+        if node.op == "!":
             return CValue(int(not v.value))
-        raise NotConstant(f"operator {n.op} in a constant expression", n)
+        raise NotConstant(f"operator {node.op} in a constant expression", node)
 
-    def _BinaryOp(self, n: c_ast.BinaryOp) -> CValue:
-        if n.op == "&&":
-            return CValue(int(bool(self.eval(n.left).value) and bool(self.eval(n.right).value)))
-        if n.op == "||":
-            return CValue(int(bool(self.eval(n.left).value) or bool(self.eval(n.right).value)))
-        a = self.eval(n.left)
-        b = self.eval(n.right)
+    def _BinaryOp(self, node: c_ast.BinaryOp) -> CValue:
+        if node.op == "&&":
+            return CValue(
+                int(bool(self.eval(node.left).value) and bool(self.eval(node.right).value))
+            )
+        if node.op == "||":
+            return CValue(
+                int(bool(self.eval(node.left).value) or bool(self.eval(node.right).value))
+            )
+        a = self.eval(node.left)
+        b = self.eval(node.right)
         if isinstance(a.value, float) or isinstance(b.value, float):
-            # the usual arithmetic conversions: both to the wider floating type, exactly
-            bits = max(v.bits for v in (a, b) if isinstance(v.value, float))
-            x, y = round_float(a.value, bits), round_float(b.value, bits)
-            cmps: dict[str, Callable[[float, float], bool]] = {
-                "==": lambda p, q: p == q,
-                "!=": lambda p, q: p != q,
-                "<": lambda p, q: p < q,
-                ">": lambda p, q: p > q,
-                "<=": lambda p, q: p <= q,
-                ">=": lambda p, q: p >= q,
-            }
-            if n.op in cmps:
-                return CValue(int(cmps[n.op](x, y)))
-            if n.op not in ("+", "-", "*", "/"):
-                raise NotConstant(f"operator {n.op} on floats", n)
-            return CValue(float_binop(n.op, x, y, bits), False, bits)
-        a, b = _promote(a), _promote(b)
-        av, bv = a.value, b.value
-        assert isinstance(av, int) and isinstance(bv, int)
-        if n.op in ("<<", ">>"):
-            if bv < 0 or bv >= a.bits:
-                raise NotConstant("shift count out of range", n)
-            if n.op == ">>":
-                base = av & ((1 << a.bits) - 1) if a.unsigned else av
-                return CValue(base >> bv, a.unsigned, a.bits)
-            return CValue(av << bv, a.unsigned, a.bits)
-        unsigned, bits = _common(a, b)
-        mask = (1 << bits) - 1
-        x = av & mask if unsigned else av
-        y = bv & mask if unsigned else bv
-        if n.op in ("/", "%") and y == 0:
-            raise NotConstant("division by zero", n)
-        ops: dict[str, Callable[[int, int], int]] = {
-            "+": lambda p, q: p + q,
-            "-": lambda p, q: p - q,
-            "*": lambda p, q: p * q,
-            "/": _tdiv,
-            "%": lambda p, q: p - q * _tdiv(p, q),
-            "&": lambda p, q: p & q,
-            "|": lambda p, q: p | q,
-            "^": lambda p, q: p ^ q,
-        }
-        icmps: dict[str, Callable[[int, int], bool]] = {
-            "==": lambda p, q: p == q,
-            "!=": lambda p, q: p != q,
-            "<": lambda p, q: p < q,
-            ">": lambda p, q: p > q,
-            "<=": lambda p, q: p <= q,
-            ">=": lambda p, q: p >= q,
-        }
-        if n.op in icmps:
-            return CValue(int(icmps[n.op](x, y)))
-        if n.op in ops:
-            return CValue(ops[n.op](x, y), unsigned, bits)
-        raise NotConstant(f"operator {n.op} in a constant expression", n)
+            return _float_binary(node, a, b)
+        return _int_binary(node, _promote(a), _promote(b))
 
-    def _TernaryOp(self, n: c_ast.TernaryOp) -> CValue:
-        take, other = (n.iftrue, n.iffalse) if self.eval(n.cond).value else (n.iffalse, n.iftrue)
+    def _TernaryOp(self, node: c_ast.TernaryOp) -> CValue:
+        take, other = (
+            (node.iftrue, node.iffalse)
+            if self.eval(node.cond).value
+            else (node.iffalse, node.iftrue)
+        )
         chosen = self.eval(take)
         try:
             unchosen = self.eval(
@@ -461,21 +427,85 @@ class ConstEvaluator:
         unsigned, bits = _common(_promote(chosen), _promote(unchosen))
         return CValue(chosen.value, unsigned, bits).norm()
 
-    def _FuncCall(self, n: c_ast.FuncCall) -> CValue:
+    def _FuncCall(self, node: c_ast.FuncCall) -> CValue:
         if (
-            isinstance(n.name, c_ast.ID)
-            and n.name.name in ("offsetof", "__builtin_offsetof")
-            and n.args
+            isinstance(node.name, c_ast.ID)
+            and node.name.name in ("offsetof", "__builtin_offsetof")
+            and node.args
         ):
-            typ, member = n.args.exprs
+            typ, member = node.args.exprs
             return CValue(self._offsetof(typ, member), True, 64)
-        raise NotConstant("function call in a constant expression", n)
+        raise NotConstant("function call in a constant expression", node)
 
 
 def _tdiv(p: int, q: int) -> int:
     """C integer division: truncates toward zero (exact at any width)."""
     r = abs(p) // abs(q)
     return r if (p < 0) == (q < 0) else -r
+
+
+# C's comparisons, on two ints or two floats alike (the answer is an int 0/1)
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
+}
+# C's integer arithmetic on operands already converted to their common type
+_INT_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": _tdiv,
+    "%": lambda p, q: p - q * _tdiv(p, q),
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
+}
+
+
+def _float_binary(node: c_ast.BinaryOp, a: CValue, b: CValue) -> CValue:
+    """`a op b` where one operand is floating: the usual arithmetic conversions take both to
+    the wider floating type, exactly; a comparison gives int 0/1, `+ - * /` a value of that type
+    rounded once; any other operator is not constant."""
+    bits = max(v.bits for v in (a, b) if isinstance(v.value, float))
+    x, y = round_float(a.value, bits), round_float(b.value, bits)
+    compare = _COMPARISONS.get(node.op)
+    if compare is not None:
+        return CValue(int(compare(x, y)))
+    if node.op not in ("+", "-", "*", "/"):
+        raise NotConstant(f"operator {node.op} on floats", node)
+    return CValue(float_binop(node.op, x, y, bits), False, bits)
+
+
+def _int_binary(node: c_ast.BinaryOp, a: CValue, b: CValue) -> CValue:
+    """`a op b` on promoted integers: a shift has its left operand's type (a count outside
+    0..width-1 is not constant), anything else the operands' common type; a zero divisor and an
+    operator C has no constant meaning for raise NotConstant."""
+    av, bv = a.value, b.value
+    assert isinstance(av, int) and isinstance(bv, int)
+    if node.op in ("<<", ">>"):
+        if bv < 0 or bv >= a.bits:
+            raise NotConstant("shift count out of range", node)
+        if node.op == ">>":
+            base = av & ((1 << a.bits) - 1) if a.unsigned else av
+            return CValue(base >> bv, a.unsigned, a.bits)
+        return CValue(av << bv, a.unsigned, a.bits)
+    unsigned, bits = _common(a, b)
+    mask = (1 << bits) - 1
+    x = av & mask if unsigned else av
+    y = bv & mask if unsigned else bv
+    if node.op in ("/", "%") and y == 0:
+        raise NotConstant("division by zero", node)
+    compare = _COMPARISONS.get(node.op)
+    if compare is not None:
+        return CValue(int(compare(x, y)))
+    arithmetic = _INT_ARITHMETIC.get(node.op)
+    if arithmetic is not None:
+        return CValue(arithmetic(x, y), unsigned, bits)
+    raise NotConstant(f"operator {node.op} in a constant expression", node)
 
 
 def _promote(v: CValue) -> CValue:

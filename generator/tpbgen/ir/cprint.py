@@ -45,64 +45,64 @@ def _wrap(text: str, prec: int, need: int) -> str:
     return f"({text})" if prec < need else text
 
 
-def _expr(n: c_ast.Node) -> tuple[str, int]:
+def _expr(node: c_ast.Node) -> tuple[str, int]:
     """An expression's text and the precedence of its outermost operator, by the form of its
     node class."""
-    form = _EXPR_FORMS.get(type(n))
+    form = _EXPR_FORMS.get(type(node))
     if form is None:
-        raise TypeError(f"cprint: no expression form for {type(n).__name__}")
-    return form(n)
+        raise TypeError(f"cprint: no expression form for {type(node).__name__}")
+    return form(node)
 
 
-def _binary(n: c_ast.BinaryOp) -> tuple[str, int]:
-    p = _BINARY[n.op]
-    left, lp = _expr(n.left)
-    right, rp = _expr(n.right)
-    return f"{_wrap(left, lp, p)} {n.op} {_wrap(right, rp, p + 1)}", p
+def _binary(node: c_ast.BinaryOp) -> tuple[str, int]:
+    p = _BINARY[node.op]
+    left, lp = _expr(node.left)
+    right, rp = _expr(node.right)
+    return f"{_wrap(left, lp, p)} {node.op} {_wrap(right, rp, p + 1)}", p
 
 
-def _unary(n: c_ast.UnaryOp) -> tuple[str, int]:
-    if n.op == "sizeof":
-        inner = type_name(n.expr) if isinstance(n.expr, c_ast.Typename) else expr(n.expr)
+def _unary(node: c_ast.UnaryOp) -> tuple[str, int]:
+    if node.op == "sizeof":
+        inner = type_name(node.expr) if isinstance(node.expr, c_ast.Typename) else expr(node.expr)
         return f"sizeof({inner})", _UNARY
-    x, xp = _expr(n.expr)
-    if n.op in ("p++", "p--"):
-        return f"{_wrap(x, xp, _POSTFIX)}{n.op[1:]}", _POSTFIX
-    return f"{n.op}{_wrap(x, xp, _UNARY)}", _UNARY
+    x, xp = _expr(node.expr)
+    if node.op in ("p++", "p--"):
+        return f"{_wrap(x, xp, _POSTFIX)}{node.op[1:]}", _POSTFIX
+    return f"{node.op}{_wrap(x, xp, _UNARY)}", _UNARY
 
 
-def _ternary(n: c_ast.TernaryOp) -> tuple[str, int]:
-    c, cp = _expr(n.cond)
-    a, _ = _expr(n.iftrue)
-    b, bp = _expr(n.iffalse)
+def _ternary(node: c_ast.TernaryOp) -> tuple[str, int]:
+    c, cp = _expr(node.cond)
+    a, _ = _expr(node.iftrue)
+    b, bp = _expr(node.iffalse)
     return f"{_wrap(c, cp, _TERNARY + 1)} ? {a} : {_wrap(b, bp, _TERNARY)}", _TERNARY
 
 
-def _cast(n: c_ast.Cast) -> tuple[str, int]:
-    x, xp = _expr(n.expr)
-    return f"({type_name(n.to_type)}){_wrap(x, xp, _UNARY)}", _UNARY
+def _cast(node: c_ast.Cast) -> tuple[str, int]:
+    x, xp = _expr(node.expr)
+    return f"({type_name(node.to_type)}){_wrap(x, xp, _UNARY)}", _UNARY
 
 
-def _struct_ref(n: c_ast.StructRef) -> tuple[str, int]:
-    x, xp = _expr(n.name)
-    return f"{_wrap(x, xp, _POSTFIX)}{n.type}{n.field.name}", _POSTFIX
+def _struct_ref(node: c_ast.StructRef) -> tuple[str, int]:
+    x, xp = _expr(node.name)
+    return f"{_wrap(x, xp, _POSTFIX)}{node.type}{node.field.name}", _POSTFIX
 
 
-def _array_ref(n: c_ast.ArrayRef) -> tuple[str, int]:
-    x, xp = _expr(n.name)
-    return f"{_wrap(x, xp, _POSTFIX)}[{expr(n.subscript)}]", _POSTFIX
+def _array_ref(node: c_ast.ArrayRef) -> tuple[str, int]:
+    x, xp = _expr(node.name)
+    return f"{_wrap(x, xp, _POSTFIX)}[{expr(node.subscript)}]", _POSTFIX
 
 
-def _call(n: c_ast.FuncCall) -> tuple[str, int]:
-    f, fp = _expr(n.name)
-    args = ", ".join(_wrap(*_expr(a), _ASSIGN) for a in (n.args.exprs if n.args else []))
+def _call(node: c_ast.FuncCall) -> tuple[str, int]:
+    f, fp = _expr(node.name)
+    args = ", ".join(_wrap(*_expr(a), _ASSIGN) for a in (node.args.exprs if node.args else []))
     return f"{_wrap(f, fp, _POSTFIX)}({args})", _POSTFIX
 
 
-def _assignment(n: c_ast.Assignment) -> tuple[str, int]:
-    lv, _ = _expr(n.lvalue)
-    rv, rp = _expr(n.rvalue)
-    return f"{lv} {n.op} {_wrap(rv, rp, _ASSIGN)}", _ASSIGN
+def _assignment(node: c_ast.Assignment) -> tuple[str, int]:
+    lv, _ = _expr(node.lvalue)
+    rv, rp = _expr(node.rvalue)
+    return f"{lv} {node.op} {_wrap(rv, rp, _ASSIGN)}", _ASSIGN
 
 
 _EXPR_FORMS: dict[type[c_ast.Node], Callable[[Any], tuple[str, int]]] = {
@@ -122,11 +122,11 @@ _EXPR_FORMS: dict[type[c_ast.Node], Callable[[Any], tuple[str, int]]] = {
 }
 
 
-def type_name(n: c_ast.Node) -> str:
+def type_name(node: c_ast.Node) -> str:
     """`unsigned int`, `NEURON_ISA_TPB_TENSOR3D`, `uint8_t *`, `int[4]` for a type node."""
-    t = n.type if isinstance(n, c_ast.Typename) else n
+    t = node.type if isinstance(node, c_ast.Typename) else node
     suffix = ""
-    quals = " ".join(getattr(n, "quals", None) or [])
+    quals = " ".join(getattr(node, "quals", None) or [])
     while True:
         if isinstance(t, c_ast.TypeDecl):
             quals = " ".join([*(t.quals or []), quals]).strip() if t.quals else quals
@@ -148,44 +148,44 @@ def type_name(n: c_ast.Node) -> str:
     return f"{quals + ' ' if quals else ''}{base}{suffix}"
 
 
-def decl(n: c_ast.Decl) -> str:
+def decl(node: c_ast.Decl) -> str:
     """A local declaration: `uint32_t n = 1U`."""
-    t = type_name(n.type)
+    t = type_name(node.type)
     dims = ""
     if "[" in t:
         t, _, rest = t.partition("[")
         dims = "[" + rest
-    text = f"{t} {n.name}{dims}"
-    if n.init is not None:
-        text += f" = {expr(n.init)}"
+    text = f"{t} {node.name}{dims}"
+    if node.init is not None:
+        text += f" = {expr(node.init)}"
     return text
 
 
-def stmt(n: c_ast.Node) -> str:
+def stmt(node: c_ast.Node) -> str:
     """A statement on one line (blocks in braces), for audit terms that are not expressions; a
     node of no statement form is printed as an expression statement."""
-    form = _STMT_FORMS.get(type(n))
-    return form(n) if form is not None else expr(n) + ";"
+    form = _STMT_FORMS.get(type(node))
+    return form(node) if form is not None else expr(node) + ";"
 
 
 def _stmts(items: list[c_ast.Node] | None) -> str:
     return " ".join(stmt(s) for s in (items or []))
 
 
-def _if(n: c_ast.If) -> str:
-    out = f"if ({expr(n.cond)}) {stmt(n.iftrue)}"
-    return out + (f" else {stmt(n.iffalse)}" if n.iffalse is not None else "")
+def _if(node: c_ast.If) -> str:
+    out = f"if ({expr(node.cond)}) {stmt(node.iftrue)}"
+    return out + (f" else {stmt(node.iffalse)}" if node.iffalse is not None else "")
 
 
-def _for(n: c_ast.For) -> str:
+def _for(node: c_ast.For) -> str:
     init = (
-        stmt(n.init).rstrip(";")
-        if isinstance(n.init, (c_ast.DeclList, c_ast.Decl))
-        else (expr(n.init) if n.init else "")
+        stmt(node.init).rstrip(";")
+        if isinstance(node.init, (c_ast.DeclList, c_ast.Decl))
+        else (expr(node.init) if node.init else "")
     )
-    cond = expr(n.cond) if n.cond is not None else ""
-    nxt = expr(n.next) if n.next is not None else ""
-    return f"for ({init}; {cond}; {nxt}) {stmt(n.stmt)}"
+    cond = expr(node.cond) if node.cond is not None else ""
+    nxt = expr(node.next) if node.next is not None else ""
+    return f"for ({init}; {cond}; {nxt}) {stmt(node.stmt)}"
 
 
 _STMT_FORMS: dict[type[c_ast.Node], Callable[[Any], str]] = {
@@ -207,12 +207,12 @@ _STMT_FORMS: dict[type[c_ast.Node], Callable[[Any], str]] = {
 }
 
 
-def render(n: c_ast.Node) -> str:
+def render(node: c_ast.Node) -> str:
     """Any node: an expression as an expression, a declaration without its `;`, anything else
     as a statement."""
-    if isinstance(n, c_ast.Decl):
-        return decl(n)
+    if isinstance(node, c_ast.Decl):
+        return decl(node)
     try:
-        return expr(n)
+        return expr(node)
     except TypeError:
-        return stmt(n)
+        return stmt(node)

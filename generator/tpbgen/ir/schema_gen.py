@@ -16,6 +16,9 @@ from .body import Body
 
 
 def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema of Python type `tp` as the IR serialises it: unions, tuples, literals,
+    scalars and dataclasses (each once, under $defs by name, with every field required and no
+    other property); TypeError for a type the IR does not use."""
     origin = get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         return {"anyOf": [_schema_for(a, defs) for a in get_args(tp)]}

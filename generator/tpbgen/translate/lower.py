@@ -98,9 +98,9 @@ class _Scope:
     arrays: dict[str, ArrayView] = field(default_factory=dict)
 
 
-def _line(n: c_ast.Node) -> int:
+def _line(node: c_ast.Node) -> int:
     """The line a node starts on (0 when pycparser gives none)."""
-    return n.coord.line if n.coord else 0
+    return node.coord.line if node.coord else 0
 
 
 # The statement classes the lowerer accepts, each lowered by its `stmt_<class>` handler.
@@ -190,10 +190,10 @@ class Lowerer:
                 names[td.name] = names[td.chain[1]]
         return names
 
-    def _is_pointer_view(self, n: c_ast.Node) -> bool:
+    def _is_pointer_view(self, node: c_ast.Node) -> bool:
         """Is `n` a parameter declared as a pointer to a struct or union?"""
-        return isinstance(n, c_ast.ID) and any(
-            p.by_pointer and p.name == n.name for p in self._fn.params
+        return isinstance(node, c_ast.ID) and any(
+            p.by_pointer and p.name == node.name for p in self._fn.params
         )
 
     def scalar(self, t: TypeRef) -> ScalarType:
@@ -201,6 +201,9 @@ class Lowerer:
 
     # -- functions -------------------------------------------------------------------------
     def lower(self, fn: Function) -> LFunction:
+        """The LIR of function `fn`: its parameters (struct parameters as views at offset 0, scalars
+        with their C types), its locals and its body lowered statement by statement; LowerError,
+        located, for anything outside the translator's subset."""
         node = from_dict(fn.body)
         assert isinstance(node, c_ast.FuncDef)
         self._fn = fn
@@ -253,129 +256,129 @@ class Lowerer:
         return out
 
     def stmt(
-        self, n: c_ast.Node, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.Node, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         """One C statement, lowered by the `stmt_<class>` handler of its node class (an
         expression standing as a statement by `expression_statement`); any other is refused."""
-        if isinstance(n, C_STATEMENTS):
-            out: list[Stmt] = dispatch(self, "stmt", n, scopes, in_loop, in_switch)
+        if isinstance(node, C_STATEMENTS):
+            out: list[Stmt] = dispatch(self, "stmt", node, scopes, in_loop, in_switch)
             return out
-        if isinstance(n, _EXPRESSIONS):
-            return self.expression_statement(n, scopes)
-        raise self.err(n, f"unsupported statement ({type(n).__name__})")
+        if isinstance(node, _EXPRESSIONS):
+            return self.expression_statement(node, scopes)
+        raise self.err(node, f"unsupported statement ({type(node).__name__})")
 
     def stmt_Compound(
-        self, n: c_ast.Compound, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.Compound, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
-        return self.block(n, scopes, in_loop, in_switch)
+        return self.block(node, scopes, in_loop, in_switch)
 
     def stmt_Return(
-        self, n: c_ast.Return, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.Return, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
-        if n.expr is None:
-            raise self.err(n, "return without a value")
-        return [Return(self.conv(self.expr(n.expr, scopes), self._returns, n), _line(n))]
+        if node.expr is None:
+            raise self.err(node, "return without a value")
+        return [Return(self.conv(self.expr(node.expr, scopes), self._returns, node), _line(node))]
 
     def stmt_Decl(
-        self, n: c_ast.Decl, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.Decl, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
-        return self.local(n, scopes)
+        return self.local(node, scopes)
 
     def stmt_DeclList(
-        self, n: c_ast.DeclList, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.DeclList, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
-        return [s for d in n.decls for s in self.local(d, scopes)]
+        return [s for d in node.decls for s in self.local(d, scopes)]
 
     def stmt_If(
-        self, n: c_ast.If, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.If, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         return [
             If(
-                self.truth(n.cond, scopes),
-                tuple(self.block(n.iftrue, [*scopes, _Scope()], in_loop, in_switch)),
-                tuple(self.block(n.iffalse, [*scopes, _Scope()], in_loop, in_switch)),
-                _line(n),
+                self.truth(node.cond, scopes),
+                tuple(self.block(node.iftrue, [*scopes, _Scope()], in_loop, in_switch)),
+                tuple(self.block(node.iffalse, [*scopes, _Scope()], in_loop, in_switch)),
+                _line(node),
             )
         ]
 
     def stmt_For(
-        self, n: c_ast.For, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.For, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         """A `for` loop whose trip count `loops.for_shape` proves bounded: its init, then the
         loop."""
         inner = [*scopes, _Scope()]
-        init = self.stmt(n.init, inner, in_loop, in_switch) if n.init is not None else []
-        if n.cond is None:
-            raise self.err(n, loops.NO_CONDITION)
-        cond = self.truth(n.cond, inner)
-        step = self.expression_statement(n.next, inner) if n.next is not None else []
-        body = self.block(n.stmt, [*inner, _Scope()], True, False)
+        init = self.stmt(node.init, inner, in_loop, in_switch) if node.init is not None else []
+        if node.cond is None:
+            raise self.err(node, loops.NO_CONDITION)
+        cond = self.truth(node.cond, inner)
+        step = self.expression_statement(node.next, inner) if node.next is not None else []
+        body = self.block(node.stmt, [*inner, _Scope()], True, False)
         shape = loops.for_shape(init, cond, step, body)
         if isinstance(shape, loops.Refused):
-            raise self.err(n, shape.reason)
-        return [*init, Loop(cond, tuple(body), tuple(step), _line(n))]
+            raise self.err(node, shape.reason)
+        return [*init, Loop(cond, tuple(body), tuple(step), _line(node))]
 
     def stmt_While(
-        self, n: c_ast.While, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.While, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         """`while (0)`, which never runs (its body is checked like any other code); any other
         `while` is refused (`loops.while_shape`)."""
-        cond = self.truth(n.cond, scopes)
-        self.block(n.stmt, [*scopes, _Scope()], True, False)
+        cond = self.truth(node.cond, scopes)
+        self.block(node.stmt, [*scopes, _Scope()], True, False)
         never = loops.while_shape(cond)
         if isinstance(never, loops.Refused):
-            raise self.err(n, never.reason)
+            raise self.err(node, never.reason)
         return []
 
     def stmt_Switch(
-        self, n: c_ast.Switch, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.Switch, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
-        return [self.switch(n, scopes, in_loop)]
+        return [self.switch(node, scopes, in_loop)]
 
     def stmt_Break(
-        self, n: c_ast.Break, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.Break, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         if not (in_loop or in_switch):
-            raise self.err(n, "break outside a loop or switch")
-        return [Break(_line(n))]
+            raise self.err(node, "break outside a loop or switch")
+        return [Break(_line(node))]
 
     def stmt_Continue(
-        self, n: c_ast.Continue, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.Continue, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         if not in_loop:
-            raise self.err(n, "continue outside a loop")
-        return [Continue(_line(n))]
+            raise self.err(node, "continue outside a loop")
+        return [Continue(_line(node))]
 
     def stmt_EmptyStatement(
-        self, n: c_ast.EmptyStatement, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.EmptyStatement, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         return []
 
     def stmt_Pragma(
-        self, n: c_ast.Pragma, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.Pragma, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         return []  # `#pragma GCC unroll 4`, `#pragma GCC ivdep`: hints, no effect on the value
 
     def stmt_StaticAssert(
-        self, n: c_ast.StaticAssert, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.StaticAssert, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         """`_Static_assert(e, "...")` in a body: no statement at run time. Its condition is a
         constant expression the compiler checks (the layout proof compiles every body); one
         tpbgen can evaluate too (not `sizeof` of an expression, say) is checked here as well."""
         try:
-            cond = self.truth(n.cond, scopes)
+            cond = self.truth(node.cond, scopes)
         except LowerError:
             return []
         if isinstance(cond, Const) and not cond.value:
-            raise self.err(n, "static assert that fails")
+            raise self.err(node, "static assert that fails")
         return []
 
-    def expression_statement(self, n: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
+    def expression_statement(self, node: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
         """`e;`: an assignment or ++/-- (under any `(void)` casts) is an effect on a local; any
         other expression (`(void)x;`, `(void)0;`, `x == 1;`, a call) has none in the accepted
         subset (calls are to pure, terminating predicates), so it is lowered, which checks it the
         same way as anywhere else, and dropped."""
-        e = n
+        e = node
         while isinstance(e, c_ast.Cast) and self._is_void(e.to_type):
             e = e.expr
         if isinstance(e, c_ast.ExprList):
@@ -396,18 +399,18 @@ class Lowerer:
         ] == ["void"]
 
     def stmt_DoWhile(
-        self, n: c_ast.DoWhile, scopes: list[_Scope], in_loop: bool, in_switch: bool
+        self, node: c_ast.DoWhile, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
         """`do { body } while (0)` runs its body once. Without a `break` or `continue` of its own
         it is just that block; with one, it is a loop whose flag the body clears first, so either
         jump leaves it (`continue` tests the condition, which is false), in both back ends. Any
         other condition is refused: tpbgen cannot prove such a loop ends."""
-        line = n.coord.line if n.coord else 0
-        body = self.block(n.stmt, [*scopes, _Scope()], True, False)
-        cond = self.truth(n.cond, [*scopes, _Scope()])
+        line = node.coord.line if node.coord else 0
+        body = self.block(node.stmt, [*scopes, _Scope()], True, False)
+        cond = self.truth(node.cond, [*scopes, _Scope()])
         shape = loops.do_shape(cond)
         if isinstance(shape, loops.Refused):
-            raise self.err(n, shape.reason)
+            raise self.err(node, shape.reason)
         if not jumps(body):
             return body
         flag = self.temp("_once")
@@ -425,12 +428,14 @@ class Lowerer:
         self._names.add(f"{stem}{k}")
         return f"{stem}{k}"
 
-    def switch(self, n: c_ast.Switch, scopes: list[_Scope], in_loop: bool) -> Switch:
+    def switch(self, node: c_ast.Switch, scopes: list[_Scope], in_loop: bool) -> Switch:
         """A switch whose labels are integer constants and whose every case body ends in a
         `break` (dropped) or returns on every path: no fall-through into the next case."""
-        e = self.expr(n.cond, scopes)
+        e = self.expr(node.cond, scopes)
         e = self.conv(e, promote(e.t))
-        items = n.stmt.block_items or [] if isinstance(n.stmt, c_ast.Compound) else [n.stmt]
+        items = (
+            node.stmt.block_items or [] if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
+        )
         cases: list[tuple[tuple[int, ...] | None, tuple[Stmt, ...]]] = []
         pending: list[int] = []
         has_default = False
@@ -454,8 +459,8 @@ class Lowerer:
             cases.append((labels, body))
             pending, has_default = [], False
         if pending or has_default:
-            raise self.err(n, "case labels without a body at the end of the switch")
-        return Switch(e, tuple(cases), n.coord.line if n.coord else 0)
+            raise self.err(node, "case labels without a body at the end of the switch")
+        return Switch(e, tuple(cases), node.coord.line if node.coord else 0)
 
     def case_body(
         self, item: c_ast.Case | c_ast.Default, inner: list[_Scope], in_loop: bool
@@ -475,6 +480,10 @@ class Lowerer:
         return tuple(body)
 
     def local(self, d: c_ast.Decl, scopes: list[_Scope]) -> list[Stmt]:
+        """A local declaration as statements: a struct local becomes an alias of the view it is
+        initialised from (no statement); a scalar local gets a Python name (suffixed when an
+        earlier local of that name has another type) and is assigned its initialiser converted to
+        its type, or 0. Local arrays and pointers are refused."""
         line = d.coord.line if d.coord else 0
         if isinstance(d.type, c_ast.ArrayDecl):
             raise self.err(d, "local arrays are not accepted")
@@ -503,40 +512,45 @@ class Lowerer:
             return [Assign(name, Const(0, t), line)]
         return [Assign(name, self.conv(self.expr(d.init, scopes), t, d), line)]
 
-    def effect(self, n: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
+    def effect(self, node: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
         """An expression statement with a side effect on a scalar local: = op= ++ --."""
-        line = n.coord.line if n.coord else 0
-        if isinstance(n, c_ast.ExprList):
-            return [s for e in n.exprs for s in self.effect(e, scopes)]
-        if isinstance(n, c_ast.UnaryOp) and n.op in ("p++", "p--", "++", "--"):
-            name, t = self.lvalue(n.expr, scopes)
-            op = "+" if "+" in n.op else "-"
+        line = node.coord.line if node.coord else 0
+        if isinstance(node, c_ast.ExprList):
+            return [s for e in node.exprs for s in self.effect(e, scopes)]
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "p--", "++", "--"):
+            name, t = self.lvalue(node.expr, scopes)
+            op = "+" if "+" in node.op else "-"
             return [
-                Assign(name, self.conv(self.arith(op, Var(name, t), Const(1, INT32), n), t), line)
+                Assign(
+                    name, self.conv(self.arith(op, Var(name, t), Const(1, INT32), node), t), line
+                )
             ]
-        if isinstance(n, c_ast.Assignment):
-            name, t = self.lvalue(n.lvalue, scopes)
-            rhs = self.expr(n.rvalue, scopes)
-            if n.op != "=":
-                rhs = self.arith(n.op[:-1], Var(name, t), rhs, n)
-            return [Assign(name, self.conv(rhs, t, n), line)]
-        raise self.err(n, f"expression statement without effect ({type(n).__name__})")
+        if isinstance(node, c_ast.Assignment):
+            name, t = self.lvalue(node.lvalue, scopes)
+            rhs = self.expr(node.rvalue, scopes)
+            if node.op != "=":
+                rhs = self.arith(node.op[:-1], Var(name, t), rhs, node)
+            return [Assign(name, self.conv(rhs, t, node), line)]
+        raise self.err(node, f"expression statement without effect ({type(node).__name__})")
 
-    def lvalue(self, n: c_ast.Node, scopes: list[_Scope]) -> tuple[str, ScalarType]:
-        if isinstance(n, c_ast.ID):
+    def lvalue(self, node: c_ast.Node, scopes: list[_Scope]) -> tuple[str, ScalarType]:
+        if isinstance(node, c_ast.ID):
             for s in reversed(scopes):
-                if n.name in s.scalars:
-                    name, t = s.scalars[n.name]
+                if node.name in s.scalars:
+                    name, t = s.scalars[node.name]
                     if name not in self._locals:
-                        raise self.err(n, f"assignment to parameter '{n.name}'")
+                        raise self.err(node, f"assignment to parameter '{node.name}'")
                     return name, t
-        raise self.err(n, "assignment to something other than a scalar local")
+        raise self.err(node, "assignment to something other than a scalar local")
 
     # -- expressions -----------------------------------------------------------------------
-    def truth(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr:
-        return self.conv(self.expr(n, scopes), BOOL)
+    def truth(self, node: c_ast.Node, scopes: list[_Scope]) -> Expr:
+        return self.conv(self.expr(node, scopes), BOOL)
 
     def conv(self, e: Expr, t: ScalarType, where: c_ast.Node | None = None) -> Expr:
+        """`e` converted to type `t` as C converts it: a constant folded (wrapped to an integer
+        type, rounded once to a float type), anything else wrapped in a Conv node; unchanged when
+        already of type `t`."""
         if e.t == t:
             return e
         if t.kind == "bool" and e.t.kind == "bool":
@@ -561,61 +575,65 @@ class Lowerer:
             return Const(v, t)
         return Conv(e, t)
 
-    def expr(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr:
-        v = self.expr_any(n, scopes)
+    def expr(self, node: c_ast.Node, scopes: list[_Scope]) -> Expr:
+        v = self.expr_any(node, scopes)
         if isinstance(v, (View, ArrayView, ConstArray)):
-            raise self.err(n, "a struct, union or array used as a value")
+            raise self.err(node, "a struct, union or array used as a value")
         return v
 
-    def expr_any(self, n: c_ast.Node, scopes: list[_Scope]) -> Expr | View | ArrayView | ConstArray:
+    def expr_any(
+        self, node: c_ast.Node, scopes: list[_Scope]
+    ) -> Expr | View | ArrayView | ConstArray:
         """One C expression, lowered by the `expr_<class>` handler of its node class: a value, or
         a struct view, an array field or a constant table (which only an access may use)."""
-        if isinstance(n, C_EXPRESSIONS):
-            out: Expr | View | ArrayView | ConstArray = dispatch(self, "expr", n, scopes)
+        if isinstance(node, C_EXPRESSIONS):
+            out: Expr | View | ArrayView | ConstArray = dispatch(self, "expr", node, scopes)
             return out
-        raise self.err(n, f"unsupported expression ({type(n).__name__})")
+        raise self.err(node, f"unsupported expression ({type(node).__name__})")
 
-    def expr_Constant(self, n: c_ast.Constant, scopes: list[_Scope]) -> Expr:
-        return self.constant(n)
+    def expr_Constant(self, node: c_ast.Constant, scopes: list[_Scope]) -> Expr:
+        return self.constant(node)
 
-    def expr_ID(self, n: c_ast.ID, scopes: list[_Scope]) -> Expr | View | ArrayView | ConstArray:
+    def expr_ID(self, node: c_ast.ID, scopes: list[_Scope]) -> Expr | View | ArrayView | ConstArray:
         """A name: the innermost scope's local, view or array; else an enum constant, a static
         const (scalar or table), `true` or `false`."""
         for s in reversed(scopes):
-            if n.name in s.scalars:
-                name, t = s.scalars[n.name]
+            if node.name in s.scalars:
+                name, t = s.scalars[node.name]
                 return Var(name, t)
-            if n.name in s.views:
-                return s.views[n.name]
-            if n.name in s.arrays:
-                return s.arrays[n.name]
-        if n.name in self.consts:
-            return self.consts[n.name]
-        if n.name in self.const_arrays:
-            return self.const_arrays[n.name]
-        if n.name in ("true", "false"):
-            return Const(int(n.name == "true"), BOOL)
-        raise self.err(n, f"unknown identifier '{n.name}'")
+            if node.name in s.views:
+                return s.views[node.name]
+            if node.name in s.arrays:
+                return s.arrays[node.name]
+        if node.name in self.consts:
+            return self.consts[node.name]
+        if node.name in self.const_arrays:
+            return self.const_arrays[node.name]
+        if node.name in ("true", "false"):
+            return Const(int(node.name == "true"), BOOL)
+        raise self.err(node, f"unknown identifier '{node.name}'")
 
-    def expr_StructRef(self, n: c_ast.StructRef, scopes: list[_Scope]) -> Expr | View | ArrayView:
-        base = self.expr_any(n.name, scopes)
-        if n.type == "->" and not (isinstance(base, View) and self._is_pointer_view(n.name)):
-            raise self.err(n, "pointer access '->' on something that is not a pointer parameter")
+    def expr_StructRef(
+        self, node: c_ast.StructRef, scopes: list[_Scope]
+    ) -> Expr | View | ArrayView:
+        base = self.expr_any(node.name, scopes)
+        if node.type == "->" and not (isinstance(base, View) and self._is_pointer_view(node.name)):
+            raise self.err(node, "pointer access '->' on something that is not a pointer parameter")
         if not isinstance(base, View):
-            raise self.err(n, "field access on a non-struct value")
-        return self.field(base, n.field.name, n, _path_of(n))
+            raise self.err(node, "field access on a non-struct value")
+        return self.field(base, node.field.name, node, _path_of(node))
 
     def expr_ArrayRef(
-        self, n: c_ast.ArrayRef, scopes: list[_Scope]
+        self, node: c_ast.ArrayRef, scopes: list[_Scope]
     ) -> Expr | View | ArrayView | ConstArray:
         """An element of an array field (at a constant index, checked in bounds, or at an offset
         computed at run time) or of a constant table."""
-        arr = self.expr_any(n.name, scopes)
+        arr = self.expr_any(node.name, scopes)
         if isinstance(arr, ConstArray):
-            return self.const_index(arr, self.expr(n.subscript, scopes), n)
+            return self.const_index(arr, self.expr(node.subscript, scopes), node)
         if not isinstance(arr, ArrayView):
-            raise self.err(n, "indexing something that is not an array field")
-        idx = self.expr(n.subscript, scopes)
+            raise self.err(node, "indexing something that is not an array field")
+        idx = self.expr(node.subscript, scopes)
         inner = 1
         for d in arr.dims[1:]:
             inner *= d
@@ -624,7 +642,7 @@ class Lowerer:
             assert isinstance(idx.value, int)
             if not 0 <= idx.value < arr.dims[0]:
                 raise self.err(
-                    n, f"index {idx.value} is outside the array's {arr.dims[0]} elements"
+                    node, f"index {idx.value} is outside the array's {arr.dims[0]} elements"
                 )
             off = arr.view.offset.plus(idx.value * stride)
         else:
@@ -632,41 +650,43 @@ class Lowerer:
         view = View(arr.view.buf, off, arr.view.struct)
         if len(arr.dims) > 1:
             return ArrayView(view, arr.elem, arr.dims[1:], arr.elem_size)
-        return self.element(view, arr.elem, arr.elem_size, _path_of(n))
+        return self.element(view, arr.elem, arr.elem_size, _path_of(node))
 
-    def expr_UnaryOp(self, n: c_ast.UnaryOp, scopes: list[_Scope]) -> Expr | View:
-        if n.op not in ("*", "&"):
-            return self.unary(n, scopes)
+    def expr_UnaryOp(self, node: c_ast.UnaryOp, scopes: list[_Scope]) -> Expr | View:
+        if node.op not in ("*", "&"):
+            return self.unary(node, scopes)
         # *p of a pointer parameter, &s of a struct passed on to a pointer parameter: the view
-        target = self.expr_any(n.expr, scopes)
-        if isinstance(target, View) and (n.op == "&" or self._is_pointer_view(n.expr)):
+        target = self.expr_any(node.expr, scopes)
+        if isinstance(target, View) and (node.op == "&" or self._is_pointer_view(node.expr)):
             return target
         raise self.err(
-            n, f"'{n.op}' is accepted only on struct and union views (pointer parameters)"
+            node, f"'{node.op}' is accepted only on struct and union views (pointer parameters)"
         )
 
-    def expr_BinaryOp(self, n: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
-        return self.binary(n, scopes)
+    def expr_BinaryOp(self, node: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
+        return self.binary(node, scopes)
 
-    def expr_TernaryOp(self, n: c_ast.TernaryOp, scopes: list[_Scope]) -> Expr:
-        c = self.truth(n.cond, scopes)
-        a = self.expr(n.iftrue, scopes)
-        b = self.expr(n.iffalse, scopes)
+    def expr_TernaryOp(self, node: c_ast.TernaryOp, scopes: list[_Scope]) -> Expr:
+        c = self.truth(node.cond, scopes)
+        a = self.expr(node.iftrue, scopes)
+        b = self.expr(node.iffalse, scopes)
         t = BOOL if a.t.kind == "bool" and b.t.kind == "bool" else common(a.t, b.t)
-        return Cond(c, self.conv(a, t, n), self.conv(b, t, n), t)
+        return Cond(c, self.conv(a, t, node), self.conv(b, t, node), t)
 
-    def expr_Cast(self, n: c_ast.Cast, scopes: list[_Scope]) -> Expr:
-        tref = self.type_of_decl(n.to_type.type, n)
+    def expr_Cast(self, node: c_ast.Cast, scopes: list[_Scope]) -> Expr:
+        tref = self.type_of_decl(node.to_type.type, node)
         if tref.kind in ("struct", "union"):
-            raise self.err(n, "cast to a struct type")
+            raise self.err(node, "cast to a struct type")
         return self.conv(
-            self.expr(n.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref), n
+            self.expr(node.expr, scopes), BOOL if tref.kind == "bool" else self.scalar(tref), node
         )
 
-    def expr_FuncCall(self, n: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
-        return self.call(n, scopes)
+    def expr_FuncCall(self, node: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
+        return self.call(node, scopes)
 
-    def const_index(self, arr: ConstArray, idx: Expr, n: c_ast.Node) -> Expr | ConstArray:
+    def const_index(self, arr: ConstArray, idx: Expr, node: c_ast.Node) -> Expr | ConstArray:
+        """`arr[idx]` on a constant array: the next dimension's sub-array, or an Index into the
+        flattened table; a constant index outside the dimension is a located error."""
         stride = 1
         for d in arr.dims[1:]:
             stride *= d
@@ -674,7 +694,7 @@ class Lowerer:
             assert isinstance(idx.value, int)
             if not 0 <= idx.value < arr.dims[0]:
                 raise self.err(
-                    n, f"index {idx.value} is outside {arr.name}'s {arr.dims[0]} elements"
+                    node, f"index {idx.value} is outside {arr.name}'s {arr.dims[0]} elements"
                 )
             off = arr.offset.plus(idx.value * stride)
         else:
@@ -693,26 +713,26 @@ class Lowerer:
             )
         return Index(arr.name, flat, arr.t, arr.values)
 
-    def constant(self, n: c_ast.Constant) -> Const:
-        if n.type == "string":
-            raise self.err(n, "string literal")
+    def constant(self, node: c_ast.Constant) -> Const:
+        if node.type == "string":
+            raise self.err(node, "string literal")
         try:
-            if n.value.endswith("'"):  # a character constant (pycparser types 'ab' as int)
-                c = parse_char_literal(n.value)
-                bits, unsigned = char_type_of(n.value)
+            if node.value.endswith("'"):  # a character constant (pycparser types 'ab' as int)
+                c = parse_char_literal(node.value)
+                bits, unsigned = char_type_of(node.value)
                 return Const(
                     c.value,
                     {(32, False): INT32, (16, True): UINT16, (32, True): UINT32}[(bits, unsigned)],
                 )
-            if n.type in ("float", "double", "long double"):
+            if node.type in ("float", "double", "long double"):
                 value, fbits = float_value(
-                    n.value
+                    node.value
                 )  # rounded once from the exact literal: 0.1f is 0.100000001490116...
                 return Const(value, FLOAT32 if fbits == 32 else FLOAT64)
-            v = parse_int_literal(n.value)
+            v = parse_int_literal(node.value)
         except ValueError as exc:
             raise self.err(
-                n, str(exc) if n.value in str(exc) else f"constant {n.value}: {exc}"
+                node, str(exc) if node.value in str(exc) else f"constant {node.value}: {exc}"
             ) from None
         t = {(False, 32): INT32, (True, 32): UINT32, (False, 64): INT64, (True, 64): UINT64}[
             (v.unsigned, v.bits)
@@ -720,10 +740,10 @@ class Lowerer:
         assert isinstance(v.value, int)
         return Const(v.value, t)
 
-    def field(self, base: View, name: str, n: c_ast.Node, path: str) -> Expr | View | ArrayView:
+    def field(self, base: View, name: str, node: c_ast.Node, path: str) -> Expr | View | ArrayView:
         found = self._find(self.structs[base.struct], name, 0)
         if found is None:
-            raise self.err(n, f"{base.struct} has no field '{name}'")
+            raise self.err(node, f"{base.struct} has no field '{name}'")
         f, extra = found
         view = View(base.buf, base.offset.plus(extra + f.offset), base.struct)
         if f.dims:
@@ -766,82 +786,82 @@ class Lowerer:
                     return got
         return None
 
-    def unary(self, n: c_ast.UnaryOp, scopes: list[_Scope]) -> Expr:
-        if n.op == "sizeof":
-            if isinstance(n.expr, c_ast.Typename):
-                tref = self.type_of_decl(n.expr.type, n)
+    def unary(self, node: c_ast.UnaryOp, scopes: list[_Scope]) -> Expr:
+        if node.op == "sizeof":
+            if isinstance(node.expr, c_ast.Typename):
+                tref = self.type_of_decl(node.expr.type, node)
                 size = (
                     self.structs[tref.name].size if tref.kind in ("struct", "union") else tref.size
                 )
                 return Const(size, UINT64)
-            raise self.err(n, "sizeof of an expression")
-        if n.op == "!":
-            return Not(self.truth(n.expr, scopes))
-        if n.op in ("&", "*"):
-            raise self.err(n, "pointers are not accepted")
-        if n.op in ("++", "--", "p++", "p--"):
-            raise self.err(n, "increment inside an expression (only as a statement)")
-        e = self.expr(n.expr, scopes)
+            raise self.err(node, "sizeof of an expression")
+        if node.op == "!":
+            return Not(self.truth(node.expr, scopes))
+        if node.op in ("&", "*"):
+            raise self.err(node, "pointers are not accepted")
+        if node.op in ("++", "--", "p++", "p--"):
+            raise self.err(node, "increment inside an expression (only as a statement)")
+        e = self.expr(node.expr, scopes)
         t = promote(e.t)
-        if n.op == "+":
+        if node.op == "+":
             return self.conv(e, t)
-        if n.op == "-":
+        if node.op == "-":
             if isinstance(e, Const) and e.t.kind != "bool":
                 if isinstance(e.value, float):
                     return Const(-e.value, e.t)
                 return Const(wrap(-e.value, t), t)
             return Unary("-", self.conv(e, t), t)
-        if n.op == "~":
+        if node.op == "~":
             if t.kind == "float":
-                raise self.err(n, "~ on a float")
+                raise self.err(node, "~ on a float")
             return Unary("~", self.conv(e, t), t)
-        raise self.err(n, f"unsupported unary operator {n.op}")
+        raise self.err(node, f"unsupported unary operator {node.op}")
 
-    def binary(self, n: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
-        if n.op in ("&&", "||"):
+    def binary(self, node: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
+        if node.op in ("&&", "||"):
             return Logical(
-                "and" if n.op == "&&" else "or",
-                self.truth(n.left, scopes),
-                self.truth(n.right, scopes),
+                "and" if node.op == "&&" else "or",
+                self.truth(node.left, scopes),
+                self.truth(node.right, scopes),
             )
-        a = self.expr(n.left, scopes)
-        b = self.expr(n.right, scopes)
-        if n.op in ("==", "!=", "<", "<=", ">", ">="):
+        a = self.expr(node.left, scopes)
+        b = self.expr(node.right, scopes)
+        if node.op in ("==", "!=", "<", "<=", ">", ">="):
             t = common(a.t, b.t)
-            return Compare(n.op, self.conv(a, t, n), self.conv(b, t, n))
-        return self.arith(n.op, a, b, n)
+            return Compare(node.op, self.conv(a, t, node), self.conv(b, t, node))
+        return self.arith(node.op, a, b, node)
 
-    def arith(self, op: str, a: Expr, b: Expr, n: c_ast.Node) -> Expr:
+    def arith(self, op: str, a: Expr, b: Expr, node: c_ast.Node) -> Expr:
         if op in ("<<", ">>"):
             ta, tb = promote(a.t), promote(b.t)
             if ta.kind == "float" or tb.kind == "float":
-                raise self.err(n, "shift of a float")
+                raise self.err(node, "shift of a float")
             if isinstance(b, Const) and isinstance(b.value, int) and not 0 <= b.value < ta.bits:
-                raise self.err(n, f"shift by {b.value} is undefined for a {ta.bits}-bit operand")
+                raise self.err(node, f"shift by {b.value} is undefined for a {ta.bits}-bit operand")
             return Binary(op, self.conv(a, ta), self.conv(b, tb), ta)
         if op not in ("+", "-", "*", "/", "%", "&", "|", "^"):
-            raise self.err(n, f"unsupported operator {op}")
+            raise self.err(node, f"unsupported operator {op}")
         t = common(a.t, b.t)
         if t.kind == "float" and op in ("%", "&", "|", "^"):
-            raise self.err(n, f"operator {op} on a float")
+            raise self.err(node, f"operator {op} on a float")
         if t.kind != "float" and op in ("/", "%") and isinstance(b, Const) and b.value == 0:
-            raise self.err(n, "division by zero")
-        ca, cb = self.conv(a, t, n), self.conv(b, t, n)
+            raise self.err(node, "division by zero")
+        ca, cb = self.conv(a, t, node), self.conv(b, t, node)
         if t.kind == "float" and isinstance(ca, Const) and isinstance(cb, Const):
             # IEEE arithmetic on constants, as gcc folds it: 0.0f / 0.0f is NaN, 1.0f / -0.0f is -inf
             return Const(float_binop(op, float(ca.value), float(cb.value), t.bits), t)
         return Binary(op, ca, cb, t)
 
-    def call(self, n: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
-        if not isinstance(n.name, c_ast.ID):
-            raise self.err(n, "call through a function pointer")
-        name = n.name.name
+    def call(self, node: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
+        if not isinstance(node.name, c_ast.ID):
+            raise self.err(node, "call through a function pointer")
+        name = node.name.name
         fn = self.functions.get(name)
         if fn is None:
-            raise self.err(n, f"call to '{name}', which no ingested header defines")
-        args_in = n.args.exprs if n.args else []
+            raise self.err(node, f"call to '{name}', which no ingested header defines")
+        args_in = node.args.exprs if node.args else []
         if len(args_in) != len(fn.params):
-            raise self.err(n, f"{name} takes {len(fn.params)} arguments, {len(args_in)} given")
+            raise self.err(node, f"{name} takes {len(fn.params)} arguments, {len(args_in)} given")
         args: list[Expr | View] = []
         for p, a in zip(fn.params, args_in, strict=True):
             if p.type.kind in ("struct", "union"):
@@ -899,16 +919,16 @@ _EXPRESSIONS = (
 )
 
 
-def _path_of(n: c_ast.Node) -> str:
+def _path_of(node: c_ast.Node) -> str:
     """The C access path below the function parameter: `src_mem_pattern.num_elem[3]`."""
-    if isinstance(n, c_ast.StructRef):
-        inner = _path_of(n.name)
-        return f"{inner}.{n.field.name}" if inner else n.field.name
-    if isinstance(n, c_ast.ArrayRef):
-        idx = n.subscript.value if isinstance(n.subscript, c_ast.Constant) else "?"
-        if isinstance(n.subscript, c_ast.ID):
-            idx = n.subscript.name
-        return f"{_path_of(n.name)}[{idx}]"
+    if isinstance(node, c_ast.StructRef):
+        inner = _path_of(node.name)
+        return f"{inner}.{node.field.name}" if inner else node.field.name
+    if isinstance(node, c_ast.ArrayRef):
+        idx = node.subscript.value if isinstance(node.subscript, c_ast.Constant) else "?"
+        if isinstance(node.subscript, c_ast.ID):
+            idx = node.subscript.name
+        return f"{_path_of(node.name)}[{idx}]"
     return ""
 
 

@@ -99,7 +99,15 @@ class NpEmitter:
     _fn: str = ""
     _retired: bool = False  # has a return been emitted (so some lanes may be done)?
     tables: set[str] = field(default_factory=set)  # the constant tables the code indexes (C names)
+    # the runtime helpers the code calls, as `_<name>` (vector.<name>, translate/validators.py
+    # BATCH_HELPERS): the generated module binds only these
+    helpers: set[str] = field(default_factory=set)
     _returns: ScalarType = BOOL
+
+    def call(self, helper: str, *args: object) -> str:
+        """A call of runtime helper `helper` (`_gather`, `_isin`, ...), noted in `helpers`."""
+        self.helpers.add(helper)
+        return f"{helper}({', '.join(map(str, args))})"
 
     def tmp(self, prefix: str = "_t") -> str:
         self._n += 1
@@ -122,7 +130,7 @@ class NpEmitter:
         W = f"{e.view.buf}_W"
         off, dynamic = self.offset(e.view.buf, e.view.offset)
         if dynamic:
-            byte = f"_gather({W}, {off}, {e.size})"
+            byte = self.call("_gather", W, off, e.size)
             raw = byte
             if e.bit_width is None and e.t.kind in ("int", "bool") and e.size <= 8:
                 val = (
@@ -136,11 +144,11 @@ class NpEmitter:
                     val = f"{raw}.astype(np.int8)"
                 return val
             if e.bit_width is None:
-                return (
-                    f"_gather_as({W}, {off}, {e.size}, {_VIEW[(e.t.kind, e.t.bits, e.t.signed)]!r})"
+                return self.call(
+                    "_gather_as", W, off, e.size, repr(_VIEW[(e.t.kind, e.t.bits, e.t.signed)])
                 )
-        else:
-            raw = f"_byte({W}, {off})" if e.size == 1 else f"_col({W}, {off}, {e.size})"
+        elif e.bit_width is not None:  # a bit-field: its bytes as one integer, then the bits
+            raw = self.fixed_bytes(W, off, e.size)
         if e.bit_width is not None:
             val = f"(({raw} >> {e.bit_offset}) & {hex((1 << e.bit_width) - 1)})"
             val = f"{val}.astype({np_dtype(e.t)})"
@@ -150,10 +158,15 @@ class NpEmitter:
             return val
         t = e.t
         if t.kind == "bool":
-            return f"(_byte({W}, {off}) != 0)"
+            return f"({self.call('_byte', W, off)} != 0)"
         if t.kind == "int" and t.bits == 8:
-            return f"_byte({W}, {off})" if not t.signed else f"_byte({W}, {off}).view(np.int8)"
-        return f"_colv({W}, {off}, {_VIEW[(t.kind, t.bits, t.signed)]!r})"
+            byte = self.call("_byte", W, off)
+            return byte if not t.signed else f"{byte}.view(np.int8)"
+        return self.call("_colv", W, off, repr(_VIEW[(t.kind, t.bits, t.signed)]))
+
+    def fixed_bytes(self, words: str, off: str, size: int) -> str:
+        """The `size` bytes at a fixed offset of each word as one unsigned integer per word."""
+        return self.call("_byte", words, off) if size == 1 else self.call("_col", words, off, size)
 
     def const(self, e: Const) -> str:
         if e.t.kind == "bool":
@@ -178,13 +191,13 @@ class NpEmitter:
     def members(self, values: list[int] | tuple[int, ...]) -> str:
         """A module-level `Members` constant for a set of integers (see vector.isin)."""
         name = f"_K_{self._fn}_{len(self.module)}"
-        self.module.append(f"{name} = _Members({tuple(sorted(set(values)))!r})")
+        self.module.append(f"{name} = {self.call('_Members', repr(tuple(sorted(set(values)))))}")
         return name
 
     def isin(self, e: Expr, values: list[int] | tuple[int, ...]) -> str:
         """`e` in `values`, lane by lane: a few comparisons or one 256-entry table, on the value
         before a widening conversion (a byte field stays a byte: the table is indexed by it)."""
-        return f"_isin({_bare(self.cmp_operand(e))}, {self.members(values)})"
+        return self.call("_isin", _bare(self.cmp_operand(e)), self.members(values))
 
     def arg(self, e: Expr) -> str:
         """An expression placed as a whole argument of a call: no outer parentheses."""
@@ -241,6 +254,7 @@ class NpEmitter:
             if len(rendered) == 1:
                 return rendered[0]
             fn = "_all_of" if e.op == "and" else "_any_of"
+            self.helpers.add(fn)
             return (
                 f"{fn}(\n"
                 + "".join(
@@ -251,6 +265,7 @@ class NpEmitter:
             )
         if len(terms) > 2:  # a chain: one term per line, as the header and the scalar code have it
             fn = "_all_of" if e.op == "and" else "_any_of"
+            self.helpers.add(fn)
             return (
                 f"{fn}(\n"
                 + "".join(f"        {self.arg(t)},{reads_comment([t])}\n" for t in terms)
@@ -303,7 +318,7 @@ class NpEmitter:
         return f"({self.cmp_operand(e.a)} {e.op} {self.cmp_operand(e.b)})"
 
     def expr_Cond(self, e: Cond) -> str:
-        return f"_select({self.arg(e.c)}, {self.arg(e.a)}, {self.arg(e.b)})"
+        return self.call("_select", self.arg(e.c), self.arg(e.a), self.arg(e.b))
 
     def expr_Call(self, e: Call) -> str:
         args = []
@@ -348,13 +363,9 @@ class NpEmitter:
                 )
             return f"({sa} {'//' if e.op == '/' else '%'} {c}({d}))"
         if e.op == "/":
-            return (
-                f"_vdiv({_bare(sa)}, {_bare(sb)})"
-                if e.t.kind == "int"
-                else f"_fdiv({_bare(sa)}, {_bare(sb)})"
-            )
+            return self.call("_vdiv" if e.t.kind == "int" else "_fdiv", _bare(sa), _bare(sb))
         if e.op == "%":
-            return f"_vmod({_bare(sa)}, {_bare(sb)})"
+            return self.call("_vmod", _bare(sa), _bare(sb))
         return f"({sa} {e.op} {sb})"
 
     def expr_Conv(self, e: Conv) -> str:
@@ -365,6 +376,20 @@ class NpEmitter:
 
     # -- statements ------------------------------------------------------------------------
     def function(self, f: LFunction) -> list[str]:
+        """`f` as a numpy function over a batch of words, after the module-level constants it
+        names; BatchUnsupported when it cannot be vectorised (the helpers its partial code
+        called are then not counted in `helpers`)."""
+        noted = set(self.helpers)
+        try:
+            return self._function(f)
+        except BatchUnsupported:
+            self.helpers = noted
+            raise
+
+    def _function(self, f: LFunction) -> list[str]:
+        """The body of `function`: a single return, a switch that is a membership test or a table
+        lookup, or a general body lowered lane by lane (masks for branches, `_done` for lanes
+        that returned, `_ret` for their answer)."""
         params = []
         for p in f.params:
             params += (
@@ -378,6 +403,7 @@ class NpEmitter:
         if f.params:
             # asked again with the same arguments in one batch, it answers from the batch's memo
             # (vector.memo: the headers call their tensor and dtype checks repeatedly)
+            self.helpers.add("_memo")
             head = f"@_memo\n{head}"
         body = f.body
         self.hoisted = []
@@ -453,7 +479,7 @@ class NpEmitter:
         name = f"_T_{self._fn}_{len(self.module)}"
         self.module.append(f"{name} = np.array({table!r}, dtype={np_dtype(ret)})")
         key = _bare(self.cmp_operand(s.e))
-        return f"_lookup({key}, {name}, {np_dtype(ret)}({default!r}))"
+        return self.call("_lookup", key, name, f"{np_dtype(ret)}({default!r})")
 
     def switch_membership(self, s: Switch) -> str | None:
         """A switch whose every case returns a constant bool (an is_valid_enum_* table), as one lookup."""
@@ -544,7 +570,7 @@ class NpEmitter:
             elif s.e.value:
                 L.append(f"{ind}_ret = _ret | _live")
         else:
-            L.append(f"{ind}_ret = _select(_live, {self.arg(s.e)}, _ret)")
+            L.append(f"{ind}_ret = {self.call('_select', '_live', self.arg(s.e), '_ret')}")
         L.append(f"{ind}_done = _done | _live")
         self._retired = True
 
@@ -552,10 +578,12 @@ class NpEmitter:
         L = self.lines
         m = self.eff(mask)
         if m == "_ALL":
-            L.append(f"{ind}{s.name} = _fill({self.arg(s.e)}, _N, {s.name}.dtype)")
+            L.append(
+                f"{ind}{s.name} = {self.call('_fill', self.arg(s.e), '_N', f'{s.name}.dtype')}"
+            )
         else:
             L.append(
-                f"{ind}{s.name} = _select({m}, {self.arg(s.e)}, {s.name}).astype({s.name}.dtype)"
+                f"{ind}{s.name} = {self.call('_select', m, self.arg(s.e), s.name)}.astype({s.name}.dtype)"
             )
 
     def stmt_If(self, s: If, mask: str, ind: str) -> None:
@@ -588,7 +616,7 @@ class NpEmitter:
             test = (
                 f"({v} == {labels[0]})"
                 if len(labels) == 1
-                else f"_isin({v}, {self.members(labels)})"
+                else self.call("_isin", v, self.members(labels))
             )
             L.append(f"{ind}{cm} = {base}{test}")
             self.block(body, cm, ind)
@@ -596,7 +624,7 @@ class NpEmitter:
             cm = self.tmp("_m")
             # a switch of only `default:` matches every lane (np.isin cannot take an empty table)
             rest = (
-                f"~_isin({v}, {self.members(labels_all)})"
+                f"~{self.call('_isin', v, self.members(labels_all))}"
                 if labels_all
                 else f"np.ones(np.shape({v}), dtype=np.bool_)"
             )

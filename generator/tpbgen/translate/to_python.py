@@ -111,8 +111,16 @@ class PyEmitter:
     # Subexpressions nested deeper than HOIST_DEPTH, as local functions (`def _sub1() -> int: ...`)
     # the statement being written is preceded by: Python's parser takes 200 nested brackets at most.
     hoisted: list[str] = field(default_factory=list)
+    # the runtime helpers the code calls, by the alias it calls them (translate/validators.py
+    # VALIDATOR_HELPERS): the generated module binds only these
+    helpers: set[str] = field(default_factory=set)
     _depth: int = 0
     _subs: int = 0
+
+    def call(self, helper: str, *args: str) -> str:
+        """A call of runtime helper `helper` (an alias: `_U32`, `_cdiv`, ...), noted in `helpers`."""
+        self.helpers.add(helper)
+        return f"{helper}({', '.join(args)})"
 
     # -- expressions -----------------------------------------------------------------------
     def offset(self, view: View) -> str:
@@ -144,8 +152,7 @@ class PyEmitter:
             return f"({buf}[{off}] != 0)"
         if t.kind == "int" and t.bits == 8:
             return f"{buf}[{off}]" if not t.signed else f"(({buf}[{off}] ^ 0x80) - 0x80)"
-        reader = _READERS[(t.kind, t.bits, t.signed)]
-        return f"{reader}({buf}, {off})[0]"
+        return f"{self.call(_READERS[(t.kind, t.bits, t.signed)], buf, off)}[0]"
 
     def expr(self, e: Expr) -> str:
         if self._depth >= HOIST_DEPTH and not low(e, 3):
@@ -318,14 +325,13 @@ class PyEmitter:
     def binary(self, e: Binary) -> str:
         a, b, t = self.expr(e.a), self.expr(e.b), e.t
         if t.kind == "float":
-            out = (
-                f"_fdiv({a}, {b})" if e.op == "/" else f"({a} {e.op} {b})"
-            )  # IEEE: x / 0.0 is inf or NaN
-            return f"_f32({strip_parens(out)})" if t.bits == 32 else out
+            # IEEE: x / 0.0 is inf or NaN
+            out = self.call("_fdiv", a, b) if e.op == "/" else f"({a} {e.op} {b})"
+            return self.call("_f32", strip_parens(out)) if t.bits == 32 else out
         if e.op == "/":
-            return f"_cdiv({a}, {b})" if t.signed else f"({a} // {b})"
+            return self.call("_cdiv", a, b) if t.signed else f"({a} // {b})"
         if e.op == "%":
-            return f"_cmod({a}, {b})" if t.signed else f"({a} % {b})"
+            return self.call("_cmod", a, b) if t.signed else f"({a} % {b})"
         out = f"({a} {e.op} {b})"
         if not t.signed and e.op in ("+", "-", "*", "<<"):
             return wrap_expr(out[1:-1], t)
@@ -339,7 +345,7 @@ class PyEmitter:
         if fits(src, dst):
             return x
         if dst.kind == "float":
-            return f"_f32(float({x}))" if dst.bits == 32 else f"float({x})"
+            return self.call("_f32", f"float({x})") if dst.bits == 32 else f"float({x})"
         if src.kind == "float":
             return wrap_expr(f"int({x})", dst)
         return wrap_expr(x, dst)

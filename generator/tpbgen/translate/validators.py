@@ -36,7 +36,8 @@ INST_UNION = resolve.INST_UNION
 
 # The runtime helpers translated code may call, under the names the translator gives them
 # (to_python.py, to_numpy.py): (the runtime's name, the alias the scalar code calls) and the
-# batch helpers (called as `_<name>`). Every generated module binds all of them.
+# batch helpers (called as `_<name>`). A generated module binds those its code calls (the
+# emitters note each: TranslatedGen.helpers, .batch_helpers).
 VALIDATOR_HELPERS = (
     ("S_H", "_U16"),
     ("S_I", "_U32"),
@@ -134,6 +135,8 @@ class TranslatedGen:
     batch_stubs: tuple[BatchStub, ...] = ()
     rowwise: tuple[str, ...] = ()  # top-level validators run word by word (they reach recursion)
     batch_tables: tuple[str, ...] = ()  # the constant tables the batch code indexes (C names)
+    helpers: tuple[str, ...] = ()  # the VALIDATOR_HELPERS aliases the scalar code calls
+    batch_helpers: tuple[str, ...] = ()  # the BATCH_HELPERS the batch code calls, as `_<name>`
 
 
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
@@ -202,7 +205,7 @@ def _translate(gen: Generation) -> TranslatedGen:
     em = PyEmitter(arms=arms)
     out = _scalar_functions(gen, lowered, em, tops_named)
     tops = _top_validators(gen, lowered, stubs, tops_named, union, warnings)
-    batch, batch_stubs, rowwise, tables = _batch(lowered, {t.name for t in tops})
+    batch = _batch(lowered, {t.name for t in tops})
     translated = TranslatedGen(
         tuple(out),
         tuple(tops),
@@ -210,10 +213,12 @@ def _translate(gen: Generation) -> TranslatedGen:
         tuple(lowered),
         tuple(warnings),
         tuple(stubs),
-        batch,
-        batch_stubs,
-        rowwise,
-        tables,
+        batch.code,
+        batch.stubs,
+        batch.rowwise,
+        batch.tables,
+        tuple(sorted(em.helpers)),
+        batch.helpers,
     )
     return to_the_c_path(translated, _untranslated_routes(stubs, tops_named))
 
@@ -257,7 +262,7 @@ def _untranslated(
 
 
 def _scalar_functions(
-    gen: Generation, lowered: list[LFunction], em: PyEmitter, top_names: set[str]
+    gen: Generation, lowered: list[LFunction], emitter: PyEmitter, top_names: set[str]
 ) -> list[PyFunction]:
     """The scalar Python of every lowered function, with its explain twin where it has one."""
     ir_by_name = {f.name: f for f in gen.functions}
@@ -266,8 +271,8 @@ def _scalar_functions(
     sizes = {s.name: s.size for s in gen.structs}
     out: list[PyFunction] = []
     for lf in lowered:
-        code = "\n".join(em.function(lf))
-        explain = "\n".join(_explain(em, lf, explainable)) if lf.name in explainable else ""
+        code = "\n".join(emitter.function(lf))
+        explain = "\n".join(_explain(emitter, lf, explainable)) if lf.name in explainable else ""
         out.append(
             PyFunction(
                 lf.name,
@@ -381,13 +386,22 @@ def _untranslated_routes(
     return routes
 
 
-def _batch(
-    lowered: list[LFunction], tops: set[str]
-) -> tuple[tuple[str, ...], tuple[BatchStub, ...], tuple[str, ...], tuple[str, ...]]:
+@dataclass(frozen=True)
+class _Batch:
+    """The numpy back end's answer for one generation (see `_batch`)."""
+
+    code: tuple[str, ...]
+    stubs: tuple[BatchStub, ...]
+    rowwise: tuple[str, ...]
+    tables: tuple[str, ...]
+    helpers: tuple[str, ...]
+
+
+def _batch(lowered: list[LFunction], tops: set[str]) -> _Batch:
     """The numpy back end's code for every lowered function (one emitter for the whole module),
     the functions it cannot vectorise, the top-level validators that reach a recursive
-    function (run word by word through their scalar translation: vector.rowwise) and the
-    constant tables that code indexes."""
+    function (run word by word through their scalar translation: vector.rowwise), and the
+    constant tables and runtime helpers that code uses."""
     recursive = _recursive(lowered)
     rowwise = tuple(sorted(n for n in tops if _reaches(lowered, n, recursive)))
     em = NpEmitter()
@@ -406,7 +420,9 @@ def _batch(
             stubs.append(
                 BatchStub(lf.name, f"{lf.loc.file}:{lf.loc.line}", f"not vectorised: {exc}")
             )
-    return tuple(code), tuple(stubs), rowwise, tuple(sorted(em.tables))
+    return _Batch(
+        tuple(code), tuple(stubs), rowwise, tuple(sorted(em.tables)), tuple(sorted(em.helpers))
+    )
 
 
 def _recursive(lowered: list[LFunction]) -> set[str]:
@@ -501,14 +517,21 @@ def _params_sig(lf: LFunction) -> tuple[str, str]:
     return ", ".join(ps), ", ".join(args)
 
 
-def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
+def _explain(emitter: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
+    """The explain twin `_x_<name>` of a lowered function: None when it accepts, else why not. A
+    single `return` of a conjunction tests each term in turn; any other body is mirrored
+    statement by statement with each `return` turned into a reason naming the branch conditions
+    and the values read."""
     ps, _args = _params_sig(lf)
     lines = [f"def _x_{lf.name}({ps}) -> str | None:"]
     body = lf.body
     if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
         for term in conjuncts(body[0].e):
-            test, reason = em.bare(Not(term)), _term_reason(em, lf.name, term, explainable)
-            lines += [*em.take_hoisted("    "), f"    if {test}:", f"        return {reason}"]
+            test, reason = (
+                emitter.bare(Not(term)),
+                _term_reason(emitter, lf.name, term, explainable),
+            )
+            lines += [*emitter.take_hoisted("    "), f"    if {test}:", f"        return {reason}"]
         lines.append("    return None")
         return lines
     # Any other body (if/return, locals, switch, loops) is mirrored statement for statement; each
@@ -522,20 +545,23 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
         if isinstance(e, Const):
             if e.value:
                 return [f"{ind}return None"]
-            return [f"{ind}return {_path_reason(em, lf.name, ret.line, path, scalars)}"]
+            return [f"{ind}return {_path_reason(emitter, lf.name, ret.line, path, scalars)}"]
         out = []
         for term in conjuncts(e):
-            test, reason = em.bare(Not(term)), _term_reason(em, lf.name, term, explainable)
-            out += [*em.take_hoisted(ind), f"{ind}if {test}:", f"{ind}    return {reason}"]
+            test, reason = (
+                emitter.bare(Not(term)),
+                _term_reason(emitter, lf.name, term, explainable),
+            )
+            out += [*emitter.take_hoisted(ind), f"{ind}if {test}:", f"{ind}    return {reason}"]
         out.append(f"{ind}return None")
         return out
 
-    em.return_hook = hook
-    em.defs = {}
+    emitter.return_hook = hook
+    emitter.defs = {}
     try:
-        lines += em.stmts(body, "    ")
+        lines += emitter.stmts(body, "    ")
     finally:
-        em.return_hook = None
+        emitter.return_hook = None
     if not always_returns(body):
         lines.append(
             f"    return {_fstring(lf.name + ': control reaches the end of the function')}"
@@ -543,16 +569,18 @@ def _explain(em: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
     return lines
 
 
-def _path_reason(em: PyEmitter, fname: str, line: int, path: list[Expr], scalars: list[str]) -> str:
+def _path_reason(
+    emitter: PyEmitter, fname: str, line: int, path: list[Expr], scalars: list[str]
+) -> str:
     """Why a `return false` was reached: the values read by the branch conditions on the way."""
-    conds = " && ".join(strip_parens(em.c_text(c)) for c in path)
+    conds = " && ".join(strip_parens(emitter.c_text(c)) for c in path)
     loads: list[Load] = []
     names: list[str] = []
     for c in path:
-        em.loads(c, loads)
-        em.vars_in(c, names, loads)
+        emitter.loads(c, loads)
+        emitter.vars_in(c, names, loads)
     vals = ", ".join(
-        x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x
+        x for x in (emitter.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x
     ) or ", ".join(scalars)
     why = f"returns false at line {line}" + (f" when {conds}" if conds else "")
     return _fstring(f"{fname}: " + (f"{vals} ({_brace(why)})" if vals else _brace(why)))
@@ -562,21 +590,21 @@ def _brace(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def _term_reason(em: PyEmitter, fname: str, term: Expr, explainable: set[str]) -> str:
+def _term_reason(emitter: PyEmitter, fname: str, term: Expr, explainable: set[str]) -> str:
     if isinstance(term, Call) and term.fn in explainable:
         args = []
         for a in term.args:
             if isinstance(a, View):
-                args += [f"{a.buf}_b", em.offset(a)]
+                args += [f"{a.buf}_b", emitter.offset(a)]
             else:
-                args.append(em.expr(a))
+                args.append(emitter.expr(a))
         return f"{_quote(fname + ' -> ')} + (_x_{term.fn}({', '.join(args)}) or {_quote(term.fn)})"
-    loads = em.loads(term, [])
-    names = em.vars_in(term, [], loads)
+    loads = emitter.loads(term, [])
+    names = emitter.vars_in(term, [], loads)
     vals = ", ".join(
-        x for x in (em.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x
+        x for x in (emitter.values_fstring(loads), ", ".join(f"{n} = {{{n}}}" for n in names)) if x
     )
-    needs = "needs " + _brace(strip_parens(em.c_text(term)))
+    needs = "needs " + _brace(strip_parens(emitter.c_text(term)))
     return _fstring(f"{fname}: {vals} ({needs})" if vals else f"{fname}: {needs}")
 
 
