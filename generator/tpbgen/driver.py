@@ -117,9 +117,34 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
         [r.gen for r in results], _proof_setting(options, cc), firmware.sha256 if firmware else ""
     )
     hit = _cached_rendering(cache, key, results, options, build)
+    fresh = _check_and_translate(results, hit, options, cc, cache, build)
+    build.translated = [(r.gen, t.translated) for r, t in fresh if t.translated is not None]
+    if build.failed:
+        return build
+    if hit is not None:
+        build.files = dict(hit.files)
+        return build
+    build.files = _render(results, fresh, firmware)
+    if cache is not None:
+        done = {r.gen.name: t.notes for r, t in fresh}
+        cache.put("render", "package", key, rendered_payload(done, build.files))
+    return build
+
+
+def _check_and_translate(
+    results: list[Ingested],
+    hit: Rendered | None,
+    options: Options,
+    cc: tuple[str, str] | None,
+    cache: Cache | None,
+    build: Build,
+) -> list[tuple[Ingested, _Translation]]:
+    """Per generation, in order: the JSON checks, the layout proof, the translation (or its
+    cached notes) and the predicate proof, each summary noted in `build`; returns the freshly
+    translated generations. The proof's C compiles run one generation ahead, beside the
+    translator, and only when there is something to prove (a cached rendering needs neither)."""
     fresh: list[tuple[Ingested, _Translation]] = []
     accepted: dict[str, Any] = {}  # words each validator's C accepted, for the next generation
-    # the predicate proof's C compiles beside the translator (a cached rendering needs neither)
     ahead = None
     if hit is None and cc is not None and options.verify:
         ahead = predicates.compile_ahead(cc[0], [(r.gen, r.root) for r in results])
@@ -139,17 +164,7 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
     finally:
         if ahead is not None:
             ahead.close()
-    build.translated = [(r.gen, t.translated) for r, t in fresh if t.translated is not None]
-    if build.failed:
-        return build
-    if hit is not None:
-        build.files = dict(hit.files)
-        return build
-    build.files = _render(results, fresh, firmware)
-    if cache is not None:
-        done = {r.gen.name: t.notes for r, t in fresh}
-        cache.put("render", "package", key, rendered_payload(done, build.files))
-    return build
+    return fresh
 
 
 def _read_firmware(
