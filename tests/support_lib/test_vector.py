@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -20,6 +22,40 @@ def test_a_validator_without_a_gate_is_skipped_not_an_error() -> None:
     words[0, 0] = 0x43
     assert bv.validate_batch(words).tolist() == [True, False, False]
     assert bv.validate_batch(np.zeros((0, 64), dtype=np.uint8)).tolist() == []
+
+
+def test_an_opcode_with_few_words_goes_word_by_word_to_the_scalar_code() -> None:
+    """The numpy backend hands the words of an opcode a chunk holds fewer than SCALAR_BELOW of
+    to the scalar translation, and the rest to the array code (here they answer differently, so
+    the verdicts show which ran); a word no validator is responsible for reaches neither."""
+    seen: list[int] = []
+
+    def accept_all(w: Any, o: int) -> np.ndarray:
+        return np.ones(w.shape[0], dtype=bool)
+
+    def scalar_rejects(word: bytes) -> bool:
+        seen.append(word[0])
+        return False
+
+    bv = BatchValidators(
+        {"a": (0x43,), "b": (0x44, 0x45)},
+        {"a": accept_all, "b": accept_all},
+        scalar=scalar_rejects,
+    )
+    bv.SCALAR_BELOW = 3
+    ops = [0x43] * 3 + [0x44] * 2 + [0x45] * 4 + [0x46]
+    words = np.zeros((len(ops), 64), dtype=np.uint8)
+    words[:, 0] = ops
+    assert bv.validate_batch(words, backend="numpy").tolist() == [
+        *[True] * 3,
+        *[False] * 2,
+        *[True] * 4,
+        False,
+    ]
+    assert seen == [0x44, 0x44]
+    bv.SCALAR_BELOW = 0
+    assert bv.validate_batch(words, backend="numpy").tolist() == [True] * 9 + [False]
+    assert seen == [0x44, 0x44]
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6, 7, 8])

@@ -438,6 +438,7 @@ class BatchValidators:
         self.c = c  # the generation's headers compiled (cvalidators.py), when it ships them
         self.scalar = scalar  # the scalar `validate`, for backend="python"
         self._gates: dict[str, npt.NDArray[np.bool_]] = {}  # validator -> opcode byte -> runs it
+        self._gated: npt.NDArray[np.bool_] | None = None  # opcode byte -> some validator runs it
 
     def backend(self, backend: str = "auto") -> str:
         """The backend `validate_batch(..., backend)` runs: "c", "numpy" or "python"."""
@@ -469,6 +470,11 @@ class BatchValidators:
             self._numpy_chunk(W[lo : lo + self.CHUNK], out[lo : lo + self.CHUNK])
         return out
 
+    #: an opcode with fewer words than this in a chunk is validated word by word by the scalar
+    #: translation (the same verdicts): a translated validator issues a few hundred numpy calls
+    #: whatever its rows, 0.3-1 ms, where a word costs the scalar code about 10 us
+    SCALAR_BELOW = 64
+
     #: words a chunk of the numpy backend holds (8 MiB of words: its temporaries ~16 MiB)
     CHUNK = 1 << 17
 
@@ -478,6 +484,12 @@ class BatchValidators:
         # reads its own rows of the 8-byte columns it needs (see Cols)
         T = transposed(W)
         ops = np.ascontiguousarray(T[0].view(np.uint8)[::8])
+        few = self._few(ops)
+        if few is not None:  # word by word through the scalar translation (see SCALAR_BELOW)
+            assert self.scalar is not None
+            by_scalar = few.take(ops)
+            for i in np.flatnonzero(by_scalar).tolist():
+                out[i] |= self.scalar(W[i].tobytes())
         for name, opcodes in self.top_level.items():
             if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
                 continue
@@ -485,7 +497,10 @@ class BatchValidators:
             if table is None:
                 table = self._gates[name] = np.zeros(256, dtype=np.bool_)
                 table[list(opcodes)] = True
-            rows = np.flatnonzero(table.take(ops))
+            admitted = table.take(ops)
+            if few is not None:
+                admitted &= ~by_scalar
+            rows = np.flatnonzero(admitted)
             if not rows.size:
                 continue
             every = rows.size == W.shape[0]
@@ -494,6 +509,19 @@ class BatchValidators:
                 out |= verdict
             else:
                 out[rows] |= verdict
+
+    def _few(self, ops: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_] | None:
+        """The opcodes (a 256-entry table) that have fewer than SCALAR_BELOW words in `ops` and
+        a validator: None when there is none (or no scalar translation to run them)."""
+        if self.scalar is None or self.SCALAR_BELOW <= 0:
+            return None
+        if self._gated is None:
+            self._gated = np.zeros(256, dtype=np.bool_)
+            for opcodes in self.top_level.values():
+                self._gated[list(opcodes)] = True
+        counts = np.bincount(ops, minlength=256)
+        few = (counts < self.SCALAR_BELOW) & (counts > 0) & self._gated
+        return few if few.any() else None
 
     def explain_batch(self, words: Any, explain: Callable[[bytes], str]) -> dict[int, str]:
         """Why each rejected word is rejected: {row index: explain()'s answer}, for the rows
