@@ -207,7 +207,7 @@ class Members:
     comparisons each, no copy) or, when it has more ranges and lies in 0..255, as one 256-entry
     table indexed by the byte itself."""
 
-    __slots__ = ("ranges", "table")
+    __slots__ = ("ranges", "table", "tests")
 
     def __init__(self, values: tuple[int, ...]) -> None:
         ranges: list[list[int]] = []
@@ -218,6 +218,7 @@ class Members:
                 ranges.append([v, v])
         self.ranges = tuple((lo, hi) for lo, hi in ranges)
         self.table: npt.NDArray[np.bool_] | None = None
+        self.tests: dict[Any, Any] = {}  # dtype -> its range tests (vector._range_tests)
         if len(self.ranges) > 4 and self.ranges[0][0] >= 0 and self.ranges[-1][1] <= 255:
             self.table = np.zeros(256, dtype=np.bool_)
             self.table[sorted(set(values))] = True
@@ -232,24 +233,41 @@ def isin(v: Any, m: Members) -> Any:
         if a.dtype == np.uint8:
             return m.table.take(a)
         return (a >= 0) & (a <= 255) & m.table.take(np.clip(a, 0, 255))
-    info = np.iinfo(a.dtype)
+    tests = m.tests.get(a.dtype)
+    if tests is None:
+        tests = m.tests[a.dtype] = _range_tests(m.ranges, a.dtype)
+    if tests is True:
+        return np.ones(a.shape, dtype=np.bool_)
     out: Any = None
-    for lo, hi in m.ranges:
+    for lo, hi in tests:
+        if lo is None:
+            t = a <= hi
+        elif hi is None:
+            t = a >= lo
+        elif lo == hi:
+            t = a == lo
+        else:
+            t = (a >= lo) & (a <= hi)
+        out = t if out is None else out | t
+    return np.zeros(a.shape, dtype=np.bool_) if out is None else out
+
+
+def _range_tests(ranges: tuple[tuple[int, int], ...], dtype: Any) -> Any:
+    """`ranges` clipped to the integer `dtype`, as (lo, hi) bounds of typed scalars (None: no
+    bound on that side); True when one range holds every value of the type."""
+    info = np.iinfo(dtype)
+    typ = np.dtype(dtype).type
+    out: list[tuple[Any, Any]] = []
+    for lo, hi in ranges:
         lo, hi = max(lo, int(info.min)), min(hi, int(info.max))
         if lo > hi:
             continue  # no value of this type is in the range
-        if lo == hi:
-            t = a == lo
-        elif lo > info.min and hi < info.max:
-            t = (a >= lo) & (a <= hi)
-        elif lo > info.min:
-            t = a >= lo
-        elif hi < info.max:
-            t = a <= hi
-        else:
-            return np.ones(a.shape, dtype=np.bool_)
-        out = t if out is None else out | t
-    return np.zeros(a.shape, dtype=np.bool_) if out is None else out
+        if lo == int(info.min) and hi == int(info.max):
+            return True
+        out.append(
+            (None if lo == int(info.min) else typ(lo), None if hi == int(info.max) else typ(hi))
+        )
+    return out
 
 
 def lookup(v: Any, table: Any, default: Any) -> Any:
