@@ -60,17 +60,17 @@ class Cols:
     """The words of one batch (`rows` of `W`, or all of it) as contiguous columns, each made
     once, on its first read, and kept for the batch (read-only): a translated predicate reads a
     field as a contiguous array, never a 64-byte-strided or gathered one, and reads it once
-    however many terms name it. The columns come from the words transposed as eight 8-byte
-    columns (`T`, shared by every validator of one `validate_batch`): a field inside one of them
-    is an every-8th-element view of it, cheap to copy. `memo` holds the answers of translated
-    functions called again with the same arguments (see `memo`); `shape` is (rows, 64)."""
+    however many terms name it. The columns come from the words' eight 8-byte columns (`t`),
+    each gathered from the words on its first read (only the ones the predicates read): a field
+    inside one of them is an every-8th-element view of it, cheap to copy. `memo` holds the
+    answers of translated functions called again with the same arguments (see `memo`); `shape`
+    is (rows, 64)."""
 
-    __slots__ = ("_T", "_W", "_cols", "_owned", "_rows", "_t", "memo", "shape")
+    __slots__ = ("_W", "_cols", "_owned", "_rows", "_t", "memo", "shape")
 
-    def __init__(self, W: Words, rows: npt.NDArray[np.intp] | None = None, T: Any = None) -> None:
+    def __init__(self, W: Words, rows: npt.NDArray[np.intp] | None = None) -> None:
         self._W = np.ascontiguousarray(W)
         self._rows = rows
-        self._T = T
         self.shape = (self._W.shape[0] if rows is None else rows.size, 64)
         self._cols: dict[tuple[int, str], Any] = {}
         self._t: dict[int, Any] = {}
@@ -82,8 +82,7 @@ class Cols:
         """The batch's words as an (N, 64) array (a copy of the rows when there is a selection)."""
         if self._rows is not None:  # made once, on the first per-row gather that needs it
             self._W = np.take(self._W.view(np.uint64), self._rows, axis=0).view(np.uint8)
-            self._rows = None
-            self._T = None  # the shared transpose has every word: transpose these instead
+            self._rows = None  # the columns read so far are of these rows, in this order
         return self._W
 
     def t(self, j: int) -> Any:
@@ -91,10 +90,12 @@ class Cols:
         words' own bytes, in order)."""
         c = self._t.get(j)
         if c is None:
-            if self._T is None:
-                self._T = transposed(self._W)
-            c = self._T[j] if self._rows is None else self._T[j].take(self._rows)
-            self._t[j] = c
+            # all eight at once: the rows gathered whole (one pass over their bytes) and
+            # transposed, cheaper than eight strided passes over the words
+            W = self._W.view(np.uint64)
+            T = np.ascontiguousarray((W if self._rows is None else W.take(self._rows, axis=0)).T)
+            self._t = {k: T[k] for k in range(8)}
+            c = self._t[j]
         return c
 
     def col(self, off: int, dtype: str) -> Any:
@@ -122,11 +123,6 @@ class Cols:
     def own(self, a: Any) -> None:
         """Keep `a` (a read-only answer) for the batch: a memo key may name it by id."""
         self._owned[id(a)] = a
-
-
-def transposed(W: Words) -> Any:
-    """(N, 64) words as an (8, N) uint64 array: row j holds bytes [8j, 8j+8) of every word."""
-    return np.ascontiguousarray(np.ascontiguousarray(W).view(np.uint64).T)
 
 
 def _uniform(off: Any) -> int | None:
@@ -482,8 +478,8 @@ class BatchValidators:
                 count=W.shape[0],
             )
         out = np.zeros(W.shape[0], dtype=np.bool_)
-        # in chunks, so that the temporaries (the transpose, the columns, each term's lanes:
-        # about twice a chunk's bytes) stay a bounded fraction of a large batch's words
+        # in chunks of words, each validator on its rows of a chunk in pieces (see ROWS), so
+        # that the temporaries stay bounded (~10 MiB) whatever the batch
         for lo in range(0, W.shape[0], self.CHUNK):
             self._numpy_chunk(W[lo : lo + self.CHUNK], out[lo : lo + self.CHUNK])
         return out
@@ -493,15 +489,17 @@ class BatchValidators:
     #: whatever its rows, 0.3-1 ms, where a word costs the scalar code about 10 us
     SCALAR_BELOW = 64
 
-    #: words a chunk of the numpy backend holds (8 MiB of words: its temporaries ~16 MiB)
+    #: words a chunk of the numpy backend holds (8 MiB of words; its opcode bytes and row
+    #: indices are ~1 MiB)
     CHUNK = 1 << 17
+
+    #: rows one translated validator runs on at once: its working set, a few hundred bytes a
+    #: row (the columns it reads, its memoised answers, its temporaries), is ~10 MiB at most
+    ROWS = 1 << 15
 
     def _numpy_chunk(self, W: Words, out: npt.NDArray[np.bool_]) -> None:
         """The numpy backend's verdicts on W, or-ed into `out` (a view of the batch's)."""
-        # the words transposed once (one pass over them), shared by every validator: each
-        # reads its own rows of the 8-byte columns it needs (see Cols)
-        T = transposed(W)
-        ops = np.ascontiguousarray(T[0].view(np.uint8)[::8])
+        ops = np.ascontiguousarray(W[:, 0])
         few = self._few(ops)
         if few is not None:  # word by word through the scalar translation (see SCALAR_BELOW)
             assert self.scalar is not None
@@ -521,12 +519,14 @@ class BatchValidators:
             rows = np.flatnonzero(admitted)
             if not rows.size:
                 continue
-            every = rows.size == W.shape[0]
-            verdict = run_batch(self.vector[name], Cols(W, None if every else rows, T))
-            if every:
-                out |= verdict
-            else:
-                out[rows] |= verdict
+            if rows.size == W.shape[0] and rows.size <= self.ROWS:
+                out |= run_batch(self.vector[name], Cols(W))
+                continue
+            # each validator's rows in pieces of at most ROWS: its columns, memoised answers
+            # and temporaries (a few hundred bytes a row) stay bounded whatever the words
+            pieces = -(-rows.size // self.ROWS)
+            for part in np.array_split(rows, pieces) if pieces > 1 else [rows]:
+                out[part] |= run_batch(self.vector[name], Cols(W, part))
 
     def _few(self, ops: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_] | None:
         """The opcodes (a 256-entry table) that have fewer than SCALAR_BELOW words in `ops` and

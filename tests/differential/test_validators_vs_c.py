@@ -108,10 +108,16 @@ def test_python_and_batch_agree_with_c(
             batch._BATCH.SCALAR_BELOW = 0
             assert (batch.validate_batch(words, backend="numpy") == every).all()
             del batch._BATCH.SCALAR_BELOW
+            # a validator's rows of a chunk in pieces (BatchValidators.ROWS)
+            del batch._BATCH.CHUNK
+            batch._BATCH.ROWS = 997
+            assert (batch.validate_batch(words, backend="numpy") == every).all()
+            del batch._BATCH.ROWS
+            batch._BATCH.CHUNK = 97
             assert (batch.validate_batch(words, backend="numpy") == every).all()
         finally:
-            del batch._BATCH.CHUNK
-            vars(batch._BATCH).pop("SCALAR_BELOW", None)
+            for knob in ("CHUNK", "SCALAR_BELOW", "ROWS"):
+                vars(batch._BATCH).pop(knob, None)
         sample = words[:: max(1, len(words) // 3000)]
         assert (
             batch.validate_batch(sample, backend="python")

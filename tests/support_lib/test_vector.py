@@ -58,6 +58,25 @@ def test_an_opcode_with_few_words_goes_word_by_word_to_the_scalar_code() -> None
     assert seen == [0x44, 0x44]
 
 
+def test_a_validator_runs_on_its_rows_in_pieces_and_each_verdict_lands_on_its_row() -> None:
+    """With ROWS smaller than a validator's rows, it runs on pieces of them (each a batch of its
+    own: its columns are of those rows); the verdicts go back to the rows they are about."""
+    sizes: list[int] = []
+
+    def odd_byte_1(w: Any, o: int) -> np.ndarray:
+        sizes.append(w.shape[0])
+        return (vector.byte(w, 1) & 1) == 1
+
+    bv = BatchValidators({"a": (0x43,), "b": (0x44,)}, {"a": odd_byte_1, "b": odd_byte_1})
+    bv.ROWS = 3
+    rng = np.random.default_rng(5)
+    words = rng.integers(0, 256, size=(40, 64), dtype=np.uint8)
+    words[:, 0] = rng.choice([0x43, 0x44, 0x45], size=40)
+    want = np.isin(words[:, 0], [0x43, 0x44]) & (words[:, 1] % 2 == 1)
+    assert bv.validate_batch(words, backend="numpy").tolist() == want.tolist()
+    assert max(sizes) <= 3 and sum(sizes) == int(np.isin(words[:, 0], [0x43, 0x44]).sum())
+
+
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6, 7, 8])
 def test_col_reads_any_width_little_endian(size: int) -> None:
     """A column of 3, 5, 6 or 7 bytes (a wide bitfield's span) reads like the integer it is, at
