@@ -101,12 +101,24 @@ def test_python_and_batch_agree_with_c(
         # and the three backends give one verdict per word on everything, dispatch included
         every = batch.validate_batch(words, backend="c")
         assert (batch.validate_batch(words, backend="numpy") == every).all()
-        # in chunks of a few words (a large batch's path: chunk boundaries anywhere)
+        # in chunks of a few words (a large batch's path: chunk boundaries anywhere), every
+        # word through the translated array code, then with the opcodes a chunk holds few words
+        # of word by word through the scalar translation (BatchValidators.SCALAR_BELOW)
         batch._BATCH.CHUNK = 97
         try:
+            batch._BATCH.SCALAR_BELOW = 0
+            assert (batch.validate_batch(words, backend="numpy") == every).all()
+            del batch._BATCH.SCALAR_BELOW
+            # a validator's rows of a chunk in pieces (BatchValidators.ROWS)
+            del batch._BATCH.CHUNK
+            batch._BATCH.ROWS = 997
+            assert (batch.validate_batch(words, backend="numpy") == every).all()
+            del batch._BATCH.ROWS
+            batch._BATCH.CHUNK = 97
             assert (batch.validate_batch(words, backend="numpy") == every).all()
         finally:
-            del batch._BATCH.CHUNK
+            for knob in ("CHUNK", "SCALAR_BELOW", "ROWS"):
+                vars(batch._BATCH).pop(knob, None)
         sample = words[:: max(1, len(words) // 3000)]
         assert (
             batch.validate_batch(sample, backend="python")

@@ -60,17 +60,17 @@ class Cols:
     """The words of one batch (`rows` of `W`, or all of it) as contiguous columns, each made
     once, on its first read, and kept for the batch (read-only): a translated predicate reads a
     field as a contiguous array, never a 64-byte-strided or gathered one, and reads it once
-    however many terms name it. The columns come from the words transposed as eight 8-byte
-    columns (`T`, shared by every validator of one `validate_batch`): a field inside one of them
-    is an every-8th-element view of it, cheap to copy. `memo` holds the answers of translated
-    functions called again with the same arguments (see `memo`); `shape` is (rows, 64)."""
+    however many terms name it. The columns come from the words' eight 8-byte columns (`t`),
+    each gathered from the words on its first read (only the ones the predicates read): a field
+    inside one of them is an every-8th-element view of it, cheap to copy. `memo` holds the
+    answers of translated functions called again with the same arguments (see `memo`); `shape`
+    is (rows, 64)."""
 
-    __slots__ = ("_T", "_W", "_cols", "_owned", "_rows", "_t", "memo", "shape")
+    __slots__ = ("_W", "_cols", "_owned", "_rows", "_t", "memo", "shape")
 
-    def __init__(self, W: Words, rows: npt.NDArray[np.intp] | None = None, T: Any = None) -> None:
+    def __init__(self, W: Words, rows: npt.NDArray[np.intp] | None = None) -> None:
         self._W = np.ascontiguousarray(W)
         self._rows = rows
-        self._T = T
         self.shape = (self._W.shape[0] if rows is None else rows.size, 64)
         self._cols: dict[tuple[int, str], Any] = {}
         self._t: dict[int, Any] = {}
@@ -82,8 +82,7 @@ class Cols:
         """The batch's words as an (N, 64) array (a copy of the rows when there is a selection)."""
         if self._rows is not None:  # made once, on the first per-row gather that needs it
             self._W = np.take(self._W.view(np.uint64), self._rows, axis=0).view(np.uint8)
-            self._rows = None
-            self._T = None  # the shared transpose has every word: transpose these instead
+            self._rows = None  # the columns read so far are of these rows, in this order
         return self._W
 
     def t(self, j: int) -> Any:
@@ -91,10 +90,12 @@ class Cols:
         words' own bytes, in order)."""
         c = self._t.get(j)
         if c is None:
-            if self._T is None:
-                self._T = transposed(self._W)
-            c = self._T[j] if self._rows is None else self._T[j].take(self._rows)
-            self._t[j] = c
+            # all eight at once: the rows gathered whole (one pass over their bytes) and
+            # transposed, cheaper than eight strided passes over the words
+            W = self._W.view(np.uint64)
+            T = np.ascontiguousarray((W if self._rows is None else W.take(self._rows, axis=0)).T)
+            self._t = {k: T[k] for k in range(8)}
+            c = self._t[j]
         return c
 
     def col(self, off: int, dtype: str) -> Any:
@@ -122,11 +123,6 @@ class Cols:
     def own(self, a: Any) -> None:
         """Keep `a` (a read-only answer) for the batch: a memo key may name it by id."""
         self._owned[id(a)] = a
-
-
-def transposed(W: Words) -> Any:
-    """(N, 64) words as an (8, N) uint64 array: row j holds bytes [8j, 8j+8) of every word."""
-    return np.ascontiguousarray(np.ascontiguousarray(W).view(np.uint64).T)
 
 
 def _uniform(off: Any) -> int | None:
@@ -207,7 +203,7 @@ class Members:
     comparisons each, no copy) or, when it has more ranges and lies in 0..255, as one 256-entry
     table indexed by the byte itself."""
 
-    __slots__ = ("ranges", "table")
+    __slots__ = ("ranges", "table", "tests")
 
     def __init__(self, values: tuple[int, ...]) -> None:
         ranges: list[list[int]] = []
@@ -218,6 +214,7 @@ class Members:
                 ranges.append([v, v])
         self.ranges = tuple((lo, hi) for lo, hi in ranges)
         self.table: npt.NDArray[np.bool_] | None = None
+        self.tests: dict[Any, Any] = {}  # dtype -> its range tests (vector._range_tests)
         if len(self.ranges) > 4 and self.ranges[0][0] >= 0 and self.ranges[-1][1] <= 255:
             self.table = np.zeros(256, dtype=np.bool_)
             self.table[sorted(set(values))] = True
@@ -232,24 +229,41 @@ def isin(v: Any, m: Members) -> Any:
         if a.dtype == np.uint8:
             return m.table.take(a)
         return (a >= 0) & (a <= 255) & m.table.take(np.clip(a, 0, 255))
-    info = np.iinfo(a.dtype)
+    tests = m.tests.get(a.dtype)
+    if tests is None:
+        tests = m.tests[a.dtype] = _range_tests(m.ranges, a.dtype)
+    if tests is True:
+        return np.ones(a.shape, dtype=np.bool_)
     out: Any = None
-    for lo, hi in m.ranges:
+    for lo, hi in tests:
+        if lo is None:
+            t = a <= hi
+        elif hi is None:
+            t = a >= lo
+        elif lo == hi:
+            t = a == lo
+        else:
+            t = (a >= lo) & (a <= hi)
+        out = t if out is None else out | t
+    return np.zeros(a.shape, dtype=np.bool_) if out is None else out
+
+
+def _range_tests(ranges: tuple[tuple[int, int], ...], dtype: Any) -> Any:
+    """`ranges` clipped to the integer `dtype`, as (lo, hi) bounds of typed scalars (None: no
+    bound on that side); True when one range holds every value of the type."""
+    info = np.iinfo(dtype)
+    typ = np.dtype(dtype).type
+    out: list[tuple[Any, Any]] = []
+    for lo, hi in ranges:
         lo, hi = max(lo, int(info.min)), min(hi, int(info.max))
         if lo > hi:
             continue  # no value of this type is in the range
-        if lo == hi:
-            t = a == lo
-        elif lo > info.min and hi < info.max:
-            t = (a >= lo) & (a <= hi)
-        elif lo > info.min:
-            t = a >= lo
-        elif hi < info.max:
-            t = a <= hi
-        else:
-            return np.ones(a.shape, dtype=np.bool_)
-        out = t if out is None else out | t
-    return np.zeros(a.shape, dtype=np.bool_) if out is None else out
+        if lo == int(info.min) and hi == int(info.max):
+            return True
+        out.append(
+            (None if lo == int(info.min) else typ(lo), None if hi == int(info.max) else typ(hi))
+        )
+    return out
 
 
 def lookup(v: Any, table: Any, default: Any) -> Any:
@@ -438,6 +452,7 @@ class BatchValidators:
         self.c = c  # the generation's headers compiled (cvalidators.py), when it ships them
         self.scalar = scalar  # the scalar `validate`, for backend="python"
         self._gates: dict[str, npt.NDArray[np.bool_]] = {}  # validator -> opcode byte -> runs it
+        self._gated: npt.NDArray[np.bool_] | None = None  # opcode byte -> some validator runs it
 
     def backend(self, backend: str = "auto") -> str:
         """The backend `validate_batch(..., backend)` runs: "c", "numpy" or "python"."""
@@ -463,21 +478,34 @@ class BatchValidators:
                 count=W.shape[0],
             )
         out = np.zeros(W.shape[0], dtype=np.bool_)
-        # in chunks, so that the temporaries (the transpose, the columns, each term's lanes:
-        # about twice a chunk's bytes) stay a bounded fraction of a large batch's words
+        # in chunks of words, each validator on its rows of a chunk in pieces (see ROWS), so
+        # that the temporaries stay bounded (~10 MiB) whatever the batch
         for lo in range(0, W.shape[0], self.CHUNK):
             self._numpy_chunk(W[lo : lo + self.CHUNK], out[lo : lo + self.CHUNK])
         return out
 
-    #: words a chunk of the numpy backend holds (8 MiB of words: its temporaries ~16 MiB)
+    #: an opcode with fewer words than this in a chunk is validated word by word by the scalar
+    #: translation (the same verdicts): a translated validator issues a few hundred numpy calls
+    #: whatever its rows, 0.3-1 ms, where a word costs the scalar code about 10 us
+    SCALAR_BELOW = 64
+
+    #: words a chunk of the numpy backend holds (8 MiB of words; its opcode bytes and row
+    #: indices are ~1 MiB)
     CHUNK = 1 << 17
+
+    #: rows one translated validator runs on at once: its working set, a few hundred bytes a
+    #: row (the columns it reads, its memoised answers, its temporaries), is ~10 MiB at most
+    ROWS = 1 << 15
 
     def _numpy_chunk(self, W: Words, out: npt.NDArray[np.bool_]) -> None:
         """The numpy backend's verdicts on W, or-ed into `out` (a view of the batch's)."""
-        # the words transposed once (one pass over them), shared by every validator: each
-        # reads its own rows of the 8-byte columns it needs (see Cols)
-        T = transposed(W)
-        ops = np.ascontiguousarray(T[0].view(np.uint8)[::8])
+        ops = np.ascontiguousarray(W[:, 0])
+        few = self._few(ops)
+        if few is not None:  # word by word through the scalar translation (see SCALAR_BELOW)
+            assert self.scalar is not None
+            by_scalar = few.take(ops)
+            for i in np.flatnonzero(by_scalar).tolist():
+                out[i] |= self.scalar(W[i].tobytes())
         for name, opcodes in self.top_level.items():
             if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
                 continue
@@ -485,15 +513,33 @@ class BatchValidators:
             if table is None:
                 table = self._gates[name] = np.zeros(256, dtype=np.bool_)
                 table[list(opcodes)] = True
-            rows = np.flatnonzero(table.take(ops))
+            admitted = table.take(ops)
+            if few is not None:
+                admitted &= ~by_scalar
+            rows = np.flatnonzero(admitted)
             if not rows.size:
                 continue
-            every = rows.size == W.shape[0]
-            verdict = run_batch(self.vector[name], Cols(W, None if every else rows, T))
-            if every:
-                out |= verdict
-            else:
-                out[rows] |= verdict
+            if rows.size == W.shape[0] and rows.size <= self.ROWS:
+                out |= run_batch(self.vector[name], Cols(W))
+                continue
+            # each validator's rows in pieces of at most ROWS: its columns, memoised answers
+            # and temporaries (a few hundred bytes a row) stay bounded whatever the words
+            pieces = -(-rows.size // self.ROWS)
+            for part in np.array_split(rows, pieces) if pieces > 1 else [rows]:
+                out[part] |= run_batch(self.vector[name], Cols(W, part))
+
+    def _few(self, ops: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_] | None:
+        """The opcodes (a 256-entry table) that have fewer than SCALAR_BELOW words in `ops` and
+        a validator: None when there is none (or no scalar translation to run them)."""
+        if self.scalar is None or self.SCALAR_BELOW <= 0:
+            return None
+        if self._gated is None:
+            self._gated = np.zeros(256, dtype=np.bool_)
+            for opcodes in self.top_level.values():
+                self._gated[list(opcodes)] = True
+        counts = np.bincount(ops, minlength=256)
+        few = (counts < self.SCALAR_BELOW) & (counts > 0) & self._gated
+        return few if few.any() else None
 
     def explain_batch(self, words: Any, explain: Callable[[bytes], str]) -> dict[int, str]:
         """Why each rejected word is rejected: {row index: explain()'s answer}, for the rows
