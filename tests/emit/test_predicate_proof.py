@@ -7,15 +7,19 @@ ships on the C path with a located warning naming the first word that disagreed 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from tpb_paths import GENERATIONS, HEADER_ROOT, tpb_dir
 from tpbgen import driver
 from tpbgen.cli import main
-from tpbgen.translate.lir import Compare
+from tpbgen.translate.analyses import conjuncts
+from tpbgen.translate.lir import Compare, Expr, LFunction, Logical, Not, Return
 from tpbgen.translate.to_numpy import NpEmitter
 from tpbgen.translate.to_python import PyEmitter
 
@@ -173,3 +177,72 @@ def test_an_untranslated_validator_has_its_dispatch_held_and_says_so(
     code, out, err = generate(capsys, drop, tmp_path / "out")
     assert code == 0 and "warning [untranslated]: is_valid_toy" in err, err
     assert "(1 validators; only the dispatch of untranslated is_valid_toy)" in out, out
+
+
+# -- the vendored drop: a validator that is a top-level `||` ------------------------------------
+
+
+def test_every_vendored_validator_is_held_on_words_its_c_accepts(
+    cc: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The seed search reaches words the C accepts for every top-level validator of the vendored
+    drop, is_valid_s3s3d3_tt (`is_valid_tensor_tensor(i) || is_valid_batchnorm_backprop(i) ||
+    ...`) too: none is held to its C on rejected words alone."""
+    code = main(["generate", "--headers", str(HEADER_ROOT), "--out", str(tmp_path / "out")])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Traceback" not in err, err
+    held = re.findall(r"predicates held to \S+ on (\d+) words \(([^)]*)\)", out)
+    assert len(held) == len(GENERATIONS), out
+    for words, what in held:
+        assert int(words) >= 10_000 and "no word found" not in what, out
+
+
+def last_term_negated(emitter: type, function: str) -> object:
+    """The back end's translation of `function` (one `return a && ... && z`) with its last term
+    negated: a translator bug only a word every other term holds on shows."""
+    real = emitter.function
+
+    def buggy(self: object, f: LFunction) -> list[str]:
+        if f.name == function:
+            ret = f.body[0]
+            assert isinstance(ret, Return) and ret.e is not None
+            *first, last = conjuncts(ret.e)
+            e: Expr = Not(last)
+            for t in reversed(first):
+                e = Logical("and", t, e)
+            f = replace(f, body=(replace(ret, e=e),))
+        lines: list[str] = real(self, f)
+        return lines
+
+    return buggy
+
+
+@pytest.mark.parametrize("emitter", [PyEmitter, NpEmitter], ids=["scalar", "batch"])
+def test_a_bug_in_one_alternative_of_a_vendored_validator_is_caught(
+    cc: str,
+    emitter: type,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A translator bug inside one alternative of is_valid_s3s3d3_tt (the last term of
+    is_valid_batchnorm_backprop negated) differs from the C only on words the rest of that
+    alternative holds on, words the C accepts: the proof's words reach them, and generate
+    catches it."""
+    drop = tmp_path / "drop"
+    shutil.copytree(tpb_dir("cayman").parent, drop / tpb_dir("cayman").parent.name)
+    monkeypatch.setenv("TPBGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(
+        emitter, "function", last_term_negated(emitter, "is_valid_batchnorm_backprop")
+    )
+    code, summary, err = generate(capsys, drop, tmp_path / "out")
+    assert code == 0, err
+    backend = "scalar" if emitter is PyEmitter else "batch"
+    m = re.search(
+        rf"warning \[predicate-proof\]: is_valid_s3s3d3_tt: the {backend} translation disagrees "
+        r"with the C on word ([0-9a-f]{128}) \(the C says True",
+        err,
+    )
+    assert m, err
+    assert bytes.fromhex(m.group(1))[0] == 0x65  # BATCHNORM_BACKPROP: the alternative's opcode
+    assert "1 disagree, decided in C: is_valid_s3s3d3_tt" in summary

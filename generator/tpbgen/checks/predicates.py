@@ -46,7 +46,7 @@ MIN_WORDS = 10_000  # per generation
 MIN_PER_VALIDATOR = 2048
 SEEDS = 16  # accepted words the term-aimed words are made from, per validator
 CLIMBS = 3  # searches for a first accepted word (seeds.py), when no other word is one
-PROOF_VERSION = 3
+PROOF_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ class _Prover:
         """`count` words for one validator: random (1/8), term-aimed (1/2: one field of an
         accepted word moved to each edge value), boundary (the rest), and the all-zero and
         all-ones words under each opcode of its gate."""
-        from .seeds import climb
+        from .seeds import climb, spread
 
         np = self.np
         numbers = corpus.constants(self._reachable(name))
@@ -281,6 +281,9 @@ class _Prover:
                 starts[:, 0] = opcodes[attempt % len(opcodes)]
             score = self.scalar[f"_s_{name}"]
             seeds = climb(score, lambda w: self.c_run(name, w), starts, found, rng)[:SEEDS]
+        seeds = spread(
+            self.scalar, name, seeds, lambda w: self.c_run(name, w), found, rng, opcodes, SEEDS
+        )
         self.accepted.append(seeds)
         if seeds.shape[0]:
             self.earlier[name] = seeds
@@ -425,7 +428,10 @@ class _Prover:
             f"_{u.name} = untranslated({u.name!r}, {u.where!r}, {u.reason!r})\n"
             for u in self.tr.untranslated
         )
-        text += score_code(self.tr.lowered)  # steers the search for accepted words (seeds.py)
+        from ..translate.chain import chains
+
+        # steers the search for accepted words (seeds.py), by the terms of each validator's chain
+        text += score_code(self.tr.lowered, chains(self.gen, self.tr))
         exec(compile(text, f"<tpbgen: {self.gen.name} scalar translation>", "exec"), ns)
         return ns
 

@@ -2,63 +2,182 @@
 
 Random and boundary words almost never satisfy every term of a real validator (dozens of fields,
 each held to a range or an enum). The search climbs instead: a score function counts the terms a
-word satisfies (a validator whose body is one `return a && b && ...` counts its terms, a term
-that calls such a helper counts the helper's terms, any other term or body counts 1 when true),
-and each field the validator reads is set in turn to the edge value that scores best. The C
+word satisfies, and each field the validator reads is set in turn to the edge value that scores
+best. The terms are those of the validator's chain (translate/chain.py decides them, for the
+runtime's stimulus search too): a term that calls a helper whose body is one `return a && b &&
+...` counts the helper's terms, a term the chain splits (a disjunction of conjunctions) counts
+the satisfied conjuncts of its best disjunct (all its points when a disjunct holds), any other
+term counts 1 when true. A validator whose body is a top-level `A || B || C` is scored per
+alternative (each alternative's own terms), and `_s_<validator>` is the best of them, shifted so
+that each alternative full scores the same; `spread` climbs each alternative the accepted words
+found so far miss, so the proof's words are aimed at the terms of every alternative. The C
 decides whether a word found this way is accepted; the score only steers the search, so a fault
 in the scalar back end it is written in cannot make the proof pass.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..translate.analyses import conjuncts
-from ..translate.lir import Call, LFunction, Return, View
+from ..translate.lir import Call, Expr, LFunction, Return, View
 from ..translate.to_python import PyEmitter
 
 if TYPE_CHECKING:  # corpus.py needs numpy, which the generator only uses when it is there
+    from ..translate.chain import Chain
     from .corpus import Target
 
 Score = Callable[[bytes, int], int]
+ALTERNATIVES = "_SCORE_ALTERNATIVES"  # {validator: ((score of an alternative, its full score),)}
+FAILED = -(1 << 30)  # the score of a word a term raises on (below any score)
 
 
-def score_code(lowered: tuple[LFunction, ...]) -> str:
+def score_code(lowered: tuple[LFunction, ...], chained: Sequence[Chain] = ()) -> str:
     """Python defining `_s_<name>(params)` for every lowered function: the number of its terms a
-    call satisfies (see the module docstring). Run it beside the scalar translation (it calls
-    the translated `_<name>` functions for terms it does not split)."""
+    call satisfies (see the module docstring); for a validator with a chain (`chained`), the
+    score of its chain's terms, per alternative (`_s_<name>__alt<k>`, listed in ALTERNATIVES for
+    a validator with several). Run it beside the scalar translation (it calls the translated
+    `_<name>` functions for terms it does not split)."""
     by_name = {f.name: f for f in lowered}
+    full = _full_scores(by_name)
     em = PyEmitter()
     out: list[str] = []
+    chain_of = {c.validator: c for c in chained if c.validator in by_name}
     for lf in lowered:
-        params = ", ".join(
-            f"{p.name}_b, {p.name}_o" if p.struct is not None else p.name for p in lf.params
-        )
+        if lf.name in chain_of:
+            continue
+        params = _params(lf)
         body = lf.body
         lines = [f"def _s_{lf.name}({params}):"]
         if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
             lines.append("    score_ = 0")
             for term in conjuncts(body[0].e):
-                if isinstance(term, Call) and term.fn in by_name:
-                    args = []
-                    for a in term.args:
-                        args += (
-                            [f"{a.buf}_b", em.offset(a)] if isinstance(a, View) else [em.expr(a)]
-                        )
-                    test = f"_s_{term.fn}({', '.join(args)})"
-                    lines += [*em.take_hoisted("    "), f"    score_ += {test}"]
-                else:
-                    test = em.bare(term)
-                    lines += [*em.take_hoisted("    "), f"    score_ += 1 if ({test}) else 0"]
+                test, hoisted, _ = _term(em, term, by_name, full)
+                lines += [*hoisted, f"    score_ += {test}"]
             lines.append("    return score_")
         else:
-            call = ", ".join(
-                f"{p.name}_b, {p.name}_o" if p.struct is not None else p.name for p in lf.params
-            )
-            lines.append(f"    return 1 if _{lf.name}({call}) else 0")
+            lines.append(f"    return 1 if _{lf.name}({params}) else 0")
         out.append("\n".join(lines))
+    table: list[str] = []
+    for c in chain_of.values():
+        lf = by_name[c.validator]
+        params = _params(lf)
+        tops = []
+        for k, (_, idx) in enumerate(c.alternatives):
+            code, most = _alternative(em, c, idx, f"_s_{lf.name}__alt{k}", params, by_name, full)
+            out.append(code)
+            tops.append((f"_s_{lf.name}__alt{k}", most))
+        best = max(m for _, m in tops)
+        calls = ", ".join(f"{n}({params}) + {best - m}" for n, m in tops)
+        out.append(
+            f"def _s_{lf.name}({params}):\n"
+            + (
+                f"    return max({calls})"
+                if len(tops) > 1
+                else f"    return {tops[0][0]}({params})"
+            )
+        )
+        if len(tops) > 1:
+            table.append(f"    {lf.name!r}: ({', '.join(f'({n}, {m})' for n, m in tops)},),")
+    out.append(f"{ALTERNATIVES} = {{\n" + "".join(t + "\n" for t in table) + "}")
     return "\n\n".join(out) + "\n"
+
+
+def _params(lf: LFunction) -> str:
+    return ", ".join(
+        f"{p.name}_b, {p.name}_o" if p.struct is not None else p.name for p in lf.params
+    )
+
+
+def _term(
+    em: PyEmitter, term: Expr, by_name: dict[str, LFunction], full: dict[str, int]
+) -> tuple[str, list[str], int]:
+    """The score of one term as an expression, the local functions it needs, its full score."""
+    if isinstance(term, Call) and term.fn in by_name:
+        args = []
+        for a in term.args:
+            args += [f"{a.buf}_b", em.offset(a)] if isinstance(a, View) else [em.expr(a)]
+        return f"_s_{term.fn}({', '.join(args)})", em.take_hoisted("    "), full[term.fn]
+    test = em.bare(term)
+    return f"1 if ({test}) else 0", em.take_hoisted("    "), 1
+
+
+def _alternative(
+    em: PyEmitter,
+    c: Chain,
+    idx: tuple[int, ...],
+    name: str,
+    params: str,
+    by_name: dict[str, LFunction],
+    full: dict[str, int],
+) -> tuple[str, int]:
+    """`def name(params)`: the score of the chain terms `idx` (one alternative), each term in a
+    `try` (a term the chain evaluates apart from the others may raise where C's short circuit
+    would not reach it: it scores nothing); and the alternative's full score."""
+    splits = {s.term: s for s in c.splits}
+    lines = [f"def {name}({params}):", "    score_ = 0"]
+    most = 0
+    for j in idx:
+        s = splits.get(j)
+        if s is None:
+            test, hoisted, m = _term(em, _expr(c.terms[j].fn), by_name, full)
+            lines += ["    try:", *_indent(hoisted), f"        score_ += {test}"]
+            lines += ["    except Exception:", "        pass"]
+            most += m
+            continue
+        # a split term: whole when it holds (as it mostly does, climbing), else the satisfied
+        # conjuncts of its best disjunct
+        test, hoisted, m = _term(em, _expr(c.terms[j].fn), by_name, full)
+        parts: list[tuple[list[tuple[str, list[str]]], int]] = []
+        for d in s.disjuncts:
+            scored = [_term(em, _expr(t.fn), by_name, full) for t in d]
+            parts.append(([(t, h) for t, h, _ in scored], sum(m for _, _, m in scored)))
+        top = max(m for _, m in parts)
+        lines += ["    try:", *_indent(hoisted), f"        held_ = ({test}) >= {m}"]
+        lines += ["    except Exception:", "        held_ = False"]
+        lines += ["    if held_:", f"        score_ += {top}", "    else:", "        best_ = 0"]
+        for terms, most_d in parts:
+            lines.append("        got_ = 0")
+            for t, h in terms:
+                lines += ["        try:", *_indent(_indent(h)), f"            got_ += {t}"]
+                lines += ["        except Exception:", "            pass"]
+            lines += [f"        if got_ > best_ and got_ < {most_d}:", "            best_ = got_"]
+        lines.append("        score_ += best_")
+        most += top
+    lines.append("    return score_")
+    return "\n".join(lines), most
+
+
+def _expr(fn: LFunction) -> Expr:
+    ret = fn.body[0]
+    assert isinstance(ret, Return) and ret.e is not None  # a chain term: one `return e`
+    return ret.e
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines]
+
+
+def _full_scores(by_name: dict[str, LFunction]) -> dict[str, int]:
+    """The score `_s_<name>` gives when every one of its terms holds."""
+    out: dict[str, int] = {}
+
+    def score(name: str) -> int:
+        if name in out:
+            return out[name]
+        out[name] = 1  # a recursive helper: steering only
+        body = by_name[name].body
+        if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
+            out[name] = sum(
+                score(t.fn) if isinstance(t, Call) and t.fn in by_name else 1
+                for t in conjuncts(body[0].e)
+            )
+        return out[name]
+
+    for n in by_name:
+        score(n)
+    return out
 
 
 TRIES = 48  # values tried per field and pass (a sample when it has more)
@@ -73,17 +192,19 @@ def climb(
     passes: int = 4,
 ) -> Any:
     """Words of `start` (N, 64) moved field by field to the best-scoring edge values (up to
-    TRIES of them); returns the first the C `accepts`, or none. Terms that raise count as not
-    satisfied."""
+    TRIES of them, every one after a pass that raised no score); returns the first the C
+    `accepts`, or none. Terms that raise count as not satisfied."""
     np = __import__("numpy")
     words = start.copy()
+    stalled = False
     for _ in range(passes):
         before = words.copy()
+        level = [_safe(score, w) for w in words]
         for k in rng.permutation(len(found)):
             t = found[int(k)]
             cols = slice(t.offset, t.offset + t.size)
             tries: Any = range(len(t.values))
-            if len(t.values) > TRIES:
+            if len(t.values) > TRIES and not stalled:
                 tries = sorted(int(v) for v in rng.choice(len(t.values), TRIES, replace=False))
             for w in words:
                 if _step(score, w, cols, t, tries, rng) and accepts(w[None, :])[0]:
@@ -92,6 +213,8 @@ def climb(
             return words[accepts(words)][:1].copy()
         if (words == before).all():
             break  # nowhere to move
+        # a pass that raised no score tried too few values: the next tries every one
+        stalled = [_safe(score, w) for w in words] <= level
     return np.zeros((0, words.shape[1]), dtype=np.uint8)
 
 
@@ -119,4 +242,45 @@ def _safe(score: Score, word: Any) -> int:
     try:
         return int(score(word.tobytes(), 0))
     except Exception:  # the search only steers; the C decides
-        return -1
+        return FAILED
+
+
+def spread(
+    scores: dict[str, Any],
+    name: str,
+    seeds: Any,
+    accepts: Callable[[Any], Any],
+    found: list[Target],
+    rng: Any,
+    opcodes: tuple[int, ...],
+    limit: int,
+) -> Any:
+    """`seeds` (words the C accepts for validator `name`) with, first, a word of each top-level
+    alternative they miss: a climb on that alternative's score from the all-zero word under the
+    gate's opcode it scores best on, ending at a word the C accepts and the alternative's own
+    terms hold on (the scalar translation says which alternative a word is of; the C, that it
+    is accepted). `scores` is the namespace `score_code` ran in; at most `limit` words."""
+    np = __import__("numpy")
+    alternatives = scores.get(ALTERNATIVES, {}).get(name, ())
+    new = []
+    for score, most in alternatives:
+
+        def held(W: Any, score: Score = score, most: int = most) -> Any:
+            return np.array([_safe(score, w) >= most for w in W], dtype=bool)
+
+        def ours(W: Any, held: Callable[[Any], Any] = held) -> Any:
+            return accepts(W) & held(W)
+
+        if seeds.shape[0] and held(seeds).any():
+            continue
+        start = np.zeros((1, seeds.shape[1]), dtype=np.uint8)
+        if opcodes:  # the opcode of the gate the alternative's terms like best
+            ranked = []
+            for op in opcodes:
+                start[0, 0] = op
+                ranked.append(_safe(score, start[0]))
+            start[0, 0] = opcodes[ranked.index(max(ranked))]
+        new.append(climb(score, ours, start, found, rng))
+    if not new:
+        return seeds
+    return np.concatenate([*new, seeds])[:limit]

@@ -53,13 +53,14 @@ class Chain:
 def chains(gen: Generation, tr: TranslatedGen) -> tuple[Chain, ...]:
     """One chain per translated top-level validator, in `tr.top` order."""
     by_name = {f.name: f for f in tr.lowered}
+    memo: dict[str, tuple[frozenset[int], tuple[str, ...]]] = {}
     out = []
     for top in tr.top:
         lf = by_name.get(top.name)
         if lf is None:  # an UntranslatedPredicate stub: no body to split
             continue
         terms, alts, splits = _terms(gen, lf, top, tr.lowered)
-        out.append(Chain(top.name, terms, _constants(lf, by_name), alts, splits))
+        out.append(Chain(top.name, terms, _constants(lf, by_name, memo), alts, splits))
     return tuple(out)
 
 
@@ -143,6 +144,8 @@ def _inline(t: Expr, param: str, by_name: dict[str, LFunction]) -> Expr | None:
         and g.body[0].e is not None
     ):
         return None
+    if g.params[0].name == param:  # the usual case (`i` both): nothing to rename
+        return g.body[0].e
     return _rename(g.body[0].e, g.params[0].name, param)  # type: ignore[no-any-return]
 
 
@@ -221,7 +224,11 @@ def _field_names(gen: Generation, arm: str) -> dict[int, str]:
     return out
 
 
-def _constants(lf: LFunction, by_name: dict[str, LFunction]) -> tuple[int, ...]:
+def _constants(
+    lf: LFunction,
+    by_name: dict[str, LFunction],
+    memo: dict[str, tuple[frozenset[int], tuple[str, ...]]],
+) -> tuple[int, ...]:
     found: set[int] = set()
     seen: set[str] = set()
     todo = [lf.name]
@@ -230,17 +237,26 @@ def _constants(lf: LFunction, by_name: dict[str, LFunction]) -> tuple[int, ...]:
         if name in seen or name not in by_name:
             continue
         seen.add(name)
-        for e in body_exprs(by_name[name].body):
-            stack: list[Expr | View] = [e]
-            while stack:
-                x = stack.pop()
-                if (
-                    isinstance(x, Const)
-                    and isinstance(x.value, int)
-                    and not isinstance(x.value, bool)
-                ):
-                    found.add(x.value & 0xFFFFFFFF if x.value < 0 else x.value)
-                if isinstance(x, Call):
-                    todo.append(x.fn)
-                stack += children(x)
+        if name not in memo:  # each function walked once per `chains` call
+            memo[name] = _own_constants(by_name[name])
+        own, callees = memo[name]
+        found |= own
+        todo += callees
     return tuple(sorted(v for v in found if 0 <= v < 1 << 32))
+
+
+def _own_constants(fn: LFunction) -> tuple[frozenset[int], tuple[str, ...]]:
+    """The integer constants one function's body names (as unsigned 32-bit), and the functions
+    it calls."""
+    found: set[int] = set()
+    callees: list[str] = []
+    for e in body_exprs(fn.body):
+        stack: list[Expr | View] = [e]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, Const) and isinstance(x.value, int) and not isinstance(x.value, bool):
+                found.add(x.value & 0xFFFFFFFF if x.value < 0 else x.value)
+            if isinstance(x, Call):
+                callees.append(x.fn)
+            stack += children(x)
+    return frozenset(found), tuple(callees)
