@@ -69,6 +69,8 @@ _MEMBER_TEST = re.compile(r"^\w+ == (\w+)$")
 
 
 def is_reserved(name: str) -> bool:
+    """Whether a field's name marks it reserved or padding (`reserved*`, `rsvd*`, `pad*`, any
+    case)."""
     return bool(_RESERVED.match(name))
 
 
@@ -83,6 +85,7 @@ class Side:
         return f"{self.file}:{self.line}"
 
     def to_json(self) -> dict[str, Any]:
+        """The side as the JSON report writes it."""
         return {"file": self.file, "line": self.line, "present": self.present, "near": self.near}
 
 
@@ -98,6 +101,7 @@ class Change:
 
 
 def at(loc: Loc) -> Side:
+    """The side of a finding present at `loc`."""
     return Side(loc.file, loc.line, True)
 
 
@@ -137,18 +141,22 @@ def anchor(seq: Sequence[str], idx: int, other: dict[str, Loc], fallback: Side) 
 
 
 def fmt_marker(m: Maintenance | None) -> str:
+    """A field's maintenance marker as text: the marker and its note, or "(none)"."""
     if m is None:
         return "(none)"
     return m.marker + (f", {m.note}" if m.note else "")
 
 
 def marker_json(m: Maintenance | None) -> dict[str, Any] | None:
+    """A maintenance marker as the JSON report writes it (null for none)."""
     if m is None:
         return None
     return {"maintained": m.maintained, "marker": m.marker, "note": m.note}
 
 
 def type_json(t: TypeRef, f: Field | None = None) -> dict[str, Any]:
+    """A type as the JSON report writes it; with the field `f`, also its array dimensions and bit
+    width."""
     d: dict[str, Any] = {
         "kind": t.kind,
         "name": t.name,
@@ -164,6 +172,7 @@ def type_json(t: TypeRef, f: Field | None = None) -> dict[str, Any]:
 
 
 def fmt_type(t: TypeRef, f: Field | None = None) -> str:
+    """A type as C spells it; with the field `f`, its array dimensions and bit width after it."""
     dims = "".join(f"[{d}]" for d in f.dims) if f is not None else ""
     bits = f" :{f.bit_width}" if f is not None and f.bit_width is not None else ""
     return f"{t.spelled}{dims}{bits}"

@@ -64,6 +64,8 @@ def _const(node: c_ast.Node | None) -> int | None:
 
 
 def neg(node: c_ast.Node) -> c_ast.Node:
+    """The logical negation of a C expression, simplified: `!x` unwrapped, a comparison inverted, a
+    constant flipped, else wrapped in `!`. The node is new; `node` is not changed."""
     if isinstance(node, c_ast.UnaryOp) and node.op == "!":
         return node.expr
     if isinstance(node, c_ast.BinaryOp) and node.op in _NEGATED_CMP:
@@ -217,6 +219,7 @@ def _flatten(node: c_ast.Node, op: str) -> Iterator[c_ast.Node]:
 
 
 def expression_terms(expr: c_ast.Node) -> list[Term]:
+    """The conjuncts of an expression, each with its arms when it is a disjunction."""
     out: list[Term] = []
     for conj in _flatten(expr, "&&"):
         arms = tuple(render(a) for a in _flatten(conj, "||"))
@@ -373,6 +376,8 @@ class TermChange:
     old_text: str = ""  # for "~": the conjunct as in OLD
 
     def to_json(self) -> dict[str, Any]:
+        """The change as the JSON report writes it; an edited term (`~`) also carries its old text
+        and how each arm changed."""
         d: dict[str, Any] = {"op": self.op, "text": self.text, "kind": self.kind}
         if self.op == "~":
             d["old_text"] = self.old_text
@@ -452,8 +457,10 @@ def effect(changes: Iterable[TermChange], polarity: int, boolean: bool) -> str:
 
 
 def term_changes_json(changes: Iterable[TermChange]) -> list[dict[str, Any]]:
+    """A list of term changes as the JSON report writes it."""
     return [c.to_json() for c in changes]
 
 
 def describe_polarity(p: int) -> str:
+    """A polarity (+1, -1, 0) as the report words it."""
     return {1: "positive", -1: "negative", 0: "mixed"}[p]
