@@ -51,16 +51,19 @@ class CType:
     spelled: str = ""
 
     def element(self) -> CType:
+        """The type of one element (the array dimensions dropped)."""
         return CType(self.kind, self.name, self.size, self.align, self.signed, (), self.spelled)
 
     @property
     def total_size(self) -> int:
+        """The bytes of the whole object: the element size times every dimension."""
         n = self.size
         for d in self.dims:
             n *= d
         return n
 
     def ref(self) -> TypeRef:
+        """The type as the IR refers to it."""
         return TypeRef(self.kind, self.name, self.spelled or self.name, self.size, self.signed)
 
 

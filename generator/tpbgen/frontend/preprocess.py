@@ -119,6 +119,7 @@ class Preprocessed:
 
 
 def fake_libc_dir() -> Path:
+    """The directory of tpbgen's stand-in system headers, put on the preprocessor's include path."""
     return Path(str(resources.files("tpbgen.frontend") / "fake_libc"))
 
 
@@ -168,6 +169,9 @@ def object_macros(
 def translation_unit(
     gen: GenerationSource, macros: list[MacroDef] | None = None, headers: list[Path] | None = None
 ) -> str:
+    """The text the preprocessor runs on: tpbgen's GNU keyword header, every header of the
+    generation (or `headers`) as an include, then one probe line per macro, whose expansion gives
+    its value."""
     # GNU spellings of C keywords first (tpbgen's stand-in, see fake_libc/_tpbgen_gnu.h)
     lines = ["#include <_tpbgen_gnu.h>"]
     headers = gen.headers() if headers is None else headers
@@ -196,6 +200,8 @@ def split_probes(text: str, count: int) -> tuple[str, dict[int, str]]:
 
 
 def available_preprocessor() -> Preprocessor:
+    """The preprocessor to run: $TPBGEN_PREPROCESSOR when it names one, else cpp when it is on PATH,
+    else pcpp."""
     forced = os.environ.get("TPBGEN_PREPROCESSOR")
     if forced in ("cpp", "pcpp"):
         return forced  # type: ignore[return-value]
@@ -259,6 +265,9 @@ class Preprocessing:
         return self
 
     def result(self) -> Preprocessed:
+        """The preprocessed text (waiting for `start`'s run, or running now): cpp's line markers
+        made physical, the probe lines taken out and their expansions kept (one too long is no
+        constant), the size limit checked; raises TpbgenError."""
         text, opened = self._ran.result() if self._ran is not None else self.run()
         if self.which == "cpp":  # (pcpp drops the directives, its markers count lines as they are)
             text = physical_markers(text, lambda name: _source_bytes(self.gen, self.texts, name))
