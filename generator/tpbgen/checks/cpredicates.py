@@ -58,6 +58,8 @@ class CPredicates:
     names: tuple[str, ...]
 
     def run(self, name: str, words: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        """The compiled validator `name`'s verdict on each 64-byte word of `words` (any shape
+        holding whole words), as C computes it."""
         w = np.ascontiguousarray(words, dtype=np.uint8).reshape(-1, 64)
         out = np.zeros(w.shape[0], dtype=np.uint8)
         fn = getattr(self.lib, f"tpbgen_run_{name}")
@@ -134,6 +136,9 @@ class Ahead:
                 self.running[gen.name] = _Compile(self.cc, gen, root, names)
 
     def take(self, gen: Generation, root: Path, names: tuple[str, ...]) -> CPredicates:
+        """Generation `gen`'s compiled predicates for `names`: the compile started ahead when it
+        covers them, else compiled now; starts the next generation's compile, drops those the proof
+        passed by. Raises CompileError with the compiler's message."""
         started = self.running.pop(gen.name, None)
         for other in self.running.values():  # proven in order: one the proof passed by (cached)
             other.cancel()
@@ -150,6 +155,7 @@ class Ahead:
         return started.result()
 
     def close(self) -> None:
+        """Stop every compile no proof took, and start no more."""
         self.todo = []
         for c in self.running.values():
             c.cancel()

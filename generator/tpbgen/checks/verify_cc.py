@@ -27,6 +27,7 @@ PROBE_FLAGS = ["-std=c11", "-w"]
 
 
 def find_cc() -> str | None:
+    """The first C compiler on PATH of cc, gcc and clang; None when there is none."""
     for name in ("cc", "gcc", "clang"):
         if shutil.which(name):
             return name

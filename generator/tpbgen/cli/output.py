@@ -69,12 +69,16 @@ def _gh_property(s: str) -> str:
 
 
 def print_diagnostics(diags: Sequence[Diagnostic], fmt: str, stream: TextIO | None = None) -> None:
+    """Print each distinct diagnostic once, in format `fmt` ("text" or "json" lines), to `stream`
+    (standard error by default)."""
     out = stream if stream is not None else sys.stderr
     for d in unique(diags):
         print(render_diagnostic(d, fmt), file=out)
 
 
 def print_outcome(o: Outcome, fmt: str) -> int:
+    """Print a command's outcome (diagnostics to standard error, findings and output to standard
+    output, the closing note last) and return its exit code."""
     print_diagnostics(o.diagnostics, fmt)
     print_diagnostics(o.findings, fmt, sys.stdout)
     if o.stdout:
