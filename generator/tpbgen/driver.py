@@ -71,10 +71,12 @@ class Build:
 
     @property
     def failed(self) -> bool:
+        """Whether any diagnostic is an error."""
         return any(d.severity == Severity.ERROR for d in self.diagnostics)
 
     @property
     def exit_code(self) -> ExitCode:
+        """OK, else BAD_INPUT when the input could not be used, else FINDINGS."""
         if not self.failed:
             return ExitCode.OK
         return ExitCode.BAD_INPUT if self.unusable else ExitCode.FINDINGS

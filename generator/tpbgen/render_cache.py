@@ -98,6 +98,8 @@ def _diag_from(doc: dict[str, Any]) -> Diagnostic:
 
 
 def rendered_payload(done: dict[str, GenNotes], files: dict[str, str]) -> dict[str, Any]:
+    """The render cache's entry: per generation the translator's notes and counts, and every
+    rendered file by path."""
     return {
         "gens": {
             name: {

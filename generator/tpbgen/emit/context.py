@@ -101,6 +101,7 @@ class EnumCtx:
 
     @property
     def file(self) -> str:
+        """The header the enum is declared in."""
         return self.loc.file
 
     @property
@@ -137,6 +138,8 @@ class EnumCtx:
 
     @property
     def c_names(self) -> dict[str, str]:
+        """The C name of each member whose Python name is not the C name without the enum's
+        prefix."""
         return {m.name: m.c_name for m in self.members if self.prefix + m.name != m.c_name}
 
 
@@ -228,6 +231,7 @@ class GenCtx:
 
     @property
     def file_var(self) -> dict[str, str]:
+        """The module variable holding each header path, by path (`enum_files` inverted)."""
         return {path: var for var, path in self.enum_files}
 
 

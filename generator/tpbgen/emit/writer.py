@@ -179,6 +179,8 @@ class TreeDiff:
 
     @property
     def clean(self) -> bool:
+        """Whether the tree on disk is the package as rendered (nothing added, changed or
+        removed)."""
         return not (self.added or self.changed or self.removed)
 
 
