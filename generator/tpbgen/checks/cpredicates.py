@@ -72,16 +72,16 @@ class CPredicates:
         return out.astype(np.bool_)
 
 
-def build(cc: str, gen: Generation, root: Path, names: tuple[str, ...]) -> CPredicates:
+def build(compiler: str, gen: Generation, root: Path, names: tuple[str, ...]) -> CPredicates:
     """Compile and load the predicates (raises CompileError with the compiler's message)."""
-    return _Compile(cc, gen, root, names).result()
+    return _Compile(compiler, gen, root, names).result()
 
 
 class _Compile:
     """One compile under way: the compiler runs as its own process (beside the translator,
     when started ahead) until `result()` waits for it."""
 
-    def __init__(self, cc: str, gen: Generation, root: Path, names: tuple[str, ...]) -> None:
+    def __init__(self, compiler: str, gen: Generation, root: Path, names: tuple[str, ...]) -> None:
         self.names = names
         self.tmp = tempfile.TemporaryDirectory(prefix="tpbgen-predicates-")
         try:
@@ -90,7 +90,7 @@ class _Compile:
             c.write_text(source(gen, names), encoding="utf-8")
             includes = ["-I", str(root / gen.tpb_dir), "-I", str(root)]
             self.proc = subprocess.Popen(
-                [cc, *FLAGS, *includes, str(c), "-o", str(self.so)],
+                [compiler, *FLAGS, *includes, str(c), "-o", str(self.so)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
@@ -123,8 +123,8 @@ class Ahead:
     gives a generation's compiled predicates (compiling them then if they were not started, or
     were started for other names); `close` stops what no proof took."""
 
-    def __init__(self, cc: str, gens: list[tuple[Generation, Path, tuple[str, ...]]]) -> None:
-        self.cc = cc
+    def __init__(self, compiler: str, gens: list[tuple[Generation, Path, tuple[str, ...]]]) -> None:
+        self.cc = compiler
         self.todo = list(gens)
         self.running: dict[str, _Compile] = {}
         self._next()

@@ -494,38 +494,38 @@ class Lowerer:
             raise self.err(item, "break inside a case other than at its end")
         return tuple(body)
 
-    def local(self, d: c_ast.Decl, scopes: list[_Scope]) -> list[Stmt]:
+    def local(self, decl: c_ast.Decl, scopes: list[_Scope]) -> list[Stmt]:
         """A local declaration as statements: a struct local becomes an alias of the view it is
         initialised from (no statement); a scalar local gets a Python name (suffixed when an
         earlier local of that name has another type) and is assigned its initialiser converted to
         its type, or 0. Local arrays and pointers are refused."""
-        line = d.coord.line if d.coord else 0
-        if isinstance(d.type, c_ast.ArrayDecl):
-            raise self.err(d, "local arrays are not accepted")
-        if isinstance(d.type, c_ast.PtrDecl):
-            raise self.err(d, f"pointers are not accepted (local '{d.name}')")
-        tref = self.type_of_decl(d.type, d)
+        line = decl.coord.line if decl.coord else 0
+        if isinstance(decl.type, c_ast.ArrayDecl):
+            raise self.err(decl, "local arrays are not accepted")
+        if isinstance(decl.type, c_ast.PtrDecl):
+            raise self.err(decl, f"pointers are not accepted (local '{decl.name}')")
+        tref = self.type_of_decl(decl.type, decl)
         top = scopes[-1]
         if tref.kind in ("struct", "union"):
-            if d.init is None:
-                raise self.err(d, "struct local without an initialiser")
-            v = self.expr_any(d.init, scopes)
+            if decl.init is None:
+                raise self.err(decl, "struct local without an initialiser")
+            v = self.expr_any(decl.init, scopes)
             if not isinstance(v, View):
-                raise self.err(d, "struct local must be initialised from a struct value")
-            top.views[d.name] = v
+                raise self.err(decl, "struct local must be initialised from a struct value")
+            top.views[decl.name] = v
             return []
         t = self.scalar(tref)
-        name = py_name(d.name)
+        name = py_name(decl.name)
         if name in self._locals and self._locals[name] != t:
             k = 2
             while f"{name}_{k}" in self._locals:
                 k += 1
             name = f"{name}_{k}"
         self._locals[name] = t
-        top.scalars[d.name] = (name, t)
-        if d.init is None:
+        top.scalars[decl.name] = (name, t)
+        if decl.init is None:
             return [Assign(name, Const(0, t), line)]
-        return [Assign(name, self.conv(self.expr(d.init, scopes), t, d), line)]
+        return [Assign(name, self.conv(self.expr(decl.init, scopes), t, decl), line)]
 
     def effect(self, node: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
         """An expression statement with a side effect on a scalar local: = op= ++ --."""
