@@ -292,9 +292,9 @@ def provenance(obj: object) -> tuple[Cache, str] | None:
     return _MADE_FROM.get(id(obj)) if obj is not None else None
 
 
-def _untrusted(st: os.stat_result) -> str:
-    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
-        return f"is owned by another user (uid {st.st_uid})"
-    if st.st_mode & 0o022:
-        return f"is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
+def _untrusted(status: os.stat_result) -> str:
+    if hasattr(os, "geteuid") and status.st_uid != os.geteuid():
+        return f"is owned by another user (uid {status.st_uid})"
+    if status.st_mode & 0o022:
+        return f"is writable by others (mode {stat.S_IMODE(status.st_mode):o})"
     return ""

@@ -36,9 +36,9 @@ class MaintenanceStatus(StrEnum):
         return self.value.replace("-", " ")
 
     @classmethod
-    def of(cls, m: Maintenance | None) -> MaintenanceStatus:
+    def of(cls, marker: Maintenance | None) -> MaintenanceStatus:
         """The status a maintenance marker gives (UNMARKED for none)."""
-        return cls.of_flag(None if m is None else m.maintained)
+        return cls.of_flag(None if marker is None else marker.maintained)
 
     @classmethod
     def of_flag(cls, maintained: bool | None) -> MaintenanceStatus:

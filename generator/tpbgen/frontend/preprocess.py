@@ -463,14 +463,14 @@ def _check_size(gen: GenerationSource, text: str, limits: Limits) -> None:
     raise TpbgenError([Diagnostic(msg, where_file, best_at[1], 0, Severity.ERROR, "limit")])
 
 
-def _run_cpp(gen: GenerationSource, tu: str, limits: Limits = DEFAULT) -> str:
+def _run_cpp(gen: GenerationSource, source: str, limits: Limits = DEFAULT) -> str:
     """The translation unit `tu` preprocessed by the system cpp (no standard headers, tpbgen's fake
     libc, the predefined macros of the modelled target) in the generation's root; its messages as
     located diagnostics, a TpbgenError when it fails or runs over the time limit."""
     argv = ["cpp", "-undef", "-nostdinc", "-std=c11", "-isystem", str(fake_libc_dir()), "-I", "."]
     argv += [f"-D{k}={v}" for k, v in predefined_macros()]
     argv += ["-"]
-    returncode, out, err = _run_quietly(argv, tu, gen.root, limits.preprocess_seconds)
+    returncode, out, err = _run_quietly(argv, source, gen.root, limits.preprocess_seconds)
     stderr = _lines(err.decode(errors="replace"))
     if returncode is None:
         raise TpbgenError(
@@ -606,7 +606,7 @@ def refuse_not_utf8(gen: GenerationSource, text: str) -> None:
     )
 
 
-def _run_pcpp(gen: GenerationSource, tu: str) -> tuple[str, tuple[str, ...]]:
+def _run_pcpp(gen: GenerationSource, source: str) -> tuple[str, tuple[str, ...]]:
     """The translation unit `tu` preprocessed by pcpp (when no cpp is installed) as cpp would: UTF-8
     read with a BOM dropped, unknown directives and errors as located diagnostics (a TpbgenError
     when any), and the files it opened."""
@@ -662,7 +662,7 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> tuple[str, tuple[str, ...]]:
         for k, v in predefined_macros():
             p.define(f"{k} {v}")
         try:
-            p.parse(tu, TU_NAME)
+            p.parse(source, TU_NAME)
             out = io.StringIO()
             p.write(out)
         except _IncludeMissing:
