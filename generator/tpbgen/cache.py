@@ -42,6 +42,8 @@ SHARED_ENV = "TPBGEN_CACHE_SHARED"
 
 
 def default_dir() -> Path:
+    """Where the cache lives: $TPBGEN_CACHE_DIR, else tpbgen/ under $XDG_CACHE_HOME (or
+    ~/.cache)."""
     env = os.environ.get("TPBGEN_CACHE_DIR")
     if env:
         return Path(env)
@@ -100,6 +102,8 @@ class Cache:
 
     # -- entries -----------------------------------------------------------------------------------
     def path(self, kind: str, name: str, key: str) -> Path:
+        """The file holding the `kind` entry of `name` under `key` (the key's first 32 hex
+        digits)."""
         return self.directory / f"{kind}-{name}-{key[:32]}.json"
 
     def get(self, kind: str, name: str, key: str) -> Any | None:
@@ -255,6 +259,8 @@ class Cache:
         return n
 
     def info(self) -> dict[str, Any]:
+        """What `tpbgen cache info` shows: the directory, whether it is usable, the entries and
+        their bytes, and the limits eviction keeps them under."""
         ents = self.entries()
         return {
             "directory": str(self.directory),
@@ -286,9 +292,9 @@ def provenance(obj: object) -> tuple[Cache, str] | None:
     return _MADE_FROM.get(id(obj)) if obj is not None else None
 
 
-def _untrusted(st: os.stat_result) -> str:
-    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
-        return f"is owned by another user (uid {st.st_uid})"
-    if st.st_mode & 0o022:
-        return f"is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
+def _untrusted(status: os.stat_result) -> str:
+    if hasattr(os, "geteuid") and status.st_uid != os.geteuid():
+        return f"is owned by another user (uid {status.st_uid})"
+    if status.st_mode & 0o022:
+        return f"is writable by others (mode {stat.S_IMODE(status.st_mode):o})"
     return ""

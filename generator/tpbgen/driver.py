@@ -71,10 +71,12 @@ class Build:
 
     @property
     def failed(self) -> bool:
+        """Whether any diagnostic is an error."""
         return any(d.severity == Severity.ERROR for d in self.diagnostics)
 
     @property
     def exit_code(self) -> ExitCode:
+        """OK, else BAD_INPUT when the input could not be used, else FINDINGS."""
         if not self.failed:
             return ExitCode.OK
         return ExitCode.BAD_INPUT if self.unusable else ExitCode.FINDINGS
@@ -135,7 +137,7 @@ def _check_and_translate(
     results: list[Ingested],
     hit: Rendered | None,
     options: Options,
-    cc: tuple[str, str] | None,
+    compiler: tuple[str, str] | None,
     cache: Cache | None,
     build: Build,
 ) -> list[tuple[Ingested, _Translation]]:
@@ -146,8 +148,8 @@ def _check_and_translate(
     fresh: list[tuple[Ingested, _Translation]] = []
     accepted: dict[str, Any] = {}  # words each validator's C accepted, for the next generation
     ahead = None
-    if hit is None and cc is not None and options.verify:
-        ahead = predicates.compile_ahead(cc[0], [(r.gen, r.root) for r in results])
+    if hit is None and compiler is not None and options.verify:
+        ahead = predicates.compile_ahead(compiler[0], [(r.gen, r.root) for r in results])
     try:
         for r in results:
             findings = _check(r, options, build)
@@ -156,7 +158,7 @@ def _check_and_translate(
             if tr is None:
                 continue
             if tr.translated is not None:
-                tr = _prove_predicates(r, tr, options, cc, cache, accepted, ahead)
+                tr = _prove_predicates(r, tr, options, compiler, cache, accepted, ahead)
             _note_translation(r, tr, options, build)
             build.summaries.append(_summary(r.gen, findings, tr, layouts))
             if tr.translated is not None:

@@ -44,6 +44,8 @@ class Diagnostic:
         return shown_path(self.file, self.base)
 
     def where(self) -> str:
+        """The location as a reader finds it: `path#pointer` for a JSON location, else
+        `path:line:col` with what is known (`<input>` for none)."""
         path = self.path
         if self.pointer is not None:
             return f"{path}#{self.pointer}" if path else self.pointer
@@ -56,6 +58,7 @@ class Diagnostic:
         return f"{path}:{self.line}:{self.col}"
 
     def render(self) -> str:
+        """The diagnostic as one line of text: `where: severity [code]: message`."""
         code = f" [{self.code}]" if self.code else ""
         return f"{self.where()}: {self.severity.value}{code}: {self.message}"
 

@@ -29,10 +29,13 @@ def _safe(name: str) -> str:
 
 
 def strip_prefix(c_name: str) -> str:
+    """`c_name` without PREFIX, when it starts with it."""
     return c_name[len(PREFIX) :] if c_name.startswith(PREFIX) else c_name
 
 
 def camel(words: str) -> str:
+    """A `_`-separated C name in CamelCase (`ALU_OP` -> `AluOp`); a digit ending a word keeps the
+    letter after it upper-case (`TENSOR3D` -> `Tensor3D`)."""
     out = []
     for w in words.split("_"):
         if not w:
@@ -62,6 +65,8 @@ _MODULE_NAMES = {
 
 
 def type_name(c_name: str) -> str:
+    """The Python class name of a C struct, union or enum (module docstring's rule); one that would
+    shadow a name the generated module defines gets a `_` after it."""
     if c_name.startswith("__anon_"):
         return "_Anon" + camel(c_name[len("__anon_") :])
     base = strip_prefix(c_name)
@@ -70,6 +75,8 @@ def type_name(c_name: str) -> str:
 
 
 def member_names(enum_c_name: str, members: list[str]) -> list[str]:
+    """The Python names of an enum's members, in order: its own name stripped when every member
+    starts with it, else the members' longest common `_`-ended prefix; made safe and unique."""
     own = enum_c_name + "_"
     if members and all(m.startswith(own) and len(m) > len(own) for m in members):
         prefix = own
@@ -136,6 +143,7 @@ def field_name(c_name: str) -> str:
 
 
 def constant_name(c_name: str) -> str:
+    """The Python name of a C constant: PREFIX stripped, made safe."""
     return _safe(strip_prefix(c_name))
 
 

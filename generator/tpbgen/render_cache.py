@@ -79,8 +79,8 @@ class Rendered:
     files: dict[str, str]
 
 
-def _diag_json(d: Diagnostic) -> dict[str, Any]:
-    return {f.name: getattr(d, f.name) for f in fields(Diagnostic)}
+def _diag_json(diag: Diagnostic) -> dict[str, Any]:
+    return {f.name: getattr(diag, f.name) for f in fields(Diagnostic)}
 
 
 def _diag_from(doc: dict[str, Any]) -> Diagnostic:
@@ -98,6 +98,8 @@ def _diag_from(doc: dict[str, Any]) -> Diagnostic:
 
 
 def rendered_payload(done: dict[str, GenNotes], files: dict[str, str]) -> dict[str, Any]:
+    """The render cache's entry: per generation the translator's notes and counts, and every
+    rendered file by path."""
     return {
         "gens": {
             name: {

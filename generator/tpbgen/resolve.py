@@ -32,14 +32,17 @@ class MaintenanceStatus(StrEnum):
 
     @property
     def label(self) -> str:
+        """The status as people read it: "not maintained"."""
         return self.value.replace("-", " ")
 
     @classmethod
-    def of(cls, m: Maintenance | None) -> MaintenanceStatus:
-        return cls.of_flag(None if m is None else m.maintained)
+    def of(cls, marker: Maintenance | None) -> MaintenanceStatus:
+        """The status a maintenance marker gives (UNMARKED for none)."""
+        return cls.of_flag(None if marker is None else marker.maintained)
 
     @classmethod
     def of_flag(cls, maintained: bool | None) -> MaintenanceStatus:
+        """The status of a `maintained` flag: True, False, or None for no marker."""
         if maintained is None:
             return cls.UNMARKED
         return cls.MAINTAINED if maintained else cls.NOT_MAINTAINED
@@ -55,6 +58,7 @@ class Binding:
 
     @property
     def ambiguous(self) -> bool:
+        """Whether the JSON binds the opcode to more than one struct."""
         return len(self.structs) > 1
 
 
@@ -74,6 +78,7 @@ def instruction_union(gen: Generation) -> Struct | None:
 
 
 def opcode_enum(gen: Generation) -> Enum | None:
+    """The generation's opcode enum (OPCODE_ENUM), or None when its headers lack it."""
     return gen.find_enum(OPCODE_ENUM)
 
 

@@ -202,6 +202,7 @@ def _isort_key(name: str) -> tuple[int, str]:  # case-insensitive, as ruff sorts
 
 
 def isort_names(names: list[str]) -> list[str]:
+    """Names to import, each once, in isort's order (constants, classes, the rest)."""
     return sorted(set(names), key=_isort_key)
 
 

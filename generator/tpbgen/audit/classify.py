@@ -46,6 +46,7 @@ class Finding:
     detail: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
+        """The finding as the JSON report writes it (audit/report.schema.json)."""
         return {
             "id": self.id,
             "kind": self.kind,

@@ -69,6 +69,8 @@ _MEMBER_TEST = re.compile(r"^\w+ == (\w+)$")
 
 
 def is_reserved(name: str) -> bool:
+    """Whether a field's name marks it reserved or padding (`reserved*`, `rsvd*`, `pad*`, any
+    case)."""
     return bool(_RESERVED.match(name))
 
 
@@ -83,6 +85,7 @@ class Side:
         return f"{self.file}:{self.line}"
 
     def to_json(self) -> dict[str, Any]:
+        """The side as the JSON report writes it."""
         return {"file": self.file, "line": self.line, "present": self.present, "near": self.near}
 
 
@@ -98,6 +101,7 @@ class Change:
 
 
 def at(loc: Loc) -> Side:
+    """The side of a finding present at `loc`."""
     return Side(loc.file, loc.line, True)
 
 
@@ -136,19 +140,23 @@ def anchor(seq: Sequence[str], idx: int, other: dict[str, Loc], fallback: Side) 
     return fallback
 
 
-def fmt_marker(m: Maintenance | None) -> str:
-    if m is None:
+def fmt_marker(marker: Maintenance | None) -> str:
+    """A field's maintenance marker as text: the marker and its note, or "(none)"."""
+    if marker is None:
         return "(none)"
-    return m.marker + (f", {m.note}" if m.note else "")
+    return marker.marker + (f", {marker.note}" if marker.note else "")
 
 
-def marker_json(m: Maintenance | None) -> dict[str, Any] | None:
-    if m is None:
+def marker_json(marker: Maintenance | None) -> dict[str, Any] | None:
+    """A maintenance marker as the JSON report writes it (null for none)."""
+    if marker is None:
         return None
-    return {"maintained": m.maintained, "marker": m.marker, "note": m.note}
+    return {"maintained": marker.maintained, "marker": marker.marker, "note": marker.note}
 
 
 def type_json(t: TypeRef, f: Field | None = None) -> dict[str, Any]:
+    """A type as the JSON report writes it; with the field `f`, also its array dimensions and bit
+    width."""
     d: dict[str, Any] = {
         "kind": t.kind,
         "name": t.name,
@@ -164,6 +172,7 @@ def type_json(t: TypeRef, f: Field | None = None) -> dict[str, Any]:
 
 
 def fmt_type(t: TypeRef, f: Field | None = None) -> str:
+    """A type as C spells it; with the field `f`, its array dimensions and bit width after it."""
     dims = "".join(f"[{d}]" for d in f.dims) if f is not None else ""
     bits = f" :{f.bit_width}" if f is not None and f.bit_width is not None else ""
     return f"{t.spelled}{dims}{bits}"
@@ -297,7 +306,7 @@ class Differ:
                 self._presence(opcode, new_enum, a),
             )
 
-    def _member_common(self, pfx: str, en: Enum, old: EnumMember, new: EnumMember) -> None:
+    def _member_common(self, pfx: str, enum: Enum, old: EnumMember, new: EnumMember) -> None:
         """An enumerator (an opcode when pfx is "opcode") both sides have."""
         if old.value != new.value:
             self.add(
@@ -306,9 +315,9 @@ class Differ:
                 f"{new.name}: {old.value:#x} -> {new.value:#x}",
                 at(old.loc),
                 at(new.loc),
-                OpcodeRenumbered(en.name, old.value, new.value, *self._opcode_facts(new.name))
+                OpcodeRenumbered(enum.name, old.value, new.value, *self._opcode_facts(new.name))
                 if pfx == "opcode"
-                else MemberRenumbered(en.name, old.value, new.value),
+                else MemberRenumbered(enum.name, old.value, new.value),
             )
         if old.maintenance != new.maintenance:
             self.add(
@@ -318,16 +327,16 @@ class Differ:
                 at(old.loc),
                 at(new.loc),
                 MemberMarker(
-                    en.name, new.value, marker_json(old.maintenance), marker_json(new.maintenance)
+                    enum.name, new.value, marker_json(old.maintenance), marker_json(new.maintenance)
                 ),
             )
 
-    def _presence(self, opcode: bool, en: Enum, m: EnumMember) -> Detail:
+    def _presence(self, opcode: bool, enum: Enum, member: EnumMember) -> Detail:
         """The detail of an enumerator (or opcode) added or removed."""
-        marker = marker_json(m.maintenance)
+        marker = marker_json(member.maintenance)
         if opcode:
-            return OpcodePresence(en.name, m.value, marker, *self._opcode_facts(m.name))
-        return MemberPresence(en.name, m.value, marker)
+            return OpcodePresence(enum.name, member.value, marker, *self._opcode_facts(member.name))
+        return MemberPresence(enum.name, member.value, marker)
 
     def _opcode_facts(self, name: str) -> tuple[list[str], list[str], list[str], list[str]]:
         """(json_old, json_new, decodable_old, decodable_new) of opcode `name`."""
@@ -706,12 +715,12 @@ class Differ:
             ),
         )
 
-    def _mirrors(self, name: str, tc: list[T.TermChange]) -> list[str]:
+    def _mirrors(self, name: str, changes: list[T.TermChange]) -> list[str]:
         """For an enums.h membership table (`is_valid_enum_<list>`) whose every changed arm is
         `x == E` for an enumerator E added or removed in this transition: the enums it mirrors."""
         if not name.startswith("is_valid_enum_"):
             return []
-        texts = [t for c in tc for t in ([a for _, a in c.arms] if c.op == "~" else [c.text])]
+        texts = [t for c in changes for t in ([a for _, a in c.arms] if c.op == "~" else [c.text])]
         enums: set[str] = set()
         for text in texts:
             m = _MEMBER_TEST.match(text)

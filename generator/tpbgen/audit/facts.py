@@ -77,6 +77,9 @@ class GenFacts:
     shaped right is recomputed."""
 
     def __init__(self, gen: Generation) -> None:
+        """Load `gen`'s facts from the cache entry for this IR and this code when there is one and
+        it is shaped right; else hash every body and collect the identifiers it reads now (terms and
+        signs wait until asked for) and mark the facts to be saved."""
         self._gen = weakref.ref(gen)  # the facts go when the generation goes
         self._store: tcache.Cache | None = None
         self._key = ""
@@ -111,15 +114,20 @@ class GenFacts:
 
     @property
     def gen(self) -> Generation:
+        """The generation these facts are of; asking after it was collected is a bug
+        (AssertionError)."""
         gen = self._gen()
         assert gen is not None, "facts asked of a generation that is gone"
         return gen
 
     # -- the facts ----------------------------------------------------------------------------
     def body_hash(self, f: Function) -> str:
+        """The hash of `f`'s body without coordinates (equal bodies, moved or not, hash equal)."""
         return self._hash[f.name]
 
     def terms(self, f: Function) -> list[T.Term]:
+        """`f`'s conjuncts (terms.function_terms): from the cache entry when it holds a well-formed
+        list, else computed from the body and marked to be saved."""
         got = self._got_terms.get(f.name)
         if got is None:
             got = _terms_of(self._terms.get(f.name))
@@ -132,6 +140,7 @@ class GenFacts:
         return got
 
     def ids(self, name: str) -> frozenset[str]:
+        """The identifiers the body of function `name` reads."""
         got = self._idsets.get(name)
         if got is None:
             got = self._idsets[name] = frozenset(self._ids[name].split())
@@ -159,6 +168,8 @@ class GenFacts:
         return got
 
     def polarity(self, name: str) -> int:
+        """Function `name`'s effective polarity (terms.Polarity): the product of the call-site
+        signs along every path from a top-level validator, 0 when the paths disagree."""
         if self._polarity is None:
             me = weakref.ref(self)  # the Polarity is ours: a bound method would make a cycle
 
@@ -171,6 +182,8 @@ class GenFacts:
         return self._polarity(name)
 
     def stale(self) -> dict[tuple[str, str], tuple[str, int]]:
+        """The stale annotations reconcile finds in the generation, by (struct, field): (file,
+        line)."""
         if self._stale is None:
             self._stale = {}
             for f in reconcile(self.gen):

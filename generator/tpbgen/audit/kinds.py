@@ -407,6 +407,7 @@ class Kind(Generic[D]):
     label: str = ""  # what reports call it; "" for the name with its dots and dashes as spaces
 
     def shown(self) -> str:
+        """The kind as a reader sees it: its label, else its name with the separators as spaces."""
         return self.label or self.name.replace(".", " ").replace("-", " ")
 
 

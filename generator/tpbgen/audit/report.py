@@ -36,12 +36,15 @@ class GenInfo:
 
     @classmethod
     def of(cls, gen: Generation, label: str | None = None) -> GenInfo:
+        """A side of a transition: `gen`, shown as `label` when the user named it so."""
         return cls(label or gen.name, gen.name, gen.core_version, gen.tpb_dir)
 
     def heading(self) -> str:
+        """The side's heading in the report: its label and, when known, its core version."""
         return f"{self.label} ({self.core_version})" if self.core_version else self.label
 
     def to_json(self) -> dict[str, Any]:
+        """The side as the JSON report writes it (audit/report.schema.json)."""
         return {
             "label": self.label,
             "generation": self.name,
@@ -59,6 +62,7 @@ class Transition:
     new_gen: Generation = field(compare=False, repr=False)
 
     def counts(self) -> dict[str, int]:
+        """How many of the transition's findings fall in each class (every class, zero included)."""
         return counts(self.findings)
 
 
@@ -71,6 +75,7 @@ class AuditReport:
     firmware: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict, compare=False)
 
     def findings(self) -> list[Finding]:
+        """Every transition's findings, in transition order."""
         return [f for t in self.transitions for f in t.findings]
 
 
@@ -238,6 +243,7 @@ def to_json(report: AuditReport, fail_on: str) -> dict[str, Any]:
 
 
 def render_json(report: AuditReport, fail_on: str = "breaking") -> str:
+    """The audit as the JSON report (see `to_json`), indented, with a final newline."""
     return dumps_indented(to_json(report, fail_on)) + "\n"
 
 
@@ -306,11 +312,14 @@ _RESET = "\x1b[0m"
 
 
 def kind_label(kind: str) -> str:
+    """A finding kind as a reader sees it: its declared label, else its name with the separators as
+    spaces (a kind the registry does not know still prints)."""
     known = KINDS.get(kind)
     return known.shown() if known is not None else kind.replace(".", " ").replace("-", " ")
 
 
 def where(side: Side) -> str:
+    """Where one side of a finding is: `file:line`, and for an absent side where it would be."""
     s = f"{side.file}:{side.line}"
     if not side.present:
         s += f" (absent; {side.near})" if side.near else " (absent)"
@@ -523,22 +532,28 @@ def environment() -> jinja2.Environment:
 
 
 def render_template(name: str, **ctx: Any) -> str:
+    """The report template `name` (templates/audit/) rendered with `ctx`."""
     return environment().get_template(name).render(**ctx)
 
 
 def render_text(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -> str:
+    """The audit as terminal text (ANSI colours when `colour`)."""
     return render_template("report.txt.j2", v=view(report, colour, fail_on))
 
 
 def render_markdown(report: AuditReport, fail_on: str = "breaking") -> str:
+    """The audit as Markdown."""
     return render_template("report.md.j2", v=view(report, False, fail_on))
 
 
 def render_html(report: AuditReport, fail_on: str = "breaking") -> str:
+    """The audit as an HTML page."""
     return render_template("report.html.j2", v=view(report, False, fail_on))
 
 
 def render(report: AuditReport, fmt: str, colour: bool = False, fail_on: str = "breaking") -> str:
+    """The audit in format `fmt` ("json", "md", "html", anything else text), with the cycle
+    collector paused while it renders."""
     with collector.paused():  # the audit's objects form no cycles (tests/audit/test_facts.py)
         return _render(report, fmt, colour, fail_on)
 

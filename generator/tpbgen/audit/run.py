@@ -14,6 +14,7 @@ from .report import AuditReport, GenInfo, Transition
 def audit_pair(
     old: Generation, new: Generation, old_label: str | None = None, new_label: str | None = None
 ) -> Transition:
+    """The transition from `old` to `new`: every difference the differ finds, classified."""
     findings = tuple(classify_all(diff(old, new)))
     return Transition(GenInfo.of(old, old_label), GenInfo.of(new, new_label), findings, old, new)
 

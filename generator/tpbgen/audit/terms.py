@@ -64,6 +64,8 @@ def _const(node: c_ast.Node | None) -> int | None:
 
 
 def neg(node: c_ast.Node) -> c_ast.Node:
+    """The logical negation of a C expression, simplified: `!x` unwrapped, a comparison inverted, a
+    constant flipped, else wrapped in `!`. The node is new; `node` is not changed."""
     if isinstance(node, c_ast.UnaryOp) and node.op == "!":
         return node.expr
     if isinstance(node, c_ast.BinaryOp) and node.op in _NEGATED_CMP:
@@ -118,11 +120,11 @@ def _all(nodes: Iterable[c_ast.Node]) -> c_ast.Node:
     return expr
 
 
-def _switch_expr(sw: c_ast.Switch) -> tuple[c_ast.Node, c_ast.Node | None]:
+def _switch_expr(switch: c_ast.Switch) -> tuple[c_ast.Node, c_ast.Node | None]:
     """A switch whose every case group returns: (its value as a disjunction of
     `x == label [&& value]` arms, the condition under which it falls through to what follows,
     None when it has a default)."""
-    groups = _case_groups(sw)
+    groups = _case_groups(switch)
     every = [lab for g in groups for lab in g[0]]
     arms: list[c_ast.Node] = []
     has_default = False
@@ -130,25 +132,25 @@ def _switch_expr(sw: c_ast.Switch) -> tuple[c_ast.Node, c_ast.Node | None]:
         if dflt:
             has_default = True
             others = [lab for lab in every if lab not in labs]
-            cond = _all(c_ast.BinaryOp("!=", sw.cond, lab) for lab in others)
+            cond = _all(c_ast.BinaryOp("!=", switch.cond, lab) for lab in others)
         else:
-            cond = _any(c_ast.BinaryOp("==", sw.cond, lab) for lab in labs)
+            cond = _any(c_ast.BinaryOp("==", switch.cond, lab) for lab in labs)
         k = _const(value)
         if k == 0:
             continue
         arms.append(cond if k is not None else _and(cond, value))
-    fall = None if has_default else _all(c_ast.BinaryOp("!=", sw.cond, lab) for lab in every)
+    fall = None if has_default else _all(c_ast.BinaryOp("!=", switch.cond, lab) for lab in every)
     return _any(arms), fall
 
 
-def _case_groups(sw: c_ast.Switch) -> list[tuple[list[c_ast.Node], bool, c_ast.Node]]:
+def _case_groups(switch: c_ast.Switch) -> list[tuple[list[c_ast.Node], bool, c_ast.Node]]:
     """The switch body as (case labels, whether `default` is among them, the returned value)
     per group of labels sharing one `return <value>;`; _Opaque for anything else (a statement
     outside a case, a group that does not start with a valued return, labels at the end)."""
     groups: list[tuple[list[c_ast.Node], bool, c_ast.Node]] = []
     labels: list[c_ast.Node] = []
     is_default = False
-    for item in _items(sw.stmt):
+    for item in _items(switch.stmt):
         if isinstance(item, c_ast.Case):
             labels.append(item.expr)
         elif isinstance(item, c_ast.Default):
@@ -217,6 +219,7 @@ def _flatten(node: c_ast.Node, op: str) -> Iterator[c_ast.Node]:
 
 
 def expression_terms(expr: c_ast.Node) -> list[Term]:
+    """The conjuncts of an expression, each with its arms when it is a disjunction."""
     out: list[Term] = []
     for conj in _flatten(expr, "&&"):
         arms = tuple(render(a) for a in _flatten(conj, "||"))
@@ -373,6 +376,8 @@ class TermChange:
     old_text: str = ""  # for "~": the conjunct as in OLD
 
     def to_json(self) -> dict[str, Any]:
+        """The change as the JSON report writes it; an edited term (`~`) also carries its old text
+        and how each arm changed."""
         d: dict[str, Any] = {"op": self.op, "text": self.text, "kind": self.kind}
         if self.op == "~":
             d["old_text"] = self.old_text
@@ -452,8 +457,10 @@ def effect(changes: Iterable[TermChange], polarity: int, boolean: bool) -> str:
 
 
 def term_changes_json(changes: Iterable[TermChange]) -> list[dict[str, Any]]:
+    """A list of term changes as the JSON report writes it."""
     return [c.to_json() for c in changes]
 
 
 def describe_polarity(p: int) -> str:
+    """A polarity (+1, -1, 0) as the report words it."""
     return {1: "positive", -1: "negative", 0: "mixed"}[p]

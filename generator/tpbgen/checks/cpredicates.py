@@ -58,6 +58,8 @@ class CPredicates:
     names: tuple[str, ...]
 
     def run(self, name: str, words: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        """The compiled validator `name`'s verdict on each 64-byte word of `words` (any shape
+        holding whole words), as C computes it."""
         w = np.ascontiguousarray(words, dtype=np.uint8).reshape(-1, 64)
         out = np.zeros(w.shape[0], dtype=np.uint8)
         fn = getattr(self.lib, f"tpbgen_run_{name}")
@@ -70,16 +72,16 @@ class CPredicates:
         return out.astype(np.bool_)
 
 
-def build(cc: str, gen: Generation, root: Path, names: tuple[str, ...]) -> CPredicates:
+def build(compiler: str, gen: Generation, root: Path, names: tuple[str, ...]) -> CPredicates:
     """Compile and load the predicates (raises CompileError with the compiler's message)."""
-    return _Compile(cc, gen, root, names).result()
+    return _Compile(compiler, gen, root, names).result()
 
 
 class _Compile:
     """One compile under way: the compiler runs as its own process (beside the translator,
     when started ahead) until `result()` waits for it."""
 
-    def __init__(self, cc: str, gen: Generation, root: Path, names: tuple[str, ...]) -> None:
+    def __init__(self, compiler: str, gen: Generation, root: Path, names: tuple[str, ...]) -> None:
         self.names = names
         self.tmp = tempfile.TemporaryDirectory(prefix="tpbgen-predicates-")
         try:
@@ -88,7 +90,7 @@ class _Compile:
             c.write_text(source(gen, names), encoding="utf-8")
             includes = ["-I", str(root / gen.tpb_dir), "-I", str(root)]
             self.proc = subprocess.Popen(
-                [cc, *FLAGS, *includes, str(c), "-o", str(self.so)],
+                [compiler, *FLAGS, *includes, str(c), "-o", str(self.so)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
@@ -121,8 +123,8 @@ class Ahead:
     gives a generation's compiled predicates (compiling them then if they were not started, or
     were started for other names); `close` stops what no proof took."""
 
-    def __init__(self, cc: str, gens: list[tuple[Generation, Path, tuple[str, ...]]]) -> None:
-        self.cc = cc
+    def __init__(self, compiler: str, gens: list[tuple[Generation, Path, tuple[str, ...]]]) -> None:
+        self.cc = compiler
         self.todo = list(gens)
         self.running: dict[str, _Compile] = {}
         self._next()
@@ -134,6 +136,9 @@ class Ahead:
                 self.running[gen.name] = _Compile(self.cc, gen, root, names)
 
     def take(self, gen: Generation, root: Path, names: tuple[str, ...]) -> CPredicates:
+        """Generation `gen`'s compiled predicates for `names`: the compile started ahead when it
+        covers them, else compiled now; starts the next generation's compile, drops those the proof
+        passed by. Raises CompileError with the compiler's message."""
         started = self.running.pop(gen.name, None)
         for other in self.running.values():  # proven in order: one the proof passed by (cached)
             other.cancel()
@@ -150,6 +155,7 @@ class Ahead:
         return started.result()
 
     def close(self) -> None:
+        """Stop every compile no proof took, and start no more."""
         self.todo = []
         for c in self.running.values():
             c.cancel()

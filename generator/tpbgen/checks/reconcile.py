@@ -29,6 +29,8 @@ class Finding:
     line: int
 
     def diagnostic(self) -> Diagnostic:
+        """The finding as a diagnostic at its JSON or header location, its kind as the code and the
+        suggestion appended."""
         sugg = f" (did you mean {self.suggestion}?)" if self.suggestion else ""
         return Diagnostic(
             f"{self.message}{sugg}",

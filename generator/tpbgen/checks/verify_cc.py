@@ -27,6 +27,7 @@ PROBE_FLAGS = ["-std=c11", "-w"]
 
 
 def find_cc() -> str | None:
+    """The first C compiler on PATH of cc, gcc and clang; None when there is none."""
     for name in ("cc", "gcc", "clang"):
         if shutil.which(name):
             return name
@@ -89,10 +90,12 @@ def _fields(gen: Generation, s: Struct, prefix: str, base: int):  # type: ignore
             yield prefix + f.name, base + f.offset, f
 
 
-def verify_cc(gen: Generation, root: Path, cc: str | None = None) -> tuple[list[Diagnostic], int]:
+def verify_cc(
+    gen: Generation, root: Path, compiler: str | None = None
+) -> tuple[list[Diagnostic], int]:
     """(mismatches, number of facts compared). Raises RuntimeError when no compiler is available."""
-    cc = cc or find_cc()
-    if cc is None:
+    compiler = compiler or find_cc()
+    if compiler is None:
         raise RuntimeError("no C compiler on PATH (cc, gcc or clang)")
     src, expected = _probe_source(gen)
     with tempfile.TemporaryDirectory(prefix="tpbgen-probe-") as tmp:
@@ -100,7 +103,7 @@ def verify_cc(gen: Generation, root: Path, cc: str | None = None) -> tuple[list[
         exe = Path(tmp) / "probe"
         c.write_text(src, encoding="utf-8")
         comp = subprocess.run(
-            [cc, *PROBE_FLAGS, "-I", str(root), str(c), "-o", str(exe)],
+            [compiler, *PROBE_FLAGS, "-I", str(root), str(c), "-o", str(exe)],
             capture_output=True,
             text=True,
         )

@@ -32,8 +32,8 @@ def _commands() -> list[Register]:
     return [generate.register, inspect.register, reconcile.register, audit.register, cache.register]
 
 
-def _error_format(p: argparse.ArgumentParser, default: str) -> None:
-    p.add_argument(
+def _error_format(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument(
         "--error-format",
         choices=FORMATS,
         default=default,
@@ -53,14 +53,14 @@ def build_parser() -> argparse.ArgumentParser:
     _error_format(p, "text")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument(
+    def common(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
             "--headers",
             type=Path,
             default=DEFAULT_HEADERS,
             help="header root holding neuron_<gen>_arch_isa/tpb/ (default: vendor_headers/)",
         )
-        sp.add_argument(
+        parser.add_argument(
             "--no-cache", action="store_true", help="neither read nor write the IR cache"
         )
 

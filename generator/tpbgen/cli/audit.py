@@ -101,6 +101,7 @@ def _resolve(spec: str, headers: Path, use_cache: bool) -> Resolved:
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    """`tpbgen audit` (see `_run`), with the cycle collector paused while the IRs load and diff."""
     # Loading the IRs and auditing them makes no reference cycles; a full collection in the
     # middle of either walks every object of every IR loaded so far.
     with collector.paused():

@@ -12,12 +12,15 @@ from .output import Outcome
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add `tpbgen cache info|clear` to the command line."""
     sp = sub.add_parser("cache", help="show (info) or empty (clear) the IR cache")
     sp.add_argument("action", choices=("info", "clear"))
     sp.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> Outcome:
+    """`tpbgen cache`: `clear` empties the IR cache and says how many entries went; `info` shows
+    where it is, what it holds and its limits."""
     cache = Cache()
     if args.action == "clear":
         n = cache.clear()

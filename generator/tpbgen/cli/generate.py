@@ -80,6 +80,8 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
 
 
 def summary(build: Build) -> str:
+    """`generate`'s summary: per generation its counts, the layout proof, the stale JSON names, the
+    predicate proof and (when run) the executor's."""
     lines = []
     for s in build.summaries:
         stale = f"stale JSON names {len(s.stale_names)}" + (

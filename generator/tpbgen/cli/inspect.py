@@ -11,6 +11,7 @@ from .output import Outcome
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add `tpbgen inspect --gen NAME [--format text|json]` to the command line."""
     sp = sub.add_parser(
         "inspect", help="show one generation's IR (json) or a readable summary (text)"
     )

@@ -29,35 +29,35 @@ class Outcome:
     note: str = ""  # a closing word to stderr, beside the report (why audit exits 1)
 
 
-def render_diagnostic(d: Diagnostic, fmt: str) -> str:
+def render_diagnostic(diag: Diagnostic, fmt: str) -> str:
     """text: `path:line:col: severity [code]: message`; json: one object per line; github: a
     workflow command, so CI annotates the header line."""
     if fmt == "json":
         return json.dumps(
             {
-                "file": d.path,
-                "line": d.line,
-                "col": d.col,
-                "severity": d.severity.value,
-                "code": d.code,
-                "pointer": d.pointer,
-                "message": d.message,
+                "file": diag.path,
+                "line": diag.line,
+                "col": diag.col,
+                "severity": diag.severity.value,
+                "code": diag.code,
+                "pointer": diag.pointer,
+                "message": diag.message,
             },
             sort_keys=True,
         )
     if fmt == "github":
-        level = {"error": "error", "warning": "warning"}.get(d.severity.value, "notice")
+        level = {"error": "error", "warning": "warning"}.get(diag.severity.value, "notice")
         fields = (
-            f"file={_gh_property(d.path)}" if d.path else "",
-            f"line={d.line}" if d.line else "",
-            f"col={d.col}" if d.col else "",
+            f"file={_gh_property(diag.path)}" if diag.path else "",
+            f"line={diag.line}" if diag.line else "",
+            f"col={diag.col}" if diag.col else "",
         )
         where = ",".join(x for x in fields if x)
-        text = f"{d.code}: {d.message}" if d.code else d.message
-        if d.pointer is not None:
-            text = f"{text} (at {d.pointer})"
+        text = f"{diag.code}: {diag.message}" if diag.code else diag.message
+        if diag.pointer is not None:
+            text = f"{text} (at {diag.pointer})"
         return f"::{level} {where}::{_gh_data(text)}" if where else f"::{level}::{_gh_data(text)}"
-    return d.render()
+    return diag.render()
 
 
 def _gh_data(s: str) -> str:
@@ -69,17 +69,21 @@ def _gh_property(s: str) -> str:
 
 
 def print_diagnostics(diags: Sequence[Diagnostic], fmt: str, stream: TextIO | None = None) -> None:
+    """Print each distinct diagnostic once, in format `fmt` ("text" or "json" lines), to `stream`
+    (standard error by default)."""
     out = stream if stream is not None else sys.stderr
     for d in unique(diags):
         print(render_diagnostic(d, fmt), file=out)
 
 
-def print_outcome(o: Outcome, fmt: str) -> int:
-    print_diagnostics(o.diagnostics, fmt)
-    print_diagnostics(o.findings, fmt, sys.stdout)
-    if o.stdout:
-        sys.stdout.write(o.stdout)
-    if o.note:
+def print_outcome(outcome: Outcome, fmt: str) -> int:
+    """Print a command's outcome (diagnostics to standard error, findings and output to standard
+    output, the closing note last) and return its exit code."""
+    print_diagnostics(outcome.diagnostics, fmt)
+    print_diagnostics(outcome.findings, fmt, sys.stdout)
+    if outcome.stdout:
+        sys.stdout.write(outcome.stdout)
+    if outcome.note:
         sys.stdout.flush()
-        sys.stderr.write(o.note)
-    return o.code
+        sys.stderr.write(outcome.note)
+    return outcome.code

@@ -13,6 +13,7 @@ from .output import Outcome
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add `tpbgen reconcile [--gen NAME ...] [--strict]` to the command line."""
     sp = sub.add_parser(
         "reconcile", help="check instruction_mapping.json against each generation's OPCODE enum"
     )

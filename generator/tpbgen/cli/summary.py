@@ -6,6 +6,8 @@ from ..ir.model import Generation, Struct
 
 
 def byte_map(s: Struct) -> list[str]:
+    """One line per field of `s`: its byte range (a bit-field's byte, first bit and width), name,
+    array dimensions and C type."""
     rows = []
     for f in s.fields:
         dims = "".join(f"[{d}]" for d in f.dims)

@@ -101,6 +101,7 @@ class EnumCtx:
 
     @property
     def file(self) -> str:
+        """The header the enum is declared in."""
         return self.loc.file
 
     @property
@@ -137,6 +138,8 @@ class EnumCtx:
 
     @property
     def c_names(self) -> dict[str, str]:
+        """The C name of each member whose Python name is not the C name without the enum's
+        prefix."""
         return {m.name: m.c_name for m in self.members if self.prefix + m.name != m.c_name}
 
 
@@ -228,6 +231,7 @@ class GenCtx:
 
     @property
     def file_var(self) -> dict[str, str]:
+        """The module variable holding each header path, by path (`enum_files` inverted)."""
         return {path: var for var, path in self.enum_files}
 
 
@@ -493,14 +497,14 @@ def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
             ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
 
 
-def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> NpEmitter:
+def _chain_tables(ctx: GenCtx, gen: Generation, translation: TranslatedGen) -> NpEmitter:
     """Each top-level validator's chain of terms as batch functions (translate/chain.py), for the
     runtime's test-bench toolkit; a validator the batch path runs word by word has none, a split
     the batch path cannot run is left whole. Returns the emitter, whose `tables` and `helpers`
     are the constant tables and runtime helpers those functions use."""
     em = NpEmitter()
-    for ch in chains(gen, tr):
-        if ch.validator in tr.rowwise:
+    for ch in chains(gen, translation):
+        if ch.validator in translation.rowwise:
             continue
         noted = set(em.helpers)
         try:
@@ -529,24 +533,26 @@ def _chain_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> NpEmitter:
     return em
 
 
-def _validator_tables(ctx: GenCtx, gen: Generation, tr: TranslatedGen) -> None:
+def _validator_tables(ctx: GenCtx, gen: Generation, translation: TranslatedGen) -> None:
     """The batch code, and how validate() dispatches and the C entry points call each validator."""
-    ctx.batch_functions = list(tr.batch_functions)
-    ctx.batch_stubs = [(s.name, s.where, s.reason) for s in tr.batch_stubs]
-    chain_emitter = _chain_tables(ctx, gen, tr)
-    tables = chain_emitter.tables | set(tr.batch_tables)
-    ctx.batch_consts = [(name, value) for name, value in tr.consts if name in tables]
-    called = chain_emitter.helpers | set(tr.batch_helpers)
+    ctx.batch_functions = list(translation.batch_functions)
+    ctx.batch_stubs = [(s.name, s.where, s.reason) for s in translation.batch_stubs]
+    chain_emitter = _chain_tables(ctx, gen, translation)
+    tables = chain_emitter.tables | set(translation.batch_tables)
+    ctx.batch_consts = [(name, value) for name, value in translation.consts if name in tables]
+    called = chain_emitter.helpers | set(translation.batch_helpers)
     ctx.batch_helpers = [name for name in BATCH_HELPERS if f"_{name}" in called]
     ctx.validator_helpers = [
-        (name, alias) for name, alias in VALIDATOR_HELPERS if alias in tr.helpers
+        (name, alias) for name, alias in VALIDATOR_HELPERS if alias in translation.helpers
     ]
-    ctx.rowwise = list(tr.rowwise)
+    ctx.rowwise = list(translation.rowwise)
     union = resolve.instruction_union(gen)
     ctx.inst_union_c = union.c_spelling if union is not None else resolve.INST_UNION
     ctx.dispatch = sorted(
         {
-            op: tuple(t.name for t in tr.top if op in t.opcodes) for t in tr.top for op in t.opcodes
+            op: tuple(t.name for t in translation.top if op in t.opcodes)
+            for t in translation.top
+            for op in t.opcodes
         }.items()
     )
     # how the C entry points pass the word to each top-level validator: by value or by address

@@ -179,6 +179,8 @@ class TreeDiff:
 
     @property
     def clean(self) -> bool:
+        """Whether the tree on disk is the package as rendered (nothing added, changed or
+        removed)."""
         return not (self.added or self.changed or self.removed)
 
 
@@ -212,7 +214,7 @@ def diff_tree(files: dict[str, str], out: Path, owned: Ownership | None = None) 
     return TreeDiff(tuple(added), tuple(changed), tuple(removed), tuple(unchanged))
 
 
-def tree_patch(files: dict[str, str], out: Path, d: TreeDiff) -> str:
+def tree_patch(files: dict[str, str], out: Path, diff: TreeDiff) -> str:
     """A unified diff of what `generate` would change in `out`: each file of `d` that is added,
     changed or removed. Paths as they open from the current directory, with git's `a/` `b/`
     prefixes (`patch -p1` or `git apply` there makes `out` current); absolute ones as they are."""
@@ -224,15 +226,15 @@ def tree_patch(files: dict[str, str], out: Path, d: TreeDiff) -> str:
         return p.read_bytes().decode("utf-8", "replace").splitlines(keepends=True)
 
     chunks: list[str] = []
-    for rel in sorted({*d.added, *d.changed, *d.removed}):
+    for rel in sorted({*diff.added, *diff.changed, *diff.removed}):
         name = Path(shown_path((out / rel).as_posix())).as_posix()
         a, b = (name, name) if os.path.isabs(name) else (f"a/{name}", f"b/{name}")
-        before = lines(out / rel) if rel not in d.added else []
+        before = lines(out / rel) if rel not in diff.added else []
         after = files[rel].splitlines(keepends=True) if rel in files else []
         body = difflib.unified_diff(
             before,
             after,
-            a if rel not in d.added else "/dev/null",
+            a if rel not in diff.added else "/dev/null",
             b if rel in files else "/dev/null",
         )
         for line in body:

@@ -51,16 +51,19 @@ class CType:
     spelled: str = ""
 
     def element(self) -> CType:
+        """The type of one element (the array dimensions dropped)."""
         return CType(self.kind, self.name, self.size, self.align, self.signed, (), self.spelled)
 
     @property
     def total_size(self) -> int:
+        """The bytes of the whole object: the element size times every dimension."""
         n = self.size
         for d in self.dims:
             n *= d
         return n
 
     def ref(self) -> TypeRef:
+        """The type as the IR refers to it."""
         return TypeRef(self.kind, self.name, self.spelled or self.name, self.size, self.signed)
 
 
@@ -442,20 +445,20 @@ class _Builder:
             self.tags[tag] = name
         return name
 
-    def member_attributes(self, d: c_ast.Decl) -> tuple[bool, int]:
+    def member_attributes(self, decl: c_ast.Decl) -> tuple[bool, int]:
         """A member's own `packed` and `aligned(N)` (0: none), as the dialect pass found them
         beside its declarator."""
-        c = d.coord
-        if not d.name or c is None or not self.dialect.members:
+        c = decl.coord
+        if not decl.name or c is None or not self.dialect.members:
             return False, 0
-        return self.dialect.members.get((self.relpath(c.file), c.line, d.name), (False, 0))
+        return self.dialect.members.get((self.relpath(c.file), c.line, decl.name), (False, 0))
 
-    def enumerator_comment(self, en: c_ast.Enumerator, loc: Loc) -> str:
+    def enumerator_comment(self, enumerator: c_ast.Enumerator, loc: Loc) -> str:
         """The comment that ends an enumerator's line; for one wrapped after its `=` (as
         clang-format wraps a long name: `NAME =` on one line, `0x44, // n, ...` on the next),
         the comment that ends the line its value stands on, when its own line has none."""
         comment = self.src.trailing_comment(loc.file, loc.line)
-        c = en.value.coord if en.value is not None else None
+        c = enumerator.value.coord if enumerator.value is not None else None
         if comment or c is None or c.line == loc.line or self.relpath(c.file) != loc.file:
             return comment
         return self.src.trailing_comment(loc.file, c.line)
@@ -560,19 +563,19 @@ class _Builder:
             )
         return fields
 
-    def visit_typedef(self, td: c_ast.Typedef) -> None:
+    def visit_typedef(self, typedef: c_ast.Typedef) -> None:
         """Record a typedef: the struct, union or enum it defines (named after the typedef when
         untagged), the type it stands for and its chain of typedef names down to that type;
         errors are collected, not raised."""
-        inner = td.type.type if isinstance(td.type, c_ast.TypeDecl) else None
+        inner = typedef.type.type if isinstance(typedef.type, c_ast.TypeDecl) else None
         try:
             if isinstance(inner, (c_ast.Struct, c_ast.Union)) and inner.decls is not None:
                 skind: Literal["struct", "union"] = (
                     "struct" if isinstance(inner, c_ast.Struct) else "union"
                 )
-                name = self.define_struct(inner, skind, td.name)
+                name = self.define_struct(inner, skind, typedef.name)
                 s = self.structs[name]
-                if name == td.name:
+                if name == typedef.name:
                     self.structs[name] = Struct(
                         s.name,
                         s.kind,
@@ -581,55 +584,63 @@ class _Builder:
                         s.packed,
                         s.fields,
                         s.loc,
-                        self.loc(td).line,
+                        self.loc(typedef).line,
                         s.doc,
                     )
-                t = CType(skind, name, s.size, s.align, False, (), td.name)
+                t = CType(skind, name, s.size, s.align, False, (), typedef.name)
                 target = f"{skind} {inner.name or '{...}'}"
             elif isinstance(inner, c_ast.Enum) and inner.values is not None:
-                name = self.define_enum(inner, td.name)
+                name = self.define_enum(inner, typedef.name)
                 e = self.enums[name]
                 self.enums[name] = Enum(
-                    e.name, e.size, e.packed, e.members, e.loc, self.loc(td).line, e.doc
+                    e.name, e.size, e.packed, e.members, e.loc, self.loc(typedef).line, e.doc
                 )
                 t = CType(
-                    "enum", name, e.size, e.size, any(m.value < 0 for m in e.members), (), td.name
+                    "enum",
+                    name,
+                    e.size,
+                    e.size,
+                    any(m.value < 0 for m in e.members),
+                    (),
+                    typedef.name,
                 )
                 target = f"enum {inner.name or '{...}'}"
             else:
-                t = self.resolve(td.type, td)
-                target = _spell(td.type)
+                t = self.resolve(typedef.type, typedef)
+                target = _spell(typedef.type)
         except TpbgenError as exc:
             self.errors.extend(exc.diagnostics)
             return
         base = target.split()[-1] if target else ""
-        chain = (td.name, *self.typedef_chain.get(base, ()))
-        self.typedef_types[td.name] = t
-        self.typedef_chain[td.name] = chain
-        loc = self.loc(td, td.name)
+        chain = (typedef.name, *self.typedef_chain.get(base, ()))
+        self.typedef_types[typedef.name] = t
+        self.typedef_chain[typedef.name] = chain
+        loc = self.loc(typedef, typedef.name)
         if self.is_ours(loc.file):
             self.typedefs.append(
-                Typedef(td.name, target, (*chain, t.name) if chain[-1] != t.name else chain, loc)
+                Typedef(
+                    typedef.name, target, (*chain, t.name) if chain[-1] != t.name else chain, loc
+                )
             )
 
-    def visit_decl(self, d: c_ast.Decl) -> None:
+    def visit_decl(self, decl: c_ast.Decl) -> None:
         """Record a file-scope declaration: a tagged type declared alone, a constant (an array
         constant, or a scalar converted to its declared type as C converts it); prototypes are
         skipped, text or pointer constants are skipped with a note, errors are collected."""
         # A tagged type declared on its own (`struct X {...};` / `enum E {...};`)
-        if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
+        if decl.name is None and isinstance(decl.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
             try:
-                self.resolve_base(d.type, d)
+                self.resolve_base(decl.type, decl)
             except TpbgenError as exc:
                 self.errors.extend(exc.diagnostics)
             return
-        if isinstance(d.type, c_ast.FuncDecl):
+        if isinstance(decl.type, c_ast.FuncDecl):
             return  # a prototype: the body, if any, comes as a FuncDef
-        if d.init is not None and _is_text(d):
-            loc = self.loc(d, d.name)
+        if decl.init is not None and _is_text(decl):
+            loc = self.loc(decl, decl.name)
             self.warnings.append(
                 Diagnostic(
-                    f"{d.name}: text or pointers (a string, a table of them) are not constants "
+                    f"{decl.name}: text or pointers (a string, a table of them) are not constants "
                     "tpbgen models; skipped (a function that reads it is left to the C backend)",
                     loc.file,
                     loc.line,
@@ -639,56 +650,62 @@ class _Builder:
                 )
             )
             return
-        if "const" in (d.quals or []) and d.init is not None:
-            if isinstance(d.init, c_ast.InitList):
-                self.array_constant(d)
+        if "const" in (decl.quals or []) and decl.init is not None:
+            if isinstance(decl.init, c_ast.InitList):
+                self.array_constant(decl)
                 return
             try:
-                t = self.resolve(d.type, d)
-                v = self.evaluator().eval(d.init)
+                t = self.resolve(decl.type, decl)
+                v = self.evaluator().eval(decl.init)
             except TpbgenError as exc:
                 self.errors.extend(exc.diagnostics)
                 return
             except NotConstant as exc:
-                self.error(exc.node or d, f"constant {d.name}: {exc}", "constant")
+                self.error(exc.node or decl, f"constant {decl.name}: {exc}", "constant")
                 return
             converted = convert_constant(v.value, t.kind, t.size, t.signed)
             if converted is None:
                 self.error(
-                    d,
-                    f"constant {d.name}: {v.value!r} does not convert to its type (undefined behaviour)",
+                    decl,
+                    f"constant {decl.name}: {v.value!r} does not convert to its type (undefined behaviour)",
                     "constant",
                 )
                 return
             value: int | float = converted
-            loc = self.loc(d, d.name)
+            loc = self.loc(decl, decl.name)
             if self.is_ours(loc.file):
                 self.constants.append(
                     Constant(
-                        d.name, t.ref(), value, loc, self.src.trailing_comment(loc.file, loc.line)
+                        decl.name,
+                        t.ref(),
+                        value,
+                        loc,
+                        self.src.trailing_comment(loc.file, loc.line),
                     )
                 )
             return
 
-    def array_constant(self, d: c_ast.Decl) -> None:
+    def array_constant(self, decl: c_ast.Decl) -> None:
         """`static const T NAME[N]... = {...};`: dimensions from the declarator or the initialiser."""
         dims: list[int | None] = []
-        t = d.type
+        t = decl.type
         while isinstance(t, c_ast.ArrayDecl):
             try:
                 dims.append(self.evaluator().eval_int(t.dim) if t.dim is not None else None)
             except NotConstant as exc:
-                self.error(exc.node or d, f"array constant {d.name}: size: {exc}", "constant")
+                self.error(exc.node or decl, f"array constant {decl.name}: size: {exc}", "constant")
                 return
             t = t.type
         try:
-            elem = self.resolve(t, d)
+            elem = self.resolve(t, decl)
         except TpbgenError as exc:
             self.errors.extend(exc.diagnostics)
             return
         if not dims or elem.kind not in ("int", "enum", "bool", "float"):
             self.error(
-                d, f"constant {d.name}: only arrays of integers or floats are supported", "constant"
+                decl,
+                f"constant {decl.name}: only arrays of integers or floats are supported",
+                "constant",
             )
             return
 
@@ -738,17 +755,17 @@ class _Builder:
             return vals
 
         try:
-            values = flatten(d.init, 0)
+            values = flatten(decl.init, 0)
         except NotConstant as exc:
-            at = exc.node if exc.node is not None and exc.node.coord is not None else d
-            self.error(at, f"array constant {d.name}: {exc}", "constant")
+            at = exc.node if exc.node is not None and exc.node.coord is not None else decl
+            self.error(at, f"array constant {decl.name}: {exc}", "constant")
             return
-        loc = self.loc(d, d.name)
+        loc = self.loc(decl, decl.name)
         if self.is_ours(loc.file):
             shape = tuple(int(x or 0) for x in dims)
             self.constants.append(
                 Constant(
-                    d.name,
+                    decl.name,
                     elem.ref(),
                     tuple(values),
                     loc,
@@ -757,32 +774,36 @@ class _Builder:
                 )
             )
 
-    def visit_static_assert(self, sa: c_ast.StaticAssert) -> None:
-        loc = self.loc(sa)
+    def visit_static_assert(self, assertion: c_ast.StaticAssert) -> None:
+        loc = self.loc(assertion)
         msg = ""
-        if sa.message is not None and isinstance(sa.message, c_ast.Constant):
-            msg = sa.message.value[1:-1].encode().decode("unicode_escape")
-        expr = cprint.expr(sa.cond)
+        if assertion.message is not None and isinstance(assertion.message, c_ast.Constant):
+            msg = assertion.message.value[1:-1].encode().decode("unicode_escape")
+        expr = cprint.expr(assertion.cond)
         try:
-            value = bool(self.evaluator().eval(sa.cond).value)
+            value = bool(self.evaluator().eval(assertion.cond).value)
         except NotConstant as exc:
-            self.error(exc.node or sa, f"static assert cannot be evaluated: {exc}", "static-assert")
+            self.error(
+                exc.node or assertion, f"static assert cannot be evaluated: {exc}", "static-assert"
+            )
             return
         except TpbgenError as exc:
             self.errors.extend(exc.diagnostics)
             return
         if not value:
             self.error(
-                sa, f"static assert fails under tpbgen's layout: {expr} ({msg})", "static-assert"
+                assertion,
+                f"static assert fails under tpbgen's layout: {expr} ({msg})",
+                "static-assert",
             )
         if self.is_ours(loc.file):
             self.asserts.append(StaticAssert(expr, msg, value, loc))
 
-    def visit_funcdef(self, fd: c_ast.FuncDef) -> None:
+    def visit_funcdef(self, funcdef: c_ast.FuncDef) -> None:
         """Record a function defined in the generation's own headers: its return and parameter types
         (a pointer to a struct read as the struct), its place, last line, the functions it calls
         and its body as a compact tree; errors are collected."""
-        decl = fd.decl
+        decl = funcdef.decl
         fdecl = decl.type
         try:
             ret = self.resolve(fdecl.type, decl)
@@ -805,7 +826,7 @@ class _Builder:
             return
         loc = self.loc(decl, decl.name)
         if self.is_ours(loc.file):
-            tree, calls, last = to_compact(fd, self.relpath, self.body_column, _COLUMN_CLASSES)
+            tree, calls, last = to_compact(funcdef, self.relpath, self.body_column, _COLUMN_CLASSES)
             self.functions.append(
                 Function(
                     decl.name,
@@ -954,15 +975,15 @@ def build(
     )
 
 
-def _is_text(d: c_ast.Decl) -> bool:
+def _is_text(decl: c_ast.Decl) -> bool:
     """A declaration of text: a pointer (`const char *const NAMES[] = {...}`), or an array
     initialised with a string literal (`const char NAME[] = "..."`)."""
-    t = d.type
+    t = decl.type
     while isinstance(t, c_ast.ArrayDecl):
         t = t.type
     if isinstance(t, c_ast.PtrDecl):
         return True
-    init = d.init
+    init = decl.init
     while isinstance(init, c_ast.InitList) and init.exprs:
         init = init.exprs[0]
     return isinstance(init, c_ast.Constant) and init.type == "string"

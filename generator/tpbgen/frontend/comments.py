@@ -44,6 +44,8 @@ class SourceLines:
         self._sections: dict[str, tuple[list[int], list[str]]] = {}  # `//*` marker lines, names
 
     def lines(self, rel: str) -> list[str]:
+        """The lines of header `rel` (relative to the tree), line ends as cpp counts them; [] for a
+        header that cannot be read."""
         if rel not in self._cache:
             data = self._texts.get(rel)
             if data is None:
@@ -55,6 +57,7 @@ class SourceLines:
         return self._cache[rel]
 
     def line(self, rel: str, lineno: int) -> str:
+        """Line `lineno` (1-based) of header `rel`; "" when there is no such line."""
         ls = self.lines(rel)
         return ls[lineno - 1] if 0 < lineno <= len(ls) else ""
 
@@ -99,6 +102,8 @@ class SourceLines:
         return "\n".join(_strip_markers(s) for s in block).strip("\n")
 
     def spec_comments(self, rel: str) -> list[SpecComment]:
+        """Every `// fn name(...)` comment block in header `rel`: the function it specifies, where
+        it starts, its last line and its text without markers."""
         ls = self.lines(rel)
         out: list[SpecComment] = []
         end = -1  # the last line of the block found last
@@ -237,6 +242,8 @@ _ANNOT = re.compile(r"^(?P<size>\d+)\s*\(\s*(?P<lo>\d+)\s*(?:-\s*(?P<hi>\d+)\s*)
 
 
 def parse_size_annotation(comment: str) -> SizeAnnotation | None:
+    """The field annotation a comment starts with, `<size> (<lo> - <hi>)` or `<size> (<lo>)` (hi is
+    then lo); None when it starts with none."""
     m = _ANNOT.match(comment)
     if not m:
         return None

@@ -23,6 +23,7 @@ class GenerationSource:
 
     @property
     def rel_tpb_dir(self) -> str:
+        """The generation's tpb/ directory relative to the drop's root, as diagnostics name it."""
         return self.tpb_dir.relative_to(self.root).as_posix()
 
     def headers(self) -> list[Path]:
@@ -40,6 +41,7 @@ class GenerationSource:
         return sorted(p for p in self.gen_dir.rglob("*.h") if p.is_file())
 
     def mapping_file(self) -> Path:
+        """The generation's instruction_mapping.json (it may not exist)."""
         return self.tpb_dir / "instruction_mapping.json"
 
     def rel(self, name: str) -> str:
@@ -62,6 +64,7 @@ class GenerationSource:
 
 
 def generation_order(name: str) -> tuple[int, str]:
+    """A generation's sort key: the known generations in release order, then any other by name."""
     return (KNOWN_ORDER.index(name) if name in KNOWN_ORDER else len(KNOWN_ORDER), name)
 
 

@@ -26,6 +26,7 @@ __all__ = ["OVERLAY_NAME", "FirmwareFact", "FirmwareOverlay", "read_overlay"]
 
 
 def overlay_schema() -> dict[str, Any]:
+    """The JSON schema a firmware overlay must follow (ir/firmware.schema.json)."""
     return ir_schema("firmware.schema.json")
 
 

@@ -92,6 +92,9 @@ def layout_struct(
 def layout_union(
     members: list[MemberIn], packed: bool, min_align: int = 1, max_align: int | None = None
 ) -> Layout:
+    """A union's layout as GCC makes it: every member at offset 0, the size the largest member's
+    rounded up to the union's alignment (members' alignments capped by `max_align`, raised by
+    `aligned`, 1 when packed; at least `min_align`)."""
     align = max(1, min_align)
     size = 0
     out: list[MemberOut] = []

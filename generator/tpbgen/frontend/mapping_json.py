@@ -26,6 +26,7 @@ def ir_schema(name: str) -> dict[str, Any]:
 
 
 def mapping_schema() -> dict[str, Any]:
+    """The JSON schema instruction_mapping.json must follow (ir/mapping.schema.json)."""
     return ir_schema("mapping.schema.json")
 
 

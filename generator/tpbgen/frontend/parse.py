@@ -28,6 +28,9 @@ REGROUP_MIN = 256  # terms: shorter chains keep the shape the header gives them
 
 
 def parse(text: str, filename: str, relpath: Callable[[str], str]) -> c_ast.FileAST:
+    """The preprocessed translation unit `text` as pycparser's AST; a syntax error or nesting too
+    deep raises TpbgenError located in the header (`relpath` turns the preprocessor's file names
+    into the tree's)."""
     check_nesting(text, filename, relpath)
     parser = new_parser()
     try:

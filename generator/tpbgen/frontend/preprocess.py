@@ -119,6 +119,7 @@ class Preprocessed:
 
 
 def fake_libc_dir() -> Path:
+    """The directory of tpbgen's stand-in system headers, put on the preprocessor's include path."""
     return Path(str(resources.files("tpbgen.frontend") / "fake_libc"))
 
 
@@ -168,6 +169,9 @@ def object_macros(
 def translation_unit(
     gen: GenerationSource, macros: list[MacroDef] | None = None, headers: list[Path] | None = None
 ) -> str:
+    """The text the preprocessor runs on: tpbgen's GNU keyword header, every header of the
+    generation (or `headers`) as an include, then one probe line per macro, whose expansion gives
+    its value."""
     # GNU spellings of C keywords first (tpbgen's stand-in, see fake_libc/_tpbgen_gnu.h)
     lines = ["#include <_tpbgen_gnu.h>"]
     headers = gen.headers() if headers is None else headers
@@ -196,6 +200,8 @@ def split_probes(text: str, count: int) -> tuple[str, dict[int, str]]:
 
 
 def available_preprocessor() -> Preprocessor:
+    """The preprocessor to run: $TPBGEN_PREPROCESSOR when it names one, else cpp when it is on PATH,
+    else pcpp."""
     forced = os.environ.get("TPBGEN_PREPROCESSOR")
     if forced in ("cpp", "pcpp"):
         return forced  # type: ignore[return-value]
@@ -259,6 +265,9 @@ class Preprocessing:
         return self
 
     def result(self) -> Preprocessed:
+        """The preprocessed text (waiting for `start`'s run, or running now): cpp's line markers
+        made physical, the probe lines taken out and their expansions kept (one too long is no
+        constant), the size limit checked; raises TpbgenError."""
         text, opened = self._ran.result() if self._ran is not None else self.run()
         if self.which == "cpp":  # (pcpp drops the directives, its markers count lines as they are)
             text = physical_markers(text, lambda name: _source_bytes(self.gen, self.texts, name))
@@ -454,14 +463,14 @@ def _check_size(gen: GenerationSource, text: str, limits: Limits) -> None:
     raise TpbgenError([Diagnostic(msg, where_file, best_at[1], 0, Severity.ERROR, "limit")])
 
 
-def _run_cpp(gen: GenerationSource, tu: str, limits: Limits = DEFAULT) -> str:
+def _run_cpp(gen: GenerationSource, source: str, limits: Limits = DEFAULT) -> str:
     """The translation unit `tu` preprocessed by the system cpp (no standard headers, tpbgen's fake
     libc, the predefined macros of the modelled target) in the generation's root; its messages as
     located diagnostics, a TpbgenError when it fails or runs over the time limit."""
     argv = ["cpp", "-undef", "-nostdinc", "-std=c11", "-isystem", str(fake_libc_dir()), "-I", "."]
     argv += [f"-D{k}={v}" for k, v in predefined_macros()]
     argv += ["-"]
-    returncode, out, err = _run_quietly(argv, tu, gen.root, limits.preprocess_seconds)
+    returncode, out, err = _run_quietly(argv, source, gen.root, limits.preprocess_seconds)
     stderr = _lines(err.decode(errors="replace"))
     if returncode is None:
         raise TpbgenError(
@@ -597,7 +606,7 @@ def refuse_not_utf8(gen: GenerationSource, text: str) -> None:
     )
 
 
-def _run_pcpp(gen: GenerationSource, tu: str) -> tuple[str, tuple[str, ...]]:
+def _run_pcpp(gen: GenerationSource, source: str) -> tuple[str, tuple[str, ...]]:
     """The translation unit `tu` preprocessed by pcpp (when no cpp is installed) as cpp would: UTF-8
     read with a BOM dropped, unknown directives and errors as located diagnostics (a TpbgenError
     when any), and the files it opened."""
@@ -653,7 +662,7 @@ def _run_pcpp(gen: GenerationSource, tu: str) -> tuple[str, tuple[str, ...]]:
         for k, v in predefined_macros():
             p.define(f"{k} {v}")
         try:
-            p.parse(tu, TU_NAME)
+            p.parse(source, TU_NAME)
             out = io.StringIO()
             p.write(out)
         except _IncludeMissing:

@@ -61,6 +61,8 @@ def _cls(name: Any) -> type[c_ast.Node]:
 
 
 def coord_text(file: str, coord: Any) -> str | None:
+    """A stored coordinate as `file:line:col`: a packed int is in `file`, a string is already the
+    text, None stays None; anything else raises ValueError."""
     if coord is None:
         return None
     if isinstance(coord, int):
@@ -71,6 +73,8 @@ def coord_text(file: str, coord: Any) -> str | None:
 
 
 def pack_coord(default_file: str, file: str, line: int, col: int) -> int | str:
+    """A coordinate as stored: packed into an int when it is in `default_file` and fits, else its
+    `file:line:col` text."""
     if file == default_file and 0 <= col <= _COL_MASK and line >= 0:
         return line << _COL_BITS | col
     return f"{file}:{line}:{col}"
@@ -143,6 +147,8 @@ class Body:
         return cls([file, _from_dict(file, d)])
 
     def tree(self) -> list[Any]:
+        """The body's tree ([file, node]), decoded from its text on first use; ValueError when the
+        text is not a body."""
         if self._tree is None:
             assert self._text is not None
             tree = json.loads(self._text)
@@ -152,6 +158,7 @@ class Body:
         return self._tree
 
     def text(self) -> str:
+        """The body's compact JSON text, encoded from its tree on first use."""
         if self._text is None:
             self._text = _encode(self._tree)
         return self._text
@@ -162,6 +169,7 @@ class Body:
         self._tree = None
 
     def as_dict(self) -> dict[str, Any]:
+        """The body in the dict form of `ir.cast.to_dict` (coordinates as text)."""
         file, node = self.tree()
         return _to_dict(file, node)
 

@@ -92,7 +92,7 @@ def from_dict(d: dict[str, Any]) -> c_ast.Node:
 
 
 def to_compact(
-    fd: c_ast.Node,
+    funcdef: c_ast.Node,
     relpath: Callable[[str], str],
     column: Column,
     column_classes: frozenset[type[c_ast.Node]] | None = None,
@@ -101,9 +101,9 @@ def to_compact(
     original line by `column` as `to_dict(keep_columns=False)` does), the functions it calls by
     name in first-call order, and its last line: one walk for all three. `column_classes`, when
     given, are the only node classes `column` can give a column other than 0."""
-    file = relpath(fd.coord.file) if fd.coord is not None else ""
+    file = relpath(funcdef.coord.file) if funcdef.coord is not None else ""
     st = _Walk(file, relpath, column, column_classes)
-    tree = _enc(fd, st)
+    tree = _enc(funcdef, st)
     return [file, tree], st.calls, st.last
 
 
@@ -129,7 +129,7 @@ class _Walk:
         self.rel: dict[str, str] = {}
 
 
-def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
+def _enc(node: c_ast.Node, walk: _Walk) -> list[Any]:
     """`node` as a compact tree ([class name, coord, one entry per `__slots__` slot]), its
     children encoded in turn; records the deepest line and each called name in `st`. Called once
     per body node on a cold ingest, so the coordinate stays inline (a call per node costs)."""
@@ -138,21 +138,21 @@ def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
     coord: int | str | None = None
     if c is not None:
         line = c.line
-        if line > st.last:
-            st.last = line
-        f = st.rel.get(c.file)
+        if line > walk.last:
+            walk.last = line
+        f = walk.rel.get(c.file)
         if f is None:
-            f = st.rel[c.file] = st.relpath(c.file)
-        cc = st.column_classes
-        col = st.column(node, f, line) if cc is None or cls in cc else 0
-        if f == st.file and 0 <= col <= _COL_MASK and line >= 0:  # pack_coord, inline
+            f = walk.rel[c.file] = walk.relpath(c.file)
+        cc = walk.column_classes
+        col = walk.column(node, f, line) if cc is None or cls in cc else 0
+        if f == walk.file and 0 <= col <= _COL_MASK and line >= 0:  # pack_coord, inline
             coord = line << _COL_BITS | col
         else:
             coord = f"{f}:{line}:{col}"
     if cls is _ID and _ID_IS_NAME_ONLY:  # a third of all body nodes: its one attribute, directly
         return ["ID", coord, node.name]
     if cls is _FuncCall:
-        _note_call(node, st)
+        _note_call(node, walk)
     out: list[Any] = [cls.__name__, coord]
     spec = _SPECS.get(cls)
     if spec is None:  # (an empty tuple is a leaf class's answer, not a miss)
@@ -164,19 +164,19 @@ def _enc(node: c_ast.Node, st: _Walk) -> list[Any]:
         elif kind == 2 and not v:  # no GNU attributes
             out.append(None)
         elif type(v) is list:
-            out.append([_enc(x, st) for x in v])
+            out.append([_enc(x, walk) for x in v])
         else:
-            out.append(_enc(v, st))
+            out.append(_enc(v, walk))
     return out
 
 
-def _note_call(call: c_ast.FuncCall, st: _Walk) -> None:
+def _note_call(call: c_ast.FuncCall, walk: _Walk) -> None:
     """A call by name adds that name to `st.calls`, the first time only."""
     if type(call.name) is _ID:
         name = call.name.name
-        if name not in st.seen:
-            st.seen.add(name)
-            st.calls.append(name)
+        if name not in walk.seen:
+            walk.seen.add(name)
+            walk.calls.append(name)
 
 
 _FuncCall, _ID = c_ast.FuncCall, c_ast.ID

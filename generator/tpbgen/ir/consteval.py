@@ -44,6 +44,7 @@ class CValue:
     bits: int = 32  # an integer's width (32, 64); a float's (32 for float, 64 for double)
 
     def norm(self) -> CValue:
+        """The value wrapped to its type's width, as C stores it (a float unchanged)."""
         if isinstance(self.value, float):
             return self
         mask = (1 << self.bits) - 1
@@ -308,6 +309,8 @@ class ConstEvaluator:
         self._offsetof = offsetof
 
     def eval(self, node: c_ast.Node) -> CValue:
+        """The value and type of a constant expression (C's integer rules on LP64); NotConstant for
+        anything else."""
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
             raise NotConstant(f"not a constant expression ({type(node).__name__})", node)
@@ -315,6 +318,8 @@ class ConstEvaluator:
         return result.norm()
 
     def eval_int(self, node: c_ast.Node) -> int:
+        """The value of an integer constant expression; NotConstant for a float or a
+        non-constant."""
         v = self.eval(node).value
         if isinstance(v, float):
             raise NotConstant("expected an integer constant", node)

@@ -38,6 +38,7 @@ _UNARY, _POSTFIX, _PRIMARY = 14, 15, 16
 
 
 def expr(node: c_ast.Node) -> str:
+    """A C expression as source text, with only the parentheses precedence needs."""
     return _expr(node)[0]
 
 

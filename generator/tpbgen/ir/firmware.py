@@ -23,6 +23,7 @@ class FirmwareOverlay:
     by_gen: dict[str, tuple[FirmwareFact, ...]]  # sorted by opcode
 
     def facts(self, gen: str) -> dict[int, FirmwareFact]:
+        """The overlay's facts for generation `gen`, by opcode ({} when it names none)."""
         return {f.opcode: f for f in self.by_gen.get(gen, ())}
 
     def states(self) -> dict[str, dict[int, tuple[str, str]]]:

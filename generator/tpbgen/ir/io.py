@@ -39,6 +39,8 @@ def to_jsonable(obj: Any) -> Any:
 
 
 def dumps(obj: Any) -> str:
+    """`obj` (a dataclass tree) as the IR's JSON text: sorted keys, one-space indent, a final
+    newline."""
     return json.dumps(to_jsonable(obj), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -101,16 +103,20 @@ def _converter_lazy(tp: Any) -> Callable[[Any], Any]:
 
 
 def from_jsonable(cls: type[T], data: dict[str, Any]) -> T:
+    """The `cls` dataclass `data` (its JSON form) describes, nested values converted by their
+    declared types."""
     result: T = _converter(typing.cast(Any, cls))(data)
     return result
 
 
 def generation_from_json(text: str) -> model.Generation:
+    """The Generation the IR JSON text describes."""
     return from_jsonable(model.Generation, json.loads(text))
 
 
 @cache
 def schema() -> dict[str, Any]:
+    """The IR's JSON schema (ir/schema.json) as shipped with the package."""
     data: dict[str, Any] = json.loads(
         (resources.files("tpbgen") / "ir" / "schema.json").read_text(encoding="utf-8")
     )

@@ -114,6 +114,7 @@ class Struct:
 
     @property
     def c_spelling(self) -> str:
+        """How C code names the type: its typedef when it has one, else its tag."""
         return self.c_type or self.name
 
 
@@ -226,24 +227,28 @@ class Generation:
 
     # Look-ups. Small linear scans are fine at this size; callers that loop build their own maps.
     def enum(self, name: str) -> Enum:
+        """The enum named `name`; KeyError when there is none."""
         for e in self.enums:
             if e.name == name:
                 return e
         raise KeyError(name)
 
     def struct(self, name: str) -> Struct:
+        """The struct or union named `name`; KeyError when there is none."""
         for s in self.structs:
             if s.name == name:
                 return s
         raise KeyError(name)
 
     def function(self, name: str) -> Function:
+        """The function named `name`; KeyError when there is none."""
         for f in self.functions:
             if f.name == name:
                 return f
         raise KeyError(name)
 
     def constant(self, name: str) -> Constant:
+        """The constant named `name`; KeyError when there is none."""
         for c in self.constants:
             if c.name == name:
                 return c

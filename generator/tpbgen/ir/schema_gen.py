@@ -62,6 +62,8 @@ def _public(cls: type[Any], name: str) -> str:
 
 
 def generation_schema() -> dict[str, Any]:
+    """The JSON schema of one generation's IR, derived from the dataclasses in ir/model.py (what
+    ir/schema.json must equal)."""
     defs: dict[str, Any] = {}
     root = _schema_for(model.Generation, defs)
     return {
@@ -74,6 +76,7 @@ def generation_schema() -> dict[str, Any]:
 
 
 def render() -> str:
+    """The schema as ir/schema.json's text."""
     return json.dumps(generation_schema(), indent=2, sort_keys=False) + "\n"
 
 

@@ -49,39 +49,51 @@ class Children:
         return out
 
     def of_Const(self, e: Const) -> list[Expr | View]:
+        """A constant: a leaf."""
         return []
 
     def of_Var(self, e: Var) -> list[Expr | View]:
+        """A local: a leaf."""
         return []
 
     def of_Load(self, e: Load) -> list[Expr | View]:
+        """A field read: the index expressions of its offset."""
         return [t for t, _ in e.view.offset.terms]
 
     def of_Unary(self, e: Unary) -> list[Expr | View]:
+        """`-x`, `~x`: the operand."""
         return [e.e]
 
     def of_Not(self, e: Not) -> list[Expr | View]:
+        """`!x`: the operand."""
         return [e.e]
 
     def of_Conv(self, e: Conv) -> list[Expr | View]:
+        """A conversion: the value converted."""
         return [e.e]
 
     def of_Binary(self, e: Binary) -> list[Expr | View]:
+        """Both operands."""
         return [e.a, e.b]
 
     def of_Compare(self, e: Compare) -> list[Expr | View]:
+        """Both operands."""
         return [e.a, e.b]
 
     def of_Logical(self, e: Logical) -> list[Expr | View]:
+        """Both operands."""
         return [e.a, e.b]
 
     def of_Cond(self, e: Cond) -> list[Expr | View]:
+        """The condition, then both arms."""
         return [e.c, e.a, e.b]
 
     def of_Call(self, e: Call) -> list[Expr | View]:
+        """The arguments (views included)."""
         return list(e.args)
 
     def of_Index(self, e: Index) -> list[Expr | View]:
+        """A constant table's element: the index."""
         return [e.index]
 
 
@@ -99,24 +111,31 @@ class BodyExprs:
         return out
 
     def of_Return(self, s: Return) -> list[Expr]:
+        """The returned value (none for a bare return)."""
         return [s.e] if s.e is not None else []
 
     def of_Assign(self, s: Assign) -> list[Expr]:
+        """The value assigned."""
         return [s.e]
 
     def of_If(self, s: If) -> list[Expr]:
+        """The condition, then those of both branches."""
         return [s.c, *self(s.then), *self(s.orelse)]
 
     def of_Loop(self, s: Loop) -> list[Expr]:
+        """The condition, then those of the body and the step."""
         return [s.c, *self(s.body), *self(s.step)]
 
     def of_Switch(self, s: Switch) -> list[Expr]:
+        """The switched value, then those of every case."""
         return [s.e, *(x for _, b in s.cases for x in self(b))]
 
     def of_Break(self, s: Break) -> list[Expr]:
+        """None."""
         return []
 
     def of_Continue(self, s: Continue) -> list[Expr]:
+        """None."""
         return []
 
 
@@ -131,6 +150,7 @@ def flatten(e: Expr, op: str) -> list[Expr]:
 
 
 def conjuncts(e: Expr) -> list[Expr]:
+    """The terms of `e` as a chain of `&&` (just `e` when it is not one), left to right."""
     return flatten(e, "and")
 
 
@@ -192,24 +212,31 @@ class SubBodies:
         return out
 
     def of_If(self, s: If) -> tuple[tuple[Stmt, ...], ...]:
+        """Both branches."""
         return (s.then, s.orelse)
 
     def of_Loop(self, s: Loop) -> tuple[tuple[Stmt, ...], ...]:
+        """The body and the step."""
         return (s.body, s.step)
 
     def of_Switch(self, s: Switch) -> tuple[tuple[Stmt, ...], ...]:
+        """Every case's body, default included."""
         return tuple(body for _, body in s.cases)
 
     def of_Return(self, s: Return) -> tuple[tuple[Stmt, ...], ...]:
+        """None."""
         return ()
 
     def of_Assign(self, s: Assign) -> tuple[tuple[Stmt, ...], ...]:
+        """None."""
         return ()
 
     def of_Break(self, s: Break) -> tuple[tuple[Stmt, ...], ...]:
+        """None."""
         return ()
 
     def of_Continue(self, s: Continue) -> tuple[tuple[Stmt, ...], ...]:
+        """None."""
         return ()
 
 

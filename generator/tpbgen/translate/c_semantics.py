@@ -19,6 +19,7 @@ class ScalarType:
 
     @property
     def name(self) -> str:
+        """The type's short name: bool, float32/float64, int8 ... uint64."""
         if self.kind == "bool":
             return "bool"
         if self.kind == "float":

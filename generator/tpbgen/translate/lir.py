@@ -26,9 +26,11 @@ class Offset:
     terms: tuple[tuple[Expr, int], ...] = ()
 
     def plus(self, n: int) -> Offset:
+        """This offset `n` bytes further."""
         return Offset(self.const + n, self.terms)
 
     def plus_term(self, e: Expr, stride: int) -> Offset:
+        """This offset plus `e` times `stride` bytes."""
         return Offset(self.const, (*self.terms, (e, stride)))
 
 

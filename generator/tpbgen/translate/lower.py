@@ -197,6 +197,7 @@ class Lowerer:
         )
 
     def scalar(self, t: TypeRef) -> ScalarType:
+        """The LIR scalar type of a C type (an enum as its underlying integer)."""
         return scalar_for(t.kind, t.size, t.signed)
 
     # -- functions -------------------------------------------------------------------------
@@ -235,6 +236,8 @@ class Lowerer:
         )
 
     def err(self, node: c_ast.Node | None, message: str) -> LowerError:
+        """A LowerError for `message`, located at `node` (the function's own location when the node
+        has none); the caller raises it."""
         where = (
             Loc(self._fn.loc.file, node.coord.line, node.coord.column or 0)
             if node is not None and node.coord
@@ -246,6 +249,8 @@ class Lowerer:
     def block(
         self, node: c_ast.Node | None, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """The statements of a compound statement in a new scope (or of a single statement in the
+        current one); `in_loop`/`in_switch` say where `break` and `continue` may go."""
         if node is None:
             return []
         items = node.block_items or [] if isinstance(node, c_ast.Compound) else [node]
@@ -270,11 +275,13 @@ class Lowerer:
     def stmt_Compound(
         self, node: c_ast.Compound, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """A `{ ... }` block: its statements in a new scope."""
         return self.block(node, scopes, in_loop, in_switch)
 
     def stmt_Return(
         self, node: c_ast.Return, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """`return e`, converted to the function's return type; a bare `return` is rejected."""
         if node.expr is None:
             raise self.err(node, "return without a value")
         return [Return(self.conv(self.expr(node.expr, scopes), self._returns, node), _line(node))]
@@ -282,16 +289,19 @@ class Lowerer:
     def stmt_Decl(
         self, node: c_ast.Decl, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """A local declaration (see `local`)."""
         return self.local(node, scopes)
 
     def stmt_DeclList(
         self, node: c_ast.DeclList, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """`int a = 1, b = 2;`: each declaration in turn."""
         return [s for d in node.decls for s in self.local(d, scopes)]
 
     def stmt_If(
         self, node: c_ast.If, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """`if`/`else`, each branch in a scope of its own."""
         return [
             If(
                 self.truth(node.cond, scopes),
@@ -333,11 +343,13 @@ class Lowerer:
     def stmt_Switch(
         self, node: c_ast.Switch, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """A switch (see `switch`)."""
         return [self.switch(node, scopes, in_loop)]
 
     def stmt_Break(
         self, node: c_ast.Break, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """`break`, rejected outside a loop or switch."""
         if not (in_loop or in_switch):
             raise self.err(node, "break outside a loop or switch")
         return [Break(_line(node))]
@@ -345,6 +357,7 @@ class Lowerer:
     def stmt_Continue(
         self, node: c_ast.Continue, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """`continue`, rejected outside a loop."""
         if not in_loop:
             raise self.err(node, "continue outside a loop")
         return [Continue(_line(node))]
@@ -352,11 +365,13 @@ class Lowerer:
     def stmt_EmptyStatement(
         self, node: c_ast.EmptyStatement, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """`;`: nothing."""
         return []
 
     def stmt_Pragma(
         self, node: c_ast.Pragma, scopes: list[_Scope], in_loop: bool, in_switch: bool
     ) -> list[Stmt]:
+        """A `#pragma` inside a body: nothing."""
         return []  # `#pragma GCC unroll 4`, `#pragma GCC ivdep`: hints, no effect on the value
 
     def stmt_StaticAssert(
@@ -479,38 +494,38 @@ class Lowerer:
             raise self.err(item, "break inside a case other than at its end")
         return tuple(body)
 
-    def local(self, d: c_ast.Decl, scopes: list[_Scope]) -> list[Stmt]:
+    def local(self, decl: c_ast.Decl, scopes: list[_Scope]) -> list[Stmt]:
         """A local declaration as statements: a struct local becomes an alias of the view it is
         initialised from (no statement); a scalar local gets a Python name (suffixed when an
         earlier local of that name has another type) and is assigned its initialiser converted to
         its type, or 0. Local arrays and pointers are refused."""
-        line = d.coord.line if d.coord else 0
-        if isinstance(d.type, c_ast.ArrayDecl):
-            raise self.err(d, "local arrays are not accepted")
-        if isinstance(d.type, c_ast.PtrDecl):
-            raise self.err(d, f"pointers are not accepted (local '{d.name}')")
-        tref = self.type_of_decl(d.type, d)
+        line = decl.coord.line if decl.coord else 0
+        if isinstance(decl.type, c_ast.ArrayDecl):
+            raise self.err(decl, "local arrays are not accepted")
+        if isinstance(decl.type, c_ast.PtrDecl):
+            raise self.err(decl, f"pointers are not accepted (local '{decl.name}')")
+        tref = self.type_of_decl(decl.type, decl)
         top = scopes[-1]
         if tref.kind in ("struct", "union"):
-            if d.init is None:
-                raise self.err(d, "struct local without an initialiser")
-            v = self.expr_any(d.init, scopes)
+            if decl.init is None:
+                raise self.err(decl, "struct local without an initialiser")
+            v = self.expr_any(decl.init, scopes)
             if not isinstance(v, View):
-                raise self.err(d, "struct local must be initialised from a struct value")
-            top.views[d.name] = v
+                raise self.err(decl, "struct local must be initialised from a struct value")
+            top.views[decl.name] = v
             return []
         t = self.scalar(tref)
-        name = py_name(d.name)
+        name = py_name(decl.name)
         if name in self._locals and self._locals[name] != t:
             k = 2
             while f"{name}_{k}" in self._locals:
                 k += 1
             name = f"{name}_{k}"
         self._locals[name] = t
-        top.scalars[d.name] = (name, t)
-        if d.init is None:
+        top.scalars[decl.name] = (name, t)
+        if decl.init is None:
             return [Assign(name, Const(0, t), line)]
-        return [Assign(name, self.conv(self.expr(d.init, scopes), t, d), line)]
+        return [Assign(name, self.conv(self.expr(decl.init, scopes), t, decl), line)]
 
     def effect(self, node: c_ast.Node, scopes: list[_Scope]) -> list[Stmt]:
         """An expression statement with a side effect on a scalar local: = op= ++ --."""
@@ -534,6 +549,8 @@ class Lowerer:
         raise self.err(node, f"expression statement without effect ({type(node).__name__})")
 
     def lvalue(self, node: c_ast.Node, scopes: list[_Scope]) -> tuple[str, ScalarType]:
+        """The LIR name and type of the local an assignment writes; a parameter, a field or anything
+        else is rejected."""
         if isinstance(node, c_ast.ID):
             for s in reversed(scopes):
                 if node.name in s.scalars:
@@ -545,6 +562,7 @@ class Lowerer:
 
     # -- expressions -----------------------------------------------------------------------
     def truth(self, node: c_ast.Node, scopes: list[_Scope]) -> Expr:
+        """`node` as a condition: its value converted to bool (C's `!= 0`)."""
         return self.conv(self.expr(node, scopes), BOOL)
 
     def conv(self, e: Expr, t: ScalarType, where: c_ast.Node | None = None) -> Expr:
@@ -576,6 +594,8 @@ class Lowerer:
         return Conv(e, t)
 
     def expr(self, node: c_ast.Node, scopes: list[_Scope]) -> Expr:
+        """`node` as a scalar value; a struct, union or array where a value is needed is
+        rejected."""
         v = self.expr_any(node, scopes)
         if isinstance(v, (View, ArrayView, ConstArray)):
             raise self.err(node, "a struct, union or array used as a value")
@@ -592,6 +612,7 @@ class Lowerer:
         raise self.err(node, f"unsupported expression ({type(node).__name__})")
 
     def expr_Constant(self, node: c_ast.Constant, scopes: list[_Scope]) -> Expr:
+        """A literal (see `constant`)."""
         return self.constant(node)
 
     def expr_ID(self, node: c_ast.ID, scopes: list[_Scope]) -> Expr | View | ArrayView | ConstArray:
@@ -616,6 +637,7 @@ class Lowerer:
     def expr_StructRef(
         self, node: c_ast.StructRef, scopes: list[_Scope]
     ) -> Expr | View | ArrayView:
+        """`s.f` or `p->f` to the field's load or view; `->` only on a pointer parameter."""
         base = self.expr_any(node.name, scopes)
         if node.type == "->" and not (isinstance(base, View) and self._is_pointer_view(node.name)):
             raise self.err(node, "pointer access '->' on something that is not a pointer parameter")
@@ -653,6 +675,8 @@ class Lowerer:
         return self.element(view, arr.elem, arr.elem_size, _path_of(node))
 
     def expr_UnaryOp(self, node: c_ast.UnaryOp, scopes: list[_Scope]) -> Expr | View:
+        """Unary operators (see `unary`); `*p` and `&s` only as the view of a struct passed by
+        pointer."""
         if node.op not in ("*", "&"):
             return self.unary(node, scopes)
         # *p of a pointer parameter, &s of a struct passed on to a pointer parameter: the view
@@ -664,9 +688,11 @@ class Lowerer:
         )
 
     def expr_BinaryOp(self, node: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
+        """A binary operator (see `binary`)."""
         return self.binary(node, scopes)
 
     def expr_TernaryOp(self, node: c_ast.TernaryOp, scopes: list[_Scope]) -> Expr:
+        """`c ? a : b`, both arms converted to their common type (bool when both are bool)."""
         c = self.truth(node.cond, scopes)
         a = self.expr(node.iftrue, scopes)
         b = self.expr(node.iffalse, scopes)
@@ -674,6 +700,7 @@ class Lowerer:
         return Cond(c, self.conv(a, t, node), self.conv(b, t, node), t)
 
     def expr_Cast(self, node: c_ast.Cast, scopes: list[_Scope]) -> Expr:
+        """A cast to a scalar type as a conversion; a cast to a struct is rejected."""
         tref = self.type_of_decl(node.to_type.type, node)
         if tref.kind in ("struct", "union"):
             raise self.err(node, "cast to a struct type")
@@ -682,6 +709,7 @@ class Lowerer:
         )
 
     def expr_FuncCall(self, node: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
+        """A call (see `call`)."""
         return self.call(node, scopes)
 
     def const_index(self, arr: ConstArray, idx: Expr, node: c_ast.Node) -> Expr | ConstArray:
@@ -714,6 +742,10 @@ class Lowerer:
         return Index(arr.name, flat, arr.t, arr.values)
 
     def constant(self, node: c_ast.Constant) -> Const:
+        """A literal as a typed constant, typed as gcc types it: a character constant as int (or
+        its prefix's type), a float literal rounded once to float or double, an integer as int,
+        long or their unsigned forms by suffix, base and magnitude (parse_int_literal); a string
+        or a malformed literal is rejected."""
         if node.type == "string":
             raise self.err(node, "string literal")
         try:
@@ -741,6 +773,9 @@ class Lowerer:
         return Const(v.value, t)
 
     def field(self, base: View, name: str, node: c_ast.Node, path: str) -> Expr | View | ArrayView:
+        """Field `name` of the struct `base` views: a nested array as an ArrayView, a bit-field or
+        scalar as a Load (`path` names it for explain), a nested struct as a View; an unknown field
+        is rejected."""
         found = self._find(self.structs[base.struct], name, 0)
         if found is None:
             raise self.err(node, f"{base.struct} has no field '{name}'")
@@ -764,6 +799,7 @@ class Lowerer:
         return self.element(view, f.type, f.size, path)
 
     def element(self, view: View, t: TypeRef, size: int, path: str) -> Expr | View:
+        """One element of an array of `t` at `view`: a View for a struct or union, else a Load."""
         if t.kind in ("struct", "union"):
             return View(view.buf, view.offset, t.name)
         return Load(
@@ -787,6 +823,9 @@ class Lowerer:
         return None
 
     def unary(self, node: c_ast.UnaryOp, scopes: list[_Scope]) -> Expr:
+        """`sizeof(type)` as a constant, `!`, unary `+`/`-`/`~` with C's promotions (a negated
+        constant folded); `sizeof expr`, pointers, `++`/`--` inside an expression and `~` on a float
+        are rejected."""
         if node.op == "sizeof":
             if isinstance(node.expr, c_ast.Typename):
                 tref = self.type_of_decl(node.expr.type, node)
@@ -818,6 +857,8 @@ class Lowerer:
         raise self.err(node, f"unsupported unary operator {node.op}")
 
     def binary(self, node: c_ast.BinaryOp, scopes: list[_Scope]) -> Expr:
+        """`&&`/`||` on truth values, comparisons on the operands' common type, else arithmetic (see
+        `arith`)."""
         if node.op in ("&&", "||"):
             return Logical(
                 "and" if node.op == "&&" else "or",
@@ -832,6 +873,10 @@ class Lowerer:
         return self.arith(node.op, a, b, node)
 
     def arith(self, op: str, a: Expr, b: Expr, node: c_ast.Node) -> Expr:
+        """An arithmetic or bitwise operator with C's conversions: shifts on the promoted left
+        operand (a constant shift count at or beyond its width rejected), the rest on the common
+        type; `%` and bitwise operators on floats and integer division by a constant zero are
+        rejected; float arithmetic on two constants is folded as gcc does."""
         if op in ("<<", ">>"):
             ta, tb = promote(a.t), promote(b.t)
             if ta.kind == "float" or tb.kind == "float":
@@ -853,6 +898,9 @@ class Lowerer:
         return Binary(op, ca, cb, t)
 
     def call(self, node: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
+        """A call of another function the headers define: a struct argument must be a view of the
+        parameter's struct, the rest are converted to the parameter types; a call through a pointer,
+        of an undefined function or with the wrong number of arguments is rejected."""
         if not isinstance(node.name, c_ast.ID):
             raise self.err(node, "call through a function pointer")
         name = node.name.name
@@ -881,6 +929,9 @@ class Lowerer:
         return Call(name, tuple(args), ret)
 
     def type_of_decl(self, t: c_ast.Node, where: c_ast.Node) -> TypeRef:
+        """The type a declarator names (typedefs resolved, qualifiers dropped): a scalar, or a
+        struct, union or enum of the generation; a pointer or unknown type is rejected, located at
+        `where`."""
         while isinstance(t, (c_ast.TypeDecl, c_ast.Typename)):
             t = t.type
         if isinstance(t, c_ast.PtrDecl):

@@ -87,6 +87,8 @@ def py_literal(v: int | float | tuple[int | float, ...]) -> str:
 
 
 def wrap_expr(x: str, t: ScalarType) -> str:
+    """Python source `x` reduced to C's type `t` as C's arithmetic wraps it: masked to t.bits when
+    unsigned, brought back into [-2**(bits-1), 2**(bits-1)) by two's complement when signed."""
     mask = (1 << t.bits) - 1
     if not t.signed:
         return f"(({x}) & {hex(mask)})"
@@ -124,9 +126,12 @@ class PyEmitter:
 
     # -- expressions -----------------------------------------------------------------------
     def offset(self, view: View) -> str:
+        """The byte offset `view` starts at, as Python source (see `offset_of`)."""
         return self.offset_of(view.buf, view.offset)
 
     def offset_of(self, buf: str, off: Offset) -> str:
+        """The byte offset `off` into buffer `buf`, as Python source: the buffer's base offset
+        argument (`<buf>_o`) plus the constant and each index term times its stride."""
         parts = [f"{buf}_o"]
         if off.const:
             parts.append(str(off.const))
@@ -135,6 +140,9 @@ class PyEmitter:
         return " + ".join(parts)
 
     def load(self, e: Load) -> str:
+        """A field read as Python source: a bit-field by shift and mask (sign-extended when its C
+        type is signed), a bool as a byte test, a byte by indexing, anything wider by the runtime's
+        little-endian reader for its C type (noted in `helpers`)."""
         buf = f"{e.view.buf}_b"
         off = self.offset(e.view)
         if e.bit_width is not None:
@@ -155,6 +163,9 @@ class PyEmitter:
         return f"{self.call(_READERS[(t.kind, t.bits, t.signed)], buf, off)}[0]"
 
     def expr(self, e: Expr) -> str:
+        """`e` as Python source, with the parentheses its operator needs; a subexpression nested
+        deeper than HOIST_DEPTH becomes a call of a hoisted local function (Python's parser takes
+        200 nested brackets at most)."""
         if self._depth >= HOIST_DEPTH and not low(e, 3):
             return self.hoist(e)
         self._depth += 1
@@ -184,6 +195,8 @@ class PyEmitter:
         return out
 
     def expr_Const(self, e: Const) -> str:
+        """A constant: its C name when it has one (noted in `used_consts`), else a Python
+        literal."""
         if e.name:
             self.used_consts[e.name] = e.value
             return e.name
@@ -194,16 +207,23 @@ class PyEmitter:
         return str(e.value) if -1024 < e.value < 1024 else hex(e.value)
 
     def expr_Var(self, e: Var) -> str:
+        """A local: its name."""
         return e.name
 
     def expr_Load(self, e: Load) -> str:
+        """A field read (see `load`)."""
         return self.load(e)
 
     def expr_Index(self, e: Index) -> str:
+        """An element of a constant table: the table (noted in `used_consts`) indexed by the
+        element."""
         self.used_consts[e.name] = e.values
         return f"{e.name}[{self.bare(e.index)}]"
 
     def expr_Not(self, e: Not) -> str:
+        """C's `!`: a double negation dropped, a comparison inverted where that keeps its meaning
+        (not for an ordered comparison of floats, which NaN makes differ), else `not x` or `x ==
+        0`."""
         inner = e.e
         if isinstance(inner, Not):
             return (
@@ -222,18 +242,24 @@ class PyEmitter:
         return f"(not {self.expr(inner)})"
 
     def expr_Logical(self, e: Logical) -> str:
+        """`&&`/`||`: a membership test when every term compares one value with constants, else the
+        terms joined by `and`/`or`."""
         member = self.membership(e)
         if member is not None:
             return member
         return "(" + f" {e.op} ".join(self.chain_terms(e)) + ")"
 
     def expr_Compare(self, e: Compare) -> str:
+        """A comparison: Python's operator (C's operands are already converted to one type)."""
         return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
 
     def expr_Cond(self, e: Cond) -> str:
+        """C's `c ? a : b`: Python's conditional expression."""
         return f"({self.expr(e.a)} if {self.expr(e.c)} else {self.expr(e.b)})"
 
     def expr_Call(self, e: Call) -> str:
+        """A call of another translated function: a struct argument passed as its buffer and
+        offset."""
         args = []
         for a in e.args:
             if isinstance(a, View):
@@ -243,6 +269,7 @@ class PyEmitter:
         return f"_{e.fn}({', '.join(args)})"
 
     def expr_Unary(self, e: Unary) -> str:
+        """Unary minus and `~`: wrapped to the C type's width when it is unsigned."""
         x = self.expr(e.e)
         if e.t.kind == "float":
             return f"(-{x})"
@@ -251,9 +278,11 @@ class PyEmitter:
         return wrap_expr(f"-{x}", e.t) if not e.t.signed else f"(-{x})"
 
     def expr_Binary(self, e: Binary) -> str:
+        """A binary arithmetic operator (see `binary`)."""
         return self.binary(e)
 
     def expr_Conv(self, e: Conv) -> str:
+        """A C conversion (see `conv`)."""
         return self.conv(e)
 
     def chain_terms(self, e: Logical) -> list[str]:
@@ -299,6 +328,7 @@ class PyEmitter:
         return out
 
     def reads(self, *es: Expr) -> str:
+        """The trailing `# reads: ...` comment naming the fields `es` read ("" when none)."""
         return reads_comment(es, self.arms)
 
     def tight(self, e: Expr) -> str:
@@ -323,6 +353,10 @@ class PyEmitter:
         return f"({lhs.pop()} {'in' if positive else 'not in'} ({values}))"
 
     def binary(self, e: Binary) -> str:
+        """A binary operator with C's semantics: float division by the IEEE helper and float results
+        rounded to float32 where C computes in float; signed `/` and `%` truncate toward zero
+        (`_cdiv`, `_cmod`); integer results wrapped to the C type's width where Python's would not
+        be."""
         a, b, t = self.expr(e.a), self.expr(e.b), e.t
         if t.kind == "float":
             # IEEE: x / 0.0 is inf or NaN
@@ -338,6 +372,9 @@ class PyEmitter:
         return out
 
     def conv(self, e: Conv) -> str:
+        """A C conversion: `!= 0` to bool, nothing when the value already fits, `float()` (and
+        float32 rounding) to a float, truncation toward zero from a float, else a wrap to the
+        target's width."""
         src, dst = e.e.t, e.t
         x = self.expr(e.e)
         if dst.kind == "bool":
@@ -354,12 +391,16 @@ class PyEmitter:
     def stmts(
         self, body: tuple[Stmt, ...] | list[Stmt], indent: str, step: tuple[Stmt, ...] = ()
     ) -> list[str]:
+        """The statements of `body` at `indent` (`pass` when it writes none); `step` is the
+        enclosing loop's step, written again before each `continue`."""
         out: list[str] = []
         for s in body:
             out += self.stmt(s, indent, step)
         return out or [f"{indent}pass"]
 
     def stmt(self, s: Stmt, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        """The lines of one statement, preceded by the local functions its deep subexpressions were
+        hoisted into."""
         outer, self.hoisted = self.hoisted, []
         try:
             out: list[str] = dispatch(self, "stmt", s, ind, step)
@@ -369,6 +410,8 @@ class PyEmitter:
         return pre + out
 
     def stmt_Return(self, s: Return, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        """`return`: through `return_hook` when writing an explain twin; a long conjunction one term
+        per line (as the header writes it); else one line."""
         if self.return_hook is not None:
             return self.return_hook(s, ind, list(self.branch))
         assert s.e is not None
@@ -387,10 +430,13 @@ class PyEmitter:
         return [f"{ind}return {self.bare(s.e)}{self.reads(s.e)}"]
 
     def stmt_Assign(self, s: Assign, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        """An assignment to a local (remembered in `defs`, so explain can show the field it
+        holds)."""
         self.defs[s.name] = s.e
         return [f"{ind}{s.name} = {self.bare(s.e)}{self.reads(s.e)}"]
 
     def stmt_If(self, s: If, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        """`if`/`else`, each branch's condition kept on `branch` while its body is written."""
         self.branch.append(s.c)
         out = [
             f"{ind}if {self.bare(s.c)}:{self.reads(s.c)}",
@@ -403,17 +449,23 @@ class PyEmitter:
         return out
 
     def stmt_Loop(self, s: Loop, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        """A C loop as `while`, its step written after the body (and before each `continue` in
+        it)."""
         lines = self.stmts(s.body, ind + "    ", s.step)
         stepc = [line for st in s.step for line in self.stmt(st, ind + "    ", ())]
         return [f"{ind}while {self.bare(s.c)}:", *lines, *stepc]
 
     def stmt_Break(self, s: Break, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        """`break`."""
         return [f"{ind}break"]
 
     def stmt_Continue(self, s: Continue, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        """`continue`, after the enclosing loop's step (which C runs on `continue` in a `for`)."""
         return [*(line for st in step for line in self.stmt(st, ind, ())), f"{ind}continue"]
 
     def stmt_Switch(self, s: Switch, ind: str, step: tuple[Stmt, ...]) -> list[str]:
+        """A switch: one membership test when every case returns a constant bool, else the value in
+        a temporary and an `if`/`elif` chain (cases do not fall through: lower.py rejects that)."""
         if self.return_hook is None and (member := self.switch_membership(s)) is not None:
             return [f"{ind}return {member}{self.reads(s.e)}"]
         self._tmp += 1
@@ -472,6 +524,8 @@ class PyEmitter:
 
     # -- whole functions -------------------------------------------------------------------
     def signature(self, f: LFunction) -> str:
+        """The `def` line of a translated function: a struct parameter as its buffer and offset, the
+        rest typed as Python's int, float or bool."""
         ps = []
         for p in f.params:
             if p.struct is not None:
@@ -482,6 +536,8 @@ class PyEmitter:
         return f"def _{f.name}({', '.join(ps)}) -> {_pytype(f.returns)}:"
 
     def function(self, f: LFunction) -> list[str]:
+        """A whole translated function; a body that can reach its end (undefined in C when the
+        caller reads the value) returns False, or 0."""
         body = self.stmts(f.body, "    ")
         if not always_returns(f.body):
             body.append(
@@ -525,12 +581,14 @@ class PyEmitter:
         raise TypeError(e)
 
     def path(self, e: Load) -> str:
+        """A field's C path for explain messages, without the INST_UNION arm it was read through."""
         parts = e.path.split(".")
         if len(parts) > 1 and parts[0] in self.arms:
             parts = parts[1:]
         return ".".join(parts)
 
     def loads(self, e: Expr | View, acc: list[Load]) -> list[Load]:
+        """Every field read in `e`, appended to `acc` (see analyses.loads)."""
         return loads(e, acc)
 
     def vars_in(self, e: Expr | View, acc: list[str], loads: list[Load] | None = None) -> list[str]:
@@ -548,6 +606,8 @@ class PyEmitter:
         return acc
 
     def values_fstring(self, loads: list[Load]) -> str:
+        """The body of an f-string showing each field in `loads` with its value at run time (an
+        enum's by name); an element chosen by a local is left out, having no stable name."""
         parts = []
         for ld in loads:
             if "?" in ld.path or ld.view.offset.terms:

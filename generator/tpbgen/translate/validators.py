@@ -486,13 +486,13 @@ def _arm_in_c(fn: Function, union: Struct | None) -> str:
     return max(sorted(counts), key=lambda k: counts[k]) if counts else ""
 
 
-def _wrapper(lf: LFunction, sizes: dict[str, int]) -> str:
+def _wrapper(lowered: LFunction, sizes: dict[str, int]) -> str:
     """The public function over struct objects or bytes: each struct argument through
     `struct_arg` (TypeError or ValueError naming it, never an IndexError from a short buffer)."""
-    if not any(p.struct for p in lf.params):
+    if not any(p.struct for p in lowered.params):
         return ""
     sig, call = [], []
-    for p in lf.params:
+    for p in lowered.params:
         if p.struct is not None:
             sig.append(f"{p.name}: Word")
             call += [f"struct_arg({p.name}, {sizes[p.struct]}, {p.name!r})", "0"]
@@ -500,14 +500,16 @@ def _wrapper(lf: LFunction, sizes: dict[str, int]) -> str:
             sig.append(f"{p.name}: int")
             call.append(p.name)
     ret = (
-        "bool" if lf.returns.kind == "bool" else ("float" if lf.returns.kind == "float" else "int")
+        "bool"
+        if lowered.returns.kind == "bool"
+        else ("float" if lowered.returns.kind == "float" else "int")
     )
-    return f"def {naming.function_name(lf.name)}({', '.join(sig)}) -> {ret}:\n    return _{lf.name}({', '.join(call)})"
+    return f"def {naming.function_name(lowered.name)}({', '.join(sig)}) -> {ret}:\n    return _{lowered.name}({', '.join(call)})"
 
 
-def _params_sig(lf: LFunction) -> tuple[str, str]:
+def _params_sig(lowered: LFunction) -> tuple[str, str]:
     ps, args = [], []
-    for p in lf.params:
+    for p in lowered.params:
         if p.struct is not None:
             ps += [f"{p.name}_b: bytes", f"{p.name}_o: int"]
             args += [f"{p.name}_b", f"{p.name}_o"]
@@ -517,19 +519,19 @@ def _params_sig(lf: LFunction) -> tuple[str, str]:
     return ", ".join(ps), ", ".join(args)
 
 
-def _explain(emitter: PyEmitter, lf: LFunction, explainable: set[str]) -> list[str]:
+def _explain(emitter: PyEmitter, lowered: LFunction, explainable: set[str]) -> list[str]:
     """The explain twin `_x_<name>` of a lowered function: None when it accepts, else why not. A
     single `return` of a conjunction tests each term in turn; any other body is mirrored
     statement by statement with each `return` turned into a reason naming the branch conditions
     and the values read."""
-    ps, _args = _params_sig(lf)
-    lines = [f"def _x_{lf.name}({ps}) -> str | None:"]
-    body = lf.body
+    ps, _args = _params_sig(lowered)
+    lines = [f"def _x_{lowered.name}({ps}) -> str | None:"]
+    body = lowered.body
     if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
         for term in conjuncts(body[0].e):
             test, reason = (
                 emitter.bare(Not(term)),
-                _term_reason(emitter, lf.name, term, explainable),
+                _term_reason(emitter, lowered.name, term, explainable),
             )
             lines += [*emitter.take_hoisted("    "), f"    if {test}:", f"        return {reason}"]
         lines.append("    return None")
@@ -537,7 +539,7 @@ def _explain(emitter: PyEmitter, lf: LFunction, explainable: set[str]) -> list[s
     # Any other body (if/return, locals, switch, loops) is mirrored statement for statement; each
     # `return` becomes "None if it returns true, else why": the conditions that led there and the
     # values of the fields and locals they read.
-    scalars = [f"{p.name}={{{p.name}}}" for p in lf.params if p.struct is None]
+    scalars = [f"{p.name}={{{p.name}}}" for p in lowered.params if p.struct is None]
 
     def hook(ret: Return, ind: str, path: list[Expr]) -> list[str]:
         e = ret.e
@@ -545,12 +547,12 @@ def _explain(emitter: PyEmitter, lf: LFunction, explainable: set[str]) -> list[s
         if isinstance(e, Const):
             if e.value:
                 return [f"{ind}return None"]
-            return [f"{ind}return {_path_reason(emitter, lf.name, ret.line, path, scalars)}"]
+            return [f"{ind}return {_path_reason(emitter, lowered.name, ret.line, path, scalars)}"]
         out = []
         for term in conjuncts(e):
             test, reason = (
                 emitter.bare(Not(term)),
-                _term_reason(emitter, lf.name, term, explainable),
+                _term_reason(emitter, lowered.name, term, explainable),
             )
             out += [*emitter.take_hoisted(ind), f"{ind}if {test}:", f"{ind}    return {reason}"]
         out.append(f"{ind}return None")
@@ -564,7 +566,7 @@ def _explain(emitter: PyEmitter, lf: LFunction, explainable: set[str]) -> list[s
         emitter.return_hook = None
     if not always_returns(body):
         lines.append(
-            f"    return {_fstring(lf.name + ': control reaches the end of the function')}"
+            f"    return {_fstring(lowered.name + ': control reaches the end of the function')}"
         )
     return lines
 
@@ -628,7 +630,7 @@ def _all_exprs(body: tuple[Stmt, ...]) -> list[Expr]:
     return body_exprs(body)
 
 
-def _arm_of(lf: LFunction, by_name: dict[str, LFunction], union: str) -> str:
+def _arm_of(lowered: LFunction, by_name: dict[str, LFunction], union: str) -> str:
     """The INST_UNION arm (s3d3_ts, s4d4_tsm, ...) the validator's field reads go through."""
     arms: dict[str, int] = {}
     seen: set[str] = set()
@@ -646,7 +648,7 @@ def _arm_of(lf: LFunction, by_name: dict[str, LFunction], union: str) -> str:
                 if c in by_name and any(p.struct == union for p in by_name[c].params):
                     visit(by_name[c])
 
-    visit(lf)
+    visit(lowered)
     return max(sorted(arms), key=lambda k: arms[k]) if arms else ""
 
 
@@ -655,13 +657,13 @@ def _calls(e: Expr | View) -> list[str]:
 
 
 def to_the_c_path(
-    tr: TranslatedGen, routes: dict[str, tuple[tuple[str, str], tuple[int, ...]]]
+    translation: TranslatedGen, routes: dict[str, tuple[tuple[str, str], tuple[int, ...]]]
 ) -> TranslatedGen:
     """`tr` with the top-level validators in `routes` ({name: ((where, why), opcodes to add to
     its gate)}) decided by the headers' C at run time: their public wrapper and the dispatch call
     the C backend (templates/support/cvalidators.py CPath) instead of the translation."""
     if not routes:
-        return tr
+        return translation
     top = tuple(
         replace(
             t,
@@ -670,13 +672,13 @@ def to_the_c_path(
         )
         if t.name in routes
         else t
-        for t in tr.top
+        for t in translation.top
     )
     functions = tuple(
         replace(f, wrapper=_c_path_wrapper(f)) if f.name in routes and f.wrapper else f
-        for f in tr.functions
+        for f in translation.functions
     )
-    return replace(tr, top=top, functions=functions)
+    return replace(translation, top=top, functions=functions)
 
 
 def _c_path_wrapper(f: PyFunction) -> str:
