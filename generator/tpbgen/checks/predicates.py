@@ -73,6 +73,10 @@ class Proof:
 
     @property
     def summary(self) -> str:
+        """The summary line `generate` prints: on how many words the predicates were held to
+        which compiler, which validators no accepted word was found for, which are untranslated
+        (only their dispatch held), and which disagreed and ship decided in C; or why the proof
+        did not run."""
         if not self.ran:
             return f"predicates not proven: {self.why}"
         held = f"predicates held to {self.compiler} on {self.words} words ({self.validators} validators"
@@ -88,6 +92,7 @@ class Proof:
 
 
 def not_run(why: str) -> Proof:
+    """A proof that did not run, and why (no compiler, no numpy, `--no-verify-cc`)."""
     return Proof(False, why)
 
 
@@ -214,6 +219,9 @@ class _Prover:
         self.memo: dict[Any, Any] = {}  # encoded edge values, by the numbers they straddle
 
     def run(self, cc: str) -> Proof:
+        """Hold every top-level validator's scalar and batch translations to the C on its
+        corpus (at least MIN_PER_VALIDATOR words each, MIN_WORDS in all), then the dispatch on
+        every word of every corpus; compiles the C with `cc` unless it was compiled ahead."""
         from . import corpus
 
         np = self.np
@@ -357,6 +365,10 @@ class _Prover:
         return []
 
     def _batch(self, name: str, words: Any, want: Any) -> list[Disagreement]:
+        """The disagreements of validator `name`'s numpy translation with the C's verdicts
+        `want` on `words`: the first differing word, or, when the batch raises, the word of the
+        shortest prefix that raises (UntranslatedPredicate is the runtime's documented answer,
+        not a disagreement)."""
         vector = importlib.import_module(f"{self.support}.vector")
         fn = self.batch[f"_v_{name}"]
 

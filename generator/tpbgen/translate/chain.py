@@ -67,6 +67,10 @@ def chains(gen: Generation, tr: TranslatedGen) -> tuple[Chain, ...]:
 def _terms(
     gen: Generation, lf: LFunction, top: TopValidator, lowered: tuple[LFunction, ...]
 ) -> tuple[tuple[ChainTerm, ...], tuple[tuple[str, tuple[int, ...]], ...], tuple[Split, ...]]:
+    """The terms of a top-level validator `lf`: one per conjunct of its `return` (helpers that
+    pass the word on are inlined), the alternatives of a top-level `||` (each its C text and the
+    indices of its terms), and the terms that are themselves disjunctions split into their
+    disjuncts' conjuncts; a body other than one `return` is a single opaque term."""
     body = lf.body
     if not (len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None):
         return (ChainTerm(f"{lf.name}(...)", lf),), (("", (0,)),), ()

@@ -62,6 +62,7 @@ _bare = strip_parens
 
 
 def np_dtype(t: ScalarType) -> str:
+    """The numpy scalar type that holds C type `t` exactly (bool, float32/64, (u)int8-64)."""
     if t.kind == "bool":
         return "np.bool_"
     if t.kind == "float":
@@ -110,6 +111,7 @@ class NpEmitter:
         return f"{helper}({', '.join(map(str, args))})"
 
     def tmp(self, prefix: str = "_t") -> str:
+        """A fresh local name (`prefix` and a counter), unique within this emitter."""
         self._n += 1
         return f"{prefix}{self._n}"
 
@@ -127,6 +129,9 @@ class NpEmitter:
         return " + ".join(parts), dynamic
 
     def load(self, e: Load) -> str:
+        """The column of a field read `e` over every lane: a view of the word bytes at a
+        fixed offset, or a gather at a per-lane offset, then the bit-field's shift and mask and the
+        C type's conversion."""
         W = f"{e.view.buf}_W"
         off, dynamic = self.offset(e.view.buf, e.view.offset)
         if dynamic:
@@ -169,6 +174,8 @@ class NpEmitter:
         return self.call("_byte", words, off) if size == 1 else self.call("_col", words, off, size)
 
     def const(self, e: Const) -> str:
+        """A C constant as a numpy scalar of its C type (NaN and infinities spelt so they
+        survive repr)."""
         if e.t.kind == "bool":
             return "True" if e.value else "False"
         if isinstance(e.value, float) and (math.isnan(e.value) or math.isinf(e.value)):
@@ -204,6 +211,8 @@ class NpEmitter:
         return _bare(self.expr(e))
 
     def expr(self, e: Expr) -> str:
+        """The numpy expression of `e` over every lane; a subexpression nested past
+        HOIST_DEPTH becomes a local function (see `hoist`) so the emitted code stays shallow."""
         if self._depth >= HOIST_DEPTH and not low(e, 3):
             return self.hoist(e)
         self._depth += 1
@@ -225,28 +234,37 @@ class NpEmitter:
         return f"{name}()"
 
     def take_hoisted(self, ind: str) -> list[str]:
+        """The local functions hoisted so far, indented by `ind`; the list is emptied."""
         out = [ind + line for line in self.hoisted]
         self.hoisted = []
         return out
 
     def expr_Const(self, e: Const) -> str:
+        """A constant: a numpy scalar of its C type."""
         return self.const(e)
 
     def expr_Var(self, e: Var) -> str:
+        """A local variable: its array, by name."""
         return e.name
 
     def expr_Load(self, e: Load) -> str:
+        """A field read: its column (see `load`)."""
         return self.load(e)
 
     def expr_Index(self, e: Index) -> str:
+        """A constant table indexed per lane (the table is noted in `tables`)."""
         self.tables.add(e.name)
         # clipped: lanes whose C code would not have indexed (short-circuit) are discarded anyway
         return f"np.asarray({e.name}, dtype={np_dtype(e.t)})[np.clip({self.arg(e.index)}, 0, {len(e.values) - 1})]"
 
     def expr_Not(self, e: Not) -> str:
+        """C's `!`: a lane-wise logical not."""
         return f"np.logical_not({self.arg(e.e)})"
 
     def expr_Logical(self, e: Logical) -> str:
+        """`&&` / `||` over every lane: membership tests of one operand grouped into
+        one `_isin`, the rest combined with `_all_of` / `_any_of` (no short circuit is needed:
+        the lowered operands have no side effects, and a division guards its own zero lanes)."""
         terms = flatten(e, e.op)
         grouped = self.group_members(terms, e.op)
         if grouped is not None:
@@ -315,12 +333,16 @@ class NpEmitter:
         return rendered, originals
 
     def expr_Compare(self, e: Compare) -> str:
+        """A comparison; integer widenings are left to numpy's exact promotion."""
         return f"({self.cmp_operand(e.a)} {e.op} {self.cmp_operand(e.b)})"
 
     def expr_Cond(self, e: Cond) -> str:
+        """C's `c ? a : b`: a lane-wise select."""
         return self.call("_select", self.arg(e.c), self.arg(e.a), self.arg(e.b))
 
     def expr_Call(self, e: Call) -> str:
+        """A call of another translated function's batch form (`_v_<name>`); a struct
+        view is passed as its word columns and byte offset."""
         args = []
         for a in e.args:
             if isinstance(a, View):
@@ -331,10 +353,14 @@ class NpEmitter:
         return f"_v_{e.fn}({', '.join(args)})"
 
     def expr_Unary(self, e: Unary) -> str:
+        """Unary minus or bitwise not, in the operand's (already promoted) type."""
         x = self.expr(e.e)
         return f"(-{x})" if e.op == "-" else f"(~{x})"
 
     def expr_Binary(self, e: Binary) -> str:
+        """An arithmetic or bitwise operator with C's semantics: shifts in the left
+        operand's type, division and remainder truncating with zero lanes guarded
+        (`_vdiv`/`_vmod`), an unsigned division by a constant as a shift, mask or floor division."""
         sa, sb = self.expr(e.a), self.expr(e.b)
         if e.op in ("<<", ">>") and e.b.t != e.t:
             # numpy has no uint64 << int32; C's result type is the left operand's anyway
@@ -369,6 +395,8 @@ class NpEmitter:
         return f"({sa} {e.op} {sb})"
 
     def expr_Conv(self, e: Conv) -> str:
+        """A C conversion: to bool as `!= 0`, otherwise `astype` (numpy wraps integers as
+        C's modular conversion does)."""
         xs = self.expr(e.e)
         if e.t.kind == "bool":
             return f"({xs} != 0)"
@@ -516,6 +544,8 @@ class NpEmitter:
         )
 
     def block(self, body: tuple[Stmt, ...], mask: str, ind: str) -> None:
+        """Emit the statements of `body` for the lanes in `mask`, indented by `ind`; an
+        assignment followed by a loop over constant bounds is unrolled (see `unrolled`)."""
         k = 0
         while k < len(body):
             s = body[k]
@@ -543,10 +573,13 @@ class NpEmitter:
         return f"(~{skip})" if mask == "_ALL" else f"({mask} & ~{skip})"
 
     def live(self, mask: str) -> str:
+        """The lanes a statement under `mask` runs for that have not returned yet."""
         m = self.eff(mask)
         return "np.logical_not(_done)" if m == "_ALL" else f"({m} & ~_done)"
 
     def stmt(self, s: Stmt, mask: str, ind: str) -> None:
+        """Emit statement `s` for the lanes in `mask` (dispatch by its class), with any
+        local functions its expressions hoisted placed just before it."""
         start = len(self.lines)
         outer, self.hoisted = self.hoisted, []
         try:
@@ -556,6 +589,8 @@ class NpEmitter:
             self.hoisted = outer
 
     def stmt_Return(self, s: Return, mask: str, ind: str) -> None:
+        """A return: the live lanes take the value (`_ret`) and are marked done
+        (`_done`), so later statements skip them."""
         L = self.lines
         assert s.e is not None
         m = self.eff(mask)
@@ -575,6 +610,8 @@ class NpEmitter:
         self._retired = True
 
     def stmt_Assign(self, s: Assign, mask: str, ind: str) -> None:
+        """An assignment: every lane when the mask is all of them, else a select that
+        keeps the old value where the mask is off; the variable keeps its C type."""
         L = self.lines
         m = self.eff(mask)
         if m == "_ALL":
@@ -587,6 +624,8 @@ class NpEmitter:
             )
 
     def stmt_If(self, s: If, mask: str, ind: str) -> None:
+        """An if: the condition once per lane, the then-block under `mask & c`, the
+        else-block under `mask & ~c`."""
         L = self.lines
         c = self.tmp("_c")
         L.append(f"{ind}{c} = np.broadcast_to(np.asarray({self.arg(s.c)}), _done.shape)")
@@ -600,6 +639,8 @@ class NpEmitter:
             self.block(s.orelse, m2, ind)
 
     def stmt_Switch(self, s: Switch, mask: str, ind: str) -> None:
+        """A switch without fall-through: each case block under the lanes whose value is
+        one of its labels, `default:` under the lanes matching no label."""
         L = self.lines
         v = self.tmp("_sw")
         L.append(f"{ind}{v} = np.broadcast_to(np.asarray({self.arg(s.e)}), _done.shape)")
@@ -632,9 +673,11 @@ class NpEmitter:
             self.block(default, cm, ind)
 
     def stmt_Continue(self, s: Continue, mask: str, ind: str) -> None:
+        """`continue`: the lanes taking it skip the rest of this pass."""
         self._jump("continue", mask, ind)
 
     def stmt_Break(self, s: Break, mask: str, ind: str) -> None:
+        """`break`: the lanes taking it skip the rest of this pass and every later one."""
         self._jump("break", mask, ind)
 
     def _jump(self, what: str, mask: str, ind: str) -> None:
@@ -654,6 +697,9 @@ class NpEmitter:
         self.lines.append(f"{ind}{skip} = {skip} | {m}")
 
     def stmt_Loop(self, s: Loop, mask: str, ind: str) -> None:
+        """A loop as a masked `while` that runs while any lane is still in it: the body
+        under the lanes in the loop, then the step for those that did not break, then the
+        condition again (loops are proven to terminate before they get here: translate/loops.py)."""
         L = self.lines
         lm, skip, brk = self.tmp("_lm"), self.tmp("_skip"), self.tmp("_brk")
         m = self.eff(mask)
