@@ -95,7 +95,7 @@ class Bench:
         return "; ".join(where)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)  # 4 images of 26 MB a generation: one generation at a time
 def _benches(gen: str) -> dict[str, Bench]:
     mod = gen_module(gen)
     return {b: Bench(mod, b, seed=len(gen)) for b in BACKENDS}
