@@ -66,6 +66,18 @@ def main() -> None:
     print(
         f"  info: {cpu / 500 * 1e6:.0f} us a word CPU ({wall / 500 * 1e6:.0f} wall), executable words"
     )
+    # footprint_runs (the arrays info's Spans are made from; the footprint check's per-word
+    # cost) against its floor, info() on the same words, interleaved rounds
+    fp = mod.bench.INFO.footprint_runs
+    runs_t, info_t = [], []
+    for _ in range(a.rounds):
+        runs_t.append(best(lambda: [fp(w) for w in known[:500]], 1)[0])
+        info_t.append(best(lambda: [mod.info(w) for w in known[:500]], 1)[0])
+    print(
+        f"  footprint_runs: {min(runs_t) / 500 * 1e6:.0f} us a word CPU (median "
+        f"{sorted(runs_t)[len(runs_t) // 2] / 500 * 1e6:.0f}); info() "
+        f"{min(info_t) / 500 * 1e6:.0f} (median {sorted(info_t)[len(info_t) // 2] / 500 * 1e6:.0f})"
+    )
     # info_batch against its floor, the loop of info() over the same words (all of them: words
     # of every opcode, executable or not, interleaved rounds)
     loop_t, batch_t = [], []

@@ -3,7 +3,11 @@
 The access sets are the executor's own: the word is prepared and run on a scratch machine of
 its generation while the access walks it resolves (`executor.access.walk`) and the registers it
 reads are recorded, so a footprint is exactly what `Executor.run` reads and writes, never a
-second model of it. Where the semantics are not pinned (an opcode the executor refuses, a word
+second model of it. The run stops where the engine hands its operands to the backend: every
+method resolves and bounds-checks all its accesses before it computes (kernels.py's three
+phases), so nothing is left to record and the arithmetic is not done (the scratch machine's
+memory stays as it was made, zero); tests/bench/test_info.py runs the real kernels against
+the footprints. Where the semantics are not pinned (an opcode the executor refuses, a word
 the validators reject, an address form it does not model, a register-held address with no
 machine state given) `footprint_known` is False and `why` says so; the spans are then empty,
 not a guess. The recording replaces two module globals for the length of one call (under a
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +32,23 @@ from .executor.dtypes import DtypeError
 from .executor.errors import ExecutorError, InvalidInstructionError
 
 _RECORD = threading.Lock()
+
+
+class _Resolved(Exception):
+    """Raised where the engine calls its backend while recording: every access is resolved."""
+
+
+class _NoKernels:
+    """The backend of the scratch machine while recording: any kernel ends the run."""
+
+    def __getattr__(self, name: str) -> Any:
+        def stop(*args: Any, **kwargs: Any) -> Any:
+            raise _Resolved(name)
+
+        return stop
+
+
+_NO_KERNELS = _NoKernels()
 
 
 @dataclass(frozen=True, order=True)
@@ -167,14 +188,22 @@ def _recording(engine: Any) -> Iterator[tuple[list[tuple[str, access.Walk]], lis
             regs.append(int(imm.bits) & 0xFF)
         return int(pointer(imm, what))
 
+    backend = engine.backend
     with _RECORD:
         names["walk"], names["resolve_addr4"] = recorded_walk, recorded_resolve
         engine._pointer = recorded_pointer
+        engine.backend = _NO_KERNELS
         try:
             yield walks, regs
         finally:
             names["walk"], names["resolve_addr4"] = walk, resolve
             del engine._pointer
+            engine.backend = backend
+
+
+_NO_RUNS: npt.NDArray[np.int64] = np.zeros((0, 3), dtype=np.int64)
+_NO_RUNS.flags.writeable = False
+Footprint = tuple[bool, str, npt.NDArray[np.int64], npt.NDArray[np.int64], tuple[int, ...]]
 
 
 class Info:
@@ -228,9 +257,20 @@ class Info:
     def _footprint(
         self, b: bytes, executor: Any
     ) -> tuple[bool, str, tuple[Span, ...], tuple[Span, ...], tuple[int, ...]]:
+        known, why, reads, writes, registers = self.footprint_runs(b, executor)
+        return known, why, tuple(_spans(reads)), tuple(_spans(writes)), registers
+
+    def footprint_runs(self, word: Any, executor: Any = None) -> Footprint:
+        """`info(word, executor)`'s footprint as arrays: (footprint_known, why, reads, writes,
+        registers), `reads` and `writes` each a merged (K, 3) int64 array of runs (region index
+        * 2^20 + partition, start, stop), region index 0 for PSUM and 1 for SBUF: the arrays
+        `info` makes its Spans from, one Span a row, in the same order (for masks over memory
+        without a Span object a run). The word must decode."""
+        b = as_bytes(word)
+        none = _NO_RUNS
         ex_cls = self.executor_cls
         if b[0] in ex_cls.REFUSED:
-            return False, f"not executed: {ex_cls.REFUSED[b[0]]}", (), (), ()
+            return False, f"not executed: {ex_cls.REFUSED[b[0]]}", none, none, ()
         if self._scratch is None:
             self._scratch = ex_cls(backend="numpy")
         ex = self._scratch
@@ -244,30 +284,25 @@ class Info:
             setattr(mine, name, reset if theirs is None else getattr(theirs, name))
         ex._prepared.clear()
         try:
-            with _recording(ex.engine) as (walks, regs):
+            # _Resolved: the kernel would run now, every access is resolved
+            with _recording(ex.engine) as (walks, regs), suppress(_Resolved):
                 ex._prepare(b)()
         except InvalidInstructionError as e:
-            return False, str(e), (), (), ()
+            return False, str(e), none, none, ()
         except (ExecutorError, DtypeError) as e:  # not executed: nothing is read or written
-            return False, f"{type(e).__name__}: {e}", (), (), tuple(sorted(set(regs)))
+            return False, f"{type(e).__name__}: {e}", none, none, tuple(sorted(set(regs)))
         registers = tuple(sorted(set(regs)))
         if registers and executor is None:
             return (
                 False,
                 f"addresses held in registers {list(registers)}: give executor=",
-                (),
-                (),
+                none,
+                none,
                 registers,
             )
         reads = _walk_runs([w for what, w in walks if not what.startswith("dst")])
         writes = _walk_runs([w for what, w in walks if what.startswith("dst")])
-        return (
-            True,
-            "",
-            tuple(_spans(_merged(reads))),
-            tuple(_spans(_merged(writes))),
-            registers,
-        )
+        return True, "", _merged(reads), _merged(writes), registers
 
     def info_batch(self, words: Any, executor: Any = None) -> list[InstructionInfo]:
         """`info` of each word of an (N, 64) array or byte stream, equal to `[info(w) for w in
