@@ -306,37 +306,37 @@ class Info:
 
     def info_batch(self, words: Any, executor: Any = None) -> list[InstructionInfo]:
         """`info` of each word of an (N, 64) array or byte stream, equal to `[info(w) for w in
-        words]`: a word repeated is worked out once, the opcode's status and the events' effects
-        once per opcode and events bytes; the footprints by the executor's own walks, their
-        spans merged in numpy. DecodeError for the first word the generation does not decode."""
+        words]`: a word repeated is worked out once (one InstructionInfo shared), the events'
+        effects once per opcode and events bytes; the footprints by the executor's own walks
+        (never a second model of its address rules), their runs merged in numpy. DecodeError
+        for the first word the generation does not decode."""
         from .vector import as_words
 
         W = as_words(words)
-        if not len(W):
-            return []
-        uniq, inverse = np.unique(W, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        bad = ~np.isin(uniq[:, 0], np.array(sorted(self.decoder.structs), dtype=np.uint8))
-        if bad.any():  # the first such word in the caller's order raises, saying why
-            first = int(np.flatnonzero(bad[inverse])[0])
-            self.decoder.decode(W[first].tobytes())
+        structs = self.decoder.structs
         events: dict[tuple[int, bytes], tuple[tuple[Semaphore, ...], tuple[Semaphore, ...]]] = {}
-        got: list[InstructionInfo] = []
-        for op in np.unique(uniq[:, 0]).tolist():
-            cls = self.decoder.structs[op]
-            status = self.decoder.status(op)
-            f = next((f for f in cls.LAYOUT if f.name == "events"), None)
-            for row in np.flatnonzero(uniq[:, 0] == op).tolist():
-                b = uniq[row].tobytes()
+        fields = {
+            op: next((f for f in cls.LAYOUT if f.name == "events"), None)
+            for op, cls in structs.items()
+        }
+        done: dict[bytes, InstructionInfo] = {}
+        out: list[InstructionInfo] = []
+        for b in map(bytes, W):  # a repeated word is worked out once
+            got = done.get(b)
+            if got is None:
+                op = b[0]
+                cls = structs.get(op)
+                if cls is None:
+                    self.decoder.decode(b)  # raises, saying why
+                status = self.decoder.status(op)
+                f = fields[op]
                 key = (op, b[f.offset : f.offset + f.size] if f is not None else b"")
                 ev = events.get(key)
                 if ev is None:
                     ev = events[key] = self._events(b, cls)
                 known, why, reads, writes, regs = self._footprint(b, executor)
-                got.append(
-                    InstructionInfo(
-                        op, status.name, status.struct, status, known, why, reads, writes, regs, *ev
-                    )
+                got = done[b] = InstructionInfo(
+                    op, status.name, status.struct, status, known, why, reads, writes, regs, *ev
                 )
-        # `got` is in opcode order of the unique rows; np.unique sorted rows by byte 0 first
-        return [got[k] for k in inverse.tolist()]
+            out.append(got)
+        return out
