@@ -42,6 +42,7 @@ import re
 import struct
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import IntEnum
+from itertools import chain, repeat
 from typing import Any, NoReturn
 
 import numpy as np
@@ -87,6 +88,11 @@ def float_bits(text: str, size: int) -> int:
         return int(text[4:], 16)
     value = float(text)
     if size == 4:
+        try:  # C's (float) cast, as numpy's; a value it rounds to infinity overflows here
+            bits4: int = struct.unpack("<I", struct.pack("<f", value))[0]
+            return bits4
+        except OverflowError:
+            pass
         with np.errstate(over="ignore"):
             return int(np.array(value, dtype=np.float32).view(np.uint32))
     bits: int = struct.unpack("<Q", struct.pack("<d", value))[0]
@@ -365,6 +371,7 @@ class TextForm:
         self._plainers: dict[int, Callable[[int], Any]] = {}
         self._plans: dict[tuple[type[Any], int, bool], list[tuple[str, FieldLayout]]] = {}
         self._batch: _BatchText | None = None
+        self._fast: _FastAsm | None = None
 
     # -- disassembly ---------------------------------------------------------------------------
 
@@ -538,26 +545,50 @@ class TextForm:
 
     def asm(self, text: str) -> bytes:
         """The words of `text`, one per non-empty line, concatenated (64 bytes each)."""
-        return b"".join(self.asm_lines(text))
+        return self._assemble(text).tobytes()
 
     def asm_lines(self, text: str) -> list[bytes]:
         """One 64-byte word per instruction line of `text` (blank and comment lines skipped).
         A line of a `disasm` listing reads as its instruction: a leading `OFFSET:` column and
         a column of the word's 128 hex digits are skipped (see `listing_columns`)."""
+        b = self._assemble(text).tobytes()
+        return [b[i : i + WORD_SIZE] for i in range(0, len(b), WORD_SIZE)]
+
+    def _assemble(self, text: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        """The (N, 64) words of `text`: the lines in the text `disasm` writes go through
+        `_FastAsm` (a batch over the lines), every other line through `_asm_line`, and an
+        error is the first bad line's, located as `_asm_line` locates it."""
         if not isinstance(text, str):
             raise TypeError(f"text: assembly is a str, not {type(text).__name__}")
+        lines = text.split("\n")
+        if len(lines) < _FAST_MIN_LINES:  # numpy's fixed costs outweigh a few lines' parse
+            words = [w for i, line in enumerate(lines, 1) if (w := self._asm_line(line, i))]
+            return np.frombuffer(b"".join(words), dtype=np.uint8).reshape(-1, WORD_SIZE)
+        if self._fast is None:
+            self._fast = _FastAsm(self)
+        return self._fast.assemble(lines)
+
+    def _asm_scalar(self, text: str) -> list[bytes]:
+        """`asm_lines` by the per-line parser alone (the fast path's reference)."""
         words = []
         for lineno, line in enumerate(text.split("\n"), 1):
-            skip = self.listing_columns(line)
-            tk = _Tokens(" " * skip + line[skip:], lineno)
-            if tk.toks:
-                words.append(self._statement(tk))
-            elif skip:
-                raise AsmError(
-                    "a listing line without its instruction after the offset and hex columns",
-                    (lineno, skip + 1),
-                )
+            word = self._asm_line(line, lineno)
+            if word is not None:
+                words.append(word)
         return words
+
+    def _asm_line(self, line: str, lineno: int) -> bytes | None:
+        """The word of one line by the per-line parser; None for a line with no statement."""
+        skip = self.listing_columns(line)
+        tk = _Tokens(" " * skip + line[skip:], lineno)
+        if tk.toks:
+            return self._statement(tk)
+        if skip:
+            raise AsmError(
+                "a listing line without its instruction after the offset and hex columns",
+                (lineno, skip + 1),
+            )
+        return None
 
     def listing_columns(self, line: str) -> int:
         """How many leading characters of `line` are listing columns (objdump's habit): an
@@ -613,7 +644,6 @@ class TextForm:
         overrides: list[tuple[int, int]] | None = None,
     ) -> None:
         """`name=value ...` up to `closer` ("" for the end of the line), written into `out`."""
-        by_name = _by_name(cls)
         seen: set[str] = set()
         while True:
             tok = tk.peek()
@@ -621,30 +651,45 @@ class TextForm:
                 return
             if tok == "":
                 tk.fail(f"expected {closer!r}, found the end of the line", tk.i)
-            at = tk.i
-            tk.next()
-            if tok == "@" and overrides is not None:
-                off = self._int_in(tk, 0, WORD_SIZE - 1, "a byte offset")
-                tk.expect("=")
-                overrides.append((off, self._int_in(tk, 0, 255, "a byte")))
-                continue
-            if not _is_name(tok):
-                tk.fail(f"expected a field name, found {_describe(tok)}", at)
-            f = by_name.get(tok.lower())
-            if f is None:
-                names = ", ".join(x.name for x in cls.LAYOUT)
-                tk.fail(f"{cls.__name__} has no field {tok!r} (fields: {names})", at)
-            if f.name in seen:
-                tk.fail(f"field {f.name} is given twice", at)
-            seen.add(f.name)
-            if header and f.kind == "enum" and f.cls is self.opcodes and base + f.offset == 0:
-                tk.fail("the opcode is the mnemonic; it cannot be set as a field", at)
-            arm = None
-            if tk.peek() == ".":
-                tk.next()
-                arm = tk.next()
+            self._assignment(tk, cls, out, base, header, overrides, seen)
+
+    def _assignment(
+        self,
+        tk: _Tokens,
+        cls: type[Any],
+        out: bytearray,
+        base: int,
+        header: bool,
+        overrides: list[tuple[int, int]] | None,
+        seen: set[str],
+    ) -> FieldLayout | None:
+        """One `name=value` (or, with `overrides`, `@N=V`) of a struct body, written into
+        `out`; the field it set (None for an override)."""
+        at = tk.i
+        tok = tk.next()
+        if tok == "@" and overrides is not None:
+            off = self._int_in(tk, 0, WORD_SIZE - 1, "a byte offset")
             tk.expect("=")
-            self._value_into(tk, f, arm, out, base, header and base + f.offset == 0, at)
+            overrides.append((off, self._int_in(tk, 0, 255, "a byte")))
+            return None
+        if not _is_name(tok):
+            tk.fail(f"expected a field name, found {_describe(tok)}", at)
+        f = _by_name(cls).get(tok.lower())
+        if f is None:
+            names = ", ".join(x.name for x in cls.LAYOUT)
+            tk.fail(f"{cls.__name__} has no field {tok!r} (fields: {names})", at)
+        if f.name in seen:
+            tk.fail(f"field {f.name} is given twice", at)
+        seen.add(f.name)
+        if header and f.kind == "enum" and f.cls is self.opcodes and base + f.offset == 0:
+            tk.fail("the opcode is the mnemonic; it cannot be set as a field", at)
+        arm = None
+        if tk.peek() == ".":
+            tk.next()
+            arm = tk.next()
+        tk.expect("=")
+        self._value_into(tk, f, arm, out, base, header and base + f.offset == 0, at)
+        return f
 
     def _value_into(
         self,
@@ -1460,3 +1505,505 @@ def _address_text(am: AddressMap) -> Callable[[int], str]:
 
     _ADDRESS_TEXTS[id(am)] = text
     return text
+
+
+# -- the batch assembler: lines in `disasm`'s own spelling, a field's text parsed once ----------
+
+
+def _chunk(depth: int) -> str:
+    """A field's value as `disasm` writes it, loosely: no blank, `;` or unbalanced brace outside
+    braces, braces nested at most `depth` deep (what it holds is for the parser to judge)."""
+    inner = r"[^{};]*"
+    for _ in range(depth):
+        inner = r"[^{};]*(?:\{" + inner + r"\}[^{};]*)*"
+    return r"[^\s{};]*(?:\{" + inner + r"\}[^\s{};]*)*"
+
+
+_CHUNK = _chunk(4)
+_FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
+_LEAF = r"[^\s{};]*"  # a leaf's value (a blank, a brace or `;` ends it)
+_HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
+_END = r"\s*(?:;.*)?\Z"
+_WORD_TAIL = re.compile(r"\s+0x([0-9a-fA-F]{128})" + _END)
+_FAIL = -1  # a segment's delta when the parser does not read it as exactly one assignment
+
+
+class _Body:
+    """The fields of one struct where it sits in a word of one opcode (`base`, and whether it
+    is the header, as `TextForm._struct_body` is called for it), with what each field's text
+    written as `disasm` writes it (`name=value` or `name.arm=value`) changes in the word: its
+    delta, the XOR of the word with and without it, an int of 64 bytes (little-endian)."""
+
+    __slots__ = (
+        "base",
+        "cls",
+        "epoch",
+        "fast",
+        "fields",
+        "header",
+        "memos",
+        "pattern",
+        "rx",
+        "subs",
+        "word",
+    )
+
+    def __init__(self, fast: _FastAsm, cls: type[Any], base: int, header: bool, word: int) -> None:
+        self.fast, self.cls, self.base, self.header, self.word = fast, cls, base, header, word
+        self.fields: list[FieldLayout] = list(cls.LAYOUT)
+        # one optional group per field, in LAYOUT order, each after one blank: the order and
+        # spelling `disasm` prints (names as declared), anything else is the parser's
+        self.pattern = "".join(
+            rf"(?: ({re.escape(f.name)}(?:\.[A-Za-z_]\w*)?={_CHUNK}))?" for f in self.fields
+        )
+        self.rx = re.compile(self.pattern + r"\Z")  # a struct's inner text, a blank before
+        self.memos: list[dict[str, int]] = [{} for _ in self.fields]
+        self.epoch = fast.epoch
+        self.subs: dict[tuple[int, int, bool], _Body] = {}
+
+    def sub(self, f: FieldLayout, lo: int, header: bool) -> _Body:
+        """The body of struct field `f` at `lo` (`header`: the flag `_value_into` passes)."""
+        key = (id(f), lo, header)
+        found = self.subs.get(key)
+        if found is None:
+            found = self.subs[key] = _Body(self.fast, f.cls, lo, header and lo == 0, self.word)
+        return found
+
+    def flat(self, sep: str, columns: list[tuple[_Body, int, int, int]], depth: int = 0) -> str:
+        """The body's expression with its plain struct fields opened (`name={...}` as the
+        expression of their own fields), one group per other field, appended to `columns`
+        as (body, field index, first byte, end byte)."""
+        parts = []
+        by_name = _by_name(self.cls)
+        for j, f in enumerate(self.fields):
+            name = re.escape(f.name)
+            lo = self.base + f.offset
+            if _plain_struct(f) and by_name.get(f.name.lower()) is f and depth < 3:
+                sub = self.sub(f, lo, self.header and lo == 0)
+                inner = sub.flat(r"(?:(?<=\{)| )", columns, depth + 1)
+                parts.append(rf"(?:{sep}{name}=\{{{inner}\}})?")
+            elif (
+                _is_union(f)
+                and by_name.get(f.name.lower()) is f
+                and _plain_struct(arm := _bare_arm(f.cls, "other"))
+                and depth < 3
+            ):
+                # `name={...}` is the arm a value in braces takes (a struct): opened as above;
+                # else (`name.arm=...`) the union's text is one group
+                sub = self.sub(arm, lo + arm.offset, False)
+                inner = sub.flat(r"(?:(?<=\{)| )", columns, depth + 1)
+                columns.append((self, j, lo, lo + f.size))
+                whole = rf"({name}(?:\.[A-Za-z_]\w*)?={_CHUNK})"
+                parts.append(rf"(?:{sep}{name}=\{{{inner}\}}|{sep}{whole})?")
+            else:
+                columns.append((self, j, lo, lo + f.size))
+                if f.kind == "struct":  # a union (its struct arms in braces), structs' array
+                    parts.append(rf"(?:{sep}({name}(?:\.[A-Za-z_]\w*)?={_CHUNK}))?")
+                else:  # a leaf: no braces in it
+                    parts.append(rf"(?:{sep}({name}={_LEAF}))?")
+        return "".join(parts)
+
+    def delta(self, j: int, text: str) -> int:
+        """The delta of field `j` given as `text` (one segment), or `_FAIL`."""
+        if self.epoch != self.fast.epoch:
+            self.epoch = self.fast.epoch
+            self.memos = [{} for _ in self.fields]
+        memo = self.memos[j]
+        d = memo.get(text)
+        if d is None:
+            d = memo[text] = self._delta(j, text)
+        return d
+
+    def _delta(self, j: int, text: str) -> int:
+        f = self.fields[j]
+        if _by_name(self.cls).get(f.name.lower()) is f:
+            target = self._target(f, text[len(f.name) :])
+            if target is not None:
+                d = self._quick(*target)
+                if d is not None:
+                    return d
+        out = bytearray(self.word.to_bytes(WORD_SIZE, "little"))
+        tk = _Tokens(text, 0)
+        try:
+            got = self.fast.form._assignment(tk, self.cls, out, self.base, self.header, None, set())
+        except Exception:  # whatever the parser raises, it raises again for the line, in order
+            return _FAIL
+        if got is not f or tk.i != len(tk.toks):
+            return _FAIL
+        return int.from_bytes(out, "little") ^ self.word
+
+    def _target(self, f: FieldLayout, rest: str) -> tuple[FieldLayout, int, bool, str] | None:
+        """What `_value_into` writes for `=value` (or `.arm=value`) after field `f`'s name:
+        (the field written, the base it is written at, the header flag, the value's text);
+        None where it is not a plain struct or leaf (the parser then reads the text)."""
+        base = self.base
+        if rest[:1] == ".":
+            arm, eq, value = rest[1:].partition("=")
+            if not eq or not _is_union(f):
+                return None
+            af = _by_name(f.cls).get(arm.lower())
+            if af is None:
+                return None
+            return af, base + f.offset, False, value
+        if rest[:1] != "=":
+            return None
+        value = rest[1:]
+        if not _is_union(f):
+            return f, base, self.header and base + f.offset == 0, value
+        if value[:1] == "{":
+            kind = "other"
+        elif value == "nan":
+            kind = "float"
+        elif _QINT.match(value):
+            kind = "int"
+        elif _FLOAT.match(value):
+            kind = "float"
+        elif _ADDRESS.match(value):
+            kind = "address"
+        else:
+            return None
+        return _bare_arm(f.cls, kind), base + f.offset, False, value
+
+    def _quick(self, f: FieldLayout, base: int, header: bool, value: str) -> int | None:
+        """The delta of `value` written to `f` at `base`, read here when it is a struct's
+        `{...}` of fields or a leaf's plain number, member or `[...]` of them (as `_scalar`
+        reads them); None to leave it to the parser."""
+        if f.kind == "struct":
+            if f.dims or _is_union(f) or value[:1] != "{" or value[-1:] != "}":
+                return None
+            sub = self.sub(f, base + f.offset, header)
+            inner = value[1:-1]
+            if not inner:
+                return 0
+            m = sub.rx.match(" " + inner)
+            if m is None:
+                return None
+            d = 0
+            for k, s in enumerate(m.groups()):
+                if s is not None:
+                    dk = sub.delta(k, s)
+                    if dk == _FAIL:
+                        return _FAIL
+                    d ^= dk
+            return d
+        if f.kind not in ("int", "uint", "enum", "bool", "float") or (
+            f.kind == "enum" and f.cls is self.fast.form.opcodes
+        ):
+            return None
+        leaf = _leaf(f)
+        if f.dims:
+            if value[:1] != "[" or value[-1:] != "]":
+                return None
+            texts = value[1:-1].split(",")
+            if len(texts) != f.count:
+                return None
+        else:
+            texts = [value]
+        values = []
+        lo, hi = leaf.range
+        for t in texts:
+            v = _quick_scalar(f, leaf, t, self.fast.form.addresses)
+            if v is None or (f.kind != "float" and not lo <= v <= hi):
+                return None
+            values.append(v)
+        out = bytearray(self.word.to_bytes(WORD_SIZE, "little"))
+        leaf.write(out, base, values)
+        return int.from_bytes(out, "little") ^ self.word
+
+
+def _plain_struct(f: FieldLayout) -> bool:
+    return f.kind == "struct" and not f.dims and not _is_union(f)
+
+
+_NUM = r"-?(?:0|[1-9][0-9]*|0[xX][0-9a-fA-F]+)"
+_QINT = re.compile(_NUM + r"\Z")
+_QDEC = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+
+
+_ADDRESS = re.compile(rf"(sbuf|psum)\[({_NUM})\]\+({_NUM})\Z")
+
+
+def _quick_scalar(f: FieldLayout, leaf: _Leaf, tok: str, am: AddressMap | None) -> int | None:
+    """`TextForm._scalar` of a value that is a plain number, an address as `disasm` writes it
+    (or, for an enum or a bool, a name), or None where `_scalar` would do anything else or
+    fail (the parser then reads it)."""
+    if f.kind == "float":
+        if tok == "nan":
+            tok = "nan:0x7fc00000" if leaf.es == 4 else "nan:0x7ff8000000000000"
+        elif not (_FLOAT.match(tok) or _QDEC.match(tok)):
+            return None
+        bits = float_bits(tok, leaf.es)
+        return bits if 0 <= bits < 1 << (8 * leaf.es) else None
+    if _QINT.match(tok):
+        return int(tok, 0)
+    if tok[:1] in ("s", "p") and am is not None:
+        m = _ADDRESS.match(tok)
+        if m is None:
+            return None
+        part, off = int(m.group(2), 0), int(m.group(3), 0)
+        if not (0 <= part <= 1 << 32 and 0 <= off <= 1 << 64):
+            return None
+        try:
+            return am.address(m.group(1), part, off)
+        except ValueError:
+            return None
+    if f.kind == "enum" and _NAME.match(tok) and tok != "inf":
+        return _members(f.cls).get(tok.lower())
+    if f.kind == "bool" and tok.lower() in ("true", "false"):
+        return int(tok.lower() == "true")
+    return None
+
+
+class _Numbers:
+    """A byte-aligned integer leaf (an int, an enum, a bool, an address) whose texts in a
+    column are all plain numbers: read together, `int(text, 0)` as `_scalar` reads a number,
+    the column's distinct texts checked by one expression and packed by numpy."""
+
+    __slots__ = ("count", "dims", "dtype", "hi", "lo", "old", "prefix", "rx")
+
+    @staticmethod
+    def of(body: _Body, j: int, word: int) -> _Numbers | None:
+        f = body.fields[j]
+        if (
+            f.kind not in ("int", "uint", "enum", "bool")
+            or f.bit_width is not None
+            or (f.kind == "enum" and f.cls is body.fast.form.opcodes)
+            or _by_name(body.cls).get(f.name.lower()) is not f
+        ):
+            return None
+        return _Numbers(f, body.base, word)
+
+    def __init__(self, f: FieldLayout, base: int, word: int) -> None:
+        leaf = _leaf(f)
+        self.prefix = len(f.name) + 1  # `name=`
+        self.count, self.dims = f.count, bool(f.dims)
+        self.dtype = np.dtype(f"<{'i' if leaf.signed else 'u'}{leaf.es}")
+        self.lo, self.hi = leaf.range
+        at = base + f.offset
+        old = word.to_bytes(WORD_SIZE, "little")[at : at + f.size]
+        self.old = np.frombuffer(old, dtype=np.uint8)
+        if self.dims:
+            rest = f",{_NUM}" * (f.count - 1)
+            self.rx = re.compile(rf"(?:\[{_NUM}{rest}\])+\Z")
+        else:
+            self.rx = re.compile(rf"{_NUM}(?:,{_NUM})*\Z")
+
+    def table(self, keys: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]] | None:
+        """The deltas of the field's bytes, a zero row then one row per text; None if a text
+        is not plain numbers in range (those are read one by one)."""
+        p = self.prefix
+        values = [k[p:] for k in keys]
+        if self.dims:
+            joined = "".join(values)
+            if not self.rx.match(joined):
+                return None
+            parts = joined[1:-1].replace("][", ",").split(",") if values else []
+        else:
+            joined = ",".join(values)
+            if values and not self.rx.match(joined):
+                return None
+            parts = values
+        nums = list(map(int, parts, repeat(0, len(parts))))
+        if nums and not (self.lo <= min(nums) and max(nums) <= self.hi):
+            return None
+        rows = np.zeros((len(keys) + 1, self.old.size), dtype=np.uint8)
+        if nums:
+            packed = np.array(nums, dtype=np.int64 if self.dtype.kind == "i" else np.uint64)
+            rows[1:] = packed.astype(self.dtype).view(np.uint8).reshape(len(keys), -1)
+            rows[1:] ^= self.old
+        return rows
+
+
+class _Statement:
+    """The lines of one mnemonic in `disasm`'s spelling: one compiled expression over its
+    struct's fields (`_Body`), the rows it matched, and their words."""
+
+    __slots__ = ("body", "columns", "lines", "opcode", "plans", "rows", "rx", "word")
+
+    def __init__(self, fast: _FastAsm, cls: type[Struct], opcode: int) -> None:
+        self.opcode = opcode
+        word = bytes(fast.form._base(cls, opcode))
+        self.word = np.frombuffer(word, dtype=np.uint8)
+        self.body = _Body(fast, cls, 0, True, int.from_bytes(word, "little"))
+        self.columns: list[tuple[_Body, int, int, int]] = []
+        over = r"(?: (@[^\s{};]*(?: @[^\s{};]*)*))?"
+        self.rx = re.compile(self.body.flat(" ", self.columns) + over + _END)
+        self.plans = [_Numbers.of(body, j, body.word) for body, j, _, _ in self.columns]
+        self.lines: list[int] = []
+        self.rows: list[tuple[str | None, ...]] = []
+
+    def words(
+        self, form: TextForm
+    ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], np.ndarray[Any, np.dtype[np.bool_]]]:
+        """The words of the rows matched, and which rows the parser must read instead."""
+        n = len(self.rows)
+        W = np.tile(self.word, (n, 1))
+        bad = np.zeros(n, dtype=np.bool_)
+        # every cell's text as an id into the distinct texts of all the columns
+        keys = list(dict.fromkeys(chain.from_iterable(self.rows)))
+        index = dict(zip(keys, range(len(keys)), strict=True))
+        ncol = len(self.columns) + 1
+        ix = np.fromiter(
+            map(index.__getitem__, chain.from_iterable(self.rows)), dtype=np.intp, count=n * ncol
+        ).reshape(n, ncol)
+        none = index.get(None, -1)
+        for c, ((body, j, lo, hi), plan) in enumerate(zip(self.columns, self.plans, strict=True)):
+            col = ix[:, c]
+            present = np.zeros(len(keys), dtype=np.bool_)
+            present[col] = True
+            if none >= 0:
+                present[none] = False
+            used = np.flatnonzero(present)
+            if not used.size:
+                continue
+            texts: list[str] = [keys[u] for u in used.tolist()]  # type: ignore[misc]
+            remap = np.zeros(len(keys), dtype=np.intp)  # row 0 of a table: no change
+            table = plan.table(texts) if plan is not None else None
+            if table is not None:
+                remap[used] = np.arange(1, used.size + 1)
+            else:
+                rows = [bytes(hi - lo)]
+                failed = []
+                outside = ~(((1 << (8 * (hi - lo))) - 1) << (8 * lo))
+                for u, t in zip(used.tolist(), texts, strict=True):
+                    d = body.delta(j, t)
+                    if d == _FAIL or d & outside:
+                        failed.append(u)
+                    else:
+                        remap[u] = len(rows)
+                        rows.append((d >> (8 * lo)).to_bytes(hi - lo, "little"))
+                if failed:
+                    bad |= np.isin(col, failed)
+                if len(rows) == 1:
+                    continue
+                table = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(-1, hi - lo)
+            W[:, lo:hi] ^= table[remap[col]]
+        parsed: dict[int, list[tuple[int, int]] | None] = {}
+        for r in np.flatnonzero(ix[:, -1] != none).tolist():
+            u = int(ix[r, -1])
+            if u not in parsed:
+                parsed[u] = self.overrides(form, keys[u])  # type: ignore[arg-type]
+            got = parsed[u]
+            if got is None:
+                bad[r] = True
+                continue
+            for off, v in got:
+                W[r, off] = v
+        return W, bad
+
+    def overrides(self, form: TextForm, text: str) -> list[tuple[int, int]] | None:
+        """`@N=V ...` read as the statement's body reads it; None if it reads otherwise."""
+        tk = _Tokens(text, 0)
+        found: list[tuple[int, int]] = []
+        out = bytearray(WORD_SIZE)
+        try:
+            while tk.i < len(tk.toks):
+                if form._assignment(tk, self.body.cls, out, 0, True, found, set()) is not None:
+                    return None
+        except AsmError:
+            return None
+        return found
+
+
+class _FastAsm:
+    """`asm` over many lines: a line spelled as `disasm` spells it (its listing columns and
+    a trailing comment allowed) is matched by its mnemonic's expression, which splits it into
+    its fields' texts; each distinct text of a field is read once, by the per-line parser's
+    own `_assignment` (a struct's value field by field, so a changed field costs one field),
+    into the bits it sets; the lines of a mnemonic are then built together, a field's bits
+    gathered into every row from a table of its distinct texts. A line it does not match, or
+    whose text the parser reads otherwise than as one assignment per field, is read by
+    `TextForm._asm_line`, so the language and every error are the parser's."""
+
+    def __init__(self, form: TextForm) -> None:
+        self.form = form
+        self.epoch = 0
+        self.statements: dict[str, _Statement] = {}
+        self.enabled = not any(
+            re.fullmatch(r"[0-9a-fA-F]{128}", name) for name in form.opcodes.__members__
+        )  # else `listing_columns` would read such a column as the mnemonic
+        self.declined = 0  # lines the last call left to the parser (for tests)
+
+    def statement(self, name: str) -> _Statement | None:
+        """The statement of the mnemonic `disasm` prints as `name` (made once), else None."""
+        st = self.statements.get(name)
+        if st is None:
+            member = self.form.opcodes.__members__.get(name)
+            if member is not None and member.name == name:
+                cls = self.form.decoder.structs.get(int(member))
+                if cls is not None:
+                    st = self.statements[name] = _Statement(self, cls, int(member))
+        return st
+
+    def assemble(self, lines: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        self.epoch += 1  # a call's texts are read once, not kept (`_Body.delta`)
+        for each in self.statements.values():
+            each.lines, each.rows = [], []
+        raw_lines: list[int] = []
+        raw_hex: list[str] = []
+        slow: list[int] = []
+        head = _HEAD.match
+        known = self.statements
+        for i, line in enumerate(lines if self.enabled else ()):
+            sp = line.find(" ")
+            st = known.get(line[:sp] if sp >= 0 else line)
+            if st is not None:  # a line that starts with a mnemonic, as `disasm` writes it
+                m = st.rx.match(line, len(line) if sp < 0 else sp)
+                if m is not None:
+                    st.lines.append(i)
+                    st.rows.append(m.groups())
+                    continue
+                slow.append(i)
+                continue
+            h = head(line)  # listing columns first, or a blank, a `.word`, anything else
+            if h is not None:
+                name = h.group(1)
+                if name == ".word":
+                    m = _WORD_TAIL.match(line, h.end())
+                    if m is not None:
+                        raw_lines.append(i)
+                        raw_hex.append(m.group(1))
+                        continue
+                else:
+                    named = self.statement(name)
+                    if named is not None:
+                        m = named.rx.match(line, h.end())
+                        if m is not None:
+                            named.lines.append(i)
+                            named.rows.append(m.groups())
+                            continue
+            slow.append(i)
+        if not self.enabled:
+            slow = list(range(len(lines)))
+        parts: list[tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, Any]]] = []
+        if raw_lines:
+            W = np.frombuffer(bytes.fromhex("".join(raw_hex)), dtype=np.uint8)
+            parts.append((np.asarray(raw_lines, dtype=np.intp), W.reshape(-1, WORD_SIZE)))
+        for st in self.statements.values():
+            if not st.rows:
+                continue
+            W, bad = st.words(self.form)
+            at = np.asarray(st.lines, dtype=np.intp)
+            if bad.any():
+                slow += at[bad].tolist()
+                at, W = at[~bad], W[~bad]
+            parts.append((at, W))
+            st.lines, st.rows = [], []
+        self.declined = len(slow)
+        slow.sort()
+        has = np.zeros(len(lines), dtype=np.bool_)
+        found: list[tuple[int, bytes]] = []
+        for i in slow:
+            word = self.form._asm_line(lines[i], i + 1)
+            if word is not None:
+                found.append((i, word))
+                has[i] = True
+        for at, _ in parts:
+            has[at] = True
+        rank = np.cumsum(has) - 1
+        out = np.empty((int(has.sum()), WORD_SIZE), dtype=np.uint8)
+        for at, W in parts:
+            out[rank[at]] = W
+        for i, word in found:
+            out[rank[i]] = np.frombuffer(word, dtype=np.uint8)
+        return out
