@@ -196,6 +196,27 @@ def _default_bytes(cls: type[Any]) -> bytes:
     return found
 
 
+_BITS: dict[tuple[int, int], int] = {}
+
+
+def _bits(f: FieldLayout, base: int) -> int:
+    """The bits of a leaf field at `base` in a word, as an int (byte k at bits 8k..8k+7)."""
+    key = (id(f), base)
+    found = _BITS.get(key)
+    if found is None:
+        at = 8 * (base + f.offset)
+        if f.bit_width is None:
+            found = ((1 << (8 * f.size)) - 1) << at
+        else:
+            found = ((1 << f.bit_width) - 1) << (at + (f.bit_offset or 0))
+        _BITS[key] = found
+    return found
+
+
+# one field's step in `TextForm._plain_fields_of`: (kind, field, leaf, value, bits)
+_PlainStep = tuple[str, FieldLayout, "_Leaf | None", "Callable[[int], Any] | None", int]
+
+
 # -- choosing the arm a union shows --------------------------------------------------------------
 
 
@@ -262,17 +283,34 @@ def choose_arm(
             arm = _inline_arm(u)
         if arm is not None:
             return arm
-    po = next((a for a in u.LAYOUT if _is_partition_offset(a)), None)
-    st = next((a for a in u.LAYOUT if a.kind == "struct"), None)
+    po, st, floats, ind = _shape(u)
     if po is not None and st is not None and len(u.LAYOUT) == 2:
         return po if uint(b, base, po.size) & ~mask == 0 else st
-    if any(a.kind == "float" for a in u.LAYOUT):
+    if floats:
         return _inline_arm(u)
-    if indirect_markers:
-        ind = next((a for a in u.LAYOUT if "INDIRECT" in a.c_type and a.kind == "struct"), None)
-        if ind is not None and u.SIZE > 3 and b[base + 3] in indirect_markers:
-            return ind
+    if indirect_markers and ind is not None and u.SIZE > 3 and b[base + 3] in indirect_markers:
+        return ind
     return u.LAYOUT[0]
+
+
+_SHAPES: dict[type[Any], tuple[FieldLayout | None, FieldLayout | None, bool, FieldLayout | None]]
+_SHAPES = {}
+
+
+def _shape(
+    u: type[Union],
+) -> tuple[FieldLayout | None, FieldLayout | None, bool, FieldLayout | None]:
+    """What `choose_arm` looks for in a union's arms: its first PartitionOffset arm, its first
+    struct arm, whether an arm is a float, its first INDIRECT struct arm (found once)."""
+    found = _SHAPES.get(u)
+    if found is None:
+        found = _SHAPES[u] = (
+            next((a for a in u.LAYOUT if _is_partition_offset(a)), None),
+            next((a for a in u.LAYOUT if a.kind == "struct"), None),
+            any(a.kind == "float" for a in u.LAYOUT),
+            next((a for a in u.LAYOUT if "INDIRECT" in a.c_type and a.kind == "struct"), None),
+        )
+    return found
 
 
 # -- repr ----------------------------------------------------------------------------------------
@@ -369,7 +407,7 @@ class TextForm:
                 todo += [f.cls for f in cls.LAYOUT if f.kind == "struct"]
         self._formatters: dict[int, Callable[[int], str]] = {}
         self._plainers: dict[int, Callable[[int], Any]] = {}
-        self._plans: dict[tuple[type[Any], int, bool], list[tuple[str, FieldLayout]]] = {}
+        self._plans: dict[tuple[type[Any], int, bool], list[_PlainStep]] = {}
         self._batch: _BatchText | None = None
         self._fast: _FastAsm | None = None
 
@@ -838,54 +876,57 @@ class TextForm:
         cls = self.decoder.structs.get(b[0])
         if cls is None:
             return {"opcode": None, "hex": b.hex()}
-        out = self._base(cls, b[0])
-        fields = self._plain_fields_of(cls, b, 0, out, True)
-        for k in range(WORD_SIZE):
-            if out[k] != b[k]:
-                fields[f"@{k}"] = b[k]
+        cover = [0]  # the bits the fields shown reproduce (what `disasm` writes into `out`)
+        fields = self._plain_fields_of(cls, b, 0, cover, True)
+        word = int.from_bytes(b, "little")
+        rest = (int.from_bytes(_default_bytes(cls), "little") ^ word) & ~cover[0] & ~255
+        if rest:  # bytes no field shown reproduces: those of the default that differ
+            for k, x in enumerate(rest.to_bytes(WORD_SIZE, "little")):
+                if x:
+                    fields[f"@{k}"] = b[k]
         return {"opcode": self.opcodes(b[0]).name, "fields": fields, "hex": b.hex()}
 
     def _plain_fields_of(
-        self, cls: type[Any], b: bytes, base: int, out: bytearray, top: bool
+        self, cls: type[Any], b: bytes, base: int, cover: list[int], top: bool
     ) -> dict[str, Any]:
         """`_fields`' walk giving the values `to_dict` holds (what its text reads back as)
-        instead of the text: the same fields, keys, arms and order, without the text."""
+        instead of the text: the same fields, keys, arms and order, without the text; the
+        bits of each field shown are ORed into `cover[0]`."""
         plain: dict[str, Any] = {}
         siblings: dict[str, Any] = {}
-        for step, f in self._plain_plan(cls, base, top):
-            if step == "header":
-                plain[f.name] = self._plain_fields_of(f.cls, b, f.offset, out, True)
-            elif step == "union":
-                u = f.cls
-                arm = self._choose_arm(u, f.name, b, base + f.offset, siblings)
-                value, kind = self._plain_arm(arm, b, base + f.offset, out)
-                key = f.name if _bare_arm(u, kind).name == arm.name else f"{f.name}.{arm.name}"
-                plain[key] = value
-            elif step == "struct":
-                plain[f.name] = self._plain_struct(f, b, base, out)
-            else:
-                leaf = _leaf(f)
+        for step, f, leaf, value, mask in self._plain_plan(cls, base, top):
+            if step == "leaf" or step == "enum":
+                assert leaf is not None and value is not None
                 raw = leaf.read(b, base)
                 if leaf.reserved and not any(raw):
                     continue
                 if step == "enum":
                     siblings[f.name] = self._formatter(f)(raw[0])
-                leaf.write(out, base, raw)
-                value = self._plainer(f)
+                cover[0] |= mask
                 plain[f.name] = list(map(value, raw)) if f.dims else value(raw[0])
+            elif step == "header":
+                plain[f.name] = self._plain_fields_of(f.cls, b, f.offset, cover, True)
+            elif step == "union":
+                u = f.cls
+                arm = self._choose_arm(u, f.name, b, base + f.offset, siblings)
+                got, kind = self._plain_arm(arm, b, base + f.offset, cover)
+                key = f.name if _bare_arm(u, kind).name == arm.name else f"{f.name}.{arm.name}"
+                plain[key] = got
+            else:
+                plain[f.name] = self._plain_struct(f, b, base, cover)
         return plain
 
-    def _plain_plan(self, cls: type[Any], base: int, top: bool) -> list[tuple[str, FieldLayout]]:
+    def _plain_plan(self, cls: type[Any], base: int, top: bool) -> list[_PlainStep]:
         """How `_plain_fields_of` takes each field of `cls` at `base` (as `_fields` decides):
-        "header", "union", "struct", "enum" (a scalar a union may follow) or "leaf"; the
-        opcode is left out."""
+        "header", "union", "struct", "enum" (a scalar a union may follow) or "leaf", with a
+        leaf's reader, value and bits; the opcode is left out."""
         key = (cls, base, top)
         plan = self._plans.get(key)
         if plan is None:
             plan = []
             for f in cls.LAYOUT:
                 if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
-                    plan.append(("header", f))
+                    plan.append(("header", f, None, None, 0))
                 elif (
                     top
                     and base == 0
@@ -895,11 +936,12 @@ class TextForm:
                 ):
                     continue
                 elif _is_union(f):
-                    plan.append(("union", f))
+                    plan.append(("union", f, None, None, 0))
                 elif f.kind == "struct":
-                    plan.append(("struct", f))
+                    plan.append(("struct", f, None, None, 0))
                 else:
-                    plan.append(("enum" if not f.dims and f.kind == "enum" else "leaf", f))
+                    step = "enum" if not f.dims and f.kind == "enum" else "leaf"
+                    plan.append((step, f, _leaf(f), self._plainer(f), _bits(f, base)))
             self._plans[key] = plan
         return plan
 
@@ -932,28 +974,30 @@ class TextForm:
         self._plainers[id(f)] = value
         return value
 
-    def _plain_struct(self, f: FieldLayout, b: bytes, base: int, out: bytearray) -> Any:
+    def _plain_struct(self, f: FieldLayout, b: bytes, base: int, cover: list[int]) -> Any:
         es = f.size // f.count
         items = [
-            self._plain_fields_of(f.cls, b, base + f.offset + k * es, out, False)
+            self._plain_fields_of(f.cls, b, base + f.offset + k * es, cover, False)
             for k in range(f.count)
         ]
         return items if f.dims else items[0]
 
-    def _plain_arm(self, arm: FieldLayout, b: bytes, base: int, out: bytearray) -> tuple[Any, str]:
+    def _plain_arm(
+        self, arm: FieldLayout, b: bytes, base: int, cover: list[int]
+    ) -> tuple[Any, str]:
         """A union arm's value and the kind `_arm_text` gives it."""
         if arm.kind == "struct":
-            return self._plain_struct(arm, b, base, out), "struct"
+            return self._plain_struct(arm, b, base, cover), "struct"
         leaf = _leaf(arm)
         raw = leaf.read(b, base)
-        leaf.write(out, base, raw)
+        cover[0] |= _bits(arm, base)
         if arm.dims:
             return list(map(self._plainer(arm), raw)), "list"
-        texts = [self._formatter(arm)(raw[0])]
+        text = self._formatter(arm)(raw[0])
         kind = "float" if arm.kind == "float" else "other"
-        if _is_partition_offset(arm) and texts[0].startswith(("sbuf", "psum")):
+        if _is_partition_offset(arm) and text.startswith(("sbuf", "psum")):
             kind = "address"
-        return _plain_text(texts[0]), kind
+        return _plain_text(text), kind
 
     def from_dict(self, data: Mapping[str, Any]) -> bytes:
         """The word a `to_dict` result (or a hand-written one of the same shape) describes; the
@@ -1513,15 +1557,15 @@ def _address_text(am: AddressMap) -> Callable[[int], str]:
 def _chunk(depth: int) -> str:
     """A field's value as `disasm` writes it, loosely: no blank, `;` or unbalanced brace outside
     braces, braces nested at most `depth` deep (what it holds is for the parser to judge)."""
-    inner = r"[^{};]*"
+    inner = r"[^{};]*+"
     for _ in range(depth):
-        inner = r"[^{};]*(?:\{" + inner + r"\}[^{};]*)*"
-    return r"[^\s{};]*(?:\{" + inner + r"\}[^\s{};]*)*"
+        inner = r"[^{};]*+(?:\{" + inner + r"\}[^{};]*+)*+"
+    return r"[^\s{};]*+(?:\{" + inner + r"\}[^\s{};]*+)*+"
 
 
 _CHUNK = _chunk(4)
 _FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
-_LEAF = r"[^\s{};]*"  # a leaf's value (a blank, a brace or `;` ends it)
+_LEAF = r"[^\s{};]*+"  # a leaf's value (a blank, a brace or `;` ends it)
 _HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
 _END = r"\s*(?:;.*)?\Z"
 _WORD_TAIL = re.compile(r"\s+0x([0-9a-fA-F]{128})" + _END)
@@ -1572,7 +1616,9 @@ class _Body:
     def flat(self, sep: str, columns: list[tuple[_Body, int, int, int]], depth: int = 0) -> str:
         """The body's expression with its plain struct fields opened (`name={...}` as the
         expression of their own fields), one group per other field, appended to `columns`
-        as (body, field index, first byte, end byte)."""
+        as (body, field index, first byte, end byte). Its groups are atomic and its runs
+        possessive: a text matched one way cannot match another (a field's text ends where
+        a blank, a brace or `;` does), so backtracking could only find nothing."""
         parts = []
         by_name = _by_name(self.cls)
         for j, f in enumerate(self.fields):
@@ -1581,7 +1627,7 @@ class _Body:
             if _plain_struct(f) and by_name.get(f.name.lower()) is f and depth < 3:
                 sub = self.sub(f, lo, self.header and lo == 0)
                 inner = sub.flat(r"(?:(?<=\{)| )", columns, depth + 1)
-                parts.append(rf"(?:{sep}{name}=\{{{inner}\}})?")
+                parts.append(rf"(?>{sep}{name}=\{{{inner}\}})?")
             elif (
                 _is_union(f)
                 and by_name.get(f.name.lower()) is f
@@ -1594,13 +1640,13 @@ class _Body:
                 inner = sub.flat(r"(?:(?<=\{)| )", columns, depth + 1)
                 columns.append((self, j, lo, lo + f.size))
                 whole = rf"({name}(?:\.[A-Za-z_]\w*)?={_CHUNK})"
-                parts.append(rf"(?:{sep}{name}=\{{{inner}\}}|{sep}{whole})?")
+                parts.append(rf"(?>{sep}{name}=\{{{inner}\}}|{sep}{whole})?")
             else:
                 columns.append((self, j, lo, lo + f.size))
                 if f.kind == "struct":  # a union (its struct arms in braces), structs' array
-                    parts.append(rf"(?:{sep}({name}(?:\.[A-Za-z_]\w*)?={_CHUNK}))?")
+                    parts.append(rf"(?>{sep}({name}(?:\.[A-Za-z_]\w*)?={_CHUNK}))?")
                 else:  # a leaf: no braces in it
-                    parts.append(rf"(?:{sep}({name}={_LEAF}))?")
+                    parts.append(rf"(?>{sep}({name}={_LEAF}))?")
         return "".join(parts)
 
     def delta(self, j: int, text: str) -> int:
