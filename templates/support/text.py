@@ -17,7 +17,11 @@ does not decode on the generation are `.word 0x` + their 64 bytes in memory orde
 `asm(disasm(w)) == w` for every 64-byte word; `disasm(w, compact=True)` also leaves out every
 field that holds its default (what `asm` fills in for an omitted field), and reads back as exactly.
 `asm` also reads the lines of a `python -m tpb_isa disasm` listing: a leading `OFFSET:` column
-and a column of the word's 128 hex digits are skipped (`TextForm.listing_columns`).
+and a column of the word's 128 hex digits are skipped (`TextForm.listing_columns`). A text of
+many lines is read as a batch (`_FastAsm`): a line in `disasm`'s own spelling is split into its
+fields' texts by one expression per mnemonic made from the struct's `LAYOUT`, each distinct text
+is read once by the same parser, and every other line by the per-line parser, so what `asm`
+accepts and every error it gives are the per-line parser's.
 
 Grammar (EBNF; names are case-insensitive, `;` starts a comment, one instruction per line)::
 
