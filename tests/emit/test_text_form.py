@@ -715,3 +715,18 @@ def test_batch_assembler_is_the_line_parser(gen: str) -> None:
         text = "\n".join([*good[at : at + 20], line, *good[at + 20 : at + 40]])
         want = _outcome(form._asm_scalar, text)
         assert want[0] == "error" and _outcome(form.asm_lines, text) == want, line
+
+
+def test_batch_assembler_in_threads() -> None:
+    """Calls on one form from several threads at once each get their own lines' words (what
+    a call gathers is its own; what the memos hold is the same whichever call read it)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    form = gen_module("mariana", "decode").TEXT
+    listings = []
+    for seed in range(4):
+        W = corpus("mariana", 1500, 100 + seed)
+        listings.append(("\n".join(form.disasm_rows(W, compact=seed % 2 == 1)), W.tobytes()))
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda lw: form.asm(lw[0]) == lw[1], listings * 3))
+    assert all(got)

@@ -1866,9 +1866,9 @@ class _Numbers:
 
 class _Statement:
     """The lines of one mnemonic in `disasm`'s spelling: one compiled expression over its
-    struct's fields (`_Body`), the rows it matched, and their words."""
+    struct's fields (`_Body`), and the words of the rows it matched."""
 
-    __slots__ = ("body", "columns", "lines", "opcode", "plans", "rows", "rx", "word")
+    __slots__ = ("body", "columns", "opcode", "plans", "rx", "word")
 
     def __init__(self, fast: _FastAsm, cls: type[Struct], opcode: int) -> None:
         self.opcode = opcode
@@ -1879,22 +1879,20 @@ class _Statement:
         over = r"(?: (@[^\s{};]*(?: @[^\s{};]*)*))?"
         self.rx = re.compile(self.body.flat(" ", self.columns) + over + _END)
         self.plans = [_Numbers.of(body, j, body.word) for body, j, _, _ in self.columns]
-        self.lines: list[int] = []
-        self.rows: list[tuple[str | None, ...]] = []
 
     def words(
-        self, form: TextForm
+        self, form: TextForm, rows: list[tuple[str | None, ...]]
     ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], np.ndarray[Any, np.dtype[np.bool_]]]:
         """The words of the rows matched, and which rows the parser must read instead."""
-        n = len(self.rows)
+        n = len(rows)
         W = np.tile(self.word, (n, 1))
         bad = np.zeros(n, dtype=np.bool_)
         # every cell's text as an id into the distinct texts of all the columns
-        keys = list(dict.fromkeys(chain.from_iterable(self.rows)))
+        keys = list(dict.fromkeys(chain.from_iterable(rows)))
         index = dict(zip(keys, range(len(keys)), strict=True))
         ncol = len(self.columns) + 1
         ix = np.fromiter(
-            map(index.__getitem__, chain.from_iterable(self.rows)), dtype=np.intp, count=n * ncol
+            map(index.__getitem__, chain.from_iterable(rows)), dtype=np.intp, count=n * ncol
         ).reshape(n, ncol)
         none = index.get(None, -1)
         for c, ((body, j, lo, hi), plan) in enumerate(zip(self.columns, self.plans, strict=True)):
@@ -1912,7 +1910,7 @@ class _Statement:
             if table is not None:
                 remap[used] = np.arange(1, used.size + 1)
             else:
-                rows = [bytes(hi - lo)]
+                chunks = [bytes(hi - lo)]
                 failed = []
                 outside = ~(((1 << (8 * (hi - lo))) - 1) << (8 * lo))
                 for u, t in zip(used.tolist(), texts, strict=True):
@@ -1920,13 +1918,13 @@ class _Statement:
                     if d == _FAIL or d & outside:
                         failed.append(u)
                     else:
-                        remap[u] = len(rows)
-                        rows.append((d >> (8 * lo)).to_bytes(hi - lo, "little"))
+                        remap[u] = len(chunks)
+                        chunks.append((d >> (8 * lo)).to_bytes(hi - lo, "little"))
                 if failed:
                     bad |= np.isin(col, failed)
-                if len(rows) == 1:
+                if len(chunks) == 1:
                     continue
-                table = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(-1, hi - lo)
+                table = np.frombuffer(b"".join(chunks), dtype=np.uint8).reshape(-1, hi - lo)
             W[:, lo:hi] ^= table[remap[col]]
         parsed: dict[int, list[tuple[int, int]] | None] = {}
         for r in np.flatnonzero(ix[:, -1] != none).tolist():
@@ -1973,6 +1971,8 @@ class _FastAsm:
             re.fullmatch(r"[0-9a-fA-F]{128}", name) for name in form.opcodes.__members__
         )  # else `listing_columns` would read such a column as the mnemonic
         self.declined = 0  # lines the last call left to the parser (for tests)
+        # (what a call gathers is its own: a form may assemble in several threads at once; the
+        # memos it shares hold what a text means, the same whichever call read it)
 
     def statement(self, name: str) -> _Statement | None:
         """The statement of the mnemonic `disasm` prints as `name` (made once), else None."""
@@ -1987,8 +1987,7 @@ class _FastAsm:
 
     def assemble(self, lines: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]]:
         self.epoch += 1  # a call's texts are read once, not kept (`_Body.delta`)
-        for each in self.statements.values():
-            each.lines, each.rows = [], []
+        groups: dict[_Statement, tuple[list[int], list[tuple[str | None, ...]]]] = {}
         raw_lines: list[int] = []
         raw_hex: list[str] = []
         slow: list[int] = []
@@ -2000,8 +1999,11 @@ class _FastAsm:
             if st is not None:  # a line that starts with a mnemonic, as `disasm` writes it
                 m = st.rx.match(line, len(line) if sp < 0 else sp)
                 if m is not None:
-                    st.lines.append(i)
-                    st.rows.append(m.groups())
+                    g = groups.get(st)
+                    if g is None:
+                        g = groups[st] = ([], [])
+                    g[0].append(i)
+                    g[1].append(m.groups())
                     continue
                 slow.append(i)
                 continue
@@ -2019,8 +2021,11 @@ class _FastAsm:
                     if named is not None:
                         m = named.rx.match(line, h.end())
                         if m is not None:
-                            named.lines.append(i)
-                            named.rows.append(m.groups())
+                            g = groups.get(named)
+                            if g is None:
+                                g = groups[named] = ([], [])
+                            g[0].append(i)
+                            g[1].append(m.groups())
                             continue
             slow.append(i)
         if not self.enabled:
@@ -2029,16 +2034,13 @@ class _FastAsm:
         if raw_lines:
             W = np.frombuffer(bytes.fromhex("".join(raw_hex)), dtype=np.uint8)
             parts.append((np.asarray(raw_lines, dtype=np.intp), W.reshape(-1, WORD_SIZE)))
-        for st in self.statements.values():
-            if not st.rows:
-                continue
-            W, bad = st.words(self.form)
-            at = np.asarray(st.lines, dtype=np.intp)
+        for st, (at_lines, rows) in groups.items():
+            W, bad = st.words(self.form, rows)
+            at = np.asarray(at_lines, dtype=np.intp)
             if bad.any():
                 slow += at[bad].tolist()
                 at, W = at[~bad], W[~bad]
             parts.append((at, W))
-            st.lines, st.rows = [], []
         self.declined = len(slow)
         slow.sort()
         has = np.zeros(len(lines), dtype=np.bool_)
