@@ -9,9 +9,11 @@ Contestants, per instruction (one 64-byte word, or one x86-64 instruction for th
   objects, detail off).
 - `to_dict(word)`; anchor: capstone in detail mode (each instruction's mnemonic, op_str and
   operands read).
-- `asm(text)` over the listing's lines; anchor: `llvm-mc` assembling the same x86-64
-  instructions as capstone printed them (Intel syntax), one process, its start-up (an empty
-  file) subtracted; CPU time of the child process.
+- `asm(text)` over the listing's lines (`TextForm.asm_lines`: the batch path), and the
+  per-line parser alone on the same text (`TextForm._asm_scalar`, what `asm` was before the
+  batch path) for reference; anchor: `llvm-mc` assembling the same x86-64 instructions as
+  capstone printed them (Intel syntax), one process, its start-up (an empty file) subtracted;
+  CPU time of the child process.
 
 The corpus: `program` (default) is valid TensorScalar-family words with 0-3 random byte
 mutations (benchmarks/validate.py's corpus), `random` is random bytes under every decodable
@@ -157,6 +159,7 @@ def main() -> int:
             [(i.mnemonic, i.op_str, i.operands) for i in csd.disasm(code, 0)]
         ),
         "asm": lambda: len(form.asm_lines(listing)),
+        "asm per-line parser": lambda: len(form._asm_scalar(listing)),
     }
     if llvm_mc:
         contestants["llvm-mc (per line)"] = lambda: mc(asm_file) * len(x86_lines)
@@ -180,6 +183,7 @@ def main() -> int:
         "disasm scalar": "capstone text",
         "to_dict": "capstone detail",
         "asm": "llvm-mc (per line)",
+        "asm per-line parser": "llvm-mc (per line)",
     }
     print(
         f"{args.gen}, {args.corpus} corpus, {W.shape[0]} words ({S.shape[0]} for the scalar paths),"

@@ -629,3 +629,104 @@ def test_cli_reports_progress_on_large_files(
     out, err = io.StringIO(), io.StringIO()
     assert cli.main(["disasm", str(path), "-g", "mariana"], tpb_isa, out, err) == 0
     assert err.getvalue().splitlines() == ["disasm: 4 of 10 words", "disasm: 8 of 10 words"]
+
+
+# the batch assembler (`_FastAsm`) against the per-line parser
+
+_PIECES = [" ", "  ", "\t", "{", "}", "[", "]", ",", "=", ";", "0", "7", "x", "-", ".", "@", "_"]
+_PIECES += ["a", "Z", "+", "e", "nan", "inf", "0x", "sbuf[1]+", "1.5", "999999999999", "true"]
+
+
+def _mutated(rng: np.random.Generator, line: str, other: str) -> str:
+    """`line` changed a little: a character replaced, dropped or added, a field moved, doubled
+    or taken from another line, a name's case, a number's spelling, a comment, columns."""
+    k = int(rng.integers(len(line))) if line else 0
+    pick = int(rng.integers(11))
+    if pick == 0:
+        return line[:k] + str(rng.choice(_PIECES)) + line[k + 1 :]
+    if pick == 1:
+        return line[:k] + line[k + 1 :]
+    if pick == 2:
+        return line[:k] + str(rng.choice(_PIECES)) + line[k:]
+    parts = line.split(" ")
+    if pick == 3 and len(parts) > 2:  # two neighbouring texts swapped
+        i = int(rng.integers(1, len(parts) - 1))
+        parts[i], parts[i + 1] = parts[i + 1], parts[i]
+        return " ".join(parts)
+    if pick == 4 and len(parts) > 1:  # a text given twice, or one of another line's
+        donor = other.split(" ")
+        parts.insert(int(rng.integers(1, len(parts) + 1)), str(rng.choice(donor[1:] or donor)))
+        return " ".join(parts)
+    if pick == 5:
+        return line.lower() if rng.random() < 0.5 else line[:k] + line[k:].upper()
+    if pick == 6:  # a number respelled: hex, a leading zero or sign, out of range
+        nums = [m for m in __import__("re").finditer(r"(?<=[=\[,])\d+", line)]
+        if nums:
+            m = nums[int(rng.integers(len(nums)))]
+            v = int(m.group())
+            new = str(rng.choice([hex(v), "0" + m.group(), "-" + m.group(), str(v + 2**31)]))
+            return line[: m.start()] + new + line[m.end() :]
+    if pick == 7:
+        return line + str(rng.choice(["  ; a comment", ";x", " ", "\t; c {"]))
+    if pick == 8:
+        return f"{k * 64:08x}:  " + ("ab" * 64 + "  " if rng.random() < 0.5 else "") + line
+    if pick == 9 and len(parts) > 1:  # a text left out
+        del parts[int(rng.integers(1, len(parts)))]
+        return " ".join(parts)
+    return line.replace(" ", str(rng.choice(["  ", "\t", " \t"])), 1 + int(rng.integers(3)))
+
+
+def _outcome(fn: Any, text: str) -> Any:
+    try:
+        return ("words", fn(text))
+    except Exception as e:  # the same exception, the same text (an AsmError's place too)
+        return ("error", type(e).__name__, str(e))
+
+
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_batch_assembler_is_the_line_parser(gen: str) -> None:
+    """`asm_lines` on a listing (the batch path: lines in `disasm`'s spelling matched per
+    mnemonic, each field's text read once) gives the per-line parser's words for every line,
+    and the same exception at the same line and column where a line is bad: random, sparse
+    and float-edge words, full and compact, as listings with columns and comments, and the
+    same lines mutated (valid or not)."""
+    form = gen_module(gen, "decode").TEXT
+    rng = np.random.default_rng(41)
+    W = corpus(gen, 2000, 29)
+    full = list(form.disasm_rows(W))
+    compact = list(form.disasm_rows(W, compact=True))
+    columns = [f"{i * 64:08x}:  {W[i].tobytes().hex()}  {t}  ; valid" for i, t in enumerate(full)]
+    for lines in (full, compact, columns):
+        text = "\n".join(lines)
+        assert form.asm_lines(text) == form._asm_scalar(text) == [r.tobytes() for r in W]
+        assert form._fast.declined == 0  # every line in disasm's spelling took the batch path
+    sources = full + compact + columns
+    mutated = [_mutated(rng, sources[i], sources[i - 1]) for i in rng.permutation(len(sources))]
+    good, bad = [], []
+    for line in mutated:
+        (good if _outcome(lambda t: form._asm_line(t, 1), line)[0] == "words" else bad).append(line)
+    assert len(good) > 500 and len(bad) > 500, (len(good), len(bad))
+    text = "\n".join(good)
+    assert _outcome(form.asm_lines, text) == _outcome(form._asm_scalar, text)
+    batch_took = len(good) - form._fast.declined
+    assert batch_took > len(good) // 4  # mutated lines still in its spelling went the fast way
+    for line in bad[:: max(1, len(bad) // 150)]:  # each bad line among good ones
+        at = int(rng.integers(len(good) - 40))
+        text = "\n".join([*good[at : at + 20], line, *good[at + 20 : at + 40]])
+        want = _outcome(form._asm_scalar, text)
+        assert want[0] == "error" and _outcome(form.asm_lines, text) == want, line
+
+
+def test_batch_assembler_in_threads() -> None:
+    """Calls on one form from several threads at once each get their own lines' words (what
+    a call gathers is its own; what the memos hold is the same whichever call read it)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    form = gen_module("mariana", "decode").TEXT
+    listings = []
+    for seed in range(4):
+        W = corpus("mariana", 1500, 100 + seed)
+        listings.append(("\n".join(form.disasm_rows(W, compact=seed % 2 == 1)), W.tobytes()))
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda lw: form.asm(lw[0]) == lw[1], listings * 3))
+    assert all(got)

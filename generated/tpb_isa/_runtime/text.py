@@ -17,7 +17,11 @@ does not decode on the generation are `.word 0x` + their 64 bytes in memory orde
 `asm(disasm(w)) == w` for every 64-byte word; `disasm(w, compact=True)` also leaves out every
 field that holds its default (what `asm` fills in for an omitted field), and reads back as exactly.
 `asm` also reads the lines of a `python -m tpb_isa disasm` listing: a leading `OFFSET:` column
-and a column of the word's 128 hex digits are skipped (`TextForm.listing_columns`).
+and a column of the word's 128 hex digits are skipped (`TextForm.listing_columns`). A text of
+many lines is read as a batch (`_FastAsm`): a line in `disasm`'s own spelling is split into its
+fields' texts by one expression per mnemonic made from the struct's `LAYOUT`, each distinct text
+is read once by the same parser, and every other line by the per-line parser, so what `asm`
+accepts and every error it gives are the per-line parser's.
 
 Grammar (EBNF; names are case-insensitive, `;` starts a comment, one instruction per line)::
 
@@ -42,6 +46,7 @@ import re
 import struct
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import IntEnum
+from itertools import chain, repeat
 from typing import Any, NoReturn
 
 import numpy as np
@@ -87,6 +92,11 @@ def float_bits(text: str, size: int) -> int:
         return int(text[4:], 16)
     value = float(text)
     if size == 4:
+        try:  # C's (float) cast, as numpy's; a value it rounds to infinity overflows here
+            bits4: int = struct.unpack("<I", struct.pack("<f", value))[0]
+            return bits4
+        except OverflowError:
+            pass
         with np.errstate(over="ignore"):
             return int(np.array(value, dtype=np.float32).view(np.uint32))
     bits: int = struct.unpack("<Q", struct.pack("<d", value))[0]
@@ -190,6 +200,27 @@ def _default_bytes(cls: type[Any]) -> bytes:
     return found
 
 
+_BITS: dict[tuple[int, int], int] = {}
+
+
+def _bits(f: FieldLayout, base: int) -> int:
+    """The bits of a leaf field at `base` in a word, as an int (byte k at bits 8k..8k+7)."""
+    key = (id(f), base)
+    found = _BITS.get(key)
+    if found is None:
+        at = 8 * (base + f.offset)
+        if f.bit_width is None:
+            found = ((1 << (8 * f.size)) - 1) << at
+        else:
+            found = ((1 << f.bit_width) - 1) << (at + (f.bit_offset or 0))
+        _BITS[key] = found
+    return found
+
+
+# one field's step in `TextForm._plain_fields_of`: (kind, field, leaf, value, bits)
+_PlainStep = tuple[str, FieldLayout, "_Leaf | None", "Callable[[int], Any] | None", int]
+
+
 # -- choosing the arm a union shows --------------------------------------------------------------
 
 
@@ -256,17 +287,34 @@ def choose_arm(
             arm = _inline_arm(u)
         if arm is not None:
             return arm
-    po = next((a for a in u.LAYOUT if _is_partition_offset(a)), None)
-    st = next((a for a in u.LAYOUT if a.kind == "struct"), None)
+    po, st, floats, ind = _shape(u)
     if po is not None and st is not None and len(u.LAYOUT) == 2:
         return po if uint(b, base, po.size) & ~mask == 0 else st
-    if any(a.kind == "float" for a in u.LAYOUT):
+    if floats:
         return _inline_arm(u)
-    if indirect_markers:
-        ind = next((a for a in u.LAYOUT if "INDIRECT" in a.c_type and a.kind == "struct"), None)
-        if ind is not None and u.SIZE > 3 and b[base + 3] in indirect_markers:
-            return ind
+    if indirect_markers and ind is not None and u.SIZE > 3 and b[base + 3] in indirect_markers:
+        return ind
     return u.LAYOUT[0]
+
+
+_SHAPES: dict[type[Any], tuple[FieldLayout | None, FieldLayout | None, bool, FieldLayout | None]]
+_SHAPES = {}
+
+
+def _shape(
+    u: type[Union],
+) -> tuple[FieldLayout | None, FieldLayout | None, bool, FieldLayout | None]:
+    """What `choose_arm` looks for in a union's arms: its first PartitionOffset arm, its first
+    struct arm, whether an arm is a float, its first INDIRECT struct arm (found once)."""
+    found = _SHAPES.get(u)
+    if found is None:
+        found = _SHAPES[u] = (
+            next((a for a in u.LAYOUT if _is_partition_offset(a)), None),
+            next((a for a in u.LAYOUT if a.kind == "struct"), None),
+            any(a.kind == "float" for a in u.LAYOUT),
+            next((a for a in u.LAYOUT if "INDIRECT" in a.c_type and a.kind == "struct"), None),
+        )
+    return found
 
 
 # -- repr ----------------------------------------------------------------------------------------
@@ -363,8 +411,9 @@ class TextForm:
                 todo += [f.cls for f in cls.LAYOUT if f.kind == "struct"]
         self._formatters: dict[int, Callable[[int], str]] = {}
         self._plainers: dict[int, Callable[[int], Any]] = {}
-        self._plans: dict[tuple[type[Any], int, bool], list[tuple[str, FieldLayout]]] = {}
+        self._plans: dict[tuple[type[Any], int, bool], list[_PlainStep]] = {}
         self._batch: _BatchText | None = None
+        self._fast: _FastAsm | None = None
 
     # -- disassembly ---------------------------------------------------------------------------
 
@@ -538,26 +587,50 @@ class TextForm:
 
     def asm(self, text: str) -> bytes:
         """The words of `text`, one per non-empty line, concatenated (64 bytes each)."""
-        return b"".join(self.asm_lines(text))
+        return self._assemble(text).tobytes()
 
     def asm_lines(self, text: str) -> list[bytes]:
         """One 64-byte word per instruction line of `text` (blank and comment lines skipped).
         A line of a `disasm` listing reads as its instruction: a leading `OFFSET:` column and
         a column of the word's 128 hex digits are skipped (see `listing_columns`)."""
+        b = self._assemble(text).tobytes()
+        return [b[i : i + WORD_SIZE] for i in range(0, len(b), WORD_SIZE)]
+
+    def _assemble(self, text: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        """The (N, 64) words of `text`: the lines in the text `disasm` writes go through
+        `_FastAsm` (a batch over the lines), every other line through `_asm_line`, and an
+        error is the first bad line's, located as `_asm_line` locates it."""
         if not isinstance(text, str):
             raise TypeError(f"text: assembly is a str, not {type(text).__name__}")
+        lines = text.split("\n")
+        if len(lines) < _FAST_MIN_LINES:  # numpy's fixed costs outweigh a few lines' parse
+            words = [w for i, line in enumerate(lines, 1) if (w := self._asm_line(line, i))]
+            return np.frombuffer(b"".join(words), dtype=np.uint8).reshape(-1, WORD_SIZE)
+        if self._fast is None:
+            self._fast = _FastAsm(self)
+        return self._fast.assemble(lines)
+
+    def _asm_scalar(self, text: str) -> list[bytes]:
+        """`asm_lines` by the per-line parser alone (the fast path's reference)."""
         words = []
         for lineno, line in enumerate(text.split("\n"), 1):
-            skip = self.listing_columns(line)
-            tk = _Tokens(" " * skip + line[skip:], lineno)
-            if tk.toks:
-                words.append(self._statement(tk))
-            elif skip:
-                raise AsmError(
-                    "a listing line without its instruction after the offset and hex columns",
-                    (lineno, skip + 1),
-                )
+            word = self._asm_line(line, lineno)
+            if word is not None:
+                words.append(word)
         return words
+
+    def _asm_line(self, line: str, lineno: int) -> bytes | None:
+        """The word of one line by the per-line parser; None for a line with no statement."""
+        skip = self.listing_columns(line)
+        tk = _Tokens(" " * skip + line[skip:], lineno)
+        if tk.toks:
+            return self._statement(tk)
+        if skip:
+            raise AsmError(
+                "a listing line without its instruction after the offset and hex columns",
+                (lineno, skip + 1),
+            )
+        return None
 
     def listing_columns(self, line: str) -> int:
         """How many leading characters of `line` are listing columns (objdump's habit): an
@@ -613,7 +686,6 @@ class TextForm:
         overrides: list[tuple[int, int]] | None = None,
     ) -> None:
         """`name=value ...` up to `closer` ("" for the end of the line), written into `out`."""
-        by_name = _by_name(cls)
         seen: set[str] = set()
         while True:
             tok = tk.peek()
@@ -621,30 +693,45 @@ class TextForm:
                 return
             if tok == "":
                 tk.fail(f"expected {closer!r}, found the end of the line", tk.i)
-            at = tk.i
-            tk.next()
-            if tok == "@" and overrides is not None:
-                off = self._int_in(tk, 0, WORD_SIZE - 1, "a byte offset")
-                tk.expect("=")
-                overrides.append((off, self._int_in(tk, 0, 255, "a byte")))
-                continue
-            if not _is_name(tok):
-                tk.fail(f"expected a field name, found {_describe(tok)}", at)
-            f = by_name.get(tok.lower())
-            if f is None:
-                names = ", ".join(x.name for x in cls.LAYOUT)
-                tk.fail(f"{cls.__name__} has no field {tok!r} (fields: {names})", at)
-            if f.name in seen:
-                tk.fail(f"field {f.name} is given twice", at)
-            seen.add(f.name)
-            if header and f.kind == "enum" and f.cls is self.opcodes and base + f.offset == 0:
-                tk.fail("the opcode is the mnemonic; it cannot be set as a field", at)
-            arm = None
-            if tk.peek() == ".":
-                tk.next()
-                arm = tk.next()
+            self._assignment(tk, cls, out, base, header, overrides, seen)
+
+    def _assignment(
+        self,
+        tk: _Tokens,
+        cls: type[Any],
+        out: bytearray,
+        base: int,
+        header: bool,
+        overrides: list[tuple[int, int]] | None,
+        seen: set[str],
+    ) -> FieldLayout | None:
+        """One `name=value` (or, with `overrides`, `@N=V`) of a struct body, written into
+        `out`; the field it set (None for an override)."""
+        at = tk.i
+        tok = tk.next()
+        if tok == "@" and overrides is not None:
+            off = self._int_in(tk, 0, WORD_SIZE - 1, "a byte offset")
             tk.expect("=")
-            self._value_into(tk, f, arm, out, base, header and base + f.offset == 0, at)
+            overrides.append((off, self._int_in(tk, 0, 255, "a byte")))
+            return None
+        if not _is_name(tok):
+            tk.fail(f"expected a field name, found {_describe(tok)}", at)
+        f = _by_name(cls).get(tok.lower())
+        if f is None:
+            names = ", ".join(x.name for x in cls.LAYOUT)
+            tk.fail(f"{cls.__name__} has no field {tok!r} (fields: {names})", at)
+        if f.name in seen:
+            tk.fail(f"field {f.name} is given twice", at)
+        seen.add(f.name)
+        if header and f.kind == "enum" and f.cls is self.opcodes and base + f.offset == 0:
+            tk.fail("the opcode is the mnemonic; it cannot be set as a field", at)
+        arm = None
+        if tk.peek() == ".":
+            tk.next()
+            arm = tk.next()
+        tk.expect("=")
+        self._value_into(tk, f, arm, out, base, header and base + f.offset == 0, at)
+        return f
 
     def _value_into(
         self,
@@ -793,54 +880,57 @@ class TextForm:
         cls = self.decoder.structs.get(b[0])
         if cls is None:
             return {"opcode": None, "hex": b.hex()}
-        out = self._base(cls, b[0])
-        fields = self._plain_fields_of(cls, b, 0, out, True)
-        for k in range(WORD_SIZE):
-            if out[k] != b[k]:
-                fields[f"@{k}"] = b[k]
+        cover = [0]  # the bits the fields shown reproduce (what `disasm` writes into `out`)
+        fields = self._plain_fields_of(cls, b, 0, cover, True)
+        word = int.from_bytes(b, "little")
+        rest = (int.from_bytes(_default_bytes(cls), "little") ^ word) & ~cover[0] & ~255
+        if rest:  # bytes no field shown reproduces: those of the default that differ
+            for k, x in enumerate(rest.to_bytes(WORD_SIZE, "little")):
+                if x:
+                    fields[f"@{k}"] = b[k]
         return {"opcode": self.opcodes(b[0]).name, "fields": fields, "hex": b.hex()}
 
     def _plain_fields_of(
-        self, cls: type[Any], b: bytes, base: int, out: bytearray, top: bool
+        self, cls: type[Any], b: bytes, base: int, cover: list[int], top: bool
     ) -> dict[str, Any]:
         """`_fields`' walk giving the values `to_dict` holds (what its text reads back as)
-        instead of the text: the same fields, keys, arms and order, without the text."""
+        instead of the text: the same fields, keys, arms and order, without the text; the
+        bits of each field shown are ORed into `cover[0]`."""
         plain: dict[str, Any] = {}
         siblings: dict[str, Any] = {}
-        for step, f in self._plain_plan(cls, base, top):
-            if step == "header":
-                plain[f.name] = self._plain_fields_of(f.cls, b, f.offset, out, True)
-            elif step == "union":
-                u = f.cls
-                arm = self._choose_arm(u, f.name, b, base + f.offset, siblings)
-                value, kind = self._plain_arm(arm, b, base + f.offset, out)
-                key = f.name if _bare_arm(u, kind).name == arm.name else f"{f.name}.{arm.name}"
-                plain[key] = value
-            elif step == "struct":
-                plain[f.name] = self._plain_struct(f, b, base, out)
-            else:
-                leaf = _leaf(f)
+        for step, f, leaf, value, mask in self._plain_plan(cls, base, top):
+            if step == "leaf" or step == "enum":
+                assert leaf is not None and value is not None
                 raw = leaf.read(b, base)
                 if leaf.reserved and not any(raw):
                     continue
                 if step == "enum":
                     siblings[f.name] = self._formatter(f)(raw[0])
-                leaf.write(out, base, raw)
-                value = self._plainer(f)
+                cover[0] |= mask
                 plain[f.name] = list(map(value, raw)) if f.dims else value(raw[0])
+            elif step == "header":
+                plain[f.name] = self._plain_fields_of(f.cls, b, f.offset, cover, True)
+            elif step == "union":
+                u = f.cls
+                arm = self._choose_arm(u, f.name, b, base + f.offset, siblings)
+                got, kind = self._plain_arm(arm, b, base + f.offset, cover)
+                key = f.name if _bare_arm(u, kind).name == arm.name else f"{f.name}.{arm.name}"
+                plain[key] = got
+            else:
+                plain[f.name] = self._plain_struct(f, b, base, cover)
         return plain
 
-    def _plain_plan(self, cls: type[Any], base: int, top: bool) -> list[tuple[str, FieldLayout]]:
+    def _plain_plan(self, cls: type[Any], base: int, top: bool) -> list[_PlainStep]:
         """How `_plain_fields_of` takes each field of `cls` at `base` (as `_fields` decides):
-        "header", "union", "struct", "enum" (a scalar a union may follow) or "leaf"; the
-        opcode is left out."""
+        "header", "union", "struct", "enum" (a scalar a union may follow) or "leaf", with a
+        leaf's reader, value and bits; the opcode is left out."""
         key = (cls, base, top)
         plan = self._plans.get(key)
         if plan is None:
             plan = []
             for f in cls.LAYOUT:
                 if top and f.kind == "struct" and base + f.offset == 0 and not _is_union(f):
-                    plan.append(("header", f))
+                    plan.append(("header", f, None, None, 0))
                 elif (
                     top
                     and base == 0
@@ -850,11 +940,12 @@ class TextForm:
                 ):
                     continue
                 elif _is_union(f):
-                    plan.append(("union", f))
+                    plan.append(("union", f, None, None, 0))
                 elif f.kind == "struct":
-                    plan.append(("struct", f))
+                    plan.append(("struct", f, None, None, 0))
                 else:
-                    plan.append(("enum" if not f.dims and f.kind == "enum" else "leaf", f))
+                    step = "enum" if not f.dims and f.kind == "enum" else "leaf"
+                    plan.append((step, f, _leaf(f), self._plainer(f), _bits(f, base)))
             self._plans[key] = plan
         return plan
 
@@ -887,28 +978,30 @@ class TextForm:
         self._plainers[id(f)] = value
         return value
 
-    def _plain_struct(self, f: FieldLayout, b: bytes, base: int, out: bytearray) -> Any:
+    def _plain_struct(self, f: FieldLayout, b: bytes, base: int, cover: list[int]) -> Any:
         es = f.size // f.count
         items = [
-            self._plain_fields_of(f.cls, b, base + f.offset + k * es, out, False)
+            self._plain_fields_of(f.cls, b, base + f.offset + k * es, cover, False)
             for k in range(f.count)
         ]
         return items if f.dims else items[0]
 
-    def _plain_arm(self, arm: FieldLayout, b: bytes, base: int, out: bytearray) -> tuple[Any, str]:
+    def _plain_arm(
+        self, arm: FieldLayout, b: bytes, base: int, cover: list[int]
+    ) -> tuple[Any, str]:
         """A union arm's value and the kind `_arm_text` gives it."""
         if arm.kind == "struct":
-            return self._plain_struct(arm, b, base, out), "struct"
+            return self._plain_struct(arm, b, base, cover), "struct"
         leaf = _leaf(arm)
         raw = leaf.read(b, base)
-        leaf.write(out, base, raw)
+        cover[0] |= _bits(arm, base)
         if arm.dims:
             return list(map(self._plainer(arm), raw)), "list"
-        texts = [self._formatter(arm)(raw[0])]
+        text = self._formatter(arm)(raw[0])
         kind = "float" if arm.kind == "float" else "other"
-        if _is_partition_offset(arm) and texts[0].startswith(("sbuf", "psum")):
+        if _is_partition_offset(arm) and text.startswith(("sbuf", "psum")):
             kind = "address"
-        return _plain_text(texts[0]), kind
+        return _plain_text(text), kind
 
     def from_dict(self, data: Mapping[str, Any]) -> bytes:
         """The word a `to_dict` result (or a hand-written one of the same shape) describes; the
@@ -1460,3 +1553,509 @@ def _address_text(am: AddressMap) -> Callable[[int], str]:
 
     _ADDRESS_TEXTS[id(am)] = text
     return text
+
+
+# -- the batch assembler: lines in `disasm`'s own spelling, a field's text parsed once ----------
+
+
+def _chunk(depth: int) -> str:
+    """A field's value as `disasm` writes it, loosely: no blank, `;` or unbalanced brace outside
+    braces, braces nested at most `depth` deep (what it holds is for the parser to judge)."""
+    inner = r"[^{};]*+"
+    for _ in range(depth):
+        inner = r"[^{};]*+(?:\{" + inner + r"\}[^{};]*+)*+"
+    return r"[^\s{};]*+(?:\{" + inner + r"\}[^\s{};]*+)*+"
+
+
+_CHUNK = _chunk(4)
+_FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
+_LEAF = r"[^\s{};]*+"  # a leaf's value (a blank, a brace or `;` ends it)
+_HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
+_END = r"\s*(?:;.*)?\Z"
+_WORD_TAIL = re.compile(r"\s+0x([0-9a-fA-F]{128})" + _END)
+_FAIL = -1  # a segment's delta when the parser does not read it as exactly one assignment
+
+
+class _Body:
+    """The fields of one struct where it sits in a word of one opcode (`base`, and whether it
+    is the header, as `TextForm._struct_body` is called for it), with what each field's text
+    written as `disasm` writes it (`name=value` or `name.arm=value`) changes in the word: its
+    delta, the XOR of the word with and without it, an int of 64 bytes (little-endian)."""
+
+    __slots__ = (
+        "base",
+        "cls",
+        "epoch",
+        "fast",
+        "fields",
+        "header",
+        "memos",
+        "pattern",
+        "rx",
+        "subs",
+        "word",
+    )
+
+    def __init__(self, fast: _FastAsm, cls: type[Any], base: int, header: bool, word: int) -> None:
+        self.fast, self.cls, self.base, self.header, self.word = fast, cls, base, header, word
+        self.fields: list[FieldLayout] = list(cls.LAYOUT)
+        # one optional group per field, in LAYOUT order, each after one blank: the order and
+        # spelling `disasm` prints (names as declared), anything else is the parser's
+        self.pattern = "".join(
+            rf"(?: ({re.escape(f.name)}(?:\.[A-Za-z_]\w*)?={_CHUNK}))?" for f in self.fields
+        )
+        self.rx = re.compile(self.pattern + r"\Z")  # a struct's inner text, a blank before
+        self.memos: list[dict[str, int]] = [{} for _ in self.fields]
+        self.epoch = fast.epoch
+        self.subs: dict[tuple[int, int, bool], _Body] = {}
+
+    def sub(self, f: FieldLayout, lo: int, header: bool) -> _Body:
+        """The body of struct field `f` at `lo` (`header`: the flag `_value_into` passes)."""
+        key = (id(f), lo, header)
+        found = self.subs.get(key)
+        if found is None:
+            found = self.subs[key] = _Body(self.fast, f.cls, lo, header and lo == 0, self.word)
+        return found
+
+    def flat(self, sep: str, columns: list[tuple[_Body, int, int, int]], depth: int = 0) -> str:
+        """The body's expression with its plain struct fields opened (`name={...}` as the
+        expression of their own fields), one group per other field, appended to `columns`
+        as (body, field index, first byte, end byte). Its groups are atomic and its runs
+        possessive: a text matched one way cannot match another (a field's text ends where
+        a blank, a brace or `;` does), so backtracking could only find nothing."""
+        parts = []
+        by_name = _by_name(self.cls)
+        for j, f in enumerate(self.fields):
+            name = re.escape(f.name)
+            lo = self.base + f.offset
+            if _plain_struct(f) and by_name.get(f.name.lower()) is f and depth < 3:
+                sub = self.sub(f, lo, self.header and lo == 0)
+                inner = sub.flat(r"(?:(?<=\{)| )", columns, depth + 1)
+                parts.append(rf"(?>{sep}{name}=\{{{inner}\}})?")
+            elif (
+                _is_union(f)
+                and by_name.get(f.name.lower()) is f
+                and _plain_struct(arm := _bare_arm(f.cls, "other"))
+                and depth < 3
+            ):
+                # `name={...}` is the arm a value in braces takes (a struct): opened as above;
+                # else (`name.arm=...`) the union's text is one group
+                sub = self.sub(arm, lo + arm.offset, False)
+                inner = sub.flat(r"(?:(?<=\{)| )", columns, depth + 1)
+                columns.append((self, j, lo, lo + f.size))
+                whole = rf"({name}(?:\.[A-Za-z_]\w*)?={_CHUNK})"
+                parts.append(rf"(?>{sep}{name}=\{{{inner}\}}|{sep}{whole})?")
+            else:
+                columns.append((self, j, lo, lo + f.size))
+                if f.kind == "struct":  # a union (its struct arms in braces), structs' array
+                    parts.append(rf"(?>{sep}({name}(?:\.[A-Za-z_]\w*)?={_CHUNK}))?")
+                else:  # a leaf: no braces in it
+                    parts.append(rf"(?>{sep}({name}={_LEAF}))?")
+        return "".join(parts)
+
+    def delta(self, j: int, text: str) -> int:
+        """The delta of field `j` given as `text` (one segment), or `_FAIL`."""
+        if self.epoch != self.fast.epoch:
+            self.epoch = self.fast.epoch
+            self.memos = [{} for _ in self.fields]
+        memo = self.memos[j]
+        d = memo.get(text)
+        if d is None:
+            d = memo[text] = self._delta(j, text)
+        return d
+
+    def _delta(self, j: int, text: str) -> int:
+        f = self.fields[j]
+        if _by_name(self.cls).get(f.name.lower()) is f:
+            target = self._target(f, text[len(f.name) :])
+            if target is not None:
+                d = self._quick(*target)
+                if d is not None:
+                    return d
+        out = bytearray(self.word.to_bytes(WORD_SIZE, "little"))
+        tk = _Tokens(text, 0)
+        try:
+            got = self.fast.form._assignment(tk, self.cls, out, self.base, self.header, None, set())
+        except Exception:  # whatever the parser raises, it raises again for the line, in order
+            return _FAIL
+        if got is not f or tk.i != len(tk.toks):
+            return _FAIL
+        return int.from_bytes(out, "little") ^ self.word
+
+    def _target(self, f: FieldLayout, rest: str) -> tuple[FieldLayout, int, bool, str] | None:
+        """What `_value_into` writes for `=value` (or `.arm=value`) after field `f`'s name:
+        (the field written, the base it is written at, the header flag, the value's text);
+        None where it is not a plain struct or leaf (the parser then reads the text)."""
+        base = self.base
+        if rest[:1] == ".":
+            arm, eq, value = rest[1:].partition("=")
+            if not eq or not _is_union(f):
+                return None
+            af = _by_name(f.cls).get(arm.lower())
+            if af is None:
+                return None
+            return af, base + f.offset, False, value
+        if rest[:1] != "=":
+            return None
+        value = rest[1:]
+        if not _is_union(f):
+            return f, base, self.header and base + f.offset == 0, value
+        if value[:1] == "{":
+            kind = "other"
+        elif value == "nan":
+            kind = "float"
+        elif _QINT.match(value):
+            kind = "int"
+        elif _FLOAT.match(value):
+            kind = "float"
+        elif _ADDRESS.match(value):
+            kind = "address"
+        else:
+            return None
+        return _bare_arm(f.cls, kind), base + f.offset, False, value
+
+    def _quick(self, f: FieldLayout, base: int, header: bool, value: str) -> int | None:
+        """The delta of `value` written to `f` at `base`, read here when it is a struct's
+        `{...}` of fields or a leaf's plain number, member or `[...]` of them (as `_scalar`
+        reads them); None to leave it to the parser."""
+        if f.kind == "struct":
+            if f.dims or _is_union(f) or value[:1] != "{" or value[-1:] != "}":
+                return None
+            sub = self.sub(f, base + f.offset, header)
+            inner = value[1:-1]
+            if not inner:
+                return 0
+            m = sub.rx.match(" " + inner)
+            if m is None:
+                return None
+            d = 0
+            for k, s in enumerate(m.groups()):
+                if s is not None:
+                    dk = sub.delta(k, s)
+                    if dk == _FAIL:
+                        return _FAIL
+                    d ^= dk
+            return d
+        if f.kind not in ("int", "uint", "enum", "bool", "float") or (
+            f.kind == "enum" and f.cls is self.fast.form.opcodes
+        ):
+            return None
+        leaf = _leaf(f)
+        if f.dims:
+            if value[:1] != "[" or value[-1:] != "]":
+                return None
+            texts = value[1:-1].split(",")
+            if len(texts) != f.count:
+                return None
+        else:
+            texts = [value]
+        values = []
+        lo, hi = leaf.range
+        for t in texts:
+            v = _quick_scalar(f, leaf, t, self.fast.form.addresses)
+            if v is None or (f.kind != "float" and not lo <= v <= hi):
+                return None
+            values.append(v)
+        out = bytearray(self.word.to_bytes(WORD_SIZE, "little"))
+        leaf.write(out, base, values)
+        return int.from_bytes(out, "little") ^ self.word
+
+
+def _plain_struct(f: FieldLayout) -> bool:
+    return f.kind == "struct" and not f.dims and not _is_union(f)
+
+
+_NUM = r"-?(?:0|[1-9][0-9]*|0[xX][0-9a-fA-F]+)"
+_QINT = re.compile(_NUM + r"\Z")
+_QDEC = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+
+
+_ADDRESS = re.compile(rf"(sbuf|psum)\[({_NUM})\]\+({_NUM})\Z")
+
+
+def _quick_scalar(f: FieldLayout, leaf: _Leaf, tok: str, am: AddressMap | None) -> int | None:
+    """`TextForm._scalar` of a value that is a plain number, an address as `disasm` writes it
+    (or, for an enum or a bool, a name), or None where `_scalar` would do anything else or
+    fail (the parser then reads it)."""
+    if f.kind == "float":
+        if tok == "nan":
+            tok = "nan:0x7fc00000" if leaf.es == 4 else "nan:0x7ff8000000000000"
+        elif not (_FLOAT.match(tok) or _QDEC.match(tok)):
+            return None
+        bits = float_bits(tok, leaf.es)
+        return bits if 0 <= bits < 1 << (8 * leaf.es) else None
+    if _QINT.match(tok):
+        return int(tok, 0)
+    if tok[:1] in ("s", "p") and am is not None:
+        m = _ADDRESS.match(tok)
+        if m is None:
+            return None
+        part, off = int(m.group(2), 0), int(m.group(3), 0)
+        if not (0 <= part <= 1 << 32 and 0 <= off <= 1 << 64):
+            return None
+        try:
+            return am.address(m.group(1), part, off)
+        except ValueError:
+            return None
+    if f.kind == "enum" and _NAME.match(tok) and tok != "inf":
+        return _members(f.cls).get(tok.lower())
+    if f.kind == "bool" and tok.lower() in ("true", "false"):
+        return int(tok.lower() == "true")
+    return None
+
+
+class _Numbers:
+    """A byte-aligned integer leaf (an int, an enum, a bool, an address) whose texts in a
+    column are all plain numbers: read together, `int(text, 0)` as `_scalar` reads a number,
+    the column's distinct texts checked by one expression and packed by numpy."""
+
+    __slots__ = ("count", "dims", "dtype", "hi", "lo", "old", "prefix", "rx")
+
+    @staticmethod
+    def of(body: _Body, j: int, word: int) -> _Numbers | None:
+        f = body.fields[j]
+        if (
+            f.kind not in ("int", "uint", "enum", "bool")
+            or f.bit_width is not None
+            or (f.kind == "enum" and f.cls is body.fast.form.opcodes)
+            or _by_name(body.cls).get(f.name.lower()) is not f
+        ):
+            return None
+        return _Numbers(f, body.base, word)
+
+    def __init__(self, f: FieldLayout, base: int, word: int) -> None:
+        leaf = _leaf(f)
+        self.prefix = len(f.name) + 1  # `name=`
+        self.count, self.dims = f.count, bool(f.dims)
+        self.dtype = np.dtype(f"<{'i' if leaf.signed else 'u'}{leaf.es}")
+        self.lo, self.hi = leaf.range
+        at = base + f.offset
+        old = word.to_bytes(WORD_SIZE, "little")[at : at + f.size]
+        self.old = np.frombuffer(old, dtype=np.uint8)
+        if self.dims:
+            rest = f",{_NUM}" * (f.count - 1)
+            self.rx = re.compile(rf"(?:\[{_NUM}{rest}\])+\Z")
+        else:
+            self.rx = re.compile(rf"{_NUM}(?:,{_NUM})*\Z")
+
+    def table(self, keys: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]] | None:
+        """The deltas of the field's bytes, a zero row then one row per text; None if a text
+        is not plain numbers in range (those are read one by one)."""
+        p = self.prefix
+        values = [k[p:] for k in keys]
+        if self.dims:
+            joined = "".join(values)
+            if not self.rx.match(joined):
+                return None
+            parts = joined[1:-1].replace("][", ",").split(",") if values else []
+        else:
+            joined = ",".join(values)
+            if values and not self.rx.match(joined):
+                return None
+            parts = values
+        nums = list(map(int, parts, repeat(0, len(parts))))
+        if nums and not (self.lo <= min(nums) and max(nums) <= self.hi):
+            return None
+        rows = np.zeros((len(keys) + 1, self.old.size), dtype=np.uint8)
+        if nums:
+            packed = np.array(nums, dtype=np.int64 if self.dtype.kind == "i" else np.uint64)
+            rows[1:] = packed.astype(self.dtype).view(np.uint8).reshape(len(keys), -1)
+            rows[1:] ^= self.old
+        return rows
+
+
+class _Statement:
+    """The lines of one mnemonic in `disasm`'s spelling: one compiled expression over its
+    struct's fields (`_Body`), and the words of the rows it matched."""
+
+    __slots__ = ("body", "columns", "opcode", "plans", "rx", "word")
+
+    def __init__(self, fast: _FastAsm, cls: type[Struct], opcode: int) -> None:
+        self.opcode = opcode
+        word = bytes(fast.form._base(cls, opcode))
+        self.word = np.frombuffer(word, dtype=np.uint8)
+        self.body = _Body(fast, cls, 0, True, int.from_bytes(word, "little"))
+        self.columns: list[tuple[_Body, int, int, int]] = []
+        over = r"(?: (@[^\s{};]*(?: @[^\s{};]*)*))?"
+        self.rx = re.compile(self.body.flat(" ", self.columns) + over + _END)
+        self.plans = [_Numbers.of(body, j, body.word) for body, j, _, _ in self.columns]
+
+    def words(
+        self, form: TextForm, rows: list[tuple[str | None, ...]]
+    ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], np.ndarray[Any, np.dtype[np.bool_]]]:
+        """The words of the rows matched, and which rows the parser must read instead."""
+        n = len(rows)
+        W = np.tile(self.word, (n, 1))
+        bad = np.zeros(n, dtype=np.bool_)
+        # every cell's text as an id into the distinct texts of all the columns
+        keys = list(dict.fromkeys(chain.from_iterable(rows)))
+        index = dict(zip(keys, range(len(keys)), strict=True))
+        ncol = len(self.columns) + 1
+        ix = np.fromiter(
+            map(index.__getitem__, chain.from_iterable(rows)), dtype=np.intp, count=n * ncol
+        ).reshape(n, ncol)
+        none = index.get(None, -1)
+        for c, ((body, j, lo, hi), plan) in enumerate(zip(self.columns, self.plans, strict=True)):
+            col = ix[:, c]
+            present = np.zeros(len(keys), dtype=np.bool_)
+            present[col] = True
+            if none >= 0:
+                present[none] = False
+            used = np.flatnonzero(present)
+            if not used.size:
+                continue
+            texts: list[str] = [keys[u] for u in used.tolist()]  # type: ignore[misc]
+            remap = np.zeros(len(keys), dtype=np.intp)  # row 0 of a table: no change
+            table = plan.table(texts) if plan is not None else None
+            if table is not None:
+                remap[used] = np.arange(1, used.size + 1)
+            else:
+                chunks = [bytes(hi - lo)]
+                failed = []
+                outside = ~(((1 << (8 * (hi - lo))) - 1) << (8 * lo))
+                for u, t in zip(used.tolist(), texts, strict=True):
+                    d = body.delta(j, t)
+                    if d == _FAIL or d & outside:
+                        failed.append(u)
+                    else:
+                        remap[u] = len(chunks)
+                        chunks.append((d >> (8 * lo)).to_bytes(hi - lo, "little"))
+                if failed:
+                    bad |= np.isin(col, failed)
+                if len(chunks) == 1:
+                    continue
+                table = np.frombuffer(b"".join(chunks), dtype=np.uint8).reshape(-1, hi - lo)
+            W[:, lo:hi] ^= table[remap[col]]
+        parsed: dict[int, list[tuple[int, int]] | None] = {}
+        for r in np.flatnonzero(ix[:, -1] != none).tolist():
+            u = int(ix[r, -1])
+            if u not in parsed:
+                parsed[u] = self.overrides(form, keys[u])  # type: ignore[arg-type]
+            got = parsed[u]
+            if got is None:
+                bad[r] = True
+                continue
+            for off, v in got:
+                W[r, off] = v
+        return W, bad
+
+    def overrides(self, form: TextForm, text: str) -> list[tuple[int, int]] | None:
+        """`@N=V ...` read as the statement's body reads it; None if it reads otherwise."""
+        tk = _Tokens(text, 0)
+        found: list[tuple[int, int]] = []
+        out = bytearray(WORD_SIZE)
+        try:
+            while tk.i < len(tk.toks):
+                if form._assignment(tk, self.body.cls, out, 0, True, found, set()) is not None:
+                    return None
+        except AsmError:
+            return None
+        return found
+
+
+class _FastAsm:
+    """`asm` over many lines: a line spelled as `disasm` spells it (its listing columns and
+    a trailing comment allowed) is matched by its mnemonic's expression, which splits it into
+    its fields' texts; each distinct text of a field is read once, by the per-line parser's
+    own `_assignment` (a struct's value field by field, so a changed field costs one field),
+    into the bits it sets; the lines of a mnemonic are then built together, a field's bits
+    gathered into every row from a table of its distinct texts. A line it does not match, or
+    whose text the parser reads otherwise than as one assignment per field, is read by
+    `TextForm._asm_line`, so the language and every error are the parser's."""
+
+    def __init__(self, form: TextForm) -> None:
+        self.form = form
+        self.epoch = 0
+        self.statements: dict[str, _Statement] = {}
+        self.enabled = not any(
+            re.fullmatch(r"[0-9a-fA-F]{128}", name) for name in form.opcodes.__members__
+        )  # else `listing_columns` would read such a column as the mnemonic
+        self.declined = 0  # lines the last call left to the parser (for tests)
+        # (what a call gathers is its own: a form may assemble in several threads at once; the
+        # memos it shares hold what a text means, the same whichever call read it)
+
+    def statement(self, name: str) -> _Statement | None:
+        """The statement of the mnemonic `disasm` prints as `name` (made once), else None."""
+        st = self.statements.get(name)
+        if st is None:
+            member = self.form.opcodes.__members__.get(name)
+            if member is not None and member.name == name:
+                cls = self.form.decoder.structs.get(int(member))
+                if cls is not None:
+                    st = self.statements[name] = _Statement(self, cls, int(member))
+        return st
+
+    def assemble(self, lines: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        self.epoch += 1  # a call's texts are read once, not kept (`_Body.delta`)
+        groups: dict[_Statement, tuple[list[int], list[tuple[str | None, ...]]]] = {}
+        raw_lines: list[int] = []
+        raw_hex: list[str] = []
+        slow: list[int] = []
+        head = _HEAD.match
+        known = self.statements
+        for i, line in enumerate(lines if self.enabled else ()):
+            sp = line.find(" ")
+            st = known.get(line[:sp] if sp >= 0 else line)
+            if st is not None:  # a line that starts with a mnemonic, as `disasm` writes it
+                m = st.rx.match(line, len(line) if sp < 0 else sp)
+                if m is not None:
+                    g = groups.get(st)
+                    if g is None:
+                        g = groups[st] = ([], [])
+                    g[0].append(i)
+                    g[1].append(m.groups())
+                    continue
+                slow.append(i)
+                continue
+            h = head(line)  # listing columns first, or a blank, a `.word`, anything else
+            if h is not None:
+                name = h.group(1)
+                if name == ".word":
+                    m = _WORD_TAIL.match(line, h.end())
+                    if m is not None:
+                        raw_lines.append(i)
+                        raw_hex.append(m.group(1))
+                        continue
+                else:
+                    named = self.statement(name)
+                    if named is not None:
+                        m = named.rx.match(line, h.end())
+                        if m is not None:
+                            g = groups.get(named)
+                            if g is None:
+                                g = groups[named] = ([], [])
+                            g[0].append(i)
+                            g[1].append(m.groups())
+                            continue
+            slow.append(i)
+        if not self.enabled:
+            slow = list(range(len(lines)))
+        parts: list[tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, Any]]] = []
+        if raw_lines:
+            W = np.frombuffer(bytes.fromhex("".join(raw_hex)), dtype=np.uint8)
+            parts.append((np.asarray(raw_lines, dtype=np.intp), W.reshape(-1, WORD_SIZE)))
+        for st, (at_lines, rows) in groups.items():
+            W, bad = st.words(self.form, rows)
+            at = np.asarray(at_lines, dtype=np.intp)
+            if bad.any():
+                slow += at[bad].tolist()
+                at, W = at[~bad], W[~bad]
+            parts.append((at, W))
+        self.declined = len(slow)
+        slow.sort()
+        has = np.zeros(len(lines), dtype=np.bool_)
+        found: list[tuple[int, bytes]] = []
+        for i in slow:
+            word = self.form._asm_line(lines[i], i + 1)
+            if word is not None:
+                found.append((i, word))
+                has[i] = True
+        for at, _ in parts:
+            has[at] = True
+        rank = np.cumsum(has) - 1
+        out = np.empty((int(has.sum()), WORD_SIZE), dtype=np.uint8)
+        for at, W in parts:
+            out[rank[at]] = W
+        for i, word in found:
+            out[rank[i]] = np.frombuffer(word, dtype=np.uint8)
+        return out
