@@ -371,7 +371,7 @@ def struct_repr(s: Struct) -> str:
 _TOKEN = re.compile(
     r"nan:0[xX][0-9a-fA-F]+|-?inf\b|-?\d[\w.]*(?:(?<=[eE])[+-]\d+)?|[A-Za-z_]\w*|;.*|\S"
 )
-_INT = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|\d+)\Z")
+_INT = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|0|[1-9]\d*)\Z")  # no leading zeros (C: octal)
 _FLOAT = re.compile(
     r"-?(?:\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|inf)\Z|nan:0[xX][0-9a-fA-F]+\Z"
 )
@@ -1040,7 +1040,14 @@ def _num_kind(tok: str) -> str | None:
 
 
 def _describe(tok: str) -> str:
+    if _LEADING_ZERO.match(tok):
+        return (
+            f"{tok!r} (a decimal with a leading zero: C would read it as octal; write it without)"
+        )
     return repr(tok) if tok else "the end of the line"
+
+
+_LEADING_ZERO = re.compile(r"-?0\d+\Z")
 
 
 class _Tokens:

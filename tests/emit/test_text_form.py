@@ -287,6 +287,11 @@ def test_assembly_grammar() -> None:
             "1:29",
             "is wider than imm_arith_fp32's 4 bytes",
         ),
+        (  # C reads 016 as octal 14; the text form never writes it, so it is refused, located
+            "TENSOR_SCALAR_ARITH_OP num_active_channels=016",
+            "1:44",
+            "a decimal with a leading zero",
+        ),
     ],
 )
 def test_assembler_errors_are_located(text: str, where: str, message: str) -> None:
