@@ -523,10 +523,12 @@ def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
     """The C backend's row paths against the numpy backend, called directly on rows longer than
     the hypothesis draws (whole staging blocks of 256 elements and tails, 1 to 20 partitions, so
     spare lanes): TensorTensorScan's fp32 mult/add-then-add chains, TensorReduce's fp32 and bf16
-    add, mult, max and min (max and min folded on integer keys) and the fused two-source loops
-    on bf16 sources; signed zeros, infinities, NaNs with payloads and subnormals, the two zeros
+    add, mult, max and min (max and min folded on integer keys), the fused two-source loops
+    on bf16 sources and TensorTensorIntWide's rows of 32-bit sources (every signedness pair,
+    add, subtract, both products, on the edges of both ranges); signed zeros, infinities, NaNs with payloads and subnormals, the two zeros
     side by side so max and min meet them."""
-    npb = sub("npbackend").NumpyBackend()
+    npw = sub("npbackend")
+    npb = npw.NumpyBackend()
     cb = sub("cbackend").get_backend("c")
     more = np.array([0x7F800001, 0xFFC12345, 0x00000001, 0x807FFFFF, 0x7F7FFFFF, 0xFF7F8000],
                     np.uint32).view(np.float32)  # fmt: skip
@@ -554,6 +556,18 @@ def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
                             bool(rev), False, nm, 0)  # fmt: skip
                     a, b = npb.tt_arith(*args), cb.tt_arith(*args)
                     assert a.tobytes() == b.tobytes(), f"bf16 tt {op0:#x} {op1:#x} rev={rev}"
+        edges = np.array([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFF0000], np.uint32)
+        w0, w1 = (np.where(rng.random((n, m)) < 0.3, rng.choice(edges, size=(n, m)),
+                           rng.integers(0, 2**32, size=(n, m), dtype=np.uint64)).astype(np.uint32)
+                  for _ in range(2))  # fmt: skip
+        for in0 in (dt.INT32, dt.UINT32):
+            for in1 in (dt.INT32, dt.UINT32):
+                for op in (npw.WIDE_ADD, npw.WIDE_SUBTRACT, npw.WIDE_MULT, npw.WIDE_MULT_UINT):
+                    a0, b0_ = w0.view(dt.storage_dtype(in0)), w1.view(dt.storage_dtype(in1))
+                    got = npb.int_wide(a0, in0, b0_, in1, op), cb.int_wide(a0, in0, b0_, in1, op)
+                    assert all(x.tobytes() == y.tobytes() for x, y in zip(*got, strict=True)), (
+                        f"int wide {in0} {in1} op={op:#x}"
+                    )
         r = np.where(rng.random((n, m)) < 0.05, wild, calm * np.float32(16) - np.float32(12))
         r[1::2] = np.where(np.isnan(r[1::2]), np.float32(-0.0), r[1::2])  # no NaN: a real max
         r[1::4] = -np.abs(r[1::4])  # max among zeros of both signs

@@ -964,7 +964,7 @@ TT_FUSED_ROW(tt_fused_bf16, TL_BF16)
         reg[6] = a6; reg[7] = a7; \
     } while (0)
 #define SCAN_STEP_E(J, EXPR) { float x_ = x##J[k], v_ = v##J[k], r_ = a##J; a##J = (EXPR); \
-                               o##J[k] = canon_f32(f2u(a##J)); }
+                               o##J[k] = f2u(a##J); }
 
 #define LANES 8
 /* The in-place scan path's recurrences on eight partitions (mult: x * r + v, else x + r + v), a
@@ -989,7 +989,11 @@ TPB_BLOCK void scan8_staged(const float *const *xs, const float *const *vs, uint
         for (j = 0; j < LANES; j++) memcpy(vb[j], vs[j] + i0, (size_t)N * 4);
         if (mult) SCAN_ROWS(x_ * r_ + v_);
         else SCAN_ROWS(x_ + r_ + v_);
-        for (j = 0; j < LANES; j++) memcpy(os[j] + i0, ob[j], (size_t)N * 4);
+        for (j = 0; j < LANES; j++) { /* NaNs canonical as stored: a loop that vectorises */
+            uint32_t *restrict out = os[j] + i0;
+            const uint32_t *restrict in = ob[j];
+            for (k = 0; k < N; k++) out[k] = canon_f32(in[k]);
+        }
     }
 }
 /* a row block into column j of a lanes-interleaved block, and back */
@@ -1416,6 +1420,27 @@ TPB_INLINE void int_block(int code, const char *row, int64_t es, int64_t i0, int
                                     hr[(i0 + k) * hes] = (uint32_t)(r >> 32); } \
     }
 
+/* the contiguous rows of 32-bit sources (int32 or uint32: sx0/sx1 all ones when signed) and
+   destinations, add, subtract or multiply: each source extended without a branch, one loop per
+   op, no staging blocks; built per ISA (a small function, unlike the kernel around it) */
+#define WIDE_EXT(x, sx) ((uint64_t)(x) | ((uint64_t)((sx) & (0u - ((x) >> 31))) << 32))
+#define WIDE_ROW(EXPR) \
+    for (k = 0; k < N; k++) { \
+        uint64_t a = WIDE_EXT(x0[k], sx0), b = WIDE_EXT(x1[k], sx1), r = (EXPR); \
+        lo[k] = (uint32_t)r; \
+        hi[k] = (uint32_t)(r >> 32); \
+    }
+TPB_BLOCK void wide_row32(int op, const uint32_t *restrict x0, uint32_t sx0,
+                          const uint32_t *restrict x1, uint32_t sx1, uint32_t *restrict lo,
+                          uint32_t *restrict hi, int64_t N) {
+    int64_t k;
+    switch (op) {
+    case W_ADD: WIDE_ROW(a + b); break;
+    case W_SUB: WIDE_ROW(a - b); break;
+    default: WIDE_ROW(a * b); break;
+    }
+}
+
 int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
                  const void *src1, int64_t rs1, int64_t es1, uint32_t *lo, int64_t lrs,
                  int64_t les, uint32_t *hi, int64_t hrs, int64_t hes, int64_t n, int64_t N) {
@@ -1423,6 +1448,14 @@ int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
     int isz0 = dsize(c->in_code), isz1 = dsize(c->in1_code);
     int64_t p, k;
     if (isz0 == 0 || isz1 == 0) return -1;
+    if (isz0 == 4 && isz1 == 4 && es0 == 1 && es1 == 1 && les == 1 && hes == 1 &&
+        (c->op0 == W_ADD || c->op0 == W_SUB || c->op0 == W_MULT || c->op0 == W_MULT_U)) {
+        uint32_t sx0 = (c->in_code == D_INT32) ? ~0u : 0u, sx1 = (c->in1_code == D_INT32) ? ~0u : 0u;
+        for (p = 0; p < n; p++)
+            wide_row32(c->op0, (const uint32_t *)src0 + p * rs0, sx0,
+                       (const uint32_t *)src1 + p * rs1, sx1, lo + p * lrs, hi + p * hrs, N);
+        return 0;
+    }
     for (p = 0; p < n; p++) {
         const char *r0 = (const char *)src0 + p * rs0 * isz0;
         const char *r1 = (const char *)src1 + p * rs1 * isz1;
