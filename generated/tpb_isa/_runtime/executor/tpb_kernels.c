@@ -1256,6 +1256,72 @@ int tpb_tt_bitvec(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
 #define LD16(row, k) u2f((uint32_t)((const uint16_t *)(const void *)(row))[k] << 16)
 #define R_ADD(x, r) ((x) + (r))
 #define R_MULT(x, r) ((x) * (r))
+/* TensorReduce's ADD or MULT fold on eight rows (fp32, or bf16 widened exactly), in element
+   order, reg = op(x[k], reg) from reg = x[0]: eight elements of each row are loaded and
+   transposed (8 x 8, data movement only), so each step of the eight chains is one vector
+   operation, in the same order as the scalar chains (the same bits). The transposed vectors are
+   named values, not an array, so they stay in registers (an array of them spilled: no faster
+   than the scalar chains). GCC >= 9's vector extensions (each clone gets its own instructions;
+   SSE2 pairs on the baseline): 0.25 -> 0.13 ms for 128 rows of 16,384 fp32 in cache, in a C
+   harness. Other compilers (or -DTPB_NO_VEC) run the scalar chains. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 9 && !defined(TPB_NO_VEC)
+#define TPB_VEC 1
+typedef float tpb_v8f __attribute__((vector_size(32)));
+typedef uint32_t tpb_v8u __attribute__((vector_size(32)));
+typedef int32_t tpb_v8i __attribute__((vector_size(32)));
+typedef uint16_t tpb_v8h __attribute__((vector_size(16)));
+#define SHUF(a, b, ...) __builtin_shuffle((a), (b), (tpb_v8i){__VA_ARGS__})
+#define LV_F32(row, k, out) memcpy(&(out), (const float *)(const void *)(row) + (k), 32)
+#define LV_BF16(row, k, out) do { \
+        tpb_v8h h_; \
+        memcpy(&h_, (const uint16_t *)(const void *)(row) + (k), 16); \
+        (out) = (tpb_v8f)(__builtin_convertvector(h_, tpb_v8u) << 16); \
+    } while (0)
+#define FOLD8_LOOP(LV, OP) \
+    for (; k + 8 <= R; k += 8) { \
+        tpb_v8f r0, r1, r2, r3, r4, r5, r6, r7, t0, t1, t2, t3, t4, t5, t6, t7; \
+        tpb_v8f s0, s1, s2, s3, s4, s5, s6, s7; \
+        LV(rows[0], k, r0); LV(rows[1], k, r1); LV(rows[2], k, r2); LV(rows[3], k, r3); \
+        LV(rows[4], k, r4); LV(rows[5], k, r5); LV(rows[6], k, r6); LV(rows[7], k, r7); \
+        t0 = SHUF(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13); t1 = SHUF(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15); \
+        t2 = SHUF(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13); t3 = SHUF(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15); \
+        t4 = SHUF(r4, r5, 0, 8, 1, 9, 4, 12, 5, 13); t5 = SHUF(r4, r5, 2, 10, 3, 11, 6, 14, 7, 15); \
+        t6 = SHUF(r6, r7, 0, 8, 1, 9, 4, 12, 5, 13); t7 = SHUF(r6, r7, 2, 10, 3, 11, 6, 14, 7, 15); \
+        s0 = SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13); s1 = SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15); \
+        s2 = SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13); s3 = SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15); \
+        s4 = SHUF(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13); s5 = SHUF(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15); \
+        s6 = SHUF(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13); s7 = SHUF(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15); \
+        r = OP(SHUF(s0, s4, 0, 1, 2, 3, 8, 9, 10, 11), r); /* element k of the eight rows */ \
+        r = OP(SHUF(s1, s5, 0, 1, 2, 3, 8, 9, 10, 11), r); \
+        r = OP(SHUF(s2, s6, 0, 1, 2, 3, 8, 9, 10, 11), r); \
+        r = OP(SHUF(s3, s7, 0, 1, 2, 3, 8, 9, 10, 11), r); \
+        r = OP(SHUF(s0, s4, 4, 5, 6, 7, 12, 13, 14, 15), r); /* element k + 4 */ \
+        r = OP(SHUF(s1, s5, 4, 5, 6, 7, 12, 13, 14, 15), r); \
+        r = OP(SHUF(s2, s6, 4, 5, 6, 7, 12, 13, 14, 15), r); \
+        r = OP(SHUF(s3, s7, 4, 5, 6, 7, 12, 13, 14, 15), r); \
+    }
+TPB_BLOCK void fold8(int mult, int bf16, const char *const *rows, int64_t R, float *reg) {
+    tpb_v8f r;
+    int64_t k = 1;
+    int j;
+    const float *x[LANES];
+    for (j = 0; j < LANES; j++) { x[j] = (const float *)(const void *)rows[j]; r[j] = reg[j]; }
+    if (bf16) {
+        if (mult) FOLD8_LOOP(LV_BF16, R_MULT)
+        else FOLD8_LOOP(LV_BF16, R_ADD)
+    } else {
+        if (mult) FOLD8_LOOP(LV_F32, R_MULT)
+        else FOLD8_LOOP(LV_F32, R_ADD)
+    }
+    for (; k < R; k++)
+        for (j = 0; j < LANES; j++) {
+            float v = bf16 ? LD16(x[j], k) : LD32(x[j], k);
+            r[j] = mult ? v * r[j] : v + r[j];
+        }
+    memcpy(reg, &r, 32);
+}
+#endif
+
 int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *dst,
                int64_t drs, int64_t des, int64_t n, int64_t G, int64_t R, int32_t negate,
                int32_t bitvec) {
@@ -1321,14 +1387,17 @@ int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *
                 }
                 if (c->op0 == OP_MAX || c->op0 == OP_MIN) {
                     fold_key(xr, lanes, isz == 2, R, c->op0 == OP_MIN, reg);
-                } else if (isz == 2) {
-                    for (j = 0; j < LANES; j++) reg[j] = LD16(x[j], 0);
-                    if (c->op0 == OP_ADD) REDUCE_ROWS(R_ADD, LD16);
-                    else REDUCE_ROWS(R_MULT, LD16);
                 } else {
-                    for (j = 0; j < LANES; j++) reg[j] = x[j][0];
-                    if (c->op0 == OP_ADD) REDUCE_ROWS(R_ADD, LD32);
+                    for (j = 0; j < LANES; j++) reg[j] = (isz == 2) ? LD16(x[j], 0) : x[j][0];
+#if defined(TPB_VEC)
+                    fold8(c->op0 == OP_MULT, isz == 2, xr, R, reg);
+                    (void)k;
+#else
+                    if (isz == 2 && c->op0 == OP_ADD) REDUCE_ROWS(R_ADD, LD16);
+                    else if (isz == 2) REDUCE_ROWS(R_MULT, LD16);
+                    else if (c->op0 == OP_ADD) REDUCE_ROWS(R_ADD, LD32);
                     else REDUCE_ROWS(R_MULT, LD32);
+#endif
                 }
                 for (j = 0; j < lanes; j++) ob[j][g % BLK] = negate ? -reg[j] : reg[j];
                 if (g % BLK == BLK - 1 || g == G - 1) {
