@@ -968,6 +968,47 @@ TT_FUSED_ROW(tt_fused_bf16, TL_BF16)
 #define SCAN_STEP_E(J, EXPR) { float x_ = x##J[k], v_ = v##J[k], r_ = a##J; a##J = (EXPR); \
                                o##J[k] = f2u(a##J); }
 
+/* GCC >= 9's vector extensions (each clone gets its own instructions; SSE2 pairs on the
+   baseline) for the row paths that run eight partitions as the lanes of a vector: the scan's and
+   the reduce's chains. Other compilers (or -DTPB_NO_VEC) run the scalar chains. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 9 && !defined(TPB_NO_VEC)
+#define TPB_VEC 1
+typedef float tpb_v8f __attribute__((vector_size(32)));
+typedef uint32_t tpb_v8u __attribute__((vector_size(32)));
+typedef int32_t tpb_v8i __attribute__((vector_size(32)));
+typedef uint16_t tpb_v8h __attribute__((vector_size(16)));
+#define SHUF(a, b, ...) __builtin_shuffle((a), (b), (tpb_v8i){__VA_ARGS__})
+#define LV_F32(row, k, out) memcpy(&(out), (const float *)(const void *)(row) + (k), 32)
+#define LV_BF16(row, k, out) do { \
+        tpb_v8h h_; \
+        memcpy(&h_, (const uint16_t *)(const void *)(row) + (k), 16); \
+        (out) = (tpb_v8f)(__builtin_convertvector(h_, tpb_v8u) << 16); \
+    } while (0)
+/* an 8 x 8 transpose of named vectors (data movement only): o_i[j] = r_j[i] */
+#define TR8(r0, r1, r2, r3, r4, r5, r6, r7, o0, o1, o2, o3, o4, o5, o6, o7) do { \
+        tpb_v8f t0_ = SHUF(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13); \
+        tpb_v8f t1_ = SHUF(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15); \
+        tpb_v8f t2_ = SHUF(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13); \
+        tpb_v8f t3_ = SHUF(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15); \
+        tpb_v8f t4_ = SHUF(r4, r5, 0, 8, 1, 9, 4, 12, 5, 13); \
+        tpb_v8f t5_ = SHUF(r4, r5, 2, 10, 3, 11, 6, 14, 7, 15); \
+        tpb_v8f t6_ = SHUF(r6, r7, 0, 8, 1, 9, 4, 12, 5, 13); \
+        tpb_v8f t7_ = SHUF(r6, r7, 2, 10, 3, 11, 6, 14, 7, 15); \
+        tpb_v8f s0_ = SHUF(t0_, t2_, 0, 1, 8, 9, 4, 5, 12, 13); \
+        tpb_v8f s1_ = SHUF(t0_, t2_, 2, 3, 10, 11, 6, 7, 14, 15); \
+        tpb_v8f s2_ = SHUF(t1_, t3_, 0, 1, 8, 9, 4, 5, 12, 13); \
+        tpb_v8f s3_ = SHUF(t1_, t3_, 2, 3, 10, 11, 6, 7, 14, 15); \
+        tpb_v8f s4_ = SHUF(t4_, t6_, 0, 1, 8, 9, 4, 5, 12, 13); \
+        tpb_v8f s5_ = SHUF(t4_, t6_, 2, 3, 10, 11, 6, 7, 14, 15); \
+        tpb_v8f s6_ = SHUF(t5_, t7_, 0, 1, 8, 9, 4, 5, 12, 13); \
+        tpb_v8f s7_ = SHUF(t5_, t7_, 2, 3, 10, 11, 6, 7, 14, 15); \
+        o0 = SHUF(s0_, s4_, 0, 1, 2, 3, 8, 9, 10, 11); o1 = SHUF(s1_, s5_, 0, 1, 2, 3, 8, 9, 10, 11); \
+        o2 = SHUF(s2_, s6_, 0, 1, 2, 3, 8, 9, 10, 11); o3 = SHUF(s3_, s7_, 0, 1, 2, 3, 8, 9, 10, 11); \
+        o4 = SHUF(s0_, s4_, 4, 5, 6, 7, 12, 13, 14, 15); o5 = SHUF(s1_, s5_, 4, 5, 6, 7, 12, 13, 14, 15); \
+        o6 = SHUF(s2_, s6_, 4, 5, 6, 7, 12, 13, 14, 15); o7 = SHUF(s3_, s7_, 4, 5, 6, 7, 12, 13, 14, 15); \
+    } while (0)
+#endif
+
 #define LANES 8
 /* The in-place scan path's recurrences on eight partitions (mult: x * r + v, else x + r + v), a
    block of SB elements at a time: each row's block is first copied into a staging block (a row
@@ -976,6 +1017,63 @@ TT_FUSED_ROW(tt_fused_bf16, TL_BF16)
    (the sources' and the destination's eight each) evicted each other's lines on every step:
    4 ms against 0.6 for memcpy of the bytes. reg: the running values, in and out. */
 #define SB 256
+#if defined(TPB_VEC)
+#define SV_MULT(a, r, b) ((a) * (r) + (b))
+#define SV_ADD(a, r, b) ((a) + (r) + (b))
+#define LD8(B, k, a0, a1, a2, a3, a4, a5, a6, a7) do { \
+        memcpy(&a0, B[0] + (k), 32); memcpy(&a1, B[1] + (k), 32); memcpy(&a2, B[2] + (k), 32); \
+        memcpy(&a3, B[3] + (k), 32); memcpy(&a4, B[4] + (k), 32); memcpy(&a5, B[5] + (k), 32); \
+        memcpy(&a6, B[6] + (k), 32); memcpy(&a7, B[7] + (k), 32); \
+    } while (0)
+#define ST_CANON(o, y) do { /* canon_f32 on eight lanes, stored */ \
+        tpb_v8u u_ = (tpb_v8u)(y); \
+        tpb_v8u n_ = (tpb_v8u)((u_ & 0x7FFFFFFFu) > 0x7F800000u); \
+        u_ = (u_ & ~n_) | (0x7FC00000u & n_); \
+        memcpy((o), &u_, 32); \
+    } while (0)
+/* eight elements of the eight staged rows transposed, eight dependent vector steps, the results
+   transposed back and stored (canonical NaNs): all in registers */
+#define SCAN8_VLOOP(F) \
+    for (; k + 8 <= N; k += 8) { \
+        tpb_v8f a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7; \
+        LD8(X, k, a0, a1, a2, a3, a4, a5, a6, a7); \
+        TR8(a0, a1, a2, a3, a4, a5, a6, a7, a0, a1, a2, a3, a4, a5, a6, a7); \
+        LD8(V, k, b0, b1, b2, b3, b4, b5, b6, b7); \
+        TR8(b0, b1, b2, b3, b4, b5, b6, b7, b0, b1, b2, b3, b4, b5, b6, b7); \
+        r = F(a0, r, b0); a0 = r; r = F(a1, r, b1); a1 = r; r = F(a2, r, b2); a2 = r; \
+        r = F(a3, r, b3); a3 = r; r = F(a4, r, b4); a4 = r; r = F(a5, r, b5); a5 = r; \
+        r = F(a6, r, b6); a6 = r; r = F(a7, r, b7); a7 = r; \
+        TR8(a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7); \
+        ST_CANON(os[0] + i0 + k, b0); ST_CANON(os[1] + i0 + k, b1); \
+        ST_CANON(os[2] + i0 + k, b2); ST_CANON(os[3] + i0 + k, b3); \
+        ST_CANON(os[4] + i0 + k, b4); ST_CANON(os[5] + i0 + k, b5); \
+        ST_CANON(os[6] + i0 + k, b6); ST_CANON(os[7] + i0 + k, b7); \
+    }
+TPB_BLOCK void scan8_staged(const float *const *xs, const float *const *vs, uint32_t *const *os,
+                            int64_t total, float *reg, int mult) {
+    float xb[LANES][SB], vb[LANES][SB];
+    const float *X[LANES], *V[LANES];
+    tpb_v8f r;
+    int64_t i0, k, N;
+    int j;
+    for (j = 0; j < LANES; j++) { X[j] = xb[j]; V[j] = vb[j]; r[j] = reg[j]; }
+    for (i0 = 0; i0 < total; i0 += SB) {
+        N = (total - i0 < SB) ? total - i0 : SB;
+        for (j = 0; j < LANES; j++) memcpy(xb[j], xs[j] + i0, (size_t)N * 4);
+        for (j = 0; j < LANES; j++) memcpy(vb[j], vs[j] + i0, (size_t)N * 4);
+        k = 0;
+        if (mult) SCAN8_VLOOP(SV_MULT)
+        else SCAN8_VLOOP(SV_ADD)
+        for (; k < N; k++)
+            for (j = 0; j < LANES; j++) {
+                float x_ = xb[j][k], v_ = vb[j][k], r_ = r[j];
+                r[j] = mult ? SV_MULT(x_, r_, v_) : SV_ADD(x_, r_, v_);
+                os[j][i0 + k] = canon_f32(f2u(r[j]));
+            }
+    }
+    memcpy(reg, &r, 32);
+}
+#else
 TPB_BLOCK void scan8_staged(const float *const *xs, const float *const *vs, uint32_t *const *os,
                             int64_t total, float *reg, int mult) {
     float xb[LANES][SB], vb[LANES][SB];
@@ -998,6 +1096,7 @@ TPB_BLOCK void scan8_staged(const float *const *xs, const float *const *vs, uint
         }
     }
 }
+#endif
 /* a row block into column j of a lanes-interleaved block, and back */
 TPB_INLINE void to_lane(float (*b)[LANES], const float *row, int64_t cnt, int64_t j) {
     int64_t k;
@@ -1261,44 +1360,17 @@ int tpb_tt_bitvec(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
    transposed (8 x 8, data movement only), so each step of the eight chains is one vector
    operation, in the same order as the scalar chains (the same bits). The transposed vectors are
    named values, not an array, so they stay in registers (an array of them spilled: no faster
-   than the scalar chains). GCC >= 9's vector extensions (each clone gets its own instructions;
-   SSE2 pairs on the baseline): 0.25 -> 0.13 ms for 128 rows of 16,384 fp32 in cache, in a C
-   harness. Other compilers (or -DTPB_NO_VEC) run the scalar chains. */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 9 && !defined(TPB_NO_VEC)
-#define TPB_VEC 1
-typedef float tpb_v8f __attribute__((vector_size(32)));
-typedef uint32_t tpb_v8u __attribute__((vector_size(32)));
-typedef int32_t tpb_v8i __attribute__((vector_size(32)));
-typedef uint16_t tpb_v8h __attribute__((vector_size(16)));
-#define SHUF(a, b, ...) __builtin_shuffle((a), (b), (tpb_v8i){__VA_ARGS__})
-#define LV_F32(row, k, out) memcpy(&(out), (const float *)(const void *)(row) + (k), 32)
-#define LV_BF16(row, k, out) do { \
-        tpb_v8h h_; \
-        memcpy(&h_, (const uint16_t *)(const void *)(row) + (k), 16); \
-        (out) = (tpb_v8f)(__builtin_convertvector(h_, tpb_v8u) << 16); \
-    } while (0)
+   than the scalar chains): 0.25 -> 0.13 ms for 128 rows of 16,384 fp32 in cache, in a C
+   harness. */
+#if defined(TPB_VEC)
 #define FOLD8_LOOP(LV, OP) \
     for (; k + 8 <= R; k += 8) { \
-        tpb_v8f r0, r1, r2, r3, r4, r5, r6, r7, t0, t1, t2, t3, t4, t5, t6, t7; \
-        tpb_v8f s0, s1, s2, s3, s4, s5, s6, s7; \
+        tpb_v8f r0, r1, r2, r3, r4, r5, r6, r7; \
         LV(rows[0], k, r0); LV(rows[1], k, r1); LV(rows[2], k, r2); LV(rows[3], k, r3); \
         LV(rows[4], k, r4); LV(rows[5], k, r5); LV(rows[6], k, r6); LV(rows[7], k, r7); \
-        t0 = SHUF(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13); t1 = SHUF(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15); \
-        t2 = SHUF(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13); t3 = SHUF(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15); \
-        t4 = SHUF(r4, r5, 0, 8, 1, 9, 4, 12, 5, 13); t5 = SHUF(r4, r5, 2, 10, 3, 11, 6, 14, 7, 15); \
-        t6 = SHUF(r6, r7, 0, 8, 1, 9, 4, 12, 5, 13); t7 = SHUF(r6, r7, 2, 10, 3, 11, 6, 14, 7, 15); \
-        s0 = SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13); s1 = SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15); \
-        s2 = SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13); s3 = SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15); \
-        s4 = SHUF(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13); s5 = SHUF(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15); \
-        s6 = SHUF(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13); s7 = SHUF(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15); \
-        r = OP(SHUF(s0, s4, 0, 1, 2, 3, 8, 9, 10, 11), r); /* element k of the eight rows */ \
-        r = OP(SHUF(s1, s5, 0, 1, 2, 3, 8, 9, 10, 11), r); \
-        r = OP(SHUF(s2, s6, 0, 1, 2, 3, 8, 9, 10, 11), r); \
-        r = OP(SHUF(s3, s7, 0, 1, 2, 3, 8, 9, 10, 11), r); \
-        r = OP(SHUF(s0, s4, 4, 5, 6, 7, 12, 13, 14, 15), r); /* element k + 4 */ \
-        r = OP(SHUF(s1, s5, 4, 5, 6, 7, 12, 13, 14, 15), r); \
-        r = OP(SHUF(s2, s6, 4, 5, 6, 7, 12, 13, 14, 15), r); \
-        r = OP(SHUF(s3, s7, 4, 5, 6, 7, 12, 13, 14, 15), r); \
+        TR8(r0, r1, r2, r3, r4, r5, r6, r7, r0, r1, r2, r3, r4, r5, r6, r7); \
+        r = OP(r0, r); r = OP(r1, r); r = OP(r2, r); r = OP(r3, r); \
+        r = OP(r4, r); r = OP(r5, r); r = OP(r6, r); r = OP(r7, r); \
     }
 TPB_BLOCK void fold8(int mult, int bf16, const char *const *rows, int64_t R, float *reg) {
     tpb_v8f r;
