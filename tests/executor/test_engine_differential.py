@@ -519,6 +519,71 @@ def test_tensor_reduce(nm: Any, bitvec: bool, op: Any, in_code: int, out_code: i
     )
 
 
+def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
+    """The C backend's row paths against the numpy backend, called directly on rows longer than
+    the hypothesis draws (whole staging blocks of 256 elements and tails, 1 to 20 partitions, so
+    spare lanes): TensorTensorScan's fp32 mult/add-then-add chains, TensorReduce's fp32 and bf16
+    add, mult, max and min (max and min folded on integer keys), the fused two-source loops
+    on bf16 sources and TensorTensorIntWide's rows of 32-bit sources (every signedness pair,
+    add, subtract, both products, on the edges of both ranges); signed zeros, infinities, NaNs with payloads and subnormals, the two zeros
+    side by side so max and min meet them."""
+    npw = sub("npbackend")
+    npb = npw.NumpyBackend()
+    cb = sub("cbackend").get_backend("c")
+    more = np.array([0x7F800001, 0xFFC12345, 0x00000001, 0x807FFFFF, 0x7F7FFFFF, 0xFF7F8000],
+                    np.uint32).view(np.float32)  # fmt: skip
+    specials = np.concatenate([FLOAT_SPECIALS, more])
+    rng = np.random.default_rng(27)
+    nm = eng.Numerics()
+    for n, m in ((1, 9), (7, 600), (20, 263), (8, 8)):
+        calm = rng.uniform(0.5, 1.0, size=(n, m)).astype(np.float32)
+        wild = rng.choice(specials, size=(n, m)).astype(np.float32)
+        wild[:, 3] = np.float32(0.0)
+        wild[:, 4] = np.float32(-0.0)
+        x = np.where(rng.random((n, m)) < 0.02, wild, calm).astype(np.float32)
+        v = np.where(rng.random((n, m)) < 0.02, wild[:, ::-1], calm).astype(np.float32)
+        seed = rng.choice(specials, size=n).astype(np.float32)
+        for op0 in (alu.MULT, alu.ADD):
+            args = (x, dt.FP32, v, dt.FP32, dt.FP32, seed, op0, alu.ADD, False, False, True, nm, 0)
+            a, b = npb.tt_arith(*args), cb.tt_arith(*args)
+            assert a.tobytes() == b.tobytes(), f"scan op0={op0:#x} {n}x{m}"
+        b0, b1 = (dt.store_from_f32(dt.BFLOAT16, np.where(rng.random((n, m)) < 0.3, wild, calm), nm)
+                  for _ in range(2))  # fmt: skip
+        for op0 in (alu.BYPASS, alu.ADD, alu.SUBTRACT, alu.MULT, alu.MAX, alu.MIN):
+            for op1 in (alu.ADD, alu.SUBTRACT, alu.MULT):
+                for rev in (0, 1):
+                    args = (b0, dt.BFLOAT16, b1, dt.BFLOAT16, dt.FP32, seed[:, None], op0, op1, bool(rev),
+                            bool(rev), False, nm, 0)  # fmt: skip
+                    a, b = npb.tt_arith(*args), cb.tt_arith(*args)
+                    assert a.tobytes() == b.tobytes(), f"bf16 tt {op0:#x} {op1:#x} rev={rev}"
+        edges = np.array([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFF0000], np.uint32)
+        w0, w1 = (np.where(rng.random((n, m)) < 0.3, rng.choice(edges, size=(n, m)),
+                           rng.integers(0, 2**32, size=(n, m), dtype=np.uint64)).astype(np.uint32)
+                  for _ in range(2))  # fmt: skip
+        for in0 in (dt.INT32, dt.UINT32):
+            for in1 in (dt.INT32, dt.UINT32):
+                for op in (npw.WIDE_ADD, npw.WIDE_SUBTRACT, npw.WIDE_MULT, npw.WIDE_MULT_UINT):
+                    a0, b0_ = w0.view(dt.storage_dtype(in0)), w1.view(dt.storage_dtype(in1))
+                    got = npb.int_wide(a0, in0, b0_, in1, op), cb.int_wide(a0, in0, b0_, in1, op)
+                    assert all(x.tobytes() == y.tobytes() for x, y in zip(*got, strict=True)), (
+                        f"int wide {in0} {in1} op={op:#x}"
+                    )
+        r = np.where(rng.random((n, m)) < 0.05, wild, calm * np.float32(16) - np.float32(12))
+        r[1::2] = np.where(np.isnan(r[1::2]), np.float32(-0.0), r[1::2])  # no NaN: a real max
+        r[1::4] = -np.abs(r[1::4])  # max among zeros of both signs
+        r[1::4, 5] = np.float32(0.0)
+        r[3::4] = -np.abs(r[3::4])  # the max is -0
+        r[3::4, 6] = np.float32(-0.0)
+        r = r.astype(np.float32)
+        for code in (dt.FP32, dt.BFLOAT16):
+            src = r if code == dt.FP32 else dt.store_from_f32(dt.BFLOAT16, r, nm)
+            for op in sorted(k.REDUCE_ARITH_OPS):
+                for groups in (1, 3) if m % 3 == 0 else (1,):
+                    args = (src, code, dt.FP32, op, groups, m // groups, False, False, nm, 0)
+                    a, b = npb.reduce(*args), cb.reduce(*args)
+                    assert a.tobytes() == b.tobytes(), f"reduce {code} op={op:#x} {n}x{m}"
+
+
 WIDE = importlib.import_module("tpbgen.templates.support.family").ENUMS["wide_op"].codes
 
 
