@@ -1911,7 +1911,8 @@ class _Statement:
             used = np.flatnonzero(present)
             if not used.size:
                 continue
-            texts: list[str] = [keys[u] for u in used.tolist()]  # type: ignore[misc]
+            # `none` is not among `used`, so every text is a string
+            texts = [t for u in used.tolist() if (t := keys[u]) is not None]
             remap = np.zeros(len(keys), dtype=np.intp)  # row 0 of a table: no change
             table = plan.table(texts) if plan is not None else None
             if table is not None:
@@ -2006,9 +2007,7 @@ class _FastAsm:
             if st is not None:  # a line that starts with a mnemonic, as `disasm` writes it
                 m = st.rx.match(line, len(line) if sp < 0 else sp)
                 if m is not None:
-                    g = groups.get(st)
-                    if g is None:
-                        g = groups[st] = ([], [])
+                    g = groups.setdefault(st, ([], []))
                     g[0].append(i)
                     g[1].append(m.groups())
                     continue
@@ -2028,9 +2027,7 @@ class _FastAsm:
                     if named is not None:
                         m = named.rx.match(line, h.end())
                         if m is not None:
-                            g = groups.get(named)
-                            if g is None:
-                                g = groups[named] = ([], [])
+                            g = groups.setdefault(named, ([], []))
                             g[0].append(i)
                             g[1].append(m.groups())
                             continue

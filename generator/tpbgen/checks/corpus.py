@@ -267,7 +267,7 @@ def term_words(
     seed, at = np.divmod(plan, per_seed)
     target = np.searchsorted(starts, at, side="right") - 1
     value = at - starts[target]
-    words = seeds[seed].copy()
+    words: npt.NDArray[np.uint8] = seeds[seed].copy()
     for t_index, t in enumerate(found):
         rows = np.flatnonzero(target == t_index)
         put(words, rows, t, value[rows])

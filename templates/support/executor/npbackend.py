@@ -328,9 +328,11 @@ class NumpyBackend:
         n = src.shape[0]
         if bitvec:
             bits = src.astype(np.uint32).reshape(n, groups, length)
-            fold = {alu.BITWISE_AND: np.bitwise_and, alu.BITWISE_OR: np.bitwise_or}.get(
-                op, np.bitwise_xor
-            )
+            folds: dict[int, np.ufunc] = {
+                alu.BITWISE_AND: np.bitwise_and,
+                alu.BITWISE_OR: np.bitwise_or,
+            }
+            fold = folds.get(op, np.bitwise_xor)
             folded = fold.reduce(bits, axis=2)
             return _deliver(folded.astype(dt.storage_dtype(out_code)), out)
         x = dt.load_f32(in_code, src, numerics).reshape(n * groups, length)
