@@ -153,7 +153,7 @@ def _check_and_translate(
     try:
         for r in results:
             findings = _check(r, options, build)
-            layouts = _prove_layouts(r, options, cache, build)
+            layouts = _prove_layouts(r, options, compiler, cache, build)
             tr = _translate(r, hit, build)
             if tr is None:
                 continue
@@ -206,11 +206,17 @@ def _check(ingested: Ingested, options: Options, build: Build) -> list[Finding]:
     return findings
 
 
-def _prove_layouts(ingested: Ingested, options: Options, cache: Cache | None, build: Build) -> str:
-    """The layout proof (verify-cc); what the summary says about it."""
+def _prove_layouts(
+    ingested: Ingested,
+    options: Options,
+    compiler: tuple[str, str] | None,
+    cache: Cache | None,
+    build: Build,
+) -> str:
+    """The layout proof (verify-cc) with `compiler`; what the summary says about it."""
     if not options.verify:
         return "layouts not verified (--no-verify-cc)"
-    wrong, layouts = prove_layouts(ingested.gen, ingested.root, cache)
+    wrong, layouts = prove_layouts(ingested.gen, ingested.root, cache, compiler)
     build.diagnostics += rebase(wrong, ingested.root)
     build.unusable = build.unusable or bool(wrong)
     return layouts

@@ -190,10 +190,12 @@ def compiler() -> tuple[str, str] | None:
     return cc, ident
 
 
-def prove_layouts(gen: Generation, root: Path, cache: Cache | None) -> tuple[list[Diagnostic], str]:
-    """Prove the computed layouts against the C compiler (the verify-cc probe), when there is one.
-    A proof is cached by the inputs and the compiler's identity; a mismatch is never cached."""
-    found = compiler()
+def prove_layouts(
+    gen: Generation, root: Path, cache: Cache | None, found: tuple[str, str] | None
+) -> tuple[list[Diagnostic], str]:
+    """Prove the computed layouts against the C compiler `found` (`compiler()`: the caller asks
+    once for every generation), when there is one. A proof is cached by the inputs and the
+    compiler's identity; a mismatch is never cached."""
     if found is None:
         return [], "layouts not verified: no C compiler on PATH (static asserts only)"
     cc, ident = found
