@@ -35,6 +35,7 @@ from .frontend.shipped import shipped_headers
 from .ir.firmware import FirmwareOverlay
 from .ir.model import Generation
 from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
+from .translate.chain import forget as forget_chains
 from .translate.validators import TranslatedGen, translate
 
 if TYPE_CHECKING:  # imported when the proof runs (it needs numpy)
@@ -120,6 +121,7 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
     try:
         return _generate(headers, options)
     finally:
+        forget_chains()
         if paused:
             gc.enable()
 

@@ -51,7 +51,8 @@ class Chain:
 
 
 # the last answers, by generation name: the predicate proof and the renderer ask for the same
-# (generation, translation) in one run (both immutable, so the answer is theirs while they live)
+# (generation, translation) in one run (both immutable, so the answer is theirs while they live);
+# `generate` forgets them when done
 _LAST: dict[str, tuple[Generation, TranslatedGen, tuple[Chain, ...]]] = {}
 _KEEP = 8
 
@@ -68,6 +69,12 @@ def chains(gen: Generation, tr: TranslatedGen) -> tuple[Chain, ...]:
         del _LAST[next(iter(_LAST))]
     _LAST[gen.name] = (gen, tr, found)
     return found
+
+
+def forget() -> None:
+    """Drop the kept answers (and the generations they hold): `generate` does when done, so a
+    process does not keep them, nor pay for freeing them at exit."""
+    _LAST.clear()
 
 
 def _chains(gen: Generation, tr: TranslatedGen) -> tuple[Chain, ...]:
