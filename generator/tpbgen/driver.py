@@ -14,6 +14,7 @@ so the diagnostics and the exit code are those of a cold run.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ from .checks import predicates
 from .checks.annotations import check_annotations
 from .checks.executor import check_executor
 from .checks.reconcile import Finding, reconcile, waivers_for
-from .checks.verify_cc import compiler, prove_layouts
+from .checks.verify_cc import Probes, compiler, prove_layouts
 from .errors import Diagnostic, ExitCode, Severity, TpbgenError, rebase
 from .frontend.firmware import OVERLAY_NAME, read_overlay
 from .frontend.ingest import Ingested, ingest_root
@@ -34,6 +35,7 @@ from .frontend.shipped import shipped_headers
 from .ir.firmware import FirmwareOverlay
 from .ir.model import Generation
 from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
+from .translate.chain import forget as forget_chains
 from .translate.validators import TranslatedGen, translate
 
 if TYPE_CHECKING:  # imported when the proof runs (it needs numpy)
@@ -109,7 +111,22 @@ class _Translation:
 
 
 def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
-    """Everything `generate` decides, stage by stage."""
+    """Everything `generate` decides, stage by stage, with the cyclic garbage collector paused:
+    a cold run makes millions of objects that live to its end (the IR, the syntax trees, the
+    lowered and translated code), and the collector's passes over them cost ~0.3 s CPU of ~4
+    for the ~4,600 objects in cycles it would free (4 MB of peak memory, measured on the
+    vendored drop). Reference counting frees everything else as usual."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _generate(headers, options)
+    finally:
+        forget_chains()
+        if paused:
+            gc.enable()
+
+
+def _generate(headers: Path, options: Options) -> Build:
     cache = Cache() if options.use_cache else None
     results = ingest_root(headers, use_cache=options.use_cache, cache=cache, limits=options.limits)
     build = Build({}, [], [w for r in results for w in r.warnings])
@@ -147,13 +164,15 @@ def _check_and_translate(
     translator, and only when there is something to prove (a cached rendering needs neither)."""
     fresh: list[tuple[Ingested, _Translation]] = []
     accepted: dict[str, Any] = {}  # words each validator's C accepted, for the next generation
-    ahead = None
+    ahead = probes = None
+    if compiler is not None and options.verify:
+        probes = Probes(compiler, [(r.gen, r.root) for r in results], cache)
     if hit is None and compiler is not None and options.verify:
         ahead = predicates.compile_ahead(compiler[0], [(r.gen, r.root) for r in results])
     try:
         for r in results:
             findings = _check(r, options, build)
-            layouts = _prove_layouts(r, options, cache, build)
+            layouts = _prove_layouts(r, options, compiler, cache, build, probes)
             tr = _translate(r, hit, build)
             if tr is None:
                 continue
@@ -166,6 +185,8 @@ def _check_and_translate(
     finally:
         if ahead is not None:
             ahead.close()
+        if probes is not None:
+            probes.close()
     return fresh
 
 
@@ -206,11 +227,19 @@ def _check(ingested: Ingested, options: Options, build: Build) -> list[Finding]:
     return findings
 
 
-def _prove_layouts(ingested: Ingested, options: Options, cache: Cache | None, build: Build) -> str:
-    """The layout proof (verify-cc); what the summary says about it."""
+def _prove_layouts(
+    ingested: Ingested,
+    options: Options,
+    compiler: tuple[str, str] | None,
+    cache: Cache | None,
+    build: Build,
+    probes: Probes | None = None,
+) -> str:
+    """The layout proof (verify-cc) with `compiler` (its probe started in `probes`); what the
+    summary says about it."""
     if not options.verify:
         return "layouts not verified (--no-verify-cc)"
-    wrong, layouts = prove_layouts(ingested.gen, ingested.root, cache)
+    wrong, layouts = prove_layouts(ingested.gen, ingested.root, cache, compiler, probes)
     build.diagnostics += rebase(wrong, ingested.root)
     build.unusable = build.unusable or bool(wrong)
     return layouts

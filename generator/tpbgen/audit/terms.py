@@ -23,7 +23,6 @@ from typing import Any
 from pycparser import c_ast  # type: ignore[import-untyped,unused-ignore]
 
 from ..ir import cprint
-from ..ir.cast import from_dict
 from ..ir.model import Function
 
 _NEGATED_CMP = {"==": "!=", "!=": "=="}
@@ -228,7 +227,7 @@ def expression_terms(expr: c_ast.Node) -> list[Term]:
 
 
 def _funcdef(fn: Function) -> c_ast.FuncDef:
-    node = from_dict(fn.body)
+    node = fn.code.as_node()
     assert isinstance(node, c_ast.FuncDef)
     return node
 

@@ -185,33 +185,46 @@ def targets(
     memo: dict[Field, list[Target]] | None = None,
 ) -> list[Target]:
     """Every (element of every) field `predicate` reads, with its edge values around `numbers`
-    (`constants()` of the code) encoded; `memo` shares the encoding between predicates."""
+    (`constants()` of the code) encoded; `memo` shares the encoding between predicates (and
+    between fields of one type: the values' bytes do not depend on where the field is)."""
     ints, floats = numbers
     memo = {} if memo is None else memo
     out: list[Target] = []
     for f in fields_read(lowered, (predicate,)):
         if f not in memo:
-            memo[f] = _encode(f, edge_values(f, ints, floats))
+            shape = Field(-1, f.size, f.t, f.bit_offset, f.bit_width, ())  # where no field is
+            if shape not in memo:
+                memo[shape] = _encode(shape, edge_values(f, ints, floats))
+            values, mask = memo[shape][0].values, memo[shape][0].mask
+            memo[f] = [
+                Target(off, f.size, values, mask)
+                for off in elements(f)
+                if off >= 0 and off + f.size <= WORD
+            ]
         out += memo[f]
     return out
 
 
 def _encode(f: Field, vals: list[float]) -> list[Target]:
-    rows = np.zeros((len(vals), f.size), dtype=np.uint8)
-    at_zero = Field(0, f.size, f.t, f.bit_offset, f.bit_width, ())
-    for k, v in enumerate(vals):
-        place(rows[k], 0, at_zero, v)
-    mask = np.full(f.size, 0xFF, dtype=np.uint8)
-    if f.bit_width is not None:
-        mask[:] = 0
-        bits = Field(0, f.size, ScalarType("int", 64, False), f.bit_offset, f.bit_width, ())
-        place(mask, 0, bits, -1)
-    values = np.unique(rows, axis=0)
-    return [
-        Target(off, f.size, values, mask)
-        for off in elements(f)
-        if off >= 0 and off + f.size <= WORD
-    ]
+    """The edge values `vals` of a field shaped as `f`, as one Target (at f.offset): each value's
+    bytes as `place` writes them into a zero word (for a bitfield, its bits only, and the mask
+    of those bits), built as one buffer, duplicates dropped."""
+    if f.t.kind == "float":
+        with np.errstate(over="ignore"):
+            raw = np.array(vals, dtype=np.float32 if f.t.bits == 32 else np.float64).tobytes()
+        mask_bits = (1 << (8 * f.size)) - 1
+    elif f.bit_width is None:
+        modulus = 1 << (8 * f.size)
+        raw = b"".join((int(v) % modulus).to_bytes(f.size, "little") for v in vals)
+        mask_bits = modulus - 1
+    else:
+        assert f.bit_offset is not None
+        mask_bits = ((1 << f.bit_width) - 1) << f.bit_offset
+        shift = f.bit_offset
+        raw = b"".join(((int(v) << shift) & mask_bits).to_bytes(f.size, "little") for v in vals)
+    rows = np.frombuffer(raw, dtype=np.uint8).reshape(len(vals), f.size)
+    mask = np.frombuffer(mask_bits.to_bytes(f.size, "little"), dtype=np.uint8).copy()
+    return [Target(f.offset, f.size, np.unique(rows, axis=0), mask)]
 
 
 def put(words: Words, rows: npt.NDArray[np.intp], t: Target, choice: npt.NDArray[np.intp]) -> None:

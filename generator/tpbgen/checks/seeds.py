@@ -193,54 +193,68 @@ def climb(
 ) -> Any:
     """Words of `start` (N, 64) moved field by field to the best-scoring edge values (up to
     TRIES of them, every one after a pass that raised no score); returns the first the C
-    `accepts`, or none. Terms that raise count as not satisfied."""
+    `accepts`, or none. Terms that raise count as not satisfied. A word's score depends on its
+    bytes alone, so each distinct word is scored once (later passes revisit many)."""
     np = __import__("numpy")
+    memo: dict[bytes, int] = {}
+
+    def scored(data: bytes) -> int:
+        s = memo.get(data)
+        if s is None:
+            s = memo[data] = _safe_bytes(score, data)
+        return s
+
     words = start.copy()
     stalled = False
     for _ in range(passes):
         before = words.copy()
-        level = [_safe(score, w) for w in words]
+        level = [scored(w.tobytes()) for w in words]
         for k in rng.permutation(len(found)):
             t = found[int(k)]
-            cols = slice(t.offset, t.offset + t.size)
             tries: Any = range(len(t.values))
             if len(t.values) > TRIES and not stalled:
                 tries = sorted(int(v) for v in rng.choice(len(t.values), TRIES, replace=False))
             for w in words:
-                if _step(score, w, cols, t, tries, rng) and accepts(w[None, :])[0]:
+                if _step(scored, w, t, tries, rng) and accepts(w[None, :])[0]:
                     return w[None, :].copy()
         if accepts(words).any():
             return words[accepts(words)][:1].copy()
         if (words == before).all():
             break  # nowhere to move
         # a pass that raised no score tried too few values: the next tries every one
-        stalled = [_safe(score, w) for w in words] <= level
+        stalled = [scored(w.tobytes()) for w in words] <= level
     return np.zeros((0, words.shape[1]), dtype=np.uint8)
 
 
-def _step(score: Score, w: Any, cols: slice, t: Target, tries: Any, rng: Any) -> bool:
+def _step(scored: Callable[[bytes], int], w: Any, t: Target, tries: Any, rng: Any) -> bool:
     """Set target `t` of word `w` to its best-scoring value of `tries` (a random one of those
     that score as well as the best: a plateau, such as two fields whose product must not be
-    zero, is crossed by such sideways moves); True when the score rose."""
-    now = _safe(score, w)
-    old = w[cols].copy()
-    scores = []
-    for v in tries:
-        w[cols] = (old & ~t.mask) | (t.values[v] & t.mask)
-        scores.append(_safe(score, w))
+    zero, is crossed by such sideways moves); True when the score rose. The candidate words
+    are built as bytes (the field's candidates in one array operation), `w` written once."""
+    data = w.tobytes()
+    now = scored(data)
+    lo, hi = t.offset, t.offset + t.size
+    head, tail = data[:lo], data[hi:]
+    kept = w[lo:hi] & ~t.mask
+    raw = (kept | (t.values[list(tries)] & t.mask)).tobytes()
+    n = t.size
+    scores = [scored(head + raw[i * n : i * n + n] + tail) for i in range(len(raw) // n)]
     best = max(scores, default=now)
     if best < now:
-        w[cols] = old
         return False
     ties = [v for v, s in zip(tries, scores, strict=True) if s == best]
     pick = ties[int(rng.integers(len(ties)))]
-    w[cols] = (old & ~t.mask) | (t.values[pick] & t.mask)
+    w[lo:hi] = kept | (t.values[pick] & t.mask)
     return best > now
 
 
 def _safe(score: Score, word: Any) -> int:
+    return _safe_bytes(score, word.tobytes())
+
+
+def _safe_bytes(score: Score, data: bytes) -> int:
     try:
-        return int(score(word.tobytes(), 0))
+        return int(score(data, 0))
     except Exception:  # the search only steers; the C decides
         return FAILED
 

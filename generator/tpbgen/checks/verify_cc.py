@@ -13,6 +13,7 @@ import hashlib
 import shutil
 import subprocess
 import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from .. import __version__
@@ -190,21 +191,68 @@ def compiler() -> tuple[str, str] | None:
     return cc, ident
 
 
-def prove_layouts(gen: Generation, root: Path, cache: Cache | None) -> tuple[list[Diagnostic], str]:
-    """Prove the computed layouts against the C compiler (the verify-cc probe), when there is one.
-    A proof is cached by the inputs and the compiler's identity; a mismatch is never cached."""
-    found = compiler()
+def _key(gen: Generation, cc: str, ident: str) -> str:
+    return hashlib.sha256(
+        f"verify-cc {__version__}\n{gen.inputs_sha256}\n{cc}\n{ident}".encode()
+    ).hexdigest()
+
+
+class Probes:
+    """The layout probes (compile, run) of the generations whose proof is not cached, on a thread
+    of their own, one after the other, started at once: the compiler's processes run beside the
+    translator instead of before it. `take` gives a generation's probe under way (None when
+    none was started: its proof was cached, or it is not one of these generations); `close`
+    cancels what no proof took and waits for the probe running, if any."""
+
+    def __init__(
+        self, found: tuple[str, str], gens: list[tuple[Generation, Path]], cache: Cache | None
+    ) -> None:
+        cc, ident = found
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tpbgen-verify-cc")
+        self.running: dict[str, Future[tuple[list[Diagnostic], int]]] = {}
+        for gen, root in gens:
+            if (
+                cache is not None
+                and cache.path("verifycc", gen.name, _key(gen, cc, ident)).exists()
+            ):
+                continue  # (prove_layouts reads it, and probes then if it is unusable)
+            self.running[gen.name] = self.pool.submit(verify_cc, gen, root, cc)
+
+    def take(self, gen: Generation) -> Future[tuple[list[Diagnostic], int]] | None:
+        """Generation `gen`'s probe under way, if one was started."""
+        return self.running.pop(gen.name, None)
+
+    def close(self) -> None:
+        """Cancel the probes no proof took; wait for the one running."""
+        for f in self.running.values():
+            f.cancel()
+        self.running = {}
+        self.pool.shutdown(wait=True)
+
+
+def prove_layouts(
+    gen: Generation,
+    root: Path,
+    cache: Cache | None,
+    found: tuple[str, str] | None,
+    probes: Probes | None = None,
+) -> tuple[list[Diagnostic], str]:
+    """Prove the computed layouts against the C compiler `found` (`compiler()`: the caller asks
+    once for every generation), when there is one; with the probe `probes` started for `gen`, if
+    it did. A proof is cached by the inputs and the compiler's identity; a mismatch is never
+    cached."""
+    started = probes.take(gen) if probes is not None else None
     if found is None:
         return [], "layouts not verified: no C compiler on PATH (static asserts only)"
     cc, ident = found
-    key = hashlib.sha256(
-        f"verify-cc {__version__}\n{gen.inputs_sha256}\n{cc}\n{ident}".encode()
-    ).hexdigest()
+    key = _key(gen, cc, ident)
     hit = cache.get("verifycc", gen.name, key) if cache is not None else None
     if isinstance(hit, dict) and isinstance(hit.get("facts"), int):
+        if started is not None:
+            started.cancel()
         return [], f"layouts verified with {cc} ({hit['facts']} facts)"
     try:
-        mismatches, facts = verify_cc(gen, root, cc)
+        mismatches, facts = started.result() if started is not None else verify_cc(gen, root, cc)
     except RuntimeError as exc:
         return [
             Diagnostic(

@@ -140,7 +140,8 @@ class EnumCtx:
     def c_names(self) -> dict[str, str]:
         """The C name of each member whose Python name is not the C name without the enum's
         prefix."""
-        return {m.name: m.c_name for m in self.members if self.prefix + m.name != m.c_name}
+        prefix = self.prefix  # once: a property over every member
+        return {m.name: m.c_name for m in self.members if prefix + m.name != m.c_name}
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from pycparser import c_ast
+from pycparser.c_parser import Coord
 
 _COL_BITS = 16
 _COL_MASK = (1 << _COL_BITS) - 1
@@ -122,6 +123,33 @@ def _from_dict(file: str, d: dict[str, Any]) -> list[Any]:
     return out
 
 
+def _to_node(file: str, n: list[Any]) -> c_ast.Node:
+    """The pycparser node of compact node `n`, as `ir.cast.from_dict(_to_dict(file, n))` builds
+    it: an empty `attributes` list comes back as None (the dict form leaves it out), attribute
+    lists are the tree's own (as they are through the dict form)."""
+    cls = _cls(n[0])
+    spec = slots(cls)
+    if len(n) != len(spec) + 2:
+        raise ValueError(f"{n[0]}: {len(n) - 2} slots, not {len(spec)}")
+    kwargs: dict[str, Any] = {}
+    for (slot, is_attr), v in zip(spec, n[2:], strict=True):
+        if is_attr or v is None:
+            kwargs[slot] = v
+        elif isinstance(v, list) and (not v or isinstance(v[0], list)):
+            kwargs[slot] = [_to_node(file, x) for x in v] if v or slot != "attributes" else None
+        else:
+            kwargs[slot] = _to_node(file, v)
+    c = n[1]
+    coord = None
+    if isinstance(c, int):
+        coord = Coord(file, c >> _COL_BITS, c & _COL_MASK)
+    elif c is not None:
+        where, line, col = coord_text(file, c).rsplit(":", 2)  # type: ignore[union-attr]
+        coord = Coord(where, int(line), int(col))
+    node: c_ast.Node = cls(**kwargs, coord=coord)
+    return node
+
+
 # made once; a body tree is acyclic by construction (lists made by one walk), so the encoder's
 # check for cycles (a dict entry per list) is left out: a cycle would still end in RecursionError
 _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
@@ -172,6 +200,12 @@ class Body:
         """The body in the dict form of `ir.cast.to_dict` (coordinates as text)."""
         file, node = self.tree()
         return _to_dict(file, node)
+
+    def as_node(self) -> c_ast.Node:
+        """The body as pycparser nodes, built straight from the tree: the same nodes as
+        `ir.cast.from_dict(self.as_dict())`, without the dict form in between."""
+        file, node = self.tree()
+        return _to_node(file, node)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Body) and self.text() == other.text()

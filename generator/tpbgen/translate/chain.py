@@ -50,8 +50,34 @@ class Chain:
     splits: tuple[Split, ...]
 
 
+# the last answers, by generation name: the predicate proof and the renderer ask for the same
+# (generation, translation) in one run (both immutable, so the answer is theirs while they live);
+# `generate` forgets them when done
+_LAST: dict[str, tuple[Generation, TranslatedGen, tuple[Chain, ...]]] = {}
+_KEEP = 8
+
+
 def chains(gen: Generation, tr: TranslatedGen) -> tuple[Chain, ...]:
-    """One chain per translated top-level validator, in `tr.top` order."""
+    """One chain per translated top-level validator, in `tr.top` order (the answer of the last
+    call on these very objects, when it is kept)."""
+    last = _LAST.get(gen.name)
+    if last is not None and last[0] is gen and last[1] is tr:
+        return last[2]
+    found = _chains(gen, tr)
+    _LAST.pop(gen.name, None)
+    if len(_LAST) >= _KEEP:
+        del _LAST[next(iter(_LAST))]
+    _LAST[gen.name] = (gen, tr, found)
+    return found
+
+
+def forget() -> None:
+    """Drop the kept answers (and the generations they hold): `generate` does when done, so a
+    process does not keep them, nor pay for freeing them at exit."""
+    _LAST.clear()
+
+
+def _chains(gen: Generation, tr: TranslatedGen) -> tuple[Chain, ...]:
     by_name = {f.name: f for f in tr.lowered}
     memo: dict[str, tuple[frozenset[int], tuple[str, ...]]] = {}
     out = []

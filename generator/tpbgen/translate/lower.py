@@ -16,7 +16,6 @@ from pycparser import c_ast
 
 from .. import naming
 from ..ir import ctypes
-from ..ir.cast import from_dict
 from ..ir.consteval import (
     char_type_of,
     float_binop,
@@ -205,7 +204,7 @@ class Lowerer:
         """The LIR of function `fn`: its parameters (struct parameters as views at offset 0, scalars
         with their C types), its locals and its body lowered statement by statement; LowerError,
         located, for anything outside the translator's subset."""
-        node = from_dict(fn.body)
+        node = fn.code.as_node()
         assert isinstance(node, c_ast.FuncDef)
         self._fn = fn
         self._locals: dict[str, ScalarType] = {}
