@@ -504,8 +504,12 @@ class BatchValidators:
         if few is not None:  # word by word through the scalar translation (see SCALAR_BELOW)
             assert self.scalar is not None
             by_scalar = few.take(ops)
-            for i in np.flatnonzero(by_scalar).tolist():
-                out[i] |= self.scalar(W[i].tobytes())
+            at = np.flatnonzero(by_scalar)
+            # the rows' bytes at once and the verdicts stored at once: a word's own `tobytes`
+            # and a numpy element store were ~1.3 us of the ~8 us a word cost
+            b, scalar, size = W[at].tobytes(), self.scalar, W.shape[1]
+            verdicts = [scalar(b[k : k + size]) for k in range(0, len(b), size)]
+            out[at] |= np.array(verdicts, dtype=np.bool_)
         for name, opcodes in self.top_level.items():
             if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
                 continue
