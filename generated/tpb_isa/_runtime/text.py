@@ -1591,6 +1591,7 @@ class _Body:
 
     __slots__ = (
         "base",
+        "cells",
         "cls",
         "epoch",
         "fast",
@@ -1613,6 +1614,7 @@ class _Body:
         )
         self.rx = re.compile(self.pattern + r"\Z")  # a struct's inner text, a blank before
         self.memos: list[dict[str, int]] = [{} for _ in self.fields]
+        self.cells: list[_Cell | None] | None = None  # made on the first delta
         self.epoch = fast.epoch
         self.subs: dict[tuple[int, int, bool], _Body] = {}
 
@@ -1672,6 +1674,16 @@ class _Body:
         return d
 
     def _delta(self, j: int, text: str) -> int:
+        if self.cells is None:
+            at = [self.base + f.offset for f in self.fields]
+            self.cells = [
+                _Cell.of(self, k, at[k], at[k] + f.size) for k, f in enumerate(self.fields)
+            ]
+        cell = self.cells[j]
+        if cell is not None:  # what `_quick` gives for a leaf, read as a column's cells are
+            chunk = cell.chunk(text)
+            if chunk is not None:
+                return int.from_bytes(chunk, "little") << (8 * cell.lo)
         f = self.fields[j]
         if _by_name(self.cls).get(f.name.lower()) is f:
             target = self._target(f, text[len(f.name) :])
@@ -1877,7 +1889,7 @@ class _Cell:
     way through `_delta`, `_target` and a 64-byte word per text: the column's field, union and
     arms are looked up once. `chunk` answers None where `_Body.delta` must read the text."""
 
-    __slots__ = ("am", "arms", "f", "old", "prefix", "size", "union")
+    __slots__ = ("am", "arms", "f", "lo", "old", "prefix", "size", "union")
 
     @staticmethod
     def of(body: _Body, j: int, lo: int, hi: int) -> _Cell | None:
@@ -1891,21 +1903,18 @@ class _Cell:
 
     @staticmethod
     def writes(body: _Body, f: FieldLayout) -> bool:
-        """Whether `_Body._quick` reads `f`'s value itself as one scalar (no brackets)."""
-        return (
-            f.kind in ("int", "uint", "enum", "bool", "float")
-            and not (f.kind == "enum" and f.cls is body.fast.form.opcodes)
-            and not f.dims
+        """Whether `_Body._quick` reads `f`'s value itself (a scalar, or an array of them)."""
+        return f.kind in ("int", "uint", "enum", "bool", "float") and not (
+            f.kind == "enum" and f.cls is body.fast.form.opcodes
         )
 
     def __init__(self, body: _Body, f: FieldLayout, union: bool, lo: int, hi: int) -> None:
-        self.f, self.union, self.size = f, union, hi - lo
+        self.f, self.union, self.lo, self.size = f, union, lo, hi - lo
         self.prefix = len(f.name) + 1  # `name=`
         self.am = body.fast.form.addresses
         self.old = (body.word >> (8 * lo)) & ((1 << (8 * self.size)) - 1)
         # a union's arm by the value's kind (`_Body._target`), None where `_quick` would not
-        # read it as one scalar; the arm is written at the union's own first byte, a leaf at
-        # its own
+        # read it itself; the arm is written at the union's own first byte, a leaf at its own
         self.arms: dict[str, tuple[FieldLayout, _Leaf, int] | None] = {}
         if union:
             for kind in ("float", "int", "address"):
@@ -1935,15 +1944,23 @@ class _Cell:
         if plan is None:
             return None
         f, leaf, at = plan
-        v = _quick_scalar(f, leaf, value, self.am)
-        if v is None:
-            return None
-        if f.kind != "float":
-            lo, hi = leaf.range
-            if not lo <= v <= hi:
+        if f.dims:
+            if value[:1] != "[" or value[-1:] != "]":
                 return None
+            texts = value[1:-1].split(",")
+            if len(texts) != f.count:
+                return None
+        else:
+            texts = [value]
+        values = []
+        lo, hi = leaf.range
+        for t in texts:
+            v = _quick_scalar(f, leaf, t, self.am)
+            if v is None or (f.kind != "float" and not lo <= v <= hi):
+                return None
+            values.append(v)
         out = bytearray(self.old.to_bytes(self.size, "little"))
-        leaf.write(out, at, (v,))
+        leaf.write(out, at, values)
         return (int.from_bytes(out, "little") ^ self.old).to_bytes(self.size, "little")
 
 
