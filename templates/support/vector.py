@@ -486,8 +486,9 @@ class BatchValidators:
 
     #: an opcode with fewer words than this in a chunk is validated word by word by the scalar
     #: translation (the same verdicts): a translated validator issues a few hundred numpy calls
-    #: whatever its rows, 0.3-1 ms, where a word costs the scalar code about 10 us
-    SCALAR_BELOW = 64
+    #: whatever its rows, 0.3-1.3 ms, where a word costs the scalar code 4-9 us (mariana's
+    #: seven opcodes break even at 80-170 words; 64 left most of them slower for 64-127 words)
+    SCALAR_BELOW = 128
 
     #: words a chunk of the numpy backend holds (8 MiB of words; its opcode bytes and row
     #: indices are ~1 MiB)
