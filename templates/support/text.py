@@ -1591,6 +1591,7 @@ class _Body:
 
     __slots__ = (
         "base",
+        "cells",
         "cls",
         "epoch",
         "fast",
@@ -1613,6 +1614,7 @@ class _Body:
         )
         self.rx = re.compile(self.pattern + r"\Z")  # a struct's inner text, a blank before
         self.memos: list[dict[str, int]] = [{} for _ in self.fields]
+        self.cells: list[_Cell | None] | None = None  # made on the first delta
         self.epoch = fast.epoch
         self.subs: dict[tuple[int, int, bool], _Body] = {}
 
@@ -1672,6 +1674,16 @@ class _Body:
         return d
 
     def _delta(self, j: int, text: str) -> int:
+        if self.cells is None:
+            at = [self.base + f.offset for f in self.fields]
+            self.cells = [
+                _Cell.of(self, k, at[k], at[k] + f.size) for k, f in enumerate(self.fields)
+            ]
+        cell = self.cells[j]
+        if cell is not None:  # what `_quick` gives for a leaf, read as a column's cells are
+            chunk = cell.chunk(text)
+            if chunk is not None:
+                return int.from_bytes(chunk, "little") << (8 * cell.lo)
         f = self.fields[j]
         if _by_name(self.cls).get(f.name.lower()) is f:
             target = self._target(f, text[len(f.name) :])
@@ -1871,11 +1883,92 @@ class _Numbers:
         return rows
 
 
+class _Cell:
+    """What a leaf field's text (`name=value`), or a union's with no arm named and no braces,
+    changes in its bytes [lo, hi) of the word, read as `_Body._quick` reads it but without its
+    way through `_delta`, `_target` and a 64-byte word per text: the column's field, union and
+    arms are looked up once. `chunk` answers None where `_Body.delta` must read the text."""
+
+    __slots__ = ("am", "arms", "f", "lo", "old", "prefix", "size", "union")
+
+    @staticmethod
+    def of(body: _Body, j: int, lo: int, hi: int) -> _Cell | None:
+        f = body.fields[j]
+        if _by_name(body.cls).get(f.name.lower()) is not f:
+            return None
+        union = _is_union(f)
+        if not union and not _Cell.writes(body, f):
+            return None
+        return _Cell(body, f, union, lo, hi)
+
+    @staticmethod
+    def writes(body: _Body, f: FieldLayout) -> bool:
+        """Whether `_Body._quick` reads `f`'s value itself (a scalar, or an array of them)."""
+        return f.kind in ("int", "uint", "enum", "bool", "float") and not (
+            f.kind == "enum" and f.cls is body.fast.form.opcodes
+        )
+
+    def __init__(self, body: _Body, f: FieldLayout, union: bool, lo: int, hi: int) -> None:
+        self.f, self.union, self.lo, self.size = f, union, lo, hi - lo
+        self.prefix = len(f.name) + 1  # `name=`
+        self.am = body.fast.form.addresses
+        self.old = (body.word >> (8 * lo)) & ((1 << (8 * self.size)) - 1)
+        # a union's arm by the value's kind (`_Body._target`), None where `_quick` would not
+        # read it itself; the arm is written at the union's own first byte, a leaf at its own
+        self.arms: dict[str, tuple[FieldLayout, _Leaf, int] | None] = {}
+        if union:
+            for kind in ("float", "int", "address"):
+                arm = _bare_arm(f.cls, kind)
+                self.arms[kind] = (arm, _leaf(arm), 0) if _Cell.writes(body, arm) else None
+        else:
+            self.arms[""] = (f, _leaf(f), -f.offset)
+
+    def chunk(self, text: str) -> bytes | None:
+        """The XOR of the bytes [lo, hi) with and without `text`, or None (see the class)."""
+        if text[self.prefix - 1 : self.prefix] != "=":
+            return None
+        value = text[self.prefix :]
+        if not self.union:
+            kind = ""
+        elif value == "nan":
+            kind = "float"
+        elif _QINT.match(value):
+            kind = "int"
+        elif _FLOAT.match(value):
+            kind = "float"
+        elif _ADDRESS.match(value):
+            kind = "address"
+        else:
+            return None
+        plan = self.arms[kind]
+        if plan is None:
+            return None
+        f, leaf, at = plan
+        if f.dims:
+            if value[:1] != "[" or value[-1:] != "]":
+                return None
+            texts = value[1:-1].split(",")
+            if len(texts) != f.count:
+                return None
+        else:
+            texts = [value]
+        values = []
+        lo, hi = leaf.range
+        for t in texts:
+            v = _quick_scalar(f, leaf, t, self.am)
+            if v is None or (f.kind != "float" and not lo <= v <= hi):
+                return None
+            values.append(v)
+        out = bytearray(self.old.to_bytes(self.size, "little"))
+        leaf.write(out, at, values)
+        return (int.from_bytes(out, "little") ^ self.old).to_bytes(self.size, "little")
+
+
 class _Statement:
     """The lines of one mnemonic in `disasm`'s spelling: one compiled expression over its
     struct's fields (`_Body`), and the words of the rows it matched."""
 
-    __slots__ = ("body", "columns", "opcode", "plans", "rx", "word")
+    __slots__ = ("body", "cells", "columns", "opcode", "plans", "rx", "word")
 
     def __init__(self, fast: _FastAsm, cls: type[Struct], opcode: int) -> None:
         self.opcode = opcode
@@ -1886,6 +1979,7 @@ class _Statement:
         over = r"(?: (@[^\s{};]*(?: @[^\s{};]*)*))?"
         self.rx = re.compile(self.body.flat(" ", self.columns) + over + _END)
         self.plans = [_Numbers.of(body, j, body.word) for body, j, _, _ in self.columns]
+        self.cells = [_Cell.of(body, j, lo, hi) for body, j, lo, hi in self.columns]
 
     def words(
         self, form: TextForm, rows: list[tuple[str | None, ...]]
@@ -1902,7 +1996,8 @@ class _Statement:
             map(index.__getitem__, chain.from_iterable(rows)), dtype=np.intp, count=n * ncol
         ).reshape(n, ncol)
         none = index.get(None, -1)
-        for c, ((body, j, lo, hi), plan) in enumerate(zip(self.columns, self.plans, strict=True)):
+        columns = zip(self.columns, self.plans, self.cells, strict=True)
+        for c, ((body, j, lo, hi), plan, cell) in enumerate(columns):
             col = ix[:, c]
             present = np.zeros(len(keys), dtype=np.bool_)
             present[col] = True
@@ -1922,12 +2017,15 @@ class _Statement:
                 failed = []
                 outside = ~(((1 << (8 * (hi - lo))) - 1) << (8 * lo))
                 for u, t in zip(used.tolist(), texts, strict=True):
-                    d = body.delta(j, t)
-                    if d == _FAIL or d & outside:
-                        failed.append(u)
-                    else:
-                        remap[u] = len(chunks)
-                        chunks.append((d >> (8 * lo)).to_bytes(hi - lo, "little"))
+                    chunk = cell.chunk(t) if cell is not None else None
+                    if chunk is None:
+                        d = body.delta(j, t)
+                        if d == _FAIL or d & outside:
+                            failed.append(u)
+                            continue
+                        chunk = (d >> (8 * lo)).to_bytes(hi - lo, "little")
+                    remap[u] = len(chunks)
+                    chunks.append(chunk)
                 if failed:
                     bad |= np.isin(col, failed)
                 if len(chunks) == 1:

@@ -486,8 +486,9 @@ class BatchValidators:
 
     #: an opcode with fewer words than this in a chunk is validated word by word by the scalar
     #: translation (the same verdicts): a translated validator issues a few hundred numpy calls
-    #: whatever its rows, 0.3-1 ms, where a word costs the scalar code about 10 us
-    SCALAR_BELOW = 64
+    #: whatever its rows, 0.3-1.3 ms, where a word costs the scalar code 4-9 us (mariana's
+    #: seven opcodes break even at 80-170 words; 64 left most of them slower for 64-127 words)
+    SCALAR_BELOW = 128
 
     #: words a chunk of the numpy backend holds (8 MiB of words; its opcode bytes and row
     #: indices are ~1 MiB)
@@ -504,8 +505,12 @@ class BatchValidators:
         if few is not None:  # word by word through the scalar translation (see SCALAR_BELOW)
             assert self.scalar is not None
             by_scalar = few.take(ops)
-            for i in np.flatnonzero(by_scalar).tolist():
-                out[i] |= self.scalar(W[i].tobytes())
+            at = np.flatnonzero(by_scalar)
+            # the rows' bytes at once and the verdicts stored at once: a word's own `tobytes`
+            # and a numpy element store were ~1.3 us of the ~8 us a word cost
+            b, scalar, size = W[at].tobytes(), self.scalar, W.shape[1]
+            verdicts = [scalar(b[k : k + size]) for k in range(0, len(b), size)]
+            out[at] |= np.array(verdicts, dtype=np.bool_)
         for name, opcodes in self.top_level.items():
             if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
                 continue
