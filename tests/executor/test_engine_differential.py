@@ -521,7 +521,7 @@ def test_tensor_reduce(nm: Any, bitvec: bool, op: Any, in_code: int, out_code: i
 
 def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
     """The C backend's row paths against the numpy backend, called directly on rows longer than
-    the hypothesis draws (whole staging blocks of 256 elements and tails, 1 to 20 partitions, so
+    the hypothesis draws (whole staging blocks of 128 elements and tails, 1 to 20 partitions, so
     spare lanes): TensorTensorScan's fp32 mult/add-then-add chains, TensorReduce's fp32 and bf16
     add, mult, max and min (max and min folded on integer keys), the fused two-source loops
     on bf16 sources and TensorTensorIntWide's rows of 32-bit sources (every signedness pair,
