@@ -521,7 +521,7 @@ def test_tensor_reduce(nm: Any, bitvec: bool, op: Any, in_code: int, out_code: i
 
 def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
     """The C backend's row paths against the numpy backend, called directly on rows longer than
-    the hypothesis draws (whole staging blocks of 256 elements and tails, 1 to 20 partitions, so
+    the hypothesis draws (whole staging blocks of 128 elements and tails, 1 to 20 partitions, so
     spare lanes): TensorTensorScan's fp32 mult/add-then-add chains, TensorReduce's fp32 and bf16
     add, mult, max and min (max and min folded on integer keys), the fused two-source loops
     on bf16 sources and TensorTensorIntWide's rows of 32-bit sources (every signedness pair,
@@ -582,6 +582,41 @@ def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
                     args = (src, code, dt.FP32, op, groups, m // groups, False, False, nm, 0)
                     a, b = npb.reduce(*args), cb.reduce(*args)
                     assert a.tobytes() == b.tobytes(), f"reduce {code} op={op:#x} {n}x{m}"
+
+
+def test_reduce_max_min_keys_on_rows_of_one_kind_of_special() -> None:
+    """TensorReduce's max and min on integer keys (the largest and smallest key of each row say
+    both the result and whether a NaN was there) against the numpy backend, fp32 and bf16, on
+    rows that each hold one kind of special among ordinary values: only a negative NaN, only a
+    positive NaN, both infinities, only zeros of one sign or of both, subnormals, all negative;
+    lengths around the vector widths and the 512-element chunks, 1 to 9 partitions."""
+    npb = sub("npbackend").NumpyBackend()
+    cb = sub("cbackend").get_backend("c")
+    nm = eng.Numerics()
+    u = lambda *bits: np.array(bits, np.uint32).view(np.float32)  # noqa: E731
+    kinds = [
+        u(0xFFC00000), u(0xFF800001), u(0x7FC00000), u(0x7F812345),
+        u(0x7F800000, 0xFF800000), u(0x80000000), u(0x00000000), u(0x80000000, 0x00000000),
+        u(0x00000001, 0x80000001, 0x007FFFFF), u(0xFF7FFFFF, 0x80000000), u(0xFF7FFFFF),
+    ]  # fmt: skip
+    rng = np.random.default_rng(7)
+    for m in (1, 15, 16, 17, 31, 33, 64, 513, 1100):
+        for n in (1, 3, 9):
+            for kind in kinds:
+                base = rng.uniform(-5, 5, size=(n, m)).astype(np.float32)
+                if kind.view(np.uint32)[0] == 0xFF7FFFFF:
+                    base = -np.abs(base)  # all negative: the max is the one nearest zero
+                pos = rng.integers(0, m, size=(n, len(kind)))
+                for j in range(len(kind)):
+                    base[np.arange(n), pos[:, j]] = kind[j]
+                for code in (dt.FP32, dt.BFLOAT16):
+                    src = base if code == dt.FP32 else dt.store_from_f32(dt.BFLOAT16, base, nm)
+                    for op in (alu.MAX, alu.MIN):
+                        args = (src, code, dt.FP32, op, 1, m, False, False, nm, 0)
+                        a, b = npb.reduce(*args), cb.reduce(*args)
+                        assert a.tobytes() == b.tobytes(), (
+                            f"reduce {code} op={op:#x} {n}x{m} kind={kind.view(np.uint32)}"
+                        )
 
 
 WIDE = importlib.import_module("tpbgen.templates.support.family").ENUMS["wide_op"].codes

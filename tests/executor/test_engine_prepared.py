@@ -10,6 +10,7 @@ zero-element walks, immediate, pointer and register scalars, every dtype pair.""
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -152,3 +153,131 @@ def test_prepared_equals_full(backend: str, ops: dict[str, Any], nm_stochastic: 
         assert state(prepared_e) == state(full_e), f"run {run}: memory or count differs"
         for e in (prepared_e, full_e):
             fill(e, seed + run + 1)
+
+
+# -- TensorReduce and the two-source families (TensorTensor, STT, TensorTensorScan) ------------
+
+arith_codes = sorted({dt.FP32, dt.BFLOAT16, dt.FP16, dt.FP8_EXP4, dt.INT8, dt.INT32})
+REDUCE_OPS = [*sorted(k.REDUCE_ARITH_OPS), alu.SUBTRACT]  # one refused op too
+
+
+@st.composite
+def reduce_operands(draw: st.DrawFn) -> dict[str, Any]:
+    bitvec = draw(st.integers(0, 3)) == 0
+    if bitvec:
+        in_code = out_code = draw(st.sampled_from(sorted(dt.INT_CODES)))
+        op = draw(st.sampled_from(sorted(k.REDUCE_BITVEC_OPS)))
+    else:
+        in_code, out_code = draw(st.sampled_from(arith_codes)), draw(st.sampled_from(arith_codes))
+        op = draw(st.sampled_from(REDUCE_OPS))
+    nch = draw(st.integers(1, NPARTS))
+    src = draw(walk(dt.size(in_code), nch))
+    op_dim = draw(st.integers(1, len(src.nums) + (draw(st.integers(0, 9)) == 0)))
+    length = 1
+    for n in src.nums[:op_dim]:
+        length *= n
+    groups = src.count // length if length else 0
+    dst = draw(walk(dt.size(out_code), nch))
+    if draw(st.integers(0, 4)):  # mostly the right count, so the instruction can run at all
+        dst = k.pattern(dst.start_addr, dst.steps[:1], [groups])
+    return {
+        "bitvec": bitvec,
+        "src": src,
+        "dst": dst,
+        "in_dtype": in_code,
+        "out_dtype": out_code,
+        "num_active_channels": nch if draw(st.integers(0, 9)) else draw(st.integers(0, 17)),
+        "negated": draw(st.sampled_from([0, 0, 1, 2])),
+        "op": op,
+        "op_dim": op_dim,
+    }
+
+
+@st.composite
+def two_operands(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    method = draw(st.sampled_from(["tensor_tensor", "scalar_tensor_tensor", "tensor_tensor_scan"]))
+    bitvec = method != "tensor_tensor_scan" and draw(st.integers(0, 4)) == 0
+    if bitvec:
+        in0 = in1 = out = draw(st.sampled_from(sorted(dt.INT_CODES)))
+        ops = sorted(alu.BITVEC_OPS)
+    else:
+        in0, in1, out = (draw(st.sampled_from(arith_codes)) for _ in range(3))
+        ops = sorted(alu.ARITH_OPS)
+    nch = draw(st.integers(1, NPARTS))
+    src0 = draw(walk(dt.size(in0), nch))
+    src1, dst = draw(walk(dt.size(in1), nch)), draw(walk(dt.size(out), nch))
+    if draw(st.integers(0, 4)):  # mostly the same count, so the instruction can run at all
+        src1 = k.pattern(src1.start_addr, src1.steps[:1], [src0.count])
+        dst = k.pattern(dst.start_addr, dst.steps[:1], [src0.count])
+    ops_: dict[str, Any] = {
+        "src0": src0, "src1": src1, "dst": dst, "in0_dtype": in0, "in1_dtype": in1,
+        "out_dtype": out,
+        "num_active_channels": nch if draw(st.integers(0, 9)) else draw(st.integers(0, 17)),
+    }  # fmt: skip
+    if method == "tensor_tensor":
+        ops_.update(bitvec=bitvec, op=draw(st.sampled_from(ops)))
+        return method, ops_
+    ops_.update(
+        op0=draw(st.sampled_from(ops)), op1=draw(st.sampled_from(ops)),
+        reverse=draw(st.integers(0, 3)), imm0=immediate(draw, bitvec),
+        imm0_dtype=draw(st.sampled_from([in0, dt.FP32])),
+        accumulator_cmd=k.ACCUM_IDLE if draw(st.integers(0, 9)) else k.ACCUM_ZERO,
+    )  # fmt: skip
+    if method == "scalar_tensor_tensor":
+        ops_["bitvec"] = bitvec
+    return method, ops_
+
+
+def _same_as_full(backend: str, method: str, ops: dict[str, Any], stochastic: bool,
+                  seed: int) -> None:  # fmt: skip
+    nm = eng.Numerics(rounding="stochastic" if stochastic else "rne", seed=seed)
+    prepared_e = eng.Engine(GEOM, nm, backend=backend)
+    full_e = eng.Engine(GEOM, nm, backend=backend)
+    for e in (prepared_e, full_e):
+        fill(e, seed)
+    call = prepared_e.prepare(method, ops)
+    for run in range(3):  # again on changed memory: a prepared call reads memory when it runs
+        got = outcome(call)
+        want = outcome(lambda: getattr(full_e, method)(**ops))
+        assert got == want, f"run {run}: prepared {got!r}, full {want!r}"
+        assert state(prepared_e) == state(full_e), f"run {run}: memory or count differs"
+        for e in (prepared_e, full_e):
+            fill(e, seed + run + 1)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@SETTINGS
+@given(ops=reduce_operands(), nm_stochastic=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_prepared_reduce_equals_full(backend: str, ops: dict[str, Any], nm_stochastic: bool,
+                                     seed: int) -> None:  # fmt: skip
+    _same_as_full(backend, "tensor_reduce", ops, nm_stochastic, seed)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@SETTINGS
+@given(case=two_operands(), nm_stochastic=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_prepared_two_sources_equal_full(backend: str, case: tuple[str, dict[str, Any]],
+                                         nm_stochastic: bool, seed: int) -> None:  # fmt: skip
+    _same_as_full(backend, case[0], case[1], nm_stochastic, seed)
+
+
+def test_prepared_paths_bind_the_kernel() -> None:
+    """The fast path is taken where it should be (not only equal because it fell back)."""
+    e = eng.Engine(GEOM, eng.Numerics(), backend="numpy")
+    src, dst = k.pattern(0, [1], [16]), k.pattern(256, [1], [1])
+    call = e.prepare("tensor_reduce", {
+        "bitvec": False, "src": src, "dst": dst, "in_dtype": dt.FP32, "out_dtype": dt.FP32,
+        "num_active_channels": 4, "negated": 0, "op": alu.ADD, "op_dim": 1,
+    })  # fmt: skip
+    assert not isinstance(call, functools.partial)
+    t = k.pattern(0, [1], [8])
+    call = e.prepare("tensor_tensor_scan", {
+        "src0": t, "src1": k.pattern(64, [1], [8]), "dst": k.pattern(128, [1], [8]),
+        "in0_dtype": dt.FP32, "in1_dtype": dt.FP32, "out_dtype": dt.FP32,
+        "num_active_channels": 4, "op0": alu.MULT, "op1": alu.ADD, "reverse": 0,
+        "imm0": k.Imm.f32(0.0), "imm0_dtype": dt.FP32, "accumulator_cmd": k.ACCUM_IDLE,
+    })  # fmt: skip
+    assert not isinstance(call, functools.partial)
+    e.memory.sbuf_region.data[:4, :64] = np.arange(64, dtype=np.uint8)
+    call()
+    assert e.instructions_executed == 1

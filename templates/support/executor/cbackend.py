@@ -291,6 +291,46 @@ class CBackend:
             self.lib.tpb_ts_bitvec, cfg, *self._ts_args(cfg, src, out, s0, s1, "uint32_t")
         )
 
+    def bind_tt_arith(self, x0: Raw, in0: int, x1: Raw, in1: int, out_code: int, s: F32,
+                      op0: int, op1: int, rev0: bool, rev1: bool, scan: bool, numerics: Numerics,
+                      out: Raw) -> Callable[[int], object]:  # fmt: skip
+        """`tt_arith` on these operands with every C argument made once (see `bind_ts_arith`):
+        `x0`, `x1` and `out` are views of memory; the scalars are copied."""
+        if self._src(x0) is not x0 or self._src(x1) is not x1:
+            return lambda key: self.tt_arith(
+                x0, in0, x1, in1, out_code, s, op0, op1, rev0, rev1, scan, numerics, key, out
+            )
+        out = self._out(out, x0.shape, out_code)
+        cfg = self._cfg(in0, out_code, numerics, 0, op0, op1, rev0, rev1)
+        cfg.in1_code = in1
+        a = np.array(np.asarray(s, dtype=np.float32).reshape(-1), dtype=np.float32, order="C")
+        n, total = x0.shape
+        if not (n and total):
+            return lambda key: None
+        ffi = self.ffi
+        args = (cfg, _ptr(ffi, x0), *_strides(x0), _ptr(ffi, x1), *_strides(x1), _ptr(ffi, out),
+                *_strides(out), n, total, _ptr(ffi, a, "float *"), int(scan))  # fmt: skip
+        return self._bound(self.lib.tpb_tt_arith, cfg, args, (x0, x1, out, a))
+
+    def bind_reduce(self, src: Raw, in_code: int, out_code: int, op: int, groups: int,
+                    length: int, negate: bool, bitvec: bool, numerics: Numerics,
+                    out: Raw) -> Callable[[int], object]:  # fmt: skip
+        """`reduce` on these operands with every C argument made once (see `bind_ts_arith`):
+        `src` and `out` are views of memory."""
+        if self._src(src) is not src:
+            return lambda key: self.reduce(
+                src, in_code, out_code, op, groups, length, negate, bitvec, numerics, key, out
+            )
+        n = src.shape[0]
+        out = self._out(out, (n, groups), out_code)
+        cfg = self._cfg(in_code, out_code, numerics, 0, op)
+        if not (n and groups and length):
+            return lambda key: None
+        ffi = self.ffi
+        args = (cfg, _ptr(ffi, src), *_strides(src), _ptr(ffi, out), *_strides(out), n, groups,
+                length, int(negate), int(bitvec))  # fmt: skip
+        return self._bound(self.lib.tpb_reduce, cfg, args, (src, out))
+
     def _bound(self, fn: Any, cfg: Any, args: tuple[Any, ...],
                keep: tuple[Raw, ...]) -> Callable[[int], object]:  # fmt: skip
         check = self._check

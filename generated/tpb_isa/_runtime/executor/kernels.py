@@ -107,6 +107,11 @@ def _direct(dst_w: Walk, *inputs: npt.NDArray[Any]) -> npt.NDArray[Any] | None:
     return view
 
 
+def _register_addressed(*patterns: Pattern) -> bool:
+    """Whether a pattern's start address is in a register (read when the instruction runs)."""
+    return any((int(p.start_addr) >> 24) & MARKER_ADDR_REG for p in patterns)
+
+
 def _commit(dst_w: Walk, out: npt.NDArray[Any], direct: npt.NDArray[Any] | None) -> None:
     if direct is None:
         dst_w.scatter(out)
@@ -703,6 +708,29 @@ class Engine:
         """``out = op1(op0(src0, imm0), src1)`` in the four reverse forms (STT; TensorTensor is
         op0 BYPASS), or with ``scan`` the running form of TensorTensorScan (the scalar is the
         previous output, seeded with imm0)."""
+        w0, w1, wd, s, in0, in1, out, op0, op1, rev0, rev1 = self._two_plan(
+            bitvec, src0, src1, dst, in0_dtype, in1_dtype, out_dtype, num_active_channels, op0,
+            op1, reverse, imm0, imm0_dtype,
+        )  # fmt: skip
+        key = self._key()
+        x0, x1 = w0.gather(), w1.gather()
+        direct = _direct(wd, x0, x1)
+        if bitvec:
+            res = self.backend.tt_bitvec(x0, x1, out, s, op0, op1, rev0, rev1, direct)
+        else:
+            res = self.backend.tt_arith(
+                x0, in0, x1, in1, out, s, op0, op1, rev0, rev1, scan, self.numerics, key, direct
+            )
+        _commit(wd, res, direct)
+        self.instructions_executed += 1
+
+    def _two_plan(
+        self, bitvec: bool, src0: Pattern, src1: Pattern, dst: Pattern, in0_dtype: int,
+        in1_dtype: int, out_dtype: int, num_active_channels: int, op0: int, op1: int,
+        reverse: int, imm0: Imm, imm0_dtype: int,
+    ) -> tuple[Walk, Walk, Walk, Any, int, int, int, int, int, bool, bool]:  # fmt: skip
+        """`_two_sources`' checks, walks and scalar, in its order: (the three walks, the scalar,
+        in0, in1, out, op0, op1, rev0, rev1)."""
         nch = self._channels(num_active_channels)
         in0, in1, out, sc = int(in0_dtype), int(in1_dtype), int(out_dtype), int(imm0_dtype)
         op0, op1 = int(op0), int(op1)
@@ -735,17 +763,80 @@ class Engine:
             s = self._scalar_typed(bitvec, imm0, nch, sc, "imm0")
         else:
             s = np.zeros((nch, 1), np.uint32 if bitvec else np.float32)
-        key = self._key()
-        x0, x1 = w0.gather(), w1.gather()
+        return w0, w1, wd, s, in0, in1, out, op0, op1, rev0, rev1
+
+    def _prepared_two_sources(self, method: str, operands: dict[str, Any],
+                              two: dict[str, Any]) -> Callable[[], None]:  # fmt: skip
+        """``<method>(**operands)`` (its `_two_sources` arguments `two`) as a call to make again
+        and again, as `prepare_tensor_scalar` does: arith, immediate addresses, an instruction
+        scalar, plain walks and a destination that overlaps neither source get their walks and
+        the backend's arguments worked out once; anything else runs the method in full."""
+        full = functools.partial(getattr(self, method), **operands)
+        if two["bitvec"] or _register_addressed(two["src0"], two["src1"], two["dst"]):
+            return full
+        op0 = int(two["op0"])
+        if op0 != alu.BYPASS and op0 not in alu.UNARY_OPS and two["imm0"].src != IMM_INSTRUCTION:
+            return full  # a scalar read from memory when the instruction runs
+        try:
+            w0, w1, wd, s, in0, in1, out, op0, op1, rev0, rev1 = self._two_plan(
+                False, two["src0"], two["src1"], two["dst"], two["in0_dtype"], two["in1_dtype"],
+                two["out_dtype"], two["num_active_channels"], two["op0"], two["op1"],
+                two["reverse"], two["imm0"], two["imm0_dtype"],
+            )  # fmt: skip
+        except ExecutorError:
+            return full  # raised again, at the same point as before, when it runs
+        if w0.slc is None or w1.slc is None:
+            return full  # a gathered source is a copy: it has to be taken when it runs
+        x0, x1 = w0.gather(), w1.gather()  # views of memory: they see every later write
         direct = _direct(wd, x0, x1)
-        if bitvec:
-            res = self.backend.tt_bitvec(x0, x1, out, s, op0, op1, rev0, rev1, direct)
-        else:
-            res = self.backend.tt_arith(
-                x0, in0, x1, in1, out, s, op0, op1, rev0, rev1, scan, self.numerics, key, direct
-            )
-        _commit(wd, res, direct)
-        self.instructions_executed += 1
+        if direct is None:
+            return full
+        kernel = self.backend.bind_tt_arith(
+            x0, in0, x1, in1, out, s, op0, op1, rev0, rev1, two["scan"], self.numerics, direct
+        )
+        return self._prepared_run(full, kernel)
+
+    def _prepared_run(self, full: Callable[[], None],
+                      kernel: Callable[[int], object] | None) -> Callable[[], None]:  # fmt: skip
+        """The call of a prepared instruction: the bound kernel (None: nothing to compute) with
+        the stream key of this instruction, or `full` when the backend or the numerics it was
+        prepared for no longer hold."""
+        backend, numerics = self.backend, self.numerics
+        seed = numerics.seed
+        stream_key = dt.stream_key
+
+        def run() -> None:
+            if self.backend is not backend or self.numerics is not numerics:
+                full()
+                return
+            if kernel is not None:
+                kernel(stream_key(seed, self.instructions_executed))
+            self.instructions_executed += 1
+
+        return run
+
+    def prepare_tensor_tensor(self, **operands: Any) -> Callable[[], None]:
+        """``tensor_tensor(**operands)`` as a call to make again and again (`_prepared_two_sources`)."""
+        two = dict(operands, scan=False, op0=alu.BYPASS, op1=operands.get("op"), reverse=REV_NONE,
+                   imm0=ZERO_IMM, imm0_dtype=dt.FP32)  # fmt: skip
+        two.pop("op", None)
+        return self._prepared_two_sources("tensor_tensor", operands, two)
+
+    def prepare_scalar_tensor_tensor(self, **operands: Any) -> Callable[[], None]:
+        """``scalar_tensor_tensor(**operands)`` as a call to make again and again."""
+        if int(operands.get("accumulator_cmd", ACCUM_IDLE)) != ACCUM_IDLE:
+            return functools.partial(self.scalar_tensor_tensor, **operands)
+        two = dict(operands, scan=False)
+        two.pop("accumulator_cmd", None)
+        return self._prepared_two_sources("scalar_tensor_tensor", operands, two)
+
+    def prepare_tensor_tensor_scan(self, **operands: Any) -> Callable[[], None]:
+        """``tensor_tensor_scan(**operands)`` as a call to make again and again."""
+        if int(operands.get("accumulator_cmd", ACCUM_IDLE)) != ACCUM_IDLE:
+            return functools.partial(self.tensor_tensor_scan, **operands)
+        two = dict(operands, scan=True, bitvec=False)
+        two.pop("accumulator_cmd", None)
+        return self._prepared_two_sources("tensor_tensor_scan", operands, two)
 
     def tensor_tensor(
         self,
@@ -854,6 +945,57 @@ class Engine:
         fp32 in element order, ``reg = op(x[i], reg)`` from ``reg = x[0]``, negates when
         ``negated`` and rounds once; bitvec (and, or, xor) folds the raw bits. Other ops are
         refused: what a reduce by subtract, a comparison or a shift computes is not documented."""
+        src_w, dst_w, in_dtype, out_dtype, op, groups, length, negate = self._reduce_plan(
+            bitvec, src, dst, in_dtype, out_dtype, num_active_channels, negated, op, op_dim
+        )
+        key = self._key()
+        if groups:
+            raw = src_w.gather()
+            direct = _direct(dst_w, raw)
+            res = self.backend.reduce(
+                raw, in_dtype, out_dtype, op, groups, length, bool(negate), bitvec,
+                self.numerics, key, direct,
+            )  # fmt: skip
+            _commit(dst_w, res, direct)
+        self.instructions_executed += 1
+
+    def prepare_tensor_reduce(self, **operands: Any) -> Callable[[], None]:
+        """``tensor_reduce(**operands)`` as a call to make again and again, as
+        `prepare_tensor_scalar` does: with immediate addresses, a plain source walk and a
+        destination apart from it, the walks and the backend's arguments are worked out once;
+        anything else runs `tensor_reduce` in full."""
+        full = functools.partial(self.tensor_reduce, **operands)
+        if _register_addressed(operands["src"], operands["dst"]):
+            return full
+        bitvec = bool(operands["bitvec"])
+        try:
+            src_w, dst_w, in_dtype, out_dtype, op, groups, length, negate = self._reduce_plan(
+                bitvec, operands["src"], operands["dst"], operands["in_dtype"],
+                operands["out_dtype"], operands["num_active_channels"], operands["negated"],
+                operands["op"], operands["op_dim"],
+            )  # fmt: skip
+        except ExecutorError:
+            return full  # raised again, at the same point as before, when it runs
+        if not groups:
+            return self._prepared_run(full, None)
+        if src_w.slc is None:
+            return full
+        raw = src_w.gather()  # a view of memory: it sees every later write
+        direct = _direct(dst_w, raw)
+        if direct is None:
+            return full
+        kernel = self.backend.bind_reduce(
+            raw, in_dtype, out_dtype, op, groups, length, bool(negate), bitvec, self.numerics,
+            direct,
+        )  # fmt: skip
+        return self._prepared_run(full, kernel)
+
+    def _reduce_plan(
+        self, bitvec: bool, src: Pattern, dst: Pattern, in_dtype: int, out_dtype: int,
+        num_active_channels: int, negated: int, op: int, op_dim: int,
+    ) -> tuple[Walk, Walk, int, int, int, int, int, int]:  # fmt: skip
+        """`tensor_reduce`'s checks and walks, in its order: (source walk, destination walk,
+        in_dtype, out_dtype, op, groups, length, negate)."""
         nch = self._channels(num_active_channels)
         in_dtype, out_dtype, op, dims = int(in_dtype), int(out_dtype), int(op), int(op_dim)
         dt.info(in_dtype)
@@ -891,16 +1033,7 @@ class Engine:
             )
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
         dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
-        key = self._key()
-        if groups:
-            raw = src_w.gather()
-            direct = _direct(dst_w, raw)
-            res = self.backend.reduce(
-                raw, in_dtype, out_dtype, op, groups, length, bool(negate), bitvec,
-                self.numerics, key, direct,
-            )  # fmt: skip
-            _commit(dst_w, res, direct)
-        self.instructions_executed += 1
+        return src_w, dst_w, in_dtype, out_dtype, op, groups, length, negate
 
     # -- 0xf3 (maverick) ------------------------------------------------------------------------
 

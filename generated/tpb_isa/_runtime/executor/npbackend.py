@@ -371,6 +371,24 @@ class NumpyBackend:
             src, in_code, out_code, s0, s1, op0, op1, rev0, rev1, numerics, key, out
         )
 
+    def bind_tt_arith(self, x0: Raw, in0: int, x1: Raw, in1: int, out_code: int, s: F32,
+                      op0: int, op1: int, rev0: bool, rev1: bool, scan: bool, numerics: Numerics,
+                      out: Raw) -> Callable[[int], object]:  # fmt: skip
+        """`tt_arith` on these operands, a call per key; `x0`, `x1` and `out` are views of
+        memory, the scalars a copy."""
+        s = np.array(s, dtype=np.float32)
+        return lambda key: self.tt_arith(
+            x0, in0, x1, in1, out_code, s, op0, op1, rev0, rev1, scan, numerics, key, out
+        )
+
+    def bind_reduce(self, src: Raw, in_code: int, out_code: int, op: int, groups: int,
+                    length: int, negate: bool, bitvec: bool, numerics: Numerics,
+                    out: Raw) -> Callable[[int], object]:  # fmt: skip
+        """`reduce` on these operands, a call per key; `src` and `out` are views of memory."""
+        return lambda key: self.reduce(
+            src, in_code, out_code, op, groups, length, negate, bitvec, numerics, key, out
+        )
+
     def bind_ts_bitvec(self, src: Raw, code: int, s0: U32, s1: U32, op0: int, op1: int,
                        rev0: bool, rev1: bool, out: Raw) -> Callable[[int], object]:  # fmt: skip
         """`ts_bitvec` on these operands, a call per (unused) key."""
