@@ -172,8 +172,21 @@ def _recording(engine: Any) -> Iterator[tuple[list[tuple[str, access.Walk]], lis
     walk, resolve = names["walk"], names["resolve_addr4"]
     pointer = engine._pointer
 
+    # `access.walk` is a function of its arguments and the memory's geometry: a walk made
+    # again with the same ones (TensorScalar's prepare walks, then its call when it is not
+    # the fast path) is the Walk made before (an error is raised again by `walk` itself)
+    made: dict[tuple[Any, ...], access.Walk] = {}
+
     def recorded_walk(*a: Any) -> access.Walk:
-        w: access.Walk = walk(*a)
+        key = a[1:]
+        try:
+            w = made.get(key)
+        except TypeError:  # steps or nums given as a list
+            key, w = (), None
+        if w is None:
+            w = walk(*a)
+            if key:
+                made[key] = w
         walks.append((str(a[-1]), w))
         return w
 
@@ -635,7 +648,14 @@ class _Walks:
         seg = R[at, 0] * 2 + R[at, 1]
         group = R[at, 2] * (1 << 20) + R[at, 3] + p
         start, stop = R[at, 5], R[at, 6]
-        o = np.lexsort((stop, start, group, seg))
+        # sorted by word, partition and start (the order of stops that start alike does not
+        # change the merge): one key when it fits in 62 bits
+        gbits = max(int(group.max()).bit_length(), 1)
+        sbits = max(int(start.max()).bit_length(), 1)
+        if int(seg.max()).bit_length() + gbits + sbits <= 62:
+            o = np.argsort((((seg << gbits) | group) << sbits) | start)
+        else:
+            o = np.lexsort((start, group, seg))
         seg, group, start, stop = seg[o], group[o], start[o], stop[o]
         key = np.ones(seg.size, np.bool_)
         key[1:] = (seg[1:] != seg[:-1]) | (group[1:] != group[:-1])
