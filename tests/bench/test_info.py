@@ -247,6 +247,20 @@ def test_info_batch_is_info_of_each_word(gen: str) -> None:
     W = W[rng.permutation(len(W))]
     assert mod.info_batch(W) == [mod.info(w) for w in W]
     assert mod.info_batch(W[:0]) == []
+    # random valid words of every opcode the executor runs (most of them are not the plain
+    # strides the batch takes from the planner's walks: gathers, errors, registers, pointers,
+    # refused values), on the reset state and on a machine's (registers, ImmLd flops loaded)
+    per_op = np.vstack(
+        [mod.random_words(60, opcode=op, seed=op) for op in mod.Executor.executable()]
+    )
+    assert mod.info_batch(per_op) == [mod.info(w) for w in per_op]
+    ex = mod.Executor(backend="numpy")
+    m = ex.engine.memory
+    m.registers[:] = (rng.integers(0, 64, m.registers.shape) * 64).astype(np.uint32)
+    m.imm_flops[:] = rng.integers(0, 1 << 32, m.imm_flops.shape, dtype=np.uint32)
+    m.imm_count, m.imm_channels, m.imm_kind = m.imm_flops.shape[1], m.channels, "arith"
+    assert mod.info_batch(per_op, ex) == [mod.info(w, ex) for w in per_op]
+    assert mod.info_batch(W, ex) == [mod.info(w, ex) for w in W]
     with pytest.raises(ValueError):
         mod.info_batch(np.vstack([valid[:3], np.zeros((1, 64), dtype=np.uint8)]))
 

@@ -291,3 +291,21 @@ def test_the_plan_is_the_fast_path_on_any_operands() -> None:
                 want = False
             assert bool(fast[i]) == want, (i, operands)
         assert fast.sum() >= 20, fast.sum()
+
+
+def test_info_batch_takes_the_planned_walks(g: Gen) -> None:
+    """`info_batch` of a program's words (TensorScalar words of the planned fast path among
+    gathers, register addresses and the other handlers) is `info` of each, on the reset state
+    and on the program's machine; and the planned rows are there to be taken."""
+    from tpb_isa._runtime.executor import program as prog
+
+    words = _program(g, np.random.default_rng(7), 300)
+    W = np.frombuffer(b"".join(words), np.uint8).reshape(-1, 64)
+    ex = _fresh(g, "numpy", False, batch=False)
+    assert g.mod.info_batch(W) == [g.mod.info(w) for w in words]
+    assert g.mod.info_batch(W, ex) == [g.mod.info(w, ex) for w in words]
+    ts = W[np.isin(W[:, 0], [int(g.E.Opcode.TENSOR_SCALAR_ARITH_OP)])]
+    binder = g.mod.Executor._batch_binder(int(ts[0, 0]))
+    cols, ok = binder.columns(ts)
+    planned, _ = prog.walks_tensor_scalar(ex.engine, dict(binder.fixed), cols, len(ts))
+    assert (planned & ok).sum() >= 10

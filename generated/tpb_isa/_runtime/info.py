@@ -16,6 +16,7 @@ lock); nothing is recorded, and nothing costs, outside `info`.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -25,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .codec import as_bytes
+from .codec import as_bytes, enum_or_int
 from .decoding import Decoder, OpcodeStatus
 from .executor import access, kernels
 from .executor.dtypes import DtypeError
@@ -116,8 +117,8 @@ def _walk_runs(walks: list[access.Walk]) -> npt.NDArray[np.int64]:
     (region index * 2^20 + partition), start and stop."""
     parts: list[npt.NDArray[np.int64]] = []
     for w in walks:
-        if w.slc is not None:
-            elems = np.arange(w.slc.start or 0, w.slc.stop, w.slc.step or 1, dtype=np.int64)
+        if w.slc is not None:  # elem0 + step * k, k < count (the slice's stop may be None)
+            elems = w.elem0 + (w.slc.step or 1) * np.arange(w.count, dtype=np.int64)
         else:
             assert w.offsets is not None
             elems = w.elem0 + np.asarray(w.offsets, dtype=np.int64)
@@ -171,8 +172,21 @@ def _recording(engine: Any) -> Iterator[tuple[list[tuple[str, access.Walk]], lis
     walk, resolve = names["walk"], names["resolve_addr4"]
     pointer = engine._pointer
 
+    # `access.walk` is a function of its arguments and the memory's geometry: a walk made
+    # again with the same ones (TensorScalar's prepare walks, then its call when it is not
+    # the fast path) is the Walk made before (an error is raised again by `walk` itself)
+    made: dict[tuple[Any, ...], access.Walk] = {}
+
     def recorded_walk(*a: Any) -> access.Walk:
-        w: access.Walk = walk(*a)
+        key = a[1:]
+        try:
+            w = made.get(key)
+        except TypeError:  # steps or nums given as a list
+            key, w = (), None
+        if w is None:
+            w = walk(*a)
+            if key:
+                made[key] = w
         walks.append((str(a[-1]), w))
         return w
 
@@ -199,6 +213,17 @@ def _recording(engine: Any) -> Iterator[tuple[list[tuple[str, access.Walk]], lis
             names["walk"], names["resolve_addr4"] = walk, resolve
             del engine._pointer
             engine.backend = backend
+
+
+def _set_state(scratch: Any, executor: Any) -> None:
+    """The scratch machine's state besides SBUF and PSUM, which a footprint may depend on: the
+    given machine's (address registers, accumulators, ImmLd flops), else the reset state."""
+    mine = scratch.engine.memory
+    theirs = None if executor is None else executor.engine.memory
+    for name in ("registers", "accumulators", "imm_flops"):
+        getattr(mine, name)[:] = 0 if theirs is None else getattr(theirs, name)
+    for name, reset in (("imm_count", 0), ("imm_channels", 0), ("imm_kind", None)):
+        setattr(mine, name, reset if theirs is None else getattr(theirs, name))
 
 
 _NO_RUNS: npt.NDArray[np.int64] = np.zeros((0, 3), dtype=np.int64)
@@ -274,14 +299,7 @@ class Info:
         if self._scratch is None:
             self._scratch = ex_cls(backend="numpy")
         ex = self._scratch
-        mine = ex.engine.memory
-        theirs = None if executor is None else executor.engine.memory
-        # the state besides SBUF and PSUM the footprint may depend on: the given machine's
-        # (address registers, accumulators, ImmLd flops), else the reset state
-        for name in ("registers", "accumulators", "imm_flops"):
-            getattr(mine, name)[:] = 0 if theirs is None else getattr(theirs, name)
-        for name, reset in (("imm_count", 0), ("imm_channels", 0), ("imm_kind", None)):
-            setattr(mine, name, reset if theirs is None else getattr(theirs, name))
+        _set_state(ex, executor)
         ex._prepared.clear()
         try:
             # _Resolved: the kernel would run now, every access is resolved
@@ -306,37 +324,372 @@ class Info:
 
     def info_batch(self, words: Any, executor: Any = None) -> list[InstructionInfo]:
         """`info` of each word of an (N, 64) array or byte stream, equal to `[info(w) for w in
-        words]`: a word repeated is worked out once (one InstructionInfo shared), the events'
-        effects once per opcode and events bytes; the footprints by the executor's own walks
-        (never a second model of its address rules), their runs merged in numpy. DecodeError
-        for the first word the generation does not decode."""
+        words]` (a word repeated is worked out once, one InstructionInfo shared). The distinct
+        words are worked out as columns, the way `Executor.run_program` admits a program: the
+        opcodes, the C validators' batch and each handler's operands (`BatchBinder`), the
+        events fields by opcode. The footprints are the executor's own walks, never a second
+        model of its address rules: the rows `run_program` would run as planned records
+        (program.PLANNED_WALKS: immediate addresses, plain strides, no error) take the walks of
+        those records; every other admitted row calls its Engine method on the scratch
+        machine, as `info` does, from the same columns (no word decoded, validated or bound
+        again); an operand value the executor refuses is worked out by `info` once per opcode,
+        operand and value. The walks' runs of every word are then merged in one numpy pass.
+        Without the C validators every word goes through `info`'s path. DecodeError for the
+        first word the generation does not decode."""
         from .vector import as_words
 
         W = as_words(words)
+        n = int(W.shape[0])
+        if not n:
+            return []
         structs = self.decoder.structs
-        events: dict[tuple[int, bytes], tuple[tuple[Semaphore, ...], tuple[Semaphore, ...]]] = {}
-        fields = {
-            op: next((f for f in cls.LAYOUT if f.name == "events"), None)
-            for op, cls in structs.items()
-        }
-        done: dict[bytes, InstructionInfo] = {}
-        out: list[InstructionInfo] = []
-        for b in map(bytes, W):  # a repeated word is worked out once
-            got = done.get(b)
-            if got is None:
-                op = b[0]
-                cls = structs.get(op)
-                if cls is None:
-                    self.decoder.decode(b)  # raises, saying why
-                status = self.decoder.status(op)
-                f = fields[op]
-                key = (op, b[f.offset : f.offset + f.size] if f is not None else b"")
-                ev = events.get(key)
-                if ev is None:
-                    ev = events[key] = self._events(b, cls)
-                known, why, reads, writes, regs = self._footprint(b, executor)
-                got = done[b] = InstructionInfo(
-                    op, status.name, status.struct, status, known, why, reads, writes, regs, *ev
+        decodable = np.zeros(256, np.bool_)
+        decodable[list(structs)] = True
+        bad = ~decodable[W[:, 0]]
+        if bad.any():
+            self.decoder.decode(W[int(np.argmax(bad))].tobytes())  # raises, saying why
+        # the distinct words, each worked out once
+        V = np.ascontiguousarray(W).view(np.dtype((np.void, 64))).reshape(n)
+        _, first, inverse = np.unique(V, return_index=True, return_inverse=True)
+        D = W[first]
+        ops = D[:, 0]
+        # tens of objects a word (Spans, Semaphores, InstructionInfos, the engine's operands),
+        # none in a cycle: the cyclic collector's passes over them all, again and again as
+        # they pile up, were most of the cost (as in Executor._prepare); it runs again after
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            events = self._events_batch(D)
+            fps = self._footprints_batch(D, executor)
+            status = {op: self.decoder.status(op) for op in np.unique(ops).tolist()}
+            infos: list[InstructionInfo] = []
+            for k, op in enumerate(ops.tolist()):
+                st = status[op]
+                known, why, reads, writes, regs = fps[k]
+                infos.append(
+                    InstructionInfo(
+                        op, st.name, st.struct, st, known, why, reads, writes, regs, *events[k]
+                    )
                 )
-            out.append(got)
+            return [infos[k] for k in inverse.reshape(-1).tolist()]
+        finally:
+            if was:
+                gc.enable()
+
+    def _events_batch(
+        self, D: npt.NDArray[np.uint8]
+    ) -> list[tuple[tuple[Semaphore, ...], tuple[Semaphore, ...]]]:
+        """`_events` of each row: its events fields read as columns (`layout.columns_reader`,
+        the values `from_bytes` reads), a mode's name as `from_bytes` makes it."""
+        from .layout import columns_reader
+
+        none: tuple[tuple[Semaphore, ...], tuple[Semaphore, ...]] = ((), ())
+        out = [none] * D.shape[0]
+        ops = D[:, 0]
+        for op in np.unique(ops).tolist():
+            cls = self.decoder.structs[op]
+            f = next((f for f in cls.LAYOUT if f.name == "events"), None)
+            if f is None:
+                continue
+            rows = np.flatnonzero(ops == op)
+            layout = {g.name: g for g in f.cls.LAYOUT}
+            value = next((v for v in ("semaphore_value", "sem_wait_value") if v in layout), None)
+            paths = ("wait_mode", "update_mode", "wait_idx", "update_idx") + (
+                (value,) if value else ()
+            )
+            cols = columns_reader(f.cls, paths)(D[rows, f.offset : f.offset + f.size])
+            wm, um = cols[0], cols[1]
+            active = ((wm != 0) & (wm != 0xFF)) | ((um != 0) & (um != 0xFF))
+            if not active.any():
+                continue
+            js = np.flatnonzero(active)
+            vals = [c[js].tolist() for c in cols]
+            if not value:
+                vals.append([0] * js.size)
+            # a mode's name as from_bytes reads it: the enum member's, else the value in hex
+            wcls, ucls = layout["wait_mode"].cls, layout["update_mode"].cls
+            wn = {w: _mode_name(wcls, w) for w in set(vals[0])}
+            un = {u: _mode_name(ucls, u) for u in set(vals[1])}
+            for j, w, u, wi, ui, v in zip(js.tolist(), *vals, strict=True):
+                waits = (Semaphore(wn[w], wi, v),) if w not in (0, 0xFF) else ()
+                updates = (Semaphore(un[u], ui, v),) if u not in (0, 0xFF) else ()
+                out[int(rows[j])] = (waits, updates)
         return out
+
+    def _footprints_batch(self, D: npt.NDArray[np.uint8], executor: Any) -> list[FootprintSpans]:
+        """`_footprint` of each (distinct) row of D."""
+        ex_cls = self.executor_cls
+        if self._scratch is None:
+            self._scratch = ex_cls(backend="numpy")
+        batch = _Batch(D.shape[0])
+        self._admit_batch(D, batch)
+        self._call_batch(batch, executor)
+        out = batch.out
+        for r in batch.reference:
+            out[r] = self._footprint(D[r].tobytes(), executor)
+        for rs in batch.shared.values():  # the refusal names the opcode, the operand, its value
+            fp = self._footprint(D[rs[0]].tobytes(), executor)
+            for r in rs:
+                out[r] = fp
+        spans = batch.walks.spans()
+        for r, registers in batch.known:
+            out[r] = (True, "", spans.get(2 * r, ()), spans.get(2 * r + 1, ()), registers)
+        return out
+
+    def _admit_batch(self, D: npt.NDArray[np.uint8], batch: _Batch) -> None:
+        """Each row of D refused by its opcode, left to `info`'s path (not validated, or an
+        operand value refused: once per opcode, operand and value), planned, or to call."""
+        from .executor import program as prog
+
+        ex_cls = self.executor_cls
+        engine = self._scratch.engine
+        ops = D[:, 0]
+        c = ex_cls._validators.c
+        valid = c.validate_batch(D) if c is not None and c.resolve("auto") == "c" else None
+        for op in np.unique(ops).tolist():
+            rows = np.flatnonzero(ops == op)
+            if op in ex_cls.REFUSED:
+                fp: FootprintSpans = (False, f"not executed: {ex_cls.REFUSED[op]}", (), (), ())
+                for r in rows.tolist():
+                    batch.out[r] = fp
+                continue
+            if valid is None:
+                batch.reference += rows.tolist()
+                continue
+            batch.reference += rows[~valid[rows]].tolist()
+            rows = rows[valid[rows]]
+            if not rows.size:
+                continue
+            binder = ex_cls._batch_binder(op)
+            cols, ok, refused_at, raw = binder.admit(D[rows])
+            for j in np.flatnonzero(~ok).tolist():
+                k = int(refused_at[j])
+                at = binder.slots[k]
+                cells = tuple(raw[i][j].tolist() for i in range(at.start, at.stop))
+                batch.shared.setdefault((op, k, cells), []).append(int(rows[j]))
+            fixed = dict(binder.fixed)
+            planned = np.zeros(rows.size, np.bool_)
+            planner = prog.PLANNED_WALKS.get(binder.method)
+            if planner is not None:
+                planned, pws = planner(engine, fixed, cols, rows.size)
+                planned &= ok
+                for pw in pws:
+                    batch.walks.planned(rows[planned], pw, planned)
+                batch.known += [(r, ()) for r in rows[planned].tolist()]
+            rest = np.flatnonzero(ok & ~planned)
+            if rest.size:
+                batch.calls.append((binder.method, fixed, cols, rows, rest))
+
+    def _call_batch(self, batch: _Batch, executor: Any) -> None:
+        """The rows to call: each its Engine method on the scratch machine, as `info` runs it
+        (`Engine.prepare` and the call, recording the walks, stopped at the first kernel)."""
+        from .executor import program as prog
+
+        scratch = self._scratch
+        engine = scratch.engine
+        out = batch.out
+        _set_state(scratch, executor)
+        with _recording(engine) as (recorded, regs):
+            for method, fixed, cols, rows, rest in batch.calls:
+                vals = {p: prog.values(v) for p, v in cols.items()}
+                for j in rest.tolist():
+                    r = int(rows[j])
+                    operands = dict(fixed)
+                    for p, v in vals.items():
+                        operands[p] = v[j]
+                    recorded.clear()
+                    regs.clear()
+                    try:
+                        engine.prepare(method, operands)()
+                    except _Resolved:  # every access resolved, the state untouched
+                        pass
+                    except (ExecutorError, DtypeError) as e:
+                        _set_state(scratch, executor)
+                        why = f"{type(e).__name__}: {e}"
+                        out[r] = (False, why, (), (), tuple(sorted(set(regs))))
+                        continue
+                    else:  # it ran to its end without a kernel (ImmLd): it changed the state
+                        _set_state(scratch, executor)
+                    registers = tuple(sorted(set(regs)))
+                    if registers and executor is None:
+                        why = f"addresses held in registers {list(registers)}: give executor="
+                        out[r] = (False, why, (), (), registers)
+                        continue
+                    for what, w in recorded:
+                        batch.walks.walk(r, what.startswith("dst"), w)
+                    batch.known.append((r, registers))
+
+
+FootprintSpans = tuple[bool, str, tuple[Span, ...], tuple[Span, ...], tuple[int, ...]]
+
+
+class _Batch:
+    """`info_batch`'s work on its distinct words: each row's footprint (`out`, None until
+    known) and the rows still to work out, by how."""
+
+    def __init__(self, m: int) -> None:
+        self.out: list[Any] = [None] * m
+        self.reference: list[int] = []  # rows worked out by `info`'s own path
+        self.shared: dict[tuple[Any, ...], list[int]] = {}  # a refused operand value -> rows
+        self.known: list[tuple[int, tuple[int, ...]]] = []  # (row, registers) known footprints
+        self.walks = _Walks()
+        # (method, fixed operands, columns, the opcode's rows, the ones to call)
+        self.calls: list[
+            tuple[str, dict[str, Any], dict[str, Any], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+        ] = []
+
+
+def _mode_name(cls: Any, v: int) -> str:
+    e = enum_or_int(cls, v) if cls is not None else v
+    return str(getattr(e, "name", hex(int(e))))
+
+
+_BATCH_BIG = np.int64(1 << 32)  # above any byte offset within a partition
+
+
+class _Walks:
+    """The walks of many words, as columns: (word row, whether written, region index,
+    partition, partitions, item size) and the elements, `e0 + step * k` (k < count) for a plain
+    stride, a list for a gather; `spans` merges them into each word's reads and writes."""
+
+    def __init__(self) -> None:
+        self.strides: list[npt.NDArray[np.int64]] = []  # (K, 9) blocks
+        self.one: list[tuple[int, ...]] = []  # rows of the same, one walk each
+        self.gathers: list[tuple[int, ...]] = []  # (K, 6) rows
+        self.elements: list[npt.NDArray[np.int64]] = []  # each gather's elements
+
+    def planned(self, rows: npt.NDArray[np.int64], pw: Any, mask: npt.NDArray[np.bool_]) -> None:
+        """A program.PlannedWalk's rows `mask` (the words `rows`, one a row of `mask` set)."""
+        w = pw.walk
+        isz = pw.itemsize[mask]
+        block = np.empty((rows.size, 9), np.int64)
+        block[:, 0] = rows
+        block[:, 1] = int(pw.writes)
+        block[:, 2] = _REGIONS.index("sbuf") - w.region[mask]  # program's 0 is SBUF, 1 PSUM
+        block[:, 3] = w.part[mask]
+        block[:, 4] = pw.nparts[mask]
+        block[:, 5] = isz
+        block[:, 6] = w.lo[mask] // isz  # the lowest element (lo is its byte offset)
+        block[:, 7] = np.abs(w.es[mask])
+        block[:, 8] = w.count[mask]
+        self.strides.append(block)
+
+    def walk(self, row: int, writes: bool, w: access.Walk) -> None:
+        """One resolved `access.Walk` of word `row`."""
+        if not w.count or not w.nparts:
+            return
+        region = _REGIONS.index(w.region.name.lower())
+        if w.slc is not None:
+            step = w.slc.step or 1
+            e0 = w.elem0 if step > 0 else w.elem0 + step * (w.count - 1)
+            self.one.append(
+                (row, int(writes), region, w.partition, w.nparts, w.itemsize, e0, abs(step),
+                 w.count)
+            )  # fmt: skip
+        else:
+            assert w.offsets is not None
+            self.gathers.append((row, int(writes), region, w.partition, w.nparts, w.itemsize))
+            self.elements.append(w.elem0 + w.offsets)
+
+    def runs(self) -> npt.NDArray[np.int64]:
+        """(K, 7): (row, writes, region, partition, partitions, start, stop) of each run of
+        consecutive bytes of each walk, before the walk's partitions are spread."""
+        parts: list[npt.NDArray[np.int64]] = []
+        blocks = self.strides + ([np.array(self.one, np.int64)] if self.one else [])
+        if blocks:
+            A = np.concatenate(blocks)
+            A = A[A[:, 8] > 0]
+            isz, e0, step, count = A[:, 5], A[:, 6], A[:, 7], A[:, 8]
+            one = (step == 1) | (count == 1)
+            R = np.empty((int(one.sum()), 7), np.int64)
+            R[:, :5] = A[one, :5]
+            R[:, 5] = e0[one] * isz[one]
+            R[:, 6] = (e0[one] + (count[one] - 1) * step[one] + 1) * isz[one]
+            parts.append(R)
+            M = A[~one]  # a stride of more than one element: each element a run of its own
+            if len(M):
+                cnt = M[:, 8]
+                at = np.repeat(np.arange(len(M)), cnt)
+                k = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+                R = np.empty((at.size, 7), np.int64)
+                R[:, :5] = M[at, :5]
+                R[:, 5] = (M[at, 6] + M[at, 7] * k) * M[at, 5]
+                R[:, 6] = R[:, 5] + M[at, 5]
+                parts.append(R)
+        if self.gathers:
+            G = np.array(self.gathers, np.int64)
+            sizes = np.array([e.size for e in self.elements], np.int64)
+            at = np.repeat(np.arange(len(G), dtype=np.int64), sizes)
+            keys = np.unique((at << 32) | np.concatenate(self.elements))
+            at, e = keys >> 32, keys & 0xFFFFFFFF
+            new = np.ones(keys.size, np.bool_)
+            new[1:] = (at[1:] != at[:-1]) | (e[1:] != e[:-1] + 1)
+            first = np.flatnonzero(new)
+            last = np.append(first[1:] - 1, keys.size - 1)
+            isz = G[at[first], 5]
+            R = np.empty((first.size, 7), np.int64)
+            R[:, :5] = G[at[first], :5]
+            R[:, 5] = e[first] * isz
+            R[:, 6] = (e[last] + 1) * isz
+            parts.append(R)
+        return np.concatenate(parts) if parts else np.zeros((0, 7), np.int64)
+
+    def spans(self) -> dict[int, tuple[Span, ...]]:
+        """2 * row + writes -> the word's merged Spans (what `_merged` and `_spans` make of one
+        word's runs), for every word with a run."""
+        R = self.runs()
+        if not len(R):
+            return {}
+        nparts = R[:, 4]
+        at = np.repeat(np.arange(len(R), dtype=np.int64), nparts)
+        p = np.arange(int(nparts.sum()), dtype=np.int64) - np.repeat(
+            np.cumsum(nparts) - nparts, nparts
+        )
+        seg = R[at, 0] * 2 + R[at, 1]
+        group = R[at, 2] * (1 << 20) + R[at, 3] + p
+        start, stop = R[at, 5], R[at, 6]
+        # sorted by word, partition and start (the order of stops that start alike does not
+        # change the merge): one key when it fits in 62 bits
+        gbits = max(int(group.max()).bit_length(), 1)
+        sbits = max(int(start.max()).bit_length(), 1)
+        if int(seg.max()).bit_length() + gbits + sbits <= 62:
+            o = np.argsort((((seg << gbits) | group) << sbits) | start)
+        else:
+            o = np.lexsort((start, group, seg))
+        seg, group, start, stop = seg[o], group[o], start[o], stop[o]
+        key = np.ones(seg.size, np.bool_)
+        key[1:] = (seg[1:] != seg[:-1]) | (group[1:] != group[:-1])
+        d = np.cumsum(key) * _BATCH_BIG
+        lo, hi = start + d, stop + d
+        reach = np.maximum.accumulate(hi)
+        new = np.ones(seg.size, np.bool_)
+        new[1:] = lo[1:] > reach[:-1]
+        first = np.flatnonzero(new)
+        seg, group, start = seg[first], group[first], start[first]
+        stop = np.maximum.reduceat(hi, first) - d[first]
+        spans = _fast_spans(group.tolist(), start.tolist(), stop.tolist())
+        bounds = np.flatnonzero(np.diff(seg)) + 1
+        out: dict[int, tuple[Span, ...]] = {}
+        lo_b = [0, *bounds.tolist()]
+        hi_b = [*bounds.tolist(), seg.size]
+        for s_, a, b in zip(seg[lo_b].tolist(), lo_b, hi_b, strict=True):
+            out[s_] = tuple(spans[a:b])
+        return out
+
+
+def _fast_spans(groups: list[int], starts: list[int], stops: list[int]) -> list[Span]:
+    """Span(region, partition, start, stop) of each run, made without the frozen dataclass's
+    __init__ (its per-field object.__setattr__ is half the cost of a Span; the object is the
+    same, equal and hashing alike)."""
+    new = object.__new__
+    out: list[Span] = []
+    append = out.append
+    for g, a, b in zip(groups, starts, stops, strict=True):
+        s = new(Span)
+        d = s.__dict__
+        d["region"] = _REGIONS[g >> 20]
+        d["partition"] = g & 0xFFFFF
+        d["start"] = a
+        d["stop"] = b
+        append(s)
+    return out

@@ -262,29 +262,45 @@ class BatchBinder:
     read: ColumnsReader
     fixed: tuple[tuple[str, bool], ...]
     converters: tuple[tuple[str, BatchConvert], ...]
+    #: for each converter, where its fields' columns are among the ones `read` gives
+    slots: tuple[slice, ...] = ()
 
     @classmethod
     def of(cls, handler: family.Handler, struct: type,
            enums: dict[str, EnumBinding]) -> BatchBinder:  # fmt: skip
         paths: list[str] = []
         converters = []
+        slots = []
         for o in handler.operands:
             convert = _batch_converter(o.kind, o.fields, len(paths), len(o.fields), enums)
             converters.append((o.param, convert))
+            slots.append(slice(len(paths), len(paths) + len(o.fields)))
             paths += o.fields
         return cls(handler.engine, columns_reader(struct, tuple(paths)), handler.fixed,
-                   tuple(converters))  # fmt: skip
+                   tuple(converters), tuple(slots))  # fmt: skip
 
     def columns(self, W: npt.NDArray[np.uint8]) -> tuple[dict[str, Column], npt.NDArray[np.bool_]]:
         """(param -> column, the rows whose every value the executor implements)."""
+        cols, ok, _, _ = self.admit(W)
+        return cols, ok
+
+    def admit(
+        self, W: npt.NDArray[np.uint8]
+    ) -> tuple[dict[str, Column], npt.NDArray[np.bool_], npt.NDArray[np.int64], Cols]:
+        """`columns`, with for each row the index (in `converters`) of the first operand whose
+        value the executor does not implement, -1 where there is none (the operand whose
+        UnsupportedError `Binder.operands` raises: it converts in the same order), and the
+        fields' columns (`slots` says whose)."""
         c = self.read(W)
         ok = np.ones(W.shape[0], np.bool_)
+        first = np.full(W.shape[0], -1, np.int64)
         cols: dict[str, Column] = {}
-        for param, convert in self.converters:
+        for k, (param, convert) in enumerate(self.converters):
             cols[param], good = convert(c)
             if good is not None:
+                first[ok & ~good] = k
                 ok &= good
-        return cols, ok
+        return cols, ok, first, c
 
 
 def _missing_roles(handler: family.Handler, enums: dict[str, EnumBinding]) -> list[str]:

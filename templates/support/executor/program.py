@@ -195,19 +195,47 @@ def _walks(engine: Engine, p: PatternColumn, isz: I64, nch: I64, ok: Bools) -> t
     return w, ok
 
 
+@dataclass
+class PlannedWalk:
+    """One walk of every planned row: whether the instruction writes it, the walk, its
+    element size in bytes and its partitions (num_active_channels)."""
+
+    writes: bool
+    walk: _Walk
+    itemsize: I64
+    nparts: I64
+
+
 def plan_tensor_scalar(
     engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int
 ) -> tuple[Bools, I64]:
     """(rows whose prepared call is the fast path, their records): the conditions of
     `Engine._prepared_tensor_scalar`, every check of `_ts_operands` and `access.walk` on the
     way, over columns."""
+    ok, r, _ = _plan_tensor_scalar(engine, fixed, cols, n)
+    return ok, r
+
+
+def walks_tensor_scalar(
+    engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int
+) -> tuple[Bools, list[PlannedWalk]]:
+    """`plan_tensor_scalar`'s rows and the walks their records run on (the source read, the
+    destination written): every access of a planned row (its scalars are in the instruction,
+    its addresses immediate), so its footprint (`info_batch`)."""
+    ok, _, walks = _plan_tensor_scalar(engine, fixed, cols, n)
+    return ok, walks
+
+
+def _plan_tensor_scalar(
+    engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int
+) -> tuple[Bools, I64, list[PlannedWalk]]:
     bitvec = bool(fixed["bitvec"])
     src, dst = cols["src"], cols["dst"]
     imm0, imm1 = cols["imm0"], cols["imm1"]
     if not all(isinstance(c, PatternColumn) for c in (src, dst)) or not all(
         isinstance(c, ImmColumn) for c in (imm0, imm1)
     ):
-        return np.zeros(n, np.bool_), np.zeros((n, REC), np.int64)
+        return np.zeros(n, np.bool_), np.zeros((n, REC), np.int64), []
     ok = np.ones(n, np.bool_)
     nch = np.asarray(cols["num_active_channels"], np.int64)
     ok &= (nch >= 1) & (nch <= min(engine.memory.channels, MAX_CHANNELS))
@@ -259,7 +287,8 @@ def plan_tensor_scalar(
     r[:, _F["N"]] = sw.count
     r[:, _F["s0"]] = np.where(uses0, imm0.bits & mask, 0)
     r[:, _F["s1"]] = np.where(uses1, imm1.bits & mask, 0)
-    return ok, r
+    walks = [PlannedWalk(False, sw, isz, nch), PlannedWalk(True, dw, osz, nch)]
+    return ok, r, walks
 
 
 #: Engine method -> its planner (see the module's docstring); a method without one is prepared
@@ -267,6 +296,10 @@ def plan_tensor_scalar(
 PLANNERS: dict[str, Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, I64]]] = {
     "tensor_scalar": plan_tensor_scalar,
 }
+#: Engine method -> the walks of the rows its planner plans (`info_batch`'s footprints of them).
+PLANNED_WALKS: dict[
+    str, Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, list[PlannedWalk]]]
+] = {"tensor_scalar": walks_tensor_scalar}
 
 
 def can_plan(engine: Engine) -> bool:
