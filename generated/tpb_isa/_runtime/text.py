@@ -1719,17 +1719,8 @@ class _Body:
         value = rest[1:]
         if not _is_union(f):
             return f, base, self.header and base + f.offset == 0, value
-        if value[:1] == "{":
-            kind = "other"
-        elif value == "nan":
-            kind = "float"
-        elif _QINT.match(value):
-            kind = "int"
-        elif _FLOAT.match(value):
-            kind = "float"
-        elif _ADDRESS.match(value):
-            kind = "address"
-        else:
+        kind = "other" if value[:1] == "{" else _bare_kind(value)
+        if kind is None:
             return None
         return _bare_arm(f.cls, kind), base + f.offset, False, value
 
@@ -1790,6 +1781,17 @@ _QDEC = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 
 
 _ADDRESS = re.compile(rf"(sbuf|psum)\[({_NUM})\]\+({_NUM})\Z")
+
+
+def _bare_kind(value: str) -> str | None:
+    """The arm of a bare union a value's text names ("float", "int" or "address"), or None."""
+    if value == "nan":
+        return "float"
+    if _QINT.match(value):
+        return "int"
+    if _FLOAT.match(value):
+        return "float"
+    return "address" if _ADDRESS.match(value) else None
 
 
 def _quick_scalar(f: FieldLayout, leaf: _Leaf, tok: str, am: AddressMap | None) -> int | None:
@@ -1928,17 +1930,8 @@ class _Cell:
         if text[self.prefix - 1 : self.prefix] != "=":
             return None
         value = text[self.prefix :]
-        if not self.union:
-            kind = ""
-        elif value == "nan":
-            kind = "float"
-        elif _QINT.match(value):
-            kind = "int"
-        elif _FLOAT.match(value):
-            kind = "float"
-        elif _ADDRESS.match(value):
-            kind = "address"
-        else:
+        kind = _bare_kind(value) if self.union else ""
+        if kind is None:
             return None
         plan = self.arms[kind]
         if plan is None:
