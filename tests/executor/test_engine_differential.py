@@ -584,6 +584,38 @@ def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
                     assert a.tobytes() == b.tobytes(), f"reduce {code} op={op:#x} {n}x{m}"
 
 
+def test_scan_on_a_destination_large_enough_to_stream() -> None:
+    """TensorTensorScan's fp32 rows with a destination of 4 MiB or more (where the C backend's
+    AVX-512 path writes whole 64-byte lines with non-temporal stores after the leading elements
+    that align them) against the numpy backend: 65 partitions (four blocks of 16 lanes and one
+    with spare lanes) of 16,141 elements (a tail after the blocks of 16), the destination's rows
+    64-byte aligned, 5 elements past that (11 leading elements), and rows a stride apart that
+    is no multiple of 64 bytes (no streamed stores); NaNs, infinities and subnormals in some rows."""
+    npb = sub("npbackend").NumpyBackend()
+    cb = sub("cbackend").get_backend("c")
+    nm = eng.Numerics()
+    rng = np.random.default_rng(28)
+    n, m, wide = 65, 16141, 16144  # n * m * 4 bytes >= 4 MiB; a row of `wide` is 1009 lines
+    specials = rng.choice(FLOAT_SPECIALS, size=(n, m)).astype(np.float32)
+    x = rng.uniform(0.5, 1.0, size=(n, m)).astype(np.float32)
+    v = rng.uniform(-1.0, 1.0, size=(n, m)).astype(np.float32)
+    wild = np.arange(n)[:, None] % 8 == 3  # a special ends a row's finite run: only some rows
+    x = np.where(wild & (rng.random((n, m)) < 0.001), specials, x).astype(np.float32)
+    v = np.where(wild & (rng.random((n, m)) < 0.001), specials[::-1], v).astype(np.float32)
+    seed = rng.uniform(-1.0, 1.0, size=n).astype(np.float32)
+    buf = np.zeros(n * wide + 64, np.uint32)  # fp32 as stored: its bits
+    line = (-buf.ctypes.data % 64) // 4  # the first element on a 64-byte boundary
+    for op0 in (alu.MULT, alu.ADD):
+        args = (x, dt.FP32, v, dt.FP32, dt.FP32, seed, op0, alu.ADD, False, False, True, nm, 0)
+        want = npb.tt_arith(*args).tobytes()
+        for lead in (0, 5):
+            out = buf[line + lead : line + lead + n * wide].reshape(n, wide)[:, :m]
+            out[...] = 0
+            got = cb.tt_arith(*args, out=out)
+            assert got.tobytes() == want, f"scan op0={op0:#x} rows aligned + {lead}"
+        assert cb.tt_arith(*args).tobytes() == want, f"scan op0={op0:#x} contiguous rows"
+
+
 def test_reduce_max_min_keys_on_rows_of_one_kind_of_special() -> None:
     """TensorReduce's max and min on integer keys (the largest and smallest key of each row say
     both the result and whether a NaN was there) against the numpy backend, fp32 and bf16, on
