@@ -52,6 +52,7 @@ DIFFERENTIAL: list[Callable[[], None]] = [
     differential.test_two_source_bitvec,
     differential.test_tensor_reduce,
     differential.test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials,
+    differential.test_scan_on_a_destination_large_enough_to_stream,
     differential.test_reduce_max_min_keys_on_rows_of_one_kind_of_special,
     differential.test_int_wide,
 ]
