@@ -522,7 +522,8 @@ def test_tensor_reduce(nm: Any, bitvec: bool, op: Any, in_code: int, out_code: i
 def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
     """The C backend's row paths against the numpy backend, called directly on rows longer than
     the hypothesis draws (whole staging blocks of 128 elements and tails, 1 to 20 partitions, so
-    spare lanes): TensorTensorScan's fp32 mult/add-then-add chains, TensorReduce's fp32 and bf16
+    spare lanes; 13 and 20 take the scan's 16 skewed lanes where the CPU has AVX-512, with more
+    than 15 blocks of 16 elements): TensorTensorScan's fp32 mult/add-then-add chains, TensorReduce's fp32 and bf16
     add, mult, max and min (max and min folded on integer keys), the fused two-source loops
     on bf16 sources and TensorTensorIntWide's rows of 32-bit sources (every signedness pair,
     add, subtract, both products, on the edges of both ranges); signed zeros, infinities, NaNs with payloads and subnormals, the two zeros
@@ -535,7 +536,7 @@ def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
     specials = np.concatenate([FLOAT_SPECIALS, more])
     rng = np.random.default_rng(27)
     nm = eng.Numerics()
-    for n, m in ((1, 9), (7, 600), (20, 263), (8, 8)):
+    for n, m in ((1, 9), (7, 600), (20, 263), (8, 8), (13, 300)):
         calm = rng.uniform(0.5, 1.0, size=(n, m)).astype(np.float32)
         wild = rng.choice(specials, size=(n, m)).astype(np.float32)
         wild[:, 3] = np.float32(0.0)
@@ -587,15 +588,15 @@ def test_scan_reduce_and_bf16_tt_row_paths_on_long_rows_of_specials() -> None:
 def test_scan_on_a_destination_large_enough_to_stream() -> None:
     """TensorTensorScan's fp32 rows with a destination of 4 MiB or more (where the C backend's
     AVX-512 path writes whole 64-byte lines with non-temporal stores after the leading elements
-    that align them) against the numpy backend: 65 partitions (four blocks of 16 lanes and one
-    with spare lanes) of 16,141 elements (a tail after the blocks of 16), the destination's rows
+    that align them) against the numpy backend: 75 partitions (four blocks of 16 lanes and one
+    of 11 with spare lanes) of 14,011 elements (a tail after the blocks of 16), the destination's rows
     64-byte aligned, 5 elements past that (11 leading elements), and rows a stride apart that
     is no multiple of 64 bytes (no streamed stores); NaNs, infinities and subnormals in some rows."""
     npb = sub("npbackend").NumpyBackend()
     cb = sub("cbackend").get_backend("c")
     nm = eng.Numerics()
     rng = np.random.default_rng(28)
-    n, m, wide = 65, 16141, 16144  # n * m * 4 bytes >= 4 MiB; a row of `wide` is 1009 lines
+    n, m, wide = 75, 14011, 14016  # n * m * 4 bytes >= 4 MiB; a row of `wide` is 876 lines
     specials = rng.choice(FLOAT_SPECIALS, size=(n, m)).astype(np.float32)
     x = rng.uniform(0.5, 1.0, size=(n, m)).astype(np.float32)
     v = rng.uniform(-1.0, 1.0, size=(n, m)).astype(np.float32)

@@ -1222,7 +1222,7 @@ TPB_SCAN16 void scan16_skewed(const float *const *xs, const float *const *vs, ui
             os[j][k] = canon_f32(f2u(r[j]));
         }
     C = (total - h) / 16; /* whole blocks of 16 after the leading elements */
-    for (t = 0; t < C + 15; t++) {
+    for (t = 0; C > 0 && t < C + 15; t++) {
         if (t == 15 && C > 15) { /* every lane in its rows: lane j's blocks 15 - j .. C - 1 - j */
             for (j = 0; j < 16; j++) {
                 xr[j] = (const char *)(xs[j] + h + 16 * (15 - j));
@@ -1350,11 +1350,14 @@ TPB_INLINE int tt_scan(const tpb_cfg *c, const tpb_fmt *f, const void *src0, int
         /* fp32 rows with unit steps, the recurrences of NKI's examples (mult or add, then add):
            the lanes read and write their rows in place */
         uint32_t *spare = NULL;
+        p0 = 0;
 #if defined(TPB_SCAN16_OK)
         if (TPB_SCAN16_OK()) {
-            /* non-temporal stores for a destination larger than the caches keep for it */
+            /* non-temporal stores for a destination larger than the caches keep for it; blocks
+               of 16 partitions while more than eight remain (the rest run on eight lanes below,
+               not on 16 lanes mostly spare) */
             int nt = (double)n * (double)N * 4.0 >= SCAN16_NT_BYTES;
-            for (p0 = 0; p0 < n; p0 += 16) {
+            for (; n - p0 > LANES; p0 += 16) {
                 int64_t lanes = (n - p0 < 16) ? n - p0 : 16, j;
                 const float *x[16], *v[16];
                 uint32_t *o[16];
@@ -1372,13 +1375,9 @@ TPB_INLINE int tt_scan(const tpb_cfg *c, const tpb_fmt *f, const void *src0, int
                 }
                 scan16_skewed(x, v, o, N, reg, op0 == OP_MULT, nt);
             }
-            free(spare);
-            free(lut0);
-            free(lut1);
-            return 0;
         }
 #endif
-        for (p0 = 0; p0 < n; p0 += LANES) {
+        for (; p0 < n; p0 += LANES) {
             int64_t lanes = (n - p0 < LANES) ? n - p0 : LANES, j, k;
             const float *x[LANES], *v[LANES];
             uint32_t *o[LANES];
