@@ -1175,11 +1175,17 @@ typedef long long tpb_v8q __attribute__((vector_size(64)));
         } \
     } while (0)
 /* one step of the skewed scan: lane j's 16 elements at X[j] + T, V[j] + T (bytes), results at
-   O[j] + T, canonical NaNs; r the running values */
-#define SCAN16_STEP(F, X, V, O, T, NT) do { \
+   O[j] + T, canonical NaNs; r the running values. PF: the sources' lines four steps ahead
+   prefetched (cold, in a C harness: 0.67-0.76 ms against 0.77-0.92 without; the hint computed
+   as an integer, as it may point past a row's end) */
+#define SCAN16_PF(p) TPB_PREFETCH((const void *)((uintptr_t)(p) + 256))
+#define SCAN16_STEP(F, X, V, O, T, NT, PF) do { \
         tpb_v16f a_[16], b_[16]; \
         int j_; \
-        _Pragma("GCC unroll 16") for (j_ = 0; j_ < 16; j_++) memcpy(&a_[j_], X[j_] + (T), 64); \
+        _Pragma("GCC unroll 16") for (j_ = 0; j_ < 16; j_++) { \
+            memcpy(&a_[j_], X[j_] + (T), 64); \
+            if (PF) { SCAN16_PF(X[j_] + (T)); SCAN16_PF(V[j_] + (T)); } \
+        } \
         TR16(a_); \
         _Pragma("GCC unroll 16") for (j_ = 0; j_ < 16; j_++) memcpy(&b_[j_], V[j_] + (T), 64); \
         TR16(b_); \
@@ -1194,8 +1200,8 @@ typedef long long tpb_v8q __attribute__((vector_size(64)));
         } \
     } while (0)
 #define SCAN16_MAIN(F) do { \
-        if (nt) { for (T = 0; T < T1; T += 64) SCAN16_STEP(F, xr, vr, orr, T, 1); } \
-        else { for (T = 0; T < T1; T += 64) SCAN16_STEP(F, xr, vr, orr, T, 0); } \
+        if (nt) { for (T = 0; T < T1; T += 64) SCAN16_STEP(F, xr, vr, orr, T, 1, 1); } \
+        else { for (T = 0; T < T1; T += 64) SCAN16_STEP(F, xr, vr, orr, T, 0, 1); } \
     } while (0)
 /* xs, vs, os: the 16 lanes' rows (a spare lane repeats a partition's sources and writes a
    scratch row); reg: the running values, in and out; nt: non-temporal stores allowed */
@@ -1245,8 +1251,8 @@ TPB_SCAN16 void scan16_skewed(const float *const *xs, const float *const *vs, ui
             orr[j] = in ? (char *)(os[j] + h + 16 * c) : (char *)zo;
         }
         r0 = r;
-        if (mult) SCAN16_STEP(SV_MULT, xr, vr, orr, 0, 0);
-        else SCAN16_STEP(SV_ADD, xr, vr, orr, 0, 0);
+        if (mult) SCAN16_STEP(SV_MULT, xr, vr, orr, 0, 0, 0);
+        else SCAN16_STEP(SV_ADD, xr, vr, orr, 0, 0, 0);
         for (j = 0; j < 16; j++)
             if (xr[j] == (const char *)zx) r[j] = r0[j];
     }
