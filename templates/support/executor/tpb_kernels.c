@@ -1112,8 +1112,8 @@ TPB_BLOCK void scan8_staged(const float *const *xs, const float *const *vs, uint
    the chains). Where the destination's rows share their offset in a 64-byte line and the
    destination is large, the results go out as non-temporal full-line stores (after a few
    leading elements that align them), no read of the destination's lines first. In a C harness,
-   128 x 16,384 fp32 with caches cold: 0.9 ms against 1.5 for scan8_staged and 0.65 for
-   memcpy of (read + written) / 2. */
+   128 x 16,384 fp32 with caches cold: 0.67-0.76 ms against 1.48-1.76 for scan8_staged and
+   0.62-0.69 for memcpy of (read + written) / 2. */
 #if defined(TPB_VEC) && defined(__x86_64__) && \
     (defined(__AVX512F__) || (defined(__linux__) && __GNUC__ >= 11 && !defined(TPB_ONE_ISA)))
 #if defined(__AVX512F__)
