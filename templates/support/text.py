@@ -1579,12 +1579,13 @@ _CHUNK = _chunk(4)
 _OVERRIDES = r"(@[^\s{};]*(?: @[^\s{};]*)*)"  # a statement's `@N=V` overrides, one text
 _SAMPLE = 8  # a line in this many that `fixed` did not match is counted (`_Statement.learn`)
 _SKELETONS = 64  # a mnemonic's skeletons counted (`_Statement.learn`); fewer are compiled
-_PLAN_MIN = 16  # a column's distinct texts read by `_Numbers` at once from this many
+_PLAN_MIN = 8  # a column's distinct texts read by `_Numbers` at once from this many
 _FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
 _LEAF = r"[^\s{};]*+"  # a leaf's value (a blank, a brace or `;` ends it)
 _HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
 _END = r"\s*(?:;.*)?\Z"
 _WORD_TAIL = re.compile(r"\s+0x([0-9a-fA-F]{128})" + _END)
+_NO_CHANGE = bytes(WORD_SIZE)  # the delta of a field not given
 _FAIL = -1  # a segment's delta when the parser does not read it as exactly one assignment
 
 
@@ -1813,21 +1814,29 @@ def _quick_scalar(f: FieldLayout, leaf: _Leaf, tok: str, am: AddressMap | None) 
     if _QINT.match(tok):
         return int(tok, 0)
     if tok[:1] in ("s", "p") and am is not None:
-        m = _ADDRESS.match(tok)
-        if m is None:
-            return None
-        part, off = int(m.group(2), 0), int(m.group(3), 0)
-        if not (0 <= part <= 1 << 32 and 0 <= off <= 1 << 64):
-            return None
-        try:
-            return am.address(m.group(1), part, off)
-        except ValueError:
-            return None
+        return _quick_address(f, tok, am)
     if f.kind == "enum" and _NAME.match(tok) and tok != "inf":
         return _members(f.cls).get(tok.lower())
     if f.kind == "bool" and tok.lower() in ("true", "false"):
         return int(tok.lower() == "true")
     return None
+
+
+def _quick_address(f: FieldLayout, tok: str, am: AddressMap | None) -> int | None:
+    """`_quick_scalar` of a value starting with `s` or `p` in an integer or float field:
+    an address as `disasm` writes it, or None."""
+    if f.kind == "float" or am is None:
+        return None
+    m = _ADDRESS.match(tok)
+    if m is None:
+        return None
+    part, off = int(m.group(2), 0), int(m.group(3), 0)
+    if not (0 <= part <= 1 << 32 and 0 <= off <= 1 << 64):
+        return None
+    try:
+        return am.address(m.group(1), part, off)
+    except ValueError:
+        return None
 
 
 class _Numbers:
@@ -1951,16 +1960,22 @@ class _Cell:
         if text[self.prefix - 1 : self.prefix] != "=":
             return None
         value = text[self.prefix :]
-        kind = _bare_kind(value) if self.union else ""
-        if kind is None:
-            return None
+        kind = ""
+        if self.union:  # a value starting `s` or `p` is no number: an address or nothing
+            found = "address" if value[:1] in ("s", "p") else _bare_kind(value)
+            if found is None:
+                return None
+            kind = found
         plan = self.arms[kind]
         if plan is None:
             return None
         f, leaf, at = plan
         lo, hi = leaf.range
         if not f.dims:  # a scalar: its bits, at its place in the cell (as `leaf.write` puts them)
-            v = _quick_scalar(f, leaf, value, self.am)
+            if kind == "address":  # `_quick_scalar`'s address, its expression matched once
+                v = _quick_address(f, value, self.am)
+            else:
+                v = _quick_scalar(f, leaf, value, self.am)
             if v is None or (f.kind != "float" and not lo <= v <= hi):
                 return None
             shift = 8 * (at + f.offset) + (f.bit_offset or 0)
@@ -2069,9 +2084,15 @@ class _Statement:
                 if block is not None:
                     parts.append(block)
                     continue
+            cell = self.cells[c]
+            shift = 8 * self.columns[c][2]
             for at in range(a, b):
                 t = texts[at]
-                d = 0 if t is None else self.delta(c, t)
+                if t is None:
+                    parts.append(_NO_CHANGE)
+                    continue
+                chunk = cell.chunk(t) if cell is not None else None
+                d = chunk << shift if chunk is not None else self.parsed(c, t)
                 if d == _FAIL:
                     failed.append(at)
                     d = 0
@@ -2156,14 +2177,10 @@ class _Statement:
         if self.common is not None:
             self.common.lines += max(lines - missed, 0)
 
-    def delta(self, c: int, text: str) -> int:
-        """The 64-byte delta of column `c` given as `text`, or `_FAIL`."""
-        cell = self.cells[c]
+    def parsed(self, c: int, text: str) -> int:
+        """The 64-byte delta of column `c` given as `text` where its cell does not read it
+        (through `_Body.delta`), or `_FAIL`."""
         body, j, lo, hi = self.columns[c]
-        if cell is not None:
-            chunk = cell.chunk(text)
-            if chunk is not None:
-                return chunk << (8 * lo)
         d = body.delta(j, text)
         if d == _FAIL or d >> (8 * hi) or d & ((1 << (8 * lo)) - 1):
             return _FAIL
@@ -2254,7 +2271,7 @@ class _FastAsm:
         i: int,
         line: str,
         h: re.Match[str],
-        groups: dict[_Statement, tuple[list[int], list[tuple[str | None, ...]]]],
+        groups: dict[str, tuple[_Statement, list[int], list[tuple[str | None, ...]]]],
         raw_lines: list[int],
         raw_hex: list[str],
     ) -> bool:
@@ -2279,25 +2296,27 @@ class _FastAsm:
             if m is None:
                 return False
             st.learn(line, m, pos)
-        g = groups.get(st)
+        g = groups.get(name)
         if g is None:
-            g = groups[st] = ([], [])
-        g[0].append(i)
-        g[1].append(m.groups())
+            g = groups[name] = (st, [], [])
+        g[1].append(i)
+        g[2].append(m.groups())
         return True
 
     def assemble(self, lines: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]]:
         self.epoch += 1  # a call's texts are read once, not kept (`_Body.delta`)
-        groups: dict[_Statement, tuple[list[int], list[tuple[str | None, ...]]]] = {}
+        # each mnemonic's lines and their groups (what a call gathers is its own)
+        groups: dict[str, tuple[_Statement, list[int], list[tuple[str | None, ...]]]]
+        groups = {name: (st, [], []) for name, st in self.statements.items()}
         raw_lines: list[int] = []
         raw_hex: list[str] = []
         slow: list[int] = []
         head = _HEAD.match
-        known = self.statements
         for i, line in enumerate(lines if self.enabled else ()):
             sp = line.find(" ")
-            st = known.get(line[:sp] if sp >= 0 else line)
-            if st is not None:  # a line that starts with a mnemonic, as `disasm` writes it
+            g = groups.get(line[:sp] if sp >= 0 else line)
+            if g is not None:  # a line that starts with a mnemonic, as `disasm` writes it
+                st = g[0]
                 pos = len(line) if sp < 0 else sp
                 fixed = st.fixed
                 m = fixed.match(line, pos) if fixed is not None else None
@@ -2307,11 +2326,8 @@ class _FastAsm:
                         slow.append(i)
                         continue
                     st.learn(line, m, pos)
-                g = groups.get(st)
-                if g is None:
-                    g = groups[st] = ([], [])
-                g[0].append(i)
-                g[1].append(m.groups())
+                g[1].append(i)
+                g[2].append(m.groups())
                 continue
             h = head(line)  # listing columns first, or a blank, a `.word`, anything else
             if h is None or not self._headed(i, line, h, groups, raw_lines, raw_hex):
@@ -2322,7 +2338,9 @@ class _FastAsm:
         if raw_lines:
             W = np.frombuffer(bytes.fromhex("".join(raw_hex)), dtype=np.uint8)
             parts.append((np.asarray(raw_lines, dtype=np.intp), W.reshape(-1, WORD_SIZE)))
-        for st, (at_lines, rows) in groups.items():
+        for st, at_lines, rows in groups.values():
+            if not rows:
+                continue
             st.credit(len(rows))
             W, bad = st.words(self.form, rows)
             at = np.asarray(at_lines, dtype=np.intp)
