@@ -1998,7 +1998,8 @@ class _Cell:
 
 class _Statement:
     """The lines of one mnemonic in `disasm`'s spelling: one compiled expression over its
-    struct's fields (`_Body`), and the words of the rows it matched."""
+    struct's fields (`_Body`), the skeletons its lines have had (`learn`), and the words of
+    the rows they matched."""
 
     __slots__ = (
         "body",
@@ -2236,13 +2237,15 @@ class _Skeleton:
 
 class _FastAsm:
     """`asm` over many lines: a line spelled as `disasm` spells it (its listing columns and
-    a trailing comment allowed) is matched by its mnemonic's expression, which splits it into
+    a trailing comment allowed) is matched by its mnemonic's expression (the skeleton most
+    of its lines have first, `_Skeleton`, then the statement's own), which splits it into
     its fields' texts; each distinct text of a field is read once, by the per-line parser's
     own `_assignment` (a struct's value field by field, so a changed field costs one field),
-    into the bits it sets; the lines of a mnemonic are then built together, a field's bits
-    gathered into every row from a table of its distinct texts. A line it does not match, or
-    whose text the parser reads otherwise than as one assignment per field, is read by
-    `TextForm._asm_line`, so the language and every error are the parser's."""
+    into the bits it sets; the lines of a mnemonic are then built together, each row's word
+    the XOR of its fields' deltas, gathered from one table of the distinct texts. A line it
+    does not match, or whose text the parser reads otherwise than as one assignment per
+    field, is read by `TextForm._asm_line`, so the language and every error are the
+    parser's."""
 
     def __init__(self, form: TextForm) -> None:
         self.form = form
