@@ -44,9 +44,10 @@ from __future__ import annotations
 import math
 import re
 import struct
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import IntEnum
-from itertools import chain, repeat
+from itertools import chain, count, repeat
 from typing import Any, NoReturn
 
 import numpy as np
@@ -1575,11 +1576,16 @@ def _chunk(depth: int) -> str:
 
 
 _CHUNK = _chunk(4)
+_OVERRIDES = r"(@[^\s{};]*(?: @[^\s{};]*)*)"  # a statement's `@N=V` overrides, one text
+_SAMPLE = 8  # a line in this many that `fixed` did not match is counted (`_Statement.learn`)
+_SKELETONS = 64  # a mnemonic's skeletons counted (`_Statement.learn`); fewer are compiled
+_PLAN_MIN = 8  # a column's distinct texts read by `_Numbers` at once from this many
 _FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
 _LEAF = r"[^\s{};]*+"  # a leaf's value (a blank, a brace or `;` ends it)
 _HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
 _END = r"\s*(?:;.*)?\Z"
 _WORD_TAIL = re.compile(r"\s+0x([0-9a-fA-F]{128})" + _END)
+_NO_CHANGE = bytes(WORD_SIZE)  # the delta of a field not given
 _FAIL = -1  # a segment's delta when the parser does not read it as exactly one assignment
 
 
@@ -1683,7 +1689,7 @@ class _Body:
         if cell is not None:  # what `_quick` gives for a leaf, read as a column's cells are
             chunk = cell.chunk(text)
             if chunk is not None:
-                return int.from_bytes(chunk, "little") << (8 * cell.lo)
+                return chunk << (8 * cell.lo)
         f = self.fields[j]
         if _by_name(self.cls).get(f.name.lower()) is f:
             target = self._target(f, text[len(f.name) :])
@@ -1808,16 +1814,7 @@ def _quick_scalar(f: FieldLayout, leaf: _Leaf, tok: str, am: AddressMap | None) 
     if _QINT.match(tok):
         return int(tok, 0)
     if tok[:1] in ("s", "p") and am is not None:
-        m = _ADDRESS.match(tok)
-        if m is None:
-            return None
-        part, off = int(m.group(2), 0), int(m.group(3), 0)
-        if not (0 <= part <= 1 << 32 and 0 <= off <= 1 << 64):
-            return None
-        try:
-            return am.address(m.group(1), part, off)
-        except ValueError:
-            return None
+        return _quick_address(f, tok, am)
     if f.kind == "enum" and _NAME.match(tok) and tok != "inf":
         return _members(f.cls).get(tok.lower())
     if f.kind == "bool" and tok.lower() in ("true", "false"):
@@ -1825,12 +1822,29 @@ def _quick_scalar(f: FieldLayout, leaf: _Leaf, tok: str, am: AddressMap | None) 
     return None
 
 
+def _quick_address(f: FieldLayout, tok: str, am: AddressMap | None) -> int | None:
+    """`_quick_scalar` of a value starting with `s` or `p` in an integer or float field:
+    an address as `disasm` writes it, or None."""
+    if f.kind == "float" or am is None:
+        return None
+    m = _ADDRESS.match(tok)
+    if m is None:
+        return None
+    part, off = int(m.group(2), 0), int(m.group(3), 0)
+    if not (0 <= part <= 1 << 32 and 0 <= off <= 1 << 64):
+        return None
+    try:
+        return am.address(m.group(1), part, off)
+    except ValueError:
+        return None
+
+
 class _Numbers:
     """A byte-aligned integer leaf (an int, an enum, a bool, an address) whose texts in a
     column are all plain numbers: read together, `int(text, 0)` as `_scalar` reads a number,
     the column's distinct texts checked by one expression and packed by numpy."""
 
-    __slots__ = ("count", "dims", "dtype", "hi", "lo", "old", "prefix", "rx")
+    __slots__ = ("at", "count", "dims", "dtype", "hi", "lo", "old", "prefix", "rx")
 
     @staticmethod
     def of(body: _Body, j: int, word: int) -> _Numbers | None:
@@ -1850,7 +1864,7 @@ class _Numbers:
         self.count, self.dims = f.count, bool(f.dims)
         self.dtype = np.dtype(f"<{'i' if leaf.signed else 'u'}{leaf.es}")
         self.lo, self.hi = leaf.range
-        at = base + f.offset
+        at = self.at = base + f.offset
         old = word.to_bytes(WORD_SIZE, "little")[at : at + f.size]
         self.old = np.frombuffer(old, dtype=np.uint8)
         if self.dims:
@@ -1883,6 +1897,21 @@ class _Numbers:
             rows[1:] = packed.astype(self.dtype).view(np.uint8).reshape(len(keys), -1)
             rows[1:] ^= self.old
         return rows
+
+    def block(self, texts: list[str | None]) -> bytes | None:
+        """The 64-byte deltas of `texts` (None: the field not given, no change), row after
+        row, as `table` reads them; None if `table` does not read them."""
+        given = [t for t in texts if t is not None]
+        table = self.table(given)
+        if table is None:
+            return None
+        out = np.zeros((len(texts), WORD_SIZE), dtype=np.uint8)
+        if len(given) == len(texts):
+            out[:, self.at : self.at + self.old.size] = table[1:]
+        else:
+            rows = [i for i, t in enumerate(texts) if t is not None]
+            out[rows, self.at : self.at + self.old.size] = table[1:]
+        return out.tobytes()
 
 
 class _Cell:
@@ -1925,28 +1954,38 @@ class _Cell:
         else:
             self.arms[""] = (f, _leaf(f), -f.offset)
 
-    def chunk(self, text: str) -> bytes | None:
-        """The XOR of the bytes [lo, hi) with and without `text`, or None (see the class)."""
+    def chunk(self, text: str) -> int | None:
+        """The XOR of the bytes [lo, hi) with and without `text` (an int, little-endian from
+        byte `lo`), or None (see the class)."""
         if text[self.prefix - 1 : self.prefix] != "=":
             return None
         value = text[self.prefix :]
-        kind = _bare_kind(value) if self.union else ""
-        if kind is None:
-            return None
+        kind = ""
+        if self.union:  # a value starting `s` or `p` is no number: an address or nothing
+            found = "address" if value[:1] in ("s", "p") else _bare_kind(value)
+            if found is None:
+                return None
+            kind = found
         plan = self.arms[kind]
         if plan is None:
             return None
         f, leaf, at = plan
-        if f.dims:
-            if value[:1] != "[" or value[-1:] != "]":
-                return None
-            texts = value[1:-1].split(",")
-            if len(texts) != f.count:
-                return None
-        else:
-            texts = [value]
-        values = []
         lo, hi = leaf.range
+        if not f.dims:  # a scalar: its bits, at its place in the cell (as `leaf.write` puts them)
+            if kind == "address":  # `_quick_scalar`'s address, its expression matched once
+                v = _quick_address(f, value, self.am)
+            else:
+                v = _quick_scalar(f, leaf, value, self.am)
+            if v is None or (f.kind != "float" and not lo <= v <= hi):
+                return None
+            shift = 8 * (at + f.offset) + (f.bit_offset or 0)
+            return (((self.old >> shift) ^ v) & ((1 << leaf.bits) - 1)) << shift
+        if value[:1] != "[" or value[-1:] != "]":
+            return None
+        texts = value[1:-1].split(",")
+        if len(texts) != f.count:
+            return None
+        values = []
         for t in texts:
             v = _quick_scalar(f, leaf, t, self.am)
             if v is None or (f.kind != "float" and not lo <= v <= hi):
@@ -1954,77 +1993,137 @@ class _Cell:
             values.append(v)
         out = bytearray(self.old.to_bytes(self.size, "little"))
         leaf.write(out, at, values)
-        return (int.from_bytes(out, "little") ^ self.old).to_bytes(self.size, "little")
+        return int.from_bytes(out, "little") ^ self.old
 
 
 class _Statement:
     """The lines of one mnemonic in `disasm`'s spelling: one compiled expression over its
-    struct's fields (`_Body`), and the words of the rows it matched."""
+    struct's fields (`_Body`), the skeletons its lines have had (`learn`), and the words of
+    the rows they matched."""
 
-    __slots__ = ("body", "cells", "columns", "opcode", "plans", "rx", "word")
+    __slots__ = (
+        "body",
+        "cells",
+        "columns",
+        "common",
+        "credited",
+        "fixed",
+        "groups",
+        "missed",
+        "opcode",
+        "plans",
+        "rx",
+        "skeletons",
+        "word",
+        "word64",
+    )
 
     def __init__(self, fast: _FastAsm, cls: type[Struct], opcode: int) -> None:
         self.opcode = opcode
         word = bytes(fast.form._base(cls, opcode))
         self.word = np.frombuffer(word, dtype=np.uint8)
+        self.word64 = np.frombuffer(word, dtype="<u8")
         self.body = _Body(fast, cls, 0, True, int.from_bytes(word, "little"))
         self.columns: list[tuple[_Body, int, int, int]] = []
-        over = r"(?: (@[^\s{};]*(?: @[^\s{};]*)*))?"
+        over = rf"(?: {_OVERRIDES})?"
         self.rx = re.compile(self.body.flat(" ", self.columns) + over + _END)
         self.plans = [_Numbers.of(body, j, body.word) for body, j, _, _ in self.columns]
         self.cells = [_Cell.of(body, j, lo, hi) for body, j, lo, hi in self.columns]
+        # each column's group as `rx` spells it, without its parentheses (a union's name too:
+        # `_compile` narrows its group), the overrides' last
+        self.groups: list[tuple[str, str]] = []
+        for body, j, _, _ in self.columns:
+            f = body.fields[j]
+            name = re.escape(f.name)
+            if f.kind != "struct":
+                self.groups.append((rf"{name}={_LEAF}", ""))
+            else:
+                union = f.name if _is_union(f) else ""
+                self.groups.append((rf"{name}(?:\.[A-Za-z_]\w*)?={_CHUNK}", union))
+        self.groups.append((_OVERRIDES[1:-1], ""))
+        self.fixed: re.Pattern[str] | None = None  # the commonest skeleton's (`learn`)
+        self.common: _Skeleton | None = None
+        self.missed = 0  # lines `fixed` did not match (`learn`)
+        self.credited = 0  # `missed` at the last `credit`
+        self.skeletons: dict[tuple[str | None, ...], _Skeleton] = {}
 
     def words(
         self, form: TextForm, rows: list[tuple[str | None, ...]]
     ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], np.ndarray[Any, np.dtype[np.bool_]]]:
-        """The words of the rows matched, and which rows the parser must read instead."""
+        """The words of the rows matched, and which rows the parser must read instead.
+
+        Every cell's text gets an id (one dictionary over all the cells, in one pass); each
+        distinct (column, text) pair is read once into the 64-byte delta it makes, and a
+        row's word is the statement's word XOR its cells' deltas, gathered and reduced by
+        numpy for all the rows at once (a constant number of numpy calls per statement)."""
         n = len(rows)
-        W = np.tile(self.word, (n, 1))
-        bad = np.zeros(n, dtype=np.bool_)
-        # every cell's text as an id into the distinct texts of all the columns
-        keys = list(dict.fromkeys(chain.from_iterable(rows)))
-        index = dict(zip(keys, range(len(keys)), strict=True))
-        ncol = len(self.columns) + 1
+        ncol = len(self.columns)
+        ids: defaultdict[str | None, int] = defaultdict(count().__next__)
         ix = np.fromiter(
-            map(index.__getitem__, chain.from_iterable(rows)), dtype=np.intp, count=n * ncol
-        ).reshape(n, ncol)
-        none = index.get(None, -1)
-        columns = zip(self.columns, self.plans, self.cells, strict=True)
-        for c, ((body, j, lo, hi), plan, cell) in enumerate(columns):
-            col = ix[:, c]
-            present = np.zeros(len(keys), dtype=np.bool_)
-            present[col] = True
-            if none >= 0:
-                present[none] = False
-            used = np.flatnonzero(present)
-            if not used.size:
+            map(ids.__getitem__, chain.from_iterable(rows)), dtype=np.intp, count=n * (ncol + 1)
+        ).reshape(n, ncol + 1)
+        keys = list(ids)
+        k = len(keys)
+        # a (column, text) pair as one number, column-major: a column's pairs are contiguous
+        code = ix[:, :ncol] + np.arange(0, ncol * k, k, dtype=np.intp)
+        seen = np.zeros(ncol * k, dtype=np.bool_)
+        seen[code] = True
+        used = np.flatnonzero(seen)
+        slot = np.zeros(ncol * k, dtype=np.intp)
+        slot[used] = np.arange(used.size, dtype=np.intp)
+        bounds = np.searchsorted(used, np.arange(0, (ncol + 1) * k, k)).tolist()
+        texts = [keys[u] for u in (used % k).tolist()] if k else []
+        parts: list[bytes] = []
+        failed: list[int] = []
+        for c in range(ncol):
+            a, b = bounds[c], bounds[c + 1]
+            if a == b:
                 continue
-            # `none` is not among `used`, so every text is a string
-            texts = [t for u in used.tolist() if (t := keys[u]) is not None]
-            remap = np.zeros(len(keys), dtype=np.intp)  # row 0 of a table: no change
-            table = plan.table(texts) if plan is not None else None
-            if table is not None:
-                remap[used] = np.arange(1, used.size + 1)
-            else:
-                chunks = [bytes(hi - lo)]
-                failed = []
-                outside = ~(((1 << (8 * (hi - lo))) - 1) << (8 * lo))
-                for u, t in zip(used.tolist(), texts, strict=True):
-                    chunk = cell.chunk(t) if cell is not None else None
-                    if chunk is None:
-                        d = body.delta(j, t)
-                        if d == _FAIL or d & outside:
-                            failed.append(u)
-                            continue
-                        chunk = (d >> (8 * lo)).to_bytes(hi - lo, "little")
-                    remap[u] = len(chunks)
-                    chunks.append(chunk)
-                if failed:
-                    bad |= np.isin(col, failed)
-                if len(chunks) == 1:
+            plan = self.plans[c]
+            if plan is not None and b - a >= _PLAN_MIN:
+                block = plan.block(texts[a:b])
+                if block is not None:
+                    parts.append(block)
                     continue
-                table = np.frombuffer(b"".join(chunks), dtype=np.uint8).reshape(-1, hi - lo)
-            W[:, lo:hi] ^= table[remap[col]]
+            cell = self.cells[c]
+            shift = 8 * self.columns[c][2]
+            for at in range(a, b):
+                t = texts[at]
+                if t is None:
+                    parts.append(_NO_CHANGE)
+                    continue
+                chunk = cell.chunk(t) if cell is not None else None
+                d = chunk << shift if chunk is not None else self.parsed(c, t)
+                if d == _FAIL:
+                    failed.append(at)
+                    d = 0
+                parts.append(d.to_bytes(WORD_SIZE, "little"))
+        return self._gathered(form, rows, ix, keys, slot[code], parts, failed, used.size)
+
+    def _gathered(
+        self,
+        form: TextForm,
+        rows: list[tuple[str | None, ...]],
+        ix: np.ndarray[Any, np.dtype[np.intp]],
+        keys: list[str | None],
+        inv: np.ndarray[Any, np.dtype[np.intp]],
+        parts: list[bytes],
+        failed: list[int],
+        npairs: int,
+    ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], np.ndarray[Any, np.dtype[np.bool_]]]:
+        """The rows' words from their pairs' deltas (`parts`, 64 bytes each, in pair order;
+        `inv`: each row's pairs), the overrides (`ix`'s last column) written over them."""
+        n = len(rows)
+        table = np.frombuffer(b"".join(parts), dtype="<u8").reshape(-1, WORD_SIZE // 8)
+        W64 = np.bitwise_xor.reduce(table[inv], axis=1) ^ self.word64
+        W = W64.view(np.uint8).reshape(n, WORD_SIZE)
+        if failed:
+            fail = np.zeros(npairs, dtype=np.bool_)
+            fail[failed] = True
+            bad = fail[inv].any(axis=1)
+        else:
+            bad = np.zeros(n, dtype=np.bool_)
+        none = keys.index(None) if None in keys else -1
         parsed: dict[int, list[tuple[int, int]] | None] = {}
         for r in np.flatnonzero(ix[:, -1] != none).tolist():
             u = int(ix[r, -1])
@@ -2037,6 +2136,56 @@ class _Statement:
             for off, v in got:
                 W[r, off] = v
         return W, bad
+
+    def learn(self, line: str, m: re.Match[str], pos: int) -> None:
+        """Count the skeleton of a line `rx` matched from `pos` (its text outside the groups,
+        and which groups it has), and make the commonest one `fixed` (`_Skeleton`), tried
+        before `rx`. One line in `_SAMPLE` is looked at, standing for them all."""
+        self.missed += 1
+        if self.missed % _SAMPLE and self.common is not None:
+            return
+        sig: list[str | None] = []
+        prev = pos
+        for (a, b), (_, union) in zip(m.regs[1:], self.groups, strict=True):
+            if a < 0:
+                sig.append(None)
+                continue
+            sig.append(line[prev:a])
+            if union and line[a + len(union) : a + len(union) + 2] == "={":
+                return  # `name={...}` read whole: the struct arm's alternative failed on it
+            prev = b
+        sig.append(line[prev:].split(";", 1)[0].rstrip())
+        key = tuple(sig)
+        found = self.skeletons.get(key)
+        if found is None:
+            if len(self.skeletons) >= _SKELETONS:
+                return
+            found = self.skeletons[key] = _Skeleton(self, key)
+        found.lines += _SAMPLE
+        common = self.common
+        if found is not common and (common is None or found.lines > common.lines):
+            if found.rx is None:
+                found.compile()
+                assert found.rx is not None
+            self.common = found
+            self.fixed = found.rx
+
+    def credit(self, lines: int) -> None:
+        """Count to the skeleton tried first the lines of a call `fixed` matched (`lines`
+        were matched, `missed` of them by `rx` alone). Calls in threads at once may miscount:
+        the counts choose which skeleton is tried first, never what a line reads as."""
+        missed, self.credited = self.missed - self.credited, self.missed
+        if self.common is not None:
+            self.common.lines += max(lines - missed, 0)
+
+    def parsed(self, c: int, text: str) -> int:
+        """The 64-byte delta of column `c` given as `text` where its cell does not read it
+        (through `_Body.delta`), or `_FAIL`."""
+        body, j, lo, hi = self.columns[c]
+        d = body.delta(j, text)
+        if d == _FAIL or d >> (8 * hi) or d & ((1 << (8 * lo)) - 1):
+            return _FAIL
+        return d
 
     def overrides(self, form: TextForm, text: str) -> list[tuple[int, int]] | None:
         """`@N=V ...` read as the statement's body reads it; None if it reads otherwise."""
@@ -2052,15 +2201,51 @@ class _Statement:
         return found
 
 
+class _Skeleton:
+    """A mnemonic's lines of one skeleton: the same text outside their fields' groups (the
+    separators, the `name={` and `}` of the structs opened, the end before a comment) and
+    the same groups present. Its expression `rx` is that literal text around
+    `_Statement.rx`'s own groups, each where that one has it (a group the skeleton does not
+    have can match nothing, so it reads None there too). That one reads a line field by
+    field, each part atomic and possessive (`_Body.flat`), so a line this one matches is
+    one that one matches, with the same groups: the literal text is what its parts for the
+    groups not present cannot match (another field's name, a brace, the end), and a union's
+    group takes no `name={` (which its other alternative, the struct arm opened as
+    `name={...}`, would read instead). A literal text is matched with no group to open or
+    field to try, which makes it the faster of the two on a line of its skeleton."""
+
+    __slots__ = ("key", "lines", "rx", "st")
+
+    def __init__(self, st: _Statement, key: tuple[str | None, ...]) -> None:
+        self.st, self.key = st, key  # key: the text before each group (None: no group), the end
+        self.lines = 0  # how many lines have had it (those `rx` did not match sampled)
+        self.rx: re.Pattern[str] | None = None
+
+    def compile(self) -> None:
+        parts = []
+        for literal, (group, union) in zip(self.key, self.st.groups, strict=False):
+            if literal is None:
+                parts.append("(?:(?!)())?")  # a group that takes part in no match: None
+                continue
+            if union:  # `name.arm=...`, or `name=` and no brace
+                group = rf"{re.escape(union)}(?:\.[A-Za-z_]\w*=|=(?!\{{)){_CHUNK}"
+            parts.append(f"{re.escape(literal)}({group})")
+        tail = self.key[-1]
+        assert tail is not None and len(self.key) == len(self.st.groups) + 1
+        self.rx = re.compile("".join(parts) + re.escape(tail) + _END)
+
+
 class _FastAsm:
     """`asm` over many lines: a line spelled as `disasm` spells it (its listing columns and
-    a trailing comment allowed) is matched by its mnemonic's expression, which splits it into
+    a trailing comment allowed) is matched by its mnemonic's expression (the skeleton most
+    of its lines have first, `_Skeleton`, then the statement's own), which splits it into
     its fields' texts; each distinct text of a field is read once, by the per-line parser's
     own `_assignment` (a struct's value field by field, so a changed field costs one field),
-    into the bits it sets; the lines of a mnemonic are then built together, a field's bits
-    gathered into every row from a table of its distinct texts. A line it does not match, or
-    whose text the parser reads otherwise than as one assignment per field, is read by
-    `TextForm._asm_line`, so the language and every error are the parser's."""
+    into the bits it sets; the lines of a mnemonic are then built together, each row's word
+    the XOR of its fields' deltas, gathered from one table of the distinct texts. A line it
+    does not match, or whose text the parser reads otherwise than as one assignment per
+    field, is read by `TextForm._asm_line`, so the language and every error are the
+    parser's."""
 
     def __init__(self, form: TextForm) -> None:
         self.form = form
@@ -2084,52 +2269,82 @@ class _FastAsm:
                     st = self.statements[name] = _Statement(self, cls, int(member))
         return st
 
+    def _headed(
+        self,
+        i: int,
+        line: str,
+        h: re.Match[str],
+        groups: dict[str, tuple[_Statement, list[int], list[tuple[str | None, ...]]]],
+        raw_lines: list[int],
+        raw_hex: list[str],
+    ) -> bool:
+        """Line `i`, headed by `h` (listing columns, then a `.word` or a mnemonic), gathered
+        into `groups` or the raw words as `assemble` gathers a line; False if it is not."""
+        name = h.group(1)
+        pos = h.end()
+        if name == ".word":
+            m = _WORD_TAIL.match(line, pos)
+            if m is None:
+                return False
+            raw_lines.append(i)
+            raw_hex.append(m.group(1))
+            return True
+        st = self.statement(name)
+        if st is None:
+            return False
+        fixed = st.fixed
+        m = fixed.match(line, pos) if fixed is not None else None
+        if m is None:
+            m = st.rx.match(line, pos)
+            if m is None:
+                return False
+            st.learn(line, m, pos)
+        g = groups.get(name)
+        if g is None:
+            g = groups[name] = (st, [], [])
+        g[1].append(i)
+        g[2].append(m.groups())
+        return True
+
     def assemble(self, lines: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]]:
         self.epoch += 1  # a call's texts are read once, not kept (`_Body.delta`)
-        groups: dict[_Statement, tuple[list[int], list[tuple[str | None, ...]]]] = {}
+        # each mnemonic's lines and their groups (what a call gathers is its own)
+        groups: dict[str, tuple[_Statement, list[int], list[tuple[str | None, ...]]]]
+        groups = {name: (st, [], []) for name, st in self.statements.items()}
         raw_lines: list[int] = []
         raw_hex: list[str] = []
         slow: list[int] = []
         head = _HEAD.match
-        known = self.statements
         for i, line in enumerate(lines if self.enabled else ()):
             sp = line.find(" ")
-            st = known.get(line[:sp] if sp >= 0 else line)
-            if st is not None:  # a line that starts with a mnemonic, as `disasm` writes it
-                m = st.rx.match(line, len(line) if sp < 0 else sp)
-                if m is not None:
-                    g = groups.setdefault(st, ([], []))
-                    g[0].append(i)
-                    g[1].append(m.groups())
-                    continue
-                slow.append(i)
+            g = groups.get(line[:sp] if sp >= 0 else line)
+            if g is not None:  # a line that starts with a mnemonic, as `disasm` writes it
+                st = g[0]
+                pos = len(line) if sp < 0 else sp
+                fixed = st.fixed
+                m = fixed.match(line, pos) if fixed is not None else None
+                if m is None:
+                    m = st.rx.match(line, pos)
+                    if m is None:
+                        slow.append(i)
+                        continue
+                    st.learn(line, m, pos)
+                g[1].append(i)
+                g[2].append(m.groups())
                 continue
             h = head(line)  # listing columns first, or a blank, a `.word`, anything else
-            if h is not None:
-                name = h.group(1)
-                if name == ".word":
-                    m = _WORD_TAIL.match(line, h.end())
-                    if m is not None:
-                        raw_lines.append(i)
-                        raw_hex.append(m.group(1))
-                        continue
-                else:
-                    named = self.statement(name)
-                    if named is not None:
-                        m = named.rx.match(line, h.end())
-                        if m is not None:
-                            g = groups.setdefault(named, ([], []))
-                            g[0].append(i)
-                            g[1].append(m.groups())
-                            continue
-            slow.append(i)
+            if h is None or not self._headed(i, line, h, groups, raw_lines, raw_hex):
+                slow.append(i)
         if not self.enabled:
             slow = list(range(len(lines)))
         parts: list[tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, Any]]] = []
         if raw_lines:
             W = np.frombuffer(bytes.fromhex("".join(raw_hex)), dtype=np.uint8)
             parts.append((np.asarray(raw_lines, dtype=np.intp), W.reshape(-1, WORD_SIZE)))
-        for st, (at_lines, rows) in groups.items():
+        for st, at_lines, rows in groups.values():
+            if not rows:
+                continue
+            st.credit(len(rows))
             W, bad = st.words(self.form, rows)
             at = np.asarray(at_lines, dtype=np.intp)
             if bad.any():

@@ -722,6 +722,84 @@ def test_batch_assembler_is_the_line_parser(gen: str) -> None:
         assert want[0] == "error" and _outcome(form.asm_lines, text) == want, line
 
 
+_VALUES = ["{", "}", "{}", " ", "  ", ";", "x;", "{a=1}", "[1,2]", "[", "]", "-0", "0x", "00"]
+_VALUES += ["nan", "inf", "-inf", "1e999", "sbuf[1]+0", "psum[0]+0x10", "true", "=", "a=b", ""]
+_VALUES += ["0x" + "f" * 20, "1.5", "-1", "ADD", "add", "{b=2 c=3}", ".", "@1=2", "\t"]
+
+
+def _respelled(rng: np.random.Generator, line: str) -> str:
+    """`line` with a field's value (or its name's tail) replaced: what a line of the same
+    skeleton, or one that just misses it, looks like."""
+    import re
+
+    spots = [m for m in re.finditer(r"(?<==)[^\s{};]*", line)]
+    if not spots:
+        return line
+    m = spots[int(rng.integers(len(spots)))]
+    new = str(rng.choice(_VALUES)) if rng.random() < 0.7 else m.group()[::-1]
+    if rng.random() < 0.15:  # the name's spelling: `name.arm=`, a case, a letter more
+        k = line.rfind(" ", 0, m.start()) + 1
+        name = line[k : m.start() - 1]
+        alt = str(rng.choice([name + ".x", name.upper(), name + "s", name[:-1], "@3"]))
+        return line[:k] + alt + "=" + line[m.start() :]
+    return line[: m.start()] + new + line[m.end() :]
+
+
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_skeleton_expressions_are_the_statement_expression(gen: str) -> None:
+    """A mnemonic's skeleton expressions (`_Skeleton`: the literal text of the lines seen
+    most, tried before the statement's expression) match only lines the statement's own
+    expression matches, with the same groups: every skeleton learned, on lines of every
+    skeleton with values respelled (valid or not) and mutated; and the batch path reading
+    them gives the per-line parser's words and errors."""
+    form = gen_module(gen, "decode").TEXT
+    rng = np.random.default_rng(53)
+    W = corpus(gen, 1500, 31)
+    full = list(form.disasm_rows(W))
+    compact = list(form.disasm_rows(W, compact=True))
+    columns = [f"{i * 64:08x}:  {t}  ; c" for i, t in enumerate(full[:300])]
+    text = "\n".join(full + compact + columns)
+    assert form.asm_lines(text) == form._asm_scalar(text)  # learns the skeletons
+    fast = form._fast
+    shapes = [(st, sk) for st in fast.statements.values() for sk in st.skeletons.values()]
+    for _, sk in shapes:
+        if sk.rx is None:
+            sk.compile()
+    assert len(shapes) >= len(fast.statements) > 10
+    sources = full + compact + columns
+    lines = [_respelled(rng, sources[i]) for i in rng.integers(len(sources), size=6000)]
+    lines += [_mutated(rng, sources[i], sources[i - 1]) for i in rng.permutation(len(sources))]
+    head = sys.modules[type(form).__module__]._HEAD.match
+    same = differ = 0
+    for line in lines:
+        h = head(line)
+        st = fast.statements.get(h.group(1)) if h is not None else None
+        if st is None:
+            continue
+        want = st.rx.match(line, h.end())  # type: ignore[union-attr]
+        for owner, sk in shapes:
+            if owner is st:
+                got = sk.rx.match(line, h.end())  # type: ignore[union-attr]
+                if got is not None:
+                    assert want is not None and got.groups() == want.groups(), line
+                    same += 1
+                elif want is not None:
+                    differ += 1
+    assert same > 2000 and differ > 2000, (same, differ)
+    good, bad = [], []
+    for line in lines:
+        (good if _outcome(lambda t: form._asm_line(t, 1), line)[0] == "words" else bad).append(line)
+    assert len(good) > 1000 and len(bad) > 1000, (len(good), len(bad))
+    text = "\n".join(good)
+    assert _outcome(form.asm_lines, text) == _outcome(form._asm_scalar, text)
+    assert len(good) - form._fast.declined > len(good) // 4
+    for line in bad[:: max(1, len(bad) // 100)]:
+        at = int(rng.integers(len(good) - 40))
+        text = "\n".join([*good[at : at + 20], line, *good[at + 20 : at + 40]])
+        want_out = _outcome(form._asm_scalar, text)
+        assert want_out[0] == "error" and _outcome(form.asm_lines, text) == want_out, line
+
+
 def test_batch_assembler_in_threads() -> None:
     """Calls on one form from several threads at once each get their own lines' words (what
     a call gathers is its own; what the memos hold is the same whichever call read it)."""
