@@ -21,7 +21,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from itertools import repeat
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -52,14 +53,45 @@ class _NoKernels:
 _NO_KERNELS = _NoKernels()
 
 
-@dataclass(frozen=True, order=True)
-class Span:
-    """Bytes [start, stop) of one partition of a region ("sbuf" or "psum")."""
+class Span(NamedTuple):
+    """Bytes [start, stop) of one partition of a region ("sbuf" or "psum").
+
+    A tuple (made in bulk by `tuple.__new__`, a fifth of a frozen dataclass's cost: info_batch
+    makes tens a word) that keeps the frozen dataclass's API: its fields, repr, hash, and its
+    equality and order, a Span against a Span only (never equal to a plain tuple)."""
 
     region: str
     partition: int
     start: int
     stop: int
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Span and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return tuple.__hash__(self)
+
+    def _order(self, other: object, op: str) -> tuple[Any, ...]:
+        if other.__class__ is not Span:
+            raise TypeError(
+                f"'{op}' not supported between instances of 'Span' and '{type(other).__name__}'"
+            )
+        return tuple(other)
+
+    def __lt__(self, other: object) -> bool:
+        return tuple(self) < self._order(other, "<")
+
+    def __le__(self, other: object) -> bool:
+        return tuple(self) <= self._order(other, "<=")
+
+    def __gt__(self, other: object) -> bool:
+        return tuple(self) > self._order(other, ">")
+
+    def __ge__(self, other: object) -> bool:
+        return tuple(self) >= self._order(other, ">=")
 
 
 @dataclass(frozen=True)
@@ -84,6 +116,59 @@ class InstructionInfo:
     registers: tuple[int, ...]  # address registers read
     waits: tuple[Semaphore, ...]
     updates: tuple[Semaphore, ...]
+
+
+class _SpanColumns:
+    """The merged runs of every word of one `info_batch` call, as columns, and their Spans,
+    made all at once (`_make_spans`) the first time any word's spans are read."""
+
+    __slots__ = ("cols", "spans")
+
+    def __init__(self, *cols: npt.NDArray[np.int64]) -> None:
+        self.cols: tuple[npt.NDArray[np.int64], ...] | None = cols
+        self.spans: list[Span] | None = None
+
+    def get(self, a: int, b: int) -> tuple[Span, ...]:
+        spans = self.spans
+        if spans is None:
+            assert self.cols is not None
+            spans = self.spans = _make_spans(*self.cols)
+            self.cols = None
+        return tuple(spans[a:b])
+
+
+class _Pending(tuple[_SpanColumns, int, int]):
+    """The Spans a word's `reads` or `writes` will be: rows [a, b) of a `_SpanColumns`."""
+
+    __slots__ = ()
+
+
+class _SpansField:
+    """`InstructionInfo.reads` / `.writes`: the tuple of Spans as given, or made from the
+    `_Pending` that `info_batch` stores there on the first read (then kept). Equality, hash,
+    repr, `dataclasses.replace` and `asdict` read the field, so they see the Spans; `info`'s
+    are tuples from the start."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        v = d[self.name]
+        if v.__class__ is _Pending:
+            v = d[self.name] = v[0].get(v[1], v[2])
+        return v
+
+    def __set__(self, obj: Any, value: Any) -> None:  # the dataclass's __init__ (frozen after)
+        obj.__dict__[self.name] = value
+
+
+for _name in ("reads", "writes"):
+    setattr(InstructionInfo, _name, _SpansField(_name))
 
 
 def merge(spans: list[Span]) -> tuple[Span, ...]:
@@ -158,10 +243,23 @@ def _merged(runs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 
 def _spans(runs: npt.NDArray[np.int64]) -> list[Span]:
-    return [
-        Span(_REGIONS[g >> 20], g & 0xFFFFF, a, b)
-        for g, a, b in zip(*(runs[:, k].tolist() for k in range(3)), strict=True)
-    ]
+    g = runs[:, 0]
+    return _make_spans(g >> 20, g & 0xFFFFF, runs[:, 1], runs[:, 2])
+
+
+_REGION_NAMES = np.array(_REGIONS, dtype=object)
+
+
+def _make_spans(
+    region: npt.NDArray[np.int64],
+    partition: npt.NDArray[np.int64],
+    start: npt.NDArray[np.int64],
+    stop: npt.NDArray[np.int64],
+) -> list[Span]:
+    """Span(region, partition, start, stop) of each row (region an index of _REGIONS), made
+    by `tuple.__new__` over the columns (no Python frame a Span)."""
+    cols = (_REGION_NAMES[region].tolist(), partition.tolist(), start.tolist(), stop.tolist())
+    return list(map(tuple.__new__, repeat(Span), zip(*cols, strict=True)))
 
 
 @contextmanager
@@ -362,15 +460,22 @@ class Info:
             events = self._events_batch(D)
             fps = self._footprints_batch(D, executor)
             status = {op: self.decoder.status(op) for op in np.unique(ops).tolist()}
+            # each InstructionInfo made without the frozen dataclass's __init__ (its
+            # object.__setattr__ a field is most of its cost): the same object, fields set
+            new = object.__new__
             infos: list[InstructionInfo] = []
             for k, op in enumerate(ops.tolist()):
                 st = status[op]
                 known, why, reads, writes, regs = fps[k]
-                infos.append(
-                    InstructionInfo(
-                        op, st.name, st.struct, st, known, why, reads, writes, regs, *events[k]
-                    )
-                )
+                waits, updates = events[k]
+                inf = new(InstructionInfo)
+                d = inf.__dict__
+                (
+                    d["opcode"], d["mnemonic"], d["struct"], d["status"],
+                    d["footprint_known"], d["why"], d["reads"], d["writes"], d["registers"],
+                    d["waits"], d["updates"],
+                ) = (op, st.name, st.struct, st, known, why, reads, writes, regs, waits, updates)  # fmt: skip
+                infos.append(inf)
             return [infos[k] for k in inverse.reshape(-1).tolist()]
         finally:
             if was:
@@ -481,8 +586,12 @@ class Info:
                 batch.calls.append((binder.method, fixed, cols, rows, rest))
 
     def _call_batch(self, batch: _Batch, executor: Any) -> None:
-        """The rows to call: each its Engine method on the scratch machine, as `info` runs it
-        (`Engine.prepare` and the call, recording the walks, stopped at the first kernel)."""
+        """The rows to call: each its Engine method on the scratch machine, recording the walks,
+        stopped at the first kernel. The method itself, not `Engine.prepare` and the call that
+        `info` makes: a `prepare_<method>` works out the method's own walks and checks ahead
+        for its fast path, or hands back the method, which then does them again; either way
+        the accesses, registers and errors are the method's (test_info_batch_is_info_of_each_word
+        holds the two equal)."""
         from .executor import program as prog
 
         scratch = self._scratch
@@ -491,16 +600,20 @@ class Info:
         _set_state(scratch, executor)
         with _recording(engine) as (recorded, regs):
             for method, fixed, cols, rows, rest in batch.calls:
-                vals = {p: prog.values(v) for p, v in cols.items()}
-                for j in rest.tolist():
-                    r = int(rows[j])
-                    operands = dict(fixed)
-                    for p, v in vals.items():
-                        operands[p] = v[j]
+                call = getattr(engine, method)
+                keys = list(cols)
+                sel = rest.tolist()
+                # each operand's value of each row to call, then a row's operands zipped
+                picked = []
+                for p in keys:
+                    v = prog.values(cols[p])
+                    picked.append([v[j] for j in sel])
+                at = rows.tolist()
+                for r, row in zip([at[j] for j in sel], zip(*picked, strict=True), strict=True):
                     recorded.clear()
                     regs.clear()
                     try:
-                        engine.prepare(method, operands)()
+                        call(**fixed, **dict(zip(keys, row, strict=True)))
                     except _Resolved:  # every access resolved, the state untouched
                         pass
                     except (ExecutorError, DtypeError) as e:
@@ -634,9 +747,10 @@ class _Walks:
             parts.append(R)
         return np.concatenate(parts) if parts else np.zeros((0, 7), np.int64)
 
-    def spans(self) -> dict[int, tuple[Span, ...]]:
+    def spans(self) -> dict[int, Any]:
         """2 * row + writes -> the word's merged Spans (what `_merged` and `_spans` make of one
-        word's runs), for every word with a run."""
+        word's runs), for every word with a run: a `_Pending`, the Spans of every word made
+        together when the first is read."""
         R = self.runs()
         if not len(R):
             return {}
@@ -667,29 +781,9 @@ class _Walks:
         first = np.flatnonzero(new)
         seg, group, start = seg[first], group[first], start[first]
         stop = np.maximum.reduceat(hi, first) - d[first]
-        spans = _fast_spans(group.tolist(), start.tolist(), stop.tolist())
+        columns = _SpanColumns(group >> 20, group & 0xFFFFF, start, stop)
         bounds = np.flatnonzero(np.diff(seg)) + 1
-        out: dict[int, tuple[Span, ...]] = {}
         lo_b = [0, *bounds.tolist()]
         hi_b = [*bounds.tolist(), seg.size]
-        for s_, a, b in zip(seg[lo_b].tolist(), lo_b, hi_b, strict=True):
-            out[s_] = tuple(spans[a:b])
-        return out
-
-
-def _fast_spans(groups: list[int], starts: list[int], stops: list[int]) -> list[Span]:
-    """Span(region, partition, start, stop) of each run, made without the frozen dataclass's
-    __init__ (its per-field object.__setattr__ is half the cost of a Span; the object is the
-    same, equal and hashing alike)."""
-    new = object.__new__
-    out: list[Span] = []
-    append = out.append
-    for g, a, b in zip(groups, starts, stops, strict=True):
-        s = new(Span)
-        d = s.__dict__
-        d["region"] = _REGIONS[g >> 20]
-        d["partition"] = g & 0xFFFFF
-        d["start"] = a
-        d["stop"] = b
-        append(s)
-    return out
+        pending = map(tuple.__new__, repeat(_Pending), zip(repeat(columns), lo_b, hi_b))
+        return dict(zip(seg[lo_b].tolist(), pending, strict=True))
