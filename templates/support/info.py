@@ -126,15 +126,23 @@ class _SpanColumns:
 
     def __init__(self, *cols: npt.NDArray[np.int64]) -> None:
         self.cols: tuple[npt.NDArray[np.int64], ...] | None = cols
-        self.spans: list[Span] | None = None
+        self.spans: tuple[Span, ...] | None = None
 
     def get(self, a: int, b: int) -> tuple[Span, ...]:
         spans = self.spans
         if spans is None:
             assert self.cols is not None
-            spans = self.spans = _make_spans(*self.cols)
+            # hundreds of thousands of tuples, none in a cycle: the cyclic collector's passes
+            # over them as they pile up would cost twice the making (as in info_batch)
+            was = gc.isenabled()
+            gc.disable()
+            try:
+                spans = self.spans = tuple(_make_spans(*self.cols))
+            finally:
+                if was:
+                    gc.enable()
             self.cols = None
-        return tuple(spans[a:b])
+        return spans[a:b]
 
 
 class _Pending(tuple[_SpanColumns, int, int]):
@@ -429,11 +437,12 @@ class Info:
         model of its address rules: the rows `run_program` would run as planned records
         (program.PLANNED_WALKS: immediate addresses, plain strides, no error) take the walks of
         those records; every other admitted row calls its Engine method on the scratch
-        machine, as `info` does, from the same columns (no word decoded, validated or bound
-        again); an operand value the executor refuses is worked out by `info` once per opcode,
-        operand and value. The walks' runs of every word are then merged in one numpy pass.
-        Without the C validators every word goes through `info`'s path. DecodeError for the
-        first word the generation does not decode."""
+        machine from the same columns (no word decoded, validated or bound again); an operand
+        value the executor refuses is worked out by `info` once per opcode, operand and value.
+        The walks' runs of every word are then merged in one numpy pass, and each word's
+        `reads` and `writes` are Spans made from those columns when first read (every word's
+        at once). Without the C validators every word goes through `info`'s path.
+        DecodeError for the first word the generation does not decode."""
         from .vector import as_words
 
         W = as_words(words)
