@@ -274,6 +274,37 @@ def test_info_batch_is_info_of_each_word(gen: str) -> None:
         mod.info_batch(np.vstack([valid[:3], np.zeros((1, 64), dtype=np.uint8)]))
 
 
+def test_footprint_planners_plan() -> None:
+    """The column planners `info_batch` takes footprints from (program.PLANNED_WALKS) plan
+    most of the random valid words of their methods that `info` finds a footprint for, with
+    the walks they exist for among them (gathers, empty walks, scalars behind pointers), so
+    test_info_batch_is_info_of_each_word holds them to `info`, not only the per-word path."""
+    from tpb_isa._runtime.executor import program
+
+    mod = gen_module("mariana")
+    ex_cls = mod.Executor
+    engine = ex_cls(backend="numpy").engine
+    seen = {"gather": 0, "empty": 0, "pointer": 0}
+    for op in ex_cls.executable():
+        binder = ex_cls._batch_binder(op)
+        planner = program.PLANNED_WALKS.get(binder.method)
+        if planner is None:
+            continue
+        W = mod.random_words(120, opcode=op, seed=op)
+        cols, ok, _, _ = binder.admit(W)
+        planned, walks = planner(engine, dict(binder.fixed), cols, len(W))
+        planned &= ok
+        known = np.array([mod.info(w).footprint_known for w in W])
+        assert not (planned & ~known).any(), f"{op:#x}: planned a word info has no footprint for"
+        assert planned.sum() >= 0.8 * known.sum(), f"{op:#x}: {planned.sum()} of {known.sum()}"
+        for pw in walks:
+            rows = planned & (pw.active if pw.active is not None else True)
+            seen["gather"] += int((rows & pw.walk.gather).sum())
+            seen["empty"] += int((rows & (pw.walk.count == 0)).sum())
+            seen["pointer"] += int(rows.sum()) if pw.active is not None else 0
+    assert all(seen.values()), seen
+
+
 def test_info_batch_spans_made_when_read() -> None:
     """`info_batch` makes its Spans when a word's reads or writes are first read: whichever
     word and field is read first, in whatever order, each is the tuple `info` gives, and

@@ -679,22 +679,47 @@ class _Walks:
         self.one: list[tuple[int, ...]] = []  # rows of the same, one walk each
         self.gathers: list[tuple[int, ...]] = []  # (K, 6) rows
         self.elements: list[npt.NDArray[np.int64]] = []  # each gather's elements
+        # planned gathers: (K, 6) rows, each one's element count, their elements end to end
+        self.gather_blocks: list[
+            tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+        ] = []
 
     def planned(self, rows: npt.NDArray[np.int64], pw: Any, mask: npt.NDArray[np.bool_]) -> None:
-        """A program.PlannedWalk's rows `mask` (the words `rows`, one a row of `mask` set)."""
+        """A program.PlannedWalk's rows `mask` (the words `rows`, one a row of `mask` set): a
+        plain stride as one, a gather as its elements (`access.element_offsets` of each row's
+        pattern, over all the rows at once)."""
         w = pw.walk
-        isz = pw.itemsize[mask]
-        block = np.empty((rows.size, 9), np.int64)
-        block[:, 0] = rows
-        block[:, 1] = int(pw.writes)
-        block[:, 2] = _REGIONS.index("sbuf") - w.region[mask]  # program's 0 is SBUF, 1 PSUM
-        block[:, 3] = w.part[mask]
-        block[:, 4] = pw.nparts[mask]
-        block[:, 5] = isz
-        block[:, 6] = w.lo[mask] // isz  # the lowest element (lo is its byte offset)
-        block[:, 7] = np.abs(w.es[mask])
-        block[:, 8] = w.count[mask]
-        self.strides.append(block)
+        if pw.active is not None:  # a walk only some of the rows make
+            rows = rows[pw.active[mask]]
+            mask = mask & pw.active
+        gather = w.gather[mask]
+        head = np.empty((rows.size, 6), np.int64)
+        head[:, 0] = rows
+        head[:, 1] = int(pw.writes)
+        head[:, 2] = _REGIONS.index("sbuf") - w.region[mask]  # program's 0 is SBUF, 1 PSUM
+        head[:, 3] = w.part[mask]
+        head[:, 4] = pw.nparts[mask]
+        head[:, 5] = pw.itemsize[mask]
+        s = ~gather
+        if s.any():
+            block = np.empty((int(s.sum()), 9), np.int64)
+            block[:, :6] = head[s]
+            block[:, 6] = w.lo[mask][s] // head[s, 5]  # the lowest element (lo: its byte)
+            block[:, 7] = np.abs(w.es[mask][s])
+            block[:, 8] = w.count[mask][s]
+            self.strides.append(block)
+        if gather.any():
+            nums = pw.nums[mask][gather]
+            steps = pw.steps[mask][gather]
+            count = w.count[mask][gather]
+            at = np.repeat(np.arange(count.size, dtype=np.int64), count)
+            k = np.arange(at.size, dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+            off = np.zeros(at.size, np.int64)
+            for d in range(nums.shape[1]):  # k in mixed radix, dimension 0 fastest
+                n = nums[at, d]
+                off += (k % n) * steps[at, d]
+                k //= n
+            self.gather_blocks.append((head[gather], count, w.elem0[mask][gather][at] + off))
 
     def walk(self, row: int, writes: bool, w: access.Walk) -> None:
         """One resolved `access.Walk` of word `row`."""
@@ -738,11 +763,18 @@ class _Walks:
                 R[:, 5] = (M[at, 6] + M[at, 7] * k) * M[at, 5]
                 R[:, 6] = R[:, 5] + M[at, 5]
                 parts.append(R)
-        if self.gathers:
-            G = np.array(self.gathers, np.int64)
-            sizes = np.array([e.size for e in self.elements], np.int64)
+        if self.gathers or self.gather_blocks:
+            heads = [np.array(self.gathers, np.int64).reshape(-1, 6)]
+            sizes_l = [np.array([e.size for e in self.elements], np.int64)]
+            elements = list(self.elements)
+            for head, count, elems in self.gather_blocks:
+                heads.append(head)
+                sizes_l.append(count)
+                elements.append(elems)
+            G = np.concatenate(heads)
+            sizes = np.concatenate(sizes_l)
             at = np.repeat(np.arange(len(G), dtype=np.int64), sizes)
-            keys = np.unique((at << 32) | np.concatenate(self.elements))
+            keys = np.unique((at << 32) | np.concatenate(elements))
             at, e = keys >> 32, keys & 0xFFFFFFFF
             new = np.ones(keys.size, np.bool_)
             new[1:] = (at[1:] != at[:-1]) | (e[1:] != e[:-1] + 1)
