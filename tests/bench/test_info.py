@@ -328,6 +328,8 @@ def test_info_batch_spans_made_when_read() -> None:
     got = mod.info_batch(W)
     k = next(i for i, r in enumerate(ref) if r.reads)
     assert pickle.loads(pickle.dumps(got[k])) == ref[k]
+    state = vars(pickle.loads(pickle.dumps(mod.info_batch(W)[k])))  # the Spans, not the batch's
+    assert type(state["reads"]) is tuple and state["reads"] == ref[k].reads
     got = mod.info_batch(W)
     assert hash(got[k]) == hash(ref[k]) and repr(got[k]) == repr(ref[k])
     got = mod.info_batch(W)

@@ -175,8 +175,14 @@ class _SpansField:
         obj.__dict__[self.name] = value
 
 
+def _getstate(self: InstructionInfo) -> dict[str, Any]:
+    """The fields, the Spans made (a pickle or copy holds its own, not the batch's columns)."""
+    return {**self.__dict__, "reads": self.reads, "writes": self.writes}
+
+
 for _name in ("reads", "writes"):
     setattr(InstructionInfo, _name, _SpansField(_name))
+setattr(InstructionInfo, "__getstate__", _getstate)  # noqa: B010
 
 
 def merge(spans: list[Span]) -> tuple[Span, ...]:
@@ -433,11 +439,12 @@ class Info:
         words]` (a word repeated is worked out once, one InstructionInfo shared). The distinct
         words are worked out as columns, the way `Executor.run_program` admits a program: the
         opcodes, the C validators' batch and each handler's operands (`BatchBinder`), the
-        events fields by opcode. The footprints are the executor's own walks, never a second
-        model of its address rules: the rows `run_program` would run as planned records
-        (program.PLANNED_WALKS: immediate addresses, plain strides, no error) take the walks of
-        those records; every other admitted row calls its Engine method on the scratch
-        machine from the same columns (no word decoded, validated or bound again); an operand
+        events fields by opcode. The footprints are the executor's walks: the rows a column
+        planner of program.PLANNED_WALKS finds cannot fail (a method's success conditions over
+        the columns; immediate addresses) take their walks from `program._walks`, the
+        vectorised `access.walk` `run_program` plans with; every other admitted row calls its
+        Engine method on the scratch machine from the same columns (no word decoded,
+        validated or bound again), so every error is the method's own; an operand
         value the executor refuses is worked out by `info` once per opcode, operand and value.
         The walks' runs of every word are then merged in one numpy pass, and each word's
         `reads` and `writes` are Spans made from those columns when first read (every word's

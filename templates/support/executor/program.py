@@ -11,6 +11,10 @@ same arguments the prepared call would, in order, with the same rounding keys. E
 prepared by ``Engine.prepare`` from its operands, as ``run()`` does. The planner is conservative:
 a row it is unsure of (a walk that may overlap its source, say) goes the per-word way, which is
 the reference.
+
+``info_batch``'s footprints use the same columns (:data:`PLANNED_WALKS`): for six Engine methods,
+the rows whose call cannot fail and their walks (``_walks`` with gathers and empty walks, and the
+scalars' pointer reads), worked out over all the rows at once; every other row calls the method.
 """
 
 from __future__ import annotations
