@@ -21,7 +21,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from itertools import repeat
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -52,14 +53,45 @@ class _NoKernels:
 _NO_KERNELS = _NoKernels()
 
 
-@dataclass(frozen=True, order=True)
-class Span:
-    """Bytes [start, stop) of one partition of a region ("sbuf" or "psum")."""
+class Span(NamedTuple):
+    """Bytes [start, stop) of one partition of a region ("sbuf" or "psum").
+
+    A tuple (made in bulk by `tuple.__new__`, a fifth of a frozen dataclass's cost: info_batch
+    makes tens a word) that keeps the frozen dataclass's API: its fields, repr, hash, and its
+    equality and order, a Span against a Span only (never equal to a plain tuple)."""
 
     region: str
     partition: int
     start: int
     stop: int
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Span and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return tuple.__hash__(self)
+
+    def _order(self, other: object, op: str) -> tuple[Any, ...]:
+        if other.__class__ is not Span:
+            raise TypeError(
+                f"'{op}' not supported between instances of 'Span' and '{type(other).__name__}'"
+            )
+        return tuple(other)
+
+    def __lt__(self, other: object) -> bool:
+        return tuple(self) < self._order(other, "<")
+
+    def __le__(self, other: object) -> bool:
+        return tuple(self) <= self._order(other, "<=")
+
+    def __gt__(self, other: object) -> bool:
+        return tuple(self) > self._order(other, ">")
+
+    def __ge__(self, other: object) -> bool:
+        return tuple(self) >= self._order(other, ">=")
 
 
 @dataclass(frozen=True)
@@ -84,6 +116,73 @@ class InstructionInfo:
     registers: tuple[int, ...]  # address registers read
     waits: tuple[Semaphore, ...]
     updates: tuple[Semaphore, ...]
+
+
+class _SpanColumns:
+    """The merged runs of every word of one `info_batch` call, as columns, and their Spans,
+    made all at once (`_make_spans`) the first time any word's spans are read."""
+
+    __slots__ = ("cols", "spans")
+
+    def __init__(self, *cols: npt.NDArray[np.int64]) -> None:
+        self.cols: tuple[npt.NDArray[np.int64], ...] | None = cols
+        self.spans: tuple[Span, ...] | None = None
+
+    def get(self, a: int, b: int) -> tuple[Span, ...]:
+        spans = self.spans
+        if spans is None:
+            assert self.cols is not None
+            # hundreds of thousands of tuples, none in a cycle: the cyclic collector's passes
+            # over them as they pile up would cost twice the making (as in info_batch)
+            was = gc.isenabled()
+            gc.disable()
+            try:
+                spans = self.spans = tuple(_make_spans(*self.cols))
+            finally:
+                if was:
+                    gc.enable()
+            self.cols = None
+        return spans[a:b]
+
+
+class _Pending(tuple[_SpanColumns, int, int]):
+    """The Spans a word's `reads` or `writes` will be: rows [a, b) of a `_SpanColumns`."""
+
+    __slots__ = ()
+
+
+class _SpansField:
+    """`InstructionInfo.reads` / `.writes`: the tuple of Spans as given, or made from the
+    `_Pending` that `info_batch` stores there on the first read (then kept). Equality, hash,
+    repr, `dataclasses.replace` and `asdict` read the field, so they see the Spans; `info`'s
+    are tuples from the start."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        v = d[self.name]
+        if v.__class__ is _Pending:
+            v = d[self.name] = v[0].get(v[1], v[2])
+        return v
+
+    def __set__(self, obj: Any, value: Any) -> None:  # the dataclass's __init__ (frozen after)
+        obj.__dict__[self.name] = value
+
+
+def _getstate(self: InstructionInfo) -> dict[str, Any]:
+    """The fields, the Spans made (a pickle or copy holds its own, not the batch's columns)."""
+    return {**self.__dict__, "reads": self.reads, "writes": self.writes}
+
+
+for _name in ("reads", "writes"):
+    setattr(InstructionInfo, _name, _SpansField(_name))
+setattr(InstructionInfo, "__getstate__", _getstate)  # noqa: B010
 
 
 def merge(spans: list[Span]) -> tuple[Span, ...]:
@@ -158,10 +257,23 @@ def _merged(runs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 
 def _spans(runs: npt.NDArray[np.int64]) -> list[Span]:
-    return [
-        Span(_REGIONS[g >> 20], g & 0xFFFFF, a, b)
-        for g, a, b in zip(*(runs[:, k].tolist() for k in range(3)), strict=True)
-    ]
+    g = runs[:, 0]
+    return _make_spans(g >> 20, g & 0xFFFFF, runs[:, 1], runs[:, 2])
+
+
+_REGION_NAMES = np.array(_REGIONS, dtype=object)
+
+
+def _make_spans(
+    region: npt.NDArray[np.int64],
+    partition: npt.NDArray[np.int64],
+    start: npt.NDArray[np.int64],
+    stop: npt.NDArray[np.int64],
+) -> list[Span]:
+    """Span(region, partition, start, stop) of each row (region an index of _REGIONS), made
+    by `tuple.__new__` over the columns (no Python frame a Span)."""
+    cols = (_REGION_NAMES[region].tolist(), partition.tolist(), start.tolist(), stop.tolist())
+    return list(map(tuple.__new__, repeat(Span), zip(*cols, strict=True)))
 
 
 @contextmanager
@@ -327,15 +439,17 @@ class Info:
         words]` (a word repeated is worked out once, one InstructionInfo shared). The distinct
         words are worked out as columns, the way `Executor.run_program` admits a program: the
         opcodes, the C validators' batch and each handler's operands (`BatchBinder`), the
-        events fields by opcode. The footprints are the executor's own walks, never a second
-        model of its address rules: the rows `run_program` would run as planned records
-        (program.PLANNED_WALKS: immediate addresses, plain strides, no error) take the walks of
-        those records; every other admitted row calls its Engine method on the scratch
-        machine, as `info` does, from the same columns (no word decoded, validated or bound
-        again); an operand value the executor refuses is worked out by `info` once per opcode,
-        operand and value. The walks' runs of every word are then merged in one numpy pass.
-        Without the C validators every word goes through `info`'s path. DecodeError for the
-        first word the generation does not decode."""
+        events fields by opcode. The footprints are the executor's walks: the rows a column
+        planner of program.PLANNED_WALKS finds cannot fail (a method's success conditions over
+        the columns; immediate addresses) take their walks from `program._walks`, the
+        vectorised `access.walk` `run_program` plans with; every other admitted row calls its
+        Engine method on the scratch machine from the same columns (no word decoded,
+        validated or bound again), so every error is the method's own; an operand
+        value the executor refuses is worked out by `info` once per opcode, operand and value.
+        The walks' runs of every word are then merged in one numpy pass, and each word's
+        `reads` and `writes` are Spans made from those columns when first read (every word's
+        at once). Without the C validators every word goes through `info`'s path.
+        DecodeError for the first word the generation does not decode."""
         from .vector import as_words
 
         W = as_words(words)
@@ -362,15 +476,22 @@ class Info:
             events = self._events_batch(D)
             fps = self._footprints_batch(D, executor)
             status = {op: self.decoder.status(op) for op in np.unique(ops).tolist()}
+            # each InstructionInfo made without the frozen dataclass's __init__ (its
+            # object.__setattr__ a field is most of its cost): the same object, fields set
+            new = object.__new__
             infos: list[InstructionInfo] = []
             for k, op in enumerate(ops.tolist()):
                 st = status[op]
                 known, why, reads, writes, regs = fps[k]
-                infos.append(
-                    InstructionInfo(
-                        op, st.name, st.struct, st, known, why, reads, writes, regs, *events[k]
-                    )
-                )
+                waits, updates = events[k]
+                inf = new(InstructionInfo)
+                d = inf.__dict__
+                (
+                    d["opcode"], d["mnemonic"], d["struct"], d["status"],
+                    d["footprint_known"], d["why"], d["reads"], d["writes"], d["registers"],
+                    d["waits"], d["updates"],
+                ) = (op, st.name, st.struct, st, known, why, reads, writes, regs, waits, updates)  # fmt: skip
+                infos.append(inf)
             return [infos[k] for k in inverse.reshape(-1).tolist()]
         finally:
             if was:
@@ -481,8 +602,12 @@ class Info:
                 batch.calls.append((binder.method, fixed, cols, rows, rest))
 
     def _call_batch(self, batch: _Batch, executor: Any) -> None:
-        """The rows to call: each its Engine method on the scratch machine, as `info` runs it
-        (`Engine.prepare` and the call, recording the walks, stopped at the first kernel)."""
+        """The rows to call: each its Engine method on the scratch machine, recording the walks,
+        stopped at the first kernel. The method itself, not `Engine.prepare` and the call that
+        `info` makes: a `prepare_<method>` works out the method's own walks and checks ahead
+        for its fast path, or hands back the method, which then does them again; either way
+        the accesses, registers and errors are the method's (test_info_batch_is_info_of_each_word
+        holds the two equal)."""
         from .executor import program as prog
 
         scratch = self._scratch
@@ -491,16 +616,20 @@ class Info:
         _set_state(scratch, executor)
         with _recording(engine) as (recorded, regs):
             for method, fixed, cols, rows, rest in batch.calls:
-                vals = {p: prog.values(v) for p, v in cols.items()}
-                for j in rest.tolist():
-                    r = int(rows[j])
-                    operands = dict(fixed)
-                    for p, v in vals.items():
-                        operands[p] = v[j]
+                call = getattr(engine, method)
+                keys = list(cols)
+                sel = rest.tolist()
+                # each operand's value of each row to call, then a row's operands zipped
+                picked = []
+                for p in keys:
+                    v = prog.values(cols[p])
+                    picked.append([v[j] for j in sel])
+                at = rows.tolist()
+                for r, row in zip([at[j] for j in sel], zip(*picked, strict=True), strict=True):
                     recorded.clear()
                     regs.clear()
                     try:
-                        engine.prepare(method, operands)()
+                        call(**fixed, **dict(zip(keys, row, strict=True)))
                     except _Resolved:  # every access resolved, the state untouched
                         pass
                     except (ExecutorError, DtypeError) as e:
@@ -557,22 +686,47 @@ class _Walks:
         self.one: list[tuple[int, ...]] = []  # rows of the same, one walk each
         self.gathers: list[tuple[int, ...]] = []  # (K, 6) rows
         self.elements: list[npt.NDArray[np.int64]] = []  # each gather's elements
+        # planned gathers: (K, 6) rows, each one's element count, their elements end to end
+        self.gather_blocks: list[
+            tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+        ] = []
 
     def planned(self, rows: npt.NDArray[np.int64], pw: Any, mask: npt.NDArray[np.bool_]) -> None:
-        """A program.PlannedWalk's rows `mask` (the words `rows`, one a row of `mask` set)."""
+        """A program.PlannedWalk's rows `mask` (the words `rows`, one a row of `mask` set): a
+        plain stride as one, a gather as its elements (`access.element_offsets` of each row's
+        pattern, over all the rows at once)."""
         w = pw.walk
-        isz = pw.itemsize[mask]
-        block = np.empty((rows.size, 9), np.int64)
-        block[:, 0] = rows
-        block[:, 1] = int(pw.writes)
-        block[:, 2] = _REGIONS.index("sbuf") - w.region[mask]  # program's 0 is SBUF, 1 PSUM
-        block[:, 3] = w.part[mask]
-        block[:, 4] = pw.nparts[mask]
-        block[:, 5] = isz
-        block[:, 6] = w.lo[mask] // isz  # the lowest element (lo is its byte offset)
-        block[:, 7] = np.abs(w.es[mask])
-        block[:, 8] = w.count[mask]
-        self.strides.append(block)
+        if pw.active is not None:  # a walk only some of the rows make
+            rows = rows[pw.active[mask]]
+            mask = mask & pw.active
+        gather = w.gather[mask]
+        head = np.empty((rows.size, 6), np.int64)
+        head[:, 0] = rows
+        head[:, 1] = int(pw.writes)
+        head[:, 2] = _REGIONS.index("sbuf") - w.region[mask]  # program's 0 is SBUF, 1 PSUM
+        head[:, 3] = w.part[mask]
+        head[:, 4] = pw.nparts[mask]
+        head[:, 5] = pw.itemsize[mask]
+        s = ~gather
+        if s.any():
+            block = np.empty((int(s.sum()), 9), np.int64)
+            block[:, :6] = head[s]
+            block[:, 6] = w.lo[mask][s] // head[s, 5]  # the lowest element (lo: its byte)
+            block[:, 7] = np.abs(w.es[mask][s])
+            block[:, 8] = w.count[mask][s]
+            self.strides.append(block)
+        if gather.any():
+            nums = pw.nums[mask][gather]
+            steps = pw.steps[mask][gather]
+            count = w.count[mask][gather]
+            at = np.repeat(np.arange(count.size, dtype=np.int64), count)
+            k = np.arange(at.size, dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+            off = np.zeros(at.size, np.int64)
+            for d in range(nums.shape[1]):  # k in mixed radix, dimension 0 fastest
+                n = nums[at, d]
+                off += (k % n) * steps[at, d]
+                k //= n
+            self.gather_blocks.append((head[gather], count, w.elem0[mask][gather][at] + off))
 
     def walk(self, row: int, writes: bool, w: access.Walk) -> None:
         """One resolved `access.Walk` of word `row`."""
@@ -616,11 +770,18 @@ class _Walks:
                 R[:, 5] = (M[at, 6] + M[at, 7] * k) * M[at, 5]
                 R[:, 6] = R[:, 5] + M[at, 5]
                 parts.append(R)
-        if self.gathers:
-            G = np.array(self.gathers, np.int64)
-            sizes = np.array([e.size for e in self.elements], np.int64)
+        if self.gathers or self.gather_blocks:
+            heads = [np.array(self.gathers, np.int64).reshape(-1, 6)]
+            sizes_l = [np.array([e.size for e in self.elements], np.int64)]
+            elements = list(self.elements)
+            for head, count, elems in self.gather_blocks:
+                heads.append(head)
+                sizes_l.append(count)
+                elements.append(elems)
+            G = np.concatenate(heads)
+            sizes = np.concatenate(sizes_l)
             at = np.repeat(np.arange(len(G), dtype=np.int64), sizes)
-            keys = np.unique((at << 32) | np.concatenate(self.elements))
+            keys = np.unique((at << 32) | np.concatenate(elements))
             at, e = keys >> 32, keys & 0xFFFFFFFF
             new = np.ones(keys.size, np.bool_)
             new[1:] = (at[1:] != at[:-1]) | (e[1:] != e[:-1] + 1)
@@ -634,9 +795,10 @@ class _Walks:
             parts.append(R)
         return np.concatenate(parts) if parts else np.zeros((0, 7), np.int64)
 
-    def spans(self) -> dict[int, tuple[Span, ...]]:
+    def spans(self) -> dict[int, Any]:
         """2 * row + writes -> the word's merged Spans (what `_merged` and `_spans` make of one
-        word's runs), for every word with a run."""
+        word's runs), for every word with a run: a `_Pending`, the Spans of every word made
+        together when the first is read."""
         R = self.runs()
         if not len(R):
             return {}
@@ -667,29 +829,9 @@ class _Walks:
         first = np.flatnonzero(new)
         seg, group, start = seg[first], group[first], start[first]
         stop = np.maximum.reduceat(hi, first) - d[first]
-        spans = _fast_spans(group.tolist(), start.tolist(), stop.tolist())
+        columns = _SpanColumns(group >> 20, group & 0xFFFFF, start, stop)
         bounds = np.flatnonzero(np.diff(seg)) + 1
-        out: dict[int, tuple[Span, ...]] = {}
         lo_b = [0, *bounds.tolist()]
         hi_b = [*bounds.tolist(), seg.size]
-        for s_, a, b in zip(seg[lo_b].tolist(), lo_b, hi_b, strict=True):
-            out[s_] = tuple(spans[a:b])
-        return out
-
-
-def _fast_spans(groups: list[int], starts: list[int], stops: list[int]) -> list[Span]:
-    """Span(region, partition, start, stop) of each run, made without the frozen dataclass's
-    __init__ (its per-field object.__setattr__ is half the cost of a Span; the object is the
-    same, equal and hashing alike)."""
-    new = object.__new__
-    out: list[Span] = []
-    append = out.append
-    for g, a, b in zip(groups, starts, stops, strict=True):
-        s = new(Span)
-        d = s.__dict__
-        d["region"] = _REGIONS[g >> 20]
-        d["partition"] = g & 0xFFFFF
-        d["start"] = a
-        d["stop"] = b
-        append(s)
-    return out
+        pending = map(tuple.__new__, repeat(_Pending), zip(repeat(columns), lo_b, hi_b))
+        return dict(zip(seg[lo_b].tolist(), pending, strict=True))

@@ -254,15 +254,115 @@ def test_info_batch_is_info_of_each_word(gen: str) -> None:
         [mod.random_words(60, opcode=op, seed=op) for op in mod.Executor.executable()]
     )
     assert mod.info_batch(per_op) == [mod.info(w) for w in per_op]
+    # the executable opcodes' words with a byte changed (most then fail a validator: `info`'s
+    # own path, beside the called and planned rows of the same opcodes in one batch)
+    changed = per_op.copy()
+    k = len(changed)
+    changed[np.arange(k), rng.integers(1, 64, k)] ^= rng.integers(1, 256, k, dtype=np.uint8)
+    mixed = np.vstack([changed, per_op[::2]])
+    assert not mod.validate_batch(changed, backend="numpy").all()
+    assert mod.info_batch(mixed) == [mod.info(w) for w in mixed]
     ex = mod.Executor(backend="numpy")
     m = ex.engine.memory
     m.registers[:] = (rng.integers(0, 64, m.registers.shape) * 64).astype(np.uint32)
     m.imm_flops[:] = rng.integers(0, 1 << 32, m.imm_flops.shape, dtype=np.uint32)
     m.imm_count, m.imm_channels, m.imm_kind = m.imm_flops.shape[1], m.channels, "arith"
     assert mod.info_batch(per_op, ex) == [mod.info(w, ex) for w in per_op]
+    assert mod.info_batch(mixed, ex) == [mod.info(w, ex) for w in mixed]
     assert mod.info_batch(W, ex) == [mod.info(w, ex) for w in W]
     with pytest.raises(ValueError):
         mod.info_batch(np.vstack([valid[:3], np.zeros((1, 64), dtype=np.uint8)]))
+
+
+def test_footprint_planners_plan() -> None:
+    """The column planners `info_batch` takes footprints from (program.PLANNED_WALKS) plan
+    most of the random valid words of their methods that `info` finds a footprint for, with
+    the walks they exist for among them (gathers, empty walks, scalars behind pointers), so
+    test_info_batch_is_info_of_each_word holds them to `info`, not only the per-word path."""
+    from tpb_isa._runtime.executor import program
+
+    mod = gen_module("mariana")
+    ex_cls = mod.Executor
+    engine = ex_cls(backend="numpy").engine
+    seen = {"gather": 0, "empty": 0, "pointer": 0}
+    for op in ex_cls.executable():
+        binder = ex_cls._batch_binder(op)
+        planner = program.PLANNED_WALKS.get(binder.method)
+        if planner is None:
+            continue
+        W = mod.random_words(120, opcode=op, seed=op)
+        cols, ok, _, _ = binder.admit(W)
+        planned, walks = planner(engine, dict(binder.fixed), cols, len(W))
+        planned &= ok
+        known = np.array([mod.info(w).footprint_known for w in W])
+        assert not (planned & ~known).any(), f"{op:#x}: planned a word info has no footprint for"
+        assert planned.sum() >= 0.8 * known.sum(), f"{op:#x}: {planned.sum()} of {known.sum()}"
+        for pw in walks:
+            rows = planned & (pw.active if pw.active is not None else True)
+            seen["gather"] += int((rows & pw.walk.gather).sum())
+            seen["empty"] += int((rows & (pw.walk.count == 0)).sum())
+            seen["pointer"] += int(rows.sum()) if pw.active is not None else 0
+    assert all(seen.values()), seen
+
+
+def test_info_batch_spans_made_when_read() -> None:
+    """`info_batch` makes its Spans when a word's reads or writes are first read: whichever
+    word and field is read first, in whatever order, each is the tuple `info` gives, and
+    equality, hash, repr, pickling, `dataclasses.replace` and `asdict` see the Spans; the
+    InstructionInfo stays frozen."""
+    import dataclasses
+    import pickle
+
+    mod = gen_module("mariana")
+    W = np.vstack([mod.random_words(30, opcode=op, seed=op) for op in mod.Executor.executable()])
+    ref = [mod.info(w) for w in W]
+    assert any(r.reads for r in ref) and any(r.writes for r in ref)
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        got = mod.info_batch(W)
+        for k in rng.permutation(len(W)).tolist():  # one field of each word, in random order
+            field = "reads" if rng.integers(2) else "writes"
+            assert getattr(got[k], field) == getattr(ref[k], field)
+            assert type(getattr(got[k], field)) is tuple
+        assert got == ref
+    got = mod.info_batch(W)
+    k = next(i for i, r in enumerate(ref) if r.reads)
+    assert pickle.loads(pickle.dumps(got[k])) == ref[k]
+    state = vars(pickle.loads(pickle.dumps(mod.info_batch(W)[k])))  # the Spans, not the batch's
+    assert type(state["reads"]) is tuple and state["reads"] == ref[k].reads
+    got = mod.info_batch(W)
+    assert hash(got[k]) == hash(ref[k]) and repr(got[k]) == repr(ref[k])
+    got = mod.info_batch(W)
+    assert dataclasses.asdict(got[k]) == dataclasses.asdict(ref[k])
+    assert dataclasses.replace(mod.info_batch(W)[k], why="x") == dataclasses.replace(
+        ref[k], why="x"
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got[k].reads = ()  # type: ignore[misc]
+
+
+def test_span_keeps_the_dataclass_api() -> None:
+    """Span (a NamedTuple since info_batch makes tens a word) keeps what the frozen ordered
+    dataclass gave: its fields by name and keyword, repr, hash of its fields, equality and
+    order against Spans only (a plain tuple is never equal, and does not order with it)."""
+    Span = gen_module("mariana").bench.Span
+    s = Span("sbuf", 3, 0x40, 0x60)
+    assert (s.region, s.partition, s.start, s.stop) == ("sbuf", 3, 0x40, 0x60)
+    assert Span(region="sbuf", partition=3, start=0x40, stop=0x60) == s
+    assert repr(s) == "Span(region='sbuf', partition=3, start=64, stop=96)"
+    assert hash(s) == hash(("sbuf", 3, 0x40, 0x60)) and {s: 1}[Span("sbuf", 3, 64, 96)] == 1
+    t = ("sbuf", 3, 0x40, 0x60)
+    assert s != t and t != s and not s == t and not t == s  # noqa: SIM201
+    assert s != Span("sbuf", 3, 0x40, 0x61) and not s == Span("psum", 3, 0x40, 0x60)  # noqa: SIM201
+    assert sorted([s, Span("psum", 9, 0, 1), Span("sbuf", 3, 0, 1)]) == [
+        Span("psum", 9, 0, 1),
+        Span("sbuf", 3, 0, 1),
+        s,
+    ]
+    assert s <= s and s >= s and not s < s and Span("sbuf", 3, 0x40, 0x61) > s
+    for op in ("__lt__", "__le__", "__gt__", "__ge__"):
+        with pytest.raises(TypeError):
+            getattr(s, op)(t)
 
 
 def test_numpy_span_merge_is_the_span_merge() -> None:

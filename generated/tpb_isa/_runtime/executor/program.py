@@ -11,6 +11,10 @@ same arguments the prepared call would, in order, with the same rounding keys. E
 prepared by ``Engine.prepare`` from its operands, as ``run()`` does. The planner is conservative:
 a row it is unsure of (a walk that may overlap its source, say) goes the per-word way, which is
 the reference.
+
+``info_batch``'s footprints use the same columns (:data:`PLANNED_WALKS`): for six Engine methods,
+the rows whose call cannot fail and their walks (``_walks`` with gathers and empty walks, and the
+scalars' pointer reads), worked out over all the rows at once; every other row calls the method.
 """
 
 from __future__ import annotations
@@ -27,7 +31,22 @@ from . import alu
 from . import dtypes as dt
 from .access import MAX_ELEMENTS_PER_PARTITION
 from .errors import ExecutorError
-from .kernels import IMM_INSTRUCTION, Engine, Imm, Pattern
+from .kernels import (
+    ACCUM_ACCUMULATE,
+    ACCUM_IDLE,
+    ACCUM_LOAD_ACCUMULATE,
+    ACCUM_ZERO,
+    ACCUM_ZERO_ACCUMULATE,
+    IMM_INSTRUCTION,
+    IMM_POINTER,
+    REV_BOTH,
+    REV_FIRST,
+    REV_NONE,
+    REV_SECOND,
+    Engine,
+    Imm,
+    Pattern,
+)
 from .numerics import Numerics
 
 I64 = npt.NDArray[np.int64]
@@ -124,12 +143,18 @@ class _Walk:
     part: I64
     lo: I64  # lowest and highest byte the walk touches (relative to its partition's start)
     hi: I64
+    elem0: I64  # the first element (the start address's), in elements from the partition's
+    gather: Bools  # rows whose walk is not one plain stride (`access.walk` gives offsets)
 
 
-def _walks(engine: Engine, p: PatternColumn, isz: I64, nch: I64, ok: Bools) -> tuple[_Walk, Bools]:
+def _walks(
+    engine: Engine, p: PatternColumn, isz: I64, nch: I64, ok: Bools, gathers: bool = False
+) -> tuple[_Walk, Bools]:
     """`access.walk` of every row, vectorised, for the rows it resolves to a plain stride of at
     least one element within bounds (`ok` cleared for every other row: a register address, an
-    error, a gather)."""
+    error, a gather); with `gathers`, the rows it resolves to element offsets within bounds
+    are kept too (`gather` set: their elements are `elem0` plus the pattern's offsets), and
+    the empty walks (no element: only the address, alignment and partitions are checked)."""
     mem = engine.memory
     raw = p.start & 0xFFFFFFFF
     ok = ok & (((raw >> 24) & 0xE0) == 0)  # no register, shape-register or indirect form
@@ -177,10 +202,12 @@ def _walks(engine: Engine, p: PatternColumn, isz: I64, nch: I64, ok: Bools) -> t
         mn = np.where(cont, mn * n, np.where(new, n, mn))
         ms = np.where(new, s, ms)
         merged += new
-    ok &= (count > 0) & ((merged == 0) | ((merged == 1) & (ms != 0)))
+    stride = (merged == 0) | ((merged == 1) & (ms != 0)) | (count == 0)
+    # an empty walk is no error (nothing to bound): a footprint's, not a record's
+    ok &= ((count > 0) & (stride | gathers)) | (gathers & (count == 0))
     elem0 = off // safe
     row_elems = active // safe
-    ok &= (elem0 + lo >= 0) & (elem0 + hi < row_elems)
+    ok &= (count == 0) | ((elem0 + lo >= 0) & (elem0 + hi < row_elems))
     es = np.where(merged == 0, 1, ms)
     w = _Walk(
         region,
@@ -191,6 +218,8 @@ def _walks(engine: Engine, p: PatternColumn, isz: I64, nch: I64, ok: Bools) -> t
         part,
         (elem0 + lo) * safe,
         (elem0 + hi + 1) * safe,
+        elem0,
+        ~stride,
     )
     return w, ok
 
@@ -198,12 +227,16 @@ def _walks(engine: Engine, p: PatternColumn, isz: I64, nch: I64, ok: Bools) -> t
 @dataclass
 class PlannedWalk:
     """One walk of every planned row: whether the instruction writes it, the walk, its
-    element size in bytes and its partitions (num_active_channels)."""
+    element size in bytes, its partitions (num_active_channels) and the pattern's steps and
+    counts."""
 
     writes: bool
     walk: _Walk
     itemsize: I64
     nparts: I64
+    steps: I64  # the pattern's steps and counts, (N, dims): a gather's offsets
+    nums: I64
+    active: Bools | None = None  # the rows that make this walk (None: every planned row)
 
 
 def plan_tensor_scalar(
@@ -222,13 +255,21 @@ def walks_tensor_scalar(
     """`plan_tensor_scalar`'s rows and the walks their records run on (the source read, the
     destination written): every access of a planned row (its scalars are in the instruction,
     its addresses immediate), so its footprint (`info_batch`)."""
-    ok, _, walks = _plan_tensor_scalar(engine, fixed, cols, n)
+    ok, _, walks = _plan_tensor_scalar(engine, fixed, cols, n, footprint=True)
     return ok, walks
 
 
+#: the most elements a gather walk may have for `walks_tensor_scalar` to expand it with the
+#: others (a larger one is left to the Engine method: its offsets are one array anyway)
+MAX_PLANNED_GATHER = 1 << 12
+
+
 def _plan_tensor_scalar(
-    engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int
+    engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int, footprint: bool = False
 ) -> tuple[Bools, I64, list[PlannedWalk]]:
+    """With `footprint`, the rows whose call resolves every access without an error (what
+    `tensor_scalar` checks before its kernel), gathers and overlapping walks included: for
+    their footprints, not for records to run."""
     bitvec = bool(fixed["bitvec"])
     src, dst = cols["src"], cols["dst"]
     imm0, imm1 = cols["imm0"], cols["imm1"]
@@ -252,11 +293,28 @@ def _plan_tensor_scalar(
     else:
         ok &= _ARITH[op0] & _ARITH[op1]
     uses0, uses1 = ~_NO_SCALAR[op0], ~_NO_SCALAR[op1]
-    ok &= ~uses0 | (imm0.src == IMM_INSTRUCTION)
-    ok &= ~uses1 | (imm1.src == IMM_INSTRUCTION)
-    sw, ok = _walks(engine, src, isz, nch, ok)
-    dw, ok = _walks(engine, dst, osz, nch, ok)
+    # a scalar in the instruction; for a footprint also one read through an immediate pointer
+    # (`Engine._pointer`: the 32 bits as the address, `walk` of one element on every channel)
+    ptr0 = uses0 & (imm0.src == IMM_POINTER) & footprint
+    ptr1 = uses1 & (imm1.src == IMM_POINTER) & footprint
+    ok &= ~uses0 | (imm0.src == IMM_INSTRUCTION) | ptr0
+    ok &= ~uses1 | (imm1.src == IMM_INSTRUCTION) | ptr1
+    sw, ok = _walks(engine, src, isz, nch, ok, footprint)
+    dw, ok = _walks(engine, dst, osz, nch, ok, footprint)
     ok &= sw.count == dw.count
+    if footprint:
+        ok &= ~(sw.gather | dw.gather) | (sw.count <= MAX_PLANNED_GATHER)
+        walks = [
+            PlannedWalk(False, sw, isz, nch, src.steps, src.nums),
+            PlannedWalk(True, dw, osz, nch, dst.steps, dst.nums),
+        ]
+        # the scalars' pointers, in `_ts_scalars`' element size (fp32, or the dtype's bits)
+        ssz = isz if bitvec else np.full(n, 4, np.int64)
+        for imm, ptr in ((imm0, ptr0), (imm1, ptr1)):
+            if ptr.any():
+                pw, ok = _pointer_walk(engine, imm, ptr, ssz, nch, ok, n)
+                walks.append(pw)
+        return ok, np.zeros((0, REC), np.int64), walks
     # the destination must share no byte with the source (a conservative test: the exact one
     # is the per-word path's)
     overlap = (
@@ -287,8 +345,162 @@ def _plan_tensor_scalar(
     r[:, _F["N"]] = sw.count
     r[:, _F["s0"]] = np.where(uses0, imm0.bits & mask, 0)
     r[:, _F["s1"]] = np.where(uses1, imm1.bits & mask, 0)
-    walks = [PlannedWalk(False, sw, isz, nch), PlannedWalk(True, dw, osz, nch)]
-    return ok, r, walks
+    return ok, r, []
+
+
+def _pointer_walk(
+    engine: Engine, imm: ImmColumn, ptr: Bools, size: I64, nch: I64, ok: Bools, n: int
+) -> tuple[PlannedWalk, Bools]:
+    """The one-element walk on every channel of a scalar read through an immediate pointer
+    (`Engine._pointer`: the 32 bits are the address, `walk` of it) for the rows `ptr`; `ok`
+    cleared where it errs."""
+    bits = imm.bits & 0xFFFFFFFF
+    one = np.ones((n, 1), np.int64)
+    pok = ptr & ok & ((bits & ~engine.memory.mask) == 0)
+    pw, pok = _walks(engine, PatternColumn(bits, one, one), size, nch, pok, True)
+    return PlannedWalk(False, pw, size, nch, one, one, ptr), ok & (~ptr | pok)
+
+
+def _walks_two_sources(
+    method: str,
+) -> Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, list[PlannedWalk]]]:
+    """The footprint planner of `tensor_tensor`, `scalar_tensor_tensor` or
+    `tensor_tensor_scan`: the rows whose call resolves every access without an error (the
+    checks of the method and of `Engine._two_plan`, over columns; immediate addresses, a scalar
+    in the instruction or behind an immediate pointer) and their walks (src0, src1, the
+    scalar's pointer read; dst written)."""
+
+    def plan(
+        engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int
+    ) -> tuple[Bools, list[PlannedWalk]]:
+        def col(name: str, default: int) -> I64:
+            v = cols.get(name, fixed.get(name, default))
+            return np.asarray(v, np.int64) * np.ones(n, np.int64)
+
+        pats = [cols.get(k) for k in ("src0", "src1", "dst")]
+        imm0 = cols.get("imm0", ImmColumn(np.zeros(n, np.int64), np.zeros(n, np.int64)))
+        if not all(isinstance(c, PatternColumn) for c in pats) or not isinstance(imm0, ImmColumn):
+            return np.zeros(n, np.bool_), []
+        src0, src1, dst = pats
+        assert isinstance(src0, PatternColumn) and isinstance(src1, PatternColumn)
+        assert isinstance(dst, PatternColumn)
+        bitvec = bool(fixed.get("bitvec", False)) and method != "tensor_tensor_scan"
+        ok = np.ones(n, np.bool_)
+        if method == "tensor_tensor":  # op0 BYPASS, op1 = op, NONE, no scalar
+            op0 = np.full(n, alu.BYPASS, np.int64)
+            op1, ok = _small(col("op", -1), ok)
+            rev = np.full(n, REV_NONE, np.int64)
+            sc = np.full(n, dt.FP32, np.int64)
+        else:  # accumulator_cmd IDLE, else refused
+            ok &= col("accumulator_cmd", -1) == ACCUM_IDLE
+            op0, ok = _small(col("op0", -1), ok)
+            op1, ok = _small(col("op1", -1), ok)
+            rev = col("reverse", -1)
+            sc, ok = _small(col("imm0_dtype", -1), ok)
+        nch = col("num_active_channels", 0)
+        ok &= (nch >= 1) & (nch <= engine.memory.channels)
+        in0, ok = _small(col("in0_dtype", -1), ok)
+        in1, ok = _small(col("in1_dtype", -1), ok)
+        out, ok = _small(col("out_dtype", -1), ok)
+        s0, s1, so = _SIZE[in0], _SIZE[in1], _SIZE[out]
+        ok &= (s0 > 0) & (s1 > 0) & (so > 0)
+        ok &= np.isin(rev, (REV_NONE, REV_FIRST, REV_SECOND, REV_BOTH))  # `_rev`'s values
+        count = [
+            np.prod(np.maximum(p.nums, 0).astype(np.float64), axis=1) for p in (src0, src1, dst)
+        ]
+        ok &= (count[1] == count[0]) & (count[2] == count[0])
+        if bitvec:
+            ok &= _BITVEC[op0] & _BITVEC[op1] & (in0 == in1) & (in1 == out) & _INT[out]
+        else:
+            ok &= _ARITH[op0] & _ARITH[op1]
+        uses = ~_NO_SCALAR[op0]
+        ssz = _SIZE[sc]
+        ok &= ~uses | (ssz > 0)
+        w0, ok = _walks(engine, src0, s0, nch, ok, True)
+        w1, ok = _walks(engine, src1, s1, nch, ok, True)
+        wd, ok = _walks(engine, dst, so, nch, ok, True)
+        ok &= ~(w0.gather | w1.gather | wd.gather) | (w0.count <= MAX_PLANNED_GATHER)
+        walks = [
+            PlannedWalk(False, w0, s0, nch, src0.steps, src0.nums),
+            PlannedWalk(False, w1, s1, nch, src1.steps, src1.nums),
+            PlannedWalk(True, wd, so, nch, dst.steps, dst.nums),
+        ]
+        ptr = uses & (imm0.src == IMM_POINTER)
+        ok &= ~uses | (imm0.src == IMM_INSTRUCTION) | ptr
+        if ptr.any():
+            pw, ok = _pointer_walk(engine, imm0, ptr, np.where(ssz > 0, ssz, 1), nch, ok, n)
+            walks.append(pw)
+        return ok, walks
+
+    return plan
+
+
+def _f32_scalar(
+    engine: Engine, imm: ImmColumn, reads: Bools, nch: I64, ok: Bools, n: int
+) -> tuple[list[PlannedWalk], Bools]:
+    """`Engine._scalar_f32` of the rows `reads`: in the instruction, or through an immediate
+    pointer (a 4-byte walk); any other source left to the method (`ok` cleared)."""
+    ptr = reads & (imm.src == IMM_POINTER)
+    ok = ok & (~reads | (imm.src == IMM_INSTRUCTION) | ptr)
+    if not ptr.any():
+        return [], ok
+    pw, ok = _pointer_walk(engine, imm, ptr, np.full(n, 4, np.int64), nch, ok, n)
+    return [pw], ok
+
+
+def _walks_accumulate(
+    method: str,
+) -> Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, list[PlannedWalk]]]:
+    """The footprint planner of `tensor_scalar_cache` or `exponential`: the rows whose call
+    resolves every access without an error (the method's checks and `Engine._seed`'s, over
+    columns; immediate addresses, scalars in the instruction or behind immediate pointers)
+    and their walks (the source, the scalars' pointers; the destination written)."""
+
+    def plan(
+        engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int
+    ) -> tuple[Bools, list[PlannedWalk]]:
+        src, dst = cols.get("src"), cols.get("dst")
+        imm0, imm1 = cols.get("imm0"), cols.get("imm1")
+        if not (isinstance(src, PatternColumn) and isinstance(dst, PatternColumn)) or not (
+            isinstance(imm0, ImmColumn) and isinstance(imm1, ImmColumn)
+        ):
+            return np.zeros(n, np.bool_), []
+        ok = np.ones(n, np.bool_)
+        nch = np.asarray(cols["num_active_channels"], np.int64)
+        ok &= (nch >= 1) & (nch <= engine.memory.channels)
+        in_c, ok = _small(np.asarray(cols["in_dtype"], np.int64), ok)
+        out_c, ok = _small(np.asarray(cols["out_dtype"], np.int64), ok)
+        isz, osz = _SIZE[in_c], _SIZE[out_c]
+        ok &= (isz > 0) & (osz > 0)
+        cmd = np.asarray(cols["accumulator_cmd"], np.int64)
+        if method == "tensor_scalar_cache":
+            op0, ok = _small(np.asarray(cols["op0"], np.int64), ok)
+            op1 = np.asarray(cols["op1"], np.int64)
+            rev = np.asarray(cols["reverse"], np.int64)
+            ok &= _ARITH[op0] & np.isin(op1, list(alu.ACCUM_IDENTITY))
+            # `_rev`'s values, without bit 1 (the accumulate step has no reversed form)
+            ok &= np.isin(rev, (REV_NONE, REV_FIRST, REV_SECOND, REV_BOTH)) & ((rev & 2) == 0)
+            if bool(fixed["cumulative"]):
+                ok &= ~np.isin(cmd, (ACCUM_IDLE, ACCUM_ZERO))
+            uses0 = ~_NO_SCALAR[op0]
+        else:
+            uses0 = np.ones(n, np.bool_)
+        counts = [np.prod(np.maximum(p.nums, 0).astype(np.float64), axis=1) for p in (src, dst)]
+        ok &= counts[0] == counts[1]
+        sw, ok = _walks(engine, src, isz, nch, ok, True)
+        dw, ok = _walks(engine, dst, osz, nch, ok, True)
+        ok &= ~(sw.gather | dw.gather) | (sw.count <= MAX_PLANNED_GATHER)
+        walks = [
+            PlannedWalk(False, sw, isz, nch, src.steps, src.nums),
+            PlannedWalk(True, dw, osz, nch, dst.steps, dst.nums),
+        ]
+        w0, ok = _f32_scalar(engine, imm0, uses0, nch, ok, n)
+        seeds = (ACCUM_ACCUMULATE, ACCUM_ZERO_ACCUMULATE, ACCUM_ZERO, ACCUM_IDLE)
+        ok &= np.isin(cmd, (*seeds, ACCUM_LOAD_ACCUMULATE))
+        w1, ok = _f32_scalar(engine, imm1, cmd == ACCUM_LOAD_ACCUMULATE, nch, ok, n)
+        return ok, walks + w0 + w1
+
+    return plan
 
 
 #: Engine method -> its planner (see the module's docstring); a method without one is prepared
@@ -299,7 +511,14 @@ PLANNERS: dict[str, Callable[[Engine, dict[str, Any], dict[str, Any], int], tupl
 #: Engine method -> the walks of the rows its planner plans (`info_batch`'s footprints of them).
 PLANNED_WALKS: dict[
     str, Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, list[PlannedWalk]]]
-] = {"tensor_scalar": walks_tensor_scalar}
+] = {
+    "tensor_scalar": walks_tensor_scalar,
+    **{
+        m: _walks_two_sources(m)
+        for m in ("tensor_tensor", "scalar_tensor_tensor", "tensor_tensor_scan")
+    },
+    **{m: _walks_accumulate(m) for m in ("tensor_scalar_cache", "exponential")},
+}
 
 
 def can_plan(engine: Engine) -> bool:
