@@ -122,6 +122,7 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
         return _generate(headers, options)
     finally:
         forget_chains()
+        predicates.forget()
         if paused:
             gc.enable()
 

@@ -33,12 +33,13 @@ ALTERNATIVES = "_SCORE_ALTERNATIVES"  # {validator: ((score of an alternative, i
 FAILED = -(1 << 30)  # the score of a word a term raises on (below any score)
 
 
-def score_code(lowered: tuple[LFunction, ...], chained: Sequence[Chain] = ()) -> str:
+def score_code(lowered: tuple[LFunction, ...], chained: Sequence[Chain] = ()) -> list[str]:
     """Python defining `_s_<name>(params)` for every lowered function: the number of its terms a
     call satisfies (see the module docstring); for a validator with a chain (`chained`), the
     score of its chain's terms, per alternative (`_s_<name>__alt<k>`, listed in ALTERNATIVES for
     a validator with several). Run it beside the scalar translation (it calls the translated
-    `_<name>` functions for terms it does not split)."""
+    `_<name>` functions for terms it does not split). One top-level statement a string, in
+    order: each is compiled once a run (predicates.py), most recur in the next generation."""
     by_name = {f.name: f for f in lowered}
     full = _full_scores(by_name)
     em = PyEmitter()
@@ -81,7 +82,7 @@ def score_code(lowered: tuple[LFunction, ...], chained: Sequence[Chain] = ()) ->
         if len(tops) > 1:
             table.append(f"    {lf.name!r}: ({', '.join(f'({n}, {m})' for n, m in tops)},),")
     out.append(f"{ALTERNATIVES} = {{\n" + "".join(t + "\n" for t in table) + "}")
-    return "\n\n".join(out) + "\n"
+    return out
 
 
 def _params(lf: LFunction) -> str:
