@@ -35,6 +35,7 @@ from ..translate.validators import (
     BATCH_HELPERS,
     VALIDATOR_HELPERS,
     TranslatedGen,
+    member_sets_code,
     to_the_c_path,
 )
 from .seeds import score_code
@@ -435,7 +436,8 @@ class _Prover:
         decoding = importlib.import_module(f"{self.support}.decoding")
         ns: dict[str, Any] = {alias: getattr(codec, name) for name, alias in VALIDATOR_HELPERS}
         ns["untranslated"] = decoding.untranslated
-        text = _consts(self.tr) + "\n".join(f.code + "\n" for f in self.tr.functions)
+        text = _consts(self.tr) + member_sets_code(self.tr)
+        text += "\n".join(f.code + "\n" for f in self.tr.functions)
         text += "".join(
             f"_{u.name} = untranslated({u.name!r}, {u.where!r}, {u.reason!r})\n"
             for u in self.tr.untranslated
@@ -490,7 +492,7 @@ def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str, accepted: dict
         h.update(f.code.encode())
     for code in tr.batch_functions:
         h.update(code.encode())
-    h.update(repr((tr.consts, tr.top, tr.untranslated, tr.batch_stubs)).encode())
+    h.update(repr((tr.consts, tr.member_sets, tr.top, tr.untranslated, tr.batch_stubs)).encode())
     return h.hexdigest()
 
 
