@@ -149,6 +149,11 @@ class Validators:
         self.dispatch = dispatch
         self.c = c  # the compiled headers (cvalidators.CValidators), for backend="c"/"auto"
 
+    def by_opcode(self) -> tuple[tuple[Check, ...], ...]:
+        """For each opcode byte (256 entries), the checks `validate` runs on a word of it, in
+        its order: the batch's words go through them without `validate`'s argument checks."""
+        return tuple(tuple(self.top[n][0] for n in self.dispatch.get(op, ())) for op in range(256))
+
     def validators_for(self, opcode: int) -> tuple[str, ...]:
         """The top-level validators responsible for an opcode (empty when the headers give none)."""
         return self.dispatch.get(int_arg(opcode, "opcode", 0, 255), ())

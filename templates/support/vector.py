@@ -4,7 +4,7 @@ for the translated predicates, and the batch validate / decode drivers."""
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -446,11 +446,15 @@ class BatchValidators:
         vector: Mapping[str, VectorCheck],
         c: CValidators | None = None,
         scalar: Callable[[bytes], bool] | None = None,
+        by_opcode: Sequence[Sequence[Callable[[bytes, int], Any]]] | None = None,
     ) -> None:
         self.top_level = top_level
         self.vector = vector
         self.c = c  # the generation's headers compiled (cvalidators.py), when it ships them
         self.scalar = scalar  # the scalar `validate`, for backend="python"
+        # what `validate` runs on a word of each opcode byte (Validators.by_opcode): the words
+        # the numpy backend leaves to the scalar translation are checked with these directly
+        self.by_opcode = by_opcode
         self._gates: dict[str, npt.NDArray[np.bool_]] = {}  # validator -> opcode byte -> runs it
         self._gated: npt.NDArray[np.bool_] | None = None  # opcode byte -> some validator runs it
 
@@ -477,6 +481,11 @@ class BatchValidators:
                 dtype=np.bool_,
                 count=W.shape[0],
             )
+        if self.scalar is not None and W.shape[0] < self.SCALAR_BELOW:
+            # no opcode can have SCALAR_BELOW words: every word through the scalar translation,
+            # as `_numpy_chunk` would run them (a word no validator gates is False in both),
+            # without its opcode counts and row indices
+            return self._scalar_rows(W, None)
         out = np.zeros(W.shape[0], dtype=np.bool_)
         # in chunks of words, each validator on its rows of a chunk in pieces (see ROWS), so
         # that the temporaries stay bounded (~10 MiB) whatever the batch
@@ -486,13 +495,19 @@ class BatchValidators:
 
     #: an opcode with fewer words than this in a chunk is validated word by word by the scalar
     #: translation (the same verdicts): a translated validator issues a few hundred numpy calls
-    #: whatever its rows, 0.3-1.3 ms, where a word costs the scalar code 4-9 us (mariana's
-    #: seven opcodes break even at 80-170 words; 64 left most of them slower for 64-127 words)
-    SCALAR_BELOW = 128
+    #: whatever its rows, 0.3-1.3 ms, where a word costs the scalar code ~3.5-4 us since its
+    #: helpers are inlined (6.5 us before: 128 then); the first of mariana's seven breaks even
+    #: at ~250 words, 1,000 mixed words (~140 an opcode) take 3.6 ms by scalar, 4.9 ms at 128
+    SCALAR_BELOW = 192
 
     #: words a chunk of the numpy backend holds (8 MiB of words; its opcode bytes and row
     #: indices are ~1 MiB)
     CHUNK = 1 << 17
+
+    #: words the scalar translation's rows are copied out in at once (128 B): the copy stays
+    #: small beside any batch (100 words: 0.22x their bytes in all; 16 words, 0.48x), at no
+    #: measurable cost (a word's own `tobytes` costs ~0.3 us more than a slice)
+    SCALAR_ROWS = 2
 
     #: rows one translated validator runs on at once: its working set, a few hundred bytes a
     #: row (the columns it reads, its memoised answers, its temporaries), is ~10 MiB at most
@@ -503,14 +518,8 @@ class BatchValidators:
         ops = np.ascontiguousarray(W[:, 0])
         few = self._few(ops)
         if few is not None:  # word by word through the scalar translation (see SCALAR_BELOW)
-            assert self.scalar is not None
             by_scalar = few.take(ops)
-            at = np.flatnonzero(by_scalar)
-            # the rows' bytes at once and the verdicts stored at once: a word's own `tobytes`
-            # and a numpy element store were ~1.3 us of the ~8 us a word cost
-            b, scalar, size = W[at].tobytes(), self.scalar, W.shape[1]
-            verdicts = [scalar(b[k : k + size]) for k in range(0, len(b), size)]
-            out[at] |= np.array(verdicts, dtype=np.bool_)
+            out[by_scalar] |= self._scalar_rows(W, by_scalar)
         for name, opcodes in self.top_level.items():
             if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
                 continue
@@ -532,6 +541,43 @@ class BatchValidators:
             pieces = -(-rows.size // self.ROWS)
             for part in np.array_split(rows, pieces) if pieces > 1 else [rows]:
                 out[part] |= run_batch(self.vector[name], Cols(W, part))
+
+    def _scalar_rows(self, W: Words, rows: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.bool_]:
+        """`validate`'s verdict on each of W's rows `rows` selects (all of them for None), in
+        order, through the scalar translation."""
+        n = W.shape[0] if rows is None else int(np.count_nonzero(rows))
+        return np.fromiter(self._scalar_verdicts(W, rows), dtype=np.bool_, count=n)
+
+    def _scalar_verdicts(self, W: Words, rows: npt.NDArray[np.bool_] | None) -> Iterator[bool]:
+        # the rows' bytes SCALAR_ROWS words at a time (a slice of bytes is cheaper than a
+        # word's own `tobytes`), or 8x that for selected rows (a gather costs ~1 us a call),
+        # their indices found a window of at least 1/16 of the rows at a time (~1/128 of the
+        # words' bytes); the verdicts written by np.fromiter (no list, no element stores): a
+        # word is the checks' own time and ~0.2 us
+        scalar, checks, size, step = self.scalar, self.by_opcode, W.shape[1], self.SCALAR_ROWS
+        assert scalar is not None
+        n = W.shape[0]
+        window = n if rows is None else max(256, -(-n // 16))
+        for start in range(0, n, window):
+            at = None if rows is None else np.flatnonzero(rows[start : start + window]) + start
+            if at is not None:
+                step = 8 * self.SCALAR_ROWS
+            for lo in range(0, min(window, n - start) if at is None else at.size, step):
+                if at is None:
+                    b = W[start + lo : start + lo + step].tobytes()
+                else:
+                    b = W[at[lo : lo + step]].tobytes()
+                for k in range(0, len(b), size):
+                    w = b[k : k + size]
+                    if checks is None:
+                        yield scalar(w)
+                        continue
+                    for check in checks[w[0]]:  # as `validate`: the first that accepts it
+                        if check(w, 0):
+                            yield True
+                            break
+                    else:
+                        yield False
 
     def _few(self, ops: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_] | None:
         """The opcodes (a 256-entry table) that have fewer than SCALAR_BELOW words in `ops` and

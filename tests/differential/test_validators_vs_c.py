@@ -119,6 +119,11 @@ def test_python_and_batch_agree_with_c(
         finally:
             for knob in ("CHUNK", "SCALAR_BELOW", "ROWS"):
                 vars(batch._BATCH).pop(knob, None)
+        # batches smaller than SCALAR_BELOW: every word through the scalar translation at once
+        small = batch._BATCH.SCALAR_BELOW - 1
+        for lo in range(0, min(len(words), 20 * small), small):
+            got = batch.validate_batch(words[lo : lo + small], backend="numpy")
+            assert (got == every[lo : lo + small]).all(), lo
         sample = words[:: max(1, len(words) // 3000)]
         assert (
             batch.validate_batch(sample, backend="python")

@@ -18,7 +18,7 @@ import pytest
 from support import cpredicates
 from tpbgen.frontend.ingest import ingest_root
 from tpbgen.translate.to_numpy import NpEmitter
-from tpbgen.translate.validators import translate
+from tpbgen.translate.validators import member_sets_code, translate
 
 from . import runtime_import  # noqa: F401  (puts generated/ on sys.path)
 
@@ -197,7 +197,8 @@ def test_tricky_c_agrees(tree: Path, cc: str, tmp_path: Path) -> None:
     assert table.dims == (2, 3) and table.value == (-1, 2, -3, 4, -5, 0)
     tr = translate(gen)
     consts = "\n".join(f"{n} = {v!r}" for n, v in tr.consts)
-    scalar = _scalar_namespace(consts + "\n" + "\n\n".join(f.code for f in tr.functions))
+    sets = member_sets_code(tr)  # the frozensets its membership tests read
+    scalar = _scalar_namespace(consts + "\n" + sets + "\n\n".join(f.code for f in tr.functions))
     em = NpEmitter()
     vector = _vector_namespace(
         consts + "\n" + "\n\n".join("\n".join(em.function(lf)) for lf in tr.lowered)

@@ -58,6 +58,40 @@ def test_an_opcode_with_few_words_goes_word_by_word_to_the_scalar_code() -> None
     assert seen == [0x44, 0x44]
 
 
+def test_scalar_words_run_the_opcode_checks_in_blocks_and_verdicts_land_on_their_rows() -> None:
+    """The words left to the scalar translation run `by_opcode`'s checks (the first that
+    accepts decides, none: False), copied out SCALAR_ROWS at a time: a batch smaller than
+    SCALAR_BELOW wholly, a larger one's few-word opcodes by their rows."""
+
+    def odd_byte_1(w: bytes, o: int) -> bool:
+        return w[o + 1] % 2 == 1
+
+    def never(w: bytes, o: int) -> bool:
+        return False
+
+    def array_says_no(w: Any, o: int) -> np.ndarray:
+        return np.zeros(w.shape[0], dtype=bool)
+
+    table: list[tuple[Any, ...]] = [()] * 256
+    table[0x43], table[0x44] = (odd_byte_1,), (never, odd_byte_1)
+    bv = BatchValidators(
+        {"a": (0x43,), "b": (0x44,)},
+        {"a": array_says_no, "b": array_says_no},
+        scalar=lambda word: False,  # not called: by_opcode is given
+        by_opcode=table,
+    )
+    bv.SCALAR_ROWS = 3
+    ops = [0x43, 0x44, 0x45, 0x44, 0x43, 0x43, 0x44, 0x99, 0x43, 0x44, 0x44]
+    words = np.zeros((len(ops), 64), dtype=np.uint8)
+    words[:, 0] = ops
+    words[:, 1] = np.arange(len(ops))
+    want = [op in (0x43, 0x44) and k % 2 == 1 for k, op in enumerate(ops)]
+    assert bv.validate_batch(words, backend="numpy").tolist() == want  # 11 < SCALAR_BELOW
+    bv.SCALAR_BELOW = 5  # 0x43 and 0x44 have 4 and 5 words: 0x43's go word by word
+    got = bv.validate_batch(words, backend="numpy").tolist()
+    assert got == [w and op == 0x43 for w, op in zip(want, ops, strict=True)]
+
+
 def test_a_validator_runs_on_its_rows_in_pieces_and_each_verdict_lands_on_its_row() -> None:
     """With ROWS smaller than a validator's rows, it runs on pieces of them (each a batch of its
     own: its columns are of those rows); the verdicts go back to the rows they are about."""

@@ -25,7 +25,13 @@ from tpbgen.checks.corpus import constants, edge_values, elements, fields_read, 
 from tpbgen.frontend.ingest import ingest_root
 from tpbgen.translate.lir import LFunction
 from tpbgen.translate.to_numpy import NpEmitter
-from tpbgen.translate.validators import BATCH_HELPERS, INST_UNION, VALIDATOR_HELPERS, translate
+from tpbgen.translate.validators import (
+    BATCH_HELPERS,
+    INST_UNION,
+    VALIDATOR_HELPERS,
+    member_sets_code,
+    translate,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE_ENV = "TPBGEN_UPDATE_GOLDEN"
@@ -140,9 +146,12 @@ def translate_case(case: Path, root: Path) -> Translated:
     tpb = write_tree(case, root)
     tr = translate(ingest_root(root, use_cache=False)[0].gen)
     consts = "".join(f"{n} = {v!r}\n" for n, v in tr.consts)
-    em = NpEmitter()  # one emitter for the whole module, as translate/validators.py has it
+    em = NpEmitter()
+    sets = member_sets_code(
+        tr
+    )  # one emitter for the whole module, as translate/validators.py has it
     batch = ["\n".join(em.function(lf)) for lf in tr.lowered]
-    scalar = _module(SCALAR_BANNER, consts, [f.code for f in tr.functions])
+    scalar = _module(SCALAR_BANNER, consts + sets, [f.code for f in tr.functions])
     vector = _module(NUMPY_BANNER, consts, batch)
     predicates = tuple(
         lf.name

@@ -180,6 +180,36 @@ NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
 WRITE_TENSOR_FALSE: Final = 0x00
 WRITE_TENSOR_TRUE: Final = 0x01
 
+# The sets the membership tests of more than two named constants look values up in.
+_MEMBERS1: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64,))
+_MEMBERS2: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32,))
+_MEMBERS3: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32,))
+_MEMBERS4: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT,))
+_MEMBERS5: Final = frozenset((NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT, NEURON_ISA_TPB_ALU_OP_ABS_MAX, NEURON_ISA_TPB_ALU_OP_ABS_MIN, NEURON_ISA_TPB_ALU_OP_RE_LU, NEURON_ISA_TPB_ALU_OP_SQUARE,))
+_MEMBERS6: Final = frozenset((NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32,))
+_MEMBERS7: Final = frozenset((NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_RSQRT,))
+_MEMBERS8: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT,))
+_MEMBERS9: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP,))
+_MEMBERS10: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL,))
+_MEMBERS11: Final = frozenset((NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD,))
+_MEMBERS12: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS13: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32,))
+_MEMBERS14: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE,))
+_MEMBERS15: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN,))
+_MEMBERS16: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE,))
+_MEMBERS17: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS18: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8,))
+_MEMBERS19: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8,))
+_MEMBERS20: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS21: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64,))
+_MEMBERS22: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64,))
+_MEMBERS23: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT,))
+_MEMBERS24: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT,))
+_MEMBERS25: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE,))
+_MEMBERS26: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
+_MEMBERS27: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS28: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
+
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:59
 
@@ -238,7 +268,7 @@ is_valid_enum_allowed_in_sbuf = _is_valid_enum_allowed_in_sbuf
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:119
 
 def _is_valid_enum_neuron_core_version(v: int) -> bool:
-    return v in (2, 3, 4,)
+    return v in {2, 3, 4}
 
 
 is_valid_enum_neuron_core_version = _is_valid_enum_neuron_core_version
@@ -247,7 +277,7 @@ is_valid_enum_neuron_core_version = _is_valid_enum_neuron_core_version
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:130
 
 def _is_valid_enum_neuron_engine(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5,)
+    return v in {0, 1, 2, 3, 4, 5}
 
 
 is_valid_enum_neuron_engine = _is_valid_enum_neuron_engine
@@ -256,7 +286,7 @@ is_valid_enum_neuron_engine = _is_valid_enum_neuron_engine
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:144
 
 def _is_valid_enum_opcode(v: int) -> bool:
-    return v in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 184, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 255,)
+    return v in {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 184, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 255}
 
 
 is_valid_enum_opcode = _is_valid_enum_opcode
@@ -265,7 +295,7 @@ is_valid_enum_opcode = _is_valid_enum_opcode
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:311
 
 def _is_valid_enum_wait_mode(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255,)
+    return v in {0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255}
 
 
 is_valid_enum_wait_mode = _is_valid_enum_wait_mode
@@ -274,7 +304,7 @@ is_valid_enum_wait_mode = _is_valid_enum_wait_mode
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:335
 
 def _is_valid_enum_update_mode(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255,)
+    return v in {0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255}
 
 
 is_valid_enum_update_mode = _is_valid_enum_update_mode
@@ -283,7 +313,7 @@ is_valid_enum_update_mode = _is_valid_enum_update_mode
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:365
 
 def _is_valid_enum_debug_cmd_levels(v: int) -> bool:
-    return v in (0, 1, 3, 5, 7, 9,)
+    return v in {0, 1, 3, 5, 7, 9}
 
 
 is_valid_enum_debug_cmd_levels = _is_valid_enum_debug_cmd_levels
@@ -292,7 +322,7 @@ is_valid_enum_debug_cmd_levels = _is_valid_enum_debug_cmd_levels
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:379
 
 def _is_valid_enum_pseudo_opcode(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_pseudo_opcode = _is_valid_enum_pseudo_opcode
@@ -301,7 +331,7 @@ is_valid_enum_pseudo_opcode = _is_valid_enum_pseudo_opcode
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:390
 
 def _is_valid_enum_dtype_basic(v: int) -> bool:
-    return v in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12,)
+    return v in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12}
 
 
 is_valid_enum_dtype_basic = _is_valid_enum_dtype_basic
@@ -310,7 +340,7 @@ is_valid_enum_dtype_basic = _is_valid_enum_dtype_basic
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:414
 
 def _is_valid_enum_dtype(v: int) -> bool:
-    return v in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31,)
+    return v in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31}
 
 
 is_valid_enum_dtype = _is_valid_enum_dtype
@@ -337,7 +367,7 @@ is_valid_enum_reduce_axis = _is_valid_enum_reduce_axis
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:466
 
 def _is_valid_enum_accum_cmd(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4,)
+    return v in {0, 1, 2, 3, 4}
 
 
 is_valid_enum_accum_cmd = _is_valid_enum_accum_cmd
@@ -355,7 +385,7 @@ is_valid_enum_collective_type = _is_valid_enum_collective_type
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:488
 
 def _is_valid_enum_cce_op(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_cce_op = _is_valid_enum_cce_op
@@ -364,7 +394,7 @@ is_valid_enum_cce_op = _is_valid_enum_cce_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:499
 
 def _is_valid_enum_dequant_fmt(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4,)
+    return v in {0, 1, 2, 3, 4}
 
 
 is_valid_enum_dequant_fmt = _is_valid_enum_dequant_fmt
@@ -373,7 +403,7 @@ is_valid_enum_dequant_fmt = _is_valid_enum_dequant_fmt
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:512
 
 def _is_valid_enum_lnc_size_fmt(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_lnc_size_fmt = _is_valid_enum_lnc_size_fmt
@@ -382,7 +412,7 @@ is_valid_enum_lnc_size_fmt = _is_valid_enum_lnc_size_fmt
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:524
 
 def _is_valid_enum_dge_compute_op(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4,)
+    return v in {0, 1, 2, 3, 4}
 
 
 is_valid_enum_dge_compute_op = _is_valid_enum_dge_compute_op
@@ -391,7 +421,7 @@ is_valid_enum_dge_compute_op = _is_valid_enum_dge_compute_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:537
 
 def _is_valid_enum_indirect_dim(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_indirect_dim = _is_valid_enum_indirect_dim
@@ -400,7 +430,7 @@ is_valid_enum_indirect_dim = _is_valid_enum_indirect_dim
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:549
 
 def _is_valid_enum_dge_opcode(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_dge_opcode = _is_valid_enum_dge_opcode
@@ -409,7 +439,7 @@ is_valid_enum_dge_opcode = _is_valid_enum_dge_opcode
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:561
 
 def _is_valid_enum_rand_algorithm(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_rand_algorithm = _is_valid_enum_rand_algorithm
@@ -418,7 +448,7 @@ is_valid_enum_rand_algorithm = _is_valid_enum_rand_algorithm
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:573
 
 def _is_valid_enum_rand_post_proc(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_rand_post_proc = _is_valid_enum_rand_post_proc
@@ -427,7 +457,7 @@ is_valid_enum_rand_post_proc = _is_valid_enum_rand_post_proc
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:584
 
 def _is_valid_enum_rand_src(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_rand_src = _is_valid_enum_rand_src
@@ -436,7 +466,7 @@ is_valid_enum_rand_src = _is_valid_enum_rand_src
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:596
 
 def _is_valid_enum_alu_op(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225,)
+    return v in {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225}
 
 
 is_valid_enum_alu_op = _is_valid_enum_alu_op
@@ -445,7 +475,7 @@ is_valid_enum_alu_op = _is_valid_enum_alu_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:668
 
 def _is_valid_enum_tensor_subdim(v: int) -> bool:
-    return v in (0, 2, 3, 4, 5,)
+    return v in {0, 2, 3, 4, 5}
 
 
 is_valid_enum_tensor_subdim = _is_valid_enum_tensor_subdim
@@ -454,7 +484,7 @@ is_valid_enum_tensor_subdim = _is_valid_enum_tensor_subdim
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:681
 
 def _is_valid_enum_imm_src(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_imm_src = _is_valid_enum_imm_src
@@ -463,7 +493,7 @@ is_valid_enum_imm_src = _is_valid_enum_imm_src
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:692
 
 def _is_valid_enum_imm_src_n(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_imm_src_n = _is_valid_enum_imm_src_n
@@ -472,7 +502,7 @@ is_valid_enum_imm_src_n = _is_valid_enum_imm_src_n
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:703
 
 def _is_valid_enum_tens_scalar_rev_ops(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_tens_scalar_rev_ops = _is_valid_enum_tens_scalar_rev_ops
@@ -501,7 +531,7 @@ def has_valid_neuron_header(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:36  (common_assert.h)
 
 def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_wait_mode(i_b[i_o + 4]) and _is_valid_enum_update_mode(i_b[i_o + 6])  # events.wait_mode, events.update_mode
+    return (i_b[i_o + 4] in {0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255}) and (i_b[i_o + 6] in {0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255})  # events.wait_mode, events.update_mode
 
 
 def has_valid_neuron_events(i: Word) -> bool:
@@ -548,11 +578,10 @@ dtype_int64_illegal_check = _dtype_int64_illegal_check
 
 def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
     return (
-        _dtype_invalid_check(dtype)
-        and _dtype_fp32r_illegal_check(dtype, allow_fp32r)
-        and _dtype_uint64_illegal_check(dtype, ALLOW_U64_FALSE)
-        and _dtype_int64_illegal_check(dtype, ALLOW_I64_FALSE)
-        and _is_valid_enum_dtype(dtype)
+        dtype != NEURON_ISA_TPB_DTYPE_INVALID
+        and (dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow_fp32r == ALLOW_FP32R_TRUE)
+        and dtype not in (NEURON_ISA_TPB_DTYPE_UINT64, NEURON_ISA_TPB_DTYPE_INT64)
+        and (dtype in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31})
     )
 
 
@@ -563,11 +592,11 @@ is_valid_dtype = _is_valid_dtype
 
 def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: int) -> bool:
     return (
-        _dtype_invalid_check(dtype)
-        and _dtype_fp32r_illegal_check(dtype, allow_fp32r)
-        and _dtype_uint64_illegal_check(dtype, allow_u64)
-        and _dtype_int64_illegal_check(dtype, allow_i64)
-        and _is_valid_enum_dtype(dtype)
+        dtype != NEURON_ISA_TPB_DTYPE_INVALID
+        and (dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow_fp32r == ALLOW_FP32R_TRUE)
+        and (dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow_u64 == ALLOW_U64_TRUE)
+        and (dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow_i64 == ALLOW_I64_TRUE)
+        and (dtype in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31})
     )
 
 
@@ -577,7 +606,7 @@ is_valid_dtype_64 = _is_valid_dtype_64
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:76  (common_assert.h)
 
 def _is_valid_int_dtype(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+    return dtype in _MEMBERS1
 
 
 is_valid_int_dtype = _is_valid_int_dtype
@@ -604,7 +633,7 @@ is_valid_64b_int_dtype = _is_valid_64b_int_dtype
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:97  (common_assert.h)
 
 def _is_valid_int_dtype_datapath(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)
+    return dtype in _MEMBERS2
 
 
 is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
@@ -613,7 +642,7 @@ is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:106  (common_assert.h)
 
 def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
+    return dtype in _MEMBERS3 or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
 
 
 is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
@@ -631,7 +660,7 @@ is_cptc = _is_cptc
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:121  (common_assert.h)
 
 def _is_valid_dtype_for_sdma(dtype: int, allow_fp32r: int) -> bool:
-    return _is_valid_dtype(dtype, allow_fp32r) and _is_valid_enum_dtype_basic(dtype)
+    return _is_valid_dtype(dtype, allow_fp32r) and (dtype in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12})
 
 
 is_valid_dtype_for_sdma = _is_valid_dtype_for_sdma
@@ -641,11 +670,11 @@ is_valid_dtype_for_sdma = _is_valid_dtype_for_sdma
 
 def _type_size(dtype: int) -> int:
     _sw34 = dtype
-    if _sw34 in (2, 3, 13, 14, 15):
+    if _sw34 in {2, 3, 13, 14, 15}:
         return 1
-    elif _sw34 in (4, 5, 6, 7):
+    elif _sw34 in {4, 5, 6, 7}:
         return 2
-    elif _sw34 in (8, 9, 10, 11):
+    elif _sw34 in {8, 9, 10, 11}:
         return 4
     elif _sw34 in (1, 12):
         return 8
@@ -659,7 +688,7 @@ type_size = _type_size
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:153  (common_assert.h)
 
 def _type_size_check(dtype: int, size: int) -> bool:
-    return _type_size(dtype) == size
+    return (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == size
 
 
 type_size_check = _type_size_check
@@ -677,7 +706,7 @@ is_valid_aluop = _is_valid_aluop
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:161  (common_assert.h)
 
 def _is_valid_int_aluop(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT)
+    return op in _MEMBERS4
 
 
 is_valid_int_aluop = _is_valid_int_aluop
@@ -686,7 +715,7 @@ is_valid_int_aluop = _is_valid_int_aluop
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:190  (common_assert.h)
 
 def _is_arith_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT, NEURON_ISA_TPB_ALU_OP_ABS_MAX, NEURON_ISA_TPB_ALU_OP_ABS_MIN, NEURON_ISA_TPB_ALU_OP_RE_LU, NEURON_ISA_TPB_ALU_OP_SQUARE)
+    return op in _MEMBERS5
 
 
 is_arith_op = _is_arith_op
@@ -695,7 +724,7 @@ is_arith_op = _is_arith_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:223  (common_assert.h)
 
 def _is_bitvec_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32)
+    return op in _MEMBERS6
 
 
 is_bitvec_op = _is_bitvec_op
@@ -704,7 +733,7 @@ is_bitvec_op = _is_bitvec_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:236  (common_assert.h)
 
 def _is_general_bitvec_op(op: int) -> bool:
-    return _is_bitvec_op(op) and op != NEURON_ISA_TPB_ALU_OP_CRC32
+    return (op in _MEMBERS6) and op != NEURON_ISA_TPB_ALU_OP_CRC32
 
 
 is_general_bitvec_op = _is_general_bitvec_op
@@ -715,7 +744,7 @@ is_general_bitvec_op = _is_general_bitvec_op
 def _is_general_arith_op(op: int) -> bool:
     return (
         _is_arith_op(op)
-        and op not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_RSQRT)
+        and op not in _MEMBERS7
         and not _is_valid_int_aluop(op)
     )
 
@@ -726,7 +755,7 @@ is_general_arith_op = _is_general_arith_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:250  (common_assert.h)
 
 def _is_shift_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
+    return op in _MEMBERS8
 
 
 is_shift_op = _is_shift_op
@@ -739,7 +768,7 @@ def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
     right0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
     left1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
     right1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
-    return not ((left0 and right1) or (right0 and left1)) or _type_size_check(dtype, 4)
+    return not ((left0 and right1) or (right0 and left1)) or (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4
 
 
 alu_shift_left_right_chk = _alu_shift_left_right_chk
@@ -748,7 +777,7 @@ alu_shift_left_right_chk = _alu_shift_left_right_chk
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:267  (common_assert.h)
 
 def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
-    return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)
+    return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4
 
 
 alu_arith_shift_right_chk = _alu_arith_shift_right_chk
@@ -757,7 +786,7 @@ alu_arith_shift_right_chk = _alu_arith_shift_right_chk
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:272  (common_assert.h)
 
 def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
-    return _alu_shift_left_right_chk(op0, op1, dtype) and _alu_arith_shift_right_chk(op0, op1, dtype)
+    return _alu_shift_left_right_chk(op0, op1, dtype) and ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4)
 
 
 alu_shift_check = _alu_shift_check
@@ -820,7 +849,7 @@ get_sbuf_quadrant_id = _get_sbuf_quadrant_id
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:303  (common_assert.h)
 
 def _tpb_addr_partition(addr: int) -> int:
-    return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if _addr_in_psum(addr) else _get_sbuf_partition_id(addr)
+    return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if (addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else (((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE)
 
 
 tpb_addr_partition = _tpb_addr_partition
@@ -840,9 +869,9 @@ four_byte_aligned = _four_byte_aligned
 def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
     if dtype == NEURON_ISA_TPB_DTYPE_FP4_EXP2:
         return True
-    if _is_cptc(dtype):
-        return _four_byte_aligned(addr)
-    _sw35 = _type_size(dtype)
+    if (dtype & 248) == 24 and (dtype & 7) != 0:
+        return (addr & 3) == 0
+    _sw35 = (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0))))
     if _sw35 == 1:
         return True
     elif _sw35 == 2:
@@ -905,17 +934,21 @@ def indirect_pattern(a: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:358  (common_assert.h)
 
 def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    if _addr_from_register(a_b, a_o):
-        return _valid_addr_register(a_b, a_o)
-    addr = _addr_imm_mask(_U32(a_b, a_o)[0])  # addr_immediate
-    in_psum = _addr_in_psum(addr)
-    in_sbuf = _addr_in_sbuf(addr)
+    if (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
+        return (
+            a_b[a_o + 1] == 0  # addr_reg.reserved0[0]
+            and a_b[a_o + 2] == 0  # addr_reg.reserved0[1]
+            and a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS  # addr_reg.regnum
+        )
+    addr = _U32(a_b, a_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
+    in_psum = addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)
+    in_sbuf = addr < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
     return (
         _addr_aligned_dtype(addr, dtype)
         and (in_psum or in_sbuf)
         and (allow_psum == ALLOWED_IN_PSUM_TRUE or not in_psum)
         and (allow_sbuf == ALLOWED_IN_SBUF_TRUE or not in_sbuf)
-        and (_type_size_check(dtype, 4) or not in_psum or write == WRITE_TENSOR_FALSE)
+        and ((1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4 or not in_psum or write == WRITE_TENSOR_FALSE)
     )
 
 
@@ -926,12 +959,12 @@ def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, al
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:373  (common_assert.h)
 
 def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
-    a = _addr_imm_mask(addr)
-    num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if _addr_in_psum(a) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
+    a = addr & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK
+    num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
     return (
-        (_addr_in_sbuf(a) or _addr_in_psum(a))
+        (a < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) or (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)))
         and num_active_channels >= 1
-        and ((_tpb_addr_partition(a) + num_active_channels) & 0xffffffff) <= num_partitions
+        and ((((((a - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else (((a - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE)) + num_active_channels) & 0xffffffff) <= num_partitions
     )
 
 
@@ -941,7 +974,7 @@ tpb_addr_active_channels = _tpb_addr_active_channels
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:381  (common_assert.h)
 
 def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) -> bool:
-    return _addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_immediate
+    return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
@@ -972,7 +1005,12 @@ def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channel
     elif _sw37 == 1:
         return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], num_active_channels) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], dtype)  # imm_ptr
     elif _sw37 == 2:
-        return _is_valid_imm_reg(imm_b, imm_o)
+        return (
+            imm_b[imm_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS  # regnum
+            and imm_b[imm_o + 1] == 0  # reserved0[0]
+            and imm_b[imm_o + 2] == 0  # reserved0[1]
+            and imm_b[imm_o + 3] == 0  # reserved0[2]
+        )
     else:
         return False
 
@@ -1002,7 +1040,7 @@ has_valid_active_channel_range = _has_valid_active_channel_range
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:417  (common_assert.h)
 
 def _has_multiple_32_channels(n: int) -> bool:
-    return n in (32, 64, 96, 128)
+    return n in {32, 64, 96, 128}
 
 
 has_multiple_32_channels = _has_multiple_32_channels
@@ -1087,8 +1125,8 @@ def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
 
 def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _shape_from_register(a_b, a_o)
-        or _shape_from_register(b_b, b_o)
+        a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)
     )
 
@@ -1101,8 +1139,8 @@ def same_element_count_t3d(a: Word, b: Word) -> bool:
 
 def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _shape_from_register(a_b, a_o)
-        or _shape_from_register(b_b, b_o)
+        a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)
     )
 
@@ -1115,8 +1153,8 @@ def same_element_count_t4d(a: Word, b: Word) -> bool:
 
 def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> bool:
     return (
-        _shape_from_register(dst_b, dst_o)
-        or _shape_from_register(src_b, src_o)
+        dst_b[dst_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or src_b[src_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o)
     )
 
@@ -1128,7 +1166,7 @@ def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:478  (common_assert.h)
 
 def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+    return (t_b[t_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(t_b, t_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
@@ -1158,7 +1196,7 @@ def has_transpose_src_element_count_t4d(t: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:491  (common_assert.h)
 
 def _indirect16b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(ind_b, ind_o)[0])) and _four_byte_aligned(_U32(ind_b, ind_o)[0]))  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
+    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else ((_U32(ind_b, ind_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and (_U32(ind_b, ind_o)[0] & 3) == 0)  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
     return index_ok and _tensor_start_addr_valid(ind_b, ind_o + 4, dtype, write, allow_psum, allow_sbuf)
 
 
@@ -1169,7 +1207,7 @@ def indirect16b_valid(ind: Word, dtype: int, write: int, allow_psum: int, allow_
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:500  (common_assert.h)
 
 def _mem3d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _indirect16b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if _indirect_pattern(m_b, m_o) else _tensor3d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
+    return _indirect16b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else _tensor_start_addr_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)  # addr_reg.marker
 
 
 def mem3d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
@@ -1179,7 +1217,7 @@ def mem3d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: in
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:506  (common_assert.h)
 
 def _check_m3d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _check_t3d_active_channels(m_b, m_o, num_active_channels)
+    return ((m_b[m_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o + 4)[0], num_active_channels)) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o)[0], num_active_channels))  # addr_reg.marker, addr_immediate
 
 
 def check_m3d_active_channels(m: Word, num_active_channels: int) -> bool:
@@ -1190,9 +1228,11 @@ def check_m3d_active_channels(m: Word, num_active_channels: int) -> bool:
 
 def _same_element_count_m3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _indirect_pattern(a_b, a_o)
-        or _indirect_pattern(b_b, b_o)
-        or _same_element_count_t3d(a_b, a_o, b_b, b_o)
+        (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (b_b[b_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)
     )
 
 
@@ -1203,7 +1243,7 @@ def same_element_count_m3d(a: Word, b: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:518  (common_assert.h)
 
 def _indirect_dst_size_limit_m3d(m_b: bytes, m_o: int) -> bool:
-    return not _indirect_pattern(m_b, m_o) or _U16(m_b, m_o + 8)[0] != 0  # i.num_elem
+    return (m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM or _U16(m_b, m_o + 8)[0] != 0  # addr_reg.marker, i.num_elem
 
 
 def indirect_dst_size_limit_m3d(m: Word) -> bool:
@@ -1213,7 +1253,7 @@ def indirect_dst_size_limit_m3d(m: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:523  (common_assert.h)
 
 def _has_transpose_src_element_count_m3d(m_b: bytes, m_o: int) -> bool:
-    return not _indirect_pattern(m_b, m_o) and _has_transpose_src_element_count_t3d(m_b, m_o)
+    return (m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM and (_t3d_element_count(m_b, m_o) % 32) == 0  # addr_reg.marker
 
 
 def has_transpose_src_element_count_m3d(m: Word) -> bool:
@@ -1223,7 +1263,7 @@ def has_transpose_src_element_count_m3d(m: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:528  (common_assert.h)
 
 def _tpb_addr_quadrant(addr: int) -> int:
-    return _tpb_addr_partition(_addr_imm_mask(addr)) // 32
+    return _tpb_addr_partition(addr & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32
 
 
 tpb_addr_quadrant = _tpb_addr_quadrant
@@ -1242,11 +1282,11 @@ def index_from_register(ind: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:537  (common_assert.h)
 
 def _indirect_quadrant_check_src3d(src_b: bytes, src_o: int) -> bool:
-    if not _indirect_pattern(src_b, src_o):
+    if (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
         return True
-    if _index_from_register(src_b, src_o) or _addr_from_register(src_b, src_o + 4):
+    if src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or (src_b[src_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # index_addr.addr_reg.marker, addr_reg.marker
         return True
-    return _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(src_b, src_o + 4)[0])  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
+    return (_tpb_addr_partition(_U32(src_b, src_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32) == (_tpb_addr_partition(_U32(src_b, src_o + 4)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32)  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
 
 
 def indirect_quadrant_check_src3d(src: Word) -> bool:
@@ -1257,11 +1297,11 @@ def indirect_quadrant_check_src3d(src: Word) -> bool:
 
 def _indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
     return (
-        not _indirect_pattern(src_b, src_o)
-        or not _indirect_pattern(dst_b, dst_o)
-        or _index_from_register(src_b, src_o)
-        or _index_from_register(dst_b, dst_o)
-        or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])  # i.index_addr.addr_immediate
+        (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (dst_b[dst_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # index_addr.addr_reg.marker
+        or dst_b[dst_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # index_addr.addr_reg.marker
+        or (_tpb_addr_partition(_U32(src_b, src_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32) == (_tpb_addr_partition(_U32(dst_b, dst_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32)  # i.index_addr.addr_immediate
     )
 
 
@@ -1272,7 +1312,7 @@ def indirect_quadrant_check_src3d_dst3d(src: Word, dst: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:558  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)  # header.opcode
+    return i_b[i_o] in _MEMBERS9  # header.opcode
 
 
 def has_tensor_scalar_opcode(i: Word) -> bool:
@@ -1322,7 +1362,7 @@ def has_exponential_opcode(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:581  (s3d3_ts_assert.h)
 
 def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL)  # header.opcode
+    return i_b[i_o] in _MEMBERS10  # header.opcode
 
 
 def tensor_scalar_arith(i: Word) -> bool:
@@ -1369,8 +1409,8 @@ def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
         _is_valid_enum_alu_op(i_b[i_o + 36])  # op0
         and _is_valid_enum_alu_op(i_b[i_o + 37])  # op1
-        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op0
-        and i_b[i_o + 37] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op1
+        and i_b[i_o + 36] not in _MEMBERS11  # op0
+        and i_b[i_o + 37] not in _MEMBERS11  # op1
         and (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))  # op0, op1
         and (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))  # op0, op1, imm0.imm_bitvec_uint32, imm0_src, imm1.imm_bitvec_uint32, imm1_src
         and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)  # op0, op1
@@ -1384,7 +1424,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:620  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))  # in_dtype, out_dtype
+    return i_b[i_o] in _MEMBERS10 or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS12))  # header.opcode, in_dtype, out_dtype
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
@@ -1394,7 +1434,7 @@ def tensor_scalar_valid_types(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:628  (s3d3_ts_assert.h)
 
 def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))  # in_dtype
+    return i_b[i_o] in _MEMBERS10 or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (i_b[i_o + 32] in _MEMBERS13))  # header.opcode, in_dtype
 
 
 def ts_imm_32_chk(i: Word) -> bool:
@@ -1405,8 +1445,8 @@ def ts_imm_32_chk(i: Word) -> bool:
 
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _tensor_scalar_bitvec(i_b, i_o)
-        and _type_size_check(i_b[i_o + 32], 2)  # in_dtype
+        (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP))  # header.opcode
+        and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 2  # in_dtype
         and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0  # imm_bitvec_uint32
     )
 
@@ -1419,8 +1459,8 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
 
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _tensor_scalar_bitvec(i_b, i_o)
-        and _type_size_check(i_b[i_o + 32], 1)  # in_dtype
+        (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP))  # header.opcode
+        and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 1  # in_dtype
         and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0  # imm_bitvec_uint32
     )
 
@@ -1433,9 +1473,10 @@ def ts_imm_8_chk(i: Word, imm: Word) -> bool:
 
 def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _ts_imm_32_chk(i_b, i_o)
-        or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)
-        or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)
+        i_b[i_o] in _MEMBERS10  # header.opcode
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (i_b[i_o + 32] in _MEMBERS13))  # header.opcode, in_dtype
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 2 and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0)  # header.opcode, in_dtype, imm_bitvec_uint32
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 1 and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0)  # header.opcode, in_dtype, imm_bitvec_uint32
     )
 
 
@@ -1446,7 +1487,7 @@ def ts_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:652  (s3d3_ts_assert.h)
 
 def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, in_dtype
+    return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(imm_b, imm_o)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, header.opcode, in_dtype
 
 
 def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
@@ -1456,7 +1497,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:658  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))  # imm0_src, imm1_src
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 40] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 41] == 0 and i_b[i_o + 42] == 0 and i_b[i_o + 43] == 0)) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 44] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 45] == 0 and i_b[i_o + 46] == 0 and i_b[i_o + 47] == 0))  # imm0_src, imm_ptr, num_active_channels, header.opcode, in_dtype, regnum, reserved0[0], reserved0[1], reserved0[2], imm1_src
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
@@ -1466,7 +1507,12 @@ def tensor_scalar_immediates_check(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:667  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
-    return _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)
+    return (
+        _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34])  # imm_ptr, num_active_channels
+        and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))  # header.opcode, imm_ptr, in_dtype
+        and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34])  # imm_ptr, num_active_channels
+        and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))  # header.opcode, imm_ptr, in_dtype
+    )
 
 
 def tensor_scalar_ptr_immediates(i: Word) -> bool:
@@ -1497,10 +1543,10 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
     return (
-        _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
-        and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
-        and _indirect_dst_size_limit_m3d(i_b, i_o + 48)
-        and _same_element_count_m3d(i_b, i_o + 16, i_b, i_o + 48)
+        (_indirect16b_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) if ((i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else _tensor_start_addr_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE))  # addr_reg.marker, in_dtype
+        and (_indirect16b_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) if ((i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else _tensor_start_addr_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE))  # addr_reg.marker, out_dtype
+        and ((i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM or _U16(i_b, i_o + 56)[0] != 0)  # addr_reg.marker, i.num_elem
+        and ((i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM or (i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM or i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48))  # addr_reg.marker
     )
 
 
@@ -1511,7 +1557,7 @@ def tensor_scalar_tensor_chk(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:688  (s3d3_ts_assert.h)
 
 def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+    return i_b[i_o + 38] in {0, 1, 2, 3}  # reverse_operands
 
 
 def tensor_scalar_reverse_chk(i: Word) -> bool:
@@ -1521,7 +1567,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:692  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))  # header.opcode, num_active_channels
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or ((i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM and (_t3d_element_count(i_b, i_o + 16) % 32) == 0 and (i_b[i_o + 34] in {32, 64, 96, 128}))  # header.opcode, addr_reg.marker, num_active_channels
 
 
 def s3d3_transpose_check(i: Word) -> bool:
@@ -1590,7 +1636,7 @@ def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:741  (s3d3_ts_assert.h)
 
 def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)  # accumulator_cmd
+    return i_b[i_o + 12] in _MEMBERS14  # accumulator_cmd
 
 
 def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
@@ -1600,7 +1646,7 @@ def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:747  (s3d3_ts_assert.h)
 
 def _is_valid_cache_reduce_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN)
+    return op in _MEMBERS15
 
 
 is_valid_cache_reduce_op = _is_valid_cache_reduce_op
@@ -1624,7 +1670,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:762  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
+    return i_b[i_o + 32] in _MEMBERS3 or ((i_b[i_o + 32] in _MEMBERS2) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
@@ -1635,7 +1681,7 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
     load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd
-    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))  # imm0_src, imm1_src, imm1.imm_bitvec_uint32
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 40] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 41] == 0 and i_b[i_o + 42] == 0 and i_b[i_o + 43] == 0)) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 44] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 45] == 0 and i_b[i_o + 46] == 0 and i_b[i_o + 47] == 0))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))  # imm0_src, imm_ptr, num_active_channels, header.opcode, in_dtype, regnum, reserved0[0], reserved0[1], reserved0[2], imm1_src, imm1.imm_bitvec_uint32
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
@@ -1645,7 +1691,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:781  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
+    return (i_b[i_o + 38] in {0, 1, 2, 3}) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
@@ -1715,7 +1761,7 @@ def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:830  (s3d3_ts_assert.h)
 
 def _has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd, imm1_src, imm1.imm_bitvec_uint32
+    return ((i_b[i_o + 12] in _MEMBERS16) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd, imm1_src, imm1.imm_bitvec_uint32
 
 
 def has_valid_exponential_accum_cmd(i: Word) -> bool:
@@ -1726,7 +1772,7 @@ def has_valid_exponential_accum_cmd(i: Word) -> bool:
 
 def _exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> bool:
     return (
-        i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)  # in_dtype
+        i_b[i_o + 32] in _MEMBERS17  # in_dtype
         or _I16(i_b, i_o + 20)[0] != 1  # step_elem[0]
         or (_U16(i_b, i_o + 26)[0] % 2) == 0  # num_elem[0]
     )
@@ -1751,9 +1797,9 @@ def exp_upper_src_dim_even(i: Word) -> bool:
 def _has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> bool:
     return (
         i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
-        or _indirect_pattern(i_b, i_o + 16)
-        or _indirect_pattern(i_b, i_o + 48)
-        or (_exp_x_even_or_unpacked(i_b, i_o) and _exp_upper_src_dim_even(i_b, i_o))
+        or (i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or ((i_b[i_o + 32] in _MEMBERS17 or _I16(i_b, i_o + 20)[0] != 1 or (_U16(i_b, i_o + 26)[0] % 2) == 0) and (_U16(i_b, i_o + 28)[0] == 1 or (_U16(i_b, i_o + 28)[0] % 2) == 0) and (_U16(i_b, i_o + 30)[0] == 1 or (_U16(i_b, i_o + 30)[0] % 2) == 0))  # in_dtype, step_elem[0], num_elem[0], num_elem[1], num_elem[2]
     )
 
 
@@ -1778,7 +1824,11 @@ def has_valid_exponential_ops(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:865  (s3d3_ts_assert.h)
 
 def _s3d3_ts_exponential_unused_fields(i_b: bytes, i_o: int) -> bool:
-    return _s3d3_ts_reserved_zero(i_b, i_o)
+    return (
+        i_b[i_o + 13] == 0  # reserved0[0]
+        and i_b[i_o + 14] == 0  # reserved0[1]
+        and i_b[i_o + 15] == 0  # reserved0[2]
+    )
 
 
 def s3d3_ts_exponential_unused_fields(i: Word) -> bool:
@@ -1849,7 +1899,7 @@ def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
         _is_valid_enum_alu_op(i_b[i_o + 36])  # op
-        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op
+        and i_b[i_o + 36] not in _MEMBERS11  # op
         and (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))  # op
         and (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36]))  # op
     )
@@ -1862,7 +1912,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:914  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))  # in_dtype, out_dtype
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS18))  # header.opcode, in_dtype, out_dtype
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
@@ -1894,8 +1944,8 @@ def has_valid_src_slices_tsm_singular(i: Word) -> bool:
 
 def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return (
-        _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
-        and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)
+        (i_b[i_o + 38] in {0, 1, 2, 3})  # reverse_operands
+        and (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC))  # header.opcode
         and (i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH))  # reverse_operands
     )
 
@@ -1976,7 +2026,7 @@ def has_tsm_immediates_load_opcode(i: Word) -> bool:
 
 def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff  # src_mem_pattern.num_elem[0], src_mem_pattern.num_elem[1]
-    return (w >= 1 and w <= 8) or _shape_from_register(i_b, i_o + 16)
+    return (w >= 1 and w <= 8) or i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
 
 
 def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
@@ -2000,7 +2050,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:992  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
-    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))  # header.opcode, dtype
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in _MEMBERS19)) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in _MEMBERS20))  # header.opcode, dtype
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
@@ -2063,7 +2113,7 @@ get_dtype_from_pair = _get_dtype_from_pair
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1051  (s3s3d3_tt_assert.h)
 
 def _is_signed_int(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64)
+    return dtype in _MEMBERS21
 
 
 is_signed_int = _is_signed_int
@@ -2072,7 +2122,7 @@ is_signed_int = _is_signed_int
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1058  (s3s3d3_tt_assert.h)
 
 def _is_unsigned_int(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+    return dtype in _MEMBERS22
 
 
 is_unsigned_int = _is_unsigned_int
@@ -2081,7 +2131,7 @@ is_unsigned_int = _is_unsigned_int
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1065  (s3s3d3_tt_assert.h)
 
 def _is_signed_alu_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT)
+    return op in _MEMBERS23
 
 
 is_signed_alu_op = _is_signed_alu_op
@@ -2090,7 +2140,7 @@ is_signed_alu_op = _is_signed_alu_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1085  (s3s3d3_tt_assert.h)
 
 def _is_unsigned_alu_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT)
+    return op in _MEMBERS24
 
 
 is_unsigned_alu_op = _is_unsigned_alu_op
@@ -2099,7 +2149,7 @@ is_unsigned_alu_op = _is_unsigned_alu_op
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1105  (s3s3d3_tt_assert.h)
 
 def _addresses_in_same_sbuf_quadrant(a: int, b: int) -> bool:
-    return _get_sbuf_quadrant_id(a) == _get_sbuf_quadrant_id(b)
+    return (((a - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((b - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff))
 
 
 addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
@@ -2108,14 +2158,14 @@ addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1110  (s3s3d3_tt_assert.h)
 
 def _tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> bool:
-    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+    if (a0_b[a0_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or (a1_b[a1_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
         return True
-    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
-    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    x = _U32(a0_b, a0_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
+    y = _U32(a1_b, a1_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
     return (
-        (_addr_in_psum(x) and _addr_in_sbuf(y))
-        or (_addr_in_sbuf(x) and _addr_in_psum(y))
-        or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))
+        (x >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and x < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff) and y < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff))
+        or (x < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and y >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and y < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff))
+        or (x < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and y < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and (((x - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((y - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)))
     )
 
 
@@ -2146,7 +2196,7 @@ def tensor_tensor_bitvec(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1129  (s3s3d3_tt_assert.h)
 
 def _has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
-    return _tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP)  # header.opcode
 
 
 def has_tensor_tensor_opcode(i: Word) -> bool:
@@ -2196,7 +2246,7 @@ def s3s3d3_tt_valid_op(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1153  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])  # out_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP or i_b[i_o + 13] in _MEMBERS1  # header.opcode, out_dtype
 
 
 def s3s3d3_tt_dtype(i: Word) -> bool:
@@ -2221,9 +2271,9 @@ def s3s3d3_tt_valid_int_signness(i: Word) -> bool:
 
 def _s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
     return (
-        not _tensor_tensor_bitvec(i_b, i_o)
-        or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
-        or (_is_shift_op(i_b[i_o + 14]) and _is_valid_64b_int_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_UINT32)  # op, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+        i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP  # header.opcode
+        or (((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and ((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
+        or ((i_b[i_o + 14] in _MEMBERS8) and _is_valid_64b_int_dtype((i_b[i_o + 12] >> 0) & 0xf) and ((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_UINT32)  # op, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
     )
 
 
@@ -2234,7 +2284,7 @@ def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1170  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> bool:
-    return _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) != 0  # in0_in1_dtype.dtype_lo
+    return _type_size((i_b[i_o + 12] >> 0) & 0xf) != 0  # in0_in1_dtype.dtype_lo
 
 
 def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
@@ -2244,7 +2294,7 @@ def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1174  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or ((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
 
 
 def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
@@ -2255,8 +2305,8 @@ def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
 
 def _s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 16)
-        or _shape_from_register(i_b, i_o + 32)
+        i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 35] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)
     )
 
@@ -2269,8 +2319,8 @@ def s3s3d3_tt_src_element_cnt_check(i: Word) -> bool:
 
 def _s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 16)
-        or _shape_from_register(i_b, i_o + 48)
+        i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)
     )
 
@@ -2448,7 +2498,7 @@ def _has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> bool:
     return (
         i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src
         or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43]))  # imm0_src, imm0.imm_ptr, num_active_channels, imm0_dtype
-        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))  # imm0_src
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 60] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 61] == 0 and i_b[i_o + 62] == 0 and i_b[i_o + 63] == 0)  # imm0_src, regnum, reserved0[0], reserved0[1], reserved0[2]
     )
 
 
@@ -2460,8 +2510,8 @@ def has_valid_s2s2d2_stt_immediate(i: Word) -> bool:
 
 def _s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> bool:
     return (
-        _has_s2s2d2_stt_bitvec_op(i_b, i_o)
-        or _is_const_ptr_dve(i_b[i_o + 39])  # imm0_src
+        i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC  # header.opcode
+        or i_b[i_o + 39] in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE)  # imm0_src
         or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32  # imm0_dtype
     )
 
@@ -2473,7 +2523,7 @@ def s2s2d2_stt_imm0_dtype(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1307  (s2s2d2_stt_assert.h)
 
 def _has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> bool:
-    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC or (_is_valid_int_dtype_datapath((i_b[i_o + 40] >> 0) & 0xf) and _is_valid_int_dtype_datapath((i_b[i_o + 40] >> 4) & 0xf) and (i_b[i_o + 43] in _MEMBERS2) and (i_b[i_o + 41] in _MEMBERS2))  # header.opcode, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
 
 
 def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
@@ -2483,7 +2533,7 @@ def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1315  (s2s2d2_stt_assert.h)
 
 def _s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC or (((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and ((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # header.opcode, in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
 
 
 def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
@@ -2493,7 +2543,7 @@ def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1320  (s2s2d2_stt_assert.h)
 
 def _has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))  # accumulator_cmd
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC and (i_b[i_o + 44] in _MEMBERS25))  # header.opcode, accumulator_cmd
 
 
 def has_valid_s2s2d2_stt_accum_cmd(i: Word) -> bool:
@@ -2528,8 +2578,8 @@ def has_s2s2d2_stt_reserved_zero(i: Word) -> bool:
 
 def _s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 24)
+        i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 27] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)
     )
 
@@ -2542,8 +2592,8 @@ def s2s2d2_stt_src_element_cnt_check(i: Word) -> bool:
 
 def _s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 48)
+        i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)
     )
 
@@ -2555,14 +2605,14 @@ def s2s2d2_stt_dst_element_cnt_check(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1349  (s2s2d2_stt_assert.h)
 
 def _s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> bool:
-    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+    if (i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or (i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
         return True
-    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
-    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    s = _U32(i_b, i_o + 12)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # src0_mem_pattern.start_addr.addr_immediate
+    d = _U32(i_b, i_o + 48)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # dst_mem_pattern.start_addr.addr_immediate
     return (
-        not _addr_in_sbuf(s)
-        or not _addr_in_sbuf(d)
-        or _addresses_in_same_sbuf_quadrant(s, d)
+        s >= ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
+        or d >= ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
+        or (((s - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((d - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff))
     )
 
 
@@ -2648,7 +2698,7 @@ def is_valid_tensor_tensor_scan(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1421  (s4d4_tr_assert.h)
 
 def _check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+    return (t_b[t_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(t_b, t_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def check_t4d_active_channels(t: Word, num_active_channels: int) -> bool:
@@ -2678,10 +2728,10 @@ def t4d_reduced_count(t: Word, dim: int) -> int:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1441  (s4d4_tr_assert.h)
 
 def _mem4d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    if _indirect_pattern(m_b, m_o):
-        index_ok = (m_b[m_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (m_b[m_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(m_b, m_o)[0])) and _four_byte_aligned(_U32(m_b, m_o)[0]))  # i.index_addr.addr_reg.marker, i.index_addr.addr_reg.regnum, i.index_addr.addr_immediate
+    if (m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
+        index_ok = (m_b[m_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (m_b[m_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else ((_U32(m_b, m_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and (_U32(m_b, m_o)[0] & 3) == 0)  # i.index_addr.addr_reg.marker, i.index_addr.addr_reg.regnum, i.index_addr.addr_immediate
         return index_ok and _tensor_start_addr_valid(m_b, m_o + 4, dtype, write, allow_psum, allow_sbuf)
-    return _tensor4d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
+    return _tensor_start_addr_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
 
 
 def mem4d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
@@ -2691,7 +2741,7 @@ def mem4d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: in
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1453  (s4d4_tr_assert.h)
 
 def _check_m4d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _check_t4d_active_channels(m_b, m_o, num_active_channels)
+    return ((m_b[m_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o + 4)[0], num_active_channels)) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o)[0], num_active_channels))  # addr_reg.marker, addr_immediate
 
 
 def check_m4d_active_channels(m: Word, num_active_channels: int) -> bool:
@@ -2701,11 +2751,11 @@ def check_m4d_active_channels(m: Word, num_active_channels: int) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1459  (s4d4_tr_assert.h)
 
 def _indirect_quadrant_check_src4d(src_b: bytes, src_o: int) -> bool:
-    if not _indirect_pattern(src_b, src_o):
+    if (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
         return True
-    if src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or _addr_from_register(src_b, src_o + 4):  # i.index_addr.addr_reg.marker
+    if src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or (src_b[src_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # i.index_addr.addr_reg.marker, addr_reg.marker
         return True
-    return _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(src_b, src_o + 4)[0])  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
+    return (_tpb_addr_partition(_U32(src_b, src_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32) == (_tpb_addr_partition(_U32(src_b, src_o + 4)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32)  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
 
 
 def indirect_quadrant_check_src4d(src: Word) -> bool:
@@ -2716,11 +2766,11 @@ def indirect_quadrant_check_src4d(src: Word) -> bool:
 
 def _indirect_quadrant_check_src4d_dst4d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
     return (
-        not _indirect_pattern(src_b, src_o)
-        or not _indirect_pattern(dst_b, dst_o)
+        (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (dst_b[dst_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
         or src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # i.index_addr.addr_reg.marker
         or dst_b[dst_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # i.index_addr.addr_reg.marker
-        or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])  # i.index_addr.addr_immediate
+        or (_tpb_addr_partition(_U32(src_b, src_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32) == (_tpb_addr_partition(_U32(dst_b, dst_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32)  # i.index_addr.addr_immediate
     )
 
 
@@ -2761,7 +2811,7 @@ def tensor_reduce_transpose(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1492  (s4d4_tr_assert.h)
 
 def _has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)  # header.opcode
+    return i_b[i_o] in _MEMBERS26  # header.opcode
 
 
 def has_tensor_reduce_opcode(i: Word) -> bool:
@@ -2798,8 +2848,9 @@ def mask_enable_zero(i: Word) -> bool:
 def _is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> bool:
     return (
         _s4d4_tr_reserved_zero(i_b, i_o)
-        and _mask_enable_zero(i_b, i_o)
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and i_b[i_o + 38] == 0  # mask_enable
+        and i_b[i_o + 34] >= 1  # num_active_channels
+        and i_b[i_o + 34] <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS  # num_active_channels
         and _is_valid_dtype_64(i_b[i_o + 32], ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # in_dtype
         and _is_valid_dtype_64(i_b[i_o + 33], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # out_dtype
     )
@@ -2812,7 +2863,7 @@ def is_valid_tensor_reduce_common(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1519  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce_int_op(op: int) -> bool:
-    return _is_valid_int_aluop(op)
+    return op in _MEMBERS4
 
 
 is_valid_tensor_reduce_int_op = _is_valid_tensor_reduce_int_op
@@ -2831,7 +2882,7 @@ def tensor_reduce_valid_alu_op(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1528  (s4d4_tr_assert.h)
 
 def _tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype, out_dtype, op
+    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
 
 
 def tensor_reduce_valid_dtype(i: Word) -> bool:
@@ -2841,7 +2892,7 @@ def tensor_reduce_valid_dtype(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1535  (s4d4_tr_assert.h)
 
 def _has_valid_reduce_negated(i_b: bytes, i_o: int) -> bool:
-    return (_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # negated
+    return ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # header.opcode, negated
 
 
 def has_valid_reduce_negated(i: Word) -> bool:
@@ -2851,7 +2902,7 @@ def has_valid_reduce_negated(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1540  (s4d4_tr_assert.h)
 
 def _has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 37] in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW)  # op_dim
+    return i_b[i_o + 37] in _MEMBERS28  # op_dim
 
 
 def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
@@ -2862,10 +2913,10 @@ def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
 
 def _tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _indirect_pattern(i_b, i_o + 12)
-        or _indirect_pattern(i_b, i_o + 44)
-        or _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 44)
+        (i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (i_b[i_o + 47] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 47] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)  # op_dim
     )
 
@@ -2877,7 +2928,7 @@ def tensor_reduce_dst_element_cnt_check(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1557  (s4d4_tr_assert.h)
 
 def _tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_reduce_transpose(i_b, i_o) or (not _indirect_pattern(i_b, i_o + 12) and _has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))  # num_active_channels
+    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or ((i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM and (_t4d_element_count(i_b, i_o + 12) % 32) == 0 and (i_b[i_o + 34] in {32, 64, 96, 128}))  # header.opcode, addr_reg.marker, num_active_channels
 
 
 def tensor_reduce_transpose_check(i: Word) -> bool:
@@ -2962,7 +3013,7 @@ def _x_is_valid_enum_allowed_in_sbuf(v: int) -> str | None:
 
 def _x_is_valid_enum_neuron_core_version(v: int) -> str | None:
     _sw7 = v
-    if _sw7 in (2, 3, 4):
+    if _sw7 in {2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_neuron_core_version: v={v} (returns false at line 126)"
@@ -2970,7 +3021,7 @@ def _x_is_valid_enum_neuron_core_version(v: int) -> str | None:
 
 def _x_is_valid_enum_neuron_engine(v: int) -> str | None:
     _sw8 = v
-    if _sw8 in (0, 1, 2, 3, 4, 5):
+    if _sw8 in {0, 1, 2, 3, 4, 5}:
         return None
     else:
         return f"is_valid_enum_neuron_engine: v={v} (returns false at line 140)"
@@ -2978,7 +3029,7 @@ def _x_is_valid_enum_neuron_engine(v: int) -> str | None:
 
 def _x_is_valid_enum_opcode(v: int) -> str | None:
     _sw9 = v
-    if _sw9 in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 184, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 255):
+    if _sw9 in {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 184, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 255}:
         return None
     else:
         return f"is_valid_enum_opcode: v={v} (returns false at line 307)"
@@ -2986,7 +3037,7 @@ def _x_is_valid_enum_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_wait_mode(v: int) -> str | None:
     _sw10 = v
-    if _sw10 in (0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255):
+    if _sw10 in {0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255}:
         return None
     else:
         return f"is_valid_enum_wait_mode: v={v} (returns false at line 331)"
@@ -2994,7 +3045,7 @@ def _x_is_valid_enum_wait_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_update_mode(v: int) -> str | None:
     _sw11 = v
-    if _sw11 in (0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255):
+    if _sw11 in {0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255}:
         return None
     else:
         return f"is_valid_enum_update_mode: v={v} (returns false at line 361)"
@@ -3002,7 +3053,7 @@ def _x_is_valid_enum_update_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_debug_cmd_levels(v: int) -> str | None:
     _sw12 = v
-    if _sw12 in (0, 1, 3, 5, 7, 9):
+    if _sw12 in {0, 1, 3, 5, 7, 9}:
         return None
     else:
         return f"is_valid_enum_debug_cmd_levels: v={v} (returns false at line 375)"
@@ -3010,7 +3061,7 @@ def _x_is_valid_enum_debug_cmd_levels(v: int) -> str | None:
 
 def _x_is_valid_enum_pseudo_opcode(v: int) -> str | None:
     _sw13 = v
-    if _sw13 in (0, 1, 2):
+    if _sw13 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_pseudo_opcode: v={v} (returns false at line 386)"
@@ -3018,7 +3069,7 @@ def _x_is_valid_enum_pseudo_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_dtype_basic(v: int) -> str | None:
     _sw14 = v
-    if _sw14 in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12):
+    if _sw14 in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12}:
         return None
     else:
         return f"is_valid_enum_dtype_basic: v={v} (returns false at line 410)"
@@ -3026,7 +3077,7 @@ def _x_is_valid_enum_dtype_basic(v: int) -> str | None:
 
 def _x_is_valid_enum_dtype(v: int) -> str | None:
     _sw15 = v
-    if _sw15 in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31):
+    if _sw15 in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31}:
         return None
     else:
         return f"is_valid_enum_dtype: v={v} (returns false at line 442)"
@@ -3050,7 +3101,7 @@ def _x_is_valid_enum_reduce_axis(v: int) -> str | None:
 
 def _x_is_valid_enum_accum_cmd(v: int) -> str | None:
     _sw18 = v
-    if _sw18 in (0, 1, 2, 3, 4):
+    if _sw18 in {0, 1, 2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_accum_cmd: v={v} (returns false at line 475)"
@@ -3066,7 +3117,7 @@ def _x_is_valid_enum_collective_type(v: int) -> str | None:
 
 def _x_is_valid_enum_cce_op(v: int) -> str | None:
     _sw20 = v
-    if _sw20 in (0, 1, 2):
+    if _sw20 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_cce_op: v={v} (returns false at line 495)"
@@ -3074,7 +3125,7 @@ def _x_is_valid_enum_cce_op(v: int) -> str | None:
 
 def _x_is_valid_enum_dequant_fmt(v: int) -> str | None:
     _sw21 = v
-    if _sw21 in (0, 1, 2, 3, 4):
+    if _sw21 in {0, 1, 2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_dequant_fmt: v={v} (returns false at line 508)"
@@ -3082,7 +3133,7 @@ def _x_is_valid_enum_dequant_fmt(v: int) -> str | None:
 
 def _x_is_valid_enum_lnc_size_fmt(v: int) -> str | None:
     _sw22 = v
-    if _sw22 in (0, 1, 2, 3):
+    if _sw22 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_lnc_size_fmt: v={v} (returns false at line 520)"
@@ -3090,7 +3141,7 @@ def _x_is_valid_enum_lnc_size_fmt(v: int) -> str | None:
 
 def _x_is_valid_enum_dge_compute_op(v: int) -> str | None:
     _sw23 = v
-    if _sw23 in (0, 1, 2, 3, 4):
+    if _sw23 in {0, 1, 2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_dge_compute_op: v={v} (returns false at line 533)"
@@ -3098,7 +3149,7 @@ def _x_is_valid_enum_dge_compute_op(v: int) -> str | None:
 
 def _x_is_valid_enum_indirect_dim(v: int) -> str | None:
     _sw24 = v
-    if _sw24 in (0, 1, 2, 3):
+    if _sw24 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_indirect_dim: v={v} (returns false at line 545)"
@@ -3106,7 +3157,7 @@ def _x_is_valid_enum_indirect_dim(v: int) -> str | None:
 
 def _x_is_valid_enum_dge_opcode(v: int) -> str | None:
     _sw25 = v
-    if _sw25 in (0, 1, 2, 3):
+    if _sw25 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_dge_opcode: v={v} (returns false at line 557)"
@@ -3114,7 +3165,7 @@ def _x_is_valid_enum_dge_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_rand_algorithm(v: int) -> str | None:
     _sw26 = v
-    if _sw26 in (0, 1, 2, 3):
+    if _sw26 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_rand_algorithm: v={v} (returns false at line 569)"
@@ -3122,7 +3173,7 @@ def _x_is_valid_enum_rand_algorithm(v: int) -> str | None:
 
 def _x_is_valid_enum_rand_post_proc(v: int) -> str | None:
     _sw27 = v
-    if _sw27 in (0, 1, 2):
+    if _sw27 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_rand_post_proc: v={v} (returns false at line 580)"
@@ -3130,7 +3181,7 @@ def _x_is_valid_enum_rand_post_proc(v: int) -> str | None:
 
 def _x_is_valid_enum_rand_src(v: int) -> str | None:
     _sw28 = v
-    if _sw28 in (0, 1, 2, 3):
+    if _sw28 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_rand_src: v={v} (returns false at line 592)"
@@ -3138,7 +3189,7 @@ def _x_is_valid_enum_rand_src(v: int) -> str | None:
 
 def _x_is_valid_enum_alu_op(v: int) -> str | None:
     _sw29 = v
-    if _sw29 in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225):
+    if _sw29 in {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225}:
         return None
     else:
         return f"is_valid_enum_alu_op: v={v} (returns false at line 664)"
@@ -3146,7 +3197,7 @@ def _x_is_valid_enum_alu_op(v: int) -> str | None:
 
 def _x_is_valid_enum_tensor_subdim(v: int) -> str | None:
     _sw30 = v
-    if _sw30 in (0, 2, 3, 4, 5):
+    if _sw30 in {0, 2, 3, 4, 5}:
         return None
     else:
         return f"is_valid_enum_tensor_subdim: v={v} (returns false at line 677)"
@@ -3154,7 +3205,7 @@ def _x_is_valid_enum_tensor_subdim(v: int) -> str | None:
 
 def _x_is_valid_enum_imm_src(v: int) -> str | None:
     _sw31 = v
-    if _sw31 in (0, 1, 2):
+    if _sw31 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_imm_src: v={v} (returns false at line 688)"
@@ -3162,7 +3213,7 @@ def _x_is_valid_enum_imm_src(v: int) -> str | None:
 
 def _x_is_valid_enum_imm_src_n(v: int) -> str | None:
     _sw32 = v
-    if _sw32 in (0, 1, 2):
+    if _sw32 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_imm_src_n: v={v} (returns false at line 699)"
@@ -3170,7 +3221,7 @@ def _x_is_valid_enum_imm_src_n(v: int) -> str | None:
 
 def _x_is_valid_enum_tens_scalar_rev_ops(v: int) -> str | None:
     _sw33 = v
-    if _sw33 in (0, 1, 2, 3):
+    if _sw33 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_tens_scalar_rev_ops: v={v} (returns false at line 711)"
@@ -3251,7 +3302,7 @@ def _x_is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64
 
 
 def _x_is_valid_int_dtype(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+    if dtype not in _MEMBERS1:
         return f"is_valid_int_dtype: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
     return None
 
@@ -3269,13 +3320,13 @@ def _x_is_valid_64b_int_dtype(dtype: int) -> str | None:
 
 
 def _x_is_valid_int_dtype_datapath(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32):
+    if dtype not in _MEMBERS2:
         return f"is_valid_int_dtype_datapath: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32))"
     return None
 
 
 def _x_is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> str | None:
-    if not (dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
+    if not (dtype in _MEMBERS3 or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
         return f"is_valid_fp_dtype_datapath: dtype = {dtype}, allow_fp32r = {allow_fp32r} (needs (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP32) || ((allow_fp32r == ALLOW_FP32R_TRUE) && (dtype == NEURON_ISA_TPB_DTYPE_FP32R)))"
     return None
 
@@ -3309,19 +3360,19 @@ def _x_is_valid_aluop(op: int) -> str | None:
 
 
 def _x_is_valid_int_aluop(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT):
+    if op not in _MEMBERS4:
         return f"is_valid_int_aluop: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT))"
     return None
 
 
 def _x_is_arith_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT, NEURON_ISA_TPB_ALU_OP_ABS_MAX, NEURON_ISA_TPB_ALU_OP_ABS_MIN, NEURON_ISA_TPB_ALU_OP_RE_LU, NEURON_ISA_TPB_ALU_OP_SQUARE):
+    if op not in _MEMBERS5:
         return f"is_arith_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_AND) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_OR) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE) || (op == NEURON_ISA_TPB_ALU_OP_POW) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_RSQRT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN) || (op == NEURON_ISA_TPB_ALU_OP_RE_LU) || (op == NEURON_ISA_TPB_ALU_OP_SQUARE))"
     return None
 
 
 def _x_is_bitvec_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32):
+    if op not in _MEMBERS6:
         return f"is_bitvec_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_NOT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_AND) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_OR) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_XOR) || (op == NEURON_ISA_TPB_ALU_OP_CRC32))"
     return None
 
@@ -3351,7 +3402,7 @@ def _x_is_general_arith_op(op: int) -> str | None:
 
 
 def _x_is_shift_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT):
+    if op not in _MEMBERS8:
         return f"is_shift_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT))"
     return None
 
@@ -3540,7 +3591,7 @@ def _x_has_valid_active_channel_range(n: int, max_channels: int) -> str | None:
 
 
 def _x_has_multiple_32_channels(n: int) -> str | None:
-    if n not in (32, 64, 96, 128):
+    if n not in {32, 64, 96, 128}:
         return f"has_multiple_32_channels: n = {n} (needs (n == 32) || (n == 64) || (n == 96) || (n == 128))"
     return None
 
@@ -3663,7 +3714,7 @@ def _x_indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: byte
 
 
 def _x_has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP):
+    if i_b[i_o] not in _MEMBERS9:
         return f"has_tensor_scalar_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP))"
     return None
 
@@ -3693,7 +3744,7 @@ def _x_has_exponential_opcode(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_arith(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL):
+    if i_b[i_o] not in _MEMBERS10:
         return f"tensor_scalar_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE) || (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL))"
     return None
 
@@ -3747,13 +3798,13 @@ def _x_tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS12))):
         return f"tensor_scalar_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
 
 def _x_ts_imm_32_chk(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))):
+    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in _MEMBERS13))):
         return f"ts_imm_32_chk: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32))))"
     return None
 
@@ -3929,13 +3980,13 @@ def _x_is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 12] not in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
+    if i_b[i_o + 12] not in _MEMBERS14:
         return f"has_valid_tensor_scalar_cache_reduce_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])} (needs (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE))"
     return None
 
 
 def _x_is_valid_cache_reduce_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN):
+    if op not in _MEMBERS15:
         return f"is_valid_cache_reduce_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN))"
     return None
 
@@ -4060,13 +4111,13 @@ def _x_is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> str | No
 
 
 def _x_has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if not (((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
+    if not (((i_b[i_o + 12] in _MEMBERS16) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
         return f"has_valid_exponential_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]} (needs (((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0)) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE))"
     return None
 
 
 def _x_exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> str | None:
-    if not (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32) or _I16(i_b, i_o + 20)[0] != 1 or (_U16(i_b, i_o + 26)[0] % 2) == 0):
+    if not (i_b[i_o + 32] in _MEMBERS17 or _I16(i_b, i_o + 20)[0] != 1 or (_U16(i_b, i_o + 26)[0] % 2) == 0):
         return f"exp_x_even_or_unpacked: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, step_elem[0] = {_I16(i_b, i_o + 20)[0]}, num_elem[0] = {_U16(i_b, i_o + 26)[0]} (needs (in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (step_elem[0] != 1) || ((num_elem[0] % 2) == 0))"
     return None
 
@@ -4176,7 +4227,7 @@ def _x_tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
+    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS18))):
         return f"tensor_scalar_ptr_multi_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8))))"
     return None
 
@@ -4287,7 +4338,7 @@ def _x_has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tsm_immld_dtypes(i_b: bytes, i_o: int) -> str | None:
-    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in _MEMBERS19)) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in _MEMBERS20))):
         return f"tsm_immld_dtypes: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -4336,25 +4387,25 @@ def _x_is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_is_signed_int(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64):
+    if dtype not in _MEMBERS21:
         return f"is_signed_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64))"
     return None
 
 
 def _x_is_unsigned_int(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+    if dtype not in _MEMBERS22:
         return f"is_unsigned_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
     return None
 
 
 def _x_is_signed_alu_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT):
+    if op not in _MEMBERS23:
         return f"is_signed_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT))"
     return None
 
 
 def _x_is_unsigned_alu_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT):
+    if op not in _MEMBERS24:
         return f"is_unsigned_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT))"
     return None
 
@@ -4654,7 +4705,7 @@ def _x_s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))):
+    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in _MEMBERS25))):
         return f"has_valid_s2s2d2_stt_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs (has_s2s2d2_stt_bitvec_op({{...}}) && (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)) || (!has_s2s2d2_stt_bitvec_op({{...}}) && ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))))"
     return None
 
@@ -4918,7 +4969,7 @@ def _x_tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> str | None:
-    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
         return f"tensor_reduce_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_reduce_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -4930,7 +4981,7 @@ def _x_has_valid_reduce_negated(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 37] not in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW):
+    if i_b[i_o + 37] not in _MEMBERS28:
         return f"has_valid_tensor_reduce_op_dim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
     return None
 

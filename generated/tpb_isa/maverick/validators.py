@@ -193,6 +193,41 @@ NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
 WRITE_TENSOR_FALSE: Final = 0x00
 WRITE_TENSOR_TRUE: Final = 0x01
 
+# The sets the membership tests of more than two named constants look values up in.
+_MEMBERS1: Final = frozenset((NEURON_ISA_TPB_DTYPE_SFP8_E8, NEURON_ISA_TPB_DTYPE_SFP8_E7, NEURON_ISA_TPB_DTYPE_SFP8_E6, NEURON_ISA_TPB_DTYPE_SFP8_E5,))
+_MEMBERS2: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64,))
+_MEMBERS3: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32,))
+_MEMBERS4: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32,))
+_MEMBERS5: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP8_EXP2, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4,))
+_MEMBERS6: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT,))
+_MEMBERS7: Final = frozenset((NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT,))
+_MEMBERS8: Final = frozenset((NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT, NEURON_ISA_TPB_ALU_OP_ABS_MAX, NEURON_ISA_TPB_ALU_OP_ABS_MIN, NEURON_ISA_TPB_ALU_OP_RE_LU, NEURON_ISA_TPB_ALU_OP_SQUARE,))
+_MEMBERS9: Final = frozenset((NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32,))
+_MEMBERS10: Final = frozenset((NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_RSQRT,))
+_MEMBERS11: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT,))
+_MEMBERS12: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP,))
+_MEMBERS13: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL,))
+_MEMBERS14: Final = frozenset((NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD,))
+_MEMBERS15: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS16: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32,))
+_MEMBERS17: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE,))
+_MEMBERS18: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN,))
+_MEMBERS19: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE,))
+_MEMBERS20: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS21: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8,))
+_MEMBERS22: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8,))
+_MEMBERS23: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS24: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64,))
+_MEMBERS25: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64,))
+_MEMBERS26: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT,))
+_MEMBERS27: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT,))
+_MEMBERS28: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE,))
+_MEMBERS29: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT,))
+_MEMBERS30: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT,))
+_MEMBERS31: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
+_MEMBERS32: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS33: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
+
 
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:65
 
@@ -269,7 +304,7 @@ is_valid_enum_allowed_in_sbuf = _is_valid_enum_allowed_in_sbuf
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:145
 
 def _is_valid_enum_neuron_core_version(v: int) -> bool:
-    return v in (2, 3, 4, 5,)
+    return v in {2, 3, 4, 5}
 
 
 is_valid_enum_neuron_core_version = _is_valid_enum_neuron_core_version
@@ -278,7 +313,7 @@ is_valid_enum_neuron_core_version = _is_valid_enum_neuron_core_version
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:157
 
 def _is_valid_enum_neuron_engine(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5,)
+    return v in {0, 1, 2, 3, 4, 5}
 
 
 is_valid_enum_neuron_engine = _is_valid_enum_neuron_engine
@@ -287,7 +322,7 @@ is_valid_enum_neuron_engine = _is_valid_enum_neuron_engine
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:171
 
 def _is_valid_enum_opcode(v: int) -> bool:
-    return v in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 38, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 182, 184, 185, 186, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 243, 244, 255,)
+    return v in {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 38, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 182, 184, 185, 186, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 243, 244, 255}
 
 
 is_valid_enum_opcode = _is_valid_enum_opcode
@@ -296,7 +331,7 @@ is_valid_enum_opcode = _is_valid_enum_opcode
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:344
 
 def _is_valid_enum_wait_mode(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 129, 130, 131, 132, 133, 145, 146, 147, 148, 149, 254, 255,)
+    return v in {0, 1, 2, 3, 4, 5, 129, 130, 131, 132, 133, 145, 146, 147, 148, 149, 254, 255}
 
 
 is_valid_enum_wait_mode = _is_valid_enum_wait_mode
@@ -305,7 +340,7 @@ is_valid_enum_wait_mode = _is_valid_enum_wait_mode
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:370
 
 def _is_valid_enum_update_mode(v: int) -> bool:
-    return v in (0, 3, 4, 5, 133, 7, 135, 9, 137, 19, 20, 21, 149, 23, 151, 25, 153, 255,)
+    return v in {0, 3, 4, 5, 133, 7, 135, 9, 137, 19, 20, 21, 149, 23, 151, 25, 153, 255}
 
 
 is_valid_enum_update_mode = _is_valid_enum_update_mode
@@ -314,7 +349,7 @@ is_valid_enum_update_mode = _is_valid_enum_update_mode
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:396
 
 def _is_valid_enum_debug_cmd_levels(v: int) -> bool:
-    return v in (0, 1, 3, 5, 7, 9,)
+    return v in {0, 1, 3, 5, 7, 9}
 
 
 is_valid_enum_debug_cmd_levels = _is_valid_enum_debug_cmd_levels
@@ -323,7 +358,7 @@ is_valid_enum_debug_cmd_levels = _is_valid_enum_debug_cmd_levels
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:410
 
 def _is_valid_enum_pseudo_opcode(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_pseudo_opcode = _is_valid_enum_pseudo_opcode
@@ -332,7 +367,7 @@ is_valid_enum_pseudo_opcode = _is_valid_enum_pseudo_opcode
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:421
 
 def _is_valid_enum_dtype_basic(v: int) -> bool:
-    return v in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12,)
+    return v in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12}
 
 
 is_valid_enum_dtype_basic = _is_valid_enum_dtype_basic
@@ -341,7 +376,7 @@ is_valid_enum_dtype_basic = _is_valid_enum_dtype_basic
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:445
 
 def _is_valid_enum_dtype(v: int) -> bool:
-    return v in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31, 17, 18, 19, 20, 21, 22,)
+    return v in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31, 17, 18, 19, 20, 21, 22}
 
 
 is_valid_enum_dtype = _is_valid_enum_dtype
@@ -368,7 +403,7 @@ is_valid_enum_reduce_axis = _is_valid_enum_reduce_axis
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:503
 
 def _is_valid_enum_accum_cmd(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4,)
+    return v in {0, 1, 2, 3, 4}
 
 
 is_valid_enum_accum_cmd = _is_valid_enum_accum_cmd
@@ -386,7 +421,7 @@ is_valid_enum_collective_type = _is_valid_enum_collective_type
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:525
 
 def _is_valid_enum_cce_op(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_cce_op = _is_valid_enum_cce_op
@@ -395,7 +430,7 @@ is_valid_enum_cce_op = _is_valid_enum_cce_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:536
 
 def _is_valid_enum_dequant_fmt(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4,)
+    return v in {0, 1, 2, 3, 4}
 
 
 is_valid_enum_dequant_fmt = _is_valid_enum_dequant_fmt
@@ -404,7 +439,7 @@ is_valid_enum_dequant_fmt = _is_valid_enum_dequant_fmt
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:549
 
 def _is_valid_enum_lnc_size_fmt(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_lnc_size_fmt = _is_valid_enum_lnc_size_fmt
@@ -413,7 +448,7 @@ is_valid_enum_lnc_size_fmt = _is_valid_enum_lnc_size_fmt
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:561
 
 def _is_valid_enum_dge_compute_op(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4,)
+    return v in {0, 1, 2, 3, 4}
 
 
 is_valid_enum_dge_compute_op = _is_valid_enum_dge_compute_op
@@ -422,7 +457,7 @@ is_valid_enum_dge_compute_op = _is_valid_enum_dge_compute_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:574
 
 def _is_valid_enum_indirect_dim(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_indirect_dim = _is_valid_enum_indirect_dim
@@ -431,7 +466,7 @@ is_valid_enum_indirect_dim = _is_valid_enum_indirect_dim
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:586
 
 def _is_valid_enum_dge_opcode(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_dge_opcode = _is_valid_enum_dge_opcode
@@ -440,7 +475,7 @@ is_valid_enum_dge_opcode = _is_valid_enum_dge_opcode
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:598
 
 def _is_valid_enum_dma_engine_count(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_dma_engine_count = _is_valid_enum_dma_engine_count
@@ -449,7 +484,7 @@ is_valid_enum_dma_engine_count = _is_valid_enum_dma_engine_count
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:610
 
 def _is_valid_enum_dma_sema_update_mode(v: int) -> bool:
-    return v in (0, 1, 3, 5, 9, 11, 13,)
+    return v in {0, 1, 3, 5, 9, 11, 13}
 
 
 is_valid_enum_dma_sema_update_mode = _is_valid_enum_dma_sema_update_mode
@@ -458,7 +493,7 @@ is_valid_enum_dma_sema_update_mode = _is_valid_enum_dma_sema_update_mode
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:625
 
 def _is_valid_enum_rand_algorithm(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_rand_algorithm = _is_valid_enum_rand_algorithm
@@ -467,7 +502,7 @@ is_valid_enum_rand_algorithm = _is_valid_enum_rand_algorithm
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:637
 
 def _is_valid_enum_rand_post_proc(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_rand_post_proc = _is_valid_enum_rand_post_proc
@@ -476,7 +511,7 @@ is_valid_enum_rand_post_proc = _is_valid_enum_rand_post_proc
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:648
 
 def _is_valid_enum_rand_src(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_rand_src = _is_valid_enum_rand_src
@@ -485,7 +520,7 @@ is_valid_enum_rand_src = _is_valid_enum_rand_src
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:660
 
 def _is_valid_enum_alu_op(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 36, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225,)
+    return v in {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 36, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225}
 
 
 is_valid_enum_alu_op = _is_valid_enum_alu_op
@@ -494,7 +529,7 @@ is_valid_enum_alu_op = _is_valid_enum_alu_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:733
 
 def _is_valid_enum_tensor_subdim(v: int) -> bool:
-    return v in (0, 2, 3, 4, 5,)
+    return v in {0, 2, 3, 4, 5}
 
 
 is_valid_enum_tensor_subdim = _is_valid_enum_tensor_subdim
@@ -503,7 +538,7 @@ is_valid_enum_tensor_subdim = _is_valid_enum_tensor_subdim
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:746
 
 def _is_valid_enum_pe_seed_mode(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_pe_seed_mode = _is_valid_enum_pe_seed_mode
@@ -512,7 +547,7 @@ is_valid_enum_pe_seed_mode = _is_valid_enum_pe_seed_mode
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:757
 
 def _is_valid_enum_mx_perf_mode(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 6,)
+    return v in {0, 1, 2, 3, 4, 5, 6}
 
 
 is_valid_enum_mx_perf_mode = _is_valid_enum_mx_perf_mode
@@ -521,7 +556,7 @@ is_valid_enum_mx_perf_mode = _is_valid_enum_mx_perf_mode
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:772
 
 def _is_valid_enum_imm_src(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_imm_src = _is_valid_enum_imm_src
@@ -530,7 +565,7 @@ is_valid_enum_imm_src = _is_valid_enum_imm_src
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:783
 
 def _is_valid_enum_imm_src_n(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_imm_src_n = _is_valid_enum_imm_src_n
@@ -539,7 +574,7 @@ is_valid_enum_imm_src_n = _is_valid_enum_imm_src_n
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:794
 
 def _is_valid_enum_tens_scalar_rev_ops(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_tens_scalar_rev_ops = _is_valid_enum_tens_scalar_rev_ops
@@ -568,7 +603,7 @@ def has_valid_neuron_header(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:36  (common_assert.h)
 
 def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_wait_mode(i_b[i_o + 4]) and _is_valid_enum_update_mode(i_b[i_o + 6])  # events.wait_mode, events.update_mode
+    return (i_b[i_o + 4] in {0, 1, 2, 3, 4, 5, 129, 130, 131, 132, 133, 145, 146, 147, 148, 149, 254, 255}) and (i_b[i_o + 6] in {0, 3, 4, 5, 133, 7, 135, 9, 137, 19, 20, 21, 149, 23, 151, 25, 153, 255})  # events.wait_mode, events.update_mode
 
 
 def has_valid_neuron_events(i: Word) -> bool:
@@ -623,7 +658,7 @@ dtype_4bit_illegal_check = _dtype_4bit_illegal_check
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:65  (common_assert.h)
 
 def _dtype_scale_illegal_check(dtype: int, allow: int) -> bool:
-    return (dtype not in (NEURON_ISA_TPB_DTYPE_SFP8_E8, NEURON_ISA_TPB_DTYPE_SFP8_E7, NEURON_ISA_TPB_DTYPE_SFP8_E6, NEURON_ISA_TPB_DTYPE_SFP8_E5)) or allow == ALLOW_SCALE_TRUE
+    return (dtype not in _MEMBERS1) or allow == ALLOW_SCALE_TRUE
 
 
 dtype_scale_illegal_check = _dtype_scale_illegal_check
@@ -666,7 +701,7 @@ is_valid_dtype_64 = _is_valid_dtype_64
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:91  (common_assert.h)
 
 def _is_valid_int_dtype(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+    return dtype in _MEMBERS2
 
 
 is_valid_int_dtype = _is_valid_int_dtype
@@ -693,7 +728,7 @@ is_valid_64b_int_dtype = _is_valid_64b_int_dtype
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:112  (common_assert.h)
 
 def _is_valid_int_dtype_datapath(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)
+    return dtype in _MEMBERS3
 
 
 is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
@@ -702,7 +737,7 @@ is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:121  (common_assert.h)
 
 def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
+    return dtype in _MEMBERS4 or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
 
 
 is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
@@ -720,7 +755,7 @@ is_cptc = _is_cptc
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:136  (common_assert.h)
 
 def _is_valid_dtype_for_sdma(dtype: int, allow_fp32r: int) -> bool:
-    return _is_valid_dtype(dtype, allow_fp32r) and _is_valid_enum_dtype_basic(dtype)
+    return _is_valid_dtype(dtype, allow_fp32r) and (dtype in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12})
 
 
 is_valid_dtype_for_sdma = _is_valid_dtype_for_sdma
@@ -729,7 +764,7 @@ is_valid_dtype_for_sdma = _is_valid_dtype_for_sdma
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:141  (common_assert.h)
 
 def _is_valid_mx_dtype(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP2, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4)
+    return dtype in _MEMBERS5
 
 
 is_valid_mx_dtype = _is_valid_mx_dtype
@@ -739,11 +774,11 @@ is_valid_mx_dtype = _is_valid_mx_dtype
 
 def _type_size(dtype: int) -> int:
     _sw40 = dtype
-    if _sw40 in (2, 3, 13, 14, 15, 17, 19, 20, 21, 22):
+    if _sw40 in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}:
         return 1
-    elif _sw40 in (4, 5, 6, 7):
+    elif _sw40 in {4, 5, 6, 7}:
         return 2
-    elif _sw40 in (8, 9, 10, 11):
+    elif _sw40 in {8, 9, 10, 11}:
         return 4
     elif _sw40 in (1, 12):
         return 8
@@ -757,7 +792,7 @@ type_size = _type_size
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:182  (common_assert.h)
 
 def _type_size_check(dtype: int, size: int) -> bool:
-    return _type_size(dtype) == size
+    return (1 if (dtype in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == size
 
 
 type_size_check = _type_size_check
@@ -775,7 +810,7 @@ is_valid_aluop = _is_valid_aluop
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:190  (common_assert.h)
 
 def _is_valid_int_aluop(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT)
+    return op in _MEMBERS6
 
 
 is_valid_int_aluop = _is_valid_int_aluop
@@ -784,7 +819,7 @@ is_valid_int_aluop = _is_valid_int_aluop
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:219  (common_assert.h)
 
 def _is_valid_int_aluop_dve(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT)
+    return op in _MEMBERS7
 
 
 is_valid_int_aluop_dve = _is_valid_int_aluop_dve
@@ -793,7 +828,7 @@ is_valid_int_aluop_dve = _is_valid_int_aluop_dve
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:237  (common_assert.h)
 
 def _is_arith_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT, NEURON_ISA_TPB_ALU_OP_ABS_MAX, NEURON_ISA_TPB_ALU_OP_ABS_MIN, NEURON_ISA_TPB_ALU_OP_RE_LU, NEURON_ISA_TPB_ALU_OP_SQUARE)
+    return op in _MEMBERS8
 
 
 is_arith_op = _is_arith_op
@@ -802,7 +837,7 @@ is_arith_op = _is_arith_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:270  (common_assert.h)
 
 def _is_bitvec_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32)
+    return op in _MEMBERS9
 
 
 is_bitvec_op = _is_bitvec_op
@@ -811,7 +846,7 @@ is_bitvec_op = _is_bitvec_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:283  (common_assert.h)
 
 def _is_general_bitvec_op(op: int) -> bool:
-    return _is_bitvec_op(op) and op != NEURON_ISA_TPB_ALU_OP_CRC32
+    return (op in _MEMBERS9) and op != NEURON_ISA_TPB_ALU_OP_CRC32
 
 
 is_general_bitvec_op = _is_general_bitvec_op
@@ -822,7 +857,7 @@ is_general_bitvec_op = _is_general_bitvec_op
 def _is_general_arith_op(op: int) -> bool:
     return (
         _is_arith_op(op)
-        and op not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_RSQRT)
+        and op not in _MEMBERS10
         and not _is_valid_int_aluop(op)
     )
 
@@ -833,7 +868,7 @@ is_general_arith_op = _is_general_arith_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:297  (common_assert.h)
 
 def _is_shift_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
+    return op in _MEMBERS11
 
 
 is_shift_op = _is_shift_op
@@ -846,7 +881,7 @@ def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
     right0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
     left1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
     right1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
-    return not ((left0 and right1) or (right0 and left1)) or _type_size_check(dtype, 4)
+    return not ((left0 and right1) or (right0 and left1)) or (1 if (dtype in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4
 
 
 alu_shift_left_right_chk = _alu_shift_left_right_chk
@@ -855,7 +890,7 @@ alu_shift_left_right_chk = _alu_shift_left_right_chk
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:314  (common_assert.h)
 
 def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
-    return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)
+    return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or (1 if (dtype in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4
 
 
 alu_arith_shift_right_chk = _alu_arith_shift_right_chk
@@ -864,7 +899,7 @@ alu_arith_shift_right_chk = _alu_arith_shift_right_chk
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:319  (common_assert.h)
 
 def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
-    return _alu_shift_left_right_chk(op0, op1, dtype) and _alu_arith_shift_right_chk(op0, op1, dtype)
+    return _alu_shift_left_right_chk(op0, op1, dtype) and ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or (1 if (dtype in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4)
 
 
 alu_shift_check = _alu_shift_check
@@ -927,7 +962,7 @@ get_sbuf_quadrant_id = _get_sbuf_quadrant_id
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:350  (common_assert.h)
 
 def _tpb_addr_partition(addr: int) -> int:
-    return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if _addr_in_psum(addr) else _get_sbuf_partition_id(addr)
+    return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if (addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else (((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE)
 
 
 tpb_addr_partition = _tpb_addr_partition
@@ -947,9 +982,9 @@ four_byte_aligned = _four_byte_aligned
 def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
     if dtype in (NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4):
         return True
-    if _is_cptc(dtype):
-        return _four_byte_aligned(addr)
-    _sw41 = _type_size(dtype)
+    if (dtype & 248) == 24 and (dtype & 7) != 0:
+        return (addr & 3) == 0
+    _sw41 = (1 if (dtype in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0))))
     if _sw41 == 1:
         return True
     elif _sw41 == 2:
@@ -1012,17 +1047,21 @@ def indirect_pattern(a: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:405  (common_assert.h)
 
 def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    if _addr_from_register(a_b, a_o):
-        return _valid_addr_register(a_b, a_o)
-    addr = _addr_imm_mask(_U32(a_b, a_o)[0])  # addr_immediate
-    in_psum = _addr_in_psum(addr)
-    in_sbuf = _addr_in_sbuf(addr)
+    if (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
+        return (
+            a_b[a_o + 1] == 0  # addr_reg.reserved0[0]
+            and a_b[a_o + 2] == 0  # addr_reg.reserved0[1]
+            and a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS  # addr_reg.regnum
+        )
+    addr = _U32(a_b, a_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
+    in_psum = addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)
+    in_sbuf = addr < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
     return (
         _addr_aligned_dtype(addr, dtype)
         and (in_psum or in_sbuf)
         and (allow_psum == ALLOWED_IN_PSUM_TRUE or not in_psum)
         and (allow_sbuf == ALLOWED_IN_SBUF_TRUE or not in_sbuf)
-        and (_type_size_check(dtype, 4) or not in_psum or write == WRITE_TENSOR_FALSE)
+        and ((1 if (dtype in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4 or not in_psum or write == WRITE_TENSOR_FALSE)
     )
 
 
@@ -1033,12 +1072,12 @@ def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, al
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:420  (common_assert.h)
 
 def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
-    a = _addr_imm_mask(addr)
-    num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if _addr_in_psum(a) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
+    a = addr & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK
+    num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
     return (
-        (_addr_in_sbuf(a) or _addr_in_psum(a))
+        (a < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) or (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)))
         and num_active_channels >= 1
-        and ((_tpb_addr_partition(a) + num_active_channels) & 0xffffffff) <= num_partitions
+        and ((((((a - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else (((a - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE)) + num_active_channels) & 0xffffffff) <= num_partitions
     )
 
 
@@ -1048,7 +1087,7 @@ tpb_addr_active_channels = _tpb_addr_active_channels
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:428  (common_assert.h)
 
 def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) -> bool:
-    return _addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_immediate
+    return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
@@ -1079,7 +1118,12 @@ def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channel
     elif _sw43 == 1:
         return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], num_active_channels) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], dtype)  # imm_ptr
     elif _sw43 == 2:
-        return _is_valid_imm_reg(imm_b, imm_o)
+        return (
+            imm_b[imm_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS  # regnum
+            and imm_b[imm_o + 1] == 0  # reserved0[0]
+            and imm_b[imm_o + 2] == 0  # reserved0[1]
+            and imm_b[imm_o + 3] == 0  # reserved0[2]
+        )
     else:
         return False
 
@@ -1119,7 +1163,11 @@ tile_channel_range_ok = _tile_channel_range_ok
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:473  (common_assert.h)
 
 def _has_valid_active_channel_range_with_tile(n: int, max_channels: int, inst_flags: int) -> bool:
-    return _has_valid_active_channel_range(n, max_channels) and _tile_channel_range_ok(n, inst_flags)
+    return (
+        n >= 1
+        and n <= max_channels
+        and _tile_channel_range_ok(n, inst_flags)
+    )
 
 
 has_valid_active_channel_range_with_tile = _has_valid_active_channel_range_with_tile
@@ -1128,7 +1176,7 @@ has_valid_active_channel_range_with_tile = _has_valid_active_channel_range_with_
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:478  (common_assert.h)
 
 def _has_multiple_32_channels(n: int) -> bool:
-    return n in (32, 64, 96, 128)
+    return n in {32, 64, 96, 128}
 
 
 has_multiple_32_channels = _has_multiple_32_channels
@@ -1213,8 +1261,8 @@ def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
 
 def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _shape_from_register(a_b, a_o)
-        or _shape_from_register(b_b, b_o)
+        a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)
     )
 
@@ -1227,8 +1275,8 @@ def same_element_count_t3d(a: Word, b: Word) -> bool:
 
 def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _shape_from_register(a_b, a_o)
-        or _shape_from_register(b_b, b_o)
+        a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)
     )
 
@@ -1241,8 +1289,8 @@ def same_element_count_t4d(a: Word, b: Word) -> bool:
 
 def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> bool:
     return (
-        _shape_from_register(dst_b, dst_o)
-        or _shape_from_register(src_b, src_o)
+        dst_b[dst_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or src_b[src_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o)
     )
 
@@ -1254,7 +1302,7 @@ def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:539  (common_assert.h)
 
 def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+    return (t_b[t_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(t_b, t_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
@@ -1284,7 +1332,7 @@ def has_transpose_src_element_count_t4d(t: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:552  (common_assert.h)
 
 def _indirect16b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(ind_b, ind_o)[0])) and _four_byte_aligned(_U32(ind_b, ind_o)[0]))  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
+    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else ((_U32(ind_b, ind_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and (_U32(ind_b, ind_o)[0] & 3) == 0)  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
     return index_ok and _tensor_start_addr_valid(ind_b, ind_o + 4, dtype, write, allow_psum, allow_sbuf)
 
 
@@ -1295,7 +1343,7 @@ def indirect16b_valid(ind: Word, dtype: int, write: int, allow_psum: int, allow_
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:561  (common_assert.h)
 
 def _mem3d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _indirect16b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if _indirect_pattern(m_b, m_o) else _tensor3d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
+    return _indirect16b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else _tensor_start_addr_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)  # addr_reg.marker
 
 
 def mem3d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
@@ -1305,7 +1353,7 @@ def mem3d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: in
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:567  (common_assert.h)
 
 def _check_m3d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _check_t3d_active_channels(m_b, m_o, num_active_channels)
+    return ((m_b[m_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o + 4)[0], num_active_channels)) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o)[0], num_active_channels))  # addr_reg.marker, addr_immediate
 
 
 def check_m3d_active_channels(m: Word, num_active_channels: int) -> bool:
@@ -1316,9 +1364,11 @@ def check_m3d_active_channels(m: Word, num_active_channels: int) -> bool:
 
 def _same_element_count_m3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _indirect_pattern(a_b, a_o)
-        or _indirect_pattern(b_b, b_o)
-        or _same_element_count_t3d(a_b, a_o, b_b, b_o)
+        (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (b_b[b_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)
     )
 
 
@@ -1329,7 +1379,7 @@ def same_element_count_m3d(a: Word, b: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:579  (common_assert.h)
 
 def _indirect_dst_size_limit_m3d(m_b: bytes, m_o: int) -> bool:
-    return not _indirect_pattern(m_b, m_o) or _U16(m_b, m_o + 8)[0] != 0  # i.num_elem
+    return (m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM or _U16(m_b, m_o + 8)[0] != 0  # addr_reg.marker, i.num_elem
 
 
 def indirect_dst_size_limit_m3d(m: Word) -> bool:
@@ -1339,7 +1389,7 @@ def indirect_dst_size_limit_m3d(m: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:584  (common_assert.h)
 
 def _has_transpose_src_element_count_m3d(m_b: bytes, m_o: int) -> bool:
-    return not _indirect_pattern(m_b, m_o) and _has_transpose_src_element_count_t3d(m_b, m_o)
+    return (m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM and (_t3d_element_count(m_b, m_o) % 32) == 0  # addr_reg.marker
 
 
 def has_transpose_src_element_count_m3d(m: Word) -> bool:
@@ -1349,7 +1399,7 @@ def has_transpose_src_element_count_m3d(m: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:589  (common_assert.h)
 
 def _tpb_addr_quadrant(addr: int) -> int:
-    return _tpb_addr_partition(_addr_imm_mask(addr)) // 32
+    return _tpb_addr_partition(addr & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32
 
 
 tpb_addr_quadrant = _tpb_addr_quadrant
@@ -1368,11 +1418,11 @@ def index_from_register(ind: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:598  (common_assert.h)
 
 def _indirect_quadrant_check_src3d(src_b: bytes, src_o: int) -> bool:
-    if not _indirect_pattern(src_b, src_o):
+    if (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
         return True
-    if _index_from_register(src_b, src_o) or _addr_from_register(src_b, src_o + 4):
+    if src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or (src_b[src_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # index_addr.addr_reg.marker, addr_reg.marker
         return True
-    return _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(src_b, src_o + 4)[0])  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
+    return (_tpb_addr_partition(_U32(src_b, src_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32) == (_tpb_addr_partition(_U32(src_b, src_o + 4)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32)  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
 
 
 def indirect_quadrant_check_src3d(src: Word) -> bool:
@@ -1383,11 +1433,11 @@ def indirect_quadrant_check_src3d(src: Word) -> bool:
 
 def _indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
     return (
-        not _indirect_pattern(src_b, src_o)
-        or not _indirect_pattern(dst_b, dst_o)
-        or _index_from_register(src_b, src_o)
-        or _index_from_register(dst_b, dst_o)
-        or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])  # i.index_addr.addr_immediate
+        (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (dst_b[dst_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # index_addr.addr_reg.marker
+        or dst_b[dst_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # index_addr.addr_reg.marker
+        or (_tpb_addr_partition(_U32(src_b, src_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32) == (_tpb_addr_partition(_U32(dst_b, dst_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32)  # i.index_addr.addr_immediate
     )
 
 
@@ -1398,7 +1448,7 @@ def indirect_quadrant_check_src3d_dst3d(src: Word, dst: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:619  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)  # header.opcode
+    return i_b[i_o] in _MEMBERS12  # header.opcode
 
 
 def has_tensor_scalar_opcode(i: Word) -> bool:
@@ -1448,7 +1498,7 @@ def has_exponential_opcode(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:642  (s3d3_ts_assert.h)
 
 def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL)  # header.opcode
+    return i_b[i_o] in _MEMBERS13  # header.opcode
 
 
 def tensor_scalar_arith(i: Word) -> bool:
@@ -1495,8 +1545,8 @@ def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
         _is_valid_enum_alu_op(i_b[i_o + 36])  # op0
         and _is_valid_enum_alu_op(i_b[i_o + 37])  # op1
-        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op0
-        and i_b[i_o + 37] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op1
+        and i_b[i_o + 36] not in _MEMBERS14  # op0
+        and i_b[i_o + 37] not in _MEMBERS14  # op1
         and (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))  # op0, op1
         and (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) or ((_is_valid_int_aluop_dve(i_b[i_o + 36]) or i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS) and (_is_valid_int_aluop_dve(i_b[i_o + 37]) or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)))  # op0, op1, imm0.imm_bitvec_uint32, imm0_src, imm1.imm_bitvec_uint32, imm1_src
         and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)  # op0, op1
@@ -1510,7 +1560,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:683  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))  # in_dtype, out_dtype
+    return i_b[i_o] in _MEMBERS13 or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS15))  # header.opcode, in_dtype, out_dtype
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
@@ -1520,7 +1570,7 @@ def tensor_scalar_valid_types(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:691  (s3d3_ts_assert.h)
 
 def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))  # in_dtype
+    return i_b[i_o] in _MEMBERS13 or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (i_b[i_o + 32] in _MEMBERS16))  # header.opcode, in_dtype
 
 
 def ts_imm_32_chk(i: Word) -> bool:
@@ -1531,8 +1581,8 @@ def ts_imm_32_chk(i: Word) -> bool:
 
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _tensor_scalar_bitvec(i_b, i_o)
-        and _type_size_check(i_b[i_o + 32], 2)  # in_dtype
+        (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP))  # header.opcode
+        and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 2  # in_dtype
         and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0  # imm_bitvec_uint32
     )
 
@@ -1545,8 +1595,8 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
 
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _tensor_scalar_bitvec(i_b, i_o)
-        and _type_size_check(i_b[i_o + 32], 1)  # in_dtype
+        (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP))  # header.opcode
+        and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 1  # in_dtype
         and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0  # imm_bitvec_uint32
     )
 
@@ -1559,9 +1609,10 @@ def ts_imm_8_chk(i: Word, imm: Word) -> bool:
 
 def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _ts_imm_32_chk(i_b, i_o)
-        or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)
-        or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)
+        i_b[i_o] in _MEMBERS13  # header.opcode
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (i_b[i_o + 32] in _MEMBERS16))  # header.opcode, in_dtype
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 2 and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0)  # header.opcode, in_dtype, imm_bitvec_uint32
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15, 17, 19, 20, 21, 22}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 1 and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0)  # header.opcode, in_dtype, imm_bitvec_uint32
     )
 
 
@@ -1572,7 +1623,7 @@ def ts_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:715  (s3d3_ts_assert.h)
 
 def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, in_dtype
+    return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS13) and (_U32(imm_b, imm_o)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, header.opcode, in_dtype
 
 
 def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
@@ -1582,7 +1633,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:721  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))  # imm0_src, imm1_src
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS13) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 40] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 41] == 0 and i_b[i_o + 42] == 0 and i_b[i_o + 43] == 0)) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS13) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 44] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 45] == 0 and i_b[i_o + 46] == 0 and i_b[i_o + 47] == 0))  # imm0_src, imm_ptr, num_active_channels, header.opcode, in_dtype, regnum, reserved0[0], reserved0[1], reserved0[2], imm1_src
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
@@ -1592,7 +1643,12 @@ def tensor_scalar_immediates_check(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:730  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
-    return _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)
+    return (
+        _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34])  # imm_ptr, num_active_channels
+        and (((i_b[i_o] in _MEMBERS13) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))  # header.opcode, imm_ptr, in_dtype
+        and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34])  # imm_ptr, num_active_channels
+        and (((i_b[i_o] in _MEMBERS13) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))  # header.opcode, imm_ptr, in_dtype
+    )
 
 
 def tensor_scalar_ptr_immediates(i: Word) -> bool:
@@ -1623,10 +1679,10 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
     return (
-        _mem3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
-        and _mem3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
-        and _indirect_dst_size_limit_m3d(i_b, i_o + 48)
-        and _same_element_count_m3d(i_b, i_o + 16, i_b, i_o + 48)
+        (_indirect16b_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) if ((i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else _tensor_start_addr_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE))  # addr_reg.marker, in_dtype
+        and (_indirect16b_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) if ((i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else _tensor_start_addr_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE))  # addr_reg.marker, out_dtype
+        and ((i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM or _U16(i_b, i_o + 56)[0] != 0)  # addr_reg.marker, i.num_elem
+        and ((i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM or (i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM or i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48))  # addr_reg.marker
     )
 
 
@@ -1637,7 +1693,7 @@ def tensor_scalar_tensor_chk(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:751  (s3d3_ts_assert.h)
 
 def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+    return i_b[i_o + 38] in {0, 1, 2, 3}  # reverse_operands
 
 
 def tensor_scalar_reverse_chk(i: Word) -> bool:
@@ -1647,7 +1703,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:755  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_m3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))  # header.opcode, num_active_channels
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or ((i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM and (_t3d_element_count(i_b, i_o + 16) % 32) == 0 and (i_b[i_o + 34] in {32, 64, 96, 128}))  # header.opcode, addr_reg.marker, num_active_channels
 
 
 def s3d3_transpose_check(i: Word) -> bool:
@@ -1716,7 +1772,7 @@ def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:804  (s3d3_ts_assert.h)
 
 def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)  # accumulator_cmd
+    return i_b[i_o + 12] in _MEMBERS17  # accumulator_cmd
 
 
 def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
@@ -1726,7 +1782,7 @@ def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:810  (s3d3_ts_assert.h)
 
 def _is_valid_cache_reduce_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN)
+    return op in _MEMBERS18
 
 
 is_valid_cache_reduce_op = _is_valid_cache_reduce_op
@@ -1750,7 +1806,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:825  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
+    return i_b[i_o + 32] in _MEMBERS4 or ((i_b[i_o + 32] in _MEMBERS3) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
@@ -1761,7 +1817,7 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
     load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd
-    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))  # imm0_src, imm1_src, imm1.imm_bitvec_uint32
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS13) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 40] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 41] == 0 and i_b[i_o + 42] == 0 and i_b[i_o + 43] == 0)) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS13) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 44] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 45] == 0 and i_b[i_o + 46] == 0 and i_b[i_o + 47] == 0))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))  # imm0_src, imm_ptr, num_active_channels, header.opcode, in_dtype, regnum, reserved0[0], reserved0[1], reserved0[2], imm1_src, imm1.imm_bitvec_uint32
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
@@ -1771,7 +1827,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:844  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
+    return (i_b[i_o + 38] in {0, 1, 2, 3}) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
@@ -1841,7 +1897,7 @@ def is_valid_tensor_scalar_cache_cumulative(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:893  (s3d3_ts_assert.h)
 
 def _has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd, imm1_src, imm1.imm_bitvec_uint32
+    return ((i_b[i_o + 12] in _MEMBERS19) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd, imm1_src, imm1.imm_bitvec_uint32
 
 
 def has_valid_exponential_accum_cmd(i: Word) -> bool:
@@ -1852,7 +1908,7 @@ def has_valid_exponential_accum_cmd(i: Word) -> bool:
 
 def _exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> bool:
     return (
-        i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)  # in_dtype
+        i_b[i_o + 32] in _MEMBERS20  # in_dtype
         or _I16(i_b, i_o + 20)[0] != 1  # step_elem[0]
         or (_U16(i_b, i_o + 26)[0] % 2) == 0  # num_elem[0]
     )
@@ -1877,9 +1933,9 @@ def exp_upper_src_dim_even(i: Word) -> bool:
 def _has_valid_exponential_num_elements(i_b: bytes, i_o: int) -> bool:
     return (
         i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_IDLE  # accumulator_cmd
-        or _indirect_pattern(i_b, i_o + 16)
-        or _indirect_pattern(i_b, i_o + 48)
-        or (_exp_x_even_or_unpacked(i_b, i_o) and _exp_upper_src_dim_even(i_b, i_o))
+        or (i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or ((i_b[i_o + 32] in _MEMBERS20 or _I16(i_b, i_o + 20)[0] != 1 or (_U16(i_b, i_o + 26)[0] % 2) == 0) and (_U16(i_b, i_o + 28)[0] == 1 or (_U16(i_b, i_o + 28)[0] % 2) == 0) and (_U16(i_b, i_o + 30)[0] == 1 or (_U16(i_b, i_o + 30)[0] % 2) == 0))  # in_dtype, step_elem[0], num_elem[0], num_elem[1], num_elem[2]
     )
 
 
@@ -1904,7 +1960,11 @@ def has_valid_exponential_ops(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:928  (s3d3_ts_assert.h)
 
 def _s3d3_ts_exponential_unused_fields(i_b: bytes, i_o: int) -> bool:
-    return _s3d3_ts_reserved_zero(i_b, i_o)
+    return (
+        i_b[i_o + 13] == 0  # reserved0[0]
+        and i_b[i_o + 14] == 0  # reserved0[1]
+        and i_b[i_o + 15] == 0  # reserved0[2]
+    )
 
 
 def s3d3_ts_exponential_unused_fields(i: Word) -> bool:
@@ -1975,7 +2035,7 @@ def tensor_scalar_ptr_multi_bitvec(i: Word) -> bool:
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
         _is_valid_enum_alu_op(i_b[i_o + 36])  # op
-        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op
+        and i_b[i_o + 36] not in _MEMBERS14  # op
         and (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))  # op
         and (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36]))  # op
     )
@@ -1988,7 +2048,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:977  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))  # in_dtype, out_dtype
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS21))  # header.opcode, in_dtype, out_dtype
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
@@ -2020,8 +2080,8 @@ def has_valid_src_slices_tsm_singular(i: Word) -> bool:
 
 def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
     return (
-        _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
-        and _has_tensor_scalar_ptr_multi_opcode(i_b, i_o)
+        (i_b[i_o + 38] in {0, 1, 2, 3})  # reverse_operands
+        and (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC))  # header.opcode
         and (i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH))  # reverse_operands
     )
 
@@ -2102,7 +2162,7 @@ def has_tsm_immediates_load_opcode(i: Word) -> bool:
 
 def _has_tsm_immediates_load_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     w = (_U16(i_b, i_o + 24)[0] * _U16(i_b, i_o + 26)[0]) & 0xffffffff  # src_mem_pattern.num_elem[0], src_mem_pattern.num_elem[1]
-    return (w >= 1 and w <= 8) or _shape_from_register(i_b, i_o + 16)
+    return (w >= 1 and w <= 8) or i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
 
 
 def has_tsm_immediates_load_src_element_cnt(i: Word) -> bool:
@@ -2126,7 +2186,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1055  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
-    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))  # header.opcode, dtype
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in _MEMBERS22)) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in _MEMBERS23))  # header.opcode, dtype
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
@@ -2189,7 +2249,7 @@ get_dtype_from_pair = _get_dtype_from_pair
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1114  (s3s3d3_tt_assert.h)
 
 def _is_signed_int(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64)
+    return dtype in _MEMBERS24
 
 
 is_signed_int = _is_signed_int
@@ -2198,7 +2258,7 @@ is_signed_int = _is_signed_int
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1121  (s3s3d3_tt_assert.h)
 
 def _is_unsigned_int(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+    return dtype in _MEMBERS25
 
 
 is_unsigned_int = _is_unsigned_int
@@ -2207,7 +2267,7 @@ is_unsigned_int = _is_unsigned_int
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1128  (s3s3d3_tt_assert.h)
 
 def _is_signed_alu_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT)
+    return op in _MEMBERS26
 
 
 is_signed_alu_op = _is_signed_alu_op
@@ -2216,7 +2276,7 @@ is_signed_alu_op = _is_signed_alu_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1148  (s3s3d3_tt_assert.h)
 
 def _is_unsigned_alu_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT)
+    return op in _MEMBERS27
 
 
 is_unsigned_alu_op = _is_unsigned_alu_op
@@ -2225,7 +2285,7 @@ is_unsigned_alu_op = _is_unsigned_alu_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1168  (s3s3d3_tt_assert.h)
 
 def _addresses_in_same_sbuf_quadrant(a: int, b: int) -> bool:
-    return _get_sbuf_quadrant_id(a) == _get_sbuf_quadrant_id(b)
+    return (((a - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((b - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff))
 
 
 addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
@@ -2234,14 +2294,14 @@ addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1173  (s3s3d3_tt_assert.h)
 
 def _tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> bool:
-    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+    if (a0_b[a0_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or (a1_b[a1_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
         return True
-    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
-    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    x = _U32(a0_b, a0_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
+    y = _U32(a1_b, a1_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
     return (
-        (_addr_in_psum(x) and _addr_in_sbuf(y))
-        or (_addr_in_sbuf(x) and _addr_in_psum(y))
-        or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))
+        (x >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and x < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff) and y < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff))
+        or (x < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and y >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and y < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff))
+        or (x < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and y < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and (((x - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((y - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)))
     )
 
 
@@ -2272,7 +2332,7 @@ def tensor_tensor_bitvec(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1192  (s3s3d3_tt_assert.h)
 
 def _has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
-    return _tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP)  # header.opcode
 
 
 def has_tensor_tensor_opcode(i: Word) -> bool:
@@ -2322,7 +2382,7 @@ def s3s3d3_tt_valid_op(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1216  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])  # out_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP or i_b[i_o + 13] in _MEMBERS2  # header.opcode, out_dtype
 
 
 def s3s3d3_tt_dtype(i: Word) -> bool:
@@ -2347,9 +2407,9 @@ def s3s3d3_tt_valid_int_signness(i: Word) -> bool:
 
 def _s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
     return (
-        not _tensor_tensor_bitvec(i_b, i_o)
-        or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
-        or (_is_shift_op(i_b[i_o + 14]) and _is_valid_64b_int_dtype(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_UINT32)  # op, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+        i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP  # header.opcode
+        or (((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and ((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
+        or ((i_b[i_o + 14] in _MEMBERS11) and _is_valid_64b_int_dtype((i_b[i_o + 12] >> 0) & 0xf) and ((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_UINT32)  # op, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
     )
 
 
@@ -2360,7 +2420,7 @@ def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1233  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> bool:
-    return _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) != 0  # in0_in1_dtype.dtype_lo
+    return _type_size((i_b[i_o + 12] >> 0) & 0xf) != 0  # in0_in1_dtype.dtype_lo
 
 
 def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
@@ -2370,7 +2430,7 @@ def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1237  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or ((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
 
 
 def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
@@ -2381,8 +2441,8 @@ def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
 
 def _s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 16)
-        or _shape_from_register(i_b, i_o + 32)
+        i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 35] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)
     )
 
@@ -2395,8 +2455,8 @@ def s3s3d3_tt_src_element_cnt_check(i: Word) -> bool:
 
 def _s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 16)
-        or _shape_from_register(i_b, i_o + 48)
+        i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)
     )
 
@@ -2574,7 +2634,7 @@ def _has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> bool:
     return (
         i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src
         or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43]))  # imm0_src, imm0.imm_ptr, num_active_channels, imm0_dtype
-        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))  # imm0_src
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 60] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 61] == 0 and i_b[i_o + 62] == 0 and i_b[i_o + 63] == 0)  # imm0_src, regnum, reserved0[0], reserved0[1], reserved0[2]
     )
 
 
@@ -2586,8 +2646,8 @@ def has_valid_s2s2d2_stt_immediate(i: Word) -> bool:
 
 def _s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> bool:
     return (
-        _has_s2s2d2_stt_bitvec_op(i_b, i_o)
-        or _is_const_ptr_dve(i_b[i_o + 39])  # imm0_src
+        i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC  # header.opcode
+        or i_b[i_o + 39] in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE)  # imm0_src
         or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32  # imm0_dtype
     )
 
@@ -2599,7 +2659,7 @@ def s2s2d2_stt_imm0_dtype(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1370  (s2s2d2_stt_assert.h)
 
 def _has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> bool:
-    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC or (_is_valid_int_dtype_datapath((i_b[i_o + 40] >> 0) & 0xf) and _is_valid_int_dtype_datapath((i_b[i_o + 40] >> 4) & 0xf) and (i_b[i_o + 43] in _MEMBERS3) and (i_b[i_o + 41] in _MEMBERS3))  # header.opcode, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
 
 
 def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
@@ -2609,7 +2669,7 @@ def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1378  (s2s2d2_stt_assert.h)
 
 def _s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC or (((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and ((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # header.opcode, in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
 
 
 def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
@@ -2619,7 +2679,7 @@ def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1383  (s2s2d2_stt_assert.h)
 
 def _has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))  # accumulator_cmd
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC and (i_b[i_o + 44] in _MEMBERS28))  # header.opcode, accumulator_cmd
 
 
 def has_valid_s2s2d2_stt_accum_cmd(i: Word) -> bool:
@@ -2654,8 +2714,8 @@ def has_s2s2d2_stt_reserved_zero(i: Word) -> bool:
 
 def _s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 24)
+        i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 27] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)
     )
 
@@ -2668,8 +2728,8 @@ def s2s2d2_stt_src_element_cnt_check(i: Word) -> bool:
 
 def _s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 48)
+        i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)
     )
 
@@ -2681,14 +2741,14 @@ def s2s2d2_stt_dst_element_cnt_check(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1412  (s2s2d2_stt_assert.h)
 
 def _s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> bool:
-    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+    if (i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or (i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
         return True
-    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
-    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    s = _U32(i_b, i_o + 12)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # src0_mem_pattern.start_addr.addr_immediate
+    d = _U32(i_b, i_o + 48)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # dst_mem_pattern.start_addr.addr_immediate
     return (
-        not _addr_in_sbuf(s)
-        or not _addr_in_sbuf(d)
-        or _addresses_in_same_sbuf_quadrant(s, d)
+        s >= ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
+        or d >= ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
+        or (((s - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((d - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff))
     )
 
 
@@ -2774,7 +2834,7 @@ def is_valid_tensor_tensor_scan(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1485  (s2s2d2d2_tt_assert.h)
 
 def _indirect12b_valid(ind_b: bytes, ind_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(ind_b, ind_o)[0])) and _four_byte_aligned(_U32(ind_b, ind_o)[0]))  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
+    index_ok = (ind_b[ind_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (ind_b[ind_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else ((_U32(ind_b, ind_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and (_U32(ind_b, ind_o)[0] & 3) == 0)  # index_addr.addr_reg.marker, index_addr.addr_reg.regnum, index_addr.addr_immediate
     return index_ok and _tensor_start_addr_valid(ind_b, ind_o + 4, dtype, write, allow_psum, allow_sbuf)
 
 
@@ -2785,7 +2845,7 @@ def indirect12b_valid(ind: Word, dtype: int, write: int, allow_psum: int, allow_
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1494  (s2s2d2d2_tt_assert.h)
 
 def _mem2d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    return _indirect12b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if _indirect_pattern(m_b, m_o) else _tensor2d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
+    return _indirect12b_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else _tensor_start_addr_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)  # addr_reg.marker
 
 
 def mem2d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
@@ -2795,7 +2855,7 @@ def mem2d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: in
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1500  (s2s2d2d2_tt_assert.h)
 
 def _check_m2d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _start_addr_active_channels(m_b, m_o, num_active_channels)
+    return ((m_b[m_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o + 4)[0], num_active_channels)) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o)[0], num_active_channels))  # addr_reg.marker, addr_immediate
 
 
 def check_m2d_active_channels(m: Word, num_active_channels: int) -> bool:
@@ -2806,10 +2866,10 @@ def check_m2d_active_channels(m: Word, num_active_channels: int) -> bool:
 
 def _same_element_count_m2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _indirect_pattern(a_b, a_o)
-        or _indirect_pattern(b_b, b_o)
-        or _shape_from_register(a_b, a_o)
-        or _shape_from_register(b_b, b_o)
+        (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (b_b[b_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)
     )
 
@@ -2831,7 +2891,7 @@ def has_tensor_tensor_int_wide_opcode(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1518  (s2s2d2d2_tt_assert.h)
 
 def _is_valid_tt_int_wide_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
+    return op in _MEMBERS29
 
 
 is_valid_tt_int_wide_op = _is_valid_tt_int_wide_op
@@ -2840,7 +2900,7 @@ is_valid_tt_int_wide_op = _is_valid_tt_int_wide_op
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1529  (s2s2d2d2_tt_assert.h)
 
 def _tt_int_wide_dst1_signedness_matches_src(i_b: bytes, i_o: int) -> bool:
-    return _is_signed_int(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf)) == _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf))  # out0_out1_dtype.dtype_hi, in0_in1_dtype.dtype_lo
+    return _is_signed_int((i_b[i_o + 13] >> 4) & 0xf) == _is_signed_int((i_b[i_o + 12] >> 0) & 0xf)  # out0_out1_dtype.dtype_hi, in0_in1_dtype.dtype_lo
 
 
 def tt_int_wide_dst1_signedness_matches_src(i: Word) -> bool:
@@ -2850,15 +2910,15 @@ def tt_int_wide_dst1_signedness_matches_src(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1534  (s2s2d2d2_tt_assert.h)
 
 def _tt_int_wide_op_dtype_constraints(i_b: bytes, i_o: int) -> bool:
-    if _is_shift_op(i_b[i_o + 14]):  # op
-        return _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_hi
-    unsigned_in = _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
-    signed_in = _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
-    inputs_ok = ((i_b[i_o + 14] in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT)) and unsigned_in) or (i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_MULT_INT and signed_in)  # op
+    if i_b[i_o + 14] in _MEMBERS11:  # op
+        return _is_unsigned_int((i_b[i_o + 12] >> 4) & 0xf)  # in0_in1_dtype.dtype_hi
+    unsigned_in = _is_unsigned_int((i_b[i_o + 12] >> 0) & 0xf) and _is_unsigned_int((i_b[i_o + 12] >> 4) & 0xf)  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    signed_in = _is_signed_int((i_b[i_o + 12] >> 0) & 0xf) and _is_signed_int((i_b[i_o + 12] >> 4) & 0xf)  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    inputs_ok = ((i_b[i_o + 14] in _MEMBERS30) and unsigned_in) or (i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_MULT_INT and signed_in)  # op
     return (
         inputs_ok
-        and _is_valid_32b_int_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf))  # out0_out1_dtype.dtype_lo
-        and _tt_int_wide_dst1_signedness_matches_src(i_b, i_o)
+        and _is_valid_32b_int_dtype((i_b[i_o + 13] >> 0) & 0xf)  # out0_out1_dtype.dtype_lo
+        and _is_signed_int((i_b[i_o + 13] >> 4) & 0xf) == _is_signed_int((i_b[i_o + 12] >> 0) & 0xf)  # out0_out1_dtype.dtype_hi, in0_in1_dtype.dtype_lo
     )
 
 
@@ -2870,10 +2930,10 @@ def tt_int_wide_op_dtype_constraints(i: Word) -> bool:
 
 def _s2s2d2d2_tt_no_indirect(i_b: bytes, i_o: int) -> bool:
     return (
-        not _indirect_pattern(i_b, i_o + 16)
-        and not _indirect_pattern(i_b, i_o + 28)
-        and not _indirect_pattern(i_b, i_o + 40)
-        and not _indirect_pattern(i_b, i_o + 52)
+        (i_b[i_o + 19] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        and (i_b[i_o + 31] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        and (i_b[i_o + 43] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        and (i_b[i_o + 55] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
     )
 
 
@@ -2918,7 +2978,7 @@ def is_valid_tensor_tensor_int_wide(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1583  (s4d4_tr_assert.h)
 
 def _check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+    return (t_b[t_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(t_b, t_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def check_t4d_active_channels(t: Word, num_active_channels: int) -> bool:
@@ -2948,10 +3008,10 @@ def t4d_reduced_count(t: Word, dim: int) -> int:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1603  (s4d4_tr_assert.h)
 
 def _mem4d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    if _indirect_pattern(m_b, m_o):
-        index_ok = (m_b[m_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (m_b[m_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else (_addr_in_sbuf(_addr_imm_mask(_U32(m_b, m_o)[0])) and _four_byte_aligned(_U32(m_b, m_o)[0]))  # i.index_addr.addr_reg.marker, i.index_addr.addr_reg.regnum, i.index_addr.addr_immediate
+    if (m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
+        index_ok = (m_b[m_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS) if (m_b[m_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG) else ((_U32(m_b, m_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and (_U32(m_b, m_o)[0] & 3) == 0)  # i.index_addr.addr_reg.marker, i.index_addr.addr_reg.regnum, i.index_addr.addr_immediate
         return index_ok and _tensor_start_addr_valid(m_b, m_o + 4, dtype, write, allow_psum, allow_sbuf)
-    return _tensor4d_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
+    return _tensor_start_addr_valid(m_b, m_o, dtype, write, allow_psum, allow_sbuf)
 
 
 def mem4d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
@@ -2961,7 +3021,7 @@ def mem4d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: in
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1615  (s4d4_tr_assert.h)
 
 def _check_m4d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(m_b, m_o + 4, num_active_channels) if _indirect_pattern(m_b, m_o) else _check_t4d_active_channels(m_b, m_o, num_active_channels)
+    return ((m_b[m_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o + 4)[0], num_active_channels)) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o)[0], num_active_channels))  # addr_reg.marker, addr_immediate
 
 
 def check_m4d_active_channels(m: Word, num_active_channels: int) -> bool:
@@ -2971,11 +3031,11 @@ def check_m4d_active_channels(m: Word, num_active_channels: int) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1621  (s4d4_tr_assert.h)
 
 def _indirect_quadrant_check_src4d(src_b: bytes, src_o: int) -> bool:
-    if not _indirect_pattern(src_b, src_o):
+    if (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
         return True
-    if src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or _addr_from_register(src_b, src_o + 4):  # i.index_addr.addr_reg.marker
+    if src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG or (src_b[src_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # i.index_addr.addr_reg.marker, addr_reg.marker
         return True
-    return _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(src_b, src_o + 4)[0])  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
+    return (_tpb_addr_partition(_U32(src_b, src_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32) == (_tpb_addr_partition(_U32(src_b, src_o + 4)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32)  # i.index_addr.addr_immediate, i.data_addr.addr_immediate
 
 
 def indirect_quadrant_check_src4d(src: Word) -> bool:
@@ -2986,11 +3046,11 @@ def indirect_quadrant_check_src4d(src: Word) -> bool:
 
 def _indirect_quadrant_check_src4d_dst4d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
     return (
-        not _indirect_pattern(src_b, src_o)
-        or not _indirect_pattern(dst_b, dst_o)
+        (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (dst_b[dst_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
         or src_b[src_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # i.index_addr.addr_reg.marker
         or dst_b[dst_o + 3] == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_REG  # i.index_addr.addr_reg.marker
-        or _tpb_addr_quadrant(_U32(src_b, src_o)[0]) == _tpb_addr_quadrant(_U32(dst_b, dst_o)[0])  # i.index_addr.addr_immediate
+        or (_tpb_addr_partition(_U32(src_b, src_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32) == (_tpb_addr_partition(_U32(dst_b, dst_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) // 32)  # i.index_addr.addr_immediate
     )
 
 
@@ -3031,7 +3091,7 @@ def tensor_reduce_transpose(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1654  (s4d4_tr_assert.h)
 
 def _has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)  # header.opcode
+    return i_b[i_o] in _MEMBERS31  # header.opcode
 
 
 def has_tensor_reduce_opcode(i: Word) -> bool:
@@ -3068,8 +3128,10 @@ def mask_enable_zero(i: Word) -> bool:
 def _is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> bool:
     return (
         _s4d4_tr_reserved_zero(i_b, i_o)
-        and _mask_enable_zero(i_b, i_o)
-        and _has_valid_active_channel_range_with_tile(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3])  # num_active_channels, header.inst_flags
+        and i_b[i_o + 38] == 0  # mask_enable
+        and i_b[i_o + 34] >= 1  # num_active_channels
+        and i_b[i_o + 34] <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS  # num_active_channels
+        and _tile_channel_range_ok(i_b[i_o + 34], i_b[i_o + 3])  # num_active_channels, header.inst_flags
         and _is_valid_dtype_64(i_b[i_o + 32], ALLOW_FP32R_FALSE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # in_dtype
         and _is_valid_dtype_64(i_b[i_o + 33], ALLOW_FP32R_TRUE, ALLOW_U64_TRUE, ALLOW_I64_TRUE)  # out_dtype
     )
@@ -3082,7 +3144,7 @@ def is_valid_tensor_reduce_common(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1681  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce_int_op(op: int) -> bool:
-    return _is_valid_int_aluop(op)
+    return op in _MEMBERS6
 
 
 is_valid_tensor_reduce_int_op = _is_valid_tensor_reduce_int_op
@@ -3101,7 +3163,7 @@ def tensor_reduce_valid_alu_op(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1690  (s4d4_tr_assert.h)
 
 def _tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype, out_dtype, op
+    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS32) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
 
 
 def tensor_reduce_valid_dtype(i: Word) -> bool:
@@ -3111,7 +3173,7 @@ def tensor_reduce_valid_dtype(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1697  (s4d4_tr_assert.h)
 
 def _has_valid_reduce_negated(i_b: bytes, i_o: int) -> bool:
-    return (_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # negated
+    return ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # header.opcode, negated
 
 
 def has_valid_reduce_negated(i: Word) -> bool:
@@ -3121,7 +3183,7 @@ def has_valid_reduce_negated(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1702  (s4d4_tr_assert.h)
 
 def _has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 37] in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW)  # op_dim
+    return i_b[i_o + 37] in _MEMBERS33  # op_dim
 
 
 def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
@@ -3132,10 +3194,10 @@ def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
 
 def _tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _indirect_pattern(i_b, i_o + 12)
-        or _indirect_pattern(i_b, i_o + 44)
-        or _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 44)
+        (i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (i_b[i_o + 47] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 47] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)  # op_dim
     )
 
@@ -3147,7 +3209,7 @@ def tensor_reduce_dst_element_cnt_check(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1719  (s4d4_tr_assert.h)
 
 def _tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_reduce_transpose(i_b, i_o) or (not _indirect_pattern(i_b, i_o + 12) and _has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))  # num_active_channels
+    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or ((i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM and (_t4d_element_count(i_b, i_o + 12) % 32) == 0 and (i_b[i_o + 34] in {32, 64, 96, 128}))  # header.opcode, addr_reg.marker, num_active_channels
 
 
 def tensor_reduce_transpose_check(i: Word) -> bool:
@@ -3248,7 +3310,7 @@ def _x_is_valid_enum_allowed_in_sbuf(v: int) -> str | None:
 
 def _x_is_valid_enum_neuron_core_version(v: int) -> str | None:
     _sw9 = v
-    if _sw9 in (2, 3, 4, 5):
+    if _sw9 in {2, 3, 4, 5}:
         return None
     else:
         return f"is_valid_enum_neuron_core_version: v={v} (returns false at line 153)"
@@ -3256,7 +3318,7 @@ def _x_is_valid_enum_neuron_core_version(v: int) -> str | None:
 
 def _x_is_valid_enum_neuron_engine(v: int) -> str | None:
     _sw10 = v
-    if _sw10 in (0, 1, 2, 3, 4, 5):
+    if _sw10 in {0, 1, 2, 3, 4, 5}:
         return None
     else:
         return f"is_valid_enum_neuron_engine: v={v} (returns false at line 167)"
@@ -3264,7 +3326,7 @@ def _x_is_valid_enum_neuron_engine(v: int) -> str | None:
 
 def _x_is_valid_enum_opcode(v: int) -> str | None:
     _sw11 = v
-    if _sw11 in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 38, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 182, 184, 185, 186, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 243, 244, 255):
+    if _sw11 in {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 34, 35, 36, 37, 38, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 130, 131, 132, 133, 134, 142, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 180, 181, 182, 184, 185, 186, 187, 188, 189, 190, 191, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 240, 241, 242, 243, 244, 255}:
         return None
     else:
         return f"is_valid_enum_opcode: v={v} (returns false at line 340)"
@@ -3272,7 +3334,7 @@ def _x_is_valid_enum_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_wait_mode(v: int) -> str | None:
     _sw12 = v
-    if _sw12 in (0, 1, 2, 3, 4, 5, 129, 130, 131, 132, 133, 145, 146, 147, 148, 149, 254, 255):
+    if _sw12 in {0, 1, 2, 3, 4, 5, 129, 130, 131, 132, 133, 145, 146, 147, 148, 149, 254, 255}:
         return None
     else:
         return f"is_valid_enum_wait_mode: v={v} (returns false at line 366)"
@@ -3280,7 +3342,7 @@ def _x_is_valid_enum_wait_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_update_mode(v: int) -> str | None:
     _sw13 = v
-    if _sw13 in (0, 3, 4, 5, 133, 7, 135, 9, 137, 19, 20, 21, 149, 23, 151, 25, 153, 255):
+    if _sw13 in {0, 3, 4, 5, 133, 7, 135, 9, 137, 19, 20, 21, 149, 23, 151, 25, 153, 255}:
         return None
     else:
         return f"is_valid_enum_update_mode: v={v} (returns false at line 392)"
@@ -3288,7 +3350,7 @@ def _x_is_valid_enum_update_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_debug_cmd_levels(v: int) -> str | None:
     _sw14 = v
-    if _sw14 in (0, 1, 3, 5, 7, 9):
+    if _sw14 in {0, 1, 3, 5, 7, 9}:
         return None
     else:
         return f"is_valid_enum_debug_cmd_levels: v={v} (returns false at line 406)"
@@ -3296,7 +3358,7 @@ def _x_is_valid_enum_debug_cmd_levels(v: int) -> str | None:
 
 def _x_is_valid_enum_pseudo_opcode(v: int) -> str | None:
     _sw15 = v
-    if _sw15 in (0, 1, 2):
+    if _sw15 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_pseudo_opcode: v={v} (returns false at line 417)"
@@ -3304,7 +3366,7 @@ def _x_is_valid_enum_pseudo_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_dtype_basic(v: int) -> str | None:
     _sw16 = v
-    if _sw16 in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12):
+    if _sw16 in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12}:
         return None
     else:
         return f"is_valid_enum_dtype_basic: v={v} (returns false at line 441)"
@@ -3312,7 +3374,7 @@ def _x_is_valid_enum_dtype_basic(v: int) -> str | None:
 
 def _x_is_valid_enum_dtype(v: int) -> str | None:
     _sw17 = v
-    if _sw17 in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31, 17, 18, 19, 20, 21, 22):
+    if _sw17 in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12, 16, 25, 26, 27, 28, 29, 30, 31, 17, 18, 19, 20, 21, 22}:
         return None
     else:
         return f"is_valid_enum_dtype: v={v} (returns false at line 479)"
@@ -3336,7 +3398,7 @@ def _x_is_valid_enum_reduce_axis(v: int) -> str | None:
 
 def _x_is_valid_enum_accum_cmd(v: int) -> str | None:
     _sw20 = v
-    if _sw20 in (0, 1, 2, 3, 4):
+    if _sw20 in {0, 1, 2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_accum_cmd: v={v} (returns false at line 512)"
@@ -3352,7 +3414,7 @@ def _x_is_valid_enum_collective_type(v: int) -> str | None:
 
 def _x_is_valid_enum_cce_op(v: int) -> str | None:
     _sw22 = v
-    if _sw22 in (0, 1, 2):
+    if _sw22 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_cce_op: v={v} (returns false at line 532)"
@@ -3360,7 +3422,7 @@ def _x_is_valid_enum_cce_op(v: int) -> str | None:
 
 def _x_is_valid_enum_dequant_fmt(v: int) -> str | None:
     _sw23 = v
-    if _sw23 in (0, 1, 2, 3, 4):
+    if _sw23 in {0, 1, 2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_dequant_fmt: v={v} (returns false at line 545)"
@@ -3368,7 +3430,7 @@ def _x_is_valid_enum_dequant_fmt(v: int) -> str | None:
 
 def _x_is_valid_enum_lnc_size_fmt(v: int) -> str | None:
     _sw24 = v
-    if _sw24 in (0, 1, 2, 3):
+    if _sw24 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_lnc_size_fmt: v={v} (returns false at line 557)"
@@ -3376,7 +3438,7 @@ def _x_is_valid_enum_lnc_size_fmt(v: int) -> str | None:
 
 def _x_is_valid_enum_dge_compute_op(v: int) -> str | None:
     _sw25 = v
-    if _sw25 in (0, 1, 2, 3, 4):
+    if _sw25 in {0, 1, 2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_dge_compute_op: v={v} (returns false at line 570)"
@@ -3384,7 +3446,7 @@ def _x_is_valid_enum_dge_compute_op(v: int) -> str | None:
 
 def _x_is_valid_enum_indirect_dim(v: int) -> str | None:
     _sw26 = v
-    if _sw26 in (0, 1, 2, 3):
+    if _sw26 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_indirect_dim: v={v} (returns false at line 582)"
@@ -3392,7 +3454,7 @@ def _x_is_valid_enum_indirect_dim(v: int) -> str | None:
 
 def _x_is_valid_enum_dge_opcode(v: int) -> str | None:
     _sw27 = v
-    if _sw27 in (0, 1, 2, 3):
+    if _sw27 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_dge_opcode: v={v} (returns false at line 594)"
@@ -3400,7 +3462,7 @@ def _x_is_valid_enum_dge_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_dma_engine_count(v: int) -> str | None:
     _sw28 = v
-    if _sw28 in (0, 1, 2, 3):
+    if _sw28 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_dma_engine_count: v={v} (returns false at line 606)"
@@ -3408,7 +3470,7 @@ def _x_is_valid_enum_dma_engine_count(v: int) -> str | None:
 
 def _x_is_valid_enum_dma_sema_update_mode(v: int) -> str | None:
     _sw29 = v
-    if _sw29 in (0, 1, 3, 5, 9, 11, 13):
+    if _sw29 in {0, 1, 3, 5, 9, 11, 13}:
         return None
     else:
         return f"is_valid_enum_dma_sema_update_mode: v={v} (returns false at line 621)"
@@ -3416,7 +3478,7 @@ def _x_is_valid_enum_dma_sema_update_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_rand_algorithm(v: int) -> str | None:
     _sw30 = v
-    if _sw30 in (0, 1, 2, 3):
+    if _sw30 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_rand_algorithm: v={v} (returns false at line 633)"
@@ -3424,7 +3486,7 @@ def _x_is_valid_enum_rand_algorithm(v: int) -> str | None:
 
 def _x_is_valid_enum_rand_post_proc(v: int) -> str | None:
     _sw31 = v
-    if _sw31 in (0, 1, 2):
+    if _sw31 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_rand_post_proc: v={v} (returns false at line 644)"
@@ -3432,7 +3494,7 @@ def _x_is_valid_enum_rand_post_proc(v: int) -> str | None:
 
 def _x_is_valid_enum_rand_src(v: int) -> str | None:
     _sw32 = v
-    if _sw32 in (0, 1, 2, 3):
+    if _sw32 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_rand_src: v={v} (returns false at line 656)"
@@ -3440,7 +3502,7 @@ def _x_is_valid_enum_rand_src(v: int) -> str | None:
 
 def _x_is_valid_enum_alu_op(v: int) -> str | None:
     _sw33 = v
-    if _sw33 in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 36, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225):
+    if _sw33 in {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 36, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225}:
         return None
     else:
         return f"is_valid_enum_alu_op: v={v} (returns false at line 729)"
@@ -3448,7 +3510,7 @@ def _x_is_valid_enum_alu_op(v: int) -> str | None:
 
 def _x_is_valid_enum_tensor_subdim(v: int) -> str | None:
     _sw34 = v
-    if _sw34 in (0, 2, 3, 4, 5):
+    if _sw34 in {0, 2, 3, 4, 5}:
         return None
     else:
         return f"is_valid_enum_tensor_subdim: v={v} (returns false at line 742)"
@@ -3456,7 +3518,7 @@ def _x_is_valid_enum_tensor_subdim(v: int) -> str | None:
 
 def _x_is_valid_enum_pe_seed_mode(v: int) -> str | None:
     _sw35 = v
-    if _sw35 in (0, 1, 2):
+    if _sw35 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_pe_seed_mode: v={v} (returns false at line 753)"
@@ -3464,7 +3526,7 @@ def _x_is_valid_enum_pe_seed_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_mx_perf_mode(v: int) -> str | None:
     _sw36 = v
-    if _sw36 in (0, 1, 2, 3, 4, 5, 6):
+    if _sw36 in {0, 1, 2, 3, 4, 5, 6}:
         return None
     else:
         return f"is_valid_enum_mx_perf_mode: v={v} (returns false at line 768)"
@@ -3472,7 +3534,7 @@ def _x_is_valid_enum_mx_perf_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_imm_src(v: int) -> str | None:
     _sw37 = v
-    if _sw37 in (0, 1, 2):
+    if _sw37 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_imm_src: v={v} (returns false at line 779)"
@@ -3480,7 +3542,7 @@ def _x_is_valid_enum_imm_src(v: int) -> str | None:
 
 def _x_is_valid_enum_imm_src_n(v: int) -> str | None:
     _sw38 = v
-    if _sw38 in (0, 1, 2):
+    if _sw38 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_imm_src_n: v={v} (returns false at line 790)"
@@ -3488,7 +3550,7 @@ def _x_is_valid_enum_imm_src_n(v: int) -> str | None:
 
 def _x_is_valid_enum_tens_scalar_rev_ops(v: int) -> str | None:
     _sw39 = v
-    if _sw39 in (0, 1, 2, 3):
+    if _sw39 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_tens_scalar_rev_ops: v={v} (returns false at line 802)"
@@ -3547,7 +3609,7 @@ def _x_dtype_4bit_illegal_check(dtype: int, allow: int) -> str | None:
 
 
 def _x_dtype_scale_illegal_check(dtype: int, allow: int) -> str | None:
-    if not ((dtype not in (NEURON_ISA_TPB_DTYPE_SFP8_E8, NEURON_ISA_TPB_DTYPE_SFP8_E7, NEURON_ISA_TPB_DTYPE_SFP8_E6, NEURON_ISA_TPB_DTYPE_SFP8_E5)) or allow == ALLOW_SCALE_TRUE):
+    if not ((dtype not in _MEMBERS1) or allow == ALLOW_SCALE_TRUE):
         return f"dtype_scale_illegal_check: dtype = {dtype}, allow = {allow} (needs ((dtype != NEURON_ISA_TPB_DTYPE_SFP8_E8) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E7) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E6) && (dtype != NEURON_ISA_TPB_DTYPE_SFP8_E5)) || (allow == ALLOW_SCALE_TRUE))"
     return None
 
@@ -3589,7 +3651,7 @@ def _x_is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64
 
 
 def _x_is_valid_int_dtype(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+    if dtype not in _MEMBERS2:
         return f"is_valid_int_dtype: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
     return None
 
@@ -3607,13 +3669,13 @@ def _x_is_valid_64b_int_dtype(dtype: int) -> str | None:
 
 
 def _x_is_valid_int_dtype_datapath(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32):
+    if dtype not in _MEMBERS3:
         return f"is_valid_int_dtype_datapath: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32))"
     return None
 
 
 def _x_is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> str | None:
-    if not (dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
+    if not (dtype in _MEMBERS4 or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
         return f"is_valid_fp_dtype_datapath: dtype = {dtype}, allow_fp32r = {allow_fp32r} (needs (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP32) || ((allow_fp32r == ALLOW_FP32R_TRUE) && (dtype == NEURON_ISA_TPB_DTYPE_FP32R)))"
     return None
 
@@ -3635,7 +3697,7 @@ def _x_is_valid_dtype_for_sdma(dtype: int, allow_fp32r: int) -> str | None:
 
 
 def _x_is_valid_mx_dtype(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_FP8_EXP2, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP4_EXP2, NEURON_ISA_TPB_DTYPE_INT4):
+    if dtype not in _MEMBERS5:
         return f"is_valid_mx_dtype: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP2) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP4_EXP2) || (dtype == NEURON_ISA_TPB_DTYPE_INT4))"
     return None
 
@@ -3653,25 +3715,25 @@ def _x_is_valid_aluop(op: int) -> str | None:
 
 
 def _x_is_valid_int_aluop(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT):
+    if op not in _MEMBERS6:
         return f"is_valid_int_aluop: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT))"
     return None
 
 
 def _x_is_valid_int_aluop_dve(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT):
+    if op not in _MEMBERS7:
         return f"is_valid_int_aluop_dve: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT))"
     return None
 
 
 def _x_is_arith_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_RSQRT, NEURON_ISA_TPB_ALU_OP_ABS_MAX, NEURON_ISA_TPB_ALU_OP_ABS_MIN, NEURON_ISA_TPB_ALU_OP_RE_LU, NEURON_ISA_TPB_ALU_OP_SQUARE):
+    if op not in _MEMBERS8:
         return f"is_arith_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_AND) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_OR) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE) || (op == NEURON_ISA_TPB_ALU_OP_POW) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_RSQRT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN) || (op == NEURON_ISA_TPB_ALU_OP_RE_LU) || (op == NEURON_ISA_TPB_ALU_OP_SQUARE))"
     return None
 
 
 def _x_is_bitvec_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32):
+    if op not in _MEMBERS9:
         return f"is_bitvec_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_NOT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_AND) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_OR) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_XOR) || (op == NEURON_ISA_TPB_ALU_OP_CRC32))"
     return None
 
@@ -3701,7 +3763,7 @@ def _x_is_general_arith_op(op: int) -> str | None:
 
 
 def _x_is_shift_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT):
+    if op not in _MEMBERS11:
         return f"is_shift_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT))"
     return None
 
@@ -3905,7 +3967,7 @@ def _x_has_valid_active_channel_range_with_tile(n: int, max_channels: int, inst_
 
 
 def _x_has_multiple_32_channels(n: int) -> str | None:
-    if n not in (32, 64, 96, 128):
+    if n not in {32, 64, 96, 128}:
         return f"has_multiple_32_channels: n = {n} (needs (n == 32) || (n == 64) || (n == 96) || (n == 128))"
     return None
 
@@ -4028,7 +4090,7 @@ def _x_indirect_quadrant_check_src3d_dst3d(src_b: bytes, src_o: int, dst_b: byte
 
 
 def _x_has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP):
+    if i_b[i_o] not in _MEMBERS12:
         return f"has_tensor_scalar_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP))"
     return None
 
@@ -4058,7 +4120,7 @@ def _x_has_exponential_opcode(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_arith(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE, NEURON_ISA_TPB_OPCODE_EXPONENTIAL):
+    if i_b[i_o] not in _MEMBERS13:
         return f"tensor_scalar_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE) || (header.opcode == NEURON_ISA_TPB_OPCODE_EXPONENTIAL))"
     return None
 
@@ -4112,13 +4174,13 @@ def _x_tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS15))):
         return f"tensor_scalar_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
 
 def _x_ts_imm_32_chk(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))):
+    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in _MEMBERS16))):
         return f"ts_imm_32_chk: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32))))"
     return None
 
@@ -4294,13 +4356,13 @@ def _x_is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 12] not in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
+    if i_b[i_o + 12] not in _MEMBERS17:
         return f"has_valid_tensor_scalar_cache_reduce_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])} (needs (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE))"
     return None
 
 
 def _x_is_valid_cache_reduce_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN):
+    if op not in _MEMBERS18:
         return f"is_valid_cache_reduce_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN))"
     return None
 
@@ -4425,13 +4487,13 @@ def _x_is_valid_tensor_scalar_cache_cumulative(i_b: bytes, i_o: int) -> str | No
 
 
 def _x_has_valid_exponential_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if not (((i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
+    if not (((i_b[i_o + 12] in _MEMBERS19) and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0) or i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
         return f"has_valid_exponential_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])}, imm1_src = {_show('NEURON_ISA_TPB_IMM_SRC', i_b[i_o + 39])}, imm1.imm_bitvec_uint32 = {_U32(i_b, i_o + 44)[0]} (needs (((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)) && (imm1_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE) && (imm1.imm_bitvec_uint32 == 0)) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE))"
     return None
 
 
 def _x_exp_x_even_or_unpacked(i_b: bytes, i_o: int) -> str | None:
-    if not (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32) or _I16(i_b, i_o + 20)[0] != 1 or (_U16(i_b, i_o + 26)[0] % 2) == 0):
+    if not (i_b[i_o + 32] in _MEMBERS20 or _I16(i_b, i_o + 20)[0] != 1 or (_U16(i_b, i_o + 26)[0] % 2) == 0):
         return f"exp_x_even_or_unpacked: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, step_elem[0] = {_I16(i_b, i_o + 20)[0]}, num_elem[0] = {_U16(i_b, i_o + 26)[0]} (needs (in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (step_elem[0] != 1) || ((num_elem[0] % 2) == 0))"
     return None
 
@@ -4541,7 +4603,7 @@ def _x_tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
+    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS21))):
         return f"tensor_scalar_ptr_multi_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8))))"
     return None
 
@@ -4652,7 +4714,7 @@ def _x_has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tsm_immld_dtypes(i_b: bytes, i_o: int) -> str | None:
-    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in _MEMBERS22)) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in _MEMBERS23))):
         return f"tsm_immld_dtypes: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -4701,25 +4763,25 @@ def _x_is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_is_signed_int(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64):
+    if dtype not in _MEMBERS24:
         return f"is_signed_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64))"
     return None
 
 
 def _x_is_unsigned_int(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+    if dtype not in _MEMBERS25:
         return f"is_unsigned_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
     return None
 
 
 def _x_is_signed_alu_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT):
+    if op not in _MEMBERS26:
         return f"is_signed_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_INT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_INT))"
     return None
 
 
 def _x_is_unsigned_alu_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT):
+    if op not in _MEMBERS27:
         return f"is_unsigned_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MOD_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE_INT) || (op == NEURON_ISA_TPB_ALU_OP_MAX_UINT) || (op == NEURON_ISA_TPB_ALU_OP_MIN_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE_UINT) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT_UINT))"
     return None
 
@@ -5019,7 +5081,7 @@ def _x_s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))):
+    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in _MEMBERS28))):
         return f"has_valid_s2s2d2_stt_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs (has_s2s2d2_stt_bitvec_op({{...}}) && (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)) || (!has_s2s2d2_stt_bitvec_op({{...}}) && ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))))"
     return None
 
@@ -5210,7 +5272,7 @@ def _x_has_tensor_tensor_int_wide_opcode(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_is_valid_tt_int_wide_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT):
+    if op not in _MEMBERS29:
         return f"is_valid_tt_int_wide_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_UINT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT))"
     return None
 
@@ -5228,7 +5290,7 @@ def _x_tt_int_wide_op_dtype_constraints(i_b: bytes, i_o: int) -> str | None:
         return None
     unsigned_in = _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
     signed_in = _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
-    inputs_ok = ((i_b[i_o + 14] in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MULT_UINT)) and unsigned_in) or (i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_MULT_INT and signed_in)  # op
+    inputs_ok = ((i_b[i_o + 14] in _MEMBERS30) and unsigned_in) or (i_b[i_o + 14] == NEURON_ISA_TPB_ALU_OP_MULT_INT and signed_in)  # op
     if not inputs_ok:
         return f"tt_int_wide_op_dtype_constraints: inputs_ok = {inputs_ok} (needs inputs_ok)"
     if not _is_valid_32b_int_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf)):
@@ -5407,7 +5469,7 @@ def _x_tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> str | None:
-    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS32) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
         return f"tensor_reduce_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_reduce_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -5419,7 +5481,7 @@ def _x_has_valid_reduce_negated(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 37] not in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW):
+    if i_b[i_o + 37] not in _MEMBERS33:
         return f"has_valid_tensor_reduce_op_dim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
     return None
 

@@ -16,7 +16,7 @@ from .._runtime import check_api, vector
 from .._runtime.chains import Chain
 from .._runtime.vector import BatchDecode as BatchDecode
 from .decode import OPCODE_STRUCT
-from .validators import C_VALIDATORS, TOP_LEVEL, explain, validate
+from .validators import C_VALIDATORS, TOP_LEVEL, VALIDATORS, explain, validate
 
 check_api((2, 4), __name__)
 
@@ -4857,6 +4857,7 @@ _BATCH = vector.BatchValidators(
     },
     C_VALIDATORS,
     validate,
+    VALIDATORS.by_opcode(),
 )
 # Each top-level validator's chain for the test-bench toolkit (stimulus, coverage): its terms
 # (the operands of its `&&`, by C text) as batch functions, the integer constants the predicates

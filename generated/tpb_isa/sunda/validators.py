@@ -159,6 +159,34 @@ NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
 WRITE_TENSOR_FALSE: Final = 0x00
 WRITE_TENSOR_TRUE: Final = 0x01
 
+# The sets the membership tests of more than two named constants look values up in.
+_MEMBERS1: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64,))
+_MEMBERS2: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32,))
+_MEMBERS3: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32,))
+_MEMBERS4: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD,))
+_MEMBERS5: Final = frozenset((NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_RSQRT,))
+_MEMBERS6: Final = frozenset((NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32,))
+_MEMBERS7: Final = frozenset((NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_RSQRT,))
+_MEMBERS8: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT,))
+_MEMBERS9: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP,))
+_MEMBERS10: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE,))
+_MEMBERS11: Final = frozenset((NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD,))
+_MEMBERS12: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS13: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32,))
+_MEMBERS14: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE,))
+_MEMBERS15: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN,))
+_MEMBERS16: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8,))
+_MEMBERS17: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8,))
+_MEMBERS18: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS19: Final = frozenset((NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64,))
+_MEMBERS20: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64,))
+_MEMBERS21: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16,))
+_MEMBERS22: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE,))
+_MEMBERS23: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16,))
+_MEMBERS24: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
+_MEMBERS25: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS26: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
+
 
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:55
 
@@ -226,7 +254,7 @@ is_valid_enum_neuron_core_version = _is_valid_enum_neuron_core_version
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:124
 
 def _is_valid_enum_neuron_engine(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5,)
+    return v in {0, 1, 2, 3, 4, 5}
 
 
 is_valid_enum_neuron_engine = _is_valid_enum_neuron_engine
@@ -235,7 +263,7 @@ is_valid_enum_neuron_engine = _is_valid_enum_neuron_engine
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:138
 
 def _is_valid_enum_opcode(v: int) -> bool:
-    return v in (1, 2, 3, 4, 5, 33, 34, 35, 36, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 130, 131, 132, 133, 134, 135, 136, 138, 139, 140, 141, 142, 143, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 181, 184, 187, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216, 217, 218, 219, 220, 221, 222, 223, 229, 230, 231, 232, 234, 240, 255,)
+    return v in {1, 2, 3, 4, 5, 33, 34, 35, 36, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 130, 131, 132, 133, 134, 135, 136, 138, 139, 140, 141, 142, 143, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 181, 184, 187, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216, 217, 218, 219, 220, 221, 222, 223, 229, 230, 231, 232, 234, 240, 255}
 
 
 is_valid_enum_opcode = _is_valid_enum_opcode
@@ -244,7 +272,7 @@ is_valid_enum_opcode = _is_valid_enum_opcode
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:291
 
 def _is_valid_enum_wait_mode(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255,)
+    return v in {0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255}
 
 
 is_valid_enum_wait_mode = _is_valid_enum_wait_mode
@@ -253,7 +281,7 @@ is_valid_enum_wait_mode = _is_valid_enum_wait_mode
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:315
 
 def _is_valid_enum_update_mode(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255,)
+    return v in {0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255}
 
 
 is_valid_enum_update_mode = _is_valid_enum_update_mode
@@ -262,7 +290,7 @@ is_valid_enum_update_mode = _is_valid_enum_update_mode
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:345
 
 def _is_valid_enum_debug_cmd_levels(v: int) -> bool:
-    return v in (0, 1, 3, 5, 7, 9,)
+    return v in {0, 1, 3, 5, 7, 9}
 
 
 is_valid_enum_debug_cmd_levels = _is_valid_enum_debug_cmd_levels
@@ -271,7 +299,7 @@ is_valid_enum_debug_cmd_levels = _is_valid_enum_debug_cmd_levels
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:359
 
 def _is_valid_enum_pseudo_opcode(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_pseudo_opcode = _is_valid_enum_pseudo_opcode
@@ -280,7 +308,7 @@ is_valid_enum_pseudo_opcode = _is_valid_enum_pseudo_opcode
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:370
 
 def _is_valid_enum_dtype(v: int) -> bool:
-    return v in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12,)
+    return v in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12}
 
 
 is_valid_enum_dtype = _is_valid_enum_dtype
@@ -307,7 +335,7 @@ is_valid_enum_reduce_axis = _is_valid_enum_reduce_axis
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:414
 
 def _is_valid_enum_accum_cmd(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4,)
+    return v in {0, 1, 2, 3, 4}
 
 
 is_valid_enum_accum_cmd = _is_valid_enum_accum_cmd
@@ -325,7 +353,7 @@ is_valid_enum_collective_type = _is_valid_enum_collective_type
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:436
 
 def _is_valid_enum_cce_op(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_cce_op = _is_valid_enum_cce_op
@@ -334,7 +362,7 @@ is_valid_enum_cce_op = _is_valid_enum_cce_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:447
 
 def _is_valid_enum_dge_compute_op(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4,)
+    return v in {0, 1, 2, 3, 4}
 
 
 is_valid_enum_dge_compute_op = _is_valid_enum_dge_compute_op
@@ -343,7 +371,7 @@ is_valid_enum_dge_compute_op = _is_valid_enum_dge_compute_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:460
 
 def _is_valid_enum_indirect_dim(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_indirect_dim = _is_valid_enum_indirect_dim
@@ -352,7 +380,7 @@ is_valid_enum_indirect_dim = _is_valid_enum_indirect_dim
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:472
 
 def _is_valid_enum_dge_opcode(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_dge_opcode = _is_valid_enum_dge_opcode
@@ -361,7 +389,7 @@ is_valid_enum_dge_opcode = _is_valid_enum_dge_opcode
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:484
 
 def _is_valid_enum_rand_algorithm(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_rand_algorithm = _is_valid_enum_rand_algorithm
@@ -379,7 +407,7 @@ is_valid_enum_rand_src = _is_valid_enum_rand_src
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:505
 
 def _is_valid_enum_alu_op(v: int) -> bool:
-    return v in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 196, 197, 198,)
+    return v in {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 196, 197, 198}
 
 
 is_valid_enum_alu_op = _is_valid_enum_alu_op
@@ -388,7 +416,7 @@ is_valid_enum_alu_op = _is_valid_enum_alu_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:546
 
 def _is_valid_enum_tensor_subdim(v: int) -> bool:
-    return v in (0, 2, 3, 4, 5,)
+    return v in {0, 2, 3, 4, 5}
 
 
 is_valid_enum_tensor_subdim = _is_valid_enum_tensor_subdim
@@ -397,7 +425,7 @@ is_valid_enum_tensor_subdim = _is_valid_enum_tensor_subdim
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:559
 
 def _is_valid_enum_imm_src(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_imm_src = _is_valid_enum_imm_src
@@ -406,7 +434,7 @@ is_valid_enum_imm_src = _is_valid_enum_imm_src
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:570
 
 def _is_valid_enum_imm_src_n(v: int) -> bool:
-    return v in (0, 1, 2,)
+    return v in {0, 1, 2}
 
 
 is_valid_enum_imm_src_n = _is_valid_enum_imm_src_n
@@ -415,7 +443,7 @@ is_valid_enum_imm_src_n = _is_valid_enum_imm_src_n
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:581
 
 def _is_valid_enum_tens_scalar_rev_ops(v: int) -> bool:
-    return v in (0, 1, 2, 3,)
+    return v in {0, 1, 2, 3}
 
 
 is_valid_enum_tens_scalar_rev_ops = _is_valid_enum_tens_scalar_rev_ops
@@ -444,7 +472,7 @@ def has_valid_neuron_header(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:36  (common_assert.h)
 
 def _has_valid_neuron_events(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_wait_mode(i_b[i_o + 4]) and _is_valid_enum_update_mode(i_b[i_o + 6])  # events.wait_mode, events.update_mode
+    return (i_b[i_o + 4] in {0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255}) and (i_b[i_o + 6] in {0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255})  # events.wait_mode, events.update_mode
 
 
 def has_valid_neuron_events(i: Word) -> bool:
@@ -491,11 +519,10 @@ dtype_int64_illegal_check = _dtype_int64_illegal_check
 
 def _is_valid_dtype(dtype: int, allow_fp32r: int) -> bool:
     return (
-        _dtype_invalid_check(dtype)
-        and _dtype_fp32r_illegal_check(dtype, allow_fp32r)
-        and _dtype_uint64_illegal_check(dtype, ALLOW_U64_FALSE)
-        and _dtype_int64_illegal_check(dtype, ALLOW_I64_FALSE)
-        and _is_valid_enum_dtype(dtype)
+        dtype != NEURON_ISA_TPB_DTYPE_INVALID
+        and (dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow_fp32r == ALLOW_FP32R_TRUE)
+        and dtype not in (NEURON_ISA_TPB_DTYPE_UINT64, NEURON_ISA_TPB_DTYPE_INT64)
+        and (dtype in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12})
     )
 
 
@@ -506,11 +533,11 @@ is_valid_dtype = _is_valid_dtype
 
 def _is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64: int) -> bool:
     return (
-        _dtype_invalid_check(dtype)
-        and _dtype_fp32r_illegal_check(dtype, allow_fp32r)
-        and _dtype_uint64_illegal_check(dtype, allow_u64)
-        and _dtype_int64_illegal_check(dtype, allow_i64)
-        and _is_valid_enum_dtype(dtype)
+        dtype != NEURON_ISA_TPB_DTYPE_INVALID
+        and (dtype != NEURON_ISA_TPB_DTYPE_FP32R or allow_fp32r == ALLOW_FP32R_TRUE)
+        and (dtype != NEURON_ISA_TPB_DTYPE_UINT64 or allow_u64 == ALLOW_U64_TRUE)
+        and (dtype != NEURON_ISA_TPB_DTYPE_INT64 or allow_i64 == ALLOW_I64_TRUE)
+        and (dtype in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12})
     )
 
 
@@ -520,7 +547,7 @@ is_valid_dtype_64 = _is_valid_dtype_64
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:76  (common_assert.h)
 
 def _is_valid_int_dtype(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+    return dtype in _MEMBERS1
 
 
 is_valid_int_dtype = _is_valid_int_dtype
@@ -547,7 +574,7 @@ is_valid_64b_int_dtype = _is_valid_64b_int_dtype
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:97  (common_assert.h)
 
 def _is_valid_int_dtype_datapath(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)
+    return dtype in _MEMBERS2
 
 
 is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
@@ -556,7 +583,7 @@ is_valid_int_dtype_datapath = _is_valid_int_dtype_datapath
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:106  (common_assert.h)
 
 def _is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
+    return dtype in _MEMBERS3 or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)
 
 
 is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
@@ -566,11 +593,11 @@ is_valid_fp_dtype_datapath = _is_valid_fp_dtype_datapath
 
 def _type_size(dtype: int) -> int:
     _sw30 = dtype
-    if _sw30 in (2, 3, 13, 14, 15):
+    if _sw30 in {2, 3, 13, 14, 15}:
         return 1
-    elif _sw30 in (4, 5, 6, 7):
+    elif _sw30 in {4, 5, 6, 7}:
         return 2
-    elif _sw30 in (8, 9, 10, 11):
+    elif _sw30 in {8, 9, 10, 11}:
         return 4
     elif _sw30 in (1, 12):
         return 8
@@ -584,7 +611,7 @@ type_size = _type_size
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:143  (common_assert.h)
 
 def _type_size_check(dtype: int, size: int) -> bool:
-    return _type_size(dtype) == size
+    return (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == size
 
 
 type_size_check = _type_size_check
@@ -602,7 +629,7 @@ is_valid_aluop = _is_valid_aluop
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:151  (common_assert.h)
 
 def _is_valid_int_aluop(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD)
+    return op in _MEMBERS4
 
 
 is_valid_int_aluop = _is_valid_int_aluop
@@ -611,7 +638,7 @@ is_valid_int_aluop = _is_valid_int_aluop
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:158  (common_assert.h)
 
 def _is_arith_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_RSQRT)
+    return op in _MEMBERS5
 
 
 is_arith_op = _is_arith_op
@@ -620,7 +647,7 @@ is_arith_op = _is_arith_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:185  (common_assert.h)
 
 def _is_bitvec_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32)
+    return op in _MEMBERS6
 
 
 is_bitvec_op = _is_bitvec_op
@@ -629,7 +656,7 @@ is_bitvec_op = _is_bitvec_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:198  (common_assert.h)
 
 def _is_general_bitvec_op(op: int) -> bool:
-    return _is_bitvec_op(op) and op != NEURON_ISA_TPB_ALU_OP_CRC32
+    return (op in _MEMBERS6) and op != NEURON_ISA_TPB_ALU_OP_CRC32
 
 
 is_general_bitvec_op = _is_general_bitvec_op
@@ -640,7 +667,7 @@ is_general_bitvec_op = _is_general_bitvec_op
 def _is_general_arith_op(op: int) -> bool:
     return (
         _is_arith_op(op)
-        and op not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_RSQRT)
+        and op not in _MEMBERS7
         and not _is_valid_int_aluop(op)
     )
 
@@ -651,7 +678,7 @@ is_general_arith_op = _is_general_arith_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:212  (common_assert.h)
 
 def _is_shift_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
+    return op in _MEMBERS8
 
 
 is_shift_op = _is_shift_op
@@ -664,7 +691,7 @@ def _alu_shift_left_right_chk(op0: int, op1: int, dtype: int) -> bool:
     right0 = op0 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
     left1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT)
     right1 = op1 in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT)
-    return not ((left0 and right1) or (right0 and left1)) or _type_size_check(dtype, 4)
+    return not ((left0 and right1) or (right0 and left1)) or (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4
 
 
 alu_shift_left_right_chk = _alu_shift_left_right_chk
@@ -673,7 +700,7 @@ alu_shift_left_right_chk = _alu_shift_left_right_chk
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:229  (common_assert.h)
 
 def _alu_arith_shift_right_chk(op0: int, op1: int, dtype: int) -> bool:
-    return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or _type_size_check(dtype, 4)
+    return (op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4
 
 
 alu_arith_shift_right_chk = _alu_arith_shift_right_chk
@@ -682,7 +709,7 @@ alu_arith_shift_right_chk = _alu_arith_shift_right_chk
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:234  (common_assert.h)
 
 def _alu_shift_check(op0: int, op1: int, dtype: int) -> bool:
-    return _alu_shift_left_right_chk(op0, op1, dtype) and _alu_arith_shift_right_chk(op0, op1, dtype)
+    return _alu_shift_left_right_chk(op0, op1, dtype) and ((op0 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT and op1 != NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) or (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4)
 
 
 alu_shift_check = _alu_shift_check
@@ -745,7 +772,7 @@ get_sbuf_quadrant_id = _get_sbuf_quadrant_id
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:265  (common_assert.h)
 
 def _tpb_addr_partition(addr: int) -> int:
-    return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if _addr_in_psum(addr) else _get_sbuf_partition_id(addr)
+    return (((addr - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if (addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else (((addr - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE)
 
 
 tpb_addr_partition = _tpb_addr_partition
@@ -763,7 +790,7 @@ four_byte_aligned = _four_byte_aligned
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:275  (common_assert.h)
 
 def _addr_aligned_dtype(addr: int, dtype: int) -> bool:
-    _sw31 = _type_size(dtype)
+    _sw31 = (1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0))))
     if _sw31 == 1:
         return True
     elif _sw31 == 2:
@@ -816,17 +843,21 @@ def shape_from_register(a: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:307  (common_assert.h)
 
 def _tensor_start_addr_valid(a_b: bytes, a_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
-    if _addr_from_register(a_b, a_o):
-        return _valid_addr_register(a_b, a_o)
-    addr = _addr_imm_mask(_U32(a_b, a_o)[0])  # addr_immediate
-    in_psum = _addr_in_psum(addr)
-    in_sbuf = _addr_in_sbuf(addr)
+    if (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
+        return (
+            a_b[a_o + 1] == 0  # addr_reg.reserved0[0]
+            and a_b[a_o + 2] == 0  # addr_reg.reserved0[1]
+            and a_b[a_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS  # addr_reg.regnum
+        )
+    addr = _U32(a_b, a_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
+    in_psum = addr >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and addr < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)
+    in_sbuf = addr < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
     return (
         _addr_aligned_dtype(addr, dtype)
         and (in_psum or in_sbuf)
         and (allow_psum == ALLOWED_IN_PSUM_TRUE or not in_psum)
         and (allow_sbuf == ALLOWED_IN_SBUF_TRUE or not in_sbuf)
-        and (_type_size_check(dtype, 4) or not in_psum or write == WRITE_TENSOR_FALSE)
+        and ((1 if (dtype in {2, 3, 13, 14, 15}) else (2 if (dtype in {4, 5, 6, 7}) else (4 if (dtype in {8, 9, 10, 11}) else (8 if (dtype in (1, 12)) else 0)))) == 4 or not in_psum or write == WRITE_TENSOR_FALSE)
     )
 
 
@@ -837,12 +868,12 @@ def tensor_start_addr_valid(a: Word, dtype: int, write: int, allow_psum: int, al
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:322  (common_assert.h)
 
 def _tpb_addr_active_channels(addr: int, num_active_channels: int) -> bool:
-    a = _addr_imm_mask(addr)
-    num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if _addr_in_psum(a) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
+    a = addr & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK
+    num_partitions = NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS if (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS
     return (
-        (_addr_in_sbuf(a) or _addr_in_psum(a))
+        (a < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) or (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)))
         and num_active_channels >= 1
-        and ((_tpb_addr_partition(a) + num_active_channels) & 0xffffffff) <= num_partitions
+        and ((((((a - NEURON_ISA_TPB_PSUM_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE) if (a >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and a < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff)) else (((a - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE)) + num_active_channels) & 0xffffffff) <= num_partitions
     )
 
 
@@ -852,7 +883,7 @@ tpb_addr_active_channels = _tpb_addr_active_channels
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:330  (common_assert.h)
 
 def _start_addr_active_channels(a_b: bytes, a_o: int, num_active_channels: int) -> bool:
-    return _addr_from_register(a_b, a_o) or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_immediate
+    return (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(a_b, a_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def start_addr_active_channels(a: Word, num_active_channels: int) -> bool:
@@ -883,7 +914,12 @@ def _has_valid_immediates(imm_b: bytes, imm_o: int, src: int, num_active_channel
     elif _sw33 == 1:
         return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], num_active_channels) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], dtype)  # imm_ptr
     elif _sw33 == 2:
-        return _is_valid_imm_reg(imm_b, imm_o)
+        return (
+            imm_b[imm_o] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS  # regnum
+            and imm_b[imm_o + 1] == 0  # reserved0[0]
+            and imm_b[imm_o + 2] == 0  # reserved0[1]
+            and imm_b[imm_o + 3] == 0  # reserved0[2]
+        )
     else:
         return False
 
@@ -913,7 +949,7 @@ has_valid_active_channel_range = _has_valid_active_channel_range
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:366  (common_assert.h)
 
 def _has_multiple_32_channels(n: int) -> bool:
-    return n in (32, 64, 96, 128)
+    return n in {32, 64, 96, 128}
 
 
 has_multiple_32_channels = _has_multiple_32_channels
@@ -998,8 +1034,8 @@ def tensor4d_valid(t: Word, dtype: int, write: int, allow_psum: int, allow_sbuf:
 
 def _same_element_count_t3d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _shape_from_register(a_b, a_o)
-        or _shape_from_register(b_b, b_o)
+        a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(a_b, a_o) == _t3d_element_count(b_b, b_o)
     )
 
@@ -1012,8 +1048,8 @@ def same_element_count_t3d(a: Word, b: Word) -> bool:
 
 def _same_element_count_t4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
-        _shape_from_register(a_b, a_o)
-        or _shape_from_register(b_b, b_o)
+        a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)
     )
 
@@ -1026,8 +1062,8 @@ def same_element_count_t4d(a: Word, b: Word) -> bool:
 
 def _same_or_fewer_element_count_t4d(dst_b: bytes, dst_o: int, src_b: bytes, src_o: int) -> bool:
     return (
-        _shape_from_register(dst_b, dst_o)
-        or _shape_from_register(src_b, src_o)
+        dst_b[dst_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or src_b[src_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t4d_element_count(dst_b, dst_o) <= _t4d_element_count(src_b, src_o)
     )
 
@@ -1039,7 +1075,7 @@ def same_or_fewer_element_count_t4d(dst: Word, src: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:427  (common_assert.h)
 
 def _check_t3d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+    return (t_b[t_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(t_b, t_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def check_t3d_active_channels(t: Word, num_active_channels: int) -> bool:
@@ -1069,7 +1105,7 @@ def has_transpose_src_element_count_t4d(t: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:441  (s3d3_ts_assert.h)
 
 def _has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP)  # header.opcode
+    return i_b[i_o] in _MEMBERS9  # header.opcode
 
 
 def has_tensor_scalar_opcode(i: Word) -> bool:
@@ -1109,7 +1145,7 @@ def has_tensor_cache_cumulative_opcode(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:460  (s3d3_ts_assert.h)
 
 def _tensor_scalar_arith(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE)  # header.opcode
+    return i_b[i_o] in _MEMBERS10  # header.opcode
 
 
 def tensor_scalar_arith(i: Word) -> bool:
@@ -1156,8 +1192,8 @@ def _tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
         _is_valid_enum_alu_op(i_b[i_o + 36])  # op0
         and _is_valid_enum_alu_op(i_b[i_o + 37])  # op1
-        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op0
-        and i_b[i_o + 37] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op1
+        and i_b[i_o + 36] not in _MEMBERS11  # op0
+        and i_b[i_o + 37] not in _MEMBERS11  # op1
         and (not _tensor_scalar_bitvec(i_b, i_o) or (_is_bitvec_op(i_b[i_o + 36]) and _is_bitvec_op(i_b[i_o + 37])))  # op0, op1
         and (not _tensor_scalar_arith(i_b, i_o) or (_is_general_arith_op(i_b[i_o + 36]) and _is_general_arith_op(i_b[i_o + 37])) or (i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_RSQRT and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS and _U32(i_b, i_o + 40)[0] == 0 and i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0 and i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE))  # op0, op1, imm0.imm_bitvec_uint32, imm0_src, imm1.imm_bitvec_uint32, imm1_src
         and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS or i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_BYPASS)  # op0, op1
@@ -1171,7 +1207,7 @@ def tensor_scalar_valid_ops(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:498  (s3d3_ts_assert.h)
 
 def _tensor_scalar_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))  # in_dtype, out_dtype
+    return i_b[i_o] in _MEMBERS10 or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS12))  # header.opcode, in_dtype, out_dtype
 
 
 def tensor_scalar_valid_types(i: Word) -> bool:
@@ -1181,7 +1217,7 @@ def tensor_scalar_valid_types(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:506  (s3d3_ts_assert.h)
 
 def _ts_imm_32_chk(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))  # in_dtype
+    return i_b[i_o] in _MEMBERS10 or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (i_b[i_o + 32] in _MEMBERS13))  # header.opcode, in_dtype
 
 
 def ts_imm_32_chk(i: Word) -> bool:
@@ -1192,8 +1228,8 @@ def ts_imm_32_chk(i: Word) -> bool:
 
 def _ts_imm_16_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _tensor_scalar_bitvec(i_b, i_o)
-        and _type_size_check(i_b[i_o + 32], 2)  # in_dtype
+        (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP))  # header.opcode
+        and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 2  # in_dtype
         and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0  # imm_bitvec_uint32
     )
 
@@ -1206,8 +1242,8 @@ def ts_imm_16_chk(i: Word, imm: Word) -> bool:
 
 def _ts_imm_8_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _tensor_scalar_bitvec(i_b, i_o)
-        and _type_size_check(i_b[i_o + 32], 1)  # in_dtype
+        (i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP))  # header.opcode
+        and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 1  # in_dtype
         and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0  # imm_bitvec_uint32
     )
 
@@ -1220,9 +1256,10 @@ def ts_imm_8_chk(i: Word, imm: Word) -> bool:
 
 def _ts_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
     return (
-        _ts_imm_32_chk(i_b, i_o)
-        or _ts_imm_16_chk(i_b, i_o, imm_b, imm_o)
-        or _ts_imm_8_chk(i_b, i_o, imm_b, imm_o)
+        i_b[i_o] in _MEMBERS10  # header.opcode
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (i_b[i_o + 32] in _MEMBERS13))  # header.opcode, in_dtype
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 2 and (_U32(imm_b, imm_o)[0] & 0xffff0000) == 0)  # header.opcode, in_dtype, imm_bitvec_uint32
+        or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and (1 if (i_b[i_o + 32] in {2, 3, 13, 14, 15}) else (2 if (i_b[i_o + 32] in {4, 5, 6, 7}) else (4 if (i_b[i_o + 32] in {8, 9, 10, 11}) else (8 if (i_b[i_o + 32] in (1, 12)) else 0)))) == 1 and (_U32(imm_b, imm_o)[0] & 0xffffff00) == 0)  # header.opcode, in_dtype, imm_bitvec_uint32
     )
 
 
@@ -1233,7 +1270,7 @@ def ts_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:530  (s3d3_ts_assert.h)
 
 def _ts_ptr_imm_chk(i_b: bytes, i_o: int, imm_b: bytes, imm_o: int) -> bool:
-    return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and ((_tensor_scalar_arith(i_b, i_o) and _four_byte_aligned(_U32(imm_b, imm_o)[0])) or (_tensor_scalar_bitvec(i_b, i_o) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, in_dtype
+    return _tpb_addr_active_channels(_U32(imm_b, imm_o)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(imm_b, imm_o)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(imm_b, imm_o)[0], i_b[i_o + 32])))  # imm_ptr, num_active_channels, header.opcode, in_dtype
 
 
 def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
@@ -1243,7 +1280,7 @@ def ts_ptr_imm_chk(i: Word, imm: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:536  (s3d3_ts_assert.h)
 
 def _tensor_scalar_immediates_check(i_b: bytes, i_o: int) -> bool:
-    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))  # imm0_src, imm1_src
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 40] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 41] == 0 and i_b[i_o + 42] == 0 and i_b[i_o + 43] == 0)) and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 44] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 45] == 0 and i_b[i_o + 46] == 0 and i_b[i_o + 47] == 0))  # imm0_src, imm_ptr, num_active_channels, header.opcode, in_dtype, regnum, reserved0[0], reserved0[1], reserved0[2], imm1_src
 
 
 def tensor_scalar_immediates_check(i: Word) -> bool:
@@ -1253,7 +1290,12 @@ def tensor_scalar_immediates_check(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:545  (s3d3_ts_assert.h)
 
 def _tensor_scalar_ptr_immediates(i_b: bytes, i_o: int) -> bool:
-    return _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40) and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)
+    return (
+        _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34])  # imm_ptr, num_active_channels
+        and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))  # header.opcode, imm_ptr, in_dtype
+        and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34])  # imm_ptr, num_active_channels
+        and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))  # header.opcode, imm_ptr, in_dtype
+    )
 
 
 def tensor_scalar_ptr_immediates(i: Word) -> bool:
@@ -1284,9 +1326,9 @@ def tensor_scalar_shift_chk(i: Word) -> bool:
 
 def _tensor_scalar_tensor_chk(i_b: bytes, i_o: int) -> bool:
     return (
-        _tensor3d_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
-        and _tensor3d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
-        and _same_element_count_t3d(i_b, i_o + 16, i_b, i_o + 48)
+        _tensor_start_addr_valid(i_b, i_o + 16, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor_start_addr_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and (i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48))  # addr_reg.marker
     )
 
 
@@ -1297,7 +1339,7 @@ def tensor_scalar_tensor_chk(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:565  (s3d3_ts_assert.h)
 
 def _tensor_scalar_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+    return i_b[i_o + 38] in {0, 1, 2, 3}  # reverse_operands
 
 
 def tensor_scalar_reverse_chk(i: Word) -> bool:
@@ -1307,7 +1349,7 @@ def tensor_scalar_reverse_chk(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:569  (s3d3_ts_assert.h)
 
 def _s3d3_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or (_has_transpose_src_element_count_t3d(i_b, i_o + 16) and _has_multiple_32_channels(i_b[i_o + 34]))  # header.opcode, num_active_channels
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP or ((_t3d_element_count(i_b, i_o + 16) % 32) == 0 and (i_b[i_o + 34] in {32, 64, 96, 128}))  # header.opcode, num_active_channels
 
 
 def s3d3_transpose_check(i: Word) -> bool:
@@ -1374,7 +1416,7 @@ def is_valid_tensor_scalar_ptr_op(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:616  (s3d3_ts_assert.h)
 
 def _has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 12] in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE)  # accumulator_cmd
+    return i_b[i_o + 12] in _MEMBERS14  # accumulator_cmd
 
 
 def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
@@ -1384,7 +1426,7 @@ def has_valid_tensor_scalar_cache_reduce_accum_cmd(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:622  (s3d3_ts_assert.h)
 
 def _is_valid_cache_reduce_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN)
+    return op in _MEMBERS15
 
 
 is_valid_cache_reduce_op = _is_valid_cache_reduce_op
@@ -1408,7 +1450,7 @@ def tensor_scalar_cache_reduce_valid_ops(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:637  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_fp_dtype_datapath(i_b[i_o + 32], ALLOW_FP32R_FALSE) or (_is_valid_int_dtype_datapath(i_b[i_o + 32]) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
+    return i_b[i_o + 32] in _MEMBERS3 or ((i_b[i_o + 32] in _MEMBERS2) and i_b[i_o + 32] not in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype
 
 
 def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
@@ -1419,7 +1461,7 @@ def tensor_scalar_cache_reduce_valid_types(i: Word) -> bool:
 
 def _tensor_scalar_cache_reduce_immediates_check(i_b: bytes, i_o: int) -> bool:
     load_accumulate = i_b[i_o + 12] == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE  # accumulator_cmd
-    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 40))) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _ts_ptr_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 44)))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))  # imm0_src, imm1_src, imm1.imm_bitvec_uint32
+    return ((i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 40)) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 40)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 40)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 40)[0], i_b[i_o + 32])))) or (i_b[i_o + 35] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 40] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 41] == 0 and i_b[i_o + 42] == 0 and i_b[i_o + 43] == 0)) and ((load_accumulate and ((i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _ts_imm_chk(i_b, i_o, i_b, i_o + 44)) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 44)[0], i_b[i_o + 34]) and (((i_b[i_o] in _MEMBERS10) and (_U32(i_b, i_o + 44)[0] & 3) == 0) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP)) and _addr_aligned_dtype(_U32(i_b, i_o + 44)[0], i_b[i_o + 32])))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 44] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 45] == 0 and i_b[i_o + 46] == 0 and i_b[i_o + 47] == 0))) or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE and _U32(i_b, i_o + 44)[0] == 0))  # imm0_src, imm_ptr, num_active_channels, header.opcode, in_dtype, regnum, reserved0[0], reserved0[1], reserved0[2], imm1_src, imm1.imm_bitvec_uint32
 
 
 def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
@@ -1429,7 +1471,7 @@ def tensor_scalar_cache_reduce_immediates_check(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:656  (s3d3_ts_assert.h)
 
 def _tensor_scalar_cache_reduce_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
+    return (i_b[i_o + 38] in {0, 1, 2, 3}) and i_b[i_o + 38] == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE  # reverse_operands
 
 
 def tensor_scalar_cache_reduce_reverse_chk(i: Word) -> bool:
@@ -1541,7 +1583,7 @@ def tensor_scalar_ptr_multi_arith(i: Word) -> bool:
 def _tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> bool:
     return (
         _is_valid_enum_alu_op(i_b[i_o + 36])  # op
-        and i_b[i_o + 36] not in (NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD)  # op
+        and i_b[i_o + 36] not in _MEMBERS11  # op
         and (not _tensor_scalar_ptr_multi_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))  # op
         and (not _tensor_scalar_ptr_multi_arith(i_b, i_o) or _is_general_arith_op(i_b[i_o + 36]))  # op
     )
@@ -1554,7 +1596,7 @@ def tensor_scalar_ptr_multi_valid_ops(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:735  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> bool:
-    return _tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))  # in_dtype, out_dtype
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH) or ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC)) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS16))  # header.opcode, in_dtype, out_dtype
 
 
 def tensor_scalar_ptr_multi_valid_types(i: Word) -> bool:
@@ -1596,9 +1638,9 @@ def has_valid_src_slices_tsm_singular(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:756  (s4d4_tsm_assert.h)
 
 def _tensor_scalar_ptr_multi_reverse_chk(i_b: bytes, i_o: int) -> bool:
-    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):  # reverse_operands
+    if i_b[i_o + 38] not in {0, 1, 2, 3}:  # reverse_operands
         return False
-    if _has_tensor_scalar_ptr_multi_dual_opcode(i_b, i_o):
+    if i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH:  # header.opcode
         return True
     return i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH)  # reverse_operands
 
@@ -1719,7 +1761,7 @@ def has_s2_bn_zero_immediates(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:830  (s2_bn_assert.h)
 
 def _tsm_immld_dtypes(i_b: bytes, i_o: int) -> bool:
-    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))  # header.opcode, dtype
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in _MEMBERS17)) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in _MEMBERS18))  # header.opcode, dtype
 
 
 def tsm_immld_dtypes(i: Word) -> bool:
@@ -1782,7 +1824,7 @@ get_dtype_from_pair = _get_dtype_from_pair
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:889  (s3s3d3_tt_assert.h)
 
 def _is_signed_int(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64)
+    return dtype in _MEMBERS19
 
 
 is_signed_int = _is_signed_int
@@ -1791,7 +1833,7 @@ is_signed_int = _is_signed_int
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:896  (s3s3d3_tt_assert.h)
 
 def _is_unsigned_int(dtype: int) -> bool:
-    return dtype in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64)
+    return dtype in _MEMBERS20
 
 
 is_unsigned_int = _is_unsigned_int
@@ -1800,7 +1842,7 @@ is_unsigned_int = _is_unsigned_int
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:903  (s3s3d3_tt_assert.h)
 
 def _is_signed_alu_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD)
+    return op in _MEMBERS4
 
 
 is_signed_alu_op = _is_signed_alu_op
@@ -1809,7 +1851,7 @@ is_signed_alu_op = _is_signed_alu_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:910  (s3s3d3_tt_assert.h)
 
 def _is_unsigned_alu_op(op: int) -> bool:
-    return op in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD)
+    return op in _MEMBERS4
 
 
 is_unsigned_alu_op = _is_unsigned_alu_op
@@ -1818,7 +1860,7 @@ is_unsigned_alu_op = _is_unsigned_alu_op
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:917  (s3s3d3_tt_assert.h)
 
 def _addresses_in_same_sbuf_quadrant(a: int, b: int) -> bool:
-    return _get_sbuf_quadrant_id(a) == _get_sbuf_quadrant_id(b)
+    return (((a - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((b - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff))
 
 
 addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
@@ -1827,14 +1869,14 @@ addresses_in_same_sbuf_quadrant = _addresses_in_same_sbuf_quadrant
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:922  (s3s3d3_tt_assert.h)
 
 def _tt_valid_partitions(a0_b: bytes, a0_o: int, a1_b: bytes, a1_o: int) -> bool:
-    if _addr_from_register(a0_b, a0_o) or _addr_from_register(a1_b, a1_o):
+    if (a0_b[a0_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or (a1_b[a1_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
         return True
-    x = _addr_imm_mask(_U32(a0_b, a0_o)[0])  # addr_immediate
-    y = _addr_imm_mask(_U32(a1_b, a1_o)[0])  # addr_immediate
+    x = _U32(a0_b, a0_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
+    y = _U32(a1_b, a1_o)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # addr_immediate
     return (
-        (_addr_in_psum(x) and _addr_in_sbuf(y))
-        or (_addr_in_sbuf(x) and _addr_in_psum(y))
-        or (_addr_in_sbuf(x) and _addr_in_sbuf(y) and _addresses_in_same_sbuf_quadrant(x, y))
+        (x >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and x < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff) and y < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff))
+        or (x < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and y >= NEURON_ISA_TPB_PSUM_BUF_OFFSET and y < ((NEURON_ISA_TPB_PSUM_BUF_OFFSET + NEURON_ISA_TPB_PSUM_BUF_SZ) & 0xffffffff))
+        or (x < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and y < ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff) and (((x - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((y - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)))
     )
 
 
@@ -1865,7 +1907,7 @@ def tensor_tensor_bitvec(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:941  (s3s3d3_tt_assert.h)
 
 def _has_tensor_tensor_opcode(i_b: bytes, i_o: int) -> bool:
-    return _tensor_tensor_arith(i_b, i_o) or _tensor_tensor_bitvec(i_b, i_o)
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP)  # header.opcode
 
 
 def has_tensor_tensor_opcode(i: Word) -> bool:
@@ -1915,7 +1957,7 @@ def s3s3d3_tt_valid_op(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:965  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_tt_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_tensor_bitvec(i_b, i_o) or _is_valid_int_dtype(i_b[i_o + 13])  # out_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP or i_b[i_o + 13] in _MEMBERS1  # header.opcode, out_dtype
 
 
 def s3s3d3_tt_dtype(i: Word) -> bool:
@@ -1926,9 +1968,9 @@ def s3s3d3_tt_dtype(i: Word) -> bool:
 
 def _s3s3d3_tt_valid_int_signness(i_b: bytes, i_o: int) -> bool:
     return (
-        not _is_valid_int_aluop(i_b[i_o + 14])  # op
-        or (_is_signed_alu_op(i_b[i_o + 14]) and _is_signed_int(i_b[i_o + 13]) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_signed_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
-        or (_is_unsigned_alu_op(i_b[i_o + 14]) and _is_unsigned_int(i_b[i_o + 13]) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) and _is_unsigned_int(_get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf)))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+        i_b[i_o + 14] not in _MEMBERS4  # op
+        or ((i_b[i_o + 14] in _MEMBERS4) and (i_b[i_o + 13] in _MEMBERS19) and _is_signed_int((i_b[i_o + 12] >> 0) & 0xf) and _is_signed_int((i_b[i_o + 12] >> 4) & 0xf))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+        or ((i_b[i_o + 14] in _MEMBERS4) and (i_b[i_o + 13] in _MEMBERS20) and _is_unsigned_int((i_b[i_o + 12] >> 0) & 0xf) and _is_unsigned_int((i_b[i_o + 12] >> 4) & 0xf))  # op, out_dtype, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
     )
 
 
@@ -1939,7 +1981,7 @@ def s3s3d3_tt_valid_int_signness(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:976  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_tensor_bitvec(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP or (((i_b[i_o + 12] >> 0) & 0xf) == i_b[i_o + 13] and ((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13])  # header.opcode, in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi
 
 
 def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
@@ -1949,7 +1991,7 @@ def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:981  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> bool:
-    return _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) != 0  # in0_in1_dtype.dtype_lo
+    return _type_size((i_b[i_o + 12] >> 0) & 0xf) != 0  # in0_in1_dtype.dtype_lo
 
 
 def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
@@ -1959,7 +2001,7 @@ def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:985  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_copy_cast_pred_src1_dst_dtype(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST_PREDICATED or ((i_b[i_o + 12] >> 4) & 0xf) == i_b[i_o + 13]  # header.opcode, in0_in1_dtype.dtype_hi, out_dtype
 
 
 def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
@@ -1970,8 +2012,8 @@ def s3s3d3_copy_cast_pred_src1_dst_dtype(i: Word) -> bool:
 
 def _s3s3d3_tt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 16)
-        or _shape_from_register(i_b, i_o + 32)
+        i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 35] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 32)
     )
 
@@ -1984,8 +2026,8 @@ def s3s3d3_tt_src_element_cnt_check(i: Word) -> bool:
 
 def _s3s3d3_tt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 16)
-        or _shape_from_register(i_b, i_o + 48)
+        i_b[i_o + 19] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t3d_element_count(i_b, i_o + 16) == _t3d_element_count(i_b, i_o + 48)
     )
 
@@ -2087,7 +2129,7 @@ def is_valid_batchnorm_backprop(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1068  (s3s3d3_tt_assert.h)
 
 def _has_tensor_tensor_bf16_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16)  # header.opcode
+    return i_b[i_o] in _MEMBERS21  # header.opcode
 
 
 def has_tensor_tensor_bf16_opcode(i: Word) -> bool:
@@ -2111,7 +2153,7 @@ def has_valid_tensor_tensor_bf16_op(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1081  (s3s3d3_tt_assert.h)
 
 def _has_valid_tensor_tensor_bf16_in_dtype(i_b: bytes, i_o: int) -> bool:
-    return _get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf) == NEURON_ISA_TPB_DTYPE_BFLOAT16 and _get_dtype_from_pair((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_BFLOAT16  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+    return ((i_b[i_o + 12] >> 0) & 0xf) == NEURON_ISA_TPB_DTYPE_BFLOAT16 and ((i_b[i_o + 12] >> 4) & 0xf) == NEURON_ISA_TPB_DTYPE_BFLOAT16  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
 
 
 def has_valid_tensor_tensor_bf16_in_dtype(i: Word) -> bool:
@@ -2245,7 +2287,7 @@ def _has_valid_s2s2d2_stt_immediate(i_b: bytes, i_o: int) -> bool:
     return (
         i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE  # imm0_src
         or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE and _tpb_addr_active_channels(_U32(i_b, i_o + 60)[0], i_b[i_o + 42]) and _addr_aligned_dtype(_U32(i_b, i_o + 60)[0], i_b[i_o + 43]))  # imm0_src, imm0.imm_ptr, num_active_channels, imm0_dtype
-        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and _is_valid_imm_reg(i_b, i_o + 60))  # imm0_src
+        or (i_b[i_o + 39] == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE and i_b[i_o + 60] < NEURON_ISA_TPB_NUM_ADDR_REGISTERS and i_b[i_o + 61] == 0 and i_b[i_o + 62] == 0 and i_b[i_o + 63] == 0)  # imm0_src, regnum, reserved0[0], reserved0[1], reserved0[2]
     )
 
 
@@ -2257,8 +2299,8 @@ def has_valid_s2s2d2_stt_immediate(i: Word) -> bool:
 
 def _s2s2d2_stt_imm0_dtype(i_b: bytes, i_o: int) -> bool:
     return (
-        _has_s2s2d2_stt_bitvec_op(i_b, i_o)
-        or _is_const_ptr_dve(i_b[i_o + 39])  # imm0_src
+        i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC  # header.opcode
+        or i_b[i_o + 39] in (NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE, NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE)  # imm0_src
         or i_b[i_o + 43] == NEURON_ISA_TPB_DTYPE_FP32  # imm0_dtype
     )
 
@@ -2270,7 +2312,7 @@ def s2s2d2_stt_imm0_dtype(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1169  (s2s2d2_stt_assert.h)
 
 def _has_valid_scalar_tensor_tensor_dtypes(i_b: bytes, i_o: int) -> bool:
-    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) and _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)) and _is_valid_int_dtype_datapath(i_b[i_o + 43]) and _is_valid_int_dtype_datapath(i_b[i_o + 41]))  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC or (_is_valid_int_dtype_datapath((i_b[i_o + 40] >> 0) & 0xf) and _is_valid_int_dtype_datapath((i_b[i_o + 40] >> 4) & 0xf) and (i_b[i_o + 43] in _MEMBERS2) and (i_b[i_o + 41] in _MEMBERS2))  # header.opcode, in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi, imm0_dtype, out_dtype
 
 
 def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
@@ -2280,7 +2322,7 @@ def has_valid_scalar_tensor_tensor_dtypes(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1177  (s2s2d2_stt_assert.h)
 
 def _s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _has_s2s2d2_stt_bitvec_op(i_b, i_o) or (_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC or (((i_b[i_o + 40] >> 0) & 0xf) == i_b[i_o + 41] and ((i_b[i_o + 40] >> 4) & 0xf) == i_b[i_o + 41] and i_b[i_o + 43] == i_b[i_o + 41])  # header.opcode, in0_in1_dtype.dtype_lo, out_dtype, in0_in1_dtype.dtype_hi, imm0_dtype
 
 
 def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
@@ -2290,7 +2332,7 @@ def s2s2d2_stt_src_dst_dtype(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1182  (s2s2d2_stt_assert.h)
 
 def _has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> bool:
-    return (_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))  # accumulator_cmd
+    return (i_b[i_o] == NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (i_b[i_o] != NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC and (i_b[i_o + 44] in _MEMBERS22))  # header.opcode, accumulator_cmd
 
 
 def has_valid_s2s2d2_stt_accum_cmd(i: Word) -> bool:
@@ -2325,8 +2367,8 @@ def has_s2s2d2_stt_reserved_zero(i: Word) -> bool:
 
 def _s2s2d2_stt_src_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 24)
+        i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 27] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 24)
     )
 
@@ -2339,8 +2381,8 @@ def s2s2d2_stt_src_element_cnt_check(i: Word) -> bool:
 
 def _s2s2d2_stt_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 48)
+        i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or _t2d_element_count(i_b, i_o + 12) == _t2d_element_count(i_b, i_o + 48)
     )
 
@@ -2352,14 +2394,14 @@ def s2s2d2_stt_dst_element_cnt_check(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1211  (s2s2d2_stt_assert.h)
 
 def _s2s2d2_stt_quadrant_check(i_b: bytes, i_o: int) -> bool:
-    if _addr_from_register(i_b, i_o + 12) or _addr_from_register(i_b, i_o + 48):
+    if (i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or (i_b[i_o + 51] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG:  # addr_reg.marker
         return True
-    s = _addr_imm_mask(_U32(i_b, i_o + 12)[0])  # src0_mem_pattern.start_addr.addr_immediate
-    d = _addr_imm_mask(_U32(i_b, i_o + 48)[0])  # dst_mem_pattern.start_addr.addr_immediate
+    s = _U32(i_b, i_o + 12)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # src0_mem_pattern.start_addr.addr_immediate
+    d = _U32(i_b, i_o + 48)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK  # dst_mem_pattern.start_addr.addr_immediate
     return (
-        not _addr_in_sbuf(s)
-        or not _addr_in_sbuf(d)
-        or _addresses_in_same_sbuf_quadrant(s, d)
+        s >= ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
+        or d >= ((NEURON_ISA_TPB_STATE_BUF_OFFSET + NEURON_ISA_TPB_STATE_BUF_SZ) & 0xffffffff)
+        or (((s - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff)) == (((d - NEURON_ISA_TPB_STATE_BUF_OFFSET) & 0xffffffff) // ((NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE * 32) & 0xffffffff))
     )
 
 
@@ -2445,7 +2487,7 @@ def is_valid_tensor_tensor_scan(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1283  (s4d4_tr_assert.h)
 
 def _check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
-    return _start_addr_active_channels(t_b, t_o, num_active_channels)
+    return (t_b[t_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(t_b, t_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
 
 
 def check_t4d_active_channels(t: Word, num_active_channels: int) -> bool:
@@ -2475,7 +2517,7 @@ def t4d_reduced_count(t: Word, dim: int) -> int:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1303  (s4d4_tr_assert.h)
 
 def _tensor_reduce_arith(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16)  # header.opcode
+    return i_b[i_o] in _MEMBERS23  # header.opcode
 
 
 def tensor_reduce_arith(i: Word) -> bool:
@@ -2505,7 +2547,7 @@ def tensor_reduce_transpose(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1320  (s4d4_tr_assert.h)
 
 def _has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) or _tensor_reduce_bitvec(i_b, i_o)  # header.opcode
+    return i_b[i_o] in _MEMBERS24  # header.opcode
 
 
 def has_tensor_reduce_opcode(i: Word) -> bool:
@@ -2542,8 +2584,9 @@ def mask_enable_zero(i: Word) -> bool:
 def _is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> bool:
     return (
         _s4d4_tr_reserved_zero(i_b, i_o)
-        and _mask_enable_zero(i_b, i_o)
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and i_b[i_o + 38] == 0  # mask_enable
+        and i_b[i_o + 34] >= 1  # num_active_channels
+        and i_b[i_o + 34] <= NEURON_ISA_TPB_POOLING_NUM_CHANNELS  # num_active_channels
         and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
         and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
     )
@@ -2556,7 +2599,7 @@ def is_valid_tensor_reduce_common(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1347  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce_int_op(op: int) -> bool:
-    return _is_valid_int_aluop(op)
+    return op in _MEMBERS4
 
 
 is_valid_tensor_reduce_int_op = _is_valid_tensor_reduce_int_op
@@ -2575,7 +2618,7 @@ def tensor_reduce_valid_alu_op(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1356  (s4d4_tr_assert.h)
 
 def _tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # in_dtype, out_dtype, op
+    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS25) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
 
 
 def tensor_reduce_valid_dtype(i: Word) -> bool:
@@ -2585,7 +2628,7 @@ def tensor_reduce_valid_dtype(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1363  (s4d4_tr_assert.h)
 
 def _has_valid_reduce_negated(i_b: bytes, i_o: int) -> bool:
-    return (_tensor_reduce_arith(i_b, i_o) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # negated
+    return ((i_b[i_o] in _MEMBERS23) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # header.opcode, negated
 
 
 def has_valid_reduce_negated(i: Word) -> bool:
@@ -2595,7 +2638,7 @@ def has_valid_reduce_negated(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1368  (s4d4_tr_assert.h)
 
 def _has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 37] in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW)  # op_dim
+    return i_b[i_o + 37] in _MEMBERS26  # op_dim
 
 
 def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
@@ -2606,8 +2649,8 @@ def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
 
 def _tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
-        _shape_from_register(i_b, i_o + 12)
-        or _shape_from_register(i_b, i_o + 44)
+        i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 47] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
         or ((_t4d_element_count(i_b, i_o + 44) * _t4d_reduced_count(i_b, i_o + 12, i_b[i_o + 37])) & 0xffffffff) == _t4d_element_count(i_b, i_o + 12)  # op_dim
     )
 
@@ -2619,7 +2662,7 @@ def tensor_reduce_dst_element_cnt_check(i: Word) -> bool:
 # neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1383  (s4d4_tr_assert.h)
 
 def _tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return not _tensor_reduce_transpose(i_b, i_o) or (_has_transpose_src_element_count_t4d(i_b, i_o + 12) and _has_multiple_32_channels(i_b[i_o + 34]))  # num_active_channels
+    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or ((_t4d_element_count(i_b, i_o + 12) % 32) == 0 and (i_b[i_o + 34] in {32, 64, 96, 128}))  # header.opcode, num_active_channels
 
 
 def tensor_reduce_transpose_check(i: Word) -> bool:
@@ -2686,7 +2729,7 @@ def has_valid_tensor_reduce_bf16_in_dtype(i: Word) -> bool:
 
 def _tensor_reduce_bf16_access_pattern_check(i_b: bytes, i_o: int) -> bool:
     return (
-        (_four_byte_aligned(_addr_imm_mask(_U32(i_b, i_o + 12)[0])) or _addr_from_register(i_b, i_o + 12))  # src_mem_pattern.start_addr.addr_immediate
+        (((_U32(i_b, i_o + 12)[0] & NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK) & 3) == 0 or (i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG)  # src_mem_pattern.start_addr.addr_immediate, addr_reg.marker
         and (_U16(i_b, i_o + 24)[0] % 2) == 0  # src_mem_pattern.num_elem[0]
         and _I16(i_b, i_o + 16)[0] == 1  # src_mem_pattern.step_elem[0]
     )
@@ -2779,7 +2822,7 @@ def _x_is_valid_enum_neuron_core_version(v: int) -> str | None:
 
 def _x_is_valid_enum_neuron_engine(v: int) -> str | None:
     _sw8 = v
-    if _sw8 in (0, 1, 2, 3, 4, 5):
+    if _sw8 in {0, 1, 2, 3, 4, 5}:
         return None
     else:
         return f"is_valid_enum_neuron_engine: v={v} (returns false at line 134)"
@@ -2787,7 +2830,7 @@ def _x_is_valid_enum_neuron_engine(v: int) -> str | None:
 
 def _x_is_valid_enum_opcode(v: int) -> str | None:
     _sw9 = v
-    if _sw9 in (1, 2, 3, 4, 5, 33, 34, 35, 36, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 130, 131, 132, 133, 134, 135, 136, 138, 139, 140, 141, 142, 143, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 181, 184, 187, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216, 217, 218, 219, 220, 221, 222, 223, 229, 230, 231, 232, 234, 240, 255):
+    if _sw9 in {1, 2, 3, 4, 5, 33, 34, 35, 36, 65, 81, 66, 82, 67, 83, 68, 84, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 94, 79, 95, 88, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 130, 131, 132, 133, 134, 135, 136, 138, 139, 140, 141, 142, 143, 146, 147, 148, 149, 150, 152, 153, 154, 155, 156, 157, 158, 159, 48, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 176, 177, 178, 179, 181, 184, 187, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216, 217, 218, 219, 220, 221, 222, 223, 229, 230, 231, 232, 234, 240, 255}:
         return None
     else:
         return f"is_valid_enum_opcode: v={v} (returns false at line 287)"
@@ -2795,7 +2838,7 @@ def _x_is_valid_enum_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_wait_mode(v: int) -> str | None:
     _sw10 = v
-    if _sw10 in (0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255):
+    if _sw10 in {0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 129, 130, 131, 132, 133, 255}:
         return None
     else:
         return f"is_valid_enum_wait_mode: v={v} (returns false at line 311)"
@@ -2803,7 +2846,7 @@ def _x_is_valid_enum_wait_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_update_mode(v: int) -> str | None:
     _sw11 = v
-    if _sw11 in (0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255):
+    if _sw11 in {0, 1, 2, 3, 4, 5, 133, 7, 135, 9, 137, 17, 18, 19, 20, 21, 149, 23, 151, 25, 153, 255}:
         return None
     else:
         return f"is_valid_enum_update_mode: v={v} (returns false at line 341)"
@@ -2811,7 +2854,7 @@ def _x_is_valid_enum_update_mode(v: int) -> str | None:
 
 def _x_is_valid_enum_debug_cmd_levels(v: int) -> str | None:
     _sw12 = v
-    if _sw12 in (0, 1, 3, 5, 7, 9):
+    if _sw12 in {0, 1, 3, 5, 7, 9}:
         return None
     else:
         return f"is_valid_enum_debug_cmd_levels: v={v} (returns false at line 355)"
@@ -2819,7 +2862,7 @@ def _x_is_valid_enum_debug_cmd_levels(v: int) -> str | None:
 
 def _x_is_valid_enum_pseudo_opcode(v: int) -> str | None:
     _sw13 = v
-    if _sw13 in (0, 1, 2):
+    if _sw13 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_pseudo_opcode: v={v} (returns false at line 366)"
@@ -2827,7 +2870,7 @@ def _x_is_valid_enum_pseudo_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_dtype(v: int) -> str | None:
     _sw14 = v
-    if _sw14 in (0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12):
+    if _sw14 in {0, 13, 14, 15, 7, 6, 10, 11, 3, 5, 9, 1, 2, 4, 8, 12}:
         return None
     else:
         return f"is_valid_enum_dtype: v={v} (returns false at line 390)"
@@ -2851,7 +2894,7 @@ def _x_is_valid_enum_reduce_axis(v: int) -> str | None:
 
 def _x_is_valid_enum_accum_cmd(v: int) -> str | None:
     _sw17 = v
-    if _sw17 in (0, 1, 2, 3, 4):
+    if _sw17 in {0, 1, 2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_accum_cmd: v={v} (returns false at line 423)"
@@ -2867,7 +2910,7 @@ def _x_is_valid_enum_collective_type(v: int) -> str | None:
 
 def _x_is_valid_enum_cce_op(v: int) -> str | None:
     _sw19 = v
-    if _sw19 in (0, 1, 2):
+    if _sw19 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_cce_op: v={v} (returns false at line 443)"
@@ -2875,7 +2918,7 @@ def _x_is_valid_enum_cce_op(v: int) -> str | None:
 
 def _x_is_valid_enum_dge_compute_op(v: int) -> str | None:
     _sw20 = v
-    if _sw20 in (0, 1, 2, 3, 4):
+    if _sw20 in {0, 1, 2, 3, 4}:
         return None
     else:
         return f"is_valid_enum_dge_compute_op: v={v} (returns false at line 456)"
@@ -2883,7 +2926,7 @@ def _x_is_valid_enum_dge_compute_op(v: int) -> str | None:
 
 def _x_is_valid_enum_indirect_dim(v: int) -> str | None:
     _sw21 = v
-    if _sw21 in (0, 1, 2, 3):
+    if _sw21 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_indirect_dim: v={v} (returns false at line 468)"
@@ -2891,7 +2934,7 @@ def _x_is_valid_enum_indirect_dim(v: int) -> str | None:
 
 def _x_is_valid_enum_dge_opcode(v: int) -> str | None:
     _sw22 = v
-    if _sw22 in (0, 1, 2, 3):
+    if _sw22 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_dge_opcode: v={v} (returns false at line 480)"
@@ -2899,7 +2942,7 @@ def _x_is_valid_enum_dge_opcode(v: int) -> str | None:
 
 def _x_is_valid_enum_rand_algorithm(v: int) -> str | None:
     _sw23 = v
-    if _sw23 in (0, 1, 2):
+    if _sw23 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_rand_algorithm: v={v} (returns false at line 491)"
@@ -2915,7 +2958,7 @@ def _x_is_valid_enum_rand_src(v: int) -> str | None:
 
 def _x_is_valid_enum_alu_op(v: int) -> str | None:
     _sw25 = v
-    if _sw25 in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 196, 197, 198):
+    if _sw25 in {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 196, 197, 198}:
         return None
     else:
         return f"is_valid_enum_alu_op: v={v} (returns false at line 542)"
@@ -2923,7 +2966,7 @@ def _x_is_valid_enum_alu_op(v: int) -> str | None:
 
 def _x_is_valid_enum_tensor_subdim(v: int) -> str | None:
     _sw26 = v
-    if _sw26 in (0, 2, 3, 4, 5):
+    if _sw26 in {0, 2, 3, 4, 5}:
         return None
     else:
         return f"is_valid_enum_tensor_subdim: v={v} (returns false at line 555)"
@@ -2931,7 +2974,7 @@ def _x_is_valid_enum_tensor_subdim(v: int) -> str | None:
 
 def _x_is_valid_enum_imm_src(v: int) -> str | None:
     _sw27 = v
-    if _sw27 in (0, 1, 2):
+    if _sw27 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_imm_src: v={v} (returns false at line 566)"
@@ -2939,7 +2982,7 @@ def _x_is_valid_enum_imm_src(v: int) -> str | None:
 
 def _x_is_valid_enum_imm_src_n(v: int) -> str | None:
     _sw28 = v
-    if _sw28 in (0, 1, 2):
+    if _sw28 in {0, 1, 2}:
         return None
     else:
         return f"is_valid_enum_imm_src_n: v={v} (returns false at line 577)"
@@ -2947,7 +2990,7 @@ def _x_is_valid_enum_imm_src_n(v: int) -> str | None:
 
 def _x_is_valid_enum_tens_scalar_rev_ops(v: int) -> str | None:
     _sw29 = v
-    if _sw29 in (0, 1, 2, 3):
+    if _sw29 in {0, 1, 2, 3}:
         return None
     else:
         return f"is_valid_enum_tens_scalar_rev_ops: v={v} (returns false at line 589)"
@@ -3028,7 +3071,7 @@ def _x_is_valid_dtype_64(dtype: int, allow_fp32r: int, allow_u64: int, allow_i64
 
 
 def _x_is_valid_int_dtype(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+    if dtype not in _MEMBERS1:
         return f"is_valid_int_dtype: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
     return None
 
@@ -3046,13 +3089,13 @@ def _x_is_valid_64b_int_dtype(dtype: int) -> str | None:
 
 
 def _x_is_valid_int_dtype_datapath(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32):
+    if dtype not in _MEMBERS2:
         return f"is_valid_int_dtype_datapath: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32))"
     return None
 
 
 def _x_is_valid_fp_dtype_datapath(dtype: int, allow_fp32r: int) -> str | None:
-    if not (dtype in (NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP32) or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
+    if not (dtype in _MEMBERS3 or (allow_fp32r == ALLOW_FP32R_TRUE and dtype == NEURON_ISA_TPB_DTYPE_FP32R)):
         return f"is_valid_fp_dtype_datapath: dtype = {dtype}, allow_fp32r = {allow_fp32r} (needs (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP32) || ((allow_fp32r == ALLOW_FP32R_TRUE) && (dtype == NEURON_ISA_TPB_DTYPE_FP32R)))"
     return None
 
@@ -3070,19 +3113,19 @@ def _x_is_valid_aluop(op: int) -> str | None:
 
 
 def _x_is_valid_int_aluop(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD):
+    if op not in _MEMBERS4:
         return f"is_valid_int_aluop: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD))"
     return None
 
 
 def _x_is_arith_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_DIVIDE, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN, NEURON_ISA_TPB_ALU_OP_LOGICAL_AND, NEURON_ISA_TPB_ALU_OP_LOGICAL_OR, NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR, NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT, NEURON_ISA_TPB_ALU_OP_IS_NE, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF, NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE, NEURON_ISA_TPB_ALU_OP_POW, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_RSQRT):
+    if op not in _MEMBERS5:
         return f"is_arith_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_DIVIDE) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_AND) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_OR) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_XOR) || (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT) || (op == NEURON_ISA_TPB_ALU_OP_IS_NE) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF) || (op == NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE) || (op == NEURON_ISA_TPB_ALU_OP_POW) || (op == NEURON_ISA_TPB_ALU_OP_MOD) || (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_RSQRT))"
     return None
 
 
 def _x_is_bitvec_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_BYPASS, NEURON_ISA_TPB_ALU_OP_BITWISE_NOT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_BITWISE_AND, NEURON_ISA_TPB_ALU_OP_BITWISE_OR, NEURON_ISA_TPB_ALU_OP_BITWISE_XOR, NEURON_ISA_TPB_ALU_OP_CRC32):
+    if op not in _MEMBERS6:
         return f"is_bitvec_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_BYPASS) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_NOT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_AND) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_OR) || (op == NEURON_ISA_TPB_ALU_OP_BITWISE_XOR) || (op == NEURON_ISA_TPB_ALU_OP_CRC32))"
     return None
 
@@ -3112,7 +3155,7 @@ def _x_is_general_arith_op(op: int) -> str | None:
 
 
 def _x_is_shift_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT, NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT):
+    if op not in _MEMBERS8:
         return f"is_shift_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_ARITH_SHIFT_RIGHT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_LEFT) || (op == NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT))"
     return None
 
@@ -3289,7 +3332,7 @@ def _x_has_valid_active_channel_range(n: int, max_channels: int) -> str | None:
 
 
 def _x_has_multiple_32_channels(n: int) -> str | None:
-    if n not in (32, 64, 96, 128):
+    if n not in {32, 64, 96, 128}:
         return f"has_multiple_32_channels: n = {n} (needs (n == 32) || (n == 64) || (n == 96) || (n == 128))"
     return None
 
@@ -3349,7 +3392,7 @@ def _x_has_transpose_src_element_count_t4d(t_b: bytes, t_o: int) -> str | None:
 
 
 def _x_has_tensor_scalar_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP):
+    if i_b[i_o] not in _MEMBERS9:
         return f"has_tensor_scalar_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP))"
     return None
 
@@ -3373,7 +3416,7 @@ def _x_has_tensor_cache_cumulative_opcode(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_arith(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE, NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE):
+    if i_b[i_o] not in _MEMBERS10:
         return f"tensor_scalar_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE))"
     return None
 
@@ -3427,13 +3470,13 @@ def _x_tensor_scalar_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS12))):
         return f"tensor_scalar_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
 
 def _x_ts_imm_32_chk(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_FP32)))):
+    if not (_tensor_scalar_arith(i_b, i_o) or (_tensor_scalar_bitvec(i_b, i_o) and (i_b[i_o + 32] in _MEMBERS13))):
         return f"ts_imm_32_chk: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs tensor_scalar_arith({{...}}) || (tensor_scalar_bitvec({{...}}) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32))))"
     return None
 
@@ -3603,13 +3646,13 @@ def _x_is_valid_tensor_scalar_ptr_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_tensor_scalar_cache_reduce_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 12] not in (NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE):
+    if i_b[i_o + 12] not in _MEMBERS14:
         return f"has_valid_tensor_scalar_cache_reduce_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 12])} (needs (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE))"
     return None
 
 
 def _x_is_valid_cache_reduce_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD, NEURON_ISA_TPB_ALU_OP_SUBTRACT, NEURON_ISA_TPB_ALU_OP_MULT, NEURON_ISA_TPB_ALU_OP_MAX, NEURON_ISA_TPB_ALU_OP_MIN):
+    if op not in _MEMBERS15:
         return f"is_valid_cache_reduce_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT) || (op == NEURON_ISA_TPB_ALU_OP_MULT) || (op == NEURON_ISA_TPB_ALU_OP_MAX) || (op == NEURON_ISA_TPB_ALU_OP_MIN))"
     return None
 
@@ -3774,7 +3817,7 @@ def _x_tensor_scalar_ptr_multi_valid_ops(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_scalar_ptr_multi_valid_types(i_b: bytes, i_o: int) -> str | None:
-    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8)))):
+    if not (_tensor_scalar_ptr_multi_arith(i_b, i_o) or (_tensor_scalar_ptr_multi_bitvec(i_b, i_o) and i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS16))):
         return f"tensor_scalar_ptr_multi_valid_types: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs tensor_scalar_ptr_multi_arith({{...}}) || (tensor_scalar_ptr_multi_bitvec({{...}}) && (in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_INT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8))))"
     return None
 
@@ -3910,7 +3953,7 @@ def _x_has_s2_bn_zero_immediates(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tsm_immld_dtypes(i_b: bytes, i_o: int) -> str | None:
-    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP8_EXP3, NEURON_ISA_TPB_DTYPE_FP8_EXP4, NEURON_ISA_TPB_DTYPE_FP8_EXP5, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT8))) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_INT32)))):
+    if not ((i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH and (i_b[i_o + 32] in _MEMBERS17)) or (i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC and (i_b[i_o + 32] in _MEMBERS18))):
         return f"tsm_immld_dtypes: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH) && ((dtype == NEURON_ISA_TPB_DTYPE_FP32) || (dtype == NEURON_ISA_TPB_DTYPE_FP16) || (dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP3) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP4) || (dtype == NEURON_ISA_TPB_DTYPE_FP8_EXP5) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT8))) || ((header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC) && ((dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -3959,25 +4002,25 @@ def _x_is_valid_tsm_immediates_load(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_is_signed_int(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_INT8, NEURON_ISA_TPB_DTYPE_INT16, NEURON_ISA_TPB_DTYPE_INT32, NEURON_ISA_TPB_DTYPE_INT64):
+    if dtype not in _MEMBERS19:
         return f"is_signed_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_INT8) || (dtype == NEURON_ISA_TPB_DTYPE_INT16) || (dtype == NEURON_ISA_TPB_DTYPE_INT32) || (dtype == NEURON_ISA_TPB_DTYPE_INT64))"
     return None
 
 
 def _x_is_unsigned_int(dtype: int) -> str | None:
-    if dtype not in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_UINT64):
+    if dtype not in _MEMBERS20:
         return f"is_unsigned_int: dtype = {dtype} (needs (dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (dtype == NEURON_ISA_TPB_DTYPE_UINT64))"
     return None
 
 
 def _x_is_signed_alu_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD):
+    if op not in _MEMBERS4:
         return f"is_signed_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD))"
     return None
 
 
 def _x_is_unsigned_alu_op(op: int) -> str | None:
-    if op not in (NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_MOD):
+    if op not in _MEMBERS4:
         return f"is_unsigned_alu_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_ADD_INT) || (op == NEURON_ISA_TPB_ALU_OP_MULT_INT) || (op == NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT) || (op == NEURON_ISA_TPB_ALU_OP_MOD))"
     return None
 
@@ -4209,7 +4252,7 @@ def _x_is_valid_batchnorm_backprop(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_tensor_tensor_bf16_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16):
+    if i_b[i_o] not in _MEMBERS21:
         return f"has_tensor_tensor_bf16_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16))"
     return None
 
@@ -4355,7 +4398,7 @@ def _x_s2s2d2_stt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_s2s2d2_stt_accum_cmd(i_b: bytes, i_o: int) -> str | None:
-    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in (NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)))):
+    if not ((_has_s2s2d2_stt_bitvec_op(i_b, i_o) and i_b[i_o + 44] == NEURON_ISA_TPB_ACCUM_CMD_IDLE) or (not _has_s2s2d2_stt_bitvec_op(i_b, i_o) and (i_b[i_o + 44] in _MEMBERS22))):
         return f"has_valid_s2s2d2_stt_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs (has_s2s2d2_stt_bitvec_op({{...}}) && (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)) || (!has_s2s2d2_stt_bitvec_op({{...}}) && ((accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))))"
     return None
 
@@ -4519,7 +4562,7 @@ def _x_check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int)
 
 
 def _x_tensor_reduce_arith(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16):
+    if i_b[i_o] not in _MEMBERS23:
         return f"tensor_reduce_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16) || (header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16))"
     return None
 
@@ -4584,7 +4627,7 @@ def _x_tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> str | None:
-    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in (NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32)) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS25) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
         return f"tensor_reduce_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_reduce_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -4596,7 +4639,7 @@ def _x_has_valid_reduce_negated(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 37] not in (NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW):
+    if i_b[i_o + 37] not in _MEMBERS26:
         return f"has_valid_tensor_reduce_op_dim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
     return None
 

@@ -36,6 +36,7 @@ from ..translate.validators import (
     BATCH_HELPERS,
     VALIDATOR_HELPERS,
     TranslatedGen,
+    member_sets_code,
     to_the_c_path,
 )
 from .seeds import score_code
@@ -438,7 +439,7 @@ class _Prover:
         ns["untranslated"] = decoding.untranslated
         from ..translate.chain import chains
 
-        _run(ns, [_consts(self.tr)], "scalar constants")
+        _run(ns, [_consts(self.tr) + member_sets_code(self.tr)], "scalar constants")
         _run(ns, [f.code for f in self.tr.functions], "scalar translation")
         stubs = [
             f"_{u.name} = untranslated({u.name!r}, {u.where!r}, {u.reason!r})\n"
@@ -513,7 +514,7 @@ def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str, accepted: dict
         h.update(f.code.encode())
     for code in tr.batch_functions:
         h.update(code.encode())
-    h.update(repr((tr.consts, tr.top, tr.untranslated, tr.batch_stubs)).encode())
+    h.update(repr((tr.consts, tr.member_sets, tr.top, tr.untranslated, tr.batch_stubs)).encode())
     return h.hexdigest()
 
 

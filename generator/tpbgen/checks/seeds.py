@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..translate.analyses import conjuncts
 from ..translate.lir import Call, Expr, LFunction, Return, View
-from ..translate.to_python import PyEmitter
+from ..translate.to_python import PyEmitter, sets_code
 
 if TYPE_CHECKING:  # corpus.py needs numpy, which the generator only uses when it is there
     from ..translate.chain import Chain
@@ -42,7 +42,7 @@ def score_code(lowered: tuple[LFunction, ...], chained: Sequence[Chain] = ()) ->
     order: each is compiled once a run (predicates.py), most recur in the next generation."""
     by_name = {f.name: f for f in lowered}
     full = _full_scores(by_name)
-    em = PyEmitter()
+    em = PyEmitter(member_prefix="_SCORE_MEMBERS")  # its own sets, beside the translation's
     out: list[str] = []
     chain_of = {c.validator: c for c in chained if c.validator in by_name}
     for lf in lowered:
@@ -82,6 +82,7 @@ def score_code(lowered: tuple[LFunction, ...], chained: Sequence[Chain] = ()) ->
         if len(tops) > 1:
             table.append(f"    {lf.name!r}: ({', '.join(f'({n}, {m})' for n, m in tops)},),")
     out.append(f"{ALTERNATIVES} = {{\n" + "".join(t + "\n" for t in table) + "}")
+    out.append(sets_code(em.member_sets))
     return out
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .analyses import always_returns, children, flatten, loads, reads_comment
 from .c_semantics import BOOL, ScalarType, fits
+from .inline import Inliner
 from .lir import (
     EXPR_NODES,
     STMT_NODES,
@@ -116,6 +117,10 @@ class PyEmitter:
     # the runtime helpers the code calls, by the alias it calls them (translate/validators.py
     # VALIDATOR_HELPERS): the generated module binds only these
     helpers: set[str] = field(default_factory=set)
+    # the module-level frozensets membership tests of named constants read (`x in _MEMBERS1`),
+    # by their members' names: a tuple is scanned, ~8 ns a member (`is_arith_op` has 30)
+    member_sets: dict[tuple[str, ...], str] = field(default_factory=dict)
+    member_prefix: str = "_MEMBERS"  # their names: the prefix and a number
     _depth: int = 0
     _subs: int = 0
 
@@ -123,6 +128,21 @@ class PyEmitter:
         """A call of runtime helper `helper` (an alias: `_U32`, `_cdiv`, ...), noted in `helpers`."""
         self.helpers.add(helper)
         return f"{helper}({', '.join(args)})"
+
+    def members(self, values: list[Const]) -> str:
+        """The right-hand side of a membership test of the constants `values`: a tuple for one
+        or two (as fast), else a set, which Python looks up without scanning: a set display
+        of integer literals (compiled to a constant frozenset), a module-level frozenset (in
+        `member_sets`) when they have C names; floats stay a tuple (NaN)."""
+        texts = [self.expr(v) for v in values]
+        if len(values) < 3 or any(v.t.kind == "float" for v in values):
+            return f"({', '.join(texts)})"
+        if not any(v.name for v in values):
+            return "{" + ", ".join(texts) + "}"
+        key = tuple(texts)
+        if key not in self.member_sets:
+            self.member_sets[key] = f"{self.member_prefix}{len(self.member_sets) + 1}"
+        return self.member_sets[key]
 
     # -- expressions -----------------------------------------------------------------------
     def offset(self, view: View) -> str:
@@ -299,10 +319,10 @@ class PyEmitter:
 
         def flush() -> None:
             if len(run) >= 2:
-                values = ", ".join(self.expr(t.b) for t in run)
+                values = self.members([t.b for t in run if isinstance(t.b, Const)])
                 out.append(
                     (
-                        f"{self.bare(run[0].a)} {'in' if cmp == '==' else 'not in'} ({values})",
+                        f"{self.bare(run[0].a)} {'in' if cmp == '==' else 'not in'} {values}",
                         list(run),
                     )
                 )
@@ -348,9 +368,11 @@ class PyEmitter:
         lhs = {self.expr(t.a) for t in terms if isinstance(t, Compare)}
         if len(lhs) != 1:
             return None
-        values = ", ".join(self.expr(t.b) for t in terms if isinstance(t, Compare))
+        values = self.members(
+            [t.b for t in terms if isinstance(t, Compare) and isinstance(t.b, Const)]
+        )
         positive = (cmp == "==") != negate
-        return f"({lhs.pop()} {'in' if positive else 'not in'} ({values}))"
+        return f"({lhs.pop()} {'in' if positive else 'not in'} {values})"
 
     def binary(self, e: Binary) -> str:
         """A binary operator with C's semantics: float division by the IEEE helper and float results
@@ -477,11 +499,7 @@ class PyEmitter:
             if labels is None:
                 default = body
                 continue
-            test = (
-                f"{v} == {labels[0]}"
-                if len(labels) == 1
-                else f"{v} in ({', '.join(str(x) for x in labels)})"
-            )
+            test = f"{v} == {labels[0]}" if len(labels) == 1 else f"{v} in {_labels(labels)}"
             out.append(f"{ind}{'if' if first else 'elif'} {test}:")
             out += self.stmts(body, ind + "    ", step)
             first = False
@@ -519,8 +537,8 @@ class PyEmitter:
             return None
         v = self.expr(s.e)
         if default is False:
-            return f"{v} in ({', '.join(map(str, true_labels))},)" if true_labels else "False"
-        return f"{v} not in ({', '.join(map(str, false_labels))},)" if false_labels else "True"
+            return f"{v} in {_labels(true_labels, 1)}" if true_labels else "False"
+        return f"{v} not in {_labels(false_labels, 1)}" if false_labels else "True"
 
     # -- whole functions -------------------------------------------------------------------
     def signature(self, f: LFunction) -> str:
@@ -535,9 +553,13 @@ class PyEmitter:
                 ps.append(f"{p.name}: {_pytype(p.t)}")
         return f"def _{f.name}({', '.join(ps)}) -> {_pytype(f.returns)}:"
 
-    def function(self, f: LFunction) -> list[str]:
+    def function(self, f: LFunction, inliner: Inliner | None = None) -> list[str]:
         """A whole translated function; a body that can reach its end (undefined in C when the
-        caller reads the value) returns False, or 0."""
+        caller reads the value) returns False, or 0. With `inliner`, the small helpers it calls
+        written into it (inline.py), each statement still shallow enough not to be hoisted (a
+        local function costs more than the call)."""
+        if inliner is not None:
+            f = inliner.function(f, HOIST_DEPTH - 2)
         body = self.stmts(f.body, "    ")
         if not always_returns(f.body):
             body.append(
@@ -623,6 +645,21 @@ class PyEmitter:
 
 
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def sets_code(member_sets: dict[tuple[str, ...], str]) -> str:
+    """Python defining the frozensets of an emitter's `member_sets` (after the constants)."""
+    return "".join(f"{name} = frozenset(({', '.join(ms)},))\n" for ms, name in member_sets.items())
+
+
+def _labels(labels: list[int] | tuple[int, ...], comma: int = 0) -> str:
+    """Case labels as the right-hand side of a membership test: a tuple for one or two (with a
+    trailing comma when `comma`, as the translation writes a switch of constant returns), a
+    set display of three or more (a constant frozenset: looked up, not scanned)."""
+    text = ", ".join(map(str, labels))
+    if len(labels) >= 3:
+        return "{" + text + "}"
+    return f"({text}{',' if comma else ''})"
 
 
 def _pytype(t: ScalarType) -> str:

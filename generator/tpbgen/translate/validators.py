@@ -16,6 +16,7 @@ from ..errors import Diagnostic, Severity
 from ..ir.model import Function, Generation, Loc, Struct
 from .analyses import always_returns, body_exprs, calls, conjuncts
 from .gates import opcode_gate
+from .inline import Inliner
 from .lir import (
     Call,
     Const,
@@ -30,7 +31,7 @@ from .lir import (
 )
 from .lower import Lowerer, LowerError
 from .to_numpy import BatchUnsupported, NpEmitter
-from .to_python import PyEmitter
+from .to_python import PyEmitter, sets_code
 
 INST_UNION = resolve.INST_UNION
 
@@ -137,6 +138,15 @@ class TranslatedGen:
     batch_tables: tuple[str, ...] = ()  # the constant tables the batch code indexes (C names)
     helpers: tuple[str, ...] = ()  # the VALIDATOR_HELPERS aliases the scalar code calls
     batch_helpers: tuple[str, ...] = ()  # the BATCH_HELPERS the batch code calls, as `_<name>`
+    # the frozensets the scalar code's membership tests of named constants read: (name, the
+    # constants' names), defined after the constants (see `member_sets_code`)
+    member_sets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+def member_sets_code(tr: TranslatedGen) -> str:
+    """The module-level definitions of the scalar code's membership sets (after the constants
+    they name)."""
+    return sets_code({ms: name for name, ms in tr.member_sets})
 
 
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
@@ -219,6 +229,7 @@ def _translate(gen: Generation) -> TranslatedGen:
         batch.tables,
         tuple(sorted(em.helpers)),
         batch.helpers,
+        tuple((name, members) for members, name in em.member_sets.items()),
     )
     return to_the_c_path(translated, _untranslated_routes(stubs, tops_named))
 
@@ -270,8 +281,9 @@ def _scalar_functions(
     explainable = {f.name for f in lowered if f.returns.kind == "bool" or f.name in top_names}
     sizes = {s.name: s.size for s in gen.structs}
     out: list[PyFunction] = []
+    inliner = Inliner(lowered)
     for lf in lowered:
-        code = "\n".join(emitter.function(lf))
+        code = "\n".join(emitter.function(lf, inliner))
         explain = "\n".join(_explain(emitter, lf, explainable)) if lf.name in explainable else ""
         out.append(
             PyFunction(

@@ -4,7 +4,7 @@
 
 
 def _char_constant(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 2] in (65, 10, 0) or i_b[i_o + 2] == (65 + 1)  # a
+    return i_b[i_o + 2] in {65, 10, 0} or i_b[i_o + 2] == (65 + 1)  # a
 
 
 def _char_escapes(i_b: bytes, i_o: int) -> bool:

@@ -6,7 +6,7 @@ NEURON_ISA_TPB_GRID = (-1, 2, -3, 4, -5, 0)
 
 
 def _const_2d_table(i_b: bytes, i_o: int) -> bool:
-    return NEURON_ISA_TPB_GRID[((i_b[i_o + 2] & 1) * 3) + _cmod(((((i_b[i_o + 3] ^ 0x80) - 0x80)) & 0xff), 3)] < 0 and 0 == 0  # a, b
+    return NEURON_ISA_TPB_GRID[((i_b[i_o + 2] & 1) * 3) + _cmod(((((i_b[i_o + 3] ^ 0x80) - 0x80)) & 0xff), 3)] < 0 and True  # a, b
 
 
 def _grid_product(i_b: bytes, i_o: int) -> bool:

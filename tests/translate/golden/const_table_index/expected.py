@@ -7,7 +7,7 @@ NEURON_ISA_TPB_TABLE = (1, 2, 4, 8, 16, 32, 64, 128)
 
 def _const_table_index(i_b: bytes, i_o: int) -> bool:
     k = ((i_b[i_o + 2] & 7)) & 0xff  # a
-    return NEURON_ISA_TPB_TABLE[k] > 8 and 8 == 8
+    return NEURON_ISA_TPB_TABLE[k] > 8 and True
 
 
 def _table_sum(i_b: bytes, i_o: int) -> bool:

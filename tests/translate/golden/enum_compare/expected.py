@@ -8,7 +8,7 @@ NEURON_ISA_TPB_OPCODE_INVALID = 255
 
 
 def _kind_valid(k: int) -> bool:
-    return k in (1, 2, 7,)
+    return k in {1, 2, 7}
 
 
 def _enum_compare(i_b: bytes, i_o: int) -> bool:
@@ -16,7 +16,7 @@ def _enum_compare(i_b: bytes, i_o: int) -> bool:
 
 
 def _enum_valid(i_b: bytes, i_o: int) -> bool:
-    return _kind_valid(i_b[i_o + 1]) and i_b[i_o] != NEURON_ISA_TPB_OPCODE_INVALID  # kind, opcode
+    return (i_b[i_o + 1] in {1, 2, 7}) and i_b[i_o] != NEURON_ISA_TPB_OPCODE_INVALID  # kind, opcode
 
 
 def _enum_arith(i_b: bytes, i_o: int) -> bool:

@@ -16,12 +16,16 @@ def _low_byte(v: int) -> int:
 
 
 def _helper_call(i_b: bytes, i_o: int) -> bool:
-    return _in_range(i_b[i_o + 2], 10, 200) and _in_range((((i_b[i_o + 3] ^ 0x80) - 0x80)) & 0xffffffff, 0, 0xfffffff0)  # a, b
+    return (
+        i_b[i_o + 2] >= 10  # a
+        and i_b[i_o + 2] <= 200  # a
+        and _in_range((((i_b[i_o + 3] ^ 0x80) - 0x80)) & 0xffffffff, 0, 0xfffffff0)  # b
+    )
 
 
 def _helper_struct_arg(i_b: bytes, i_o: int) -> bool:
-    return _pair_sum(i_b, i_o + 12) > 0x9c40 or _pair_sum(i_b, i_o + 48) < -1000
+    return (_I16(i_b, i_o + 12)[0] + _U16(i_b, i_o + 14)[0]) > 0x9c40 or (_I16(i_b, i_o + 48)[0] + _U16(i_b, i_o + 50)[0]) < -1000  # s, u
 
 
 def _helper_narrow_return(i_b: bytes, i_o: int) -> bool:
-    return _low_byte(_U32(i_b, i_o + 24)[0]) < -100  # u32
+    return ((((_U32(i_b, i_o + 24)[0]) + 0x80) & 0xff) - 0x80) < -100  # u32

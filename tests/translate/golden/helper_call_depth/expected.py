@@ -8,12 +8,12 @@ def _leaf(v: int) -> bool:
 
 
 def _mid_pair(p_b: bytes, p_o: int) -> bool:
-    return _leaf(_U16(p_b, p_o + 2)[0]) and _I16(p_b, p_o)[0] != 0  # u, s
+    return _cmod(_U16(p_b, p_o + 2)[0], 3) == 0 and _I16(p_b, p_o)[0] != 0  # u, s
 
 
 def _mid_word(i_b: bytes, i_o: int) -> bool:
-    return _mid_pair(i_b, i_o + 8 + (i_b[i_o + 2] & 3) * 4) or _leaf(((_U16(i_b, i_o + 36)[0] + 1)) & 0xffff)  # u16
+    return _mid_pair(i_b, i_o + 8 + (i_b[i_o + 2] & 3) * 4) or _cmod((((_U16(i_b, i_o + 36)[0] + 1)) & 0xffff), 3) == 0  # u16
 
 
 def _helper_call_depth(i_b: bytes, i_o: int) -> bool:
-    return _mid_word(i_b, i_o) and not _mid_pair(i_b, i_o + 48)
+    return (_mid_pair(i_b, i_o + 8 + (i_b[i_o + 2] & 3) * 4) or _cmod((((_U16(i_b, i_o + 36)[0] + 1)) & 0xffff), 3) == 0) and not (_cmod(_U16(i_b, i_o + 50)[0], 3) == 0 and _I16(i_b, i_o + 48)[0] != 0)  # u16, u, s

@@ -16,4 +16,4 @@ def _weight(k: int) -> int:
 
 
 def _switch_fallthrough(i_b: bytes, i_o: int) -> bool:
-    return ((_weight(i_b[i_o + 1]) + i_b[i_o + 2]) & 0xffffffff) > NEURON_ISA_TPB_LIMIT  # kind, a
+    return (((10 if (i_b[i_o + 1] in (1, 2)) else (70 if (i_b[i_o + 1] == 7) else 0)) + i_b[i_o + 2]) & 0xffffffff) > NEURON_ISA_TPB_LIMIT  # kind, a
