@@ -22,7 +22,7 @@ names, other callers).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from .analyses import always_returns, children, flatten
 from .c_semantics import BOOL, ScalarType, fits
@@ -383,7 +383,11 @@ def _count_uses(e: Expr | View, uses: dict[str, int]) -> None:
 @covers("map", EXPR_NODES)
 class _Map:
     """An expression rebuilt with a function applied to each of its sub-expressions (a read's
-    index terms included); covered, so a new node class fails at import until it is taught."""
+    index terms included); covered, so a new node class fails at import until it is taught.
+    A node whose sub-expressions all come back as they were (the same objects) is returned as
+    it is, not copied: the nodes are frozen, so nothing can tell, and most of a rewrite's nodes
+    are such (the cost of a cold translation, issue 28). The rebuilt nodes are made with their
+    constructors, field by field (`dataclasses.replace` costs several times as much)."""
 
     def __call__(self, e: Expr, fn: Callable[[Expr], Expr]) -> Expr:
         out: Expr = dispatch(self, "map", e, fn)
@@ -396,44 +400,80 @@ class _Map:
         return e
 
     def map_Load(self, e: Load, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, view=_map_view(e.view, fn))
+        v = _map_view(e.view, fn)
+        if v is e.view:
+            return e
+        return Load(v, e.t, e.size, e.bit_offset, e.bit_width, e.path, e.enum)
 
     def map_Call(self, e: Call, fn: Callable[[Expr], Expr]) -> Expr:
         args = tuple(_map_view(a, fn) if isinstance(a, View) else fn(a) for a in e.args)
-        return replace(e, args=args)
+        if all(x is y for x, y in zip(args, e.args, strict=True)):
+            return e
+        return Call(e.fn, args, e.t)
 
     def map_Unary(self, e: Unary, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, e=fn(e.e))
+        x = fn(e.e)
+        return e if x is e.e else Unary(e.op, x, e.t)
 
     def map_Not(self, e: Not, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, e=fn(e.e))
+        x = fn(e.e)
+        return e if x is e.e else Not(x, e.t)
 
     def map_Conv(self, e: Conv, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, e=fn(e.e))
+        x = fn(e.e)
+        return e if x is e.e else Conv(x, e.t)
 
     def map_Binary(self, e: Binary, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, a=fn(e.a), b=fn(e.b))
+        a, b = fn(e.a), fn(e.b)
+        return e if a is e.a and b is e.b else Binary(e.op, a, b, e.t)
 
     def map_Compare(self, e: Compare, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, a=fn(e.a), b=fn(e.b))
+        a, b = fn(e.a), fn(e.b)
+        return e if a is e.a and b is e.b else Compare(e.op, a, b, e.t)
 
     def map_Logical(self, e: Logical, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, a=fn(e.a), b=fn(e.b))
+        a, b = fn(e.a), fn(e.b)
+        return e if a is e.a and b is e.b else Logical(e.op, a, b, e.t)
 
     def map_Cond(self, e: Cond, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, c=fn(e.c), a=fn(e.a), b=fn(e.b))
+        c, a, b = fn(e.c), fn(e.a), fn(e.b)
+        return e if c is e.c and a is e.a and b is e.b else Cond(c, a, b, e.t)
 
     def map_Index(self, e: Index, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, index=fn(e.index))
+        x = fn(e.index)
+        return e if x is e.index else Index(e.name, x, e.t, e.values)
 
 
 _map = _Map()
+
+# The fields the constructors of _Map, _map_view and _subst pass, in order: a field added to a
+# node fails here, at import, until they pass it too (`replace` would have carried it).
+_REBUILT: dict[type, tuple[str, ...]] = {
+    Load: ("view", "t", "size", "bit_offset", "bit_width", "path", "enum"),
+    Call: ("fn", "args", "t"),
+    Unary: ("op", "e", "t"),
+    Not: ("e", "t"),
+    Conv: ("e", "t"),
+    Binary: ("op", "a", "b", "t"),
+    Compare: ("op", "a", "b", "t"),
+    Logical: ("op", "a", "b", "t"),
+    Cond: ("c", "a", "b", "t"),
+    Index: ("name", "index", "t", "values"),
+    View: ("buf", "offset", "struct"),
+    Offset: ("const", "terms"),
+}
+for _cls, _names in _REBUILT.items():
+    if tuple(f.name for f in fields(_cls)) != _names:
+        raise TypeError(f"inline.py rebuilds {_cls.__name__} with the fields {_names}: update it")
 
 
 def _map_view(v: View, fn: Callable[[Expr], Expr]) -> View:
     if not v.offset.terms:
         return v
-    return replace(v, offset=Offset(v.offset.const, tuple((fn(t), s) for t, s in v.offset.terms)))
+    terms = tuple((fn(t), s) for t, s in v.offset.terms)
+    if all(x is t for (x, _), (t, _) in zip(terms, v.offset.terms, strict=True)):
+        return v
+    return View(v.buf, Offset(v.offset.const, terms), v.struct)
 
 
 def _subst_view(v: View, values: dict[str, Expr], views: dict[str, View]) -> View:
@@ -448,11 +488,12 @@ def _subst(e: Expr, values: dict[str, Expr], views: dict[str, View]) -> Expr:
     if isinstance(e, Var):
         return values[e.name]
     if isinstance(e, Load):
-        return replace(e, view=_subst_view(e.view, values, views))
+        v = _subst_view(e.view, values, views)
+        return Load(v, e.t, e.size, e.bit_offset, e.bit_width, e.path, e.enum)
     if isinstance(e, Call):
         args = tuple(
             _subst_view(a, values, views) if isinstance(a, View) else _subst(a, values, views)
             for a in e.args
         )
-        return replace(e, args=args)
+        return Call(e.fn, args, e.t)
     return _map(e, lambda x: _subst(x, values, views))
