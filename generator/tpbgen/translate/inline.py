@@ -57,6 +57,8 @@ from .lir import (
 #: the most lowered nodes a callee's expression may have (its own inlined calls counted) to be
 #: written into a caller: the one-line helpers, not whole validators
 MAX_NODES = 40
+#: the most nodes a call may have for its rewrite to be kept by its text (Inliner._written)
+KEYED_NODES = 64
 
 
 def body_expr(f: LFunction) -> Expr | None:
@@ -189,6 +191,12 @@ class Inliner:
     _fns: dict[str, LFunction] = field(default_factory=dict)
     _exprs: dict[str, Expr] = field(default_factory=dict)
     _sizes: dict[str, int | None] = field(default_factory=dict)
+    # the rewrite of each call of at most KEYED_NODES nodes, by its repr (every field of every
+    # node, a float's exact value included): the validators of a generation call the same
+    # helpers on the same fields, and over half the calls a cold translation wrote out had
+    # been written out before. (A bigger call is not keyed: its repr at every level of a deep
+    # nest of calls would cost the square of its size.)
+    _written: dict[str, Expr] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._fns = {f.name: f for f in self.lowered}
@@ -273,12 +281,20 @@ class Inliner:
 
     def rewrite(self, e: Expr) -> Expr:
         """`e` with every call the rules allow written out, nested ones included, and what
-        that makes constant folded (`fold`)."""
+        that makes constant folded (`fold`). A function of `e`'s value alone, so a call is
+        written out once (`_written`)."""
         if isinstance(e, Call):
+            key = repr(e) if _nodes_within(e, KEYED_NODES) else ""
+            done = self._written.get(key) if key else None
+            if done is not None:
+                return done
             call = _map(e, self.rewrite)
             assert isinstance(call, Call)
             body = self.inline(call)
-            return call if body is None else self.rewrite(body)
+            out = call if body is None else self.rewrite(body)
+            if key:
+                self._written[key] = out
+            return out
         return fold(_map(e, self.rewrite))
 
     def function(self, f: LFunction, max_depth: int) -> LFunction:
@@ -357,6 +373,22 @@ def fold(e: Expr) -> Expr:
         if kept.t == e.t:
             return kept
     return e
+
+
+def _nodes_within(e: Expr, limit: int) -> bool:
+    """Whether `e` has at most `limit` nodes (it looks at no more than `limit` + 1 of them)."""
+    todo: list[Expr | View] = [e]
+    seen = 0
+    while todo:
+        seen += 1
+        if seen > limit:
+            return False
+        x = todo.pop()
+        if isinstance(x, View):
+            todo += [t for t, _ in x.offset.terms]
+        else:
+            todo += children(x)
+    return True
 
 
 def depth(e: Expr | View) -> int:
