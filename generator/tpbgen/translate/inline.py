@@ -197,6 +197,9 @@ class Inliner:
     # been written out before. (A bigger call is not keyed: its repr at every level of a deep
     # nest of calls would cost the square of its size.)
     _written: dict[str, Expr] = field(default_factory=dict)
+    # the depth of every node `function` measured, by identity (the node kept alive here, so an
+    # id is not reused): a call written out once recurs, the same object, in many statements
+    _depths: dict[int, tuple[Expr | View, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._fns = {f.name: f for f in self.lowered}
@@ -307,7 +310,7 @@ class Inliner:
 
     def _expr(self, e: Expr, max_depth: int) -> Expr:
         out = self.rewrite(e)
-        return out if depth(out) < max_depth else e
+        return out if depth(out, self._depths) < max_depth else e
 
     def _stmt(self, s: Stmt, max_depth: int) -> Stmt:
         if isinstance(s, Return):
@@ -391,9 +394,16 @@ def _nodes_within(e: Expr, limit: int) -> bool:
     return True
 
 
-def depth(e: Expr | View) -> int:
-    """Levels of a lowered expression."""
-    return 1 + max((depth(c) for c in children(e)), default=0)
+def depth(e: Expr | View, known: dict[int, tuple[Expr | View, int]] | None = None) -> int:
+    """Levels of a lowered expression. `known` holds the depths measured before, by identity
+    (each node kept alive in it, so an id is not reused): a node met again is not walked."""
+    known = {} if known is None else known
+    got = known.get(id(e))
+    if got is not None:
+        return got[1]
+    d = 1 + max((depth(c, known) for c in children(e)), default=0)
+    known[id(e)] = (e, d)
+    return d
 
 
 def _count_uses(e: Expr | View, uses: dict[str, int]) -> None:
