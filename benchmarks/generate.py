@@ -15,6 +15,15 @@ median of each are printed, wall time and the process's CPU time (user + sys, ch
 cpp and gcc included: on a loaded machine the steadier of the two), and the cold run against
 the parse alone (min / min, median / median, and the median of each round's own ratio).
 
+Bytecode (`--bytecode`, repeatable; default all three, each its own block of rounds): both
+contestants start under the same conditions. `environment`: as this shell has it (with
+PYTHONDONTWRITEBYTECODE=1 set, tpbgen's modules are compiled from source at every start while
+installed packages such as pycparser load their bytecode: the floor's favour). `kept`: both with
+every module's bytecode written beforehand (a warm-up run of each, PYTHONPYCACHEPREFIX a fresh
+directory, PYTHONDONTWRITEBYTECODE unset), as an installed tpbgen runs. `none`: both compile
+every module from source (PYTHONPYCACHEPREFIX an empty directory, nothing written), the
+standard library's and numpy's included.
+
 Then the predicate proof's share of a cold generate (`--proof-rounds`, default 5): a fresh
 process runs a cold `generate` with `tpbgen.checks.predicates.prove` timed (wall, and CPU time
 with the compiler's processes), and prints its sum against the whole run's.
@@ -40,8 +49,23 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def run(args: list[str], cache: Path, name: str = "") -> float:
-    env = {**os.environ, "TPBGEN_CACHE_DIR": str(cache)}
+def bytecode_env(condition: str, tmp: Path) -> dict[str, str]:
+    """The environment both contestants run in under a bytecode `condition` (module docstring)."""
+    env = dict(os.environ)
+    if condition == "environment":
+        return env
+    prefix = tmp / f"pyc-{condition}"
+    prefix.mkdir()
+    env["PYTHONPYCACHEPREFIX"] = str(prefix)
+    if condition == "kept":
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def run(args: list[str], cache: Path, name: str = "", env: dict[str, str] | None = None) -> float:
+    env = {**(os.environ if env is None else env), "TPBGEN_CACHE_DIR": str(cache)}
     c0, t0 = _children_cpu(), time.perf_counter()
     p = subprocess.run(
         [sys.executable, "-m", "tpbgen", *args], env=env, capture_output=True, text=True
@@ -123,12 +147,68 @@ def preprocessed(headers: Path, tmp: Path) -> list[str]:
     return names
 
 
-def parse_alone(files: list[str]) -> float:
+def parse_alone(files: list[str], env: dict[str, str] | None = None) -> float:
     c0, t0 = _children_cpu(), time.perf_counter()
-    subprocess.run([sys.executable, "-c", _PARSE_ALONE, *files], check=True)
+    subprocess.run([sys.executable, "-c", _PARSE_ALONE, *files], check=True, env=env)
     elapsed = time.perf_counter() - t0
     CPU.setdefault("parse", []).append(_children_cpu() - c0)
     return elapsed
+
+
+BYTECODE = ("environment", "kept", "none")
+
+
+def rounds(headers: Path, n: int, condition: str) -> None:
+    """`n` interleaved rounds (parse alone, cold, warm, warm --check) under a bytecode condition."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out, warm = Path(tmp) / "out", Path(tmp) / "warm"
+        gen = ["generate", "--headers", str(headers), "--out", str(out)]
+        env = bytecode_env(condition, Path(tmp))
+        # the output directory and the warm cache; under `kept`, with the parse's and a warm
+        # --check's runs, every module's bytecode (a cold run imports what the warm ones do)
+        run(gen, warm, env=env)
+        files = preprocessed(headers, Path(tmp))
+        parse_alone(files, env)
+        run([*gen, "--check"], warm, env=env)
+        CPU.clear()
+        times: dict[str, list[float]] = {"cold": [], "warm": [], "warm --check": []}
+        floor: list[float] = []
+        for i in range(n):
+            floor.append(parse_alone(files, env))
+            # a new, empty cache dir
+            times["cold"].append(run(gen, Path(tmp) / f"cold{i}", "cold", env))
+            times["warm"].append(run(gen, warm, "warm", env))
+            times["warm --check"].append(run([*gen, "--check"], warm, "warm --check", env))
+    cold_min, cold_med = min(times["cold"]), statistics.median(times["cold"])
+    cpu_min, cpu_med = min(CPU["cold"]), statistics.median(CPU["cold"])
+    print(f"bytecode {condition}: {n} interleaved rounds, each a fresh process")
+    plo, pmed = min(floor), statistics.median(floor)
+    pclo, pcmed = min(CPU["parse"]), statistics.median(CPU["parse"])
+    print(
+        f"{'floor: pycparser alone, same text':44s} min {plo * 1e3:7.0f} ms  median "
+        f"{pmed * 1e3:7.0f} ms  CPU min {pclo * 1e3:7.0f} ms  median {pcmed * 1e3:7.0f} ms"
+    )
+    own = statistics.median(c / p for c, p in zip(times["cold"], floor, strict=True))
+    cown = statistics.median(c / p for c, p in zip(CPU["cold"], CPU["parse"], strict=True))
+    print(
+        f"{'cold generate / the parse alone':44s} wall {cold_min / plo:.2f}x / "
+        f"{cold_med / pmed:.2f}x (rounds' own {own:.2f}x)  CPU {cpu_min / pclo:.2f}x / "
+        f"{cpu_med / pcmed:.2f}x (rounds' own {cown:.2f}x)  (goal <= 3x)"
+    )
+    for name, ts in times.items():
+        lo, med = min(ts), statistics.median(ts)
+        what = {
+            "cold": "generate, empty TPBGEN_CACHE_DIR (baseline)",
+            "warm": "generate, warm cache",
+            "warm --check": "generate --check, warm cache",
+        }[name]
+        clo, cmed = min(CPU[name]), statistics.median(CPU[name])
+        print(
+            f"{what:44s} min {lo * 1e3:7.0f} ms  median {med * 1e3:7.0f} ms"
+            f"  ({lo / cold_min:.2f}x / {med / cold_med:.2f}x the baseline)"
+            f"  CPU min {clo * 1e3:7.0f} ms  median {cmed * 1e3:7.0f} ms"
+            f"  ({clo / cpu_min:.2f}x / {cmed / cpu_med:.2f}x)"
+        )
 
 
 def main() -> None:
@@ -136,51 +216,12 @@ def main() -> None:
     ap.add_argument("--headers", type=Path, default=Path("vendor_headers"))
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--proof-rounds", type=int, default=5)
+    ap.add_argument("--bytecode", action="append", choices=BYTECODE, help="default: all three")
     a = ap.parse_args()
+    conditions = a.bytecode or list(BYTECODE)
     if a.rounds:
-        with tempfile.TemporaryDirectory() as tmp:
-            out, warm = Path(tmp) / "out", Path(tmp) / "warm"
-            gen = ["generate", "--headers", str(a.headers), "--out", str(out)]
-            run(gen, warm)  # the output directory, and the warm cache
-            files = preprocessed(a.headers, Path(tmp))
-            times: dict[str, list[float]] = {"cold": [], "warm": [], "warm --check": []}
-            floor: list[float] = []
-            for i in range(a.rounds):
-                floor.append(parse_alone(files))
-                # a new, empty cache dir
-                times["cold"].append(run(gen, Path(tmp) / f"cold{i}", "cold"))
-                times["warm"].append(run(gen, warm, "warm"))
-                times["warm --check"].append(run([*gen, "--check"], warm, "warm --check"))
-        cold_min, cold_med = min(times["cold"]), statistics.median(times["cold"])
-        cpu_min, cpu_med = min(CPU["cold"]), statistics.median(CPU["cold"])
-        print(f"{a.rounds} interleaved rounds, each a fresh process")
-        plo, pmed = min(floor), statistics.median(floor)
-        pclo, pcmed = min(CPU["parse"]), statistics.median(CPU["parse"])
-        print(
-            f"{'floor: pycparser alone, same text':44s} min {plo * 1e3:7.0f} ms  median "
-            f"{pmed * 1e3:7.0f} ms  CPU min {pclo * 1e3:7.0f} ms  median {pcmed * 1e3:7.0f} ms"
-        )
-        own = statistics.median(c / p for c, p in zip(times["cold"], floor, strict=True))
-        cown = statistics.median(c / p for c, p in zip(CPU["cold"], CPU["parse"], strict=True))
-        print(
-            f"{'cold generate / the parse alone':44s} wall {cold_min / plo:.2f}x / "
-            f"{cold_med / pmed:.2f}x (rounds' own {own:.2f}x)  CPU {cpu_min / pclo:.2f}x / "
-            f"{cpu_med / pcmed:.2f}x (rounds' own {cown:.2f}x)  (goal <= 3x)"
-        )
-        for name, ts in times.items():
-            lo, med = min(ts), statistics.median(ts)
-            what = {
-                "cold": "generate, empty TPBGEN_CACHE_DIR (baseline)",
-                "warm": "generate, warm cache",
-                "warm --check": "generate --check, warm cache",
-            }[name]
-            clo, cmed = min(CPU[name]), statistics.median(CPU[name])
-            print(
-                f"{what:44s} min {lo * 1e3:7.0f} ms  median {med * 1e3:7.0f} ms"
-                f"  ({lo / cold_min:.2f}x / {med / cold_med:.2f}x the baseline)"
-                f"  CPU min {clo * 1e3:7.0f} ms  median {cmed * 1e3:7.0f} ms"
-                f"  ({clo / cpu_min:.2f}x / {cmed / cpu_med:.2f}x)"
-            )
+        for condition in conditions:
+            rounds(a.headers, a.rounds, condition)
     if a.proof_rounds:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "out"

@@ -39,7 +39,7 @@ from ..translate.validators import (
     member_sets_code,
     to_the_c_path,
 )
-from .seeds import score_code
+from .seeds import PIECES, score_code
 
 if TYPE_CHECKING:  # cpredicates.py needs numpy, which the generator only uses when it is there
     from .cpredicates import Ahead
@@ -290,7 +290,9 @@ class _Prover:
             if opcodes:
                 starts[:, 0] = opcodes[attempt % len(opcodes)]
             score = self.scalar[f"_s_{name}"]
-            seeds = climb(score, lambda w: self.c_run(name, w), starts, found, rng)[:SEEDS]
+            pieces = self.scalar[PIECES].get(score)
+            accepts = lambda w: self.c_run(name, w)  # noqa: E731
+            seeds = climb(score, accepts, starts, found, rng, pieces=pieces)[:SEEDS]
         seeds = spread(
             self.scalar, name, seeds, lambda w: self.c_run(name, w), found, rng, opcodes, SEEDS
         )

@@ -22,7 +22,7 @@ names, other callers).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from .analyses import always_returns, children, flatten
 from .c_semantics import BOOL, ScalarType, fits
@@ -57,6 +57,8 @@ from .lir import (
 #: the most lowered nodes a callee's expression may have (its own inlined calls counted) to be
 #: written into a caller: the one-line helpers, not whole validators
 MAX_NODES = 40
+#: the most nodes a call may have for its rewrite to be kept by its text (Inliner._written)
+KEYED_NODES = 64
 
 
 def body_expr(f: LFunction) -> Expr | None:
@@ -189,6 +191,15 @@ class Inliner:
     _fns: dict[str, LFunction] = field(default_factory=dict)
     _exprs: dict[str, Expr] = field(default_factory=dict)
     _sizes: dict[str, int | None] = field(default_factory=dict)
+    # the rewrite of each call of at most KEYED_NODES nodes, by its repr (every field of every
+    # node, a float's exact value included): the validators of a generation call the same
+    # helpers on the same fields, and over half the calls a cold translation wrote out had
+    # been written out before. (A bigger call is not keyed: its repr at every level of a deep
+    # nest of calls would cost the square of its size.)
+    _written: dict[str, Expr] = field(default_factory=dict)
+    # the depth of every node `function` measured, by identity (the node kept alive here, so an
+    # id is not reused): a call written out once recurs, the same object, in many statements
+    _depths: dict[int, tuple[Expr | View, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._fns = {f.name: f for f in self.lowered}
@@ -273,12 +284,20 @@ class Inliner:
 
     def rewrite(self, e: Expr) -> Expr:
         """`e` with every call the rules allow written out, nested ones included, and what
-        that makes constant folded (`fold`)."""
+        that makes constant folded (`fold`). A function of `e`'s value alone, so a call is
+        written out once (`_written`)."""
         if isinstance(e, Call):
+            key = repr(e) if _nodes_within(e, KEYED_NODES) else ""
+            done = self._written.get(key) if key else None
+            if done is not None:
+                return done
             call = _map(e, self.rewrite)
             assert isinstance(call, Call)
             body = self.inline(call)
-            return call if body is None else self.rewrite(body)
+            out = call if body is None else self.rewrite(body)
+            if key:
+                self._written[key] = out
+            return out
         return fold(_map(e, self.rewrite))
 
     def function(self, f: LFunction, max_depth: int) -> LFunction:
@@ -291,7 +310,7 @@ class Inliner:
 
     def _expr(self, e: Expr, max_depth: int) -> Expr:
         out = self.rewrite(e)
-        return out if depth(out) < max_depth else e
+        return out if depth(out, self._depths) < max_depth else e
 
     def _stmt(self, s: Stmt, max_depth: int) -> Stmt:
         if isinstance(s, Return):
@@ -359,9 +378,32 @@ def fold(e: Expr) -> Expr:
     return e
 
 
-def depth(e: Expr | View) -> int:
-    """Levels of a lowered expression."""
-    return 1 + max((depth(c) for c in children(e)), default=0)
+def _nodes_within(e: Expr, limit: int) -> bool:
+    """Whether `e` has at most `limit` nodes (it looks at no more than `limit` + 1 of them)."""
+    todo: list[Expr | View] = [e]
+    seen = 0
+    while todo:
+        seen += 1
+        if seen > limit:
+            return False
+        x = todo.pop()
+        if isinstance(x, View):
+            todo += [t for t, _ in x.offset.terms]
+        else:
+            todo += children(x)
+    return True
+
+
+def depth(e: Expr | View, known: dict[int, tuple[Expr | View, int]] | None = None) -> int:
+    """Levels of a lowered expression. `known` holds the depths measured before, by identity
+    (each node kept alive in it, so an id is not reused): a node met again is not walked."""
+    known = {} if known is None else known
+    got = known.get(id(e))
+    if got is not None:
+        return got[1]
+    d = 1 + max((depth(c, known) for c in children(e)), default=0)
+    known[id(e)] = (e, d)
+    return d
 
 
 def _count_uses(e: Expr | View, uses: dict[str, int]) -> None:
@@ -383,7 +425,11 @@ def _count_uses(e: Expr | View, uses: dict[str, int]) -> None:
 @covers("map", EXPR_NODES)
 class _Map:
     """An expression rebuilt with a function applied to each of its sub-expressions (a read's
-    index terms included); covered, so a new node class fails at import until it is taught."""
+    index terms included); covered, so a new node class fails at import until it is taught.
+    A node whose sub-expressions all come back as they were (the same objects) is returned as
+    it is, not copied: the nodes are frozen, so nothing can tell, and most of a rewrite's nodes
+    are such (the cost of a cold translation, issue 28). The rebuilt nodes are made with their
+    constructors, field by field (`dataclasses.replace` costs several times as much)."""
 
     def __call__(self, e: Expr, fn: Callable[[Expr], Expr]) -> Expr:
         out: Expr = dispatch(self, "map", e, fn)
@@ -396,44 +442,80 @@ class _Map:
         return e
 
     def map_Load(self, e: Load, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, view=_map_view(e.view, fn))
+        v = _map_view(e.view, fn)
+        if v is e.view:
+            return e
+        return Load(v, e.t, e.size, e.bit_offset, e.bit_width, e.path, e.enum)
 
     def map_Call(self, e: Call, fn: Callable[[Expr], Expr]) -> Expr:
         args = tuple(_map_view(a, fn) if isinstance(a, View) else fn(a) for a in e.args)
-        return replace(e, args=args)
+        if all(x is y for x, y in zip(args, e.args, strict=True)):
+            return e
+        return Call(e.fn, args, e.t)
 
     def map_Unary(self, e: Unary, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, e=fn(e.e))
+        x = fn(e.e)
+        return e if x is e.e else Unary(e.op, x, e.t)
 
     def map_Not(self, e: Not, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, e=fn(e.e))
+        x = fn(e.e)
+        return e if x is e.e else Not(x, e.t)
 
     def map_Conv(self, e: Conv, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, e=fn(e.e))
+        x = fn(e.e)
+        return e if x is e.e else Conv(x, e.t)
 
     def map_Binary(self, e: Binary, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, a=fn(e.a), b=fn(e.b))
+        a, b = fn(e.a), fn(e.b)
+        return e if a is e.a and b is e.b else Binary(e.op, a, b, e.t)
 
     def map_Compare(self, e: Compare, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, a=fn(e.a), b=fn(e.b))
+        a, b = fn(e.a), fn(e.b)
+        return e if a is e.a and b is e.b else Compare(e.op, a, b, e.t)
 
     def map_Logical(self, e: Logical, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, a=fn(e.a), b=fn(e.b))
+        a, b = fn(e.a), fn(e.b)
+        return e if a is e.a and b is e.b else Logical(e.op, a, b, e.t)
 
     def map_Cond(self, e: Cond, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, c=fn(e.c), a=fn(e.a), b=fn(e.b))
+        c, a, b = fn(e.c), fn(e.a), fn(e.b)
+        return e if c is e.c and a is e.a and b is e.b else Cond(c, a, b, e.t)
 
     def map_Index(self, e: Index, fn: Callable[[Expr], Expr]) -> Expr:
-        return replace(e, index=fn(e.index))
+        x = fn(e.index)
+        return e if x is e.index else Index(e.name, x, e.t, e.values)
 
 
 _map = _Map()
+
+# The fields the constructors of _Map, _map_view and _subst pass, in order: a field added to a
+# node fails here, at import, until they pass it too (`replace` would have carried it).
+_REBUILT: dict[type, tuple[str, ...]] = {
+    Load: ("view", "t", "size", "bit_offset", "bit_width", "path", "enum"),
+    Call: ("fn", "args", "t"),
+    Unary: ("op", "e", "t"),
+    Not: ("e", "t"),
+    Conv: ("e", "t"),
+    Binary: ("op", "a", "b", "t"),
+    Compare: ("op", "a", "b", "t"),
+    Logical: ("op", "a", "b", "t"),
+    Cond: ("c", "a", "b", "t"),
+    Index: ("name", "index", "t", "values"),
+    View: ("buf", "offset", "struct"),
+    Offset: ("const", "terms"),
+}
+for _cls, _names in _REBUILT.items():
+    if tuple(f.name for f in fields(_cls)) != _names:
+        raise TypeError(f"inline.py rebuilds {_cls.__name__} with the fields {_names}: update it")
 
 
 def _map_view(v: View, fn: Callable[[Expr], Expr]) -> View:
     if not v.offset.terms:
         return v
-    return replace(v, offset=Offset(v.offset.const, tuple((fn(t), s) for t, s in v.offset.terms)))
+    terms = tuple((fn(t), s) for t, s in v.offset.terms)
+    if all(x is t for (x, _), (t, _) in zip(terms, v.offset.terms, strict=True)):
+        return v
+    return View(v.buf, Offset(v.offset.const, terms), v.struct)
 
 
 def _subst_view(v: View, values: dict[str, Expr], views: dict[str, View]) -> View:
@@ -448,11 +530,12 @@ def _subst(e: Expr, values: dict[str, Expr], views: dict[str, View]) -> Expr:
     if isinstance(e, Var):
         return values[e.name]
     if isinstance(e, Load):
-        return replace(e, view=_subst_view(e.view, values, views))
+        v = _subst_view(e.view, values, views)
+        return Load(v, e.t, e.size, e.bit_offset, e.bit_width, e.path, e.enum)
     if isinstance(e, Call):
         args = tuple(
             _subst_view(a, values, views) if isinstance(a, View) else _subst(a, values, views)
             for a in e.args
         )
-        return replace(e, args=args)
+        return Call(e.fn, args, e.t)
     return _map(e, lambda x: _subst(x, values, views))

@@ -437,16 +437,23 @@ class PyEmitter:
         if self.return_hook is not None:
             return self.return_hook(s, ind, list(self.branch))
         assert s.e is not None
-        if (
-            isinstance(s.e, Logical)
-            and self.membership(s.e) is None
-            and len(self.chain_terms(s.e)) > 2
-        ):
+        e = s.e
+        subs = self._subs
+        terms = (
+            self.chain_terms_read(e)
+            if isinstance(e, Logical) and self.membership(e) is None
+            else []
+        )
+        if isinstance(e, Logical) and len(terms) > 2:
             # a long conjunction (the usual validator body): one term per line, as in the header;
-            # a term keeps its parentheses unless it binds tighter than `and`/`or` anyway
+            # a term keeps its parentheses unless it binds tighter than `and`/`or` anyway.
+            # Written again only when the first writing hoisted a local function (its lines and
+            # numbers as they always were); else a second writing would be the same text.
+            if self._subs != subs:
+                terms = self.chain_terms_read(e)
             lines = [
-                f"{ind}    {'' if k == 0 else s.e.op + ' '}{t}{self.reads(*es)}"
-                for k, (t, es) in enumerate(self.chain_terms_read(s.e))
+                f"{ind}    {'' if k == 0 else e.op + ' '}{t}{self.reads(*es)}"
+                for k, (t, es) in enumerate(terms)
             ]
             return [f"{ind}return (", *lines, f"{ind})"]
         return [f"{ind}return {self.bare(s.e)}{self.reads(s.e)}"]
