@@ -108,7 +108,44 @@ def test_a_validator_runs_on_its_rows_in_pieces_and_each_verdict_lands_on_its_ro
     words[:, 0] = rng.choice([0x43, 0x44, 0x45], size=40)
     want = np.isin(words[:, 0], [0x43, 0x44]) & (words[:, 1] % 2 == 1)
     assert bv.validate_batch(words, backend="numpy").tolist() == want.tolist()
+    # the first call learnt each validator's plan on PROBE_ROWS words of its own, twice
+    assert sizes[:2] == [bv.PROBE_ROWS] * 2
+    sizes.clear()
+    assert bv.validate_batch(words, backend="numpy").tolist() == want.tolist()
     assert max(sizes) <= 3 and sum(sizes) == int(np.isin(words[:, 0], [0x43, 0x44]).sum())
+
+
+def test_a_memoised_answer_and_a_column_go_at_their_last_planned_read() -> None:
+    """A `Cols` with a learnt `ReadPlan` keeps a column and a memoised answer from their first
+    read to their last (as the run the plan was learnt from read them), not to the end of the
+    run; one read once is not kept at all; the answers are those of a run without a plan."""
+    calls: list[int] = []
+
+    @vector.memo
+    def low_bits(v: Any) -> Any:
+        calls.append(1)
+        return v & np.uint8(15)
+
+    def check(w: Any, o: int) -> Any:
+        a = low_bits(vector.byte(w, 1))  # byte 1 read, answer made
+        kept = (len(w.memo), len(w._cols))
+        b = low_bits(vector.byte(w, 1))  # byte 1 read again, answer read again: both last
+        gone = (len(w.memo), len(w._cols))
+        c = vector.byte(w, 2) == 0  # byte 2, read once
+        seen.append((kept, gone, len(w._cols)))
+        return (a == b) & c
+
+    seen: list[tuple[Any, ...]] = []
+    rng = np.random.default_rng(3)
+    words = rng.integers(0, 256, size=(50, 64), dtype=np.uint8)
+    plan = vector.ReadPlan()
+    want = vector.run_batch(check, vector.Cols(words, plan=plan))  # learning: keeps everything
+    assert seen[-1] == ((1, 1), (1, 1), 2)
+    plan.learnt = True
+    got = vector.run_batch(check, vector.Cols(words[10:], plan=plan))
+    assert seen[-1] == ((1, 1), (0, 0), 0)
+    assert got.tolist() == want[10:].tolist()
+    assert len(calls) == 2  # once a run: the second call of each run answered from the memo
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6, 7, 8])
