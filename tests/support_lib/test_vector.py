@@ -43,6 +43,7 @@ def test_an_opcode_with_few_words_goes_word_by_word_to_the_scalar_code() -> None
         scalar=scalar_rejects,
     )
     bv.SCALAR_BELOW = 3
+    bv.TEMPORARIES = 1.0  # pieces of this tiny batch's size (see the test after this one)
     ops = [0x43] * 3 + [0x44] * 2 + [0x45] * 4 + [0x46]
     words = np.zeros((len(ops), 64), dtype=np.uint8)
     words[:, 0] = ops
@@ -56,6 +57,31 @@ def test_an_opcode_with_few_words_goes_word_by_word_to_the_scalar_code() -> None
     bv.SCALAR_BELOW = 0
     assert bv.validate_batch(words, backend="numpy").tolist() == [True] * 9 + [False]
     assert seen == [0x44, 0x44]
+
+
+def test_a_validator_whose_pieces_would_be_too_small_goes_to_the_scalar_code() -> None:
+    """A validator whose working set allows pieces of fewer than SCALAR_BELOW rows within
+    TEMPORARIES of the batch's bytes leaves all its words to the scalar translation; with a
+    larger allowance the same words go to the array code."""
+    seen: list[int] = []
+
+    def holds_a_column(w: Any, o: int) -> np.ndarray:
+        return vector.byte(w, 1) == vector.byte(w, 1)  # byte 1 read twice: kept between
+
+    def scalar_rejects(word: bytes) -> bool:
+        seen.append(word[0])
+        return False
+
+    bv = BatchValidators({"a": (0x43,)}, {"a": holds_a_column}, scalar=scalar_rejects)
+    bv.SCALAR_BELOW = 8
+    words = np.zeros((20, 64), dtype=np.uint8)
+    words[:, 0] = 0x43
+    bv.TEMPORARIES = 20 * (1 + bv.ROW_SLACK) / words.nbytes  # pieces of ~20 rows
+    assert bv.validate_batch(words, backend="numpy").tolist() == [True] * 20
+    assert seen == []
+    bv.TEMPORARIES /= 4  # ~5 rows, fewer than SCALAR_BELOW
+    assert bv.validate_batch(words, backend="numpy").tolist() == [False] * 20
+    assert seen == [0x43] * 20
 
 
 def test_scalar_words_run_the_opcode_checks_in_blocks_and_verdicts_land_on_their_rows() -> None:
