@@ -105,6 +105,7 @@ class Cols:
         "_held",
         "_home",
         "_left",
+        "_names",
         "_owned",
         "_rows",
         "_t",
@@ -132,6 +133,7 @@ class Cols:
         self._home: dict[int, tuple[dict[Any, Any], Any]] = {}  # plan number -> where it is kept
         self.memo: dict[tuple[Any, ...], Any] = {}
         self.plan = plan if plan is not None else ReadPlan()
+        self._names = self.plan.names
         self._left = self.plan.reads.copy() if self.plan.learnt else None  # None: learning
         self._held = 0  # bytes of the columns, transposed words and answers kept
         self.peak = 0  # the most of them at once
@@ -201,7 +203,9 @@ class Cols:
     def col(self, off: int, dtype: str) -> Any:
         """Bytes [off, off+itemsize) of every word as one contiguous `dtype` array."""
         key = (off, dtype)
-        k = self.plan.number(key)
+        k = self._names.get(key)
+        if k is None:
+            k = self.plan.number(key)
         c = self._cols.get(key)
         if c is None:
             c = self._column(off, np.dtype(dtype))
@@ -243,7 +247,9 @@ class Cols:
 
     def recall(self, key: tuple[Any, ...], fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         """`fn(*args)`, kept under `key` (the batch's `memo`) until its last planned read."""
-        k = self.plan.number(key)
+        k = self._names.get(key)
+        if k is None:
+            k = self.plan.number(key)
         out = self.memo.get(key)
         if out is not None:
             self._read(k)
