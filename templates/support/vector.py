@@ -152,6 +152,8 @@ class Cols:
         if self._left is None:
             self.plan.reads[k] += 1
             return 1
+        if k >= len(self._left):  # a name the run the plan was learnt from never read
+            return -1
         left = self._left[k] - 1
         self._left[k] = left
         if left < 0:

@@ -174,6 +174,38 @@ def test_a_memoised_answer_and_a_column_go_at_their_last_planned_read() -> None:
     assert len(calls) == 2  # once a run: the second call of each run answered from the memo
 
 
+def test_a_read_the_plan_never_saw_is_computed_and_not_kept() -> None:
+    """A plan is a forecast: a column or answer its run never read (a branch of a loop that
+    ran only on other rows) is computed when read and not kept, and a value read more often
+    than planned is computed again after its planned last read; the verdicts are unchanged."""
+    calls: list[int] = []
+
+    @vector.memo
+    def low_bits(v: Any) -> Any:
+        calls.append(1)
+        return v & np.uint8(15)
+
+    def check(w: Any, o: int) -> Any:
+        out = low_bits(vector.byte(w, 1)) < 8
+        if w.shape[0] > 20:  # only the bigger run reads byte 2 and asks low_bits again
+            out = out & (low_bits(vector.byte(w, 1)) == (vector.byte(w, 2) & 15))
+            out = out | (vector.byte(w, 2) == 0) | (low_bits(vector.byte(w, 1)) == 0)
+            assert not w._cols and not w.memo
+        return out
+
+    rng = np.random.default_rng(4)
+    words = rng.integers(0, 256, size=(50, 64), dtype=np.uint8)
+    plan = vector.ReadPlan()
+    vector.run_batch(check, vector.Cols(words[:10], plan=plan))  # learnt: low_bits once
+    plan.learnt = True
+    calls.clear()
+    got = vector.run_batch(check, vector.Cols(words, plan=plan))
+    lb = words[:, 1] & 15
+    want = ((lb < 8) & (lb == (words[:, 2] & 15))) | (words[:, 2] == 0) | (lb == 0)
+    assert got.tolist() == want.tolist()
+    assert len(calls) == 3  # kept for no read: each call computes
+
+
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6, 7, 8])
 def test_col_reads_any_width_little_endian(size: int) -> None:
     """A column of 3, 5, 6 or 7 bytes (a wide bitfield's span) reads like the integer it is, at
