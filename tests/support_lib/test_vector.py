@@ -43,7 +43,8 @@ def test_an_opcode_with_few_words_goes_word_by_word_to_the_scalar_code() -> None
         scalar=scalar_rejects,
     )
     bv.SCALAR_BELOW = 3
-    bv.TEMPORARIES = 1.0  # pieces of this tiny batch's size (see the test after this one)
+    # pieces of this tiny batch's size (see test_a_validator_whose_pieces_would_be_too_small)
+    bv.TEMPORARIES, bv.DISPATCH_BYTES = 1.0, 0
     ops = [0x43] * 3 + [0x44] * 2 + [0x45] * 4 + [0x46]
     words = np.zeros((len(ops), 64), dtype=np.uint8)
     words[:, 0] = ops
@@ -76,12 +77,21 @@ def test_a_validator_whose_pieces_would_be_too_small_goes_to_the_scalar_code() -
     bv.SCALAR_BELOW = 8
     words = np.zeros((20, 64), dtype=np.uint8)
     words[:, 0] = 0x43
+    bv.DISPATCH_BYTES = 0
     bv.TEMPORARIES = 20 * (1 + bv.ROW_SLACK) / words.nbytes  # pieces of ~20 rows
     assert bv.validate_batch(words, backend="numpy").tolist() == [True] * 20
     assert seen == []
     bv.TEMPORARIES /= 4  # ~5 rows, fewer than SCALAR_BELOW
     assert bv.validate_batch(words, backend="numpy").tolist() == [False] * 20
     assert seen == [0x43] * 20
+    # no validator could have pieces of SCALAR_BELOW rows (ROW_SLACK a row at least): the whole
+    # batch goes word by word, its plans never learnt
+    seen.clear()
+    fresh = BatchValidators({"a": (0x43,)}, {"a": holds_a_column}, scalar=scalar_rejects)
+    fresh.SCALAR_BELOW, fresh.DISPATCH_BYTES = 8, 0
+    fresh.TEMPORARIES = 8 * fresh.ROW_SLACK / words.nbytes * 0.99
+    assert fresh.validate_batch(words, backend="numpy").tolist() == [False] * 20
+    assert seen == [0x43] * 20 and not fresh._plans
 
 
 def test_scalar_words_run_the_opcode_checks_in_blocks_and_verdicts_land_on_their_rows() -> None:
@@ -114,6 +124,7 @@ def test_scalar_words_run_the_opcode_checks_in_blocks_and_verdicts_land_on_their
     want = [op in (0x43, 0x44) and k % 2 == 1 for k, op in enumerate(ops)]
     assert bv.validate_batch(words, backend="numpy").tolist() == want  # 11 < SCALAR_BELOW
     bv.SCALAR_BELOW = 5  # 0x43 and 0x44 have 4 and 5 words: 0x43's go word by word
+    bv.TEMPORARIES, bv.DISPATCH_BYTES = 1.0, 0  # pieces of the batch's size
     got = bv.validate_batch(words, backend="numpy").tolist()
     assert got == [w and op == 0x43 for w, op in zip(want, ops, strict=True)]
 

@@ -614,15 +614,19 @@ class BatchValidators:
                 dtype=np.bool_,
                 count=W.shape[0],
             )
-        if self.scalar is not None and W.shape[0] < self.SCALAR_BELOW:
-            # no opcode can have SCALAR_BELOW words: every word through the scalar translation,
-            # as `_numpy_chunk` would run them (a word no validator gates is False in both),
-            # without its opcode counts and row indices
+        # the bytes a validator's piece may hold (see TEMPORARIES)
+        allowance = self.TEMPORARIES * W.nbytes - self.DISPATCH_BYTES
+        if self.scalar is not None and (
+            W.shape[0] < self.SCALAR_BELOW or allowance < self.SCALAR_BELOW * self.ROW_SLACK
+        ):
+            # no opcode can have SCALAR_BELOW words, or no validator's pieces could hold
+            # SCALAR_BELOW rows (each row holds ROW_SLACK bytes at least): every word through
+            # the scalar translation, as `_numpy_chunk` would run them (a word no validator
+            # gates is False in both), without its opcode counts and row indices
             return self._scalar_rows(W, None)
         out = np.zeros(W.shape[0], dtype=np.bool_)
         # in chunks of words, each validator on its rows of a chunk in pieces (see ROWS and
         # TEMPORARIES), so that the temporaries stay bounded whatever the batch
-        allowance = self.TEMPORARIES * W.nbytes
         for lo in range(0, W.shape[0], self.CHUNK):
             self._numpy_chunk(W[lo : lo + self.CHUNK], out[lo : lo + self.CHUNK], allowance)
         return out
@@ -655,6 +659,10 @@ class BatchValidators:
     #: opcode byte, a mask byte and a verdict a word, the row indices of one validator)
     TEMPORARIES = 0.15
 
+    #: bytes of that share the dispatch of a chunk holds itself whatever its words (its opcode
+    #: counts and tables, a scalar word's bytes and row indices): ~7 KiB at 300-3,000 words
+    DISPATCH_BYTES = 8192
+
     #: bytes a row a translated validator holds beyond its plan's `row_bytes`: the values in
     #: flight (a chain's terms before they are and-ed, a select's masks); mariana's seven
     #: validators on 1,000 and 4,000 of their words held 36-56 bytes a row more than their
@@ -685,13 +693,16 @@ class BatchValidators:
 
     def _piece_rows(self, name: str, n: int, allowance: float) -> int:
         """The rows validator `name` runs on at once, of its `n` rows in a chunk: at most ROWS,
-        and few enough that its working set stays within `allowance` bytes."""
+        and few enough that its working set stays within `allowance` bytes (without a scalar
+        translation to leave smaller pieces' rows to, SCALAR_BELOW at least)."""
         if n <= 1:
             return max(n, 1)
         per_row = self._plan(name).row_bytes + self.ROW_SLACK
         rows = int(allowance // per_row)
         if rows > Cols.TRANSPOSED:  # read out of the transposed words: 64 bytes a row more
             rows = max(Cols.TRANSPOSED, int(allowance // (per_row + 64)))
+        if self.scalar is None:
+            rows = max(rows, self.SCALAR_BELOW)
         return max(1, min(rows, self.ROWS, n))
 
     def _numpy_chunk(self, W: Words, out: npt.NDArray[np.bool_], allowance: float) -> None:
@@ -750,22 +761,26 @@ class BatchValidators:
     def _scalar_verdicts(self, W: Words, rows: npt.NDArray[np.bool_] | None) -> Iterator[bool]:
         # the rows' bytes SCALAR_ROWS words at a time (a slice of bytes is cheaper than a
         # word's own `tobytes`), or 8x that for selected rows (a gather costs ~1 us a call),
-        # their indices found a window of at least 1/16 of the rows at a time (~1/128 of the
-        # words' bytes); the verdicts written by np.fromiter (no list, no element stores): a
-        # word is the checks' own time and ~0.2 us
+        # their indices found a window of 1/16 of the rows at a time (~1/128 of the words'
+        # bytes; at least 64 rows); the verdicts written by np.fromiter (no list, no element
+        # stores): a word is the checks' own time and ~0.2 us
         scalar, checks, size, step = self.scalar, self.by_opcode, W.shape[1], self.SCALAR_ROWS
         assert scalar is not None
         n = W.shape[0]
-        window = n if rows is None else max(256, -(-n // 16))
+        window = n if rows is None else max(64, -(-n // 16))
         for start in range(0, n, window):
-            at = None if rows is None else np.flatnonzero(rows[start : start + window]) + start
+            at = None
+            if rows is not None:
+                at = np.flatnonzero(rows[start : start + window])
+                at += start
             if at is not None:
                 step = 8 * self.SCALAR_ROWS
             for lo in range(0, min(window, n - start) if at is None else at.size, step):
                 if at is None:
                     b = W[start + lo : start + lo + step].tobytes()
                 else:
-                    b = W[at[lo : lo + step]].tobytes()
+                    # a take, not W[...]: the fancy index's own buffers doubled the peak
+                    b = W.take(at[lo : lo + step], axis=0).tobytes()
                 for k in range(0, len(b), size):
                     w = b[k : k + size]
                     if checks is None:
@@ -795,7 +810,8 @@ class BatchValidators:
                 continue
             table = self._gate(name)
             n = int(counts[table & ~few].sum())
-            if n > self.SCALAR_BELOW and self._piece_rows(name, n, allowance) < self.SCALAR_BELOW:
+            size = self._piece_rows(name, n, allowance) if n else n
+            if size < n and size < self.SCALAR_BELOW:
                 few |= table & (counts > 0)
         return few if few.any() else None
 
