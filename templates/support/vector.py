@@ -144,6 +144,7 @@ class Cols:
         if self._rows is not None:  # made once, on the first per-row gather that needs it
             self._W = np.take(self._W.view(np.uint64), self._rows, axis=0).view(np.uint8)
             self._rows = None  # the columns read so far are of these rows, in this order
+            self._grow(self._W.nbytes)
         return self._W
 
     def _read(self, k: int) -> int:
