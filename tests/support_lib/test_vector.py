@@ -188,7 +188,8 @@ def test_a_memoised_answer_and_a_column_go_at_their_last_planned_read() -> None:
 def test_a_read_the_plan_never_saw_is_computed_and_not_kept() -> None:
     """A plan is a forecast: a column or answer its run never read (a branch of a loop that
     ran only on other rows) is computed when read and not kept, and a value read more often
-    than planned is computed again after its planned last read; the verdicts are unchanged."""
+    than planned is computed again after its planned last read; the verdicts are unchanged,
+    and so is the plan (numbers past it are the run's own)."""
     calls: list[int] = []
 
     @vector.memo
@@ -210,7 +211,9 @@ def test_a_read_the_plan_never_saw_is_computed_and_not_kept() -> None:
     vector.run_batch(check, vector.Cols(words[:10], plan=plan))  # learnt: low_bits once
     plan.learnt = True
     calls.clear()
+    learnt = (dict(plan.names), list(plan.reads))
     got = vector.run_batch(check, vector.Cols(words, plan=plan))
+    assert (plan.names, plan.reads) == learnt  # shared by every run: never changed by one
     lb = words[:, 1] & 15
     want = ((lb < 8) & (lb == (words[:, 2] & 15))) | (words[:, 2] == 0) | (lb == 0)
     assert got.tolist() == want.tolist()

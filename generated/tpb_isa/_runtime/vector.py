@@ -109,6 +109,7 @@ class Cols:
         "_owned",
         "_rows",
         "_t",
+        "_unplanned",
         "memo",
         "peak",
         "plan",
@@ -135,6 +136,7 @@ class Cols:
         self.plan = plan if plan is not None else ReadPlan()
         self._names = self.plan.names
         self._left = self.plan.reads.copy() if self.plan.learnt else None  # None: learning
+        self._unplanned: dict[Any, int] = {}  # names a learnt plan never saw: numbers past it
         self._held = 0  # bytes of the columns, transposed words and answers kept
         self.peak = 0  # the most of them at once
 
@@ -146,6 +148,19 @@ class Cols:
             self._rows = None  # the columns read so far are of these rows, in this order
             self._grow(self._W.nbytes)
         return self._W
+
+    def _number(self, name: Any) -> int:
+        """The plan number of `name`: learning, the plan's (numbered now if new); with a learnt
+        plan, one past the plan's numbers for a name it never saw, this run's own (a learnt
+        plan is shared by every run of its validator, in any thread: it is never changed)."""
+        if self._left is None:
+            return self.plan.number(name)
+        k = self.plan.names.get(name)
+        if k is None:
+            k = self._unplanned.get(name)
+            if k is None:
+                k = self._unplanned[name] = len(self.plan.reads) + len(self._unplanned)
+        return k
 
     def _read(self, k: int) -> int:
         """Note a read of plan number `k`; the reads of it left after this one (0: drop it
@@ -208,7 +223,7 @@ class Cols:
         key = (off, dtype)
         k = self._names.get(key)
         if k is None:
-            k = self.plan.number(key)
+            k = self._number(key)
         c = self._cols.get(key)
         if c is None:
             c = self._column(off, np.dtype(dtype))
@@ -227,7 +242,7 @@ class Cols:
                 buf[:, k] = self.col(off + k, "u1")
             return buf.view(dt)[:, 0]
         j = off // 8
-        left = self._read(self.plan.number(("t", j)))  # a read of the transposed column j
+        left = self._read(self._number(("t", j)))  # a read of the transposed column j
         if self.shape[0] <= self.TRANSPOSED:
             v = self._W.view(dt)[:, off // size]
             return v.copy() if self._rows is None else v[self._rows]
@@ -252,7 +267,7 @@ class Cols:
         """`fn(*args)`, kept under `key` (the batch's `memo`) until its last planned read."""
         k = self._names.get(key)
         if k is None:
-            k = self.plan.number(key)
+            k = self._number(key)
         out = self.memo.get(key)
         if out is not None:
             self._read(k)
