@@ -2,7 +2,7 @@
 temporaries and its fixed cost (issue 28).
 
     python benchmarks/validate_numpy.py [--gen mariana] [--sizes 1,100,10000,1000000] [--rounds 5]
-        [--chunk N] [--scalar-below N] [--uniform]
+        [--chunk N] [--scalar-below N] [--temporaries X] [--uniform]
 
 The corpus is benchmarks/validate.py's (valid words of every top-level validator with random
 byte mutations; `--uniform`: of the first seed's validator alone, the largest working set). For each size: the time of the numpy backend and of the C backend
@@ -11,7 +11,9 @@ rounds, their ratios, and the peak of the numpy call's allocations (tracemalloc,
 reports to) as a multiple of the words' bytes. The 1-word size is the call's fixed cost.
 `--chunk N` sets the numpy backend's chunk (BatchValidators.CHUNK; a huge N is the unchunked
 backend of before); `--scalar-below N` BatchValidators.SCALAR_BELOW (0: every word through the
-array code, as before it).
+array code, as before it); `--temporaries X` BatchValidators.TEMPORARIES (the share of the
+batch's bytes a validator's piece may hold: a large X is one piece of up to ROWS rows, as
+before the read plans).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--chunk", type=int, default=0)
     ap.add_argument("--scalar-below", type=int, default=-1)
+    ap.add_argument("--temporaries", type=float, default=-1.0)
     ap.add_argument("--uniform", action="store_true")
     args = ap.parse_args(argv)
     import validate
@@ -49,12 +52,15 @@ def main(argv: list[str] | None = None) -> int:
         vector.BatchValidators.CHUNK = args.chunk
     if args.scalar_below >= 0:
         vector.BatchValidators.SCALAR_BELOW = args.scalar_below
+    if args.temporaries >= 0:
+        vector.BatchValidators.TEMPORARIES = args.temporaries
     rng = np.random.default_rng(0)
     seeds = np.frombuffer(b"".join(validate.seed_words(m)), np.uint8).reshape(-1, 64)
     f = m.validate_batch
     print(
         f"tpb_isa.{args.gen}: numpy validate_batch, chunk {vector.BatchValidators.CHUNK}, "
-        f"scalar below {vector.BatchValidators.SCALAR_BELOW} words an opcode; "
+        f"scalar below {vector.BatchValidators.SCALAR_BELOW} words an opcode, "
+        f"pieces within {getattr(vector.BatchValidators, 'TEMPORARIES', 'no share')} of the words; "
         f"{'one validator' if args.uniform else 'mixed'} words; min / median of interleaved rounds"
     )
     for n in (int(x) for x in args.sizes.split(",")):

@@ -56,26 +56,89 @@ def as_words(words: Any) -> Words:
     return as_words(b"".join(parts))
 
 
+class ReadPlan:
+    """How often one run of a translated top-level validator reads each of its columns and
+    memoised answers, so that a run on other rows drops each the moment its last read is done
+    instead of at the end of the run. A column is named by its (offset, dtype), an answer by
+    its function and arguments, an array argument by the number of the column or answer it is
+    (passing one on is a read of it): names that do not depend on the rows, numbered in the
+    order first read (`number`). `BatchValidators` learns a validator's plan from a run on rows
+    of its own; a `Cols` without a learnt plan learns one, keeping everything for its run (as
+    `chains` runs its terms). A plan is a forecast, never an answer: a read past the count (a
+    loop that runs longer on other rows) computes the value again, a count not reached keeps
+    the value to the end of the run; the verdicts are the same either way."""
+
+    __slots__ = ("learnt", "names", "reads", "row_bytes")
+
+    def __init__(self) -> None:
+        self.names: dict[Any, int] = {}
+        self.reads: list[int] = []  # by number: the reads of it in the run learnt from
+        self.learnt = False
+        #: the most bytes a row a run with the plan held at once in its columns and memoised
+        #: answers (read straight from the words: no transposed copy; the values in flight
+        #: between two calls are not in it)
+        self.row_bytes = 0.0
+
+    def number(self, name: Any) -> int:
+        k = self.names.get(name)
+        if k is None:
+            k = self.names[name] = len(self.reads)
+            self.reads.append(0)
+        return k
+
+
 class Cols:
     """The words of one batch (`rows` of `W`, or all of it) as contiguous columns, each made
-    once, on its first read, and kept for the batch (read-only): a translated predicate reads a
-    field as a contiguous array, never a 64-byte-strided or gathered one, and reads it once
-    however many terms name it. The columns come from the words' eight 8-byte columns (`t`),
-    each gathered from the words on its first read (only the ones the predicates read): a field
-    inside one of them is an every-8th-element view of it, cheap to copy. `memo` holds the
-    answers of translated functions called again with the same arguments (see `memo`); `shape`
-    is (rows, 64)."""
+    on its first read and kept (read-only) until its last: a translated predicate reads a field
+    as a contiguous array, never a 64-byte-strided or gathered one, and makes it once however
+    many terms name it. A batch of more than TRANSPOSED rows reads its columns out of the
+    words' eight 8-byte columns (`t`), gathered and transposed at once on the first read (a
+    field inside one of them is an every-8th-element view of it, cheap to copy); a smaller one
+    straight from the words (as fast there, without the transposed copy's 64 bytes a row).
+    `memo` holds the answers of translated functions called again with the same arguments (see
+    `memo`) until their last read, which `plan` (a `ReadPlan`) forecasts; `shape` is
+    (rows, 64)."""
 
-    __slots__ = ("_W", "_cols", "_owned", "_rows", "_t", "memo", "shape")
+    __slots__ = (
+        "_W",
+        "_cols",
+        "_held",
+        "_home",
+        "_left",
+        "_names",
+        "_owned",
+        "_rows",
+        "_t",
+        "_unplanned",
+        "memo",
+        "peak",
+        "plan",
+        "shape",
+    )
 
-    def __init__(self, W: Words, rows: npt.NDArray[np.intp] | None = None) -> None:
+    #: a batch of more rows than this reads its columns from the transposed words (`t`): at
+    #: 2^15 rows a column costs half as much from them, at 4,096 and below as much either way
+    TRANSPOSED = 8192
+
+    def __init__(
+        self, W: Words, rows: npt.NDArray[np.intp] | None = None, plan: ReadPlan | None = None
+    ) -> None:
         self._W = np.ascontiguousarray(W)
         self._rows = rows
         self.shape = (self._W.shape[0] if rows is None else rows.size, 64)
         self._cols: dict[tuple[int, str], Any] = {}
         self._t: dict[int, Any] = {}
-        self._owned: dict[int, Any] = {}  # id -> array: the arrays a memo key may name by id
+        # id -> [array, its plan number, how many columns and answers it is]: the arrays a
+        # memo key names, by number
+        self._owned: dict[int, list[Any]] = {}
+        self._home: dict[int, tuple[dict[Any, Any], Any]] = {}  # plan number -> where it is kept
         self.memo: dict[tuple[Any, ...], Any] = {}
+        self.plan = plan if plan is not None else ReadPlan()
+        self._names = self.plan.names
+        self._left = self.plan.reads.copy() if self.plan.learnt else None  # None: learning
+        self._unplanned: dict[Any, int] = {}  # names a learnt plan never saw: numbers past it
+        self._held = 0  # bytes of the columns, transposed words and answers kept
+        self.peak = 0  # the most of them at once
 
     @property
     def W(self) -> Words:
@@ -83,7 +146,63 @@ class Cols:
         if self._rows is not None:  # made once, on the first per-row gather that needs it
             self._W = np.take(self._W.view(np.uint64), self._rows, axis=0).view(np.uint8)
             self._rows = None  # the columns read so far are of these rows, in this order
+            self._grow(self._W.nbytes)
         return self._W
+
+    def _number(self, name: Any) -> int:
+        """The plan number of `name`: learning, the plan's (numbered now if new); with a learnt
+        plan, one past the plan's numbers for a name it never saw, this run's own (a learnt
+        plan is shared by every run of its validator, in any thread: it is never changed)."""
+        if self._left is None:
+            return self.plan.number(name)
+        k = self.plan.names.get(name)
+        if k is None:
+            k = self._unplanned.get(name)
+            if k is None:
+                k = self._unplanned[name] = len(self.plan.reads) + len(self._unplanned)
+        return k
+
+    def _read(self, k: int) -> int:
+        """Note a read of plan number `k`; the reads of it left after this one (0: drop it
+        now, -1: past its count, or never counted; learning: 1, keep everything)."""
+        if self._left is None:
+            self.plan.reads[k] += 1
+            return 1
+        if k >= len(self._left):  # a name the run the plan was learnt from never read
+            return -1
+        left = self._left[k] - 1
+        self._left[k] = left
+        if left < 0:
+            return -1
+        if not left and k in self._home:
+            where, key = self._home.pop(k)
+            self._release(where.pop(key))
+        return left
+
+    def _keep(self, k: int, where: dict[Any, Any], key: Any, value: Any) -> None:
+        """Keep `value` (plan number `k`) in `where` under `key` until its last read."""
+        where[key] = value
+        self._home[k] = (where, key)
+        if not isinstance(value, np.ndarray):
+            return
+        entry = self._owned.get(id(value))
+        if entry is not None and entry[0] is value:
+            entry[2] += 1
+            return
+        self._owned[id(value)] = [value, k, 1]
+        self._grow(value.nbytes)
+
+    def _release(self, value: Any) -> None:
+        entry = self._owned.get(id(value))
+        if entry is not None and entry[0] is value:
+            entry[2] -= 1
+            if not entry[2]:
+                del self._owned[id(value)]
+                self._held -= value.nbytes
+
+    def _grow(self, nbytes: int) -> None:
+        self._held += nbytes
+        self.peak = max(self.peak, self._held)
 
     def t(self, j: int) -> Any:
         """Bytes [8j, 8j+8) of every word, as one contiguous uint64 array (its memory the
@@ -95,34 +214,70 @@ class Cols:
             W = self._W.view(np.uint64)
             T = np.ascontiguousarray((W if self._rows is None else W.take(self._rows, axis=0)).T)
             self._t = {k: T[k] for k in range(8)}
+            self._grow(T.nbytes)
             c = self._t[j]
         return c
 
     def col(self, off: int, dtype: str) -> Any:
         """Bytes [off, off+itemsize) of every word as one contiguous `dtype` array."""
         key = (off, dtype)
+        k = self._names.get(key)
+        if k is None:
+            k = self._number(key)
         c = self._cols.get(key)
         if c is None:
-            dt = np.dtype(dtype)
-            size = dt.itemsize
-            if off % size == 0 and off % 8 + size <= 8:
-                c = np.ascontiguousarray(self.t(off // 8).view(dt)[(off % 8) // size :: 8 // size])
-            else:  # across an 8-byte boundary, or unaligned: byte by byte
-                buf = np.empty((self.shape[0], size), dtype=np.uint8)
-                for k in range(size):
-                    buf[:, k] = self.col(off + k, "u1")
-                c = buf.view(dt)[:, 0]
+            c = self._column(off, np.dtype(dtype))
             c.flags.writeable = False
-            self._cols[key] = c
-            self._owned[id(c)] = c
+            if self._read(k) > 0:
+                self._keep(k, self._cols, key, c)
+            return c
+        self._read(k)
         return c
 
-    def owns(self, a: Any) -> bool:
-        return self._owned.get(id(a)) is a
+    def _column(self, off: int, dt: np.dtype[Any]) -> Any:
+        size = dt.itemsize
+        if off % size or off % 8 + size > 8:  # across an 8-byte boundary, or unaligned
+            buf = np.empty((self.shape[0], size), dtype=np.uint8)
+            for k in range(size):
+                buf[:, k] = self.col(off + k, "u1")
+            return buf.view(dt)[:, 0]
+        j = off // 8
+        left = self._read(self._number(("t", j)))  # a read of the transposed column j
+        if self.shape[0] <= self.TRANSPOSED:
+            v = self._W.view(dt)[:, off // size]
+            return v.copy() if self._rows is None else v[self._rows]
+        c = np.ascontiguousarray(self.t(j).view(dt)[(off % 8) // size :: 8 // size])
+        if not left:  # the last column read out of it: it goes with the last of the eight
+            del self._t[j]
+            if not self._t:
+                self._held -= 64 * self.shape[0]
+        return c
 
-    def own(self, a: Any) -> None:
-        """Keep `a` (a read-only answer) for the batch: a memo key may name it by id."""
-        self._owned[id(a)] = a
+    def named(self, a: Any) -> int | None:
+        """The plan number of `a` when the batch keeps it (a column or a memoised answer), the
+        passing on of it read; None for any other array."""
+        entry = self._owned.get(id(a))
+        if entry is None or entry[0] is not a:
+            return None
+        k: int = entry[1]
+        self._read(k)
+        return k
+
+    def recall(self, key: tuple[Any, ...], fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """`fn(*args)`, kept under `key` (the batch's `memo`) until its last planned read."""
+        k = self._names.get(key)
+        if k is None:
+            k = self._number(key)
+        out = self.memo.get(key)
+        if out is not None:
+            self._read(k)
+            return out
+        out = fn(*args)
+        if isinstance(out, np.ndarray):
+            out.flags.writeable = False
+        if self._read(k) > 0:
+            self._keep(k, self.memo, key, out)
+        return out
 
 
 def _uniform(off: Any) -> int | None:
@@ -359,10 +514,10 @@ def memo(fn: F) -> F:
     batch's `Cols.memo` instead of evaluating again (the headers' predicates share helpers: one
     validator calls its tensor checks two or three times over, and every check its dtype
     helpers). An argument is part of the key by value (an offset, a numpy scalar) or, for an
-    array, only when the batch owns it (one of its columns or a memoised answer, alive until the
-    batch ends, so its id names it); any other array argument evaluates as usual, and so does
+    array, only when the batch keeps it (one of its columns or a memoised answer), by its
+    number in the batch's `ReadPlan`; any other array argument evaluates as usual, and so does
     every call outside a batch (`batch()`). The functions are pure, so a memoised answer is the
-    answer; it is read-only, shared by every caller."""
+    answer; it is read-only, shared by every caller, and kept until its last planned read."""
     name = fn.__name__
 
     def wrapper(*args: Any) -> Any:
@@ -372,24 +527,17 @@ def memo(fn: F) -> F:
         key: list[Any] = [name]
         for a in args:
             if isinstance(a, np.ndarray):
-                if not cols.owns(a):
+                k = cols.named(a)
+                if k is None:
                     return fn(*args)
-                key.append(id(a))
+                key.append(k)
             elif isinstance(a, Cols):
                 key.append(None if a is cols else id(a))
             elif isinstance(a, (int, float, np.generic)):
                 key.append((type(a), a))
             else:
                 return fn(*args)
-        k = tuple(key)
-        out = cols.memo.get(k)
-        if out is None:
-            out = fn(*args)
-            if isinstance(out, np.ndarray):
-                out.flags.writeable = False
-                cols.own(out)
-            cols.memo[k] = out
-        return out
+        return cols.recall(tuple(key), fn, args)
 
     wrapper.__name__ = name
     wrapper.__doc__ = fn.__doc__
@@ -457,6 +605,7 @@ class BatchValidators:
         self.by_opcode = by_opcode
         self._gates: dict[str, npt.NDArray[np.bool_]] = {}  # validator -> opcode byte -> runs it
         self._gated: npt.NDArray[np.bool_] | None = None  # opcode byte -> some validator runs it
+        self._plans: dict[str, ReadPlan] = {}  # validator -> its reads (see `_plan`)
 
     def backend(self, backend: str = "auto") -> str:
         """The backend `validate_batch(..., backend)` runs: "c", "numpy" or "python"."""
@@ -481,23 +630,29 @@ class BatchValidators:
                 dtype=np.bool_,
                 count=W.shape[0],
             )
-        if self.scalar is not None and W.shape[0] < self.SCALAR_BELOW:
-            # no opcode can have SCALAR_BELOW words: every word through the scalar translation,
-            # as `_numpy_chunk` would run them (a word no validator gates is False in both),
-            # without its opcode counts and row indices
+        # the bytes a validator's piece may hold (see TEMPORARIES)
+        allowance = self.TEMPORARIES * W.nbytes - self.DISPATCH_BYTES
+        if self.scalar is not None and (
+            W.shape[0] < self.SCALAR_BELOW or allowance < self.SCALAR_BELOW * self.ROW_SLACK
+        ):
+            # no opcode can have SCALAR_BELOW words, or no validator's pieces could hold
+            # SCALAR_BELOW rows (each row holds ROW_SLACK bytes at least): every word through
+            # the scalar translation, as `_numpy_chunk` would run them (a word no validator
+            # gates is False in both), without its opcode counts and row indices
             return self._scalar_rows(W, None)
         out = np.zeros(W.shape[0], dtype=np.bool_)
-        # in chunks of words, each validator on its rows of a chunk in pieces (see ROWS), so
-        # that the temporaries stay bounded (~10 MiB) whatever the batch
+        # in chunks of words, each validator on its rows of a chunk in pieces (see ROWS and
+        # TEMPORARIES), so that the temporaries stay bounded whatever the batch
         for lo in range(0, W.shape[0], self.CHUNK):
-            self._numpy_chunk(W[lo : lo + self.CHUNK], out[lo : lo + self.CHUNK])
+            self._numpy_chunk(W[lo : lo + self.CHUNK], out[lo : lo + self.CHUNK], allowance)
         return out
 
     #: an opcode with fewer words than this in a chunk is validated word by word by the scalar
     #: translation (the same verdicts): a translated validator issues a few hundred numpy calls
     #: whatever its rows, 0.3-1.3 ms, where a word costs the scalar code ~3.5-4 us since its
     #: helpers are inlined (6.5 us before: 128 then); the first of mariana's seven breaks even
-    #: at ~250 words, 1,000 mixed words (~140 an opcode) take 3.6 ms by scalar, 4.9 ms at 128
+    #: at ~250 words, 1,000 mixed words (~140 an opcode) take 3.6 ms by scalar, 4.9 ms at 128.
+    #: So are the words of a validator whose pieces (see TEMPORARIES) would be smaller than this
     SCALAR_BELOW = 192
 
     #: words a chunk of the numpy backend holds (8 MiB of words; its opcode bytes and row
@@ -509,38 +664,109 @@ class BatchValidators:
     #: measurable cost (a word's own `tobytes` costs ~0.3 us more than a slice)
     SCALAR_ROWS = 2
 
-    #: rows one translated validator runs on at once: its working set, a few hundred bytes a
-    #: row (the columns it reads, its memoised answers, its temporaries), is ~10 MiB at most
+    #: rows one translated validator runs on at once at most: its working set, a few dozen
+    #: bytes a row (the columns and memoised answers it still reads, its values in flight),
+    #: stays a few MiB
     ROWS = 1 << 15
 
-    def _numpy_chunk(self, W: Words, out: npt.NDArray[np.bool_]) -> None:
+    #: the share of the batch's bytes a validator's piece may hold (its plan's `row_bytes` and
+    #: ROW_SLACK a row): pieces are made that small, down to SCALAR_BELOW rows, below which the
+    #: rows go to the scalar translation; the rest of 0.25x is the dispatch's own arrays (an
+    #: opcode byte, a mask byte and a verdict a word, the row indices of one validator)
+    TEMPORARIES = 0.15
+
+    #: bytes of that share the dispatch of a chunk holds itself whatever its words (its opcode
+    #: counts and tables, a scalar word's bytes and row indices): ~7 KiB at 300-3,000 words
+    DISPATCH_BYTES = 8192
+
+    #: bytes a row a translated validator holds beyond its plan's `row_bytes`: the values in
+    #: flight (a chain's terms before they are and-ed, a select's masks); mariana's seven
+    #: validators on 1,000 and 4,000 of their words held 36-56 bytes a row more than their
+    #: plans' `row_bytes` at their peaks (tracemalloc)
+    ROW_SLACK = 48
+
+    #: rows the plan of a validator is learnt from (`_plan`): random words under its opcodes
+    PROBE_ROWS = 64
+
+    def _plan(self, name: str) -> ReadPlan:
+        """Validator `name`'s `ReadPlan`, learnt on its first use from PROBE_ROWS random words
+        (a fixed seed) under the opcodes its gate admits: one run counting its reads, one with
+        them for the bytes a row it holds."""
+        plan = self._plans.get(name)
+        if plan is None:
+            plan = ReadPlan()
+            W = np.random.default_rng(0).integers(0, 256, (self.PROBE_ROWS, 64), dtype=np.uint8)
+            gate = np.asarray(self.top_level[name] or (0,), dtype=np.uint8)
+            W[:, 0] = np.resize(gate, W.shape[0])
+            check = self.vector[name]
+            run_batch(check, Cols(W, plan=plan))
+            plan.learnt = True
+            cols = Cols(W, plan=plan)
+            run_batch(check, cols)
+            plan.row_bytes = cols.peak / W.shape[0]
+            self._plans[name] = plan
+        return plan
+
+    def _piece_rows(self, name: str, n: int, allowance: float) -> int:
+        """The rows validator `name` runs on at once, of its `n` rows in a chunk: at most ROWS,
+        and few enough that its working set stays within `allowance` bytes (without a scalar
+        translation to leave smaller pieces' rows to, SCALAR_BELOW at least)."""
+        if n <= 1:
+            return max(n, 1)
+        per_row = self._plan(name).row_bytes + self.ROW_SLACK
+        rows = int(allowance // per_row)
+        if rows > Cols.TRANSPOSED:  # read out of the transposed words: 64 bytes a row more
+            rows = max(Cols.TRANSPOSED, int(allowance // (per_row + 64)))
+        if self.scalar is None:
+            rows = max(rows, self.SCALAR_BELOW)
+        return max(1, min(rows, self.ROWS, n))
+
+    def _numpy_chunk(self, W: Words, out: npt.NDArray[np.bool_], allowance: float) -> None:
         """The numpy backend's verdicts on W, or-ed into `out` (a view of the batch's)."""
         ops = np.ascontiguousarray(W[:, 0])
-        few = self._few(ops)
+        counts = np.bincount(ops, minlength=256)
+        few = self._few(counts, allowance)
+        # each validator's rows in the array code (its gate's words the scalar code leaves)
+        rows_of = {
+            name: int(counts[self._gate(name) if few is None else self._gate(name) & ~few].sum())
+            for name, opcodes in self.top_level.items()
+            if opcodes  # a validator with no gate is not dispatched (its generation says so)
+        }
+        del counts
+        by_scalar = None
         if few is not None:  # word by word through the scalar translation (see SCALAR_BELOW)
             by_scalar = few.take(ops)
             out[by_scalar] |= self._scalar_rows(W, by_scalar)
-        for name, opcodes in self.top_level.items():
-            if not opcodes:  # a validator with no gate is not dispatched (its generation says so)
+        for name, n in rows_of.items():
+            if not n:
                 continue
-            table = self._gates.get(name)
-            if table is None:
-                table = self._gates[name] = np.zeros(256, dtype=np.bool_)
-                table[list(opcodes)] = True
+            table = self._gate(name)
+            check = self.vector[name]
+            size = self._piece_rows(name, n, allowance)
+            plan = self._plan(name)
+            pieces = -(-n // size)
+            if n == W.shape[0]:  # every word of the chunk: its pieces are slices of it
+                for k in range(pieces):
+                    lo, hi = k * n // pieces, (k + 1) * n // pieces
+                    out[lo:hi] |= run_batch(check, Cols(W[lo:hi], plan=plan))
+                continue
             admitted = table.take(ops)
-            if few is not None:
+            if by_scalar is not None:
                 admitted &= ~by_scalar
             rows = np.flatnonzero(admitted)
-            if not rows.size:
-                continue
-            if rows.size == W.shape[0] and rows.size <= self.ROWS:
-                out |= run_batch(self.vector[name], Cols(W))
-                continue
-            # each validator's rows in pieces of at most ROWS: its columns, memoised answers
-            # and temporaries (a few hundred bytes a row) stay bounded whatever the words
-            pieces = -(-rows.size // self.ROWS)
+            del admitted
+            # each validator's rows in pieces: its columns, memoised answers and temporaries
+            # stay bounded whatever the words
             for part in np.array_split(rows, pieces) if pieces > 1 else [rows]:
-                out[part] |= run_batch(self.vector[name], Cols(W, part))
+                out[part] |= run_batch(check, Cols(W, part, plan))
+
+    def _gate(self, name: str) -> npt.NDArray[np.bool_]:
+        """The opcode bytes (a 256-entry table) validator `name`'s gate admits."""
+        table = self._gates.get(name)
+        if table is None:
+            table = self._gates[name] = np.zeros(256, dtype=np.bool_)
+            table[list(self.top_level[name])] = True
+        return table
 
     def _scalar_rows(self, W: Words, rows: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.bool_]:
         """`validate`'s verdict on each of W's rows `rows` selects (all of them for None), in
@@ -551,22 +777,26 @@ class BatchValidators:
     def _scalar_verdicts(self, W: Words, rows: npt.NDArray[np.bool_] | None) -> Iterator[bool]:
         # the rows' bytes SCALAR_ROWS words at a time (a slice of bytes is cheaper than a
         # word's own `tobytes`), or 8x that for selected rows (a gather costs ~1 us a call),
-        # their indices found a window of at least 1/16 of the rows at a time (~1/128 of the
-        # words' bytes); the verdicts written by np.fromiter (no list, no element stores): a
-        # word is the checks' own time and ~0.2 us
+        # their indices found a window of 1/16 of the rows at a time (~1/128 of the words'
+        # bytes; at least 64 rows); the verdicts written by np.fromiter (no list, no element
+        # stores): a word is the checks' own time and ~0.2 us
         scalar, checks, size, step = self.scalar, self.by_opcode, W.shape[1], self.SCALAR_ROWS
         assert scalar is not None
         n = W.shape[0]
-        window = n if rows is None else max(256, -(-n // 16))
+        window = n if rows is None else max(64, -(-n // 16))
         for start in range(0, n, window):
-            at = None if rows is None else np.flatnonzero(rows[start : start + window]) + start
+            at = None
+            if rows is not None:
+                at = np.flatnonzero(rows[start : start + window])
+                at += start
             if at is not None:
                 step = 8 * self.SCALAR_ROWS
             for lo in range(0, min(window, n - start) if at is None else at.size, step):
                 if at is None:
                     b = W[start + lo : start + lo + step].tobytes()
                 else:
-                    b = W[at[lo : lo + step]].tobytes()
+                    # a take, not W[...]: the fancy index's own buffers doubled the peak
+                    b = W.take(at[lo : lo + step], axis=0).tobytes()
                 for k in range(0, len(b), size):
                     w = b[k : k + size]
                     if checks is None:
@@ -579,17 +809,26 @@ class BatchValidators:
                     else:
                         yield False
 
-    def _few(self, ops: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_] | None:
-        """The opcodes (a 256-entry table) that have fewer than SCALAR_BELOW words in `ops` and
-        a validator: None when there is none (or no scalar translation to run them)."""
+    def _few(self, counts: npt.NDArray[np.intp], allowance: float) -> npt.NDArray[np.bool_] | None:
+        """The opcodes (a 256-entry table) whose words go to the scalar translation, given each
+        opcode's words in the chunk (`counts`): those with fewer than SCALAR_BELOW words and a
+        validator, and those of a validator whose pieces would hold fewer than SCALAR_BELOW
+        rows (see TEMPORARIES); None when there is none (or no scalar translation to run them)."""
         if self.scalar is None or self.SCALAR_BELOW <= 0:
             return None
         if self._gated is None:
             self._gated = np.zeros(256, dtype=np.bool_)
             for opcodes in self.top_level.values():
                 self._gated[list(opcodes)] = True
-        counts = np.bincount(ops, minlength=256)
         few = (counts < self.SCALAR_BELOW) & (counts > 0) & self._gated
+        for name, opcodes in self.top_level.items():
+            if not opcodes:
+                continue
+            table = self._gate(name)
+            n = int(counts[table & ~few].sum())
+            size = self._piece_rows(name, n, allowance) if n else n
+            if size < n and size < self.SCALAR_BELOW:
+                few |= table & (counts > 0)
         return few if few.any() else None
 
     def explain_batch(self, words: Any, explain: Callable[[bytes], str]) -> dict[int, str]:
