@@ -441,10 +441,10 @@ class Info:
         opcodes, the C validators' batch and each handler's operands (`BatchBinder`), the
         events fields by opcode. The footprints are the executor's walks: the rows a column
         planner of program.PLANNED_WALKS finds cannot fail (a method's success conditions over
-        the columns; immediate addresses) take their walks from `program._walks`, the
-        vectorised `access.walk` `run_program` plans with; every other admitted row calls its
-        Engine method on the scratch machine from the same columns (no word decoded,
-        validated or bound again), so every error is the method's own; an operand
+        the columns; immediate addresses) take their walks from `access.walk_columns`, the
+        column form of `access.walk` (its rules) `run_program` plans with; every other admitted
+        row calls its Engine method on the scratch machine from the same columns (no word
+        decoded, validated or bound again), so every error is the method's own; an operand
         value the executor refuses is worked out by `info` once per opcode, operand and value.
         The walks' runs of every word are then merged in one numpy pass, and each word's
         `reads` and `writes` are Spans made from those columns when first read (every word's

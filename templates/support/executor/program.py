@@ -13,8 +13,9 @@ a row it is unsure of (a walk that may overlap its source, say) goes the per-wor
 the reference.
 
 ``info_batch``'s footprints use the same columns (:data:`PLANNED_WALKS`): for six Engine methods,
-the rows whose call cannot fail and their walks (``_walks`` with gathers and empty walks, and the
-scalars' pointer reads), worked out over all the rows at once; every other row calls the method.
+the rows whose call cannot fail and their walks (``access.walk_columns`` with gathers and empty
+walks, and the scalars' pointer reads), worked out over all the rows at once; every other row
+calls the method. The walks' rules are access.py's, one definition for both forms.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy.typing as npt
 
 from . import alu
 from . import dtypes as dt
-from .access import MAX_ELEMENTS_PER_PARTITION
+from .access import WalkColumns, resolve_addr4_columns, walk_columns
 from .errors import ExecutorError
 from .kernels import (
     ACCUM_ACCUMULATE,
@@ -133,95 +134,13 @@ def _small(col: I64, ok: Bools) -> tuple[I64, Bools]:
     return np.where(inside, col, 0), ok & inside
 
 
-@dataclass
-class _Walk:
-    region: I64  # 0 SBUF, 1 PSUM
-    off: I64  # byte offset of the first element from the region's first byte
-    rs: I64  # elements from one partition's first element to the next one's
-    es: I64  # elements from one element to the next
-    count: I64
-    part: I64
-    lo: I64  # lowest and highest byte the walk touches (relative to its partition's start)
-    hi: I64
-    elem0: I64  # the first element (the start address's), in elements from the partition's
-    gather: Bools  # rows whose walk is not one plain stride (`access.walk` gives offsets)
-
-
 def _walks(
     engine: Engine, p: PatternColumn, isz: I64, nch: I64, ok: Bools, gathers: bool = False
-) -> tuple[_Walk, Bools]:
-    """`access.walk` of every row, vectorised, for the rows it resolves to a plain stride of at
-    least one element within bounds (`ok` cleared for every other row: a register address, an
-    error, a gather); with `gathers`, the rows it resolves to element offsets within bounds
-    are kept too (`gather` set: their elements are `elem0` plus the pattern's offsets), and
-    the empty walks (no element: only the address, alignment and partitions are checked)."""
-    mem = engine.memory
-    raw = p.start & 0xFFFFFFFF
-    ok = ok & (((raw >> 24) & 0xE0) == 0)  # no register, shape-register or indirect form
-    addr = raw & mem.mask
-    region = np.zeros_like(addr)
-    part = np.zeros_like(addr)
-    off = np.zeros_like(addr)
-    active = np.zeros_like(addr)
-    nparts = np.zeros_like(addr)
-    claimed = np.zeros(addr.shape, np.bool_)
-    found = np.zeros(addr.shape, np.bool_)
-    for rid, r in ((1, mem.psum_region), (0, mem.sbuf_region)):  # the order addressing.locate reads
-        if r.size <= 0:
-            continue
-        inside = ~claimed & (addr >= r.base) & (addr < r.base + r.size)
-        q, m = np.divmod(addr - r.base, r.stride)
-        good = inside & (q < r.partitions) & (m < r.active)
-        region = np.where(good, rid, region)
-        part = np.where(good, q, part)
-        off = np.where(good, m, off)
-        active = np.where(good, r.active, active)
-        nparts = np.where(good, r.partitions, nparts)
-        found |= good
-        claimed |= inside
-    safe = np.where(isz > 0, isz, 1)
-    ok = ok & found & (isz > 0) & (off % safe == 0) & (nch >= 1) & (part + nch <= nparts)
-    steps, nums = p.steps, p.nums
-    big = np.prod(nums.astype(np.float64), axis=1) > MAX_ELEMENTS_PER_PARTITION
-    ok &= ~big & (nums >= 0).all(axis=1)
-    nums = np.where(ok[:, None], nums, 1)  # bounded from here on: no overflow
-    steps = np.where(ok[:, None], steps, 0)
-    count = np.prod(nums, axis=1)
-    span = (nums - 1) * steps
-    lo = np.minimum(span, 0).sum(axis=1)
-    hi = np.maximum(span, 0).sum(axis=1)
-    # the dimensions that repeat, merged where one continues the one before (access.walk)
-    merged = np.zeros(addr.shape, np.int64)
-    ms = np.ones_like(addr)
-    mn = np.ones_like(addr)
-    for j in range(nums.shape[1]):
-        s, n = steps[:, j], nums[:, j]
-        rep = n > 1
-        cont = rep & (merged > 0) & (s == ms * mn)
-        new = rep & ~cont
-        mn = np.where(cont, mn * n, np.where(new, n, mn))
-        ms = np.where(new, s, ms)
-        merged += new
-    stride = (merged == 0) | ((merged == 1) & (ms != 0)) | (count == 0)
-    # an empty walk is no error (nothing to bound): a footprint's, not a record's
-    ok &= ((count > 0) & (stride | gathers)) | (gathers & (count == 0))
-    elem0 = off // safe
-    row_elems = active // safe
-    ok &= (count == 0) | ((elem0 + lo >= 0) & (elem0 + hi < row_elems))
-    es = np.where(merged == 0, 1, ms)
-    w = _Walk(
-        region,
-        part * active + elem0 * safe,
-        row_elems,
-        es,
-        count,
-        part,
-        (elem0 + lo) * safe,
-        (elem0 + hi + 1) * safe,
-        elem0,
-        ~stride,
-    )
-    return w, ok
+) -> tuple[WalkColumns, Bools]:
+    """`Engine._walk` of every row (`access.resolve_addr4`, then `access.walk`), by their column
+    forms: the rows of an immediate address only (a register's is left to the method)."""
+    immediate, addr = resolve_addr4_columns(p.start, engine.memory.mask)
+    return walk_columns(engine.memory, addr, p.steps, p.nums, isz, nch, ok & immediate, gathers)
 
 
 @dataclass
@@ -231,7 +150,7 @@ class PlannedWalk:
     counts."""
 
     writes: bool
-    walk: _Walk
+    walk: WalkColumns
     itemsize: I64
     nparts: I64
     steps: I64  # the pattern's steps and counts, (N, dims): a gather's offsets
@@ -356,8 +275,7 @@ def _pointer_walk(
     cleared where it errs."""
     bits = imm.bits & 0xFFFFFFFF
     one = np.ones((n, 1), np.int64)
-    pok = ptr & ok & ((bits & ~engine.memory.mask) == 0)
-    pw, pok = _walks(engine, PatternColumn(bits, one, one), size, nch, pok, True)
+    pw, pok = walk_columns(engine.memory, bits, one, one, size, nch, ptr & ok, True)
     return PlannedWalk(False, pw, size, nch, one, one, ptr), ok & (~ptr | pok)
 
 
