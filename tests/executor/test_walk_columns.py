@@ -188,3 +188,46 @@ def test_planner_walks_are_the_column_form() -> None:
     w, ok = program._walks(engine, p, np.full(3, 4), np.ones(3, np.int64), np.ones(3, np.bool_))
     assert ok.tolist() == [True, False, False]
     assert int(w.elem0[0]) == 4
+
+
+@pytest.mark.parametrize("geometry", list(GEOMETRIES))
+def test_locate_at_the_edges(geometry: str) -> None:
+    """`AddressMap.locate` and `locate_columns` at the edges semantics.md §4.2 draws: a
+    region's first and last address, a partition's last active byte and the first byte past
+    its active bytes, the last partition, the first address past a region, a bit above the
+    mask; each where it is (as `address` makes it) or refused, both forms alike."""
+    memory = _memory(geometry)
+    am = memory.addresses
+    cases: list[tuple[int, tuple[str, int, int] | str]] = [
+        (am.mask + 1, "not a PartitionOffset"),
+        (-1, "not a PartitionOffset"),
+    ]
+    for r in am.lookup:
+        if not r.size:
+            continue
+        last = r.partitions - 1
+        cases += [
+            (r.base, (r.name, 0, 0)),
+            (r.base + r.active - 1, (r.name, 0, r.active - 1)),
+            (r.base + last * r.stride + r.active - 1, (r.name, last, r.active - 1)),
+        ]
+        if r.active < r.stride:  # a gap after the active bytes
+            cases.append((r.base + r.active, "beyond its"))
+            cases.append((r.base + last * r.stride + r.active, "beyond its"))
+        past = r.base + r.size
+        if not any(o.size and o.base <= past < o.base + o.size for o in am.lookup):
+            cases.append((past, "is not in"))
+    for addr, where in cases:
+        if isinstance(where, str):  # refused, by the rule the text names
+            with pytest.raises(errors.AddressError, match=where):
+                am.locate(addr)
+        else:
+            loc = am.locate(addr)
+            assert (loc.region, loc.partition, loc.offset) == where
+            assert am.address(*where) == addr
+    col = am.locate_columns(np.array([a for a, _ in cases], np.int64))
+    for k, (_, where) in enumerate(cases):
+        assert bool(col.found[k]) == (not isinstance(where, str))
+        if not isinstance(where, str):
+            got = (("SBUF", "PSUM")[int(col.region[k])], int(col.partition[k]), int(col.offset[k]))
+            assert got == where

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..addressing import REGIONS
 from .errors import AddressError, UnsupportedError
 from .memory import Memory, Region
 
@@ -290,7 +291,7 @@ def walk_columns(
     offsets), and the empty walks. A row with a negative count or an element size the executor
     has no dtype of (`itemsize` < 1) is left to `walk` (cleared) without being judged."""
     where = memory.addresses.locate_columns(addr)
-    regions = memory.addresses.lookup[::-1]  # by region index: SBUF, PSUM
+    regions = [memory.addresses.region(name) for name in REGIONS]  # by region index
     partitions = np.array([r.partitions for r in regions], np.int64)[where.region]
     active = np.array([r.active for r in regions], np.int64)[where.region]
     isz = np.where(itemsize > 0, itemsize, 1)
