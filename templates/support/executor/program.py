@@ -30,7 +30,15 @@ import numpy.typing as npt
 
 from . import alu
 from . import dtypes as dt
-from .access import WalkColumns, resolve_addr4_columns, walk_columns
+from .access import (
+    MARKER_INDIRECT,
+    MARKER_SHAPE_REG,
+    MARKERS_NOT_IMMEDIATE,
+    WalkColumns,
+    addr4_fields,
+    resolve_addr4_columns,
+    walk_columns,
+)
 from .errors import ExecutorError
 from .kernels import (
     ACCUM_ACCUMULATE,
@@ -40,6 +48,8 @@ from .kernels import (
     ACCUM_ZERO_ACCUMULATE,
     IMM_INSTRUCTION,
     IMM_POINTER,
+    REDUCE_ARITH_OPS,
+    REDUCE_BITVEC_OPS,
     REV_BOTH,
     REV_FIRST,
     REV_NONE,
@@ -48,6 +58,7 @@ from .kernels import (
     Imm,
     Pattern,
 )
+from .memory import IMM_FLOPS_PER_CHANNEL
 from .numerics import Numerics
 
 I64 = npt.NDArray[np.int64]
@@ -73,12 +84,14 @@ class PatternColumn:
     steps: I64
     nums: I64
 
-    def values(self) -> list[Pattern]:
+    def values(self, rows: npt.NDArray[np.int64] | None = None) -> list[Pattern]:
+        """One Pattern a row (of `rows` only, when given)."""
+        start, steps, nums = self.start, self.steps, self.nums
+        if rows is not None:
+            start, steps, nums = start[rows], steps[rows], nums[rows]
         return [
             Pattern(a, tuple(s), tuple(n))
-            for a, s, n in zip(
-                self.start.tolist(), self.steps.tolist(), self.nums.tolist(), strict=True
-            )
+            for a, s, n in zip(start.tolist(), steps.tolist(), nums.tolist(), strict=True)
         ]
 
 
@@ -89,18 +102,21 @@ class ImmColumn:
     src: I64
     bits: I64
 
-    def values(self) -> list[Imm]:
-        return [Imm(s, b) for s, b in zip(self.src.tolist(), self.bits.tolist(), strict=True)]
+    def values(self, rows: npt.NDArray[np.int64] | None = None) -> list[Imm]:
+        """One Imm a row (of `rows` only, when given)."""
+        src, bits = (self.src, self.bits) if rows is None else (self.src[rows], self.bits[rows])
+        return [Imm(s, b) for s, b in zip(src.tolist(), bits.tolist(), strict=True)]
 
 
-def values(column: Any) -> list[Any]:
-    """One engine argument per row, as the per-word binder makes them."""
+def values(column: Any, rows: npt.NDArray[np.int64] | None = None) -> list[Any]:
+    """One engine argument per row (of `rows` only, when given), as the per-word binder makes
+    them."""
     if isinstance(column, np.ndarray):
-        out: list[Any] = column.tolist()
+        out: list[Any] = (column if rows is None else column[rows]).tolist()
         return out
     if isinstance(column, list):
-        return column
-    got: list[Any] = column.values()
+        return column if rows is None else [column[j] for j in rows.tolist()]
+    got: list[Any] = column.values(rows)
     return got
 
 
@@ -436,6 +452,155 @@ PLANNED_WALKS: dict[
         for m in ("tensor_tensor", "scalar_tensor_tensor", "tensor_tensor_scan")
     },
     **{m: _walks_accumulate(m) for m in ("tensor_scalar_cache", "exponential")},
+}
+
+
+class _Refusals:
+    """The first of a method's checks (in the method's order) that each row fails, and the
+    values the check's error is made of: a row's key (check, values) says that the method
+    raises there, with an error that is a function of the key (and of the machine's state,
+    for a check that reads it). A row the checks say nothing of (one that passes them all,
+    or one whose outcome depends on what the key does not hold) has check -1."""
+
+    def __init__(self, n: int) -> None:
+        self.keys = np.full((n, 4), -1, np.int64)
+        self.live = np.ones(n, np.bool_)
+        self.n = n
+        self.at = 0
+
+    def check(self, fails: Bools | bool, *values: I64) -> None:
+        """The method's next check: the rows still live that `fails` marks raise here, with
+        an error made of `values` (at most three) alone."""
+        hit = self.live & fails
+        self.keys[hit, 0] = self.at
+        for j, v in enumerate(values):
+            self.keys[hit, 1 + j] = (np.asarray(v, np.int64) * np.ones(self.n, np.int64))[hit]
+        self.live &= ~hit
+        self.at += 1
+
+    def stop(self, rows: Bools) -> None:
+        """From here on the method reads what the keys do not hold, for `rows`: no claim."""
+        self.live &= ~rows
+
+
+def _channels_dtypes(engine: Engine, r: _Refusals, cols: dict[str, Any], *names: str) -> I64:
+    """`Engine._channels`, then `dtypes.info` of each dtype operand `names`, in that order;
+    the number of channels."""
+    nch = np.asarray(cols["num_active_channels"], np.int64)
+    r.check((nch < 1) | (nch > engine.memory.channels), nch)
+    for name in names:
+        code = np.asarray(cols[name], np.int64)
+        c, known = _small(code, np.ones(code.shape, np.bool_))
+        r.check(~known | (_SIZE[c] < 0), code)
+    return nch
+
+
+def _exact_count(r: _Refusals, p: PatternColumn) -> I64:
+    """Each row's `Pattern.count`, the rows whose count is not exact in int64 stopped."""
+    f = np.prod(p.nums.astype(np.float64), axis=1)
+    r.stop(~((p.nums >= 0).all(axis=1) & (f < 2.0**53)))
+    count: I64 = np.prod(np.where(r.live[:, None], p.nums, 1), axis=1)
+    return count
+
+
+def _refusals_imm_load(engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int) -> I64:
+    """`Engine.imm_load`'s checks before its walk."""
+    r = _Refusals(n)
+    src = cols["src"]
+    if not isinstance(src, PatternColumn):
+        return r.keys
+    _channels_dtypes(engine, r, cols, "dtype")
+    count = _exact_count(r, src)
+    r.check((count < 1) | (count > IMM_FLOPS_PER_CHANNEL), count)
+    _refused_addr4(engine, r, src)
+    return r.keys
+
+
+def _refused_addr4(engine: Engine, r: _Refusals, p: PatternColumn) -> None:
+    """`access.resolve_addr4` of the pattern's ADDR4 (the walk's first step): an address
+    form it refuses (its error a function of the marker), else no claim from here on for a
+    row whose address is held in a register."""
+    marker, _ = addr4_fields(p.start, engine.memory.mask)
+    r.check((marker & (MARKER_INDIRECT | MARKER_SHAPE_REG)) != 0, marker)
+    r.stop((marker & MARKERS_NOT_IMMEDIATE) != 0)
+
+
+def _refusals_tensor_reduce(
+    engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int
+) -> I64:
+    """`Engine._reduce_plan`'s checks up to its op and dtypes (before op_dim and the walks)."""
+    r = _Refusals(n)
+    _channels_dtypes(engine, r, cols, "in_dtype", "out_dtype")
+    neg = np.asarray(cols["negated"], np.int64)
+    op = np.asarray(cols["op"], np.int64)
+    r.check((neg != 0) & (neg != 1), neg)
+    if bool(fixed["bitvec"]):
+        r.check(~np.isin(op, list(REDUCE_BITVEC_OPS)), op)
+        in_c, _ = _small(np.asarray(cols["in_dtype"], np.int64), r.live)
+        r.check((in_c != np.asarray(cols["out_dtype"], np.int64)) | ~_INT[in_c])
+        r.check(neg != 0)
+    else:
+        r.check(~np.isin(op, list(REDUCE_ARITH_OPS)), op)
+    return r.keys
+
+
+def _refusals_ptr_multi(engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int) -> I64:
+    """`Engine.ptr_multi`'s checks, its walks (the rows the column form resolves) and its
+    flops check (`Engine._flops` itself, once per distinct (W, channels), on the machine's
+    state)."""
+    r = _Refusals(n)
+    src, dst = cols["src"], cols["dst"]
+    if not (isinstance(src, PatternColumn) and isinstance(dst, PatternColumn)):
+        return r.keys
+    bitvec = bool(fixed["bitvec"])
+    nch = _channels_dtypes(engine, r, cols, "in_dtype", "out_dtype")
+    if src.nums.shape[1] != 4:
+        r.check(True)
+        return r.keys
+    w = src.nums[:, 3]
+    r.check((w < 1) | (w > IMM_FLOPS_PER_CHANNEL), w)
+    rev = np.asarray(cols["reverse"], np.int64)
+    r.check((rev != REV_NONE) & (rev != REV_BOTH))
+    sc, dc = _exact_count(r, src), _exact_count(r, dst)
+    r.check(sc != dc, sc, dc)
+    op, op_known = _small(np.asarray(cols["op"], np.int64), np.ones(n, np.bool_))
+    in_c, _ = _small(np.asarray(cols["in_dtype"], np.int64), r.live)
+    out_c, _ = _small(np.asarray(cols["out_dtype"], np.int64), r.live)
+    if bitvec:  # alu.check_bitvec, then the dtypes
+        r.check(~op_known | ~_BITVEC[op], cols["op"])
+        r.check((in_c != out_c) | ~_INT[in_c])
+    else:  # alu.check_arith
+        r.check(~op_known | ~_ARITH[op], cols["op"])
+    for p, size in ((src, _SIZE[in_c]), (dst, _SIZE[out_c])):  # `Engine._walk` of each
+        _refused_addr4(engine, r, p)
+        _, ok = _walks(engine, p, size, nch, r.live, True)
+        r.stop(~ok)
+    kind = "bitvec" if bitvec else "arith"
+    live = np.flatnonzero(r.live)
+    pairs, inverse = np.unique(np.stack([w[live], nch[live]], axis=1), axis=0, return_inverse=True)
+    texts: dict[str, int] = {}
+    fails = np.zeros(len(pairs), np.bool_)
+    text_of = np.zeros(len(pairs), np.int64)
+    for k, (needed, channels) in enumerate(pairs.tolist()):
+        try:
+            engine._flops(needed, channels, kind, "TensorScalarPtrMulti")
+        except ExecutorError as e:
+            fails[k] = True
+            text_of[k] = texts.setdefault(str(e), len(texts))
+    hit = np.zeros(n, np.bool_)
+    hit[live] = fails[inverse.reshape(-1)]
+    at = np.zeros(n, np.int64)
+    at[live] = text_of[inverse.reshape(-1)]
+    r.check(hit, at)
+    return r.keys
+
+
+#: Engine method -> its refusals (`_Refusals`) over columns: `info_batch` calls the method on
+#: one row of each key and gives the others that row's error.
+REFUSALS: dict[str, Callable[[Engine, dict[str, Any], dict[str, Any], int], I64]] = {
+    "imm_load": _refusals_imm_load,
+    "tensor_reduce": _refusals_tensor_reduce,
+    "ptr_multi": _refusals_ptr_multi,
 }
 
 
