@@ -205,8 +205,8 @@ def walk(
     what: str,
 ) -> Walk:
     """Resolve and bounds-check a pattern starting at PartitionOffset ``addr``."""
-    steps = [int(s) for s in steps]
-    nums = [int(n) for n in nums]
+    steps = list(map(int, steps))
+    nums = list(map(int, nums))
     if len(steps) != len(nums):
         raise ValueError("steps and nums differ in length")
     at, partition, offset = memory.addresses.find(addr)  # `Memory.decode`, no Location made
