@@ -231,3 +231,23 @@ def test_locate_at_the_edges(geometry: str) -> None:
         if not isinstance(where, str):
             got = (("SBUF", "PSUM")[int(col.region[k])], int(col.partition[k]), int(col.offset[k]))
             assert got == where
+
+
+def test_the_element_limit_is_inclusive() -> None:
+    """A walk of exactly MAX_ELEMENTS_PER_PARTITION elements per partition is walked (the
+    column form resolves it: a broadcast, every element the first); one more is refused by
+    `walk` with the limit in its text, and left by the column form."""
+    memory = _memory("small")
+    limit = access.MAX_ELEMENTS_PER_PARTITION
+    nums = np.array([[limit // 4096, 4096], [limit // 4096 + 1, 4096]], np.int64)
+    steps = np.zeros((2, 2), np.int64)
+    one = np.ones(2, np.int64)
+    w, ok = access.walk_columns(
+        memory, np.zeros(2, np.int64), steps, nums, one, one, np.ones(2, np.bool_), True
+    )
+    assert ok.tolist() == [True, False]
+    assert int(w.count[0]) == limit and (int(w.lo[0]), int(w.hi[0])) == (0, 1)
+    with pytest.raises(
+        errors.UnsupportedError, match=f"more than the executor handles \\({limit}\\)"
+    ):
+        access.walk(memory, 0, [0, 0], nums[1].tolist(), 1, 1, "src")
