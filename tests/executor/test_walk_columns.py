@@ -124,6 +124,14 @@ def _check(memory: Any, r: dict[str, Any], gathers: bool) -> None:
         raw, isz, n = int(r["raw"][i]), int(r["itemsize"][i]), int(r["nparts"][i])
         ref = _scalar(memory, raw, r["steps"][i].tolist(), r["nums"][i].tolist(), isz, n)
         register = (raw >> 24) & access.MARKERS_NOT_IMMEDIATE == access.MARKER_ADDR_REG
+        if isinstance(ref, errors.AddressError) and "touches bytes" in str(ref):
+            # refused for its bounds: some element is outside the partition's active bytes
+            loc = memory.decode(access.resolve_addr4(raw, memory, "src"))
+            region = memory.region_of(loc.region)
+            el = loc.offset // isz + access.element_offsets(
+                r["steps"][i].tolist(), r["nums"][i].tolist()
+            )
+            assert el.min() < 0 or el.max() >= region.active // isz, (i, raw)
         if not ok[i]:
             refused = isinstance(ref, errors.ExecutorError)
             deferred = register or (
@@ -142,6 +150,7 @@ def _check(memory: Any, r: dict[str, Any], gathers: bool) -> None:
         assert int(w.off[i]) == ref.partition * ref.region.active + ref.elem0 * isz
         if ref.count:
             el = _elements(ref)
+            assert min(el) >= 0 and max(el) < ref.region.active // isz, i  # within its bytes
             assert (int(w.lo[i]), int(w.hi[i])) == (min(el) * isz, (max(el) + 1) * isz), i
             if ref.slc is not None:
                 assert int(w.es[i]) == (ref.slc.step or 1), i
