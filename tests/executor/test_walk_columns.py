@@ -132,6 +132,15 @@ def _check(memory: Any, r: dict[str, Any], gathers: bool) -> None:
                 r["steps"][i].tolist(), r["nums"][i].tolist()
             )
             assert el.min() < 0 or el.max() >= region.active // isz, (i, raw)
+        if isinstance(ref, errors.AddressError) and "is not aligned" in str(ref):
+            loc = memory.decode(access.resolve_addr4(raw, memory, "src"))
+            assert loc.offset % isz, (i, raw)
+        if isinstance(ref, errors.AddressError) and "run past partition" in str(ref):
+            loc = memory.decode(access.resolve_addr4(raw, memory, "src"))
+            assert n < 1 or loc.partition + n > memory.region_of(loc.region).partitions, i
+        if not isinstance(ref, Exception):  # resolved: aligned, its partitions exist
+            assert ref.elem0 * isz == memory.decode(access.resolve_addr4(raw, memory, "src")).offset
+            assert n >= 1 and ref.partition + n <= ref.region.partitions, i
         if not ok[i]:
             refused = isinstance(ref, errors.ExecutorError)
             deferred = register or (
