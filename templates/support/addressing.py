@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 REQUIRED_GEOMETRY: tuple[str, ...] = (
     "STATE_BUF_NUM_PARTITIONS",
@@ -57,8 +61,30 @@ class RegionGeometry:
     stride: int  # bytes from one partition's first address to the next one's
     active: int  # bytes of a partition that exist
 
-    def contains(self, addr: int) -> bool:
-        return self.size > 0 and self.base <= addr < self.base + self.size
+    # Each rule below is written once, with operators that mean the same for a Python int and
+    # for an int64 array (elementwise): `AddressMap.locate` reads one address with them,
+    # `AddressMap.locate_columns` a column of addresses.
+
+    def contains(self, addr: Any) -> Any:
+        """Whether `addr` lies in this memory's part of the address space."""
+        return (self.size > 0) & (self.base <= addr) & (addr < self.base + self.size)
+
+    def place(self, addr: Any) -> tuple[Any, Any, Any, Any]:
+        """(partition, byte offset, whether the partition exists, whether the byte does: is
+        among the partition's active bytes) of an address this memory contains."""
+        partition, offset = divmod(addr - self.base, self.stride)
+        return partition, offset, partition < self.partitions, offset < self.active
+
+
+@dataclass(frozen=True)
+class LocatedColumns:
+    """`AddressMap.locate_columns` of N addresses: each row's region index in `REGIONS`
+    (0 SBUF, 1 PSUM), partition and byte offset where `found`, else 0."""
+
+    found: npt.NDArray[np.bool_]
+    region: npt.NDArray[np.int64]
+    partition: npt.NDArray[np.int64]
+    offset: npt.NDArray[np.int64]
 
 
 class AddressMap:
@@ -90,6 +116,8 @@ class AddressMap:
             g["PSUM_BUF_PARTITION_SIZE"],
             g["PSUM_BUF_PARTITION_ACTIVE_SIZE"] if g["PSUM_BUF_SZ"] > 0 else 0,
         )
+        #: the order an address is looked up in: PSUM, then SBUF
+        self.lookup: tuple[RegionGeometry, ...] = (self.psum, self.sbuf)
 
     def region(self, name: str) -> RegionGeometry:
         key = name.upper()
@@ -99,28 +127,59 @@ class AddressMap:
             return self.psum
         raise self.error(f"no memory region {name!r}: SBUF or PSUM")
 
+    def is_partition_offset(self, addr: Any) -> Any:
+        """Whether `addr` (an int or an int64 array) has no bit outside the mask."""
+        return (addr >= 0) & ((addr & ~self.mask) == 0)
+
     def locate(self, addr: int) -> Location:
         """Where a PartitionOffset points; `AddressError` when it is outside the active bytes."""
+        i, part, off = self.find(addr)
+        return Location(self.lookup[i].name, part, off)
+
+    def find(self, addr: int) -> tuple[int, int, int]:
+        """`locate` as (the region's index in `lookup`, partition, offset), no object made (the
+        executor's walk of every instruction admitted calls it)."""
         addr = int(addr)
-        if addr < 0 or addr & ~self.mask:
+        if not self.is_partition_offset(addr):
             raise self.error(
                 f"address 0x{addr:X} is not a PartitionOffset (bits above mask 0x{self.mask:X})"
             )
-        for r in (self.psum, self.sbuf):
+        for i, r in enumerate(self.lookup):
             if r.contains(addr):
-                part, off = divmod(addr - r.base, r.stride)
-                if part >= r.partitions:
+                part, off, has_partition, has_byte = r.place(addr)
+                if not has_partition:
                     raise self.error(f"address 0x{addr:X} is beyond the last {r.name} partition")
-                if off >= r.active:
+                if not has_byte:
                     raise self.error(
                         f"address 0x{addr:X} is {r.name} partition {part} byte {off}, beyond "
                         f"its {r.active} active bytes"
                     )
-                return Location(r.name, part, off)
+                return i, part, off
         where = f"SBUF [0x{self.sbuf.base:X}, 0x{self.sbuf.base + self.sbuf.size:X})"
         if self.psum.size:
             where += f" or PSUM [0x{self.psum.base:X}, 0x{self.psum.base + self.psum.size:X})"
         raise self.error(f"address 0x{addr:X} is not in {where}")
+
+    def locate_columns(self, addr: npt.NDArray[np.int64]) -> LocatedColumns:
+        """`locate` of each of a column of addresses, with the same rules (the methods above):
+        (found, region index in `REGIONS`, partition, byte offset), the last three 0 where
+        `locate` raises (`found` False)."""
+        zero = np.zeros(addr.shape, np.int64)
+        region, part, off = zero, zero, zero
+        found = np.zeros(addr.shape, np.bool_)
+        claimed = ~self.is_partition_offset(addr)  # `locate` raises before the look-up
+        for r in self.lookup:
+            inside = ~claimed & r.contains(addr)
+            if not inside.any():
+                continue
+            q, m, has_partition, has_byte = r.place(addr)
+            good = inside & has_partition & has_byte
+            region = np.where(good, REGIONS.index(r.name), region)
+            part = np.where(good, q, part)
+            off = np.where(good, m, off)
+            found |= good
+            claimed |= inside
+        return LocatedColumns(found, region, part, off)
 
     def try_locate(self, addr: int) -> Location | None:
         """`locate`, or None for an address that points at no existing byte."""

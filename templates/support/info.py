@@ -441,10 +441,10 @@ class Info:
         opcodes, the C validators' batch and each handler's operands (`BatchBinder`), the
         events fields by opcode. The footprints are the executor's walks: the rows a column
         planner of program.PLANNED_WALKS finds cannot fail (a method's success conditions over
-        the columns; immediate addresses) take their walks from `program._walks`, the
-        vectorised `access.walk` `run_program` plans with; every other admitted row calls its
-        Engine method on the scratch machine from the same columns (no word decoded,
-        validated or bound again), so every error is the method's own; an operand
+        the columns; immediate addresses) take their walks from `access.walk_columns`, the
+        column form of `access.walk` (its rules) `run_program` plans with; every other admitted
+        row calls its Engine method on the scratch machine from the same columns (no word
+        decoded, validated or bound again), so every error is the method's own; an operand
         value the executor refuses is worked out by `info` once per opcode, operand and value.
         The walks' runs of every word are then merged in one numpy pass, and each word's
         `reads` and `writes` are Spans made from those columns when first read (every word's
@@ -543,8 +543,10 @@ class Info:
         if self._scratch is None:
             self._scratch = ex_cls(backend="numpy")
         batch = _Batch(D.shape[0])
+        _set_state(self._scratch, executor)  # a refusal may read it (program.REFUSALS)
         self._admit_batch(D, batch)
         self._call_batch(batch, executor)
+        self._share_refusals(batch, executor)
         out = batch.out
         for r in batch.reference:
             out[r] = self._footprint(D[r].tobytes(), executor)
@@ -598,8 +600,55 @@ class Info:
                     batch.walks.planned(rows[planned], pw, planned)
                 batch.known += [(r, ()) for r in rows[planned].tolist()]
             rest = np.flatnonzero(ok & ~planned)
+            refusals = prog.REFUSALS.get(binder.method)
+            if refusals is not None and rest.size > 1:
+                rest = self._refusal_groups(batch, binder.method, fixed, cols, rows, rest)
             if rest.size:
                 batch.calls.append((binder.method, fixed, cols, rows, rest))
+
+    def _refusal_groups(
+        self,
+        batch: _Batch,
+        method: str,
+        fixed: dict[str, Any],
+        cols: dict[str, Any],
+        rows: npt.NDArray[np.int64],
+        rest: npt.NDArray[np.int64],
+    ) -> npt.NDArray[np.int64]:
+        """`rest` (the rows to call) less the rows that raise as another one does: the rows of
+        one key of the method's refusals (program.REFUSALS) but the first (`batch.followers`,
+        given its error when it raises, else called). The rows to call, in order."""
+        from .executor import program as prog
+
+        keys = prog.REFUSALS[method](self._scratch.engine, fixed, cols, rows.size)[rest]
+        claimed = keys[:, 0] >= 0
+        if int(claimed.sum()) < 2:
+            return rest
+        js = rest[claimed]
+        _, first, inverse = np.unique(keys[claimed], axis=0, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        order = np.argsort(inverse, kind="stable")  # each key's rows together, the first first
+        bounds = np.flatnonzero(np.diff(inverse[order])) + 1
+        for group in np.split(js[order], bounds):
+            if group.size > 1:
+                batch.followers.append((method, fixed, cols, rows, int(group[0]), group[1:]))
+        return np.sort(np.concatenate([rest[~claimed], js[first]]))
+
+    def _share_refusals(self, batch: _Batch, executor: Any) -> None:
+        """Each follower's footprint: its first row's error when that row raised reading no
+        register (the error is a function of the key, which they share); else each is called."""
+        again = []
+        out = batch.out
+        for method, fixed, cols, rows, first, follow in batch.followers:
+            fp = out[int(rows[first])]
+            if fp is not None and not fp[0] and not fp[4]:
+                for r in rows[follow].tolist():
+                    out[r] = fp
+            else:
+                again.append((method, fixed, cols, rows, follow))
+        if again:
+            batch.calls = again
+            self._call_batch(batch, executor)
 
     def _call_batch(self, batch: _Batch, executor: Any) -> None:
         """The rows to call: each its Engine method on the scratch machine, recording the walks,
@@ -618,14 +667,9 @@ class Info:
             for method, fixed, cols, rows, rest in batch.calls:
                 call = getattr(engine, method)
                 keys = list(cols)
-                sel = rest.tolist()
                 # each operand's value of each row to call, then a row's operands zipped
-                picked = []
-                for p in keys:
-                    v = prog.values(cols[p])
-                    picked.append([v[j] for j in sel])
-                at = rows.tolist()
-                for r, row in zip([at[j] for j in sel], zip(*picked, strict=True), strict=True):
+                picked = [prog.values(cols[p], rest) for p in keys]
+                for r, row in zip(rows[rest].tolist(), zip(*picked, strict=True), strict=True):
                     recorded.clear()
                     regs.clear()
                     try:
@@ -666,6 +710,14 @@ class _Batch:
         self.calls: list[
             tuple[str, dict[str, Any], dict[str, Any], npt.NDArray[np.int64], npt.NDArray[np.int64]]
         ] = []
+        # rows that raise as another does: (method, fixed operands, columns, the opcode's rows,
+        # that row, these rows), indices into the opcode's rows
+        self.followers: list[
+            tuple[
+                str, dict[str, Any], dict[str, Any], npt.NDArray[np.int64], int,
+                npt.NDArray[np.int64],
+            ]
+        ] = []  # fmt: skip
 
 
 def _mode_name(cls: Any, v: int) -> str:
@@ -798,40 +850,62 @@ class _Walks:
     def spans(self) -> dict[int, Any]:
         """2 * row + writes -> the word's merged Spans (what `_merged` and `_spans` make of one
         word's runs), for every word with a run: a `_Pending`, the Spans of every word made
-        together when the first is read."""
+        together when the first is read.
+
+        Every partition of a walk has the same runs, so the runs are merged once for each
+        stretch of partitions the same walks of a word cover (the partitions between two of
+        the word's walks' first or past-the-last partitions), then spread over its partitions:
+        the merge's cost is the walks', not the partitions'."""
         R = self.runs()
         if not len(R):
             return {}
-        nparts = R[:, 4]
-        at = np.repeat(np.arange(len(R), dtype=np.int64), nparts)
-        p = np.arange(int(nparts.sum()), dtype=np.int64) - np.repeat(
-            np.cumsum(nparts) - nparts, nparts
+        # (word, writes, region) and partition as one key; the stretches' bounds, sorted
+        part_bits = max(int((R[:, 3] + R[:, 4]).max()).bit_length(), 1)
+        gkey = (R[:, 0] * 2 + R[:, 1]) * 2 + R[:, 2]
+        k0 = (gkey << part_bits) + R[:, 3]
+        k1 = k0 + R[:, 4]
+        bounds = np.unique(np.concatenate([k0, k1]))
+        i0 = np.searchsorted(bounds, k0)
+        width = np.searchsorted(bounds, k1) - i0  # the stretches a walk's run covers
+        at = np.repeat(np.arange(len(R), dtype=np.int64), width)
+        stretch = np.repeat(i0, width) + (
+            np.arange(int(width.sum()), dtype=np.int64) - np.repeat(np.cumsum(width) - width, width)
         )
-        seg = R[at, 0] * 2 + R[at, 1]
-        group = R[at, 2] * (1 << 20) + R[at, 3] + p
         start, stop = R[at, 5], R[at, 6]
-        # sorted by word, partition and start (the order of stops that start alike does not
-        # change the merge): one key when it fits in 62 bits
-        gbits = max(int(group.max()).bit_length(), 1)
+        # sorted by stretch and start (the order of stops that start alike does not change
+        # the merge): one key when it fits in 62 bits
         sbits = max(int(start.max()).bit_length(), 1)
-        if int(seg.max()).bit_length() + gbits + sbits <= 62:
-            o = np.argsort((((seg << gbits) | group) << sbits) | start)
+        if int(stretch.max()).bit_length() + sbits <= 62:
+            o = np.argsort((stretch << sbits) | start)
         else:
-            o = np.lexsort((start, group, seg))
-        seg, group, start, stop = seg[o], group[o], start[o], stop[o]
-        key = np.ones(seg.size, np.bool_)
-        key[1:] = (seg[1:] != seg[:-1]) | (group[1:] != group[:-1])
+            o = np.lexsort((start, stretch))
+        stretch, start, stop = stretch[o], start[o], stop[o]
+        key = np.ones(stretch.size, np.bool_)
+        key[1:] = stretch[1:] != stretch[:-1]
         d = np.cumsum(key) * _BATCH_BIG
         lo, hi = start + d, stop + d
         reach = np.maximum.accumulate(hi)
-        new = np.ones(seg.size, np.bool_)
+        new = np.ones(stretch.size, np.bool_)
         new[1:] = lo[1:] > reach[:-1]
         first = np.flatnonzero(new)
-        seg, group, start = seg[first], group[first], start[first]
+        stretch, start = stretch[first], start[first]
         stop = np.maximum.reduceat(hi, first) - d[first]
-        columns = _SpanColumns(group >> 20, group & 0xFFFFF, start, stop)
-        bounds = np.flatnonzero(np.diff(seg)) + 1
-        lo_b = [0, *bounds.tolist()]
-        hi_b = [*bounds.tolist(), seg.size]
+        # each stretch's merged runs, partition by partition
+        block = np.flatnonzero(np.r_[True, stretch[1:] != stretch[:-1]])
+        runs_in = np.diff(np.r_[block, stretch.size])
+        s_of = stretch[block]
+        parts_in = bounds[s_of + 1] - bounds[s_of]
+        size = runs_in * parts_in
+        b = np.repeat(np.arange(block.size, dtype=np.int64), size)
+        local = np.arange(int(size.sum()), dtype=np.int64) - np.repeat(np.cumsum(size) - size, size)
+        q = local // runs_in[b]
+        src = block[b] + (local - q * runs_in[b])
+        g = bounds[s_of] >> part_bits
+        partition = (bounds[s_of] & ((1 << part_bits) - 1))[b] + q
+        seg, region = (g >> 1)[b], (g & 1)[b]
+        columns = _SpanColumns(region, partition, start[src], stop[src])
+        edges = np.flatnonzero(np.diff(seg)) + 1
+        lo_b = [0, *edges.tolist()]
+        hi_b = [*edges.tolist(), seg.size]
         pending = map(tuple.__new__, repeat(_Pending), zip(repeat(columns), lo_b, hi_b))
         return dict(zip(seg[lo_b].tolist(), pending, strict=True))

@@ -40,7 +40,7 @@ class Region:
         self._views: dict[int, npt.NDArray[Any]] = {}
 
     def contains(self, addr: int) -> bool:
-        return self.size > 0 and self.base <= addr < self.base + self.size
+        return bool(self.geometry.contains(addr))
 
     def view(self, itemsize: int) -> npt.NDArray[Any]:
         """The region as (partitions, active // itemsize) elements of an unsigned type."""
@@ -63,6 +63,8 @@ class Memory:
         nparts = g["STATE_BUF_NUM_PARTITIONS"]
         self.sbuf_region = Region(self.addresses.sbuf)
         self.psum_region = Region(self.addresses.psum)
+        #: the regions in the order of `addresses.lookup` (what `AddressMap.find` indexes)
+        self.lookup_regions = tuple(self.region_of(g.name) for g in self.addresses.lookup)
         self.num_partitions = nparts
         self.channels = g.get("DVE_NUM_CHANNELS", g.get("POOLING_NUM_CHANNELS", nparts))
         nregs = g.get("NUM_ADDR_REGISTERS", DEFAULT_NUM_ADDR_REGISTERS)

@@ -13,8 +13,9 @@ a row it is unsure of (a walk that may overlap its source, say) goes the per-wor
 the reference.
 
 ``info_batch``'s footprints use the same columns (:data:`PLANNED_WALKS`): for six Engine methods,
-the rows whose call cannot fail and their walks (``_walks`` with gathers and empty walks, and the
-scalars' pointer reads), worked out over all the rows at once; every other row calls the method.
+the rows whose call cannot fail and their walks (``access.walk_columns`` with gathers and empty
+walks, and the scalars' pointer reads), worked out over all the rows at once; every other row
+calls the method. The walks' rules are access.py's, one definition for both forms.
 """
 
 from __future__ import annotations
@@ -29,7 +30,15 @@ import numpy.typing as npt
 
 from . import alu
 from . import dtypes as dt
-from .access import MAX_ELEMENTS_PER_PARTITION
+from .access import (
+    MARKER_INDIRECT,
+    MARKER_SHAPE_REG,
+    MARKERS_NOT_IMMEDIATE,
+    WalkColumns,
+    addr4_fields,
+    resolve_addr4_columns,
+    walk_columns,
+)
 from .errors import ExecutorError
 from .kernels import (
     ACCUM_ACCUMULATE,
@@ -39,6 +48,8 @@ from .kernels import (
     ACCUM_ZERO_ACCUMULATE,
     IMM_INSTRUCTION,
     IMM_POINTER,
+    REDUCE_ARITH_OPS,
+    REDUCE_BITVEC_OPS,
     REV_BOTH,
     REV_FIRST,
     REV_NONE,
@@ -47,6 +58,7 @@ from .kernels import (
     Imm,
     Pattern,
 )
+from .memory import IMM_FLOPS_PER_CHANNEL
 from .numerics import Numerics
 
 I64 = npt.NDArray[np.int64]
@@ -72,12 +84,14 @@ class PatternColumn:
     steps: I64
     nums: I64
 
-    def values(self) -> list[Pattern]:
+    def values(self, rows: npt.NDArray[np.int64] | None = None) -> list[Pattern]:
+        """One Pattern a row (of `rows` only, when given)."""
+        start, steps, nums = self.start, self.steps, self.nums
+        if rows is not None:
+            start, steps, nums = start[rows], steps[rows], nums[rows]
         return [
             Pattern(a, tuple(s), tuple(n))
-            for a, s, n in zip(
-                self.start.tolist(), self.steps.tolist(), self.nums.tolist(), strict=True
-            )
+            for a, s, n in zip(start.tolist(), steps.tolist(), nums.tolist(), strict=True)
         ]
 
 
@@ -88,18 +102,21 @@ class ImmColumn:
     src: I64
     bits: I64
 
-    def values(self) -> list[Imm]:
-        return [Imm(s, b) for s, b in zip(self.src.tolist(), self.bits.tolist(), strict=True)]
+    def values(self, rows: npt.NDArray[np.int64] | None = None) -> list[Imm]:
+        """One Imm a row (of `rows` only, when given)."""
+        src, bits = (self.src, self.bits) if rows is None else (self.src[rows], self.bits[rows])
+        return [Imm(s, b) for s, b in zip(src.tolist(), bits.tolist(), strict=True)]
 
 
-def values(column: Any) -> list[Any]:
-    """One engine argument per row, as the per-word binder makes them."""
+def values(column: Any, rows: npt.NDArray[np.int64] | None = None) -> list[Any]:
+    """One engine argument per row (of `rows` only, when given), as the per-word binder makes
+    them."""
     if isinstance(column, np.ndarray):
-        out: list[Any] = column.tolist()
+        out: list[Any] = (column if rows is None else column[rows]).tolist()
         return out
     if isinstance(column, list):
-        return column
-    got: list[Any] = column.values()
+        return column if rows is None else [column[j] for j in rows.tolist()]
+    got: list[Any] = column.values(rows)
     return got
 
 
@@ -133,95 +150,13 @@ def _small(col: I64, ok: Bools) -> tuple[I64, Bools]:
     return np.where(inside, col, 0), ok & inside
 
 
-@dataclass
-class _Walk:
-    region: I64  # 0 SBUF, 1 PSUM
-    off: I64  # byte offset of the first element from the region's first byte
-    rs: I64  # elements from one partition's first element to the next one's
-    es: I64  # elements from one element to the next
-    count: I64
-    part: I64
-    lo: I64  # lowest and highest byte the walk touches (relative to its partition's start)
-    hi: I64
-    elem0: I64  # the first element (the start address's), in elements from the partition's
-    gather: Bools  # rows whose walk is not one plain stride (`access.walk` gives offsets)
-
-
 def _walks(
     engine: Engine, p: PatternColumn, isz: I64, nch: I64, ok: Bools, gathers: bool = False
-) -> tuple[_Walk, Bools]:
-    """`access.walk` of every row, vectorised, for the rows it resolves to a plain stride of at
-    least one element within bounds (`ok` cleared for every other row: a register address, an
-    error, a gather); with `gathers`, the rows it resolves to element offsets within bounds
-    are kept too (`gather` set: their elements are `elem0` plus the pattern's offsets), and
-    the empty walks (no element: only the address, alignment and partitions are checked)."""
-    mem = engine.memory
-    raw = p.start & 0xFFFFFFFF
-    ok = ok & (((raw >> 24) & 0xE0) == 0)  # no register, shape-register or indirect form
-    addr = raw & mem.mask
-    region = np.zeros_like(addr)
-    part = np.zeros_like(addr)
-    off = np.zeros_like(addr)
-    active = np.zeros_like(addr)
-    nparts = np.zeros_like(addr)
-    claimed = np.zeros(addr.shape, np.bool_)
-    found = np.zeros(addr.shape, np.bool_)
-    for rid, r in ((1, mem.psum_region), (0, mem.sbuf_region)):  # the order addressing.locate reads
-        if r.size <= 0:
-            continue
-        inside = ~claimed & (addr >= r.base) & (addr < r.base + r.size)
-        q, m = np.divmod(addr - r.base, r.stride)
-        good = inside & (q < r.partitions) & (m < r.active)
-        region = np.where(good, rid, region)
-        part = np.where(good, q, part)
-        off = np.where(good, m, off)
-        active = np.where(good, r.active, active)
-        nparts = np.where(good, r.partitions, nparts)
-        found |= good
-        claimed |= inside
-    safe = np.where(isz > 0, isz, 1)
-    ok = ok & found & (isz > 0) & (off % safe == 0) & (nch >= 1) & (part + nch <= nparts)
-    steps, nums = p.steps, p.nums
-    big = np.prod(nums.astype(np.float64), axis=1) > MAX_ELEMENTS_PER_PARTITION
-    ok &= ~big & (nums >= 0).all(axis=1)
-    nums = np.where(ok[:, None], nums, 1)  # bounded from here on: no overflow
-    steps = np.where(ok[:, None], steps, 0)
-    count = np.prod(nums, axis=1)
-    span = (nums - 1) * steps
-    lo = np.minimum(span, 0).sum(axis=1)
-    hi = np.maximum(span, 0).sum(axis=1)
-    # the dimensions that repeat, merged where one continues the one before (access.walk)
-    merged = np.zeros(addr.shape, np.int64)
-    ms = np.ones_like(addr)
-    mn = np.ones_like(addr)
-    for j in range(nums.shape[1]):
-        s, n = steps[:, j], nums[:, j]
-        rep = n > 1
-        cont = rep & (merged > 0) & (s == ms * mn)
-        new = rep & ~cont
-        mn = np.where(cont, mn * n, np.where(new, n, mn))
-        ms = np.where(new, s, ms)
-        merged += new
-    stride = (merged == 0) | ((merged == 1) & (ms != 0)) | (count == 0)
-    # an empty walk is no error (nothing to bound): a footprint's, not a record's
-    ok &= ((count > 0) & (stride | gathers)) | (gathers & (count == 0))
-    elem0 = off // safe
-    row_elems = active // safe
-    ok &= (count == 0) | ((elem0 + lo >= 0) & (elem0 + hi < row_elems))
-    es = np.where(merged == 0, 1, ms)
-    w = _Walk(
-        region,
-        part * active + elem0 * safe,
-        row_elems,
-        es,
-        count,
-        part,
-        (elem0 + lo) * safe,
-        (elem0 + hi + 1) * safe,
-        elem0,
-        ~stride,
-    )
-    return w, ok
+) -> tuple[WalkColumns, Bools]:
+    """`Engine._walk` of every row (`access.resolve_addr4`, then `access.walk`), by their column
+    forms: the rows of an immediate address only (a register's is left to the method)."""
+    immediate, addr = resolve_addr4_columns(p.start, engine.memory.mask)
+    return walk_columns(engine.memory, addr, p.steps, p.nums, isz, nch, ok & immediate, gathers)
 
 
 @dataclass
@@ -231,7 +166,7 @@ class PlannedWalk:
     counts."""
 
     writes: bool
-    walk: _Walk
+    walk: WalkColumns
     itemsize: I64
     nparts: I64
     steps: I64  # the pattern's steps and counts, (N, dims): a gather's offsets
@@ -356,8 +291,7 @@ def _pointer_walk(
     cleared where it errs."""
     bits = imm.bits & 0xFFFFFFFF
     one = np.ones((n, 1), np.int64)
-    pok = ptr & ok & ((bits & ~engine.memory.mask) == 0)
-    pw, pok = _walks(engine, PatternColumn(bits, one, one), size, nch, pok, True)
+    pw, pok = walk_columns(engine.memory, bits, one, one, size, nch, ptr & ok, True)
     return PlannedWalk(False, pw, size, nch, one, one, ptr), ok & (~ptr | pok)
 
 
@@ -518,6 +452,155 @@ PLANNED_WALKS: dict[
         for m in ("tensor_tensor", "scalar_tensor_tensor", "tensor_tensor_scan")
     },
     **{m: _walks_accumulate(m) for m in ("tensor_scalar_cache", "exponential")},
+}
+
+
+class _Refusals:
+    """The first of a method's checks (in the method's order) that each row fails, and the
+    values the check's error is made of: a row's key (check, values) says that the method
+    raises there, with an error that is a function of the key (and of the machine's state,
+    for a check that reads it). A row the checks say nothing of (one that passes them all,
+    or one whose outcome depends on what the key does not hold) has check -1."""
+
+    def __init__(self, n: int) -> None:
+        self.keys = np.full((n, 4), -1, np.int64)
+        self.live = np.ones(n, np.bool_)
+        self.n = n
+        self.at = 0
+
+    def check(self, fails: Bools | bool, *values: I64) -> None:
+        """The method's next check: the rows still live that `fails` marks raise here, with
+        an error made of `values` (at most three) alone."""
+        hit = self.live & fails
+        self.keys[hit, 0] = self.at
+        for j, v in enumerate(values):
+            self.keys[hit, 1 + j] = (np.asarray(v, np.int64) * np.ones(self.n, np.int64))[hit]
+        self.live &= ~hit
+        self.at += 1
+
+    def stop(self, rows: Bools) -> None:
+        """From here on the method reads what the keys do not hold, for `rows`: no claim."""
+        self.live &= ~rows
+
+
+def _channels_dtypes(engine: Engine, r: _Refusals, cols: dict[str, Any], *names: str) -> I64:
+    """`Engine._channels`, then `dtypes.info` of each dtype operand `names`, in that order;
+    the number of channels."""
+    nch = np.asarray(cols["num_active_channels"], np.int64)
+    r.check((nch < 1) | (nch > engine.memory.channels), nch)
+    for name in names:
+        code = np.asarray(cols[name], np.int64)
+        c, known = _small(code, np.ones(code.shape, np.bool_))
+        r.check(~known | (_SIZE[c] < 0), code)
+    return nch
+
+
+def _exact_count(r: _Refusals, p: PatternColumn) -> I64:
+    """Each row's `Pattern.count`, the rows whose count is not exact in int64 stopped."""
+    f = np.prod(p.nums.astype(np.float64), axis=1)
+    r.stop(~((p.nums >= 0).all(axis=1) & (f < 2.0**53)))
+    count: I64 = np.prod(np.where(r.live[:, None], p.nums, 1), axis=1)
+    return count
+
+
+def _refusals_imm_load(engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int) -> I64:
+    """`Engine.imm_load`'s checks before its walk."""
+    r = _Refusals(n)
+    src = cols["src"]
+    if not isinstance(src, PatternColumn):
+        return r.keys
+    _channels_dtypes(engine, r, cols, "dtype")
+    count = _exact_count(r, src)
+    r.check((count < 1) | (count > IMM_FLOPS_PER_CHANNEL), count)
+    _refused_addr4(engine, r, src)
+    return r.keys
+
+
+def _refused_addr4(engine: Engine, r: _Refusals, p: PatternColumn) -> None:
+    """`access.resolve_addr4` of the pattern's ADDR4 (the walk's first step): an address
+    form it refuses (its error a function of the marker), else no claim from here on for a
+    row whose address is held in a register."""
+    marker, _ = addr4_fields(p.start, engine.memory.mask)
+    r.check((marker & (MARKER_INDIRECT | MARKER_SHAPE_REG)) != 0, marker)
+    r.stop((marker & MARKERS_NOT_IMMEDIATE) != 0)
+
+
+def _refusals_tensor_reduce(
+    engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int
+) -> I64:
+    """`Engine._reduce_plan`'s checks up to its op and dtypes (before op_dim and the walks)."""
+    r = _Refusals(n)
+    _channels_dtypes(engine, r, cols, "in_dtype", "out_dtype")
+    neg = np.asarray(cols["negated"], np.int64)
+    op = np.asarray(cols["op"], np.int64)
+    r.check((neg != 0) & (neg != 1), neg)
+    if bool(fixed["bitvec"]):
+        r.check(~np.isin(op, list(REDUCE_BITVEC_OPS)), op)
+        in_c, _ = _small(np.asarray(cols["in_dtype"], np.int64), r.live)
+        r.check((in_c != np.asarray(cols["out_dtype"], np.int64)) | ~_INT[in_c])
+        r.check(neg != 0)
+    else:
+        r.check(~np.isin(op, list(REDUCE_ARITH_OPS)), op)
+    return r.keys
+
+
+def _refusals_ptr_multi(engine: Engine, fixed: dict[str, Any], cols: dict[str, Any], n: int) -> I64:
+    """`Engine.ptr_multi`'s checks, its walks (the rows the column form resolves) and its
+    flops check (`Engine._flops` itself, once per distinct (W, channels), on the machine's
+    state)."""
+    r = _Refusals(n)
+    src, dst = cols["src"], cols["dst"]
+    if not (isinstance(src, PatternColumn) and isinstance(dst, PatternColumn)):
+        return r.keys
+    bitvec = bool(fixed["bitvec"])
+    nch = _channels_dtypes(engine, r, cols, "in_dtype", "out_dtype")
+    if src.nums.shape[1] != 4:
+        r.check(True)
+        return r.keys
+    w = src.nums[:, 3]
+    r.check((w < 1) | (w > IMM_FLOPS_PER_CHANNEL), w)
+    rev = np.asarray(cols["reverse"], np.int64)
+    r.check((rev != REV_NONE) & (rev != REV_BOTH))
+    sc, dc = _exact_count(r, src), _exact_count(r, dst)
+    r.check(sc != dc, sc, dc)
+    op, op_known = _small(np.asarray(cols["op"], np.int64), np.ones(n, np.bool_))
+    in_c, _ = _small(np.asarray(cols["in_dtype"], np.int64), r.live)
+    out_c, _ = _small(np.asarray(cols["out_dtype"], np.int64), r.live)
+    if bitvec:  # alu.check_bitvec, then the dtypes
+        r.check(~op_known | ~_BITVEC[op], cols["op"])
+        r.check((in_c != out_c) | ~_INT[in_c])
+    else:  # alu.check_arith
+        r.check(~op_known | ~_ARITH[op], cols["op"])
+    for p, size in ((src, _SIZE[in_c]), (dst, _SIZE[out_c])):  # `Engine._walk` of each
+        _refused_addr4(engine, r, p)
+        _, ok = _walks(engine, p, size, nch, r.live, True)
+        r.stop(~ok)
+    kind = "bitvec" if bitvec else "arith"
+    live = np.flatnonzero(r.live)
+    pairs, inverse = np.unique(np.stack([w[live], nch[live]], axis=1), axis=0, return_inverse=True)
+    texts: dict[str, int] = {}
+    fails = np.zeros(len(pairs), np.bool_)
+    text_of = np.zeros(len(pairs), np.int64)
+    for k, (needed, channels) in enumerate(pairs.tolist()):
+        try:
+            engine._flops(needed, channels, kind, "TensorScalarPtrMulti")
+        except ExecutorError as e:
+            fails[k] = True
+            text_of[k] = texts.setdefault(str(e), len(texts))
+    hit = np.zeros(n, np.bool_)
+    hit[live] = fails[inverse.reshape(-1)]
+    at = np.zeros(n, np.int64)
+    at[live] = text_of[inverse.reshape(-1)]
+    r.check(hit, at)
+    return r.keys
+
+
+#: Engine method -> its refusals (`_Refusals`) over columns: `info_batch` calls the method on
+#: one row of each key and gives the others that row's error.
+REFUSALS: dict[str, Callable[[Engine, dict[str, Any], dict[str, Any], int], I64]] = {
+    "imm_load": _refusals_imm_load,
+    "tensor_reduce": _refusals_tensor_reduce,
+    "ptr_multi": _refusals_ptr_multi,
 }
 
 
