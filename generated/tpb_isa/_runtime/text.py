@@ -1926,7 +1926,7 @@ def _put(
     # each byte's place in its row: its field's first byte plus its index in the field
     place = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes) + np.arange(total)
     new = np.frombuffer(b"".join(b for _, _, b in columns), dtype=np.uint8)
-    table[np.repeat(rows, sizes), place] = new ^ word[place]
+    np.put(table, np.repeat(rows * WORD_SIZE, sizes) + place, new ^ word[place])
 
 
 class _Cell:
@@ -1960,14 +1960,21 @@ class _Cell:
         self.am = body.fast.form.addresses
         self.old = (body.word >> (8 * lo)) & ((1 << (8 * self.size)) - 1)
         # a union's arm by the value's kind (`_Body._target`), None where `_quick` would not
-        # read it itself; the arm is written at the union's own first byte, a leaf at its own
-        self.arms: dict[str, tuple[FieldLayout, _Leaf, int] | None] = {}
-        if union:
-            for kind in ("float", "int", "address"):
-                arm = _bare_arm(f.cls, kind)
-                self.arms[kind] = (arm, _leaf(arm), 0) if _Cell.writes(body, arm) else None
-        else:
-            self.arms[""] = (f, _leaf(f), -f.offset)
+        # read it itself; the arm is written at the union's own first byte, a leaf at its own:
+        # (the field, its leaf, that byte less the field's offset, the leaf's range, where a
+        # scalar's bits go in the cell and how many)
+        self.arms: dict[str, tuple[FieldLayout, _Leaf, int, int, int, int, int] | None] = {}
+        for kind, arm, at in (
+            [(k, _bare_arm(f.cls, k), 0) for k in ("float", "int", "address")]
+            if union
+            else [("", f, -f.offset)]
+        ):
+            if union and not _Cell.writes(body, arm):
+                self.arms[kind] = None
+                continue
+            leaf = _leaf(arm)
+            shift = 8 * (at + arm.offset) + (arm.bit_offset or 0)
+            self.arms[kind] = (arm, leaf, at, *leaf.range, shift, (1 << leaf.bits) - 1)
 
     def chunk(self, text: str) -> int | None:
         """The XOR of the bytes [lo, hi) with and without `text` (an int, little-endian from
@@ -1984,8 +1991,7 @@ class _Cell:
         plan = self.arms[kind]
         if plan is None:
             return None
-        f, leaf, at = plan
-        lo, hi = leaf.range
+        f, leaf, at, lo, hi, shift, mask = plan
         if not f.dims:  # a scalar: its bits, at its place in the cell (as `leaf.write` puts them)
             if kind == "address":  # `_quick_scalar`'s address, its expression matched once
                 v = _quick_address(f, value, self.am)
@@ -1993,8 +1999,7 @@ class _Cell:
                 v = _quick_scalar(f, leaf, value, self.am)
             if v is None or (f.kind != "float" and not lo <= v <= hi):
                 return None
-            shift = 8 * (at + f.offset) + (f.bit_offset or 0)
-            return (((self.old >> shift) ^ v) & ((1 << leaf.bits) - 1)) << shift
+            return (((self.old >> shift) ^ v) & mask) << shift
         if value[:1] != "[" or value[-1:] != "]":
             return None
         texts = value[1:-1].split(",")
@@ -2119,11 +2124,13 @@ class _Statement:
                     continue
                 at_lines.append(i)
                 rows.append(got)
-            keep = ~other
-            ix = np.full((int(keep.sum()), len(self.columns) + 1), none, dtype=np.intp)
-            ix[:, split.at] = texts[keep]
+            if other.any():
+                keep = ~other
+                texts, at = texts[keep], at[keep]
+            ix = np.full((texts.shape[0], len(self.columns) + 1), none, dtype=np.intp)
+            ix[:, split.at] = texts
             blocks.append(ix)
-            where.append(at[keep])
+            where.append(at)
             split.skeleton.lines += ix.shape[0]
         self.credit(len(rows))
         if rows:
@@ -2207,10 +2214,12 @@ class _Statement:
         cell_rows: list[int] = []  # the other pairs, and their deltas
         deltas: list[bytes] = []
         failed: list[int] = []
+        live: list[int] = []  # the columns some row gives a text
         for c in range(ncol):
             a, b = bounds[c], bounds[c + 1]
-            if a == b:
+            if b - a == 1 and texts[a] is None:
                 continue
+            live.append(c)
             plan = self.plans[c]
             if plan is not None:
                 given, at_rows = texts[a:b], list(range(a, b))
@@ -2242,7 +2251,8 @@ class _Statement:
         if cell_rows:
             given_deltas = np.frombuffer(b"".join(deltas), dtype=np.uint8)
             table[cell_rows] = given_deltas.reshape(-1, WORD_SIZE)
-        return self._gathered(form, ix, keys, slot[code], table, failed)
+        inv = np.take(slot, code[:, live] if len(live) < ncol else code)
+        return self._gathered(form, ix, keys, inv, table, failed)
 
     def _gathered(
         self,
