@@ -2118,7 +2118,8 @@ class _Statement:
             at = np.asarray(split_lines, dtype=np.intp)
             for i in at[other].tolist():  # not of the skeleton: its expression reads it
                 line = lines[i]
-                got = self.match(line, line.find(" "))
+                h = _HEAD.match(line)  # the mnemonic's end, after any listing columns
+                got = self.match(line, h.end()) if h is not None else None
                 if got is None:
                     slow.append(i)
                     continue
@@ -2462,9 +2463,11 @@ _Gathered = tuple[
 
 class _FastAsm:
     """`asm` over many lines: a line spelled as `disasm` spells it (its listing columns and
-    a trailing comment allowed) is matched by its mnemonic's expression (the skeleton most
-    of its lines have first, `_Skeleton`, then the statement's own), which splits it into
-    its fields' texts; each distinct text of a field is read once, by the per-line parser's
+    a trailing comment allowed) is split at its blanks when a skeleton of its mnemonic has
+    that many (`_Split`: each distinct token checked once by the skeleton's own group
+    between its literal pieces), else matched by its mnemonic's expression (the skeleton
+    most of its lines have first, `_Skeleton`, then the statement's own), which splits it
+    into its fields' texts; each distinct text of a field is read once, by the per-line parser's
     own `_assignment` (a struct's value field by field, so a changed field costs one field),
     into the bits it sets; the lines of a mnemonic are then built together, each row's word
     the XOR of its fields' deltas, gathered from one table of the distinct texts. A line it
@@ -2517,12 +2520,25 @@ class _FastAsm:
         st = self.statement(name)
         if st is None:
             return False
-        got = st.match(line, pos)
-        if got is None:
-            return False
         g = groups.get(name)
         if g is None:
             g = groups[name] = (st, [], [], {})
+        # the statement's text split at its blanks, its trailing blanks and comment left out
+        # as the expressions' end (`_END`) leaves them: no group or literal holds a `;`
+        cut = line.find(";", pos)
+        tokens = line[pos : cut if cut >= 0 else len(line)].rstrip().split(" ")
+        split = st.splits.get(len(tokens))
+        if split is not None:
+            tokens[0] = name
+            bucket = g[3].get(split)
+            if bucket is None:
+                bucket = g[3][split] = ([], [])
+            bucket[0].append(i)
+            bucket[1].append(tokens)
+            return True
+        got = st.match(line, pos)
+        if got is None:
+            return False
         g[1].append(i)
         g[2].append(got)
         return True
@@ -2539,10 +2555,11 @@ class _FastAsm:
         slow: list[int] = []
         head = _HEAD.match
         for i, line in enumerate(lines if self.enabled else ()):
-            tokens = line.split(" ")
-            g = groups.get(tokens[0])
+            sp = line.find(" ")
+            g = groups.get(line[:sp] if sp >= 0 else line)
             if g is not None:  # a line that starts with a mnemonic, as `disasm` writes it
                 st = g[0]
+                tokens = line.split(" ")
                 split = st.splits.get(len(tokens))
                 if split is not None:  # the blanks of a skeleton's lines: its tokens, maybe
                     bucket = g[3].get(split)
