@@ -609,7 +609,16 @@ class TextForm:
             return np.frombuffer(b"".join(words), dtype=np.uint8).reshape(-1, WORD_SIZE)
         if self._fast is None:
             self._fast = _FastAsm(self)
-        return self._fast.assemble(lines)
+        if len(lines) <= _FAST_LINES:
+            return self._fast.assemble(lines, 0)
+        # a long text a batch of lines at a time, in order (the first bad line's error is the
+        # first raised): the tables of a batch's distinct texts stay small
+        batches, declined = [], 0
+        for first in range(0, len(lines), _FAST_LINES):
+            batches.append(self._fast.assemble(lines[first : first + _FAST_LINES], first))
+            declined += self._fast.declined
+        self._fast.declined = declined
+        return np.concatenate(batches)
 
     def _asm_scalar(self, text: str) -> list[bytes]:
         """`asm_lines` by the per-line parser alone (the fast path's reference)."""
@@ -1581,6 +1590,7 @@ _SAMPLE = 8  # a line in this many that `fixed` did not match is counted (`_Stat
 _SKELETONS = 64  # a mnemonic's skeletons counted (`_Statement.learn`); fewer are compiled
 _SPLIT_MIN = 4 * _SAMPLE  # a skeleton's lines counted before they are split (`_Skeleton.split`)
 _FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
+_FAST_LINES = 8192  # lines `_FastAsm.assemble` reads at once
 _LEAF = r"[^\s{};]*+"  # a leaf's value (a blank, a brace or `;` ends it)
 _HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
 _END = r"\s*(?:;.*)?\Z"
@@ -2543,7 +2553,8 @@ class _FastAsm:
         g[2].append(got)
         return True
 
-    def assemble(self, lines: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    def assemble(self, lines: list[str], first: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        """The words of `lines` (the text's lines from index `first` on)."""
         self.epoch += 1  # a call's texts are read once, not kept (`_Body.delta`)
         # each mnemonic's lines and their groups, and its lines split at their blanks, by
         # the shape they were split for (what a call gathers is its own)
@@ -2593,7 +2604,7 @@ class _FastAsm:
         has = np.zeros(len(lines), dtype=np.bool_)
         found: list[tuple[int, bytes]] = []
         for i in slow:
-            word = self.form._asm_line(lines[i], i + 1)
+            word = self.form._asm_line(lines[i], first + i + 1)
             if word is not None:
                 found.append((i, word))
                 has[i] = True
