@@ -813,3 +813,22 @@ def test_batch_assembler_in_threads() -> None:
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda lw: form.asm(lw[0]) == lw[1], listings * 3))
     assert all(got)
+
+
+def test_batch_assembler_over_many_batches() -> None:
+    """A text longer than one batch of the batch path (`_FAST_LINES`) reads as the per-line
+    parser reads it: the same words, and a bad line in a later batch gives the same error,
+    its line number counted from the text's start, not the batch's."""
+    form = gen_module("mariana", "decode").TEXT
+    batch = sys.modules[type(form).__module__]._FAST_LINES
+    W = corpus("mariana", batch + batch // 4, 61)
+    lines = list(form.disasm_rows(W))
+    text = "\n".join(lines)
+    assert form.asm(text) == W.tobytes()
+    for at, bad in ((batch + 7, " no_such_field=1"), (batch - 1, "  x=1")):
+        broken = lines.copy()
+        broken[at] = broken[at].split(" ", 1)[0] + bad
+        text = "\n".join(broken)
+        want = _outcome(form._asm_scalar, text)
+        assert want[0] == "error" and want[2].startswith(f"{at + 1}:"), want
+        assert _outcome(form.asm_lines, text) == want

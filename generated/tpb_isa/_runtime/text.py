@@ -48,7 +48,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import IntEnum
 from itertools import chain, count, repeat
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import numpy as np
 
@@ -609,7 +609,16 @@ class TextForm:
             return np.frombuffer(b"".join(words), dtype=np.uint8).reshape(-1, WORD_SIZE)
         if self._fast is None:
             self._fast = _FastAsm(self)
-        return self._fast.assemble(lines)
+        if len(lines) <= _FAST_LINES:
+            return self._fast.assemble(lines, 0)
+        # a long text a batch of lines at a time, in order (the first bad line's error is the
+        # first raised): the tables of a batch's distinct texts stay small
+        batches, declined = [], 0
+        for first in range(0, len(lines), _FAST_LINES):
+            batches.append(self._fast.assemble(lines[first : first + _FAST_LINES], first))
+            declined += self._fast.declined
+        self._fast.declined = declined
+        return np.concatenate(batches)
 
     def _asm_scalar(self, text: str) -> list[bytes]:
         """`asm_lines` by the per-line parser alone (the fast path's reference)."""
@@ -1579,13 +1588,13 @@ _CHUNK = _chunk(4)
 _OVERRIDES = r"(@[^\s{};]*(?: @[^\s{};]*)*)"  # a statement's `@N=V` overrides, one text
 _SAMPLE = 8  # a line in this many that `fixed` did not match is counted (`_Statement.learn`)
 _SKELETONS = 64  # a mnemonic's skeletons counted (`_Statement.learn`); fewer are compiled
-_PLAN_MIN = 8  # a column's distinct texts read by `_Numbers` at once from this many
+_SPLIT_MIN = 4 * _SAMPLE  # a skeleton's lines counted before they are split (`_Skeleton.split`)
 _FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
+_FAST_LINES = 8192  # lines `_FastAsm.assemble` reads at once
 _LEAF = r"[^\s{};]*+"  # a leaf's value (a blank, a brace or `;` ends it)
 _HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
 _END = r"\s*(?:;.*)?\Z"
 _WORD_TAIL = re.compile(r"\s+0x([0-9a-fA-F]{128})" + _END)
-_NO_CHANGE = bytes(WORD_SIZE)  # the delta of a field not given
 _FAIL = -1  # a segment's delta when the parser does not read it as exactly one assignment
 
 
@@ -1841,13 +1850,16 @@ def _quick_address(f: FieldLayout, tok: str, am: AddressMap | None) -> int | Non
 
 class _Numbers:
     """A byte-aligned integer leaf (an int, an enum, a bool, an address) whose texts in a
-    column are all plain numbers: read together, `int(text, 0)` as `_scalar` reads a number,
-    the column's distinct texts checked by one expression and packed by numpy."""
+    column are all plain numbers or names: read together, `int(text, 0)` as `_scalar` reads
+    a number, the column's distinct texts checked by one expression, a scalar's name (an
+    enum's member, a bool's `true`) looked up as `_quick_scalar` reads it, and packed by one
+    `struct` call into the field's bytes (`_Statement.words` puts them in place for every
+    column at once)."""
 
-    __slots__ = ("at", "count", "dims", "dtype", "hi", "lo", "old", "prefix", "rx")
+    __slots__ = ("at", "code", "count", "dims", "hi", "lo", "named", "prefix", "rx", "size")
 
     @staticmethod
-    def of(body: _Body, j: int, word: int) -> _Numbers | None:
+    def of(body: _Body, j: int) -> _Numbers | None:
         f = body.fields[j]
         if (
             f.kind not in ("int", "uint", "enum", "bool")
@@ -1856,62 +1868,75 @@ class _Numbers:
             or _by_name(body.cls).get(f.name.lower()) is not f
         ):
             return None
-        return _Numbers(f, body.base, word)
+        return _Numbers(f, body.base, body.fast.form.addresses)
 
-    def __init__(self, f: FieldLayout, base: int, word: int) -> None:
+    def __init__(self, f: FieldLayout, base: int, am: AddressMap | None) -> None:
         leaf = _leaf(f)
         self.prefix = len(f.name) + 1  # `name=`
         self.count, self.dims = f.count, bool(f.dims)
-        self.dtype = np.dtype(f"<{'i' if leaf.signed else 'u'}{leaf.es}")
+        code = _CODES[leaf.es]
+        self.code = code.lower() if leaf.signed else code  # a `struct` code, as `_Leaf` packs
         self.lo, self.hi = leaf.range
-        at = self.at = base + f.offset
-        old = word.to_bytes(WORD_SIZE, "little")[at : at + f.size]
-        self.old = np.frombuffer(old, dtype=np.uint8)
-        if self.dims:
-            rest = f",{_NUM}" * (f.count - 1)
-            self.rx = re.compile(rf"(?:\[{_NUM}{rest}\])+\Z")
-        else:
-            self.rx = re.compile(rf"{_NUM}(?:,{_NUM})*\Z")
+        self.at, self.size = base + f.offset, f.size
+        # a column's values joined by `;` (which no value holds): each value one whole number
+        # or one whole array of numbers
+        one = rf"\[{_NUM}{f',{_NUM}' * (f.count - 1)}\]" if self.dims else _NUM
+        self.rx = re.compile(rf"{one}(?:;{one})*\Z")
+        # a scalar's names as `disasm` writes them, each with the value `_quick_scalar` (and
+        # the range check `_Cell.chunk` makes) gives it
+        names = list(f.cls.__members__) if f.kind == "enum" and f.cls is not None else []
+        names += ["true", "false"] if f.kind == "bool" else []
+        self.named: dict[str, int] = {}
+        for name in [] if self.dims else names:
+            v = _quick_scalar(f, leaf, name, am)
+            if v is not None and self.lo <= v <= self.hi:
+                self.named[name] = v
 
-    def table(self, keys: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]] | None:
-        """The deltas of the field's bytes, a zero row then one row per text; None if a text
-        is not plain numbers in range (those are read one by one)."""
+    def packed(self, texts: list[str]) -> bytes | None:
+        """The field's bytes for each of `texts` (`name=value`), one after the other; None if
+        a text is not plain numbers in range (those are read one by one)."""
         p = self.prefix
-        values = [k[p:] for k in keys]
-        if self.dims:
-            joined = "".join(values)
-            if not self.rx.match(joined):
-                return None
-            parts = joined[1:-1].replace("][", ",").split(",") if values else []
-        else:
-            joined = ",".join(values)
-            if values and not self.rx.match(joined):
-                return None
-            parts = values
+        values = [t[p:] for t in texts]
+        if self.named:  # names first; the rest must be numbers
+            named = list(map(self.named.get, values))
+            if None not in named:
+                return struct.pack(f"<{len(named)}{self.code}", *named)
+            rest = [i for i, v in enumerate(named) if v is None]
+            if len(rest) < len(named):
+                got = self.packed([texts[i] for i in rest])  # no name among them: numbers
+                if got is None:
+                    return None
+                for i, v in zip(rest, struct.unpack(f"<{len(rest)}{self.code}", got), strict=True):
+                    named[i] = v
+                return struct.pack(f"<{len(named)}{self.code}", *named)
+        joined = ";".join(values)
+        if not self.rx.match(joined):
+            return None
+        parts = joined[1:-1].replace("];[", ",").split(",") if self.dims else values
         nums = list(map(int, parts, repeat(0, len(parts))))
-        if nums and not (self.lo <= min(nums) and max(nums) <= self.hi):
+        if not (self.lo <= min(nums) and max(nums) <= self.hi):
             return None
-        rows = np.zeros((len(keys) + 1, self.old.size), dtype=np.uint8)
-        if nums:
-            packed = np.array(nums, dtype=np.int64 if self.dtype.kind == "i" else np.uint64)
-            rows[1:] = packed.astype(self.dtype).view(np.uint8).reshape(len(keys), -1)
-            rows[1:] ^= self.old
-        return rows
+        return struct.pack(f"<{len(nums)}{self.code}", *nums)
 
-    def block(self, texts: list[str | None]) -> bytes | None:
-        """The 64-byte deltas of `texts` (None: the field not given, no change), row after
-        row, as `table` reads them; None if `table` does not read them."""
-        given = [t for t in texts if t is not None]
-        table = self.table(given)
-        if table is None:
-            return None
-        out = np.zeros((len(texts), WORD_SIZE), dtype=np.uint8)
-        if len(given) == len(texts):
-            out[:, self.at : self.at + self.old.size] = table[1:]
-        else:
-            rows = [i for i, t in enumerate(texts) if t is not None]
-            out[rows, self.at : self.at + self.old.size] = table[1:]
-        return out.tobytes()
+
+def _put(
+    table: np.ndarray[Any, np.dtype[np.uint8]],
+    word: np.ndarray[Any, np.dtype[np.uint8]],
+    columns: list[tuple[list[int], _Numbers, bytes]],
+) -> None:
+    """Rows of `table` (64-byte deltas, zero) made the deltas of fields given as numbers:
+    for each column, its rows, its field's plan and the field's bytes for each row one after
+    the other (`_Numbers.packed`); for all the columns at once, each byte put at its
+    field's place in its row, XOR the statement's `word`."""
+    counts = np.array([len(rows) for rows, _, _ in columns], dtype=np.intp)
+    sizes = np.repeat(np.array([plan.size for _, plan, _ in columns], dtype=np.intp), counts)
+    starts = np.repeat(np.array([plan.at for _, plan, _ in columns], dtype=np.intp), counts)
+    rows = np.fromiter(chain.from_iterable(r for r, _, _ in columns), np.intp, int(counts.sum()))
+    total = int(sizes.sum())
+    # each byte's place in its row: its field's first byte plus its index in the field
+    place = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes) + np.arange(total)
+    new = np.frombuffer(b"".join(b for _, _, b in columns), dtype=np.uint8)
+    np.put(table, np.repeat(rows * WORD_SIZE, sizes) + place, new ^ word[place])
 
 
 class _Cell:
@@ -1945,14 +1970,21 @@ class _Cell:
         self.am = body.fast.form.addresses
         self.old = (body.word >> (8 * lo)) & ((1 << (8 * self.size)) - 1)
         # a union's arm by the value's kind (`_Body._target`), None where `_quick` would not
-        # read it itself; the arm is written at the union's own first byte, a leaf at its own
-        self.arms: dict[str, tuple[FieldLayout, _Leaf, int] | None] = {}
-        if union:
-            for kind in ("float", "int", "address"):
-                arm = _bare_arm(f.cls, kind)
-                self.arms[kind] = (arm, _leaf(arm), 0) if _Cell.writes(body, arm) else None
-        else:
-            self.arms[""] = (f, _leaf(f), -f.offset)
+        # read it itself; the arm is written at the union's own first byte, a leaf at its own:
+        # (the field, its leaf, that byte less the field's offset, the leaf's range, where a
+        # scalar's bits go in the cell and how many)
+        self.arms: dict[str, tuple[FieldLayout, _Leaf, int, int, int, int, int] | None] = {}
+        for kind, arm, at in (
+            [(k, _bare_arm(f.cls, k), 0) for k in ("float", "int", "address")]
+            if union
+            else [("", f, -f.offset)]
+        ):
+            if union and not _Cell.writes(body, arm):
+                self.arms[kind] = None
+                continue
+            leaf = _leaf(arm)
+            shift = 8 * (at + arm.offset) + (arm.bit_offset or 0)
+            self.arms[kind] = (arm, leaf, at, *leaf.range, shift, (1 << leaf.bits) - 1)
 
     def chunk(self, text: str) -> int | None:
         """The XOR of the bytes [lo, hi) with and without `text` (an int, little-endian from
@@ -1969,8 +2001,7 @@ class _Cell:
         plan = self.arms[kind]
         if plan is None:
             return None
-        f, leaf, at = plan
-        lo, hi = leaf.range
+        f, leaf, at, lo, hi, shift, mask = plan
         if not f.dims:  # a scalar: its bits, at its place in the cell (as `leaf.write` puts them)
             if kind == "address":  # `_quick_scalar`'s address, its expression matched once
                 v = _quick_address(f, value, self.am)
@@ -1978,8 +2009,7 @@ class _Cell:
                 v = _quick_scalar(f, leaf, value, self.am)
             if v is None or (f.kind != "float" and not lo <= v <= hi):
                 return None
-            shift = 8 * (at + f.offset) + (f.bit_offset or 0)
-            return (((self.old >> shift) ^ v) & ((1 << leaf.bits) - 1)) << shift
+            return (((self.old >> shift) ^ v) & mask) << shift
         if value[:1] != "[" or value[-1:] != "]":
             return None
         texts = value[1:-1].split(",")
@@ -1994,6 +2024,33 @@ class _Cell:
         out = bytearray(self.old.to_bytes(self.size, "little"))
         leaf.write(out, at, values)
         return int.from_bytes(out, "little") ^ self.old
+
+
+class _Split:
+    """A skeleton's lines split at their blanks (`_Skeleton.split`): `width` tokens, the
+    mnemonic and then one a column, the columns `at`, each token's text read through its
+    expression `tokens[q]` (its literal text, so many characters before and after the
+    column's text, and the expressions of one token and of tokens joined by `;`)."""
+
+    __slots__ = ("at", "skeleton", "tokens", "width")
+
+    def __init__(self, skeleton: _Skeleton, at: list[int], tokens: list[_Token]) -> None:
+        self.skeleton, self.width, self.at, self.tokens = skeleton, len(at) + 1, at, tokens
+
+
+class _Token:
+    """A token holding a column's group between literal pieces (`_Skeleton.split`): `one`
+    matches a token of it (group 1: the column's text), `joined` tokens of it joined by `;`
+    (which neither the pieces nor a group hold, so it matches iff each token does), the
+    column's text then the token less `before` and `after` characters."""
+
+    __slots__ = ("after", "before", "joined", "one")
+
+    def __init__(self, before: str, group: str, after: str) -> None:
+        self.before, self.after = len(before), len(after)
+        token = f"{re.escape(before)}(?:{group}){re.escape(after)}"
+        self.one = re.compile(rf"{re.escape(before)}({group}){re.escape(after)}\Z").match
+        self.joined = re.compile(rf"{token}(?:;{token})*\Z").match
 
 
 class _Statement:
@@ -2014,6 +2071,7 @@ class _Statement:
         "plans",
         "rx",
         "skeletons",
+        "splits",
         "word",
         "word64",
     )
@@ -2027,7 +2085,7 @@ class _Statement:
         self.columns: list[tuple[_Body, int, int, int]] = []
         over = rf"(?: {_OVERRIDES})?"
         self.rx = re.compile(self.body.flat(" ", self.columns) + over + _END)
-        self.plans = [_Numbers.of(body, j, body.word) for body, j, _, _ in self.columns]
+        self.plans = [_Numbers.of(body, j) for body, j, _, _ in self.columns]
         self.cells = [_Cell.of(body, j, lo, hi) for body, j, lo, hi in self.columns]
         # each column's group as `rx` spells it, without its parentheses (a union's name too:
         # `_compile` narrows its group), the overrides' last
@@ -2042,27 +2100,117 @@ class _Statement:
                 self.groups.append((rf"{name}(?:\.[A-Za-z_]\w*)?={_CHUNK}", union))
         self.groups.append((_OVERRIDES[1:-1], ""))
         self.fixed: re.Pattern[str] | None = None  # the commonest skeleton's (`learn`)
+        # the skeletons whose lines are split at their blanks, by their number of tokens
+        self.splits: dict[int, _Split] = {}
         self.common: _Skeleton | None = None
         self.missed = 0  # lines `fixed` did not match (`learn`)
         self.credited = 0  # `missed` at the last `credit`
         self.skeletons: dict[tuple[str | None, ...], _Skeleton] = {}
 
-    def words(
-        self, form: TextForm, rows: list[tuple[str | None, ...]]
-    ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], np.ndarray[Any, np.dtype[np.bool_]]]:
-        """The words of the rows matched, and which rows the parser must read instead.
-
-        Every cell's text gets an id (one dictionary over all the cells, in one pass); each
-        distinct (column, text) pair is read once into the 64-byte delta it makes, and a
-        row's word is the statement's word XOR its cells' deltas, gathered and reduced by
-        numpy for all the rows at once (a constant number of numpy calls per statement)."""
-        n = len(rows)
-        ncol = len(self.columns)
+    def read(
+        self,
+        form: TextForm,
+        lines: list[str],
+        gathered: _Gathered,
+        slow: list[int],
+    ) -> tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, np.dtype[np.uint8]]]:
+        """The lines a call gathered for the statement (`_FastAsm.assemble`) and their words;
+        the lines the parser must read instead are added to `slow`. A line split for a
+        skeleton (`split`) whose tokens are not all of it is matched by the expressions."""
+        _, at_lines, rows, splits = gathered
+        # every text of a column, from any row, gets its id in one dictionary
         ids: defaultdict[str | None, int] = defaultdict(count().__next__)
-        ix = np.fromiter(
-            map(ids.__getitem__, chain.from_iterable(rows)), dtype=np.intp, count=n * (ncol + 1)
-        ).reshape(n, ncol + 1)
-        keys = list(ids)
+        none = ids[None]
+        blocks: list[np.ndarray[Any, np.dtype[np.intp]]] = []
+        where: list[np.ndarray[Any, np.dtype[np.intp]]] = []
+        for split, (split_lines, tokens) in splits.items():
+            texts, other = self._split_ids(split, tokens, ids)
+            at = np.asarray(split_lines, dtype=np.intp)
+            for i in at[other].tolist():  # not of the skeleton: its expression reads it
+                line = lines[i]
+                h = _HEAD.match(line)  # the mnemonic's end, after any listing columns
+                got = self.match(line, h.end()) if h is not None else None
+                if got is None:
+                    slow.append(i)
+                    continue
+                at_lines.append(i)
+                rows.append(got)
+            if other.any():
+                keep = ~other
+                texts, at = texts[keep], at[keep]
+            ix = np.full((texts.shape[0], len(self.columns) + 1), none, dtype=np.intp)
+            ix[:, split.at] = texts
+            blocks.append(ix)
+            where.append(at)
+            split.skeleton.lines += ix.shape[0]
+        self.credit(len(rows))
+        if rows:
+            n = len(rows)
+            ix = np.fromiter(
+                map(ids.__getitem__, chain.from_iterable(rows)),
+                dtype=np.intp,
+                count=n * (len(self.columns) + 1),
+            ).reshape(n, -1)
+            blocks.append(ix)
+            where.append(np.asarray(at_lines, dtype=np.intp))
+        if not blocks:
+            return np.zeros(0, dtype=np.intp), np.zeros((0, WORD_SIZE), dtype=np.uint8)
+        ix = blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
+        at = where[0] if len(where) == 1 else np.concatenate(where)
+        W, bad = self.words(form, ix, list(ids))
+        if bad.any():
+            slow += at[bad].tolist()
+            at, W = at[~bad], W[~bad]
+        return at, W
+
+    def _split_ids(
+        self, split: _Split, tokens: list[list[str]], ids: defaultdict[str | None, int]
+    ) -> tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, np.dtype[np.bool_]]]:
+        """The ids (in `ids`) of the column texts of lines split for `split` (one row a line,
+        a column a token after the mnemonic), and which lines have a token not of it. Each
+        distinct (position, token) is read once by the token's expression."""
+        n, width = len(tokens), split.width
+        npos = width - 1
+        tid: defaultdict[str, int] = defaultdict(count().__next__)
+        tx = np.fromiter(
+            map(tid.__getitem__, chain.from_iterable(tokens)), dtype=np.intp, count=n * width
+        ).reshape(n, width)
+        keys = list(tid)
+        k = len(keys)
+        code = tx[:, 1:] + np.arange(0, npos * k, k, dtype=np.intp)
+        seen = np.zeros(npos * k, dtype=np.bool_)
+        seen[code] = True
+        used = np.flatnonzero(seen)
+        bounds = np.searchsorted(used, np.arange(0, (npos + 1) * k, k)).tolist()
+        which = (used % k).tolist()
+        get = ids.__getitem__
+        texts: list[int] = []
+        for q, token in enumerate(split.tokens):
+            a, b = bounds[q], bounds[q + 1]
+            given = [keys[t] for t in which[a:b]]
+            joined = ";".join(given)
+            if joined.count(";") == b - a - 1 and token.joined(joined):  # all of the skeleton
+                start, end = token.before, -token.after or None
+                texts += map(get, [t[start:end] for t in given])
+                continue
+            for t in given:
+                m = token.one(t)
+                texts.append(get(m.group(1)) if m is not None else -1)
+        table = np.zeros(npos * k, dtype=np.intp)
+        table[used] = texts
+        got = table[code]
+        return got, (got < 0).any(axis=1)
+
+    def words(
+        self, form: TextForm, ix: np.ndarray[Any, np.dtype[np.intp]], keys: list[str | None]
+    ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], np.ndarray[Any, np.dtype[np.bool_]]]:
+        """The words of rows of texts (`ix`: a row's texts' indices in `keys`, a column each,
+        the overrides' last), and which rows the parser must read instead.
+
+        Each distinct (column, text) pair is read once into the 64-byte delta it makes, and
+        a row's word is the statement's word XOR its cells' deltas, gathered and reduced by
+        numpy for all the rows at once (a constant number of numpy calls per statement)."""
+        ncol = len(self.columns)
         k = len(keys)
         # a (column, text) pair as one number, column-major: a column's pairs are contiguous
         code = ix[:, :ncol] + np.arange(0, ncol * k, k, dtype=np.intp)
@@ -2072,53 +2220,70 @@ class _Statement:
         slot = np.zeros(ncol * k, dtype=np.intp)
         slot[used] = np.arange(used.size, dtype=np.intp)
         bounds = np.searchsorted(used, np.arange(0, (ncol + 1) * k, k)).tolist()
-        texts = [keys[u] for u in (used % k).tolist()] if k else []
-        parts: list[bytes] = []
+        texts: list[str | None] = [keys[u] for u in (used % k).tolist()] if k else []
+        numbers: list[tuple[list[int], _Numbers, bytes]] = []  # columns of plain numbers
+        cell_rows: list[int] = []  # the other pairs, and their deltas
+        deltas: list[bytes] = []
         failed: list[int] = []
+        live: list[int] = []  # the columns some row gives a text
         for c in range(ncol):
             a, b = bounds[c], bounds[c + 1]
-            if a == b:
+            if b - a == 1 and texts[a] is None:
                 continue
+            live.append(c)
             plan = self.plans[c]
-            if plan is not None and b - a >= _PLAN_MIN:
-                block = plan.block(texts[a:b])
-                if block is not None:
-                    parts.append(block)
+            if plan is not None:
+                given, at_rows = texts[a:b], list(range(a, b))
+                if None in given:  # the field not given: no change (a zero delta)
+                    i = given.index(None)
+                    del given[i], at_rows[i]
+                    if not given:
+                        continue
+                got = plan.packed(cast(list[str], given))
+                if got is not None:
+                    numbers.append((at_rows, plan, got))
                     continue
             cell = self.cells[c]
             shift = 8 * self.columns[c][2]
             for at in range(a, b):
                 t = texts[at]
                 if t is None:
-                    parts.append(_NO_CHANGE)
                     continue
                 chunk = cell.chunk(t) if cell is not None else None
                 d = chunk << shift if chunk is not None else self.parsed(c, t)
                 if d == _FAIL:
                     failed.append(at)
-                    d = 0
-                parts.append(d.to_bytes(WORD_SIZE, "little"))
-        return self._gathered(form, rows, ix, keys, slot[code], parts, failed, used.size)
+                    continue
+                cell_rows.append(at)
+                deltas.append(d.to_bytes(WORD_SIZE, "little"))
+        table = np.zeros((used.size, WORD_SIZE), dtype=np.uint8)
+        if numbers:
+            _put(table, self.word, numbers)
+        if cell_rows:
+            given_deltas = np.frombuffer(b"".join(deltas), dtype=np.uint8)
+            table[cell_rows] = given_deltas.reshape(-1, WORD_SIZE)
+        inv = np.take(slot, code[:, live] if len(live) < ncol else code)
+        return self._gathered(form, ix, keys, inv, table, failed)
 
     def _gathered(
         self,
         form: TextForm,
-        rows: list[tuple[str | None, ...]],
         ix: np.ndarray[Any, np.dtype[np.intp]],
         keys: list[str | None],
         inv: np.ndarray[Any, np.dtype[np.intp]],
-        parts: list[bytes],
+        table: np.ndarray[Any, np.dtype[np.uint8]],
         failed: list[int],
-        npairs: int,
     ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], np.ndarray[Any, np.dtype[np.bool_]]]:
-        """The rows' words from their pairs' deltas (`parts`, 64 bytes each, in pair order;
-        `inv`: each row's pairs), the overrides (`ix`'s last column) written over them."""
-        n = len(rows)
-        table = np.frombuffer(b"".join(parts), dtype="<u8").reshape(-1, WORD_SIZE // 8)
-        W64 = np.bitwise_xor.reduce(table[inv], axis=1) ^ self.word64
+        """The rows' words from their pairs' deltas (`table`, 64 bytes a pair; `inv`: each
+        row's pairs), the overrides (`ix`'s last column) written over them."""
+        n = ix.shape[0]
+        # the cells' deltas column by column (`take` along the table's rows, reduced along
+        # the columns: several times faster than a row's cells fancy-indexed and reduced)
+        cells = np.take(table.view("<u8"), inv.T, axis=0)
+        W64 = np.bitwise_xor.reduce(cells, axis=0) ^ self.word64
         W = W64.view(np.uint8).reshape(n, WORD_SIZE)
         if failed:
-            fail = np.zeros(npairs, dtype=np.bool_)
+            fail = np.zeros(table.shape[0], dtype=np.bool_)
             fail[failed] = True
             bad = fail[inv].any(axis=1)
         else:
@@ -2136,6 +2301,18 @@ class _Statement:
             for off, v in got:
                 W[r, off] = v
         return W, bad
+
+    def match(self, line: str, pos: int) -> tuple[str | None, ...] | None:
+        """The groups of `line` from `pos` (after its mnemonic), by the commonest skeleton's
+        expression, else the statement's (the skeleton then learned); None if neither."""
+        fixed = self.fixed
+        m = fixed.match(line, pos) if fixed is not None else None
+        if m is None:
+            m = self.rx.match(line, pos)
+            if m is None:
+                return None
+            self.learn(line, m, pos)
+        return m.groups()
 
     def learn(self, line: str, m: re.Match[str], pos: int) -> None:
         """Count the skeleton of a line `rx` matched from `pos` (its text outside the groups,
@@ -2169,6 +2346,12 @@ class _Statement:
                 assert found.rx is not None
             self.common = found
             self.fixed = found.rx
+        if found is self.common or found.lines >= _SPLIT_MIN:
+            split = found.split()
+            if split is not None:
+                have = self.splits.get(split.width)
+                if have is None or found.lines > have.skeleton.lines:
+                    self.splits[split.width] = split
 
     def credit(self, lines: int) -> None:
         """Count to the skeleton tried first the lines of a call `fixed` matched (`lines`
@@ -2214,32 +2397,87 @@ class _Skeleton:
     `name={...}`, would read instead). A literal text is matched with no group to open or
     field to try, which makes it the faster of the two on a line of its skeleton."""
 
-    __slots__ = ("key", "lines", "rx", "st")
+    __slots__ = ("cut", "key", "lines", "rx", "st")
 
     def __init__(self, st: _Statement, key: tuple[str | None, ...]) -> None:
         self.st, self.key = st, key  # key: the text before each group (None: no group), the end
         self.lines = 0  # how many lines have had it (those `rx` did not match sampled)
         self.rx: re.Pattern[str] | None = None
+        self.cut: tuple[_Split | None] | None = None  # `split`'s answer, once made
+
+    def group(self, c: int) -> str:
+        """The expression of column `c`'s group (`_Statement.groups`'s, a union's narrowed:
+        `name.arm=...`, or `name=` and no brace)."""
+        group, union = self.st.groups[c]
+        if union:
+            return rf"{re.escape(union)}(?:\.[A-Za-z_]\w*=|=(?!\{{)){_CHUNK}"
+        return group
 
     def compile(self) -> None:
         parts = []
-        for literal, (group, union) in zip(self.key, self.st.groups, strict=False):
+        for c, literal in enumerate(self.key[:-1]):
             if literal is None:
                 parts.append("(?:(?!)())?")  # a group that takes part in no match: None
                 continue
-            if union:  # `name.arm=...`, or `name=` and no brace
-                group = rf"{re.escape(union)}(?:\.[A-Za-z_]\w*=|=(?!\{{)){_CHUNK}"
-            parts.append(f"{re.escape(literal)}({group})")
+            parts.append(f"{re.escape(literal)}({self.group(c)})")
         tail = self.key[-1]
         assert tail is not None and len(self.key) == len(self.st.groups) + 1
         self.rx = re.compile("".join(parts) + re.escape(tail) + _END)
 
+    def split(self) -> _Split | None:
+        """The skeleton's lines split at their blanks (`_split`, made once)."""
+        if self.cut is None:
+            self.cut = (self._split(),)
+        return self.cut[0]
+
+    def _split(self) -> _Split | None:
+        """The skeleton's lines read as `line.split(" ")`: the mnemonic, then one token per
+        group present, each the group's text between the literal text's pieces on either
+        side of a blank (`name={` before it, `}` after it, say); None where the literal
+        text is not so (a piece between two groups with no blank or more than one, the
+        overrides present, no group). A line of that many blanks is of the skeleton iff
+        each token matches its expression (those pieces around the group's own), and then
+        each token's group is `rx`'s: the line is the pieces and the groups in order, and
+        the groups are possessive, their text ending where a blank, a brace or `;` does
+        (`_Body.flat`), the same within the token as within the line."""
+        *literals, tail = self.key
+        assert tail is not None
+        if literals[-1] is not None or " " in tail:  # the overrides' group (a blank in it)
+            return None
+        at: list[int] = []
+        tokens: list[_Token] = []
+        before = ""
+        for c, literal in enumerate(literals):
+            if literal is None:
+                continue
+            end, blank, start = literal.partition(" ")
+            if not blank or " " in start or (end and not at):
+                return None
+            if at:
+                tokens.append(_Token(before, self.group(at[-1]), end))
+            at.append(c)
+            before = start
+        if not at:
+            return None
+        tokens.append(_Token(before, self.group(at[-1]), tail))
+        return _Split(self, at, tokens)
+
+
+_Gathered = tuple[
+    "_Statement",
+    list[int],
+    list[tuple[str | None, ...]],
+    dict[_Split, tuple[list[int], list[list[str]]]],
+]  # a call's lines of a mnemonic, their groups, and those split by `_Statement.split`
+
 
 class _FastAsm:
     """`asm` over many lines: a line spelled as `disasm` spells it (its listing columns and
-    a trailing comment allowed) is matched by its mnemonic's expression (the skeleton most
-    of its lines have first, `_Skeleton`, then the statement's own), which splits it into
-    its fields' texts; each distinct text of a field is read once, by the per-line parser's
+    a trailing comment allowed) is split at its blanks when a skeleton of its mnemonic has
+    that many (`_Split`: each distinct token checked once by the skeleton's own group
+    between its literal pieces), else matched by its mnemonic's expression (the skeleton
+    most of its lines have first, `_Skeleton`, then the statement's own), which splits it
+    into its fields' texts; each distinct text of a field is read once, by the per-line parser's
     own `_assignment` (a struct's value field by field, so a changed field costs one field),
     into the bits it sets; the lines of a mnemonic are then built together, each row's word
     the XOR of its fields' deltas, gathered from one table of the distinct texts. A line it
@@ -2274,7 +2512,7 @@ class _FastAsm:
         i: int,
         line: str,
         h: re.Match[str],
-        groups: dict[str, tuple[_Statement, list[int], list[tuple[str | None, ...]]]],
+        groups: dict[str, _Gathered],
         raw_lines: list[int],
         raw_hex: list[str],
     ) -> bool:
@@ -2292,25 +2530,37 @@ class _FastAsm:
         st = self.statement(name)
         if st is None:
             return False
-        fixed = st.fixed
-        m = fixed.match(line, pos) if fixed is not None else None
-        if m is None:
-            m = st.rx.match(line, pos)
-            if m is None:
-                return False
-            st.learn(line, m, pos)
         g = groups.get(name)
         if g is None:
-            g = groups[name] = (st, [], [])
+            g = groups[name] = (st, [], [], {})
+        # the statement's text split at its blanks, its trailing blanks and comment left out
+        # as the expressions' end (`_END`) leaves them: no group or literal holds a `;`
+        cut = line.find(";", pos)
+        tokens = line[pos : cut if cut >= 0 else len(line)].rstrip().split(" ")
+        split = st.splits.get(len(tokens))
+        if split is not None:
+            tokens[0] = name
+            bucket = g[3].get(split)
+            if bucket is None:
+                bucket = g[3][split] = ([], [])
+            bucket[0].append(i)
+            bucket[1].append(tokens)
+            return True
+        got = st.match(line, pos)
+        if got is None:
+            return False
         g[1].append(i)
-        g[2].append(m.groups())
+        g[2].append(got)
         return True
 
-    def assemble(self, lines: list[str]) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    def assemble(self, lines: list[str], first: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        """The words of `lines` (the text's lines from index `first` on)."""
         self.epoch += 1  # a call's texts are read once, not kept (`_Body.delta`)
-        # each mnemonic's lines and their groups (what a call gathers is its own)
-        groups: dict[str, tuple[_Statement, list[int], list[tuple[str | None, ...]]]]
-        groups = {name: (st, [], []) for name, st in self.statements.items()}
+        # each mnemonic's lines and their groups, and its lines split at their blanks, by
+        # the shape they were split for (what a call gathers is its own)
+        groups: dict[str, _Gathered] = {
+            name: (st, [], [], {}) for name, st in self.statements.items()
+        }
         raw_lines: list[int] = []
         raw_hex: list[str] = []
         slow: list[int] = []
@@ -2320,17 +2570,21 @@ class _FastAsm:
             g = groups.get(line[:sp] if sp >= 0 else line)
             if g is not None:  # a line that starts with a mnemonic, as `disasm` writes it
                 st = g[0]
-                pos = len(line) if sp < 0 else sp
-                fixed = st.fixed
-                m = fixed.match(line, pos) if fixed is not None else None
-                if m is None:
-                    m = st.rx.match(line, pos)
-                    if m is None:
-                        slow.append(i)
-                        continue
-                    st.learn(line, m, pos)
+                tokens = line.split(" ")
+                split = st.splits.get(len(tokens))
+                if split is not None:  # the blanks of a skeleton's lines: its tokens, maybe
+                    bucket = g[3].get(split)
+                    if bucket is None:
+                        bucket = g[3][split] = ([], [])
+                    bucket[0].append(i)
+                    bucket[1].append(tokens)
+                    continue
+                got = st.match(line, len(tokens[0]))
+                if got is None:
+                    slow.append(i)
+                    continue
                 g[1].append(i)
-                g[2].append(m.groups())
+                g[2].append(got)
                 continue
             h = head(line)  # listing columns first, or a blank, a `.word`, anything else
             if h is None or not self._headed(i, line, h, groups, raw_lines, raw_hex):
@@ -2341,22 +2595,16 @@ class _FastAsm:
         if raw_lines:
             W = np.frombuffer(bytes.fromhex("".join(raw_hex)), dtype=np.uint8)
             parts.append((np.asarray(raw_lines, dtype=np.intp), W.reshape(-1, WORD_SIZE)))
-        for st, at_lines, rows in groups.values():
-            if not rows:
-                continue
-            st.credit(len(rows))
-            W, bad = st.words(self.form, rows)
-            at = np.asarray(at_lines, dtype=np.intp)
-            if bad.any():
-                slow += at[bad].tolist()
-                at, W = at[~bad], W[~bad]
-            parts.append((at, W))
+        for g in groups.values():
+            at, W = g[0].read(self.form, lines, g, slow)
+            if at.size:
+                parts.append((at, W))
         self.declined = len(slow)
         slow.sort()
         has = np.zeros(len(lines), dtype=np.bool_)
         found: list[tuple[int, bytes]] = []
         for i in slow:
-            word = self.form._asm_line(lines[i], i + 1)
+            word = self.form._asm_line(lines[i], first + i + 1)
             if word is not None:
                 found.append((i, word))
                 has[i] = True
