@@ -1541,34 +1541,14 @@ def _float_texts(bits: np.ndarray[Any, Any], size: int) -> list[str]:
     return list(map(texts.__getitem__, inverse.reshape(-1).tolist()))
 
 
-_ADDRESS_TEXTS: dict[int, Callable[[int], str]] = {}
-
-
 def _address_text(am: AddressMap) -> Callable[[int], str]:
     """`str(am.try_locate(v))`, else `hex(v)`, without raising for the addresses that point
-    nowhere (the usual case in a word of random bytes)."""
-    found = _ADDRESS_TEXTS.get(id(am))
-    if found is not None:
-        return found
-    mask = am.mask
-    regions = [
-        (r.base, r.base + r.size, r.stride, r.partitions, r.active, r.name.lower())
-        for r in (am.psum, am.sbuf)
-        if r.size > 0
-    ]
+    nowhere (the usual case in a word of random bytes): `AddressMap.text_of`'s rules."""
+    text_of = am.text_of
 
     def text(v: int) -> str:
-        if v < 0 or v & ~mask:
-            return hex(v)
-        for lo, hi, stride, partitions, active, name in regions:
-            if lo <= v < hi:
-                part, off = divmod(v - lo, stride)
-                if part >= partitions or off >= active:
-                    return hex(v)
-                return f"{name}[{part}]+{off:#x}"
-        return hex(v)
+        return text_of(v) or hex(v)
 
-    _ADDRESS_TEXTS[id(am)] = text
     return text
 
 

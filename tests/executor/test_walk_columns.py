@@ -213,7 +213,8 @@ def test_locate_at_the_edges(geometry: str) -> None:
     """`AddressMap.locate` and `locate_columns` at the edges semantics.md §4.2 draws: a
     region's first and last address, a partition's last active byte and the first byte past
     its active bytes, the last partition, the first address past a region, a bit above the
-    mask; each where it is (as `address` makes it) or refused, both forms alike."""
+    mask; each where it is (as `address` makes it) or refused, both forms alike, and the text
+    form's `text_of` naming the same place."""
     memory = _memory(geometry)
     am = memory.addresses
     cases: list[tuple[int, tuple[str, int, int] | str]] = [
@@ -249,6 +250,10 @@ def test_locate_at_the_edges(geometry: str) -> None:
         if not isinstance(where, str):
             got = (("SBUF", "PSUM")[int(col.region[k])], int(col.partition[k]), int(col.offset[k]))
             assert got == where
+    for addr, where in cases:  # the text form's reading of the same address: the same rules
+        loc = am.try_locate(addr)
+        assert am.text_of(addr) == (None if loc is None else str(loc))
+        assert (loc is None) == isinstance(where, str)
 
 
 def test_the_element_limit_is_inclusive() -> None:

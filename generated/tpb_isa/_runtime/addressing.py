@@ -47,7 +47,12 @@ class Location:
     offset: int
 
     def __str__(self) -> str:
-        return f"{self.region.lower()}[{self.partition}]+{self.offset:#x}"
+        return location_text(self.region, self.partition, self.offset)
+
+
+def location_text(region: str, partition: int, offset: int) -> str:
+    """A place as the text form writes it: ``sbuf[3]+0x40``."""
+    return f"{region.lower()}[{partition}]+{offset:#x}"
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,18 @@ class AddressMap:
             found |= good
             claimed |= inside
         return LocatedColumns(found, region, part, off)
+
+    def text_of(self, addr: int) -> str | None:
+        """`str(locate(addr))`, or None for an address that points at no existing byte, without
+        raising or making a `Location` (the text form's listing asks it of every distinct
+        address, most of them nowhere in a word of random bytes)."""
+        if not self.is_partition_offset(addr):
+            return None
+        for r in self.lookup:
+            if r.contains(addr):
+                part, off, has_partition, has_byte = r.place(addr)
+                return location_text(r.name, part, off) if has_partition & has_byte else None
+        return None
 
     def try_locate(self, addr: int) -> Location | None:
         """`locate`, or None for an address that points at no existing byte."""
