@@ -185,6 +185,15 @@ for _name in ("reads", "writes"):
 setattr(InstructionInfo, "__getstate__", _getstate)  # noqa: B010
 
 
+def _expand(counts: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Group k repeated counts[k] times, and each element's index within its group: the rows
+    of a ragged expansion (counts >= 0)."""
+    counts = np.asarray(counts, np.int64)
+    group = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
+    index = np.arange(group.size, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    return group, index
+
+
 def merge(spans: list[Span]) -> tuple[Span, ...]:
     """Sorted, with touching or overlapping spans of one partition joined."""
     out: list[Span] = []
@@ -771,8 +780,7 @@ class _Walks:
             nums = pw.nums[mask][gather]
             steps = pw.steps[mask][gather]
             count = w.count[mask][gather]
-            at = np.repeat(np.arange(count.size, dtype=np.int64), count)
-            k = np.arange(at.size, dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+            at, k = _expand(count)
             off = np.zeros(at.size, np.int64)
             for d in range(nums.shape[1]):  # k in mixed radix, dimension 0 fastest
                 n = nums[at, d]
@@ -815,8 +823,7 @@ class _Walks:
             M = A[~one]  # a stride of more than one element: each element a run of its own
             if len(M):
                 cnt = M[:, 8]
-                at = np.repeat(np.arange(len(M)), cnt)
-                k = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+                at, k = _expand(cnt)
                 R = np.empty((at.size, 7), np.int64)
                 R[:, :5] = M[at, :5]
                 R[:, 5] = (M[at, 6] + M[at, 7] * k) * M[at, 5]
@@ -867,10 +874,8 @@ class _Walks:
         bounds = np.unique(np.concatenate([k0, k1]))
         i0 = np.searchsorted(bounds, k0)
         width = np.searchsorted(bounds, k1) - i0  # the stretches a walk's run covers
-        at = np.repeat(np.arange(len(R), dtype=np.int64), width)
-        stretch = np.repeat(i0, width) + (
-            np.arange(int(width.sum()), dtype=np.int64) - np.repeat(np.cumsum(width) - width, width)
-        )
+        at, within = _expand(width)
+        stretch = i0[at] + within
         start, stop = R[at, 5], R[at, 6]
         # sorted by stretch and start (the order of stops that start alike does not change
         # the merge): one key when it fits in 62 bits
@@ -896,8 +901,7 @@ class _Walks:
         s_of = stretch[block]
         parts_in = bounds[s_of + 1] - bounds[s_of]
         size = runs_in * parts_in
-        b = np.repeat(np.arange(block.size, dtype=np.int64), size)
-        local = np.arange(int(size.sum()), dtype=np.int64) - np.repeat(np.cumsum(size) - size, size)
+        b, local = _expand(size)
         q = local // runs_in[b]
         src = block[b] + (local - q * runs_in[b])
         g = bounds[s_of] >> part_bits

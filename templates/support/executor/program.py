@@ -474,7 +474,7 @@ class _Refusals:
         hit = self.live & fails
         self.keys[hit, 0] = self.at
         for j, v in enumerate(values):
-            self.keys[hit, 1 + j] = (np.asarray(v, np.int64) * np.ones(self.n, np.int64))[hit]
+            self.keys[hit, 1 + j] = np.broadcast_to(np.asarray(v, np.int64), (self.n,))[hit]
         self.live &= ~hit
         self.at += 1
 
