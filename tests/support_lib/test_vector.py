@@ -152,16 +152,24 @@ def test_a_validator_runs_on_its_rows_in_pieces_and_each_verdict_lands_on_its_ro
     assert max(sizes) <= 3 and sum(sizes) == int(np.isin(words[:, 0], [0x43, 0x44]).sum())
 
 
-def test_a_memoised_answer_and_a_column_go_at_their_last_planned_read() -> None:
-    """A `Cols` with a learnt `ReadPlan` keeps a column and a memoised answer from their first
-    read to their last (as the run the plan was learnt from read them), not to the end of the
-    run; one read once is not kept at all; the answers are those of a run without a plan."""
+def _counted_low_bits() -> tuple[list[int], Any]:
+    """A memoised helper as the translator writes them (a byte's low four bits), and the list
+    each of its computed (not memoised) answers appends to."""
     calls: list[int] = []
 
     @vector.memo
     def low_bits(v: Any) -> Any:
         calls.append(1)
         return v & np.uint8(15)
+
+    return calls, low_bits
+
+
+def test_a_memoised_answer_and_a_column_go_at_their_last_planned_read() -> None:
+    """A `Cols` with a learnt `ReadPlan` keeps a column and a memoised answer from their first
+    read to their last (as the run the plan was learnt from read them), not to the end of the
+    run; one read once is not kept at all; the answers are those of a run without a plan."""
+    calls, low_bits = _counted_low_bits()
 
     def check(w: Any, o: int) -> Any:
         a = low_bits(vector.byte(w, 1))  # byte 1 read, answer made
@@ -190,12 +198,7 @@ def test_a_read_the_plan_never_saw_is_computed_and_not_kept() -> None:
     ran only on other rows) is computed when read and not kept, and a value read more often
     than planned is computed again after its planned last read; the verdicts are unchanged,
     and so is the plan (numbers past it are the run's own)."""
-    calls: list[int] = []
-
-    @vector.memo
-    def low_bits(v: Any) -> Any:
-        calls.append(1)
-        return v & np.uint8(15)
+    calls, low_bits = _counted_low_bits()
 
     def check(w: Any, o: int) -> Any:
         out = low_bits(vector.byte(w, 1)) < 8
