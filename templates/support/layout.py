@@ -449,13 +449,20 @@ def _leaf(cls: type[Any], path: str) -> tuple[int, FieldLayout]:
     return offset, leaf
 
 
-def fields_reader(cls: type[Any], paths: tuple[str, ...]) -> FieldsReader:
+#: where one path's value sits in a `flat_reader`'s tuple: an index, or a slice (an array's
+#: elements, unpacked one by one)
+Slot = int | slice
+
+
+def flat_reader(cls: type[Any], paths: tuple[str, ...]) -> tuple[FieldsReader, tuple[Slot, ...]]:
     """A reader of just the named leaf fields of `cls` from its bytes, without building the
-    struct: one tuple, in the order of `paths`, of raw values (ints, floats, bools; enums as their
-    integer value; an array as a tuple). Field paths are as `_leaf` reads them.
+    struct, as one flat tuple of raw values (ints, floats, bools; enums as their integer value),
+    and for each path where its value is in that tuple: ``flat[slots[k]]`` is the value of
+    ``paths[k]`` (an array's a tuple). Field paths are as `_leaf` reads them.
 
     Non-overlapping byte-aligned fields are read by one precompiled `struct.Struct` in a single
-    call; bitfields (or overlapping union arms) by one reader each."""
+    call, an array's elements side by side (its slot a slice); bitfields (or overlapping union
+    arms) by one reader each, one value a path (its slot its index)."""
     leaves = [_leaf(cls, p) for p in paths]
     size = cls.SIZE
     spans = sorted((off, off + f.size) for off, f in leaves)
@@ -473,27 +480,31 @@ def fields_reader(cls: type[Any], paths: tuple[str, ...]) -> FieldsReader:
             _need(b, 0, size, cls.__name__)
             return tuple(r(b) for r in readers)
 
-        return read_each
+        return read_each, tuple(range(len(leaves)))
     order = sorted(range(len(leaves)), key=lambda k: leaves[k][0])
-    fmt, at, slot = "<", 0, 0
-    where: list[tuple[int, int]] = [(0, 0)] * len(leaves)  # (first value, count or 0 if scalar)
+    fmt, at, first = "<", 0, 0
+    slots: list[Slot] = [0] * len(leaves)
     for k in order:
         off, f = leaves[k]
         if off > at:
             fmt += f"{off - at}x"
         fmt += f"{f.count}{f.fmt}"
-        where[k] = (slot, f.count if f.dims else 0)
-        slot += f.count
+        slots[k] = slice(first, first + f.count) if f.dims else first
+        first += f.count
         at = off + f.size
     unpack = struct.Struct(fmt).unpack_from
-    if all(n == 0 for _, n in where) and order == sorted(order):
-        return lambda b: unpack(b) if len(b) >= size else _short(b, size, cls.__name__)
+    return (lambda b: unpack(b) if len(b) >= size else _short(b, size, cls.__name__)), tuple(slots)
+
+
+def fields_reader(cls: type[Any], paths: tuple[str, ...]) -> FieldsReader:
+    """`flat_reader`'s values as one tuple in the order of `paths`, an array's as a tuple."""
+    read, slots = flat_reader(cls, paths)
+    if slots == tuple(range(len(paths))):
+        return read
 
     def read_packed(b: Buffer) -> tuple[Any, ...]:
-        if len(b) < size:
-            _short(b, size, cls.__name__)
-        flat = unpack(b)
-        return tuple(flat[i] if n == 0 else flat[i : i + n] for i, n in where)
+        flat = read(b)
+        return tuple(flat[s] for s in slots)
 
     return read_packed
 

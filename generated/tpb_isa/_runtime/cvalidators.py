@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -97,8 +98,14 @@ class CValidators:
         return out.view(np.bool_)
 
     def validate(self, word: bytes) -> bool:
+        return bool(self.checker()(word))
+
+    def checker(self) -> Callable[[bytes], int]:
+        """The compiled check of one 64-byte word (nonzero when a validator accepts it): the
+        C function itself, for a caller that checks word after word."""
         _, lib = self._lib()
-        return bool(lib.tpbgen_validate_one(word))
+        check: Callable[[bytes], int] = lib.tpbgen_validate_one
+        return check
 
     def run(self, name: str, W: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
         """One top-level validator over every word, whatever its opcode (differential tests)."""

@@ -164,12 +164,21 @@ class Validators:
         b = as_bytes(word)
         if len(b) != WORD_SIZE:
             return False
+        return bool(self.checker(backend)(b))
+
+    def checker(self, backend: str = "python") -> Callable[[bytes], Any]:
+        """`validate` of a 64-byte word as one call (truthy when accepted), its backend resolved
+        now: for a caller that checks word after word and has checked their length."""
         if backend not in ("python", "auto", "numpy", "c"):
             raise ValueError(f"backend is one of auto, c, numpy, python, not {backend!r}")
         if backend != "python" and self.c is not None and self.c.resolve(backend) == "c":
-            return bool(self.c.validate(b))
+            check: Callable[[bytes], Any] = self.c.checker()
+            return check
         if backend == "c":
             raise RuntimeError(f"backend 'c': {self.generation} ships no C validators")
+        return self._scalar_check
+
+    def _scalar_check(self, b: bytes) -> bool:
         return any(self.top[n][0](b, 0) for n in self.dispatch.get(b[0], ()))
 
     def explain(self, word: Word) -> str:
