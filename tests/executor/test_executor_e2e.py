@@ -528,7 +528,7 @@ def test_the_fields_an_executor_reads_are_the_decoded_fields(g: Gen) -> None:
     rng = np.random.default_rng(11)
     for op, name in X.HANDLERS.items():
         paths = [p for o in family.HANDLERS[name].operands for p in o.fields]
-        read = X._binder(op).read
+        read = X._binder(op).values
         W = rng.integers(0, 256, (50, 64), dtype=np.uint8)
         W[:, 0] = op
         columns = X._batch_binder(op).read(W)  # the same fields of all 50 words as columns
@@ -540,14 +540,80 @@ def test_the_fields_an_executor_reads_are_the_decoded_fields(g: Gen) -> None:
                 tuple(c[row].tolist()) if c.ndim > 1 else c[row].item() for c in columns
             ), (g.name, hex(op))
             for path, value in zip(paths, got, strict=True):
-                v: Any = s
-                for part in path.split("."):
-                    name = part.rstrip("?")
-                    if part.endswith("?") and not hasattr(v, name):
-                        continue
-                    v = getattr(v, name)
-                want = tuple(int(x) for x in v) if isinstance(v, tuple) else int(v)
-                assert want == value, (g.name, hex(op), path)
+                assert _decoded(s, path) == value, (g.name, hex(op), path)
+
+
+def _decoded(s: Any, path: str) -> Any:
+    """The value of a `layout.flat_reader` path in a decoded struct: ints, an array's a tuple."""
+    v: Any = s
+    for part in path.split("."):
+        name = part.rstrip("?")
+        if part.endswith("?") and not hasattr(v, name):
+            continue
+        v = getattr(v, name)
+    return tuple(int(x) for x in v) if isinstance(v, tuple) else int(v)
+
+
+def test_an_executors_operands_are_its_fields_decoded_and_converted(g: Gen) -> None:
+    """The engine arguments an executor makes of a word (each operand kind's expression, a
+    handler's compiled into one function) are, on words of every opcode it executes, each
+    operand made on its own from the full decoder's struct: a Pattern, an Imm, an int, an enum
+    value's semantic code. A word holding a value the executor does not implement raises the
+    UnsupportedError of the first such operand in the handler's order. The words are random,
+    their byte-aligned enum fields mostly set to values the executor implements."""
+    X = g.X.Executor
+    runtime = f"{load_package().__name__}._runtime"
+    family = importlib.import_module(f"{runtime}.family")
+    kernels = importlib.import_module(f"{runtime}.executor.kernels")
+    layout = importlib.import_module(f"{runtime}.layout")
+    rng = np.random.default_rng(12)
+    made = refused = 0
+    for op, name in X.HANDLERS.items():
+        handler = family.HANDLERS[name]
+        struct = X._decoder.structs[op]
+        W = rng.integers(0, 256, (120, 64), dtype=np.uint8)
+        W[:, 0] = op
+        for o in handler.operands:
+            role = "imm_src" if o.kind == "imm" else o.kind
+            if role not in X.ENUMS:
+                continue
+            off, leaf = layout._leaf(struct, o.fields[0])
+            if leaf.bit_width is None and leaf.size == 1:
+                codes = sorted(X.ENUMS[role].codes)
+                keep = rng.random(W.shape[0]) < 0.9
+                W[keep, off] = rng.choice(codes, int(keep.sum()))
+        binder = X._binder(op)
+        for row in W:
+            b = row.tobytes()
+            s = g.mod.decode(b)
+            want: dict[str, Any] = dict(handler.fixed)
+            why = None
+            try:
+                for o in handler.operands:
+                    v = [_decoded(s, p) for p in o.fields]
+                    if o.kind == "pattern":
+                        want[o.param] = kernels.Pattern(v[0], v[1], v[2])
+                    elif o.kind == "int":
+                        want[o.param] = v[0]
+                    elif o.kind == "imm":
+                        src = X.ENUMS["imm_src"].code(v[0], o.fields[0])
+                        want[o.param] = kernels.Imm(src, v[1])
+                    elif o.kind == "imm_ptr":
+                        want[o.param] = kernels.Imm(kernels.IMM_POINTER, v[0])
+                    else:
+                        want[o.param] = X.ENUMS[o.kind].code(v[0], o.fields[0])
+            except errors.UnsupportedError as exc:
+                why = str(exc)
+            if why is None:
+                got = binder.operands(b)
+                assert got == want and list(got) == list(want), (g.name, hex(op), b.hex())
+                made += 1
+            else:
+                with pytest.raises(errors.UnsupportedError) as info:
+                    binder.operands(b)
+                assert str(info.value) == why, (g.name, hex(op), b.hex())
+                refused += 1
+    assert made > 10 * len(X.HANDLERS) and refused > 10 * len(X.HANDLERS), (made, refused)
 
 
 @pytest.mark.parametrize("backend", ["numpy", "c"])

@@ -22,7 +22,7 @@ from .. import family
 from ..addressing import Location
 from ..codec import DecodeError, Word, as_bytes, int_arg
 from ..decoding import Decoder, Validators
-from ..layout import ColumnsReader, FieldsReader, columns_reader, fields_reader
+from ..layout import ColumnsReader, FieldsReader, Slot, columns_reader, flat_reader
 from ..vector import as_words
 from . import program as prog
 from .dtypes import check_isa_dtype
@@ -59,8 +59,9 @@ def _at(exc: ExecutorError, index: int) -> ExecutorError:
 
 
 Prepared = Callable[[], None]  # a prepared instruction: the call that executes it
-Values = tuple[Any, ...]  # the fields a handler reads, in the order of its operands' fields
-Convert = Callable[[Values], Any]  # some of those values -> one engine argument
+Values = tuple[Any, ...]  # the fields a handler reads, flat (layout.flat_reader)
+Convert = Callable[[Values], Any]  # those values -> one engine argument
+Slots = tuple[Slot, ...]  # where an operand's fields are among the values, in its fields' order
 
 
 @dataclass(frozen=True)
@@ -109,70 +110,95 @@ class EnumBinding:
         return f"{field} = {name} ({value:#04x}): {role.what} {name}: {why}"
 
 
-def _int(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
-    return lambda v: int(v[at])
+def _index(at: Slot) -> str:
+    """`at` as the source of a subscript: ``3`` or ``1:4``."""
+    return f"{at.start}:{at.stop}" if isinstance(at, slice) else str(at)
 
 
-def _pattern(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
-    return lambda v: Pattern(int(v[at]), tuple(v[at + 1]), tuple(v[at + 2]))
+def _code(role: str, at: str, field: str) -> str:
+    """The semantic code of the enum value at `at` (`EnumBinding.code`, its lookup inline)."""
+    found, refused = f"{role}_codes(v[{at}])", f"{role}_code(int(v[{at}]), {field!r})"
+    return f"(c if (c := {found}) is not None else {refused})"
 
 
-def _imm(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
-    src, field = enums["imm_src"], fields[0]
-    return lambda v: Imm(src.code(int(v[at]), field), int(v[at + 1]))
-
-
-def _imm_ptr(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> Convert:
-    return lambda v: Imm(IMM_POINTER, int(v[at]))
-
-
-#: family.OPERAND_KINDS -> how the values at `at` (of the operand's `fields`) become its engine
-#: argument; an enum role (a key of family.ENUMS) maps its one field to the semantic code.
-CONVERTERS: dict[str, Callable[[int, tuple[str, ...], dict[str, EnumBinding]], Convert]] = {
-    "int": _int,
-    "pattern": _pattern,
-    "imm": _imm,
-    "imm_ptr": _imm_ptr,
+#: family.OPERAND_KINDS -> the expression of its engine argument, given the subscripts of the
+#: operand's fields (`_index`) among the values `v` its handler reads and the fields' names; an
+#: enum role (a key of family.ENUMS) is its one field's semantic code (`_code`). `Binder`
+#: compiles a handler's expressions into one function (`_compiled`).
+CONVERTERS: dict[str, Callable[[tuple[str, ...], tuple[str, ...]], str]] = {
+    "int": lambda at, fields: f"int(v[{at[0]}])",
+    "pattern": lambda at, fields: f"Pattern(int(v[{at[0]}]), tuple(v[{at[1]}]), tuple(v[{at[2]}]))",
+    "imm": lambda at, fields: f"Imm({_code('imm_src', at[0], fields[0])}, int(v[{at[1]}]))",
+    "imm_ptr": lambda at, fields: f"Imm(IMM_POINTER, int(v[{at[0]}]))",
 }
 
 
-def _converter(kind: str, fields: tuple[str, ...], at: int,
-               enums: dict[str, EnumBinding]) -> Convert:  # fmt: skip
-    """The converter of one operand whose values start at `at` among the handler's fields."""
+def _expression(kind: str, fields: tuple[str, ...], at: Slots) -> str:
+    """The expression of one operand whose fields are at `at` among the handler's values."""
+    index = tuple(_index(a) for a in at)
     if kind in CONVERTERS:
-        return CONVERTERS[kind](at, fields, enums)
-    binding, field = enums[kind], fields[0]
-    return lambda v: binding.code(int(v[at]), field)
+        return CONVERTERS[kind](index, fields)
+    return _code(kind, index[0], fields[0])
+
+
+def _compiled(expression: str, enums: dict[str, EnumBinding], what: str) -> Convert:
+    """``lambda v: <expression>``, compiled once (as dataclasses compiles a class's `__init__`),
+    with the names `CONVERTERS`' expressions use."""
+    namespace: dict[str, Any] = {"Pattern": Pattern, "Imm": Imm, "IMM_POINTER": IMM_POINTER}
+    for role, binding in enums.items():
+        namespace[f"{role}_codes"] = binding.codes.get
+        namespace[f"{role}_code"] = binding.code
+    convert: Convert = eval(compile(f"lambda v: {expression}", f"<{what}>", "eval"), namespace)
+    return convert
+
+
+def _converter(kind: str, fields: tuple[str, ...], at: Slots,
+               enums: dict[str, EnumBinding]) -> Convert:  # fmt: skip
+    """The converter of one operand whose values are at `at` among the handler's values."""
+    return _compiled(_expression(kind, fields, at), enums, f"{kind} operand")
 
 
 @dataclass(frozen=True)
 class Binder:
     """One opcode's handler bound to its struct and its generation's enums: a word's bytes ->
     the engine method and its keyword arguments, by the struct's field names (family.HANDLERS).
-    Only the fields the handler reads are read; no struct is built."""
+    Only the fields the handler reads are read, by one `layout.flat_reader`; no struct is built."""
 
     method: str
-    read: FieldsReader
-    fixed: tuple[tuple[str, bool], ...]
-    converters: tuple[tuple[str, Convert], ...]
+    read: FieldsReader  # a word's bytes -> the values of the fields the handler reads, flat
+    slots: Slots  # where each of those fields is among them, in the handler's operands' order
+    #: those values -> the engine's keyword arguments: the handler's fixed ones, then one an
+    #: operand, each its kind's expression (`CONVERTERS`) compiled into one function
+    convert: Convert
 
     @classmethod
     def of(cls, handler: family.Handler, struct: type, enums: dict[str, EnumBinding]) -> Binder:
-        paths: list[str] = []
-        converters = []
+        missing = _missing_roles(handler, enums)
+        if missing:  # the compiled expressions would name them
+            raise KeyError(f"{handler.engine}: no enum binds its {', '.join(missing)} fields")
+        paths = tuple(p for o in handler.operands for p in o.fields)
+        read, slots = flat_reader(struct, paths)
+        items = [f"{param!r}: {value!r}" for param, value in handler.fixed]
+        first = 0
         for o in handler.operands:
-            converters.append((o.param, _converter(o.kind, o.fields, len(paths), enums)))
-            paths += o.fields
-        return cls(handler.engine, fields_reader(struct, tuple(paths)), handler.fixed,
-                   tuple(converters))  # fmt: skip
+            at = slots[first : first + len(o.fields)]
+            items.append(f"{o.param!r}: {_expression(o.kind, o.fields, at)}")
+            first += len(o.fields)
+        # one dict display: its items are evaluated left to right, so the operand whose value
+        # raises first is the first in the handler's order, as one converter after another
+        convert = _compiled(f"{{{', '.join(items)}}}", enums, f"{handler.engine} operands")
+        return cls(handler.engine, read, slots, convert)
+
+    def values(self, b: bytes) -> tuple[Any, ...]:
+        """The values of the fields the handler reads, one a field in its operands' order (an
+        array's as a tuple): what `operands` converts, each at its slot."""
+        v = self.read(b)
+        return tuple(v[s] for s in self.slots)
 
     def operands(self, b: bytes) -> dict[str, Any]:
         """The engine's keyword arguments for word `b`; UnsupportedError naming a value the
         executor does not implement."""
-        values = self.read(b)
-        operands: dict[str, Any] = dict(self.fixed)
-        for param, convert in self.converters:
-            operands[param] = convert(values)
+        operands: dict[str, Any] = self.convert(self.read(b))
         return operands
 
 
@@ -234,7 +260,7 @@ def _batch_converter(kind: str, fields: tuple[str, ...], at: int, width: int,
     if kind in enums:
         binding = enums[kind]
         return lambda c: _codes(binding, c[at])
-    one = _converter(kind, fields, 0, enums)
+    one = _converter(kind, fields, tuple(range(width)), enums)
 
     def each(c: Cols) -> tuple[Column, npt.NDArray[np.bool_]]:
         parts = [
@@ -330,6 +356,7 @@ class Executor:
     _binders: ClassVar[dict[int, Binder]]  # opcode -> its Binder, made on first use
     _batch_binders: ClassVar[dict[int, BatchBinder]]  # opcode -> its BatchBinder, likewise
     _validators: ClassVar[Validators]
+    _checker: ClassVar[Callable[[bytes], Any] | None]  # _validators.checker, resolved on first use
 
     def __init_subclass__(
         cls,
@@ -345,6 +372,7 @@ class Executor:
         cls.GENERATION = generation
         cls._decoder = decoder
         cls._validators = validators
+        cls._checker = None
         cls._binders = {}
         cls._batch_binders = {}
         cls.GEOMETRY = {
@@ -565,35 +593,50 @@ class Executor:
             cls._binders[opcode] = binder
         return binder
 
+    @classmethod
+    def _check(cls, b: bytes) -> Any:
+        """`Validators.validate` of a 64-byte word on the compiled headers when they are there
+        (a fraction of a microsecond), else the translated Python: resolved on the first word
+        (for "auto" the first call says, once, when the C is unavailable), then called."""
+        check = cls._checker
+        if check is None:
+            v = cls._validators
+            check = cls._checker = v.checker("auto" if v.c is not None else "python")
+        return check(b)
+
     def _admit(self, b: bytes) -> tuple[str, dict[str, Any]]:
         """(engine method, its keyword arguments) of a word the executor runs, else the error
         saying why not: not 64 bytes, not decodable, refused by the validators, or an opcode or
         an enumerator (by name) the executor does not implement."""
-        gen = self.GENERATION
         if len(b) != 64:
             raise InvalidInstructionError(
-                f"{gen}: a TPB instruction word is 64 bytes, this one has {len(b)}"
+                f"{self.GENERATION}: a TPB instruction word is 64 bytes, this one has {len(b)}"
             )
-        if b[0] not in self._decoder.structs:
+        op = b[0]
+        # an opcode with a Binder already is one the generation decodes and the executor runs
+        binder = self._binders.get(op)
+        if binder is None and op not in self._decoder.structs:
             try:
                 self._decoder.decode(b)  # says why it does not decode
             except DecodeError as exc:
-                raise InvalidInstructionError(f"{gen}: not decodable: {exc}") from None
-        # the compiled headers when they are there (a microsecond), else the translated Python
-        if not self._validators.validate(
-            b, backend="auto" if self._validators.c is not None else "python"
-        ):
+                raise InvalidInstructionError(f"{self.GENERATION}: not decodable: {exc}") from None
+        if not self._check(b):
             why = self._validators.explain(b)
             raise InvalidInstructionError(
-                f"{gen}: opcode {b[0]:#04x} rejected by the validators: {why}", why
+                f"{self.GENERATION}: opcode {op:#04x} rejected by the validators: {why}", why
             )
-        if b[0] in self.REFUSED:
-            raise UnsupportedError(f"{gen}: opcode {b[0]:#04x}: {self.REFUSED[b[0]]}; not executed")
-        binder = self._binder(b[0])
+        if binder is None:
+            if op in self.REFUSED:
+                raise UnsupportedError(
+                    f"{self.GENERATION}: opcode {op:#04x}: {self.REFUSED[op]}; not executed"
+                )
+            binder = self._binder(op)
         try:
             return binder.method, binder.operands(b)
         except UnsupportedError as exc:
-            raise UnsupportedError(f"{gen}: opcode {b[0]:#04x}: {exc}; not executed") from None
+            raise UnsupportedError(
+                f"{self.GENERATION}: opcode {op:#04x}: {exc}; not executed"
+            ) from None
 
     def run(self, word_or_struct: Word) -> None:
         """Execute one instruction (64 bytes or a struct object)."""
