@@ -19,7 +19,9 @@ Rows (min and median of --rounds interleaved rounds, microseconds per instructio
     on a fresh executor, per word: the cost of a program nothing repeats in, and whether it is
     linear in the program's length;
   * admitting one new word: the executor's decode (only the fields it reads) + C validate +
-    prepare; and decode + validate alone.
+    prepare; and decode + validate alone (`Executor._admit`: since the executor binds enum
+    values by name, that includes making the engine's arguments, Patterns, Imms and enum codes,
+    which before were made while preparing).
 """
 
 from __future__ import annotations
