@@ -176,3 +176,31 @@ def test_only_a_missing_cffi_the_install_reported_is_a_quiet_fallback(
     (tmp_path / cbuild.NOT_BUILT).write_text("cffi is not installed in this environment\n")
     assert cbuild.said_at_install(missing)
     assert not cbuild.said_at_install(RuntimeError("the compiler failed"))
+
+
+@pytest.mark.parametrize(
+    ("name", "args"), [("Pattern", (0x80000004, (1, 0, 2), (4, 1, 1))), ("Imm", (2, 0x3FC00000))]
+)
+def test_pattern_and_imm_are_the_frozen_dataclasses_their_fields_make(
+    name: str, args: tuple[Any, ...]
+) -> None:
+    """Pattern and Imm write their fields in their own `__init__` (faster than the generated
+    one): an instance is in every way the one the plain frozen dataclass of the same fields
+    makes, by position or keyword: fields, eq and hash, repr, replace, pickling, the frozen error."""
+    import pickle
+
+    cls = getattr(sub("kernels"), name)
+    fields = [(f.name, f.type) for f in dataclasses.fields(cls)]
+    plain = dataclasses.make_dataclass(name, fields, frozen=True)
+    names = [n for n, _ in fields]
+    for made, want in [
+        (cls(*args), plain(*args)),
+        (cls(**dict(zip(names, args, strict=True))), plain(*args)),
+    ]:
+        assert dataclasses.astuple(made) == dataclasses.astuple(want) == args
+        assert vars(made) == vars(want) and repr(made) == repr(want)
+        assert made == cls(*args) and hash(made) == hash(want) and made != cls(*args[:-1], 7)
+        assert dataclasses.replace(made, **{names[0]: 9}) == cls(9, *args[1:])
+        assert pickle.loads(pickle.dumps(made)) == made
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(made, names[0], 1)

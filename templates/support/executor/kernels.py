@@ -55,7 +55,13 @@ REV_SECOND = _REV["SECOND"]
 REV_BOTH = _REV["BOTH"]
 
 
-@dataclass(frozen=True)
+# Pattern and Imm are frozen dataclasses with their own `__init__`: it writes the fields into the
+# instance's dict (as attrs does for frozen classes), where the generated one calls
+# object.__setattr__ a field, twice the cost; an executor makes several of them for every new
+# word it admits. Everything else (eq, hash, repr, replace, the frozen error) is the dataclass's.
+
+
+@dataclass(frozen=True, init=False)
 class Pattern:
     """An access pattern: the raw 32 bits of its ADDR4 ``start_addr``, element steps and counts
     (dimension 0 innermost), as in TENSOR2D/3D/4D."""
@@ -63,6 +69,12 @@ class Pattern:
     start_addr: int
     steps: tuple[int, ...]
     nums: tuple[int, ...]
+
+    def __init__(self, start_addr: int, steps: tuple[int, ...], nums: tuple[int, ...]) -> None:
+        fields = self.__dict__
+        fields["start_addr"] = start_addr
+        fields["steps"] = steps
+        fields["nums"] = nums
 
     @property
     def count(self) -> int:
@@ -72,12 +84,17 @@ class Pattern:
         return c
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Imm:
     """An immediate operand: its ``IMM_SRC`` and the raw 32 bits of ``IMM_VAL_INST_FIELD``."""
 
     src: int
     bits: int
+
+    def __init__(self, src: int, bits: int) -> None:
+        fields = self.__dict__
+        fields["src"] = src
+        fields["bits"] = bits
 
     @staticmethod
     def f32(value: float) -> Imm:
