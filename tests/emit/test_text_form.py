@@ -832,3 +832,33 @@ def test_batch_assembler_over_many_batches() -> None:
         want = _outcome(form._asm_scalar, text)
         assert want[0] == "error" and want[2].startswith(f"{at + 1}:"), want
         assert _outcome(form.asm_lines, text) == want
+
+
+def program(n: int, seed: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """`n` words of a program: valid TensorScalar-family words, each with up to three random
+    byte mutations (as benchmarks/text.py's program corpus: few skeletons, new field texts)."""
+    seeds = [w.s3d3_ts(op, op0=op0) for op in (w.TS_ARITH, w.TS_PTR_ARITH, w.CACHE_REDUCE,
+             w.CACHE_CUMULATIVE, w.EXPONENTIAL) for op0 in (w.ADD, w.MULT)]  # fmt: skip
+    seeds += [w.s4d4_tsm(), w.s2_bn()]
+    rng = np.random.default_rng(seed)
+    S = np.frombuffer(b"".join(seeds), dtype=np.uint8).reshape(-1, 64)
+    W = S[rng.integers(0, len(S), size=n)].copy()
+    for _ in range(3):
+        rows = np.flatnonzero(rng.random(n) < 0.5)
+        W[rows, rng.integers(1, 64, size=rows.size)] = rng.integers(0, 256, rows.size, np.uint8)
+    return W
+
+
+def test_a_tab_after_the_mnemonic_is_read_as_the_line_parser_reads_it() -> None:
+    """A line whose mnemonic a tab follows (not the blank `disasm` writes) reads as the
+    per-line parser reads it, where its mnemonic's lines are split at their blanks for a
+    skeleton (`_Split`): the text after the mnemonic up to the first blank is a field, not
+    the mnemonic's place (the batch path once dropped that field)."""
+    form = gen_module("mariana", "decode").TEXT
+    form._fast = None
+    W = program(1000, 43)
+    compact = list(form.disasm_rows(W, compact=True))  # the first field shown is not a default
+    assert form.asm_lines("\n".join(compact)) == [r.tobytes() for r in W]  # skeletons learned
+    assert any(st.splits for st in form._fast.statements.values())
+    text = "\n".join(line.replace(" ", "\t", 1) for line in compact)
+    assert form.asm_lines(text) == form._asm_scalar(text) == [r.tobytes() for r in W]

@@ -2518,7 +2518,7 @@ class _FastAsm:
         cut = line.find(";", pos)
         tokens = line[pos : cut if cut >= 0 else len(line)].rstrip().split(" ")
         split = st.splits.get(len(tokens))
-        if split is not None:
+        if split is not None and not tokens[0]:  # a blank after the mnemonic, not a tab
             tokens[0] = name
             bucket = g[3].get(split)
             if bucket is None:
