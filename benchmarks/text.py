@@ -156,11 +156,11 @@ def main() -> int:
         """`asm_lines` with the text scanner left out (the batch path's Python split)."""
         if form._fast is None:
             form.asm_lines(listing)
-        form._fast.scanner = False
+        form._fast.scanner = "never"
         try:
             return len(form.asm_lines(listing))
         finally:
-            form._fast.scanner = True
+            form._fast.scanner = "auto"
 
     textscan = sys.modules[f"{type(form).__module__.rsplit('.', 1)[0]}.textscan"]
     if textscan.load() is not None:

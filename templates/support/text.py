@@ -49,7 +49,7 @@ import struct
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import IntEnum
-from itertools import chain, count, repeat
+from itertools import chain, count
 from typing import Any, NoReturn, cast
 
 import numpy as np
@@ -1585,6 +1585,7 @@ _SKELETONS = 64  # a mnemonic's skeletons counted (`_Statement.learn`); fewer ar
 _SPLIT_MIN = 4 * _SAMPLE  # a skeleton's lines counted before they are split (`_Skeleton.split`)
 _FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
 _FAST_LINES = 8192  # lines `_FastAsm.assemble` reads at once
+_SCANNED_SHARE = 0.25  # the lines the text scanner must split for it to be used (`batches`)
 _LEAF = r"[^\s{};]*+"  # a leaf's value (a blank, a brace or `;` ends it)
 _HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
 _END = r"\s*(?:;.*)?\Z"
@@ -1907,7 +1908,8 @@ class _Numbers:
         if not self.rx.match(joined):
             return None
         parts = joined[1:-1].replace("];[", ",").split(",") if self.dims else values
-        nums = list(map(int, parts, repeat(0, len(parts))))
+        value = {t: int(t, 0) for t in set(parts)}  # each distinct number's text read once
+        nums = list(map(value.__getitem__, parts))
         if not (self.lo <= min(nums) and max(nums) <= self.hi):
             return None
         return struct.pack(f"<{len(nums)}{self.code}", *nums)
@@ -2535,7 +2537,8 @@ class _FastAsm:
             re.fullmatch(r"[0-9a-fA-F]{128}", name) for name in form.opcodes.__members__
         )  # else `listing_columns` would read such a column as the mnemonic
         self.declined = 0  # lines the last call left to the parser (for tests)
-        self.scanner = True  # whether the text scanner splits lines where it is built (tests)
+        # where the text scanner is built: "auto" (`batches` decides), "always" or "never"
+        self.scanner = "auto"
         self.scanned = 0  # lines the last call took split by the text scanner (for tests)
         # (what a call gathers is its own: a form may assemble in several threads at once; the
         # memos it shares hold what a text means, the same whichever call read it)
@@ -2599,12 +2602,23 @@ class _FastAsm:
 
     def batches(self, text: str) -> Iterator[Sequence[str]]:
         """The lines of `text`, `_FAST_LINES` at a time, in order: scanned by the text scanner
-        (`textscan.Scan`) once a mnemonic has lines it splits (`_Split`) and where the scanner
-        is built, else split in Python."""
-        scanned = scans(text, _FAST_LINES) if self.scanner and self.split_any() else None
+        (`textscan.Scan`) where the scanner is built and the text's first lines are mostly of
+        skeletons it splits (`probe`), else split in Python; and split in Python from the first
+        batch on whose lines the scanner mostly did not split (`assemble` counts them in
+        `scanned`), so as not to scan for nothing (a count a call in another thread may have
+        set: it decides how lines are split, never what they read as). `scanner` "always"
+        scans wherever the scanner is built, "never" splits in Python (tests, benchmarks)."""
+        auto = self.scanner == "auto"
+        use = self.scanner == "always" or (auto and self.probe(text))
+        scanned = scans(text, _FAST_LINES) if use else None
         if scanned is not None:
-            yield from scanned
-            return
+            for scan in scanned:
+                yield scan
+                if auto and scan.end <= len(text) and self.scanned < _SCANNED_SHARE * len(scan):
+                    text = text[scan.end :]  # the rest, split in Python
+                    break
+            else:
+                return
         lines = text.split("\n")
         if len(lines) <= _FAST_LINES:
             yield lines
@@ -2612,9 +2626,24 @@ class _FastAsm:
         for first in range(0, len(lines), _FAST_LINES):
             yield lines[first : first + _FAST_LINES]
 
-    def split_any(self) -> bool:
-        """Whether a mnemonic's lines have a skeleton split at its blanks (`_Split`)."""
-        return any(st.splits for st in list(self.statements.values()))
+    def probe(self, text: str) -> bool:
+        """Whether `_SCANNED_SHARE` of the first `_FAST_MIN_LINES` lines of `text` or more
+        start with a mnemonic with a skeleton of their number of tokens split (`_Split`): what
+        the scanner gathers (a listing with columns, or lines of no learned skeleton, gain
+        nothing from it)."""
+        end = -1
+        for _ in range(_FAST_MIN_LINES):
+            end = text.find("\n", end + 1)
+            if end < 0:
+                end = len(text)
+                break
+        lines = text[:end].split("\n")
+        split = 0
+        for line in lines:
+            tokens = line.split(" ")
+            st = self.statements.get(tokens[0])
+            split += st is not None and len(tokens) in st.splits
+        return split >= _SCANNED_SHARE * len(lines)
 
     def _scanned(self, scan: Scan, groups: dict[str, _Gathered]) -> list[int]:
         """The lines of `scan` whose mnemonic has a skeleton split into as many tokens as they

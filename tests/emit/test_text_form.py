@@ -700,11 +700,12 @@ def textscan_module() -> Any:
 
 def batch_front(form: Any, front: str) -> Any:
     """`form`'s batch assembler made afresh, its lines split by the C text scanner ("scanner":
-    which must be built here) or in Python ("python"); it learns its skeletons in Python."""
+    which must be built here; every text, whether it gains or not) or in Python ("python");
+    it learns its skeletons in Python."""
     if front == "scanner":
         assert textscan_module().load() is not None, textscan_module().error()
     fast = form._fast = text_module()._FastAsm(form)
-    fast.scanner = front == "scanner"
+    fast.scanner = "always" if front == "scanner" else "never"
     return fast
 
 
@@ -922,6 +923,30 @@ def test_batch_assembler_over_many_batches(front: str) -> None:
     assert form.asm(text) == W.tobytes()
     assert form.asm(text) == W.tobytes()
     assert fast.scanned > 0 if front == "scanner" else fast.scanned == 0
+    if front != "scanner":
+        return
+    # with `scanner` "auto": a listing with columns (no mnemonic first) is not scanned (`probe`);
+    # a batch the scanner mostly did not split is the last scanned
+    fast.scanner = "auto"
+    text_py = text_module()
+    scans = text_py.scans
+    made: list[int] = []
+
+    def counted(text: str, max_lines: int) -> Any:
+        got = scans(text, max_lines)
+        return None if got is None else (made.append(len(s)) or s for s in got)
+
+    P = program(batch, 67)  # a program's lines: of the skeletons the scanner splits
+    plain = list(form.disasm_rows(P))
+    assert form.asm("\n".join(plain)) == P.tobytes()  # its skeletons learned
+    columns = [f"{i * 64:08x}:  {t}" for i, t in enumerate(plain)]
+    mixed = "\n".join(plain + columns + plain[:100])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(text_py, "scans", counted)
+        assert form.asm("\n".join(columns)) == P.tobytes() and fast.scanned == 0
+        assert made == []
+        assert form.asm(mixed) == P.tobytes() + P.tobytes() + P[:100].tobytes()
+        assert made == [batch, batch]
     for at, bad in ((batch + 7, " no_such_field=1"), (batch - 1, "  x=1")):
         broken = lines.copy()
         broken[at] = broken[at].split(" ", 1)[0] + bad
@@ -1022,7 +1047,7 @@ def test_text_scanner_lines_read_as_python_lines(
             form.asm_lines("\n".join(rows))
         form._fast = fast
         got[front] = _outcome(form.asm_lines, text)
-        assert (fast.scanned > 0) == (front == "scanner")
+        assert (fast.scanned > 0) == (front == "scanner"), fast.scanned
     assert got["scanner"] == got["python"] == want
 
 
@@ -1039,6 +1064,8 @@ def test_text_scanner_unavailable(monkeypatch: pytest.MonkeyPatch, capsys: Any) 
     text = "\n".join(form.disasm_rows(W))
     fast = batch_front(form, "scanner")
     assert form.asm(text) == form.asm(text) == W.tobytes() and fast.scanned > len(W) // 2
+    fast.scanner = "auto"  # a text the probe finds of learned skeletons: scanned
+    assert form.asm(text) == W.tobytes() and fast.scanned > len(W) // 2
     assert form.asm(text + "  ; caf\u00e9") == W.tobytes() and fast.scanned == 0
 
     def no_build(spec: Any) -> Any:
