@@ -385,14 +385,30 @@ _LISTING = re.compile(
 )
 
 
-def _has_lines(text: str, n: int) -> bool:
-    """Whether `text` has `n` lines or more (`n - 1` newlines), looking no further."""
-    at = -1
-    for _ in range(n - 1):
+def _line_end(text: str, start: int, lines: int) -> int:
+    """Where the `lines` lines of `text` from `start` on end: the newline after the last of
+    them, or the text's end if it has no more."""
+    at = start - 1
+    for _ in range(lines):
         at = text.find("\n", at + 1)
         if at < 0:
-            return False
-    return True
+            return len(text)
+    return at
+
+
+def _has_lines(text: str, n: int) -> bool:
+    """Whether `text` has `n` lines or more (`n - 1` newlines), looking no further."""
+    return _line_end(text, 0, n - 1) < len(text)
+
+
+def _split_lines(text: str, start: int) -> Iterator[list[str]]:
+    """The lines of `text` from `start` on, split in Python, `_FAST_LINES` at a time."""
+    lines = (text[start:] if start else text).split("\n")
+    if len(lines) <= _FAST_LINES:
+        yield lines
+        return
+    for first in range(0, len(lines), _FAST_LINES):
+        yield lines[first : first + _FAST_LINES]
 
 
 class TextForm:
@@ -2601,43 +2617,39 @@ class _FastAsm:
         return True
 
     def batches(self, text: str) -> Iterator[Sequence[str]]:
-        """The lines of `text`, `_FAST_LINES` at a time, in order: scanned by the text scanner
-        (`textscan.Scan`) where the scanner is built and the text's first lines are mostly of
-        skeletons it splits (`probe`), else split in Python; and split in Python from the first
-        batch on whose lines the scanner mostly did not split (`assemble` counts them in
-        `scanned`), so as not to scan for nothing (a count a call in another thread may have
-        set: it decides how lines are split, never what they read as). `scanner` "always"
-        scans wherever the scanner is built, "never" splits in Python (tests, benchmarks)."""
-        auto = self.scanner == "auto"
-        use = self.scanner == "always" or (auto and self.probe(text))
-        scanned = scans(text, _FAST_LINES) if use else None
-        if scanned is not None:
-            for scan in scanned:
-                yield scan
-                if auto and scan.end <= len(text) and self.scanned < _SCANNED_SHARE * len(scan):
-                    text = text[scan.end :]  # the rest, split in Python
-                    break
-            else:
-                return
-        lines = text.split("\n")
-        if len(lines) <= _FAST_LINES:
-            yield lines
+        """The lines of `text`, `_FAST_LINES` at a time, in order: from a line on whose next
+        lines are mostly of skeletons the text scanner splits (`probe`), scanned by it
+        (`textscan.Scan`) where it is built and the text is ASCII, until a batch it mostly did
+        not split (`assemble` counts them in `scanned`: a count a call in another thread may
+        have set, which decides how lines are split, never what they read as); else a batch
+        split in Python, the next probed again (a text's first batch teaches the skeletons).
+        `scanner` "always" scans wherever the scanner is built, "never" splits in Python."""
+        if self.scanner == "never":
+            yield from _split_lines(text, 0)
             return
-        for first in range(0, len(lines), _FAST_LINES):
-            yield lines[first : first + _FAST_LINES]
+        start = 0
+        while start <= len(text):
+            if self.scanner == "always" or self.probe(text, start):
+                scanned = scans(text, _FAST_LINES, start)
+                if scanned is None:  # not built here, or not ASCII
+                    yield from _split_lines(text, start)
+                    return
+                for scan in scanned:
+                    yield scan
+                    start = scan.end
+                    if self.scanner == "auto" and self.scanned < _SCANNED_SHARE * len(scan):
+                        break  # the next batch probed again
+                continue
+            end = _line_end(text, start, _FAST_LINES)
+            yield text[start:end].split("\n")
+            start = end + 1
 
-    def probe(self, text: str) -> bool:
-        """Whether `_SCANNED_SHARE` of the first `_FAST_MIN_LINES` lines of `text` or more
-        start with a mnemonic with a skeleton of their number of tokens split (`_Split`): what
-        the scanner gathers (a listing with columns, or lines of no learned skeleton, gain
-        nothing from it)."""
-        end = -1
-        for _ in range(_FAST_MIN_LINES):
-            end = text.find("\n", end + 1)
-            if end < 0:
-                end = len(text)
-                break
-        lines = text[:end].split("\n")
+    def probe(self, text: str, start: int) -> bool:
+        """Whether `_SCANNED_SHARE` or more of the `_FAST_MIN_LINES` lines of `text` from
+        `start` on start with a mnemonic with a skeleton of their number of tokens split
+        (`_Split`): what the scanner gathers (a listing with columns, or lines of no learned
+        skeleton, gain nothing from it)."""
+        lines = text[start : _line_end(text, start, _FAST_MIN_LINES)].split("\n")
         split = 0
         for line in lines:
             tokens = line.split(" ")

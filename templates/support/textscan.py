@@ -118,23 +118,23 @@ class Scan(Sequence[str]):
         return list(map(text.__getitem__, map(slice, at, end)))
 
 
-def scans(text: str, max_lines: int) -> Iterator[Scan] | None:
-    """The lines of `text` as scans of at most `max_lines` lines each, in order, read one by
-    one as the iterator is; None where the scanner is not built or the text is not ASCII."""
+def scans(text: str, max_lines: int, start: int = 0) -> Iterator[Scan] | None:
+    """The lines of `text` from offset `start` (a line's first character) on, as scans of at
+    most `max_lines` lines each, in order, read one by one as the iterator is; None where the
+    scanner is not built or the text is not ASCII."""
     if not text.isascii():
         return None
     loaded = load()
     if loaded is None:
         return None
-    return _scans(loaded, text, max_lines)
+    return _scans(loaded, text, max_lines, start)
 
 
-def _scans(loaded: tuple[Any, Any], text: str, max_lines: int) -> Iterator[Scan]:
+def _scans(loaded: tuple[Any, Any], text: str, max_lines: int, start: int) -> Iterator[Scan]:
     ffi, lib = loaded
     data = text.encode("ascii")
     n = len(data)
     buf = ffi.from_buffer("unsigned char[]", data) if n else ffi.new("unsigned char[]", 1)
-    start = 0
     counts = np.zeros(2, dtype=np.int64)
     while start <= n:
         cap = min(SCAN_TOKENS, n - start + 1)

@@ -926,14 +926,14 @@ def test_batch_assembler_over_many_batches(front: str) -> None:
     if front != "scanner":
         return
     # with `scanner` "auto": a listing with columns (no mnemonic first) is not scanned (`probe`);
-    # a batch the scanner mostly did not split is the last scanned
+    # after a batch the scanner mostly did not split, the next is probed again
     fast.scanner = "auto"
     text_py = text_module()
     scans = text_py.scans
     made: list[int] = []
 
-    def counted(text: str, max_lines: int) -> Any:
-        got = scans(text, max_lines)
+    def counted(text: str, max_lines: int, start: int = 0) -> Any:
+        got = scans(text, max_lines, start)
         return None if got is None else (made.append(len(s)) or s for s in got)
 
     P = program(batch, 67)  # a program's lines: of the skeletons the scanner splits
@@ -946,7 +946,12 @@ def test_batch_assembler_over_many_batches(front: str) -> None:
         assert form.asm("\n".join(columns)) == P.tobytes() and fast.scanned == 0
         assert made == []
         assert form.asm(mixed) == P.tobytes() + P.tobytes() + P[:100].tobytes()
-        assert made == [batch, batch]
+        assert made == [batch, batch, 100]  # the columns' batch scanned, then probed again
+        made.clear()
+        fresh = batch_front(form, "scanner")  # nothing learned: the first batch teaches
+        fresh.scanner = "auto"
+        assert form.asm("\n".join(plain + plain[:200])) == P.tobytes() + P[:200].tobytes()
+        assert made == [200] and fresh.scanned > 150
     for at, bad in ((batch + 7, " no_such_field=1"), (batch - 1, "  x=1")):
         broken = lines.copy()
         broken[at] = broken[at].split(" ", 1)[0] + bad
