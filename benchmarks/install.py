@@ -123,10 +123,12 @@ def bench_compile(rounds: int, out: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         package = Path(tmp) / "tpb_isa"
         shutil.copytree(root, package)  # a copy: nothing written into generated/
-        names = ["floor", *[str(i) for i in range(1 + len(gens))]]
-        labels = ["empty cffi extension (floor)", "executor kernels"] + [
-            f"{g[1]} validators" for g in gens
-        ]
+        names = ["floor", *[str(i) for i in range(2 + len(gens))]]  # as cextensions.every
+        labels = (
+            ["empty cffi extension (floor)", "executor kernels"]
+            + [f"{g[1]} validators" for g in gens]
+            + ["assembler's text scanner"]
+        )
         print("compile, one extension at a time\n" + HEAD)
         floor = None
         for which, label in zip(names, labels, strict=True):

@@ -9,11 +9,13 @@ Contestants, per instruction (one 64-byte word, or one x86-64 instruction for th
   objects, detail off).
 - `to_dict(word)`; anchor: capstone in detail mode (each instruction's mnemonic, op_str and
   operands read).
-- `asm(text)` over the listing's lines (`TextForm.asm_lines`: the batch path), and the
-  per-line parser alone on the same text (`TextForm._asm_scalar`, what `asm` was before the
-  batch path) for reference; anchor: `llvm-mc` assembling the same x86-64 instructions as
-  capstone printed them (Intel syntax), one process, its start-up (an empty file) subtracted;
-  CPU time of the child process.
+- `asm(text)` over the listing's lines (`TextForm.asm_lines`: the batch path, its lines split
+  by the C text scanner where it is built, as the line above the table says), the same with
+  the lines split in Python (what `asm` does where the scanner is not built), and the per-line
+  parser alone on the same text (`TextForm._asm_scalar`, what `asm` was before the batch
+  path) for reference; anchor: `llvm-mc` assembling the same x86-64 instructions as capstone
+  printed them (Intel syntax), one process, its start-up (an empty file) subtracted; CPU
+  time of the child process.
 
 The corpus: `program` (default) is valid TensorScalar-family words with 0-3 random byte
 mutations (benchmarks/validate.py's corpus), `random` is random bytes under every decodable
@@ -150,6 +152,23 @@ def main() -> int:
         )
         return 1
 
+    def asm_split_in_python() -> int:
+        """`asm_lines` with the text scanner left out (the batch path's Python split)."""
+        if form._fast is None:
+            form.asm_lines(listing)
+        form._fast.scanner = "never"
+        try:
+            return len(form.asm_lines(listing))
+        finally:
+            form._fast.scanner = "auto"
+
+    textscan = sys.modules[f"{type(form).__module__.rsplit('.', 1)[0]}.textscan"]
+    if textscan.load() is not None:
+        print("asm: the lines split by the C text scanner")
+    else:
+        print(
+            f"asm: the C text scanner is not built ({textscan.error()}): both asm rows split in Python"
+        )
     contestants: dict[str, Callable[[], int]] = {
         "disasm batch (disasm_rows)": lambda: len(list(form.disasm_rows(W))),
         "disasm scalar": lambda: len([form.disasm(S[i].tobytes()) for i in range(S.shape[0])]),
@@ -159,6 +178,7 @@ def main() -> int:
             [(i.mnemonic, i.op_str, i.operands) for i in csd.disasm(code, 0)]
         ),
         "asm": lambda: len(form.asm_lines(listing)),
+        "asm, split in Python": asm_split_in_python,
         "asm per-line parser": lambda: len(form._asm_scalar(listing)),
     }
     if llvm_mc:
@@ -183,6 +203,7 @@ def main() -> int:
         "disasm scalar": "capstone text",
         "to_dict": "capstone detail",
         "asm": "llvm-mc (per line)",
+        "asm, split in Python": "llvm-mc (per line)",
         "asm per-line parser": "llvm-mc (per line)",
     }
     print(

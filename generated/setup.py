@@ -1,6 +1,7 @@
 """Build the tpb-isa package; with a C compiler and cffi, also compile its C extensions (the
-executor's kernels and each generation's validators) into `tpb_isa/_prebuilt/`, so the first
-`Executor()` or `validate_batch` after `pip install` compiles nothing.
+executor's kernels, each generation's validators and the assembler's text scanner) into
+`tpb_isa/_prebuilt/`, so the first `Executor()`, `validate_batch` or `asm` after `pip install`
+compiles nothing.
 
 The metadata is in pyproject.toml; this file only adds that step. When the environment being
 installed into has no cffi, no C extension could load there: nothing is compiled, and the install

@@ -19,9 +19,11 @@ field that holds its default (what `asm` fills in for an omitted field), and rea
 `asm` also reads the lines of a `python -m tpb_isa disasm` listing: a leading `OFFSET:` column
 and a column of the word's 128 hex digits are skipped (`TextForm.listing_columns`). A text of
 many lines is read as a batch (`_FastAsm`): a line in `disasm`'s own spelling is split into its
-fields' texts by one expression per mnemonic made from the struct's `LAYOUT`, each distinct text
-is read once by the same parser, and every other line by the per-line parser, so what `asm`
-accepts and every error it gives are the per-line parser's.
+fields' texts by one expression per mnemonic made from the struct's `LAYOUT` (or, for the
+skeletons a mnemonic's lines mostly have, at its blanks: by the C text scanner, `textscan`,
+where it is built, which gives each token an id and no string), each distinct text is read
+once by the same parser, and every other line by the per-line parser, so what `asm` accepts
+and every error it gives are the per-line parser's.
 
 Grammar (EBNF; names are case-insensitive, `;` starts a comment, one instruction per line)::
 
@@ -45,9 +47,9 @@ import math
 import re
 import struct
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import IntEnum
-from itertools import chain, count, repeat
+from itertools import chain, count
 from typing import Any, NoReturn, cast
 
 import numpy as np
@@ -56,6 +58,7 @@ from .addressing import DEFAULT_PARTITION_ADDR_MASK, AddressMap
 from .codec import Word, as_bytes, put_bits, sext, uint
 from .decoding import WORD_SIZE, Decoder
 from .layout import FieldLayout, Struct, Union
+from .textscan import Scan, scans
 
 __all__ = ["AsmError", "TextForm"]
 
@@ -382,6 +385,32 @@ _LISTING = re.compile(
 )
 
 
+def _line_end(text: str, start: int, lines: int) -> int:
+    """Where the `lines` lines of `text` from `start` on end: the newline after the last of
+    them, or the text's end if it has no more."""
+    at = start - 1
+    for _ in range(lines):
+        at = text.find("\n", at + 1)
+        if at < 0:
+            return len(text)
+    return at
+
+
+def _has_lines(text: str, n: int) -> bool:
+    """Whether `text` has `n` lines or more (`n - 1` newlines), looking no further."""
+    return _line_end(text, 0, n - 1) < len(text)
+
+
+def _split_lines(text: str, start: int) -> Iterator[list[str]]:
+    """The lines of `text` from `start` on, split in Python, `_FAST_LINES` at a time."""
+    lines = (text[start:] if start else text).split("\n")
+    if len(lines) <= _FAST_LINES:
+        yield lines
+        return
+    for first in range(0, len(lines), _FAST_LINES):
+        yield lines[first : first + _FAST_LINES]
+
+
 class TextForm:
     """`disasm`, `asm`, `to_dict` and `from_dict` for one generation."""
 
@@ -603,22 +632,23 @@ class TextForm:
         error is the first bad line's, located as `_asm_line` locates it."""
         if not isinstance(text, str):
             raise TypeError(f"text: assembly is a str, not {type(text).__name__}")
-        lines = text.split("\n")
-        if len(lines) < _FAST_MIN_LINES:  # numpy's fixed costs outweigh a few lines' parse
-            words = [w for i, line in enumerate(lines, 1) if (w := self._asm_line(line, i))]
+        if not _has_lines(text, _FAST_MIN_LINES):  # numpy's fixed costs outweigh a few lines'
+            split = text.split("\n")  # parse
+            words = [w for i, line in enumerate(split, 1) if (w := self._asm_line(line, i))]
             return np.frombuffer(b"".join(words), dtype=np.uint8).reshape(-1, WORD_SIZE)
         if self._fast is None:
             self._fast = _FastAsm(self)
-        if len(lines) <= _FAST_LINES:
-            return self._fast.assemble(lines, 0)
+        fast = self._fast
         # a long text a batch of lines at a time, in order (the first bad line's error is the
         # first raised): the tables of a batch's distinct texts stay small
-        batches, declined = [], 0
-        for first in range(0, len(lines), _FAST_LINES):
-            batches.append(self._fast.assemble(lines[first : first + _FAST_LINES], first))
-            declined += self._fast.declined
-        self._fast.declined = declined
-        return np.concatenate(batches)
+        batches, declined, scanned, first = [], 0, 0, 0
+        for lines in fast.batches(text):
+            batches.append(fast.assemble(lines, first))
+            declined += fast.declined
+            scanned += fast.scanned
+            first += len(lines)
+        fast.declined, fast.scanned = declined, scanned
+        return batches[0] if len(batches) == 1 else np.concatenate(batches)
 
     def _asm_scalar(self, text: str) -> list[bytes]:
         """`asm_lines` by the per-line parser alone (the fast path's reference)."""
@@ -1571,6 +1601,7 @@ _SKELETONS = 64  # a mnemonic's skeletons counted (`_Statement.learn`); fewer ar
 _SPLIT_MIN = 4 * _SAMPLE  # a skeleton's lines counted before they are split (`_Skeleton.split`)
 _FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
 _FAST_LINES = 8192  # lines `_FastAsm.assemble` reads at once
+_SCANNED_SHARE = 0.25  # the lines the text scanner must split for it to be used (`batches`)
 _LEAF = r"[^\s{};]*+"  # a leaf's value (a blank, a brace or `;` ends it)
 _HEAD = re.compile(r"\s*(?:[0-9a-fA-F]+:\s+)?(?:[0-9a-fA-F]{128}\s+)?(\.word|[A-Za-z_]\w*)")
 _END = r"\s*(?:;.*)?\Z"
@@ -1893,7 +1924,8 @@ class _Numbers:
         if not self.rx.match(joined):
             return None
         parts = joined[1:-1].replace("];[", ",").split(",") if self.dims else values
-        nums = list(map(int, parts, repeat(0, len(parts))))
+        value = {t: int(t, 0) for t in set(parts)}  # each distinct number's text read once
+        nums = list(map(value.__getitem__, parts))
         if not (self.lo <= min(nums) and max(nums) <= self.hi):
             return None
         return struct.pack(f"<{len(nums)}{self.code}", *nums)
@@ -2033,6 +2065,52 @@ class _Token:
         self.joined = re.compile(rf"{token}(?:;{token})*\Z").match
 
 
+class _Placed:
+    """Lines of one `_Split`, their tokens after the mnemonic as ids of (place, text) pairs:
+    `code[r, q]` is the id of row r's token q + 1 (line `at[r]`); equal ids are equal pairs,
+    every id is below `size`, `places` gives ids' places and `texts` their texts. Made from
+    the tokens `line.split(" ")` gives (`split`) or the text scanner's ids (`scanned`)."""
+
+    __slots__ = ("at", "code", "places", "size", "texts")
+
+    def __init__(
+        self,
+        at: np.ndarray[Any, np.dtype[np.intp]],
+        code: np.ndarray[Any, np.dtype[np.integer[Any]]],
+        size: int,
+        places: Callable[[np.ndarray[Any, np.dtype[np.intp]]], np.ndarray[Any, Any]],
+        texts: Callable[[np.ndarray[Any, np.dtype[np.intp]]], list[str]],
+    ) -> None:
+        self.at, self.code, self.size, self.places, self.texts = at, code, size, places, texts
+
+    @staticmethod
+    def split(split: _Split, lines: list[int], tokens: list[list[str]]) -> _Placed:
+        """Lines `lines` split into `tokens` (each `split.width` long, the mnemonic first):
+        a token's id is its place less one times the number of distinct texts plus its
+        text's index among them."""
+        n, width = len(tokens), split.width
+        tid: defaultdict[str, int] = defaultdict(count().__next__)
+        tx = np.fromiter(
+            map(tid.__getitem__, chain.from_iterable(tokens)), dtype=np.intp, count=n * width
+        ).reshape(n, width)
+        keys = list(tid)
+        k = len(keys)
+        code = tx[:, 1:] + np.arange(0, (width - 1) * k, k, dtype=np.intp)
+
+        def texts(used: np.ndarray[Any, np.dtype[np.intp]]) -> list[str]:
+            return [keys[u] for u in (used % k).tolist()]
+
+        return _Placed(
+            np.asarray(lines, dtype=np.intp), code, (width - 1) * k, lambda u: u // k + 1, texts
+        )
+
+    @staticmethod
+    def scanned(scan: Scan, lines: np.ndarray[Any, np.dtype[np.intp]], width: int) -> _Placed:
+        """Lines `lines` of `scan`, each of `width` tokens: a token's id is the scanner's."""
+        code = scan.tokens[scan.starts[lines][:, None] + np.arange(1, width, dtype=np.int32)]
+        return _Placed(lines, code, len(scan.places), scan.places.__getitem__, scan.texts)
+
+
 class _Statement:
     """The lines of one mnemonic in `disasm`'s spelling: one compiled expression over its
     struct's fields (`_Body`), the skeletons its lines have had (`learn`), and the words of
@@ -2090,22 +2168,23 @@ class _Statement:
     def read(
         self,
         form: TextForm,
-        lines: list[str],
+        lines: Sequence[str],
         gathered: _Gathered,
         slow: list[int],
     ) -> tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, np.dtype[np.uint8]]]:
         """The lines a call gathered for the statement (`_FastAsm.assemble`) and their words;
         the lines the parser must read instead are added to `slow`. A line split for a
         skeleton (`split`) whose tokens are not all of it is matched by the expressions."""
-        _, at_lines, rows, splits = gathered
+        _, at_lines, rows, splits, placed = gathered
         # every text of a column, from any row, gets its id in one dictionary
         ids: defaultdict[str | None, int] = defaultdict(count().__next__)
         none = ids[None]
         blocks: list[np.ndarray[Any, np.dtype[np.intp]]] = []
         where: list[np.ndarray[Any, np.dtype[np.intp]]] = []
-        for split, (split_lines, tokens) in splits.items():
+        buckets = [(split, _Placed.split(split, *bucket)) for split, bucket in splits.items()]
+        for split, tokens in chain(placed, buckets):
             texts, other = self._split_ids(split, tokens, ids)
-            at = np.asarray(split_lines, dtype=np.intp)
+            at = tokens.at
             for i in at[other].tolist():  # not of the skeleton: its expression reads it
                 line = lines[i]
                 h = _HEAD.match(line)  # the mnemonic's end, after any listing columns
@@ -2144,39 +2223,34 @@ class _Statement:
         return at, W
 
     def _split_ids(
-        self, split: _Split, tokens: list[list[str]], ids: defaultdict[str | None, int]
+        self, split: _Split, tokens: _Placed, ids: defaultdict[str | None, int]
     ) -> tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, np.dtype[np.bool_]]]:
         """The ids (in `ids`) of the column texts of lines split for `split` (one row a line,
         a column a token after the mnemonic), and which lines have a token not of it. Each
-        distinct (position, token) is read once by the token's expression."""
-        n, width = len(tokens), split.width
-        npos = width - 1
-        tid: defaultdict[str, int] = defaultdict(count().__next__)
-        tx = np.fromiter(
-            map(tid.__getitem__, chain.from_iterable(tokens)), dtype=np.intp, count=n * width
-        ).reshape(n, width)
-        keys = list(tid)
-        k = len(keys)
-        code = tx[:, 1:] + np.arange(0, npos * k, k, dtype=np.intp)
-        seen = np.zeros(npos * k, dtype=np.bool_)
+        distinct (place, token) is read once by the token's expression."""
+        code = tokens.code
+        seen = np.zeros(tokens.size, dtype=np.bool_)
         seen[code] = True
         used = np.flatnonzero(seen)
-        bounds = np.searchsorted(used, np.arange(0, (npos + 1) * k, k)).tolist()
-        which = (used % k).tolist()
+        place = tokens.places(used)
+        by_place = np.argsort(place, kind="stable")
+        used = used[by_place]
+        bounds = np.searchsorted(place[by_place], np.arange(1, split.width + 1)).tolist()
+        given_all = tokens.texts(used)
         get = ids.__getitem__
         texts: list[int] = []
         for q, token in enumerate(split.tokens):
             a, b = bounds[q], bounds[q + 1]
-            given = [keys[t] for t in which[a:b]]
+            given = given_all[a:b]
             joined = ";".join(given)
             if joined.count(";") == b - a - 1 and token.joined(joined):  # all of the skeleton
                 start, end = token.before, -token.after or None
-                texts += map(get, [t[start:end] for t in given])
+                texts += map(get, [t[start:end] for t in given] if start or end else given)
                 continue
             for t in given:
                 m = token.one(t)
                 texts.append(get(m.group(1)) if m is not None else -1)
-        table = np.zeros(npos * k, dtype=np.intp)
+        table = np.zeros(tokens.size, dtype=np.intp)
         table[used] = texts
         got = table[code]
         return got, (got < 0).any(axis=1)
@@ -2448,7 +2522,9 @@ _Gathered = tuple[
     list[int],
     list[tuple[str | None, ...]],
     dict[_Split, tuple[list[int], list[list[str]]]],
-]  # a call's lines of a mnemonic, their groups, and those split by `_Statement.split`
+    list[tuple[_Split, _Placed]],
+]  # a call's lines of a mnemonic, their groups, and those split for a skeleton (`_Split`):
+# split in Python, and split by the text scanner
 
 
 class _FastAsm:
@@ -2463,7 +2539,11 @@ class _FastAsm:
     the XOR of its fields' deltas, gathered from one table of the distinct texts. A line it
     does not match, or whose text the parser reads otherwise than as one assignment per
     field, is read by `TextForm._asm_line`, so the language and every error are the
-    parser's."""
+    parser's. Where the C text scanner is built (`textscan`) and the text is ASCII, a batch's
+    lines are split by it (`batches`): the lines of a mnemonic and of a skeleton's number of
+    tokens are gathered by numpy from its ids (`_scanned`) and each distinct (place, token)
+    is read once (`_Placed`), the same tokens `line.split(" ")` gives; the other lines go
+    through the loop above."""
 
     def __init__(self, form: TextForm) -> None:
         self.form = form
@@ -2473,6 +2553,9 @@ class _FastAsm:
             re.fullmatch(r"[0-9a-fA-F]{128}", name) for name in form.opcodes.__members__
         )  # else `listing_columns` would read such a column as the mnemonic
         self.declined = 0  # lines the last call left to the parser (for tests)
+        # where the text scanner is built: "auto" (`batches` decides), "always" or "never"
+        self.scanner = "auto"
+        self.scanned = 0  # lines the last call took split by the text scanner (for tests)
         # (what a call gathers is its own: a form may assemble in several threads at once; the
         # memos it shares hold what a text means, the same whichever call read it)
 
@@ -2512,13 +2595,13 @@ class _FastAsm:
             return False
         g = groups.get(name)
         if g is None:
-            g = groups[name] = (st, [], [], {})
+            g = groups[name] = (st, [], [], {}, [])
         # the statement's text split at its blanks, its trailing blanks and comment left out
         # as the expressions' end (`_END`) leaves them: no group or literal holds a `;`
         cut = line.find(";", pos)
         tokens = line[pos : cut if cut >= 0 else len(line)].rstrip().split(" ")
         split = st.splits.get(len(tokens))
-        if split is not None:
+        if split is not None and not tokens[0]:  # a blank after the mnemonic, not a tab
             tokens[0] = name
             bucket = g[3].get(split)
             if bucket is None:
@@ -2533,19 +2616,91 @@ class _FastAsm:
         g[2].append(got)
         return True
 
-    def assemble(self, lines: list[str], first: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    def batches(self, text: str) -> Iterator[Sequence[str]]:
+        """The lines of `text`, `_FAST_LINES` at a time, in order: from a line on whose next
+        lines are mostly of skeletons the text scanner splits (`probe`), scanned by it
+        (`textscan.Scan`) where it is built and the text is ASCII, until a batch it mostly did
+        not split (`assemble` counts them in `scanned`: a count a call in another thread may
+        have set, which decides how lines are split, never what they read as); else a batch
+        split in Python, the next probed again (a text's first batch teaches the skeletons).
+        `scanner` "always" scans wherever the scanner is built, "never" splits in Python."""
+        if self.scanner == "never":
+            yield from _split_lines(text, 0)
+            return
+        start = 0
+        while start <= len(text):
+            if self.scanner == "always" or self.probe(text, start):
+                scanned = scans(text, _FAST_LINES, start)
+                if scanned is None:  # not built here, or not ASCII
+                    yield from _split_lines(text, start)
+                    return
+                for scan in scanned:
+                    yield scan
+                    start = scan.end
+                    if self.scanner == "auto" and self.scanned < _SCANNED_SHARE * len(scan):
+                        break  # the next batch probed again
+                continue
+            end = _line_end(text, start, _FAST_LINES)
+            yield text[start:end].split("\n")
+            start = end + 1
+
+    def probe(self, text: str, start: int) -> bool:
+        """Whether `_SCANNED_SHARE` or more of the `_FAST_MIN_LINES` lines of `text` from
+        `start` on start with a mnemonic with a skeleton of their number of tokens split
+        (`_Split`): what the scanner gathers (a listing with columns, or lines of no learned
+        skeleton, gain nothing from it)."""
+        lines = text[start : _line_end(text, start, _FAST_MIN_LINES)].split("\n")
+        split = 0
+        for line in lines:
+            tokens = line.split(" ")
+            st = self.statements.get(tokens[0])
+            split += st is not None and len(tokens) in st.splits
+        return split >= _SCANNED_SHARE * len(lines)
+
+    def _scanned(self, scan: Scan, groups: dict[str, _Gathered]) -> list[int]:
+        """The lines of `scan` whose mnemonic has a skeleton split into as many tokens as they
+        have (`_Split`), gathered into `groups` as `assemble` gathers such a line (their
+        tokens the scanner's ids); the other lines' indices, in order."""
+        starts = scan.starts
+        width = np.diff(starts)
+        wide = int(width.max()) + 1
+        # the lines by (mnemonic, number of tokens): a mnemonic is a line's first token
+        key = scan.tokens[starts[:-1]].astype(np.int64) * wide + width
+        order = np.argsort(key, kind="stable")
+        keys = key[order]
+        cuts = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist(), len(keys)]
+        taken = np.zeros(len(keys), dtype=np.bool_)
+        for a, b, k in zip(cuts, cuts[1:], keys[cuts[:-1]].tolist(), strict=False):
+            first, tokens = divmod(k, wide)
+            g = groups.get(scan.token(first))
+            split = g[0].splits.get(tokens) if g is not None else None
+            if g is None or split is None:
+                continue
+            lines = order[a:b]
+            g[4].append((split, _Placed.scanned(scan, lines, tokens)))
+            taken[lines] = True
+        rest: list[int] = np.flatnonzero(~taken).tolist()
+        return rest
+
+    def assemble(self, lines: Sequence[str], first: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
         """The words of `lines` (the text's lines from index `first` on)."""
         self.epoch += 1  # a call's texts are read once, not kept (`_Body.delta`)
         # each mnemonic's lines and their groups, and its lines split at their blanks, by
         # the shape they were split for (what a call gathers is its own)
         groups: dict[str, _Gathered] = {
-            name: (st, [], [], {}) for name, st in self.statements.items()
+            name: (st, [], [], {}, []) for name, st in self.statements.items()
         }
         raw_lines: list[int] = []
         raw_hex: list[str] = []
         slow: list[int] = []
         head = _HEAD.match
-        for i, line in enumerate(lines if self.enabled else ()):
+        todo: Iterable[tuple[int, str]] = enumerate(lines)
+        self.scanned = 0
+        if isinstance(lines, Scan) and self.enabled:
+            rest = self._scanned(lines, groups)
+            self.scanned = len(lines) - len(rest)
+            todo = zip(rest, map(lines.__getitem__, rest), strict=True)
+        for i, line in todo if self.enabled else ():
             sp = line.find(" ")
             g = groups.get(line[:sp] if sp >= 0 else line)
             if g is not None:  # a line that starts with a mnemonic, as `disasm` writes it

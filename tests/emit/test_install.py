@@ -39,6 +39,13 @@ for g in tpb_isa.GENERATIONS:
     W[:, 0] = 0x43
     mod.validate_batch(W, backend=sys.argv[1])
     print("validators", g, mod.batch.batch_backend())
+from tpb_isa._runtime import textscan
+from tpb_isa.mariana.decode import TEXT
+W = np.zeros((64, 64), np.uint8)
+W[:, 0] = 0x43
+text = "\n".join(TEXT.disasm_rows(W))
+assert TEXT.asm(text) == TEXT.asm(text) == W.tobytes()  # learns, then scans
+print("text scanner", textscan.load() is not None, TEXT._fast.scanned)
 """
 
 
@@ -72,11 +79,12 @@ def test_an_installed_package_compiles_nothing_at_first_use(tmp_path: Path) -> N
     env = {**os.environ, "TPB_ISA_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("PYTHONPATH", None)
     python, r = _install(tmp_path, env)
-    assert "tpb_isa: compiled 5 C extensions into tpb_isa/_prebuilt/" in r.stdout + r.stderr
+    assert "tpb_isa: compiled 6 C extensions into tpb_isa/_prebuilt/" in r.stdout + r.stderr
     run = _first_use(python, tmp_path, env, "c")
     assert run.returncode == 0, run.stderr
     assert "executor backend c" in run.stdout
     assert run.stdout.count("validators") == 4 and "numpy" not in run.stdout
+    assert "text scanner True 64" in run.stdout
     assert "compiling" not in run.stderr, run.stderr  # no build at first use ...
     cache = tmp_path / "cache"
     assert not cache.exists() or not any(p.is_file() for p in cache.rglob("*"))  # ... none cached
@@ -92,6 +100,8 @@ def test_without_a_compiler_it_installs_and_falls_back_to_numpy(tmp_path: Path) 
     assert "executor backend numpy" in run.stdout
     assert run.stdout.count("validators") == 4 and " c\n" not in run.stdout
     assert run.stderr.count("C backend unavailable") == 1, run.stderr  # the executor, once
+    assert "text scanner False 0" in run.stdout  # asm splits its lines in Python, and says so
+    assert run.stderr.count("the assembler's text scanner is unavailable") == 1, run.stderr
 
 
 NUMPY_ONLY = r"""
@@ -107,6 +117,13 @@ for g in tpb_isa.GENERATIONS:
     W[:, 0] = 0x43
     mod.validate_batch(W)
     print("validators", g, mod.batch.batch_backend())
+from tpb_isa._runtime import textscan
+from tpb_isa.mariana.decode import TEXT
+W = np.zeros((64, 64), np.uint8)
+W[:, 0] = 0x43
+text = "\n".join(TEXT.disasm_rows(W))
+assert TEXT.asm(text) == TEXT.asm(text) == W.tobytes()
+print("text scanner", textscan.load() is not None)
 """
 
 
@@ -148,7 +165,8 @@ def test_without_cffi_nothing_is_compiled_and_it_is_said_once_at_install(tmp_pat
     assert len(said) == 1, r.stdout[-3000:] + r.stderr[-3000:]
     assert "cffi is not installed" in said[0] and "the executor's C kernels" in said[0]
     assert all(f"the {g} validators" in said[0] for g in ("sunda", "cayman", "mariana", "maverick"))
-    assert "compiled 5 C extensions" not in r.stdout + r.stderr
+    assert "compiled 6 C extensions" not in r.stdout + r.stderr
+    assert "the assembler's text scanner" in said[0]
     where = subprocess.run(
         [str(python), "-c", "import tpb_isa; print(tpb_isa.__file__)"],
         capture_output=True, text=True, env=env, check=True, cwd=tmp_path,
@@ -166,6 +184,7 @@ def test_without_cffi_nothing_is_compiled_and_it_is_said_once_at_install(tmp_pat
         assert run.returncode == 0, run.stderr
         assert "executor backend numpy" in run.stdout
         assert run.stdout.count("numpy") == 5, run.stdout
+        assert "text scanner False" in run.stdout  # asm without it, not a word said
         assert run.stderr == "", run.stderr
     words = tmp_path / "words.bin"
     words.write_bytes(bytes(64) + bytes([0x43]) + bytes(63))

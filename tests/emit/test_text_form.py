@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from headers import tpb_words as w
 from tpb_paths import GENERATIONS, REPO
@@ -688,24 +690,60 @@ def _outcome(fn: Any, text: str) -> Any:
         return ("error", type(e).__name__, str(e))
 
 
+FRONT_ENDS = ("scanner", "python")
+
+
+def textscan_module() -> Any:
+    """The runtime's textscan.py (the C text scanner's loader)."""
+    return sys.modules[text_module().__name__.rsplit(".", 1)[0] + ".textscan"]
+
+
+def batch_front(form: Any, front: str) -> Any:
+    """`form`'s batch assembler made afresh, its lines split by the C text scanner ("scanner":
+    which must be built here; every text, whether it gains or not) or in Python ("python");
+    it learns its skeletons in Python."""
+    if front == "scanner":
+        assert textscan_module().load() is not None, textscan_module().error()
+    fast = form._fast = text_module()._FastAsm(form)
+    fast.scanner = "always" if front == "scanner" else "never"
+    return fast
+
+
+@pytest.mark.parametrize("front", FRONT_ENDS)
 @pytest.mark.parametrize("gen", GENERATIONS)
-def test_batch_assembler_is_the_line_parser(gen: str) -> None:
+def test_batch_assembler_is_the_line_parser(gen: str, front: str) -> None:
     """`asm_lines` on a listing (the batch path: lines in `disasm`'s spelling matched per
     mnemonic, each field's text read once) gives the per-line parser's words for every line,
     and the same exception at the same line and column where a line is bad: random, sparse
     and float-edge words, full and compact, as listings with columns and comments, and the
-    same lines mutated (valid or not)."""
+    same lines mutated (valid or not); with the lines split by the C text scanner and in
+    Python."""
     form = gen_module(gen, "decode").TEXT
-    rng = np.random.default_rng(41)
+    fast = batch_front(form, front)
     W = corpus(gen, 2000, 29)
     full = list(form.disasm_rows(W))
     compact = list(form.disasm_rows(W, compact=True))
     columns = [f"{i * 64:08x}:  {W[i].tobytes().hex()}  {t}  ; valid" for i, t in enumerate(full)]
-    for lines in (full, compact, columns):
+    scanned = 0
+    for lines in (full, compact, columns, full):
         text = "\n".join(lines)
         assert form.asm_lines(text) == form._asm_scalar(text) == [r.tobytes() for r in W]
         assert form._fast.declined == 0  # every line in disasm's spelling took the batch path
-    sources = full + compact + columns
+        scanned += fast.scanned
+    # the scanner splits the lines of the skeletons learned (not the columns': no mnemonic
+    # first); random words have many skeletons, so a tenth
+    assert scanned > len(W) // 10 if front == "scanner" else scanned == 0
+    _mutated_lines_read_alike(form, fast, front, full + compact + columns, 41, 0.02)
+
+
+def _mutated_lines_read_alike(
+    form: Any, fast: Any, front: str, sources: list[str], seed: int, split: float
+) -> None:
+    """`sources` mutated (`_mutated`), valid or not: the batch path gives the per-line
+    parser's words for the valid ones together, with more than `split` of them split by the
+    scanner (none by the "python" front end), and each bad line among good ones the parser's
+    error at the same line and column."""
+    rng = np.random.default_rng(seed)
     mutated = [_mutated(rng, sources[i], sources[i - 1]) for i in rng.permutation(len(sources))]
     good, bad = [], []
     for line in mutated:
@@ -715,11 +753,61 @@ def test_batch_assembler_is_the_line_parser(gen: str) -> None:
     assert _outcome(form.asm_lines, text) == _outcome(form._asm_scalar, text)
     batch_took = len(good) - form._fast.declined
     assert batch_took > len(good) // 4  # mutated lines still in its spelling went the fast way
+    assert fast.scanned > split * len(good) if front == "scanner" else fast.scanned == 0
     for line in bad[:: max(1, len(bad) // 150)]:  # each bad line among good ones
         at = int(rng.integers(len(good) - 40))
         text = "\n".join([*good[at : at + 20], line, *good[at + 20 : at + 40]])
         want = _outcome(form._asm_scalar, text)
         assert want[0] == "error" and _outcome(form.asm_lines, text) == want, line
+
+
+def program(n: int, seed: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """`n` words of a program: valid TensorScalar-family words, each with up to three random
+    byte mutations (as benchmarks/text.py's program corpus: few skeletons, new field texts)."""
+    seeds = [w.s3d3_ts(op, op0=op0) for op in (w.TS_ARITH, w.TS_PTR_ARITH, w.CACHE_REDUCE,
+             w.CACHE_CUMULATIVE, w.EXPONENTIAL) for op0 in (w.ADD, w.MULT)]  # fmt: skip
+    seeds += [w.s4d4_tsm(), w.s2_bn()]
+    rng = np.random.default_rng(seed)
+    S = np.frombuffer(b"".join(seeds), dtype=np.uint8).reshape(-1, 64)
+    W = S[rng.integers(0, len(S), size=n)].copy()
+    for _ in range(3):
+        rows = np.flatnonzero(rng.random(n) < 0.5)
+        W[rows, rng.integers(1, 64, size=rows.size)] = rng.integers(0, 256, rows.size, np.uint8)
+    return W
+
+
+@pytest.mark.parametrize("front", FRONT_ENDS)
+def test_batch_assembler_reads_a_program_as_the_line_parser(front: str) -> None:
+    """A program's listing (`program`: the lines the scanner is for, most of them of a
+    mnemonic's few skeletons) reads as the per-line parser reads it, full and compact, and
+    mutated (valid or not); split by the C text scanner, most lines are its."""
+    form = gen_module("mariana", "decode").TEXT
+    fast = batch_front(form, front)
+    W = program(2000, 43)
+    full = list(form.disasm_rows(W))
+    compact = list(form.disasm_rows(W, compact=True))
+    for lines, share in ((full, 0.0), (full, 0.9), (compact, 0.0), (compact, 0.5)):
+        text = "\n".join(lines)
+        assert form.asm_lines(text) == form._asm_scalar(text) == [r.tobytes() for r in W]
+        assert form._fast.declined == 0
+        # once learned, the scanner splits most lines (compact ones have more skeletons)
+        assert fast.scanned >= share * len(W) if front == "scanner" else fast.scanned == 0
+    _mutated_lines_read_alike(form, fast, front, full + compact, 47, 0.3)
+
+
+def test_a_tab_after_the_mnemonic_is_read_as_the_line_parser_reads_it() -> None:
+    """A line whose mnemonic a tab follows (not the blank `disasm` writes) reads as the
+    per-line parser reads it, where its mnemonic's lines are split at their blanks for a
+    skeleton (`_Split`): the text after the mnemonic up to the first blank is a field, not
+    the mnemonic's place (the batch path once dropped that field)."""
+    form = gen_module("mariana", "decode").TEXT
+    form._fast = None
+    W = program(1000, 43)
+    compact = list(form.disasm_rows(W, compact=True))  # the first field shown is not a default
+    assert form.asm_lines("\n".join(compact)) == [r.tobytes() for r in W]  # skeletons learned
+    assert any(st.splits for st in form._fast.statements.values())
+    text = "\n".join(line.replace(" ", "\t", 1) for line in compact)
+    assert form.asm_lines(text) == form._asm_scalar(text) == [r.tobytes() for r in W]
 
 
 _VALUES = ["{", "}", "{}", " ", "  ", ";", "x;", "{a=1}", "[1,2]", "[", "]", "-0", "0x", "00"]
@@ -745,14 +833,17 @@ def _respelled(rng: np.random.Generator, line: str) -> str:
     return line[: m.start()] + new + line[m.end() :]
 
 
+@pytest.mark.parametrize("front", FRONT_ENDS)
 @pytest.mark.parametrize("gen", GENERATIONS)
-def test_skeleton_expressions_are_the_statement_expression(gen: str) -> None:
+def test_skeleton_expressions_are_the_statement_expression(gen: str, front: str) -> None:
     """A mnemonic's skeleton expressions (`_Skeleton`: the literal text of the lines seen
     most, tried before the statement's expression) match only lines the statement's own
     expression matches, with the same groups: every skeleton learned, on lines of every
     skeleton with values respelled (valid or not) and mutated; and the batch path reading
-    them gives the per-line parser's words and errors."""
+    them gives the per-line parser's words and errors (the lines split by the C text scanner
+    and in Python)."""
     form = gen_module(gen, "decode").TEXT
+    batch_front(form, front)
     rng = np.random.default_rng(53)
     W = corpus(gen, 1500, 31)
     full = list(form.disasm_rows(W))
@@ -800,12 +891,14 @@ def test_skeleton_expressions_are_the_statement_expression(gen: str) -> None:
         assert want_out[0] == "error" and _outcome(form.asm_lines, text) == want_out, line
 
 
-def test_batch_assembler_in_threads() -> None:
+@pytest.mark.parametrize("front", FRONT_ENDS)
+def test_batch_assembler_in_threads(front: str) -> None:
     """Calls on one form from several threads at once each get their own lines' words (what
     a call gathers is its own; what the memos hold is the same whichever call read it)."""
     from concurrent.futures import ThreadPoolExecutor
 
     form = gen_module("mariana", "decode").TEXT
+    batch_front(form, front)
     listings = []
     for seed in range(4):
         W = corpus("mariana", 1500, 100 + seed)
@@ -815,16 +908,50 @@ def test_batch_assembler_in_threads() -> None:
     assert all(got)
 
 
-def test_batch_assembler_over_many_batches() -> None:
+@pytest.mark.parametrize("front", FRONT_ENDS)
+def test_batch_assembler_over_many_batches(front: str) -> None:
     """A text longer than one batch of the batch path (`_FAST_LINES`) reads as the per-line
     parser reads it: the same words, and a bad line in a later batch gives the same error,
-    its line number counted from the text's start, not the batch's."""
+    its line number counted from the text's start, not the batch's (the lines split by the
+    C text scanner and in Python)."""
     form = gen_module("mariana", "decode").TEXT
+    fast = batch_front(form, front)
     batch = sys.modules[type(form).__module__]._FAST_LINES
     W = corpus("mariana", batch + batch // 4, 61)
     lines = list(form.disasm_rows(W))
     text = "\n".join(lines)
     assert form.asm(text) == W.tobytes()
+    assert form.asm(text) == W.tobytes()
+    assert fast.scanned > 0 if front == "scanner" else fast.scanned == 0
+    if front != "scanner":
+        return
+    # with `scanner` "auto": a listing with columns (no mnemonic first) is not scanned (`probe`);
+    # after a batch the scanner mostly did not split, the next is probed again
+    fast.scanner = "auto"
+    text_py = text_module()
+    scans = text_py.scans
+    made: list[int] = []
+
+    def counted(text: str, max_lines: int, start: int = 0) -> Any:
+        got = scans(text, max_lines, start)
+        return None if got is None else (made.append(len(s)) or s for s in got)
+
+    P = program(batch, 67)  # a program's lines: of the skeletons the scanner splits
+    plain = list(form.disasm_rows(P))
+    assert form.asm("\n".join(plain)) == P.tobytes()  # its skeletons learned
+    columns = [f"{i * 64:08x}:  {t}" for i, t in enumerate(plain)]
+    mixed = "\n".join(plain + columns + plain[:100])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(text_py, "scans", counted)
+        assert form.asm("\n".join(columns)) == P.tobytes() and fast.scanned == 0
+        assert made == []
+        assert form.asm(mixed) == P.tobytes() + P.tobytes() + P[:100].tobytes()
+        assert made == [batch, batch, 100]  # the columns' batch scanned, then probed again
+        made.clear()
+        fresh = batch_front(form, "scanner")  # nothing learned: the first batch teaches
+        fresh.scanner = "auto"
+        assert form.asm("\n".join(plain + plain[:200])) == P.tobytes() + P[:200].tobytes()
+        assert made == [200] and fresh.scanned > 150
     for at, bad in ((batch + 7, " no_such_field=1"), (batch - 1, "  x=1")):
         broken = lines.copy()
         broken[at] = broken[at].split(" ", 1)[0] + bad
@@ -832,3 +959,127 @@ def test_batch_assembler_over_many_batches() -> None:
         want = _outcome(form._asm_scalar, text)
         assert want[0] == "error" and want[2].startswith(f"{at + 1}:"), want
         assert _outcome(form.asm_lines, text) == want
+
+
+_SCAN_TEXT = st.text(alphabet=st.sampled_from(list("  \n\n\ta=b{}x;\r")), max_size=300)
+
+
+@given(text=_SCAN_TEXT, max_lines=st.integers(1, 9), tokens=st.integers(1, 40))
+@settings(max_examples=400, deadline=None)
+def test_text_scanner_reads_what_split_reads(text: str, max_lines: int, tokens: int) -> None:
+    """The C text scanner's lines are `text.split("\\n")` and each line's tokens
+    `line.split(" ")` (other blanks are a token's characters), in scans of at most `max_lines`
+    lines (fewer where a scan's `tokens` would not hold the next line; one line is then
+    scanned alone, whatever it holds); two tokens have the same id iff they are at the same
+    place in their lines with the same text, ids given in the order they first occur."""
+    ts = textscan_module()
+    assert ts.load() is not None, ts.error()
+    old = ts.SCAN_TOKENS
+    ts.SCAN_TOKENS = tokens
+    try:
+        scans = list(ts.scans(text, max_lines))
+    finally:
+        ts.SCAN_TOKENS = old
+    assert [line for scan in scans for line in scan] == text.split("\n")
+    assert all(1 <= len(scan) <= max_lines for scan in scans)
+    for scan in scans:
+        assert [scan[k] for k in range(len(scan))] == list(scan) == scan[:]
+        ids = [scan.tokens[scan.starts[k] : scan.starts[k + 1]].tolist() for k in range(len(scan))]
+        pairs = [(q, t) for line in scan for q, t in enumerate(line.split(" "))]
+        flat = [d for row in ids for d in row]
+        assert [(int(scan.places[d]), scan.token(d)) for d in flat] == pairs
+        first: dict[tuple[int, str], int] = {}
+        for pair in pairs:
+            first.setdefault(pair, len(first))
+        assert flat == [first[pair] for pair in pairs]
+        assert len(scan.places) == len(first)
+    assert ts.scans("caf\u00e9\n" * 3, 8) is None  # not ASCII: split in Python
+
+
+_EDITS = st.sampled_from(["drop", "double", "swap", "blank", "tab", "respell", "comment", "cut"])
+
+
+@given(
+    picks=st.lists(st.integers(0, 1499), min_size=40, max_size=60),
+    edits=st.lists(st.tuples(st.integers(0, 59), _EDITS, st.integers(0, 10**6)), max_size=12),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_text_scanner_lines_read_as_python_lines(
+    picks: list[int], edits: list[tuple[int, str, int]]
+) -> None:
+    """A program's listing lines (`program`, taken in any order, some edited: a token left
+    out, given twice, two swapped, a blank doubled or made a tab, a value respelled, a
+    comment, a line cut short)
+    read the same with the lines split by the C text scanner, split in Python, and by the
+    per-line parser: the same words, or the same error at the same line and column."""
+    form = gen_module("mariana", "decode").TEXT
+    if "rows" not in _SCANNER_ROWS:  # a program's lines, full and compact
+        W = program(750, 71)
+        _SCANNER_ROWS["rows"] = [*form.disasm_rows(W), *form.disasm_rows(W, compact=True)]
+    rows = _SCANNER_ROWS["rows"]
+    lines = [rows[i] for i in picks]
+    for at, edit, r in edits:
+        at %= len(lines)
+        parts = lines[at].split(" ")
+        k = 1 + r % max(1, len(parts) - 1)
+        if edit == "drop" and len(parts) > 2:
+            del parts[k]
+        elif edit == "double":
+            parts.insert(k, parts[min(k, len(parts) - 1)])
+        elif edit == "swap" and len(parts) > 2:
+            k = min(k, len(parts) - 2)
+            parts[k], parts[k + 1] = parts[k + 1], parts[k]
+        elif edit == "blank":
+            parts.insert(k, "")
+        elif edit == "tab":
+            parts[k - 1 : k + 1] = ["\t".join(parts[k - 1 : k + 1])]
+        elif edit == "respell":
+            name, _, value = parts[min(k, len(parts) - 1)].partition("=")
+            new = str(_VALUES[r % len(_VALUES)])
+            parts[min(k, len(parts) - 1)] = f"{name}={new}" if value else new
+        elif edit == "comment":
+            parts.append(";" + parts[k % len(parts)])
+        elif edit == "cut":
+            parts = parts[:k]
+        lines[at] = " ".join(parts)
+    text = "\n".join(lines)
+    want = _outcome(form._asm_scalar, text)
+    got = {}
+    for front in FRONT_ENDS:
+        fast = _SCANNER_ROWS.get(front)
+        if fast is None:  # one batch assembler a front end, its skeletons learned once
+            fast = _SCANNER_ROWS[front] = batch_front(form, front)
+            form.asm_lines("\n".join(rows))
+        form._fast = fast
+        got[front] = _outcome(form.asm_lines, text)
+        assert (fast.scanned > 0) == (front == "scanner"), fast.scanned
+    assert got["scanner"] == got["python"] == want
+
+
+_SCANNER_ROWS: dict[str, Any] = {}  # the listing and the two batch assemblers, made once
+
+
+def test_text_scanner_unavailable(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    """Where the text scanner cannot be built (here: its build raises), asm says so once on
+    standard error and splits the lines in Python: the same words; a text that is not ASCII
+    is split in Python too."""
+    form = gen_module("mariana", "decode").TEXT
+    ts = textscan_module()
+    W = program(300, 83)
+    text = "\n".join(form.disasm_rows(W))
+    fast = batch_front(form, "scanner")
+    assert form.asm(text) == form.asm(text) == W.tobytes() and fast.scanned > len(W) // 2
+    fast.scanner = "auto"  # a text the probe finds of learned skeletons: scanned
+    assert form.asm(text) == W.tobytes() and fast.scanned > len(W) // 2
+    assert form.asm(text + "  ; caf\u00e9") == W.tobytes() and fast.scanned == 0
+
+    def no_build(spec: Any) -> Any:
+        raise OSError("no compiler here")
+
+    monkeypatch.setattr(ts, "_loaded", None)
+    monkeypatch.setattr(ts, "_error", None)
+    monkeypatch.setattr(ts.cbuild, "load", no_build)
+    capsys.readouterr()
+    assert form.asm(text) == form.asm(text) == W.tobytes() and fast.scanned == 0
+    err = capsys.readouterr().err
+    assert err.count("the assembler's text scanner is unavailable (OSError: no compiler") == 1, err

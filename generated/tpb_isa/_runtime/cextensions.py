@@ -1,5 +1,5 @@
-"""Every C extension the package ships, as :class:`cbuild.Spec`: the executor's kernels and each
-generation's validators. The runtime loads them from these specs; the package's ``setup.py``
+"""Every C extension the package ships, as :class:`cbuild.Spec`: the executor's kernels, each
+generation's validators and the assembler's text scanner. The runtime loads them from these specs; the package's ``setup.py``
 compiles the same specs at install (:func:`prebuild`), so the two always agree on the content key.
 
 Imports nothing outside the standard library and :mod:`.cbuild`: the install-time build runs it
@@ -24,6 +24,7 @@ RUNTIME = Path(__file__).resolve().parent
 if sys.platform == "win32":  # pragma: no cover - MSVC
     KERNEL_ARGS: tuple[str, ...] = ("/O2", "/fp:strict")
     VALIDATOR_ARGS: tuple[str, ...] = ("/O2",)
+    SCANNER_ARGS: tuple[str, ...] = ("/O2",)
 else:
     # -O2 with -O3's loop vectoriser: the kernels' loops vectorise as at -O3 (benchmarks/
     # execute.py: the same ratios, fp8 ~5-10% slower) for half of -O3's compile time
@@ -33,6 +34,7 @@ else:
         "-fno-fast-math",
     )  # fmt: skip
     VALIDATOR_ARGS = ("-O2", "-std=gnu11", "-w")
+    SCANNER_ARGS = ("-O2", "-std=c99")
 
 
 def _with_header(source: str, header_name: str, header: str) -> str:
@@ -74,16 +76,33 @@ def validators(package_dir: Path, generation: str, tpb_dir: str) -> Spec:
     )
 
 
+def text_scanner(runtime_dir: Path = RUNTIME) -> Spec:
+    """The assembler's text scanner (textscan.c, declared in textscan.h)."""
+    cdef = (runtime_dir / "textscan.h").read_text(encoding="utf-8")
+    source = (runtime_dir / "textscan.c").read_text(encoding="utf-8")
+    return Spec(
+        "_tpb_isa_ctextscan",
+        _with_header(source, "textscan.h", cdef),
+        cdef,
+        SCANNER_ARGS,
+        what="the assembler's text scanner",
+        skip="asm reads the same text without it, more slowly",
+    )
+
+
 #: One generation's C validators, as the package's setup.py lists them: (subpackage,
 #: generation name, the tpb/ directory of its headers under `<subpackage>/_c/`).
 Generation = tuple[str, str, str]
 
 
 def every(package_root: Path, generations: Sequence[Generation]) -> list[Spec]:
-    """The kernels and the validators of every generation of the package at `package_root`
-    (the directory holding `_runtime/`)."""
-    return [kernels(package_root / "_runtime")] + [
-        validators(package_root / sub, name, tpb_dir) for sub, name, tpb_dir in generations
+    """The kernels, the validators of every generation and the text scanner of the package at
+    `package_root` (the directory holding `_runtime/`)."""
+    runtime = package_root / "_runtime"
+    return [
+        kernels(runtime),
+        *(validators(package_root / sub, name, tpb_dir) for sub, name, tpb_dir in generations),
+        text_scanner(runtime),
     ]
 
 
