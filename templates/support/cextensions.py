@@ -43,19 +43,23 @@ def _with_header(source: str, header_name: str, header: str) -> str:
     return source.replace(f'#include "{header_name}"', header, 1)
 
 
+def _runtime_spec(
+    here: Path, stem: str, module: str, args: tuple[str, ...], what: str, skip: str
+) -> Spec:
+    """The Spec of one of the runtime's own C files, `<stem>.c` declared in `<stem>.h` (its
+    cdef) in directory `here`."""
+    cdef = (here / f"{stem}.h").read_text(encoding="utf-8")
+    source = (here / f"{stem}.c").read_text(encoding="utf-8")
+    return Spec(module, _with_header(source, f"{stem}.h", cdef), cdef, args, what=what, skip=skip)
+
+
 def kernels(runtime_dir: Path = RUNTIME) -> Spec:
     """The executor's numeric kernels (executor/tpb_kernels.c, declared in tpb_kernels.h)."""
-    here = runtime_dir / "executor"
-    cdef = (here / "tpb_kernels.h").read_text(encoding="utf-8")
-    source = (here / "tpb_kernels.c").read_text(encoding="utf-8")
-    return Spec(
-        "_tpb_isa_ckernels",
-        _with_header(source, "tpb_kernels.h", cdef),
-        cdef,
-        KERNEL_ARGS,
+    return _runtime_spec(
+        runtime_dir / "executor", "tpb_kernels", "_tpb_isa_ckernels", KERNEL_ARGS,
         what="the executor's C kernels",
         skip='Executor(backend="numpy") or TPB_ISA_BACKEND=numpy runs without them',
-    )
+    )  # fmt: skip
 
 
 def validators(package_dir: Path, generation: str, tpb_dir: str) -> Spec:
@@ -78,16 +82,11 @@ def validators(package_dir: Path, generation: str, tpb_dir: str) -> Spec:
 
 def text_scanner(runtime_dir: Path = RUNTIME) -> Spec:
     """The assembler's text scanner (textscan.c, declared in textscan.h)."""
-    cdef = (runtime_dir / "textscan.h").read_text(encoding="utf-8")
-    source = (runtime_dir / "textscan.c").read_text(encoding="utf-8")
-    return Spec(
-        "_tpb_isa_ctextscan",
-        _with_header(source, "textscan.h", cdef),
-        cdef,
-        SCANNER_ARGS,
+    return _runtime_spec(
+        runtime_dir, "textscan", "_tpb_isa_ctextscan", SCANNER_ARGS,
         what="the assembler's text scanner",
         skip="asm reads the same text without it, more slowly",
-    )
+    )  # fmt: skip
 
 
 #: One generation's C validators, as the package's setup.py lists them: (subpackage,
