@@ -1,12 +1,23 @@
 """tpbgen's on-disk cache: data-only entries keyed by content hash, in a private directory.
 
 Nothing read from the cache can execute code: an entry is one line of JSON (`format`, `kind`,
-`key`, the number of blobs, the sha256 of everything after that line) and then the payload, a JSON
-document on one line, and then its blobs, one JSON text a line (kept as text, parsed only when
-read: the IR's function bodies); the line and the checksum are checked before the payload is
-parsed and turned into IR dataclasses field by field. There is no pickle and no import by name. The directory is created
+`key`, the number of blobs, an HMAC-SHA256 of all of these and of everything after that line)
+and then the payload, a JSON document on one line, and then its blobs, one JSON text a line (kept
+as text, parsed only when read: the IR's function bodies); the line and the HMAC are checked
+before the payload is parsed and turned into IR dataclasses field by field. There is no pickle
+and no import by name.
+
+The HMAC's key is this user's own (`.hmac-key-<uid>` in the directory: 32 random bytes, a regular
+file this user owns, mode 0600, created on first use): an entry is used only when this user's key
+made it. A plain checksum would not do: the render cache holds the package's Python, and anyone
+who can write the directory could replace it and recompute a checksum. With the key, another
+writer of the directory (the shared mode below) can delete or damage entries, which costs only
+time, but cannot make one this user's tpbgen reads. A key file that is not this user's private
+regular file is not used (one warning, then tpbgen runs uncached). The directory is created
 0700; an existing one that another user owns, or that is group- or world-writable, is not used
-(one warning, then tpbgen runs uncached) unless `TPBGEN_CACHE_SHARED=1` says the user trusts it.
+(one warning, then tpbgen runs uncached) unless `TPBGEN_CACHE_SHARED=1` says the user accepts it
+(entries are still authenticated with this user's key: users of a shared directory do not reuse
+each other's entries, each rebuilds what another wrote).
 An entry another user owns, a symlink, a damaged, truncated, stale or unreadable entry costs only
 time: it is rebuilt, with at most one warning per run. The cache holds at most `MAX_ENTRIES`
 entries and `MAX_BYTES` bytes; the least recently used go first.
@@ -18,7 +29,7 @@ Where: `$TPBGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/tpbgen`, else `~/.cache/tpbgen
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import hmac
 import json
 import os
 import re
@@ -32,13 +43,20 @@ from typing import Any
 
 from .errors import Diagnostic, Severity
 
-FORMAT = "tpbgen-cache/2"  # 2: blobs after the payload
+FORMAT = "tpbgen-cache/3"  # 2: blobs after the payload; 3: an HMAC, not a plain checksum
 MAX_ENTRIES = 64
 MAX_BYTES = 256 * 1024 * 1024
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 _ENTRY = re.compile(r"^(?P<kind>[a-z]+)-(?P<name>[A-Za-z0-9_]+)-(?P<key>[0-9a-f]{32})\.json$")
 _TMP = re.compile(r"^\.[a-z]+-[A-Za-z0-9_]+-[0-9a-f]{32}\.json\.[0-9a-f]+\.tmp$")
 SHARED_ENV = "TPBGEN_CACHE_SHARED"
+KEY_BYTES = 32
+
+
+def key_file_name() -> str:
+    """The name of this user's HMAC key file in the cache directory (one per user: a shared
+    directory holds several)."""
+    return f".hmac-key-{os.geteuid()}" if hasattr(os, "geteuid") else ".hmac-key"
 
 
 def default_dir() -> Path:
@@ -61,6 +79,7 @@ class Cache:
     enabled: bool = True
     warnings: list[Diagnostic] = field(default_factory=list)
     _checked: bool | None = None
+    _secret: bytes = b""
 
     # -- the directory -----------------------------------------------------------------------------
     def usable(self) -> bool:
@@ -83,16 +102,61 @@ class Cache:
         if not stat.S_ISDIR(st.st_mode):
             self._warn("cache directory is not a directory; running without the cache", d)
             return False
-        if os.environ.get(SHARED_ENV) == "1":
-            return True
-        problem = _untrusted(st)
-        if problem:
+        if os.environ.get(SHARED_ENV) != "1":
+            problem = _untrusted(st)
+            if problem:
+                self._warn(
+                    f"cache directory {problem}; running without the cache (set {SHARED_ENV}=1 to use it anyway)",
+                    d,
+                )
+                return False
+        try:
+            self._secret = self._key()
+        except (OSError, Unusable) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self._warn(
-                f"cache directory {problem}; running without the cache (set {SHARED_ENV}=1 to use it anyway)",
-                d,
+                f"cache key unusable ({why}); running without the cache", d / key_file_name()
             )
             return False
         return True
+
+    def _key(self) -> bytes:
+        """This user's HMAC key: read from its file, checked to be a private regular file of
+        this user's, or made (atomically: a concurrent run makes its own and one of the two wins,
+        the other reads the winner's)."""
+        p = self.directory / key_file_name()
+        for _ in range(2):
+            try:
+                return _read_key(p)
+            except FileNotFoundError:
+                pass
+            tmp = p.parent / f"{p.name}.{secrets.token_hex(6)}.tmp"
+            fd = os.open(
+                tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
+            )
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(secrets.token_bytes(KEY_BYTES))
+                with contextlib.suppress(FileExistsError):
+                    os.link(tmp, p)  # never replaces: the first key made stays the key
+            finally:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+        return _read_key(p)
+
+    def seal(self, kind: str, key: str, body: bytes, blobs: int = 0) -> bytes:
+        """An entry's bytes: its header line (authenticated with this user's key) and `body`.
+        The cache must be usable (its key read)."""
+        head = {"format": FORMAT, "kind": kind, "key": key, "blobs": blobs}
+        head["payload_hmac"] = self._mac(kind, key, blobs, body)
+        return json.dumps(head, sort_keys=True).encode("ascii") + b"\n" + body
+
+    def _mac(self, kind: str, key: str, blobs: object, body: bytes | memoryview) -> str:
+        if not self._secret:
+            raise RuntimeError("the cache's key is read by usable()")
+        m = hmac.new(self._secret, f"{FORMAT}\0{kind}\0{key}\0{blobs}\0".encode(), "sha256")
+        m.update(body)
+        return m.hexdigest()
 
     def _warn(self, message: str, path: Path) -> None:
         if not any(w.code == "cache" for w in self.warnings):  # at most one warning per run
@@ -159,9 +223,10 @@ class Cache:
         if doc.get("kind") != kind or doc.get("key") != key:
             raise Unusable("stale: made from other inputs")
         body = memoryview(raw)[nl + 1 :]  # (read in place: an entry is up to MAX_ENTRY_BYTES)
-        if hashlib.sha256(body).hexdigest() != doc.get("payload_sha256"):
-            raise Unusable("damaged: its payload does not match its checksum")
         n = doc.get("blobs", 0)
+        mac = doc.get("payload_hmac")
+        if not isinstance(mac, str) or not hmac.compare_digest(self._mac(kind, key, n, body), mac):
+            raise Unusable("damaged or forged: its checksum (an HMAC with this user's key) does not match")
         try:
             payload, *blobs = str(body, "utf-8").split("\n")
             if not isinstance(n, int) or len(blobs) != n:
@@ -194,13 +259,6 @@ class Cache:
             raise ValueError("a cache blob is one line of JSON")
         parts.extend(blobs)
         body = "\n".join(parts).encode("utf-8")
-        head = {
-            "format": FORMAT,
-            "kind": kind,
-            "key": key,
-            "blobs": len(blobs),
-            "payload_sha256": hashlib.sha256(body).hexdigest(),
-        }
         p = self.path(kind, name, key)
         tmp = p.parent / f".{p.name}.{secrets.token_hex(6)}.tmp"
         try:
@@ -208,7 +266,7 @@ class Cache:
                 tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
             )
             with os.fdopen(fd, "wb") as fh:
-                fh.write(json.dumps(head, sort_keys=True).encode("ascii") + b"\n" + body)
+                fh.write(self.seal(kind, key, body, len(blobs)))
             os.replace(tmp, p)
         except OSError as exc:
             with contextlib.suppress(OSError):
@@ -245,17 +303,21 @@ class Cache:
         return removed
 
     def clear(self) -> int:
-        """Remove tpbgen's entries and its leftover temporary files, nothing else; how many."""
+        """Remove tpbgen's entries, its leftover temporary files and this user's key (the next
+        run makes a new one), nothing else; how many entries went."""
         n = 0
         try:
             names = os.listdir(self.directory)
         except OSError:
             return 0
+        mine = key_file_name()
         for name in names:
-            if _ENTRY.match(name) or _TMP.match(name):
+            entry = _ENTRY.match(name) or _TMP.match(name)
+            if entry or name == mine or (name.startswith(mine + ".") and name.endswith(".tmp")):
                 with contextlib.suppress(OSError):
                     (self.directory / name).unlink()
-                    n += 1
+                    n += bool(entry)
+        self._secret, self._checked = b"", None
         return n
 
     def info(self) -> dict[str, Any]:
@@ -290,6 +352,23 @@ def remember(obj: object, cache: Cache, key: str) -> None:
 def provenance(obj: object) -> tuple[Cache, str] | None:
     """(the cache, the key) `obj` was remembered with, or None: made some other way."""
     return _MADE_FROM.get(id(obj)) if obj is not None else None
+
+
+def _read_key(p: Path) -> bytes:
+    """The key in `p`: a regular file (no link followed, no FIFO waited on) this user owns, that
+    no one else can read or write, of KEY_BYTES bytes; Unusable otherwise."""
+    fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise Unusable(f"{p.name} is not a regular file")
+        problem = _untrusted(st)
+        if problem or st.st_mode & 0o077:
+            raise Unusable(f"{p.name} {problem or 'is readable by others'}")
+        secret = fh.read(KEY_BYTES + 1)
+    if len(secret) != KEY_BYTES:
+        raise Unusable(f"{p.name} is not a key ({len(secret)} bytes)")
+    return secret
 
 
 def _untrusted(status: os.stat_result) -> str:

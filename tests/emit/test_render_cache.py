@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tpbgen import driver, templating
+from tpbgen.cache import FORMAT, Cache, key_file_name
 from tpbgen.cli import main
 from tpbgen.emit import render
 
@@ -121,15 +122,15 @@ def test_an_edited_template_is_rendered_again(
 def test_a_damaged_rendering_costs_only_time(
     drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import hashlib
     import json
 
     cold = generate(capsys, drop, tmp_path / "a")
     (entry,) = (tmp_path / "cache").glob("render-*.json")
     head = json.loads(entry.read_bytes().partition(b"\n")[0])
     body = json.dumps({"gens": {"toy": {"warnings": [{"message": 1}]}}, "files": {}}).encode()
-    head["payload_sha256"] = hashlib.sha256(body).hexdigest()
-    entry.write_bytes(json.dumps(head).encode() + b"\n" + body)
+    store = Cache(tmp_path / "cache")
+    assert store.usable()  # an entry this user's tpbgen made (its key), of the wrong shape
+    entry.write_bytes(store.seal("render", head["key"], body))
     code, out, err = generate(capsys, drop, tmp_path / "b")
     assert code == 0 and out.splitlines()[:4] == cold[1].splitlines()[:4]
     assert "not a rendered package" in err
@@ -161,3 +162,71 @@ def test_a_header_edited_after_ingest_is_refused_not_shipped(
     assert code == 0, err
     shipped = out / "tpb_isa" / "toy" / "_c"
     assert "s.a < 8" in next(shipped.rglob("aws_neuron_isa_tpb_common.h")).read_text()
+
+
+def _forge(entry: Path, edit: str) -> None:
+    """Rewrite the cached rendering at `entry` as a writer of the cache directory can: `edit`
+    appended to every generation's validators.py, the header's plain checksum recomputed (the
+    check the cache made before it authenticated entries) and the HMAC left as it was."""
+    import hashlib
+    import json
+
+    raw = entry.read_bytes()
+    head_line, _, body = raw.partition(b"\n")
+    head = json.loads(head_line)
+    doc = json.loads(body)
+    for path in doc["files"]:
+        if path.endswith("/validators.py"):
+            doc["files"][path] += edit
+    forged = json.dumps(doc, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+    head["payload_sha256"] = hashlib.sha256(forged).hexdigest()
+    entry.write_bytes(json.dumps(head, sort_keys=True).encode() + b"\n" + forged)
+
+
+@pytest.mark.parametrize("how", ["same-hmac", "own-key"])
+def test_a_forged_rendering_is_neither_shipped_nor_current(
+    drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
+    """Another writer of the cache directory (TPBGEN_CACHE_SHARED) replaces the cached package's
+    Python and recomputes a plain checksum, or seals it with a key of its own: the entry is not
+    this user's tpbgen's (its HMAC key is 0600 and this user's), so nothing of it is shipped,
+    `generate --check` does not call a tree holding it current, and the run rebuilds it."""
+    assert generate(capsys, drop, tmp_path / "a")[0] == 0
+    real = files(tmp_path / "a")
+    cache = tmp_path / "cache"
+    key = cache / key_file_name()
+    assert key.stat().st_mode & 0o777 == 0o600
+    (entry,) = cache.glob("render-*.json")
+    evil = "\nimport os\nos.environ['TPBGEN_FORGED'] = '1'\n"
+    _forge(entry, evil)
+    if how == "own-key":  # the forger's own key, in a directory of its own, signs the entry
+        import json
+
+        other = Cache(tmp_path / "other")
+        assert other.usable()
+        head_line, _, body = entry.read_bytes().partition(b"\n")
+        entry.write_bytes(other.seal("render", json.loads(head_line)["key"], body))
+    assert json_head(entry)["format"] == FORMAT
+    # a tree holding what the forged entry holds is not current
+    forged_tree = tmp_path / "forged"
+    shutil.copytree(tmp_path / "a", forged_tree)
+    for p in forged_tree.rglob("validators.py"):
+        p.write_text(p.read_text() + evil)
+    code, out, err = generate(capsys, drop, forged_tree, "--check")
+    assert code == 1 and "validators.py" in out + err, out + err
+    assert "[cache]" in err and "forged" in err
+    # nor is it shipped: a new tree is what the drop renders
+    code, _, err = generate(capsys, drop, tmp_path / "b")
+    assert code == 0 and files(tmp_path / "b") == real
+    assert not any("TPBGEN_FORGED" in v.decode() for v in files(tmp_path / "b").values())
+    # and the real tree is current (the entry was rebuilt)
+    code, out, err = generate(capsys, drop, tmp_path / "a", "--check")
+    assert code == 0 and "is current" in out and "[cache]" not in err
+
+
+def json_head(entry: Path) -> dict[str, object]:
+    import json
+
+    head = json.loads(entry.read_bytes().partition(b"\n")[0])
+    assert isinstance(head, dict)
+    return head

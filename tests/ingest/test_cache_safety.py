@@ -116,6 +116,15 @@ def test_entries_and_directories_owned_by_another_user_are_not_used(
     assert not r.from_cache and "cache directory is owned by another user" in r.warnings[0].message
 
 
+def _sealed(p: Path, head: bytes, body: bytes) -> bytes:
+    """`body` as an entry this user's tpbgen made (authenticated with its key), under the kind
+    and key of the entry whose header line is `head`."""
+    h = json.loads(head)
+    c = cache_mod.Cache(p.parent)
+    assert c.usable()
+    return c.seal(h["kind"], h["key"], body, 0)
+
+
 def _damage(kind: str, p: Path) -> None:
     raw = p.read_bytes()
     head, _, body = raw.partition(b"\n")
@@ -138,19 +147,11 @@ def _damage(kind: str, p: Path) -> None:
         b[len(b) // 2] ^= 0x01
         p.write_bytes(head + b"\n" + bytes(b))
     elif kind == "not-ir":  # a valid entry whose payload is not a Generation
-        import hashlib
-
         body = b'{"name": 1}'
-        h = json.loads(head)
-        h["payload_sha256"] = hashlib.sha256(body).hexdigest()
-        p.write_bytes(json.dumps(h).encode() + b"\n" + body)
+        p.write_bytes(_sealed(p, head, body))
     elif kind == "deep":
-        import hashlib
-
         body = b"[" * 100000 + b"]" * 100000
-        h = json.loads(head)
-        h["payload_sha256"] = hashlib.sha256(body).hexdigest()
-        p.write_bytes(json.dumps(h).encode() + b"\n" + body)
+        p.write_bytes(_sealed(p, head, body))
     elif kind == "symlink":
         target = p.with_name("elsewhere.json")
         p.rename(target)
