@@ -226,7 +226,9 @@ class Cache:
         n = doc.get("blobs", 0)
         mac = doc.get("payload_hmac")
         if not isinstance(mac, str) or not hmac.compare_digest(self._mac(kind, key, n, body), mac):
-            raise Unusable("damaged or forged: its checksum (an HMAC with this user's key) does not match")
+            raise Unusable(
+                "damaged or forged: its checksum (an HMAC with this user's key) does not match"
+            )
         try:
             payload, *blobs = str(body, "utf-8").split("\n")
             if not isinstance(n, int) or len(blobs) != n:
