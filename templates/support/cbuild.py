@@ -48,6 +48,35 @@ NOT_BUILT = "NOT_BUILT"
 #: Seconds between two progress lines while a build at first use runs.
 PROGRESS_EVERY = 5.0
 
+#: The macros a build's flags set that C can read, each pinned to what the C compiler predefines
+#: when given no options (None: undefined): what tpbgen preprocessed, translated and proved the
+#: headers with. cffi compiles with Python's own flags first (``-DNDEBUG -O3`` and the like); the
+#: pins come after them on the command line, so they win.
+PINNED_MACROS: tuple[tuple[str, str | None], ...] = (
+    ("NDEBUG", None),
+    ("__OPTIMIZE__", None),
+    ("__OPTIMIZE_SIZE__", None),
+    ("__NO_INLINE__", "1"),
+    ("_FORTIFY_SOURCE", None),
+)
+#: Names whose meaning in C depends on the build: the pinned macros, those ``-fno-fast-math``
+#: fixes, and ``assert`` (NDEBUG decides it). tpbgen warns at each use in a drop's headers.
+BUILD_DEPENDENT = (
+    *(name for name, _ in PINNED_MACROS),
+    "__FAST_MATH__",
+    "__FINITE_MATH_ONLY__",
+    "assert",
+)
+#: The one declared set of flags that fix what a drop's C means, given to the package's C
+#: validators (cextensions.VALIDATOR_ARGS adds only -O2 and -w, which change speed and warnings)
+#: and to tpbgen's predicate proof (which compiles at -O0): both decide every word alike.
+MEANING_ARGS: tuple[str, ...] = (
+    "-std=gnu11",
+    "-fwrapv",
+    "-fno-fast-math",
+    *(f"-U{name}" if value is None else f"-D{name}={value}" for name, value in PINNED_MACROS),
+)
+
 
 class Unavailable(ImportError):
     """No C extension can be compiled or loaded here: cffi is not installed."""

@@ -6,6 +6,7 @@ ships on the C path with a located warning naming the first word that disagreed 
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -246,3 +247,84 @@ def test_a_bug_in_one_alternative_of_a_vendored_validator_is_caught(
     assert m, err
     assert bytes.fromhex(m.group(1))[0] == 0x65  # BATCHNORM_BACKPROP: the alternative's opcode
     assert "1 disagree, decided in C: is_valid_s3s3d3_tt" in summary
+
+
+# -- a drop whose C reads how it is built ----------------------------------------------------------
+
+BUILD_DEPENDENT = HEADER.replace(
+    "    return i.toy.opcode == NEURON_ISA_TPB_OPCODE_A && i.toy.a < 7 && i.toy.b != 3;\n",
+    "#ifdef NDEBUG\n"
+    "    return i.toy.opcode == NEURON_ISA_TPB_OPCODE_A && i.toy.a < 9;\n"
+    "#else\n"
+    "    return i.toy.opcode == NEURON_ISA_TPB_OPCODE_A && i.toy.a < 7 && i.toy.b != 3;\n"
+    "#endif\n",
+).replace(
+    "static inline bool is_valid_toy(",
+    "static inline bool is_small(unsigned a) {\n"
+    "#if defined(__OPTIMIZE__)\n"
+    "    return a < 200;\n"
+    "#endif\n"
+    "    return a < 250;\n"
+    "}\n"
+    "static inline bool is_valid_toy(",
+)
+BUILD_DEPENDENT = BUILD_DEPENDENT.replace("i.toy.a < 7 &&", "i.toy.a < 7 && is_small(i.toy.a) &&")
+
+# every word the two meanings of the header differ on, and more: each opcode, each `a`, `b` 0..7
+AGREE_PROBE = """\
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+from tpb_isa.toy import batch, validators
+W = np.zeros((3 * 256 * 8, 64), dtype=np.uint8)
+k = np.arange(W.shape[0])
+W[:, 0], W[:, 1], W[:, 2] = k // 2048, (k // 8) % 256, k % 8
+c = batch.validate_batch(W, backend="c")
+numpy = batch.validate_batch(W, backend="numpy")
+python = np.array([validators.validate(bytes(w)) for w in W])
+print(validators.C_VALIDATORS.resolve("c"), int(c.sum()), int((c != numpy).sum()),
+      int((c != python).sum()), "C_PATH" in vars(validators))
+"""
+
+
+def test_a_drop_whose_c_reads_the_build_is_proven_as_it_ships(
+    cc: str, drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A predicate that reads NDEBUG (and a helper that reads __OPTIMIZE__): generate warns at
+    each use, located by the compiler, on a cold run and from the cache alike; and the package's
+    C backend, built by cffi with Python's own flags (forced here to -DNDEBUG -O2 whatever this
+    Python's are), decides every word as the translations do, which the proof held to the C."""
+    header = drop / "neuron_toy_arch_isa" / "tpb" / "aws_neuron_isa_tpb_common.h"
+    header.write_text(BUILD_DEPENDENT)
+    lines = BUILD_DEPENDENT.splitlines()
+    ndebug = next(n for n, ln in enumerate(lines, 1) if ln == "#ifdef NDEBUG")
+    optimize = next(n for n, ln in enumerate(lines, 1) if "__OPTIMIZE__" in ln)
+    out = tmp_path / "out"
+    for run in ("cold", "cached"):
+        code, summary, err = generate(capsys, drop, out)
+        assert code == 0, err
+        assert re.search(
+            rf"aws_neuron_isa_tpb_common\.h:{ndebug}:8: warning \[build-dependent\]: NDEBUG: ", err
+        ), (run, err)
+        assert re.search(
+            rf"aws_neuron_isa_tpb_common\.h:{optimize}:13: warning \[build-dependent\]: "
+            r"__OPTIMIZE__: ",
+            err,
+        ), (run, err)
+        assert err.count("[build-dependent]") == 2, err
+        assert "decided in C" not in summary and "predicate-proof" not in err, err
+    env = {
+        **os.environ,
+        "TPB_ISA_CACHE_DIR": str(tmp_path / "c-cache"),
+        "CFLAGS": "-DNDEBUG -O2",
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", AGREE_PROBE, str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    backend, accepted, vs_numpy, vs_python, c_path = run.stdout.split()
+    # accepted: opcode A, a < 7, b != 3 (NDEBUG undefined, not optimising): 7 * 7 words
+    assert (backend, accepted, vs_numpy, vs_python, c_path) == ("c", "49", "0", "0", "False")

@@ -4,12 +4,20 @@ predicate proof (checks/predicates.py).
 One shared object per generation over its own headers (included in the order the ingest read
 them, as the package's C backend includes them), with a batch entry point per top-level validator
 (`tpbgen_run_<name>(words, n, out)`), loaded with ctypes (no dependency beyond the compiler).
+
+Compiled with the flags that fix the drop's meaning that the package's C backend is built with
+too (the runtime's `cbuild.MEANING_ARGS`), so the C the proof holds the translations to is the C
+that ships. Beside the compile, the preprocessor finds every use in the drop's headers of a name
+whose meaning depends on the build (`cbuild.BUILD_DEPENDENT`: NDEBUG, __OPTIMIZE__, assert, ...),
+poisoned (`#pragma GCC poison`), so the compiler itself locates each one.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import os
+import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -19,11 +27,21 @@ import numpy as np
 import numpy.typing as npt
 
 from ..ir.model import Generation
+from ..templates.support.cbuild import BUILD_DEPENDENT, MEANING_ARGS
 
-# The flags of the package's own C backend (templates/support/cextensions.py VALIDATOR_ARGS),
-# unoptimised: the same semantics (the bodies are assumed free of undefined behaviour, as the
-# translator assumes them), compiled in half the time; the proof runs them on few words.
-FLAGS = ("-std=gnu11", "-O0", "-w", "-shared", "-fPIC")
+# The flags of the package's own C backend (templates/support/cextensions.py VALIDATOR_ARGS: the
+# same MEANING_ARGS), unoptimised: the same semantics (the macros an optimising build sets are
+# pinned, and the bodies are assumed free of undefined behaviour, as the translator assumes
+# them), compiled in half the time; the proof runs them on few words.
+FLAGS = ("-O0", *MEANING_ARGS, "-w", "-shared", "-fPIC")
+
+# gcc: `f.h:4:8: error: attempt to use poisoned "NDEBUG"`; clang names no identifier
+_POISONED = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error: attempt to use (?:a )?poisoned"
+    r'(?: identifier)?(?: "(?P<name>\w+)")?'
+)
+
+BuildUse = tuple[str, int, int, str]  # (file relative to the root, line, column, name)
 
 
 def source(gen: Generation, names: tuple[str, ...]) -> str:
@@ -56,6 +74,7 @@ class CPredicates:
 
     lib: ctypes.CDLL
     names: tuple[str, ...]
+    build_uses: tuple[BuildUse, ...] = ()  # where the drop's C reads a build-dependent name
 
     def run(self, name: str, words: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
         """The compiled validator `name`'s verdict on each 64-byte word of `words` (any shape
@@ -83,38 +102,70 @@ class _Compile:
 
     def __init__(self, compiler: str, gen: Generation, root: Path, names: tuple[str, ...]) -> None:
         self.names = names
+        self.root = root
         self.tmp = tempfile.TemporaryDirectory(prefix="tpbgen-predicates-")
+        self.procs: list[subprocess.Popen[str]] = []
         try:
+            text = source(gen, names)
             c = Path(self.tmp.name) / "predicates.c"
             self.so = Path(self.tmp.name) / "predicates.so"
-            c.write_text(source(gen, names), encoding="utf-8")
+            c.write_text(text, encoding="utf-8")
+            poisoned = Path(self.tmp.name) / "build_dependent.c"
+            poisoned.write_text(f"#pragma GCC poison {' '.join(BUILD_DEPENDENT)}\n{text}")
             includes = ["-I", str(root / gen.tpb_dir), "-I", str(root)]
-            self.proc = subprocess.Popen(
-                [compiler, *FLAGS, *includes, str(c), "-o", str(self.so)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                text=True,
+            self.procs.append(_start([compiler, *FLAGS, *includes, str(c), "-o", str(self.so)]))
+            self.procs.append(
+                _start([compiler, "-E", *MEANING_ARGS, *includes, str(poisoned), "-o", os.devnull])
             )
         except BaseException:
-            self.tmp.cleanup()
+            self.cancel()
             raise
 
     def result(self) -> CPredicates:
         try:
-            _, err = self.proc.communicate()
-            if self.proc.returncode != 0:
+            (_, err), (_, uses) = (p.communicate() for p in self.procs)
+            if self.procs[0].returncode != 0:
                 raise CompileError(err.strip()[:2000])
             lib = ctypes.CDLL(str(self.so))  # mapped: the file may go with the directory
         finally:
             self.tmp.cleanup()
-        return CPredicates(lib, self.names)
+        return CPredicates(lib, self.names, _build_uses(uses, self.root))
 
     def cancel(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.communicate()
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+            p.communicate()
         self.tmp.cleanup()
+
+
+def _start(argv: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+    )
+
+
+def _build_uses(stderr: str, root: Path) -> tuple[BuildUse, ...]:
+    """The poisoned-name errors the preprocessor reported in the drop's own files (not in the
+    system's headers, nor in the runner), each once, in order."""
+    base = root.resolve()
+    found: dict[BuildUse, None] = {}
+    for line in stderr.splitlines():
+        m = _POISONED.match(line)
+        if m is None:
+            continue
+        try:
+            rel = Path(m["file"]).resolve().relative_to(base).as_posix()
+        except ValueError:
+            continue  # a system header's test of NDEBUG, __OPTIMIZE__, ...
+        name = m["name"] or "a build-dependent macro"
+        found[(rel, int(m["line"]), int(m["col"]), name)] = None
+    return tuple(found)
 
 
 class Ahead:

@@ -22,7 +22,7 @@ import importlib
 import math
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, Any
@@ -48,7 +48,7 @@ MIN_WORDS = 10_000  # per generation
 MIN_PER_VALIDATOR = 2048
 SEEDS = 16  # accepted words the term-aimed words are made from, per validator
 CLIMBS = 3  # searches for a first accepted word (seeds.py), when no other word is one
-PROOF_VERSION = 4
+PROOF_VERSION = 5  # 5: where the drop's C reads a build-dependent name
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,9 @@ class Proof:
     disagreements: tuple[Disagreement, ...] = ()
     unaccepted: tuple[str, ...] = ()  # validators the C accepted no word of the corpus of
     untranslated: tuple[str, ...] = ()  # validators with no translation: their dispatch alone held
+    # where the drop's headers read a name whose meaning depends on the build (NDEBUG, assert,
+    # __OPTIMIZE__, ...): (file relative to the root, line, column, name)
+    build_uses: tuple[tuple[str, int, int, str], ...] = ()
 
     @property
     def summary(self) -> str:
@@ -140,7 +143,7 @@ def prove(
         prover = _Prover(gen, tr, c.run, accepted)
     except Exception as exc:  # the translation itself does not load: a translator bug
         return not_run(f"the translated code does not load ({_exc(exc)})")
-    proof = prover.run(cc)
+    proof = replace(prover.run(cc), build_uses=c.build_uses)
     if cache is not None:
         found = {n: w for n, w in accepted.items() if found_before.get(n) is not w}
         cache.put("predproof", gen.name, key, {**_payload(proof), "accepted": _hex(found)})
@@ -161,8 +164,23 @@ def compile_ahead(cc: str, gens: list[tuple[Generation, Path]]) -> Ahead | None:
 
 
 def findings(gen: Generation, proof: Proof) -> list[Diagnostic]:
-    """A located warning per disagreeing validator, naming the first word it disagreed on."""
-    out: list[Diagnostic] = []
+    """A located warning per use of a build-dependent name in the drop's C, and per disagreeing
+    validator, naming the first word it disagreed on."""
+    out = [
+        Diagnostic(
+            f"{name}: the drop's C reads a name whose meaning depends on how it is built; tpbgen "
+            "translates and proves it, and the package's C backend builds it, as the C compiler "
+            "does without options (NDEBUG and __OPTIMIZE__ undefined, cbuild.MEANING_ARGS), "
+            "whatever Python's own build flags say; a build of these headers with other flags "
+            "may decide words otherwise",
+            file,
+            line,
+            col,
+            Severity.WARNING,
+            "build-dependent",
+        )
+        for file, line, col, name in proof.build_uses
+    ]
     seen: set[str] = set()
     for d in proof.disagreements:
         if d.validator in seen:
@@ -526,6 +544,7 @@ def _payload(proof: Proof) -> dict[str, Any]:
         "validators": proof.validators,
         "unaccepted": list(proof.unaccepted),
         "untranslated": list(proof.untranslated),
+        "build_uses": [list(u) for u in proof.build_uses],
         "disagreements": [
             {
                 "validator": d.validator,
@@ -557,11 +576,12 @@ def _from_payload(doc: Any, cc: str) -> Proof | None:
         words, validators = doc["words"], doc["validators"]
         unaccepted = tuple(str(n) for n in doc["unaccepted"])
         untranslated = tuple(str(n) for n in doc["untranslated"])
+        uses = tuple((str(f), int(ln), int(col), str(n)) for f, ln, col, n in doc["build_uses"])
         if not (isinstance(words, int) and isinstance(validators, int)):
             return None
     except (KeyError, TypeError, ValueError):
         return None
-    return Proof(True, "", cc, words, validators, found, unaccepted, untranslated)
+    return Proof(True, "", cc, words, validators, found, unaccepted, untranslated, uses)
 
 
 def _hex(accepted: dict[str, Any]) -> dict[str, list[str]]:
