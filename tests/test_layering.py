@@ -16,7 +16,7 @@ import tpbgen
 
 PKG = Path(tpbgen.__file__).resolve().parent
 STAGES = ("frontend", "checks", "translate", "emit", "audit", "cli")
-LATER = ("driver", "render_cache")  # the driver's modules: after every stage but cli/
+LATER = ("driver", "render_cache", "staged")  # the driver's modules: after every stage but cli/
 ENTRY = "__main__"  # `python -m tpbgen`: runs cli/
 # The Jinja helpers emit/ and audit/ share; they print values as translate/to_python.py does.
 RENDERING = "templating"

@@ -1,5 +1,6 @@
-"""`generate` as the list of its stages: ingest, check, prove the layouts, translate, prove the
-predicates, render.
+"""`generate` as the list of its stages: ingest, check, prove the layouts, translate, render and
+stage (every emitted module compiled and imported, staged.py), prove the predicates on the staged
+modules, and render again when the proof sent a validator to the C path.
 
 No printing and no writing: `generate` returns the files and every diagnostic as values (cli/
 prints them and writes the files). It reports what `reconcile` and `inspect` report, at the same
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import resolve
+from . import naming, resolve
 from .cache import Cache
 from .checks import predicates
 from .checks.annotations import check_annotations
@@ -35,6 +36,7 @@ from .frontend.shipped import shipped_headers
 from .ir.firmware import FirmwareOverlay
 from .ir.model import Generation
 from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
+from .staged import Staged
 from .translate.chain import forget as forget_chains
 from .translate.validators import TranslatedGen, translate
 
@@ -108,6 +110,7 @@ class _Translation:
 
     notes: GenNotes
     translated: TranslatedGen | None = None
+    rerender: bool = False  # the proof changed the translation (a validator to the C path)
 
 
 def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
@@ -122,7 +125,6 @@ def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
         return _generate(headers, options)
     finally:
         forget_chains()
-        predicates.forget()
         if paused:
             gc.enable()
 
@@ -137,18 +139,30 @@ def _generate(headers: Path, options: Options) -> Build:
         [r.gen for r in results], _proof_setting(options, cc), firmware.sha256 if firmware else ""
     )
     hit = _cached_rendering(cache, key, results, options, build)
-    fresh = _check_and_translate(results, hit, options, cc, cache, build)
+    fresh = _check_and_translate(results, hit, options, cc, cache, build, firmware)
     build.translated = [(r.gen, t.translated) for r, t in fresh if t.translated is not None]
     if build.failed:
+        build.files = {}
         return build
     if hit is not None:
         build.files = dict(hit.files)
         return build
-    build.files = _render(results, fresh, firmware)
     if cache is not None:
         done = {r.gen.name: t.notes for r, t in fresh}
         cache.put("render", "package", key, rendered_payload(done, build.files))
     return build
+
+
+@dataclass
+class _Gen:
+    """One generation on its way through `_check_and_translate`: what the checks found, the
+    layout proof's summary, its translation, and where its notes go among the diagnostics."""
+
+    ingested: Ingested
+    findings: list[Finding]
+    layouts: str
+    translation: _Translation
+    cut: int
 
 
 def _check_and_translate(
@@ -158,37 +172,95 @@ def _check_and_translate(
     compiler: tuple[str, str] | None,
     cache: Cache | None,
     build: Build,
+    firmware: FirmwareOverlay | None,
 ) -> list[tuple[Ingested, _Translation]]:
-    """Per generation, in order: the JSON checks, the layout proof, the translation (or its
-    cached notes) and the predicate proof, each summary noted in `build`; returns the freshly
+    """Per generation, in order: the JSON checks, the layout proof and the translation (or its
+    cached notes); then, unless that failed or the rendering is cached, the package rendered
+    and staged (every module compiled and imported) and the predicate proof run on the staged
+    modules (`build.files`: the package as it ships). Each generation's notes and summary go
+    where a run that proved each generation in turn would put them. Returns the freshly
     translated generations. The proof's C compiles run one generation ahead, beside the
     translator, and only when there is something to prove (a cached rendering needs neither)."""
-    fresh: list[tuple[Ingested, _Translation]] = []
     accepted: dict[str, Any] = {}  # words each validator's C accepted, for the next generation
     ahead = probes = None
     if compiler is not None and options.verify:
         probes = Probes(compiler, [(r.gen, r.root) for r in results], cache)
     if hit is None and compiler is not None and options.verify:
         ahead = predicates.compile_ahead(compiler[0], [(r.gen, r.root) for r in results])
+    gens: list[_Gen] = []
     try:
         for r in results:
             findings = _check(r, options, build)
             layouts = _prove_layouts(r, options, compiler, cache, build, probes)
             tr = _translate(r, hit, build)
-            if tr is None:
-                continue
-            if tr.translated is not None:
-                tr = _prove_predicates(r, tr, options, compiler, cache, accepted, ahead)
-            _note_translation(r, tr, options, build)
-            build.summaries.append(_summary(r.gen, findings, tr, layouts))
-            if tr.translated is not None:
-                fresh.append((r, tr))
+            if tr is not None:
+                gens.append(_Gen(r, findings, layouts, tr, len(build.diagnostics)))
+        fresh = [g for g in gens if g.translation.translated is not None]
+        if fresh and not build.failed:
+            _render_and_prove(fresh, options, compiler, cache, accepted, ahead, firmware, build)
     finally:
         if ahead is not None:
             ahead.close()
         if probes is not None:
             probes.close()
-    return fresh
+    _place_notes(gens, options, build)
+    return [(g.ingested, g.translation) for g in gens if g.translation.translated is not None]
+
+
+def _render_and_prove(
+    fresh: list[_Gen],
+    options: Options,
+    compiler: tuple[str, str] | None,
+    cache: Cache | None,
+    accepted: dict[str, Any],
+    ahead: Ahead | None,
+    firmware: FirmwareOverlay | None,
+    build: Build,
+) -> None:
+    """Render the package, stage it (compile and import every module: a failure is a located
+    error), prove each generation's predicates on its staged modules, and, when the proof sent
+    a validator to the C path, render and stage again: `build.files` is what ships."""
+    results = [g.ingested for g in fresh]
+    audit_md = _audit(results, firmware)
+    files = _render(results, [(g.ingested, g.translation) for g in fresh], firmware, audit_md)
+    with Staged(files) as staged:
+        if _staging_failed(staged, build):
+            return
+        for g in fresh:
+            g.translation = _prove_predicates(
+                g.ingested, g.translation, options, compiler, cache, accepted, ahead, staged
+            )
+    if any(g.translation.rerender for g in fresh):
+        files = _render(results, [(g.ingested, g.translation) for g in fresh], firmware, audit_md)
+        with Staged(files) as staged:
+            if _staging_failed(staged, build):
+                return
+    build.files = files
+
+
+def _staging_failed(staged: Staged, build: Build) -> bool:
+    """Whether the staged package failed to compile or import (its errors are in `build`)."""
+    errors = staged.check()
+    build.diagnostics += errors
+    build.unusable = build.unusable or bool(errors)
+    return bool(errors)
+
+
+def _place_notes(gens: list[_Gen], options: Options, build: Build) -> None:
+    """Each generation's translator and proof notes (errors under --strict) right after its
+    own checks, and its summary line, in order."""
+    placed: list[Diagnostic] = []
+    start = 0
+    for g in gens:
+        placed += build.diagnostics[start : g.cut]
+        placed += _notes(g.ingested, g.translation, options)
+        start = g.cut
+        tr = g.translation
+        if not tr.notes.predicates:  # translated, but an error stopped generate before the proof
+            why = predicates.not_run("an error above stopped generate before the proof").summary
+            tr = replace(tr, notes=replace(tr.notes, predicates=why))
+        build.summaries.append(_summary(g.ingested.gen, g.findings, tr, g.layouts))
+    build.diagnostics = placed + build.diagnostics[start:]
 
 
 def _read_firmware(
@@ -274,29 +346,51 @@ def _prove_predicates(
     compiler: tuple[str, str] | None,
     cache: Cache | None,
     accepted: dict[str, Any],
-    ahead: Ahead | None = None,
+    ahead: Ahead | None,
+    staged: Staged,
 ) -> _Translation:
-    """Hold every translated back end to the drop's C (checks/predicates.py); a validator they
-    disagree on ships on the C path, with a located warning."""
+    """Hold every translated back end, as the staged package runs it, to the drop's C
+    (checks/predicates.py); a validator they disagree on ships on the C path, with a located
+    warning."""
     assert translation.translated is not None
+    tr = translation.translated
     if not options.verify:
         proof = predicates.not_run("--no-verify-cc")
     elif compiler is None:
         proof = predicates.not_run("no C compiler on PATH")
     else:
+
+        def load() -> predicates.Namespaces:
+            return proof_namespaces(staged, ingested.gen, tr)
+
         proof = predicates.prove(
             ingested.gen,
             ingested.root,
-            translation.translated,
+            tr,
             compiler[0],
             compiler[1],
             cache,
             accepted,
             ahead,
+            load,
         )
     notes = [*translation.notes.notes, *predicates.findings(ingested.gen, proof)]
-    shipped = predicates.apply(ingested.gen, translation.translated, proof)
-    return _Translation(replace(translation.notes, notes=notes, predicates=proof.summary), shipped)
+    shipped = predicates.apply(ingested.gen, tr, proof)
+    return _Translation(
+        replace(translation.notes, notes=notes, predicates=proof.summary),
+        shipped,
+        shipped is not tr,
+    )
+
+
+def proof_namespaces(staged: Staged, gen: Generation, tr: TranslatedGen) -> predicates.Namespaces:
+    """The staged generation's scalar translation with the proof's search scores beside it (one
+    more module, `_proof_scores`, staged but never shipped) and its batch translation."""
+    module = naming.module_name(gen.name)
+    staged.add(f"tpb_isa/{module}/_proof_scores.py", predicates.scores_module(gen, tr))
+    scores = staged.module(f"{module}._proof_scores")
+    batch = staged.module(f"{module}.batch")
+    return vars(scores), vars(batch)
 
 
 # --strict: a predicate the runtime cannot run, or one decided in C because its translation was
@@ -304,15 +398,13 @@ def _prove_predicates(
 STRICT_CODES = ("untranslated", "predicate-proof")
 
 
-def _note_translation(
-    ingested: Ingested, translation: _Translation, options: Options, build: Build
-) -> None:
+def _notes(ingested: Ingested, translation: _Translation, options: Options) -> list[Diagnostic]:
     """The translator's and the predicate proof's notes (errors under --strict)."""
     notes = [
         replace(w, severity=Severity.ERROR) if options.strict and w.code in STRICT_CODES else w
         for w in translation.notes.notes
     ]
-    build.diagnostics += rebase(notes, ingested.root)
+    return rebase(notes, ingested.root)
 
 
 def _summary(
@@ -341,20 +433,27 @@ def _executor_summary(gen: Generation) -> str:
     )
 
 
+def _audit(results: list[Ingested], firmware: FirmwareOverlay | None) -> str:
+    """The audit page the package carries. (The audit is imported here: a warm run, served by
+    the cache, never loads it.)"""
+    from .audit import render_audit_markdown
+
+    gens = [r.gen for r in results]
+    return render_audit_markdown(gens, firmware.states() if firmware else None)
+
+
 def _render(
     results: list[Ingested],
     fresh: list[tuple[Ingested, _Translation]],
     firmware: FirmwareOverlay | None,
+    audit_md: str,
 ) -> dict[str, str]:
     """The package: every generation's tables, the audit page and the headers it ships. (The
-    audit and the renderer are imported here: a warm run, served by the cache, never loads them.)"""
-    from .audit import render_audit_markdown
+    renderer is imported here: a warm run, served by the cache, never loads it.)"""
     from .emit.render import RenderInput, render
 
     shipped = shipped_headers(results)
     translated = [(r.gen, t.translated) for r, t in fresh if t.translated is not None]
-    gens = [r.gen for r in results]
-    audit_md = render_audit_markdown(gens, firmware.states() if firmware else None)
     return render(RenderInput(translated, audit_md, shipped, firmware))
 
 

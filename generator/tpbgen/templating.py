@@ -57,8 +57,17 @@ def _hexint(v: Any) -> str:
 
 def enumval(v: int) -> str:
     """An enum value or opcode, always hexadecimal (at least two digits): the headers mostly
-    write them so, and the runtime's messages print opcodes so."""
+    write them so, and the runtime's messages print opcodes so. A negative value (an enumerator
+    of a signed enum, `_INVALID = -1`) keeps its sign in front: `-0x01`, a literal in Python
+    and in C alike."""
     return f"-{-v:#04x}" if v < 0 else f"{v:#04x}"
+
+
+#: The one formatter, by the Jinja filter's name, of each kind of value a template renders into
+#: code: an enumerator's or opcode's value (enum types), and a constant's (integer and floating
+#: types, arrays of them). A template never formats a number itself (`'%x' % v`, `| format`):
+#: tests/emit/test_emitted_modules.py holds both to negative, huge and alias values.
+VALUE_FILTERS = ("enumval", "hexint")
 
 
 WIDTH = 100  # ruff's line-length (pyproject.toml): every generated line fits

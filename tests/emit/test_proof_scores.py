@@ -6,6 +6,7 @@ corpus depends on it)."""
 
 from __future__ import annotations
 
+import atexit
 from functools import cache
 from typing import Any
 
@@ -15,7 +16,10 @@ import pytest
 from tpb_paths import GENERATIONS, HEADER_ROOT
 from tpbgen.checks import corpus, predicates
 from tpbgen.checks.seeds import PIECES, climb
+from tpbgen.driver import proof_namespaces
+from tpbgen.emit.render import RenderInput, render
 from tpbgen.frontend.ingest import ingest_root
+from tpbgen.staged import Staged
 from tpbgen.translate.validators import translate
 
 
@@ -27,7 +31,9 @@ def _scores(gen: str) -> tuple[Any, dict[str, Any]]:
     def no_c(name: str, words: Any) -> Any:
         raise AssertionError("the scores never run the C")
 
-    prover = predicates._Prover(r.gen, tr, no_c, {})
+    staged = Staged(render(RenderInput([(r.gen, tr)], "")))
+    atexit.register(staged.close)
+    prover = predicates._Prover(r.gen, tr, no_c, {}, proof_namespaces(staged, r.gen, tr))
     return prover, prover.scalar
 
 

@@ -18,27 +18,18 @@ is cached by everything it depends on: the IR's inputs, the translation, the com
 from __future__ import annotations
 
 import hashlib
-import importlib
 import math
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, Severity
 from ..ir.model import Generation
-from ..translate.to_python import py_literal
-from ..translate.validators import (
-    BATCH_HELPERS,
-    VALIDATOR_HELPERS,
-    TranslatedGen,
-    member_sets_code,
-    to_the_c_path,
-)
+from ..translate.validators import TranslatedGen, to_the_c_path
 from .seeds import PIECES, score_code
 
 if TYPE_CHECKING:  # cpredicates.py needs numpy, which the generator only uses when it is there
@@ -110,6 +101,7 @@ def prove(
     cache: Cache | None,
     accepted: dict[str, Any] | None = None,
     ahead: Ahead | None = None,
+    load: Callable[[], Namespaces] | None = None,
 ) -> Proof:
     """The proof for one generation, from the cache when these inputs, this translation and
     this compiler were proven before. `accepted` ({validator: words its C accepted}) is shared
@@ -117,10 +109,11 @@ def prove(
     them first (the C decides), which spares most searches for a first accepted word. Since the
     words shape the corpus, they are part of the cache key, and a cached proof hands on the
     words it found, so a run says the same whatever the cache held. `ahead` is the compiles
-    the driver started early (the C compiles while the translator runs)."""
-    try:
-        importlib.import_module("numpy")
-    except ImportError:
+    the driver started early (the C compiles while the translator runs). `load` imports the
+    translation as the package ships it (the driver's staged tree: the generation's
+    `validators` module with the search scores of `scores_module` beside it, and its `batch`
+    module), called only when the proof runs."""
+    if not numpy_installed():
         return not_run("numpy is not installed (it runs the batch back end)")
     names = tuple(t.name for t in tr.top)
     if not names:
@@ -140,7 +133,9 @@ def prove(
         return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
     try:
         found_before = dict(accepted)
-        prover = _Prover(gen, tr, c.run, accepted)
+        if load is None:
+            raise RuntimeError("no staged translation to run")
+        prover = _Prover(gen, tr, c.run, accepted, load())
     except Exception as exc:  # the translation itself does not load: a translator bug
         return not_run(f"the translated code does not load ({_exc(exc)})")
     proof = replace(prover.run(cc), build_uses=c.build_uses)
@@ -148,6 +143,28 @@ def prove(
         found = {n: w for n, w in accepted.items() if found_before.get(n) is not w}
         cache.put("predproof", gen.name, key, {**_payload(proof), "accepted": _hex(found)})
     return proof
+
+
+def numpy_installed() -> bool:
+    """Whether numpy (the batch back end, and the proof's word arrays) is importable here."""
+    import importlib.util
+
+    return importlib.util.find_spec("numpy") is not None
+
+
+def scores_module(gen: Generation, tr: TranslatedGen) -> str:
+    """The search scores (seeds.py) as a module beside the generation's `validators` module:
+    they call the translated functions by their names there, so the module takes that module's
+    names as its own first. The proof imports it from the staged tree; it never ships."""
+    from ..translate.chain import chains
+
+    chunks = score_code(tr.lowered, chains(gen, tr))
+    head = (
+        '"""The predicate proof\'s search scores (tpbgen checks/seeds.py); not shipped."""\n\n'
+        "from . import validators as _validators\n\n"
+        "globals().update({k: v for k, v in vars(_validators).items() if not k.startswith('__')})\n"
+    )
+    return head + "".join(f"\n\n{chunk}\n" for chunk in chunks)
 
 
 def compile_ahead(cc: str, gens: list[tuple[Generation, Path]]) -> Ahead | None:
@@ -220,21 +237,29 @@ def apply(gen: Generation, tr: TranslatedGen, proof: Proof) -> TranslatedGen:
 # -- running the back ends ------------------------------------------------------------------------
 
 CRun = Callable[[str, Any], Any]  # (validator, words) -> the C's verdicts
+# (the scalar translation's names with the search scores, the batch translation's names): the
+# namespaces of the staged `scores` and `batch` modules
+Namespaces = tuple[dict[str, Any], dict[str, Any]]
 
 
 class _Prover:
     def __init__(
-        self, gen: Generation, tr: TranslatedGen, c_run: CRun, earlier: dict[str, Any]
+        self,
+        gen: Generation,
+        tr: TranslatedGen,
+        c_run: CRun,
+        earlier: dict[str, Any],
+        namespaces: Namespaces,
     ) -> None:
+        import numpy
+
         self.gen, self.tr, self.c_run = gen, tr, c_run
         self.earlier = earlier  # validator -> words its C accepted in an earlier generation
-        self.np = importlib.import_module("numpy")
-        self.support = "tpbgen.templates.support"
-        self.untranslated_error = importlib.import_module(
-            f"{self.support}.decoding"
-        ).UntranslatedPredicate
-        self.scalar = self._scalar_namespace()
-        self.batch = self._batch_namespace()
+        self.np = numpy
+        self.scalar, self.batch = namespaces
+        # the staged package's own class: the one its translations raise
+        self.untranslated_error = self.scalar["UntranslatedPredicate"]
+        self.run_batch = self.batch["vector"].run_batch
         self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
         self.memo: dict[Any, Any] = {}  # encoded edge values, by the numbers they straddle
 
@@ -391,11 +416,10 @@ class _Prover:
         `want` on `words`: the first differing word, or, when the batch raises, the word of the
         shortest prefix that raises (UntranslatedPredicate is the runtime's documented answer,
         not a disagreement)."""
-        vector = importlib.import_module(f"{self.support}.vector")
         fn = self.batch[f"_v_{name}"]
 
         def verdicts(n: int) -> Any:
-            return vector.run_batch(fn, words[:n])
+            return self.run_batch(fn, words[:n])
 
         try:
             got = verdicts(words.shape[0])
@@ -451,70 +475,6 @@ class _Prover:
 
     def _differs(self, name: str, backend: str, word: Any, detail: str) -> Disagreement:
         return Disagreement(name, backend, bytes(word).hex(), detail)
-
-    def _scalar_namespace(self) -> dict[str, Any]:
-        codec = importlib.import_module(f"{self.support}.codec")
-        decoding = importlib.import_module(f"{self.support}.decoding")
-        ns: dict[str, Any] = {alias: getattr(codec, name) for name, alias in VALIDATOR_HELPERS}
-        ns["untranslated"] = decoding.untranslated
-        from ..translate.chain import chains
-
-        _run(ns, [_consts(self.tr) + member_sets_code(self.tr)], "scalar constants")
-        _run(ns, [f.code for f in self.tr.functions], "scalar translation")
-        stubs = [
-            f"_{u.name} = untranslated({u.name!r}, {u.where!r}, {u.reason!r})\n"
-            for u in self.tr.untranslated
-        ]
-        _run(ns, stubs, "scalar translation")
-        # steers the search for accepted words (seeds.py), by the terms of each validator's chain
-        _run(ns, score_code(self.tr.lowered, chains(self.gen, self.tr)), "scores")
-        return ns
-
-    def _batch_namespace(self) -> dict[str, Any]:
-        vector = importlib.import_module(f"{self.support}.vector")
-        decoding = importlib.import_module(f"{self.support}.decoding")
-        ns: dict[str, Any] = {"np": self.np, "Any": Any, "_ALL": True}
-        ns.update({f"_{n}": getattr(vector, n) for n in BATCH_HELPERS})
-        ns["untranslated"] = decoding.untranslated
-        _run(ns, [_consts(self.tr)], "batch constants")
-        _run(ns, list(self.tr.batch_functions), "batch translation")
-        stubs = [(u.name, u.where, u.reason) for u in self.tr.untranslated]
-        stubs += [(s.name, s.where, s.reason) for s in self.tr.batch_stubs]
-        _run(ns, [f"_v_{n} = untranslated({n!r}, {w!r}, {r!r})\n" for n, w, r in stubs], "batch")
-        for (
-            n
-        ) in self.tr.rowwise:  # word by word through the scalar translation, as batch.py runs it
-            ns[f"_v_{n}"] = vector.rowwise(self.scalar[f"_{n}"])
-        return ns
-
-
-# Compiled statements by their text, for one run of `generate` (it forgets them when done): the
-# generations of a drop share most of their translated functions and scores word for word, and
-# compiling them was ~0.05 s CPU a generation.
-_CODE: dict[str, CodeType] = {}
-
-
-def _run(ns: dict[str, Any], chunks: list[str], what: str) -> None:
-    """Run `chunks` (each whole top-level statements) in `ns`, in order, each compiled once a run:
-    the same definitions as one text would make (a function's globals are `ns`)."""
-    for text in chunks:
-        code = _CODE.get(text)
-        if code is None:
-            code = _CODE[text] = compile(text, f"<tpbgen: {what}>", "exec")
-        exec(code, ns)
-
-
-def forget() -> None:
-    """Drop the compiled statements kept for the next generation (`generate` does when done)."""
-    _CODE.clear()
-
-
-def _consts(tr: TranslatedGen) -> str:
-    # a float as the package writes it (an infinity or a NaN has no literal: float('inf'))
-    return "".join(
-        f"{name} = {py_literal(value) if isinstance(value, (float, tuple)) else repr(value)}\n"
-        for name, value in tr.consts
-    )
 
 
 def _exc(exc: BaseException) -> str:
@@ -590,7 +550,8 @@ def _hex(accepted: dict[str, Any]) -> dict[str, list[str]]:
 
 def _accepted_from(doc: Any) -> dict[str, Any]:
     """The accepted words a cached proof found (checked; none when the entry has none)."""
-    np = importlib.import_module("numpy")
+    import numpy as np
+
     out: dict[str, Any] = {}
     try:
         for name, words in doc["accepted"].items():
