@@ -58,7 +58,20 @@ def _imports(name: str, path: Path) -> set[str]:
             # `from . import x` / `from ..checks import reconcile`: the names may be modules
             out.add(mod)
             out |= {f"{mod}.{a.name}" if mod else a.name for a in node.names}
+        elif isinstance(node, ast.Call) and _named_import(node).startswith("tpbgen."):
+            out.add(_named_import(node).removeprefix("tpbgen."))  # an import by a string
     return {m for m in out if m}
+
+
+def _named_import(call: ast.Call) -> str:
+    """The module `importlib.import_module("...")` / `import_module("...")` / `__import__("...")`
+    names by a constant string, "" for any other call."""
+    f = call.func
+    called = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    if called not in ("import_module", "__import__") or not call.args:
+        return ""
+    arg = call.args[0]
+    return arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else ""
 
 
 def _stage(module: str) -> str:
@@ -76,6 +89,40 @@ def _violations(importer: str, forbidden: tuple[str, ...]) -> list[str]:
         for m in deps
         if _stage(m) in forbidden
     )
+
+
+# The generator's dependencies on the runtime library (templates/support, installed as
+# tpbgen.templates.support): each a declared import the graph sees, and only these.
+RUNTIME_USERS = {
+    ("templating", "templates.support.api"),  # the runtime's API version, stamped into the package
+    ("checks.cpredicates", "templates.support.cbuild"),  # the flags the C backend is built with
+    ("resolve", "templates.support.family"),  # the executor's families, read by name
+}
+
+
+def test_the_generator_reads_the_runtime_through_declared_imports() -> None:
+    """Every import of the runtime library by the generator, plain or by a string, is one of
+    RUNTIME_USERS (the graph reads `import_module("tpbgen...")` too), and no module imports a
+    name from a string that is not a constant (an import the graph could not see)."""
+    found = {  # (a name imported from a runtime module counts as that module)
+        (name, ".".join(m.split(".")[:3]))
+        for name, deps in GRAPH.items()
+        for m in deps
+        if m.startswith("templates.") and m.count(".") >= 2
+    }
+    assert found == RUNTIME_USERS
+    hidden = []
+    for name, path in _sources().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            f = node.func if isinstance(node, ast.Call) else None
+            called = (
+                f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            )
+            if called in ("import_module", "__import__") and isinstance(node, ast.Call):
+                arg = node.args[0] if node.args else None
+                if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                    hidden.append(f"{name}:{node.lineno}")
+    assert hidden == []
 
 
 def test_the_graph_is_read() -> None:

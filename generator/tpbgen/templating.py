@@ -4,7 +4,6 @@ the support library, the runtime's hand-written part, found beside the templates
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import textwrap
@@ -259,7 +258,8 @@ def support_files() -> dict[str, str]:
 
 def runtime_api() -> tuple[int, int]:
     """`RUNTIME_API` as the support library states it (templates/support/api.py, imported)."""
-    api = importlib.import_module("tpbgen.templates.support.api")
+    from .templates.support import api
+
     value = api.RUNTIME_API
     if not (
         isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)
