@@ -2,7 +2,9 @@
 
 For each top-level validator the drop's C (checks/cpredicates.py, compiled with the C compiler
 on this machine) is the ground truth. Its scalar Python translation and its numpy batch
-translation are run in-process on a corpus of words (checks/corpus.py: random words, boundary
+translation, as the generated package's `validators` and `batch` modules (imported by the driver
+from its staged tree, staged.py; nothing here runs code from strings), are run in-process on a
+corpus of words (checks/corpus.py: random words, boundary
 words, and words aimed at each term, built from accepted words the C itself found), and the
 dispatch `validate()` uses (each opcode to the validators whose gate admits it) is held to "some
 top-level C validator accepts" on every word of every corpus. At least MIN_WORDS words per

@@ -8,7 +8,6 @@ that follows the attribute (`} NEURON_ISA_PACKED NEURON_ISA_TPB_X;` and `struct 
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -80,8 +79,11 @@ _SIZEOF = re.compile(r"\b(?:sizeof|_Alignof|__alignof__|__alignof)\s*\(\s*([A-Za
 
 def _alignment(arg: str) -> int | None:
     """The value of an `aligned(...)` argument: an integer constant expression of literals and
-    `sizeof`/`_Alignof` of scalar types (every scalar's alignment is its size); None when it
-    holds anything else."""
+    `sizeof`/`_Alignof` of scalar types (every scalar's alignment is its size), folded by the
+    IR's own evaluator with C's rules; None when it holds anything else or is no power of two."""
+    from pycparser import c_ast, c_parser
+
+    from ..ir.consteval import ConstEvaluator, NotConstant
     from ..ir.ctypes import STDINT, scalar
 
     def size(m: re.Match[str]) -> str:
@@ -89,24 +91,21 @@ def _alignment(arg: str) -> int | None:
         s = STDINT.get(words[0]) if len(words) == 1 and words[0] in STDINT else scalar(words)
         if s is None or s.size == 0:
             raise ValueError(m.group(1))
-        return str(s.size)
+        return f"{s.size}UL"  # (sizeof's type)
+
+    def nothing(*_: object) -> int:
+        raise NotConstant("not an integer constant expression")
 
     try:
         expr = _SIZEOF.sub(size, arg)
-    except ValueError:
+        unit = c_parser.CParser().parse(f"unsigned long long _tpbgen_aligned = ({expr});")
+        (decl,) = unit.ext
+        if not isinstance(decl, c_ast.Decl) or decl.init is None:
+            return None
+        value = ConstEvaluator(lambda _: None, nothing, nothing).eval_int(decl.init)
+    except (ValueError, NotConstant, c_parser.ParseError, RecursionError):
         return None
-    expr = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b", lambda m: str(int(m.group(1), 0)), expr)
-    if not re.fullmatch(r"[\d\s+\-*/%()<>|&^~]*", expr):
-        return None
-    try:
-        tree = ast.parse(expr.replace("/", "//").replace("////", "//"), mode="eval")
-    except SyntaxError:
-        return None
-    allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.operator, ast.unaryop)
-    if not all(isinstance(n, allowed) for n in ast.walk(tree)):
-        return None
-    value = eval(compile(tree, "<aligned>", "eval"), {"__builtins__": {}})
-    return value if isinstance(value, int) and value > 0 and value & (value - 1) == 0 else None
+    return value if value > 0 and value & (value - 1) == 0 else None
 
 
 def _prev_token(text: str, start: int) -> str:
