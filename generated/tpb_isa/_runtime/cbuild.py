@@ -24,7 +24,6 @@ This module imports neither numpy nor cffi at import time (the install-time buil
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import importlib.machinery
@@ -107,9 +106,11 @@ def cache_dir() -> Path:
 
 
 def cffi_version() -> str:
-    with contextlib.suppress(ImportError):
-        return str(importlib.import_module("cffi").__version__)
-    return "none"
+    try:
+        import cffi  # (imported when asked: the install-time build runs before it may be there)
+    except ImportError:
+        return "none"
+    return str(cffi.__version__)
 
 
 def inputs_digest(
@@ -189,7 +190,8 @@ def compile_into(spec: Spec, directory: Path, prebuilt: bool = False) -> Path:
     cache or (`prebuilt`) for an install; atomic (the file appears whole or not at all, and a
     concurrent build of the same content loses the race harmlessly). Raises when there is no
     cffi or no working C compiler."""
-    cffi = importlib.import_module("cffi")
+    import cffi
+
     directory.mkdir(parents=True, exist_ok=True)
     ffi = cffi.FFI()
     ffi.cdef(spec.cdef)
