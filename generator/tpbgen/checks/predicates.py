@@ -31,6 +31,7 @@ from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, Severity
 from ..ir.model import Generation
+from ..templates.support.cbuild import BUILD_DEPENDENT, MEANING_ARGS
 from ..translate.validators import TranslatedGen, to_the_c_path
 from .seeds import PIECES, score_code
 
@@ -487,10 +488,11 @@ def _exc(exc: BaseException) -> str:
 
 
 def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str, accepted: dict[str, Any]) -> str:
-    """Everything the proof's answer depends on: the inputs, the translation, the compiler, the
-    accepted words it starts from."""
+    """Everything the proof's answer depends on: the inputs, the translation, the compiler and
+    the flags that fix the C's meaning, the accepted words it starts from."""
     h = hashlib.sha256(f"predicate-proof {PROOF_VERSION} tpbgen {__version__}\n".encode())
     h.update(f"{gen.inputs_sha256}\n{cc}\n{ident}\n".encode())
+    h.update(f"flags {' '.join(MEANING_ARGS)} poisoned {' '.join(BUILD_DEPENDENT)}\n".encode())
     h.update(repr(sorted(_hex(accepted).items())).encode())
     for f in tr.functions:
         h.update(f.code.encode())
