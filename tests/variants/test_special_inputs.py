@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -239,3 +240,31 @@ def test_a_huge_float_constant_takes_no_time_and_is_infinity(tmp_path: Path) -> 
         tmp_path, "inspect", "--gen", "mariana", "--headers", "d", "--format", "json"
     )
     assert code == 0, err
+
+
+def test_header_comment_text_reaches_the_readme_escaped(tmp_path: Path) -> None:
+    """A maintenance note and an overlay note holding HTML, a link, emphasis, an entity and a
+    table's `|` are shown as written in the generated README.md, never rendered."""
+    root = drop(tmp_path)
+    name = "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP"
+    hostile = "<script>alert(1)</script> | [x](javascript:y) *em* &lt;b&gt;"
+    replace_in(
+        root / GEN / "tpb" / COMMON,
+        f"{name} = 0x44, // n, use TensorScalarArithOp instead",
+        f"{name} = 0x44, // n, {hostile}",
+    )
+    fw = root / "firmware_status.json"
+    doc = json.loads(fw.read_text(encoding="utf-8"))
+    doc["generations"]["mariana"][name]["note"] = hostile + "\nsecond line"
+    fw.write_text(json.dumps(doc), encoding="utf-8")
+    code, err = generate(tmp_path, "--no-verify-cc")
+    assert code == 0, err
+    readme = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    for raw in (r"<script", r"\]\(javascript", r"&lt;", r"\*em\*"):  # none unescaped
+        assert not re.search(r"(?<!\\)" + raw, readme), raw
+    escaped = r"\<script\>alert(1)\</script\> \| \[x\](javascript:y) \*em\* \&lt;b\&gt;"
+    rows = [ln for ln in readme.splitlines() if "| `0x44` |" in ln]
+    assert len(rows) == 2 and all(escaped in ln for ln in rows), rows
+    assert "second line" in rows[0]
+    for ln in rows:  # each row keeps its five columns: no `|` of the text splits a cell
+        assert len(re.findall(r"(?<!\\)\|", ln)) == 6, ln
