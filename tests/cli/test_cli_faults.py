@@ -20,14 +20,15 @@ from tpbgen.cli import build_parser
 GEN = "neuron_mariana_arch_isa"
 
 
-def tpbgen(cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+def tpbgen(cwd: Path, *argv: str, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`tpbgen ARGV` run in `cwd`, its IR cache in `cache` (default `cwd`/cache)."""
     proc = subprocess.run(
         [sys.executable, "-m", "tpbgen", *argv],
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, "TPBGEN_CACHE_DIR": str(cwd / "cache")},
+        env={**os.environ, "TPBGEN_CACHE_DIR": str(cache or cwd / "cache")},
         stdin=subprocess.DEVNULL,
     )
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
@@ -78,14 +79,14 @@ def test_audit_of_two_unknown_names_names_both_as_given(tmp_path: Path) -> None:
 
 
 def test_an_out_where_nothing_can_be_made_names_the_out(tmp_path: Path) -> None:
-    proc = tpbgen(REPO, "generate", "--out", "/proc/x", "--no-verify-cc")
+    proc = tpbgen(REPO, "generate", "--out", "/proc/x", "--no-verify-cc", cache=tmp_path / "cache")
     assert proc.returncode == 2
     assert "/proc/x: error [os-error]: cannot write the output here" in proc.stderr, proc.stderr
     assert "tpbgen-tmp" not in proc.stderr and "tpbgen-lock" not in proc.stderr
 
 
-def test_inspect_locations_open_from_where_it_ran() -> None:
-    proc = tpbgen(REPO, "inspect", "--gen", "mariana")
+def test_inspect_locations_open_from_where_it_ran(tmp_path: Path) -> None:
+    proc = tpbgen(REPO, "inspect", "--gen", "mariana", cache=tmp_path / "cache")
     assert proc.returncode == 0, proc.stderr
     places = re.findall(r"\s(\S+\.h):(\d+)\b", proc.stdout)
     assert len(places) > 100
