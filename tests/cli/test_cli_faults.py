@@ -148,3 +148,24 @@ def test_check_diff_is_a_patch_for_files_with_cr_and_vt_bytes(tmp_path: Path, to
     assert applied.returncode == 0, applied.stdout + applied.stderr
     again = tpbgen(tmp_path, "generate", "--headers", "d", "--out", "gen", "--check")
     assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.parametrize("name", ["MANIFEST.json", "README.md"])
+def test_a_fifo_in_the_output_is_never_opened(tmp_path: Path, name: str) -> None:
+    """The output is read too (its MANIFEST, the files --check compares and --diff patches): a
+    FIFO there is taken for what it is, not waited on."""
+    one_generation(tmp_path)
+    gen = ["generate", "--headers", "d", "--out", "gen", "--no-verify-cc"]
+    assert tpbgen(tmp_path, *gen).returncode == 0
+    (tmp_path / "gen" / name).unlink()
+    os.mkfifo(tmp_path / "gen" / name)
+    checked = tpbgen(tmp_path, *gen, "--check", "--diff")
+    written = tpbgen(tmp_path, *gen)
+    if name == "MANIFEST.json":  # no manifest tpbgen wrote: not its output, untouched
+        assert checked.returncode == written.returncode == 2
+        assert "gen: error [out-not-owned]" in written.stderr
+        assert (tmp_path / "gen" / name).is_fifo()
+    else:
+        assert checked.returncode == 1 and "gen/README.md: error [stale-output]" in checked.stderr
+        assert written.returncode == 0, written.stderr
+        assert (tmp_path / "gen" / name).is_file()

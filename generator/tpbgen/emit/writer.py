@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Diagnostic, Severity, TpbgenError, shown_path
+from ..input_files import read_regular
 
 MANIFEST = "MANIFEST.json"
 MANIFEST_FORMAT = "tpbgen-manifest/1"
@@ -73,9 +74,11 @@ def manifest_files(files: dict[str, str]) -> dict[str, str]:
 
 
 def _read_manifest(path: Path) -> dict[str, Any] | None:
+    """The MANIFEST.json at `path` (None: none, unreadable, not JSON, or not a regular file: a
+    FIFO there is never opened, a file past 64 MB never read to its end)."""
     try:
-        doc = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        doc = json.loads(read_regular(path, str(path)))
+    except (OSError, ValueError, TpbgenError):
         return None
     return doc if isinstance(doc, dict) else None
 
@@ -233,7 +236,11 @@ def tree_patch(files: dict[str, str], out: Path, diff: TreeDiff) -> str:
     def lines(p: Path | None) -> list[str]:
         if p is None:
             return []
-        return patch_lines(p.read_bytes().decode("utf-8", "replace"))
+        try:
+            data = read_regular(p, str(p))
+        except TpbgenError:  # a FIFO or a directory where the file goes: no text to patch
+            return []
+        return patch_lines(data.decode("utf-8", "replace"))
 
     chunks: list[str] = []
     for rel in sorted({*diff.added, *diff.changed, *diff.removed}):
@@ -439,9 +446,10 @@ def _parents(rel: str) -> Iterator[str]:
 
 
 def _sha256(path: Path) -> str:
+    """The sha256 of a regular file ("" for anything else: a FIFO there is never opened)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_regular(path, str(path))).hexdigest()
+    except (OSError, TpbgenError):
         return ""
 
 
