@@ -13,6 +13,8 @@ from typing import Any
 
 import jinja2
 
+from .escaping import markdown_text
+
 
 def template_root() -> Path:
     """The installed templates directory (the repo's templates/ in an editable install)."""
@@ -284,6 +286,7 @@ def environment(subdir: str = "") -> jinja2.Environment:
         ),
     )
     env.filters["docstring"] = _docstring
+    env.filters["md"] = markdown_text  # header text in Markdown (escaping.py: one per target)
     env.filters["oneline"] = _oneline
     env.filters["docline"] = _docline
     env.filters["pyrepr"] = repr

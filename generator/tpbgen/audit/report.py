@@ -7,7 +7,6 @@ Jinja2 templates under templates/audit/ only render the view model they are give
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
@@ -499,36 +498,11 @@ def view(report: AuditReport, colour: bool = False, fail_on: str = "breaking") -
 
 
 # -- templates ----------------------------------------------------------------------------------
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
-
-
-def _md_escape(text: object) -> str:
-    """Inline Markdown: identifiers with an underscore become code spans, the rest is escaped."""
-    out: list[str] = []
-    pos = 0
-    s = str(text)
-    for m in _IDENT.finditer(s):
-        out.append(_md_plain(s[pos : m.start()]))
-        tok = m.group(0)
-        out.append(f"`{tok}`" if "_" in tok else _md_plain(tok))
-        pos = m.end()
-    out.append(_md_plain(s[pos:]))
-    return "".join(out)
-
-
-_MD_ESCAPES = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|"})
-
-
-def _md_plain(s: str) -> str:
-    return s.translate(_MD_ESCAPES)
-
-
 @cache
 def environment() -> jinja2.Environment:
-    """templates/audit/ through the one environment factory, plus the Markdown escape."""
-    env = templating.environment("audit")
-    env.filters["md"] = _md_escape
-    return env
+    """templates/audit/ through the one environment factory (its `md` filter escapes text for
+    Markdown: tpbgen.escaping)."""
+    return templating.environment("audit")
 
 
 def render_template(name: str, **ctx: Any) -> str:

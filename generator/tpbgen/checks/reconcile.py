@@ -7,10 +7,12 @@ opcodes, struct keys outside the ingested headers, pseudo-opcode checks; and app
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Diagnostic, Severity, TpbgenError
+from ..input_files import decode_utf8, read_regular
 from ..ir.model import Generation, Mapping, MappingEntry
 from ..resolve import OPCODE_ENUM, PSEUDO_OPCODE_ENUM, Binding, bindings
 
@@ -69,7 +71,8 @@ class Waiver:
 def read_waivers(path: Path) -> list[Waiver]:
     """A waiver file: one `kind name [struct] # reason` per line; `#` lines are comments."""
     out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    text = decode_utf8(read_regular(path, str(path)), str(path), "waiver")
+    for n, line in enumerate(text.split("\n"), 1):
         body, _, reason = line.partition("#")
         parts = body.split()
         if not parts:
@@ -109,8 +112,8 @@ def waivers_for(directory: Path | None, gen: str) -> tuple[list[Waiver], str]:
             ]
         )
     path = directory / f"{gen}.waivers"
-    if not path.is_file():
-        return [], ""
+    if not os.path.lexists(path):
+        return [], ""  # (a directory, a FIFO or a symlink loop there is refused by read_waivers)
     return read_waivers(path), str(path)
 
 

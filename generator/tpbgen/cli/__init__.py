@@ -9,6 +9,7 @@ fault), always with a located message and no traceback; 3 a bug in tpbgen.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -100,7 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcome: Outcome = run_deep(
             lambda: args.func(args)
         )  # room for deeply nested C (see deep.py)
-        return print_outcome(with_lexer_note(outcome), fmt)
+        try:
+            return print_outcome(with_lexer_note(outcome), fmt)
+        except OSError as exc:  # standard output closed early (`| head`) or full
+            return _stdout_failed(exc, fmt)
     except TpbgenError as exc:
         print_diagnostics(exc.diagnostics, fmt)
         return int(exc.exit_code)
@@ -119,3 +123,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return int(ExitCode.INTERNAL)
+
+
+def _stdout_failed(exc: OSError, fmt: str) -> int:
+    """A write to standard output failed (its reader went away, its disk is full): said on
+    standard error, located at `<stdout>`, exit 2; what is still buffered is dropped rather than
+    raised again at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    what = exc.strerror or type(exc).__name__
+    if isinstance(exc, BrokenPipeError):
+        what += ": its reader stopped reading, so the output is cut short"
+    with contextlib.suppress(OSError):
+        print_diagnostics([Diagnostic(what, "<stdout>", code="os-error")], fmt)
+    return int(ExitCode.BAD_INPUT)

@@ -48,7 +48,12 @@ def register(
         action="store_true",
         help="walk every generation under --headers: sunda -> cayman -> mariana -> maverick",
     )
-    sp.add_argument("--format", choices=("text", "md", "json", "html"), default="text")
+    sp.add_argument(
+        "--format",
+        choices=("text", "md", "json", "html"),
+        default="text",
+        help="report format: text, markdown, JSON (report.schema.json) or an HTML page (default text)",
+    )
     sp.add_argument("--out", type=Path, help="write the report here instead of stdout")
     sp.add_argument(
         "--fail-on",
@@ -180,6 +185,31 @@ def _walk_all(
     return report, [r.root for r in results], warnings
 
 
+def _refuse_unknown_names(specs: list[str], headers: Path) -> None:
+    """Each side given as a name (not a path) that is neither a generation under `headers` nor a
+    directory, refused by the argument the user gave (both sides at once)."""
+    from ..frontend.discover import discover
+
+    names = [s for s in specs if "/" not in s and not s.startswith(".") and not Path(s).is_dir()]
+    if not names:
+        return
+    known = [g.name for g in discover(headers)] if headers.is_dir() else []
+    bad = [s for s in names if s not in known]
+    if bad:
+        have = f"it has {', '.join(known)}" if known else "it does not exist"
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    f"no generation '{s}' under the header root {headers} ({have}), "
+                    "and no directory of that name",
+                    s,
+                    code="unknown-gen",
+                )
+                for s in bad
+            ]
+        )
+
+
 def _walk_pair(
     args: argparse.Namespace, use_cache: bool
 ) -> tuple[AuditReport, list[Path], list[Diagnostic]]:
@@ -192,6 +222,7 @@ def _walk_pair(
             "audit needs OLD and NEW (generation names under --headers or paths of tpb/ trees), or --all",
             code="usage",
         )
+    _refuse_unknown_names([args.old, args.new], args.headers)
     old, w_old, root_old = _resolve(args.old, args.headers, use_cache)
     new, w_new, root_new = _resolve(args.new, args.headers, use_cache)
     report = audit_walk([old, new], [args.old, args.new])

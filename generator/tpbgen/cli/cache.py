@@ -14,7 +14,11 @@ from .output import Outcome
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add `tpbgen cache info|clear` to the command line."""
     sp = sub.add_parser("cache", help="show (info) or empty (clear) the IR cache")
-    sp.add_argument("action", choices=("info", "clear"))
+    sp.add_argument(
+        "action",
+        choices=("info", "clear"),
+        help="info: where the cache is and how full; clear: remove its entries",
+    )
     sp.set_defaults(func=run)
 
 

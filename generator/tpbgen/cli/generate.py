@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,17 @@ if TYPE_CHECKING:  # the pipeline is imported when generate runs: other commands
     from ..driver import Build
 
 DEFAULT_OUT = Path("generated")
+
+
+def positive_limit(text: str) -> float:
+    """A limit option's value: a finite number above zero (not `nan`, `inf` or `0`)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, not {text!r}")
+    return value
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -60,19 +72,19 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     d = DEFAULT_LIMITS
     sp.add_argument(
         "--max-preprocessed-mb",
-        type=float,
+        type=positive_limit,
         default=d.preprocessed_bytes / 2**20,
         help=f"refuse headers that preprocess to more (default {d.preprocessed_bytes // 2**20} MB)",
     )
     sp.add_argument(
         "--max-line-kb",
-        type=float,
+        type=positive_limit,
         default=d.line_bytes / 1024,
         help=f"refuse a preprocessed line (a macro expansion) longer than this (default {d.line_bytes // 1024} KB)",
     )
     sp.add_argument(
         "--max-preprocess-seconds",
-        type=float,
+        type=positive_limit,
         default=d.preprocess_seconds,
         help=f"refuse headers the preprocessor takes longer on (default {d.preprocess_seconds:g} s)",
     )

@@ -17,7 +17,12 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     )
     common(sp)
     sp.add_argument("--gen", required=True, help="generation name, e.g. mariana")
-    sp.add_argument("--format", choices=("text", "json"), default="text")
+    sp.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="a readable summary with byte maps, or the IR as JSON (ir/schema.json) (default text)",
+    )
     sp.add_argument(
         "--verify-cc", action="store_true", help="compare every computed layout with the C compiler"
     )
@@ -53,7 +58,7 @@ def run(args: argparse.Namespace) -> Outcome:
         ) as exc:  # the IR is still worth showing; the diagnostics say why no validators
             warnings.extend(rebase(exc.diagnostics, result.root))
             tops = None
-        text = render_text(gen, tops) + "\n".join(coverage_lines(gen)) + "\n"
+        text = render_text(gen, result.root, tops) + "\n".join(coverage_lines(gen)) + "\n"
     code = ExitCode.OK
     if args.verify_cc:
         from ..checks.verify_cc import verify_cc

@@ -83,7 +83,7 @@ def print_outcome(outcome: Outcome, fmt: str) -> int:
     print_diagnostics(outcome.findings, fmt, sys.stdout)
     if outcome.stdout:
         sys.stdout.write(outcome.stdout)
+    sys.stdout.flush()  # (a closed or full standard output fails here, where the CLI says so)
     if outcome.note:
-        sys.stdout.flush()
         sys.stderr.write(outcome.note)
     return outcome.code

@@ -19,7 +19,12 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     )
     common(sp)
     sp.add_argument("--gen", action="append", help="generation to check (repeatable; default: all)")
-    sp.add_argument("--format", choices=("text", "json"), default="text")
+    sp.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="findings as text lines or one JSON document (default text)",
+    )
     sp.add_argument("--strict", action="store_true", help="stale names are errors, not warnings")
     sp.add_argument(
         "--waivers", type=Path, help="directory of <gen>.waivers files accepting named findings"

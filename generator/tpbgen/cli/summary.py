@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..ir.model import Generation, Struct
+from pathlib import Path
+
+from ..errors import shown_path
+from ..ir.model import Generation, Loc, Struct
+
+
+def opens(loc: Loc, root: Path) -> str:
+    """An IR location (relative to the header root `root`) as it opens from the current
+    directory: `vendor_headers/neuron_mariana_arch_isa/tpb/x.h:78`."""
+    return f"{shown_path(loc.file, str(root.resolve()))}:{loc.line}"
 
 
 def byte_map(s: Struct) -> list[str]:
@@ -22,10 +31,13 @@ def byte_map(s: Struct) -> list[str]:
 
 
 def render_text(
-    gen: Generation, validators: list[tuple[str, tuple[int, ...]]] | None = None
+    gen: Generation, root: Path, validators: list[tuple[str, tuple[int, ...]]] | None = None
 ) -> str:
-    """The summary; `validators` are the top-level validators with the opcodes each one gates."""
-    out = [f"generation {gen.name} ({gen.core_version or 'no banner'}), {gen.tpb_dir}"]
+    """The summary; `root` the header root the IR's paths are relative to (every location is
+    shown as it opens from the current directory); `validators` are the top-level validators
+    with the opcodes each one gates."""
+    tpb = shown_path(gen.tpb_dir, str(root.resolve()))
+    out = [f"generation {gen.name} ({gen.core_version or 'no banner'}), {tpb}"]
     out.append(
         f"  files: {len(gen.files)}; enums: {len(gen.enums)}; structs/unions: {len(gen.structs)}; "
         f"constants: {len(gen.constants)}; static asserts: {len(gen.static_asserts)}; functions: {len(gen.functions)}"
@@ -34,13 +46,13 @@ def render_text(
     out.append("enums:")
     for e in gen.enums:
         out.append(
-            f"  {e.name}  ({len(e.members)} members, {e.size} B{', packed' if e.packed else ''})  {e.loc}"
+            f"  {e.name}  ({len(e.members)} members, {e.size} B{', packed' if e.packed else ''})  {opens(e.loc, root)}"
         )
     out.append("")
     out.append("structs and unions:")
     for s in gen.structs:
         out.append(
-            f"  {s.kind} {s.name}  sizeof={s.size} align={s.align}{' packed' if s.packed else ''}  {s.loc}"
+            f"  {s.kind} {s.name}  sizeof={s.size} align={s.align}{' packed' if s.packed else ''}  {opens(s.loc, root)}"
         )
         out.extend(byte_map(s))
     if validators is not None:
@@ -55,6 +67,6 @@ def render_text(
     for f in gen.functions:
         params = ", ".join(f"{p.type.spelled} {p.name}" for p in f.params)
         out.append(
-            f"  {f.returns.spelled} {f.name}({params})  {f.loc}  calls: {', '.join(f.calls) or '-'}"
+            f"  {f.returns.spelled} {f.name}({params})  {opens(f.loc, root)}  calls: {', '.join(f.calls) or '-'}"
         )
     return "\n".join(out) + "\n"

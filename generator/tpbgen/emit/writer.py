@@ -13,8 +13,9 @@ exchanged in one `renameat2(RENAME_EXCHANGE)` (`renamex_np(RENAME_SWAP)` on macO
 instant the output path holds either the old complete tree or the new complete tree. Where the
 system has no exchange, two renames are used and the gap between them is repaired by the next run.
 
-Concurrency. The whole write holds an exclusive `flock` on the output's parent directory, so two
-runs into one output never interleave; the second is refused with a message. A staging or old
+Concurrency. The whole write holds an exclusive `flock` on `.<out name>.tpbgen-lock` beside the
+output (removed at the end), so two runs into one output never interleave; the second is refused
+with a message. Runs into other folders of the same parent do not wait for each other. A staging or old
 tree left by a killed run is recognised by its name and its marker, removed by the next run, and
 reported.
 
@@ -41,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Diagnostic, Severity, TpbgenError, shown_path
+from ..input_files import read_regular
 
 MANIFEST = "MANIFEST.json"
 MANIFEST_FORMAT = "tpbgen-manifest/1"
@@ -72,9 +74,11 @@ def manifest_files(files: dict[str, str]) -> dict[str, str]:
 
 
 def _read_manifest(path: Path) -> dict[str, Any] | None:
+    """The MANIFEST.json at `path` (None: none, unreadable, not JSON, or not a regular file: a
+    FIFO there is never opened, a file past 64 MB never read to its end)."""
     try:
-        doc = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        doc = json.loads(read_regular(path, str(path)))
+    except (OSError, ValueError, TpbgenError):
         return None
     return doc if isinstance(doc, dict) else None
 
@@ -214,6 +218,15 @@ def diff_tree(files: dict[str, str], out: Path, owned: Ownership | None = None) 
     return TreeDiff(tuple(added), tuple(changed), tuple(removed), tuple(unchanged))
 
 
+def patch_lines(text: str) -> list[str]:
+    """`text` split into lines as `patch` and `git apply` count them: at `\\n` only (a CR, a
+    vertical tab or a form feed inside a line stays in it; str.splitlines would end lines
+    there), each line keeping its end."""
+    parts = text.split("\n")
+    out = [line + "\n" for line in parts[:-1]]
+    return [*out, parts[-1]] if parts[-1] else out
+
+
 def tree_patch(files: dict[str, str], out: Path, diff: TreeDiff) -> str:
     """A unified diff of what `generate` would change in `out`: each file of `d` that is added,
     changed or removed. Paths as they open from the current directory, with git's `a/` `b/`
@@ -223,14 +236,18 @@ def tree_patch(files: dict[str, str], out: Path, diff: TreeDiff) -> str:
     def lines(p: Path | None) -> list[str]:
         if p is None:
             return []
-        return p.read_bytes().decode("utf-8", "replace").splitlines(keepends=True)
+        try:
+            data = read_regular(p, str(p))
+        except TpbgenError:  # a FIFO or a directory where the file goes: no text to patch
+            return []
+        return patch_lines(data.decode("utf-8", "replace"))
 
     chunks: list[str] = []
     for rel in sorted({*diff.added, *diff.changed, *diff.removed}):
         name = Path(shown_path((out / rel).as_posix())).as_posix()
         a, b = (name, name) if os.path.isabs(name) else (f"a/{name}", f"b/{name}")
         before = lines(out / rel) if rel not in diff.added else []
-        after = files[rel].splitlines(keepends=True) if rel in files else []
+        after = patch_lines(files[rel]) if rel in files else []
         body = difflib.unified_diff(
             before,
             after,
@@ -256,13 +273,26 @@ def write_tree(files: dict[str, str], out: Path) -> WriteResult:
     try:
         return _write_tree(files, out)
     except OSError as exc:
-        raise os_error(exc) from None
+        raise os_error(exc, internal=(out.parent, f".{out.name}.tpbgen-")) from None
 
 
-def os_error(exc: OSError, fallback: Path | None = None) -> TpbgenError:
-    """`PATH: what happened` for a fault of the environment (exit 2, not a bug)."""
+def os_error(
+    exc: OSError, fallback: Path | None = None, internal: tuple[Path, str] | None = None
+) -> TpbgenError:
+    """`PATH: what happened` for a fault of the environment (exit 2, not a bug). `internal`: a
+    directory and a name prefix of tpbgen's own entries there (the staging tree, the lock); a
+    fault on one of them is reported at the output the user named, not at a path they never
+    gave."""
     where = exc.filename if exc.filename is not None else (str(fallback) if fallback else "")
     what = exc.strerror or str(exc)
+    if internal is not None and where:
+        folder, prefix = internal
+        at = Path(os.fsdecode(where))
+        if at.parent == folder and at.name.startswith(prefix):
+            out = folder / prefix[1:].removesuffix(".tpbgen-")
+            return TpbgenError(
+                [Diagnostic(f"cannot write the output here: {what}", str(out), code="os-error")]
+            )
     if exc.filename2 is not None:
         what += f" (-> {exc.filename2})"
     return TpbgenError([Diagnostic(what, str(where), code="os-error")])
@@ -416,9 +446,10 @@ def _parents(rel: str) -> Iterator[str]:
 
 
 def _sha256(path: Path) -> str:
+    """The sha256 of a regular file ("" for anything else: a FIFO there is never opened)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_regular(path, str(path))).hexdigest()
+    except (OSError, TpbgenError):
         return ""
 
 
@@ -481,28 +512,64 @@ def _remove_leftovers(parent: Path, out: Path) -> list[Diagnostic]:
     return notes
 
 
+_LOCK_SUFFIX = ".tpbgen-lock"  # .<out name>.tpbgen-lock beside the output, while a run writes it
+
+
 @contextlib.contextmanager
 def _locked(parent: Path, out: Path) -> Iterator[None]:
-    """An exclusive, non-blocking flock on the output's parent directory: no lock file to leave
-    behind, and the lock outlives the swap of the output itself."""
+    """An exclusive, non-blocking lock on this output: a `flock` on `.<out name>.tpbgen-lock`
+    beside it (made for the run and removed at its end; a run killed leaves it, unlocked, to the
+    next), so two runs into one output never interleave while runs into other folders of the
+    same parent do not wait for each other. A shared `flock` on the parent directory is taken
+    too: a tpbgen that locks the whole parent (the versions before this one) is still waited for."""
     try:
         import fcntl
     except ImportError:  # not POSIX: no lock (documented)
         yield
         return
-    fd = os.open(parent, os.O_RDONLY)
+    busy = _refuse(
+        out,
+        "another tpbgen is writing this output right now (it holds the lock on it); nothing "
+        "was written, run again when it has finished",
+        "out-locked",
+    )
+    dir_fd = os.open(parent, os.O_RDONLY)
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(dir_fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise _refuse(
-                out,
-                "another tpbgen is writing this output right now (its lock on the parent directory is held); nothing was written, run again when it has finished",
-                "out-locked",
-            ) from None
-        yield
+            raise busy from None
+        lock = parent / f".{out.name}{_LOCK_SUFFIX}"
+        fd = _lock_file(lock, busy)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                lock.unlink()  # (while still held: a run that opened it sees it gone, and retries)
+            os.close(fd)
     finally:
+        os.close(dir_fd)
+
+
+def _lock_file(lock: Path, busy: TpbgenError) -> int:
+    """The descriptor of `lock`, held under an exclusive flock, and still the file at that path
+    (one that the run before removed after this run opened it is opened again)."""
+    import fcntl
+
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(8):
+        fd = os.open(lock, flags, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.path.samestat(os.fstat(fd), os.stat(lock)):
+                return fd
+        except BlockingIOError:
+            os.close(fd)
+            raise busy from None
+        except FileNotFoundError:
+            pass
         os.close(fd)
+    raise busy
 
 
 # -- the exchange ---------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import TpbgenError
+from ..input_files import read_regular
 from ..ir.model import Loc, Maintenance, SpecComment
 
 _SPEC_START = re.compile(r"^\s*//\s*fn\s+([A-Za-z_]\w*)\s*\(")
@@ -50,8 +52,8 @@ class SourceLines:
             data = self._texts.get(rel)
             if data is None:
                 try:
-                    data = (self._root / rel).read_bytes()
-                except OSError:
+                    data = read_regular(self._root / rel, rel)
+                except (OSError, TpbgenError):
                     data = b""
             self._cache[rel] = split_lines(data.decode("utf-8", errors="replace"))
         return self._cache[rel]

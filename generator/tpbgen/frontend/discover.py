@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import fail
+from ..input_files import refuse_special
 
 _GEN_DIR = re.compile(r"^neuron_([a-z0-9_]+?)_arch_isa$")
 
@@ -27,8 +28,13 @@ class GenerationSource:
         return self.tpb_dir.relative_to(self.root).as_posix()
 
     def headers(self) -> list[Path]:
-        """The translation unit: every header of the tpb/ tree."""
-        return sorted(self.tpb_dir.glob("*.h"))
+        """The translation unit: every header of the tpb/ tree (each a regular file: the unit
+        includes them all, so a FIFO, a device or a directory named `*.h` is refused by type
+        before anything opens it)."""
+        found = sorted(self.tpb_dir.glob("*.h"))
+        for h in found:
+            refuse_special(h, self.shown(h))
+        return found
 
     @property
     def gen_dir(self) -> Path:
@@ -38,7 +44,16 @@ class GenerationSource:
     def all_headers(self) -> list[Path]:
         """Every header below the generation directory: what the IR may take definitions from and
         what its cache key covers."""
-        return sorted(p for p in self.gen_dir.rglob("*.h") if p.is_file())
+        found = sorted(
+            p for p in self.gen_dir.rglob("*.h") if p.parent == self.tpb_dir or not p.is_dir()
+        )
+        for h in found:  # (a FIFO, a device or, in tpb/, a directory is refused: never opened)
+            refuse_special(h, self.shown(h))
+        return found
+
+    def shown(self, path: Path) -> str:
+        """A file of the generation as diagnostics name it: relative to the include root."""
+        return path.relative_to(self.root).as_posix()
 
     def mapping_file(self) -> Path:
         """The generation's instruction_mapping.json (it may not exist)."""

@@ -16,10 +16,11 @@ from typing import Any
 from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, Severity, TpbgenError
+from ..input_files import load_json, pointer_token, read_optional
 from ..ir.firmware import FirmwareFact, FirmwareOverlay
 from ..ir.model import Generation
 from ..resolve import opcode_enum
-from .mapping_json import ir_schema, pointer_token
+from .mapping_json import ir_schema
 
 OVERLAY_NAME = "firmware_status.json"
 __all__ = ["OVERLAY_NAME", "FirmwareFact", "FirmwareOverlay", "read_overlay"]
@@ -76,20 +77,11 @@ def read_overlay(
     whose bytes passed the schema before is not checked against it again (a warm run then
     does not load jsonschema); the names are checked against `gens` every time."""
     path = root / OVERLAY_NAME
-    if not path.is_file():
-        return None
     rel = shown or str(path)
-    raw = path.read_bytes()
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise TpbgenError([_error(f"not UTF-8 text ({exc.reason})", rel)]) from None
-    except json.JSONDecodeError as exc:
-        raise TpbgenError(
-            [_error(f"malformed JSON: {exc.msg}", rel, line=exc.lineno, col=exc.colno)]
-        ) from None
-    except RecursionError:
-        raise TpbgenError([_error("malformed JSON: nested too deeply", rel)]) from None
+    raw = read_optional(path, rel)  # (a directory, a FIFO or a symlink loop there is refused)
+    if raw is None:
+        return None
+    doc = load_json(raw, rel, "firmware-overlay")
     _check_schema(doc, raw, rel, cache)
     known = {g.name: g for g in gens}
     problems: list[Diagnostic] = []
@@ -108,14 +100,23 @@ def read_overlay(
             continue
         enum = opcode_enum(g)
         values = {m.name: m.value for m in enum.members} if enum is not None else {}
-        facts = []
+        facts: list[FirmwareFact] = []
+        named: dict[int, str] = {}  # opcode value -> the first name the overlay gave it by
         for name, fact in entries.items():
+            at = f"{where}/{pointer_token(name)}"
             if name not in values:
                 problems.append(
+                    _error(f"the {gen_name} OPCODE enum does not define {name}", rel, at)
+                )
+                continue
+            first = named.setdefault(values[name], name)
+            if first != name:  # an enumerator alias: one opcode, given a state twice
+                problems.append(
                     _error(
-                        f"the {gen_name} OPCODE enum does not define {name}",
+                        f"{name} is opcode {values[name]:#x}, which {first} already names "
+                        f"(an alias): one opcode, two entries",
                         rel,
-                        f"{where}/{pointer_token(name)}",
+                        at,
                     )
                 )
                 continue

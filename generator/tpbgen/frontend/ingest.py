@@ -22,6 +22,7 @@ from .. import __version__, collector
 from ..cache import Cache, remember
 from ..deep import run_deep
 from ..errors import Diagnostic, Severity, TpbgenError, rebase
+from ..input_files import read_optional, read_regular
 from ..ir import io as ir_io
 from ..ir.consteval import CONSTEVAL_VERSION
 from ..ir.model import IR_VERSION, Generation, Mapping, SourceFile, SpecComment
@@ -65,7 +66,7 @@ class InputFiles:
     def with_extra(self, src: GenerationSource, extra: tuple[str, ...]) -> InputFiles:
         """These inputs and the files `extra` names, read now (raises OSError)."""
         have = {rel for rel, _ in self.headers}
-        more = tuple((rel, (src.root / rel).read_bytes()) for rel in extra if rel not in have)
+        more = tuple((rel, read_regular(src.root / rel, rel)) for rel in extra if rel not in have)
         return InputFiles(
             tuple(sorted((*self.headers, *more))), self.mapping_rel, self.mapping, extra
         )
@@ -73,13 +74,10 @@ class InputFiles:
 
 def read_inputs(src: GenerationSource) -> InputFiles:
     """Raises OSError when a header cannot be read."""
-    headers = tuple((h.relative_to(src.root).as_posix(), h.read_bytes()) for h in src.all_headers())
+    headers = tuple((src.shown(h), read_regular(h, src.shown(h))) for h in src.all_headers())
     mapping_path = src.mapping_file()
-    try:
-        mapping: bytes | None = mapping_path.read_bytes()
-    except FileNotFoundError:
-        mapping = None
-    return InputFiles(headers, mapping_path.relative_to(src.root).as_posix(), mapping)
+    mapping = read_optional(mapping_path, src.shown(mapping_path))
+    return InputFiles(headers, src.shown(mapping_path), mapping)
 
 
 def inputs_hash(src: GenerationSource, files: InputFiles | None = None) -> str:
@@ -158,6 +156,8 @@ def probe(src: GenerationSource, store: Cache | None) -> Probed:
                 )
             ]
         ) from None
+    except TpbgenError as exc:  # (a FIFO, a device, a directory where a file belongs)
+        raise TpbgenError(rebase(exc.diagnostics, src.root), exc.exit_code) from None
     tree_key = full_key = cache_key(key)
     if store is None:
         return Probed(src, files, key, full_key, None, (), tree_key)
@@ -171,7 +171,7 @@ def probe(src: GenerationSource, store: Cache | None) -> Probed:
             files = files.with_extra(src, extra)
             key = inputs_hash(src, files)
             full_key = cache_key(key)
-        except OSError:
+        except (OSError, TpbgenError):  # (one no longer a file: the cold ingest refuses it)
             return Probed(src, files, key, full_key, None, tuple(store.warnings[seen:]), tree_key)
     gen = _from_cache(store, src.name, full_key, key)
     return Probed(src, files, key, full_key, gen, tuple(store.warnings[seen:]), tree_key)

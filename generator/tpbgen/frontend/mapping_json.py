@@ -13,6 +13,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import Diagnostic, Severity, TpbgenError
+from ..input_files import load_json, pointer_token
 from ..ir.model import Mapping, MappingEntry
 
 
@@ -30,11 +31,6 @@ def mapping_schema() -> dict[str, Any]:
     return ir_schema("mapping.schema.json")
 
 
-def pointer_token(token: str) -> str:
-    """One JSON pointer reference token (RFC 6901: `~` and `/` escaped)."""
-    return token.replace("~", "~0").replace("/", "~1")
-
-
 def _key_lines(text: str) -> dict[str, list[int]]:
     """The lines of every `"KEY":` in the file, in order (a key may occur more than once)."""
     lines: dict[str, list[int]] = {}
@@ -42,32 +38,6 @@ def _key_lines(text: str) -> dict[str, list[int]]:
         for m in re.finditer(r'"([^"\\]+)"\s*:', line):
             lines.setdefault(m.group(1), []).append(n)
     return lines
-
-
-class _Object(dict[str, Any]):
-    """A JSON object that remembers every key/value pair, duplicates included (json keeps the last)."""
-
-    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
-        super().__init__(pairs)
-        self.pairs = pairs
-
-
-def _duplicate_keys(node: Any, pointer: str, sections: bool) -> list[str]:
-    """Pointers of duplicated keys outside the two sections (inside them reconcile reports them)."""
-    out: list[str] = []
-    if isinstance(node, _Object):
-        seen: set[str] = set()
-        for k, v in node.pairs:
-            if k in seen and not (
-                sections and pointer in ("/struct2opcode", "/struct2pseudo_opcode")
-            ):
-                out.append(f"{pointer}/{pointer_token(k)}")
-            seen.add(k)
-            out.extend(_duplicate_keys(v, f"{pointer}/{pointer_token(k)}", sections))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out.extend(_duplicate_keys(v, f"{pointer}/{i}", sections))
-    return out
 
 
 def read_mapping(raw: bytes | None, rel: str) -> Mapping:
@@ -78,39 +48,13 @@ def read_mapping(raw: bytes | None, rel: str) -> Mapping:
         raise TpbgenError(
             [Diagnostic("instruction_mapping.json is missing", rel, code="missing-file")]
         )
-    text = raw.decode("utf-8", errors="replace")
-    try:
-        doc = json.loads(text, object_pairs_hook=_Object)
-    except json.JSONDecodeError as exc:
-        raise TpbgenError(
-            [
-                Diagnostic(
-                    f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
-                    rel,
-                    exc.lineno,
-                    exc.colno,
-                    Severity.ERROR,
-                    "json",
-                )
-            ]
-        ) from None
-    except RecursionError:
-        raise TpbgenError(
-            [Diagnostic("malformed JSON: nested too deeply", rel, code="json")]
-        ) from None
-    dupes = _duplicate_keys(doc, "", sections=True)
-    if dupes:
-        raise TpbgenError(
-            [
-                Diagnostic(
-                    "duplicate key: JSON keeps only the last value, so the file says two things",
-                    rel,
-                    code="json-duplicate-key",
-                    pointer=p,
-                )
-                for p in dupes
-            ]
-        )
+    doc = load_json(
+        raw,
+        rel,
+        "json",
+        duplicates_allowed_in=frozenset(("/struct2opcode", "/struct2pseudo_opcode")),
+    )  # (a key twice inside the two sections: reconcile reports it, with both bindings)
+    text = raw.decode("utf-8")
     validator = jsonschema.Draft202012Validator(mapping_schema())
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:

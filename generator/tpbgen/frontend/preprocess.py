@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from ..errors import Diagnostic, Severity, TpbgenError
+from ..input_files import read_regular, special_file
 from .discover import GenerationSource
 from .limits import DEFAULT, Limits
 
@@ -150,7 +151,7 @@ def object_macros(
         rel = h.relative_to(gen.root).as_posix()
         data = texts.get(rel) if texts is not None else None
         if data is None:
-            data = h.read_bytes()
+            data = read_regular(h, rel)
         text = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
         lines = text.split("\n")
         k = 0
@@ -164,6 +165,46 @@ def object_macros(
                 out.append(MacroDef(m.group(1), rel, start + 1, m.group(2)))
             k += 1
     return out
+
+
+_INCLUDE = re.compile(
+    rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\r\n]*)"|<([^>\r\n]*)>)', re.M
+)  # (an include whose argument is a macro is cpp's to find; its time limit bounds it)
+
+
+def special_includes(gen: GenerationSource, texts: Mapping[str, bytes]) -> TpbgenError | None:
+    """The `#include`s of the headers read (`texts`, by path relative to the include root) that
+    name a FIFO, a device, a socket or a directory, refused at the directive before the
+    preprocessor opens it (it would block, read without end, or say only that it could not);
+    None when there is none. Resolved as cpp does: a quoted name beside the including file, then
+    the include path (tpbgen's libc, the include root)."""
+    diags = []
+    for rel, data in texts.items():
+        if b"#" not in data or b"include" not in data:
+            continue
+        here = (gen.root / rel).parent
+        for m in _INCLUDE.finditer(data):
+            quoted, name = m.group(1) is not None, (m.group(1) or m.group(2) or b"")
+            target = name.decode("utf-8", "replace")
+            dirs = ([here] if quoted else []) + [fake_libc_dir(), gen.root]
+            found = next((d / target for d in dirs if os.path.lexists(d / target)), None)
+            kind = special_file(found) if found is not None else None
+            if kind is None:
+                continue
+            line = data.count(b"\n", 0, m.start()) + 1
+            col = m.start(1 if quoted else 2) - (data.rfind(b"\n", 0, m.start()) + 1)
+            diags.append(
+                Diagnostic(
+                    f"#include of {target}, {kind}, not a regular file: refused before the "
+                    "preprocessor opens it",
+                    rel,
+                    line,
+                    col,
+                    Severity.ERROR,
+                    "not-a-file",
+                )
+            )
+    return TpbgenError(diags) if diags else None
 
 
 def translation_unit(
@@ -237,14 +278,14 @@ class Preprocessing:
         self.gen, self.limits = gen, limits
         self.which: Preprocessor = which or available_preprocessor()
         headers = gen.headers()
+        self.macros = object_macros(gen, texts, headers)
         self._refused = (
-            None
+            special_includes(gen, texts or {})
             if headers
             else TpbgenError(
                 [Diagnostic("no *.h headers in this tpb/ tree", gen.rel_tpb_dir, code="no-headers")]
             )
         )  # (raised by `run`, in its turn)
-        self.macros = object_macros(gen, texts, headers)
         self.texts = texts or {}
         self.tu = translation_unit(gen, self.macros, headers)
         self._ran: Future[tuple[str, tuple[str, ...]]] | None = None
@@ -406,8 +447,8 @@ def _source_bytes(gen: GenerationSource, texts: Mapping[str, bytes], name: str) 
         return texts[rel]
     path = Path(name) if Path(name).is_absolute() else gen.root / name
     try:
-        return path.read_bytes()
-    except OSError:
+        return read_regular(path, rel)
+    except (OSError, TpbgenError):  # (gone, or not a file: the text cpp gave is followed as it is)
         return None
 
 

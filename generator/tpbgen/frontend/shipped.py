@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from ..errors import Diagnostic, TpbgenError, rebase
+from ..input_files import read_regular
 from .ingest import Ingested
 
 
@@ -21,8 +22,8 @@ def shipped_headers(results: list[Ingested]) -> dict[str, dict[str, str]]:
             if f.path.endswith(".json") or f.path.startswith("../"):
                 continue
             try:
-                data: bytes | None = (r.root / f.path).read_bytes()
-            except OSError:
+                data: bytes | None = read_regular(r.root / f.path, f.path)
+            except (OSError, TpbgenError):  # (gone, or replaced by a FIFO: changed either way)
                 data = None
             if data is None or hashlib.sha256(data).hexdigest() != f.sha256:
                 message = "changed since tpbgen read the headers; nothing was written: run again"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -133,10 +134,65 @@ def round_float(x: Fraction | int | float, bits: int) -> float:
     return math.copysign(math.ldexp(n, quantum), sign)
 
 
+# Bounds that change no value: binary64's halfway points (the only values whose rounding needs
+# every digit) have at most 767 significant decimal digits, and every literal of more than 10**400
+# (2**1100) is +inf, of less than 10**-400 (2**-1200) is 0, in both formats. Past them a literal
+# is cut (a dropped nonzero tail kept as one sticky digit) or clamped, so `1e999999999` or
+# ten thousand digits cost no more than `1e308`.
+_MAX_DIGITS = 800
+_MAX_DECIMAL_MAGNITUDE = 400
+_MAX_BINARY_MAGNITUDE = 1200
+
+
+def _exponent(text: str) -> int:
+    """An exponent's digits as an int, clamped to +-10**9 (past any format's range)."""
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    return sign * (10**9 if len(digits) > 9 else int(digits))
+
+
+def _decimal_literal(t: str) -> Fraction:
+    m = re.fullmatch(r"([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?", t)
+    if m is None or not (m.group(1) or m.group(2)):
+        raise ValueError(f"not a floating constant: {t}")
+    frac = m.group(2) or ""
+    digits = (m.group(1) + frac).lstrip("0")
+    if not digits:
+        return Fraction(0)
+    e10 = _exponent(m.group(3) or "0") - len(frac)
+    magnitude = len(digits) + e10  # 10**(magnitude - 1) <= value < 10**magnitude
+    if magnitude > _MAX_DECIMAL_MAGNITUDE:
+        return Fraction(10) ** (_MAX_DECIMAL_MAGNITUDE + 1)
+    if magnitude < -_MAX_DECIMAL_MAGNITUDE:
+        return Fraction(1, 10 ** (_MAX_DECIMAL_MAGNITUDE + 1))
+    if len(digits) > _MAX_DIGITS:
+        kept = digits[:_MAX_DIGITS] + ("1" if digits[_MAX_DIGITS:].strip("0") else "")
+        e10 += len(digits) - len(kept)
+        digits = kept
+    n = int(digits)
+    return Fraction(n * 10**e10) if e10 >= 0 else Fraction(n, 10**-e10)
+
+
+def _hex_literal(t: str) -> Fraction:
+    body, _, exp = t[2:].lower().partition("p")
+    whole, _, frac = body.partition(".")
+    n = int((whole + frac) or "0", 16)
+    if n == 0:
+        return Fraction(0)
+    e2 = _exponent(exp or "0") - 4 * len(frac)
+    magnitude = n.bit_length() + e2  # 2**(magnitude - 1) <= value < 2**magnitude
+    if magnitude > _MAX_BINARY_MAGNITUDE:
+        return Fraction(2) ** (_MAX_BINARY_MAGNITUDE + 1)
+    if magnitude < -_MAX_BINARY_MAGNITUDE:
+        return Fraction(1, 2 ** (_MAX_BINARY_MAGNITUDE + 1))
+    return Fraction(n) * Fraction(2) ** e2
+
+
 def parse_float_literal(text: str) -> tuple[Fraction, int]:
-    """(exact value, width of its type) of a C floating constant: `0.1f` is (1/10, 32), `1e3` is
-    (1000, 64), hexadecimal forms (`0x1.8p3f`) included. `long double` (an L suffix) is refused:
-    tpbgen does not model it."""
+    """(value, width of its type) of a C floating constant: `0.1f` is (1/10, 32), `1e3` is
+    (1000, 64), hexadecimal forms (`0x1.8p3f`) included; the value exact, or past the bounds
+    above one that rounds the same. `long double` (an L suffix) is refused: tpbgen does not
+    model it."""
     t = text.strip()
     if t[-1:] in "lL":
         raise ValueError(f"long double constant {text}: long double is not modelled")
@@ -144,12 +200,8 @@ def parse_float_literal(text: str) -> tuple[Fraction, int]:
     if t[-1:] in "fF" and not (t[:2].lower() == "0x" and "p" not in t.lower()):
         t, bits = t[:-1], 32
     if t[:2].lower() == "0x":
-        body, _, exp = t[2:].lower().partition("p")
-        whole, _, frac = body.partition(".")
-        digits = whole + frac
-        value = Fraction(int(digits or "0", 16), 16 ** len(frac)) * Fraction(2) ** int(exp or "0")
-        return value, bits
-    return Fraction(t), bits
+        return _hex_literal(t), bits
+    return _decimal_literal(t), bits
 
 
 def float_value(text: str) -> tuple[float, int]:

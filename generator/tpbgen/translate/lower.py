@@ -651,10 +651,10 @@ class Lowerer:
         computed at run time) or of a constant table."""
         arr = self.expr_any(node.name, scopes)
         if isinstance(arr, ConstArray):
-            return self.const_index(arr, self.expr(node.subscript, scopes), node)
+            return self.const_index(arr, self.subscript(node, scopes), node)
         if not isinstance(arr, ArrayView):
             raise self.err(node, "indexing something that is not an array field")
-        idx = self.expr(node.subscript, scopes)
+        idx = self.subscript(node, scopes)
         inner = 1
         for d in arr.dims[1:]:
             inner *= d
@@ -710,6 +710,13 @@ class Lowerer:
     def expr_FuncCall(self, node: c_ast.FuncCall, scopes: list[_Scope]) -> Expr:
         """A call (see `call`)."""
         return self.call(node, scopes)
+
+    def subscript(self, node: c_ast.ArrayRef, scopes: list[_Scope]) -> Expr:
+        """An array subscript, which C requires to be of an integer type (gcc refuses others)."""
+        idx = self.expr(node.subscript, scopes)
+        if idx.t.kind == "float":
+            raise self.err(node.subscript, f"array subscript is not an integer ({idx.t.name})")
+        return idx
 
     def const_index(self, arr: ConstArray, idx: Expr, node: c_ast.Node) -> Expr | ConstArray:
         """`arr[idx]` on a constant array: the next dimension's sub-array, or an Index into the
