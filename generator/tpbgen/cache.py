@@ -365,7 +365,7 @@ def _read_key(p: Path) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             raise Unusable(f"{p.name} is not a regular file")
         problem = _untrusted(st)
-        if problem or st.st_mode & 0o077:
+        if problem or (hasattr(os, "geteuid") and st.st_mode & 0o077):  # POSIX modes only
             raise Unusable(f"{p.name} {problem or 'is readable by others'}")
         secret = fh.read(KEY_BYTES + 1)
     if len(secret) != KEY_BYTES:

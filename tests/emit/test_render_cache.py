@@ -230,3 +230,32 @@ def json_head(entry: Path) -> dict[str, object]:
     head = json.loads(entry.read_bytes().partition(b"\n")[0])
     assert isinstance(head, dict)
     return head
+
+
+def test_the_key_is_private_and_makes_the_entries(tmp_path: Path) -> None:
+    """The HMAC key is this user's private regular file: one others can read, or a link, is not
+    used (one warning, no entry read or written); a new key (the old one removed) reads none of
+    the entries the old one made."""
+    import os
+
+    d = tmp_path / "c"
+    c = Cache(d)
+    assert c.usable()
+    c.put("ir", "g", "0" * 64, {"a": 1})
+    assert Cache(d).get("ir", "g", "0" * 64) == {"a": 1}
+    key = d / key_file_name()
+    key.chmod(0o644)
+    c = Cache(d)
+    assert not c.usable() and c.get("ir", "g", "0" * 64) is None
+    assert [w.code for w in c.warnings] == ["cache"] and "readable by others" in c.warnings[
+        0
+    ].message
+    key.chmod(0o600)
+    key.rename(d / "elsewhere")
+    os.symlink(d / "elsewhere", key)
+    c = Cache(d)
+    assert not c.usable() and "cache key unusable" in c.warnings[0].message
+    key.unlink()
+    c = Cache(d)  # a key of its own: the old entries are not its
+    assert c.usable() and c.get("ir", "g", "0" * 64) is None
+    assert "forged" in c.warnings[0].message

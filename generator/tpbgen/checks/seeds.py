@@ -46,9 +46,10 @@ def score_code(lowered: tuple[LFunction, ...], chained: Sequence[Chain] = ()) ->
     """Python defining `_s_<name>(params)` for every lowered function: the number of its terms a
     call satisfies (see the module docstring); for a validator with a chain (`chained`), the
     score of its chain's terms, per alternative (`_s_<name>__alt<k>`, listed in ALTERNATIVES for
-    a validator with several). Run it beside the scalar translation (it calls the translated
-    `_<name>` functions for terms it does not split). One top-level statement a string, in
-    order: each is compiled once a run (predicates.py), most recur in the next generation."""
+    a validator with several). It runs beside the scalar translation (it calls the translated
+    `_<name>` functions for terms it does not split): one top-level statement a string, in
+    order, written as a module beside the staged package's `validators` and imported from there
+    (predicates.scores_module; it never ships)."""
     by_name = {f.name: f for f in lowered}
     full = _full_scores(by_name)
     em = PyEmitter(member_prefix="_SCORE_MEMBERS")  # its own sets, beside the translation's
@@ -321,7 +322,8 @@ def climb(
     alternatives' sums: a move's candidate words then run only the pieces that read the bytes
     it moves, the others' sum taken once from the word moved (the same scores: each piece is
     a function of the bytes it reads)."""
-    np = __import__("numpy")
+    import numpy as np
+
     memo: dict[bytes, int] = {}
 
     def scored(data: bytes) -> int:
@@ -444,8 +446,10 @@ def spread(
     alternative they miss: a climb on that alternative's score from the all-zero word under the
     gate's opcode it scores best on, ending at a word the C accepts and the alternative's own
     terms hold on (the scalar translation says which alternative a word is of; the C, that it
-    is accepted). `scores` is the namespace `score_code` ran in; at most `limit` words."""
-    np = __import__("numpy")
+    is accepted). `scores` is the namespace of the module `score_code` made; at most `limit`
+    words."""
+    import numpy as np
+
     alternatives = scores.get(ALTERNATIVES, {}).get(name, ())
     new = []
     for score, most in alternatives:
