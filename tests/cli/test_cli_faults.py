@@ -169,3 +169,22 @@ def test_a_fifo_in_the_output_is_never_opened(tmp_path: Path, name: str) -> None
         assert checked.returncode == 1 and "gen/README.md: error [stale-output]" in checked.stderr
         assert written.returncode == 0, written.stderr
         assert (tmp_path / "gen" / name).is_file()
+
+
+def test_a_full_standard_output_is_located_at_stdout(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    one_generation(tmp_path)
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "tpbgen", "inspect", "--gen", "mariana", "--headers", "d"],
+            cwd=tmp_path,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+            env={**os.environ, "TPBGEN_CACHE_DIR": str(tmp_path / "cache")},
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert "<stdout>: error [os-error]: No space left on device" in proc.stderr
+    assert "Traceback" not in proc.stderr and "<input>" not in proc.stderr
