@@ -246,15 +246,7 @@ def divergence(
             break
         out.append(f"  {side}: {text}")
     if "word" in keys:
-        va, vb = views
-        if va is not None and vb is not None:
-            from .compat import field_differences
-
-            found = field_differences(va, vb)
-            for path, x, y in found:
-                out.append(f"  field {path}: A={x} B={y}")
-            if not found and va.get("opcode") != vb.get("opcode"):
-                out.append(f"  opcode: A={va.get('opcode')} B={vb.get('opcode')}")
+        out += _word_fields(*views)
     for k in keys:
         if k == "written" and "written_sha256" in keys:
             continue  # the bytes: named below by the first that differs
@@ -264,6 +256,19 @@ def divergence(
     if byte:
         out.append(f"  memory: first byte written differently: {byte}")
     return "\n".join(out)
+
+
+def _word_fields(va: dict[str, Any] | None, vb: dict[str, Any] | None) -> list[str]:
+    """The lines naming each field two words' `to_dict` views differ in (both values)."""
+    if va is None or vb is None:
+        return []
+    from .compat import field_differences
+
+    found = field_differences(va, vb)
+    out = [f"  field {path}: A={x} B={y}" for path, x, y in found]
+    if not found and va.get("opcode") != vb.get("opcode"):
+        out.append(f"  opcode: A={va.get('opcode')} B={vb.get('opcode')}")
+    return out
 
 
 def _written(rec: dict[str, Any]) -> list[tuple[str, int, int, int, bytes]]:

@@ -84,25 +84,34 @@ def _compare(
         (la, va), (lb, vb) = fa[name], fb[name]
         if la.kind == "struct" and lb.kind == "struct" and not la.dims and not lb.dims:
             if _is_union(type(va)) and _is_union(type(vb)):
-                # a union's arms are views of the same bytes: compared as bytes, the arms both
-                # have field by field, and a pointer arm by the place it names
-                src = fa.get(f"{name}_src", (None, None))[1]  # what the union holds, if said
-                pointer = src is None or any(
-                    k in getattr(src, "name", "") for k in ("PTR", "POINTER")
-                )
-                places = (_place(ms[0], va), _place(ms[1], vb)) if pointer else (None, None)
-                if va.to_bytes() != vb.to_bytes() or places[0] != places[1]:
-                    differ.append(p)
-                    continue
-                # the first struct arm (C's default member, which the word shows unless a
-                # marker in it says otherwise) field by field; the others are its bytes again
-                arms = [f.name for f, _ in _fields(va).values() if f.kind == "struct"]
-                first = [n for n in arms[:1] if n in _fields(vb)]
-                _compare(ms, _Arms(va, first), _Arms(vb, first), p + ".", differ, only)
+                _compare_unions(ms, fa.get(f"{name}_src", (None, None))[1], va, vb, p, differ, only)
             else:
                 _compare(ms, va, vb, p + ".", differ, only)
         elif _leaf(va) != _leaf(vb):
             differ.append(p)
+
+
+def _compare_unions(
+    ms: tuple[Any, Any],
+    src: Any,
+    va: Any,
+    vb: Any,
+    p: str,
+    differ: list[str],
+    only: list[tuple[str, bool]],
+) -> None:
+    """A union's arms are views of the same bytes: compared as bytes, a pointer arm by the place
+    it names (when its `_src` sibling, if any, says it holds a pointer), and the first struct arm
+    (C's default member, which the word shows unless a marker in it says otherwise) field by
+    field."""
+    pointer = src is None or any(k in getattr(src, "name", "") for k in ("PTR", "POINTER"))
+    places = (_place(ms[0], va), _place(ms[1], vb)) if pointer else (None, None)
+    if va.to_bytes() != vb.to_bytes() or places[0] != places[1]:
+        differ.append(p)
+        return
+    arms = [f.name for f, _ in _fields(va).values() if f.kind == "struct"]
+    first = [n for n in arms[:1] if n in _fields(vb)]
+    _compare(ms, _Arms(va, first), _Arms(vb, first), p + ".", differ, only)
 
 
 def oracle(this: Any, other: Any, word: bytes) -> tuple[bool, list[str]]:
