@@ -304,7 +304,12 @@ def parser(package: ModuleType | None = None) -> argparse.ArgumentParser:
     gens = ", ".join(package.GENERATIONS) if package is not None else "sunda, cayman, ..."
     if package is not None:
         p.add_argument("--version", action="version", version=version(package))
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = p.add_subparsers(
+        dest="command",
+        required=True,
+        metavar="COMMAND",
+        help="what to do; `python -m tpb_isa COMMAND --help` says how",
+    )
     d = sub.add_parser("disasm", help="list the words of a file, one per line")
     d.add_argument("file", help=_FILE_HELP)
     _gen_option(d, gens)

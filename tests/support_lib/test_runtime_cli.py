@@ -179,6 +179,7 @@ def test_files_that_are_not_files(work: Path) -> None:
         (("run", "prog.bin", "-g", "mariana", "--trace", str(work)), "a directory, not a file"),
         (("run", "prog.bin", "-g", "mariana", "--trace", "file/t.jsonl"), "file/t.jsonl: Not a"),
         (("run", "prog.bin", "-g", "mariana", "--save-state", str(work)), "a directory"),
+        (("run", "prog.bin", "-g", "mariana", "--trace", "/proc/version"), "/proc/version: "),
         (("asm", "-", "-o", str(work), "-g", "mariana"), f"{work}: a directory"),
         (("cover", "prog.bin", "-g", "mariana", "--html", str(work)), f"{work}: a directory"),
     ]:
@@ -249,6 +250,7 @@ def test_every_option_has_help() -> None:
 
     p = cli.parser(tpb_isa)
     subs = next(a for a in p._actions if a.dest == "command").choices
+    assert all(a.help for a in p._actions)
     seen = 0
     for name, sp in subs.items():
         for action in sp._actions:
