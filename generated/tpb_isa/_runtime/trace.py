@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -48,7 +49,7 @@ class Tracer:
     ) -> None:
         if bytes not in ("bytes", "hash"):
             raise ValueError(f"trace bytes is 'bytes' or 'hash', not {bytes!r}")
-        if not (callable(sink) or isinstance(sink, (str, Path))):
+        if not (callable(sink) or isinstance(sink, (str, os.PathLike))):
             raise TypeError(
                 f"trace: a path or a callable given each record, not {type(sink).__name__}"
             )

@@ -20,7 +20,7 @@ from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes

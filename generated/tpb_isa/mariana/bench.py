@@ -25,7 +25,7 @@ from .decode import DECODER, OPCODE_STRUCT
 from .executor import Executor
 from .validators import DISPATCH
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 STIMULUS: Final = Stimulus('mariana', CHAINS, DISPATCH, OPCODE_STRUCT)
 random_words = STIMULUS.random_words
