@@ -166,6 +166,11 @@ def test_trace_diff_reads_past_null_lines_and_locates_bad_records(work: Path) ->
     _clean(_cli("trace-diff", "a.jsonl", "short.jsonl", cwd=work), 1,
            "the traces differ in length: A goes on after 1 records (a.jsonl:2)")  # fmt: skip
     _clean(_cli("trace-diff", "a.jsonl", "a.jsonl", cwd=work), 0, "the traces agree")
+    r = _cli("run", "prog.bin", "--gen", "mariana", "--trace", "h.jsonl", "--trace-bytes", "hash",
+             "--init", "part.npz", cwd=work)  # fmt: skip
+    _clean(r, 0)
+    _clean(_cli("trace-diff", "a.jsonl", "h.jsonl", cwd=work), 1,
+           "memory: the bytes written differ (hashed")  # fmt: skip
 
 
 def test_files_that_are_not_files(work: Path) -> None:

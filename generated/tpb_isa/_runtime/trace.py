@@ -256,6 +256,10 @@ def divergence(
     byte = first_byte_difference(ra, rb)
     if byte:
         out.append(f"  memory: first byte written differently: {byte}")
+    elif "written_sha256" in keys and None in (ra["written"], rb["written"]):
+        out.append(
+            "  memory: the bytes written differ (hashed: run --trace-bytes bytes to name one)"
+        )
     return "\n".join(out)
 
 
