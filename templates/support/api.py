@@ -8,4 +8,4 @@ code may use, the major number when it changes or drops something generated code
 Plain Python with no imports, so the generator can load it without the runtime's dependencies.
 """
 
-RUNTIME_API: tuple[int, int] = (2, 4)
+RUNTIME_API: tuple[int, int] = (2, 5)

@@ -6,7 +6,8 @@
     python -m tpb_isa explain HEX [--gen G]
     python -m tpb_isa cover STIM.bin [--gen G] [--html OUT.html]
     python -m tpb_isa run PROG [--gen G] [--init STATE.npz] [--trace OUT.jsonl]
-    python -m tpb_isa trace-diff A.jsonl B.jsonl
+                          [--save-state OUT.npz]
+    python -m tpb_isa trace-diff A.jsonl B.jsonl [--gen G]
     python -m tpb_isa --version
 
 `disasm` reads raw binary or hex text (whitespace, newlines and a `0x` per word allowed; `-` is
@@ -21,23 +22,29 @@ line instead (JSON Lines). Validity comes from the batch validators, so a listin
 form per word and little else; files of 10^6 words or more report progress on standard error.
 
 Exit codes, as tpbgen's: 0 done and every word valid; 1 done, some word invalid (or, for
-`explain`, this word); 2 bad input (unreadable file, odd hex, a line `asm` cannot read), with a
-located message and no traceback.
+`explain`, this word; for `run`, an instruction refused; for `trace-diff`, the traces differ);
+2 bad input (unreadable file, odd hex, a line `asm` cannot read, a special file, an input over
+`TPB_ISA_MAX_INPUT_MB`) or an output that cannot be written (standard output closed or full, a
+reader gone away), with a located message and no traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
 import numpy as np
 
+from .inputs import FileInputError, read_bytes, replace_whole, writable_target
+from .state import load_state, save_state
 from .text import AsmError
 
 OK, FINDINGS, BAD_INPUT = 0, 1, 2
@@ -69,14 +76,28 @@ def read_words(data: bytes, name: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return np.frombuffer(raw, dtype=np.uint8).reshape(-1, 64)
 
 
-def _read(path: str, stdin: Any) -> bytes:
-    if path == "-":
-        data: bytes = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
-        return data
+def _read(path: str, stdin: Any = None) -> bytes:
+    """The bytes of an input file (`-`: standard input), refused by type, bounded."""
     try:
-        return Path(path).read_bytes()
-    except OSError as e:
-        raise InputError(f"{path}: {e.strerror or e}") from None
+        return read_bytes(path, stdin)
+    except FileInputError as e:
+        raise InputError(str(e)) from None
+
+
+def _output(path: str) -> None:
+    """Refuse an output path by its type (a directory, a FIFO) before any work."""
+    try:
+        writable_target(path)
+    except FileInputError as e:
+        raise InputError(str(e)) from None
+
+
+def _write_file(path: str, data: bytes) -> None:
+    """`path` replaced whole by `data` (never half-written)."""
+    try:
+        replace_whole(path, lambda f: f.write(data))
+    except FileInputError as e:
+        raise InputError(str(e)) from None
 
 
 def _generation(package: ModuleType, name: str | None) -> ModuleType:
@@ -137,6 +158,8 @@ def disasm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: Text
 
 def asm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
     m = _generation(package, args.gen)
+    if args.output != "-":
+        _output(args.output)
     try:
         text = _read(args.file, sys.stdin).decode("utf-8")
     except UnicodeDecodeError as e:
@@ -146,12 +169,10 @@ def asm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO)
     except AsmError as e:
         raise InputError(f"{args.file}:{e.where}: {e.message}") from None
     if args.output == "-":
-        sys.stdout.buffer.write(words)
+        out.flush()
+        getattr(out, "buffer", out).write(words)
     else:
-        try:
-            Path(args.output).write_bytes(words)
-        except OSError as e:
-            raise InputError(f"{args.output}: {e.strerror or e}") from None
+        _write_file(args.output, words)
         n = len(words) // 64
         err.write(f"asm: {n} word{'s' * (n != 1)} written to {args.output}\n")
     return OK
@@ -173,63 +194,85 @@ def cover(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextI
     """Predicate coverage of a stimulus file (see coverage.py): the text report, and
     `--html FILE` the HTML page."""
     m = _generation(package, args.gen)
-    try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as e:
-        raise InputError(f"{args.file}: {e.strerror or e}") from None
-    report = m.coverage(read_words(data, args.file))
+    if args.html:
+        _output(args.html)
+    report = m.coverage(read_words(_read(args.file), args.file))
     out.write(report.text())
     if args.html:
-        try:
-            Path(args.html).write_text(report.html(), encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"{args.html}: {e.strerror or e}") from None
+        _write_file(args.html, report.html().encode("utf-8"))
     return OK
 
 
 def run(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
-    """Run a program on a fresh machine (or the state of `--init STATE.npz`: arrays `sbuf`,
-    `psum`, `registers`, each optional), tracing each instruction to `--trace`."""
+    """Run a program on a fresh machine, or on the state `--init STATE.npz` gives (whole
+    regions, or bytes at places: see state.py), tracing each instruction to `--trace`, and
+    `--save-state OUT.npz` the machine's state when the program stops."""
     m = _generation(package, args.gen)
-    try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as e:
-        raise InputError(f"{args.file}: {e.strerror or e}") from None
-    words = read_words(data, args.file)
-    ex = m.Executor(trace=args.trace, trace_bytes=args.trace_bytes) if args.trace else m.Executor()
-    if args.init:
+    for path in (args.save_state, args.trace):
+        if path:
+            _output(path)
+    words = read_words(_read(args.file), args.file)
+    ex = m.Executor()
+    if args.init:  # before the trace is created: a refused state writes nothing
         try:
-            with np.load(args.init) as state:
-                for name in ("sbuf", "psum", "registers"):
-                    if name in state:
-                        target = getattr(ex, name)
-                        if state[name].shape != target.shape:
-                            raise InputError(
-                                f"{args.init}: {name} has shape {state[name].shape}, "
-                                f"the machine's is {target.shape}"
-                            )
-                        target[:] = state[name]
-        except (OSError, ValueError) as e:
-            raise InputError(f"{args.init}: {e}") from None
+            load_state(ex, args.init, _read(args.init))
+        except ValueError as e:
+            raise InputError(str(e)) from None
+    if args.trace:
+        from .trace import Tracer
+
+        try:
+            ex._trace = Tracer(args.trace, ex, args.trace_bytes)
+        except OSError as e:
+            raise InputError(f"{args.trace}: {e.strerror or e}") from None
+        except ValueError as e:  # a directory or special file given as the trace
+            raise InputError(str(e)) from None
     try:
-        n = ex.run_program(words)
-    except Exception as e:  # an executor error names the instruction
-        err.write(f"error: {args.file}: {e}\n")
-        return FINDINGS
+        code = OK
+        try:
+            n = ex.run_program(words)
+        except OSError as e:  # the trace file: full, gone
+            raise InputError(f"{args.trace}: {e.strerror or e}") from None
+        except Exception as e:  # an executor error names the instruction
+            err.write(f"error: {args.file}: {e}\n")
+            code, n = FINDINGS, -1
+        if args.save_state:
+            try:
+                save_state(ex, args.save_state)
+            except ValueError as e:
+                raise InputError(str(e)) from None
     finally:
         if ex._trace is not None:
             ex._trace.close()
-    err.write(f"run: {n} instructions executed\n")
-    return OK
+    if code == OK:
+        err.write(f"run: {n} instructions executed\n")
+    return code
 
 
 def trace_diff(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO) -> int:
-    """The first divergence of two traces, by instruction and field; exit 1 when they differ."""
+    """The first divergence of two traces, by instruction, field and byte; exit 1 when they
+    differ."""
     from .trace import diff
 
+    gens: tuple[str, ...] = package.GENERATIONS
+    if args.gen is not None and args.gen not in gens:
+        raise InputError(f"--gen: one of {', '.join(gens)}, not {args.gen!r}")
+
+    def describe(gen: str, word: bytes) -> tuple[str, dict[str, Any] | None]:
+        if gen not in gens:
+            return f"{word.hex()} (a generation this package lacks: {gen})", None
+        m = package.gen(gen)
+        text: str = m.disasm(word)
+        try:
+            m.decode(word)
+        except ValueError:
+            return text, None
+        view: dict[str, Any] = m.to_dict(word)
+        return text, view
+
     try:
-        why = diff(args.a, args.b)
-    except (OSError, ValueError) as e:
+        why = diff(args.a, args.b, describe, args.gen)
+    except ValueError as e:
         raise InputError(str(e)) from None
     out.write((why or "the traces agree") + "\n")
     return FINDINGS if why else OK
@@ -244,19 +287,38 @@ def version(package: ModuleType) -> str:
     )
 
 
+_GEN_HELP = "the generation ({}); needed when the package has more than one"
+_FILE_HELP = "raw binary or hex text; - for standard input"
+
+
+def _gen_option(p: argparse.ArgumentParser, gens: str) -> None:
+    p.add_argument("--gen", "-g", metavar="G", help=_GEN_HELP.format(gens))
+
+
 def parser(package: ModuleType | None = None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m tpb_isa",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,  # --version on one line
     )
+    gens = ", ".join(package.GENERATIONS) if package is not None else "sunda, cayman, ..."
     if package is not None:
         p.add_argument("--version", action="version", version=version(package))
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(
+        dest="command",
+        required=True,
+        metavar="COMMAND",
+        help="what to do; `python -m tpb_isa COMMAND --help` says how",
+    )
     d = sub.add_parser("disasm", help="list the words of a file, one per line")
-    d.add_argument("file", help="raw binary or hex text; - for standard input")
-    d.add_argument("--gen", "-g", help="generation (sunda, cayman, mariana, maverick)")
-    d.add_argument("--format", choices=("text", "json"), default="text")
+    d.add_argument("file", help=_FILE_HELP)
+    _gen_option(d, gens)
+    d.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: objdump-like listing lines (default); json: one JSON object per word",
+    )
     d.add_argument("--explain", action="store_true", help="say why each invalid word is invalid")
     d.add_argument("--no-addresses", action="store_true", help="leave out the byte-offset column")
     d.add_argument(
@@ -275,23 +337,47 @@ def parser(package: ModuleType | None = None) -> argparse.ArgumentParser:
     a = sub.add_parser("asm", help="assemble text (or a disasm listing) into 64-byte words")
     a.add_argument("file", help="assembly text or a disasm listing; - for standard input")
     a.add_argument("-o", "--output", required=True, help="output file; - for standard output")
-    a.add_argument("--gen", "-g")
+    _gen_option(a, gens)
     e = sub.add_parser("explain", help="decode, disassemble and explain one word")
     e.add_argument("hex", help="the word as 128 hex digits")
-    e.add_argument("--gen", "-g")
+    _gen_option(e, gens)
     c = sub.add_parser("cover", help="predicate coverage of a stimulus file")
-    c.add_argument("file", help="raw binary or hex text; - for standard input")
-    c.add_argument("--gen", "-g")
-    c.add_argument("--html", help="also write the report as an HTML page here")
+    c.add_argument("file", help=_FILE_HELP)
+    _gen_option(c, gens)
+    c.add_argument("--html", metavar="OUT.html", help="also write the report as an HTML page here")
     r = sub.add_parser("run", help="execute a program, optionally tracing it")
-    r.add_argument("file", help="raw binary or hex text; - for standard input")
-    r.add_argument("--gen", "-g")
-    r.add_argument("--init", help="initial state: an .npz with sbuf, psum, registers")
-    r.add_argument("--trace", help="write a JSON Lines trace (tpb-isa-trace/1) here")
-    r.add_argument("--trace-bytes", choices=("bytes", "hash"), default="bytes")
+    r.add_argument("file", help=_FILE_HELP)
+    _gen_option(r, gens)
+    r.add_argument(
+        "--init",
+        metavar="STATE.npz",
+        help="initial state: an .npz of whole arrays (sbuf, psum, registers, accumulators) "
+        "and/or bytes at places (sbuf[P]+OFF, psum[P]+OFF: 1-D bytes, or 2-D rows for "
+        "partitions P, P+1, ...); the rest starts at zero",
+    )
+    r.add_argument("--trace", metavar="OUT.jsonl", help="write a JSON Lines trace here")
+    r.add_argument(
+        "--trace-bytes",
+        choices=("bytes", "hash"),
+        default="bytes",
+        help="the trace records the bytes each instruction wrote (bytes, default) or their "
+        "sha256 (hash)",
+    )
+    r.add_argument(
+        "--save-state",
+        metavar="OUT.npz",
+        help="write the machine's state when the program stops (sbuf, psum, registers, "
+        "accumulators): an --init file",
+    )
     t = sub.add_parser("trace-diff", help="the first divergence of two traces")
-    t.add_argument("a")
-    t.add_argument("b")
+    t.add_argument("a", metavar="A.jsonl", help="the first trace (tpb-isa-trace/1)")
+    t.add_argument("b", metavar="B.jsonl", help="the second trace")
+    t.add_argument(
+        "--gen",
+        "-g",
+        metavar="G",
+        help=f"the generation ({gens}) of records that do not name theirs, for the text form",
+    )
     return p
 
 
@@ -305,22 +391,53 @@ COMMANDS = {
 }
 
 
+class _Closed(io.StringIO):
+    """Standard output or error when the process started with it closed: writing fails as
+    writing to a closed descriptor does."""
+
+    def write(self, s: str) -> int:
+        raise OSError(errno.EBADF, "closed")
+
+
+def _silence(stream: Any) -> None:
+    """Point a failed standard stream's descriptor at /dev/null, so the interpreter's last
+    flush at exit does not fail (and print) again."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
 def main(
     argv: Sequence[str] | None,
     package: ModuleType,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    out = out or sys.stdout
-    err = err or sys.stderr
+    out = out or sys.stdout or _Closed()
+    err = err or sys.stderr or io.StringIO()
+    return _main(argv, package, out, err)
+
+
+def _main(argv: Sequence[str] | None, package: ModuleType, out: TextIO, err: TextIO) -> int:
     try:
         args = parser(package).parse_args(argv)
     except SystemExit as e:
         return BAD_INPUT if e.code else OK
     try:
-        return COMMANDS[args.command](args, package, out, err)
+        code = COMMANDS[args.command](args, package, out, err)
+        out.flush()
+        return code
     except InputError as e:
         err.write(f"error: {e}\n")
         return BAD_INPUT
-    except BrokenPipeError:
-        return OK
+    except OSError as e:  # writing standard output: closed, full, a reader gone away
+        where = e.filename if e.filename is not None else "standard output"
+        if e.filename is None:
+            _silence(out)
+        if e.errno != errno.EPIPE or e.filename is not None:
+            err.write(f"error: {where}: {e.strerror or e}\n")
+        return BAD_INPUT

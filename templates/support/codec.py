@@ -33,10 +33,10 @@ def as_bytes(word: Word, name: str = "word") -> bytes:
     """The raw bytes of an instruction given as bytes, bytearray, memoryview, a struct object,
     a uint8 numpy row (e.g. one row of an (N, 64) array) or a numpy void record; TypeError
     naming the argument (`name`) for anything else."""
-    if isinstance(word, bytes):
+    if type(word) is bytes:
         return word
-    if isinstance(word, (bytearray, memoryview)):
-        return bytes(word)
+    if isinstance(word, (bytes, bytearray, memoryview)):
+        return buffer_bytes(word)
     if isinstance(word, np.ndarray):
         if word.dtype.itemsize != 1 or word.ndim != 1:
             raise TypeError(
@@ -52,6 +52,23 @@ def as_bytes(word: Word, name: str = "word") -> bytes:
         f"{name}: a TPB instruction word is bytes, a struct object or a uint8 numpy row, "
         f"not {type(word).__name__}"
     )
+
+
+def buffer_bytes(b: Buffer) -> bytes:
+    """The bytes a buffer holds, read through the buffer protocol: a subclass's `__len__` or
+    `__bytes__` cannot lie about them, and a strided memoryview gives its elements in order."""
+    with memoryview(b) as view:
+        return view.tobytes()
+
+
+def plain_buffer(b: Buffer) -> Buffer:
+    """`b` itself when it is a plain bytes, bytearray or contiguous byte memoryview (what
+    `struct.unpack_from` reads as it is), else its bytes (`buffer_bytes`)."""
+    if type(b) is bytes or type(b) is bytearray:
+        return b
+    if type(b) is memoryview and b.c_contiguous and b.itemsize == 1 and b.ndim == 1:
+        return b
+    return buffer_bytes(b)
 
 
 def int_arg(value: object, name: str, lo: int | None = None, hi: int | None = None) -> int:

@@ -374,12 +374,21 @@ class Info:
             updates.append(Semaphore(getattr(um, "name", hex(int(um))), int(ev.update_idx), value))
         return tuple(waits), tuple(updates)
 
+    def _executor_arg(self, executor: Any) -> None:
+        if executor is not None and not isinstance(executor, self.executor_cls):
+            raise TypeError(
+                f"executor: a {self.decoder.generation} Executor or None, "
+                f"not {type(executor).__name__}"
+            )
+
     def info(self, word: Any, executor: Any = None) -> InstructionInfo:
         """What `word` is and what it reads and writes; `executor`: the machine whose state
         (address registers, ImmLd flops, accumulators) the footprint is worked out on, without
         one the reset state (and a register-held address is then not known).
-        DecodeError (a ValueError) for a word the generation does not decode."""
+        DecodeError (a ValueError) for a word the generation does not decode; TypeError for
+        an `executor` that is not this generation's Executor."""
         b = as_bytes(word)
+        self._executor_arg(executor)
         cls = self.decoder.structs.get(b[0]) if len(b) == 64 else None
         if cls is None:
             self.decoder.decode(b)  # raises, saying why
@@ -461,6 +470,7 @@ class Info:
         DecodeError for the first word the generation does not decode."""
         from .vector import as_words
 
+        self._executor_arg(executor)
         W = as_words(words)
         n = int(W.shape[0])
         if not n:

@@ -18,7 +18,16 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
 import numpy as np
 
-from .codec import Buffer, DecodeError, check_len, enum_or_int, put_bits, sext, uint
+from .codec import (
+    Buffer,
+    DecodeError,
+    check_len,
+    enum_or_int,
+    plain_buffer,
+    put_bits,
+    sext,
+    uint,
+)
 
 T = TypeVar("T")
 
@@ -67,15 +76,19 @@ Reader = Callable[[Buffer, int], Any]
 Writer = Callable[[bytearray, int, Any], None]
 
 
-def _need(b: Buffer, offset: int, size: int, what: str) -> None:
+def _need(b: Buffer, offset: int, size: int, what: str) -> Buffer:
+    """`b` as a buffer `from_bytes` reads as it is (`codec.plain_buffer`), after checking the
+    arguments: TypeError, or DecodeError when fewer than `size` bytes follow `offset`."""
     if not isinstance(b, (bytes, bytearray, memoryview)):
         raise TypeError(
             f"{what}.from_bytes: b is bytes, bytearray or memoryview, not {type(b).__name__}"
         )
     if not isinstance(offset, int):
         raise TypeError(f"{what}.from_bytes: offset is an int, not {type(offset).__name__}")
+    b = plain_buffer(b)
     if offset < 0 or len(b) - offset < size:
         raise DecodeError(f"{what} needs {size} bytes at offset {offset}, the buffer has {len(b)}")
+    return b
 
 
 def _reader(f: FieldLayout) -> Reader:
@@ -268,7 +281,7 @@ class Struct:
 
     @classmethod
     def from_bytes(cls, b: Buffer, offset: int = 0) -> Self:
-        _need(b, offset, cls.SIZE, cls.__name__)
+        b = _need(b, offset, cls.SIZE, cls.__name__)
         obj = cls.__new__(cls)  # what the bytes hold needs no checking: skip __setattr__
         for name, read, _ in cls._codec:
             object.__setattr__(obj, name, read(b, offset))
@@ -323,7 +336,7 @@ class Union:
 
     @classmethod
     def from_bytes(cls, b: Buffer, offset: int = 0) -> Self:
-        _need(b, offset, cls.SIZE, cls.__name__)
+        b = _need(b, offset, cls.SIZE, cls.__name__)
         return cls(b[offset : offset + cls.SIZE])
 
     @classmethod
@@ -477,7 +490,7 @@ def flat_reader(cls: type[Any], paths: tuple[str, ...]) -> tuple[FieldsReader, t
             readers.append(_at_start(_reader(moved)))
 
         def read_each(b: Buffer) -> tuple[Any, ...]:
-            _need(b, 0, size, cls.__name__)
+            b = _need(b, 0, size, cls.__name__)
             return tuple(r(b) for r in readers)
 
         return read_each, tuple(range(len(leaves)))

@@ -161,8 +161,87 @@ def _cases() -> list[Case]:
         ("ex.run_program(3)", lambda: ex.run_program(3), TypeError, "words:"),
         ("ex.run_program([None])", lambda: ex.run_program([None]), TypeError, "words[0]:"),
     ]
+    cases += _buffer_and_file_cases(m, S, ex, word, Executor)
     cases += _validator_cases(tpb_isa)
     return cases
+
+
+class _LyingBytes(bytes):
+    """A bytes subclass whose `len()` says 64 whatever it holds."""
+
+    def __len__(self) -> int:
+        return 64
+
+    def __bytes__(self) -> bytes:
+        return bytes(64)
+
+
+def _buffer_and_file_cases(m: Any, S: Any, ex: Any, word: bytes, Executor: Any) -> list[Case]:
+    """Strided buffers, bytes subclasses that lie about their length, file descriptors and
+    directories given as a trace, generations that are none, executors that are not."""
+    import os
+    import tempfile
+
+    from tpb_isa.mariana.executor import InvalidInstructionError
+
+    strided = memoryview(bytes(word[k // 2] if k % 2 == 0 else 0xEE for k in range(128)))[::2]
+    liar = _LyingBytes(b"x" * 10)
+    directory = tempfile.gettempdir()
+    cases: list[Case] = [
+        ("compat(w, 'nope')", lambda: m.compat(word, "nope"), ValueError, "other_gen:"),
+        ("compat(w, None)", lambda: m.compat(word, None), TypeError, "other_gen:"),
+        ("compat(w, 3)", lambda: m.compat(word, 3), TypeError, "other_gen:"),
+        ("compat(w, os)", lambda: m.compat(word, os), TypeError, "other_gen:"),
+        ("compat(None, g)", lambda: m.compat(None, "cayman"), TypeError, "word:"),
+        ("compat(10 bytes, g)", lambda: m.compat(b"x" * 10, "cayman"), ValueError, "word:"),
+        ("compat(liar, g)", lambda: m.compat(liar, "cayman"), ValueError, "word:"),
+        ("info(w, executor='x')", lambda: m.info(word, executor="x"), TypeError, "executor:"),
+        ("info(w, executor=3)", lambda: m.info(word, executor=3), TypeError, "executor:"),
+        ("info_batch(executor='x')", lambda: m.info_batch([word], "x"), TypeError, "executor:"),
+        ("info(liar)", lambda: m.info(liar), ValueError, "word:"),
+        ("Executor(trace=<fd>)", lambda: Executor(trace=1), TypeError, "trace:"),
+        ("Executor(trace=True)", lambda: Executor(trace=True), TypeError, "trace:"),
+        ("Executor(trace=3.5)", lambda: Executor(trace=3.5), TypeError, "trace:"),
+        ("Executor(trace=<dir>)", lambda: Executor(trace=directory), ValueError, "trace:"),
+        ("ex.read(dtype unencodable)", lambda: ex.read(0, "\udcff", 4), TypeError, "dtype:"),
+        ("ex.run(liar)", lambda: ex.run(liar), InvalidInstructionError, "mariana: a TPB"),
+    ]
+    if m.explain(liar) != "a TPB instruction word is 64 bytes, this one has 10":
+        cases.append(("explain(liar)", lambda: None, ValueError, "explain(liar) misread"))
+    for name in ("decode", "disasm", "to_dict"):
+        fn = getattr(m, name)
+        cases.append((f"{name}(liar)", lambda fn=fn: fn(liar), ValueError, "word:"))
+    if m.validate(liar) is not False:  # the real 10 bytes: not a word, so not valid
+        cases.append(("validate(liar)", lambda: None, ValueError, "validate(liar) accepted"))
+    for label, call in (
+        ("S.from_bytes(strided)", lambda: S.S3D3_TS.from_bytes(strided)),
+        ("Union.from_bytes(strided)", lambda: S.ImmValInstField.from_bytes(strided[:4])),
+    ):
+        cases.append((label, _equal_to_contiguous(call, strided), _Same, "same"))
+    cases += [
+        ("S.from_bytes(liar)", lambda: S.S3D3_TS.from_bytes(liar), ValueError, "S3D3_TS"),
+        ("Union.from_bytes(liar)", lambda: S.ImmValInstField(liar), ValueError, "ImmValInstField"),
+    ]
+    return cases
+
+
+class _Same(Exception):
+    """Raised by a check that a strided buffer reads as its contiguous copy does."""
+
+
+def _equal_to_contiguous(call: Callable[[], object], strided: memoryview) -> Callable[[], object]:
+    def check() -> object:
+        got = call()
+        import tpb_isa
+
+        m = tpb_isa.gen("mariana")
+        if got.to_bytes() != strided.tobytes()[: len(got.to_bytes())]:  # type: ignore[attr-defined]
+            return got
+        if type(got).__name__ == "S3D3_TS" and got != m.decode(strided.tobytes()):
+            return got
+        raise _Same("same as the contiguous copy")
+
+    return check
 
 
 def _validator_cases(tpb_isa: Any) -> list[Case]:

@@ -18,7 +18,7 @@ from .._runtime.vector import BatchDecode as BatchDecode
 from .decode import OPCODE_STRUCT
 from .validators import C_VALIDATORS, TOP_LEVEL, VALIDATORS, explain, validate
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 as_words = vector.as_words
 _Members = vector.Members

@@ -22,7 +22,7 @@ from . import constants
 from .enums import Opcode
 from .structs import S2_BN, S2S2D2_STT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x41: S3S3D3_TT,  # TENSOR_TENSOR_ARITH_OP

@@ -35,7 +35,7 @@ from . import constants
 from .decode import DECODER
 from .validators import VALIDATORS
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 GENERATION: Final[str] = 'cayman'
 

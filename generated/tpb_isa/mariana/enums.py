@@ -15,7 +15,7 @@ from .._runtime import check_api
 from .._runtime.enums import InfoEnum, set_info
 from .._runtime.enums import MemberInfo as MemberInfo
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 
 class DtypeAllowFp32R(InfoEnum):

@@ -29,7 +29,7 @@ from .enums import (
     WaitMode,
 )
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 L = FieldLayout
 

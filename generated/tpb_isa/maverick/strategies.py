@@ -13,7 +13,7 @@ from .._runtime import check_api
 from .._runtime.strategies import words_strategy
 from .bench import STIMULUS
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 
 def words(opcode: int | None = None, valid: bool = True) -> st.SearchStrategy[bytes]:

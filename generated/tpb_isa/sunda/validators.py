@@ -20,7 +20,7 @@ from .._runtime.decoding import UntranslatedPredicate as UntranslatedPredicate
 from .._runtime.decoding import Validators
 from .enums import ENUMS
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 Word = codec.Word
 as_bytes = codec.as_bytes
@@ -4330,9 +4330,35 @@ def _x_is_valid_tensor_tensor_bf16(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_is_valid_s3s3d3_tt(i_b: bytes, i_o: int) -> str | None:
-    if not (_is_valid_tensor_tensor(i_b, i_o) or _is_valid_batchnorm_backprop(i_b, i_o) or _is_valid_copy_cast_predicated(i_b, i_o) or _is_valid_tensor_tensor_bf16(i_b, i_o)):
-        return 'is_valid_s3s3d3_tt: needs is_valid_tensor_tensor({...}) || is_valid_batchnorm_backprop({...}) || is_valid_copy_cast_predicated({...}) || is_valid_tensor_tensor_bf16({...})'
-    return None
+    if _is_valid_tensor_tensor(i_b, i_o) or _is_valid_batchnorm_backprop(i_b, i_o) or _is_valid_copy_cast_predicated(i_b, i_o) or _is_valid_tensor_tensor_bf16(i_b, i_o):
+        return None
+    def _alt0() -> str:
+        if not _is_valid_tensor_tensor(i_b, i_o):
+            return 'is_valid_s3s3d3_tt -> ' + (_x_is_valid_tensor_tensor(i_b, i_o) or 'is_valid_tensor_tensor')
+        return 'is_valid_s3s3d3_tt: fails as a whole'
+    def _alt1() -> str:
+        if not _is_valid_batchnorm_backprop(i_b, i_o):
+            return 'is_valid_s3s3d3_tt -> ' + (_x_is_valid_batchnorm_backprop(i_b, i_o) or 'is_valid_batchnorm_backprop')
+        return 'is_valid_s3s3d3_tt: fails as a whole'
+    def _alt2() -> str:
+        if not _is_valid_copy_cast_predicated(i_b, i_o):
+            return 'is_valid_s3s3d3_tt -> ' + (_x_is_valid_copy_cast_predicated(i_b, i_o) or 'is_valid_copy_cast_predicated')
+        return 'is_valid_s3s3d3_tt: fails as a whole'
+    def _alt3() -> str:
+        if not _is_valid_tensor_tensor_bf16(i_b, i_o):
+            return 'is_valid_s3s3d3_tt -> ' + (_x_is_valid_tensor_tensor_bf16(i_b, i_o) or 'is_valid_tensor_tensor_bf16')
+        return 'is_valid_s3s3d3_tt: fails as a whole'
+    op = i_b[i_o]
+    applies = [
+        _alt0 if op in (0x41, 0x51) else None,
+        _alt1 if op in (0x65,) else None,
+        _alt2 if op in (0x72, 0x99) else None,
+        _alt3 if op in (0x8a, 0x8b, 0x8f) else None,
+    ]
+    reasons = [alt() for alt in applies if alt is not None]
+    if reasons:
+        return '; '.join(reasons)
+    return f"is_valid_s3s3d3_tt: no alternative is for opcode {op:#04x}: " + '; '.join((_alt0(), _alt1(), _alt2(), _alt3(),))
 
 
 def _x_has_scalar_tensor_tensor_opcode(i_b: bytes, i_o: int) -> str | None:

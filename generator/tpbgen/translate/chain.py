@@ -14,12 +14,12 @@ search can satisfy one at a time (one field each) where the whole term needs sev
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass, replace
-from typing import Any
+from dataclasses import dataclass
 
 from ..ir.model import Generation
-from .analyses import body_exprs, calls, children, conjuncts, flatten
-from .lir import Call, Const, Expr, LFunction, Offset, Return, View, strip_parens
+from .analyses import body_exprs, calls, children, conjuncts
+from .disjuncts import disjuncts, inline_call
+from .lir import Call, Const, Expr, LFunction, Return, View, strip_parens
 from .to_python import PyEmitter
 from .validators import INST_UNION, TopValidator, TranslatedGen
 
@@ -123,7 +123,7 @@ def _terms(
         )
         return ChainTerm(name, fn)
 
-    alts = _disjuncts(body[0].e, param, by_name)
+    alts = disjuncts(body[0].e, param, by_name)
     if len(alts) == 1:
         alts = [body[0].e]
     out: list[ChainTerm] = []
@@ -135,7 +135,7 @@ def _terms(
         for prefix, e in _flat(conjuncts(alt), param, by_name, ""):
             k = len(out)
             out.append(term(f"term{k}", prefix, e))
-            ds = _disjuncts(e, param, by_name)
+            ds = disjuncts(e, param, by_name)
             if len(ds) > 1 and any(len(conjuncts(d)) > 1 for d in ds):
                 splits.append(
                     Split(
@@ -155,43 +155,6 @@ def _terms(
     return tuple(out), tuple(groups), tuple(splits)
 
 
-def _inline(t: Expr, param: str, by_name: dict[str, LFunction]) -> Expr | None:
-    """The body of the helper `t` calls, when `t` passes it the whole instruction and the body is
-    one `return e`: `e`, its views renamed to `param`."""
-    g = by_name.get(t.fn) if isinstance(t, Call) else None
-    if not (
-        isinstance(t, Call)
-        and g is not None
-        and len(t.args) == 1
-        and isinstance(t.args[0], View)
-        and t.args[0].buf == param
-        and t.args[0].offset == Offset(0)
-        and len(g.params) == 1
-        and g.params[0].struct is not None
-        and not g.locals
-        and len(g.body) == 1
-        and isinstance(g.body[0], Return)
-        and g.body[0].e is not None
-    ):
-        return None
-    if g.params[0].name == param:  # the usual case (`i` both): nothing to rename
-        return g.body[0].e
-    return _rename(g.body[0].e, g.params[0].name, param)  # type: ignore[no-any-return]
-
-
-def _disjuncts(e: Expr, param: str, by_name: dict[str, LFunction], depth: int = 0) -> list[Expr]:
-    """The operands of `e`'s top-level `||`, a call that passes the whole instruction to a helper
-    whose body is such a `||` replaced by its operands, recursively."""
-    out: list[Expr] = []
-    for d in flatten(e, "or"):
-        inner = _inline(d, param, by_name) if depth < 8 else None
-        if inner is not None and len(flatten(inner, "or")) > 1:
-            out += _disjuncts(inner, param, by_name, depth + 1)
-        else:
-            out.append(d)
-    return out
-
-
 def _flat(
     terms: list[Expr], param: str, by_name: dict[str, LFunction], prefix: str, depth: int = 0
 ) -> list[tuple[str, Expr]]:
@@ -200,27 +163,12 @@ def _flat(
     the finer rules a near miss can fail and coverage counts."""
     out: list[tuple[str, Expr]] = []
     for t in terms:
-        inner = _inline(t, param, by_name) if depth < 8 else None
+        inner = inline_call(t, param, by_name) if depth < 8 else None
         if isinstance(t, Call) and inner is not None and len(conjuncts(inner)) > 1:
             out += _flat(conjuncts(inner), param, by_name, f"{prefix}{t.fn}({param}) > ", depth + 1)
         else:
             out.append((prefix, t))
     return out
-
-
-def _rename(node: Any, old: str, new: str) -> Any:
-    """`node` with every view of buffer `old` made a view of `new` (the lowered IR is frozen
-    dataclasses and tuples)."""
-    if isinstance(node, View):
-        return replace(
-            node, buf=new if node.buf == old else node.buf, offset=_rename(node.offset, old, new)
-        )
-    if isinstance(node, tuple):
-        return tuple(_rename(x, old, new) for x in node)
-    if is_dataclass(node) and not isinstance(node, type):
-        changes = {f.name: _rename(getattr(node, f.name), old, new) for f in fields(node)}
-        return replace(node, **changes)
-    return node
 
 
 def _text(em: PyEmitter, e: Expr | View, names: dict[int, str]) -> str:

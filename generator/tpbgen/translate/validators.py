@@ -15,6 +15,7 @@ from ..deep import run_deep
 from ..errors import Diagnostic, Severity
 from ..ir.model import Function, Generation, Loc, Struct
 from .analyses import always_returns, body_exprs, calls, conjuncts
+from .disjuncts import disjuncts
 from .gates import opcode_gate
 from .inline import Inliner
 from .lir import (
@@ -282,9 +283,14 @@ def _scalar_functions(
     sizes = {s.name: s.size for s in gen.structs}
     out: list[PyFunction] = []
     inliner = Inliner(lowered)
+    alternatives = _alternatives(lowered, top_names)
     for lf in lowered:
         code = "\n".join(emitter.function(lf, inliner))
-        explain = "\n".join(_explain(emitter, lf, explainable)) if lf.name in explainable else ""
+        explain = (
+            "\n".join(_explain(emitter, lf, explainable, alternatives.get(lf.name)))
+            if lf.name in explainable
+            else ""
+        )
         out.append(
             PyFunction(
                 lf.name,
@@ -531,14 +537,99 @@ def _params_sig(lowered: LFunction) -> tuple[str, str]:
     return ", ".join(ps), ", ".join(args)
 
 
-def _explain(emitter: PyEmitter, lowered: LFunction, explainable: set[str]) -> list[str]:
+@dataclass(frozen=True)
+class Alternative:
+    """One top-level disjunct of a validator's `return A || B || ...` (helpers that pass the
+    word on and are such a `||` inlined): its expression, its name in explain messages (the
+    helper it calls, else `alternative N`) and the opcode bytes for which it can hold."""
+
+    e: Expr
+    label: str
+    gate: tuple[int, ...]
+
+
+def _alternatives(lowered: list[LFunction], tops: set[str]) -> dict[str, tuple[Alternative, ...]]:
+    """The alternatives of each top-level validator whose body is one `return` of a `||` with
+    several disjuncts, each gated by abstract interpretation (translate/gates.py) as a top-level
+    validator is: the explain twin names the one that applies to a word by its opcode."""
+    by_name = {f.name: f for f in lowered}
+    shared: dict[tuple[object, ...], frozenset[object]] = {}
+    out: dict[str, tuple[Alternative, ...]] = {}
+    for lf in lowered:
+        body = lf.body
+        params = [p for p in lf.params if p.struct is not None]
+        if lf.name not in tops or len(params) != 1 or len(lf.params) != 1:
+            continue
+        if not (len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None):
+            continue
+        alts = disjuncts(body[0].e, params[0].name, by_name)
+        if len(alts) < 2:
+            continue
+        found = []
+        for k, e in enumerate(alts):
+            fn = LFunction(f"{lf.name}__alt{k}", lf.params, lf.returns,
+                           (Return(e, body[0].line),), (), lf.loc, tuple(calls(e)))  # fmt: skip
+            label = e.fn if isinstance(e, Call) else f"alternative {k + 1}"
+            found.append(Alternative(e, label, tuple(sorted(opcode_gate(fn, by_name, shared)))))
+        out[lf.name] = tuple(found)
+    return out
+
+
+def _explain_alternatives(
+    emitter: PyEmitter, lowered: LFunction, alts: tuple[Alternative, ...], explainable: set[str]
+) -> list[str]:
+    """The body of the explain twin of a validator made of alternatives: None when one holds;
+    else the reason of each alternative whose opcode gate admits the word's opcode (its first
+    failing term, as for a `&&` chain), or, when none does, each alternative's first failing
+    term."""
+    name = lowered.name
+    param = next(p.name for p in lowered.params if p.struct is not None)
+    test = " or ".join(
+        emitter.expr(a.e) if isinstance(a.e, Call) else f"({emitter.bare(a.e)})" for a in alts
+    )
+    lines = [*emitter.take_hoisted("    "), f"    if {test}:", "        return None"]
+    for k, alt in enumerate(alts):
+        lines.append(f"    def _alt{k}() -> str:")
+        terms = conjuncts(alt.e)
+        inner = name if isinstance(alt.e, Call) else f"{name} -> {alt.label}"
+        for term in terms:
+            check, reason = emitter.bare(Not(term)), _term_reason(emitter, inner, term, explainable)
+            lines += [*emitter.take_hoisted("        "), f"        if {check}:",
+                      f"            return {reason}"]  # fmt: skip
+        lines.append(f"        return {_quote(inner + ': fails as a whole')}")
+    lines.append(f"    op = {param}_b[{param}_o]")
+    lines.append("    applies = [")
+    for k, alt in enumerate(alts):
+        values = [f"{v:#04x}" for v in alt.gate]
+        gate = f"({values[0]},)" if len(values) == 1 else f"({', '.join(values)})"
+        lines.append(f"        _alt{k} if op in {gate} else None,")
+    lines.append("    ]")
+    lines.append("    reasons = [alt() for alt in applies if alt is not None]")
+    lines.append("    if reasons:")
+    lines.append("        return '; '.join(reasons)")
+    every = ", ".join(f"_alt{k}()" for k in range(len(alts)))
+    lines.append(
+        f"    return f\"{name}: no alternative is for opcode {{op:#04x}}: \" + '; '.join(({every},))"
+    )
+    return lines
+
+
+def _explain(
+    emitter: PyEmitter,
+    lowered: LFunction,
+    explainable: set[str],
+    alternatives: tuple[Alternative, ...] | None = None,
+) -> list[str]:
     """The explain twin `_x_<name>` of a lowered function: None when it accepts, else why not. A
-    single `return` of a conjunction tests each term in turn; any other body is mirrored
-    statement by statement with each `return` turned into a reason naming the branch conditions
-    and the values read."""
+    single `return` of a conjunction tests each term in turn; a top-level validator made of
+    alternatives explains the one its word's opcode selects (`_explain_alternatives`); any other
+    body is mirrored statement by statement with each `return` turned into a reason naming the
+    branch conditions and the values read."""
     ps, _args = _params_sig(lowered)
     lines = [f"def _x_{lowered.name}({ps}) -> str | None:"]
     body = lowered.body
+    if alternatives:
+        return lines + _explain_alternatives(emitter, lowered, alternatives, explainable)
     if len(body) == 1 and isinstance(body[0], Return) and body[0].e is not None:
         for term in conjuncts(body[0].e):
             test, reason = (

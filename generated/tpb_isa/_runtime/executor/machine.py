@@ -516,7 +516,7 @@ class Executor:
         else:
             try:
                 dtype = np.dtype(dtype)
-            except TypeError:
+            except (TypeError, ValueError):  # ValueError: a name not encodable (UnicodeError)
                 raise TypeError(f"dtype: a numpy dtype or a Dtype member, not {dtype!r}") from None
         dims = (shape,) if not isinstance(shape, (tuple, list)) else tuple(shape)
         return self.engine.read(addr, dtype, tuple(int_arg(d, "shape", 0) for d in dims))
