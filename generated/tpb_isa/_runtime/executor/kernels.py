@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import family
 from . import alu
 from . import dtypes as dt
 from .access import MARKER_ADDR_REG, Walk, resolve_addr4, walk
 from .cbackend import Backend, get_backend
+from .codes import ACCUM_CMD, IMM_SRC, REV_OPS, WIDE_OP
 from .errors import AddressError, ExecutorError, UnsupportedError
 from .memory import IMM_FLOPS_PER_CHANNEL, Memory
 from .numerics import Numerics
@@ -36,19 +36,19 @@ F32 = npt.NDArray[np.float32]
 U32 = npt.NDArray[np.uint32]
 
 # The executor's semantic codes of the accumulator commands, immediate sources and operand
-# reversals, by name (family.ENUMS): never a drop's values, which each generation's executor maps
+# reversals, by name (codes.py, emitted from tpbgen's table): never a drop's values, which each generation's executor maps
 # to these names first.
-_ACCUM = family.ENUMS["accum_cmd"].codes
+_ACCUM = ACCUM_CMD
 ACCUM_IDLE = _ACCUM["IDLE"]
 ACCUM_ZERO = _ACCUM["ZERO"]
 ACCUM_ACCUMULATE = _ACCUM["ACCUMULATE"]
 ACCUM_ZERO_ACCUMULATE = _ACCUM["ZERO_ACCUMULATE"]
 ACCUM_LOAD_ACCUMULATE = _ACCUM["LOAD_ACCUMULATE"]
-_IMM = family.ENUMS["imm_src"].codes
+_IMM = IMM_SRC
 IMM_INSTRUCTION = _IMM["INSTRUCTION_IMMEDIATE"]
 IMM_POINTER = _IMM["POINTER_IMMEDIATE"]
 IMM_REG_POINTER = _IMM["REG_PTR_IMMEDIATE"]
-_REV = family.ENUMS["rev_ops"].codes
+_REV = REV_OPS
 REV_NONE = _REV["NONE"]
 REV_FIRST = _REV["FIRST"]
 REV_SECOND = _REV["SECOND"]
@@ -1121,7 +1121,7 @@ class Engine:
 
 REDUCE_ARITH_OPS = frozenset({alu.ADD, alu.MULT, alu.MAX, alu.MIN})
 REDUCE_BITVEC_OPS = frozenset({alu.BITWISE_AND, alu.BITWISE_OR, alu.BITWISE_XOR})
-_WIDE = family.ENUMS["wide_op"].codes
+_WIDE = WIDE_OP
 WIDE_SHIFTS = frozenset({_WIDE["ARITH_SHIFT_LEFT"], _WIDE["LOGICAL_SHIFT_LEFT"]})
 
 
