@@ -171,6 +171,11 @@ class Engine:
         self.numerics = numerics or Numerics()
         self.backend: Backend = get_backend(backend)
         self.instructions_executed = 0
+        #: The observer seam: the access functions every method resolves its addresses and walks
+        #: through (`access.resolve_addr4`, `access.walk`). An observer (info's footprints) sets
+        #: its own on its own engine, wrapping these; nothing else is patched.
+        self.resolve_addr4: Callable[..., int] = resolve_addr4
+        self.walk: Callable[..., Walk] = walk
 
     # -- state access ---------------------------------------------------------------------------
 
@@ -231,8 +236,8 @@ class Engine:
         return n
 
     def _walk(self, p: Pattern, code: int, nch: int, what: str) -> Walk:
-        addr = resolve_addr4(p.start_addr, self.memory, what)
-        return walk(self.memory, addr, p.steps, p.nums, dt.size(code), nch, what)
+        addr = self.resolve_addr4(p.start_addr, self.memory, what)
+        return self.walk(self.memory, addr, p.steps, p.nums, dt.size(code), nch, what)
 
     def _pointer(self, imm: Imm, what: str) -> int:
         if imm.src == IMM_POINTER:
@@ -249,7 +254,7 @@ class Engine:
         if imm.src == IMM_INSTRUCTION:
             bits = _filled(nch, int(imm.bits) & 0xFFFFFFFF)
             return bits.view(np.float32)  # the bits as they are (a NaN keeps its payload)
-        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), 4, nch, what)
+        w = self.walk(self.memory, self._pointer(imm, what), (1,), (1,), 4, nch, what)
         return np.ascontiguousarray(w.gather()).view(np.float32).copy()
 
     def _scalar_bits(self, imm: Imm, nch: int, code: int, what: str) -> U32:
@@ -257,7 +262,7 @@ class Engine:
         mask = (1 << (dt.size(code) * 8)) - 1
         if imm.src == IMM_INSTRUCTION:
             return _filled(nch, int(imm.bits) & mask)
-        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
+        w = self.walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
         return w.gather().astype(np.uint32)
 
     @staticmethod
@@ -701,7 +706,7 @@ class Engine:
             return self._scalar_bits(imm, nch, code, what)
         if imm.src == IMM_INSTRUCTION:
             return self._scalar_f32(imm, nch, what)
-        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
+        w = self.walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
         return dt.load_f32(code, w.gather(), self.numerics).reshape(nch, 1)
 
     def _two_sources(
