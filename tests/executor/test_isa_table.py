@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from variants.harness import gcc_accepts, generate, make_variant
 
@@ -106,3 +107,29 @@ def test_a_drop_renaming_the_immediate_arm_refuses_its_opcodes_at_generate_time(
     assert 0x43 not in got["executable"] and "imm_bitvec_uint32" in got["refused"]["0x43"]
     assert 0x41 in got["executable"]  # TensorTensor reads no immediate: still runs
     assert "opcode 0x43" in got["raised"] and "imm_bitvec_uint32" in got["raised"], got["raised"]
+
+
+def test_each_declared_check_s_two_forms_agree() -> None:
+    """Every admission check the table declares, emitted as the Engine's scalar check and as
+    info_batch's column refusal: over values inside and around its bounds, a row is refused
+    exactly where the scalar check raises, keyed by the values its message names."""
+    admission, program = sub("admission"), sub("program")
+    values = np.arange(-2, 12, dtype=np.int64)
+    for c in table.CHECKS:
+        check = getattr(admission, f"check_{c.name}")
+        refuse = getattr(admission, f"refuse_{c.name}")
+        r = program._Refusals(values.size)
+        refuse(r, *([values] * len(c.args)))
+        raised = []
+        for v in values.tolist():
+            try:
+                check(*([v] * len(c.args)))
+                raised.append(False)
+            except (sub("errors").ExecutorError, sub("errors").UnsupportedError) as exc:
+                assert type(exc).__name__ == c.error, c.name
+                raised.append(True)
+        assert (r.keys[:, 0] == 0).tolist() == raised, c.name
+        assert any(raised) and not all(raised), c.name  # the values reach both sides
+        keyed = [a for a in c.args if "{" + a + "}" in c.message]
+        if keyed:
+            assert (r.keys[np.array(raised), 1] == values[np.array(raised)]).all(), c.name

@@ -22,7 +22,7 @@ import jinja2
 from .. import __version__
 from ..ir.firmware import FirmwareOverlay
 from ..ir.model import Generation
-from ..isa.lower import code_roles
+from ..isa.lower import code_roles, lower_checks
 from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.validators import TranslatedGen
 from .context import build_context, executor_readme
@@ -103,6 +103,7 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
         "gens": contexts,
         "executor": executor_readme(contexts),
         "codes": code_roles(),
+        "checks": lower_checks(),
         "audit_md": inp.audit_md,
         "manifest": man,
     }

@@ -138,3 +138,52 @@ def code_roles() -> list[CodeRole]:
         CodeRole(role, r.what, r.c_enum, dict(r.codes), dict(r.refused), r.c_prefix)
         for role, r in table.ENUMS.items()
     ]
+
+
+@dataclass(frozen=True)
+class LoweredCheck:
+    """One declared admission check as code: where it fails for one value (Python) and for a
+    column (numpy), the exception, the message as an f-string, and the refusal's key values."""
+
+    name: str
+    args: tuple[str, ...]
+    scalar: str
+    column: str
+    error: str
+    message: str
+    keys: tuple[str, ...]
+
+
+def _atom(value: int | str) -> str:
+    """A bound or a member of a check: an int, a semantic code (``role.NAME``), or a runtime
+    constant's name."""
+    if isinstance(value, int):
+        return str(value)
+    role, dot, name = value.partition(".")
+    return f"codes.{role.upper()}[{name!r}]" if dot else value
+
+
+def _fails(c: table.Condition, column: bool) -> str:
+    """Where a check's condition does not hold: for one value (Python) or a column (numpy)."""
+    if isinstance(c, table.Between):
+        lo, hi = _atom(c.lo), _atom(c.hi)
+        if column:
+            return f"({c.arg} < {lo}) | ({c.arg} > {hi})"
+        return f"not {lo} <= {c.arg} <= {hi}"
+    values = [_atom(v) for v in c.values]
+    if column:
+        parts = [f"{c.arg} != {v}" for v in values]
+        return parts[0] if len(parts) == 1 else " & ".join(f"({p})" for p in parts)
+    if len(values) == 1:
+        return f"{c.arg} != {values[0]}"
+    return f"{c.arg} not in ({', '.join(values)})"
+
+
+def lower_checks() -> list[LoweredCheck]:
+    """Every declared admission check (`table.CHECKS`), as its two forms."""
+    out = []
+    for c in table.CHECKS:
+        keys = tuple(a for a in c.args if "{" + a + "}" in c.message)
+        scalar, column = _fails(c.holds, False), _fails(c.holds, True)
+        out.append(LoweredCheck(c.name, c.args, scalar, column, c.error, c.message, keys))
+    return out

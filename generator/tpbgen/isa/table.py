@@ -464,6 +464,76 @@ def roles(handler: Handler) -> dict[str, str]:
     }
 
 
+# -- admission checks ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Between:
+    """``lo <= arg <= hi`` (each bound an int or a runtime constant's name)."""
+
+    arg: str
+    lo: int | str
+    hi: int | str
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """``arg`` is one of `values` (ints, or semantic codes as ``role.NAME``)."""
+
+    arg: str
+    values: tuple[int | str, ...]
+
+
+Condition = Between | OneOf
+
+
+@dataclass(frozen=True)
+class Check:
+    """One admission check of an engine method, declared once: `holds` (over the values
+    `args`, as the method computes them from its operands) must be true, else the method raises
+    `error` with `message` (a format string over `args`). `isa.lower` emits it as the scalar
+    check the Engine method calls (``check_<name>``) and the column form `info_batch`'s
+    refusals call (``refuse_<name>``, the message's values as the refusal's key)."""
+
+    name: str
+    method: str  # the Engine method that makes it
+    args: tuple[str, ...]
+    holds: Condition
+    error: str  # "ExecutorError" or "UnsupportedError"
+    message: str
+
+
+CHECKS: tuple[Check, ...] = (
+    Check(
+        "imm_load_count", "imm_load", ("count",),
+        Between("count", 1, "IMM_FLOPS_PER_CHANNEL"), "ExecutorError",
+        "TensorScalarImmLd loads 1..8 values per channel, not {count}",
+    ),
+    Check(
+        "ptr_multi_dims", "ptr_multi", ("dims",), OneOf("dims", (4,)), "ExecutorError",
+        "PtrMulti needs a 4-D source pattern",
+    ),
+    Check(
+        "ptr_multi_slices", "ptr_multi", ("wslices",),
+        Between("wslices", 1, "IMM_FLOPS_PER_CHANNEL"), "ExecutorError",
+        "PtrMulti W = src num_elem[3] must be 1..8, not {wslices}",
+    ),
+    Check(
+        "ptr_multi_reverse", "ptr_multi", ("reverse",),
+        OneOf("reverse", ("rev_ops.NONE", "rev_ops.BOTH")), "UnsupportedError",
+        "PtrMulti reverses its single op only as NONE or BOTH (s4d4_tsm.h:99-107)",
+    ),
+    Check(
+        "reduce_negated", "tensor_reduce", ("negated",), OneOf("negated", (0, 1)),
+        "UnsupportedError", "negated = {negated}: only 0 and 1 are encodings",
+    ),
+    Check(
+        "reduce_bitvec_negated", "tensor_reduce", ("negated",), OneOf("negated", (0,)),
+        "UnsupportedError", "negated applies to arith reduces only",
+    ),
+)  # fmt: skip
+
+
 # -- numerics ------------------------------------------------------------------------------------
 
 #: The first NeuronCore version (the number in the ``NC-vN`` core version common.h's banner

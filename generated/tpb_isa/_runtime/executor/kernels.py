@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import alu
+from . import admission, alu
 from . import dtypes as dt
 from .access import MARKER_ADDR_REG, Walk, resolve_addr4, walk
 from .cbackend import Backend, get_backend
@@ -563,8 +563,7 @@ class Engine:
         code = int(dtype)
         dt.info(code)
         count = src.count
-        if not 1 <= count <= IMM_FLOPS_PER_CHANNEL:
-            raise ExecutorError(f"TensorScalarImmLd loads 1..8 values per channel, not {count}")
+        admission.check_imm_load_count(count)
         w = self._walk(src, code, nch, "src_mem_pattern")
         raw = w.gather()
         if bitvec:
@@ -614,15 +613,10 @@ class Engine:
         in_dtype, out_dtype, op = int(in_dtype), int(out_dtype), int(op)
         dt.info(in_dtype)
         dt.info(out_dtype)
-        if len(src.nums) != 4:
-            raise ExecutorError("PtrMulti needs a 4-D source pattern")
+        admission.check_ptr_multi_dims(len(src.nums))
         wslices = int(src.nums[3])
-        if not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL:
-            raise ExecutorError(f"PtrMulti W = src num_elem[3] must be 1..8, not {wslices}")
-        if int(reverse) not in (REV_NONE, REV_BOTH):
-            raise UnsupportedError(
-                "PtrMulti reverses its single op only as NONE or BOTH (s4d4_tsm.h:99-107)"
-            )
+        admission.check_ptr_multi_slices(wslices)
+        admission.check_ptr_multi_reverse(int(reverse))
         rev = int(reverse) == REV_BOTH
         self._same_count(src, dst)
         if bitvec:
@@ -1023,8 +1017,7 @@ class Engine:
         dt.info(in_dtype)
         dt.info(out_dtype)
         negate = int(negated)
-        if negate not in (0, 1):
-            raise UnsupportedError(f"negated = {negate}: only 0 and 1 are encodings")
+        admission.check_reduce_negated(negate)
         if bitvec:
             if op not in REDUCE_BITVEC_OPS:
                 raise UnsupportedError(
@@ -1035,8 +1028,7 @@ class Engine:
                 raise UnsupportedError(
                     "a bitvec TensorReduce needs in_dtype == out_dtype, an integer"
                 )
-            if negate:
-                raise UnsupportedError("negated applies to arith reduces only")
+            admission.check_reduce_bitvec_negated(negate)
         elif op not in REDUCE_ARITH_OPS:
             raise UnsupportedError(
                 f"an arith reduce by {alu.op_name(op)}: only ADD, MULT, MAX and MIN have a "
