@@ -236,6 +236,28 @@ def _family_seeds(gen: str, validator: str) -> list[bytes]:
             w.s4d4_tr(w.TR_ADD_BF16, in_dtype=w.BF16),
             w.s4d4_tr(w.TR_MAX_BF16, in_dtype=w.BF16, op=w.MAX),
         ]
+    return _next_seeds(gen, validator)
+
+
+def _next_seeds(gen: str, validator: str) -> list[bytes]:
+    """Seeds of the next families (next-families-facts.md): the shapes the digest describes."""
+    if validator == "is_valid_copy":
+        return [w.s4d4_tr_move(), w.s4d4_tr_move(n=128, in_dtype=w.INT8, out_dtype=w.INT8)]
+    if validator == "is_valid_cast":
+        return [
+            w.s4d4_tr_move(w.CAST, out_dtype=w.BF16),
+            w.s4d4_tr_move(w.CAST, in_dtype=w.INT32, out_dtype=w.FP32R, op_dim=w.SUBDIM_UNUSED),
+        ]
+    if validator == "is_valid_reciprocal":
+        big = {"n": 128, "src_nums": (512, 1, 1, 1), "dst_nums": (512, 1, 1, 1)}
+        return [w.s4d4_tr_move(w.RECIPROCAL, **big), w.s4d4_tr_move(w.RECIPROCAL, out_dtype=w.FP16)]  # type: ignore[arg-type]
+    if validator == "is_valid_tensor_cumulative":
+        bv = {"in_dtype": w.UINT32, "out_dtype": w.UINT32, "op": w.BITWISE_XOR}
+        return [
+            w.s4d4_tr_move(w.CUMULATIVE_ARITH, op=w.ADD),
+            w.s4d4_tr_move(w.CUMULATIVE_ARITH, op=w.MULT, op_dim=w.SUBDIM_XYZW),
+            w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **bv),  # type: ignore[arg-type]
+        ]
     return []
 
 

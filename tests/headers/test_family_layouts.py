@@ -204,3 +204,25 @@ def test_s4d4_tr_lines(gen: str) -> None:
         assert _fn(lines, "tensor_reduce_bf16_access_pattern_check") == 176 and lines[178] == "// }"
     else:
         assert all("is_valid_dtype_64(" in x for x in lines[78:80])
+
+
+def test_s4d4_tr_user_lines(gen: str) -> None:
+    """next-families-facts.md §2: the CAYMAN Copy/Cast span 238-277, the Reciprocal span 288-308
+    (R2, gen not stated; its MAVERICK tile rule puts it on M/V at full length), MARIANA's
+    TensorCumulative lines 190-237 and 367 (kept on C/V; SUNDA's 128-134 hold its BF16 reduce)."""
+    lines = _lines(gen, "s4d4_tr")
+    mv = gen in ("mariana", "maverick")
+    assert _fn(lines, "is_valid_tensor_cumulative") == 190
+    assert lines[(211 if mv else 209) - 1] == "// }"
+    assert [x.split("(")[0] for x in lines[195:197]] == ["//     && is_valid_dtype"] * 2
+    assert _fn(lines, "tensor_cumulative_valid_alu_op") == 213 and lines[221] == "// }"
+    assert _fn(lines, "tensor_cumulative_valid_dtype") == 224 and lines[232] == "// }"
+    assert _fn(lines, "s4d4_tr_same_src_dst_count") == 235 and lines[236] == "// }"
+    assert _fn(lines, "is_valid_copy") == 238
+    assert _fn(lines, "is_valid_cast") < 277 and lines[276] == "// }"
+    assert _fn(lines, "is_valid_reciprocal") == 288
+    assert lines[(308 if mv else 306) - 1] == "// }"
+    assert _fn(lines, "has_tensor_cumulative_opcode") == 367
+    if gen != "sunda":
+        assert _fn(lines, "tensor_cumulative_bitvec") == 128 and lines[129] == "// }"
+        assert _fn(lines, "tensor_cumulative_arith") == 132 and lines[133] == "// }"

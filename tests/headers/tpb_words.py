@@ -315,3 +315,51 @@ def s4d4_tr(
     buf[39:44] = bytes(reserved1)
     _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
     return bytes(buf)
+
+
+# next families (next-families-facts.md §1)
+COPY, CAST, RECIPROCAL, MEMSET = 0x46, 0x47, 0x48, 0x49
+CUMULATIVE_ARITH, CUMULATIVE_BITVEC = 0x4E, 0x5E
+IOTA, AFFINE_SELECT, RANGE_SELECT, SELECT_REDUCE = 0x7E, 0x92, 0xBC, 0xEA
+BN_STATS, BN_STATS2, BN_AGGREGATE, MAX8, FIND_INDEX8, MATCH_REPLACE8 = (
+    0x60,
+    0x61,
+    0x62,
+    0x6C,
+    0x6E,
+    0x6F,
+)
+MOD, IS_EQ, IS_GT, IS_GE, IS_LE, IS_LT, LOGICAL_SHIFT_RIGHT = (
+    0x1B,
+    0x12,
+    0x13,
+    0x14,
+    0x15,
+    0x16,
+    0x11,
+)
+
+
+def s4d4_tr_move(
+    opcode: int = COPY,
+    *,
+    in_dtype: int = FP32,
+    out_dtype: int = FP32,
+    n: int = 8,
+    src_nums: Sequence[int] = (8, 1, 1, 1),
+    dst_nums: Sequence[int] = (8, 1, 1, 1),
+    **kw: object,
+) -> bytes:
+    """An S4D4_TR word for the element-wise users (Copy, Cast, Reciprocal, TensorCumulative):
+    Bypass, op_dim X, [8] elements on 8 partitions each side unless told otherwise."""
+    args: dict[str, object] = {"op": BYPASS, "op_dim": SUBDIM_X, "src_steps": (1, 8, 8, 8)}
+    args.update(kw)
+    return s4d4_tr(
+        opcode,
+        in_dtype=in_dtype,
+        out_dtype=out_dtype,
+        n=n,
+        src_nums=src_nums,
+        dst_nums=dst_nums,
+        **args,  # type: ignore[arg-type]
+    )

@@ -2239,6 +2239,204 @@ def _v_is_valid_tensor_reduce(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_zero_subdim(subdim: Any) -> Any:
+    return np.logical_or(subdim == np.int32(0), subdim == np.int32(2))
+
+
+_K_is_valid_subdim_0 = _Members((2, 3, 4, 5))
+
+
+@_memo
+def _v_is_valid_subdim(subdim: Any) -> Any:
+    return _isin(subdim, _K_is_valid_subdim_0)
+
+
+@_memo
+def _v_has_zero_negated_field(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.uint32(0)
+
+
+@_memo
+def _v_s4d4_tr_op_bypass(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(0)
+
+
+@_memo
+def _v_s4d4_tr_same_src_dst_type(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 33) == _byte(i_W, i_o + 32)
+
+
+@_memo
+def _v_same_element_count_m4d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
+    return _any_of(
+        _v_indirect_pattern(a_W, a_o),
+        _v_indirect_pattern(b_W, b_o),
+        _v_same_element_count_t4d(a_W, a_o, b_W, b_o),
+    )
+
+
+@_memo
+def _v_s4d4_tr_same_src_dst_count(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_has_copy_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(70)
+
+
+@_memo
+def _v_has_cast_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(71)
+
+
+@_memo
+def _v_has_reciprocal_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(72)
+
+
+@_memo
+def _v_tensor_cumulative_bitvec(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(94)
+
+
+@_memo
+def _v_tensor_cumulative_arith(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(78)
+
+
+@_memo
+def _v_has_tensor_cumulative_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_v_tensor_cumulative_arith(i_W, i_o), _v_tensor_cumulative_bitvec(i_W, i_o))
+
+
+_K_tensor_cumulative_valid_alu_op_0 = _Members((7, 26, 27))
+
+
+@_memo
+def _v_tensor_cumulative_valid_alu_op(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        np.logical_not(_isin(_byte(i_W, i_o + 36), _K_tensor_cumulative_valid_alu_op_0)),  # s4d4_tr.op
+        np.logical_or(np.logical_not(_v_tensor_cumulative_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36))),  # s4d4_tr.op
+        np.logical_or(np.logical_not(_v_tensor_cumulative_arith(i_W, i_o)), _v_is_arith_op(_byte(i_W, i_o + 36))),  # s4d4_tr.op
+    )
+
+
+_K_tensor_cumulative_valid_dtype_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_tensor_cumulative_valid_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_cumulative_bitvec(i_W, i_o)), _all_of(
+        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),  # s4d4_tr.in_dtype, s4d4_tr.out_dtype
+        _isin(_byte(i_W, i_o + 32), _K_tensor_cumulative_valid_dtype_0),  # s4d4_tr.in_dtype
+        np.logical_or(_byte(i_W, i_o + 36) != np.int32(17), _byte(i_W, i_o + 32) == np.int32(8)),  # s4d4_tr.op, s4d4_tr.in_dtype
+    ))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_cumulative_opcode(i_W, i_o),
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_is_valid_subdim(_byte(i_W, i_o + 37)),  # s4d4_tr.op_dim
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_s4d4_tr_same_src_dst_count(i_W, i_o),
+        _v_tensor_cumulative_valid_alu_op(i_W, i_o),
+        _v_tensor_cumulative_valid_dtype(i_W, i_o),
+        _v_has_zero_negated_field(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_copy(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_copy_opcode(i_W, i_o),
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_is_zero_subdim(_byte(i_W, i_o + 37)),  # s4d4_tr.op_dim
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_s4d4_tr_same_src_dst_count(i_W, i_o),
+        _v_s4d4_tr_op_bypass(i_W, i_o),
+        _v_s4d4_tr_same_src_dst_type(i_W, i_o),
+        _v_has_zero_negated_field(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_cast(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_cast_opcode(i_W, i_o),
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_is_zero_subdim(_byte(i_W, i_o + 37)),  # s4d4_tr.op_dim
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_s4d4_tr_same_src_dst_count(i_W, i_o),
+        _v_s4d4_tr_op_bypass(i_W, i_o),
+        _v_has_zero_negated_field(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_reciprocal(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_reciprocal_opcode(i_W, i_o),
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_is_zero_subdim(_byte(i_W, i_o + 37)),  # s4d4_tr.op_dim
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_s4d4_tr_same_src_dst_count(i_W, i_o),
+        _v_s4d4_tr_op_bypass(i_W, i_o),
+        _v_has_zero_negated_field(i_W, i_o),
+    )
+
+
+@_memo
 def _v_is_valid_tensor_scalar_op__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -4849,6 +5047,479 @@ def _v_is_valid_tensor_reduce__term22_1_2(i_W: Any, i_o: Any) -> Any:
     return _v_has_multiple_32_channels(_byte(i_W, i_o + 34))
 
 
+@_memo
+def _v_is_valid_tensor_cumulative__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_cumulative_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_subdim(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term19(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(7)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term20(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(26)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term21(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(27)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term22(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_cumulative_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36)))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term23(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_cumulative_arith(i_W, i_o)), _v_is_arith_op(_byte(i_W, i_o + 36)))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_cumulative_valid_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_negated_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_cumulative_bitvec(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)
+
+
+_K_is_valid_tensor_cumulative__term24_1_1_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24_1_1(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tensor_cumulative__term24_1_1_0)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24_1_2(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 36) != np.int32(17), _byte(i_W, i_o + 32) == np.int32(8))
+
+
+@_memo
+def _v_is_valid_copy__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_copy__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_copy__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_copy__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_copy_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_copy__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_copy__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_copy__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_zero_subdim(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_copy__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_copy__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_copy__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_copy__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_copy__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_copy__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_copy__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_copy__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_op_bypass(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_type(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_negated_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_cast__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_cast__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_cast__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_cast_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_cast__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_cast__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_cast__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_zero_subdim(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_cast__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_cast__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_cast__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_cast__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_cast__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_cast__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_cast__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_cast__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_op_bypass(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_negated_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_reciprocal__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_reciprocal__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_reciprocal__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_reciprocal_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_reciprocal__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_reciprocal__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_reciprocal__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_zero_subdim(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_reciprocal__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_reciprocal__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_reciprocal__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_reciprocal__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_reciprocal__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_reciprocal__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_reciprocal__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_reciprocal__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_op_bypass(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_negated_field(i_W, i_o)
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -4863,6 +5534,10 @@ _BATCH = vector.BatchValidators(
         'is_valid_scalar_tensor_tensor': _v_is_valid_scalar_tensor_tensor,
         'is_valid_tensor_tensor_scan': _v_is_valid_tensor_tensor_scan,
         'is_valid_tensor_reduce': _v_is_valid_tensor_reduce,
+        'is_valid_tensor_cumulative': _v_is_valid_tensor_cumulative,
+        'is_valid_copy': _v_is_valid_copy,
+        'is_valid_cast': _v_is_valid_cast,
+        'is_valid_reciprocal': _v_is_valid_reciprocal,
     },
     C_VALIDATORS,
     validate,
@@ -5788,6 +6463,135 @@ CHAINS: dict[str, Chain] = {
                 ),
             ),
         ),
+    ),
+    'is_valid_tensor_cumulative': Chain(
+        'is_valid_tensor_cumulative',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_cumulative__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_cumulative__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_cumulative__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_cumulative__term3),
+            ('has_tensor_cumulative_opcode(i)', _v_is_valid_tensor_cumulative__term4),
+            ('s4d4_tr_reserved_zero(i)', _v_is_valid_tensor_cumulative__term5),
+            ('mask_enable_zero(i)', _v_is_valid_tensor_cumulative__term6),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_cumulative__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_cumulative__term8),
+            ('is_valid_aluop(op)', _v_is_valid_tensor_cumulative__term9),
+            ('is_valid_subdim(op_dim)', _v_is_valid_tensor_cumulative__term10),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_tensor_cumulative__term11),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_tensor_cumulative__term12),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_tensor_cumulative__term13),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_cumulative__term14),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_cumulative__term15),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_tensor_cumulative__term16),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_cumulative__term17),
+            ('s4d4_tr_same_src_dst_count(i)', _v_is_valid_tensor_cumulative__term18),
+            ('tensor_cumulative_valid_alu_op(i) > op != NEURON_ISA_TPB_ALU_OP_DIVIDE', _v_is_valid_tensor_cumulative__term19),
+            ('tensor_cumulative_valid_alu_op(i) > op != NEURON_ISA_TPB_ALU_OP_POW', _v_is_valid_tensor_cumulative__term20),
+            ('tensor_cumulative_valid_alu_op(i) > op != NEURON_ISA_TPB_ALU_OP_MOD', _v_is_valid_tensor_cumulative__term21),
+            ('tensor_cumulative_valid_alu_op(i) > !tensor_cumulative_bitvec({...}) || is_bitvec_op(op)', _v_is_valid_tensor_cumulative__term22),
+            ('tensor_cumulative_valid_alu_op(i) > !tensor_cumulative_arith({...}) || is_arith_op(op)', _v_is_valid_tensor_cumulative__term23),
+            ('tensor_cumulative_valid_dtype(i)', _v_is_valid_tensor_cumulative__term24),
+            ('has_zero_negated_field(i)', _v_is_valid_tensor_cumulative__term25),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 64, 78, 94, 128, 160, 192, 196, 197, 198, 199, 200, 248, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                24,
+                (
+                    (
+                        ('!tensor_cumulative_bitvec({...})', _v_is_valid_tensor_cumulative__term24_0_0),
+                    ),
+                    (
+                        ('in_dtype == out_dtype', _v_is_valid_tensor_cumulative__term24_1_0),
+                        ('(in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tensor_cumulative__term24_1_1),
+                        ('(op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tensor_cumulative__term24_1_2),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    'is_valid_copy': Chain(
+        'is_valid_copy',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_copy__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_copy__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_copy__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_copy__term3),
+            ('has_copy_opcode(i)', _v_is_valid_copy__term4),
+            ('s4d4_tr_reserved_zero(i)', _v_is_valid_copy__term5),
+            ('mask_enable_zero(i)', _v_is_valid_copy__term6),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_copy__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_copy__term8),
+            ('is_valid_aluop(op)', _v_is_valid_copy__term9),
+            ('is_zero_subdim(op_dim)', _v_is_valid_copy__term10),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_copy__term11),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_copy__term12),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_copy__term13),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_copy__term14),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_copy__term15),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_copy__term16),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_copy__term17),
+            ('s4d4_tr_same_src_dst_count(i)', _v_is_valid_copy__term18),
+            ('s4d4_tr_op_bypass(i)', _v_is_valid_copy__term19),
+            ('s4d4_tr_same_src_dst_type(i)', _v_is_valid_copy__term20),
+            ('has_zero_negated_field(i)', _v_is_valid_copy__term21),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 70, 128, 160, 192, 248, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_cast': Chain(
+        'is_valid_cast',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_cast__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_cast__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_cast__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_cast__term3),
+            ('has_cast_opcode(i)', _v_is_valid_cast__term4),
+            ('s4d4_tr_reserved_zero(i)', _v_is_valid_cast__term5),
+            ('mask_enable_zero(i)', _v_is_valid_cast__term6),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_cast__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_cast__term8),
+            ('is_valid_aluop(op)', _v_is_valid_cast__term9),
+            ('is_zero_subdim(op_dim)', _v_is_valid_cast__term10),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_cast__term11),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_cast__term12),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_cast__term13),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_cast__term14),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_cast__term15),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_cast__term16),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_cast__term17),
+            ('s4d4_tr_same_src_dst_count(i)', _v_is_valid_cast__term18),
+            ('s4d4_tr_op_bypass(i)', _v_is_valid_cast__term19),
+            ('has_zero_negated_field(i)', _v_is_valid_cast__term20),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 71, 128, 160, 192, 248, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_reciprocal': Chain(
+        'is_valid_reciprocal',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_reciprocal__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_reciprocal__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_reciprocal__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_reciprocal__term3),
+            ('has_reciprocal_opcode(i)', _v_is_valid_reciprocal__term4),
+            ('s4d4_tr_reserved_zero(i)', _v_is_valid_reciprocal__term5),
+            ('mask_enable_zero(i)', _v_is_valid_reciprocal__term6),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_reciprocal__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_reciprocal__term8),
+            ('is_valid_aluop(op)', _v_is_valid_reciprocal__term9),
+            ('is_zero_subdim(op_dim)', _v_is_valid_reciprocal__term10),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)', _v_is_valid_reciprocal__term11),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_reciprocal__term12),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_reciprocal__term13),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_reciprocal__term14),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_reciprocal__term15),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_reciprocal__term16),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_reciprocal__term17),
+            ('s4d4_tr_same_src_dst_count(i)', _v_is_valid_reciprocal__term18),
+            ('s4d4_tr_op_bypass(i)', _v_is_valid_reciprocal__term19),
+            ('has_zero_negated_field(i)', _v_is_valid_reciprocal__term20),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 72, 128, 160, 192, 248, 32768, 262144, 4194304, 33554432, 536870911),
     ),
 }
 validate_batch = _BATCH.validate_batch

@@ -132,17 +132,23 @@ NEURON_ISA_TPB_DTYPE_UINT16: Final = 0x05
 NEURON_ISA_TPB_DTYPE_UINT32: Final = 0x09
 NEURON_ISA_TPB_DTYPE_UINT64: Final = 0x01
 NEURON_ISA_TPB_DTYPE_UINT8: Final = 0x03
+NEURON_ISA_TPB_DVE_NUM_CHANNELS: Final = 0x80
 NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE: Final = 0x00
 NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
 NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP: Final = 0x65
+NEURON_ISA_TPB_OPCODE_CAST: Final = 0x47
 NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
+NEURON_ISA_TPB_OPCODE_COPY: Final = 0x46
 NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
 NEURON_ISA_TPB_OPCODE_EXPONENTIAL: Final = 0x30
+NEURON_ISA_TPB_OPCODE_RECIPROCAL: Final = 0x48
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC: Final = 0x9e
+NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP: Final = 0x4e
+NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP: Final = 0x5e
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP: Final = 0x42
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP: Final = 0x52
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP: Final = 0x43
@@ -170,6 +176,7 @@ NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET: Final = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE: Final = 0x40000
 NEURON_ISA_TPB_STATE_BUF_SZ: Final = 0x2000000
+NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED: Final = 0x00
 NEURON_ISA_TPB_TENSOR_SUBDIM_X: Final = 0x02
 NEURON_ISA_TPB_TENSOR_SUBDIM_XY: Final = 0x03
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ: Final = 0x04
@@ -2963,6 +2970,292 @@ def is_valid_tensor_reduce(i: Word) -> bool:
     return _is_valid_tensor_reduce(struct_arg(i, 64, 'i'), 0)
 
 
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1584  (s4d4_tr_assert.h)
+
+def _is_zero_subdim(subdim: int) -> bool:
+    return subdim in (NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED, NEURON_ISA_TPB_TENSOR_SUBDIM_X)
+
+
+is_zero_subdim = _is_zero_subdim
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1589  (s4d4_tr_assert.h)
+
+def _is_valid_subdim(subdim: int) -> bool:
+    return subdim in _MEMBERS28
+
+
+is_valid_subdim = _is_valid_subdim
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1596  (s4d4_tr_assert.h)
+
+def _has_zero_negated_field(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 35] == 0  # negated
+
+
+def has_zero_negated_field(i: Word) -> bool:
+    return _has_zero_negated_field(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1600  (s4d4_tr_assert.h)
+
+def _s4d4_tr_op_bypass(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS  # op
+
+
+def s4d4_tr_op_bypass(i: Word) -> bool:
+    return _s4d4_tr_op_bypass(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1604  (s4d4_tr_assert.h)
+
+def _s4d4_tr_same_src_dst_type(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 33] == i_b[i_o + 32]  # out_dtype, in_dtype
+
+
+def s4d4_tr_same_src_dst_type(i: Word) -> bool:
+    return _s4d4_tr_same_src_dst_type(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1608  (s4d4_tr_assert.h)
+
+def _same_element_count_m4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
+    return (
+        (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (b_b[b_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)
+    )
+
+
+def same_element_count_m4d(a: Word, b: Word) -> bool:
+    return _same_element_count_m4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1614  (s4d4_tr_assert.h)
+
+def _s4d4_tr_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
+    return (
+        (i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (i_b[i_o + 47] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 47] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or _t4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
+    )
+
+
+def s4d4_tr_same_src_dst_count(i: Word) -> bool:
+    return _s4d4_tr_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1618  (s4d4_tr_assert.h)
+
+def _has_copy_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_COPY  # header.opcode
+
+
+def has_copy_opcode(i: Word) -> bool:
+    return _has_copy_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1622  (s4d4_tr_assert.h)
+
+def _has_cast_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST  # header.opcode
+
+
+def has_cast_opcode(i: Word) -> bool:
+    return _has_cast_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1626  (s4d4_tr_assert.h)
+
+def _has_reciprocal_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_RECIPROCAL  # header.opcode
+
+
+def has_reciprocal_opcode(i: Word) -> bool:
+    return _has_reciprocal_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1630  (s4d4_tr_assert.h)
+
+def _tensor_cumulative_bitvec(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP  # header.opcode
+
+
+def tensor_cumulative_bitvec(i: Word) -> bool:
+    return _tensor_cumulative_bitvec(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1634  (s4d4_tr_assert.h)
+
+def _tensor_cumulative_arith(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP  # header.opcode
+
+
+def tensor_cumulative_arith(i: Word) -> bool:
+    return _tensor_cumulative_arith(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1638  (s4d4_tr_assert.h)
+
+def _has_tensor_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP)  # header.opcode
+
+
+def has_tensor_cumulative_opcode(i: Word) -> bool:
+    return _has_tensor_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1643  (s4d4_tr_assert.h)
+
+def _tensor_cumulative_valid_alu_op(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 36] not in _MEMBERS11  # op
+        and (not _tensor_cumulative_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))  # op
+        and (not _tensor_cumulative_arith(i_b, i_o) or _is_arith_op(i_b[i_o + 36]))  # op
+    )
+
+
+def tensor_cumulative_valid_alu_op(i: Word) -> bool:
+    return _tensor_cumulative_valid_alu_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1651  (s4d4_tr_assert.h)
+
+def _tensor_cumulative_valid_dtype(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
+
+
+def tensor_cumulative_valid_dtype(i: Word) -> bool:
+    return _tensor_cumulative_valid_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1658  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_cumulative(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_cumulative_opcode(i_b, i_o)
+        and _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _is_valid_subdim(i_b[i_o + 37])  # op_dim
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _s4d4_tr_same_src_dst_count(i_b, i_o)
+        and _tensor_cumulative_valid_alu_op(i_b, i_o)
+        and _tensor_cumulative_valid_dtype(i_b, i_o)
+        and _has_zero_negated_field(i_b, i_o)
+    )
+
+
+def is_valid_tensor_cumulative(i: Word) -> bool:
+    return _is_valid_tensor_cumulative(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1681  (s4d4_tr_assert.h)
+
+def _is_valid_copy(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_copy_opcode(i_b, i_o)
+        and _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _is_zero_subdim(i_b[i_o + 37])  # op_dim
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _s4d4_tr_same_src_dst_count(i_b, i_o)
+        and _s4d4_tr_op_bypass(i_b, i_o)
+        and _s4d4_tr_same_src_dst_type(i_b, i_o)
+        and _has_zero_negated_field(i_b, i_o)
+    )
+
+
+def is_valid_copy(i: Word) -> bool:
+    return _is_valid_copy(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1704  (s4d4_tr_assert.h)
+
+def _is_valid_cast(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_cast_opcode(i_b, i_o)
+        and _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _is_zero_subdim(i_b[i_o + 37])  # op_dim
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _s4d4_tr_same_src_dst_count(i_b, i_o)
+        and _s4d4_tr_op_bypass(i_b, i_o)
+        and _has_zero_negated_field(i_b, i_o)
+    )
+
+
+def is_valid_cast(i: Word) -> bool:
+    return _is_valid_cast(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1726  (s4d4_tr_assert.h)
+
+def _is_valid_reciprocal(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_reciprocal_opcode(i_b, i_o)
+        and _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _is_zero_subdim(i_b[i_o + 37])  # op_dim
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _s4d4_tr_same_src_dst_count(i_b, i_o)
+        and _s4d4_tr_op_bypass(i_b, i_o)
+        and _has_zero_negated_field(i_b, i_o)
+    )
+
+
+def is_valid_reciprocal(i: Word) -> bool:
+    return _is_valid_reciprocal(struct_arg(i, 64, 'i'), 0)
+
+
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
     _sw1 = v
     if _sw1 in (0, 1):
@@ -5036,6 +5329,276 @@ def _x_is_valid_tensor_reduce(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_is_zero_subdim(subdim: int) -> str | None:
+    if subdim not in (NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED, NEURON_ISA_TPB_TENSOR_SUBDIM_X):
+        return f"is_zero_subdim: subdim = {subdim} (needs (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X))"
+    return None
+
+
+def _x_is_valid_subdim(subdim: int) -> str | None:
+    if subdim not in _MEMBERS28:
+        return f"is_valid_subdim: subdim = {subdim} (needs (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
+    return None
+
+
+def _x_has_zero_negated_field(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 35] != 0:
+        return f"has_zero_negated_field: negated = {i_b[i_o + 35]} (needs negated == 0)"
+    return None
+
+
+def _x_s4d4_tr_op_bypass(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS:
+        return f"s4d4_tr_op_bypass: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op == NEURON_ISA_TPB_ALU_OP_BYPASS)"
+    return None
+
+
+def _x_s4d4_tr_same_src_dst_type(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 33] != i_b[i_o + 32]:
+        return f"s4d4_tr_same_src_dst_type: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs out_dtype == in_dtype)"
+    return None
+
+
+def _x_same_element_count_m4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
+    if not (_indirect_pattern(a_b, a_o) or _indirect_pattern(b_b, b_o) or _same_element_count_t4d(a_b, a_o, b_b, b_o)):
+        return 'same_element_count_m4d: needs indirect_pattern({...}) || indirect_pattern({...}) || same_element_count_t4d({...}, {...})'
+    return None
+
+
+def _x_s4d4_tr_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
+    if not _same_element_count_m4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 's4d4_tr_same_src_dst_count -> ' + (_x_same_element_count_m4d(i_b, i_o + 12, i_b, i_o + 44) or 'same_element_count_m4d')
+    return None
+
+
+def _x_has_copy_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_COPY:
+        return f"has_copy_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_COPY)"
+    return None
+
+
+def _x_has_cast_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_CAST:
+        return f"has_cast_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_CAST)"
+    return None
+
+
+def _x_has_reciprocal_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_RECIPROCAL:
+        return f"has_reciprocal_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_RECIPROCAL)"
+    return None
+
+
+def _x_tensor_cumulative_bitvec(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP:
+        return f"tensor_cumulative_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP)"
+    return None
+
+
+def _x_tensor_cumulative_arith(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP:
+        return f"tensor_cumulative_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP)"
+    return None
+
+
+def _x_has_tensor_cumulative_opcode(i_b: bytes, i_o: int) -> str | None:
+    if not (_tensor_cumulative_arith(i_b, i_o) or _tensor_cumulative_bitvec(i_b, i_o)):
+        return 'has_tensor_cumulative_opcode: needs tensor_cumulative_arith({...}) || tensor_cumulative_bitvec({...})'
+    return None
+
+
+def _x_tensor_cumulative_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_DIVIDE:
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_DIVIDE)"
+    if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_POW:
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_POW)"
+    if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MOD:
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_MOD)"
+    if not (not _tensor_cumulative_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36])):
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_cumulative_bitvec({{...}}) || is_bitvec_op(op))"
+    if not (not _tensor_cumulative_arith(i_b, i_o) or _is_arith_op(i_b[i_o + 36])):
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_cumulative_arith({{...}}) || is_arith_op(op))"
+    return None
+
+
+def _x_tensor_cumulative_valid_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_cumulative_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+        return f"tensor_cumulative_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_cumulative_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
+    return None
+
+
+def _x_is_valid_tensor_cumulative(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_cumulative_opcode(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_tensor_cumulative_opcode(i_b, i_o) or 'has_tensor_cumulative_opcode')
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_cumulative -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_tensor_cumulative -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_tensor_cumulative -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_subdim(i_b[i_o + 37]):
+        return 'is_valid_tensor_cumulative -> ' + (_x_is_valid_subdim(i_b[i_o + 37]) or 'is_valid_subdim')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_tensor_cumulative -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_tensor_cumulative -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_cumulative -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_cumulative -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_tensor_cumulative -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_tensor_cumulative -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _s4d4_tr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_s4d4_tr_same_src_dst_count(i_b, i_o) or 's4d4_tr_same_src_dst_count')
+    if not _tensor_cumulative_valid_alu_op(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_tensor_cumulative_valid_alu_op(i_b, i_o) or 'tensor_cumulative_valid_alu_op')
+    if not _tensor_cumulative_valid_dtype(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_tensor_cumulative_valid_dtype(i_b, i_o) or 'tensor_cumulative_valid_dtype')
+    if not _has_zero_negated_field(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_zero_negated_field(i_b, i_o) or 'has_zero_negated_field')
+    return None
+
+
+def _x_is_valid_copy(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_copy_opcode(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_has_copy_opcode(i_b, i_o) or 'has_copy_opcode')
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_copy -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_copy -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_copy -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_zero_subdim(i_b[i_o + 37]):
+        return 'is_valid_copy -> ' + (_x_is_zero_subdim(i_b[i_o + 37]) or 'is_zero_subdim')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_copy -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_copy -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_copy -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_copy -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_copy -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _s4d4_tr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_s4d4_tr_same_src_dst_count(i_b, i_o) or 's4d4_tr_same_src_dst_count')
+    if not _s4d4_tr_op_bypass(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_s4d4_tr_op_bypass(i_b, i_o) or 's4d4_tr_op_bypass')
+    if not _s4d4_tr_same_src_dst_type(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_s4d4_tr_same_src_dst_type(i_b, i_o) or 's4d4_tr_same_src_dst_type')
+    if not _has_zero_negated_field(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_has_zero_negated_field(i_b, i_o) or 'has_zero_negated_field')
+    return None
+
+
+def _x_is_valid_cast(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_cast_opcode(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_has_cast_opcode(i_b, i_o) or 'has_cast_opcode')
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_cast -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_cast -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_cast -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_zero_subdim(i_b[i_o + 37]):
+        return 'is_valid_cast -> ' + (_x_is_zero_subdim(i_b[i_o + 37]) or 'is_zero_subdim')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_cast -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_cast -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_cast -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_cast -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_cast -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_cast -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_cast -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _s4d4_tr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_s4d4_tr_same_src_dst_count(i_b, i_o) or 's4d4_tr_same_src_dst_count')
+    if not _s4d4_tr_op_bypass(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_s4d4_tr_op_bypass(i_b, i_o) or 's4d4_tr_op_bypass')
+    if not _has_zero_negated_field(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_has_zero_negated_field(i_b, i_o) or 'has_zero_negated_field')
+    return None
+
+
+def _x_is_valid_reciprocal(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_reciprocal_opcode(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_has_reciprocal_opcode(i_b, i_o) or 'has_reciprocal_opcode')
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_reciprocal -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_reciprocal -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_reciprocal -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_zero_subdim(i_b[i_o + 37]):
+        return 'is_valid_reciprocal -> ' + (_x_is_zero_subdim(i_b[i_o + 37]) or 'is_zero_subdim')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS):
+        return 'is_valid_reciprocal -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_reciprocal -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_reciprocal -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_reciprocal -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_reciprocal -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_reciprocal -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_reciprocal -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _s4d4_tr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_s4d4_tr_same_src_dst_count(i_b, i_o) or 's4d4_tr_same_src_dst_count')
+    if not _s4d4_tr_op_bypass(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_s4d4_tr_op_bypass(i_b, i_o) or 's4d4_tr_op_bypass')
+    if not _has_zero_negated_field(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_has_zero_negated_field(i_b, i_o) or 'has_zero_negated_field')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -5049,6 +5612,10 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_scalar_tensor_tensor': (0x9d, 0x9e),
     'is_valid_tensor_tensor_scan': (0xe5,),
     'is_valid_tensor_reduce': (0x42, 0x52, 0x83, 0x84),
+    'is_valid_tensor_cumulative': (0x4e, 0x5e),
+    'is_valid_copy': (0x46,),
+    'is_valid_cast': (0x47,),
+    'is_valid_reciprocal': (0x48,),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
@@ -5057,11 +5624,16 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x42: ('is_valid_tensor_reduce',),
     0x43: ('is_valid_tensor_scalar_op',),
     0x44: ('is_valid_tensor_scalar_ptr_op',),
+    0x46: ('is_valid_copy',),
+    0x47: ('is_valid_cast',),
+    0x48: ('is_valid_reciprocal',),
+    0x4e: ('is_valid_tensor_cumulative',),
     0x4f: ('is_valid_tensor_scalar_ptr_multi',),
     0x51: ('is_valid_s3s3d3_tt',),
     0x52: ('is_valid_tensor_reduce',),
     0x53: ('is_valid_tensor_scalar_op',),
     0x54: ('is_valid_tensor_scalar_ptr_op',),
+    0x5e: ('is_valid_tensor_cumulative',),
     0x5f: ('is_valid_tensor_scalar_ptr_multi',),
     0x65: ('is_valid_s3s3d3_tt',),
     0x70: ('is_valid_tsm_immediates_load',),
@@ -5095,6 +5667,10 @@ VALIDATORS: Final = Validators(
         'is_valid_scalar_tensor_tensor': (_is_valid_scalar_tensor_tensor, _x_is_valid_scalar_tensor_tensor),
         'is_valid_tensor_tensor_scan': (_is_valid_tensor_tensor_scan, _x_is_valid_tensor_tensor_scan),
         'is_valid_tensor_reduce': (_is_valid_tensor_reduce, _x_is_valid_tensor_reduce),
+        'is_valid_tensor_cumulative': (_is_valid_tensor_cumulative, _x_is_valid_tensor_cumulative),
+        'is_valid_copy': (_is_valid_copy, _x_is_valid_copy),
+        'is_valid_cast': (_is_valid_cast, _x_is_valid_cast),
+        'is_valid_reciprocal': (_is_valid_reciprocal, _x_is_valid_reciprocal),
     },
     DISPATCH,
     C_VALIDATORS,

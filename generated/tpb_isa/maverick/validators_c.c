@@ -31,6 +31,14 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x44:
         return (is_valid_tensor_scalar_ptr_op(u) != 0);
+    case 0x46:
+        return (is_valid_copy(u) != 0);
+    case 0x47:
+        return (is_valid_cast(u) != 0);
+    case 0x48:
+        return (is_valid_reciprocal(u) != 0);
+    case 0x4e:
+        return (is_valid_tensor_cumulative(u) != 0);
     case 0x4f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
     case 0x51:
@@ -41,6 +49,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x54:
         return (is_valid_tensor_scalar_ptr_op(u) != 0);
+    case 0x5e:
+        return (is_valid_tensor_cumulative(u) != 0);
     case 0x5f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
     case 0x65:
@@ -193,5 +203,41 @@ void tpbgen_run_is_valid_tensor_reduce(const unsigned char *words, size_t n, uns
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_tensor_reduce(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_tensor_cumulative(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_tensor_cumulative(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_copy(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_copy(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_cast(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_cast(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_reciprocal(u) != 0;
     }
 }

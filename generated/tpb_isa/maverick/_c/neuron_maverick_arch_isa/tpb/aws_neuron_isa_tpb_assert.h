@@ -1741,6 +1741,172 @@ STATIC inline bool is_valid_tensor_reduce(NEURON_ISA_TPB_INST_UNION i) {
             && tensor_reduce_transpose_check(i) );
 }
 
+// The other users of S4D4_TR: TensorCumulative (0x4E/0x5E), Copy (0x46), Cast (0x47),
+// Reciprocal (0x48). StreamShuffle/StreamTranspose have no validator here.
+STATIC inline bool is_zero_subdim(NEURON_ISA_TPB_TENSOR_SUBDIM subdim) {
+    return( (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED)
+            || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) );
+}
+
+STATIC inline bool is_valid_subdim(NEURON_ISA_TPB_TENSOR_SUBDIM subdim) {
+    return( (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X)
+            || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY)
+            || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ)
+            || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW) );
+}
+
+STATIC inline bool has_zero_negated_field(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.negated == 0U );
+}
+
+STATIC inline bool s4d4_tr_op_bypass(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.op == NEURON_ISA_TPB_ALU_OP_BYPASS );
+}
+
+STATIC inline bool s4d4_tr_same_src_dst_type(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.out_dtype == i.s4d4_tr.in_dtype );
+}
+
+STATIC inline bool same_element_count_m4d(NEURON_ISA_TPB_MEM_PATTERN4D a, NEURON_ISA_TPB_MEM_PATTERN4D b) {
+    return( indirect_pattern(a.t.start_addr)
+            || indirect_pattern(b.t.start_addr)
+            || same_element_count_t4d(a.t, b.t) );
+}
+
+STATIC inline bool s4d4_tr_same_src_dst_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( same_element_count_m4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern) );
+}
+
+STATIC inline bool has_copy_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_COPY );
+}
+
+STATIC inline bool has_cast_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_CAST );
+}
+
+STATIC inline bool has_reciprocal_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_RECIPROCAL );
+}
+
+STATIC inline bool tensor_cumulative_bitvec(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP );
+}
+
+STATIC inline bool tensor_cumulative_arith(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP );
+}
+
+STATIC inline bool has_tensor_cumulative_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( tensor_cumulative_arith(i)
+            || tensor_cumulative_bitvec(i) );
+}
+
+STATIC inline bool tensor_cumulative_valid_alu_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_DIVIDE)
+            && (i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_POW)
+            && (i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_MOD)
+            && (!tensor_cumulative_bitvec(i) || is_bitvec_op(i.s4d4_tr.op))
+            && (!tensor_cumulative_arith(i) || is_arith_op(i.s4d4_tr.op)) );
+}
+
+STATIC inline bool tensor_cumulative_valid_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( !tensor_cumulative_bitvec(i)
+            || ((i.s4d4_tr.in_dtype == i.s4d4_tr.out_dtype)
+                && ((i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_INT32))
+                && ((i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_INT32))) );
+}
+
+STATIC inline bool is_valid_tensor_cumulative(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_tensor_cumulative_opcode(i)
+            && s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && is_valid_dtype(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && is_valid_subdim(i.s4d4_tr.op_dim)
+            && has_valid_active_channel_range_with_tile(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i.s4d4_tr.header.inst_flags)
+            && check_m4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_m4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && mem4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && mem4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && indirect_quadrant_check_src4d(i.s4d4_tr.src_mem_pattern)
+            && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
+            && s4d4_tr_same_src_dst_count(i)
+            && tensor_cumulative_valid_alu_op(i)
+            && tensor_cumulative_valid_dtype(i)
+            && has_zero_negated_field(i) );
+}
+
+STATIC inline bool is_valid_copy(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_copy_opcode(i)
+            && s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && is_valid_dtype(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && is_zero_subdim(i.s4d4_tr.op_dim)
+            && has_valid_active_channel_range_with_tile(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i.s4d4_tr.header.inst_flags)
+            && check_m4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_m4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && mem4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && mem4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && indirect_quadrant_check_src4d(i.s4d4_tr.src_mem_pattern)
+            && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
+            && s4d4_tr_same_src_dst_count(i)
+            && s4d4_tr_op_bypass(i)
+            && s4d4_tr_same_src_dst_type(i)
+            && has_zero_negated_field(i) );
+}
+
+STATIC inline bool is_valid_cast(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_cast_opcode(i)
+            && s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && is_valid_dtype(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && is_zero_subdim(i.s4d4_tr.op_dim)
+            && has_valid_active_channel_range_with_tile(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i.s4d4_tr.header.inst_flags)
+            && check_m4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_m4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && mem4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && mem4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && indirect_quadrant_check_src4d(i.s4d4_tr.src_mem_pattern)
+            && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
+            && s4d4_tr_same_src_dst_count(i)
+            && s4d4_tr_op_bypass(i)
+            && has_zero_negated_field(i) );
+}
+
+STATIC inline bool is_valid_reciprocal(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_reciprocal_opcode(i)
+            && s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && is_valid_dtype(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && is_zero_subdim(i.s4d4_tr.op_dim)
+            && has_valid_active_channel_range_with_tile(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS, i.s4d4_tr.header.inst_flags)
+            && check_m4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_m4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && mem4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && mem4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && indirect_quadrant_check_src4d(i.s4d4_tr.src_mem_pattern)
+            && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
+            && s4d4_tr_same_src_dst_count(i)
+            && s4d4_tr_op_bypass(i)
+            && has_zero_negated_field(i) );
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,133 @@
+"""The C validators of the next families (next-families-facts.md §2-§7), compiled and called on
+the words the digest describes (the shapes of AWS's NKI golden tests where it names them): each
+accepted, then one rejected word per term the digest documents.
+
+Words are built by tests/headers/tpb_words.py from the documented offsets, not by tpbgen."""
+
+from __future__ import annotations
+
+from . import tpb_words as w
+from .test_c_validators import CLib, lib  # noqa: F401  (the compiled-library fixture)
+
+MV = ("mariana", "maverick")
+
+
+# ---------------------------------------------------------------- S4D4_TR: Copy, Cast, Reciprocal
+
+
+def test_s4d4_tr_users_exist_per_gen(lib: CLib) -> None:  # noqa: F811
+    for name in (
+        "is_valid_copy",
+        "is_valid_cast",
+        "is_valid_reciprocal",
+        "is_valid_tensor_cumulative",
+    ):
+        assert lib.has(name), name
+
+
+def test_copy(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_copy"
+    # test_nki_isa_tensor_copy.py: an fp32 [8, 8] tile copied as it is
+    assert lib(v, w.s4d4_tr_move())
+    assert lib(v, w.s4d4_tr_move(op_dim=w.SUBDIM_UNUSED))  # UNUSED or X
+    # "optional reshape": only the totals are compared
+    assert lib(v, w.s4d4_tr_move(src_nums=(4, 2, 1, 1), src_steps=(1, 4, 8, 8)))
+    assert lib(v, w.s4d4_tr_move(n=128))  # 1..128 channels, no multiple-of-32 rule
+    assert lib(v, w.s4d4_tr_move(in_dtype=w.INT8, out_dtype=w.INT8))
+    if lib.gen != "maverick":  # MAVERICK has no PSUM range in this drop
+        assert lib(v, w.s4d4_tr_move(dst_addr=w.PSUM_BASE))  # PSUM allowed both sides
+    rejects = [
+        ("dtypes differ (that is Cast)", {"out_dtype": w.BF16}),
+        ("op not Bypass", {"op": w.ADD}),
+        ("op_dim XY", {"op_dim": w.SUBDIM_XY}),
+        ("negated", {"negated": 1}),
+        ("mask_enable", {"mask_enable": 1}),
+        ("reserved1", {"reserved1": (1, 0, 0, 0, 0)}),
+        ("FP32R input", {"in_dtype": w.FP32R, "out_dtype": w.FP32R}),
+        ("64-bit dtype", {"in_dtype": w.INT64, "out_dtype": w.INT64}),
+        ("no channel", {"n": 0}),
+        ("129 channels", {"n": 129}),
+        ("element counts differ", {"dst_nums": (9, 1, 1, 1)}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s4d4_tr_move(**kw)), why  # type: ignore[arg-type]
+    assert not lib(v, w.s4d4_tr_move(w.CAST))  # the other opcode
+
+
+def test_cast(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_cast"
+    assert lib(v, w.s4d4_tr_move(w.CAST, out_dtype=w.BF16))
+    assert lib(v, w.s4d4_tr_move(w.CAST, in_dtype=w.INT32, out_dtype=w.FP32R))  # FP32R out only
+    assert lib(v, w.s4d4_tr_move(w.CAST))  # equal dtypes are allowed too
+    rejects = [
+        ("FP32R input", {"in_dtype": w.FP32R}),
+        ("op not Bypass", {"op": w.MULT}),
+        ("element counts differ", {"dst_nums": (7, 1, 1, 1)}),
+        ("misaligned fp32 destination", {"dst_addr": 0x1002}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s4d4_tr_move(w.CAST, **kw)), why  # type: ignore[arg-type]
+
+
+def test_reciprocal(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_reciprocal"
+    # test_nki_isa_reciprocal.py: fp32 [128, 512]
+    big = {"n": 128, "src_nums": (512, 1, 1, 1), "dst_nums": (512, 1, 1, 1)}
+    assert lib(v, w.s4d4_tr_move(w.RECIPROCAL, **big))  # type: ignore[arg-type]
+    assert lib(v, w.s4d4_tr_move(w.RECIPROCAL, out_dtype=w.BF16))  # the output may convert
+    rejects = [
+        ("op not Bypass", {"op": w.DIVIDE}),
+        ("op_dim XYZW", {"op_dim": w.SUBDIM_XYZW}),
+        ("negated", {"negated": 1}),
+        ("element counts differ", {"dst_nums": (4, 1, 1, 1)}),
+        ("FP32R input", {"in_dtype": w.FP32R}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s4d4_tr_move(w.RECIPROCAL, **kw)), why  # type: ignore[arg-type]
+
+
+def test_channel_tile_rule_maverick(lib: CLib) -> None:  # noqa: F811
+    # the half-tile bit of inst_flags holds every S4D4_TR user to 64 channels on MAVERICK (C2)
+    for opcode, v in ((w.COPY, "is_valid_copy"), (w.RECIPROCAL, "is_valid_reciprocal")):
+        assert lib(v, w.s4d4_tr_move(opcode, n=64, inst_flags=1))
+        assert lib(v, w.s4d4_tr_move(opcode, n=96, inst_flags=1)) == (lib.gen != "maverick")
+
+
+# ---------------------------------------------------------------- S4D4_TR: TensorCumulative
+
+
+def test_tensor_cumulative(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_tensor_cumulative"
+    arith = {"op": w.ADD}
+    assert lib(v, w.s4d4_tr_move(w.CUMULATIVE_ARITH, **arith))  # type: ignore[arg-type]
+    for dim in (w.SUBDIM_X, w.SUBDIM_XY, w.SUBDIM_XYZ, w.SUBDIM_XYZW):
+        assert lib(v, w.s4d4_tr_move(w.CUMULATIVE_ARITH, op_dim=dim, **arith)), dim  # type: ignore[arg-type]
+    assert lib(v, w.s4d4_tr_move(w.CUMULATIVE_ARITH, op=w.RSQRT))  # the arith set includes Rsqrt
+    bv = {"in_dtype": w.UINT32, "out_dtype": w.UINT32, "op": w.BITWISE_XOR}
+    assert lib(v, w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **bv))  # type: ignore[arg-type]
+    lsr = dict(bv, op=w.LOGICAL_SHIFT_RIGHT)
+    assert not lib(v, w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **lsr))  # type: ignore[arg-type]
+    lsr_i32 = dict(lsr, in_dtype=w.INT32, out_dtype=w.INT32)
+    assert lib(v, w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **lsr_i32))  # type: ignore[arg-type]
+    rejects = [
+        ("Divide", {"op": w.DIVIDE}),
+        ("Pow", {"op": w.POW}),
+        ("Mod", {"op": w.MOD}),
+        ("bitvec op on the arith opcode", {"op": w.BITWISE_XOR}),
+        ("op_dim UNUSED", {"op_dim": w.SUBDIM_UNUSED}),
+        ("negated", {"negated": 1}),
+        ("one output per input", {"dst_nums": (4, 1, 1, 1)}),
+        ("64-bit dtype", {"in_dtype": w.INT64, "out_dtype": w.INT64}),
+    ]
+    for why, kw in rejects:
+        kw = dict(arith, **kw)
+        assert not lib(v, w.s4d4_tr_move(w.CUMULATIVE_ARITH, **kw)), why  # type: ignore[arg-type]
+    bv_rejects = [
+        ("arith op on the bitvec opcode", {"op": w.ADD}),
+        ("dtypes differ", {"out_dtype": w.INT32}),
+        ("float dtype", {"in_dtype": w.FP32, "out_dtype": w.FP32}),
+        ("INT16 not in the bitvec set", {"in_dtype": w.INT16, "out_dtype": w.INT16}),
+    ]
+    for why, kw in bv_rejects:
+        kw = dict(bv, **kw)
+        assert not lib(v, w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **kw)), why  # type: ignore[arg-type]
