@@ -186,7 +186,8 @@ def _family_seeds(gen: str, validator: str) -> list[bytes]:
             w.s3s3d3_tt(),
             w.s3s3d3_tt(w.TT_BITVEC, op=w.BITWISE_XOR, **i32),
             w.s3s3d3_tt(op=w.ADD_INT, **i32),
-            w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, hi=w.BF16),
+            w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, lo=w.UINT16, hi=w.BF16),
+            w.s3s3d3_tt(w.COPY_PREDICATED, op=w.BYPASS, lo=w.INT8),
             w.s3s3d3_tt(w.BN_BACK_PROP, op=w.BYPASS),
         ]
         if gen == "sunda":

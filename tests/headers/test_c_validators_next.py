@@ -131,3 +131,20 @@ def test_tensor_cumulative(lib: CLib) -> None:  # noqa: F811
     for why, kw in bv_rejects:
         kw = dict(bv, **kw)
         assert not lib(v, w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **kw)), why  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- CopyPredicated / CastPredicated
+
+
+def test_copy_cast_predicated_predicate_dtype(lib: CLib) -> None:  # noqa: F811
+    """NFF §3: the predicate (src0, dtype_lo) is one of the six integer datapath types (R2 §9;
+    C10: the validator's set, wider than NKI's three unsigned ones); data is src1 (dtype_hi)."""
+    v = "is_valid_s3s3d3_tt"
+    # test_nki_isa_copypredicated.py: fp32 [128, 512] data under an integer mask
+    big = {"src0_nums": (512, 1, 1), "src1_nums": (512, 1, 1), "dst_nums": (512, 1, 1)}
+    for pred in (w.INT8, w.UINT8, w.INT16, w.UINT16, w.INT32, w.UINT32):
+        assert lib(v, w.s3s3d3_tt(w.COPY_PREDICATED, op=w.BYPASS, lo=pred, **big)), pred  # type: ignore[arg-type]
+        assert lib(v, w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, lo=pred, out_dtype=w.BF16))
+    for pred in (w.FP32, w.BF16, w.FP16, w.FP8_EXP3):
+        assert not lib(v, w.s3s3d3_tt(w.COPY_PREDICATED, op=w.BYPASS, lo=pred)), pred
+        assert not lib(v, w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, lo=pred, out_dtype=w.BF16))

@@ -2426,7 +2426,7 @@ def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
 # neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1233  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> bool:
-    return _type_size((i_b[i_o + 12] >> 0) & 0xf) != 0  # in0_in1_dtype.dtype_lo
+    return _is_valid_int_dtype_datapath((i_b[i_o + 12] >> 0) & 0xf)  # in0_in1_dtype.dtype_lo
 
 
 def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
@@ -5155,8 +5155,8 @@ def _x_s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> str | None:
-    if _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) == 0:
-        return f"s3s3d3_copy_pred_src0_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 0) & 0xf))} (needs type_size(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) != 0)"
+    if not _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)):
+        return 's3s3d3_copy_pred_src0_dtype -> ' + (_x_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) or 'is_valid_int_dtype_datapath')
     return None
 
 

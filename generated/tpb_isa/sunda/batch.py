@@ -1491,7 +1491,7 @@ def _v_s3s3d3_tt_src_dst_dtype(i_W: Any, i_o: Any) -> Any:
 
 @_memo
 def _v_s3s3d3_copy_pred_src0_dtype(i_W: Any, i_o: Any) -> Any:
-    return _v_type_size(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))) != np.uint32(0)
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)))
 
 
 @_memo

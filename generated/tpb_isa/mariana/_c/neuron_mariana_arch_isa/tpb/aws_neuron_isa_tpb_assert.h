@@ -1168,7 +1168,7 @@ STATIC inline bool s3s3d3_tt_src_dst_dtype(NEURON_ISA_TPB_INST_UNION i) {
 }
 
 STATIC inline bool s3s3d3_copy_pred_src0_dtype(NEURON_ISA_TPB_INST_UNION i) {
-    return( type_size(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo)) != 0U );
+    return( is_valid_int_dtype_datapath(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo)) );
 }
 
 STATIC inline bool s3s3d3_copy_cast_pred_src1_dst_dtype(NEURON_ISA_TPB_INST_UNION i) {
