@@ -259,6 +259,18 @@ def _next_seeds(gen: str, validator: str) -> list[bytes]:
             w.s4d4_tr_move(w.CUMULATIVE_ARITH, op=w.MULT, op_dim=w.SUBDIM_XYZW),
             w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **bv),  # type: ignore[arg-type]
         ]
+    if validator == "is_valid_iota":
+        return [
+            w.d4_iota(),
+            w.d4_iota(n=1, src_nums=(512, 1, 1, 1), dst_nums=(512, 1, 1, 1)),
+            w.d4_iota(
+                base=5,
+                steps=(-1, 2, 0, 0),
+                src_nums=(4, 2, 1, 1),
+                dst_nums=(8, 1, 1, 1),
+                out_dtype=w.BF16,
+            ),
+        ]
     return []
 
 

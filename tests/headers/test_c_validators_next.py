@@ -148,3 +148,37 @@ def test_copy_cast_predicated_predicate_dtype(lib: CLib) -> None:  # noqa: F811
     for pred in (w.FP32, w.BF16, w.FP16, w.FP8_EXP3):
         assert not lib(v, w.s3s3d3_tt(w.COPY_PREDICATED, op=w.BYPASS, lo=pred)), pred
         assert not lib(v, w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, lo=pred, out_dtype=w.BF16))
+
+
+# ---------------------------------------------------------------- Iota 0x7e (D4_IOTA)
+
+
+def test_iota(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_iota"
+    assert lib.has(v)
+    # test_nki_isa_iota.py: a = arange(0, 512) on one partition, int32
+    assert lib(v, w.d4_iota(n=1, src_nums=(512, 1, 1, 1), dst_nums=(512, 1, 1, 1)))
+    # d = 5 + 2p down 128 partitions (channel_multiplier 2, base 5), one element each
+    assert lib(v, w.d4_iota(base=5, channel_multiplier=2))
+    # c = -arange: a negative step; float and FP32R destinations
+    assert lib(v, w.d4_iota(steps=(-1, 0, 0, 0), out_dtype=w.FP32R))
+    assert lib(v, w.d4_iota(out_dtype=w.BF16))
+    # the generated shape and the destination shape only need equal totals
+    assert lib(v, w.d4_iota(src_nums=(4, 2, 1, 1), dst_nums=(8, 1, 1, 1)))
+    if lib.gen != "maverick":  # C8: the validator allows PSUM (NKI's SBUF-only rule is the API's)
+        assert lib(v, w.d4_iota(dst_addr=w.PSUM_BASE))
+    rejects = [
+        ("reserved0", {"reserved0": 1}),
+        ("reserved1", {"reserved1": 1}),
+        ("reserved2", {"reserved2": (0, 0, 0, 1)}),
+        ("FP32R aside, an invalid dtype", {"out_dtype": w.INVALID}),
+        ("64-bit dtype", {"out_dtype": w.INT64}),
+        ("no channel", {"n": 0}),
+        ("129 channels", {"n": 129}),
+        ("counts differ", {"src_nums": (2, 1, 1, 1)}),
+        ("a zero dimension in the ramp", {"src_nums": (1, 0, 1, 1)}),
+        ("misaligned int32 destination", {"dst_addr": 0x1002}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.d4_iota(**kw)), why  # type: ignore[arg-type]
+    assert not lib(v, w.d4_iota(opcode=w.MEMSET))

@@ -34,6 +34,12 @@ LAYOUTS = {
         "header=0 events=4 src_mem_pattern=12 in_dtype=32 out_dtype=33 num_active_channels=34 "
         "negated=35 op=36 op_dim=37 mask_enable=38 reserved1=39 dst_mem_pattern=44",
     ),
+    # next-families-facts.md §6a (R6: gcc, identical on all four gens)
+    "D4_IOTA": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 src_data_pattern=12 reserved0=32 out_dtype=33 num_active_channels=34 "
+        "reserved1=35 channel_multiplier=36 reserved2=40 dst_mem_pattern=44",
+    ),
 }
 
 
@@ -226,3 +232,37 @@ def test_s4d4_tr_user_lines(gen: str) -> None:
     if gen != "sunda":
         assert _fn(lines, "tensor_cumulative_bitvec") == 128 and lines[129] == "// }"
         assert _fn(lines, "tensor_cumulative_arith") == 132 and lines[133] == "// }"
+
+
+def test_data4d_layout(cc: str, tmp_path: Path, gen: str) -> None:
+    """next-families-facts.md §6a: DATA4D is 20 bytes, base@0 step_elem@4 num_elem@12, no start_addr."""
+    src = tmp_path / "d.c"
+    src.write_text(
+        '#include <stdio.h>\n#include <stddef.h>\n#include "aws_neuron_isa_tpb_common.h"\n'
+        "int main(void) {\n"
+        '    printf("%u %u %u %u\\n", (unsigned)sizeof(NEURON_ISA_TPB_DATA4D),'
+        " (unsigned)offsetof(NEURON_ISA_TPB_DATA4D, base),"
+        " (unsigned)offsetof(NEURON_ISA_TPB_DATA4D, step_elem),"
+        " (unsigned)offsetof(NEURON_ISA_TPB_DATA4D, num_elem));\n"
+        "    return 0;\n}\n"
+    )
+    exe = tmp_path / "d"
+    run_checked(
+        [
+            cc,
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(tpb_dir(gen)),
+            str(src),
+            "-o",
+            str(exe),
+        ]
+    )
+    assert run_checked([str(exe)]).split() == ["20", "0", "4", "12"]
+    common = _lines(gen, "common")
+    line = next(k for k, x in enumerate(common, 1) if x == "typedef struct NEURON_ISA_TPB_DATA4D {")
+    if gen == "mariana":  # common.h:649 (gen not stated; the only gen where 649 is free)
+        assert line == 649

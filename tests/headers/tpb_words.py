@@ -363,3 +363,31 @@ def s4d4_tr_move(
         dst_nums=dst_nums,
         **args,  # type: ignore[arg-type]
     )
+
+
+def d4_iota(
+    *,
+    opcode: int = IOTA,
+    base: int = 0,
+    steps: Sequence[int] = (1, 0, 0, 0),
+    src_nums: Sequence[int] = (1, 1, 1, 1),
+    reserved0: int = 0,
+    out_dtype: int = INT32,
+    n: int = 128,
+    reserved1: int = 0,
+    channel_multiplier: int = 1,
+    reserved2: Sequence[int] = (0, 0, 0, 0),
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (1, 1, 1, 1),
+) -> bytes:
+    """A NEURON_ISA_TPB_D4_IOTA_STRUCT word (DATA4D src@12: base, step_elem[4], num_elem[4];
+    reserved0@32 out@33 nac@34 reserved1@35 channel_multiplier@36 reserved2@40 dst@44); the
+    defaults write the partition index (one int32 per partition) on 128 partitions."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    struct.pack_into("<i4h4H", buf, 12, base, *steps, *src_nums)
+    buf[32], buf[33], buf[34], buf[35] = reserved0, out_dtype, n, reserved1
+    struct.pack_into("<i", buf, 36, channel_multiplier)
+    buf[40:44] = bytes(reserved2)
+    _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
+    return bytes(buf)

@@ -2151,6 +2151,59 @@ def _v_is_valid_reciprocal(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_d4d_element_count(d_W: Any, d_o: Any) -> Any:
+    _N = d_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.uint32)
+    n = np.zeros(_N, dtype=np.uint32)
+    n = _fill(np.uint32(1), _N, n.dtype)
+    n = _fill(n * np.asarray(_colv(d_W, d_o + 12, '<u2')).astype(np.uint32), _N, n.dtype)
+    n = _fill(n * np.asarray(_colv(d_W, d_o + 14, '<u2')).astype(np.uint32), _N, n.dtype)
+    n = _fill(n * np.asarray(_colv(d_W, d_o + 16, '<u2')).astype(np.uint32), _N, n.dtype)
+    n = _fill(n * np.asarray(_colv(d_W, d_o + 18, '<u2')).astype(np.uint32), _N, n.dtype)
+    _live = np.logical_not(_done)
+    _ret = _select(_live, n, _ret)
+    return _ret
+
+
+@_memo
+def _v_has_iota_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(126)
+
+
+@_memo
+def _v_d4_iota_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _byte(i_W, i_o + 32) == np.uint32(0),  # d4_iota.reserved0[0]
+        _byte(i_W, i_o + 35) == np.uint32(0),  # d4_iota.reserved1[0]
+        _byte(i_W, i_o + 40) == np.uint32(0),  # d4_iota.reserved2[0]
+        _byte(i_W, i_o + 41) == np.uint32(0),  # d4_iota.reserved2[1]
+        _byte(i_W, i_o + 42) == np.uint32(0),  # d4_iota.reserved2[2]
+        _byte(i_W, i_o + 43) == np.uint32(0),  # d4_iota.reserved2[3]
+    )
+
+
+@_memo
+def _v_d4_iota_same_src_dst_count(i_W: Any, i_o: Any) -> Any:
+    return _v_d4d_element_count(i_W, i_o + 12) == _v_t4d_element_count(i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_iota(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_iota_opcode(i_W, i_o),
+        _v_d4_iota_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # d4_iota.out_dtype
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # d4_iota.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # d4_iota.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # d4_iota.out_dtype
+        _v_d4_iota_same_src_dst_count(i_W, i_o),
+    )
+
+
+@_memo
 def _v_is_valid_tensor_scalar_op__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -4888,6 +4941,86 @@ def _v_is_valid_reciprocal__term18(i_W: Any, i_o: Any) -> Any:
     return _v_has_zero_negated_field(i_W, i_o)
 
 
+@_memo
+def _v_is_valid_iota__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_iota__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_iota__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_iota__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_iota__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_iota_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_iota__term5(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term6(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term7(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 40) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term8(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 41) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term9(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 42) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term10(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 43) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_iota__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_iota__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_iota__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_iota__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_d4_iota_same_src_dst_count(i_W, i_o)
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -4905,6 +5038,7 @@ _BATCH = vector.BatchValidators(
         'is_valid_copy': _v_is_valid_copy,
         'is_valid_cast': _v_is_valid_cast,
         'is_valid_reciprocal': _v_is_valid_reciprocal,
+        'is_valid_iota': _v_is_valid_iota,
     },
     C_VALIDATORS,
     validate,
@@ -5836,6 +5970,28 @@ CHAINS: dict[str, Chain] = {
             ('has_zero_negated_field(i)', _v_is_valid_reciprocal__term18),
         ),
         (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 32, 64, 72, 128, 192, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_iota': Chain(
+        'is_valid_iota',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_iota__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_iota__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_iota__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_iota__term3),
+            ('has_iota_opcode(i)', _v_is_valid_iota__term4),
+            ('d4_iota_reserved_zero(i) > reserved0[0] == 0', _v_is_valid_iota__term5),
+            ('d4_iota_reserved_zero(i) > reserved1[0] == 0', _v_is_valid_iota__term6),
+            ('d4_iota_reserved_zero(i) > reserved2[0] == 0', _v_is_valid_iota__term7),
+            ('d4_iota_reserved_zero(i) > reserved2[1] == 0', _v_is_valid_iota__term8),
+            ('d4_iota_reserved_zero(i) > reserved2[2] == 0', _v_is_valid_iota__term9),
+            ('d4_iota_reserved_zero(i) > reserved2[3] == 0', _v_is_valid_iota__term10),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_iota__term11),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_iota__term12),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_iota__term13),
+            ('tensor4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_iota__term14),
+            ('d4_iota_same_src_dst_count(i)', _v_is_valid_iota__term15),
+        ),
+        (0, 1, 2, 3, 4, 7, 8, 11, 12, 32, 64, 126, 128, 32768, 262144, 4194304, 33554432, 536870911),
     ),
 }
 validate_batch = _BATCH.validate_batch

@@ -20,7 +20,7 @@ from .._runtime.text import AsmError as AsmError
 from .._runtime.text import TextForm
 from . import constants
 from .enums import Opcode
-from .structs import S2_BN, S2S2D2_STT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
+from .structs import D4_IOTA, S2_BN, S2S2D2_STT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
 
 check_api((2, 4), __name__)
 
@@ -48,6 +48,7 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x70: S2_BN,  # TENSOR_SCALAR_IMM_LD_ARITH
     0x71: S2_BN,  # TENSOR_SCALAR_IMM_LD_BITVEC
     0x72: S3S3D3_TT,  # COPY_PREDICATED
+    0x7e: D4_IOTA,  # IOTA
     0x83: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_ARITH_OP
     0x84: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_BITVEC_OP
     0x93: S3D3_TS,  # TRANSPOSE_TENSOR_SCALAR_ARITH_OP
@@ -69,7 +70,7 @@ BOUND_OUTSIDE: Final[dict[int, str]] = {
 }
 
 #: What `decode` returns: the struct of one of this generation's decodable opcodes.
-Instruction: TypeAlias = S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
+Instruction: TypeAlias = D4_IOTA | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
 
 # What the drop's firmware_status.json says the device firmware does with an opcode.
 FIRMWARE: Final[dict[int, tuple[str, str]]] = {

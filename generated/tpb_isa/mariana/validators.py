@@ -144,6 +144,7 @@ NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
 NEURON_ISA_TPB_OPCODE_COPY: Final = 0x46
 NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
 NEURON_ISA_TPB_OPCODE_EXPONENTIAL: Final = 0x30
+NEURON_ISA_TPB_OPCODE_IOTA: Final = 0x7e
 NEURON_ISA_TPB_OPCODE_RECIPROCAL: Final = 0x48
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC: Final = 0x9e
@@ -3256,6 +3257,78 @@ def is_valid_reciprocal(i: Word) -> bool:
     return _is_valid_reciprocal(struct_arg(i, 64, 'i'), 0)
 
 
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1750  (d4_iota_assert.h)
+
+def _d4d_element_count(d_b: bytes, d_o: int) -> int:
+    n = 1
+    k = 0
+    while k < 4:
+        n = (n * _U16(d_b, d_o + 12 + k * 2)[0]) & 0xffffffff  # num_elem[k]
+        k = (k + 1) & 0xffffffff
+    return n
+
+
+def d4d_element_count(d: Word) -> int:
+    return _d4d_element_count(struct_arg(d, 20, 'd'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1758  (d4_iota_assert.h)
+
+def _has_iota_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_IOTA  # header.opcode
+
+
+def has_iota_opcode(i: Word) -> bool:
+    return _has_iota_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1762  (d4_iota_assert.h)
+
+def _d4_iota_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 32] == 0  # reserved0[0]
+        and i_b[i_o + 35] == 0  # reserved1[0]
+        and i_b[i_o + 40] == 0  # reserved2[0]
+        and i_b[i_o + 41] == 0  # reserved2[1]
+        and i_b[i_o + 42] == 0  # reserved2[2]
+        and i_b[i_o + 43] == 0  # reserved2[3]
+    )
+
+
+def d4_iota_reserved_zero(i: Word) -> bool:
+    return _d4_iota_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1771  (d4_iota_assert.h)
+
+def _d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
+    return _d4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
+
+
+def d4_iota_same_src_dst_count(i: Word) -> bool:
+    return _d4_iota_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1775  (d4_iota_assert.h)
+
+def _is_valid_iota(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_iota_opcode(i_b, i_o)
+        and _d4_iota_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _d4_iota_same_src_dst_count(i_b, i_o)
+    )
+
+
+def is_valid_iota(i: Word) -> bool:
+    return _is_valid_iota(struct_arg(i, 64, 'i'), 0)
+
+
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
     _sw1 = v
     if _sw1 in (0, 1):
@@ -5599,6 +5672,56 @@ def _x_is_valid_reciprocal(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_has_iota_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_IOTA:
+        return f"has_iota_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_IOTA)"
+    return None
+
+
+def _x_d4_iota_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 32] != 0:
+        return f"d4_iota_reserved_zero: reserved0[0] = {i_b[i_o + 32]} (needs reserved0[0] == 0)"
+    if i_b[i_o + 35] != 0:
+        return f"d4_iota_reserved_zero: reserved1[0] = {i_b[i_o + 35]} (needs reserved1[0] == 0)"
+    if i_b[i_o + 40] != 0:
+        return f"d4_iota_reserved_zero: reserved2[0] = {i_b[i_o + 40]} (needs reserved2[0] == 0)"
+    if i_b[i_o + 41] != 0:
+        return f"d4_iota_reserved_zero: reserved2[1] = {i_b[i_o + 41]} (needs reserved2[1] == 0)"
+    if i_b[i_o + 42] != 0:
+        return f"d4_iota_reserved_zero: reserved2[2] = {i_b[i_o + 42]} (needs reserved2[2] == 0)"
+    if i_b[i_o + 43] != 0:
+        return f"d4_iota_reserved_zero: reserved2[3] = {i_b[i_o + 43]} (needs reserved2[3] == 0)"
+    return None
+
+
+def _x_d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
+    if _d4d_element_count(i_b, i_o + 12) != _t4d_element_count(i_b, i_o + 44):
+        return 'd4_iota_same_src_dst_count: needs d4d_element_count({...}) == t4d_element_count({...})'
+    return None
+
+
+def _x_is_valid_iota(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_iota_opcode(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_iota_opcode(i_b, i_o) or 'has_iota_opcode')
+    if not _d4_iota_reserved_zero(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_d4_iota_reserved_zero(i_b, i_o) or 'd4_iota_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_iota -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_iota -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_iota -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_iota -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _d4_iota_same_src_dst_count(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_d4_iota_same_src_dst_count(i_b, i_o) or 'd4_iota_same_src_dst_count')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -5616,6 +5739,7 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_copy': (0x46,),
     'is_valid_cast': (0x47,),
     'is_valid_reciprocal': (0x48,),
+    'is_valid_iota': (0x7e,),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
@@ -5639,6 +5763,7 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x70: ('is_valid_tsm_immediates_load',),
     0x71: ('is_valid_tsm_immediates_load',),
     0x72: ('is_valid_s3s3d3_tt',),
+    0x7e: ('is_valid_iota',),
     0x83: ('is_valid_tensor_reduce',),
     0x84: ('is_valid_tensor_reduce',),
     0x93: ('is_valid_tensor_scalar_op',),
@@ -5671,6 +5796,7 @@ VALIDATORS: Final = Validators(
         'is_valid_copy': (_is_valid_copy, _x_is_valid_copy),
         'is_valid_cast': (_is_valid_cast, _x_is_valid_cast),
         'is_valid_reciprocal': (_is_valid_reciprocal, _x_is_valid_reciprocal),
+        'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
     },
     DISPATCH,
     C_VALIDATORS,

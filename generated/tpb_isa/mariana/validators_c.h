@@ -17,3 +17,4 @@ void tpbgen_run_is_valid_tensor_cumulative(const unsigned char *words, size_t n,
 void tpbgen_run_is_valid_copy(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_cast(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out);

@@ -308,6 +308,20 @@ class DtypePair(Struct):
     dtype_hi: DtypeBasic | int = 0
 
 
+@dataclass(slots=True, repr=False)
+class Data4D(Struct):
+    """`NEURON_ISA_TPB_DATA4D`: 20 bytes, aws_neuron_isa_tpb_common.h:964.
+
+    A 4-D ramp of values computed, not read: base plus step_elem[d] per index of dim d (no
+    start_addr).
+    """
+
+    SIZE = 20
+    base: int = 0
+    step_elem: tuple[int, ...] = (0, 0, 0, 0)
+    num_elem: tuple[int, ...] = (0, 0, 0, 0)
+
+
 class ImmValInstField(Union):
     """`NEURON_ISA_TPB_IMM_VAL_INST_FIELD` (union): 4 bytes, aws_neuron_isa_tpb_common.h:1096.
 
@@ -491,8 +505,25 @@ class S4D4_TR(Struct):
 
 
 @dataclass(slots=True, repr=False)
+class D4_IOTA(Struct):
+    """`NEURON_ISA_TPB_D4_IOTA_STRUCT`: 64 bytes, aws_neuron_isa_tpb_d4_iota.h:25."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    src_data_pattern: Data4D = field(default_factory=Data4D)  # 20 (12 - 31)
+    reserved0: tuple[int, ...] = (0,)  # 1 (32 )
+    out_dtype: Dtype | int = 0  # 1 (33 )
+    num_active_channels: int = 0  # 1 (34 )
+    reserved1: tuple[int, ...] = (0,)  # 1 (35 )
+    channel_multiplier: int = 0  # 4 (36 - 39)
+    reserved2: tuple[int, ...] = (0, 0, 0, 0)  # 4 (40 - 43)
+    dst_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (44 - 63)
+
+
+@dataclass(slots=True, repr=False)
 class UNKNOWN(Struct):
-    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:21.
+    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:22.
 
     Header and events of any instruction; the payload is left uninterpreted.
     """
@@ -505,7 +536,7 @@ class UNKNOWN(Struct):
 
 
 class InstUnion(Union):
-    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:30.
+    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:31.
 
     One 64-byte instruction word, viewed through each operand struct.
     """
@@ -519,6 +550,7 @@ class InstUnion(Union):
     s2s2d2_stt: Arm[S2S2D2_STT] = Arm()
     s2s2d2d2_tt: Arm[S2S2D2D2_TT] = Arm()
     s4d4_tr: Arm[S4D4_TR] = Arm()
+    d4_iota: Arm[D4_IOTA] = Arm()
     unknown: Arm[UNKNOWN] = Arm()
     raw: Arm[tuple[int, ...]] = Arm()
 
@@ -549,6 +581,10 @@ class InstUnion(Union):
     @classmethod
     def of_s4d4_tr(cls, v: S4D4_TR) -> InstUnion:
         return cls.of('s4d4_tr', v)
+
+    @classmethod
+    def of_d4_iota(cls, v: D4_IOTA) -> InstUnion:
+        return cls.of('d4_iota', v)
 
     @classmethod
     def of_unknown(cls, v: UNKNOWN) -> InstUnion:
@@ -676,6 +712,11 @@ MemPattern2D.set_layout(
 DtypePair.set_layout(
     L('dtype_lo', 0, 1, (), 0, 4, 'NEURON_ISA_TPB_DTYPE_BASIC', 'enum', DtypeBasic),
     L('dtype_hi', 0, 1, (), 4, 4, 'NEURON_ISA_TPB_DTYPE_BASIC', 'enum', DtypeBasic),
+)
+Data4D.set_layout(
+    L('base', 0, 4, (), None, None, 'int32_t', 'int'),
+    L('step_elem', 4, 8, (4,), None, None, 'int16_t', 'int'),
+    L('num_elem', 12, 8, (4,), None, None, 'uint16_t'),
 )
 ImmValInstField.set_layout(
     L('imm_ptr', 0, 4, (), None, None, 'NEURON_ISA_TPB_PARTITION_OFFSET'),
@@ -907,6 +948,18 @@ S4D4_TR.set_layout(
         MemPattern4D,
     ),
 )
+D4_IOTA.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('src_data_pattern', 12, 20, (), None, None, 'NEURON_ISA_TPB_DATA4D', 'struct', Data4D),
+    L('reserved0', 32, 1, (1,), None, None, 'uint8_t'),
+    L('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    L('reserved1', 35, 1, (1,), None, None, 'uint8_t'),
+    L('channel_multiplier', 36, 4, (), None, None, 'int32_t', 'int'),
+    L('reserved2', 40, 4, (4,), None, None, 'uint8_t'),
+    L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
+)
 UNKNOWN.set_layout(
     L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
     L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
@@ -930,6 +983,7 @@ InstUnion.set_layout(
         S2S2D2D2_TT,
     ),
     L('s4d4_tr', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TR_STRUCT', 'struct', S4D4_TR),
+    L('d4_iota', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_IOTA_STRUCT', 'struct', D4_IOTA),
     L('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT', 'struct', UNKNOWN),
     L('raw', 0, 64, (64,), None, None, 'uint8_t'),
 )
@@ -957,6 +1011,7 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_MEM_PATTERN3D': MemPattern3D,
     'NEURON_ISA_TPB_MEM_PATTERN2D': MemPattern2D,
     'NEURON_ISA_TPB_DTYPE_PAIR': DtypePair,
+    'NEURON_ISA_TPB_DATA4D': Data4D,
     'NEURON_ISA_TPB_IMM_VAL_INST_FIELD': ImmValInstField,
     'NEURON_ISA_TPB_S3D3_TS_STRUCT': S3D3_TS,
     'NEURON_ISA_TPB_S4D4_TSM_STRUCT': S4D4_TSM,
@@ -965,11 +1020,13 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_S2S2D2_STT_STRUCT': S2S2D2_STT,
     'NEURON_ISA_TPB_S2S2D2D2_TT_STRUCT': S2S2D2D2_TT,
     'NEURON_ISA_TPB_S4D4_TR_STRUCT': S4D4_TR,
+    'NEURON_ISA_TPB_D4_IOTA_STRUCT': D4_IOTA,
     'NEURON_ISA_TPB_UNKNOWN_STRUCT': UNKNOWN,
     'NEURON_ISA_TPB_INST_UNION': InstUnion,
 }
 
 __all__ = [
+    'D4_IOTA',
     'S2S2D2D2_TT',
     'S2S2D2_STT',
     'S2_BN',
@@ -984,6 +1041,7 @@ __all__ = [
     'AddrReg4',
     'AddrReg8',
     'BoundCheckReg',
+    'Data4D',
     'DmaConfigs',
     'DtypePair',
     'Events',

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "aws_neuron_isa_tpb_assert.h"
 #include "aws_neuron_isa_tpb_common.h"
+#include "aws_neuron_isa_tpb_d4_iota.h"
 #include "aws_neuron_isa_tpb_enums.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
 #include "aws_neuron_isa_tpb_s2s2d2_stt.h"
@@ -61,6 +62,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tsm_immediates_load(u) != 0);
     case 0x72:
         return (is_valid_s3s3d3_tt(u) != 0);
+    case 0x7e:
+        return (is_valid_iota(u) != 0);
     case 0x83:
         return (is_valid_tensor_reduce(u) != 0);
     case 0x84:
@@ -239,5 +242,14 @@ void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsign
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_reciprocal(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_iota(u) != 0;
     }
 }

@@ -1907,6 +1907,45 @@ STATIC inline bool is_valid_reciprocal(NEURON_ISA_TPB_INST_UNION i) {
             && has_zero_negated_field(i) );
 }
 
+//* d4_iota_assert.h
+
+STATIC inline uint32_t d4d_element_count(NEURON_ISA_TPB_DATA4D d) {
+    uint32_t n = 1U;
+    for (uint32_t k = 0U; k < 4U; k++) {
+        n *= (uint32_t)d.num_elem[k];
+    }
+    return( n );
+}
+
+STATIC inline bool has_iota_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.d4_iota.header.opcode == NEURON_ISA_TPB_OPCODE_IOTA );
+}
+
+STATIC inline bool d4_iota_reserved_zero(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.d4_iota.reserved0[0] == 0U)
+            && (i.d4_iota.reserved1[0] == 0U)
+            && (i.d4_iota.reserved2[0] == 0U)
+            && (i.d4_iota.reserved2[1] == 0U)
+            && (i.d4_iota.reserved2[2] == 0U)
+            && (i.d4_iota.reserved2[3] == 0U) );
+}
+
+STATIC inline bool d4_iota_same_src_dst_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( d4d_element_count(i.d4_iota.src_data_pattern) == t4d_element_count(i.d4_iota.dst_mem_pattern) );
+}
+
+STATIC inline bool is_valid_iota(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_iota_opcode(i)
+            && d4_iota_reserved_zero(i)
+            && is_valid_dtype(i.d4_iota.out_dtype, ALLOW_FP32R_TRUE)
+            && has_valid_active_channel_range(i.d4_iota.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+            && start_addr_active_channels(i.d4_iota.dst_mem_pattern.start_addr, i.d4_iota.num_active_channels)
+            && tensor4d_valid(i.d4_iota.dst_mem_pattern, i.d4_iota.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && d4_iota_same_src_dst_count(i) );
+}
+
 #ifdef __cplusplus
 }
 #endif
