@@ -259,6 +259,19 @@ def _next_seeds(gen: str, validator: str) -> list[bytes]:
             w.s4d4_tr_move(w.CUMULATIVE_ARITH, op=w.MULT, op_dim=w.SUBDIM_XYZW),
             w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **bv),  # type: ignore[arg-type]
         ]
+    if validator == "is_valid_select_reduce":
+        sr = {"lo": w.UINT8, "hi": w.FP32, "op0": w.BYPASS, "op1": w.MAX}
+        return [
+            w.s2s2d2_stt(w.SELECT_REDUCE, imm0=-3.4028234663852886e38, **sr),  # type: ignore[arg-type]
+            w.s2s2d2_stt(
+                w.SELECT_REDUCE,
+                accum=w.ZERO_ACCUMULATE,
+                rev=w.FIRST,
+                imm0_src=w.PTR_IMM,
+                imm0=0x100,
+                **sr,
+            ),  # type: ignore[arg-type]
+        ]
     if validator == "is_valid_iota":
         return [
             w.d4_iota(),

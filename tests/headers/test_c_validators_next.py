@@ -182,3 +182,54 @@ def test_iota(lib: CLib) -> None:  # noqa: F811
     for why, kw in rejects:
         assert not lib(v, w.d4_iota(**kw)), why  # type: ignore[arg-type]
     assert not lib(v, w.d4_iota(opcode=w.MEMSET))
+
+
+# ---------------------------------------------------------------- SelectReduce 0xea (S2S2D2_STT)
+
+
+def _select_reduce(**kw: object) -> bytes:
+    """test_nki_isa_select_reduce.py's shape: a uint8 predicate (src0), fp32 data (src1), on_false
+    as an fp32 inline imm0 (INFERRED), Bypass then Max, fp32 out."""
+    args: dict[str, object] = {
+        "lo": w.UINT8,
+        "hi": w.FP32,
+        "op0": w.BYPASS,
+        "op1": w.MAX,
+        "imm0": -3.4028234663852886e38,
+    }
+    args.update(kw)
+    return w.s2s2d2_stt(w.SELECT_REDUCE, **args)  # type: ignore[arg-type]
+
+
+def test_select_reduce(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_select_reduce"
+    assert lib.has(v)
+    assert lib(v, _select_reduce())
+    # reset_reduce / reduce / idle, reverse_pred, a (P, 1) on_false tile by pointer
+    for accum in (w.IDLE, w.ZERO_ACCUMULATE, w.ACCUMULATE):
+        assert lib(v, _select_reduce(accum=accum)), accum
+    assert lib(v, _select_reduce(rev=w.FIRST))
+    assert lib(v, _select_reduce(imm0_src=w.PTR_IMM, imm0=0x100))
+    # C10: the validator takes 32-bit integer predicates too (NKI lists 8/16-bit ones)
+    for pred in (w.INT8, w.INT16, w.UINT16, w.INT32, w.UINT32):
+        assert lib(v, _select_reduce(lo=pred)), pred
+    assert lib(v, _select_reduce(hi=w.BF16, out_dtype=w.BF16))
+    rejects = [
+        ("float predicate", {"lo": w.FP32}),
+        ("32-bit integer data", {"hi": w.INT32}),
+        ("unsigned 32-bit data", {"hi": w.UINT32}),
+        ("op0 not Bypass", {"op0": w.ADD}),
+        ("op1 not Max", {"op1": w.ADD}),
+        ("accumulator Zero", {"accum": w.ZERO}),
+        ("accumulator LoadAccumulate", {"accum": w.LOAD_ACCUMULATE}),
+        ("reverse_operands Second", {"rev": w.SECOND}),
+        ("reverse_operands Both", {"rev": w.BOTH}),
+        ("inline bf16 on_false", {"imm0_dtype": w.BF16}),
+        ("reserved byte", {"reserved": (0, 1, 0)}),
+        ("element counts differ", {"src1_nums": (32, 3)}),
+        ("no channel", {"n": 0}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, _select_reduce(**kw)), why
+    assert not lib(v, w.s2s2d2_stt())  # a ScalarTensorTensor word is not a SelectReduce
+    assert not lib("is_valid_scalar_tensor_tensor", _select_reduce())

@@ -266,3 +266,17 @@ def test_data4d_layout(cc: str, tmp_path: Path, gen: str) -> None:
     line = next(k for k, x in enumerate(common, 1) if x == "typedef struct NEURON_ISA_TPB_DATA4D {")
     if gen == "mariana":  # common.h:649 (gen not stated; the only gen where 649 is free)
         assert line == 649
+
+
+def test_select_reduce_lines(gen: str) -> None:
+    """next-families-facts.md §4: CAYMAN's `s2s2d2_stt.h` lines for SelectReduce (kept on SUNDA, whose
+    file follows CAYMAN's numbers; MARIANA/MAVERICK's own numbers hold other functions there, C10)."""
+    lines = _lines(gen, "s2s2d2_stt")
+    if gen in ("mariana", "maverick"):
+        assert _fn(lines, "is_valid_select_reduce") > 111
+        return
+    want = {"is_valid_select_reduce": (112, 140), "has_valid_select_reduce_dtypes": (195, 198),
+            "has_valid_select_reduce_op": (214, 219), "has_valid_s2s2d2_cpr_accum_cmd": (243, 247),
+            "has_valid_select_reduce_rev_ops": (259, 262)}  # fmt: skip
+    for name, (first, last) in want.items():
+        assert _fn(lines, name) == first and lines[last - 1] == "// }", name

@@ -2002,6 +2002,72 @@ def _v_is_valid_tensor_tensor_scan(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_has_select_reduce_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(234)
+
+
+@_memo
+def _v_has_valid_select_reduce_dtypes(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8))), np.logical_not(_v_is_valid_32b_int_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)))))
+
+
+@_memo
+def _v_has_valid_select_reduce_op(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_is_general_arith_op(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_general_arith_op(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+        _byte(i_W, i_o + 36) == np.int32(0),  # s2s2d2_stt.op0
+        _byte(i_W, i_o + 37) == np.int32(8),  # s2s2d2_stt.op1
+    )
+
+
+_K_has_valid_s2s2d2_cpr_accum_cmd_0 = _Members((0, 2, 3))
+
+
+@_memo
+def _v_has_valid_s2s2d2_cpr_accum_cmd(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 44), _K_has_valid_s2s2d2_cpr_accum_cmd_0)
+
+
+@_memo
+def _v_has_valid_select_reduce_rev_ops(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(1))
+
+
+@_memo
+def _v_is_valid_select_reduce(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_select_reduce_opcode(i_W, i_o),
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0)),  # s2s2d2_stt.imm0_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_has_valid_select_reduce_dtypes(i_W, i_o),
+        _v_s2s2d2_stt_imm0_dtype(i_W, i_o),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+        _v_has_valid_select_reduce_op(i_W, i_o),
+        _v_has_valid_s2s2d2_stt_immediate(i_W, i_o),
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_check_active_channels(_byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o),
+        _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24),
+        _v_has_valid_s2s2d2_cpr_accum_cmd(i_W, i_o),
+        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),  # s2s2d2_stt.reverse_operands
+        _v_has_s2s2d2_stt_reserved_zero(i_W, i_o),
+        _v_has_valid_select_reduce_rev_ops(i_W, i_o),
+    )
+
+
+@_memo
 def _v_check_t4d_active_channels(t_W: Any, t_o: Any, num_active_channels: Any) -> Any:
     return _v_start_addr_active_channels(t_W, t_o, num_active_channels)
 
@@ -4908,6 +4974,211 @@ def _v_is_valid_tensor_tensor_scan__term14_2_1(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_select_reduce__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_select_reduce__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_select_reduce__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_select_reduce__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_select_reduce_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_select_reduce__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_select_reduce__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_select_reduce__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_select_reduce__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_select_reduce__term10(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_is_valid_32b_int_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8))))
+
+
+@_memo
+def _v_is_valid_select_reduce__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_imm0_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_select_reduce__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_select_reduce__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_select_reduce__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_select_reduce__term16(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term17(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) == np.int32(8)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_s2s2d2_stt_immediate(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_select_reduce__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_select_reduce__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_select_reduce__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term27(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term28(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24)
+
+
+@_memo
+def _v_is_valid_select_reduce__term29(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_s2s2d2_cpr_accum_cmd(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term30(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
+
+
+@_memo
+def _v_is_valid_select_reduce__term31(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 45) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term32(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 46) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term33(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 47) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term34(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_select_reduce_rev_ops(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(1)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_tpb_addr_active_channels(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_1_2(i_W: Any, i_o: Any) -> Any:
+    return _v_addr_aligned_dtype(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 43))
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(2)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_imm_reg(i_W, i_o + 60)
+
+
+@_memo
 def _v_is_valid_tensor_reduce__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -5666,6 +5937,7 @@ _BATCH = vector.BatchValidators(
         'is_valid_s3s3d3_tt': _v_is_valid_s3s3d3_tt,
         'is_valid_scalar_tensor_tensor': _v_is_valid_scalar_tensor_tensor,
         'is_valid_tensor_tensor_scan': _v_is_valid_tensor_tensor_scan,
+        'is_valid_select_reduce': _v_is_valid_select_reduce,
         'is_valid_tensor_reduce': _v_is_valid_tensor_reduce,
         'is_valid_tensor_cumulative': _v_is_valid_tensor_cumulative,
         'is_valid_copy': _v_is_valid_copy,
@@ -6511,6 +6783,66 @@ CHAINS: dict[str, Chain] = {
                     (
                         ('imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE', _v_is_valid_tensor_tensor_scan__term14_2_0),
                         ('is_valid_imm_reg(imm0)', _v_is_valid_tensor_tensor_scan__term14_2_1),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    'is_valid_select_reduce': Chain(
+        'is_valid_select_reduce',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_select_reduce__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_select_reduce__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_select_reduce__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_select_reduce__term3),
+            ('has_select_reduce_opcode(i)', _v_is_valid_select_reduce__term4),
+            ('is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_select_reduce__term5),
+            ('is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)', _v_is_valid_select_reduce__term6),
+            ('is_valid_dtype(imm0_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_select_reduce__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_select_reduce__term8),
+            ('has_valid_select_reduce_dtypes(i) > is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_lo))', _v_is_valid_select_reduce__term9),
+            ('has_valid_select_reduce_dtypes(i) > !is_valid_32b_int_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi))', _v_is_valid_select_reduce__term10),
+            ('s2s2d2_stt_imm0_dtype(i)', _v_is_valid_select_reduce__term11),
+            ('is_valid_aluop(op0)', _v_is_valid_select_reduce__term12),
+            ('is_valid_aluop(op1)', _v_is_valid_select_reduce__term13),
+            ('has_valid_select_reduce_op(i) > is_general_arith_op(op0)', _v_is_valid_select_reduce__term14),
+            ('has_valid_select_reduce_op(i) > is_general_arith_op(op1)', _v_is_valid_select_reduce__term15),
+            ('has_valid_select_reduce_op(i) > op0 == NEURON_ISA_TPB_ALU_OP_BYPASS', _v_is_valid_select_reduce__term16),
+            ('has_valid_select_reduce_op(i) > op1 == NEURON_ISA_TPB_ALU_OP_MAX', _v_is_valid_select_reduce__term17),
+            ('has_valid_s2s2d2_stt_immediate(i)', _v_is_valid_select_reduce__term18),
+            ('start_addr_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_select_reduce__term19),
+            ('start_addr_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_select_reduce__term20),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_select_reduce__term21),
+            ('tensor2d_valid(src0_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_select_reduce__term22),
+            ('tensor2d_valid(src1_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_select_reduce__term23),
+            ('tensor2d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_select_reduce__term24),
+            ('check_active_channels(num_active_channels)', _v_is_valid_select_reduce__term25),
+            ('s2s2d2_stt_src_element_cnt_check(i)', _v_is_valid_select_reduce__term26),
+            ('s2s2d2_stt_dst_element_cnt_check(i)', _v_is_valid_select_reduce__term27),
+            ('tt_valid_partitions(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_select_reduce__term28),
+            ('has_valid_s2s2d2_cpr_accum_cmd(i)', _v_is_valid_select_reduce__term29),
+            ('is_valid_enum_tens_scalar_rev_ops(reverse_operands)', _v_is_valid_select_reduce__term30),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[0] == 0', _v_is_valid_select_reduce__term31),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[1] == 0', _v_is_valid_select_reduce__term32),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[2] == 0', _v_is_valid_select_reduce__term33),
+            ('has_valid_select_reduce_rev_ops(i)', _v_is_valid_select_reduce__term34),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 35, 64, 128, 158, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 234, 248, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                18,
+                (
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_select_reduce__term18_0_0),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE', _v_is_valid_select_reduce__term18_1_0),
+                        ('tpb_addr_active_channels(imm0.imm_ptr, num_active_channels)', _v_is_valid_select_reduce__term18_1_1),
+                        ('addr_aligned_dtype(imm0.imm_ptr, imm0_dtype)', _v_is_valid_select_reduce__term18_1_2),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE', _v_is_valid_select_reduce__term18_2_0),
+                        ('is_valid_imm_reg(imm0)', _v_is_valid_select_reduce__term18_2_1),
                     ),
                 ),
             ),

@@ -148,6 +148,7 @@ NEURON_ISA_TPB_OPCODE_IOTA: Final = 0x7e
 NEURON_ISA_TPB_OPCODE_RECIPROCAL: Final = 0x48
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC: Final = 0x9e
+NEURON_ISA_TPB_OPCODE_SELECT_REDUCE: Final = 0xea
 NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP: Final = 0x4e
 NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP: Final = 0x5e
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP: Final = 0x42
@@ -183,6 +184,7 @@ NEURON_ISA_TPB_TENSOR_SUBDIM_XY: Final = 0x03
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ: Final = 0x04
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW: Final = 0x05
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH: Final = 0x03
+NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST: Final = 0x01
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE: Final = 0x00
 NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
 WRITE_TENSOR_FALSE: Final = 0x00
@@ -214,9 +216,10 @@ _MEMBERS22: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_
 _MEMBERS23: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT,))
 _MEMBERS24: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT,))
 _MEMBERS25: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE,))
-_MEMBERS26: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
-_MEMBERS27: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
-_MEMBERS28: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
+_MEMBERS26: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE,))
+_MEMBERS27: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
+_MEMBERS28: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS29: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:59
@@ -2703,7 +2706,100 @@ def is_valid_tensor_tensor_scan(i: Word) -> bool:
     return _is_valid_tensor_tensor_scan(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1421  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1421  (s2s2d2_stt_assert.h)
+
+def _has_select_reduce_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_SELECT_REDUCE  # header.opcode
+
+
+def has_select_reduce_opcode(i: Word) -> bool:
+    return _has_select_reduce_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1425  (s2s2d2_stt_assert.h)
+
+def _has_valid_select_reduce_dtypes(i_b: bytes, i_o: int) -> bool:
+    return _is_valid_int_dtype_datapath((i_b[i_o + 40] >> 0) & 0xf) and not _is_valid_32b_int_dtype((i_b[i_o + 40] >> 4) & 0xf)  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+
+
+def has_valid_select_reduce_dtypes(i: Word) -> bool:
+    return _has_valid_select_reduce_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1430  (s2s2d2_stt_assert.h)
+
+def _has_valid_select_reduce_op(i_b: bytes, i_o: int) -> bool:
+    return (
+        _is_general_arith_op(i_b[i_o + 36])  # op0
+        and _is_general_arith_op(i_b[i_o + 37])  # op1
+        and i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS  # op0
+        and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_MAX  # op1
+    )
+
+
+def has_valid_select_reduce_op(i: Word) -> bool:
+    return _has_valid_select_reduce_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1437  (s2s2d2_stt_assert.h)
+
+def _has_valid_s2s2d2_cpr_accum_cmd(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 44] in _MEMBERS26  # accumulator_cmd
+
+
+def has_valid_s2s2d2_cpr_accum_cmd(i: Word) -> bool:
+    return _has_valid_s2s2d2_cpr_accum_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1443  (s2s2d2_stt_assert.h)
+
+def _has_valid_select_reduce_rev_ops(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST)  # reverse_operands
+
+
+def has_valid_select_reduce_rev_ops(i: Word) -> bool:
+    return _has_valid_select_reduce_rev_ops(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1448  (s2s2d2_stt_assert.h)
+
+def _is_valid_select_reduce(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_select_reduce_opcode(i_b, i_o)
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE)  # imm0_dtype
+        and _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_select_reduce_dtypes(i_b, i_o)
+        and _s2s2d2_stt_imm0_dtype(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_select_reduce_op(i_b, i_o)
+        and _has_valid_s2s2d2_stt_immediate(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 42])  # num_active_channels
+        and _s2s2d2_stt_src_element_cnt_check(i_b, i_o)
+        and _s2s2d2_stt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24)
+        and _has_valid_s2s2d2_cpr_accum_cmd(i_b, i_o)
+        and _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+        and _has_s2s2d2_stt_reserved_zero(i_b, i_o)
+        and _has_valid_select_reduce_rev_ops(i_b, i_o)
+    )
+
+
+def is_valid_select_reduce(i: Word) -> bool:
+    return _is_valid_select_reduce(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1480  (s4d4_tr_assert.h)
 
 def _check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
     return (t_b[t_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(t_b, t_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
@@ -2713,7 +2809,7 @@ def check_t4d_active_channels(t: Word, num_active_channels: int) -> bool:
     return _check_t4d_active_channels(struct_arg(t, 20, 't'), 0, num_active_channels)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1426  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1485  (s4d4_tr_assert.h)
 
 def _t4d_reduced_count(t_b: bytes, t_o: int, dim: int) -> int:
     _sw39 = dim
@@ -2733,7 +2829,7 @@ def t4d_reduced_count(t: Word, dim: int) -> int:
     return _t4d_reduced_count(struct_arg(t, 20, 't'), 0, dim)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1441  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1500  (s4d4_tr_assert.h)
 
 def _mem4d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     if (m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
@@ -2746,7 +2842,7 @@ def mem4d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: in
     return _mem4d_valid(struct_arg(m, 20, 'm'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1453  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1512  (s4d4_tr_assert.h)
 
 def _check_m4d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
     return ((m_b[m_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o + 4)[0], num_active_channels)) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o)[0], num_active_channels))  # addr_reg.marker, addr_immediate
@@ -2756,7 +2852,7 @@ def check_m4d_active_channels(m: Word, num_active_channels: int) -> bool:
     return _check_m4d_active_channels(struct_arg(m, 20, 'm'), 0, num_active_channels)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1459  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1518  (s4d4_tr_assert.h)
 
 def _indirect_quadrant_check_src4d(src_b: bytes, src_o: int) -> bool:
     if (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
@@ -2770,7 +2866,7 @@ def indirect_quadrant_check_src4d(src: Word) -> bool:
     return _indirect_quadrant_check_src4d(struct_arg(src, 20, 'src'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1469  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1528  (s4d4_tr_assert.h)
 
 def _indirect_quadrant_check_src4d_dst4d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
     return (
@@ -2786,7 +2882,7 @@ def indirect_quadrant_check_src4d_dst4d(src: Word, dst: Word) -> bool:
     return _indirect_quadrant_check_src4d_dst4d(struct_arg(src, 20, 'src'), 0, struct_arg(dst, 20, 'dst'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1477  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1536  (s4d4_tr_assert.h)
 
 def _tensor_reduce_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)  # header.opcode
@@ -2796,7 +2892,7 @@ def tensor_reduce_arith(i: Word) -> bool:
     return _tensor_reduce_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1482  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1541  (s4d4_tr_assert.h)
 
 def _tensor_reduce_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
@@ -2806,7 +2902,7 @@ def tensor_reduce_bitvec(i: Word) -> bool:
     return _tensor_reduce_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1487  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1546  (s4d4_tr_assert.h)
 
 def _tensor_reduce_transpose(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
@@ -2816,17 +2912,17 @@ def tensor_reduce_transpose(i: Word) -> bool:
     return _tensor_reduce_transpose(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1492  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1551  (s4d4_tr_assert.h)
 
 def _has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in _MEMBERS26  # header.opcode
+    return i_b[i_o] in _MEMBERS27  # header.opcode
 
 
 def has_tensor_reduce_opcode(i: Word) -> bool:
     return _has_tensor_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1498  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1557  (s4d4_tr_assert.h)
 
 def _s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> bool:
     k = 0
@@ -2841,7 +2937,7 @@ def s4d4_tr_reserved_zero(i: Word) -> bool:
     return _s4d4_tr_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1507  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1566  (s4d4_tr_assert.h)
 
 def _mask_enable_zero(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 38] == 0  # mask_enable
@@ -2851,7 +2947,7 @@ def mask_enable_zero(i: Word) -> bool:
     return _mask_enable_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1511  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1570  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2868,7 +2964,7 @@ def is_valid_tensor_reduce_common(i: Word) -> bool:
     return _is_valid_tensor_reduce_common(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1519  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1578  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce_int_op(op: int) -> bool:
     return op in _MEMBERS4
@@ -2877,7 +2973,7 @@ def _is_valid_tensor_reduce_int_op(op: int) -> bool:
 is_valid_tensor_reduce_int_op = _is_valid_tensor_reduce_int_op
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1523  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1582  (s4d4_tr_assert.h)
 
 def _tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> bool:
     return (_tensor_reduce_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 36]) or _is_valid_tensor_reduce_int_op(i_b[i_o + 36]))) or (_tensor_reduce_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]))  # op
@@ -2887,17 +2983,17 @@ def tensor_reduce_valid_alu_op(i: Word) -> bool:
     return _tensor_reduce_valid_alu_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1528  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1587  (s4d4_tr_assert.h)
 
 def _tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
+    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS28) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
 
 
 def tensor_reduce_valid_dtype(i: Word) -> bool:
     return _tensor_reduce_valid_dtype(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1535  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1594  (s4d4_tr_assert.h)
 
 def _has_valid_reduce_negated(i_b: bytes, i_o: int) -> bool:
     return ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # header.opcode, negated
@@ -2907,17 +3003,17 @@ def has_valid_reduce_negated(i: Word) -> bool:
     return _has_valid_reduce_negated(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1540  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1599  (s4d4_tr_assert.h)
 
 def _has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 37] in _MEMBERS28  # op_dim
+    return i_b[i_o + 37] in _MEMBERS29  # op_dim
 
 
 def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
     return _has_valid_tensor_reduce_op_dim(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1548  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1607  (s4d4_tr_assert.h)
 
 def _tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2933,7 +3029,7 @@ def tensor_reduce_dst_element_cnt_check(i: Word) -> bool:
     return _tensor_reduce_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1557  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1616  (s4d4_tr_assert.h)
 
 def _tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or ((i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM and (_t4d_element_count(i_b, i_o + 12) % 32) == 0 and (i_b[i_o + 34] in {32, 64, 96, 128}))  # header.opcode, addr_reg.marker, num_active_channels
@@ -2943,7 +3039,7 @@ def tensor_reduce_transpose_check(i: Word) -> bool:
     return _tensor_reduce_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1562  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1621  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2971,7 +3067,7 @@ def is_valid_tensor_reduce(i: Word) -> bool:
     return _is_valid_tensor_reduce(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1584  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1643  (s4d4_tr_assert.h)
 
 def _is_zero_subdim(subdim: int) -> bool:
     return subdim in (NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED, NEURON_ISA_TPB_TENSOR_SUBDIM_X)
@@ -2980,16 +3076,16 @@ def _is_zero_subdim(subdim: int) -> bool:
 is_zero_subdim = _is_zero_subdim
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1589  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1648  (s4d4_tr_assert.h)
 
 def _is_valid_subdim(subdim: int) -> bool:
-    return subdim in _MEMBERS28
+    return subdim in _MEMBERS29
 
 
 is_valid_subdim = _is_valid_subdim
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1596  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1655  (s4d4_tr_assert.h)
 
 def _has_zero_negated_field(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 35] == 0  # negated
@@ -2999,7 +3095,7 @@ def has_zero_negated_field(i: Word) -> bool:
     return _has_zero_negated_field(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1600  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1659  (s4d4_tr_assert.h)
 
 def _s4d4_tr_op_bypass(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS  # op
@@ -3009,7 +3105,7 @@ def s4d4_tr_op_bypass(i: Word) -> bool:
     return _s4d4_tr_op_bypass(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1604  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1663  (s4d4_tr_assert.h)
 
 def _s4d4_tr_same_src_dst_type(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 33] == i_b[i_o + 32]  # out_dtype, in_dtype
@@ -3019,7 +3115,7 @@ def s4d4_tr_same_src_dst_type(i: Word) -> bool:
     return _s4d4_tr_same_src_dst_type(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1608  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1667  (s4d4_tr_assert.h)
 
 def _same_element_count_m4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return (
@@ -3035,7 +3131,7 @@ def same_element_count_m4d(a: Word, b: Word) -> bool:
     return _same_element_count_m4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1614  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1673  (s4d4_tr_assert.h)
 
 def _s4d4_tr_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3051,7 +3147,7 @@ def s4d4_tr_same_src_dst_count(i: Word) -> bool:
     return _s4d4_tr_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1618  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1677  (s4d4_tr_assert.h)
 
 def _has_copy_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_COPY  # header.opcode
@@ -3061,7 +3157,7 @@ def has_copy_opcode(i: Word) -> bool:
     return _has_copy_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1622  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1681  (s4d4_tr_assert.h)
 
 def _has_cast_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST  # header.opcode
@@ -3071,7 +3167,7 @@ def has_cast_opcode(i: Word) -> bool:
     return _has_cast_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1626  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1685  (s4d4_tr_assert.h)
 
 def _has_reciprocal_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_RECIPROCAL  # header.opcode
@@ -3081,7 +3177,7 @@ def has_reciprocal_opcode(i: Word) -> bool:
     return _has_reciprocal_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1630  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1689  (s4d4_tr_assert.h)
 
 def _tensor_cumulative_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP  # header.opcode
@@ -3091,7 +3187,7 @@ def tensor_cumulative_bitvec(i: Word) -> bool:
     return _tensor_cumulative_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1634  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1693  (s4d4_tr_assert.h)
 
 def _tensor_cumulative_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP  # header.opcode
@@ -3101,7 +3197,7 @@ def tensor_cumulative_arith(i: Word) -> bool:
     return _tensor_cumulative_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1638  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1697  (s4d4_tr_assert.h)
 
 def _has_tensor_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP)  # header.opcode
@@ -3111,7 +3207,7 @@ def has_tensor_cumulative_opcode(i: Word) -> bool:
     return _has_tensor_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1643  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1702  (s4d4_tr_assert.h)
 
 def _tensor_cumulative_valid_alu_op(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3125,17 +3221,17 @@ def tensor_cumulative_valid_alu_op(i: Word) -> bool:
     return _tensor_cumulative_valid_alu_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1651  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1710  (s4d4_tr_assert.h)
 
 def _tensor_cumulative_valid_dtype(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS28) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
 
 
 def tensor_cumulative_valid_dtype(i: Word) -> bool:
     return _tensor_cumulative_valid_dtype(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1658  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1717  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_cumulative(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3166,7 +3262,7 @@ def is_valid_tensor_cumulative(i: Word) -> bool:
     return _is_valid_tensor_cumulative(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1681  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1740  (s4d4_tr_assert.h)
 
 def _is_valid_copy(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3197,7 +3293,7 @@ def is_valid_copy(i: Word) -> bool:
     return _is_valid_copy(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1704  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1763  (s4d4_tr_assert.h)
 
 def _is_valid_cast(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3227,7 +3323,7 @@ def is_valid_cast(i: Word) -> bool:
     return _is_valid_cast(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1726  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1785  (s4d4_tr_assert.h)
 
 def _is_valid_reciprocal(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3257,7 +3353,7 @@ def is_valid_reciprocal(i: Word) -> bool:
     return _is_valid_reciprocal(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1750  (d4_iota_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1809  (d4_iota_assert.h)
 
 def _d4d_element_count(d_b: bytes, d_o: int) -> int:
     n = 1
@@ -3272,7 +3368,7 @@ def d4d_element_count(d: Word) -> int:
     return _d4d_element_count(struct_arg(d, 20, 'd'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1758  (d4_iota_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1817  (d4_iota_assert.h)
 
 def _has_iota_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_IOTA  # header.opcode
@@ -3282,7 +3378,7 @@ def has_iota_opcode(i: Word) -> bool:
     return _has_iota_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1762  (d4_iota_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1821  (d4_iota_assert.h)
 
 def _d4_iota_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3299,7 +3395,7 @@ def d4_iota_reserved_zero(i: Word) -> bool:
     return _d4_iota_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1771  (d4_iota_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1830  (d4_iota_assert.h)
 
 def _d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
     return _d4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
@@ -3309,7 +3405,7 @@ def d4_iota_same_src_dst_count(i: Word) -> bool:
     return _d4_iota_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1775  (d4_iota_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1834  (d4_iota_assert.h)
 
 def _is_valid_iota(i_b: bytes, i_o: int) -> bool:
     return (
@@ -5228,6 +5324,102 @@ def _x_is_valid_tensor_tensor_scan(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_has_select_reduce_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_SELECT_REDUCE:
+        return f"has_select_reduce_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_SELECT_REDUCE)"
+    return None
+
+
+def _x_has_valid_select_reduce_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)):
+        return 'has_valid_select_reduce_dtypes -> ' + (_x_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) or 'is_valid_int_dtype_datapath')
+    if _is_valid_32b_int_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)):
+        return f"has_valid_select_reduce_dtypes: in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 40] >> 4) & 0xf))} (needs !is_valid_32b_int_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi)))"
+    return None
+
+
+def _x_has_valid_select_reduce_op(i_b: bytes, i_o: int) -> str | None:
+    if not _is_general_arith_op(i_b[i_o + 36]):
+        return 'has_valid_select_reduce_op -> ' + (_x_is_general_arith_op(i_b[i_o + 36]) or 'is_general_arith_op')
+    if not _is_general_arith_op(i_b[i_o + 37]):
+        return 'has_valid_select_reduce_op -> ' + (_x_is_general_arith_op(i_b[i_o + 37]) or 'is_general_arith_op')
+    if i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS:
+        return f"has_valid_select_reduce_op: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)"
+    if i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_MAX:
+        return f"has_valid_select_reduce_op: op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs op1 == NEURON_ISA_TPB_ALU_OP_MAX)"
+    return None
+
+
+def _x_has_valid_s2s2d2_cpr_accum_cmd(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 44] not in _MEMBERS26:
+        return f"has_valid_s2s2d2_cpr_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE))"
+    return None
+
+
+def _x_has_valid_select_reduce_rev_ops(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 38] not in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST):
+        return f"has_valid_select_reduce_rev_ops: reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])} (needs (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE) || (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST))"
+    return None
+
+
+def _x_is_valid_select_reduce(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_select_reduce_opcode(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_select_reduce_opcode(i_b, i_o) or 'has_select_reduce_opcode')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_select_reduce_dtypes(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_select_reduce_dtypes(i_b, i_o) or 'has_valid_select_reduce_dtypes')
+    if not _s2s2d2_stt_imm0_dtype(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_s2s2d2_stt_imm0_dtype(i_b, i_o) or 's2s2d2_stt_imm0_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_aluop(i_b[i_o + 37]):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_aluop(i_b[i_o + 37]) or 'is_valid_aluop')
+    if not _has_valid_select_reduce_op(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_select_reduce_op(i_b, i_o) or 'has_valid_select_reduce_op')
+    if not _has_valid_s2s2d2_stt_immediate(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_s2s2d2_stt_immediate(i_b, i_o) or 'has_valid_s2s2d2_stt_immediate')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]):
+        return 'is_valid_select_reduce -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]):
+        return 'is_valid_select_reduce -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]):
+        return 'is_valid_select_reduce -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_select_reduce -> ' + (_x_tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_select_reduce -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_select_reduce -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _check_active_channels(i_b[i_o + 42]):
+        return 'is_valid_select_reduce -> ' + (_x_check_active_channels(i_b[i_o + 42]) or 'check_active_channels')
+    if not _s2s2d2_stt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_s2s2d2_stt_src_element_cnt_check(i_b, i_o) or 's2s2d2_stt_src_element_cnt_check')
+    if not _s2s2d2_stt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_s2s2d2_stt_dst_element_cnt_check(i_b, i_o) or 's2s2d2_stt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24):
+        return 'is_valid_select_reduce -> ' + (_x_tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24) or 'tt_valid_partitions')
+    if not _has_valid_s2s2d2_cpr_accum_cmd(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_s2s2d2_cpr_accum_cmd(i_b, i_o) or 'has_valid_s2s2d2_cpr_accum_cmd')
+    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
+    if not _has_s2s2d2_stt_reserved_zero(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_s2s2d2_stt_reserved_zero(i_b, i_o) or 'has_s2s2d2_stt_reserved_zero')
+    if not _has_valid_select_reduce_rev_ops(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_select_reduce_rev_ops(i_b, i_o) or 'has_valid_select_reduce_rev_ops')
+    return None
+
+
 def _x_check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> str | None:
     if not _start_addr_active_channels(t_b, t_o, num_active_channels):
         return 'check_t4d_active_channels -> ' + (_x_start_addr_active_channels(t_b, t_o, num_active_channels) or 'start_addr_active_channels')
@@ -5297,7 +5489,7 @@ def _x_s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     k = 0
     while k < 5:
         if i_b[i_o + 39 + k] != 0:  # reserved1[k]
-            return f"s4d4_tr_reserved_zero: k = {k} (returns false at line 1501 when reserved1[k] != 0)"
+            return f"s4d4_tr_reserved_zero: k = {k} (returns false at line 1560 when reserved1[k] != 0)"
         k = (k + 1) & 0xffffffff
     return None
 
@@ -5335,7 +5527,7 @@ def _x_tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> str | None:
-    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS28) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
         return f"tensor_reduce_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_reduce_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -5347,7 +5539,7 @@ def _x_has_valid_reduce_negated(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 37] not in _MEMBERS28:
+    if i_b[i_o + 37] not in _MEMBERS29:
         return f"has_valid_tensor_reduce_op_dim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
     return None
 
@@ -5409,7 +5601,7 @@ def _x_is_zero_subdim(subdim: int) -> str | None:
 
 
 def _x_is_valid_subdim(subdim: int) -> str | None:
-    if subdim not in _MEMBERS28:
+    if subdim not in _MEMBERS29:
         return f"is_valid_subdim: subdim = {subdim} (needs (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
     return None
 
@@ -5495,7 +5687,7 @@ def _x_tensor_cumulative_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_cumulative_valid_dtype(i_b: bytes, i_o: int) -> str | None:
-    if not (not _tensor_cumulative_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+    if not (not _tensor_cumulative_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS28) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
         return f"tensor_cumulative_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_cumulative_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -5734,6 +5926,7 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_s3s3d3_tt': (0x41, 0x51, 0x65, 0x72, 0x99),
     'is_valid_scalar_tensor_tensor': (0x9d, 0x9e),
     'is_valid_tensor_tensor_scan': (0xe5,),
+    'is_valid_select_reduce': (0xea,),
     'is_valid_tensor_reduce': (0x42, 0x52, 0x83, 0x84),
     'is_valid_tensor_cumulative': (0x4e, 0x5e),
     'is_valid_copy': (0x46,),
@@ -5773,6 +5966,7 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x9e: ('is_valid_scalar_tensor_tensor',),
     0xe5: ('is_valid_tensor_tensor_scan',),
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
+    0xea: ('is_valid_select_reduce',),
 }
 
 # The headers' own C, compiled on first use (_runtime/cvalidators.py): validate(word, backend="c").
@@ -5791,6 +5985,7 @@ VALIDATORS: Final = Validators(
         'is_valid_s3s3d3_tt': (_is_valid_s3s3d3_tt, _x_is_valid_s3s3d3_tt),
         'is_valid_scalar_tensor_tensor': (_is_valid_scalar_tensor_tensor, _x_is_valid_scalar_tensor_tensor),
         'is_valid_tensor_tensor_scan': (_is_valid_tensor_tensor_scan, _x_is_valid_tensor_tensor_scan),
+        'is_valid_select_reduce': (_is_valid_select_reduce, _x_is_valid_select_reduce),
         'is_valid_tensor_reduce': (_is_valid_tensor_reduce, _x_is_valid_tensor_reduce),
         'is_valid_tensor_cumulative': (_is_valid_tensor_cumulative, _x_is_valid_tensor_cumulative),
         'is_valid_copy': (_is_valid_copy, _x_is_valid_copy),

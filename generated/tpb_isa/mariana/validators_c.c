@@ -81,6 +81,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_tensor_scan(u) != 0);
     case 0xe6:
         return (is_valid_tensor_scalar_cache_cumulative(u) != 0);
+    case 0xea:
+        return (is_valid_select_reduce(u) != 0);
     default:
         return 0;
     }
@@ -185,6 +187,15 @@ void tpbgen_run_is_valid_tensor_tensor_scan(const unsigned char *words, size_t n
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_tensor_tensor_scan(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_select_reduce(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_select_reduce(u) != 0;
     }
 }
 

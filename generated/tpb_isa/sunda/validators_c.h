@@ -12,6 +12,7 @@ void tpbgen_run_is_valid_tsm_immediates_load(const unsigned char *words, size_t 
 void tpbgen_run_is_valid_s3s3d3_tt(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_scalar_tensor_tensor(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tensor_tensor_scan(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_select_reduce(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tensor_reduce(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tensor_reduce_bf16(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tensor_cumulative(const unsigned char *words, size_t n, unsigned char *out);

@@ -1255,6 +1255,65 @@ STATIC inline bool is_valid_tensor_tensor_scan(NEURON_ISA_TPB_INST_UNION i) {
             && has_s2s2d2_stt_reserved_zero(i) );
 }
 
+// SelectReduce (0xea, the device's CopyPredicatedReduce): src0 the predicate, src1 the data.
+
+STATIC inline bool has_select_reduce_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2s2d2_stt.header.opcode == NEURON_ISA_TPB_OPCODE_SELECT_REDUCE );
+}
+
+STATIC inline bool has_valid_select_reduce_dtypes(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_valid_int_dtype_datapath(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo))
+            && !is_valid_32b_int_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi)) );
+}
+
+STATIC inline bool has_valid_select_reduce_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_general_arith_op(i.s2s2d2_stt.op0)
+            && is_general_arith_op(i.s2s2d2_stt.op1)
+            && (i.s2s2d2_stt.op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)
+            && (i.s2s2d2_stt.op1 == NEURON_ISA_TPB_ALU_OP_MAX) );
+}
+
+STATIC inline bool has_valid_s2s2d2_cpr_accum_cmd(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)
+            || (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)
+            || (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) );
+}
+
+STATIC inline bool has_valid_select_reduce_rev_ops(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2s2d2_stt.reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE)
+            || (i.s2s2d2_stt.reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST) );
+}
+
+STATIC inline bool is_valid_select_reduce(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_select_reduce_opcode(i)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s2s2d2_stt.imm0_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s2s2d2_stt.out_dtype, ALLOW_FP32R_TRUE)
+            && has_valid_select_reduce_dtypes(i)
+            && s2s2d2_stt_imm0_dtype(i)
+            && is_valid_aluop(i.s2s2d2_stt.op0)
+            && is_valid_aluop(i.s2s2d2_stt.op1)
+            && has_valid_select_reduce_op(i)
+            && has_valid_s2s2d2_stt_immediate(i)
+            && start_addr_active_channels(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && start_addr_active_channels(i.s2s2d2_stt.src1_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && start_addr_active_channels(i.s2s2d2_stt.dst_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && tensor2d_valid(i.s2s2d2_stt.src0_mem_pattern, get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2s2d2_stt.src1_mem_pattern, get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2s2d2_stt.dst_mem_pattern, i.s2s2d2_stt.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && check_active_channels(i.s2s2d2_stt.num_active_channels)
+            && s2s2d2_stt_src_element_cnt_check(i)
+            && s2s2d2_stt_dst_element_cnt_check(i)
+            && tt_valid_partitions(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.src1_mem_pattern.start_addr)
+            && has_valid_s2s2d2_cpr_accum_cmd(i)
+            && is_valid_enum_tens_scalar_rev_ops((uint8_t)i.s2s2d2_stt.reverse_operands)
+            && has_s2s2d2_stt_reserved_zero(i)
+            && has_valid_select_reduce_rev_ops(i) );
+}
+
 //* s4d4_tr_assert.h
 
 STATIC inline bool check_t4d_active_channels(NEURON_ISA_TPB_TENSOR4D t, uint8_t num_active_channels) {
