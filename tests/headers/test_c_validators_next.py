@@ -233,3 +233,43 @@ def test_select_reduce(lib: CLib) -> None:  # noqa: F811
         assert not lib(v, _select_reduce(**kw)), why
     assert not lib(v, w.s2s2d2_stt())  # a ScalarTensorTensor word is not a SelectReduce
     assert not lib("is_valid_scalar_tensor_tensor", _select_reduce())
+
+
+# ---------------------------------------------------------------- RangeSelect 0xbc (S2D2_RS, NC-v3+)
+
+
+def test_range_select(lib: CLib) -> None:  # noqa: F811
+    v = "dbg_is_valid_range_select"
+    assert lib.has(v) == (lib.gen != "sunda")  # no RANGE_SELECT, no s2d2_rs.h on SUNDA
+    if lib.gen == "sunda":
+        return
+    # test_nki_isa_range_select.py: fp32, fp16, bf16 and both fp8 on [128, 512]
+    for dt in (w.FP32, w.FP16, w.BF16, w.FP8_EXP3, w.FP8_EXP3 + 1, w.FP8_EXP3 + 2):
+        assert lib(v, w.s2d2_rs(lo=dt, hi=dt)), dt
+    assert lib(v, w.s2d2_rs(hi=w.FP32R))
+    for cmd in (w.IDLE, w.ACCUMULATE):  # the chaining test's reduce after reset_reduce
+        assert lib(v, w.s2d2_rs(reduce_cmd=cmd)), cmd
+    for op in (w.IS_EQ, w.IS_GT, w.IS_LE):
+        assert lib(v, w.s2d2_rs(comp_op0=op, comp_op1=op)), op
+    assert lib(v, w.s2d2_rs(bound0_src=w.INST_IMM, bound0=0.0, bound1_src=w.INST_IMM, bound1=64.0))
+    assert lib(v, w.s2d2_rs(base=16777216.0 - 512))  # the index range ends at 2^24
+    rejects = [
+        ("fill value not -FLT_MAX", {"fill_val": -1.0}),
+        ("fill value -inf (KLR's default, C9)", {"fill_val": float("-inf")}),
+        ("integer input", {"lo": w.INT32}),
+        ("FP32R input", {"lo": w.FP32R}),
+        ("comparison not an IS_* op", {"comp_op0": w.ADD}),
+        ("IS_NE is not offered", {"comp_op1": 0x17}),
+        ("reduce op Add", {"reduce_op": w.ADD}),
+        ("reduce cmd Zero", {"reduce_cmd": w.ZERO}),
+        ("reduce cmd LoadAccumulate", {"reduce_cmd": w.LOAD_ACCUMULATE}),
+        ("index range past 2^24", {"base": 16777216.0 - 100}),
+        ("negative base", {"base": -1.0}),
+        ("NaN base", {"base": float("nan")}),
+        ("element counts differ", {"dst_nums": (256, 1)}),
+        ("bound source 3", {"bound0_src": 3}),
+        ("misaligned bound pointer", {"bound1": 0x3002}),
+        ("no channel", {"n": 0}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s2d2_rs(**kw)), why  # type: ignore[arg-type]

@@ -34,6 +34,13 @@ LAYOUTS = {
         "header=0 events=4 src_mem_pattern=12 in_dtype=32 out_dtype=33 num_active_channels=34 "
         "negated=35 op=36 op_dim=37 mask_enable=38 reserved1=39 dst_mem_pattern=44",
     ),
+    # next-families-facts.md §6d (R8: gcc, CAYMAN; "identical on C/M/V")
+    "S2D2_RS": (
+        ("cayman", "mariana", "maverick"),
+        "header=0 events=4 num_active_channels=12 in_out_dtype=13 reduce_cmd=14 reduce_op=15 base=16 "
+        "fill_val=20 src_mem_pattern=24 comp_op0=36 comp_op1=37 bound0_src=38 bound1_src=39 bound0=40 "
+        "bound1=44 dst_mem_pattern=48 reserved1=60",
+    ),
     # next-families-facts.md §6a (R6: gcc, identical on all four gens)
     "D4_IOTA": (
         ("sunda", "cayman", "mariana", "maverick"),

@@ -391,3 +391,45 @@ def d4_iota(
     buf[40:44] = bytes(reserved2)
     _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
     return bytes(buf)
+
+
+FP32_MIN_BITS = 0xFF7FFFFF  # -FLT_MAX, RangeSelect's only fill value
+
+
+def s2d2_rs(
+    *,
+    opcode: int = RANGE_SELECT,
+    n: int = 128,
+    lo: int = FP32,
+    hi: int = FP32,
+    reduce_cmd: int = ZERO_ACCUMULATE,
+    reduce_op: int = MAX,
+    base: float = 32.0,
+    fill_val: Imm = FP32_MIN_BITS,
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] = (512, 1),
+    comp_op0: int = IS_GE,
+    comp_op1: int = IS_LT,
+    bound0_src: int = PTR_IMM,
+    bound1_src: int = PTR_IMM,
+    bound0: Imm = 0x3000,
+    bound1: Imm = 0x3004,
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (512, 1),
+    reserved1: Sequence[int] = (0, 0, 0, 0),
+) -> bytes:
+    """A NEURON_ISA_TPB_S2D2_RS_STRUCT word (nac@12 pair@13 reduce_cmd@14 reduce_op@15 base@16
+    fill_val@20 src@24 comp_op0@36 comp_op1@37 bound0_src@38 bound1_src@39 bound0@40 bound1@44
+    dst@48 reserved1@60); the defaults are test_nki_isa_range_select.py's fp32 [128, 512] case
+    (range_start 32, index >= bound0 and < bound1, per-partition bounds by pointer, reset_reduce)."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    buf[12], buf[13], buf[14], buf[15] = n, pair(lo, hi), reduce_cmd, reduce_op
+    struct.pack_into("<f", buf, 16, base)
+    buf[20:24] = _imm(fill_val)
+    _tensor(buf, 24, src_addr, (1, 512), src_nums)
+    buf[36], buf[37], buf[38], buf[39] = comp_op0, comp_op1, bound0_src, bound1_src
+    buf[40:44], buf[44:48] = _imm(bound0), _imm(bound1)
+    _tensor(buf, 48, dst_addr, (1, 512), dst_nums)
+    buf[60:64] = bytes(reserved1)
+    return bytes(buf)

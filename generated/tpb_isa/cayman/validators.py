@@ -130,6 +130,7 @@ NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE: Final = 0x00
 NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
+NEURON_ISA_TPB_NEURON_CORE_VERSION_V3: Final = 0x03
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
 NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP: Final = 0x65
 NEURON_ISA_TPB_OPCODE_CAST: Final = 0x47
@@ -137,6 +138,7 @@ NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
 NEURON_ISA_TPB_OPCODE_COPY: Final = 0x46
 NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
 NEURON_ISA_TPB_OPCODE_IOTA: Final = 0x7e
+NEURON_ISA_TPB_OPCODE_RANGE_SELECT: Final = 0xbc
 NEURON_ISA_TPB_OPCODE_RECIPROCAL: Final = 0x48
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC: Final = 0x9e
@@ -210,6 +212,7 @@ _MEMBERS24: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACC
 _MEMBERS25: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
 _MEMBERS26: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
 _MEMBERS27: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
+_MEMBERS28: Final = frozenset((NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT,))
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:57
@@ -3047,6 +3050,139 @@ def is_valid_iota(i: Word) -> bool:
     return _is_valid_iota(struct_arg(i, 64, 'i'), 0)
 
 
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1633  (s2d2_rs_assert.h)
+
+def _has_valid_nc_rs(nc: int) -> bool:
+    return nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3
+
+
+has_valid_nc_rs = _has_valid_nc_rs
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1637  (s2d2_rs_assert.h)
+
+def _has_range_select_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_RANGE_SELECT  # header.opcode
+
+
+def has_range_select_opcode(i: Word) -> bool:
+    return _has_range_select_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1641  (s2d2_rs_assert.h)
+
+def _has_same_elem_count_rs_src_dst(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 27] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or _t2d_element_count(i_b, i_o + 24) == _t2d_element_count(i_b, i_o + 48)
+    )
+
+
+def has_same_elem_count_rs_src_dst(i: Word) -> bool:
+    return _has_same_elem_count_rs_src_dst(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1647  (s2d2_rs_assert.h)
+
+def _has_valid_total_index_range(src_b: bytes, src_o: int, base: int) -> bool:
+    return base <= 0x1000000 and (src_b[src_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or ((base + _t2d_element_count(src_b, src_o)) & 0xffffffffffffffff) <= 0x1000000)  # addr_reg.marker
+
+
+def has_valid_total_index_range(src: Word, base: int) -> bool:
+    return _has_valid_total_index_range(struct_arg(src, 12, 'src'), 0, base)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1654  (s2d2_rs_assert.h)
+
+def _rs_base_index(i_b: bytes, i_o: int) -> int:
+    return ((int(_F32(i_b, i_o + 16)[0])) & 0xffffffff) if (_F32(i_b, i_o + 16)[0] >= 0.0 and _F32(i_b, i_o + 16)[0] <= 16777216.0) else 0xffffffff  # base
+
+
+def rs_base_index(i: Word) -> int:
+    return _rs_base_index(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1660  (s2d2_rs_assert.h)
+
+def _is_valid_fill_val(i_b: bytes, i_o: int) -> bool:
+    return _F32(i_b, i_o + 20)[0] == -3.4028234663852886e+38  # fill_val
+
+
+def is_valid_fill_val(i: Word) -> bool:
+    return _is_valid_fill_val(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1664  (s2d2_rs_assert.h)
+
+def _is_valid_rs_comp_op(op: int) -> bool:
+    return op in _MEMBERS28
+
+
+is_valid_rs_comp_op = _is_valid_rs_comp_op
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1672  (s2d2_rs_assert.h)
+
+def _has_valid_range_select_reduce_cmd(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 14] in _MEMBERS23  # reduce_cmd
+
+
+def has_valid_range_select_reduce_cmd(i: Word) -> bool:
+    return _has_valid_range_select_reduce_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1678  (s2d2_rs_assert.h)
+
+def _has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 15] == NEURON_ISA_TPB_ALU_OP_MAX  # reduce_op
+
+
+def has_valid_range_select_reduce_op(i: Word) -> bool:
+    return _has_valid_range_select_reduce_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1682  (s2d2_rs_assert.h)
+
+def _is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_valid_nc_rs(nc)
+        and _has_range_select_opcode(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_hi
+        and _has_same_elem_count_rs_src_dst(i_b, i_o)
+        and _has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o))
+        and _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in_out_dtype.dtype_lo
+        and _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE)  # in_out_dtype.dtype_hi
+        and _is_valid_fill_val(i_b, i_o)
+        and _is_valid_rs_comp_op(i_b[i_o + 36])  # comp_op0
+        and _is_valid_rs_comp_op(i_b[i_o + 37])  # comp_op1
+        and _has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32)  # bound0_src, num_active_channels
+        and _has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32)  # bound1_src, num_active_channels
+        and _check_active_channels(i_b[i_o + 12])  # num_active_channels
+        and _has_valid_range_select_reduce_cmd(i_b, i_o)
+        and _has_valid_range_select_reduce_op(i_b, i_o)
+    )
+
+
+def is_valid_range_select(i: Word, nc: int) -> bool:
+    return _is_valid_range_select(struct_arg(i, 64, 'i'), 0, nc)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1705  (s2d2_rs_assert.h)
+
+def _dbg_is_valid_range_select(i_b: bytes, i_o: int) -> bool:
+    return _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V3)
+
+
+def dbg_is_valid_range_select(i: Word) -> bool:
+    return _dbg_is_valid_range_select(struct_arg(i, 64, 'i'), 0)
+
+
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
     _sw1 = v
     if _sw1 in (0, 1):
@@ -5274,6 +5410,106 @@ def _x_is_valid_iota(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_has_valid_nc_rs(nc: int) -> str | None:
+    if nc < NEURON_ISA_TPB_NEURON_CORE_VERSION_V3:
+        return f"has_valid_nc_rs: nc = {nc} (needs nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3)"
+    return None
+
+
+def _x_has_range_select_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_RANGE_SELECT:
+        return f"has_range_select_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_RANGE_SELECT)"
+    return None
+
+
+def _x_has_same_elem_count_rs_src_dst(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 24) or _shape_from_register(i_b, i_o + 48) or _t2d_element_count(i_b, i_o + 24) == _t2d_element_count(i_b, i_o + 48)):
+        return 'has_same_elem_count_rs_src_dst: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_has_valid_total_index_range(src_b: bytes, src_o: int, base: int) -> str | None:
+    if base > 0x1000000:
+        return f"has_valid_total_index_range: base = {base} (needs base <= 16777216)"
+    if not (_shape_from_register(src_b, src_o) or ((base + _t2d_element_count(src_b, src_o)) & 0xffffffffffffffff) <= 0x1000000):
+        return f"has_valid_total_index_range: base = {base} (needs shape_from_register({{...}}) || ((base + t2d_element_count({{...}})) <= 16777216))"
+    return None
+
+
+def _x_is_valid_fill_val(i_b: bytes, i_o: int) -> str | None:
+    if _F32(i_b, i_o + 20)[0] != -3.4028234663852886e+38:
+        return f"is_valid_fill_val: fill_val = {_F32(i_b, i_o + 20)[0]!r} (needs fill_val == -3.4028234663852886e+38)"
+    return None
+
+
+def _x_is_valid_rs_comp_op(op: int) -> str | None:
+    if op not in _MEMBERS28:
+        return f"is_valid_rs_comp_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT))"
+    return None
+
+
+def _x_has_valid_range_select_reduce_cmd(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 14] not in _MEMBERS23:
+        return f"has_valid_range_select_reduce_cmd: reduce_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 14])} (needs (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))"
+    return None
+
+
+def _x_has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 15] != NEURON_ISA_TPB_ALU_OP_MAX:
+        return f"has_valid_range_select_reduce_op: reduce_op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 15])} (needs reduce_op == NEURON_ISA_TPB_ALU_OP_MAX)"
+    return None
+
+
+def _x_is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_valid_nc_rs(nc):
+        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(nc) or 'has_valid_nc_rs')
+    if not _has_range_select_opcode(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_range_select_opcode(i_b, i_o) or 'has_range_select_opcode')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_range_select -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_range_select -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _has_same_elem_count_rs_src_dst(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_same_elem_count_rs_src_dst(i_b, i_o) or 'has_same_elem_count_rs_src_dst')
+    if not _has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o)):
+        return 'is_valid_range_select -> ' + (_x_has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o)) or 'has_valid_total_index_range')
+    if not _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_fp_dtype_datapath')
+    if not _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_fp_dtype_datapath')
+    if not _is_valid_fill_val(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fill_val(i_b, i_o) or 'is_valid_fill_val')
+    if not _is_valid_rs_comp_op(i_b[i_o + 36]):
+        return 'is_valid_range_select -> ' + (_x_is_valid_rs_comp_op(i_b[i_o + 36]) or 'is_valid_rs_comp_op')
+    if not _is_valid_rs_comp_op(i_b[i_o + 37]):
+        return 'is_valid_range_select -> ' + (_x_is_valid_rs_comp_op(i_b[i_o + 37]) or 'is_valid_rs_comp_op')
+    if not _has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32):
+        return 'is_valid_range_select -> ' + (_x_has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32) or 'has_valid_immediates')
+    if not _has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32):
+        return 'is_valid_range_select -> ' + (_x_has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32) or 'has_valid_immediates')
+    if not _check_active_channels(i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_check_active_channels(i_b[i_o + 12]) or 'check_active_channels')
+    if not _has_valid_range_select_reduce_cmd(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_range_select_reduce_cmd(i_b, i_o) or 'has_valid_range_select_reduce_cmd')
+    if not _has_valid_range_select_reduce_op(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_range_select_reduce_op(i_b, i_o) or 'has_valid_range_select_reduce_op')
+    return None
+
+
+def _x_dbg_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V3):
+        return 'dbg_is_valid_range_select -> ' + (_x_is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V3) or 'is_valid_range_select')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -5292,6 +5528,7 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_cast': (0x47,),
     'is_valid_reciprocal': (0x48,),
     'is_valid_iota': (0x7e,),
+    'dbg_is_valid_range_select': (0xbc,),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
@@ -5322,6 +5559,7 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x9a: ('is_valid_tensor_scalar_cache_reduce',),
     0x9d: ('is_valid_scalar_tensor_tensor',),
     0x9e: ('is_valid_scalar_tensor_tensor',),
+    0xbc: ('dbg_is_valid_range_select',),
     0xe5: ('is_valid_tensor_tensor_scan',),
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
     0xea: ('is_valid_select_reduce',),
@@ -5349,6 +5587,7 @@ VALIDATORS: Final = Validators(
         'is_valid_cast': (_is_valid_cast, _x_is_valid_cast),
         'is_valid_reciprocal': (_is_valid_reciprocal, _x_is_valid_reciprocal),
         'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
+        'dbg_is_valid_range_select': (_dbg_is_valid_range_select, _x_dbg_is_valid_range_select),
     },
     DISPATCH,
     C_VALIDATORS,

@@ -20,7 +20,7 @@ from .._runtime.text import AsmError as AsmError
 from .._runtime.text import TextForm
 from . import constants
 from .enums import Opcode
-from .structs import D4_IOTA, S2_BN, S2S2D2_STT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
+from .structs import D4_IOTA, S2_BN, S2D2_RS, S2S2D2_STT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
 
 check_api((2, 4), __name__)
 
@@ -57,6 +57,7 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x9a: S3D3_TS,  # TENSOR_SCALAR_CACHE_REDUCE
     0x9d: S2S2D2_STT,  # SCALAR_TENSOR_TENSOR_ARITH
     0x9e: S2S2D2_STT,  # SCALAR_TENSOR_TENSOR_BITVEC
+    0xbc: S2D2_RS,  # RANGE_SELECT
     0xe5: S2S2D2_STT,  # TENSOR_TENSOR_SCAN_ARITH
     0xe6: S3D3_TS,  # TENSOR_SCALAR_CACHE_CUMULATIVE
     0xea: S2S2D2_STT,  # SELECT_REDUCE
@@ -71,7 +72,7 @@ BOUND_OUTSIDE: Final[dict[int, str]] = {
 }
 
 #: What `decode` returns: the struct of one of this generation's decodable opcodes.
-Instruction: TypeAlias = D4_IOTA | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
+Instruction: TypeAlias = D4_IOTA | S2D2_RS | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
 
 # What the drop's firmware_status.json says the device firmware does with an opcode.
 FIRMWARE: Final[dict[int, tuple[str, str]]] = {

@@ -486,8 +486,32 @@ class D4_IOTA(Struct):
 
 
 @dataclass(slots=True, repr=False)
+class S2D2_RS(Struct):
+    """`NEURON_ISA_TPB_S2D2_RS_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s2d2_rs.h:25."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    num_active_channels: int = 0  # 1 (12 )
+    in_out_dtype: DtypePair = field(default_factory=DtypePair)  # 1 (13 )
+    reduce_cmd: AccumCmd | int = 0  # 1 (14 )
+    reduce_op: AluOp | int = 0  # 1 (15 )
+    base: float = 0.0  # 4 (16 - 19)
+    fill_val: float = 0.0  # 4 (20 - 23)
+    src_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (24 - 35)
+    comp_op0: AluOp | int = 0  # 1 (36 )
+    comp_op1: AluOp | int = 0  # 1 (37 )
+    bound0_src: ImmSrc | int = 0  # 1 (38 )
+    bound1_src: ImmSrc | int = 0  # 1 (39 )
+    bound0: ImmValInstField = field(default_factory=ImmValInstField)  # 4 (40 - 43)
+    bound1: ImmValInstField = field(default_factory=ImmValInstField)  # 4 (44 - 47)
+    dst_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (48 - 59)
+    reserved1: tuple[int, ...] = (0, 0, 0, 0)  # 4 (60 - 63)
+
+
+@dataclass(slots=True, repr=False)
 class UNKNOWN(Struct):
-    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:21.
+    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:22.
 
     Header and events of any instruction; the payload is left uninterpreted.
     """
@@ -500,7 +524,7 @@ class UNKNOWN(Struct):
 
 
 class InstUnion(Union):
-    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:30.
+    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:31.
 
     One 64-byte instruction word, viewed through each operand struct.
     """
@@ -514,6 +538,7 @@ class InstUnion(Union):
     s2s2d2_stt: Arm[S2S2D2_STT] = Arm()
     s4d4_tr: Arm[S4D4_TR] = Arm()
     d4_iota: Arm[D4_IOTA] = Arm()
+    s2d2_rs: Arm[S2D2_RS] = Arm()
     unknown: Arm[UNKNOWN] = Arm()
     raw: Arm[tuple[int, ...]] = Arm()
 
@@ -544,6 +569,10 @@ class InstUnion(Union):
     @classmethod
     def of_d4_iota(cls, v: D4_IOTA) -> InstUnion:
         return cls.of('d4_iota', v)
+
+    @classmethod
+    def of_s2d2_rs(cls, v: S2D2_RS) -> InstUnion:
+        return cls.of('s2d2_rs', v)
 
     @classmethod
     def of_unknown(cls, v: UNKNOWN) -> InstUnion:
@@ -857,6 +886,45 @@ D4_IOTA.set_layout(
     L('reserved2', 40, 4, (4,), None, None, 'uint8_t'),
     L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
 )
+S2D2_RS.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('num_active_channels', 12, 1, (), None, None, 'uint8_t'),
+    L('in_out_dtype', 13, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE_PAIR', 'struct', DtypePair),
+    L('reduce_cmd', 14, 1, (), None, None, 'NEURON_ISA_TPB_ACCUM_CMD', 'enum', AccumCmd),
+    L('reduce_op', 15, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('base', 16, 4, (), None, None, 'float', 'float'),
+    L('fill_val', 20, 4, (), None, None, 'float', 'float'),
+    L('src_mem_pattern', 24, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('comp_op0', 36, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('comp_op1', 37, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('bound0_src', 38, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC', 'enum', ImmSrc),
+    L('bound1_src', 39, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC', 'enum', ImmSrc),
+    L(
+        'bound0',
+        40,
+        4,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_IMM_VAL_INST_FIELD',
+        'struct',
+        ImmValInstField,
+    ),
+    L(
+        'bound1',
+        44,
+        4,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_IMM_VAL_INST_FIELD',
+        'struct',
+        ImmValInstField,
+    ),
+    L('dst_mem_pattern', 48, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('reserved1', 60, 4, (4,), None, None, 'uint8_t'),
+)
 UNKNOWN.set_layout(
     L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
     L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
@@ -870,6 +938,7 @@ InstUnion.set_layout(
     L('s2s2d2_stt', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2S2D2_STT_STRUCT', 'struct', S2S2D2_STT),
     L('s4d4_tr', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TR_STRUCT', 'struct', S4D4_TR),
     L('d4_iota', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_IOTA_STRUCT', 'struct', D4_IOTA),
+    L('s2d2_rs', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2D2_RS_STRUCT', 'struct', S2D2_RS),
     L('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT', 'struct', UNKNOWN),
     L('raw', 0, 64, (64,), None, None, 'uint8_t'),
 )
@@ -905,12 +974,14 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_S2S2D2_STT_STRUCT': S2S2D2_STT,
     'NEURON_ISA_TPB_S4D4_TR_STRUCT': S4D4_TR,
     'NEURON_ISA_TPB_D4_IOTA_STRUCT': D4_IOTA,
+    'NEURON_ISA_TPB_S2D2_RS_STRUCT': S2D2_RS,
     'NEURON_ISA_TPB_UNKNOWN_STRUCT': UNKNOWN,
     'NEURON_ISA_TPB_INST_UNION': InstUnion,
 }
 
 __all__ = [
     'D4_IOTA',
+    'S2D2_RS',
     'S2S2D2_STT',
     'S2_BN',
     'S3D3_TS',

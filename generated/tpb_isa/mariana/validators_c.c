@@ -8,6 +8,7 @@
 #include "aws_neuron_isa_tpb_d4_iota.h"
 #include "aws_neuron_isa_tpb_enums.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
+#include "aws_neuron_isa_tpb_s2d2_rs.h"
 #include "aws_neuron_isa_tpb_s2s2d2_stt.h"
 #include "aws_neuron_isa_tpb_s3d3_ts.h"
 #include "aws_neuron_isa_tpb_s3s3d3_tt.h"
@@ -77,6 +78,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_scalar_tensor_tensor(u) != 0);
     case 0x9e:
         return (is_valid_scalar_tensor_tensor(u) != 0);
+    case 0xbc:
+        return (dbg_is_valid_range_select(u) != 0);
     case 0xe5:
         return (is_valid_tensor_tensor_scan(u) != 0);
     case 0xe6:
@@ -250,5 +253,14 @@ void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned cha
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_iota(u) != 0;
+    }
+}
+
+void tpbgen_run_dbg_is_valid_range_select(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = dbg_is_valid_range_select(u) != 0;
     }
 }

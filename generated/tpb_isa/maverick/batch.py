@@ -2773,6 +2773,92 @@ def _v_is_valid_iota(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_has_valid_nc_rs(nc: Any) -> Any:
+    return nc >= np.int32(3)
+
+
+@_memo
+def _v_has_range_select_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(188)
+
+
+@_memo
+def _v_has_same_elem_count_rs_src_dst(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 24),
+        _v_shape_from_register(i_W, i_o + 48),
+        _v_t2d_element_count(i_W, i_o + 24) == _v_t2d_element_count(i_W, i_o + 48),
+    )
+
+
+@_memo
+def _v_has_valid_total_index_range(src_W: Any, src_o: Any, base: Any) -> Any:
+    return np.logical_and(base <= np.uint32(16777216), np.logical_or(_v_shape_from_register(src_W, src_o), (np.asarray(base).astype(np.uint64) + np.asarray(_v_t2d_element_count(src_W, src_o)).astype(np.uint64)) <= np.uint64(16777216)))
+
+
+@_memo
+def _v_rs_base_index(i_W: Any, i_o: Any) -> Any:
+    return _select(np.logical_and(_colv(i_W, i_o + 16, '<f4') >= np.float32(0.0), _colv(i_W, i_o + 16, '<f4') <= np.float32(16777216.0)), np.asarray(_colv(i_W, i_o + 16, '<f4')).astype(np.uint32), np.uint32(4294967295))
+
+
+@_memo
+def _v_is_valid_fill_val(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 20, '<f4') == np.float32(-3.4028234663852886e+38)
+
+
+_K_is_valid_rs_comp_op_0 = _Members((18, 19, 20, 21, 22))
+
+
+@_memo
+def _v_is_valid_rs_comp_op(op: Any) -> Any:
+    return _isin(op, _K_is_valid_rs_comp_op_0)
+
+
+_K_has_valid_range_select_reduce_cmd_0 = _Members((0, 2, 3))
+
+
+@_memo
+def _v_has_valid_range_select_reduce_cmd(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 14), _K_has_valid_range_select_reduce_cmd_0)
+
+
+@_memo
+def _v_has_valid_range_select_reduce_op(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 15) == np.int32(8)
+
+
+@_memo
+def _v_is_valid_range_select(i_W: Any, i_o: Any, nc: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_valid_nc_rs(nc),
+        _v_has_range_select_opcode(i_W, i_o),
+        _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 12)),  # s2d2_rs.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 12)),  # s2d2_rs.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2d2_rs.in_out_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 48, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(1), np.uint8(1)),  # s2d2_rs.in_out_dtype.dtype_hi
+        _v_has_same_elem_count_rs_src_dst(i_W, i_o),
+        _v_has_valid_total_index_range(i_W, i_o + 24, _v_rs_base_index(i_W, i_o)),
+        _v_is_valid_fp_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2d2_rs.in_out_dtype.dtype_lo
+        _v_is_valid_fp_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1)),  # s2d2_rs.in_out_dtype.dtype_hi
+        _v_is_valid_fill_val(i_W, i_o),
+        _v_is_valid_rs_comp_op(_byte(i_W, i_o + 36)),  # s2d2_rs.comp_op0
+        _v_is_valid_rs_comp_op(_byte(i_W, i_o + 37)),  # s2d2_rs.comp_op1
+        _v_has_valid_immediates(i_W, i_o + 40, _byte(i_W, i_o + 38), _byte(i_W, i_o + 12), np.uint8(10)),  # s2d2_rs.bound0_src, s2d2_rs.num_active_channels
+        _v_has_valid_immediates(i_W, i_o + 44, _byte(i_W, i_o + 39), _byte(i_W, i_o + 12), np.uint8(10)),  # s2d2_rs.bound1_src, s2d2_rs.num_active_channels
+        _v_check_active_channels(_byte(i_W, i_o + 12)),  # s2d2_rs.num_active_channels
+        _v_has_valid_range_select_reduce_cmd(i_W, i_o),
+        _v_has_valid_range_select_reduce_op(i_W, i_o),
+    )
+
+
+@_memo
+def _v_dbg_is_valid_range_select(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_range_select(i_W, i_o, np.uint8(5))
+
+
+@_memo
 def _v_is_valid_tensor_scalar_op__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -6303,6 +6389,11 @@ def _v_is_valid_iota__term15(i_W: Any, i_o: Any) -> Any:
     return _v_d4_iota_same_src_dst_count(i_W, i_o)
 
 
+@_memo
+def _v_dbg_is_valid_range_select__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_range_select(i_W, i_o, np.uint8(5))
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -6324,6 +6415,7 @@ _BATCH = vector.BatchValidators(
         'is_valid_cast': _v_is_valid_cast,
         'is_valid_reciprocal': _v_is_valid_reciprocal,
         'is_valid_iota': _v_is_valid_iota,
+        'dbg_is_valid_range_select': _v_dbg_is_valid_range_select,
     },
     C_VALIDATORS,
     validate,
@@ -7502,6 +7594,13 @@ CHAINS: dict[str, Chain] = {
             ('d4_iota_same_src_dst_count(i)', _v_is_valid_iota__term15),
         ),
         (0, 1, 2, 3, 4, 7, 8, 11, 12, 16, 18, 19, 20, 21, 22, 24, 32, 64, 126, 128, 248, 32768, 1048576, 33554432, 134217728, 536870911),
+    ),
+    'dbg_is_valid_range_select': Chain(
+        'dbg_is_valid_range_select',
+        (
+            ('is_valid_range_select(i, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5)', _v_dbg_is_valid_range_select__term0),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 14, 15, 16, 18, 19, 20, 21, 22, 24, 32, 64, 128, 188, 192, 248, 32768, 1048576, 16777216, 33554432, 134217728, 536870911, 4294967295),
     ),
 }
 validate_batch = _BATCH.validate_batch

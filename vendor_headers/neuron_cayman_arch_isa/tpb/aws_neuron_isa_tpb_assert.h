@@ -1628,6 +1628,84 @@ STATIC inline bool is_valid_iota(NEURON_ISA_TPB_INST_UNION i) {
             && d4_iota_same_src_dst_count(i) );
 }
 
+//* s2d2_rs_assert.h
+
+STATIC inline bool has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION nc) {
+    return( nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3 );
+}
+
+STATIC inline bool has_range_select_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2d2_rs.header.opcode == NEURON_ISA_TPB_OPCODE_RANGE_SELECT );
+}
+
+STATIC inline bool has_same_elem_count_rs_src_dst(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s2d2_rs.src_mem_pattern.start_addr)
+            || shape_from_register(i.s2d2_rs.dst_mem_pattern.start_addr)
+            || (t2d_element_count(i.s2d2_rs.src_mem_pattern) == t2d_element_count(i.s2d2_rs.dst_mem_pattern)) );
+}
+
+STATIC inline bool has_valid_total_index_range(NEURON_ISA_TPB_TENSOR2D src, uint32_t base) {
+    return( (base <= 16777216U)
+            && (shape_from_register(src.start_addr)
+                || ((uint64_t)base + (uint64_t)t2d_element_count(src) <= 16777216U)) );
+}
+
+// base as an unsigned index; a negative, NaN or too large base maps to 0xFFFFFFFF (rejected).
+STATIC inline uint32_t rs_base_index(NEURON_ISA_TPB_INST_UNION i) {
+    return( ((i.s2d2_rs.base >= 0.0F) && (i.s2d2_rs.base <= 16777216.0F))
+            ? (uint32_t)i.s2d2_rs.base
+            : 0xFFFFFFFFU );
+}
+
+STATIC inline bool is_valid_fill_val(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2d2_rs.fill_val == -3.40282346638528859812e+38F );
+}
+
+STATIC inline bool is_valid_rs_comp_op(NEURON_ISA_TPB_ALU_OP op) {
+    return( (op == NEURON_ISA_TPB_ALU_OP_IS_EQ)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_GT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_GE)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_LE)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_LT) );
+}
+
+STATIC inline bool has_valid_range_select_reduce_cmd(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2d2_rs.reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)
+            || (i.s2d2_rs.reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)
+            || (i.s2d2_rs.reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) );
+}
+
+STATIC inline bool has_valid_range_select_reduce_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2d2_rs.reduce_op == NEURON_ISA_TPB_ALU_OP_MAX );
+}
+
+STATIC inline bool is_valid_range_select(NEURON_ISA_TPB_INST_UNION i, NEURON_ISA_TPB_NEURON_CORE_VERSION nc) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_valid_nc_rs(nc)
+            && has_range_select_opcode(i)
+            && start_addr_active_channels(i.s2d2_rs.src_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)
+            && start_addr_active_channels(i.s2d2_rs.dst_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)
+            && tensor2d_valid(i.s2d2_rs.src_mem_pattern, get_dtype_from_pair((uint8_t)i.s2d2_rs.in_out_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2d2_rs.dst_mem_pattern, get_dtype_from_pair((uint8_t)i.s2d2_rs.in_out_dtype.dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && has_same_elem_count_rs_src_dst(i)
+            && has_valid_total_index_range(i.s2d2_rs.src_mem_pattern, rs_base_index(i))
+            && is_valid_fp_dtype_datapath(get_dtype_from_pair((uint8_t)i.s2d2_rs.in_out_dtype.dtype_lo), ALLOW_FP32R_FALSE)
+            && is_valid_fp_dtype_datapath(get_dtype_from_pair((uint8_t)i.s2d2_rs.in_out_dtype.dtype_hi), ALLOW_FP32R_TRUE)
+            && is_valid_fill_val(i)
+            && is_valid_rs_comp_op(i.s2d2_rs.comp_op0)
+            && is_valid_rs_comp_op(i.s2d2_rs.comp_op1)
+            && has_valid_immediates(i.s2d2_rs.bound0, i.s2d2_rs.bound0_src, i.s2d2_rs.num_active_channels, NEURON_ISA_TPB_DTYPE_FP32)
+            && has_valid_immediates(i.s2d2_rs.bound1, i.s2d2_rs.bound1_src, i.s2d2_rs.num_active_channels, NEURON_ISA_TPB_DTYPE_FP32)
+            && check_active_channels(i.s2d2_rs.num_active_channels)
+            && has_valid_range_select_reduce_cmd(i)
+            && has_valid_range_select_reduce_op(i) );
+}
+
+STATIC inline bool dbg_is_valid_range_select(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_valid_range_select(i, NEURON_ISA_TPB_NEURON_CORE_VERSION_V3) );
+}
+
 #ifdef __cplusplus
 }
 #endif
