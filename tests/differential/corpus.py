@@ -277,6 +277,8 @@ def _next_seeds(gen: str, validator: str) -> list[bytes]:
             w.s2d2_rs(),
             w.s2d2_rs(lo=w.BF16, hi=w.FP32R, reduce_cmd=w.IDLE, bound0_src=w.INST_IMM, bound0=0.0),
         ]
+    if validator == "is_valid_memset":
+        return [w.d4_mr(), w.d4_mr(dtype=w.BF16, set_value=0x3F80, n=64, dst_nums=(8, 2, 1, 1))]
     if validator == "is_valid_iota":
         return [
             w.d4_iota(),

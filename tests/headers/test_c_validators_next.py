@@ -273,3 +273,41 @@ def test_range_select(lib: CLib) -> None:  # noqa: F811
     ]
     for why, kw in rejects:
         assert not lib(v, w.s2d2_rs(**kw)), why  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- Memset 0x49 (D4_MR)
+
+
+def test_memset(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_memset"
+    assert lib.has(v)
+    assert lib(v, w.d4_mr())  # test_nki_isa_memset.py: fp32 [128, 128] = 0.2
+    # the value/dtype rule (d4_mr.h:124-140): 32-bit types take any bits, 16-bit types the
+    # low 16, 8-bit types the low 8
+    for dt, ok, bad in (
+        (w.INT32, 0xFFFFFFFF, None),
+        (w.UINT32, 0x80000000, None),
+        (w.BF16, 0x3E4C, 0x13E4C),
+        (w.FP16, 0xFFFF, 0x10000),
+        (w.INT16, 0x8000, 0xFFFF8000),
+        (w.UINT8, 0xFF, 0x100),
+        (w.INT8, 0x80, 0xFFFFFF80),
+        (w.FP8_EXP3, 0x38, 0x138),
+    ):
+        assert lib(v, w.d4_mr(dtype=dt, set_value=ok)), (dt, ok)
+        if bad is not None:
+            assert not lib(v, w.d4_mr(dtype=dt, set_value=bad)), (dt, bad)
+    rejects = [
+        ("FP32R has no fill rule", {"dtype": w.FP32R}),
+        ("64-bit dtype", {"dtype": w.INT64}),
+        ("serialization mode not Serial", {"serialization_mode": 1}),
+        ("reserved0", {"reserved0": (0,) * 15 + (1,)}),
+        ("byte 33", {"reserved_bytes": (1, 0, 0, 0, 0)}),
+        ("byte 39", {"reserved_bytes": (0, 0, 0, 0, 1)}),
+        ("no channel", {"n": 0}),
+        ("129 channels", {"n": 129}),
+        ("misaligned fp32 destination", {"dst_addr": 0x1002}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.d4_mr(**kw)), why  # type: ignore[arg-type]
+    assert not lib(v, w.d4_mr(opcode=w.IOTA))

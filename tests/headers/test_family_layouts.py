@@ -41,6 +41,13 @@ LAYOUTS = {
         "fill_val=20 src_mem_pattern=24 comp_op0=36 comp_op1=37 bound0_src=38 bound1_src=39 bound0=40 "
         "bound1=44 dst_mem_pattern=48 reserved1=60",
     ),
+    # next-families-facts.md §6b (R2 §5: gcc offsets of the named fields; 33, 35, 37-39 ours)
+    "D4_MR": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 reserved0=12 dst_element_count=28 dtype=32 reserved1=33 "
+        "num_active_channels=34 reserved2=35 serialization_mode=36 reserved3=37 set_value=40 "
+        "dst_mem_pattern=44",
+    ),
     # next-families-facts.md §6a (R6: gcc, identical on all four gens)
     "D4_IOTA": (
         ("sunda", "cayman", "mariana", "maverick"),
@@ -287,3 +294,12 @@ def test_select_reduce_lines(gen: str) -> None:
             "has_valid_select_reduce_rev_ops": (259, 262)}  # fmt: skip
     for name, (first, last) in want.items():
         assert _fn(lines, name) == first and lines[last - 1] == "// }", name
+
+
+def test_d4_mr_lines(gen: str) -> None:
+    """next-families-facts.md §6b: the Memset text on lines 24-25, `memset_set_value_type` on 124-140
+    with the header's doubled UINT32."""
+    lines = _lines(gen, "d4_mr")
+    assert lines[23].startswith("// Memset:") and lines[24].startswith("//")
+    assert _fn(lines, "memset_set_value_type") == 124 and lines[139] == "// }"
+    assert "Dtype::UINT32 | Dtype::INT32 | Dtype::UINT32" in "\n".join(lines[123:140])

@@ -433,3 +433,31 @@ def s2d2_rs(
     _tensor(buf, 48, dst_addr, (1, 512), dst_nums)
     buf[60:64] = bytes(reserved1)
     return bytes(buf)
+
+
+def d4_mr(
+    *,
+    opcode: int = MEMSET,
+    reserved0: Sequence[int] = (0,) * 16,
+    dst_element_count: int = 128,
+    dtype: int = FP32,
+    n: int = 128,
+    serialization_mode: int = 0,
+    reserved_bytes: Sequence[int] = (0, 0, 0, 0, 0),
+    set_value: Imm = 0.2,
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (128, 1, 1, 1),
+) -> bytes:
+    """A NEURON_ISA_TPB_D4_MR_STRUCT word (reserved0@12 dst_element_count@28 dtype@32 nac@34
+    serialization_mode@36 set_value@40 dst@44; reserved_bytes are 33, 35, 37, 38, 39); the
+    defaults are test_nki_isa_memset.py's fp32 [128, 128] fill with 0.2."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    buf[12:28] = bytes(reserved0)
+    struct.pack_into("<I", buf, 28, dst_element_count)
+    buf[32], buf[34], buf[36] = dtype, n, serialization_mode
+    for off, b in zip((33, 35, 37, 38, 39), reserved_bytes, strict=True):
+        buf[off] = b
+    buf[40:44] = _imm(set_value)
+    _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
+    return bytes(buf)

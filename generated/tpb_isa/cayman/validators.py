@@ -138,6 +138,7 @@ NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
 NEURON_ISA_TPB_OPCODE_COPY: Final = 0x46
 NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
 NEURON_ISA_TPB_OPCODE_IOTA: Final = 0x7e
+NEURON_ISA_TPB_OPCODE_MEMSET: Final = 0x49
 NEURON_ISA_TPB_OPCODE_RANGE_SELECT: Final = 0xbc
 NEURON_ISA_TPB_OPCODE_RECIPROCAL: Final = 0x48
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
@@ -168,6 +169,7 @@ NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_PSUM_BUF_OFFSET: Final = 0x2000000
 NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE: Final = 0x8000
 NEURON_ISA_TPB_PSUM_BUF_SZ: Final = 0x400000
+NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL: Final = 0x00
 NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET: Final = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE: Final = 0x40000
@@ -3183,6 +3185,86 @@ def dbg_is_valid_range_select(i: Word) -> bool:
     return _dbg_is_valid_range_select(struct_arg(i, 64, 'i'), 0)
 
 
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1711  (d4_mr_assert.h)
+
+def _has_memset_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MEMSET  # header.opcode
+
+
+def has_memset_opcode(i: Word) -> bool:
+    return _has_memset_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1715  (d4_mr_assert.h)
+
+def _d4_mr_zero_serialization(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 36] == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL  # serialization_mode
+
+
+def d4_mr_zero_serialization(i: Word) -> bool:
+    return _d4_mr_zero_serialization(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1719  (d4_mr_assert.h)
+
+def _d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    k = 0
+    while k < 16:
+        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    return (
+        i_b[i_o + 33] == 0  # reserved1[0]
+        and i_b[i_o + 35] == 0  # reserved2[0]
+        and i_b[i_o + 37] == 0  # reserved3[0]
+        and i_b[i_o + 38] == 0  # reserved3[1]
+        and i_b[i_o + 39] == 0  # reserved3[2]
+    )
+
+
+def d4_mr_reserved_zero(i: Word) -> bool:
+    return _d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1732  (d4_mr_assert.h)
+
+def _memset_set_value_type(i_b: bytes, i_o: int) -> bool:
+    _sw38 = i_b[i_o + 32]  # dtype
+    if _sw38 in {10, 9, 8}:
+        return True
+    elif _sw38 in {5, 4, 6, 7}:
+        return (_U32(i_b, i_o + 40)[0] & 0xffff0000) == 0  # set_value
+    elif _sw38 in {3, 2, 13, 14, 15}:
+        return (_U32(i_b, i_o + 40)[0] & 0xffffff00) == 0  # set_value
+    else:
+        return False
+
+
+def memset_set_value_type(i: Word) -> bool:
+    return _memset_set_value_type(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1754  (d4_mr_assert.h)
+
+def _is_valid_memset(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_memset_opcode(i_b, i_o)
+        and _d4_mr_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE)  # dtype
+        and _memset_set_value_type(i_b, i_o)
+        and _d4_mr_zero_serialization(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # dtype
+    )
+
+
+def is_valid_memset(i: Word) -> bool:
+    return _is_valid_memset(struct_arg(i, 64, 'i'), 0)
+
+
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
     _sw1 = v
     if _sw1 in (0, 1):
@@ -5510,6 +5592,77 @@ def _x_dbg_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_has_memset_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MEMSET:
+        return f"has_memset_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET)"
+    return None
+
+
+def _x_d4_mr_zero_serialization(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 36] != NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL:
+        return f"d4_mr_zero_serialization: serialization_mode = {_show('NEURON_ISA_TPB_REG_SERIAL_MODE', i_b[i_o + 36])} (needs serialization_mode == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL)"
+    return None
+
+
+def _x_d4_mr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    k = 0
+    while k < 16:
+        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
+            return f"d4_mr_reserved_zero: k = {k} (returns false at line 1722 when reserved0[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    if i_b[i_o + 33] != 0:
+        return f"d4_mr_reserved_zero: reserved1[0] = {i_b[i_o + 33]} (needs reserved1[0] == 0)"
+    if i_b[i_o + 35] != 0:
+        return f"d4_mr_reserved_zero: reserved2[0] = {i_b[i_o + 35]} (needs reserved2[0] == 0)"
+    if i_b[i_o + 37] != 0:
+        return f"d4_mr_reserved_zero: reserved3[0] = {i_b[i_o + 37]} (needs reserved3[0] == 0)"
+    if i_b[i_o + 38] != 0:
+        return f"d4_mr_reserved_zero: reserved3[1] = {i_b[i_o + 38]} (needs reserved3[1] == 0)"
+    if i_b[i_o + 39] != 0:
+        return f"d4_mr_reserved_zero: reserved3[2] = {i_b[i_o + 39]} (needs reserved3[2] == 0)"
+    return None
+
+
+def _x_memset_set_value_type(i_b: bytes, i_o: int) -> str | None:
+    _sw39 = i_b[i_o + 32]  # dtype
+    if _sw39 in {10, 9, 8}:
+        return None
+    elif _sw39 in {5, 4, 6, 7}:
+        if (_U32(i_b, i_o + 40)[0] & 0xffff0000) != 0:
+            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294901760) == 0)"
+        return None
+    elif _sw39 in {3, 2, 13, 14, 15}:
+        if (_U32(i_b, i_o + 40)[0] & 0xffffff00) != 0:
+            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294967040) == 0)"
+        return None
+    else:
+        return 'memset_set_value_type: returns false at line 1750'
+
+
+def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_memset_opcode(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_memset_opcode(i_b, i_o) or 'has_memset_opcode')
+    if not _d4_mr_reserved_zero(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_d4_mr_reserved_zero(i_b, i_o) or 'd4_mr_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE):
+        return 'is_valid_memset -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _memset_set_value_type(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_memset_set_value_type(i_b, i_o) or 'memset_set_value_type')
+    if not _d4_mr_zero_serialization(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_d4_mr_zero_serialization(i_b, i_o) or 'd4_mr_zero_serialization')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_memset -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_memset -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_memset -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -5529,6 +5682,7 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_reciprocal': (0x48,),
     'is_valid_iota': (0x7e,),
     'dbg_is_valid_range_select': (0xbc,),
+    'is_valid_memset': (0x49,),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
@@ -5539,6 +5693,7 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x46: ('is_valid_copy',),
     0x47: ('is_valid_cast',),
     0x48: ('is_valid_reciprocal',),
+    0x49: ('is_valid_memset',),
     0x4e: ('is_valid_tensor_cumulative',),
     0x4f: ('is_valid_tensor_scalar_ptr_multi',),
     0x51: ('is_valid_s3s3d3_tt',),
@@ -5588,6 +5743,7 @@ VALIDATORS: Final = Validators(
         'is_valid_reciprocal': (_is_valid_reciprocal, _x_is_valid_reciprocal),
         'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
         'dbg_is_valid_range_select': (_dbg_is_valid_range_select, _x_dbg_is_valid_range_select),
+        'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
     },
     DISPATCH,
     C_VALIDATORS,

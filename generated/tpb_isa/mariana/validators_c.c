@@ -6,6 +6,7 @@
 #include "aws_neuron_isa_tpb_assert.h"
 #include "aws_neuron_isa_tpb_common.h"
 #include "aws_neuron_isa_tpb_d4_iota.h"
+#include "aws_neuron_isa_tpb_d4_mr.h"
 #include "aws_neuron_isa_tpb_enums.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
 #include "aws_neuron_isa_tpb_s2d2_rs.h"
@@ -38,6 +39,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_cast(u) != 0);
     case 0x48:
         return (is_valid_reciprocal(u) != 0);
+    case 0x49:
+        return (is_valid_memset(u) != 0);
     case 0x4e:
         return (is_valid_tensor_cumulative(u) != 0);
     case 0x4f:
@@ -262,5 +265,14 @@ void tpbgen_run_dbg_is_valid_range_select(const unsigned char *words, size_t n, 
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = dbg_is_valid_range_select(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_memset(u) != 0;
     }
 }

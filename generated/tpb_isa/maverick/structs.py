@@ -23,6 +23,7 @@ from .enums import (
     DtypeBasic,
     ImmSrc,
     Opcode,
+    RegSerialMode,
     TensorSubdim,
     TensScalarRevOps,
     UpdateMode,
@@ -546,8 +547,27 @@ class S2D2_RS(Struct):
 
 
 @dataclass(slots=True, repr=False)
+class D4_MR(Struct):
+    """`NEURON_ISA_TPB_D4_MR_STRUCT`: 64 bytes, aws_neuron_isa_tpb_d4_mr.h:32."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    reserved0: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  # 16 (12 - 27)
+    dst_element_count: int = 0  # 4 (28 - 31)
+    dtype: Dtype | int = 0  # 1 (32 )
+    reserved1: tuple[int, ...] = (0,)  # 1 (33 )
+    num_active_channels: int = 0  # 1 (34 )
+    reserved2: tuple[int, ...] = (0,)  # 1 (35 )
+    serialization_mode: RegSerialMode | int = 0  # 1 (36 )
+    reserved3: tuple[int, ...] = (0, 0, 0)  # 3 (37 - 39)
+    set_value: int = 0  # 4 (40 - 43)
+    dst_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (44 - 63)
+
+
+@dataclass(slots=True, repr=False)
 class UNKNOWN(Struct):
-    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:23.
+    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:24.
 
     Header and events of any instruction; the payload is left uninterpreted.
     """
@@ -560,7 +580,7 @@ class UNKNOWN(Struct):
 
 
 class InstUnion(Union):
-    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:32.
+    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:33.
 
     One 64-byte instruction word, viewed through each operand struct.
     """
@@ -576,6 +596,7 @@ class InstUnion(Union):
     s4d4_tr: Arm[S4D4_TR] = Arm()
     d4_iota: Arm[D4_IOTA] = Arm()
     s2d2_rs: Arm[S2D2_RS] = Arm()
+    d4_mr: Arm[D4_MR] = Arm()
     unknown: Arm[UNKNOWN] = Arm()
     raw: Arm[tuple[int, ...]] = Arm()
 
@@ -614,6 +635,10 @@ class InstUnion(Union):
     @classmethod
     def of_s2d2_rs(cls, v: S2D2_RS) -> InstUnion:
         return cls.of('s2d2_rs', v)
+
+    @classmethod
+    def of_d4_mr(cls, v: D4_MR) -> InstUnion:
+        return cls.of('d4_mr', v)
 
     @classmethod
     def of_unknown(cls, v: UNKNOWN) -> InstUnion:
@@ -1028,6 +1053,30 @@ S2D2_RS.set_layout(
     L('dst_mem_pattern', 48, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
     L('reserved1', 60, 4, (4,), None, None, 'uint8_t'),
 )
+D4_MR.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('reserved0', 12, 16, (16,), None, None, 'uint8_t'),
+    L('dst_element_count', 28, 4, (), None, None, 'uint32_t'),
+    L('dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('reserved1', 33, 1, (1,), None, None, 'uint8_t'),
+    L('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    L('reserved2', 35, 1, (1,), None, None, 'uint8_t'),
+    L(
+        'serialization_mode',
+        36,
+        1,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_REG_SERIAL_MODE',
+        'enum',
+        RegSerialMode,
+    ),
+    L('reserved3', 37, 3, (3,), None, None, 'uint8_t'),
+    L('set_value', 40, 4, (), None, None, 'uint32_t'),
+    L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
+)
 UNKNOWN.set_layout(
     L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
     L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
@@ -1053,6 +1102,7 @@ InstUnion.set_layout(
     L('s4d4_tr', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TR_STRUCT', 'struct', S4D4_TR),
     L('d4_iota', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_IOTA_STRUCT', 'struct', D4_IOTA),
     L('s2d2_rs', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2D2_RS_STRUCT', 'struct', S2D2_RS),
+    L('d4_mr', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_MR_STRUCT', 'struct', D4_MR),
     L('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT', 'struct', UNKNOWN),
     L('raw', 0, 64, (64,), None, None, 'uint8_t'),
 )
@@ -1091,12 +1141,14 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_S4D4_TR_STRUCT': S4D4_TR,
     'NEURON_ISA_TPB_D4_IOTA_STRUCT': D4_IOTA,
     'NEURON_ISA_TPB_S2D2_RS_STRUCT': S2D2_RS,
+    'NEURON_ISA_TPB_D4_MR_STRUCT': D4_MR,
     'NEURON_ISA_TPB_UNKNOWN_STRUCT': UNKNOWN,
     'NEURON_ISA_TPB_INST_UNION': InstUnion,
 }
 
 __all__ = [
     'D4_IOTA',
+    'D4_MR',
     'S2D2_RS',
     'S2S2D2D2_TT',
     'S2S2D2_STT',

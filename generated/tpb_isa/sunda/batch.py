@@ -2392,6 +2392,141 @@ def _v_is_valid_iota(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_has_memset_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(73)
+
+
+@_memo
+def _v_d4_mr_zero_serialization(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(0)
+
+
+@_memo
+def _v_d4_mr_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    _c66 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) != np.uint32(0)), _done.shape)
+    _m67 = _c66
+    _live = _m67
+    _done = _done | _live
+    _c69 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 13) != np.uint32(0)), _done.shape)
+    _m70 = _c69
+    _live = (_m70 & ~_done)
+    _done = _done | _live
+    _c72 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 14) != np.uint32(0)), _done.shape)
+    _m73 = _c72
+    _live = (_m73 & ~_done)
+    _done = _done | _live
+    _c75 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 15) != np.uint32(0)), _done.shape)
+    _m76 = _c75
+    _live = (_m76 & ~_done)
+    _done = _done | _live
+    _c78 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 16) != np.uint32(0)), _done.shape)
+    _m79 = _c78
+    _live = (_m79 & ~_done)
+    _done = _done | _live
+    _c81 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 17) != np.uint32(0)), _done.shape)
+    _m82 = _c81
+    _live = (_m82 & ~_done)
+    _done = _done | _live
+    _c84 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 18) != np.uint32(0)), _done.shape)
+    _m85 = _c84
+    _live = (_m85 & ~_done)
+    _done = _done | _live
+    _c87 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 19) != np.uint32(0)), _done.shape)
+    _m88 = _c87
+    _live = (_m88 & ~_done)
+    _done = _done | _live
+    _c90 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 20) != np.uint32(0)), _done.shape)
+    _m91 = _c90
+    _live = (_m91 & ~_done)
+    _done = _done | _live
+    _c93 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 21) != np.uint32(0)), _done.shape)
+    _m94 = _c93
+    _live = (_m94 & ~_done)
+    _done = _done | _live
+    _c96 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 22) != np.uint32(0)), _done.shape)
+    _m97 = _c96
+    _live = (_m97 & ~_done)
+    _done = _done | _live
+    _c99 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 23) != np.uint32(0)), _done.shape)
+    _m100 = _c99
+    _live = (_m100 & ~_done)
+    _done = _done | _live
+    _c102 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 24) != np.uint32(0)), _done.shape)
+    _m103 = _c102
+    _live = (_m103 & ~_done)
+    _done = _done | _live
+    _c105 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 25) != np.uint32(0)), _done.shape)
+    _m106 = _c105
+    _live = (_m106 & ~_done)
+    _done = _done | _live
+    _c108 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 26) != np.uint32(0)), _done.shape)
+    _m109 = _c108
+    _live = (_m109 & ~_done)
+    _done = _done | _live
+    _c111 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 27) != np.uint32(0)), _done.shape)
+    _m112 = _c111
+    _live = (_m112 & ~_done)
+    _done = _done | _live
+    _live = np.logical_not(_done)
+    _ret = _ret | (_live & _all_of(
+        _byte(i_W, i_o + 33) == np.uint32(0),  # d4_mr.reserved1[0]
+        _byte(i_W, i_o + 35) == np.uint32(0),  # d4_mr.reserved2[0]
+        _byte(i_W, i_o + 37) == np.uint32(0),  # d4_mr.reserved3[0]
+        _byte(i_W, i_o + 38) == np.uint32(0),  # d4_mr.reserved3[1]
+        _byte(i_W, i_o + 39) == np.uint32(0),  # d4_mr.reserved3[2]
+    ))
+    return _ret
+
+
+_K_memset_set_value_type_0 = _Members((8, 9, 10))
+_K_memset_set_value_type_1 = _Members((4, 5, 6, 7))
+_K_memset_set_value_type_2 = _Members((2, 3, 13, 14, 15))
+_K_memset_set_value_type_3 = _Members((2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15))
+
+
+@_memo
+def _v_memset_set_value_type(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    _sw114 = np.broadcast_to(np.asarray(np.asarray(_byte(i_W, i_o + 32)).astype(np.int32)), _done.shape)
+    _m115 = _isin(_sw114, _K_memset_set_value_type_0)
+    _live = _m115
+    _ret = _ret | _live
+    _done = _done | _live
+    _m116 = _isin(_sw114, _K_memset_set_value_type_1)
+    _live = (_m116 & ~_done)
+    _ret = _ret | (_live & ((_colv(i_W, i_o + 40, '<u4') & np.uint32(4294901760)) == np.uint32(0)))
+    _done = _done | _live
+    _m117 = _isin(_sw114, _K_memset_set_value_type_2)
+    _live = (_m117 & ~_done)
+    _ret = _ret | (_live & ((_colv(i_W, i_o + 40, '<u4') & np.uint32(4294967040)) == np.uint32(0)))
+    _done = _done | _live
+    _m118 = ~_isin(_sw114, _K_memset_set_value_type_3)
+    _live = (_m118 & ~_done)
+    return _ret
+
+
+@_memo
+def _v_is_valid_memset(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_memset_opcode(i_W, i_o),
+        _v_d4_mr_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(1)),  # d4_mr.dtype
+        _v_memset_set_value_type(i_W, i_o),
+        _v_d4_mr_zero_serialization(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # d4_mr.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # d4_mr.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 32), np.uint8(1), np.uint8(1), np.uint8(1)),  # d4_mr.dtype
+    )
+
+
+@_memo
 def _v_is_valid_tensor_scalar_op__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -5857,6 +5992,66 @@ def _v_is_valid_iota__term15(i_W: Any, i_o: Any) -> Any:
     return _v_d4_iota_same_src_dst_count(i_W, i_o)
 
 
+@_memo
+def _v_is_valid_memset__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_memset__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_memset__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_memset__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_memset_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_d4_mr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_memset__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_memset_set_value_type(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_d4_mr_zero_serialization(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_memset__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_memset__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 32), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -5878,6 +6073,7 @@ _BATCH = vector.BatchValidators(
         'is_valid_cast': _v_is_valid_cast,
         'is_valid_reciprocal': _v_is_valid_reciprocal,
         'is_valid_iota': _v_is_valid_iota,
+        'is_valid_memset': _v_is_valid_memset,
     },
     C_VALIDATORS,
     validate,
@@ -7036,6 +7232,24 @@ CHAINS: dict[str, Chain] = {
             ('d4_iota_same_src_dst_count(i)', _v_is_valid_iota__term15),
         ),
         (0, 1, 2, 3, 4, 7, 8, 11, 12, 32, 64, 126, 128, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_memset': Chain(
+        'is_valid_memset',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_memset__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_memset__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_memset__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_memset__term3),
+            ('has_memset_opcode(i)', _v_is_valid_memset__term4),
+            ('d4_mr_reserved_zero(i)', _v_is_valid_memset__term5),
+            ('is_valid_dtype(dtype, ALLOW_FP32R_TRUE)', _v_is_valid_memset__term6),
+            ('memset_set_value_type(i)', _v_is_valid_memset__term7),
+            ('d4_mr_zero_serialization(i)', _v_is_valid_memset__term8),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_memset__term9),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_memset__term10),
+            ('tensor4d_valid(dst_mem_pattern, dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_memset__term11),
+        ),
+        (0, 1, 2, 3, 4, 7, 8, 11, 12, 16, 32, 64, 73, 128, 32768, 262144, 4194304, 33554432, 536870911, 4294901760, 4294967040),
     ),
 }
 validate_batch = _BATCH.validate_batch

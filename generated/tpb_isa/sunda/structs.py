@@ -22,6 +22,7 @@ from .enums import (
     Dtype,
     ImmSrc,
     Opcode,
+    RegSerialMode,
     TensorSubdim,
     TensScalarRevOps,
     UpdateMode,
@@ -401,8 +402,27 @@ class D4_IOTA(Struct):
 
 
 @dataclass(slots=True, repr=False)
+class D4_MR(Struct):
+    """`NEURON_ISA_TPB_D4_MR_STRUCT`: 64 bytes, aws_neuron_isa_tpb_d4_mr.h:32."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    reserved0: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  # 16 (12 - 27)
+    dst_element_count: int = 0  # 4 (28 - 31)
+    dtype: Dtype | int = 0  # 1 (32 )
+    reserved1: tuple[int, ...] = (0,)  # 1 (33 )
+    num_active_channels: int = 0  # 1 (34 )
+    reserved2: tuple[int, ...] = (0,)  # 1 (35 )
+    serialization_mode: RegSerialMode | int = 0  # 1 (36 )
+    reserved3: tuple[int, ...] = (0, 0, 0)  # 3 (37 - 39)
+    set_value: int = 0  # 4 (40 - 43)
+    dst_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (44 - 63)
+
+
+@dataclass(slots=True, repr=False)
 class UNKNOWN(Struct):
-    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:21.
+    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:22.
 
     Header and events of any instruction; the payload is left uninterpreted.
     """
@@ -415,7 +435,7 @@ class UNKNOWN(Struct):
 
 
 class InstUnion(Union):
-    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:30.
+    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:31.
 
     One 64-byte instruction word, viewed through each operand struct.
     """
@@ -429,6 +449,7 @@ class InstUnion(Union):
     s2s2d2_stt: Arm[S2S2D2_STT] = Arm()
     s4d4_tr: Arm[S4D4_TR] = Arm()
     d4_iota: Arm[D4_IOTA] = Arm()
+    d4_mr: Arm[D4_MR] = Arm()
     unknown: Arm[UNKNOWN] = Arm()
     raw: Arm[tuple[int, ...]] = Arm()
 
@@ -459,6 +480,10 @@ class InstUnion(Union):
     @classmethod
     def of_d4_iota(cls, v: D4_IOTA) -> InstUnion:
         return cls.of('d4_iota', v)
+
+    @classmethod
+    def of_d4_mr(cls, v: D4_MR) -> InstUnion:
+        return cls.of('d4_mr', v)
 
     @classmethod
     def of_unknown(cls, v: UNKNOWN) -> InstUnion:
@@ -702,6 +727,30 @@ D4_IOTA.set_layout(
     L('reserved2', 40, 4, (4,), None, None, 'uint8_t'),
     L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
 )
+D4_MR.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('reserved0', 12, 16, (16,), None, None, 'uint8_t'),
+    L('dst_element_count', 28, 4, (), None, None, 'uint32_t'),
+    L('dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('reserved1', 33, 1, (1,), None, None, 'uint8_t'),
+    L('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    L('reserved2', 35, 1, (1,), None, None, 'uint8_t'),
+    L(
+        'serialization_mode',
+        36,
+        1,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_REG_SERIAL_MODE',
+        'enum',
+        RegSerialMode,
+    ),
+    L('reserved3', 37, 3, (3,), None, None, 'uint8_t'),
+    L('set_value', 40, 4, (), None, None, 'uint32_t'),
+    L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
+)
 UNKNOWN.set_layout(
     L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
     L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
@@ -715,6 +764,7 @@ InstUnion.set_layout(
     L('s2s2d2_stt', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2S2D2_STT_STRUCT', 'struct', S2S2D2_STT),
     L('s4d4_tr', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TR_STRUCT', 'struct', S4D4_TR),
     L('d4_iota', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_IOTA_STRUCT', 'struct', D4_IOTA),
+    L('d4_mr', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_MR_STRUCT', 'struct', D4_MR),
     L('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT', 'struct', UNKNOWN),
     L('raw', 0, 64, (64,), None, None, 'uint8_t'),
 )
@@ -744,12 +794,14 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_S2S2D2_STT_STRUCT': S2S2D2_STT,
     'NEURON_ISA_TPB_S4D4_TR_STRUCT': S4D4_TR,
     'NEURON_ISA_TPB_D4_IOTA_STRUCT': D4_IOTA,
+    'NEURON_ISA_TPB_D4_MR_STRUCT': D4_MR,
     'NEURON_ISA_TPB_UNKNOWN_STRUCT': UNKNOWN,
     'NEURON_ISA_TPB_INST_UNION': InstUnion,
 }
 
 __all__ = [
     'D4_IOTA',
+    'D4_MR',
     'S2S2D2_STT',
     'S2_BN',
     'S3D3_TS',

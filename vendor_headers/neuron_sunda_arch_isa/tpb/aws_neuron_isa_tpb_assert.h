@@ -1690,6 +1690,64 @@ STATIC inline bool is_valid_iota(NEURON_ISA_TPB_INST_UNION i) {
             && d4_iota_same_src_dst_count(i) );
 }
 
+//* d4_mr_assert.h
+
+STATIC inline bool has_memset_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.d4_mr.header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET );
+}
+
+STATIC inline bool d4_mr_zero_serialization(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.d4_mr.serialization_mode == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL );
+}
+
+STATIC inline bool d4_mr_reserved_zero(NEURON_ISA_TPB_INST_UNION i) {
+    for (uint32_t k = 0U; k < 16U; k++) {
+        if (i.d4_mr.reserved0[k] != 0U) {
+            return( false );
+        }
+    }
+    return( (i.d4_mr.reserved1[0] == 0U)
+            && (i.d4_mr.reserved2[0] == 0U)
+            && (i.d4_mr.reserved3[0] == 0U)
+            && (i.d4_mr.reserved3[1] == 0U)
+            && (i.d4_mr.reserved3[2] == 0U) );
+}
+
+STATIC inline bool memset_set_value_type(NEURON_ISA_TPB_INST_UNION i) {
+    switch (i.d4_mr.dtype) {
+    case NEURON_ISA_TPB_DTYPE_FP32:
+    case NEURON_ISA_TPB_DTYPE_UINT32:
+    case NEURON_ISA_TPB_DTYPE_INT32:
+        return( true );
+    case NEURON_ISA_TPB_DTYPE_UINT16:
+    case NEURON_ISA_TPB_DTYPE_INT16:
+    case NEURON_ISA_TPB_DTYPE_BFLOAT16:
+    case NEURON_ISA_TPB_DTYPE_FP16:
+        return( (i.d4_mr.set_value & 0xffff0000U) == 0U );
+    case NEURON_ISA_TPB_DTYPE_UINT8:
+    case NEURON_ISA_TPB_DTYPE_INT8:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP3:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP4:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP5:
+        return( (i.d4_mr.set_value & 0xffffff00U) == 0U );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_memset(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_memset_opcode(i)
+            && d4_mr_reserved_zero(i)
+            && is_valid_dtype(i.d4_mr.dtype, ALLOW_FP32R_TRUE)
+            && memset_set_value_type(i)
+            && d4_mr_zero_serialization(i)
+            && has_valid_active_channel_range(i.d4_mr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+            && start_addr_active_channels(i.d4_mr.dst_mem_pattern.start_addr, i.d4_mr.num_active_channels)
+            && tensor4d_valid(i.d4_mr.dst_mem_pattern, i.d4_mr.dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) );
+}
+
 #ifdef __cplusplus
 }
 #endif
