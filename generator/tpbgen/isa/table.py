@@ -378,6 +378,15 @@ _TR = (
     _enum("op", "alu_op"),
     _enum("op_dim", "subdim"),
 )
+# Copy and Cast (S4D4_TR): the validators pin op = BYPASS, op_dim X, negated and mask_enable
+# to zero, and Copy's dtypes equal (next-families-facts.md §2a), so only these are read
+_COPY = (
+    _pattern("src", "src_mem_pattern"),
+    _pattern("dst", "dst_mem_pattern"),
+    _enum("in_dtype", "dtype"),
+    _enum("out_dtype", "dtype"),
+    _NCH,
+)
 _WIDE = (
     _pattern("src0", "src0_mem_pattern"),
     _pattern("src1", "src1_mem_pattern"),
@@ -421,6 +430,8 @@ HANDLERS: dict[str, Handler] = {
     "TENSOR_REDUCE_BITVEC_OP": Handler("tensor_reduce", _TR, _BITVEC),
     "TENSOR_REDUCE_ADD_BF16": Handler("tensor_reduce", _TR, _ARITH),
     "TENSOR_REDUCE_MAX_BF16": Handler("tensor_reduce", _TR, _ARITH),
+    "COPY": Handler("tensor_copy", _COPY, (("cast", False),)),
+    "CAST": Handler("tensor_copy", _COPY, (("cast", True),)),
     "TENSOR_TENSOR_INT_WIDE": Handler("tensor_tensor_wide", _WIDE),
 }
 
@@ -453,7 +464,7 @@ def refusal(name: str) -> str:
     return REFUSED.get(
         name,
         f"{name} is not part of the instruction families the executor implements (TensorScalar, "
-        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce)",
+        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)",
     )
 
 

@@ -592,6 +592,43 @@ class Engine:
             )
         return m.imm_flops[:nch, :needed].copy()
 
+    # -- 0x46 / 0x47 ------------------------------------------------------------------------------
+
+    def tensor_copy(
+        self,
+        *,
+        cast: bool,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+    ) -> None:
+        """Copy (0x46) and Cast (0x47): element k of the source walk to element k of the
+        destination walk (the shapes may differ, the counts may not).
+
+        Copy moves the elements bit for bit (its validator pins out_dtype == in_dtype); Cast
+        converts each through the fp32 hub to out_dtype, rounded once by the numerics, which is
+        TensorScalar arith with both ops BYPASS (next-families-facts.md §2a: in -> fp32 -> out)."""
+        if cast:
+            self.tensor_scalar(
+                bitvec=False, src=src, dst=dst, in_dtype=in_dtype, out_dtype=out_dtype,
+                num_active_channels=num_active_channels, op0=alu.BYPASS, op1=alu.BYPASS,
+                reverse=REV_NONE, imm0=ZERO_IMM, imm1=ZERO_IMM,
+            )  # fmt: skip
+            return
+        nch = self._channels(num_active_channels)
+        in_dtype, out_dtype = int(in_dtype), int(out_dtype)
+        dt.info(in_dtype)
+        dt.info(out_dtype)
+        if dt.size(in_dtype) != dt.size(out_dtype):
+            raise UnsupportedError("a Copy moves elements bit for bit: its dtypes are one size")
+        self._same_count(src, dst)
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        dst_w.scatter(np.array(src_w.gather()))  # every read before any write
+        self.instructions_executed += 1
+
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------
 
     def ptr_multi(
