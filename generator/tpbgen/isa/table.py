@@ -13,6 +13,9 @@
   it and its operands: each keyword argument of that method, the struct fields it is read from
   (by name) and how (its *kind*).
 * :data:`REFUSED`: decodable opcodes of the family that are refused, with why.
+* :data:`CHECKS`: admission checks an engine method makes of its operands, each declared once
+  and emitted as the scalar check and its column form (``_runtime/executor/admission.py``).
+* :func:`numerics_defaults`: a generation's `Numerics` defaults from its drop's core version.
 
 From this table `tpbgen generate` emits, per generation, the binder of each executed opcode
 (fields -> engine arguments, real code in ``<gen>/executor_binding.py``) and the refusal list,
