@@ -22,7 +22,7 @@ def _env() -> Any:
 
 
 def test_binding_renders_for_every_generation() -> None:
-    """Each generation's Executor binds the family table to what that generation decodes."""
+    """Each generation's Executor binds what tpbgen's table emitted for what that generation decodes."""
     pkg = load_package()
     for gen in ("sunda", "cayman", "mariana", "maverick"):
         x = importlib.import_module(f"{pkg.__name__}.{gen}.executor")
