@@ -133,3 +133,21 @@ def test_each_declared_check_s_two_forms_agree() -> None:
         keyed = [a for a in c.args if "{" + a + "}" in c.message]
         if keyed:
             assert (r.keys[np.array(raised), 1] == values[np.array(raised)]).all(), c.name
+
+
+def test_the_runtime_library_builds_no_code_from_strings() -> None:
+    """No call of eval, exec or the builtin compile anywhere in the runtime library (the
+    executor's binders are emitted as code by generate, not compiled from strings at run
+    time)."""
+    import ast
+
+    calls = []
+    for path in sorted((REPO / "templates" / "support").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("eval", "exec", "compile")
+            ):
+                calls.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert not calls, calls
