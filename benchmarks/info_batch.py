@@ -82,8 +82,6 @@ def main() -> None:
     ap.add_argument("--by-method", action="store_true", help="also time each Engine method")
     a = ap.parse_args()
     mod = importlib.import_module(f"tpb_isa.{a.gen}")
-    from tpb_isa._runtime import family
-
     ex_cls = mod.Executor
     ops = sorted(mod.bench.STIMULUS.opcodes()) if a.all_opcodes else list(ex_cls.executable())
     per = -(-a.n // len(ops))
@@ -108,8 +106,8 @@ def main() -> None:
     if a.by_method:
         methods: dict[str, list[int]] = {}
         for op in ops:
-            name = ex_cls.HANDLERS.get(op)
-            key = family.HANDLERS[name].engine if name else "refused"
+            handler = ex_cls.BINDINGS.get(op)
+            key = handler.method if handler else "refused"
             methods.setdefault(key, []).append(op)
         for key, group in sorted(methods.items()):
             G = W[np.isin(W[:, 0], group)]

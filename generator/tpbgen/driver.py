@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import naming, resolve
+from . import naming
 from .cache import Cache
 from .checks import predicates
 from .checks.annotations import check_annotations
@@ -35,6 +35,7 @@ from .frontend.limits import Limits
 from .frontend.shipped import shipped_headers
 from .ir.firmware import FirmwareOverlay
 from .ir.model import Generation
+from .isa.binding import executor_coverage
 from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
 from .staged import Staged
 from .translate.chain import forget as forget_chains
@@ -426,7 +427,7 @@ def _summary(
 
 
 def _executor_summary(gen: Generation) -> str:
-    coverage = resolve.executor_coverage(gen)
+    coverage = executor_coverage(gen)
     return (
         f"executor runs {len(coverage.runs)} opcodes, refuses {len(coverage.refuses)} opcodes and "
         f"{len(coverage.enumerators)} enumerators (tpbgen inspect --gen {gen.name} lists them)"

@@ -186,7 +186,8 @@ def _family_seeds(gen: str, validator: str) -> list[bytes]:
             w.s3s3d3_tt(),
             w.s3s3d3_tt(w.TT_BITVEC, op=w.BITWISE_XOR, **i32),
             w.s3s3d3_tt(op=w.ADD_INT, **i32),
-            w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, hi=w.BF16),
+            w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, lo=w.UINT16, hi=w.BF16),
+            w.s3s3d3_tt(w.COPY_PREDICATED, op=w.BYPASS, lo=w.INT8),
             w.s3s3d3_tt(w.BN_BACK_PROP, op=w.BYPASS),
         ]
         if gen == "sunda":
@@ -235,6 +236,60 @@ def _family_seeds(gen: str, validator: str) -> list[bytes]:
         return [
             w.s4d4_tr(w.TR_ADD_BF16, in_dtype=w.BF16),
             w.s4d4_tr(w.TR_MAX_BF16, in_dtype=w.BF16, op=w.MAX),
+        ]
+    return _next_seeds(gen, validator)
+
+
+def _next_seeds(gen: str, validator: str) -> list[bytes]:
+    """Seeds of the next families (next-families-facts.md): the shapes the digest describes."""
+    if validator == "is_valid_copy":
+        return [w.s4d4_tr_move(), w.s4d4_tr_move(n=128, in_dtype=w.INT8, out_dtype=w.INT8)]
+    if validator == "is_valid_cast":
+        return [
+            w.s4d4_tr_move(w.CAST, out_dtype=w.BF16),
+            w.s4d4_tr_move(w.CAST, in_dtype=w.INT32, out_dtype=w.FP32R, op_dim=w.SUBDIM_UNUSED),
+        ]
+    if validator == "is_valid_reciprocal":
+        big = {"n": 128, "src_nums": (512, 1, 1, 1), "dst_nums": (512, 1, 1, 1)}
+        return [w.s4d4_tr_move(w.RECIPROCAL, **big), w.s4d4_tr_move(w.RECIPROCAL, out_dtype=w.FP16)]  # type: ignore[arg-type]
+    if validator == "is_valid_tensor_cumulative":
+        bv = {"in_dtype": w.UINT32, "out_dtype": w.UINT32, "op": w.BITWISE_XOR}
+        return [
+            w.s4d4_tr_move(w.CUMULATIVE_ARITH, op=w.ADD),
+            w.s4d4_tr_move(w.CUMULATIVE_ARITH, op=w.MULT, op_dim=w.SUBDIM_XYZW),
+            w.s4d4_tr_move(w.CUMULATIVE_BITVEC, **bv),  # type: ignore[arg-type]
+        ]
+    if validator == "is_valid_select_reduce":
+        sr = {"lo": w.UINT8, "hi": w.FP32, "op0": w.BYPASS, "op1": w.MAX}
+        return [
+            w.s2s2d2_stt(w.SELECT_REDUCE, imm0=-3.4028234663852886e38, **sr),  # type: ignore[arg-type]
+            w.s2s2d2_stt(
+                w.SELECT_REDUCE,
+                accum=w.ZERO_ACCUMULATE,
+                rev=w.FIRST,
+                imm0_src=w.PTR_IMM,
+                imm0=0x100,
+                **sr,
+            ),  # type: ignore[arg-type]
+        ]
+    if validator == "dbg_is_valid_range_select":
+        return [
+            w.s2d2_rs(),
+            w.s2d2_rs(lo=w.BF16, hi=w.FP32R, reduce_cmd=w.IDLE, bound0_src=w.INST_IMM, bound0=0.0),
+        ]
+    if validator == "is_valid_memset":
+        return [w.d4_mr(), w.d4_mr(dtype=w.BF16, set_value=0x3F80, n=64, dst_nums=(8, 2, 1, 1))]
+    if validator == "is_valid_iota":
+        return [
+            w.d4_iota(),
+            w.d4_iota(n=1, src_nums=(512, 1, 1, 1), dst_nums=(512, 1, 1, 1)),
+            w.d4_iota(
+                base=5,
+                steps=(-1, 2, 0, 0),
+                src_nums=(4, 2, 1, 1),
+                dst_nums=(8, 1, 1, 1),
+                out_dtype=w.BF16,
+            ),
         ]
     return []
 

@@ -1,10 +1,10 @@
 """Import the executor engine and the generated package for the executor tests, and test helpers.
 
-* :func:`load_engine` imports the engine straight from the support library
-  (``templates/support/executor/``, real Python, installed as ``tpbgen.templates.support``);
 * :func:`load_package` imports the committed generated package ``tpb_isa`` (generated/), whose
-  ``_runtime`` is a verbatim copy of the support library (``tpbgen generate --check`` keeps the
-  two the same).
+  ``_runtime`` is the support library (``templates/support/``) copied, with the executor's
+  semantic codes tpbgen emits from its table (``executor/codes.py``, ``executor/tpb_codes.h``;
+  ``tpbgen generate --check`` keeps it current);
+* :func:`load_engine` imports the engine from there (``tpb_isa._runtime.executor``).
 """
 
 from __future__ import annotations
@@ -16,14 +16,21 @@ from types import ModuleType
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-SUPPORT = REPO / "templates" / "support"
-ENGINE = SUPPORT / "executor"
-PACKAGE = "tpbgen.templates.support.executor"
+RUNTIME = REPO / "generated" / "tpb_isa" / "_runtime"
+ENGINE = RUNTIME / "executor"
 FULL_PACKAGE = "tpb_isa"
+PACKAGE = f"{FULL_PACKAGE}._runtime.executor"
+
+
+def runtime(name: str) -> ModuleType:
+    """A module of the generated package's runtime library: ``runtime("cextensions")``."""
+    load_package()
+    return importlib.import_module(f"{FULL_PACKAGE}._runtime.{name}")
 
 
 def load_engine() -> ModuleType:
-    """The engine package of the support library."""
+    """The engine package of the generated package's runtime library."""
+    load_package()
     mod = importlib.import_module(PACKAGE)
     for name in (
         "numerics",
@@ -36,6 +43,7 @@ def load_engine() -> ModuleType:
         "cbackend",
         "errors",
         "program",
+        "codes",
     ):
         importlib.import_module(f"{PACKAGE}.{name}")
     return mod
@@ -106,7 +114,7 @@ def small_geometry(
 def make_engine(backend: str = "numpy", gen: str = "sunda", **numerics: Any) -> Any:
     """An engine on ``gen``'s geometry; keyword arguments override that generation's Numerics."""
     e = load_engine()
-    nm = e.Numerics.for_generation(gen)
+    nm = gen_module(gen, "executor").NUMERICS
     if numerics:
         nm = nm.with_(**numerics)
     return e.Engine(GEOMETRY[gen], nm, backend=backend)

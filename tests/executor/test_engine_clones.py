@@ -9,7 +9,6 @@ backend's loaded kernels swapped for the test's duration)."""
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import multiprocessing
 import platform
 import shutil
@@ -21,10 +20,10 @@ from typing import Any
 import pytest
 
 from . import test_engine_differential as differential
-from .engine_loader import c_available, sub
+from .engine_loader import c_available, runtime, sub
 
-cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
-cextensions = importlib.import_module("tpbgen.templates.support.cextensions")
+cbuild = runtime("cbuild")
+cextensions = runtime("cextensions")
 
 pytestmark = pytest.mark.skipif(
     not (

@@ -3,7 +3,6 @@ immediate source (and numeric switch) combination, for every kernel. Hypothesis 
 
 from __future__ import annotations
 
-import importlib
 import os
 from typing import Any
 
@@ -652,7 +651,7 @@ def test_reduce_max_min_keys_on_rows_of_one_kind_of_special() -> None:
                         )
 
 
-WIDE = importlib.import_module("tpbgen.templates.support.family").ENUMS["wide_op"].codes
+WIDE = sub("codes").WIDE_OP
 
 
 @SETTINGS

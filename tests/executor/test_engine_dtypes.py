@@ -9,7 +9,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from .engine_loader import load_engine, sub
+from tpbgen.isa import table
+
+from .engine_loader import gen_module, load_engine, sub
 
 dt = sub("dtypes")
 Numerics = load_engine().Numerics
@@ -270,9 +272,14 @@ def test_numerics_defaults_and_validation(eng: ModuleType) -> None:
         "rne_saturate",
         11,
     )
-    assert eng.Numerics.for_generation("cayman").fp8_e4m3 == "ieee"
-    assert eng.Numerics.for_generation("mariana").fp8_e4m3 == "ocp"
-    assert eng.Numerics.for_generation("maverick").fp8_e4m3 == "ocp"
+    for gen, e4m3 in (
+        ("sunda", "ieee"),
+        ("cayman", "ieee"),
+        ("mariana", "ocp"),
+        ("maverick", "ocp"),
+    ):
+        x = gen_module(gen, "executor")
+        assert x.NUMERICS == eng.Numerics(fp8_e4m3=e4m3) == x.Executor(backend="numpy").numerics
     for bad in (
         {"rounding": "rtz"},
         {"fp8_e4m3": "e4m3"},
@@ -281,5 +288,10 @@ def test_numerics_defaults_and_validation(eng: ModuleType) -> None:
     ):
         with pytest.raises(ValueError):
             eng.Numerics(**bad)
-    with pytest.raises(ValueError):
-        eng.Numerics.for_generation("tonga")
+
+
+def test_a_generation_s_numerics_come_from_its_core_version_not_its_name() -> None:
+    """The defaults follow the core version a drop's banner states: a fifth generation (a name
+    the runtime has never seen) gets them by its version, or `Numerics()` when it states none."""
+    assert table.numerics_defaults("NC-v6") == {"fp8_e4m3": "ocp"}
+    assert table.numerics_defaults("NC-v3") == {} == table.numerics_defaults("")

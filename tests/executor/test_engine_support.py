@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .engine_loader import ENGINE, REPO, load_engine, load_package, sub
+from .engine_loader import ENGINE, REPO, load_engine, load_package, runtime, sub
 
 
 def _env() -> Any:
@@ -22,7 +22,7 @@ def _env() -> Any:
 
 
 def test_binding_renders_for_every_generation() -> None:
-    """Each generation's Executor binds the family table to what that generation decodes."""
+    """Each generation's Executor binds what tpbgen's table emitted for what that generation decodes."""
     pkg = load_package()
     for gen in ("sunda", "cayman", "mariana", "maverick"):
         x = importlib.import_module(f"{pkg.__name__}.{gen}.executor")
@@ -69,7 +69,11 @@ def test_rendered_executor_code_passes_ruff() -> None:
     root = Path(load_package().__file__).parent
     paths = [
         str(ENGINE),
-        *(str(root / g / "executor.py") for g in ("sunda", "cayman", "mariana", "maverick")),
+        *(
+            str(root / g / m)
+            for g in ("sunda", "cayman", "mariana", "maverick")
+            for m in ("executor.py", "executor_binding.py")
+        ),
     ]
     r = subprocess.run(
         [ruff, "check", "--config", str(REPO / "pyproject.toml"), *paths],
@@ -102,9 +106,9 @@ def test_c_build_is_cached_by_content(tmp_path: Path) -> None:
     cb = sub("cbackend")
     if cb.load() is None:
         pytest.skip(f"C backend unavailable: {cb.load_error()}")
-    spec = importlib.import_module("tpbgen.templates.support.cextensions").kernels()
+    spec = runtime("cextensions").kernels()
     assert spec.key in spec.module()
-    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    cbuild = runtime("cbuild")
     assert cbuild.load_compiled(spec) is not None  # what load() built, found by its content
 
 
@@ -114,7 +118,7 @@ def test_a_changed_source_is_another_build_and_a_prebuilt_file_is_loaded_first(
     """The content key covers the source, so an edited kernel never loads a stale build; and a
     module in the package's _prebuilt/ (what pip install compiled) is used before the cache, so
     an installed package compiles nothing at first use."""
-    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    cbuild = runtime("cbuild")
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler")
     spec = cbuild.Spec("_tpbtest_ext", "int seven(void) { return 7; }", "int seven(void);", ())
@@ -140,7 +144,7 @@ def test_a_build_at_first_use_says_what_how_to_skip_it_and_how_long_it_runs(
 ) -> None:
     """A vendored tree compiles on first use: one line naming the build, its cache and how to
     run without it, progress while the compiler runs, and its time when it is done."""
-    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    cbuild = runtime("cbuild")
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler")
     if cbuild.cffi_missing():
@@ -169,7 +173,7 @@ def test_a_build_at_first_use_says_what_how_to_skip_it_and_how_long_it_runs(
 def test_only_a_missing_cffi_the_install_reported_is_a_quiet_fallback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cbuild = importlib.import_module("tpbgen.templates.support.cbuild")
+    cbuild = runtime("cbuild")
     monkeypatch.setattr(cbuild, "PREBUILT", tmp_path)
     missing = cbuild.Unavailable("cffi is not installed")
     assert not cbuild.said_at_install(missing)  # a vendored tree: nothing said yet

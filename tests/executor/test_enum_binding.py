@@ -1,19 +1,21 @@
 """The executor binds enum values by name: a drop's values are mapped to the enumerator names its
-headers give them, and the names to the executor's semantic codes (family.ENUMS). Here on the
+headers give them, and the names to the executor's semantic codes (tpbgen's isa.table, emitted
+as _runtime/executor/codes.py). Here on the
 committed mariana package, with its ENUM_VALUES rebound as another drop would declare them (the
 whole drop, through `tpbgen generate`, is tests/variants/test_executor_names_variant.py)."""
 
 from __future__ import annotations
 
 import importlib
-import re
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 
-from .engine_loader import ENGINE, c_available, gen_module, load_package
+from tpbgen.isa import table
+
+from .engine_loader import c_available, gen_module, load_package
 
 GEN = "mariana"
 F32 = np.float32
@@ -35,6 +37,9 @@ def _executor_for(enums: dict[str, tuple[str, dict[str, int]]]) -> Any:
         validators=x.Executor._validators,
         constants=gen_module(GEN, "constants"),
         enums=enums,
+        handlers=gen_module(GEN, "executor_binding").HANDLERS,
+        refused=gen_module(GEN, "executor_binding").REFUSED,
+        numerics=x.NUMERICS,
     ):
         pass
 
@@ -136,68 +141,14 @@ def test_read_takes_the_generation_s_dtype_by_name() -> None:
     assert ex.read(0, int(E.Dtype.FP32), (1, 4)).dtype == np.int32  # this drop's INT32 value
 
 
-def test_the_c_kernels_codes_are_the_declared_semantic_codes() -> None:
-    """tpb_kernels.c's OP_, D_ and W_ enums equal family.ENUMS's semantic codes, name by name
-    (W_: TensorTensorIntWide's arithmetic ops; its shifts are the kernel's other case)."""
-    family = _runtime("family")
-    text = (ENGINE / "tpb_kernels.c").read_text(encoding="utf-8")
-    declared = {
-        m[0]: int(m[1], 0) for m in re.findall(r"\b((?:OP|D|W)_\w+) = (0x[0-9A-F]+|\d+)", text)
-    }
-    c_names = {
-        "BITWISE_NOT": "NOT", "ARITH_SHIFT_LEFT": "ASL", "ARITH_SHIFT_RIGHT": "ASR",
-        "SUBTRACT": "SUB", "BITWISE_AND": "AND", "BITWISE_OR": "OR", "BITWISE_XOR": "XOR",
-        "LOGICAL_AND": "LAND", "LOGICAL_OR": "LOR", "LOGICAL_XOR": "LXOR",
-        "LOGICAL_SHIFT_LEFT": "LSL", "LOGICAL_SHIFT_RIGHT": "LSR", "IS_EQ": "EQ", "IS_GT": "GT",
-        "IS_GE": "GE", "IS_LE": "LE", "IS_LT": "LT", "IS_NE": "NE", "ABSOLUTE_DIFF": "ABSDIFF",
-        "ABSOLUTE_VALUE": "ABS", "ABS_MAX": "ABSMAX", "ABS_MIN": "ABSMIN", "RE_LU": "RELU",
-        "BFLOAT16": "BF16", "FP8_EXP3": "E3M4", "FP8_EXP4": "E4M3", "FP8_EXP5": "E5M2",
-    }  # fmt: skip
-    wide = {
-        "ADD_INT": "W_ADD",
-        "MULT_INT": "W_MULT",
-        "SUBTRACT_INT": "W_SUB",
-        "MULT_UINT": "W_MULT_U",
-    }
-    want = (
-        {f"OP_{c_names.get(n, n)}": v for n, v in family.ENUMS["alu_op"].codes.items()}
-        | {f"D_{c_names.get(n, n)}": v for n, v in family.ENUMS["dtype"].codes.items()}
-        | {wide[n]: v for n, v in family.ENUMS["wide_op"].codes.items() if n in wide}
-    )
-    assert declared == want
-
-
 def test_every_enumerator_of_the_vendored_drop_is_declared() -> None:
     """Every enumerator an operand reads on the vendored drop is implemented or refused with a
-    reason in family.ENUMS, so `generate` warns about none of them (a new one is warned about)."""
-    family = _runtime("family")
+    reason in the table, so `generate` warns about none of them (a new one is warned about)."""
     for gen in ("sunda", "cayman", "mariana", "maverick"):
         x = gen_module(gen, "executor")
-        read = {
-            role
-            for name in x.Executor.HANDLERS.values()
-            for role in family.roles(family.HANDLERS[name]).values()
-        }
+        read = {role for h in x.Executor.BINDINGS.values() for role in h.roles}
         assert set(x.ENUM_VALUES) == read, gen
         for role, (_c_enum, values) in x.ENUM_VALUES.items():
-            spec = family.ENUMS[role]
+            spec = table.ENUMS[role]
             unknown = [n for n in values if n not in spec.codes and n not in spec.refused]
             assert not unknown, (gen, role, unknown)
-
-
-def test_every_operand_is_read_by_a_known_kind_and_feeds_its_engine_method() -> None:
-    """family.HANDLERS binds each opcode's fields by name to keyword arguments of its Engine
-    method: every kind is declared, every argument exists, every required one is given."""
-    import inspect
-
-    family = _runtime("family")
-    engine = _runtime("executor.kernels").Engine
-    assert set(_runtime("executor.machine").CONVERTERS) == set(family.OPERAND_KINDS)
-    for name, h in family.HANDLERS.items():
-        params = inspect.signature(getattr(engine, h.engine)).parameters
-        given = [o.param for o in h.operands] + [k for k, _ in h.fixed]
-        assert len(given) == len(set(given)), name
-        required = {p for p, v in params.items() if p != "self" and v.default is v.empty}
-        assert set(given) == required, (name, set(given) ^ required)
-        for o in h.operands:
-            assert o.kind in family.OPERAND_KINDS or o.kind in family.ENUMS, (name, o)

@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tpbgen.isa import table
+
 from .engine_loader import c_available, gen_module, load_package
 
 GENS = ("sunda", "cayman", "mariana", "maverick")
@@ -524,10 +526,9 @@ def test_the_fields_an_executor_reads_are_the_decoded_fields(g: Gen) -> None:
     """The executor reads only the fields its handlers need, by precompiled offsets; on random
     words of every opcode it executes, they equal what the full decoder gives."""
     X = g.X.Executor
-    family = importlib.import_module(f"{load_package().__name__}._runtime.family")
     rng = np.random.default_rng(11)
-    for op, name in X.HANDLERS.items():
-        paths = [p for o in family.HANDLERS[name].operands for p in o.fields]
+    for op in X.HANDLERS:
+        paths = X.BINDINGS[op].paths
         read = X._binder(op).values
         W = rng.integers(0, 256, (50, 64), dtype=np.uint8)
         W[:, 0] = op
@@ -555,21 +556,20 @@ def _decoded(s: Any, path: str) -> Any:
 
 
 def test_an_executors_operands_are_its_fields_decoded_and_converted(g: Gen) -> None:
-    """The engine arguments an executor makes of a word (each operand kind's expression, a
-    handler's compiled into one function) are, on words of every opcode it executes, each
+    """The engine arguments an executor makes of a word (its emitted binder, each operand kind's
+    expression as tpbgen's isa.lower wrote it) are, on words of every opcode it executes, each
     operand made on its own from the full decoder's struct: a Pattern, an Imm, an int, an enum
     value's semantic code. A word holding a value the executor does not implement raises the
     UnsupportedError of the first such operand in the handler's order. The words are random,
     their byte-aligned enum fields mostly set to values the executor implements."""
     X = g.X.Executor
     runtime = f"{load_package().__name__}._runtime"
-    family = importlib.import_module(f"{runtime}.family")
     kernels = importlib.import_module(f"{runtime}.executor.kernels")
     layout = importlib.import_module(f"{runtime}.layout")
     rng = np.random.default_rng(12)
     made = refused = 0
     for op, name in X.HANDLERS.items():
-        handler = family.HANDLERS[name]
+        handler = table.HANDLERS[name]
         struct = X._decoder.structs[op]
         W = rng.integers(0, 256, (120, 64), dtype=np.uint8)
         W[:, 0] = op

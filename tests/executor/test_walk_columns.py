@@ -44,7 +44,7 @@ MARKERS = [0x00] * 10 + [0x80, 0x80, 0x40, 0xC0, 0x20, 0xA0, 0x01, 0x10]
 
 
 def _memory(name: str) -> Any:
-    engine = eng.Engine(GEOMETRIES[name], eng.Numerics.for_generation("sunda"), backend="numpy")
+    engine = eng.Engine(GEOMETRIES[name], eng.Numerics(), backend="numpy")
     return engine.memory
 
 

@@ -49,7 +49,7 @@ def test_tensor_tensor_accepts(lib: CLib) -> None:  # noqa: F811
         assert lib(v, w.s3s3d3_tt(src1_addr=w.PSUM_BASE))
     # the Bypass-only users of the struct
     assert lib(v, w.s3s3d3_tt(w.COPY_PREDICATED, op=w.BYPASS, lo=w.UINT8))
-    assert lib(v, w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, hi=w.BF16))
+    assert lib(v, w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, lo=w.INT16, hi=w.BF16))
     assert lib(v, w.s3s3d3_tt(w.BN_BACK_PROP, op=w.BYPASS, out_dtype=w.FP32R))
 
 
@@ -111,9 +111,11 @@ def test_tensor_tensor_int_ops_and_64_bit(lib: CLib) -> None:  # noqa: F811
 
 def test_tensor_tensor_bypass_users(lib: CLib) -> None:  # noqa: F811
     v = "is_valid_s3s3d3_tt"
-    assert not lib(v, w.s3s3d3_tt(w.COPY_PREDICATED, op=w.ADD))  # op must be Bypass
-    assert not lib(v, w.s3s3d3_tt(w.COPY_PREDICATED, op=w.BYPASS, hi=w.BF16))  # copy keeps the type
-    assert not lib(v, w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, out_dtype=w.FP32R))
+    assert not lib(v, w.s3s3d3_tt(w.COPY_PREDICATED, op=w.ADD, lo=w.UINT8))  # op must be Bypass
+    assert not lib(
+        v, w.s3s3d3_tt(w.COPY_PREDICATED, op=w.BYPASS, lo=w.UINT8, hi=w.BF16)
+    )  # copy keeps the type
+    assert not lib(v, w.s3s3d3_tt(w.CAST_PREDICATED, op=w.BYPASS, lo=w.UINT8, out_dtype=w.FP32R))
     assert not lib(v, w.s3s3d3_tt(w.BN_BACK_PROP, op=w.BYPASS, lo=w.INT64, hi=w.INT64))
 
 

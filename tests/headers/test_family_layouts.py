@@ -34,6 +34,26 @@ LAYOUTS = {
         "header=0 events=4 src_mem_pattern=12 in_dtype=32 out_dtype=33 num_active_channels=34 "
         "negated=35 op=36 op_dim=37 mask_enable=38 reserved1=39 dst_mem_pattern=44",
     ),
+    # next-families-facts.md §6d (R8: gcc, CAYMAN; "identical on C/M/V")
+    "S2D2_RS": (
+        ("cayman", "mariana", "maverick"),
+        "header=0 events=4 num_active_channels=12 in_out_dtype=13 reduce_cmd=14 reduce_op=15 base=16 "
+        "fill_val=20 src_mem_pattern=24 comp_op0=36 comp_op1=37 bound0_src=38 bound1_src=39 bound0=40 "
+        "bound1=44 dst_mem_pattern=48 reserved1=60",
+    ),
+    # next-families-facts.md §6b (R2 §5: gcc offsets of the named fields; 33, 35, 37-39 ours)
+    "D4_MR": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 reserved0=12 dst_element_count=28 dtype=32 reserved1=33 "
+        "num_active_channels=34 reserved2=35 serialization_mode=36 reserved3=37 set_value=40 "
+        "dst_mem_pattern=44",
+    ),
+    # next-families-facts.md §6a (R6: gcc, identical on all four gens)
+    "D4_IOTA": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 src_data_pattern=12 reserved0=32 out_dtype=33 num_active_channels=34 "
+        "reserved1=35 channel_multiplier=36 reserved2=40 dst_mem_pattern=44",
+    ),
 }
 
 
@@ -204,3 +224,82 @@ def test_s4d4_tr_lines(gen: str) -> None:
         assert _fn(lines, "tensor_reduce_bf16_access_pattern_check") == 176 and lines[178] == "// }"
     else:
         assert all("is_valid_dtype_64(" in x for x in lines[78:80])
+
+
+def test_s4d4_tr_user_lines(gen: str) -> None:
+    """next-families-facts.md §2: the CAYMAN Copy/Cast span 238-277, the Reciprocal span 288-308
+    (R2, gen not stated; its MAVERICK tile rule puts it on M/V at full length), MARIANA's
+    TensorCumulative lines 190-237 and 367 (kept on C/V; SUNDA's 128-134 hold its BF16 reduce)."""
+    lines = _lines(gen, "s4d4_tr")
+    mv = gen in ("mariana", "maverick")
+    assert _fn(lines, "is_valid_tensor_cumulative") == 190
+    assert lines[(211 if mv else 209) - 1] == "// }"
+    assert [x.split("(")[0] for x in lines[195:197]] == ["//     && is_valid_dtype"] * 2
+    assert _fn(lines, "tensor_cumulative_valid_alu_op") == 213 and lines[221] == "// }"
+    assert _fn(lines, "tensor_cumulative_valid_dtype") == 224 and lines[232] == "// }"
+    assert _fn(lines, "s4d4_tr_same_src_dst_count") == 235 and lines[236] == "// }"
+    assert _fn(lines, "is_valid_copy") == 238
+    assert _fn(lines, "is_valid_cast") < 277 and lines[276] == "// }"
+    assert _fn(lines, "is_valid_reciprocal") == 288
+    assert lines[(308 if mv else 306) - 1] == "// }"
+    assert _fn(lines, "has_tensor_cumulative_opcode") == 367
+    if gen != "sunda":
+        assert _fn(lines, "tensor_cumulative_bitvec") == 128 and lines[129] == "// }"
+        assert _fn(lines, "tensor_cumulative_arith") == 132 and lines[133] == "// }"
+
+
+def test_data4d_layout(cc: str, tmp_path: Path, gen: str) -> None:
+    """next-families-facts.md §6a: DATA4D is 20 bytes, base@0 step_elem@4 num_elem@12, no start_addr."""
+    src = tmp_path / "d.c"
+    src.write_text(
+        '#include <stdio.h>\n#include <stddef.h>\n#include "aws_neuron_isa_tpb_common.h"\n'
+        "int main(void) {\n"
+        '    printf("%u %u %u %u\\n", (unsigned)sizeof(NEURON_ISA_TPB_DATA4D),'
+        " (unsigned)offsetof(NEURON_ISA_TPB_DATA4D, base),"
+        " (unsigned)offsetof(NEURON_ISA_TPB_DATA4D, step_elem),"
+        " (unsigned)offsetof(NEURON_ISA_TPB_DATA4D, num_elem));\n"
+        "    return 0;\n}\n"
+    )
+    exe = tmp_path / "d"
+    run_checked(
+        [
+            cc,
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(tpb_dir(gen)),
+            str(src),
+            "-o",
+            str(exe),
+        ]
+    )
+    assert run_checked([str(exe)]).split() == ["20", "0", "4", "12"]
+    common = _lines(gen, "common")
+    line = next(k for k, x in enumerate(common, 1) if x == "typedef struct NEURON_ISA_TPB_DATA4D {")
+    if gen == "mariana":  # common.h:649 (gen not stated; the only gen where 649 is free)
+        assert line == 649
+
+
+def test_select_reduce_lines(gen: str) -> None:
+    """next-families-facts.md §4: CAYMAN's `s2s2d2_stt.h` lines for SelectReduce (kept on SUNDA, whose
+    file follows CAYMAN's numbers; MARIANA/MAVERICK's own numbers hold other functions there, C10)."""
+    lines = _lines(gen, "s2s2d2_stt")
+    if gen in ("mariana", "maverick"):
+        assert _fn(lines, "is_valid_select_reduce") > 111
+        return
+    want = {"is_valid_select_reduce": (112, 140), "has_valid_select_reduce_dtypes": (195, 198),
+            "has_valid_select_reduce_op": (214, 219), "has_valid_s2s2d2_cpr_accum_cmd": (243, 247),
+            "has_valid_select_reduce_rev_ops": (259, 262)}  # fmt: skip
+    for name, (first, last) in want.items():
+        assert _fn(lines, name) == first and lines[last - 1] == "// }", name
+
+
+def test_d4_mr_lines(gen: str) -> None:
+    """next-families-facts.md §6b: the Memset text on lines 24-25, `memset_set_value_type` on 124-140
+    with the header's doubled UINT32."""
+    lines = _lines(gen, "d4_mr")
+    assert lines[23].startswith("// Memset:") and lines[24].startswith("//")
+    assert _fn(lines, "memset_set_value_type") == 124 and lines[139] == "// }"
+    assert "Dtype::UINT32 | Dtype::INT32 | Dtype::UINT32" in "\n".join(lines[123:140])

@@ -315,3 +315,149 @@ def s4d4_tr(
     buf[39:44] = bytes(reserved1)
     _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
     return bytes(buf)
+
+
+# next families (next-families-facts.md §1)
+COPY, CAST, RECIPROCAL, MEMSET = 0x46, 0x47, 0x48, 0x49
+CUMULATIVE_ARITH, CUMULATIVE_BITVEC = 0x4E, 0x5E
+IOTA, AFFINE_SELECT, RANGE_SELECT, SELECT_REDUCE = 0x7E, 0x92, 0xBC, 0xEA
+BN_STATS, BN_STATS2, BN_AGGREGATE, MAX8, FIND_INDEX8, MATCH_REPLACE8 = (
+    0x60,
+    0x61,
+    0x62,
+    0x6C,
+    0x6E,
+    0x6F,
+)
+MOD, IS_EQ, IS_GT, IS_GE, IS_LE, IS_LT, LOGICAL_SHIFT_RIGHT = (
+    0x1B,
+    0x12,
+    0x13,
+    0x14,
+    0x15,
+    0x16,
+    0x11,
+)
+
+
+def s4d4_tr_move(
+    opcode: int = COPY,
+    *,
+    in_dtype: int = FP32,
+    out_dtype: int = FP32,
+    n: int = 8,
+    src_nums: Sequence[int] = (8, 1, 1, 1),
+    dst_nums: Sequence[int] = (8, 1, 1, 1),
+    **kw: object,
+) -> bytes:
+    """An S4D4_TR word for the element-wise users (Copy, Cast, Reciprocal, TensorCumulative):
+    Bypass, op_dim X, [8] elements on 8 partitions each side unless told otherwise."""
+    args: dict[str, object] = {"op": BYPASS, "op_dim": SUBDIM_X, "src_steps": (1, 8, 8, 8)}
+    args.update(kw)
+    return s4d4_tr(
+        opcode,
+        in_dtype=in_dtype,
+        out_dtype=out_dtype,
+        n=n,
+        src_nums=src_nums,
+        dst_nums=dst_nums,
+        **args,  # type: ignore[arg-type]
+    )
+
+
+def d4_iota(
+    *,
+    opcode: int = IOTA,
+    base: int = 0,
+    steps: Sequence[int] = (1, 0, 0, 0),
+    src_nums: Sequence[int] = (1, 1, 1, 1),
+    reserved0: int = 0,
+    out_dtype: int = INT32,
+    n: int = 128,
+    reserved1: int = 0,
+    channel_multiplier: int = 1,
+    reserved2: Sequence[int] = (0, 0, 0, 0),
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (1, 1, 1, 1),
+) -> bytes:
+    """A NEURON_ISA_TPB_D4_IOTA_STRUCT word (DATA4D src@12: base, step_elem[4], num_elem[4];
+    reserved0@32 out@33 nac@34 reserved1@35 channel_multiplier@36 reserved2@40 dst@44); the
+    defaults write the partition index (one int32 per partition) on 128 partitions."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    struct.pack_into("<i4h4H", buf, 12, base, *steps, *src_nums)
+    buf[32], buf[33], buf[34], buf[35] = reserved0, out_dtype, n, reserved1
+    struct.pack_into("<i", buf, 36, channel_multiplier)
+    buf[40:44] = bytes(reserved2)
+    _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
+    return bytes(buf)
+
+
+FP32_MIN_BITS = 0xFF7FFFFF  # -FLT_MAX, RangeSelect's only fill value
+
+
+def s2d2_rs(
+    *,
+    opcode: int = RANGE_SELECT,
+    n: int = 128,
+    lo: int = FP32,
+    hi: int = FP32,
+    reduce_cmd: int = ZERO_ACCUMULATE,
+    reduce_op: int = MAX,
+    base: float = 32.0,
+    fill_val: Imm = FP32_MIN_BITS,
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] = (512, 1),
+    comp_op0: int = IS_GE,
+    comp_op1: int = IS_LT,
+    bound0_src: int = PTR_IMM,
+    bound1_src: int = PTR_IMM,
+    bound0: Imm = 0x3000,
+    bound1: Imm = 0x3004,
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (512, 1),
+    reserved1: Sequence[int] = (0, 0, 0, 0),
+) -> bytes:
+    """A NEURON_ISA_TPB_S2D2_RS_STRUCT word (nac@12 pair@13 reduce_cmd@14 reduce_op@15 base@16
+    fill_val@20 src@24 comp_op0@36 comp_op1@37 bound0_src@38 bound1_src@39 bound0@40 bound1@44
+    dst@48 reserved1@60); the defaults are test_nki_isa_range_select.py's fp32 [128, 512] case
+    (range_start 32, index >= bound0 and < bound1, per-partition bounds by pointer, reset_reduce)."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    buf[12], buf[13], buf[14], buf[15] = n, pair(lo, hi), reduce_cmd, reduce_op
+    struct.pack_into("<f", buf, 16, base)
+    buf[20:24] = _imm(fill_val)
+    _tensor(buf, 24, src_addr, (1, 512), src_nums)
+    buf[36], buf[37], buf[38], buf[39] = comp_op0, comp_op1, bound0_src, bound1_src
+    buf[40:44], buf[44:48] = _imm(bound0), _imm(bound1)
+    _tensor(buf, 48, dst_addr, (1, 512), dst_nums)
+    buf[60:64] = bytes(reserved1)
+    return bytes(buf)
+
+
+def d4_mr(
+    *,
+    opcode: int = MEMSET,
+    reserved0: Sequence[int] = (0,) * 16,
+    dst_element_count: int = 128,
+    dtype: int = FP32,
+    n: int = 128,
+    serialization_mode: int = 0,
+    reserved_bytes: Sequence[int] = (0, 0, 0, 0, 0),
+    set_value: Imm = 0.2,
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (128, 1, 1, 1),
+) -> bytes:
+    """A NEURON_ISA_TPB_D4_MR_STRUCT word (reserved0@12 dst_element_count@28 dtype@32 nac@34
+    serialization_mode@36 set_value@40 dst@44; reserved_bytes are 33, 35, 37, 38, 39); the
+    defaults are test_nki_isa_memset.py's fp32 [128, 128] fill with 0.2."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    buf[12:28] = bytes(reserved0)
+    struct.pack_into("<I", buf, 28, dst_element_count)
+    buf[32], buf[34], buf[36] = dtype, n, serialization_mode
+    for off, b in zip((33, 35, 37, 38, 39), reserved_bytes, strict=True):
+        buf[off] = b
+    buf[40:44] = _imm(set_value)
+    _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
+    return bytes(buf)

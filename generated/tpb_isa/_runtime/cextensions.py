@@ -8,6 +8,7 @@ before numpy is installed.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.machinery
 import multiprocessing
 import os
@@ -54,12 +55,16 @@ def _runtime_spec(
 
 
 def kernels(runtime_dir: Path = RUNTIME) -> Spec:
-    """The executor's numeric kernels (executor/tpb_kernels.c, declared in tpb_kernels.h)."""
-    return _runtime_spec(
-        runtime_dir / "executor", "tpb_kernels", "_tpb_isa_ckernels", KERNEL_ARGS,
+    """The executor's numeric kernels (executor/tpb_kernels.c, declared in tpb_kernels.h), with
+    the semantic codes tpbgen emits (executor/tpb_codes.h) in place of their #include."""
+    here = runtime_dir / "executor"
+    spec = _runtime_spec(
+        here, "tpb_kernels", "_tpb_isa_ckernels", KERNEL_ARGS,
         what="the executor's C kernels",
         skip='Executor(backend="numpy") or TPB_ISA_BACKEND=numpy runs without them',
     )  # fmt: skip
+    codes = (here / "tpb_codes.h").read_text(encoding="utf-8")
+    return dataclasses.replace(spec, source=_with_header(spec.source, "tpb_codes.h", codes))
 
 
 def validators(package_dir: Path, generation: str, tpb_dir: str) -> Spec:

@@ -17,7 +17,6 @@ lock); nothing is recorded, and nothing costs, outside `info`.
 from __future__ import annotations
 
 import gc
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -32,8 +31,6 @@ from .decoding import Decoder, OpcodeStatus
 from .executor import access, kernels
 from .executor.dtypes import DtypeError
 from .executor.errors import ExecutorError, InvalidInstructionError
-
-_RECORD = threading.Lock()
 
 
 class _Resolved(Exception):
@@ -289,8 +286,9 @@ def _make_spans(
 def _recording(engine: Any) -> Iterator[tuple[list[tuple[str, access.Walk]], list[int]]]:
     walks: list[tuple[str, access.Walk]] = []
     regs: list[int] = []
-    names = vars(kernels)  # the module globals the engine's access methods call
-    walk, resolve = names["walk"], names["resolve_addr4"]
+    # the engine's observer seam: the access functions its methods call (Engine.walk,
+    # Engine.resolve_addr4) and its immediate-pointer read, wrapped on this engine only
+    walk, resolve = engine.walk, engine.resolve_addr4
     pointer = engine._pointer
 
     # `access.walk` is a function of its arguments and the memory's geometry: a walk made
@@ -324,16 +322,15 @@ def _recording(engine: Any) -> Iterator[tuple[list[tuple[str, access.Walk]], lis
         return int(pointer(imm, what))
 
     backend = engine.backend
-    with _RECORD:
-        names["walk"], names["resolve_addr4"] = recorded_walk, recorded_resolve
-        engine._pointer = recorded_pointer
-        engine.backend = _NO_KERNELS
-        try:
-            yield walks, regs
-        finally:
-            names["walk"], names["resolve_addr4"] = walk, resolve
-            del engine._pointer
-            engine.backend = backend
+    engine.walk, engine.resolve_addr4 = recorded_walk, recorded_resolve
+    engine._pointer = recorded_pointer
+    engine.backend = _NO_KERNELS
+    try:
+        yield walks, regs
+    finally:
+        engine.walk, engine.resolve_addr4 = walk, resolve
+        del engine._pointer
+        engine.backend = backend
 
 
 def _set_state(scratch: Any, executor: Any) -> None:

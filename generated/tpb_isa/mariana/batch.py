@@ -1684,7 +1684,7 @@ def _v_s3s3d3_tt_src_dst_dtype(i_W: Any, i_o: Any) -> Any:
 
 @_memo
 def _v_s3s3d3_copy_pred_src0_dtype(i_W: Any, i_o: Any) -> Any:
-    return _v_type_size(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8))) != np.uint32(0)
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 12) >> 0) & 0xf).astype(np.uint8)))
 
 
 @_memo
@@ -2002,6 +2002,72 @@ def _v_is_valid_tensor_tensor_scan(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_has_select_reduce_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(234)
+
+
+@_memo
+def _v_has_valid_select_reduce_dtypes(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8))), np.logical_not(_v_is_valid_32b_int_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)))))
+
+
+@_memo
+def _v_has_valid_select_reduce_op(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_is_general_arith_op(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_general_arith_op(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+        _byte(i_W, i_o + 36) == np.int32(0),  # s2s2d2_stt.op0
+        _byte(i_W, i_o + 37) == np.int32(8),  # s2s2d2_stt.op1
+    )
+
+
+_K_has_valid_s2s2d2_cpr_accum_cmd_0 = _Members((0, 2, 3))
+
+
+@_memo
+def _v_has_valid_s2s2d2_cpr_accum_cmd(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 44), _K_has_valid_s2s2d2_cpr_accum_cmd_0)
+
+
+@_memo
+def _v_has_valid_select_reduce_rev_ops(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 38) == np.int32(0), _byte(i_W, i_o + 38) == np.int32(1))
+
+
+@_memo
+def _v_is_valid_select_reduce(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_select_reduce_opcode(i_W, i_o),
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0)),  # s2s2d2_stt.imm0_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_has_valid_select_reduce_dtypes(i_W, i_o),
+        _v_s2s2d2_stt_imm0_dtype(i_W, i_o),
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s2s2d2_stt.op0
+        _v_is_valid_aluop(_byte(i_W, i_o + 37)),  # s2s2d2_stt.op1
+        _v_has_valid_select_reduce_op(i_W, i_o),
+        _v_has_valid_s2s2d2_stt_immediate(i_W, i_o),
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.in0_in1_dtype.dtype_hi
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1)),  # s2s2d2_stt.out_dtype
+        _v_check_active_channels(_byte(i_W, i_o + 42)),  # s2s2d2_stt.num_active_channels
+        _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o),
+        _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o),
+        _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24),
+        _v_has_valid_s2s2d2_cpr_accum_cmd(i_W, i_o),
+        _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38)),  # s2s2d2_stt.reverse_operands
+        _v_has_s2s2d2_stt_reserved_zero(i_W, i_o),
+        _v_has_valid_select_reduce_rev_ops(i_W, i_o),
+    )
+
+
+@_memo
 def _v_check_t4d_active_channels(t_W: Any, t_o: Any, num_active_channels: Any) -> Any:
     return _v_start_addr_active_channels(t_W, t_o, num_active_channels)
 
@@ -2235,6 +2301,478 @@ def _v_is_valid_tensor_reduce(i_W: Any, i_o: Any) -> Any:
         _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
         _v_tensor_reduce_dst_element_cnt_check(i_W, i_o),
         _v_tensor_reduce_transpose_check(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_zero_subdim(subdim: Any) -> Any:
+    return np.logical_or(subdim == np.int32(0), subdim == np.int32(2))
+
+
+_K_is_valid_subdim_0 = _Members((2, 3, 4, 5))
+
+
+@_memo
+def _v_is_valid_subdim(subdim: Any) -> Any:
+    return _isin(subdim, _K_is_valid_subdim_0)
+
+
+@_memo
+def _v_has_zero_negated_field(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.uint32(0)
+
+
+@_memo
+def _v_s4d4_tr_op_bypass(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(0)
+
+
+@_memo
+def _v_s4d4_tr_same_src_dst_type(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 33) == _byte(i_W, i_o + 32)
+
+
+@_memo
+def _v_same_element_count_m4d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
+    return _any_of(
+        _v_indirect_pattern(a_W, a_o),
+        _v_indirect_pattern(b_W, b_o),
+        _v_same_element_count_t4d(a_W, a_o, b_W, b_o),
+    )
+
+
+@_memo
+def _v_s4d4_tr_same_src_dst_count(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_m4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_has_copy_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(70)
+
+
+@_memo
+def _v_has_cast_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(71)
+
+
+@_memo
+def _v_has_reciprocal_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(72)
+
+
+@_memo
+def _v_tensor_cumulative_bitvec(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(94)
+
+
+@_memo
+def _v_tensor_cumulative_arith(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(78)
+
+
+@_memo
+def _v_has_tensor_cumulative_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_v_tensor_cumulative_arith(i_W, i_o), _v_tensor_cumulative_bitvec(i_W, i_o))
+
+
+_K_tensor_cumulative_valid_alu_op_0 = _Members((7, 26, 27))
+
+
+@_memo
+def _v_tensor_cumulative_valid_alu_op(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        np.logical_not(_isin(_byte(i_W, i_o + 36), _K_tensor_cumulative_valid_alu_op_0)),  # s4d4_tr.op
+        np.logical_or(np.logical_not(_v_tensor_cumulative_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36))),  # s4d4_tr.op
+        np.logical_or(np.logical_not(_v_tensor_cumulative_arith(i_W, i_o)), _v_is_arith_op(_byte(i_W, i_o + 36))),  # s4d4_tr.op
+    )
+
+
+_K_tensor_cumulative_valid_dtype_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_tensor_cumulative_valid_dtype(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_cumulative_bitvec(i_W, i_o)), _all_of(
+        _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33),  # s4d4_tr.in_dtype, s4d4_tr.out_dtype
+        _isin(_byte(i_W, i_o + 32), _K_tensor_cumulative_valid_dtype_0),  # s4d4_tr.in_dtype
+        np.logical_or(_byte(i_W, i_o + 36) != np.int32(17), _byte(i_W, i_o + 32) == np.int32(8)),  # s4d4_tr.op, s4d4_tr.in_dtype
+    ))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_tensor_cumulative_opcode(i_W, i_o),
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_is_valid_subdim(_byte(i_W, i_o + 37)),  # s4d4_tr.op_dim
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_s4d4_tr_same_src_dst_count(i_W, i_o),
+        _v_tensor_cumulative_valid_alu_op(i_W, i_o),
+        _v_tensor_cumulative_valid_dtype(i_W, i_o),
+        _v_has_zero_negated_field(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_copy(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_copy_opcode(i_W, i_o),
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_is_zero_subdim(_byte(i_W, i_o + 37)),  # s4d4_tr.op_dim
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_s4d4_tr_same_src_dst_count(i_W, i_o),
+        _v_s4d4_tr_op_bypass(i_W, i_o),
+        _v_s4d4_tr_same_src_dst_type(i_W, i_o),
+        _v_has_zero_negated_field(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_cast(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_cast_opcode(i_W, i_o),
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_is_zero_subdim(_byte(i_W, i_o + 37)),  # s4d4_tr.op_dim
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_s4d4_tr_same_src_dst_count(i_W, i_o),
+        _v_s4d4_tr_op_bypass(i_W, i_o),
+        _v_has_zero_negated_field(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_reciprocal(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_reciprocal_opcode(i_W, i_o),
+        _v_s4d4_tr_reserved_zero(i_W, i_o),
+        _v_mask_enable_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_tr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_is_valid_aluop(_byte(i_W, i_o + 36)),  # s4d4_tr.op
+        _v_is_zero_subdim(_byte(i_W, i_o + 37)),  # s4d4_tr.op_dim
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_tr.num_active_channels
+        _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_tr.in_dtype
+        _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_tr.out_dtype
+        _v_indirect_quadrant_check_src4d(i_W, i_o + 12),
+        _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44),
+        _v_s4d4_tr_same_src_dst_count(i_W, i_o),
+        _v_s4d4_tr_op_bypass(i_W, i_o),
+        _v_has_zero_negated_field(i_W, i_o),
+    )
+
+
+@_memo
+def _v_d4d_element_count(d_W: Any, d_o: Any) -> Any:
+    _N = d_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.uint32)
+    n = np.zeros(_N, dtype=np.uint32)
+    n = _fill(np.uint32(1), _N, n.dtype)
+    n = _fill(n * np.asarray(_colv(d_W, d_o + 12, '<u2')).astype(np.uint32), _N, n.dtype)
+    n = _fill(n * np.asarray(_colv(d_W, d_o + 14, '<u2')).astype(np.uint32), _N, n.dtype)
+    n = _fill(n * np.asarray(_colv(d_W, d_o + 16, '<u2')).astype(np.uint32), _N, n.dtype)
+    n = _fill(n * np.asarray(_colv(d_W, d_o + 18, '<u2')).astype(np.uint32), _N, n.dtype)
+    _live = np.logical_not(_done)
+    _ret = _select(_live, n, _ret)
+    return _ret
+
+
+@_memo
+def _v_has_iota_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(126)
+
+
+@_memo
+def _v_d4_iota_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _byte(i_W, i_o + 32) == np.uint32(0),  # d4_iota.reserved0[0]
+        _byte(i_W, i_o + 35) == np.uint32(0),  # d4_iota.reserved1[0]
+        _byte(i_W, i_o + 40) == np.uint32(0),  # d4_iota.reserved2[0]
+        _byte(i_W, i_o + 41) == np.uint32(0),  # d4_iota.reserved2[1]
+        _byte(i_W, i_o + 42) == np.uint32(0),  # d4_iota.reserved2[2]
+        _byte(i_W, i_o + 43) == np.uint32(0),  # d4_iota.reserved2[3]
+    )
+
+
+@_memo
+def _v_d4_iota_same_src_dst_count(i_W: Any, i_o: Any) -> Any:
+    return _v_d4d_element_count(i_W, i_o + 12) == _v_t4d_element_count(i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_iota(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_iota_opcode(i_W, i_o),
+        _v_d4_iota_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # d4_iota.out_dtype
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # d4_iota.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # d4_iota.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # d4_iota.out_dtype
+        _v_d4_iota_same_src_dst_count(i_W, i_o),
+    )
+
+
+@_memo
+def _v_has_valid_nc_rs(nc: Any) -> Any:
+    return nc >= np.int32(3)
+
+
+@_memo
+def _v_has_range_select_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(188)
+
+
+@_memo
+def _v_has_same_elem_count_rs_src_dst(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 24),
+        _v_shape_from_register(i_W, i_o + 48),
+        _v_t2d_element_count(i_W, i_o + 24) == _v_t2d_element_count(i_W, i_o + 48),
+    )
+
+
+@_memo
+def _v_has_valid_total_index_range(src_W: Any, src_o: Any, base: Any) -> Any:
+    return np.logical_and(base <= np.uint32(16777216), np.logical_or(_v_shape_from_register(src_W, src_o), (np.asarray(base).astype(np.uint64) + np.asarray(_v_t2d_element_count(src_W, src_o)).astype(np.uint64)) <= np.uint64(16777216)))
+
+
+@_memo
+def _v_rs_base_index(i_W: Any, i_o: Any) -> Any:
+    return _select(np.logical_and(_colv(i_W, i_o + 16, '<f4') >= np.float32(0.0), _colv(i_W, i_o + 16, '<f4') <= np.float32(16777216.0)), np.asarray(_colv(i_W, i_o + 16, '<f4')).astype(np.uint32), np.uint32(4294967295))
+
+
+@_memo
+def _v_is_valid_fill_val(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 20, '<f4') == np.float32(-3.4028234663852886e+38)
+
+
+_K_is_valid_rs_comp_op_0 = _Members((18, 19, 20, 21, 22))
+
+
+@_memo
+def _v_is_valid_rs_comp_op(op: Any) -> Any:
+    return _isin(op, _K_is_valid_rs_comp_op_0)
+
+
+_K_has_valid_range_select_reduce_cmd_0 = _Members((0, 2, 3))
+
+
+@_memo
+def _v_has_valid_range_select_reduce_cmd(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 14), _K_has_valid_range_select_reduce_cmd_0)
+
+
+@_memo
+def _v_has_valid_range_select_reduce_op(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 15) == np.int32(8)
+
+
+@_memo
+def _v_is_valid_range_select(i_W: Any, i_o: Any, nc: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_valid_nc_rs(nc),
+        _v_has_range_select_opcode(i_W, i_o),
+        _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 12)),  # s2d2_rs.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 12)),  # s2d2_rs.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1)),  # s2d2_rs.in_out_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 48, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(1), np.uint8(1)),  # s2d2_rs.in_out_dtype.dtype_hi
+        _v_has_same_elem_count_rs_src_dst(i_W, i_o),
+        _v_has_valid_total_index_range(i_W, i_o + 24, _v_rs_base_index(i_W, i_o)),
+        _v_is_valid_fp_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)),  # s2d2_rs.in_out_dtype.dtype_lo
+        _v_is_valid_fp_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1)),  # s2d2_rs.in_out_dtype.dtype_hi
+        _v_is_valid_fill_val(i_W, i_o),
+        _v_is_valid_rs_comp_op(_byte(i_W, i_o + 36)),  # s2d2_rs.comp_op0
+        _v_is_valid_rs_comp_op(_byte(i_W, i_o + 37)),  # s2d2_rs.comp_op1
+        _v_has_valid_immediates(i_W, i_o + 40, _byte(i_W, i_o + 38), _byte(i_W, i_o + 12), np.uint8(10)),  # s2d2_rs.bound0_src, s2d2_rs.num_active_channels
+        _v_has_valid_immediates(i_W, i_o + 44, _byte(i_W, i_o + 39), _byte(i_W, i_o + 12), np.uint8(10)),  # s2d2_rs.bound1_src, s2d2_rs.num_active_channels
+        _v_check_active_channels(_byte(i_W, i_o + 12)),  # s2d2_rs.num_active_channels
+        _v_has_valid_range_select_reduce_cmd(i_W, i_o),
+        _v_has_valid_range_select_reduce_op(i_W, i_o),
+    )
+
+
+@_memo
+def _v_dbg_is_valid_range_select(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_range_select(i_W, i_o, np.uint8(4))
+
+
+@_memo
+def _v_has_memset_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(73)
+
+
+@_memo
+def _v_d4_mr_zero_serialization(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(0)
+
+
+@_memo
+def _v_d4_mr_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    _c81 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 12) != np.uint32(0)), _done.shape)
+    _m82 = _c81
+    _live = _m82
+    _done = _done | _live
+    _c84 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 13) != np.uint32(0)), _done.shape)
+    _m85 = _c84
+    _live = (_m85 & ~_done)
+    _done = _done | _live
+    _c87 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 14) != np.uint32(0)), _done.shape)
+    _m88 = _c87
+    _live = (_m88 & ~_done)
+    _done = _done | _live
+    _c90 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 15) != np.uint32(0)), _done.shape)
+    _m91 = _c90
+    _live = (_m91 & ~_done)
+    _done = _done | _live
+    _c93 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 16) != np.uint32(0)), _done.shape)
+    _m94 = _c93
+    _live = (_m94 & ~_done)
+    _done = _done | _live
+    _c96 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 17) != np.uint32(0)), _done.shape)
+    _m97 = _c96
+    _live = (_m97 & ~_done)
+    _done = _done | _live
+    _c99 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 18) != np.uint32(0)), _done.shape)
+    _m100 = _c99
+    _live = (_m100 & ~_done)
+    _done = _done | _live
+    _c102 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 19) != np.uint32(0)), _done.shape)
+    _m103 = _c102
+    _live = (_m103 & ~_done)
+    _done = _done | _live
+    _c105 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 20) != np.uint32(0)), _done.shape)
+    _m106 = _c105
+    _live = (_m106 & ~_done)
+    _done = _done | _live
+    _c108 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 21) != np.uint32(0)), _done.shape)
+    _m109 = _c108
+    _live = (_m109 & ~_done)
+    _done = _done | _live
+    _c111 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 22) != np.uint32(0)), _done.shape)
+    _m112 = _c111
+    _live = (_m112 & ~_done)
+    _done = _done | _live
+    _c114 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 23) != np.uint32(0)), _done.shape)
+    _m115 = _c114
+    _live = (_m115 & ~_done)
+    _done = _done | _live
+    _c117 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 24) != np.uint32(0)), _done.shape)
+    _m118 = _c117
+    _live = (_m118 & ~_done)
+    _done = _done | _live
+    _c120 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 25) != np.uint32(0)), _done.shape)
+    _m121 = _c120
+    _live = (_m121 & ~_done)
+    _done = _done | _live
+    _c123 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 26) != np.uint32(0)), _done.shape)
+    _m124 = _c123
+    _live = (_m124 & ~_done)
+    _done = _done | _live
+    _c126 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 27) != np.uint32(0)), _done.shape)
+    _m127 = _c126
+    _live = (_m127 & ~_done)
+    _done = _done | _live
+    _live = np.logical_not(_done)
+    _ret = _ret | (_live & _all_of(
+        _byte(i_W, i_o + 33) == np.uint32(0),  # d4_mr.reserved1[0]
+        _byte(i_W, i_o + 35) == np.uint32(0),  # d4_mr.reserved2[0]
+        _byte(i_W, i_o + 37) == np.uint32(0),  # d4_mr.reserved3[0]
+        _byte(i_W, i_o + 38) == np.uint32(0),  # d4_mr.reserved3[1]
+        _byte(i_W, i_o + 39) == np.uint32(0),  # d4_mr.reserved3[2]
+    ))
+    return _ret
+
+
+_K_memset_set_value_type_0 = _Members((8, 9, 10))
+_K_memset_set_value_type_1 = _Members((4, 5, 6, 7))
+_K_memset_set_value_type_2 = _Members((2, 3, 13, 14, 15))
+_K_memset_set_value_type_3 = _Members((2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15))
+
+
+@_memo
+def _v_memset_set_value_type(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    _sw129 = np.broadcast_to(np.asarray(np.asarray(_byte(i_W, i_o + 32)).astype(np.int32)), _done.shape)
+    _m130 = _isin(_sw129, _K_memset_set_value_type_0)
+    _live = _m130
+    _ret = _ret | _live
+    _done = _done | _live
+    _m131 = _isin(_sw129, _K_memset_set_value_type_1)
+    _live = (_m131 & ~_done)
+    _ret = _ret | (_live & ((_colv(i_W, i_o + 40, '<u4') & np.uint32(4294901760)) == np.uint32(0)))
+    _done = _done | _live
+    _m132 = _isin(_sw129, _K_memset_set_value_type_2)
+    _live = (_m132 & ~_done)
+    _ret = _ret | (_live & ((_colv(i_W, i_o + 40, '<u4') & np.uint32(4294967040)) == np.uint32(0)))
+    _done = _done | _live
+    _m133 = ~_isin(_sw129, _K_memset_set_value_type_3)
+    _live = (_m133 & ~_done)
+    return _ret
+
+
+@_memo
+def _v_is_valid_memset(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_memset_opcode(i_W, i_o),
+        _v_d4_mr_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(1)),  # d4_mr.dtype
+        _v_memset_set_value_type(i_W, i_o),
+        _v_d4_mr_zero_serialization(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # d4_mr.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # d4_mr.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 32), np.uint8(1), np.uint8(1), np.uint8(1)),  # d4_mr.dtype
     )
 
 
@@ -4657,6 +5195,211 @@ def _v_is_valid_tensor_tensor_scan__term14_2_1(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_select_reduce__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_select_reduce__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_select_reduce__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_select_reduce__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_select_reduce_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_select_reduce__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_select_reduce__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 43), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_select_reduce__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 41), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_select_reduce__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_int_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)))
+
+
+@_memo
+def _v_is_valid_select_reduce__term10(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_is_valid_32b_int_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8))))
+
+
+@_memo
+def _v_is_valid_select_reduce__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_imm0_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_select_reduce__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_select_reduce__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_select_reduce__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_is_general_arith_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_select_reduce__term16(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term17(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) == np.int32(8)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_s2s2d2_stt_immediate(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 12, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_select_reduce__term23(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 40) >> 4) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_select_reduce__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 41), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_select_reduce__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term26(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_src_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term27(i_W: Any, i_o: Any) -> Any:
+    return _v_s2s2d2_stt_dst_element_cnt_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term28(i_W: Any, i_o: Any) -> Any:
+    return _v_tt_valid_partitions(i_W, i_o + 12, i_W, i_o + 24)
+
+
+@_memo
+def _v_is_valid_select_reduce__term29(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_s2s2d2_cpr_accum_cmd(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term30(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_tens_scalar_rev_ops(_byte(i_W, i_o + 38))
+
+
+@_memo
+def _v_is_valid_select_reduce__term31(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 45) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term32(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 46) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term33(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 47) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term34(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_select_reduce_rev_ops(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(0)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(1)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_1_1(i_W: Any, i_o: Any) -> Any:
+    return _v_tpb_addr_active_channels(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 42))
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_1_2(i_W: Any, i_o: Any) -> Any:
+    return _v_addr_aligned_dtype(_colv(i_W, i_o + 60, '<u4'), _byte(i_W, i_o + 43))
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_2_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.int32(2)
+
+
+@_memo
+def _v_is_valid_select_reduce__term18_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_imm_reg(i_W, i_o + 60)
+
+
+@_memo
 def _v_is_valid_tensor_reduce__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -4849,6 +5592,624 @@ def _v_is_valid_tensor_reduce__term22_1_2(i_W: Any, i_o: Any) -> Any:
     return _v_has_multiple_32_channels(_byte(i_W, i_o + 34))
 
 
+@_memo
+def _v_is_valid_tensor_cumulative__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_tensor_cumulative_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_subdim(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term19(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(7)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term20(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(26)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term21(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) != np.int32(27)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term22(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_cumulative_bitvec(i_W, i_o)), _v_is_bitvec_op(_byte(i_W, i_o + 36)))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term23(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(np.logical_not(_v_tensor_cumulative_arith(i_W, i_o)), _v_is_arith_op(_byte(i_W, i_o + 36)))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor_cumulative_valid_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term25(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_negated_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24_0_0(i_W: Any, i_o: Any) -> Any:
+    return np.logical_not(_v_tensor_cumulative_bitvec(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24_1_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == _byte(i_W, i_o + 33)
+
+
+_K_is_valid_tensor_cumulative__term24_1_1_0 = _Members((3, 5, 8, 9))
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24_1_1(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_tensor_cumulative__term24_1_1_0)
+
+
+@_memo
+def _v_is_valid_tensor_cumulative__term24_1_2(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 36) != np.int32(17), _byte(i_W, i_o + 32) == np.int32(8))
+
+
+@_memo
+def _v_is_valid_copy__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_copy__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_copy__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_copy__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_copy_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_copy__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_copy__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_copy__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_zero_subdim(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_copy__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_copy__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_copy__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_copy__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_copy__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_copy__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_copy__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_copy__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_op_bypass(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_type(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_copy__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_negated_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_cast__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_cast__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_cast__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_cast_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_cast__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_cast__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_cast__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_zero_subdim(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_cast__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_cast__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_cast__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_cast__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_cast__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_cast__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_cast__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_cast__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_op_bypass(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_cast__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_negated_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_reciprocal__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_reciprocal__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_reciprocal__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_reciprocal_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_mask_enable_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_reciprocal__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_reciprocal__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_aluop(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_reciprocal__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_zero_subdim(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_reciprocal__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_reciprocal__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_reciprocal__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_check_m4d_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_reciprocal__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_reciprocal__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_mem4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_reciprocal__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d(i_W, i_o + 12)
+
+
+@_memo
+def _v_is_valid_reciprocal__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_indirect_quadrant_check_src4d_dst4d(i_W, i_o + 12, i_W, i_o + 44)
+
+
+@_memo
+def _v_is_valid_reciprocal__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_tr_op_bypass(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_reciprocal__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_has_zero_negated_field(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_iota__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_iota__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_iota__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_iota__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_iota__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_iota_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_iota__term5(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 32) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term6(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term7(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 40) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term8(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 41) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term9(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 42) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term10(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 43) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_iota__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_iota__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_iota__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_iota__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_iota__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_d4_iota_same_src_dst_count(i_W, i_o)
+
+
+@_memo
+def _v_dbg_is_valid_range_select__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_range_select(i_W, i_o, np.uint8(4))
+
+
+@_memo
+def _v_is_valid_memset__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_memset__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_memset__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_memset__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_memset_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_d4_mr_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_memset__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_memset_set_value_type(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_d4_mr_zero_serialization(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_memset__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_memset__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_memset__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 32), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -4862,7 +6223,15 @@ _BATCH = vector.BatchValidators(
         'is_valid_s3s3d3_tt': _v_is_valid_s3s3d3_tt,
         'is_valid_scalar_tensor_tensor': _v_is_valid_scalar_tensor_tensor,
         'is_valid_tensor_tensor_scan': _v_is_valid_tensor_tensor_scan,
+        'is_valid_select_reduce': _v_is_valid_select_reduce,
         'is_valid_tensor_reduce': _v_is_valid_tensor_reduce,
+        'is_valid_tensor_cumulative': _v_is_valid_tensor_cumulative,
+        'is_valid_copy': _v_is_valid_copy,
+        'is_valid_cast': _v_is_valid_cast,
+        'is_valid_reciprocal': _v_is_valid_reciprocal,
+        'is_valid_iota': _v_is_valid_iota,
+        'dbg_is_valid_range_select': _v_dbg_is_valid_range_select,
+        'is_valid_memset': _v_is_valid_memset,
     },
     C_VALIDATORS,
     validate,
@@ -5707,6 +7076,66 @@ CHAINS: dict[str, Chain] = {
             ),
         ),
     ),
+    'is_valid_select_reduce': Chain(
+        'is_valid_select_reduce',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_select_reduce__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_select_reduce__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_select_reduce__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_select_reduce__term3),
+            ('has_select_reduce_opcode(i)', _v_is_valid_select_reduce__term4),
+            ('is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_select_reduce__term5),
+            ('is_valid_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)', _v_is_valid_select_reduce__term6),
+            ('is_valid_dtype(imm0_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_select_reduce__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_select_reduce__term8),
+            ('has_valid_select_reduce_dtypes(i) > is_valid_int_dtype_datapath(get_dtype_from_pair(in0_in1_dtype.dtype_lo))', _v_is_valid_select_reduce__term9),
+            ('has_valid_select_reduce_dtypes(i) > !is_valid_32b_int_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi))', _v_is_valid_select_reduce__term10),
+            ('s2s2d2_stt_imm0_dtype(i)', _v_is_valid_select_reduce__term11),
+            ('is_valid_aluop(op0)', _v_is_valid_select_reduce__term12),
+            ('is_valid_aluop(op1)', _v_is_valid_select_reduce__term13),
+            ('has_valid_select_reduce_op(i) > is_general_arith_op(op0)', _v_is_valid_select_reduce__term14),
+            ('has_valid_select_reduce_op(i) > is_general_arith_op(op1)', _v_is_valid_select_reduce__term15),
+            ('has_valid_select_reduce_op(i) > op0 == NEURON_ISA_TPB_ALU_OP_BYPASS', _v_is_valid_select_reduce__term16),
+            ('has_valid_select_reduce_op(i) > op1 == NEURON_ISA_TPB_ALU_OP_MAX', _v_is_valid_select_reduce__term17),
+            ('has_valid_s2s2d2_stt_immediate(i)', _v_is_valid_select_reduce__term18),
+            ('start_addr_active_channels(src0_mem_pattern, num_active_channels)', _v_is_valid_select_reduce__term19),
+            ('start_addr_active_channels(src1_mem_pattern, num_active_channels)', _v_is_valid_select_reduce__term20),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_select_reduce__term21),
+            ('tensor2d_valid(src0_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_select_reduce__term22),
+            ('tensor2d_valid(src1_mem_pattern, get_dtype_from_pair(in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_select_reduce__term23),
+            ('tensor2d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_select_reduce__term24),
+            ('check_active_channels(num_active_channels)', _v_is_valid_select_reduce__term25),
+            ('s2s2d2_stt_src_element_cnt_check(i)', _v_is_valid_select_reduce__term26),
+            ('s2s2d2_stt_dst_element_cnt_check(i)', _v_is_valid_select_reduce__term27),
+            ('tt_valid_partitions(src0_mem_pattern, src1_mem_pattern)', _v_is_valid_select_reduce__term28),
+            ('has_valid_s2s2d2_cpr_accum_cmd(i)', _v_is_valid_select_reduce__term29),
+            ('is_valid_enum_tens_scalar_rev_ops(reverse_operands)', _v_is_valid_select_reduce__term30),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[0] == 0', _v_is_valid_select_reduce__term31),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[1] == 0', _v_is_valid_select_reduce__term32),
+            ('has_s2s2d2_stt_reserved_zero(i) > reserved[2] == 0', _v_is_valid_select_reduce__term33),
+            ('has_valid_select_reduce_rev_ops(i)', _v_is_valid_select_reduce__term34),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 35, 64, 128, 158, 192, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 234, 248, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                18,
+                (
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE', _v_is_valid_select_reduce__term18_0_0),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE', _v_is_valid_select_reduce__term18_1_0),
+                        ('tpb_addr_active_channels(imm0.imm_ptr, num_active_channels)', _v_is_valid_select_reduce__term18_1_1),
+                        ('addr_aligned_dtype(imm0.imm_ptr, imm0_dtype)', _v_is_valid_select_reduce__term18_1_2),
+                    ),
+                    (
+                        ('imm0_src == NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE', _v_is_valid_select_reduce__term18_2_0),
+                        ('is_valid_imm_reg(imm0)', _v_is_valid_select_reduce__term18_2_1),
+                    ),
+                ),
+            ),
+        ),
+    ),
     'is_valid_tensor_reduce': Chain(
         'is_valid_tensor_reduce',
         (
@@ -5788,6 +7217,182 @@ CHAINS: dict[str, Chain] = {
                 ),
             ),
         ),
+    ),
+    'is_valid_tensor_cumulative': Chain(
+        'is_valid_tensor_cumulative',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_tensor_cumulative__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_tensor_cumulative__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_tensor_cumulative__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_tensor_cumulative__term3),
+            ('has_tensor_cumulative_opcode(i)', _v_is_valid_tensor_cumulative__term4),
+            ('s4d4_tr_reserved_zero(i)', _v_is_valid_tensor_cumulative__term5),
+            ('mask_enable_zero(i)', _v_is_valid_tensor_cumulative__term6),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_tensor_cumulative__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_tensor_cumulative__term8),
+            ('is_valid_aluop(op)', _v_is_valid_tensor_cumulative__term9),
+            ('is_valid_subdim(op_dim)', _v_is_valid_tensor_cumulative__term10),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_tensor_cumulative__term11),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_tensor_cumulative__term12),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_tensor_cumulative__term13),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_cumulative__term14),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tensor_cumulative__term15),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_tensor_cumulative__term16),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_tensor_cumulative__term17),
+            ('s4d4_tr_same_src_dst_count(i)', _v_is_valid_tensor_cumulative__term18),
+            ('tensor_cumulative_valid_alu_op(i) > op != NEURON_ISA_TPB_ALU_OP_DIVIDE', _v_is_valid_tensor_cumulative__term19),
+            ('tensor_cumulative_valid_alu_op(i) > op != NEURON_ISA_TPB_ALU_OP_POW', _v_is_valid_tensor_cumulative__term20),
+            ('tensor_cumulative_valid_alu_op(i) > op != NEURON_ISA_TPB_ALU_OP_MOD', _v_is_valid_tensor_cumulative__term21),
+            ('tensor_cumulative_valid_alu_op(i) > !tensor_cumulative_bitvec({...}) || is_bitvec_op(op)', _v_is_valid_tensor_cumulative__term22),
+            ('tensor_cumulative_valid_alu_op(i) > !tensor_cumulative_arith({...}) || is_arith_op(op)', _v_is_valid_tensor_cumulative__term23),
+            ('tensor_cumulative_valid_dtype(i)', _v_is_valid_tensor_cumulative__term24),
+            ('has_zero_negated_field(i)', _v_is_valid_tensor_cumulative__term25),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32, 33, 34, 35, 64, 78, 94, 128, 160, 192, 196, 197, 198, 199, 200, 248, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                24,
+                (
+                    (
+                        ('!tensor_cumulative_bitvec({...})', _v_is_valid_tensor_cumulative__term24_0_0),
+                    ),
+                    (
+                        ('in_dtype == out_dtype', _v_is_valid_tensor_cumulative__term24_1_0),
+                        ('(in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tensor_cumulative__term24_1_1),
+                        ('(op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_tensor_cumulative__term24_1_2),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    'is_valid_copy': Chain(
+        'is_valid_copy',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_copy__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_copy__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_copy__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_copy__term3),
+            ('has_copy_opcode(i)', _v_is_valid_copy__term4),
+            ('s4d4_tr_reserved_zero(i)', _v_is_valid_copy__term5),
+            ('mask_enable_zero(i)', _v_is_valid_copy__term6),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_copy__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_copy__term8),
+            ('is_valid_aluop(op)', _v_is_valid_copy__term9),
+            ('is_zero_subdim(op_dim)', _v_is_valid_copy__term10),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_copy__term11),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_copy__term12),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_copy__term13),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_copy__term14),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_copy__term15),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_copy__term16),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_copy__term17),
+            ('s4d4_tr_same_src_dst_count(i)', _v_is_valid_copy__term18),
+            ('s4d4_tr_op_bypass(i)', _v_is_valid_copy__term19),
+            ('s4d4_tr_same_src_dst_type(i)', _v_is_valid_copy__term20),
+            ('has_zero_negated_field(i)', _v_is_valid_copy__term21),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 70, 128, 160, 192, 248, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_cast': Chain(
+        'is_valid_cast',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_cast__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_cast__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_cast__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_cast__term3),
+            ('has_cast_opcode(i)', _v_is_valid_cast__term4),
+            ('s4d4_tr_reserved_zero(i)', _v_is_valid_cast__term5),
+            ('mask_enable_zero(i)', _v_is_valid_cast__term6),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_cast__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_cast__term8),
+            ('is_valid_aluop(op)', _v_is_valid_cast__term9),
+            ('is_zero_subdim(op_dim)', _v_is_valid_cast__term10),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_cast__term11),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_cast__term12),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_cast__term13),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_cast__term14),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_cast__term15),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_cast__term16),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_cast__term17),
+            ('s4d4_tr_same_src_dst_count(i)', _v_is_valid_cast__term18),
+            ('s4d4_tr_op_bypass(i)', _v_is_valid_cast__term19),
+            ('has_zero_negated_field(i)', _v_is_valid_cast__term20),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 71, 128, 160, 192, 248, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_reciprocal': Chain(
+        'is_valid_reciprocal',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_reciprocal__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_reciprocal__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_reciprocal__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_reciprocal__term3),
+            ('has_reciprocal_opcode(i)', _v_is_valid_reciprocal__term4),
+            ('s4d4_tr_reserved_zero(i)', _v_is_valid_reciprocal__term5),
+            ('mask_enable_zero(i)', _v_is_valid_reciprocal__term6),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_reciprocal__term7),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_reciprocal__term8),
+            ('is_valid_aluop(op)', _v_is_valid_reciprocal__term9),
+            ('is_zero_subdim(op_dim)', _v_is_valid_reciprocal__term10),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)', _v_is_valid_reciprocal__term11),
+            ('check_m4d_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_reciprocal__term12),
+            ('check_m4d_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_reciprocal__term13),
+            ('mem4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_reciprocal__term14),
+            ('mem4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_reciprocal__term15),
+            ('indirect_quadrant_check_src4d(src_mem_pattern)', _v_is_valid_reciprocal__term16),
+            ('indirect_quadrant_check_src4d_dst4d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_reciprocal__term17),
+            ('s4d4_tr_same_src_dst_count(i)', _v_is_valid_reciprocal__term18),
+            ('s4d4_tr_op_bypass(i)', _v_is_valid_reciprocal__term19),
+            ('has_zero_negated_field(i)', _v_is_valid_reciprocal__term20),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 72, 128, 160, 192, 248, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_iota': Chain(
+        'is_valid_iota',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_iota__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_iota__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_iota__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_iota__term3),
+            ('has_iota_opcode(i)', _v_is_valid_iota__term4),
+            ('d4_iota_reserved_zero(i) > reserved0[0] == 0', _v_is_valid_iota__term5),
+            ('d4_iota_reserved_zero(i) > reserved1[0] == 0', _v_is_valid_iota__term6),
+            ('d4_iota_reserved_zero(i) > reserved2[0] == 0', _v_is_valid_iota__term7),
+            ('d4_iota_reserved_zero(i) > reserved2[1] == 0', _v_is_valid_iota__term8),
+            ('d4_iota_reserved_zero(i) > reserved2[2] == 0', _v_is_valid_iota__term9),
+            ('d4_iota_reserved_zero(i) > reserved2[3] == 0', _v_is_valid_iota__term10),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_iota__term11),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_iota__term12),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_iota__term13),
+            ('tensor4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_iota__term14),
+            ('d4_iota_same_src_dst_count(i)', _v_is_valid_iota__term15),
+        ),
+        (0, 1, 2, 3, 4, 7, 8, 11, 12, 16, 24, 32, 64, 126, 128, 248, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'dbg_is_valid_range_select': Chain(
+        'dbg_is_valid_range_select',
+        (
+            ('is_valid_range_select(i, NEURON_ISA_TPB_NEURON_CORE_VERSION_V4)', _v_dbg_is_valid_range_select__term0),
+        ),
+        (0, 1, 2, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 16, 18, 19, 20, 21, 22, 24, 32, 64, 128, 188, 192, 248, 32768, 262144, 4194304, 16777216, 33554432, 536870911, 4294967295),
+    ),
+    'is_valid_memset': Chain(
+        'is_valid_memset',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_memset__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_memset__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_memset__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_memset__term3),
+            ('has_memset_opcode(i)', _v_is_valid_memset__term4),
+            ('d4_mr_reserved_zero(i)', _v_is_valid_memset__term5),
+            ('is_valid_dtype(dtype, ALLOW_FP32R_TRUE)', _v_is_valid_memset__term6),
+            ('memset_set_value_type(i)', _v_is_valid_memset__term7),
+            ('d4_mr_zero_serialization(i)', _v_is_valid_memset__term8),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_memset__term9),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_memset__term10),
+            ('tensor4d_valid(dst_mem_pattern, dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_memset__term11),
+        ),
+        (0, 1, 2, 3, 4, 7, 8, 11, 12, 16, 24, 32, 64, 73, 128, 248, 32768, 262144, 4194304, 33554432, 536870911, 4294901760, 4294967040),
     ),
 }
 validate_batch = _BATCH.validate_batch

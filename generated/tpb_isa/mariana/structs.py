@@ -23,6 +23,7 @@ from .enums import (
     DtypeBasic,
     ImmSrc,
     Opcode,
+    RegSerialMode,
     TensorSubdim,
     TensScalarRevOps,
     UpdateMode,
@@ -152,6 +153,20 @@ class Tensor2D(Struct):
     start_addr: Addr4 = field(default_factory=Addr4)
     step_elem: tuple[int, ...] = (0, 0)
     num_elem: tuple[int, ...] = (0, 0)
+
+
+@dataclass(slots=True, repr=False)
+class Data4D(Struct):
+    """`NEURON_ISA_TPB_DATA4D`: 20 bytes, aws_neuron_isa_tpb_common.h:649.
+
+    A 4-D ramp of values computed, not read: base plus step_elem[d] per index of dim d (no
+    start_addr).
+    """
+
+    SIZE = 20
+    base: int = 0
+    step_elem: tuple[int, ...] = (0, 0, 0, 0)
+    num_elem: tuple[int, ...] = (0, 0, 0, 0)
 
 
 @dataclass(slots=True, repr=False)
@@ -455,8 +470,68 @@ class S4D4_TR(Struct):
 
 
 @dataclass(slots=True, repr=False)
+class D4_IOTA(Struct):
+    """`NEURON_ISA_TPB_D4_IOTA_STRUCT`: 64 bytes, aws_neuron_isa_tpb_d4_iota.h:25."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    src_data_pattern: Data4D = field(default_factory=Data4D)  # 20 (12 - 31)
+    reserved0: tuple[int, ...] = (0,)  # 1 (32 )
+    out_dtype: Dtype | int = 0  # 1 (33 )
+    num_active_channels: int = 0  # 1 (34 )
+    reserved1: tuple[int, ...] = (0,)  # 1 (35 )
+    channel_multiplier: int = 0  # 4 (36 - 39)
+    reserved2: tuple[int, ...] = (0, 0, 0, 0)  # 4 (40 - 43)
+    dst_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (44 - 63)
+
+
+@dataclass(slots=True, repr=False)
+class S2D2_RS(Struct):
+    """`NEURON_ISA_TPB_S2D2_RS_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s2d2_rs.h:25."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    num_active_channels: int = 0  # 1 (12 )
+    in_out_dtype: DtypePair = field(default_factory=DtypePair)  # 1 (13 )
+    reduce_cmd: AccumCmd | int = 0  # 1 (14 )
+    reduce_op: AluOp | int = 0  # 1 (15 )
+    base: float = 0.0  # 4 (16 - 19)
+    fill_val: float = 0.0  # 4 (20 - 23)
+    src_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (24 - 35)
+    comp_op0: AluOp | int = 0  # 1 (36 )
+    comp_op1: AluOp | int = 0  # 1 (37 )
+    bound0_src: ImmSrc | int = 0  # 1 (38 )
+    bound1_src: ImmSrc | int = 0  # 1 (39 )
+    bound0: ImmValInstField = field(default_factory=ImmValInstField)  # 4 (40 - 43)
+    bound1: ImmValInstField = field(default_factory=ImmValInstField)  # 4 (44 - 47)
+    dst_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (48 - 59)
+    reserved1: tuple[int, ...] = (0, 0, 0, 0)  # 4 (60 - 63)
+
+
+@dataclass(slots=True, repr=False)
+class D4_MR(Struct):
+    """`NEURON_ISA_TPB_D4_MR_STRUCT`: 64 bytes, aws_neuron_isa_tpb_d4_mr.h:32."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    reserved0: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  # 16 (12 - 27)
+    dst_element_count: int = 0  # 4 (28 - 31)
+    dtype: Dtype | int = 0  # 1 (32 )
+    reserved1: tuple[int, ...] = (0,)  # 1 (33 )
+    num_active_channels: int = 0  # 1 (34 )
+    reserved2: tuple[int, ...] = (0,)  # 1 (35 )
+    serialization_mode: RegSerialMode | int = 0  # 1 (36 )
+    reserved3: tuple[int, ...] = (0, 0, 0)  # 3 (37 - 39)
+    set_value: int = 0  # 4 (40 - 43)
+    dst_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (44 - 63)
+
+
+@dataclass(slots=True, repr=False)
 class UNKNOWN(Struct):
-    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:20.
+    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:23.
 
     Header and events of any instruction; the payload is left uninterpreted.
     """
@@ -469,7 +544,7 @@ class UNKNOWN(Struct):
 
 
 class InstUnion(Union):
-    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:29.
+    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:32.
 
     One 64-byte instruction word, viewed through each operand struct.
     """
@@ -482,6 +557,9 @@ class InstUnion(Union):
     s3s3d3_tt: Arm[S3S3D3_TT] = Arm()
     s2s2d2_stt: Arm[S2S2D2_STT] = Arm()
     s4d4_tr: Arm[S4D4_TR] = Arm()
+    d4_iota: Arm[D4_IOTA] = Arm()
+    s2d2_rs: Arm[S2D2_RS] = Arm()
+    d4_mr: Arm[D4_MR] = Arm()
     unknown: Arm[UNKNOWN] = Arm()
     raw: Arm[tuple[int, ...]] = Arm()
 
@@ -508,6 +586,18 @@ class InstUnion(Union):
     @classmethod
     def of_s4d4_tr(cls, v: S4D4_TR) -> InstUnion:
         return cls.of('s4d4_tr', v)
+
+    @classmethod
+    def of_d4_iota(cls, v: D4_IOTA) -> InstUnion:
+        return cls.of('d4_iota', v)
+
+    @classmethod
+    def of_s2d2_rs(cls, v: S2D2_RS) -> InstUnion:
+        return cls.of('s2d2_rs', v)
+
+    @classmethod
+    def of_d4_mr(cls, v: D4_MR) -> InstUnion:
+        return cls.of('d4_mr', v)
 
     @classmethod
     def of_unknown(cls, v: UNKNOWN) -> InstUnion:
@@ -572,6 +662,11 @@ Tensor2D.set_layout(
     L('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4', 'struct', Addr4),
     L('step_elem', 4, 4, (2,), None, None, 'int16_t', 'int'),
     L('num_elem', 8, 4, (2,), None, None, 'uint16_t'),
+)
+Data4D.set_layout(
+    L('base', 0, 4, (), None, None, 'int32_t', 'int'),
+    L('step_elem', 4, 8, (4,), None, None, 'int16_t', 'int'),
+    L('num_elem', 12, 8, (4,), None, None, 'uint16_t'),
 )
 Tensor3D.set_layout(
     L('start_addr', 0, 4, (), None, None, 'NEURON_ISA_TPB_ADDR4', 'struct', Addr4),
@@ -804,6 +899,81 @@ S4D4_TR.set_layout(
         MemPattern4D,
     ),
 )
+D4_IOTA.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('src_data_pattern', 12, 20, (), None, None, 'NEURON_ISA_TPB_DATA4D', 'struct', Data4D),
+    L('reserved0', 32, 1, (1,), None, None, 'uint8_t'),
+    L('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    L('reserved1', 35, 1, (1,), None, None, 'uint8_t'),
+    L('channel_multiplier', 36, 4, (), None, None, 'int32_t', 'int'),
+    L('reserved2', 40, 4, (4,), None, None, 'uint8_t'),
+    L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
+)
+S2D2_RS.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('num_active_channels', 12, 1, (), None, None, 'uint8_t'),
+    L('in_out_dtype', 13, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE_PAIR', 'struct', DtypePair),
+    L('reduce_cmd', 14, 1, (), None, None, 'NEURON_ISA_TPB_ACCUM_CMD', 'enum', AccumCmd),
+    L('reduce_op', 15, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('base', 16, 4, (), None, None, 'float', 'float'),
+    L('fill_val', 20, 4, (), None, None, 'float', 'float'),
+    L('src_mem_pattern', 24, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('comp_op0', 36, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('comp_op1', 37, 1, (), None, None, 'NEURON_ISA_TPB_ALU_OP', 'enum', AluOp),
+    L('bound0_src', 38, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC', 'enum', ImmSrc),
+    L('bound1_src', 39, 1, (), None, None, 'NEURON_ISA_TPB_IMM_SRC', 'enum', ImmSrc),
+    L(
+        'bound0',
+        40,
+        4,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_IMM_VAL_INST_FIELD',
+        'struct',
+        ImmValInstField,
+    ),
+    L(
+        'bound1',
+        44,
+        4,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_IMM_VAL_INST_FIELD',
+        'struct',
+        ImmValInstField,
+    ),
+    L('dst_mem_pattern', 48, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('reserved1', 60, 4, (4,), None, None, 'uint8_t'),
+)
+D4_MR.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('reserved0', 12, 16, (16,), None, None, 'uint8_t'),
+    L('dst_element_count', 28, 4, (), None, None, 'uint32_t'),
+    L('dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('reserved1', 33, 1, (1,), None, None, 'uint8_t'),
+    L('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    L('reserved2', 35, 1, (1,), None, None, 'uint8_t'),
+    L(
+        'serialization_mode',
+        36,
+        1,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_REG_SERIAL_MODE',
+        'enum',
+        RegSerialMode,
+    ),
+    L('reserved3', 37, 3, (3,), None, None, 'uint8_t'),
+    L('set_value', 40, 4, (), None, None, 'uint32_t'),
+    L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
+)
 UNKNOWN.set_layout(
     L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
     L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
@@ -816,6 +986,9 @@ InstUnion.set_layout(
     L('s3s3d3_tt', 0, 64, (), None, None, 'NEURON_ISA_TPB_S3S3D3_TT_STRUCT', 'struct', S3S3D3_TT),
     L('s2s2d2_stt', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2S2D2_STT_STRUCT', 'struct', S2S2D2_STT),
     L('s4d4_tr', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_TR_STRUCT', 'struct', S4D4_TR),
+    L('d4_iota', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_IOTA_STRUCT', 'struct', D4_IOTA),
+    L('s2d2_rs', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2D2_RS_STRUCT', 'struct', S2D2_RS),
+    L('d4_mr', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_MR_STRUCT', 'struct', D4_MR),
     L('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT', 'struct', UNKNOWN),
     L('raw', 0, 64, (64,), None, None, 'uint8_t'),
 )
@@ -831,6 +1004,7 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_ADDR8': Addr8,
     'NEURON_ISA_TPB_TENSOR1D': Tensor1D,
     'NEURON_ISA_TPB_TENSOR2D': Tensor2D,
+    'NEURON_ISA_TPB_DATA4D': Data4D,
     'NEURON_ISA_TPB_TENSOR3D': Tensor3D,
     'NEURON_ISA_TPB_TENSOR4D': Tensor4D,
     'NEURON_ISA_TPB_INDIRECT12B': Indirect12B,
@@ -849,11 +1023,17 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_S3S3D3_TT_STRUCT': S3S3D3_TT,
     'NEURON_ISA_TPB_S2S2D2_STT_STRUCT': S2S2D2_STT,
     'NEURON_ISA_TPB_S4D4_TR_STRUCT': S4D4_TR,
+    'NEURON_ISA_TPB_D4_IOTA_STRUCT': D4_IOTA,
+    'NEURON_ISA_TPB_S2D2_RS_STRUCT': S2D2_RS,
+    'NEURON_ISA_TPB_D4_MR_STRUCT': D4_MR,
     'NEURON_ISA_TPB_UNKNOWN_STRUCT': UNKNOWN,
     'NEURON_ISA_TPB_INST_UNION': InstUnion,
 }
 
 __all__ = [
+    'D4_IOTA',
+    'D4_MR',
+    'S2D2_RS',
     'S2S2D2_STT',
     'S2_BN',
     'S3D3_TS',
@@ -867,6 +1047,7 @@ __all__ = [
     'AddrReg4',
     'AddrReg8',
     'BoundCheckReg',
+    'Data4D',
     'DmaConfigs',
     'DtypePair',
     'Events',

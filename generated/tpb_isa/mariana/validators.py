@@ -132,17 +132,29 @@ NEURON_ISA_TPB_DTYPE_UINT16: Final = 0x05
 NEURON_ISA_TPB_DTYPE_UINT32: Final = 0x09
 NEURON_ISA_TPB_DTYPE_UINT64: Final = 0x01
 NEURON_ISA_TPB_DTYPE_UINT8: Final = 0x03
+NEURON_ISA_TPB_DVE_NUM_CHANNELS: Final = 0x80
 NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE: Final = 0x00
 NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
+NEURON_ISA_TPB_NEURON_CORE_VERSION_V3: Final = 0x03
+NEURON_ISA_TPB_NEURON_CORE_VERSION_V4: Final = 0x04
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
 NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP: Final = 0x65
+NEURON_ISA_TPB_OPCODE_CAST: Final = 0x47
 NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
+NEURON_ISA_TPB_OPCODE_COPY: Final = 0x46
 NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
 NEURON_ISA_TPB_OPCODE_EXPONENTIAL: Final = 0x30
+NEURON_ISA_TPB_OPCODE_IOTA: Final = 0x7e
+NEURON_ISA_TPB_OPCODE_MEMSET: Final = 0x49
+NEURON_ISA_TPB_OPCODE_RANGE_SELECT: Final = 0xbc
+NEURON_ISA_TPB_OPCODE_RECIPROCAL: Final = 0x48
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH: Final = 0x9d
 NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC: Final = 0x9e
+NEURON_ISA_TPB_OPCODE_SELECT_REDUCE: Final = 0xea
+NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP: Final = 0x4e
+NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP: Final = 0x5e
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP: Final = 0x42
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP: Final = 0x52
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP: Final = 0x43
@@ -166,15 +178,18 @@ NEURON_ISA_TPB_PSUM_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_PSUM_BUF_OFFSET: Final = 0x2000000
 NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE: Final = 0x8000
 NEURON_ISA_TPB_PSUM_BUF_SZ: Final = 0x400000
+NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL: Final = 0x00
 NEURON_ISA_TPB_STATE_BUF_NUM_PARTITIONS: Final = 0x80
 NEURON_ISA_TPB_STATE_BUF_OFFSET: Final = 0
 NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE: Final = 0x40000
 NEURON_ISA_TPB_STATE_BUF_SZ: Final = 0x2000000
+NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED: Final = 0x00
 NEURON_ISA_TPB_TENSOR_SUBDIM_X: Final = 0x02
 NEURON_ISA_TPB_TENSOR_SUBDIM_XY: Final = 0x03
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ: Final = 0x04
 NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW: Final = 0x05
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_BOTH: Final = 0x03
+NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST: Final = 0x01
 NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE: Final = 0x00
 NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK: Final = 0x1fffffff
 WRITE_TENSOR_FALSE: Final = 0x00
@@ -206,9 +221,11 @@ _MEMBERS22: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_
 _MEMBERS23: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT, NEURON_ISA_TPB_ALU_OP_ABS_MAX_INT, NEURON_ISA_TPB_ALU_OP_ABS_MIN_INT, NEURON_ISA_TPB_ALU_OP_MAX_INT, NEURON_ISA_TPB_ALU_OP_MIN_INT, NEURON_ISA_TPB_ALU_OP_IS_GT_INT, NEURON_ISA_TPB_ALU_OP_IS_GE_INT, NEURON_ISA_TPB_ALU_OP_IS_LE_INT, NEURON_ISA_TPB_ALU_OP_IS_LT_INT,))
 _MEMBERS24: Final = frozenset((NEURON_ISA_TPB_ALU_OP_ADD_INT, NEURON_ISA_TPB_ALU_OP_MULT_INT, NEURON_ISA_TPB_ALU_OP_SUBTRACT_INT, NEURON_ISA_TPB_ALU_OP_DIVIDE_INT, NEURON_ISA_TPB_ALU_OP_MOD_INT, NEURON_ISA_TPB_ALU_OP_MOD, NEURON_ISA_TPB_ALU_OP_DIVIDE_UINT, NEURON_ISA_TPB_ALU_OP_MOD_UINT, NEURON_ISA_TPB_ALU_OP_MULT_UINT, NEURON_ISA_TPB_ALU_OP_IS_EQUAL_INT, NEURON_ISA_TPB_ALU_OP_IS_NE_INT, NEURON_ISA_TPB_ALU_OP_MAX_UINT, NEURON_ISA_TPB_ALU_OP_MIN_UINT, NEURON_ISA_TPB_ALU_OP_IS_GT_UINT, NEURON_ISA_TPB_ALU_OP_IS_GE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LE_UINT, NEURON_ISA_TPB_ALU_OP_IS_LT_UINT,))
 _MEMBERS25: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE,))
-_MEMBERS26: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
-_MEMBERS27: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
-_MEMBERS28: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
+_MEMBERS26: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE, NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE,))
+_MEMBERS27: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
+_MEMBERS28: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
+_MEMBERS29: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
+_MEMBERS30: Final = frozenset((NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT,))
 
 
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:59
@@ -2284,7 +2301,7 @@ def s3s3d3_tt_src_dst_dtype(i: Word) -> bool:
 # neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1170  (s3s3d3_tt_assert.h)
 
 def _s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> bool:
-    return _type_size((i_b[i_o + 12] >> 0) & 0xf) != 0  # in0_in1_dtype.dtype_lo
+    return _is_valid_int_dtype_datapath((i_b[i_o + 12] >> 0) & 0xf)  # in0_in1_dtype.dtype_lo
 
 
 def s3s3d3_copy_pred_src0_dtype(i: Word) -> bool:
@@ -2695,7 +2712,100 @@ def is_valid_tensor_tensor_scan(i: Word) -> bool:
     return _is_valid_tensor_tensor_scan(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1421  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1421  (s2s2d2_stt_assert.h)
+
+def _has_select_reduce_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_SELECT_REDUCE  # header.opcode
+
+
+def has_select_reduce_opcode(i: Word) -> bool:
+    return _has_select_reduce_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1425  (s2s2d2_stt_assert.h)
+
+def _has_valid_select_reduce_dtypes(i_b: bytes, i_o: int) -> bool:
+    return _is_valid_int_dtype_datapath((i_b[i_o + 40] >> 0) & 0xf) and not _is_valid_32b_int_dtype((i_b[i_o + 40] >> 4) & 0xf)  # in0_in1_dtype.dtype_lo, in0_in1_dtype.dtype_hi
+
+
+def has_valid_select_reduce_dtypes(i: Word) -> bool:
+    return _has_valid_select_reduce_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1430  (s2s2d2_stt_assert.h)
+
+def _has_valid_select_reduce_op(i_b: bytes, i_o: int) -> bool:
+    return (
+        _is_general_arith_op(i_b[i_o + 36])  # op0
+        and _is_general_arith_op(i_b[i_o + 37])  # op1
+        and i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS  # op0
+        and i_b[i_o + 37] == NEURON_ISA_TPB_ALU_OP_MAX  # op1
+    )
+
+
+def has_valid_select_reduce_op(i: Word) -> bool:
+    return _has_valid_select_reduce_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1437  (s2s2d2_stt_assert.h)
+
+def _has_valid_s2s2d2_cpr_accum_cmd(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 44] in _MEMBERS26  # accumulator_cmd
+
+
+def has_valid_s2s2d2_cpr_accum_cmd(i: Word) -> bool:
+    return _has_valid_s2s2d2_cpr_accum_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1443  (s2s2d2_stt_assert.h)
+
+def _has_valid_select_reduce_rev_ops(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 38] in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST)  # reverse_operands
+
+
+def has_valid_select_reduce_rev_ops(i: Word) -> bool:
+    return _has_valid_select_reduce_rev_ops(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1448  (s2s2d2_stt_assert.h)
+
+def _is_valid_select_reduce(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_select_reduce_opcode(i_b, i_o)
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_lo
+        and _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE)  # in0_in1_dtype.dtype_hi
+        and _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE)  # imm0_dtype
+        and _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_select_reduce_dtypes(i_b, i_o)
+        and _s2s2d2_stt_imm0_dtype(i_b, i_o)
+        and _is_valid_aluop(i_b[i_o + 36])  # op0
+        and _is_valid_aluop(i_b[i_o + 37])  # op1
+        and _has_valid_select_reduce_op(i_b, i_o)
+        and _has_valid_s2s2d2_stt_immediate(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in0_in1_dtype.dtype_hi
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _check_active_channels(i_b[i_o + 42])  # num_active_channels
+        and _s2s2d2_stt_src_element_cnt_check(i_b, i_o)
+        and _s2s2d2_stt_dst_element_cnt_check(i_b, i_o)
+        and _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24)
+        and _has_valid_s2s2d2_cpr_accum_cmd(i_b, i_o)
+        and _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38])  # reverse_operands
+        and _has_s2s2d2_stt_reserved_zero(i_b, i_o)
+        and _has_valid_select_reduce_rev_ops(i_b, i_o)
+    )
+
+
+def is_valid_select_reduce(i: Word) -> bool:
+    return _is_valid_select_reduce(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1480  (s4d4_tr_assert.h)
 
 def _check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> bool:
     return (t_b[t_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(t_b, t_o)[0], num_active_channels)  # addr_reg.marker, addr_immediate
@@ -2705,7 +2815,7 @@ def check_t4d_active_channels(t: Word, num_active_channels: int) -> bool:
     return _check_t4d_active_channels(struct_arg(t, 20, 't'), 0, num_active_channels)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1426  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1485  (s4d4_tr_assert.h)
 
 def _t4d_reduced_count(t_b: bytes, t_o: int, dim: int) -> int:
     _sw39 = dim
@@ -2725,7 +2835,7 @@ def t4d_reduced_count(t: Word, dim: int) -> int:
     return _t4d_reduced_count(struct_arg(t, 20, 't'), 0, dim)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1441  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1500  (s4d4_tr_assert.h)
 
 def _mem4d_valid(m_b: bytes, m_o: int, dtype: int, write: int, allow_psum: int, allow_sbuf: int) -> bool:
     if (m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
@@ -2738,7 +2848,7 @@ def mem4d_valid(m: Word, dtype: int, write: int, allow_psum: int, allow_sbuf: in
     return _mem4d_valid(struct_arg(m, 20, 'm'), 0, dtype, write, allow_psum, allow_sbuf)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1453  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1512  (s4d4_tr_assert.h)
 
 def _check_m4d_active_channels(m_b: bytes, m_o: int, num_active_channels: int) -> bool:
     return ((m_b[m_o + 7] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o + 4)[0], num_active_channels)) if ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM) else ((m_b[m_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG or _tpb_addr_active_channels(_U32(m_b, m_o)[0], num_active_channels))  # addr_reg.marker, addr_immediate
@@ -2748,7 +2858,7 @@ def check_m4d_active_channels(m: Word, num_active_channels: int) -> bool:
     return _check_m4d_active_channels(struct_arg(m, 20, 'm'), 0, num_active_channels)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1459  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1518  (s4d4_tr_assert.h)
 
 def _indirect_quadrant_check_src4d(src_b: bytes, src_o: int) -> bool:
     if (src_b[src_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM:  # addr_reg.marker
@@ -2762,7 +2872,7 @@ def indirect_quadrant_check_src4d(src: Word) -> bool:
     return _indirect_quadrant_check_src4d(struct_arg(src, 20, 'src'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1469  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1528  (s4d4_tr_assert.h)
 
 def _indirect_quadrant_check_src4d_dst4d(src_b: bytes, src_o: int, dst_b: bytes, dst_o: int) -> bool:
     return (
@@ -2778,7 +2888,7 @@ def indirect_quadrant_check_src4d_dst4d(src: Word, dst: Word) -> bool:
     return _indirect_quadrant_check_src4d_dst4d(struct_arg(src, 20, 'src'), 0, struct_arg(dst, 20, 'dst'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1477  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1536  (s4d4_tr_assert.h)
 
 def _tensor_reduce_arith(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)  # header.opcode
@@ -2788,7 +2898,7 @@ def tensor_reduce_arith(i: Word) -> bool:
     return _tensor_reduce_arith(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1482  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1541  (s4d4_tr_assert.h)
 
 def _tensor_reduce_bitvec(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
@@ -2798,7 +2908,7 @@ def tensor_reduce_bitvec(i: Word) -> bool:
     return _tensor_reduce_bitvec(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1487  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1546  (s4d4_tr_assert.h)
 
 def _tensor_reduce_transpose(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP)  # header.opcode
@@ -2808,17 +2918,17 @@ def tensor_reduce_transpose(i: Word) -> bool:
     return _tensor_reduce_transpose(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1492  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1551  (s4d4_tr_assert.h)
 
 def _has_tensor_reduce_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in _MEMBERS26  # header.opcode
+    return i_b[i_o] in _MEMBERS27  # header.opcode
 
 
 def has_tensor_reduce_opcode(i: Word) -> bool:
     return _has_tensor_reduce_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1498  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1557  (s4d4_tr_assert.h)
 
 def _s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> bool:
     k = 0
@@ -2833,7 +2943,7 @@ def s4d4_tr_reserved_zero(i: Word) -> bool:
     return _s4d4_tr_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1507  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1566  (s4d4_tr_assert.h)
 
 def _mask_enable_zero(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 38] == 0  # mask_enable
@@ -2843,7 +2953,7 @@ def mask_enable_zero(i: Word) -> bool:
     return _mask_enable_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1511  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1570  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce_common(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2860,7 +2970,7 @@ def is_valid_tensor_reduce_common(i: Word) -> bool:
     return _is_valid_tensor_reduce_common(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1519  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1578  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce_int_op(op: int) -> bool:
     return op in _MEMBERS4
@@ -2869,7 +2979,7 @@ def _is_valid_tensor_reduce_int_op(op: int) -> bool:
 is_valid_tensor_reduce_int_op = _is_valid_tensor_reduce_int_op
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1523  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1582  (s4d4_tr_assert.h)
 
 def _tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> bool:
     return (_tensor_reduce_arith(i_b, i_o) and (_is_general_arith_op(i_b[i_o + 36]) or _is_valid_tensor_reduce_int_op(i_b[i_o + 36]))) or (_tensor_reduce_bitvec(i_b, i_o) and _is_general_bitvec_op(i_b[i_o + 36]))  # op
@@ -2879,17 +2989,17 @@ def tensor_reduce_valid_alu_op(i: Word) -> bool:
     return _tensor_reduce_valid_alu_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1528  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1587  (s4d4_tr_assert.h)
 
 def _tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
+    return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS28) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
 
 
 def tensor_reduce_valid_dtype(i: Word) -> bool:
     return _tensor_reduce_valid_dtype(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1535  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1594  (s4d4_tr_assert.h)
 
 def _has_valid_reduce_negated(i_b: bytes, i_o: int) -> bool:
     return ((i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP)) and i_b[i_o + 35] <= 1) or i_b[i_o + 35] == 0  # header.opcode, negated
@@ -2899,17 +3009,17 @@ def has_valid_reduce_negated(i: Word) -> bool:
     return _has_valid_reduce_negated(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1540  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1599  (s4d4_tr_assert.h)
 
 def _has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 37] in _MEMBERS28  # op_dim
+    return i_b[i_o + 37] in _MEMBERS29  # op_dim
 
 
 def has_valid_tensor_reduce_op_dim(i: Word) -> bool:
     return _has_valid_tensor_reduce_op_dim(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1548  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1607  (s4d4_tr_assert.h)
 
 def _tensor_reduce_dst_element_cnt_check(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2925,7 +3035,7 @@ def tensor_reduce_dst_element_cnt_check(i: Word) -> bool:
     return _tensor_reduce_dst_element_cnt_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1557  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1616  (s4d4_tr_assert.h)
 
 def _tensor_reduce_transpose_check(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP) or ((i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) != NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM and (_t4d_element_count(i_b, i_o + 12) % 32) == 0 and (i_b[i_o + 34] in {32, 64, 96, 128}))  # header.opcode, addr_reg.marker, num_active_channels
@@ -2935,7 +3045,7 @@ def tensor_reduce_transpose_check(i: Word) -> bool:
     return _tensor_reduce_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1562  (s4d4_tr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1621  (s4d4_tr_assert.h)
 
 def _is_valid_tensor_reduce(i_b: bytes, i_o: int) -> bool:
     return (
@@ -2961,6 +3071,577 @@ def _is_valid_tensor_reduce(i_b: bytes, i_o: int) -> bool:
 
 def is_valid_tensor_reduce(i: Word) -> bool:
     return _is_valid_tensor_reduce(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1643  (s4d4_tr_assert.h)
+
+def _is_zero_subdim(subdim: int) -> bool:
+    return subdim in (NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED, NEURON_ISA_TPB_TENSOR_SUBDIM_X)
+
+
+is_zero_subdim = _is_zero_subdim
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1648  (s4d4_tr_assert.h)
+
+def _is_valid_subdim(subdim: int) -> bool:
+    return subdim in _MEMBERS29
+
+
+is_valid_subdim = _is_valid_subdim
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1655  (s4d4_tr_assert.h)
+
+def _has_zero_negated_field(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 35] == 0  # negated
+
+
+def has_zero_negated_field(i: Word) -> bool:
+    return _has_zero_negated_field(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1659  (s4d4_tr_assert.h)
+
+def _s4d4_tr_op_bypass(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_BYPASS  # op
+
+
+def s4d4_tr_op_bypass(i: Word) -> bool:
+    return _s4d4_tr_op_bypass(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1663  (s4d4_tr_assert.h)
+
+def _s4d4_tr_same_src_dst_type(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 33] == i_b[i_o + 32]  # out_dtype, in_dtype
+
+
+def s4d4_tr_same_src_dst_type(i: Word) -> bool:
+    return _s4d4_tr_same_src_dst_type(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1667  (s4d4_tr_assert.h)
+
+def _same_element_count_m4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
+    return (
+        (a_b[a_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (b_b[b_o + 3] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or a_b[a_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or b_b[b_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or _t4d_element_count(a_b, a_o) == _t4d_element_count(b_b, b_o)
+    )
+
+
+def same_element_count_m4d(a: Word, b: Word) -> bool:
+    return _same_element_count_m4d(struct_arg(a, 20, 'a'), 0, struct_arg(b, 20, 'b'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1673  (s4d4_tr_assert.h)
+
+def _s4d4_tr_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
+    return (
+        (i_b[i_o + 15] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or (i_b[i_o + 47] & (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG | NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM)) == NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM  # addr_reg.marker
+        or i_b[i_o + 15] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 47] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or _t4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
+    )
+
+
+def s4d4_tr_same_src_dst_count(i: Word) -> bool:
+    return _s4d4_tr_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1677  (s4d4_tr_assert.h)
+
+def _has_copy_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_COPY  # header.opcode
+
+
+def has_copy_opcode(i: Word) -> bool:
+    return _has_copy_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1681  (s4d4_tr_assert.h)
+
+def _has_cast_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_CAST  # header.opcode
+
+
+def has_cast_opcode(i: Word) -> bool:
+    return _has_cast_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1685  (s4d4_tr_assert.h)
+
+def _has_reciprocal_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_RECIPROCAL  # header.opcode
+
+
+def has_reciprocal_opcode(i: Word) -> bool:
+    return _has_reciprocal_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1689  (s4d4_tr_assert.h)
+
+def _tensor_cumulative_bitvec(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP  # header.opcode
+
+
+def tensor_cumulative_bitvec(i: Word) -> bool:
+    return _tensor_cumulative_bitvec(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1693  (s4d4_tr_assert.h)
+
+def _tensor_cumulative_arith(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP  # header.opcode
+
+
+def tensor_cumulative_arith(i: Word) -> bool:
+    return _tensor_cumulative_arith(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1697  (s4d4_tr_assert.h)
+
+def _has_tensor_cumulative_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP)  # header.opcode
+
+
+def has_tensor_cumulative_opcode(i: Word) -> bool:
+    return _has_tensor_cumulative_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1702  (s4d4_tr_assert.h)
+
+def _tensor_cumulative_valid_alu_op(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 36] not in _MEMBERS11  # op
+        and (not _tensor_cumulative_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36]))  # op
+        and (not _tensor_cumulative_arith(i_b, i_o) or _is_arith_op(i_b[i_o + 36]))  # op
+    )
+
+
+def tensor_cumulative_valid_alu_op(i: Word) -> bool:
+    return _tensor_cumulative_valid_alu_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1710  (s4d4_tr_assert.h)
+
+def _tensor_cumulative_valid_dtype(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS28) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))  # header.opcode, in_dtype, out_dtype, op
+
+
+def tensor_cumulative_valid_dtype(i: Word) -> bool:
+    return _tensor_cumulative_valid_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1717  (s4d4_tr_assert.h)
+
+def _is_valid_tensor_cumulative(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_tensor_cumulative_opcode(i_b, i_o)
+        and _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _is_valid_subdim(i_b[i_o + 37])  # op_dim
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _s4d4_tr_same_src_dst_count(i_b, i_o)
+        and _tensor_cumulative_valid_alu_op(i_b, i_o)
+        and _tensor_cumulative_valid_dtype(i_b, i_o)
+        and _has_zero_negated_field(i_b, i_o)
+    )
+
+
+def is_valid_tensor_cumulative(i: Word) -> bool:
+    return _is_valid_tensor_cumulative(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1740  (s4d4_tr_assert.h)
+
+def _is_valid_copy(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_copy_opcode(i_b, i_o)
+        and _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _is_zero_subdim(i_b[i_o + 37])  # op_dim
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _s4d4_tr_same_src_dst_count(i_b, i_o)
+        and _s4d4_tr_op_bypass(i_b, i_o)
+        and _s4d4_tr_same_src_dst_type(i_b, i_o)
+        and _has_zero_negated_field(i_b, i_o)
+    )
+
+
+def is_valid_copy(i: Word) -> bool:
+    return _is_valid_copy(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1763  (s4d4_tr_assert.h)
+
+def _is_valid_cast(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_cast_opcode(i_b, i_o)
+        and _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _is_zero_subdim(i_b[i_o + 37])  # op_dim
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _s4d4_tr_same_src_dst_count(i_b, i_o)
+        and _s4d4_tr_op_bypass(i_b, i_o)
+        and _has_zero_negated_field(i_b, i_o)
+    )
+
+
+def is_valid_cast(i: Word) -> bool:
+    return _is_valid_cast(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1785  (s4d4_tr_assert.h)
+
+def _is_valid_reciprocal(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_reciprocal_opcode(i_b, i_o)
+        and _s4d4_tr_reserved_zero(i_b, i_o)
+        and _mask_enable_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _is_valid_aluop(i_b[i_o + 36])  # op
+        and _is_zero_subdim(i_b[i_o + 37])  # op_dim
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _indirect_quadrant_check_src4d(i_b, i_o + 12)
+        and _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44)
+        and _s4d4_tr_same_src_dst_count(i_b, i_o)
+        and _s4d4_tr_op_bypass(i_b, i_o)
+        and _has_zero_negated_field(i_b, i_o)
+    )
+
+
+def is_valid_reciprocal(i: Word) -> bool:
+    return _is_valid_reciprocal(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1809  (d4_iota_assert.h)
+
+def _d4d_element_count(d_b: bytes, d_o: int) -> int:
+    n = 1
+    k = 0
+    while k < 4:
+        n = (n * _U16(d_b, d_o + 12 + k * 2)[0]) & 0xffffffff  # num_elem[k]
+        k = (k + 1) & 0xffffffff
+    return n
+
+
+def d4d_element_count(d: Word) -> int:
+    return _d4d_element_count(struct_arg(d, 20, 'd'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1817  (d4_iota_assert.h)
+
+def _has_iota_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_IOTA  # header.opcode
+
+
+def has_iota_opcode(i: Word) -> bool:
+    return _has_iota_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1821  (d4_iota_assert.h)
+
+def _d4_iota_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 32] == 0  # reserved0[0]
+        and i_b[i_o + 35] == 0  # reserved1[0]
+        and i_b[i_o + 40] == 0  # reserved2[0]
+        and i_b[i_o + 41] == 0  # reserved2[1]
+        and i_b[i_o + 42] == 0  # reserved2[2]
+        and i_b[i_o + 43] == 0  # reserved2[3]
+    )
+
+
+def d4_iota_reserved_zero(i: Word) -> bool:
+    return _d4_iota_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1830  (d4_iota_assert.h)
+
+def _d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
+    return _d4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
+
+
+def d4_iota_same_src_dst_count(i: Word) -> bool:
+    return _d4_iota_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1834  (d4_iota_assert.h)
+
+def _is_valid_iota(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_iota_opcode(i_b, i_o)
+        and _d4_iota_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _d4_iota_same_src_dst_count(i_b, i_o)
+    )
+
+
+def is_valid_iota(i: Word) -> bool:
+    return _is_valid_iota(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1848  (s2d2_rs_assert.h)
+
+def _has_valid_nc_rs(nc: int) -> bool:
+    return nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3
+
+
+has_valid_nc_rs = _has_valid_nc_rs
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1852  (s2d2_rs_assert.h)
+
+def _has_range_select_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_RANGE_SELECT  # header.opcode
+
+
+def has_range_select_opcode(i: Word) -> bool:
+    return _has_range_select_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1856  (s2d2_rs_assert.h)
+
+def _has_same_elem_count_rs_src_dst(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 27] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or _t2d_element_count(i_b, i_o + 24) == _t2d_element_count(i_b, i_o + 48)
+    )
+
+
+def has_same_elem_count_rs_src_dst(i: Word) -> bool:
+    return _has_same_elem_count_rs_src_dst(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1862  (s2d2_rs_assert.h)
+
+def _has_valid_total_index_range(src_b: bytes, src_o: int, base: int) -> bool:
+    return base <= 0x1000000 and (src_b[src_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or ((base + _t2d_element_count(src_b, src_o)) & 0xffffffffffffffff) <= 0x1000000)  # addr_reg.marker
+
+
+def has_valid_total_index_range(src: Word, base: int) -> bool:
+    return _has_valid_total_index_range(struct_arg(src, 12, 'src'), 0, base)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1869  (s2d2_rs_assert.h)
+
+def _rs_base_index(i_b: bytes, i_o: int) -> int:
+    return ((int(_F32(i_b, i_o + 16)[0])) & 0xffffffff) if (_F32(i_b, i_o + 16)[0] >= 0.0 and _F32(i_b, i_o + 16)[0] <= 16777216.0) else 0xffffffff  # base
+
+
+def rs_base_index(i: Word) -> int:
+    return _rs_base_index(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1875  (s2d2_rs_assert.h)
+
+def _is_valid_fill_val(i_b: bytes, i_o: int) -> bool:
+    return _F32(i_b, i_o + 20)[0] == -3.4028234663852886e+38  # fill_val
+
+
+def is_valid_fill_val(i: Word) -> bool:
+    return _is_valid_fill_val(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1879  (s2d2_rs_assert.h)
+
+def _is_valid_rs_comp_op(op: int) -> bool:
+    return op in _MEMBERS30
+
+
+is_valid_rs_comp_op = _is_valid_rs_comp_op
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1887  (s2d2_rs_assert.h)
+
+def _has_valid_range_select_reduce_cmd(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 14] in _MEMBERS25  # reduce_cmd
+
+
+def has_valid_range_select_reduce_cmd(i: Word) -> bool:
+    return _has_valid_range_select_reduce_cmd(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1893  (s2d2_rs_assert.h)
+
+def _has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 15] == NEURON_ISA_TPB_ALU_OP_MAX  # reduce_op
+
+
+def has_valid_range_select_reduce_op(i: Word) -> bool:
+    return _has_valid_range_select_reduce_op(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1897  (s2d2_rs_assert.h)
+
+def _is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_valid_nc_rs(nc)
+        and _has_range_select_opcode(i_b, i_o)
+        and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_hi
+        and _has_same_elem_count_rs_src_dst(i_b, i_o)
+        and _has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o))
+        and _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE)  # in_out_dtype.dtype_lo
+        and _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE)  # in_out_dtype.dtype_hi
+        and _is_valid_fill_val(i_b, i_o)
+        and _is_valid_rs_comp_op(i_b[i_o + 36])  # comp_op0
+        and _is_valid_rs_comp_op(i_b[i_o + 37])  # comp_op1
+        and _has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32)  # bound0_src, num_active_channels
+        and _has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32)  # bound1_src, num_active_channels
+        and _check_active_channels(i_b[i_o + 12])  # num_active_channels
+        and _has_valid_range_select_reduce_cmd(i_b, i_o)
+        and _has_valid_range_select_reduce_op(i_b, i_o)
+    )
+
+
+def is_valid_range_select(i: Word, nc: int) -> bool:
+    return _is_valid_range_select(struct_arg(i, 64, 'i'), 0, nc)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1920  (s2d2_rs_assert.h)
+
+def _dbg_is_valid_range_select(i_b: bytes, i_o: int) -> bool:
+    return _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V4)
+
+
+def dbg_is_valid_range_select(i: Word) -> bool:
+    return _dbg_is_valid_range_select(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1926  (d4_mr_assert.h)
+
+def _has_memset_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MEMSET  # header.opcode
+
+
+def has_memset_opcode(i: Word) -> bool:
+    return _has_memset_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1930  (d4_mr_assert.h)
+
+def _d4_mr_zero_serialization(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 36] == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL  # serialization_mode
+
+
+def d4_mr_zero_serialization(i: Word) -> bool:
+    return _d4_mr_zero_serialization(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1934  (d4_mr_assert.h)
+
+def _d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    k = 0
+    while k < 16:
+        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    return (
+        i_b[i_o + 33] == 0  # reserved1[0]
+        and i_b[i_o + 35] == 0  # reserved2[0]
+        and i_b[i_o + 37] == 0  # reserved3[0]
+        and i_b[i_o + 38] == 0  # reserved3[1]
+        and i_b[i_o + 39] == 0  # reserved3[2]
+    )
+
+
+def d4_mr_reserved_zero(i: Word) -> bool:
+    return _d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1947  (d4_mr_assert.h)
+
+def _memset_set_value_type(i_b: bytes, i_o: int) -> bool:
+    _sw40 = i_b[i_o + 32]  # dtype
+    if _sw40 in {10, 9, 8}:
+        return True
+    elif _sw40 in {5, 4, 6, 7}:
+        return (_U32(i_b, i_o + 40)[0] & 0xffff0000) == 0  # set_value
+    elif _sw40 in {3, 2, 13, 14, 15}:
+        return (_U32(i_b, i_o + 40)[0] & 0xffffff00) == 0  # set_value
+    else:
+        return False
+
+
+def memset_set_value_type(i: Word) -> bool:
+    return _memset_set_value_type(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1969  (d4_mr_assert.h)
+
+def _is_valid_memset(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_memset_opcode(i_b, i_o)
+        and _d4_mr_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE)  # dtype
+        and _memset_set_value_type(i_b, i_o)
+        and _d4_mr_zero_serialization(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # dtype
+    )
+
+
+def is_valid_memset(i: Word) -> bool:
+    return _is_valid_memset(struct_arg(i, 64, 'i'), 0)
 
 
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
@@ -4487,8 +5168,8 @@ def _x_s3s3d3_tt_src_dst_dtype(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_s3s3d3_copy_pred_src0_dtype(i_b: bytes, i_o: int) -> str | None:
-    if _type_size(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) == 0:
-        return f"s3s3d3_copy_pred_src0_dtype: in0_in1_dtype.dtype_lo = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 12] >> 0) & 0xf))} (needs type_size(get_dtype_from_pair(in0_in1_dtype.dtype_lo)) != 0)"
+    if not _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)):
+        return 's3s3d3_copy_pred_src0_dtype -> ' + (_x_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 12] >> 0) & 0xf)) or 'is_valid_int_dtype_datapath')
     return None
 
 
@@ -4883,6 +5564,102 @@ def _x_is_valid_tensor_tensor_scan(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_has_select_reduce_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_SELECT_REDUCE:
+        return f"has_select_reduce_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_SELECT_REDUCE)"
+    return None
+
+
+def _x_has_valid_select_reduce_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)):
+        return 'has_valid_select_reduce_dtypes -> ' + (_x_is_valid_int_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf)) or 'is_valid_int_dtype_datapath')
+    if _is_valid_32b_int_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf)):
+        return f"has_valid_select_reduce_dtypes: in0_in1_dtype.dtype_hi = {_show('NEURON_ISA_TPB_DTYPE_BASIC', ((i_b[i_o + 40] >> 4) & 0xf))} (needs !is_valid_32b_int_dtype(get_dtype_from_pair(in0_in1_dtype.dtype_hi)))"
+    return None
+
+
+def _x_has_valid_select_reduce_op(i_b: bytes, i_o: int) -> str | None:
+    if not _is_general_arith_op(i_b[i_o + 36]):
+        return 'has_valid_select_reduce_op -> ' + (_x_is_general_arith_op(i_b[i_o + 36]) or 'is_general_arith_op')
+    if not _is_general_arith_op(i_b[i_o + 37]):
+        return 'has_valid_select_reduce_op -> ' + (_x_is_general_arith_op(i_b[i_o + 37]) or 'is_general_arith_op')
+    if i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS:
+        return f"has_valid_select_reduce_op: op0 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)"
+    if i_b[i_o + 37] != NEURON_ISA_TPB_ALU_OP_MAX:
+        return f"has_valid_select_reduce_op: op1 = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 37])} (needs op1 == NEURON_ISA_TPB_ALU_OP_MAX)"
+    return None
+
+
+def _x_has_valid_s2s2d2_cpr_accum_cmd(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 44] not in _MEMBERS26:
+        return f"has_valid_s2s2d2_cpr_accum_cmd: accumulator_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 44])} (needs (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) || (accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE))"
+    return None
+
+
+def _x_has_valid_select_reduce_rev_ops(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 38] not in (NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE, NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST):
+        return f"has_valid_select_reduce_rev_ops: reverse_operands = {_show('NEURON_ISA_TPB_TENS_SCALAR_REV_OPS', i_b[i_o + 38])} (needs (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE) || (reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST))"
+    return None
+
+
+def _x_is_valid_select_reduce(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_select_reduce_opcode(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_select_reduce_opcode(i_b, i_o) or 'has_select_reduce_opcode')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_dtype(i_b[i_o + 43], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_dtype(i_b[i_o + 41], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_select_reduce_dtypes(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_select_reduce_dtypes(i_b, i_o) or 'has_valid_select_reduce_dtypes')
+    if not _s2s2d2_stt_imm0_dtype(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_s2s2d2_stt_imm0_dtype(i_b, i_o) or 's2s2d2_stt_imm0_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_aluop(i_b[i_o + 37]):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_aluop(i_b[i_o + 37]) or 'is_valid_aluop')
+    if not _has_valid_select_reduce_op(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_select_reduce_op(i_b, i_o) or 'has_valid_select_reduce_op')
+    if not _has_valid_s2s2d2_stt_immediate(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_s2s2d2_stt_immediate(i_b, i_o) or 'has_valid_s2s2d2_stt_immediate')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]):
+        return 'is_valid_select_reduce -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]):
+        return 'is_valid_select_reduce -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]):
+        return 'is_valid_select_reduce -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 42]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_select_reduce -> ' + (_x_tensor2d_valid(i_b, i_o + 12, _get_dtype_from_pair((i_b[i_o + 40] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_select_reduce -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 40] >> 4) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_select_reduce -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 41], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _check_active_channels(i_b[i_o + 42]):
+        return 'is_valid_select_reduce -> ' + (_x_check_active_channels(i_b[i_o + 42]) or 'check_active_channels')
+    if not _s2s2d2_stt_src_element_cnt_check(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_s2s2d2_stt_src_element_cnt_check(i_b, i_o) or 's2s2d2_stt_src_element_cnt_check')
+    if not _s2s2d2_stt_dst_element_cnt_check(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_s2s2d2_stt_dst_element_cnt_check(i_b, i_o) or 's2s2d2_stt_dst_element_cnt_check')
+    if not _tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24):
+        return 'is_valid_select_reduce -> ' + (_x_tt_valid_partitions(i_b, i_o + 12, i_b, i_o + 24) or 'tt_valid_partitions')
+    if not _has_valid_s2s2d2_cpr_accum_cmd(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_s2s2d2_cpr_accum_cmd(i_b, i_o) or 'has_valid_s2s2d2_cpr_accum_cmd')
+    if not _is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]):
+        return 'is_valid_select_reduce -> ' + (_x_is_valid_enum_tens_scalar_rev_ops(i_b[i_o + 38]) or 'is_valid_enum_tens_scalar_rev_ops')
+    if not _has_s2s2d2_stt_reserved_zero(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_s2s2d2_stt_reserved_zero(i_b, i_o) or 'has_s2s2d2_stt_reserved_zero')
+    if not _has_valid_select_reduce_rev_ops(i_b, i_o):
+        return 'is_valid_select_reduce -> ' + (_x_has_valid_select_reduce_rev_ops(i_b, i_o) or 'has_valid_select_reduce_rev_ops')
+    return None
+
+
 def _x_check_t4d_active_channels(t_b: bytes, t_o: int, num_active_channels: int) -> str | None:
     if not _start_addr_active_channels(t_b, t_o, num_active_channels):
         return 'check_t4d_active_channels -> ' + (_x_start_addr_active_channels(t_b, t_o, num_active_channels) or 'start_addr_active_channels')
@@ -4952,7 +5729,7 @@ def _x_s4d4_tr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     k = 0
     while k < 5:
         if i_b[i_o + 39 + k] != 0:  # reserved1[k]
-            return f"s4d4_tr_reserved_zero: k = {k} (returns false at line 1501 when reserved1[k] != 0)"
+            return f"s4d4_tr_reserved_zero: k = {k} (returns false at line 1560 when reserved1[k] != 0)"
         k = (k + 1) & 0xffffffff
     return None
 
@@ -4990,7 +5767,7 @@ def _x_tensor_reduce_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_tensor_reduce_valid_dtype(i_b: bytes, i_o: int) -> str | None:
-    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS27) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+    if not (not _tensor_reduce_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS28) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
         return f"tensor_reduce_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_reduce_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
     return None
 
@@ -5002,7 +5779,7 @@ def _x_has_valid_reduce_negated(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_valid_tensor_reduce_op_dim(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 37] not in _MEMBERS28:
+    if i_b[i_o + 37] not in _MEMBERS29:
         return f"has_valid_tensor_reduce_op_dim: op_dim = {_show('NEURON_ISA_TPB_TENSOR_SUBDIM', i_b[i_o + 37])} (needs (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (op_dim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
     return None
 
@@ -5057,6 +5834,497 @@ def _x_is_valid_tensor_reduce(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_is_zero_subdim(subdim: int) -> str | None:
+    if subdim not in (NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED, NEURON_ISA_TPB_TENSOR_SUBDIM_X):
+        return f"is_zero_subdim: subdim = {subdim} (needs (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X))"
+    return None
+
+
+def _x_is_valid_subdim(subdim: int) -> str | None:
+    if subdim not in _MEMBERS29:
+        return f"is_valid_subdim: subdim = {subdim} (needs (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ) || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW))"
+    return None
+
+
+def _x_has_zero_negated_field(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 35] != 0:
+        return f"has_zero_negated_field: negated = {i_b[i_o + 35]} (needs negated == 0)"
+    return None
+
+
+def _x_s4d4_tr_op_bypass(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_BYPASS:
+        return f"s4d4_tr_op_bypass: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op == NEURON_ISA_TPB_ALU_OP_BYPASS)"
+    return None
+
+
+def _x_s4d4_tr_same_src_dst_type(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 33] != i_b[i_o + 32]:
+        return f"s4d4_tr_same_src_dst_type: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs out_dtype == in_dtype)"
+    return None
+
+
+def _x_same_element_count_m4d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
+    if not (_indirect_pattern(a_b, a_o) or _indirect_pattern(b_b, b_o) or _same_element_count_t4d(a_b, a_o, b_b, b_o)):
+        return 'same_element_count_m4d: needs indirect_pattern({...}) || indirect_pattern({...}) || same_element_count_t4d({...}, {...})'
+    return None
+
+
+def _x_s4d4_tr_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
+    if not _same_element_count_m4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 's4d4_tr_same_src_dst_count -> ' + (_x_same_element_count_m4d(i_b, i_o + 12, i_b, i_o + 44) or 'same_element_count_m4d')
+    return None
+
+
+def _x_has_copy_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_COPY:
+        return f"has_copy_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_COPY)"
+    return None
+
+
+def _x_has_cast_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_CAST:
+        return f"has_cast_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_CAST)"
+    return None
+
+
+def _x_has_reciprocal_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_RECIPROCAL:
+        return f"has_reciprocal_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_RECIPROCAL)"
+    return None
+
+
+def _x_tensor_cumulative_bitvec(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP:
+        return f"tensor_cumulative_bitvec: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP)"
+    return None
+
+
+def _x_tensor_cumulative_arith(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP:
+        return f"tensor_cumulative_arith: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP)"
+    return None
+
+
+def _x_has_tensor_cumulative_opcode(i_b: bytes, i_o: int) -> str | None:
+    if not (_tensor_cumulative_arith(i_b, i_o) or _tensor_cumulative_bitvec(i_b, i_o)):
+        return 'has_tensor_cumulative_opcode: needs tensor_cumulative_arith({...}) || tensor_cumulative_bitvec({...})'
+    return None
+
+
+def _x_tensor_cumulative_valid_alu_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_DIVIDE:
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_DIVIDE)"
+    if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_POW:
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_POW)"
+    if i_b[i_o + 36] == NEURON_ISA_TPB_ALU_OP_MOD:
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs op != NEURON_ISA_TPB_ALU_OP_MOD)"
+    if not (not _tensor_cumulative_bitvec(i_b, i_o) or _is_bitvec_op(i_b[i_o + 36])):
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_cumulative_bitvec({{...}}) || is_bitvec_op(op))"
+    if not (not _tensor_cumulative_arith(i_b, i_o) or _is_arith_op(i_b[i_o + 36])):
+        return f"tensor_cumulative_valid_alu_op: op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_cumulative_arith({{...}}) || is_arith_op(op))"
+    return None
+
+
+def _x_tensor_cumulative_valid_dtype(i_b: bytes, i_o: int) -> str | None:
+    if not (not _tensor_cumulative_bitvec(i_b, i_o) or (i_b[i_o + 32] == i_b[i_o + 33] and (i_b[i_o + 32] in _MEMBERS28) and (i_b[i_o + 36] != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT or i_b[i_o + 32] == NEURON_ISA_TPB_DTYPE_INT32))):
+        return f"tensor_cumulative_valid_dtype: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])}, out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])}, op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 36])} (needs !tensor_cumulative_bitvec({{...}}) || ((in_dtype == out_dtype) && ((in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)) && ((op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))))"
+    return None
+
+
+def _x_is_valid_tensor_cumulative(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_tensor_cumulative_opcode(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_tensor_cumulative_opcode(i_b, i_o) or 'has_tensor_cumulative_opcode')
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_tensor_cumulative -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_tensor_cumulative -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_tensor_cumulative -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_valid_subdim(i_b[i_o + 37]):
+        return 'is_valid_tensor_cumulative -> ' + (_x_is_valid_subdim(i_b[i_o + 37]) or 'is_valid_subdim')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_tensor_cumulative -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_tensor_cumulative -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_cumulative -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_tensor_cumulative -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_tensor_cumulative -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_tensor_cumulative -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _s4d4_tr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_s4d4_tr_same_src_dst_count(i_b, i_o) or 's4d4_tr_same_src_dst_count')
+    if not _tensor_cumulative_valid_alu_op(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_tensor_cumulative_valid_alu_op(i_b, i_o) or 'tensor_cumulative_valid_alu_op')
+    if not _tensor_cumulative_valid_dtype(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_tensor_cumulative_valid_dtype(i_b, i_o) or 'tensor_cumulative_valid_dtype')
+    if not _has_zero_negated_field(i_b, i_o):
+        return 'is_valid_tensor_cumulative -> ' + (_x_has_zero_negated_field(i_b, i_o) or 'has_zero_negated_field')
+    return None
+
+
+def _x_is_valid_copy(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_copy_opcode(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_has_copy_opcode(i_b, i_o) or 'has_copy_opcode')
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_copy -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_copy -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_copy -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_zero_subdim(i_b[i_o + 37]):
+        return 'is_valid_copy -> ' + (_x_is_zero_subdim(i_b[i_o + 37]) or 'is_zero_subdim')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_copy -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_copy -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_copy -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_copy -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_copy -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_copy -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _s4d4_tr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_s4d4_tr_same_src_dst_count(i_b, i_o) or 's4d4_tr_same_src_dst_count')
+    if not _s4d4_tr_op_bypass(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_s4d4_tr_op_bypass(i_b, i_o) or 's4d4_tr_op_bypass')
+    if not _s4d4_tr_same_src_dst_type(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_s4d4_tr_same_src_dst_type(i_b, i_o) or 's4d4_tr_same_src_dst_type')
+    if not _has_zero_negated_field(i_b, i_o):
+        return 'is_valid_copy -> ' + (_x_has_zero_negated_field(i_b, i_o) or 'has_zero_negated_field')
+    return None
+
+
+def _x_is_valid_cast(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_cast_opcode(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_has_cast_opcode(i_b, i_o) or 'has_cast_opcode')
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_cast -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_cast -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_cast -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_zero_subdim(i_b[i_o + 37]):
+        return 'is_valid_cast -> ' + (_x_is_zero_subdim(i_b[i_o + 37]) or 'is_zero_subdim')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_cast -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_cast -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_cast -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_cast -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_cast -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_cast -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_cast -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _s4d4_tr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_s4d4_tr_same_src_dst_count(i_b, i_o) or 's4d4_tr_same_src_dst_count')
+    if not _s4d4_tr_op_bypass(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_s4d4_tr_op_bypass(i_b, i_o) or 's4d4_tr_op_bypass')
+    if not _has_zero_negated_field(i_b, i_o):
+        return 'is_valid_cast -> ' + (_x_has_zero_negated_field(i_b, i_o) or 'has_zero_negated_field')
+    return None
+
+
+def _x_is_valid_reciprocal(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_reciprocal_opcode(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_has_reciprocal_opcode(i_b, i_o) or 'has_reciprocal_opcode')
+    if not _s4d4_tr_reserved_zero(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_s4d4_tr_reserved_zero(i_b, i_o) or 's4d4_tr_reserved_zero')
+    if not _mask_enable_zero(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_mask_enable_zero(i_b, i_o) or 'mask_enable_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_reciprocal -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_reciprocal -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_aluop(i_b[i_o + 36]):
+        return 'is_valid_reciprocal -> ' + (_x_is_valid_aluop(i_b[i_o + 36]) or 'is_valid_aluop')
+    if not _is_zero_subdim(i_b[i_o + 37]):
+        return 'is_valid_reciprocal -> ' + (_x_is_zero_subdim(i_b[i_o + 37]) or 'is_zero_subdim')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS):
+        return 'is_valid_reciprocal -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_reciprocal -> ' + (_x_check_m4d_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_reciprocal -> ' + (_x_check_m4d_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'check_m4d_active_channels')
+    if not _mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_reciprocal -> ' + (_x_mem4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_reciprocal -> ' + (_x_mem4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'mem4d_valid')
+    if not _indirect_quadrant_check_src4d(i_b, i_o + 12):
+        return 'is_valid_reciprocal -> ' + (_x_indirect_quadrant_check_src4d(i_b, i_o + 12) or 'indirect_quadrant_check_src4d')
+    if not _indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44):
+        return 'is_valid_reciprocal -> ' + (_x_indirect_quadrant_check_src4d_dst4d(i_b, i_o + 12, i_b, i_o + 44) or 'indirect_quadrant_check_src4d_dst4d')
+    if not _s4d4_tr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_s4d4_tr_same_src_dst_count(i_b, i_o) or 's4d4_tr_same_src_dst_count')
+    if not _s4d4_tr_op_bypass(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_s4d4_tr_op_bypass(i_b, i_o) or 's4d4_tr_op_bypass')
+    if not _has_zero_negated_field(i_b, i_o):
+        return 'is_valid_reciprocal -> ' + (_x_has_zero_negated_field(i_b, i_o) or 'has_zero_negated_field')
+    return None
+
+
+def _x_has_iota_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_IOTA:
+        return f"has_iota_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_IOTA)"
+    return None
+
+
+def _x_d4_iota_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 32] != 0:
+        return f"d4_iota_reserved_zero: reserved0[0] = {i_b[i_o + 32]} (needs reserved0[0] == 0)"
+    if i_b[i_o + 35] != 0:
+        return f"d4_iota_reserved_zero: reserved1[0] = {i_b[i_o + 35]} (needs reserved1[0] == 0)"
+    if i_b[i_o + 40] != 0:
+        return f"d4_iota_reserved_zero: reserved2[0] = {i_b[i_o + 40]} (needs reserved2[0] == 0)"
+    if i_b[i_o + 41] != 0:
+        return f"d4_iota_reserved_zero: reserved2[1] = {i_b[i_o + 41]} (needs reserved2[1] == 0)"
+    if i_b[i_o + 42] != 0:
+        return f"d4_iota_reserved_zero: reserved2[2] = {i_b[i_o + 42]} (needs reserved2[2] == 0)"
+    if i_b[i_o + 43] != 0:
+        return f"d4_iota_reserved_zero: reserved2[3] = {i_b[i_o + 43]} (needs reserved2[3] == 0)"
+    return None
+
+
+def _x_d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
+    if _d4d_element_count(i_b, i_o + 12) != _t4d_element_count(i_b, i_o + 44):
+        return 'd4_iota_same_src_dst_count: needs d4d_element_count({...}) == t4d_element_count({...})'
+    return None
+
+
+def _x_is_valid_iota(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_iota_opcode(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_iota_opcode(i_b, i_o) or 'has_iota_opcode')
+    if not _d4_iota_reserved_zero(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_d4_iota_reserved_zero(i_b, i_o) or 'd4_iota_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_iota -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_iota -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_iota -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_iota -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _d4_iota_same_src_dst_count(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_d4_iota_same_src_dst_count(i_b, i_o) or 'd4_iota_same_src_dst_count')
+    return None
+
+
+def _x_has_valid_nc_rs(nc: int) -> str | None:
+    if nc < NEURON_ISA_TPB_NEURON_CORE_VERSION_V3:
+        return f"has_valid_nc_rs: nc = {nc} (needs nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3)"
+    return None
+
+
+def _x_has_range_select_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_RANGE_SELECT:
+        return f"has_range_select_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_RANGE_SELECT)"
+    return None
+
+
+def _x_has_same_elem_count_rs_src_dst(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 24) or _shape_from_register(i_b, i_o + 48) or _t2d_element_count(i_b, i_o + 24) == _t2d_element_count(i_b, i_o + 48)):
+        return 'has_same_elem_count_rs_src_dst: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_has_valid_total_index_range(src_b: bytes, src_o: int, base: int) -> str | None:
+    if base > 0x1000000:
+        return f"has_valid_total_index_range: base = {base} (needs base <= 16777216)"
+    if not (_shape_from_register(src_b, src_o) or ((base + _t2d_element_count(src_b, src_o)) & 0xffffffffffffffff) <= 0x1000000):
+        return f"has_valid_total_index_range: base = {base} (needs shape_from_register({{...}}) || ((base + t2d_element_count({{...}})) <= 16777216))"
+    return None
+
+
+def _x_is_valid_fill_val(i_b: bytes, i_o: int) -> str | None:
+    if _F32(i_b, i_o + 20)[0] != -3.4028234663852886e+38:
+        return f"is_valid_fill_val: fill_val = {_F32(i_b, i_o + 20)[0]!r} (needs fill_val == -3.4028234663852886e+38)"
+    return None
+
+
+def _x_is_valid_rs_comp_op(op: int) -> str | None:
+    if op not in _MEMBERS30:
+        return f"is_valid_rs_comp_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT))"
+    return None
+
+
+def _x_has_valid_range_select_reduce_cmd(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 14] not in _MEMBERS25:
+        return f"has_valid_range_select_reduce_cmd: reduce_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 14])} (needs (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))"
+    return None
+
+
+def _x_has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 15] != NEURON_ISA_TPB_ALU_OP_MAX:
+        return f"has_valid_range_select_reduce_op: reduce_op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 15])} (needs reduce_op == NEURON_ISA_TPB_ALU_OP_MAX)"
+    return None
+
+
+def _x_is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_valid_nc_rs(nc):
+        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(nc) or 'has_valid_nc_rs')
+    if not _has_range_select_opcode(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_range_select_opcode(i_b, i_o) or 'has_range_select_opcode')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_range_select -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_range_select -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _has_same_elem_count_rs_src_dst(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_same_elem_count_rs_src_dst(i_b, i_o) or 'has_same_elem_count_rs_src_dst')
+    if not _has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o)):
+        return 'is_valid_range_select -> ' + (_x_has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o)) or 'has_valid_total_index_range')
+    if not _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_fp_dtype_datapath')
+    if not _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_fp_dtype_datapath')
+    if not _is_valid_fill_val(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fill_val(i_b, i_o) or 'is_valid_fill_val')
+    if not _is_valid_rs_comp_op(i_b[i_o + 36]):
+        return 'is_valid_range_select -> ' + (_x_is_valid_rs_comp_op(i_b[i_o + 36]) or 'is_valid_rs_comp_op')
+    if not _is_valid_rs_comp_op(i_b[i_o + 37]):
+        return 'is_valid_range_select -> ' + (_x_is_valid_rs_comp_op(i_b[i_o + 37]) or 'is_valid_rs_comp_op')
+    if not _has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32):
+        return 'is_valid_range_select -> ' + (_x_has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32) or 'has_valid_immediates')
+    if not _has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32):
+        return 'is_valid_range_select -> ' + (_x_has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32) or 'has_valid_immediates')
+    if not _check_active_channels(i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_check_active_channels(i_b[i_o + 12]) or 'check_active_channels')
+    if not _has_valid_range_select_reduce_cmd(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_range_select_reduce_cmd(i_b, i_o) or 'has_valid_range_select_reduce_cmd')
+    if not _has_valid_range_select_reduce_op(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_range_select_reduce_op(i_b, i_o) or 'has_valid_range_select_reduce_op')
+    return None
+
+
+def _x_dbg_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V4):
+        return 'dbg_is_valid_range_select -> ' + (_x_is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V4) or 'is_valid_range_select')
+    return None
+
+
+def _x_has_memset_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MEMSET:
+        return f"has_memset_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET)"
+    return None
+
+
+def _x_d4_mr_zero_serialization(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 36] != NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL:
+        return f"d4_mr_zero_serialization: serialization_mode = {_show('NEURON_ISA_TPB_REG_SERIAL_MODE', i_b[i_o + 36])} (needs serialization_mode == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL)"
+    return None
+
+
+def _x_d4_mr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    k = 0
+    while k < 16:
+        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
+            return f"d4_mr_reserved_zero: k = {k} (returns false at line 1937 when reserved0[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    if i_b[i_o + 33] != 0:
+        return f"d4_mr_reserved_zero: reserved1[0] = {i_b[i_o + 33]} (needs reserved1[0] == 0)"
+    if i_b[i_o + 35] != 0:
+        return f"d4_mr_reserved_zero: reserved2[0] = {i_b[i_o + 35]} (needs reserved2[0] == 0)"
+    if i_b[i_o + 37] != 0:
+        return f"d4_mr_reserved_zero: reserved3[0] = {i_b[i_o + 37]} (needs reserved3[0] == 0)"
+    if i_b[i_o + 38] != 0:
+        return f"d4_mr_reserved_zero: reserved3[1] = {i_b[i_o + 38]} (needs reserved3[1] == 0)"
+    if i_b[i_o + 39] != 0:
+        return f"d4_mr_reserved_zero: reserved3[2] = {i_b[i_o + 39]} (needs reserved3[2] == 0)"
+    return None
+
+
+def _x_memset_set_value_type(i_b: bytes, i_o: int) -> str | None:
+    _sw41 = i_b[i_o + 32]  # dtype
+    if _sw41 in {10, 9, 8}:
+        return None
+    elif _sw41 in {5, 4, 6, 7}:
+        if (_U32(i_b, i_o + 40)[0] & 0xffff0000) != 0:
+            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294901760) == 0)"
+        return None
+    elif _sw41 in {3, 2, 13, 14, 15}:
+        if (_U32(i_b, i_o + 40)[0] & 0xffffff00) != 0:
+            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294967040) == 0)"
+        return None
+    else:
+        return 'memset_set_value_type: returns false at line 1965'
+
+
+def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_memset_opcode(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_memset_opcode(i_b, i_o) or 'has_memset_opcode')
+    if not _d4_mr_reserved_zero(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_d4_mr_reserved_zero(i_b, i_o) or 'd4_mr_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE):
+        return 'is_valid_memset -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _memset_set_value_type(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_memset_set_value_type(i_b, i_o) or 'memset_set_value_type')
+    if not _d4_mr_zero_serialization(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_d4_mr_zero_serialization(i_b, i_o) or 'd4_mr_zero_serialization')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_memset -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_memset -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_memset -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -5069,7 +6337,15 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_s3s3d3_tt': (0x41, 0x51, 0x65, 0x72, 0x99),
     'is_valid_scalar_tensor_tensor': (0x9d, 0x9e),
     'is_valid_tensor_tensor_scan': (0xe5,),
+    'is_valid_select_reduce': (0xea,),
     'is_valid_tensor_reduce': (0x42, 0x52, 0x83, 0x84),
+    'is_valid_tensor_cumulative': (0x4e, 0x5e),
+    'is_valid_copy': (0x46,),
+    'is_valid_cast': (0x47,),
+    'is_valid_reciprocal': (0x48,),
+    'is_valid_iota': (0x7e,),
+    'dbg_is_valid_range_select': (0xbc,),
+    'is_valid_memset': (0x49,),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
@@ -5078,16 +6354,23 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x42: ('is_valid_tensor_reduce',),
     0x43: ('is_valid_tensor_scalar_op',),
     0x44: ('is_valid_tensor_scalar_ptr_op',),
+    0x46: ('is_valid_copy',),
+    0x47: ('is_valid_cast',),
+    0x48: ('is_valid_reciprocal',),
+    0x49: ('is_valid_memset',),
+    0x4e: ('is_valid_tensor_cumulative',),
     0x4f: ('is_valid_tensor_scalar_ptr_multi',),
     0x51: ('is_valid_s3s3d3_tt',),
     0x52: ('is_valid_tensor_reduce',),
     0x53: ('is_valid_tensor_scalar_op',),
     0x54: ('is_valid_tensor_scalar_ptr_op',),
+    0x5e: ('is_valid_tensor_cumulative',),
     0x5f: ('is_valid_tensor_scalar_ptr_multi',),
     0x65: ('is_valid_s3s3d3_tt',),
     0x70: ('is_valid_tsm_immediates_load',),
     0x71: ('is_valid_tsm_immediates_load',),
     0x72: ('is_valid_s3s3d3_tt',),
+    0x7e: ('is_valid_iota',),
     0x83: ('is_valid_tensor_reduce',),
     0x84: ('is_valid_tensor_reduce',),
     0x93: ('is_valid_tensor_scalar_op',),
@@ -5095,8 +6378,10 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x9a: ('is_valid_tensor_scalar_cache_reduce',),
     0x9d: ('is_valid_scalar_tensor_tensor',),
     0x9e: ('is_valid_scalar_tensor_tensor',),
+    0xbc: ('dbg_is_valid_range_select',),
     0xe5: ('is_valid_tensor_tensor_scan',),
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
+    0xea: ('is_valid_select_reduce',),
 }
 
 # The headers' own C, compiled on first use (_runtime/cvalidators.py): validate(word, backend="c").
@@ -5115,7 +6400,15 @@ VALIDATORS: Final = Validators(
         'is_valid_s3s3d3_tt': (_is_valid_s3s3d3_tt, _x_is_valid_s3s3d3_tt),
         'is_valid_scalar_tensor_tensor': (_is_valid_scalar_tensor_tensor, _x_is_valid_scalar_tensor_tensor),
         'is_valid_tensor_tensor_scan': (_is_valid_tensor_tensor_scan, _x_is_valid_tensor_tensor_scan),
+        'is_valid_select_reduce': (_is_valid_select_reduce, _x_is_valid_select_reduce),
         'is_valid_tensor_reduce': (_is_valid_tensor_reduce, _x_is_valid_tensor_reduce),
+        'is_valid_tensor_cumulative': (_is_valid_tensor_cumulative, _x_is_valid_tensor_cumulative),
+        'is_valid_copy': (_is_valid_copy, _x_is_valid_copy),
+        'is_valid_cast': (_is_valid_cast, _x_is_valid_cast),
+        'is_valid_reciprocal': (_is_valid_reciprocal, _x_is_valid_reciprocal),
+        'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
+        'dbg_is_valid_range_select': (_dbg_is_valid_range_select, _x_dbg_is_valid_range_select),
+        'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
     },
     DISPATCH,
     C_VALIDATORS,

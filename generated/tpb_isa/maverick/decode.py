@@ -20,7 +20,18 @@ from .._runtime.text import AsmError as AsmError
 from .._runtime.text import TextForm
 from . import constants
 from .enums import Opcode
-from .structs import S2_BN, S2S2D2_STT, S2S2D2D2_TT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
+from .structs import (
+    D4_IOTA,
+    D4_MR,
+    S2_BN,
+    S2D2_RS,
+    S2S2D2_STT,
+    S2S2D2D2_TT,
+    S3D3_TS,
+    S3S3D3_TT,
+    S4D4_TR,
+    S4D4_TSM,
+)
 
 check_api((2, 5), __name__)
 
@@ -33,6 +44,9 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x46: S4D4_TR,  # COPY
     0x47: S4D4_TR,  # CAST
     0x48: S4D4_TR,  # RECIPROCAL
+    0x49: D4_MR,  # MEMSET
+    0x4b: D4_MR,  # REG_STORE
+    0x4d: D4_MR,  # RNG
     0x4e: S4D4_TR,  # TENSOR_CUMULATIVE_ARITH_OP
     0x4f: S4D4_TSM,  # TENSOR_SCALAR_PTR_MULTI_ARITH
     0x51: S3S3D3_TT,  # TENSOR_TENSOR_BITVEC_OP
@@ -49,6 +63,7 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x70: S2_BN,  # TENSOR_SCALAR_IMM_LD_ARITH
     0x71: S2_BN,  # TENSOR_SCALAR_IMM_LD_BITVEC
     0x72: S3S3D3_TT,  # COPY_PREDICATED
+    0x7e: D4_IOTA,  # IOTA
     0x83: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_ARITH_OP
     0x84: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_BITVEC_OP
     0x93: S3D3_TS,  # TRANSPOSE_TENSOR_SCALAR_ARITH_OP
@@ -56,8 +71,10 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x9a: S3D3_TS,  # TENSOR_SCALAR_CACHE_REDUCE
     0x9d: S2S2D2_STT,  # SCALAR_TENSOR_TENSOR_ARITH
     0x9e: S2S2D2_STT,  # SCALAR_TENSOR_TENSOR_BITVEC
+    0xbc: S2D2_RS,  # RANGE_SELECT
     0xe5: S2S2D2_STT,  # TENSOR_TENSOR_SCAN_ARITH
     0xe6: S3D3_TS,  # TENSOR_SCALAR_CACHE_CUMULATIVE
+    0xe9: D4_MR,  # DVE_READ_INDICES
     0xea: S2S2D2_STT,  # SELECT_REDUCE
     0xf3: S2S2D2D2_TT,  # TENSOR_TENSOR_INT_WIDE
 }
@@ -72,7 +89,7 @@ BOUND_OUTSIDE: Final[dict[int, str]] = {
 }
 
 #: What `decode` returns: the struct of one of this generation's decodable opcodes.
-Instruction: TypeAlias = S2S2D2D2_TT | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
+Instruction: TypeAlias = D4_IOTA | D4_MR | S2D2_RS | S2S2D2D2_TT | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
 
 # What the drop's firmware_status.json says the device firmware does with an opcode.
 FIRMWARE: Final[dict[int, tuple[str, str]]] = {

@@ -660,9 +660,19 @@ class TensScalarRevOps(InfoEnum):
     BOTH = 0x03
 
 
+class RegSerialMode(InfoEnum):
+    """`NEURON_ISA_TPB_REG_SERIAL_MODE` (1 byte), aws_neuron_isa_tpb_d4_mr.h:28.
+
+    How register writes are serialised; Memset takes only Serial.
+    """
+
+    SERIAL = 0x00
+
+
 # Where each member is declared: file, C-name prefix, one line per member, and the comments and
 # maintenance markers of the members that have them (see _runtime/enums.py).
 _COMMON = 'neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_common.h'
+_D4_MR = 'neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_d4_mr.h'
 set_info(DtypeAllowFp32R, _COMMON, 'ALLOW_FP32R_', (79, 80))
 set_info(DtypeAllowU64, _COMMON, 'ALLOW_U64_', (84, 85))
 set_info(DtypeAllowI64, _COMMON, 'ALLOW_I64_', (89, 90))
@@ -816,6 +826,7 @@ set_info(
 )
 set_info(ImmSrcN, _COMMON, 'NEURON_ISA_TPB_IMM_SRC_N_', range(1558, 1561))
 set_info(TensScalarRevOps, _COMMON, 'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_', range(1601, 1605))
+set_info(RegSerialMode, _D4_MR, 'NEURON_ISA_TPB_REG_SERIAL_MODE_', (29,))
 
 ENUMS: dict[str, type[IntEnum]] = {
     'NEURON_ISA_TPB_DTYPE_ALLOW_FP32R': DtypeAllowFp32R,
@@ -857,5 +868,6 @@ ENUMS: dict[str, type[IntEnum]] = {
     'NEURON_ISA_TPB_IMM_SRC': ImmSrc,
     'NEURON_ISA_TPB_IMM_SRC_N': ImmSrcN,
     'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS': TensScalarRevOps,
+    'NEURON_ISA_TPB_REG_SERIAL_MODE': RegSerialMode,
 }
 

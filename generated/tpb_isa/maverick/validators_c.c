@@ -5,8 +5,11 @@
 #include <string.h>
 #include "aws_neuron_isa_tpb_assert.h"
 #include "aws_neuron_isa_tpb_common.h"
+#include "aws_neuron_isa_tpb_d4_iota.h"
+#include "aws_neuron_isa_tpb_d4_mr.h"
 #include "aws_neuron_isa_tpb_enums.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
+#include "aws_neuron_isa_tpb_s2d2_rs.h"
 #include "aws_neuron_isa_tpb_s2s2d2_stt.h"
 #include "aws_neuron_isa_tpb_s2s2d2d2_tt.h"
 #include "aws_neuron_isa_tpb_s3d3_ts.h"
@@ -31,6 +34,16 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x44:
         return (is_valid_tensor_scalar_ptr_op(u) != 0);
+    case 0x46:
+        return (is_valid_copy(u) != 0);
+    case 0x47:
+        return (is_valid_cast(u) != 0);
+    case 0x48:
+        return (is_valid_reciprocal(u) != 0);
+    case 0x49:
+        return (is_valid_memset(u) != 0);
+    case 0x4e:
+        return (is_valid_tensor_cumulative(u) != 0);
     case 0x4f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
     case 0x51:
@@ -41,6 +54,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x54:
         return (is_valid_tensor_scalar_ptr_op(u) != 0);
+    case 0x5e:
+        return (is_valid_tensor_cumulative(u) != 0);
     case 0x5f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
     case 0x65:
@@ -51,6 +66,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tsm_immediates_load(u) != 0);
     case 0x72:
         return (is_valid_s3s3d3_tt(u) != 0);
+    case 0x7e:
+        return (is_valid_iota(u) != 0);
     case 0x83:
         return (is_valid_tensor_reduce(u) != 0);
     case 0x84:
@@ -65,10 +82,14 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_scalar_tensor_tensor(u) != 0);
     case 0x9e:
         return (is_valid_scalar_tensor_tensor(u) != 0);
+    case 0xbc:
+        return (dbg_is_valid_range_select(u) != 0);
     case 0xe5:
         return (is_valid_tensor_tensor_scan(u) != 0);
     case 0xe6:
         return (is_valid_tensor_scalar_cache_cumulative(u) != 0);
+    case 0xea:
+        return (is_valid_select_reduce(u) != 0);
     case 0xf3:
         return (is_valid_tensor_tensor_int_wide(u) != 0);
     default:
@@ -187,11 +208,83 @@ void tpbgen_run_is_valid_tensor_tensor_int_wide(const unsigned char *words, size
     }
 }
 
+void tpbgen_run_is_valid_select_reduce(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_select_reduce(u) != 0;
+    }
+}
+
 void tpbgen_run_is_valid_tensor_reduce(const unsigned char *words, size_t n, unsigned char *out)
 {
     for (size_t k = 0; k < n; k++) {
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_tensor_reduce(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_tensor_cumulative(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_tensor_cumulative(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_copy(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_copy(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_cast(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_cast(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_reciprocal(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_iota(u) != 0;
+    }
+}
+
+void tpbgen_run_dbg_is_valid_range_select(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = dbg_is_valid_range_select(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_memset(u) != 0;
     }
 }

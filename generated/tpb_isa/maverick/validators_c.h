@@ -13,4 +13,12 @@ void tpbgen_run_is_valid_s3s3d3_tt(const unsigned char *words, size_t n, unsigne
 void tpbgen_run_is_valid_scalar_tensor_tensor(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tensor_tensor_scan(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tensor_tensor_int_wide(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_select_reduce(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_tensor_reduce(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_tensor_cumulative(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_copy(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_cast(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_dbg_is_valid_range_select(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned char *out);

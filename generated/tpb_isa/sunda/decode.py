@@ -20,7 +20,7 @@ from .._runtime.text import AsmError as AsmError
 from .._runtime.text import TextForm
 from . import constants
 from .enums import Opcode
-from .structs import S2_BN, S2S2D2_STT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
+from .structs import D4_IOTA, D4_MR, S2_BN, S2S2D2_STT, S3D3_TS, S3S3D3_TT, S4D4_TR, S4D4_TSM
 
 check_api((2, 5), __name__)
 
@@ -32,6 +32,9 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x46: S4D4_TR,  # COPY
     0x47: S4D4_TR,  # CAST
     0x48: S4D4_TR,  # RECIPROCAL
+    0x49: D4_MR,  # MEMSET
+    0x4b: D4_MR,  # REG_STORE
+    0x4d: D4_MR,  # RNG
     0x4e: S4D4_TR,  # TENSOR_CUMULATIVE_ARITH_OP
     0x4f: S4D4_TSM,  # TENSOR_SCALAR_PTR_MULTI_ARITH
     0x51: S3S3D3_TT,  # TENSOR_TENSOR_BITVEC_OP
@@ -48,6 +51,7 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x70: S2_BN,  # TENSOR_SCALAR_IMM_LD_ARITH
     0x71: S2_BN,  # TENSOR_SCALAR_IMM_LD_BITVEC
     0x72: S3S3D3_TT,  # COPY_PREDICATED
+    0x7e: D4_IOTA,  # IOTA
     0x83: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_ARITH_OP
     0x84: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_BITVEC_OP
     0x87: S4D4_TSM,  # TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH
@@ -78,7 +82,7 @@ BOUND_OUTSIDE: Final[dict[int, str]] = {
 }
 
 #: What `decode` returns: the struct of one of this generation's decodable opcodes.
-Instruction: TypeAlias = S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
+Instruction: TypeAlias = D4_IOTA | D4_MR | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
 
 # What the drop's firmware_status.json says the device firmware does with an opcode.
 FIRMWARE: Final[dict[int, tuple[str, str]]] = {

@@ -5,6 +5,8 @@
 #include <string.h>
 #include "aws_neuron_isa_tpb_assert.h"
 #include "aws_neuron_isa_tpb_common.h"
+#include "aws_neuron_isa_tpb_d4_iota.h"
+#include "aws_neuron_isa_tpb_d4_mr.h"
 #include "aws_neuron_isa_tpb_enums.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
 #include "aws_neuron_isa_tpb_s2s2d2_stt.h"
@@ -28,6 +30,16 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x44:
         return (is_valid_tensor_scalar_ptr_op(u) != 0);
+    case 0x46:
+        return (is_valid_copy(u) != 0);
+    case 0x47:
+        return (is_valid_cast(u) != 0);
+    case 0x48:
+        return (is_valid_reciprocal(u) != 0);
+    case 0x49:
+        return (is_valid_memset(u) != 0);
+    case 0x4e:
+        return (is_valid_tensor_cumulative(u) != 0);
     case 0x4f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
     case 0x51:
@@ -38,6 +50,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x54:
         return (is_valid_tensor_scalar_ptr_op(u) != 0);
+    case 0x5e:
+        return (is_valid_tensor_cumulative(u) != 0);
     case 0x5f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
     case 0x65:
@@ -48,6 +62,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tsm_immediates_load(u) != 0);
     case 0x72:
         return (is_valid_s3s3d3_tt(u) != 0);
+    case 0x7e:
+        return (is_valid_iota(u) != 0);
     case 0x83:
         return (is_valid_tensor_reduce(u) != 0);
     case 0x84:
@@ -78,6 +94,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_tensor_scan(u) != 0);
     case 0xe6:
         return (is_valid_tensor_scalar_cache_cumulative(u) != 0);
+    case 0xea:
+        return (is_valid_select_reduce(u) != 0);
     default:
         return 0;
     }
@@ -185,6 +203,15 @@ void tpbgen_run_is_valid_tensor_tensor_scan(const unsigned char *words, size_t n
     }
 }
 
+void tpbgen_run_is_valid_select_reduce(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_select_reduce(u) != 0;
+    }
+}
+
 void tpbgen_run_is_valid_tensor_reduce(const unsigned char *words, size_t n, unsigned char *out)
 {
     for (size_t k = 0; k < n; k++) {
@@ -200,5 +227,59 @@ void tpbgen_run_is_valid_tensor_reduce_bf16(const unsigned char *words, size_t n
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_tensor_reduce_bf16(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_tensor_cumulative(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_tensor_cumulative(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_copy(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_copy(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_cast(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_cast(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_reciprocal(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_iota(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_memset(u) != 0;
     }
 }

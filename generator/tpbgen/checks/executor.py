@@ -1,6 +1,9 @@
-"""What the generated executor cannot run on one drop, by name: the drop's enums (as
-`resolve.executor_enums` binds them) against the executor's declared table
-(`templates/support/family.py`).
+"""What the generated executor cannot run on one drop, by name: the drop's structs and enums
+(as `isa.binding` reads them) against the executor's declared table (`isa.table`).
+
+A field path or union arm a handler reads that the opcode's struct lacks is a warning where the
+struct (or the union lacking the arm) is declared: the opcode is refused (its binder would fail
+on every word), and `generate` lists it.
 
 An enumerator the table does not know (a new ALU op, a new dtype) is a warning where it is
 declared: the executor refuses every instruction that uses it (UnsupportedError naming it), and
@@ -11,19 +14,34 @@ generated README, not warned about on every run.
 
 from __future__ import annotations
 
-from .. import resolve
 from ..errors import Diagnostic, Severity
 from ..ir.model import Generation
+from ..isa import binding as isa_binding
+from ..isa import table
 
 
 def check_executor(gen: Generation) -> list[Diagnostic]:
     """A warning for each enumerator the executor's table does not know, at its declaration,
-    and for each executor role no enum of the drop binds."""
-    family = resolve.executor_family()
-    binding = resolve.executor_enums(gen)
+    for each field path the table names that an opcode's struct lacks, and for each executor
+    role no enum of the drop binds."""
+    binding = isa_binding.executor_enums(gen)
     out = []
+    for lack in isa_binding.executor_coverage(gen).missing:
+        at = lack.at
+        out.append(
+            Diagnostic(
+                f"{lack.opcode}: the executor reads {lack.path} of {lack.struct}, but "
+                f"{lack.missing}; "
+                "it refuses the opcode (UnsupportedError)",
+                at.file if at else gen.tpb_dir,
+                at.line if at else 0,
+                at.col if at else 0,
+                Severity.WARNING,
+                "executor",
+            )
+        )
     for role, ee in binding.enums.items():
-        what = family.ENUMS[role].what
+        what = table.ENUMS[role].what
         for name, m, why in ee.unimplemented():
             if why is not None:
                 continue
@@ -41,7 +59,7 @@ def check_executor(gen: Generation) -> list[Diagnostic]:
     for role, why in binding.unbound.items():
         out.append(
             Diagnostic(
-                f"the executor's {family.ENUMS[role].what} fields are bound to no enum ({why}); "
+                f"the executor's {table.ENUMS[role].what} fields are bound to no enum ({why}); "
                 "it refuses the opcodes that read them",
                 gen.tpb_dir,
                 severity=Severity.WARNING,
@@ -53,9 +71,11 @@ def check_executor(gen: Generation) -> list[Diagnostic]:
 
 def coverage_lines(gen: Generation) -> list[str]:
     """`inspect`'s executor section: what runs, what is refused and why."""
-    c = resolve.executor_coverage(gen)
+    c = isa_binding.executor_coverage(gen)
     lines = ["", "executor:"]
-    lines.append("  runs     " + (", ".join(f"{v:#04x} {n}" for v, n in c.runs) or "nothing"))
+    lines.append(
+        "  runs     " + (", ".join(f"{e.value:#04x} {e.name}" for e in c.runs) or "nothing")
+    )
     for v, n, why in c.refuses:
         lines.append(f"  refuses  {v:#04x} {n}: {why}")
     for role, name, value, why in c.enumerators:

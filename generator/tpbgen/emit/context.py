@@ -13,6 +13,9 @@ from typing import Any
 from .. import naming, resolve
 from ..ir.firmware import FirmwareFact
 from ..ir.model import Enum, Field, Generation, Loc, Struct
+from ..isa import binding as isa_binding
+from ..isa import table
+from ..isa.lower import LoweredHandler, lower
 from ..translate.chain import chains
 from ..translate.to_numpy import BatchUnsupported, NpEmitter
 from ..translate.to_python import py_literal
@@ -209,6 +212,12 @@ class GenCtx:
     batch_helpers: list[str] = field(default_factory=list)
     executes: list[int] = field(default_factory=list)  # opcodes the executor has a handler for
     refuses: list[int] = field(default_factory=list)  # decodable opcodes it refuses
+    # the executor's binding (isa.lower): each executed opcode's operands as code, and each
+    # refused opcode with why
+    executor_handlers: list[LoweredHandler] = field(default_factory=list)
+    executor_refused: list[tuple[int, str]] = field(default_factory=list)
+    # the executor's Numerics defaults its drop implies (isa.table.numerics_defaults)
+    executor_numerics: dict[str, str] = field(default_factory=dict)
     dispatch: list[tuple[int, tuple[str, ...]]] = field(
         default_factory=list
     )  # (opcode, the top-level validators whose gate admits it)
@@ -490,7 +499,7 @@ def build_context(
 
 def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
     """The executor's enums of this generation by name, and the enumerators it does not run."""
-    binding = resolve.executor_enums(gen)
+    binding = isa_binding.executor_enums(gen)
     for role, ee in binding.enums.items():
         ctx.executor_enums[role] = (ee.enum.name, ee.values)
         for name, m, why in ee.unimplemented():
@@ -569,10 +578,17 @@ def _validator_tables(ctx: GenCtx, gen: Generation, translation: TranslatedGen) 
 
 
 def _executor_tables(ctx: GenCtx, gen: Generation) -> None:
-    """Which decodable opcodes the executor runs and which it refuses (resolve decides)."""
-    coverage = resolve.executor_coverage(gen)
-    ctx.executes = [op for op, _ in coverage.runs]
+    """Which decodable opcodes the executor runs, lowered to their binders, and which it refuses
+    and why (isa.binding decides, isa.lower writes the code)."""
+    coverage = isa_binding.executor_coverage(gen)
+    ctx.executes = [e.value for e in coverage.runs]
     ctx.refuses = [op for op, _, _ in coverage.refuses]
+    ctx.executor_handlers = [lower(e) for e in coverage.runs]
+    ctx.executor_numerics = table.numerics_defaults(gen.core_version)
+    ctx.executor_refused = [
+        (op, f"{name}: {why}" if name in table.HANDLERS else why)
+        for op, name, why in coverage.refuses
+    ]
 
 
 def _opcode_rows(ctx: GenCtx, firmware: dict[int, FirmwareFact]) -> list[OpcodeRow]:
@@ -609,7 +625,7 @@ def _struct_imports(ctx: GenCtx) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ExecutorReadme:
-    """The README's executor tables, made from the executor's declared table (family.py) and
+    """The README's executor tables, made from the executor's declared table (isa.table) and
     each generation's enums: what each opcode reads, and the enumerators it does not run."""
 
     operands: list[tuple[str, str, str]]  # (opcode name, engine call, argument <- fields)
@@ -620,9 +636,8 @@ def executor_readme(gens: list[GenCtx]) -> ExecutorReadme:
     """The executor's README tables, derived from the family's declared handler table and the
     generations' contexts: each handler's engine call and operands (by struct field), and the
     enumerators it refuses, grouped by role and reason with the generations that have them."""
-    family = resolve.executor_family()
     operands = []
-    for name, h in family.HANDLERS.items():
+    for name, h in table.HANDLERS.items():
         fixed = ", ".join(f"{k}={v}" for k, v in h.fixed)
         args = "; ".join(
             f"`{o.param}` ← {', '.join(f'`{f}`' for f in dict.fromkeys(p.split('.')[0] for p in o.fields))} ({o.kind})"
@@ -644,5 +659,5 @@ def executor_readme(gens: list[GenCtx]) -> ExecutorReadme:
             ", ".join(ns) + ("" if len(gs) == len(gens) else f" ({', '.join(gs)})")
             for gs, ns in sorted(by_gens.items(), key=lambda kv: -len(kv[0]))
         ]
-        refused.append((f"{family.ENUMS[role].what} {'; '.join(parts)}", why))
+        refused.append((f"{table.ENUMS[role].what} {'; '.join(parts)}", why))
     return ExecutorReadme(operands, refused)

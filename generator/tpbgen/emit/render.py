@@ -22,6 +22,7 @@ import jinja2
 from .. import __version__
 from ..ir.firmware import FirmwareOverlay
 from ..ir.model import Generation
+from ..isa.lower import code_roles, lower_checks
 from ..templating import environment, runtime_api, support_files, template_root
 from ..translate.validators import TranslatedGen
 from .context import build_context, executor_readme
@@ -101,6 +102,8 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
         "generator_version": __version__,
         "gens": contexts,
         "executor": executor_readme(contexts),
+        "codes": code_roles(),
+        "checks": lower_checks(),
         "audit_md": inp.audit_md,
         "manifest": man,
     }
@@ -117,6 +120,8 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
         top, _, rest = name.partition("/")
         if top == "package":
             out[rest] = template.render(**common)
+        elif top == "runtime":  # emitted into the runtime library (the executor's codes)
+            out[f"tpb_isa/_runtime/{rest}"] = template.render(**common)
         elif top == "gen":
             for ctx in contexts:
                 out[f"tpb_isa/{ctx.module}/{rest}"] = template.render(**common, g=ctx)

@@ -1,7 +1,7 @@
 """Data types of the executor: dtype codes, sizes, the fp32 hub and the one output rounding.
 
 Every TPB dtype (``NEURON_ISA_TPB_DTYPE``) the TensorScalar validators admit has a semantic code
-(``family.ENUMS["dtype"]``; a drop's values are mapped to it by name first) that maps to a
+(``codes.DTYPE``; a drop's values are mapped to it by name first) that maps to a
 storage width (1, 2 or 4 bytes) and a kind. Arithmetic instructions load their input into fp32
 (exact for every admitted dtype except int32/uint32 beyond 2**24, which round to nearest even),
 compute in IEEE binary32, and convert once to the output dtype (semantics.md §3.2, §7).
@@ -33,15 +33,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import family
+from .codes import DTYPE
 from .numerics import Numerics
 
 U32 = npt.NDArray[np.uint32]
 F32 = npt.NDArray[np.float32]
 
-# The executor's semantic dtype codes, by name (family.ENUMS["dtype"]): never a drop's values,
+# The executor's semantic dtype codes, by name (codes.DTYPE): never a drop's values,
 # which each generation's executor maps to these names first.
-_CODE = family.ENUMS["dtype"].codes
+_CODE = DTYPE
 INT8 = _CODE["INT8"]
 UINT8 = _CODE["UINT8"]
 INT16 = _CODE["INT16"]

@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import family
-from . import alu
+from . import admission, alu
 from . import dtypes as dt
 from .access import MARKER_ADDR_REG, Walk, resolve_addr4, walk
 from .cbackend import Backend, get_backend
+from .codes import ACCUM_CMD, IMM_SRC, REV_OPS, WIDE_OP
 from .errors import AddressError, ExecutorError, UnsupportedError
 from .memory import IMM_FLOPS_PER_CHANNEL, Memory
 from .numerics import Numerics
@@ -36,19 +36,19 @@ F32 = npt.NDArray[np.float32]
 U32 = npt.NDArray[np.uint32]
 
 # The executor's semantic codes of the accumulator commands, immediate sources and operand
-# reversals, by name (family.ENUMS): never a drop's values, which each generation's executor maps
+# reversals, by name (codes.py, emitted from tpbgen's table): never a drop's values, which each generation's executor maps
 # to these names first.
-_ACCUM = family.ENUMS["accum_cmd"].codes
+_ACCUM = ACCUM_CMD
 ACCUM_IDLE = _ACCUM["IDLE"]
 ACCUM_ZERO = _ACCUM["ZERO"]
 ACCUM_ACCUMULATE = _ACCUM["ACCUMULATE"]
 ACCUM_ZERO_ACCUMULATE = _ACCUM["ZERO_ACCUMULATE"]
 ACCUM_LOAD_ACCUMULATE = _ACCUM["LOAD_ACCUMULATE"]
-_IMM = family.ENUMS["imm_src"].codes
+_IMM = IMM_SRC
 IMM_INSTRUCTION = _IMM["INSTRUCTION_IMMEDIATE"]
 IMM_POINTER = _IMM["POINTER_IMMEDIATE"]
 IMM_REG_POINTER = _IMM["REG_PTR_IMMEDIATE"]
-_REV = family.ENUMS["rev_ops"].codes
+_REV = REV_OPS
 REV_NONE = _REV["NONE"]
 REV_FIRST = _REV["FIRST"]
 REV_SECOND = _REV["SECOND"]
@@ -171,6 +171,11 @@ class Engine:
         self.numerics = numerics or Numerics()
         self.backend: Backend = get_backend(backend)
         self.instructions_executed = 0
+        #: The observer seam: the access functions every method resolves its addresses and walks
+        #: through (`access.resolve_addr4`, `access.walk`). An observer (info's footprints) sets
+        #: its own on its own engine, wrapping these; nothing else is patched.
+        self.resolve_addr4: Callable[..., int] = resolve_addr4
+        self.walk: Callable[..., Walk] = walk
 
     # -- state access ---------------------------------------------------------------------------
 
@@ -231,8 +236,8 @@ class Engine:
         return n
 
     def _walk(self, p: Pattern, code: int, nch: int, what: str) -> Walk:
-        addr = resolve_addr4(p.start_addr, self.memory, what)
-        return walk(self.memory, addr, p.steps, p.nums, dt.size(code), nch, what)
+        addr = self.resolve_addr4(p.start_addr, self.memory, what)
+        return self.walk(self.memory, addr, p.steps, p.nums, dt.size(code), nch, what)
 
     def _pointer(self, imm: Imm, what: str) -> int:
         if imm.src == IMM_POINTER:
@@ -249,7 +254,7 @@ class Engine:
         if imm.src == IMM_INSTRUCTION:
             bits = _filled(nch, int(imm.bits) & 0xFFFFFFFF)
             return bits.view(np.float32)  # the bits as they are (a NaN keeps its payload)
-        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), 4, nch, what)
+        w = self.walk(self.memory, self._pointer(imm, what), (1,), (1,), 4, nch, what)
         return np.ascontiguousarray(w.gather()).view(np.float32).copy()
 
     def _scalar_bits(self, imm: Imm, nch: int, code: int, what: str) -> U32:
@@ -257,7 +262,7 @@ class Engine:
         mask = (1 << (dt.size(code) * 8)) - 1
         if imm.src == IMM_INSTRUCTION:
             return _filled(nch, int(imm.bits) & mask)
-        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
+        w = self.walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
         return w.gather().astype(np.uint32)
 
     @staticmethod
@@ -558,8 +563,7 @@ class Engine:
         code = int(dtype)
         dt.info(code)
         count = src.count
-        if not 1 <= count <= IMM_FLOPS_PER_CHANNEL:
-            raise ExecutorError(f"TensorScalarImmLd loads 1..8 values per channel, not {count}")
+        admission.check_imm_load_count(count)
         w = self._walk(src, code, nch, "src_mem_pattern")
         raw = w.gather()
         if bitvec:
@@ -588,6 +592,43 @@ class Engine:
             )
         return m.imm_flops[:nch, :needed].copy()
 
+    # -- 0x46 / 0x47 ------------------------------------------------------------------------------
+
+    def tensor_copy(
+        self,
+        *,
+        cast: bool,
+        src: Pattern,
+        dst: Pattern,
+        in_dtype: int,
+        out_dtype: int,
+        num_active_channels: int,
+    ) -> None:
+        """Copy (0x46) and Cast (0x47): element k of the source walk to element k of the
+        destination walk (the shapes may differ, the counts may not).
+
+        Copy moves the elements bit for bit (its validator pins out_dtype == in_dtype); Cast
+        converts each through the fp32 hub to out_dtype, rounded once by the numerics, which is
+        TensorScalar arith with both ops BYPASS (next-families-facts.md §2a: in -> fp32 -> out)."""
+        if cast:
+            self.tensor_scalar(
+                bitvec=False, src=src, dst=dst, in_dtype=in_dtype, out_dtype=out_dtype,
+                num_active_channels=num_active_channels, op0=alu.BYPASS, op1=alu.BYPASS,
+                reverse=REV_NONE, imm0=ZERO_IMM, imm1=ZERO_IMM,
+            )  # fmt: skip
+            return
+        nch = self._channels(num_active_channels)
+        in_dtype, out_dtype = int(in_dtype), int(out_dtype)
+        dt.info(in_dtype)
+        dt.info(out_dtype)
+        if dt.size(in_dtype) != dt.size(out_dtype):
+            raise UnsupportedError("a Copy moves elements bit for bit: its dtypes are one size")
+        self._same_count(src, dst)
+        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        dst_w.scatter(np.array(src_w.gather()))  # every read before any write
+        self.instructions_executed += 1
+
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------
 
     def ptr_multi(
@@ -609,15 +650,10 @@ class Engine:
         in_dtype, out_dtype, op = int(in_dtype), int(out_dtype), int(op)
         dt.info(in_dtype)
         dt.info(out_dtype)
-        if len(src.nums) != 4:
-            raise ExecutorError("PtrMulti needs a 4-D source pattern")
+        admission.check_ptr_multi_dims(len(src.nums))
         wslices = int(src.nums[3])
-        if not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL:
-            raise ExecutorError(f"PtrMulti W = src num_elem[3] must be 1..8, not {wslices}")
-        if int(reverse) not in (REV_NONE, REV_BOTH):
-            raise UnsupportedError(
-                "PtrMulti reverses its single op only as NONE or BOTH (s4d4_tsm.h:99-107)"
-            )
+        admission.check_ptr_multi_slices(wslices)
+        admission.check_ptr_multi_reverse(int(reverse))
         rev = int(reverse) == REV_BOTH
         self._same_count(src, dst)
         if bitvec:
@@ -701,7 +737,7 @@ class Engine:
             return self._scalar_bits(imm, nch, code, what)
         if imm.src == IMM_INSTRUCTION:
             return self._scalar_f32(imm, nch, what)
-        w = walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
+        w = self.walk(self.memory, self._pointer(imm, what), (1,), (1,), dt.size(code), nch, what)
         return dt.load_f32(code, w.gather(), self.numerics).reshape(nch, 1)
 
     def _two_sources(
@@ -1018,8 +1054,7 @@ class Engine:
         dt.info(in_dtype)
         dt.info(out_dtype)
         negate = int(negated)
-        if negate not in (0, 1):
-            raise UnsupportedError(f"negated = {negate}: only 0 and 1 are encodings")
+        admission.check_reduce_negated(negate)
         if bitvec:
             if op not in REDUCE_BITVEC_OPS:
                 raise UnsupportedError(
@@ -1030,8 +1065,7 @@ class Engine:
                 raise UnsupportedError(
                     "a bitvec TensorReduce needs in_dtype == out_dtype, an integer"
                 )
-            if negate:
-                raise UnsupportedError("negated applies to arith reduces only")
+            admission.check_reduce_bitvec_negated(negate)
         elif op not in REDUCE_ARITH_OPS:
             raise UnsupportedError(
                 f"an arith reduce by {alu.op_name(op)}: only ADD, MULT, MAX and MIN have a "
@@ -1121,7 +1155,7 @@ class Engine:
 
 REDUCE_ARITH_OPS = frozenset({alu.ADD, alu.MULT, alu.MAX, alu.MIN})
 REDUCE_BITVEC_OPS = frozenset({alu.BITWISE_AND, alu.BITWISE_OR, alu.BITWISE_XOR})
-_WIDE = family.ENUMS["wide_op"].codes
+_WIDE = WIDE_OP
 WIDE_SHIFTS = frozenset({_WIDE["ARITH_SHIFT_LEFT"], _WIDE["LOGICAL_SHIFT_LEFT"]})
 
 

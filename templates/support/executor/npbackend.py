@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import family
 from . import alu
 from . import dtypes as dt
+from .codes import WIDE_OP
 from .numerics import Numerics
 
 F32 = npt.NDArray[np.float32]
@@ -61,8 +61,8 @@ def _deliver(res: Raw, out: Raw | None) -> Raw:
 
 _FP32_IN = (dt.FP32, dt.FP32R)
 
-# TensorTensorIntWide's op codes (family.ENUMS["wide_op"])
-_WIDE = family.ENUMS["wide_op"].codes
+# TensorTensorIntWide's op codes (codes.WIDE_OP)
+_WIDE = WIDE_OP
 WIDE_ADD = _WIDE["ADD_INT"]
 WIDE_SUBTRACT = _WIDE["SUBTRACT_INT"]
 WIDE_MULT = _WIDE["MULT_INT"]

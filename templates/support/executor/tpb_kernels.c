@@ -12,21 +12,9 @@
 
 #include "tpb_kernels.h"
 
-/* The executor's semantic codes, never a drop's values (family.ENUMS names them; the Python side
-   maps each drop's values to them by name; tests/executor/test_enum_binding.py holds them equal):
-   dtypes */
-enum { D_INT8 = 2, D_UINT8 = 3, D_INT16 = 4, D_UINT16 = 5, D_BF16 = 6, D_FP16 = 7,
-       D_INT32 = 8, D_UINT32 = 9, D_FP32 = 10, D_FP32R = 11, D_E3M4 = 13, D_E4M3 = 14,
-       D_E5M2 = 15 };
-/* ALU ops */
-enum { OP_BYPASS = 0x00, OP_NOT = 0x01, OP_ASL = 0x02, OP_ASR = 0x03, OP_ADD = 0x04,
-       OP_SUB = 0x05, OP_MULT = 0x06, OP_MAX = 0x08, OP_MIN = 0x09, OP_AND = 0x0A,
-       OP_OR = 0x0B, OP_XOR = 0x0C, OP_LAND = 0x0D, OP_LOR = 0x0E, OP_LXOR = 0x0F,
-       OP_LSL = 0x10, OP_LSR = 0x11, OP_EQ = 0x12, OP_GT = 0x13, OP_GE = 0x14, OP_LE = 0x15,
-       OP_LT = 0x16, OP_ABSDIFF = 0x17, OP_NE = 0x18, OP_ABS = 0x19, OP_RSQRT = 0x1D,
-       OP_ABSMAX = 0x20, OP_ABSMIN = 0x21, OP_RELU = 0x22, OP_SQUARE = 0x23 };
-/* TensorTensorIntWide's ops (family.ENUMS["wide_op"]) */
-enum { W_ADD = 0xC4, W_MULT = 0xC5, W_SUB = 0xC6, W_MULT_U = 0xDB };
+/* The executor's semantic codes (OP_, D_, W_ + the enumerator's name), never a drop's values:
+   emitted by tpbgen from its table of executor semantics, as is the Python side's codes.py */
+#include "tpb_codes.h"
 
 #define BLK 1024
 
@@ -71,8 +59,8 @@ static inline uint32_t canon_f32(uint32_t u) {
 
 static int dsize(int code) {
     switch (code) {
-    case D_INT8: case D_UINT8: case D_E3M4: case D_E4M3: case D_E5M2: return 1;
-    case D_INT16: case D_UINT16: case D_BF16: case D_FP16: return 2;
+    case D_INT8: case D_UINT8: case D_FP8_EXP3: case D_FP8_EXP4: case D_FP8_EXP5: return 1;
+    case D_INT16: case D_UINT16: case D_BFLOAT16: case D_FP16: return 2;
     case D_INT32: case D_UINT32: case D_FP32: case D_FP32R: return 4;
     default: return 0;
     }
@@ -90,21 +78,21 @@ static tpb_fmt fmt_for(int code, const tpb_cfg *c) {
     tpb_fmt f;
     memset(&f, 0, sizeof f);
     switch (code) {
-    case D_BF16: f.ebits = 8; f.mbits = 7; f.bias = 127; f.max_code = 0x7F7F;
+    case D_BFLOAT16: f.ebits = 8; f.mbits = 7; f.bias = 127; f.max_code = 0x7F7F;
         f.nan_code = 0x7FC0; f.inf_code = 0x7F80; f.has_inf = 1; f.ieee_specials = 1; break;
     case D_FP16: f.ebits = 5; f.mbits = 10; f.bias = 15; f.max_code = 0x7BFF;
         f.nan_code = 0x7E00; f.inf_code = 0x7C00; f.has_inf = 1; f.ieee_specials = 1; break;
-    case D_E5M2: f.ebits = 5; f.mbits = 2; f.bias = 15; f.max_code = 0x7B;
+    case D_FP8_EXP5: f.ebits = 5; f.mbits = 2; f.bias = 15; f.max_code = 0x7B;
         f.nan_code = 0x7E; f.inf_code = 0x7C; f.has_inf = 1; f.ieee_specials = 1;
         f.is_fp8 = 1; break;
-    case D_E4M3:
+    case D_FP8_EXP4:
         f.ebits = 4; f.mbits = 3; f.bias = 7; f.is_fp8 = 1;
         if (c->e4m3_ocp) { f.max_code = 0x7E; f.nan_code = 0x7F; f.inf_code = 0;
                            f.has_inf = 0; f.ieee_specials = 0; }
         else { f.max_code = 0x77; f.nan_code = 0x7C; f.inf_code = 0x78; f.has_inf = 1;
                f.ieee_specials = 1; }
         break;
-    case D_E3M4: f.ebits = 3; f.mbits = 4; f.bias = 3; f.max_code = 0x6F;
+    case D_FP8_EXP3: f.ebits = 3; f.mbits = 4; f.bias = 3; f.max_code = 0x6F;
         f.nan_code = 0x78; f.inf_code = 0x70; f.has_inf = 1; f.ieee_specials = 1;
         f.is_fp8 = 1; break;
     case D_FP32R: {
@@ -282,9 +270,9 @@ TPB_BLOCK void load_block(int code, const char *base, int64_t es, int64_t i0, in
     int64_t k;
     switch (code) {
     case D_FP32: case D_FP32R: LOAD_LOOP(float, v); break;
-    case D_BF16: LOAD_LOOP(uint16_t, u2f((uint32_t)v << 16)); break;
+    case D_BFLOAT16: LOAD_LOOP(uint16_t, u2f((uint32_t)v << 16)); break;
     case D_FP16: LOAD_LOOP(uint16_t, fp16_to_f32(v)); break;
-    case D_E3M4: case D_E4M3: case D_E5M2: LOAD_LOOP(uint8_t, lut[v]); break;
+    case D_FP8_EXP3: case D_FP8_EXP4: case D_FP8_EXP5: LOAD_LOOP(uint8_t, lut[v]); break;
     case D_INT8: LOAD_LOOP(int8_t, (float)v); break;
     case D_UINT8: LOAD_LOOP(uint8_t, (float)v); break;
     case D_INT16: LOAD_LOOP(int16_t, (float)v); break;
@@ -360,11 +348,11 @@ TPB_BLOCK void store_block(const tpb_cfg *c, const tpb_fmt *f, const float *rest
             }
         }
         break; }
-    case D_BF16: ENC_LOOP(uint16_t, 7, 127, 16); break;
+    case D_BFLOAT16: ENC_LOOP(uint16_t, 7, 127, 16); break;
     case D_FP16: ENC_LOOP(uint16_t, 10, 15, 16); break;
-    case D_E5M2: ENC_LOOP(uint8_t, 2, 15, 8); break;
-    case D_E4M3: ENC_LOOP(uint8_t, 3, 7, 8); break;
-    case D_E3M4: ENC_LOOP(uint8_t, 4, 3, 8); break;
+    case D_FP8_EXP5: ENC_LOOP(uint8_t, 2, 15, 8); break;
+    case D_FP8_EXP4: ENC_LOOP(uint8_t, 3, 7, 8); break;
+    case D_FP8_EXP3: ENC_LOOP(uint8_t, 4, 3, 8); break;
     case D_INT8: {
         int8_t *o = (int8_t *)(void *)row + i0;
         for (k = 0; k < cnt; k++) o[k] = (int8_t)to_int(in[k], D_INT8, c);
@@ -414,7 +402,7 @@ static float *make_lut(int code, const tpb_cfg *c) {
     float *lut;
     tpb_fmt f;
     uint32_t n, i;
-    if (code != D_E3M4 && code != D_E4M3 && code != D_E5M2) return NULL;
+    if (code != D_FP8_EXP3 && code != D_FP8_EXP4 && code != D_FP8_EXP5) return NULL;
     n = 256u;
     lut = (float *)malloc((size_t)n * sizeof(float));
     if (!lut) return NULL;
@@ -424,7 +412,7 @@ static float *make_lut(int code, const tpb_cfg *c) {
 }
 
 static int needs_lut(int code) {
-    return code == D_E3M4 || code == D_E4M3 || code == D_E5M2;
+    return code == D_FP8_EXP3 || code == D_FP8_EXP4 || code == D_FP8_EXP5;
 }
 
 /* ---------------------------------------------------------------- arithmetic */
@@ -467,22 +455,22 @@ static inline float f_min_sel(float a, float b) {
 static inline float f_binary(int op, float a, float b) {
     switch (op) {
     case OP_ADD: return a + b;
-    case OP_SUB: return a - b;
+    case OP_SUBTRACT: return a - b;
     case OP_MULT: return a * b;
     case OP_MAX: return f_max(a, b);
     case OP_MIN: return f_min(a, b);
-    case OP_ABSDIFF: return fabsf(a - b);
-    case OP_ABSMAX: return f_absmax(a, b);
-    case OP_ABSMIN: return f_absmin(a, b);
-    case OP_LAND: return ((a != 0.0f) && (b != 0.0f)) ? 1.0f : 0.0f;
-    case OP_LOR: return ((a != 0.0f) || (b != 0.0f)) ? 1.0f : 0.0f;
-    case OP_LXOR: return ((a != 0.0f) != (b != 0.0f)) ? 1.0f : 0.0f;
-    case OP_EQ: return (a == b) ? 1.0f : 0.0f;
-    case OP_NE: return (a != b) ? 1.0f : 0.0f;
-    case OP_GT: return (a > b) ? 1.0f : 0.0f;
-    case OP_GE: return (a >= b) ? 1.0f : 0.0f;
-    case OP_LE: return (a <= b) ? 1.0f : 0.0f;
-    case OP_LT: return (a < b) ? 1.0f : 0.0f;
+    case OP_ABSOLUTE_DIFF: return fabsf(a - b);
+    case OP_ABS_MAX: return f_absmax(a, b);
+    case OP_ABS_MIN: return f_absmin(a, b);
+    case OP_LOGICAL_AND: return ((a != 0.0f) && (b != 0.0f)) ? 1.0f : 0.0f;
+    case OP_LOGICAL_OR: return ((a != 0.0f) || (b != 0.0f)) ? 1.0f : 0.0f;
+    case OP_LOGICAL_XOR: return ((a != 0.0f) != (b != 0.0f)) ? 1.0f : 0.0f;
+    case OP_IS_EQ: return (a == b) ? 1.0f : 0.0f;
+    case OP_IS_NE: return (a != b) ? 1.0f : 0.0f;
+    case OP_IS_GT: return (a > b) ? 1.0f : 0.0f;
+    case OP_IS_GE: return (a >= b) ? 1.0f : 0.0f;
+    case OP_IS_LE: return (a <= b) ? 1.0f : 0.0f;
+    case OP_IS_LT: return (a < b) ? 1.0f : 0.0f;
     default: return qnan();
     }
 }
@@ -497,12 +485,12 @@ TPB_INLINE void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
     int64_t k;
     switch (op) {
     case OP_BYPASS: return;
-    case OP_ABS: for (k = 0; k < cnt; k++) buf[k] = fabsf(buf[k]); return;
+    case OP_ABSOLUTE_VALUE: for (k = 0; k < cnt; k++) buf[k] = fabsf(buf[k]); return;
     case OP_SQUARE: for (k = 0; k < cnt; k++) buf[k] = buf[k] * buf[k]; return;
-    case OP_RELU: for (k = 0; k < cnt; k++) buf[k] = f_max(buf[k], 0.0f); return;
+    case OP_RE_LU: for (k = 0; k < cnt; k++) buf[k] = f_max(buf[k], 0.0f); return;
     case OP_RSQRT: for (k = 0; k < cnt; k++) buf[k] = 1.0f / sqrtf(buf[k]); return;
     case OP_ADD: STAGE_LOOP(a + b); return;
-    case OP_SUB: STAGE_LOOP(a - b); return;
+    case OP_SUBTRACT: STAGE_LOOP(a - b); return;
     case OP_MULT: STAGE_LOOP(a * b); return;
     default: STAGE_LOOP(f_binary(op, a, b)); return;
     }
@@ -528,7 +516,7 @@ enum { FS_AFFINE, FS_CLAMP };
 static int fused_stage(int op, int rev, float s, float *m, float *q) {
     switch (op) {
     case OP_ADD: *m = 1.0f; *q = s; return FS_AFFINE;
-    case OP_SUB: *m = rev ? -1.0f : 1.0f; *q = rev ? s : -s; return FS_AFFINE;
+    case OP_SUBTRACT: *m = rev ? -1.0f : 1.0f; *q = rev ? s : -s; return FS_AFFINE;
     case OP_MULT: *m = s; *q = -0.0f; return FS_AFFINE;
     case OP_MAX: *m = s; *q = u2f(0x7F800000u); return FS_CLAMP;
     case OP_MIN: *m = u2f(0xFF800000u); *q = s; return FS_CLAMP;
@@ -561,7 +549,7 @@ static int fused_stage(int op, int rev, float s, float *m, float *q) {
     }
 
 static int fusable(int op) {
-    return op == OP_BYPASS || op == OP_ADD || op == OP_SUB || op == OP_MULT || op == OP_MAX ||
+    return op == OP_BYPASS || op == OP_ADD || op == OP_SUBTRACT || op == OP_MULT || op == OP_MAX ||
            op == OP_MIN;
 }
 
@@ -576,8 +564,8 @@ enum { FUSED_NONE, FUSED_F32_F32, FUSED_F32_BF16, FUSED_BF16_F32, FUSED_BF16_BF1
    nearest even), op0 and op1 in the fusable set, one scalar per partition, unit steps. (A kind,
    not a function pointer, so the loops inline into each target clone of the kernel.) */
 static int fused_kind(const tpb_cfg *c, int64_t W, int64_t src_es, int64_t dst_es) {
-    int in32 = c->in_code == D_FP32 || c->in_code == D_FP32R, in16 = c->in_code == D_BF16;
-    int out32 = c->out_code == D_FP32, out16 = c->out_code == D_BF16 && !c->stochastic;
+    int in32 = c->in_code == D_FP32 || c->in_code == D_FP32R, in16 = c->in_code == D_BFLOAT16;
+    int out32 = c->out_code == D_FP32, out16 = c->out_code == D_BFLOAT16 && !c->stochastic;
     if (W != 1 || src_es != 1 || dst_es != 1 || !fusable(c->op0) || !fusable(c->op1))
         return FUSED_NONE;
     if (in32 && out32) return FUSED_F32_F32;
@@ -646,12 +634,12 @@ int tpb_ts_arith(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_
 /* ---------------------------------------------------------------- bitvec */
 static inline uint32_t bv(int op, uint32_t a, uint32_t b, int w, uint32_t mask) {
     switch (op) {
-    case OP_AND: return a & b;
-    case OP_OR: return a | b;
-    case OP_XOR: return a ^ b;
-    case OP_ASL: case OP_LSL: return (b >= (uint32_t)w) ? 0u : ((a << b) & mask);
-    case OP_LSR: return (b >= (uint32_t)w) ? 0u : (a >> b);
-    case OP_ASR: {
+    case OP_BITWISE_AND: return a & b;
+    case OP_BITWISE_OR: return a | b;
+    case OP_BITWISE_XOR: return a ^ b;
+    case OP_ARITH_SHIFT_LEFT: case OP_LOGICAL_SHIFT_LEFT: return (b >= (uint32_t)w) ? 0u : ((a << b) & mask);
+    case OP_LOGICAL_SHIFT_RIGHT: return (b >= (uint32_t)w) ? 0u : (a >> b);
+    case OP_ARITH_SHIFT_RIGHT: {
         uint32_t neg = (a >> (w - 1)) & 1u;
         if (b >= (uint32_t)w) return neg ? mask : 0u;
         return (a >> b) | (neg ? (~(mask >> b) & mask) : 0u);
@@ -664,7 +652,7 @@ TPB_INLINE void bitvec_stage(int op, uint32_t *buf, int64_t cnt, uint32_t s, int
                          uint32_t mask) {
     int64_t k;
     if (op == OP_BYPASS) return;
-    if (op == OP_NOT) { for (k = 0; k < cnt; k++) buf[k] = ~buf[k] & mask; return; }
+    if (op == OP_BITWISE_NOT) { for (k = 0; k < cnt; k++) buf[k] = ~buf[k] & mask; return; }
     if (rev) { for (k = 0; k < cnt; k++) buf[k] = bv(op, s, buf[k], w, mask); }
     else { for (k = 0; k < cnt; k++) buf[k] = bv(op, buf[k], s, w, mask); }
 }
@@ -865,10 +853,10 @@ int64_t tpb_run_ts(const tpb_cfg *arith, const tpb_cfg *bitvec, char *sbuf, char
 TPB_INLINE void arith_vstage(int op, float *restrict buf, const float *restrict v, int64_t cnt,
                              int rev) {
     switch (op) {
-    case OP_BYPASS: case OP_ABS: case OP_SQUARE: case OP_RELU: case OP_RSQRT:
+    case OP_BYPASS: case OP_ABSOLUTE_VALUE: case OP_SQUARE: case OP_RE_LU: case OP_RSQRT:
         arith_stage(op, buf, cnt, 0.0f, 0); return;
     case OP_ADD: VSTAGE_LOOP(a + b); return;
-    case OP_SUB: VSTAGE_LOOP(a - b); return;
+    case OP_SUBTRACT: VSTAGE_LOOP(a - b); return;
     case OP_MULT: VSTAGE_LOOP(a * b); return;
     case OP_MAX: VSTAGE_LOOP(f_max(a, b)); return;
     case OP_MIN: VSTAGE_LOOP(f_min(a, b)); return;
@@ -880,9 +868,9 @@ TPB_INLINE void arith_vstage(int op, float *restrict buf, const float *restrict 
 static inline float f_stage(int op, float d, float s, int rev) {
     switch (op) {
     case OP_BYPASS: return d;
-    case OP_ABS: return fabsf(d);
+    case OP_ABSOLUTE_VALUE: return fabsf(d);
     case OP_SQUARE: return d * d;
-    case OP_RELU: return f_max(d, 0.0f);
+    case OP_RE_LU: return f_max(d, 0.0f);
     case OP_RSQRT: return 1.0f / sqrtf(d);
     default: return rev ? f_binary(op, s, d) : f_binary(op, d, s);
     }
@@ -913,9 +901,9 @@ enum { TT_NONE, TT_F32, TT_BF16 };
 static int tt_fusable(const tpb_cfg *c, int64_t es0, int64_t es1, int64_t des) {
     int f0 = c->in_code == D_FP32 || c->in_code == D_FP32R;
     int f1 = c->in1_code == D_FP32 || c->in1_code == D_FP32R;
-    int b = c->in_code == D_BF16 && c->in1_code == D_BF16;
+    int b = c->in_code == D_BFLOAT16 && c->in1_code == D_BFLOAT16;
     if (c->out_code != D_FP32 || es0 != 1 || es1 != 1 || des != 1 || !fusable(c->op0) ||
-        !(c->op1 == OP_ADD || c->op1 == OP_SUB || c->op1 == OP_MULT))
+        !(c->op1 == OP_ADD || c->op1 == OP_SUBTRACT || c->op1 == OP_MULT))
         return TT_NONE;
     return (f0 && f1) ? TT_F32 : b ? TT_BF16 : TT_NONE;
 }
@@ -924,9 +912,9 @@ static int tt_fusable(const tpb_cfg *c, int64_t es0, int64_t es1, int64_t des) {
                          uint32_t *restrict o, int64_t N, float s) { \
         int64_t k; \
         float m0, q0; \
-        float a1 = 1.0f, b1 = (c->op1 == OP_SUB) ? -1.0f : 1.0f; \
+        float a1 = 1.0f, b1 = (c->op1 == OP_SUBTRACT) ? -1.0f : 1.0f; \
         int f0 = fused_stage(c->op0, c->rev0, s, &m0, &q0); \
-        if (c->op1 == OP_SUB && c->rev1) { a1 = -1.0f; b1 = 1.0f; } \
+        if (c->op1 == OP_SUBTRACT && c->rev1) { a1 = -1.0f; b1 = 1.0f; } \
         if (c->op1 == OP_MULT) { \
             if (f0 == FS_AFFINE) TT_FUSED_LOOP(FX_AFFINE, TT_PROD, L) \
             else TT_FUSED_LOOP(FX_CLAMP, TT_PROD, L) \
@@ -1544,7 +1532,7 @@ int tpb_tt_bitvec(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
             bits_load(r0, es0, isz, i0, cnt, b0);
             bits_load(r1, es1, isz, i0, cnt, b1);
             bitvec_stage(c->op0, b0, cnt, s[p] & mask, c->rev0, w, mask);
-            if (c->op1 == OP_NOT) { for (k = 0; k < cnt; k++) b0[k] = ~b0[k] & mask; }
+            if (c->op1 == OP_BITWISE_NOT) { for (k = 0; k < cnt; k++) b0[k] = ~b0[k] & mask; }
             else if (c->op1 != OP_BYPASS) {
                 if (c->rev1) { for (k = 0; k < cnt; k++) b0[k] = bv(c->op1, b1[k] & mask, b0[k], w, mask); }
                 else { for (k = 0; k < cnt; k++) b0[k] = bv(c->op1, b0[k], b1[k] & mask, w, mask); }
@@ -1652,7 +1640,7 @@ int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *
                     if (i0 == 0) { reg = bb[0]; k = 1; }
                     for (; k < cnt; k++) {
                         uint32_t x = bb[k];
-                        reg = (c->op0 == OP_AND) ? (x & reg) : (c->op0 == OP_OR) ? (x | reg) : (x ^ reg);
+                        reg = (c->op0 == OP_BITWISE_AND) ? (x & reg) : (c->op0 == OP_BITWISE_OR) ? (x | reg) : (x ^ reg);
                     }
                 }
                 reg &= mask;
@@ -1669,7 +1657,7 @@ int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *
     lut = make_lut(c->in_code, c);
     if (needs_lut(c->in_code) && !lut) return -2;
     {
-        int in32 = c->in_code == D_FP32 || c->in_code == D_FP32R, bf16 = c->in_code == D_BF16;
+        int in32 = c->in_code == D_FP32 || c->in_code == D_FP32R, bf16 = c->in_code == D_BFLOAT16;
         fast = es == 1 && (in32 || bf16) &&
                (c->op0 == OP_ADD || c->op0 == OP_MULT || c->op0 == OP_MAX || c->op0 == OP_MIN);
     }
@@ -1818,8 +1806,8 @@ TPB_BLOCK void wide_row32(int op, const uint32_t *restrict x0, uint32_t sx0,
                           uint32_t *restrict hi, int64_t N) {
     int64_t k;
     switch (op) {
-    case W_ADD: WIDE_ROW(a + b); break;
-    case W_SUB: WIDE_ROW(a - b); break;
+    case W_ADD_INT: WIDE_ROW(a + b); break;
+    case W_SUBTRACT_INT: WIDE_ROW(a - b); break;
     default: WIDE_ROW(a * b); break;
     }
 }
@@ -1832,7 +1820,7 @@ int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
     int64_t p, k;
     if (isz0 == 0 || isz1 == 0) return -1;
     if (isz0 == 4 && isz1 == 4 && es0 == 1 && es1 == 1 && les == 1 && hes == 1 &&
-        (c->op0 == W_ADD || c->op0 == W_SUB || c->op0 == W_MULT || c->op0 == W_MULT_U)) {
+        (c->op0 == W_ADD_INT || c->op0 == W_SUBTRACT_INT || c->op0 == W_MULT_INT || c->op0 == W_MULT_UINT)) {
         uint32_t sx0 = (c->in_code == D_INT32) ? ~0u : 0u, sx1 = (c->in1_code == D_INT32) ? ~0u : 0u;
         for (p = 0; p < n; p++)
             wide_row32(c->op0, (const uint32_t *)src0 + p * rs0, sx0,
@@ -1849,9 +1837,9 @@ int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
             int_block(c->in_code, r0, es0, i0, cnt, A);
             int_block(c->in1_code, r1, es1, i0, cnt, B);
             switch (c->op0) {
-            case W_ADD: WIDE_LOOP(a + b); break;
-            case W_SUB: WIDE_LOOP(a - b); break;
-            case W_MULT: case W_MULT_U: WIDE_LOOP(a * b); break;
+            case W_ADD_INT: WIDE_LOOP(a + b); break;
+            case W_SUBTRACT_INT: WIDE_LOOP(a - b); break;
+            case W_MULT_INT: case W_MULT_UINT: WIDE_LOOP(a * b); break;
             default:
                 for (k = 0; k < cnt; k++) if (B[k] >= 32u) return -3;
                 WIDE_LOOP(a << b);

@@ -109,35 +109,35 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2S2D2_STT_STRUCT) == 64, "Error: NEURON
 //     && has_s2s2d2_stt_reserved_zero(i)
 // }
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+// fn is_valid_select_reduce(i: Inst) -> bool {
+//     has_valid_neuron_header(i)
+//     && has_valid_neuron_events(i)
+//     && has_select_reduce_opcode(i)
+//     && is_valid_dtype(lo, DtypeAllowFP32R::False)
+//     && is_valid_dtype(hi, DtypeAllowFP32R::False)
+//     && is_valid_dtype(i.s2s2d2_stt.imm0_dtype, DtypeAllowFP32R::False)
+//     && is_valid_dtype(i.s2s2d2_stt.out_dtype, DtypeAllowFP32R::True)
+//     && has_valid_select_reduce_dtypes(i)
+//     && s2s2d2_stt_imm0_dtype(i)
+//     && is_valid_enum(EnumList::AluOp, i.s2s2d2_stt.op0)
+//     && is_valid_enum(EnumList::AluOp, i.s2s2d2_stt.op1)
+//     && has_valid_select_reduce_op(i)
+//     && has_valid_s2s2d2_stt_immediate(i)
+//     && start_addr_active_channels(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+//     && start_addr_active_channels(i.s2s2d2_stt.src1_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+//     && start_addr_active_channels(i.s2s2d2_stt.dst_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+//     && tensor2d_valid(i.s2s2d2_stt.src0_mem_pattern, lo, WriteTensor::False, AllowedInPSUM::True, AllowedInSBUF::True)
+//     && tensor2d_valid(i.s2s2d2_stt.src1_mem_pattern, hi, WriteTensor::False, AllowedInPSUM::True, AllowedInSBUF::True)
+//     && tensor2d_valid(i.s2s2d2_stt.dst_mem_pattern, i.s2s2d2_stt.out_dtype, WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
+//     && check_active_channels(i.s2s2d2_stt.num_active_channels)
+//     && s2s2d2_stt_src_element_cnt_check(i)
+//     && s2s2d2_stt_dst_element_cnt_check(i)
+//     && tt_valid_partitions(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.src1_mem_pattern.start_addr)
+//     && has_valid_s2s2d2_cpr_accum_cmd(i)
+//     && is_valid_enum(EnumList::TensScalarRevOps, i.s2s2d2_stt.reverse_operands)
+//     && has_s2s2d2_stt_reserved_zero(i)
+//     && has_valid_select_reduce_rev_ops(i)
+// }
 
 // fn has_valid_s2s2d2_stt_immediate(i: Inst) -> bool {
 //     (i.s2s2d2_stt.imm0_src == ImmSrc::InstructionImmediate)
@@ -169,9 +169,9 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2S2D2_STT_STRUCT) == 64, "Error: NEURON
 //     && is_general_arith_op(i.s2s2d2_stt.op1)
 // }
 
-
-
-
+// fn has_select_reduce_opcode(i: Inst) -> bool {
+//     i.s2s2d2_stt.header.opcode == Opcode::SelectReduce
+// }
 
 
 
@@ -192,10 +192,10 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2S2D2_STT_STRUCT) == 64, "Error: NEURON
 
 
 
-
-
-
-
+// fn has_valid_select_reduce_dtypes(i: Inst) -> bool {
+//     is_valid_int_dtype_datapath(lo)  // the predicate
+//     && !is_valid_32b_int_dtype(hi)   // the data
+// }
 
 // fn has_valid_scalar_tensor_tensor_op(i: Inst) -> bool {
 //     (!has_s2s2d2_stt_bitvec_op(i) && is_general_arith_op(i.s2s2d2_stt.op0) && is_general_arith_op(i.s2s2d2_stt.op1))
@@ -211,12 +211,12 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2S2D2_STT_STRUCT) == 64, "Error: NEURON
 
 
 
-
-
-
-
-
-
+// fn has_valid_select_reduce_op(i: Inst) -> bool {
+//     is_general_arith_op(i.s2s2d2_stt.op0) && is_general_arith_op(i.s2s2d2_stt.op1)
+//     // op0 moves the selected element, op1 folds it into the accumulator
+//     && i.s2s2d2_stt.op0 == AluOp::Bypass
+//     && i.s2s2d2_stt.op1 == AluOp::Max
+// }
 
 // fn s2s2d2_stt_src_dst_dtype(i: Inst) -> bool {
 //     !has_s2s2d2_stt_bitvec_op(i)
@@ -239,6 +239,26 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2S2D2_STT_STRUCT) == 64, "Error: NEURON
 
 // fn has_zero_accum_cmd(i: Inst) -> bool {
 //     i.s2s2d2_stt.accumulator_cmd == AccumCmd::Idle
+// }
+// fn has_valid_s2s2d2_cpr_accum_cmd(i: Inst) -> bool {
+//     i.s2s2d2_stt.accumulator_cmd == AccumCmd::Idle
+//     || i.s2s2d2_stt.accumulator_cmd == AccumCmd::ZeroAccumulate
+//     || i.s2s2d2_stt.accumulator_cmd == AccumCmd::Accumulate
+// }
+
+
+
+
+
+
+
+
+
+
+
+// fn has_valid_select_reduce_rev_ops(i: Inst) -> bool {
+//     i.s2s2d2_stt.reverse_operands == TensScalarRevOps::None
+//     || i.s2s2d2_stt.reverse_operands == TensScalarRevOps::First
 // }
 
 // fn s2s2d2_stt_quadrant_check(i: Inst) -> bool {

@@ -21,10 +21,10 @@ of semantics.md §1.3 are two such stages). Choices where the shelf is open (sem
   amount ``>= w`` shifts every bit out (0, or all sign bits for ARITH_SHIFT_RIGHT) (§9.7 open).
   ARITH_SHIFT_RIGHT fills with bit ``w-1`` of the pattern, whatever the dtype's signedness.
 * CRC32, DIVIDE, POW, MOD, SYMMETRIC_CLAMP and the integer band are refused, by name, before
-  an instruction reaches the engine (``family.ENUMS["alu_op"].refused`` says why); they have no
+  an instruction reaches the engine (``codes.ROLES["alu_op"]`` says why); they have no
   semantic code here.
 
-Every ``op`` here is a semantic code (``family.ENUMS["alu_op"].codes``), never a drop's value.
+Every ``op`` here is a semantic code (``ALU_OP``), never a drop's value.
 """
 
 from __future__ import annotations
@@ -34,15 +34,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import family
+from .codes import ALU_OP
 from .errors import UnsupportedError
 
 F32 = npt.NDArray[np.float32]
 U32 = npt.NDArray[np.uint32]
 
-# The executor's semantic codes, by name (family.ENUMS["alu_op"]): never a drop's values, which
+# The executor's semantic codes, by name (codes.ALU_OP, emitted from tpbgen's table): never a drop's values, which
 # each generation's executor maps to these names first.
-_CODE = family.ENUMS["alu_op"].codes
+_CODE = ALU_OP
 BYPASS = _CODE["BYPASS"]
 BITWISE_NOT = _CODE["BITWISE_NOT"]
 ARITH_SHIFT_LEFT = _CODE["ARITH_SHIFT_LEFT"]

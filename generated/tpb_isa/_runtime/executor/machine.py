@@ -2,9 +2,10 @@
 dispatch a word to the engine.
 
 Each generation's ``executor`` module subclasses :class:`Executor`, binding it to that
-generation's decoder, validators, geometry constants and enum values by name; which opcodes run
-(and why the others are refused), which struct fields each reads and which enumerator names it
-implements come from :mod:`..family`, intersected with what the generation decodes and declares.
+generation's decoder, validators, geometry constants, enum values by name and its
+``executor_binding`` module: which opcodes run (and why the others are refused), which struct
+fields each reads and how they become the engine's arguments, all emitted by tpbgen from its
+table of executor semantics; the semantic codes of enumerator names are :mod:`.codes`.
 """
 
 from __future__ import annotations
@@ -18,16 +19,16 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from .. import family
 from ..addressing import Location
 from ..codec import DecodeError, Word, as_bytes, int_arg
 from ..decoding import Decoder, Validators
 from ..layout import ColumnsReader, FieldsReader, Slot, columns_reader, flat_reader
 from ..vector import as_words
 from . import program as prog
+from .codes import ROLES
 from .dtypes import check_isa_dtype
 from .errors import ExecutorError, InvalidInstructionError, UnsupportedError
-from .kernels import IMM_POINTER, Engine, Imm, Pattern
+from .kernels import Engine
 from .numerics import Numerics
 
 GEOMETRY_NAMES: tuple[str, ...] = (
@@ -59,14 +60,18 @@ def _at(exc: ExecutorError, index: int) -> ExecutorError:
 
 
 Prepared = Callable[[], None]  # a prepared instruction: the call that executes it
-Values = tuple[Any, ...]  # the fields a handler reads, flat (layout.flat_reader)
-Convert = Callable[[Values], Any]  # those values -> one engine argument
-Slots = tuple[Slot, ...]  # where an operand's fields are among the values, in its fields' order
+Operands = Callable[[bytes], dict[str, Any]]  # a word's bytes -> the engine's keyword arguments
+Column = Any  # one operand of N words: an int64 array, a program.PatternColumn/ImmColumn
+Cols = list[npt.NDArray[Any]]  # the columns of the fields a handler reads (layout.columns_reader)
+BoolColumn = npt.NDArray[np.bool_]
+Columns = Callable[
+    ["Cols", "Enums"], tuple[dict[str, Column], BoolColumn, npt.NDArray[np.int64]]
+]  # those columns -> the operands as columns, the rows admitted, each other row's first refusal
 
 
 @dataclass(frozen=True)
 class EnumBinding:
-    """One enum role (family.ENUMS) on one generation: the drop's values -> their enumerator
+    """One enum role (codes.ROLES) on one generation: the drop's values -> their enumerator
     names (from the generation's IR) -> the executor's semantic codes."""
 
     role: str
@@ -76,7 +81,7 @@ class EnumBinding:
 
     @classmethod
     def of(cls, role: str, c_enum: str, values: dict[str, int]) -> EnumBinding:
-        implemented = family.ENUMS[role].codes
+        implemented = ROLES[role][2]
         names: dict[int, str] = {}
         for name, value in values.items():
             # a value with two names: both, so that a refusal names each
@@ -97,117 +102,40 @@ class EnumBinding:
 
     def refusal(self, value: int, field: str) -> str:
         """Why a word whose `field` holds `value` is not executed, naming the value's names."""
-        role = family.ENUMS[self.role]
+        what, _, implemented, refused = ROLES[self.role]
         name = self.names.get(value)
         if name is None:
             return f"{field} = {value:#04x} is not a {self.c_enum} enumerator"
-        known = [n for n in name.split("/") if n in role.codes]
+        known = [n for n in name.split("/") if n in implemented]
         why = (
             f"its names {' and '.join(known)} are different operations"
             if len(known) > 1
-            else role.refusal(name)
+            else refused.get(name, "the executor does not implement it")
         )
-        return f"{field} = {name} ({value:#04x}): {role.what} {name}: {why}"
+        return f"{field} = {name} ({value:#04x}): {what} {name}: {why}"
 
 
-def _index(at: Slot) -> str:
-    """`at` as the source of a subscript: ``3`` or ``1:4``."""
-    return f"{at.start}:{at.stop}" if isinstance(at, slice) else str(at)
-
-
-def _code(role: str, at: str, field: str) -> str:
-    """The semantic code of the enum value at `at` (`EnumBinding.code`, its lookup inline)."""
-    found, refused = f"{role}_codes(v[{at}])", f"{role}_code(int(v[{at}]), {field!r})"
-    return f"(c if (c := {found}) is not None else {refused})"
-
-
-#: family.OPERAND_KINDS -> the expression of its engine argument, given the subscripts of the
-#: operand's fields (`_index`) among the values `v` its handler reads and the fields' names; an
-#: enum role (a key of family.ENUMS) is its one field's semantic code (`_code`). `Binder`
-#: compiles a handler's expressions into one function (`_compiled`).
-CONVERTERS: dict[str, Callable[[tuple[str, ...], tuple[str, ...]], str]] = {
-    "int": lambda at, fields: f"int(v[{at[0]}])",
-    "pattern": lambda at, fields: f"Pattern(int(v[{at[0]}]), tuple(v[{at[1]}]), tuple(v[{at[2]}]))",
-    "imm": lambda at, fields: f"Imm({_code('imm_src', at[0], fields[0])}, int(v[{at[1]}]))",
-    "imm_ptr": lambda at, fields: f"Imm(IMM_POINTER, int(v[{at[0]}]))",
-}
-
-
-def _expression(kind: str, fields: tuple[str, ...], at: Slots) -> str:
-    """The expression of one operand whose fields are at `at` among the handler's values."""
-    index = tuple(_index(a) for a in at)
-    if kind in CONVERTERS:
-        return CONVERTERS[kind](index, fields)
-    return _code(kind, index[0], fields[0])
-
-
-def _compiled(expression: str, enums: dict[str, EnumBinding], what: str) -> Convert:
-    """``lambda v: <expression>``, compiled once (as dataclasses compiles a class's `__init__`),
-    with the names `CONVERTERS`' expressions use."""
-    namespace: dict[str, Any] = {"Pattern": Pattern, "Imm": Imm, "IMM_POINTER": IMM_POINTER}
-    for role, binding in enums.items():
-        namespace[f"{role}_codes"] = binding.codes.get
-        namespace[f"{role}_code"] = binding.code
-    convert: Convert = eval(compile(f"lambda v: {expression}", f"<{what}>", "eval"), namespace)
-    return convert
-
-
-def _converter(kind: str, fields: tuple[str, ...], at: Slots,
-               enums: dict[str, EnumBinding]) -> Convert:  # fmt: skip
-    """The converter of one operand whose values are at `at` among the handler's values."""
-    return _compiled(_expression(kind, fields, at), enums, f"{kind} operand")
+Enums = dict[str, EnumBinding]  # role -> the generation's binding of it
 
 
 @dataclass(frozen=True)
-class Binder:
-    """One opcode's handler bound to its struct and its generation's enums: a word's bytes ->
-    the engine method and its keyword arguments, by the struct's field names (family.HANDLERS).
-    Only the fields the handler reads are read, by one `layout.flat_reader`; no struct is built."""
+class Handler:
+    """How the executor runs one opcode on one generation, as its ``executor_binding`` module
+    (emitted by tpbgen from its table of executor semantics) declares it:
+    ``Engine.<method>(**fixed, **operands)``."""
 
-    method: str
-    read: FieldsReader  # a word's bytes -> the values of the fields the handler reads, flat
-    slots: Slots  # where each of those fields is among them, in the handler's operands' order
-    #: those values -> the engine's keyword arguments: the handler's fixed ones, then one an
-    #: operand, each its kind's expression (`CONVERTERS`) compiled into one function
-    convert: Convert
-
-    @classmethod
-    def of(cls, handler: family.Handler, struct: type, enums: dict[str, EnumBinding]) -> Binder:
-        missing = _missing_roles(handler, enums)
-        if missing:  # the compiled expressions would name them
-            raise KeyError(f"{handler.engine}: no enum binds its {', '.join(missing)} fields")
-        paths = tuple(p for o in handler.operands for p in o.fields)
-        read, slots = flat_reader(struct, paths)
-        items = [f"{param!r}: {value!r}" for param, value in handler.fixed]
-        first = 0
-        for o in handler.operands:
-            at = slots[first : first + len(o.fields)]
-            items.append(f"{o.param!r}: {_expression(o.kind, o.fields, at)}")
-            first += len(o.fields)
-        # one dict display: its items are evaluated left to right, so the operand whose value
-        # raises first is the first in the handler's order, as one converter after another
-        convert = _compiled(f"{{{', '.join(items)}}}", enums, f"{handler.engine} operands")
-        return cls(handler.engine, read, slots, convert)
-
-    def values(self, b: bytes) -> tuple[Any, ...]:
-        """The values of the fields the handler reads, one a field in its operands' order (an
-        array's as a tuple): what `operands` converts, each at its slot."""
-        v = self.read(b)
-        return tuple(v[s] for s in self.slots)
-
-    def operands(self, b: bytes) -> dict[str, Any]:
-        """The engine's keyword arguments for word `b`; UnsupportedError naming a value the
-        executor does not implement."""
-        operands: dict[str, Any] = self.convert(self.read(b))
-        return operands
+    name: str  # the OPCODE enumerator's name
+    method: str  # the Engine method
+    fixed: tuple[tuple[str, bool], ...]
+    paths: tuple[str, ...]  # the fields it reads, in its operands' order
+    widths: tuple[int, ...]  # how many of those fields each operand reads
+    roles: tuple[str, ...]  # the enum roles it reads
+    #: (the reader of `paths`, their slots in its tuple, the enums) -> a word's operands
+    operands: Callable[[FieldsReader, tuple[Slot, ...], Enums], Operands]
+    columns: Columns  # the same for N words, from the columns of `paths`
 
 
-Column = Any  # one operand of N words: an int64 array, a program.PatternColumn/ImmColumn, a list
-Cols = list[npt.NDArray[Any]]  # the columns of the fields a handler reads (layout.columns_reader)
-BatchConvert = Callable[[Cols], tuple[Column, "npt.NDArray[np.bool_] | None"]]
-
-
-def _codes(binding: EnumBinding, col: npt.NDArray[Any]) -> tuple[Column, npt.NDArray[np.bool_]]:
+def column_codes(binding: EnumBinding, col: npt.NDArray[Any]) -> tuple[Column, BoolColumn]:
     """A column of a drop's values -> their semantic codes, and where the value has one."""
     keys = np.array(sorted(binding.codes), np.int64)
     if not keys.size:
@@ -217,67 +145,28 @@ def _codes(binding: EnumBinding, col: npt.NDArray[Any]) -> tuple[Column, npt.NDA
     return codes[at], keys[at] == col
 
 
-def _int_cols(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> BatchConvert:
-    return lambda c: (c[at], None)
+@dataclass(frozen=True)
+class Binder:
+    """One opcode's handler bound to its struct and its generation's enums: a word's bytes ->
+    the engine method and its keyword arguments. Only the fields the handler reads are read,
+    by one `layout.flat_reader`; no struct is built."""
 
+    method: str
+    read: FieldsReader  # a word's bytes -> the values of the fields the handler reads, flat
+    slots: tuple[Slot, ...]  # where each of those fields is among them, in `Handler.paths` order
+    operands: Operands  # the engine's keyword arguments for a word (UnsupportedError naming a
+    # value the executor does not implement, the first in the handler's order)
 
-def _pattern_cols(at: int, fields: tuple[str, ...],
-                  enums: dict[str, EnumBinding]) -> BatchConvert:  # fmt: skip
-    return lambda c: (prog.PatternColumn(c[at], c[at + 1], c[at + 2]), None)
+    @classmethod
+    def of(cls, handler: Handler, struct: type, enums: Enums) -> Binder:
+        read, slots = flat_reader(struct, handler.paths)
+        return cls(handler.method, read, slots, handler.operands(read, slots, enums))
 
-
-def _imm_cols(at: int, fields: tuple[str, ...], enums: dict[str, EnumBinding]) -> BatchConvert:
-    src = enums["imm_src"]
-
-    def convert(c: Cols) -> tuple[Column, npt.NDArray[np.bool_]]:
-        codes, ok = _codes(src, c[at])
-        return prog.ImmColumn(codes, c[at + 1]), ok
-
-    return convert
-
-
-def _imm_ptr_cols(at: int, fields: tuple[str, ...],
-                  enums: dict[str, EnumBinding]) -> BatchConvert:  # fmt: skip
-    return lambda c: (prog.ImmColumn(np.full(c[at].shape, IMM_POINTER, np.int64), c[at]), None)
-
-
-#: CONVERTERS over columns: the same engine arguments for N words at once, and the rows whose
-#: values the executor implements. A kind missing here is converted row by row by CONVERTERS.
-BATCH_CONVERTERS: dict[
-    str, Callable[[int, tuple[str, ...], dict[str, EnumBinding]], BatchConvert]
-] = {
-    "int": _int_cols,
-    "pattern": _pattern_cols,
-    "imm": _imm_cols,
-    "imm_ptr": _imm_ptr_cols,
-}
-
-
-def _batch_converter(kind: str, fields: tuple[str, ...], at: int, width: int,
-                     enums: dict[str, EnumBinding]) -> BatchConvert:  # fmt: skip
-    if kind in BATCH_CONVERTERS:
-        return BATCH_CONVERTERS[kind](at, fields, enums)
-    if kind in enums:
-        binding = enums[kind]
-        return lambda c: _codes(binding, c[at])
-    one = _converter(kind, fields, tuple(range(width)), enums)
-
-    def each(c: Cols) -> tuple[Column, npt.NDArray[np.bool_]]:
-        parts = [
-            [tuple(r) for r in col.tolist()] if col.ndim > 1 else col.tolist()
-            for col in c[at : at + width]
-        ]
-        out: list[Any] = []
-        ok = np.ones(c[at].shape[0], np.bool_)
-        for i, v in enumerate(zip(*parts, strict=True)):
-            try:
-                out.append(one(v))
-            except UnsupportedError:
-                out.append(None)
-                ok[i] = False
-        return out, ok
-
-    return each
+    def values(self, b: bytes) -> tuple[Any, ...]:
+        """The values of the fields the handler reads, one a field in its paths' order (an
+        array's as a tuple)."""
+        v = self.read(b)
+        return tuple(v[s] for s in self.slots)
 
 
 @dataclass(frozen=True)
@@ -287,69 +176,61 @@ class BatchBinder:
     method: str
     read: ColumnsReader
     fixed: tuple[tuple[str, bool], ...]
-    converters: tuple[tuple[str, BatchConvert], ...]
-    #: for each converter, where its fields' columns are among the ones `read` gives
+    convert: Callable[[Cols], tuple[dict[str, Column], BoolColumn, npt.NDArray[np.int64]]]
+    #: for each operand, where its fields' columns are among the ones `read` gives
     slots: tuple[slice, ...] = ()
 
     @classmethod
-    def of(cls, handler: family.Handler, struct: type,
-           enums: dict[str, EnumBinding]) -> BatchBinder:  # fmt: skip
-        paths: list[str] = []
-        converters = []
-        slots = []
-        for o in handler.operands:
-            convert = _batch_converter(o.kind, o.fields, len(paths), len(o.fields), enums)
-            converters.append((o.param, convert))
-            slots.append(slice(len(paths), len(paths) + len(o.fields)))
-            paths += o.fields
-        return cls(handler.engine, columns_reader(struct, tuple(paths)), handler.fixed,
-                   tuple(converters), tuple(slots))  # fmt: skip
+    def of(cls, handler: Handler, struct: type, enums: Enums) -> BatchBinder:
+        slots, at = [], 0
+        for width in handler.widths:
+            slots.append(slice(at, at + width))
+            at += width
+        columns = handler.columns
+        return cls(handler.method, columns_reader(struct, handler.paths), handler.fixed,
+                   lambda c: columns(c, enums), tuple(slots))  # fmt: skip
 
-    def columns(self, W: npt.NDArray[np.uint8]) -> tuple[dict[str, Column], npt.NDArray[np.bool_]]:
+    def columns(self, W: npt.NDArray[np.uint8]) -> tuple[dict[str, Column], BoolColumn]:
         """(param -> column, the rows whose every value the executor implements)."""
         cols, ok, _, _ = self.admit(W)
         return cols, ok
 
     def admit(
         self, W: npt.NDArray[np.uint8]
-    ) -> tuple[dict[str, Column], npt.NDArray[np.bool_], npt.NDArray[np.int64], Cols]:
-        """`columns`, with for each row the index (in `converters`) of the first operand whose
-        value the executor does not implement, -1 where there is none (the operand whose
-        UnsupportedError `Binder.operands` raises: it converts in the same order), and the
-        fields' columns (`slots` says whose)."""
+    ) -> tuple[dict[str, Column], BoolColumn, npt.NDArray[np.int64], Cols]:
+        """`columns`, with for each row the index (in the handler's operands) of the first
+        operand whose value the executor does not implement, -1 where there is none (the
+        operand whose UnsupportedError `Binder.operands` raises: it converts in the same
+        order), and the fields' columns (`slots` says whose)."""
         c = self.read(W)
-        ok = np.ones(W.shape[0], np.bool_)
-        first = np.full(W.shape[0], -1, np.int64)
-        cols: dict[str, Column] = {}
-        for k, (param, convert) in enumerate(self.converters):
-            cols[param], good = convert(c)
-            if good is not None:
-                first[ok & ~good] = k
-                ok &= good
+        cols, ok, first = self.convert(c)
         return cols, ok, first, c
 
 
-def _missing_roles(handler: family.Handler, enums: dict[str, EnumBinding]) -> list[str]:
-    return sorted({role for role in family.roles(handler).values() if role not in enums})
+def _missing_roles(handler: Handler, enums: Enums) -> list[str]:
+    return sorted({role for role in handler.roles if role not in enums})
 
 
 class Executor:
     """A NeuronCore model that executes TensorScalar-family instruction words.
 
     Generated per generation as a subclass bound to that generation's decoder, validators and
-    constants (class keywords, see `__init_subclass__`). ``numerics`` defaults to
-    ``Numerics.for_generation(GENERATION)``; ``backend`` is ``"auto"`` (C when a compiler is
+    constants (class keywords, see `__init_subclass__`). ``numerics`` defaults to the
+    generation's ``NUMERICS`` (what its headers imply); ``backend`` is ``"auto"`` (C when a compiler is
     available, else numpy with a one-time warning), ``"c"`` or ``"numpy"``.
     """
 
     GENERATION: ClassVar[str]
+    #: The numerics an executor defaults to (the generation's, from its headers).
+    NUMERICS: ClassVar[Numerics]
     #: The machine geometry the generation's headers state, as the engine takes it.
     GEOMETRY: ClassVar[dict[str, int]]
     #: Opcodes the generation decodes but the executor refuses, with the reason.
     REFUSED: ClassVar[dict[int, str]]
-    #: opcode -> its OPCODE enumerator name (a key of family.HANDLERS), for the opcodes the
-    #: generation decodes and the family implements.
+    #: opcode -> its OPCODE enumerator name, for the opcodes the executor runs.
     HANDLERS: ClassVar[dict[int, str]]
+    #: opcode -> how it runs (the generation's executor_binding.HANDLERS).
+    BINDINGS: ClassVar[dict[int, Handler]]
     #: role -> the generation's enum of that role, by name (from its executor.ENUM_VALUES).
     ENUMS: ClassVar[dict[str, EnumBinding]]
     _decoder: ClassVar[Decoder]
@@ -366,10 +247,14 @@ class Executor:
         validators: Validators,
         constants: ModuleType,
         enums: dict[str, tuple[str, dict[str, int]]],
+        handlers: dict[int, Handler],
+        refused: dict[int, str],
+        numerics: Numerics,
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
         cls.GENERATION = generation
+        cls.NUMERICS = numerics
         cls._decoder = decoder
         cls._validators = validators
         cls._checker = None
@@ -383,19 +268,17 @@ class Executor:
         cls.ENUMS = {
             role: EnumBinding.of(role, c_enum, values) for role, (c_enum, values) in enums.items()
         }
-        cls.HANDLERS, cls.REFUSED = {}, {}
-        for op in sorted(decoder.structs):
-            name = decoder.opcodes(op).name
-            handler = family.HANDLERS.get(name)
-            missing = [] if handler is None else _missing_roles(handler, cls.ENUMS)
-            if handler is None:
-                cls.REFUSED[op] = family.refusal(name)
-            elif missing:
+        cls.HANDLERS, cls.REFUSED, cls.BINDINGS = {}, dict(refused), {}
+        for op, handler in sorted(handlers.items()):
+            missing = _missing_roles(handler, cls.ENUMS)
+            if missing:
                 cls.REFUSED[op] = (
-                    f"{name}: no enum of the headers binds its {', '.join(missing)} fields"
+                    f"{handler.name}: no enum of the headers binds its {', '.join(missing)} fields"
                 )
             else:
-                cls.HANDLERS[op] = name
+                cls.HANDLERS[op] = handler.name
+                cls.BINDINGS[op] = handler
+        cls.REFUSED = dict(sorted(cls.REFUSED.items()))
 
     def __init__(
         self,
@@ -408,7 +291,7 @@ class Executor:
             raise TypeError(f"numerics: a Numerics, not {type(numerics).__name__}")
         if not isinstance(backend, str):
             raise TypeError(f"backend: 'auto', 'c' or 'numpy', not {type(backend).__name__}")
-        nm = numerics or Numerics.for_generation(self.GENERATION)
+        nm = numerics or self.NUMERICS
         self.engine = Engine(self.GEOMETRY, nm, backend)
         self._prepared: dict[bytes, Prepared] = {}  # see PREPARED_WORDS
         # trace=: a path or a callable given one record per instruction run (_runtime/trace.py)
@@ -588,7 +471,7 @@ class Executor:
     def _binder(cls, opcode: int) -> Binder:
         binder = cls._binders.get(opcode)
         if binder is None:
-            handler = family.HANDLERS[cls.HANDLERS[opcode]]
+            handler = cls.BINDINGS[opcode]
             binder = Binder.of(handler, cls._decoder.structs[opcode], cls.ENUMS)
             cls._binders[opcode] = binder
         return binder
@@ -714,7 +597,7 @@ class Executor:
     def _batch_binder(cls, opcode: int) -> BatchBinder:
         binder = cls._batch_binders.get(opcode)
         if binder is None:
-            handler = family.HANDLERS[cls.HANDLERS[opcode]]
+            handler = cls.BINDINGS[opcode]
             binder = BatchBinder.of(handler, cls._decoder.structs[opcode], cls.ENUMS)
             cls._batch_binders[opcode] = binder
         return binder

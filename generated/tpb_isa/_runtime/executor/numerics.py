@@ -10,7 +10,7 @@ README's executor section.
 |---|---|---|---|
 | ``rounding`` | ``"rne"``, ``"stochastic"`` | ``"rne"`` | §3.5: RNE is the default on every NeuronCore generation (DOC-RND, DOC-DT) |
 | ``seed`` | int in [0, 2**64) | ``0`` | §3.5: ``NEURON_RT_STOCHASTIC_ROUNDING_SEED`` defaults to 0 (DOC-RND) |
-| ``fp8_e4m3`` | ``"ieee"`` (max 240, has Inf), ``"ocp"`` (e4m3fn, max 448, no Inf) | per generation: ``"ieee"`` on sunda/cayman, ``"ocp"`` on mariana/maverick | §3.3: DOC-FP8 (Trn2 E4M3 max 240, Trn3 E4M3FN 448); maverick follows mariana (INFERRED) |
+| ``fp8_e4m3`` | ``"ieee"`` (max 240, has Inf), ``"ocp"`` (e4m3fn, max 448, no Inf) | ``"ieee"``; a generation's ``NUMERICS`` says ``"ocp"`` from core version NC-v4 on (its headers' banner; mariana, maverick) | §3.3: DOC-FP8 (Trn2 E4M3 max 240, Trn3 E4M3FN 448); NC-v5 follows NC-v4 (INFERRED) |
 | ``fp8_overflow`` | ``"inf_nan"``, ``"saturate"`` | ``"inf_nan"`` | §3.5 / §8 C4: AWS's range_select note says the hardware downcast is non-saturating |
 | ``float_to_int`` | ``"rne_saturate"``, ``"truncate"`` | ``"rne_saturate"`` | §3.5 / §8 C3: the compiler's CastToNewDType (RNE, then saturate) |
 | ``fp32r_mantissa_bits`` | 1..22 | ``11`` | §3.4 / §8 C5: the compiler's ``cast_fp32_to_fp32r`` keeps 11 explicit bits |
@@ -29,13 +29,6 @@ Rounding = Literal["rne", "stochastic"]
 Fp8E4M3Variant = Literal["ieee", "ocp"]
 Fp8Overflow = Literal["inf_nan", "saturate"]
 FloatToInt = Literal["rne_saturate", "truncate"]
-
-_FP8_E4M3_BY_GENERATION: dict[str, Fp8E4M3Variant] = {
-    "sunda": "ieee",
-    "cayman": "ieee",
-    "mariana": "ocp",
-    "maverick": "ocp",
-}
 
 
 @dataclass(frozen=True)
@@ -88,17 +81,6 @@ class Numerics:
             raise ValueError(
                 f"Numerics.fp32r_mantissa_bits must be an int in 1..22, not {self.fp32r_mantissa_bits!r}"
             )
-
-    @classmethod
-    def for_generation(cls, generation: str) -> Numerics:
-        """The defaults for one generation (only ``fp8_e4m3`` differs between generations)."""
-        try:
-            variant = _FP8_E4M3_BY_GENERATION[generation]
-        except KeyError:
-            raise ValueError(
-                f"unknown generation {generation!r}; expected one of {sorted(_FP8_E4M3_BY_GENERATION)}"
-            ) from None
-        return cls(fp8_e4m3=variant)
 
     def with_(self, **changes: object) -> Numerics:
         """A copy with some fields changed (validated like the constructor)."""

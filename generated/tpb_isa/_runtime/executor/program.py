@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import alu
+from . import admission, alu
 from . import dtypes as dt
 from .access import (
     MARKER_INDIRECT,
@@ -58,7 +58,6 @@ from .kernels import (
     Imm,
     Pattern,
 )
-from .memory import IMM_FLOPS_PER_CHANNEL
 from .numerics import Numerics
 
 I64 = npt.NDArray[np.int64]
@@ -511,7 +510,7 @@ def _refusals_imm_load(engine: Engine, fixed: dict[str, Any], cols: dict[str, An
         return r.keys
     _channels_dtypes(engine, r, cols, "dtype")
     count = _exact_count(r, src)
-    r.check((count < 1) | (count > IMM_FLOPS_PER_CHANNEL), count)
+    admission.refuse_imm_load_count(r, count)
     _refused_addr4(engine, r, src)
     return r.keys
 
@@ -533,12 +532,12 @@ def _refusals_tensor_reduce(
     _channels_dtypes(engine, r, cols, "in_dtype", "out_dtype")
     neg = np.asarray(cols["negated"], np.int64)
     op = np.asarray(cols["op"], np.int64)
-    r.check((neg != 0) & (neg != 1), neg)
+    admission.refuse_reduce_negated(r, neg)
     if bool(fixed["bitvec"]):
         r.check(~np.isin(op, list(REDUCE_BITVEC_OPS)), op)
         in_c, _ = _small(np.asarray(cols["in_dtype"], np.int64), r.live)
         r.check((in_c != np.asarray(cols["out_dtype"], np.int64)) | ~_INT[in_c])
-        r.check(neg != 0)
+        admission.refuse_reduce_bitvec_negated(r, neg)
     else:
         r.check(~np.isin(op, list(REDUCE_ARITH_OPS)), op)
     return r.keys
@@ -554,13 +553,12 @@ def _refusals_ptr_multi(engine: Engine, fixed: dict[str, Any], cols: dict[str, A
         return r.keys
     bitvec = bool(fixed["bitvec"])
     nch = _channels_dtypes(engine, r, cols, "in_dtype", "out_dtype")
-    if src.nums.shape[1] != 4:
-        r.check(True)
+    admission.refuse_ptr_multi_dims(r, src.nums.shape[1])
+    if not r.live.any():  # every row refused (or none left): there is no 4th dim to read
         return r.keys
     w = src.nums[:, 3]
-    r.check((w < 1) | (w > IMM_FLOPS_PER_CHANNEL), w)
-    rev = np.asarray(cols["reverse"], np.int64)
-    r.check((rev != REV_NONE) & (rev != REV_BOTH))
+    admission.refuse_ptr_multi_slices(r, w)
+    admission.refuse_ptr_multi_reverse(r, np.asarray(cols["reverse"], np.int64))
     sc, dc = _exact_count(r, src), _exact_count(r, dst)
     r.check(sc != dc, sc, dc)
     op, op_known = _small(np.asarray(cols["op"], np.int64), np.ones(n, np.bool_))

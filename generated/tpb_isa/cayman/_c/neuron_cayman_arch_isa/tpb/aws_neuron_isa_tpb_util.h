@@ -11,6 +11,9 @@
 #include "aws_neuron_isa_tpb_s3s3d3_tt.h"
 #include "aws_neuron_isa_tpb_s2s2d2_stt.h"
 #include "aws_neuron_isa_tpb_s4d4_tr.h"
+#include "aws_neuron_isa_tpb_d4_iota.h"
+#include "aws_neuron_isa_tpb_s2d2_rs.h"
+#include "aws_neuron_isa_tpb_d4_mr.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +36,9 @@ typedef union NEURON_ISA_TPB_INST_UNION {
     NEURON_ISA_TPB_S3S3D3_TT_STRUCT    s3s3d3_tt;
     NEURON_ISA_TPB_S2S2D2_STT_STRUCT   s2s2d2_stt;
     NEURON_ISA_TPB_S4D4_TR_STRUCT      s4d4_tr;
+    NEURON_ISA_TPB_D4_IOTA_STRUCT      d4_iota;
+    NEURON_ISA_TPB_S2D2_RS_STRUCT      s2d2_rs;
+    NEURON_ISA_TPB_D4_MR_STRUCT        d4_mr;
     NEURON_ISA_TPB_UNKNOWN_STRUCT      unknown;
     uint8_t                            raw[64];
 } NEURON_ISA_TPB_INST_UNION;

@@ -645,13 +645,13 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR2D) == 12, "Error: NEURON_ISA_TPB_
 
 
 
-
-
-
-
-
-
-
+// A 4-D ramp of values computed, not read: base plus step_elem[d] per index of dim d (no start_addr).
+typedef struct NEURON_ISA_TPB_DATA4D {
+    int32_t base;
+    int16_t step_elem[4];
+    uint16_t num_elem[4];
+} NEURON_ISA_TPB_DATA4D;
+ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DATA4D) == 20, "Error: NEURON_ISA_TPB_DATA4D is NOT 20B.");
 
 
 

@@ -1231,7 +1231,7 @@ STATIC inline bool s3s3d3_tt_src_dst_dtype(NEURON_ISA_TPB_INST_UNION i) {
 }
 
 STATIC inline bool s3s3d3_copy_pred_src0_dtype(NEURON_ISA_TPB_INST_UNION i) {
-    return( type_size(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo)) != 0U );
+    return( is_valid_int_dtype_datapath(get_dtype_from_pair((uint8_t)i.s3s3d3_tt.in0_in1_dtype.dtype_lo)) );
 }
 
 STATIC inline bool s3s3d3_copy_cast_pred_src1_dst_dtype(NEURON_ISA_TPB_INST_UNION i) {
@@ -1578,6 +1578,65 @@ STATIC inline bool is_valid_tensor_tensor_int_wide(NEURON_ISA_TPB_INST_UNION i) 
             && has_valid_active_channel_range_with_tile(i.s2s2d2d2_tt.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i.s2s2d2d2_tt.header.inst_flags) );
 }
 
+// SelectReduce (0xea, the device's CopyPredicatedReduce): src0 the predicate, src1 the data.
+
+STATIC inline bool has_select_reduce_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2s2d2_stt.header.opcode == NEURON_ISA_TPB_OPCODE_SELECT_REDUCE );
+}
+
+STATIC inline bool has_valid_select_reduce_dtypes(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_valid_int_dtype_datapath(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo))
+            && !is_valid_32b_int_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi)) );
+}
+
+STATIC inline bool has_valid_select_reduce_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_general_arith_op(i.s2s2d2_stt.op0)
+            && is_general_arith_op(i.s2s2d2_stt.op1)
+            && (i.s2s2d2_stt.op0 == NEURON_ISA_TPB_ALU_OP_BYPASS)
+            && (i.s2s2d2_stt.op1 == NEURON_ISA_TPB_ALU_OP_MAX) );
+}
+
+STATIC inline bool has_valid_s2s2d2_cpr_accum_cmd(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)
+            || (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE)
+            || (i.s2s2d2_stt.accumulator_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) );
+}
+
+STATIC inline bool has_valid_select_reduce_rev_ops(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2s2d2_stt.reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_NONE)
+            || (i.s2s2d2_stt.reverse_operands == NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_FIRST) );
+}
+
+STATIC inline bool is_valid_select_reduce(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_select_reduce_opcode(i)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi), ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s2s2d2_stt.imm0_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s2s2d2_stt.out_dtype, ALLOW_FP32R_TRUE)
+            && has_valid_select_reduce_dtypes(i)
+            && s2s2d2_stt_imm0_dtype(i)
+            && is_valid_aluop(i.s2s2d2_stt.op0)
+            && is_valid_aluop(i.s2s2d2_stt.op1)
+            && has_valid_select_reduce_op(i)
+            && has_valid_s2s2d2_stt_immediate(i)
+            && start_addr_active_channels(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && start_addr_active_channels(i.s2s2d2_stt.src1_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && start_addr_active_channels(i.s2s2d2_stt.dst_mem_pattern.start_addr, i.s2s2d2_stt.num_active_channels)
+            && tensor2d_valid(i.s2s2d2_stt.src0_mem_pattern, get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2s2d2_stt.src1_mem_pattern, get_dtype_from_pair((uint8_t)i.s2s2d2_stt.in0_in1_dtype.dtype_hi), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2s2d2_stt.dst_mem_pattern, i.s2s2d2_stt.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && check_active_channels(i.s2s2d2_stt.num_active_channels)
+            && s2s2d2_stt_src_element_cnt_check(i)
+            && s2s2d2_stt_dst_element_cnt_check(i)
+            && tt_valid_partitions(i.s2s2d2_stt.src0_mem_pattern.start_addr, i.s2s2d2_stt.src1_mem_pattern.start_addr)
+            && has_valid_s2s2d2_cpr_accum_cmd(i)
+            && is_valid_enum_tens_scalar_rev_ops((uint8_t)i.s2s2d2_stt.reverse_operands)
+            && has_s2s2d2_stt_reserved_zero(i)
+            && has_valid_select_reduce_rev_ops(i) );
+}
+
 //* s4d4_tr_assert.h
 
 STATIC inline bool check_t4d_active_channels(NEURON_ISA_TPB_TENSOR4D t, uint8_t num_active_channels) {
@@ -1739,6 +1798,347 @@ STATIC inline bool is_valid_tensor_reduce(NEURON_ISA_TPB_INST_UNION i) {
             && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
             && tensor_reduce_dst_element_cnt_check(i)
             && tensor_reduce_transpose_check(i) );
+}
+
+// The other users of S4D4_TR: TensorCumulative (0x4E/0x5E), Copy (0x46), Cast (0x47),
+// Reciprocal (0x48). StreamShuffle/StreamTranspose have no validator here.
+STATIC inline bool is_zero_subdim(NEURON_ISA_TPB_TENSOR_SUBDIM subdim) {
+    return( (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED)
+            || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X) );
+}
+
+STATIC inline bool is_valid_subdim(NEURON_ISA_TPB_TENSOR_SUBDIM subdim) {
+    return( (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_X)
+            || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XY)
+            || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ)
+            || (subdim == NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW) );
+}
+
+STATIC inline bool has_zero_negated_field(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.negated == 0U );
+}
+
+STATIC inline bool s4d4_tr_op_bypass(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.op == NEURON_ISA_TPB_ALU_OP_BYPASS );
+}
+
+STATIC inline bool s4d4_tr_same_src_dst_type(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.out_dtype == i.s4d4_tr.in_dtype );
+}
+
+STATIC inline bool same_element_count_m4d(NEURON_ISA_TPB_MEM_PATTERN4D a, NEURON_ISA_TPB_MEM_PATTERN4D b) {
+    return( indirect_pattern(a.t.start_addr)
+            || indirect_pattern(b.t.start_addr)
+            || same_element_count_t4d(a.t, b.t) );
+}
+
+STATIC inline bool s4d4_tr_same_src_dst_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( same_element_count_m4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern) );
+}
+
+STATIC inline bool has_copy_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_COPY );
+}
+
+STATIC inline bool has_cast_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_CAST );
+}
+
+STATIC inline bool has_reciprocal_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_RECIPROCAL );
+}
+
+STATIC inline bool tensor_cumulative_bitvec(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP );
+}
+
+STATIC inline bool tensor_cumulative_arith(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_tr.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP );
+}
+
+STATIC inline bool has_tensor_cumulative_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( tensor_cumulative_arith(i)
+            || tensor_cumulative_bitvec(i) );
+}
+
+STATIC inline bool tensor_cumulative_valid_alu_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_DIVIDE)
+            && (i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_POW)
+            && (i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_MOD)
+            && (!tensor_cumulative_bitvec(i) || is_bitvec_op(i.s4d4_tr.op))
+            && (!tensor_cumulative_arith(i) || is_arith_op(i.s4d4_tr.op)) );
+}
+
+STATIC inline bool tensor_cumulative_valid_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( !tensor_cumulative_bitvec(i)
+            || ((i.s4d4_tr.in_dtype == i.s4d4_tr.out_dtype)
+                && ((i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_INT32))
+                && ((i.s4d4_tr.op != NEURON_ISA_TPB_ALU_OP_LOGICAL_SHIFT_RIGHT) || (i.s4d4_tr.in_dtype == NEURON_ISA_TPB_DTYPE_INT32))) );
+}
+
+STATIC inline bool is_valid_tensor_cumulative(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_tensor_cumulative_opcode(i)
+            && s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && is_valid_dtype(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && is_valid_subdim(i.s4d4_tr.op_dim)
+            && has_valid_active_channel_range_with_tile(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i.s4d4_tr.header.inst_flags)
+            && check_m4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_m4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && mem4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && mem4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && indirect_quadrant_check_src4d(i.s4d4_tr.src_mem_pattern)
+            && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
+            && s4d4_tr_same_src_dst_count(i)
+            && tensor_cumulative_valid_alu_op(i)
+            && tensor_cumulative_valid_dtype(i)
+            && has_zero_negated_field(i) );
+}
+
+STATIC inline bool is_valid_copy(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_copy_opcode(i)
+            && s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && is_valid_dtype(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && is_zero_subdim(i.s4d4_tr.op_dim)
+            && has_valid_active_channel_range_with_tile(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i.s4d4_tr.header.inst_flags)
+            && check_m4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_m4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && mem4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && mem4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && indirect_quadrant_check_src4d(i.s4d4_tr.src_mem_pattern)
+            && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
+            && s4d4_tr_same_src_dst_count(i)
+            && s4d4_tr_op_bypass(i)
+            && s4d4_tr_same_src_dst_type(i)
+            && has_zero_negated_field(i) );
+}
+
+STATIC inline bool is_valid_cast(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_cast_opcode(i)
+            && s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && is_valid_dtype(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && is_zero_subdim(i.s4d4_tr.op_dim)
+            && has_valid_active_channel_range_with_tile(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i.s4d4_tr.header.inst_flags)
+            && check_m4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_m4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && mem4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && mem4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && indirect_quadrant_check_src4d(i.s4d4_tr.src_mem_pattern)
+            && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
+            && s4d4_tr_same_src_dst_count(i)
+            && s4d4_tr_op_bypass(i)
+            && has_zero_negated_field(i) );
+}
+
+STATIC inline bool is_valid_reciprocal(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_reciprocal_opcode(i)
+            && s4d4_tr_reserved_zero(i)
+            && mask_enable_zero(i)
+            && is_valid_dtype(i.s4d4_tr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_tr.out_dtype, ALLOW_FP32R_TRUE)
+            && is_valid_aluop(i.s4d4_tr.op)
+            && is_zero_subdim(i.s4d4_tr.op_dim)
+            && has_valid_active_channel_range_with_tile(i.s4d4_tr.num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS, i.s4d4_tr.header.inst_flags)
+            && check_m4d_active_channels(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.num_active_channels)
+            && check_m4d_active_channels(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.num_active_channels)
+            && mem4d_valid(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && mem4d_valid(i.s4d4_tr.dst_mem_pattern, i.s4d4_tr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && indirect_quadrant_check_src4d(i.s4d4_tr.src_mem_pattern)
+            && indirect_quadrant_check_src4d_dst4d(i.s4d4_tr.src_mem_pattern, i.s4d4_tr.dst_mem_pattern)
+            && s4d4_tr_same_src_dst_count(i)
+            && s4d4_tr_op_bypass(i)
+            && has_zero_negated_field(i) );
+}
+
+//* d4_iota_assert.h
+
+STATIC inline uint32_t d4d_element_count(NEURON_ISA_TPB_DATA4D d) {
+    uint32_t n = 1U;
+    for (uint32_t k = 0U; k < 4U; k++) {
+        n *= (uint32_t)d.num_elem[k];
+    }
+    return( n );
+}
+
+STATIC inline bool has_iota_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.d4_iota.header.opcode == NEURON_ISA_TPB_OPCODE_IOTA );
+}
+
+STATIC inline bool d4_iota_reserved_zero(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.d4_iota.reserved0[0] == 0U)
+            && (i.d4_iota.reserved1[0] == 0U)
+            && (i.d4_iota.reserved2[0] == 0U)
+            && (i.d4_iota.reserved2[1] == 0U)
+            && (i.d4_iota.reserved2[2] == 0U)
+            && (i.d4_iota.reserved2[3] == 0U) );
+}
+
+STATIC inline bool d4_iota_same_src_dst_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( d4d_element_count(i.d4_iota.src_data_pattern) == t4d_element_count(i.d4_iota.dst_mem_pattern) );
+}
+
+STATIC inline bool is_valid_iota(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_iota_opcode(i)
+            && d4_iota_reserved_zero(i)
+            && is_valid_dtype(i.d4_iota.out_dtype, ALLOW_FP32R_TRUE)
+            && has_valid_active_channel_range(i.d4_iota.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+            && start_addr_active_channels(i.d4_iota.dst_mem_pattern.start_addr, i.d4_iota.num_active_channels)
+            && tensor4d_valid(i.d4_iota.dst_mem_pattern, i.d4_iota.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && d4_iota_same_src_dst_count(i) );
+}
+
+//* s2d2_rs_assert.h
+
+STATIC inline bool has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION nc) {
+    return( nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3 );
+}
+
+STATIC inline bool has_range_select_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2d2_rs.header.opcode == NEURON_ISA_TPB_OPCODE_RANGE_SELECT );
+}
+
+STATIC inline bool has_same_elem_count_rs_src_dst(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s2d2_rs.src_mem_pattern.start_addr)
+            || shape_from_register(i.s2d2_rs.dst_mem_pattern.start_addr)
+            || (t2d_element_count(i.s2d2_rs.src_mem_pattern) == t2d_element_count(i.s2d2_rs.dst_mem_pattern)) );
+}
+
+STATIC inline bool has_valid_total_index_range(NEURON_ISA_TPB_TENSOR2D src, uint32_t base) {
+    return( (base <= 16777216U)
+            && (shape_from_register(src.start_addr)
+                || ((uint64_t)base + (uint64_t)t2d_element_count(src) <= 16777216U)) );
+}
+
+// base as an unsigned index; a negative, NaN or too large base maps to 0xFFFFFFFF (rejected).
+STATIC inline uint32_t rs_base_index(NEURON_ISA_TPB_INST_UNION i) {
+    return( ((i.s2d2_rs.base >= 0.0F) && (i.s2d2_rs.base <= 16777216.0F))
+            ? (uint32_t)i.s2d2_rs.base
+            : 0xFFFFFFFFU );
+}
+
+STATIC inline bool is_valid_fill_val(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2d2_rs.fill_val == -3.40282346638528859812e+38F );
+}
+
+STATIC inline bool is_valid_rs_comp_op(NEURON_ISA_TPB_ALU_OP op) {
+    return( (op == NEURON_ISA_TPB_ALU_OP_IS_EQ)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_GT)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_GE)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_LE)
+            || (op == NEURON_ISA_TPB_ALU_OP_IS_LT) );
+}
+
+STATIC inline bool has_valid_range_select_reduce_cmd(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s2d2_rs.reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE)
+            || (i.s2d2_rs.reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE)
+            || (i.s2d2_rs.reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE) );
+}
+
+STATIC inline bool has_valid_range_select_reduce_op(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2d2_rs.reduce_op == NEURON_ISA_TPB_ALU_OP_MAX );
+}
+
+STATIC inline bool is_valid_range_select(NEURON_ISA_TPB_INST_UNION i, NEURON_ISA_TPB_NEURON_CORE_VERSION nc) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_valid_nc_rs(nc)
+            && has_range_select_opcode(i)
+            && start_addr_active_channels(i.s2d2_rs.src_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)
+            && start_addr_active_channels(i.s2d2_rs.dst_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)
+            && tensor2d_valid(i.s2d2_rs.src_mem_pattern, get_dtype_from_pair((uint8_t)i.s2d2_rs.in_out_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2d2_rs.dst_mem_pattern, get_dtype_from_pair((uint8_t)i.s2d2_rs.in_out_dtype.dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && has_same_elem_count_rs_src_dst(i)
+            && has_valid_total_index_range(i.s2d2_rs.src_mem_pattern, rs_base_index(i))
+            && is_valid_fp_dtype_datapath(get_dtype_from_pair((uint8_t)i.s2d2_rs.in_out_dtype.dtype_lo), ALLOW_FP32R_FALSE)
+            && is_valid_fp_dtype_datapath(get_dtype_from_pair((uint8_t)i.s2d2_rs.in_out_dtype.dtype_hi), ALLOW_FP32R_TRUE)
+            && is_valid_fill_val(i)
+            && is_valid_rs_comp_op(i.s2d2_rs.comp_op0)
+            && is_valid_rs_comp_op(i.s2d2_rs.comp_op1)
+            && has_valid_immediates(i.s2d2_rs.bound0, i.s2d2_rs.bound0_src, i.s2d2_rs.num_active_channels, NEURON_ISA_TPB_DTYPE_FP32)
+            && has_valid_immediates(i.s2d2_rs.bound1, i.s2d2_rs.bound1_src, i.s2d2_rs.num_active_channels, NEURON_ISA_TPB_DTYPE_FP32)
+            && check_active_channels(i.s2d2_rs.num_active_channels)
+            && has_valid_range_select_reduce_cmd(i)
+            && has_valid_range_select_reduce_op(i) );
+}
+
+STATIC inline bool dbg_is_valid_range_select(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_valid_range_select(i, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5) );
+}
+
+//* d4_mr_assert.h
+
+STATIC inline bool has_memset_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.d4_mr.header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET );
+}
+
+STATIC inline bool d4_mr_zero_serialization(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.d4_mr.serialization_mode == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL );
+}
+
+STATIC inline bool d4_mr_reserved_zero(NEURON_ISA_TPB_INST_UNION i) {
+    for (uint32_t k = 0U; k < 16U; k++) {
+        if (i.d4_mr.reserved0[k] != 0U) {
+            return( false );
+        }
+    }
+    return( (i.d4_mr.reserved1[0] == 0U)
+            && (i.d4_mr.reserved2[0] == 0U)
+            && (i.d4_mr.reserved3[0] == 0U)
+            && (i.d4_mr.reserved3[1] == 0U)
+            && (i.d4_mr.reserved3[2] == 0U) );
+}
+
+STATIC inline bool memset_set_value_type(NEURON_ISA_TPB_INST_UNION i) {
+    switch (i.d4_mr.dtype) {
+    case NEURON_ISA_TPB_DTYPE_FP32:
+    case NEURON_ISA_TPB_DTYPE_UINT32:
+    case NEURON_ISA_TPB_DTYPE_INT32:
+        return( true );
+    case NEURON_ISA_TPB_DTYPE_UINT16:
+    case NEURON_ISA_TPB_DTYPE_INT16:
+    case NEURON_ISA_TPB_DTYPE_BFLOAT16:
+    case NEURON_ISA_TPB_DTYPE_FP16:
+        return( (i.d4_mr.set_value & 0xffff0000U) == 0U );
+    case NEURON_ISA_TPB_DTYPE_UINT8:
+    case NEURON_ISA_TPB_DTYPE_INT8:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP3:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP4:
+    case NEURON_ISA_TPB_DTYPE_FP8_EXP5:
+        return( (i.d4_mr.set_value & 0xffffff00U) == 0U );
+    default:
+        return( false );
+    }
+}
+
+STATIC inline bool is_valid_memset(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_memset_opcode(i)
+            && d4_mr_reserved_zero(i)
+            && is_valid_dtype(i.d4_mr.dtype, ALLOW_FP32R_TRUE)
+            && memset_set_value_type(i)
+            && d4_mr_zero_serialization(i)
+            && has_valid_active_channel_range(i.d4_mr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+            && start_addr_active_channels(i.d4_mr.dst_mem_pattern.start_addr, i.d4_mr.num_active_channels)
+            && tensor4d_valid(i.d4_mr.dst_mem_pattern, i.d4_mr.dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) );
 }
 
 #ifdef __cplusplus

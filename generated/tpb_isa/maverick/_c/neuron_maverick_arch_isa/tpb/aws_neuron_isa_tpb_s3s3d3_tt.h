@@ -198,7 +198,7 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S3S3D3_TT_STRUCT) == 64, "Error: NEURON_
 // }
 
 // fn s3s3d3_copy_pred_src0_dtype(i: Inst) -> bool {
-//     type_size(lo) != 0
+//     is_valid_int_dtype_datapath(lo)
 // }
 
 

@@ -1,35 +1,37 @@
-"""What the executor implements, declared by name: the one table its binding, tpbgen's checks and
-the README's executor tables are made from.
+"""The executor's semantics, declared once: the table every executor form is emitted from.
 
 * :data:`ENUMS`: each enum an operand reads (its *role*: ALU op, dtype, immediate source, operand
-  reversal, accumulator command), the enumerator names the executor implements, each with the
+  reversal, accumulator command, ...), the enumerator names the executor implements, each with the
   *semantic code* the engine and the C kernels use, and the names it knows and refuses, with why.
   Names are the enumerators' C names without the enum's prefix (``NEURON_ISA_TPB_ALU_OP_ADD`` is
   ``ADD``). A drop's values never reach the engine: each generation's package records, from its
-  IR, every enumerator's value by name (``executor.ENUM_VALUES``), and the executor maps a word's
-  value to the name and the name to the semantic code. A value whose name is not implemented
-  refuses the instruction, naming it.
-* :data:`HANDLERS`: each OPCODE enumerator name the executor runs -> the :class:`Engine` method
-  that runs it and its operands: each keyword argument of that method, the struct fields it is
-  read from (by name) and how (its *kind*). A new instruction family is a new entry here (and its
-  Engine method); nothing else binds fields or values.
+  IR, every enumerator's value by name, and the executor maps a word's value to the name and the
+  name to the semantic code. A value whose name is not implemented refuses the instruction.
+* :data:`OPERAND_KINDS`: how an operand's fields become an engine argument (``isa.lower`` holds
+  the one lowering of each kind to the scalar and the column code).
+* :data:`HANDLERS`: each OPCODE enumerator name the executor runs -> the engine method that runs
+  it and its operands: each keyword argument of that method, the struct fields it is read from
+  (by name) and how (its *kind*).
 * :data:`REFUSED`: decodable opcodes of the family that are refused, with why.
+* :data:`CHECKS`: admission checks an engine method makes of its operands, each declared once
+  and emitted as the scalar check and its column form (``_runtime/executor/admission.py``).
+* :func:`numerics_defaults`: a generation's `Numerics` defaults from its drop's core version.
 
-Adding an instruction family (TensorTensor, ...): write its :class:`Engine` method, then declare
-here each opcode's :class:`Handler` (that method, and each of its keyword arguments with the
-fields it is read from and their kind). An enum its fields read that is not here yet is a new
-role in ENUMS (its implemented names with the semantic codes the method takes, and if a C kernel
-switches on them, the same codes there); a new way of reading fields is a new OPERAND_KINDS entry
-with its converter in ``executor/machine.py`` (``CONVERTERS``). The per-generation binding, the
-README's tables, ``generate``'s warnings and ``inspect`` follow; tests hold the table to the
-Engine's signatures, the converters and the C kernel's codes.
+From this table `tpbgen generate` emits, per generation, the binder of each executed opcode
+(fields -> engine arguments, real code in ``<gen>/executor_binding.py``) and the refusal list,
+and once the runtime's semantic codes (``_runtime/executor/codes.py``) and the C header the
+kernels include (``_runtime/executor/tpb_codes.h``). It is checked against each drop's IR at
+generate time (``isa.binding``): a field path, union arm or enum role a handler names that the
+drop lacks is a located warning and a refusal, never an error at run time.
 
-Plain Python with no imports beyond the standard library, so the generator can load it without
-the runtime's dependencies.
+Adding an instruction family: its engine method (and kernel arithmetic) in the runtime, then a
+:class:`Handler` entry here; a new enum role is an :class:`EnumRole` entry (its implemented names
+with their semantic codes, and ``c_prefix`` when the C kernels switch on them).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # -- enums, by role ------------------------------------------------------------------------------
@@ -88,6 +90,8 @@ class EnumRole:
     c_enum: str
     codes: dict[str, int]
     refused: dict[str, str] = field(default_factory=dict)
+    #: the prefix of its codes in the C kernels' header (``OP_ADD``), None when C needs none
+    c_prefix: str | None = None
 
     def refusal(self, name: str) -> str:
         """Why a value named `name` is not executed."""
@@ -141,6 +145,7 @@ ENUMS: dict[str, EnumRole] = {
             "SYMMETRIC_CLAMP": "not a general arith op the TensorScalar validators admit",
             **dict.fromkeys(_INT_BAND_NAMES, _INT_BAND),
         },
+        "OP_",
     ),
     "dtype": EnumRole(
         "dtype",
@@ -184,6 +189,7 @@ ENUMS: dict[str, EnumRole] = {
                 _NOT_DATAPATH,
             ),
         },
+        "D_",
     ),
     "imm_src": EnumRole(
         "immediate source",
@@ -245,17 +251,28 @@ ENUMS["wide_op"] = EnumRole(
         "ARITH_SHIFT_RIGHT": _WIDE_RIGHT,
         "LOGICAL_SHIFT_RIGHT": _WIDE_RIGHT,
     },
+    "W_",
 )
 
 # -- operands and handlers -----------------------------------------------------------------------
 
+
+@dataclass(frozen=True)
+class OperandKind:
+    """A way of reading fields into one engine argument: how many fields it reads and what it
+    makes of them (``isa.lower`` lowers each kind to its scalar and column code)."""
+
+    fields: int
+    what: str
+
+
 #: How an operand's fields become the Engine's argument. An enum role (a key of ENUMS) is one
 #: field mapped to its semantic code; the others:
-OPERAND_KINDS: dict[str, str] = {
-    "int": "one field, its value",
-    "pattern": "start address, element steps, element counts -> Pattern",
-    "imm": "immediate source (imm_src), its raw 32 bits -> Imm",
-    "imm_ptr": "raw 32 bits of a PartitionOffset pointer -> Imm(POINTER_IMMEDIATE)",
+OPERAND_KINDS: dict[str, OperandKind] = {
+    "int": OperandKind(1, "one field, its value"),
+    "pattern": OperandKind(3, "start address, element steps, element counts -> Pattern"),
+    "imm": OperandKind(2, "immediate source (imm_src), its raw 32 bits -> Imm"),
+    "imm_ptr": OperandKind(1, "raw 32 bits of a PartitionOffset pointer -> Imm(POINTER_IMMEDIATE)"),
 }
 
 
@@ -364,6 +381,15 @@ _TR = (
     _enum("op", "alu_op"),
     _enum("op_dim", "subdim"),
 )
+# Copy and Cast (S4D4_TR): the validators pin op = BYPASS, op_dim X, negated and mask_enable
+# to zero, and Copy's dtypes equal (next-families-facts.md §2a), so only these are read
+_COPY = (
+    _pattern("src", "src_mem_pattern"),
+    _pattern("dst", "dst_mem_pattern"),
+    _enum("in_dtype", "dtype"),
+    _enum("out_dtype", "dtype"),
+    _NCH,
+)
 _WIDE = (
     _pattern("src0", "src0_mem_pattern"),
     _pattern("src1", "src1_mem_pattern"),
@@ -407,6 +433,8 @@ HANDLERS: dict[str, Handler] = {
     "TENSOR_REDUCE_BITVEC_OP": Handler("tensor_reduce", _TR, _BITVEC),
     "TENSOR_REDUCE_ADD_BF16": Handler("tensor_reduce", _TR, _ARITH),
     "TENSOR_REDUCE_MAX_BF16": Handler("tensor_reduce", _TR, _ARITH),
+    "COPY": Handler("tensor_copy", _COPY, (("cast", False),)),
+    "CAST": Handler("tensor_copy", _COPY, (("cast", True),)),
     "TENSOR_TENSOR_INT_WIDE": Handler("tensor_tensor_wide", _WIDE),
 }
 
@@ -439,7 +467,7 @@ def refusal(name: str) -> str:
     return REFUSED.get(
         name,
         f"{name} is not part of the instruction families the executor implements (TensorScalar, "
-        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce)",
+        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)",
     )
 
 
@@ -448,3 +476,92 @@ def roles(handler: Handler) -> dict[str, str]:
     return {o.fields[0]: o.kind for o in handler.operands if o.kind in ENUMS} | {
         o.fields[0]: "imm_src" for o in handler.operands if o.kind == "imm"
     }
+
+
+# -- admission checks ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Between:
+    """``lo <= arg <= hi`` (each bound an int or a runtime constant's name)."""
+
+    arg: str
+    lo: int | str
+    hi: int | str
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """``arg`` is one of `values` (ints, or semantic codes as ``role.NAME``)."""
+
+    arg: str
+    values: tuple[int | str, ...]
+
+
+Condition = Between | OneOf
+
+
+@dataclass(frozen=True)
+class Check:
+    """One admission check of an engine method, declared once: `holds` (over the values
+    `args`, as the method computes them from its operands) must be true, else the method raises
+    `error` with `message` (a format string over `args`). `isa.lower` emits it as the scalar
+    check the Engine method calls (``check_<name>``) and the column form `info_batch`'s
+    refusals call (``refuse_<name>``, the message's values as the refusal's key)."""
+
+    name: str
+    method: str  # the Engine method that makes it
+    args: tuple[str, ...]
+    holds: Condition
+    error: str  # "ExecutorError" or "UnsupportedError"
+    message: str
+
+
+CHECKS: tuple[Check, ...] = (
+    Check(
+        "imm_load_count", "imm_load", ("count",),
+        Between("count", 1, "IMM_FLOPS_PER_CHANNEL"), "ExecutorError",
+        "TensorScalarImmLd loads 1..8 values per channel, not {count}",
+    ),
+    Check(
+        "ptr_multi_dims", "ptr_multi", ("dims",), OneOf("dims", (4,)), "ExecutorError",
+        "PtrMulti needs a 4-D source pattern",
+    ),
+    Check(
+        "ptr_multi_slices", "ptr_multi", ("wslices",),
+        Between("wslices", 1, "IMM_FLOPS_PER_CHANNEL"), "ExecutorError",
+        "PtrMulti W = src num_elem[3] must be 1..8, not {wslices}",
+    ),
+    Check(
+        "ptr_multi_reverse", "ptr_multi", ("reverse",),
+        OneOf("reverse", ("rev_ops.NONE", "rev_ops.BOTH")), "UnsupportedError",
+        "PtrMulti reverses its single op only as NONE or BOTH (s4d4_tsm.h:99-107)",
+    ),
+    Check(
+        "reduce_negated", "tensor_reduce", ("negated",), OneOf("negated", (0, 1)),
+        "UnsupportedError", "negated = {negated}: only 0 and 1 are encodings",
+    ),
+    Check(
+        "reduce_bitvec_negated", "tensor_reduce", ("negated",), OneOf("negated", (0,)),
+        "UnsupportedError", "negated applies to arith reduces only",
+    ),
+)  # fmt: skip
+
+
+# -- numerics ------------------------------------------------------------------------------------
+
+#: The first NeuronCore version (the number in the ``NC-vN`` core version common.h's banner
+#: states) whose FP8_EXP4 is OCP e4m3fn (max 448, no Inf): Trn3's NeuronCore-v4 (semantics.md
+#: §3.3, AWS FP8 notes); the versions before it (Trn2, NC-v3, and earlier) are IEEE-like E4M3
+#: (max 240, has Inf). Later versions are taken to follow NC-v4 (maverick's NC-v5: inferred).
+FP8_E4M3_OCP_FROM = 4
+
+
+def numerics_defaults(core_version: str) -> dict[str, str]:
+    """The executor's `Numerics` defaults a generation's drop implies, from the core version its
+    common.h banner states (``NC-v4``): only ``fp8_e4m3`` differs; a drop that states none gets
+    the `Numerics()` defaults."""
+    found = re.fullmatch(r"NC-v(\d+)", core_version)
+    if found is None or int(found.group(1)) < FP8_E4M3_OCP_FROM:
+        return {}
+    return {"fp8_e4m3": "ocp"}
