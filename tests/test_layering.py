@@ -97,7 +97,6 @@ RUNTIME_USERS = {
     ("templating", "templates.support.api"),  # the runtime's API version, stamped into the package
     ("checks.cpredicates", "templates.support.cbuild"),  # the flags the C backend is built with
     ("checks.predicates", "templates.support.cbuild"),  # (and the proof's cache key names them)
-    ("resolve", "templates.support.family"),  # the executor's families, read by name
 }
 
 

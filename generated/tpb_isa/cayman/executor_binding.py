@@ -1311,7 +1311,7 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_cast,
         _columns_cast,
     ),
-    0x4F: Handler(
+    0x4f: Handler(
         'TENSOR_SCALAR_PTR_MULTI_ARITH',
         'ptr_multi',
         (('bitvec', False),),
@@ -1361,7 +1361,7 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_tensor_scalar_ptr_bitvec_op,
         _columns_tensor_scalar_ptr_bitvec_op,
     ),
-    0x5F: Handler(
+    0x5f: Handler(
         'TENSOR_SCALAR_PTR_MULTI_BITVEC',
         'ptr_multi',
         (('bitvec', True),),
@@ -1391,7 +1391,7 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_tensor_scalar_imm_ld_bitvec,
         _columns_tensor_scalar_imm_ld_bitvec,
     ),
-    0x9A: Handler(
+    0x9a: Handler(
         'TENSOR_SCALAR_CACHE_REDUCE',
         'tensor_scalar_cache',
         (('cumulative', False),),
@@ -1401,7 +1401,7 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_tensor_scalar_cache_reduce,
         _columns_tensor_scalar_cache_reduce,
     ),
-    0x9D: Handler(
+    0x9d: Handler(
         'SCALAR_TENSOR_TENSOR_ARITH',
         'scalar_tensor_tensor',
         (('bitvec', False),),
@@ -1411,7 +1411,7 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_scalar_tensor_tensor_arith,
         _columns_scalar_tensor_tensor_arith,
     ),
-    0x9E: Handler(
+    0x9e: Handler(
         'SCALAR_TENSOR_TENSOR_BITVEC',
         'scalar_tensor_tensor',
         (('bitvec', True),),
@@ -1421,7 +1421,7 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_scalar_tensor_tensor_bitvec,
         _columns_scalar_tensor_tensor_bitvec,
     ),
-    0xE5: Handler(
+    0xe5: Handler(
         'TENSOR_TENSOR_SCAN_ARITH',
         'tensor_tensor_scan',
         (),
@@ -1431,7 +1431,7 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_tensor_tensor_scan_arith,
         _columns_tensor_tensor_scan_arith,
     ),
-    0xE6: Handler(
+    0xe6: Handler(
         'TENSOR_SCALAR_CACHE_CUMULATIVE',
         'tensor_scalar_cache',
         (('cumulative', True),),
@@ -1447,22 +1447,22 @@ HANDLERS: Final[dict[int, Handler]] = {
 REFUSED: Final[dict[int, str]] = {
     0x48: 'RECIPROCAL is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
     0x49: 'MEMSET is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x4B: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x4D: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x4E: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x5E: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x4b: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x4d: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x4e: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x5e: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
     0x64: 'BATCH_NORM_PARAM_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
     0x65: 'BATCH_NORM_BACK_PROP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6A: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6B: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6D: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x6a: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x6b: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x6d: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
     0x72: 'COPY_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x7E: 'IOTA is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x7e: 'IOTA is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
     0x83: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
     0x84: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
     0x93: "TransposeTensorScalarArithOp: the shelf says only that it is TensorScalar arith with the source read transposed and needs a multiple of 32 channels (ts-tsm-facts.md §3); the transpose's block shape and element order are not documented",
     0x99: 'CAST_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0xBC: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0xE9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0xEA: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0xbc: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0xe9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0xea: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
 }
