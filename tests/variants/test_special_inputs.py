@@ -268,3 +268,22 @@ def test_header_comment_text_reaches_the_readme_escaped(tmp_path: Path) -> None:
     assert "second line" in rows[0]
     for ln in rows:  # each row keeps its five columns: no `|` of the text splits a cell
         assert len(re.findall(r"(?<!\\)\|", ln)) == 6, ln
+
+
+def test_the_preprocessors_output_is_bounded_and_the_bomb_located(tmp_path: Path) -> None:
+    """A macro bomb on many lines: cpp is stopped once its output passes the bound (not after
+    minutes and gigabytes), and the refusal names the first header line that expands it."""
+    util = drop(tmp_path) / GEN / "tpb" / UTIL
+    first = util.read_text(encoding="utf-8").count("\n") + 6
+    with open(util, "a", encoding="utf-8") as fh:
+        fh.write("#define B0 xxxxxxxxxxxxxxxx\n")
+        for k in range(1, 5):
+            fh.write(f"#define B{k} " + " ".join([f"B{k - 1}"] * 10) + "\n")
+        fh.write("B4 B4 B4 B4 B4\n" * 40)  # 34 MB of output, past the bound of about 17 MB
+    limits = ("--max-preprocessed-mb", "0.5", "--max-line-kb", "1", "--no-cache")
+    result = generate(tmp_path, "--no-verify-cc", *limits)
+    refused(result, f"d/{GEN}/tpb/{UTIL}:{first}:", "[limit]", "over the limit of 1,024")
+    # the line as far as tpbgen read it: at most the 0.5 MB it reads of a stopped run, not the
+    # 850 KB the whole line expands to
+    size = re.search(r"one preprocessed line is ([\d,]+) bytes", result[1])
+    assert size is not None and int(size.group(1).replace(",", "")) <= 2**19 + 1, result[1]

@@ -16,6 +16,7 @@ import io
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -511,7 +512,20 @@ def _run_cpp(gen: GenerationSource, source: str, limits: Limits = DEFAULT) -> st
     argv = ["cpp", "-undef", "-nostdinc", "-std=c11", "-isystem", str(fake_libc_dir()), "-I", "."]
     argv += [f"-D{k}={v}" for k, v in predefined_macros()]
     argv += ["-"]
-    returncode, out, err = _run_quietly(argv, source, gen.root, limits.preprocess_seconds)
+    bound = output_bound(limits)
+    returncode, out, err = _run_quietly(argv, source, gen.root, limits.preprocess_seconds, bound)
+    if returncode == -_SIGXFSZ:  # its output passed the bound: the part written says where
+        _check_size(gen, _decode_c(gen, out[: limits.preprocessed_bytes + 1]), limits)
+        raise TpbgenError(
+            [
+                Diagnostic(
+                    f"the preprocessor's output passed {bound:,} bytes; raise the limit with "
+                    "--max-preprocessed-mb",
+                    gen.rel_tpb_dir,
+                    code="limit",
+                )
+            ]
+        )
     stderr = _lines(err.decode(errors="replace"))
     if returncode is None:
         raise TpbgenError(
@@ -547,8 +561,26 @@ def _run_cpp(gen: GenerationSource, source: str, limits: Limits = DEFAULT) -> st
     return _decode_c(gen, out).replace('"<stdin>"', f'"{TU_NAME}"')
 
 
+_SIGXFSZ = int(getattr(signal, "SIGXFSZ", 25))
+
+
+def output_bound(limits: Limits) -> int:
+    """The most the preprocessor may write (its output file's size limit): the text the limits
+    allow, twice over for line markers and one probe line per macro, and 16 MB more."""
+    return 2 * limits.preprocessed_bytes + 4 * limits.line_bytes + 16 * 2**20
+
+
+def _bound_output(pid: int, bound: int) -> None:
+    """Limit the size of any file process `pid` writes (its output goes to a file): past it,
+    the system stops it (SIGXFSZ). Where that cannot be set, the time limit is the bound."""
+    with contextlib.suppress(ImportError, AttributeError, OSError, ValueError):
+        import resource
+
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (bound, bound))
+
+
 def _run_quietly(
-    argv: list[str], stdin: str, cwd: Path, seconds: float
+    argv: list[str], stdin: str, cwd: Path, seconds: float, bound: int | None = None
 ) -> tuple[int | None, bytes, bytes]:
     """Run a program on `stdin`: its exit status (None when it ran over `seconds` and was
     killed), stdout and stderr. Made to cost a Python thread little: cpp runs in a thread while
@@ -562,11 +594,17 @@ def _run_quietly(
             err = files.enter_context(tempfile.TemporaryFile())
         except OSError:  # no usable temporary directory: pipes, as subprocess.run reads them
             return _run_piped(argv, stdin, cwd, seconds)
-        return _run_into(argv, stdin, cwd, seconds, out, err)
+        return _run_into(argv, stdin, cwd, seconds, out, err, bound)
 
 
 def _run_into(
-    argv: list[str], stdin: str, cwd: Path, seconds: float, out: IO[bytes], err: IO[bytes]
+    argv: list[str],
+    stdin: str,
+    cwd: Path,
+    seconds: float,
+    out: IO[bytes],
+    err: IO[bytes],
+    bound: int | None = None,
 ) -> tuple[int | None, bytes, bytes]:
     killed = threading.Event()
 
@@ -575,6 +613,8 @@ def _run_into(
         proc.kill()
 
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, cwd=cwd)
+    if bound is not None:  # (before it reads its input: it writes nothing until then)
+        _bound_output(proc.pid, bound)
     timer = threading.Timer(seconds, kill)
     timer.start()
     try:
@@ -592,7 +632,10 @@ def _run_into(
         return None, b"", b""
     out.seek(0)
     err.seek(0)
-    return returncode, out.read(), err.read()
+    if bound is None:
+        return returncode, out.read(), err.read()
+    data = out.read(bound + 1)  # (where the system could not bound the file, the read is)
+    return (-_SIGXFSZ if len(data) > bound else returncode), data, err.read(bound + 1)
 
 
 def _run_piped(
