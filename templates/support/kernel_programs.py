@@ -52,8 +52,14 @@ class Target:
     executable: Sequence[int]
     refused: Mapping[int, str]  # decodable opcode -> why the executor refuses it
     unsupported: type[Exception]
-    dtype_values: Mapping[str, int]  # DTYPE enumerator name -> value
+    # the executor's ENUM_VALUES: role -> (the C enum, enumerator name -> value)
+    enum_values: Mapping[str, tuple[str, Mapping[str, int]]]
     geometry: Mapping[str, int]  # the executor's GEOMETRY (the headers' constants)
+
+    @property
+    def dtype_values(self) -> Mapping[str, int]:
+        """DTYPE enumerator name -> value (empty when the headers declare no dtype enum)."""
+        return self.enum_values.get("dtype", ("", {}))[1]
 
     @property
     def channels(self) -> int:
@@ -303,6 +309,25 @@ class _Builder:
             op=op,
         )
 
+    def scalar_tensor_tensor(
+        self, a: Tensor, op0: str, scalar: Tensor, op1: str, b: Tensor, dst: Tensor, step: str
+    ) -> None:
+        """dst = (a op0 scalar[p]) op1 b, element-wise (ScalarTensorTensor, a pointer scalar)."""
+        o = "SCALAR_TENSOR_TENSOR_ARITH"
+        self.emit(
+            o,
+            step,
+            src0_mem_pattern=self.pattern(o, "src0_mem_pattern", a),
+            src1_mem_pattern=self.pattern(o, "src1_mem_pattern", b),
+            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
+            in0_in1_dtype={"dtype_lo": _isa(a), "dtype_hi": _isa(b)},
+            out_dtype=_isa(dst),
+            op0=op0,
+            op1=op1,
+            imm0_dtype=_isa(scalar),
+            **_imm("imm0", scalar),
+        )
+
     def exponential(self, src: Tensor, bias: Tensor, dst: Tensor, step: str) -> None:
         """dst = exp(src - bias[p]) (EXPONENTIAL, imm0 a per-row scalar)."""
         o = "EXPONENTIAL"
@@ -334,6 +359,7 @@ class _Builder:
 
 
 _ITEMSIZE = {"fp32": 4, "fp16": 2, "bf16": 2}
+_GEOMETRY_USED = ("DVE_NUM_CHANNELS", "STATE_BUF_PARTITION_ACTIVE_SIZE", "STATE_BUF_OFFSET")
 
 
 def _isa(t: Tensor) -> str:
@@ -351,6 +377,17 @@ def _start(
 ) -> _Builder:
     if dtype not in DTYPES:
         raise ValueError(f"dtype: one of {', '.join(DTYPES)}, not {dtype!r}")
+    for isa in {DTYPES[dtype][0], DTYPES[SCRATCH][0]}:
+        if isa not in target.dtype_values:
+            raise target.unsupported(
+                f"{kernel} needs dtype {isa}, which {target.name} does not declare"
+            )
+    for constant in _GEOMETRY_USED:
+        if constant not in target.geometry:
+            raise target.unsupported(
+                f"{kernel} needs the SBUF geometry constant {constant}, which {target.name}'s "
+                "headers do not state"
+            )
     if len(shape) != 2 or not all(isinstance(n, int) for n in shape):
         raise ValueError(f"shape: (rows, columns), not {tuple(shape)!r}")
     return _Builder(target, kernel, (int(shape[0]), int(shape[1])), needs)
@@ -382,17 +419,24 @@ def softmax(target: Target, shape: Sequence[int], dtype: str = "fp32") -> Kernel
     return b.build()
 
 
-def rmsnorm(target: Target, shape: Sequence[int], dtype: str = "fp32", eps: float = 1e-6) -> Kernel:
-    """y = x / sqrt(mean(x * x) + eps) per row."""
-    b = _start(
-        target,
-        "rmsnorm",
-        shape,
-        dtype,
-        ("TENSOR_TENSOR_ARITH_OP", "TENSOR_REDUCE_ARITH_OP", "TENSOR_SCALAR_ARITH_OP"),
-    )
-    x, y = b.tensor("x", dtype), b.tensor("y", dtype)
-    b.inputs.append(x)
+_NORM_OPS = ("TENSOR_TENSOR_ARITH_OP", "TENSOR_REDUCE_ARITH_OP", "TENSOR_SCALAR_ARITH_OP")
+_SCALED_OPS = (*_NORM_OPS, "SCALAR_TENSOR_TENSOR_ARITH")
+
+
+def rmsnorm(
+    target: Target,
+    shape: Sequence[int],
+    dtype: str = "fp32",
+    eps: float = 1e-6,
+    weight: bool = False,
+) -> Kernel:
+    """y = x / sqrt(mean(x * x) + eps) per row; times `weight` element-wise when asked (an input
+    of the same shape: a walk stays inside its partition, so a weight row is not broadcast)."""
+    b = _start(target, "rmsnorm", shape, dtype, _SCALED_OPS if weight else _NORM_OPS)
+    x = b.tensor("x", dtype)
+    w = b.tensor("weight", dtype) if weight else None
+    y = b.tensor("y", dtype)
+    b.inputs += [x] if w is None else [x, w]
     b.outputs.append(y)
     sq, s = b.tensor("square", SCRATCH), b.tensor("sum", SCRATCH, 1)
     v, r = b.tensor("var", SCRATCH, 1), b.tensor("rstd", SCRATCH, 1)
@@ -401,31 +445,32 @@ def rmsnorm(target: Target, shape: Sequence[int], dtype: str = "fp32", eps: floa
     b.reduce("ADD", sq, s, "sum = sum(square) per row")
     b.scalar(s, v, f"var = sum * (1/{n}) + eps", "MULT", 1.0 / n, "ADD", eps)
     b.scalar(v, r, "rstd = 1 / sqrt(var)", "RSQRT")
-    b.scalar(x, y, "y = x * rstd", "MULT", r)
+    if w is None:
+        b.scalar(x, y, "y = x * rstd", "MULT", r)
+    else:
+        b.scalar_tensor_tensor(x, "MULT", r, "MULT", w, y, "y = (x * rstd) * weight")
     return b.build()
 
 
 def layernorm(
-    target: Target, shape: Sequence[int], dtype: str = "fp32", eps: float = 1e-5
+    target: Target,
+    shape: Sequence[int],
+    dtype: str = "fp32",
+    eps: float = 1e-5,
+    affine: bool = False,
 ) -> Kernel:
-    """y = (x - mean(x)) / sqrt(var(x) + eps) per row (population variance, no affine)."""
-    b = _start(
-        target,
-        "layernorm",
-        shape,
-        dtype,
-        ("TENSOR_TENSOR_ARITH_OP", "TENSOR_REDUCE_ARITH_OP", "TENSOR_SCALAR_ARITH_OP"),
-    )
-    x, y = b.tensor("x", dtype), b.tensor("y", dtype)
-    b.inputs.append(x)
+    """y = (x - mean(x)) / sqrt(var(x) + eps) per row (population variance); with `affine`,
+    y * gamma + beta, both inputs of the same shape as x."""
+    b = _start(target, "layernorm", shape, dtype, _SCALED_OPS if affine else _NORM_OPS)
+    x = b.tensor("x", dtype)
+    gamma_beta = (b.tensor("gamma", dtype), b.tensor("beta", dtype)) if affine else None
+    y = b.tensor("y", dtype)
+    b.inputs += [x] if gamma_beta is None else [x, *gamma_beta]
     b.outputs.append(y)
     s, mean = b.tensor("sum", SCRATCH, 1), b.tensor("mean", SCRATCH, 1)
     xc, sq = b.tensor("centred", SCRATCH), b.tensor("square", SCRATCH)
-    ss, v, r = (
-        b.tensor("sum_sq", SCRATCH, 1),
-        b.tensor("var", SCRATCH, 1),
-        b.tensor("rstd", SCRATCH, 1),
-    )
+    ss, v = b.tensor("sum_sq", SCRATCH, 1), b.tensor("var", SCRATCH, 1)
+    r = b.tensor("rstd", SCRATCH, 1)
     n = b.shape[1]
     b.reduce("ADD", x, s, "sum = sum(x) per row")
     b.scalar(s, mean, f"mean = sum * (1/{n})", "MULT", 1.0 / n)
@@ -434,7 +479,15 @@ def layernorm(
     b.reduce("ADD", sq, ss, "sum_sq = sum(square) per row")
     b.scalar(ss, v, f"var = sum_sq * (1/{n}) + eps", "MULT", 1.0 / n, "ADD", eps)
     b.scalar(v, r, "rstd = 1 / sqrt(var)", "RSQRT")
-    b.scalar(xc, y, "y = centred * rstd", "MULT", r)
+    if gamma_beta is None:
+        b.scalar(xc, y, "y = centred * rstd", "MULT", r)
+    else:
+        gamma, beta = gamma_beta
+        # the scaled value stays fp32 (in square's place, no longer needed) until the one rounding
+        b.scalar_tensor_tensor(
+            xc, "MULT", r, "MULT", gamma, sq, "square = (centred * rstd) * gamma"
+        )
+        b.tensor_tensor("ADD", sq, beta, y, "y = square + beta")
     return b.build()
 
 

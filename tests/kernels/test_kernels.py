@@ -181,3 +181,33 @@ def test_bad_arguments() -> None:
         km.cumsum(shape=(8, 16), dtype="int8")
     with pytest.raises(ValueError, match="does not fit in an SBUF partition"):
         km.layernorm(shape=(8, 1 << 16))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("gen", GENS)
+def test_rmsnorm_weight_and_layernorm_affine(gen: str, backend: str) -> None:
+    """The scaled forms end in a ScalarTensorTensor ((x * rstd) * weight), layernorm's then adds
+    beta: one and two roundings more than the plain forms' bounds above."""
+    km = kernels(gen)
+    n = 200
+    rng = np.random.default_rng(17)
+    x = _input("layernorm", (64, n), seed=9)
+    w, gamma, beta = (rng.standard_normal((64, n)).astype(np.float32) for _ in range(3))
+    k = km.rmsnorm(shape=(64, n), weight=True)
+    assert [t.name for t in k.inputs] == ["x", "weight"]
+    xd = x.astype(np.float64)
+    ref = REFERENCE["rmsnorm"](xd) * w
+    np.testing.assert_allclose(k(x, w, backend=backend), ref, rtol=(n / 2 + 18) * U, atol=0)
+    k = km.layernorm(shape=(64, n), affine=True)
+    assert [t.name for t in k.inputs] == ["x", "gamma", "beta"]
+    norm = REFERENCE["layernorm"](xd)
+    ref = norm * gamma + beta
+    sigma = xd.std(axis=1)
+    atol = (n + 16) * U * float((np.abs(xd).mean(axis=1) / sigma).max() + np.abs(norm).max())
+    atol = atol * float(np.abs(gamma).max()) + 2 * U * float(np.abs(ref).max())
+    np.testing.assert_allclose(k(x, gamma, beta, backend=backend), ref, rtol=0, atol=atol)
+    assert mod_valid(gen, k.words)
+
+
+def mod_valid(gen: str, words: np.ndarray[Any, Any]) -> bool:
+    return bool(gen_module(gen).validate_batch(words).all())

@@ -21,8 +21,8 @@ from .._runtime import check_api
 from .._runtime import kernel_programs as _programs
 from .._runtime.kernel_programs import Kernel, Tensor
 from .decode import asm, disasm, from_dict, opcode_decodable, to_dict
-from .enums import Dtype, Opcode
-from .executor import EXECUTABLE, GEOMETRY, REFUSED, Executor, UnsupportedError
+from .enums import Opcode
+from .executor import ENUM_VALUES, EXECUTABLE, GEOMETRY, REFUSED, Executor, UnsupportedError
 from .validators import explain, validate
 
 check_api((2, 4), __name__)
@@ -42,7 +42,7 @@ TARGET: Final = _programs.Target(
     executable=EXECUTABLE,
     refused=REFUSED,
     unsupported=UnsupportedError,
-    dtype_values={member.name: int(member) for member in Dtype},
+    enum_values=ENUM_VALUES,
     geometry=GEOMETRY,
 )
 
@@ -52,14 +52,18 @@ def softmax(shape: Sequence[int], dtype: str = "fp32") -> Kernel:
     return _programs.softmax(TARGET, shape, dtype)
 
 
-def rmsnorm(shape: Sequence[int], dtype: str = "fp32", eps: float = 1e-6) -> Kernel:
-    """x / sqrt(mean(x * x) + eps) along each row."""
-    return _programs.rmsnorm(TARGET, shape, dtype, eps)
+def rmsnorm(
+    shape: Sequence[int], dtype: str = "fp32", eps: float = 1e-6, weight: bool = False
+) -> Kernel:
+    """x / sqrt(mean(x * x) + eps) along each row (times a `weight` input when asked)."""
+    return _programs.rmsnorm(TARGET, shape, dtype, eps, weight)
 
 
-def layernorm(shape: Sequence[int], dtype: str = "fp32", eps: float = 1e-5) -> Kernel:
-    """(x - mean) / sqrt(var + eps) along each row."""
-    return _programs.layernorm(TARGET, shape, dtype, eps)
+def layernorm(
+    shape: Sequence[int], dtype: str = "fp32", eps: float = 1e-5, affine: bool = False
+) -> Kernel:
+    """(x - mean) / sqrt(var + eps) along each row (then * gamma + beta with `affine`)."""
+    return _programs.layernorm(TARGET, shape, dtype, eps, affine)
 
 
 def cumsum(shape: Sequence[int], dtype: str = "fp32") -> Kernel:
