@@ -146,6 +146,7 @@ def test_softmax_runs_exponential_where_executed(gen: str) -> None:
     assert 0x30 in gen_module(gen, "executor").EXECUTABLE
 
 
+@pytest.mark.smoke
 def test_inputs_outputs_and_manual_run() -> None:
     """write_inputs / run_program / read_outputs is what k(...) does; addresses are the
     executor's own for SBUF partition 0 at each tensor's offset."""
