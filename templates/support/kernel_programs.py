@@ -232,13 +232,19 @@ class _Builder:
         return self._dims[opcode]
 
     def emit(self, opcode: str, step: str, **fields: Any) -> None:
-        """Append the word `opcode` with `fields` (the rest at their defaults), checked valid."""
-        word = self.target.from_dict(
-            {"opcode": opcode, "fields": {"num_active_channels": self.shape[0], **fields}}
-        )
+        """Append the word `opcode` with `fields` (the rest at their defaults), checked valid;
+        ValueError naming the step when a field cannot hold a value of this shape or the
+        generation's validators reject the word."""
+        where = f"{self.kernel}{list(self.shape)}: step {step!r}"
+        try:
+            word = self.target.from_dict(
+                {"opcode": opcode, "fields": {"num_active_channels": self.shape[0], **fields}}
+            )
+        except ValueError as e:  # the encoder's AsmError: a value out of its field's range
+            raise ValueError(f"{where}: {e}") from None
         if not self.target.validate(word):
-            raise AssertionError(
-                f"{self.kernel}: step {step!r} built an invalid word: {self.target.explain(word)}"
+            raise ValueError(
+                f"{where} makes a word {self.target.name} rejects: {self.target.explain(word)}"
             )
         self.words.append(word)
         self.steps.append(step)

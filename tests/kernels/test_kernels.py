@@ -182,6 +182,9 @@ def test_bad_arguments() -> None:
         km.cumsum(shape=(8, 16), dtype="int8")
     with pytest.raises(ValueError, match="does not fit in an SBUF partition"):
         km.layernorm(shape=(8, 1 << 16))
+    # maverick's 512 KiB partitions hold the tensors; a walk's element count is a uint16_t
+    with pytest.raises(ValueError, match=r"cumsum\[1, 70000\]: step .*num_elem .* not 70000"):
+        kernels("maverick").cumsum(shape=(1, 70000), dtype="fp16")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
