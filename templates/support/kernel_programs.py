@@ -93,7 +93,7 @@ class Tensor:
         return f"sbuf[0]+{self.offset:#x}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Kernel:
     """A kernel as a program: `words` ((n, 64) uint8, every one valid), its `inputs` and
     `outputs`, and the generation it was built for."""
@@ -251,6 +251,7 @@ class _Builder:
 
     def build(self) -> Kernel:
         words = np.frombuffer(b"".join(self.words), dtype=np.uint8).reshape(-1, 64).copy()
+        words.setflags(write=False)  # the program is what was checked: not edited in place
         return Kernel(
             self.kernel,
             self.target,

@@ -121,6 +121,7 @@ def test_words_valid_and_listing_reassembles(gen: str, kernel: str) -> None:
     mod = gen_module(gen)
     k = getattr(kernels(gen), kernel)(shape=(128, 512))
     assert k.words.dtype == np.uint8 and k.words.ndim == 2 and k.words.shape[1] == 64
+    assert not k.words.flags.writeable
     assert mod.validate_batch(k.words, backend="c").all()
     assert all(mod.validate(w) for w in k.words)
     listing = k.listing()
