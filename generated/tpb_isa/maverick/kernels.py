@@ -25,7 +25,7 @@ from .enums import Opcode
 from .executor import ENUM_VALUES, EXECUTABLE, GEOMETRY, REFUSED, Executor, UnsupportedError
 from .validators import explain, validate
 
-check_api((2, 4), __name__)
+check_api((2, 5), __name__)
 
 #: what the kernel builders use of maverick
 TARGET: Final = _programs.Target(
