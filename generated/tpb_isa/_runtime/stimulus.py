@@ -261,6 +261,25 @@ class Space:
         return evaluate(tuple(self.universal[u] for u in seq), W)
 
 
+def _reassign(
+    need: npt.NDArray[np.int64], tried: npt.NDArray[np.float64], hits: npt.NDArray[np.float64]
+) -> bool:
+    """Give the share of a pair no batch hits in 16384 tries (a rule broken alone too rarely)
+    to the others, evenly; False when no pair is left to take it."""
+    hopeless = (tried >= 16384) & (hits == 0)
+    dead = hopeless & (need > 0)
+    if not dead.any():
+        return True
+    others = np.flatnonzero(~hopeless)
+    if not others.size:
+        return False
+    spare = int(need[dead].sum())
+    need[dead] = 0
+    need[others] += spare // others.size
+    need[others[: spare % others.size]] += 1
+    return True
+
+
 class Stimulus:
     """`random_words` for one generation: `chains` by validator, `dispatch` the validator(s)
     each opcode byte runs, `opcode_struct` the struct each decodes to."""
@@ -698,7 +717,6 @@ class Stimulus:
         of the cached valid variants with a field the term depends on re-drawn, in batches
         sized by each pair's hit rate so far; a word that fails another pair's term (alone) is
         kept for that pair. A pair no batch hits gives its share to the others."""
-        full = self.chain(opcode)
         alts = self.alternatives(opcode)
         rng = np.random.default_rng([seed, opcode, 0xBAD if alone else 0xBAE])
         # the (alternative, term) pairs to fail: a word fails a term of one alternative (and,
@@ -725,21 +743,23 @@ class Stimulus:
                 ]
                 if mine:
                     self._miss_round(opcode, a, pairs, mine, need, got, tried, hits, alone, rng)
-            hopeless = (tried >= 16384) & (hits == 0)
-            dead = hopeless & (need > 0)
-            if dead.any():  # a rule broken alone too rarely: its share goes to the others
-                others = np.flatnonzero(~hopeless)
-                if not others.size:
-                    break
-                spare = int(need[dead].sum())
-                need[dead] = 0
-                need[others] += spare // others.size
-                need[others[: spare % others.size]] += 1
+            if not _reassign(need, tried, hits):
+                break
         if need.sum():
             raise RuntimeError(
                 f"{self.generation}: opcode {opcode:#04x}: {int(need.sum())} near misses not found"
             )
-        names = full.names
+        return self._shuffled(opcode, pairs, got, rng)
+
+    def _shuffled(
+        self,
+        opcode: int,
+        pairs: Sequence[tuple[int, int]],
+        got: list[list[Words]],
+        rng: np.random.Generator,
+    ) -> tuple[Words, tuple[str, ...]]:
+        """The words found for each pair, and the rule each fails, in a random order."""
+        names = self.chain(opcode).names
         words = [w for g in got for w in g]
         W = np.vstack(words) if words else np.zeros((0, 64), dtype=np.uint8)
         rules = [
