@@ -7,6 +7,7 @@
     python -m tpb_isa cover STIM.bin [--gen G] [--html OUT.html]
     python -m tpb_isa run PROG [--gen G] [--init STATE.npz] [--trace OUT.jsonl]
     python -m tpb_isa trace-diff A.jsonl B.jsonl
+    python -m tpb_isa program -n N -o OUT.bin [--gen G] [--seed S] [--dependent D] [--cover]
     python -m tpb_isa --version
 
 `disasm` reads raw binary or hex text (whitespace, newlines and a `0x` per word allowed; `-` is
@@ -38,6 +39,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from . import programcli
 from .text import AsmError
 
 OK, FINDINGS, BAD_INPUT = 0, 1, 2
@@ -292,6 +294,7 @@ def parser(package: ModuleType | None = None) -> argparse.ArgumentParser:
     t = sub.add_parser("trace-diff", help="the first divergence of two traces")
     t.add_argument("a")
     t.add_argument("b")
+    programcli.add_parser(sub)
     return p
 
 
@@ -302,6 +305,7 @@ COMMANDS = {
     "cover": cover,
     "run": run,
     "trace-diff": trace_diff,
+    "program": programcli.command,
 }
 
 
