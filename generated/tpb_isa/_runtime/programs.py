@@ -63,19 +63,21 @@ class LastWriter:
                 continue
             key = (s.region, s.partition)
             runs = self._runs.setdefault(key, [])
-            kept: list[tuple[int, int, int]] = []
-            for a, b, w in runs:  # cut the new span out of what is there
-                if b <= s.start or a >= s.stop:
-                    kept.append((a, b, w))
-                    continue
-                if a < s.start:
-                    kept.append((a, s.start, w))
-                if b > s.stop:
-                    kept.append((s.stop, b, w))
-            kept.append((s.start, s.stop, writer))
-            kept.sort()
-            self._runs[key] = kept
-            self._starts[key] = [a for a, _, _ in kept]
+            starts = self._starts.setdefault(key, [])
+            # the runs the span touches are runs[lo:hi]; the ends of the first and the last
+            # that stick out of it are kept
+            lo = bisect.bisect_right(starts, s.start) - 1
+            if lo < 0 or runs[lo][1] <= s.start:
+                lo += 1
+            hi = bisect.bisect_left(starts, s.stop)
+            new: list[tuple[int, int, int]] = []
+            if lo < hi and runs[lo][0] < s.start:
+                new.append((runs[lo][0], s.start, runs[lo][2]))
+            new.append((s.start, s.stop, writer))
+            if lo < hi and runs[hi - 1][1] > s.stop:
+                new.append((s.stop, runs[hi - 1][1], runs[hi - 1][2]))
+            runs[lo:hi] = new
+            starts[lo:hi] = [a for a, _, _ in new]
 
 
 def read_after_write(infos: Sequence[Any]) -> tuple[tuple[int, int], ...]:

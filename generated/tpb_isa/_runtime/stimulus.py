@@ -26,7 +26,7 @@ import struct as _struct
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -98,6 +98,8 @@ def slot_key(slot: Slot) -> int:
     return slot.offset * 1000 + (slot.bit_offset or 0) * 10 + slot.size
 
 
+#: How many drawn values of each field `Stimulus.valid` picks from (`Space.bank`).
+BANK = 256
 #: Seconds a search runs before it says so, and between two of its lines.
 PROGRESS_EVERY = 1.0
 #: How many valid variants the search keeps for each alternative (the pool words are drawn from).
@@ -241,6 +243,8 @@ class Space:
     split: dict[int, list[list[int]]]  # chain term -> its disjuncts as universal indices
     deps: list[set[int]]
     dead: set[int]
+    _bytes: npt.NDArray[np.bool_] | None = None
+    _banks: dict[bool, tuple[Words, Words]] = field(default_factory=dict)
 
     def sequence(self, rng: np.random.Generator | None) -> list[int]:
         """The universal terms one repair pass satisfies in turn: the chain's, each split term
@@ -260,21 +264,60 @@ class Space:
     def matrix(self, W: Words, seq: Sequence[int]) -> npt.NDArray[np.bool_]:
         return evaluate(tuple(self.universal[u] for u in seq), W)
 
+    def bank(self, wild: bool = False) -> tuple[Words, Words]:
+        """(slots, BANK, 64) words, each with one slot set to one of its enumerators or the
+        predicates' constants or to a value `pools.draw` gives (made once, from a generator of
+        its own; `wild`: the draws that break terms), and (slots, 64) the bits each slot lies
+        in."""
+        got = self._banks.get(wild)
+        if got is None:
+            rng = np.random.default_rng([self.opcode, self.alt, 0xBA4, int(wild)])
+            bank = np.zeros((len(self.slots), BANK, 64), dtype=np.uint8)
+            masks = np.zeros((len(self.slots), 64), dtype=np.uint8)
+            every = np.arange(BANK)
+            for k, s in enumerate(self.slots):
+                values = self.pools.draw(s, BANK, rng, wild=wild)
+                # every enumerator and every constant of the predicates that fits, then draws:
+                # a rule that fails on one value only (`op != POW`) gets it
+                fit = self.pools.constants[self.pools.constants <= np.uint64((1 << s.bits) - 1)]
+                special = np.unique(np.concatenate([np.array(s.values, np.uint64), fit]))
+                values[: min(special.size, BANK // 2)] = special[: BANK // 2]
+                self.pools.put(bank[k], every, s, values)
+                ones = np.array([(1 << s.bits) - 1], dtype=np.uint64)
+                self.pools.put(masks[k : k + 1], slice(None), s, ones)
+            got = self._banks[wild] = (bank, masks)
+        return got
+
+    def bytes_of_slots(self) -> npt.NDArray[np.bool_]:
+        """(slots, 64): the bytes each slot lies in."""
+        if self._bytes is None:
+            self._bytes = np.zeros((len(self.slots), 64), dtype=np.bool_)
+            for k, s in enumerate(self.slots):
+                self._bytes[k, s.offset : s.offset + s.size] = True
+        return self._bytes
+
 
 def _reassign(
-    need: npt.NDArray[np.int64], tried: npt.NDArray[np.float64], hits: npt.NDArray[np.float64]
+    need: npt.NDArray[np.int64],
+    tried: npt.NDArray[np.float64],
+    hits: npt.NDArray[np.float64],
+    have: npt.NDArray[np.int64],
 ) -> bool:
-    """Give the share of a pair no batch hits in 16384 tries (a rule broken alone too rarely)
-    to the others, evenly; False when no pair is left to take it."""
+    """Give the share of a rule broken alone too rarely to the others, evenly: of a pair no
+    batch hits in 16384 tries, all of it; of one hit less than once in 256 tries (after 4096),
+    all but one word until it has one (so every rule still shows). False when nothing is left
+    that a batch could find."""
     hopeless = (tried >= 16384) & (hits == 0)
-    dead = hopeless & (need > 0)
-    if not dead.any():
+    rare = (tried >= 4096) & (hits * 256 < tried) & ~hopeless
+    keep = np.where(rare & (have == 0), 1, 0)
+    cut = np.where(hopeless | rare, np.maximum(need - keep, 0), 0)
+    if not cut.any():
         return True
-    others = np.flatnonzero(~hopeless)
+    others = np.flatnonzero(~hopeless & ~rare)
     if not others.size:
-        return False
-    spare = int(need[dead].sum())
-    need[dead] = 0
+        return bool((need[~hopeless] > 0).any())  # the rare ones carry on alone
+    spare = int(cut.sum())
+    need -= cut
     need[others] += spare // others.size
     need[others[: spare % others.size]] += 1
     return True
@@ -633,21 +676,25 @@ class Stimulus:
         out: list[Words] = []
         have = 0
         live = self._enriched(opcode, alt).copy()
+        bank, masks = space.bank()
+        S = len(space.slots)
+        rate = 0.5  # the share of a batch the chain accepts, as last seen
         while have < n:
-            m = max(256, min(8192, 2 * (n - have)))
+            m = int(max(256, min(8192, 1.25 * (n - have) / max(rate, 0.05))))
             B = live[rng.integers(0, len(live), size=m)].copy()
             other = live[rng.integers(0, len(live), size=m)]
-            p = 1.5 / max(1, len(space.slots))
-            for s in space.slots:
-                swap = np.flatnonzero(rng.random(m) < 0.25)
-                if swap.size:
-                    B[swap, s.offset : s.offset + s.size] = other[
-                        swap, s.offset : s.offset + s.size
-                    ]
-                rows = np.flatnonzero(rng.random(m) < p)
-                if rows.size:
-                    space.pools.put(B, rows, s, space.pools.draw(s, rows.size, rng))
+            # a quarter of the fields from another valid word (all at once: a byte is swapped
+            # when a field it belongs to is), then one field a word, and half the time a
+            # second, set to one of its drawn values (`Space.bank`)
+            swap = rng.random((m, S)) < 0.25
+            B = np.where(np.matmul(swap, space.bytes_of_slots()), other, B)
+            for rows in (np.arange(m), np.flatnonzero(rng.random(m) < 0.5)):
+                k = rng.integers(0, S, size=rows.size)
+                mask = masks[k]
+                drawn = bank[k, rng.integers(0, bank.shape[1], size=rows.size)]
+                B[rows] = (B[rows] & ~mask) | (drawn & mask)
             ok = space.chain.matrix(B).all(axis=0)
+            rate = float(ok.mean())
             good = B[ok]
             out.append(good)
             have += len(good)
@@ -743,7 +790,8 @@ class Stimulus:
                 ]
                 if mine:
                     self._miss_round(opcode, a, pairs, mine, need, got, tried, hits, alone, rng)
-            if not _reassign(need, tried, hits):
+            have = np.array([sum(len(w) for w in g) for g in got], dtype=np.int64)
+            if not _reassign(need, tried, hits, have):
                 break
         if need.sum():
             raise RuntimeError(
@@ -790,7 +838,7 @@ class Stimulus:
         target = np.repeat([pairs[k][1] for k, _ in mine], [t for _, t in mine])
         base = self._enriched(opcode, alt)
         V = base[rng.integers(0, len(base), size=target.size)].copy()
-        self._break(space, V, target, rng)
+        self._break_drawn(space, V, target, rng)
         if len(full.alternatives) > 1:
             Mf = full.matrix(V)
             M = Mf[list(space.index)]
@@ -831,6 +879,20 @@ class Stimulus:
             rows = np.flatnonzero(chosen == k)
             s = space.slots[int(k)]
             space.pools.put(V, rows, s, space.pools.draw(s, rows.size, rng, wild=True))
+
+    def _break_drawn(
+        self, space: Space, V: Words, target: npt.NDArray[np.intp], rng: np.random.Generator
+    ) -> None:
+        """`_break` with the values from the wild bank (`Space.bank`): one field each word
+        depends on, for its target term, set at once over the batch."""
+        chosen = np.empty(len(V), dtype=np.intp)
+        for j in np.unique(target):
+            rows = np.flatnonzero(target == j)
+            cand = self._candidates(space, int(j))
+            chosen[rows] = np.array(cand)[rng.integers(0, len(cand), size=rows.size)]
+        bank, masks = space.bank(wild=True)
+        mask = masks[chosen]
+        V[:] = (V & ~mask) | (bank[chosen, rng.integers(0, bank.shape[1], size=len(V))] & mask)
 
     def failable(self, opcode: int) -> tuple[int, ...]:
         """The chain terms of `opcode` (indices into its validator's chain, over every
