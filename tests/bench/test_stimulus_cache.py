@@ -138,3 +138,28 @@ def test_a_long_search_says_so_on_stderr(tmp_path: Path) -> None:
     assert "searching for valid words (once; results kept in" in lines[0]
     assert str(tmp_path / "stimulus") in lines[0]
     assert lines[-1].startswith(f"tpb_isa: {GEN}: search done in ")
+
+
+def test_concurrent_searches_write_one_whole_store(
+    cold: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    """Two fresh processes searching into one empty store at once: both give the words a warm
+    store gives, and what they leave is whole (a third process reads it, searching nothing)."""
+    _, first = cold
+    env = {
+        **os.environ,
+        "TPB_ISA_CACHE_DIR": str(tmp_path),
+        "PYTHONPATH": str(REPO / "generated"),
+    }
+    argv = [sys.executable, "-c", SCRIPT.format(gen=GEN, op=OP), "1000", "one"]
+    procs = [
+        subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for _ in range(2)
+    ]
+    outs = [json.loads(p.communicate()[0]) for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    for out in outs:
+        assert out["searches"] and out["valid"] == first["valid"] and out["near"] == first["near"]
+    again, _ = _run(tmp_path)
+    assert again["searches"] == 0 and again["valid"] == first["valid"]
+    assert not [f for f in _store(tmp_path).iterdir() if f.suffix != ".npz"]
