@@ -1,6 +1,7 @@
 """examples/testbench.py, the test bench a user copies, runs as its doc says: a program per
 generation (valid words, the executor runs them), its coverage by opcode and by dependency, a
-trace with one record per word, and the opcodes the generations share."""
+trace with one record per word, a one-field edit trace-diff finds, and the opcodes the
+generations share."""
 
 from __future__ import annotations
 
@@ -40,6 +41,10 @@ def test_the_example_test_bench_runs(tmp_path: Path) -> None:
         trace = (out / f"{gen}-trace.jsonl").read_text().splitlines()
         assert [json.loads(r)["word"] for r in trace] == [w.tobytes().hex() for w in words]
         assert any(line.startswith(f"{gen}: 25 words, ") for line in lines)
+        # the one-field edit: found, and trace-diff names where the runs part
+        (edit,) = [line for line in lines if line.startswith(f"{gen}: one-field edit: word ")]
+        assert "; trace-diff: " in edit and edit.split("; trace-diff: ")[1]
+        assert (out / f"{gen}-edited-trace.jsonl").read_text() != "\n".join(trace) + "\n"
     assert any(line.startswith("opcodes hit on every generation: 0x") for line in lines)
     bad = subprocess.run([*cmd, "--n", "x"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2
