@@ -15,16 +15,21 @@ Layout: ``<cache_dir()>/stimulus/<generation>-<key>/<opcode>.npz`` (``cbuild.cac
 the search runs again. The ``stimulus`` directory is made owner-only (0700), and one owned by
 another user or writable by others is not used. Writes go to a temporary file beside the
 target and are renamed into place, so a reader sees a whole file or none, and concurrent
-writers (which write the same bytes: the search is deterministic) cannot interleave.
+writers (which write the same bytes: the search is deterministic) cannot interleave. When a
+search starts a new key's directory, the same generation's directories of other keys not
+written for `PRUNE_AFTER_DAYS` are removed (a regenerated package leaves its old store behind).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 import stat
 import sys
 import tempfile
+import time
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +47,8 @@ FORMAT = "tpb_isa-stimulus/1"
 RUNTIME_MODULES = ("stimulus", "chains", "vector")
 #: The generation's modules the search reads: chains, structs, decode table, dispatch.
 GENERATION_MODULES = ("batch", "structs", "decode", "validators")
+#: Another key's directory of a generation not written for this long is removed.
+PRUNE_AFTER_DAYS = 30
 
 Words = npt.NDArray[np.uint8]
 
@@ -142,7 +149,9 @@ class Store:
         if path is None or _private_dir(path.parent.parent) is None:
             return
         with contextlib.suppress(OSError):
-            path.parent.mkdir(mode=0o700, exist_ok=True)
+            if not path.parent.is_dir():
+                path.parent.mkdir(mode=0o700, exist_ok=True)
+                self._prune(path.parent)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -151,6 +160,18 @@ class Store:
             finally:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
+
+    def _prune(self, keep: Path) -> None:
+        """Remove this generation's directories of other keys not written for
+        PRUNE_AFTER_DAYS (only names this module makes: `<generation>-<20 hex digits>`)."""
+        name = re.compile(re.escape(self.generation) + r"-[0-9a-f]{20}")
+        cutoff = time.time() - PRUNE_AFTER_DAYS * 86400
+        for d in keep.parent.iterdir():
+            if d == keep or not name.fullmatch(d.name) or d.is_symlink() or not d.is_dir():
+                continue
+            with contextlib.suppress(OSError):
+                if d.stat().st_mtime < cutoff:
+                    shutil.rmtree(d)
 
 
 def _encode(found: Sequence[Found]) -> dict[str, npt.NDArray[Any]]:

@@ -163,3 +163,25 @@ def test_concurrent_searches_write_one_whole_store(
     again, _ = _run(tmp_path)
     assert again["searches"] == 0 and again["valid"] == first["valid"]
     assert not [f for f in _store(tmp_path).iterdir() if f.suffix != ".npz"]
+
+
+def test_a_new_key_prunes_the_stale_stores_of_its_generation(tmp_path: Path) -> None:
+    """A search starting a new key's directory removes the same generation's directories of
+    other keys not written for 30 days, and nothing else."""
+    root = tmp_path / "stimulus"
+    root.mkdir(mode=0o700)
+    stale = root / f"{GEN}-{'0' * 20}"
+    recent = root / f"{GEN}-{'1' * 20}"
+    other_gen = root / f"mariana-{'2' * 20}"
+    foreign = root / f"{GEN}-notes"
+    for d in (stale, recent, other_gen, foreign):
+        d.mkdir()
+        (d / "43.npz").write_bytes(b"old")
+    month = 31 * 86400
+    for d in (stale, other_gen, foreign):
+        os.utime(d, (d.stat().st_atime - month, d.stat().st_mtime - month))
+    out, _ = _run(tmp_path)
+    assert out["searches"]
+    assert not stale.exists()
+    assert recent.exists() and other_gen.exists() and foreign.exists()
+    assert len([d for d in root.iterdir() if d.name.startswith(f"{GEN}-")]) == 3
