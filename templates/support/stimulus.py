@@ -9,22 +9,31 @@ numbers and random bits; a word that fails re-draws a field its first failing te
 (learnt by perturbation, then from every change seen), keeping the change unless fewer terms
 hold. The valid words found seed the generation proper: fields re-drawn and fields swapped
 between valid words, every result checked against the whole chain (so a word returned as valid
-is one the translated validator accepts, the compiled C's verdict word for word). Deterministic
-for a seed; numpy only.
+is one the translated validator accepts, the compiled C's verdict word for word).
+
+The search depends on nothing but the generated code: its results (`stimcache.Found`: seeds,
+valid variants, learnt values, dependencies, the terms that fail alone) are kept on disk by the
+code's content, so a fresh process reads them instead of searching; a search that runs longer
+than a second says so on standard error. What `random_words` returns depends on its seed and
+those results only: the same words whether they were searched now or read. Numpy only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import struct as _struct
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .chains import Chain, Terms, evaluate
+from .stimcache import Found, Store
 
 Words = npt.NDArray[np.uint8]
 
@@ -84,6 +93,54 @@ def _simplest_first(words: Words) -> Words:
     return out
 
 
+def slot_key(slot: Slot) -> int:
+    """The key of a slot's learnt values (its place in the word)."""
+    return slot.offset * 1000 + (slot.bit_offset or 0) * 10 + slot.size
+
+
+#: How many drawn values of each field `Stimulus.valid` picks from (`Space.bank`).
+BANK = 256
+#: Seconds a search runs before it says so, and between two of its lines.
+PROGRESS_EVERY = 1.0
+#: How many valid variants the search keeps for each alternative (the pool words are drawn from).
+ENRICHED = 4096
+
+
+class _Progress:
+    """A line on standard error every second once a search has run for one: what it searches,
+    how far it is, where its results will be kept."""
+
+    def __init__(self, generation: str, where: str) -> None:
+        self.generation = generation
+        self.where = where
+        self.start = time.monotonic()
+        self.last = self.start
+        self.said = False
+        self.step = ""
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_EVERY:
+            return
+        self.last = now
+        first = "" if self.said else f" (once; {self.where})"
+        self.said = True
+        print(
+            f"tpb_isa: {self.generation}: searching for valid words{first}: {self.step}, "
+            f"{now - self.start:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def done(self) -> None:
+        if self.said:
+            print(
+                f"tpb_isa: {self.generation}: search done in {time.monotonic() - self.start:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
 class _Pools:
     """Value draws for the slots of one opcode's struct."""
 
@@ -122,7 +179,7 @@ class _Pools:
             v = np.where(kinds < 3, fl, v)
         if wild:
             v = np.where(rng.random(m) < 0.3, rand, v)
-        learnt = self.learnt.get(slot.offset * 1000 + (slot.bit_offset or 0) * 10 + slot.size)
+        learnt = self.learnt.get(slot_key(slot))
         if learnt is not None and not wild:
             pick = learnt[rng.integers(0, learnt.size, size=m)]
             v = np.where(rng.random(m) < 0.5, pick, v)
@@ -130,7 +187,7 @@ class _Pools:
 
     def learn(self, slot: Slot, values: Any) -> None:
         """Values of `slot` that made a term hold: later draws favour them."""
-        key = slot.offset * 1000 + (slot.bit_offset or 0) * 10 + slot.size
+        key = slot_key(slot)
         old = self.learnt.get(key)
         vals = np.unique(np.asarray(values, dtype=np.uint64))
         both = vals if old is None else np.union1d(old, vals)
@@ -186,6 +243,8 @@ class Space:
     split: dict[int, list[list[int]]]  # chain term -> its disjuncts as universal indices
     deps: list[set[int]]
     dead: set[int]
+    _bytes: npt.NDArray[np.bool_] | None = None
+    _banks: dict[bool, tuple[Words, Words]] = field(default_factory=dict)
 
     def sequence(self, rng: np.random.Generator | None) -> list[int]:
         """The universal terms one repair pass satisfies in turn: the chain's, each split term
@@ -205,6 +264,64 @@ class Space:
     def matrix(self, W: Words, seq: Sequence[int]) -> npt.NDArray[np.bool_]:
         return evaluate(tuple(self.universal[u] for u in seq), W)
 
+    def bank(self, wild: bool = False) -> tuple[Words, Words]:
+        """(slots, BANK, 64) words, each with one slot set to one of its enumerators or the
+        predicates' constants or to a value `pools.draw` gives (made once, from a generator of
+        its own; `wild`: the draws that break terms), and (slots, 64) the bits each slot lies
+        in."""
+        got = self._banks.get(wild)
+        if got is None:
+            rng = np.random.default_rng([self.opcode, self.alt, 0xBA4, int(wild)])
+            bank = np.zeros((len(self.slots), BANK, 64), dtype=np.uint8)
+            masks = np.zeros((len(self.slots), 64), dtype=np.uint8)
+            every = np.arange(BANK)
+            for k, s in enumerate(self.slots):
+                values = self.pools.draw(s, BANK, rng, wild=wild)
+                # every enumerator and every constant of the predicates that fits, then draws:
+                # a rule that fails on one value only (`op != POW`) gets it
+                fit = self.pools.constants[self.pools.constants <= np.uint64((1 << s.bits) - 1)]
+                special = np.unique(np.concatenate([np.array(s.values, np.uint64), fit]))
+                values[: min(special.size, BANK // 2)] = special[: BANK // 2]
+                self.pools.put(bank[k], every, s, values)
+                ones = np.array([(1 << s.bits) - 1], dtype=np.uint64)
+                self.pools.put(masks[k : k + 1], slice(None), s, ones)
+            got = self._banks[wild] = (bank, masks)
+        return got
+
+    def bytes_of_slots(self) -> npt.NDArray[np.bool_]:
+        """(slots, 64): the bytes each slot lies in."""
+        if self._bytes is None:
+            self._bytes = np.zeros((len(self.slots), 64), dtype=np.bool_)
+            for k, s in enumerate(self.slots):
+                self._bytes[k, s.offset : s.offset + s.size] = True
+        return self._bytes
+
+
+def _reassign(
+    need: npt.NDArray[np.int64],
+    tried: npt.NDArray[np.float64],
+    hits: npt.NDArray[np.float64],
+    have: npt.NDArray[np.int64],
+) -> bool:
+    """Give the share of a rule broken alone too rarely to the others, evenly: of a pair no
+    batch hits in 16384 tries, all of it; of one hit less than once in 256 tries (after 4096),
+    all but one word until it has one (so every rule still shows). False when nothing is left
+    that a batch could find."""
+    hopeless = (tried >= 16384) & (hits == 0)
+    rare = (tried >= 4096) & (hits * 256 < tried) & ~hopeless
+    keep = np.where(rare & (have == 0), 1, 0)
+    cut = np.where(hopeless | rare, np.maximum(need - keep, 0), 0)
+    if not cut.any():
+        return True
+    others = np.flatnonzero(~hopeless & ~rare)
+    if not others.size:
+        return bool((need[~hopeless] > 0).any())  # the rare ones carry on alone
+    spare = int(cut.sum())
+    need -= cut
+    need[others] += spare // others.size
+    need[others[: spare % others.size]] += 1
+    return True
+
 
 class Stimulus:
     """`random_words` for one generation: `chains` by validator, `dispatch` the validator(s)
@@ -223,6 +340,10 @@ class Stimulus:
         self.opcode_struct = opcode_struct
         self._spaces: dict[tuple[int, int], Space] = {}
         self._unreached: dict[int, str] | None = None
+        modules = {cls.__module__ for cls in opcode_struct.values()}
+        package = modules.pop().rsplit(".", 1)[0] if len(modules) == 1 else ""
+        self.store = Store(generation, package)
+        self._progress: _Progress | None = None
 
     def opcodes(self) -> tuple[int, ...]:
         """The opcode bytes some validator runs on and a chain describes."""
@@ -243,13 +364,36 @@ class Stimulus:
         whose C does accept words could be here."""
         if self._unreached is None:
             missed: dict[int, str] = {}
-            for op in self.opcodes():
-                try:
-                    self.seeds(op)
-                except ValueError:
-                    missed[op] = self.dispatch[op][0]
+            with self._searching():
+                ops = self.opcodes()
+                for k, op in enumerate(ops):
+                    if self._progress is not None:
+                        self._progress.step = f"opcode {op:#04x} ({k + 1} of {len(ops)})"
+                    try:
+                        self.seeds(op)
+                    except ValueError:
+                        missed[op] = self.dispatch[op][0]
             self._unreached = missed
         return self._unreached
+
+    @contextlib.contextmanager
+    def _searching(self) -> Iterator[None]:
+        """One progress report over the searches made inside (nested: the outermost's)."""
+        if self._progress is not None:
+            yield
+            return
+        d = self.store.directory
+        where = f"results kept in {d}" if d is not None else "results not kept"
+        self._progress = _Progress(self.generation, where)
+        try:
+            yield
+        finally:
+            self._progress.done()
+            self._progress = None
+
+    def _tick(self) -> None:
+        if self._progress is not None:
+            self._progress.tick()
 
     def chain(self, opcode: int) -> Chain:
         """The chain of the validator `opcode` runs (every alternative); ValueError naming the
@@ -289,7 +433,13 @@ class Stimulus:
             alt = reached[0] if reached else 0
         space = self._spaces.get((opcode, alt))
         if space is None:
-            space = self._spaces[(opcode, alt)] = self._new_space(opcode, alt)
+            space = self._new_space(opcode, alt)
+            if self._searchable(opcode):
+                found = self._found(opcode)[alt]
+                space.pools.learnt = {k: v.copy() for k, v in found.learnt.items()}
+                space.deps = [set(d) for d in found.deps]
+                space.dead = set(found.dead)
+            self._spaces[(opcode, alt)] = space
         return space
 
     def _searchable(self, opcode: int) -> bool:
@@ -339,15 +489,56 @@ class Stimulus:
             )
         return _simplest_first(np.vstack(found))
 
-    @functools.lru_cache(maxsize=256)  # noqa: B019 - one Stimulus per generation, kept for the process
     def _alt_seeds_all(self, opcode: int) -> tuple[Words, ...]:
-        return tuple(
-            self._alt_seeds(opcode, a) for a in range(len(self.chain(opcode).alternative_chains()))
+        return tuple(f.seeds for f in self._found(opcode))
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019 - one Stimulus per generation, kept for the process
+    def _found(self, opcode: int) -> tuple[Found, ...]:
+        """What the search finds for each alternative of `opcode`'s validator: read from the
+        store, or searched now (on scratch spaces, nothing else changing them) and stored."""
+        alts = len(self.chain(opcode).alternative_chains())
+        slots = len(self._new_space(opcode, 0).slots)
+        kept = self.store.load(opcode, alts, slots)
+        if kept is not None:
+            return kept
+        with self._searching():
+            assert self._progress is not None
+            outer = self._progress.step
+            found = []
+            for a in range(alts):
+                label = outer or f"opcode {opcode:#04x}"
+                self._progress.step = label + (
+                    f", alternative {a + 1} of {alts}" if alts > 1 else ""
+                )
+                found.append(self._search(opcode, a))
+            self._progress.step = outer
+        self.store.save(opcode, found)
+        return tuple(found)
+
+    def _search(self, opcode: int, alt: int) -> Found:
+        """The whole search of one alternative: seeds, their valid variants, the calibration of
+        the terms near misses fail."""
+        space = self._new_space(opcode, alt)
+        seeds = self._alt_seeds(space)
+        enriched = seeds
+        alone: tuple[int, ...] = ()
+        anyhow: tuple[int, ...] = ()
+        if len(seeds):
+            enriched = self._search_enriched(space, seeds)
+            alone, anyhow = self._search_calibrate(space, seeds)
+        return Found(
+            seeds,
+            enriched,
+            {k: v.copy() for k, v in space.pools.learnt.items()},
+            tuple(frozenset(d) for d in space.deps),
+            frozenset(space.dead),
+            alone,
+            anyhow,
         )
 
-    def _alt_seeds(self, opcode: int, alt: int) -> Words:
+    def _alt_seeds(self, space: Space) -> Words:
         """The seeds of one alternative ((0, 64) when the search finds none)."""
-        space = self.space(opcode, alt)
+        opcode, alt = space.opcode, space.alt
         rng = np.random.default_rng([opcode, 0x5EED] + ([alt] if alt else []))
         W = self._initial(space, 384, rng)
         if not space.deps:
@@ -358,6 +549,7 @@ class Stimulus:
         halves = [slice(0, len(W) // 2), slice(len(W) // 2, len(W))]
         parts = halves if space.split else [slice(0, len(W))]
         for sweep in range(12):
+            self._tick()
             for g, rows in enumerate(parts):
                 part = W[rows]  # a view: repaired in place
                 seq = space.sequence(rng if g else None)
@@ -374,6 +566,8 @@ class Stimulus:
                 break
             W[ok] = self._initial(space, int(ok.sum()), rng)
         words = np.vstack(found)
+        if not len(words):
+            words.flags.writeable = False
         return _simplest_first(words) if len(words) else words
 
     def _initial(self, space: Space, m: int, rng: np.random.Generator) -> Words:
@@ -482,21 +676,25 @@ class Stimulus:
         out: list[Words] = []
         have = 0
         live = self._enriched(opcode, alt).copy()
+        bank, masks = space.bank()
+        S = len(space.slots)
+        rate = 0.5  # the share of a batch the chain accepts, as last seen
         while have < n:
-            m = max(256, min(8192, 2 * (n - have)))
+            m = int(max(256, min(8192, 1.25 * (n - have) / max(rate, 0.05))))
             B = live[rng.integers(0, len(live), size=m)].copy()
             other = live[rng.integers(0, len(live), size=m)]
-            p = 1.5 / max(1, len(space.slots))
-            for s in space.slots:
-                swap = np.flatnonzero(rng.random(m) < 0.25)
-                if swap.size:
-                    B[swap, s.offset : s.offset + s.size] = other[
-                        swap, s.offset : s.offset + s.size
-                    ]
-                rows = np.flatnonzero(rng.random(m) < p)
-                if rows.size:
-                    space.pools.put(B, rows, s, space.pools.draw(s, rows.size, rng))
+            # a quarter of the fields from another valid word (all at once: a byte is swapped
+            # when a field it belongs to is), then one field a word, and half the time a
+            # second, set to one of its drawn values (`Space.bank`)
+            swap = rng.random((m, S)) < 0.25
+            B = np.where(np.matmul(swap, space.bytes_of_slots()), other, B)
+            for rows in (np.arange(m), np.flatnonzero(rng.random(m) < 0.5)):
+                k = rng.integers(0, S, size=rows.size)
+                mask = masks[k]
+                drawn = bank[k, rng.integers(0, bank.shape[1], size=rows.size)]
+                B[rows] = (B[rows] & ~mask) | (drawn & mask)
             ok = space.chain.matrix(B).all(axis=0)
+            rate = float(ok.mean())
             good = B[ok]
             out.append(good)
             have += len(good)
@@ -511,11 +709,11 @@ class Stimulus:
         self.seeds(opcode)  # the ValueError naming the opcode
         return np.vstack([self._enriched(opcode, a) for a in self.alternatives(opcode)])
 
-    @functools.lru_cache(maxsize=256)  # noqa: B019
     def _enriched(self, opcode: int, alt: int) -> Words:
-        space = self.space(opcode, alt)
-        rng = np.random.default_rng([opcode, 0xE17] + ([alt] if alt else []))
-        live = self._alt_seeds_all(opcode)[alt]
+        return self._found(opcode)[alt].enriched
+
+    def _search_enriched(self, space: Space, live: Words) -> Words:
+        rng = np.random.default_rng([space.opcode, 0xE17] + ([space.alt] if space.alt else []))
         found = [live]
         # fields of one name in different places (the src and dst element counts, every index
         # of them) are set together, to small non-zero values: the rules that compare them
@@ -527,6 +725,7 @@ class Stimulus:
         twins = [list(f.values()) for f in families.values() if any(len(g) > 1 for g in f.values())]
         moves: list[list[list[Slot]]] = twins + [[[s]] for s in space.slots]
         for _ in range(32):  # one move per word and round: local steps keep most words valid
+            self._tick()
             B = live[rng.integers(0, len(live), size=2048)].copy()
             pick = rng.integers(0, len(moves), size=len(B))
             if twins:  # half the moves set a family of twins
@@ -543,6 +742,8 @@ class Stimulus:
                 found.append(good)
                 live = np.vstack([live, good])[-4096:]
         out = np.unique(np.vstack(found), axis=0)
+        if len(out) > ENRICHED:  # a sample, in the order found (what the store keeps)
+            out = out[np.sort(rng.choice(len(out), size=ENRICHED, replace=False))]
         out.flags.writeable = False
         return out
 
@@ -559,64 +760,112 @@ class Stimulus:
         return self._misses(n, opcode, seed, alone=False)
 
     def _misses(self, n: int, opcode: int, seed: int, alone: bool) -> tuple[Words, tuple[str, ...]]:
-        full = self.chain(opcode)
+        """Equal shares of `n` over the (alternative, term) pairs the calibration found: words
+        of the cached valid variants with a field the term depends on re-drawn, in batches
+        sized by each pair's hit rate so far; a word that fails another pair's term (alone) is
+        kept for that pair. A pair no batch hits gives its share to the others."""
         alts = self.alternatives(opcode)
         rng = np.random.default_rng([seed, opcode, 0xBAD if alone else 0xBAE])
         # the (alternative, term) pairs to fail: a word fails a term of one alternative (and,
         # for a validator with several, every other alternative fails too)
-        pairs = [
-            (a, j) for a in alts for j in (self._calibrate(opcode, seed, a)[0 if alone else 1])
-        ]
+        pairs = [(a, j) for a in alts for j in (self._calibrate(opcode, a)[0 if alone else 1])]
         if not pairs:
             raise ValueError(
                 f"{self.generation}: no near miss of opcode {opcode:#04x} fails one rule alone"
             )
-        base = {a: self._valid(max(512, min(n, 8192)), opcode, a, seed) for a in alts}
-        want = np.arange(n) % len(pairs)
-        p_alt = np.array([a for a, _ in pairs])
-        p_term = np.array([j for _, j in pairs])
-        out = np.zeros((n, 64), dtype=np.uint8)
-        done = np.zeros(n, dtype=bool)
-        for round_ in range(1000):
-            todo = np.flatnonzero(~done)
-            if not todo.size:
+        need = np.full(len(pairs), n // len(pairs), dtype=np.int64)
+        need[: n % len(pairs)] += 1
+        got: list[list[Words]] = [[] for _ in pairs]
+        tried = np.zeros(len(pairs))
+        hits = np.zeros(len(pairs))
+        for _ in range(256):
+            live = np.flatnonzero(need > 0)
+            if not live.size:
                 break
-            if round_ and round_ % 200 == 0:  # a rule rarely broken alone: its rows go to others
-                want[todo] = rng.integers(0, len(pairs), size=todo.size)
-            tries = 8  # each missing row tried 8 ways at once
-            idx = np.repeat(todo, tries)
-            hit = np.zeros(idx.size, dtype=bool)
-            V = np.zeros((idx.size, 64), dtype=np.uint8)
-            for a in np.unique(p_alt[want[idx]]):
-                space = self.space(opcode, int(a))
-                r = np.flatnonzero(p_alt[want[idx]] == a)
-                target = p_term[want[idx[r]]]
-                B = base[int(a)]
-                Va = B[rng.integers(0, len(B), size=r.size)].copy()
-                self._break(space, Va, target, rng)
-                M = space.chain.matrix(Va)
-                h = ~M[target, np.arange(r.size)]
-                if alone:
-                    h &= M.sum(axis=0) == len(space.chain.terms) - 1
-                if len(alts) > 1 or len(full.alternatives) > 1:
-                    h &= ~full.accepts(Va)
-                V[r] = Va
-                hit[r] = h
-            g = hit.reshape(todo.size, tries)
-            got = g.any(axis=1)
-            pick = (np.arange(todo.size) * tries + np.argmax(g, axis=1))[got]
-            out[todo[got]] = V[pick]
-            done[todo[got]] = True
-        if not done.all():
+            rate = np.maximum(hits[live] + 1, 1) / (tried[live] + 4)
+            tries = np.clip(np.ceil(need[live] / rate * 1.25), 16, 8192).astype(np.int64)
+            for a in alts:
+                mine = [
+                    (int(k), int(t)) for k, t in zip(live, tries, strict=True) if pairs[k][0] == a
+                ]
+                if mine:
+                    self._miss_round(opcode, a, pairs, mine, need, got, tried, hits, alone, rng)
+            have = np.array([sum(len(w) for w in g) for g in got], dtype=np.int64)
+            if not _reassign(need, tried, hits, have):
+                break
+        if need.sum():
             raise RuntimeError(
-                f"{self.generation}: opcode {opcode:#04x}: {int((~done).sum())} near misses not found"
+                f"{self.generation}: opcode {opcode:#04x}: {int(need.sum())} near misses not found"
             )
-        perm = rng.permutation(n)
-        names = full.names
-        rules = tuple(
-            names[self.space(opcode, int(p_alt[w])).index[int(p_term[w])]] for w in want[perm]
-        )
-        return out[perm], rules
+        return self._shuffled(opcode, pairs, got, rng)
+
+    def _shuffled(
+        self,
+        opcode: int,
+        pairs: Sequence[tuple[int, int]],
+        got: list[list[Words]],
+        rng: np.random.Generator,
+    ) -> tuple[Words, tuple[str, ...]]:
+        """The words found for each pair, and the rule each fails, in a random order."""
+        names = self.chain(opcode).names
+        words = [w for g in got for w in g]
+        W = np.vstack(words) if words else np.zeros((0, 64), dtype=np.uint8)
+        rules = [
+            names[self.space(opcode, a).index[j]]
+            for (a, j), g in zip(pairs, got, strict=True)
+            for w in g
+            for _ in range(len(w))
+        ]
+        perm = rng.permutation(len(W))
+        return W[perm], tuple(rules[int(k)] for k in perm)
+
+    def _miss_round(
+        self,
+        opcode: int,
+        alt: int,
+        pairs: Sequence[tuple[int, int]],
+        mine: Sequence[tuple[int, int]],
+        need: npt.NDArray[np.int64],
+        got: list[list[Words]],
+        tried: npt.NDArray[np.float64],
+        hits: npt.NDArray[np.float64],
+        alone: bool,
+        rng: np.random.Generator,
+    ) -> None:
+        """One batch of attempts at the pairs `mine` ((pair, tries)) of alternative `alt`."""
+        space = self.space(opcode, alt)
+        full = space.full
+        target = np.repeat([pairs[k][1] for k, _ in mine], [t for _, t in mine])
+        base = self._enriched(opcode, alt)
+        V = base[rng.integers(0, len(base), size=target.size)].copy()
+        self._break_drawn(space, V, target, rng)
+        if len(full.alternatives) > 1:
+            Mf = full.matrix(V)
+            M = Mf[list(space.index)]
+            rejected = ~np.any([Mf[list(idx)].all(axis=0) for _, idx in full.alternatives], axis=0)
+        else:
+            M = space.chain.matrix(V)
+            rejected = np.ones(target.size, dtype=np.bool_)
+        fails = ~M
+        if alone:
+            ok = rejected & (fails.sum(axis=0) == 1)
+            term = np.argmax(fails, axis=0)
+        else:
+            ok = rejected & fails[target, np.arange(target.size)]
+            term = target
+        start = 0
+        for k, t in mine:
+            seg = slice(start, start + t)
+            tried[k] += t
+            hits[k] += int((ok[seg] & (term[seg] == pairs[k][1])).sum())
+            start += t
+        for k, (a, j) in enumerate(pairs):
+            if a != alt or need[k] <= 0:
+                continue
+            rows = np.flatnonzero(ok & (term == j))[: need[k]]
+            if rows.size:
+                got[k].append(V[rows])
+                need[k] -= rows.size
 
     def _break(
         self, space: Space, V: Words, target: npt.NDArray[np.intp], rng: np.random.Generator
@@ -631,35 +880,51 @@ class Stimulus:
             s = space.slots[int(k)]
             space.pools.put(V, rows, s, space.pools.draw(s, rows.size, rng, wild=True))
 
-    def failable(self, opcode: int, seed: int = 0) -> tuple[int, ...]:
+    def _break_drawn(
+        self, space: Space, V: Words, target: npt.NDArray[np.intp], rng: np.random.Generator
+    ) -> None:
+        """`_break` with the values from the wild bank (`Space.bank`): one field each word
+        depends on, for its target term, set at once over the batch."""
+        chosen = np.empty(len(V), dtype=np.intp)
+        for j in np.unique(target):
+            rows = np.flatnonzero(target == j)
+            cand = self._candidates(space, int(j))
+            chosen[rows] = np.array(cand)[rng.integers(0, len(cand), size=rows.size)]
+        bank, masks = space.bank(wild=True)
+        mask = masks[chosen]
+        V[:] = (V & ~mask) | (bank[chosen, rng.integers(0, bank.shape[1], size=len(V))] & mask)
+
+    def failable(self, opcode: int) -> tuple[int, ...]:
         """The chain terms of `opcode` (indices into its validator's chain, over every
         alternative the search reached) some re-drawn field of a valid word makes fail alone."""
-        return self._global(opcode, seed, 0)
+        return self._global(opcode, 0)
 
-    def falsifiable(self, opcode: int, seed: int = 0) -> tuple[int, ...]:
+    def falsifiable(self, opcode: int) -> tuple[int, ...]:
         """The chain terms of `opcode` (indices into its validator's chain) some re-drawn field
         of a valid word makes fail."""
-        return self._global(opcode, seed, 1)
+        return self._global(opcode, 1)
 
-    def _global(self, opcode: int, seed: int, which: int) -> tuple[int, ...]:
+    def _global(self, opcode: int, which: int) -> tuple[int, ...]:
         return tuple(
             sorted(
                 self.space(opcode, a).index[j]
                 for a in self.alternatives(opcode)
-                for j in self._calibrate(opcode, seed, a)[which]
+                for j in self._calibrate(opcode, a)[which]
             )
         )
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019
-    def _calibrate(
-        self, opcode: int, seed: int, alt: int
+    def _calibrate(self, opcode: int, alt: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        found = self._found(opcode)[alt]
+        return found.alone, found.anyhow
+
+    def _search_calibrate(
+        self, space: Space, base: Words
     ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """For one alternative: the terms (its own indices) a re-drawn field of a valid word
-        makes fail alone, and those it makes fail."""
-        space = self.space(opcode, alt)
-        base = self._alt_seeds_all(opcode)[alt]
+        makes fail alone, and those it makes fail (part of the search: seed-independent)."""
+        opcode, alt = space.opcode, space.alt
         several = len(space.full.alternatives) > 1
-        rng = np.random.default_rng([seed, opcode, 0xFA1] + ([alt] if alt else []))
+        rng = np.random.default_rng([0, opcode, 0xFA1] + ([alt] if alt else []))
         k = len(space.chain.terms)
         learnt, _ = self._sensitivity(space, base[rng.integers(0, len(base), size=256)], rng)
         for j, d in enumerate(learnt):
@@ -668,6 +933,7 @@ class Stimulus:
         anyhow = np.zeros(k, dtype=bool)
         quiet = 0
         for _ in range(24):
+            self._tick()
             before = int(alone.sum()) + int(anyhow.sum())
             target = np.repeat(np.arange(k), 64)
             V = base[rng.integers(0, len(base), size=target.size)].copy()

@@ -1,14 +1,17 @@
 """Hypothesis strategies over a generation's stimulus (`stimulus.Stimulus`): valid words and
-near misses that shrink toward simple words. The only module of the runtime that imports
+near misses that shrink toward simple words, drawn from the search's results (kept on disk:
+`stimcache`); constrained-random programs (`programs.Programs`). The only module of the runtime that imports
 hypothesis (an optional dependency: install it to use this)."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import hypothesis.strategies as st
 import numpy as np
 
+from .programs import Program, Programs
 from .stimulus import Stimulus, Words
 
 
@@ -55,3 +58,14 @@ def words_strategy(
         return bytes(w)
 
     return draw()
+
+
+def programs_strategy(
+    programs: Programs, n: int, opcodes: Sequence[int] | None = None, dependent: float = 0.5
+) -> st.SearchStrategy[Program]:
+    """`programs.random_program(n, ...)` of a drawn seed (shrinking toward seed 0)."""
+    ops = None if opcodes is None else tuple(opcodes)
+    programs.random_program(0, opcodes=ops, dependent=dependent)  # a ValueError now, not in a test
+    return st.integers(0, 2**32 - 1).map(
+        lambda seed: programs.random_program(n, seed=seed, opcodes=ops, dependent=dependent)
+    )

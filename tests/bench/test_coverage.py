@@ -54,7 +54,7 @@ def test_valid_words_and_misses_reach_every_falsifiable_term_both_ways() -> None
             for r in groups[chain.alternatives[a][0] if chain.alternatives else ""]
         ]
         both = {t for t, c in rows if c.both}
-        assert {chain.names[j] for j in stim.falsifiable(op, 6)} <= both
+        assert {chain.names[j] for j in stim.falsifiable(op)} <= both
         assert all(c.false == 0 for t, c in rows if t not in both)
         assert len(both) >= 0.8 * len(rows), f"{op:#04x}: {len(both)} of {len(rows)}"
 

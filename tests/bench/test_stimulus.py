@@ -95,7 +95,7 @@ def test_near_misses_fail_exactly_one_rule(gen: str, cc: str, tmp_path: Path) ->
             assert not M[where[rule], w] and M[idx, w].sum() == len(idx) - 1
         # spread over the rules a field change can break alone (a rule broken alone too rarely
         # gives its rows to the others), and at least a handful
-        failable = {chain.names[j] for j in stim.failable(op, 2)}
+        failable = {chain.names[j] for j in stim.failable(op)}
         assert set(rules) <= failable and len(set(rules)) >= 0.9 * len(failable)
         assert len(set(rules)) >= min(8, len(failable)), f"{gen} {op:#04x}: {sorted(set(rules))}"
         all_words.append(words)

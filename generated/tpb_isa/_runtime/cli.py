@@ -8,6 +8,7 @@
     python -m tpb_isa run PROG [--gen G] [--init STATE.npz] [--trace OUT.jsonl]
                           [--save-state OUT.npz]
     python -m tpb_isa trace-diff A.jsonl B.jsonl [--gen G]
+    python -m tpb_isa program -n N -o OUT.bin [--gen G] [--seed S] [--dependent D] [--cover]
     python -m tpb_isa --version
 
 `disasm` reads raw binary or hex text (whitespace, newlines and a `0x` per word allowed; `-` is
@@ -43,6 +44,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from . import programcli
 from .inputs import FileInputError, read_bytes, replace_whole, writable_target
 from .state import load_state, save_state
 from .text import AsmError
@@ -378,6 +380,7 @@ def parser(package: ModuleType | None = None) -> argparse.ArgumentParser:
         metavar="G",
         help=f"the generation ({gens}) of records that do not name theirs, for the text form",
     )
+    programcli.add_parser(sub)
     return p
 
 
@@ -388,6 +391,7 @@ COMMANDS = {
     "cover": cover,
     "run": run,
     "trace-diff": trace_diff,
+    "program": programcli.command,
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import constants, enums, structs
 from .batch import decode_batch, explain_batch, validate_batch
-from .bench import compat, coverage, info, info_batch, random_words
+from .bench import compat, coverage, info, info_batch, random_program, random_words
 from .decode import (
     AsmError,
     OpcodeStatus,
@@ -48,6 +48,7 @@ __all__ = [
     "info_batch",
     "opcode_decodable",
     "opcode_status",
+    "random_program",
     "random_words",
     "structs",
     "to_dict",

@@ -18,10 +18,13 @@ from .._runtime.compat import compat as _compat
 from .._runtime.coverage import Coverage
 from .._runtime.coverage import coverage as _coverage
 from .._runtime.info import Info, InstructionInfo, Span
+from .._runtime.programs import Program, Programs, pairs_by_opcode, read_after_write
 from .._runtime.stimulus import Stimulus
+from .._runtime.vector import as_words
 from . import validators as _validators
 from .batch import CHAINS
 from .decode import DECODER, OPCODE_STRUCT
+from .enums import Opcode
 from .executor import Executor
 from .validators import DISPATCH
 
@@ -32,14 +35,21 @@ random_words = STIMULUS.random_words
 INFO: Final = Info(DECODER, Executor)
 info = INFO.info
 info_batch = INFO.info_batch
+PROGRAMS: Final = Programs(STIMULUS, INFO)
+random_program = PROGRAMS.random_program
 near_misses = STIMULUS.near_misses
 misses = STIMULUS.misses
 
 
-def coverage(words: object) -> Coverage:
+def coverage(words: object, program: bool = False) -> Coverage:
     """How often each chain term and each C predicate was true and false on `words` (an
-    (N, 64) array, a byte stream, a sequence of words); `.text()` and `.html()` report it."""
-    return _coverage('sunda', words, CHAINS, DISPATCH, _validators)
+    (N, 64) array, a byte stream, a sequence of words), and which opcodes they hit, valid and
+    rejected; with `program`, the words taken as a program run in order, the read-after-write
+    pairs by opcode too (from `info` footprints). `.text()` and `.html()` report it."""
+    W = as_words(words)
+    names = {int(op): op.name for op in Opcode}
+    deps = pairs_by_opcode(W, read_after_write(INFO.info_batch(W))) if program else None
+    return _coverage('sunda', W, CHAINS, DISPATCH, _validators, names, deps)
 
 
 def compat(word: object, other_gen: str | ModuleType) -> Compat:
@@ -53,8 +63,10 @@ def compat(word: object, other_gen: str | ModuleType) -> Compat:
 
 __all__ = [
     "INFO",
+    "PROGRAMS",
     "STIMULUS",
     "InstructionInfo",
+    "Program",
     "Span",
     "compat",
     "coverage",
@@ -62,5 +74,6 @@ __all__ = [
     "info_batch",
     "misses",
     "near_misses",
+    "random_program",
     "random_words",
 ]
