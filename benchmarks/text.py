@@ -162,7 +162,7 @@ def main() -> int:
         finally:
             form._fast.scanner = "auto"
 
-    textscan = sys.modules[f"{type(form).__module__.rsplit('.', 1)[0]}.textscan"]
+    textscan = importlib.import_module("tpb_isa._runtime.textscan")
     if textscan.load() is not None:
         print("asm: the lines split by the C text scanner")
     else:

@@ -101,14 +101,16 @@ def test_batch_listing_is_the_scalar_text(gen: str) -> None:
 # what to_dict gave before it walked the fields itself: the word's text, re-parsed
 
 
-def text_module() -> Any:
-    """The runtime's text.py (its tokenizer and number classes are private)."""
-    return sys.modules[type(gen_module("mariana", "decode").TEXT).__module__]
+def text_module(name: str) -> Any:
+    """A module of the runtime's text package (`grammar`, `batch_asm`, ...: what they hold is
+    not the package's API)."""
+    package = type(gen_module("mariana", "decode").TEXT).__module__.rsplit(".", 1)[0]
+    return sys.modules[f"{package}.{name}"]
 
 
 def reparsed_value(tk: Any) -> Any:
     tok = tk.next()
-    kind = text_module()._num_kind(tok)
+    kind = text_module("grammar").num_kind(tok)
     if kind == "int":
         return int(tok, 0)
     if kind == "float":
@@ -160,7 +162,7 @@ def test_dict_form_is_its_text_read_back(gen: str) -> None:
         if text.decoder.structs.get(b[0]) is None:
             assert got == {"opcode": None, "hex": b.hex()}
             continue
-        tk = text_module()._Tokens(text.disasm(b), 1)
+        tk = text_module("grammar").Tokens(text.disasm(b), 1)
         tk.next()
         want = {"opcode": tk.toks[0], "fields": reparsed_fields(tk, ""), "hex": b.hex()}
         assert json.dumps(got) == json.dumps(want), b.hex()
@@ -695,7 +697,7 @@ FRONT_ENDS = ("scanner", "python")
 
 def textscan_module() -> Any:
     """The runtime's textscan.py (the C text scanner's loader)."""
-    return sys.modules[text_module().__name__.rsplit(".", 1)[0] + ".textscan"]
+    return sys.modules[text_module("grammar").__name__.rsplit(".", 2)[0] + ".textscan"]
 
 
 def batch_front(form: Any, front: str) -> Any:
@@ -704,7 +706,7 @@ def batch_front(form: Any, front: str) -> Any:
     it learns its skeletons in Python."""
     if front == "scanner":
         assert textscan_module().load() is not None, textscan_module().error()
-    fast = form._fast = text_module()._FastAsm(form)
+    fast = form._fast = text_module("batch_asm")._FastAsm(form)
     fast.scanner = "always" if front == "scanner" else "never"
     return fast
 
@@ -860,7 +862,7 @@ def test_skeleton_expressions_are_the_statement_expression(gen: str, front: str)
     sources = full + compact + columns
     lines = [_respelled(rng, sources[i]) for i in rng.integers(len(sources), size=6000)]
     lines += [_mutated(rng, sources[i], sources[i - 1]) for i in rng.permutation(len(sources))]
-    head = sys.modules[type(form).__module__]._HEAD.match
+    head = text_module("grammar").HEAD.match
     same = differ = 0
     for line in lines:
         h = head(line)
@@ -916,7 +918,7 @@ def test_batch_assembler_over_many_batches(front: str) -> None:
     C text scanner and in Python)."""
     form = gen_module("mariana", "decode").TEXT
     fast = batch_front(form, front)
-    batch = sys.modules[type(form).__module__]._FAST_LINES
+    batch = text_module("batch_asm")._FAST_LINES
     W = corpus("mariana", batch + batch // 4, 61)
     lines = list(form.disasm_rows(W))
     text = "\n".join(lines)
@@ -928,7 +930,7 @@ def test_batch_assembler_over_many_batches(front: str) -> None:
     # with `scanner` "auto": a listing with columns (no mnemonic first) is not scanned (`probe`);
     # after a batch the scanner mostly did not split, the next is probed again
     fast.scanner = "auto"
-    text_py = text_module()
+    text_py = text_module("batch_asm")  # where `_FastAsm.batches` finds `scans`
     scans = text_py.scans
     made: list[int] = []
 
