@@ -797,6 +797,35 @@ def test_batch_assembler_reads_a_program_as_the_line_parser(front: str) -> None:
     _mutated_lines_read_alike(form, fast, front, full + compact, 47, 0.3)
 
 
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_one_line_at_a_time_reads_as_the_line_parser(gen: str) -> None:
+    """`asm(line)` and a text of a few lines (the batch reader's expressions a line at a time,
+    `_FastAsm.line`, with the deltas it keeps across calls) give the per-line parser's word,
+    or its exception at the same line and column: random, sparse and float-edge words, full
+    and compact, each line read twice (the second time from what was kept), and mutated."""
+    form = gen_module(gen, "decode").TEXT
+    W = corpus(gen, 1500, 53)
+    full = list(form.disasm_rows(W))
+    compact = list(form.disasm_rows(W, compact=True))
+    taken = 0
+    for lines in (full, compact, full):
+        for i, line in enumerate(lines):
+            assert form.asm(line) == W[i].tobytes(), line
+            taken += form._fast.line(line) is not None
+        few = "\n".join(lines[:20])
+        assert form.asm_lines(few) == form._asm_scalar(few) == [r.tobytes() for r in W[:20]]
+    assert taken > len(full)  # the lines in disasm's spelling went the batch reader's way
+    rng = np.random.default_rng(59)
+    sources = full + compact
+    for i in rng.permutation(len(sources))[:1500].tolist():
+        line = _mutated(rng, sources[i], sources[i - 1])
+        assert _outcome(form.asm, line) == _outcome(
+            lambda t: b"".join(form._asm_scalar(t)), line
+        ), line
+        few = "\n".join([sources[i - 2], line, sources[i - 1]])
+        assert _outcome(form.asm_lines, few) == _outcome(form._asm_scalar, few), few
+
+
 def test_a_tab_after_the_mnemonic_is_read_as_the_line_parser_reads_it() -> None:
     """A line whose mnemonic a tab follows (not the blank `disasm` writes) reads as the
     per-line parser reads it, where its mnemonic's lines are split at their blanks for a

@@ -28,6 +28,7 @@ _SKELETONS = 64  # a mnemonic's skeletons counted (`_Statement.learn`); fewer ar
 _SPLIT_MIN = 4 * _SAMPLE  # a skeleton's lines counted before they are split (`_Skeleton.split`)
 _FAST_MIN_LINES = 32  # fewer lines are read by the per-line parser alone
 _FAST_LINES = 8192  # lines `_FastAsm.assemble` reads at once
+_LINE_MEMO = 1 << 14  # the (column, text) deltas `_Statement.line` keeps
 _SCANNED_SHARE = 0.25  # the lines the text scanner must split for it to be used (`batches`)
 
 
@@ -143,6 +144,7 @@ class _Statement:
         "credited",
         "fixed",
         "groups",
+        "lines",
         "missed",
         "opcode",
         "plans",
@@ -183,6 +185,8 @@ class _Statement:
         self.missed = 0  # lines `fixed` did not match (`learn`)
         self.credited = 0  # `missed` at the last `credit`
         self.skeletons: dict[tuple[str | None, ...], _Skeleton] = {}
+        # each (column, text) a single line gave, and its delta (`line`): kept across calls
+        self.lines: dict[tuple[int, str], int] = {}
 
     def read(
         self,
@@ -434,6 +438,39 @@ class _Statement:
         if self.common is not None:
             self.common.lines += max(lines - missed, 0)
 
+    def line(self, form: TextForm, groups: tuple[str | None, ...]) -> bytes | None:
+        """The word of one line the statement's expressions matched into `groups` (each
+        column's text, the overrides' last), its columns' deltas kept across calls (the last
+        `_LINE_MEMO` of them): what `words` gives that line alone; None where a text does not
+        read as one assignment (the parser then reads the line)."""
+        memo = self.lines
+        word = self.body.word
+        shift = self.columns
+        for c, text in enumerate(groups[:-1]):
+            if text is None:
+                continue
+            d = memo.get((c, text))
+            if d is None:
+                cell = self.cells[c]
+                chunk = cell.chunk(text) if cell is not None else None
+                d = chunk << (8 * shift[c][2]) if chunk is not None else self.parsed(c, text)
+                if len(memo) >= _LINE_MEMO:
+                    memo.clear()
+                memo[c, text] = d
+            if d == _FAIL:
+                return None
+            word ^= d
+        out = word.to_bytes(WORD_SIZE, "little")
+        if groups[-1] is None:
+            return out
+        overrides = self.overrides(form, groups[-1])
+        if overrides is None:
+            return None
+        b = bytearray(out)
+        for off, v in overrides:
+            b[off] = v
+        return bytes(b)
+
     def parsed(self, c: int, text: str) -> int:
         """The 64-byte delta of column `c` given as `text` where its cell does not read it
         (through `_Body.delta`), or `_FAIL`."""
@@ -577,6 +614,23 @@ class _FastAsm:
         self.scanned = 0  # lines the last call took split by the text scanner (for tests)
         # (what a call gathers is its own: a form may assemble in several threads at once; the
         # memos it shares hold what a text means, the same whichever call read it)
+
+    def line(self, line: str) -> bytes | None:
+        """The word of one line that starts with a mnemonic as `disasm` writes it, read as
+        `assemble` reads such a line by its statement's expressions; None for any other line
+        (the per-line parser reads it, and gives every error)."""
+        if not self.enabled:
+            return None
+        sp = line.find(" ")
+        st = self.statement(line[:sp] if sp >= 0 else line)
+        if st is None:
+            return None
+        groups = st.match(line, len(line) if sp < 0 else sp)
+        if groups is None:
+            return None
+        if len(st.lines) >= _LINE_MEMO:  # the bodies' memos are bounded as a call's are
+            self.epoch += 1
+        return st.line(self.form, groups)
 
     def statement(self, name: str) -> _Statement | None:
         """The statement of the mnemonic `disasm` prints as `name` (made once), else None."""

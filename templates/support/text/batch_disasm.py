@@ -86,7 +86,7 @@ class _BatchText:
         dflt: bytes | None,
     ) -> list[_Texts]:
         """Columns of `" name=value"` texts ("" where a row leaves the field out), as
-        `TextForm._fields` gives them for each row."""
+        `disasm` gives them for each row (`Disassembler._compile`)."""
         cols: list[_Texts] = []
         siblings: dict[str, _Sibling] = {}
         form = self.form
@@ -110,7 +110,7 @@ class _BatchText:
         siblings: dict[str, _Sibling],
         dflt: bytes | None,
     ) -> _Texts:
-        """One field's column (see `TextForm._value`)."""
+        """One field's column (see `Disassembler._compile`)."""
         n = B.shape[0]
         lo = base + f.offset
         keep: np.ndarray[Any, np.dtype[np.bool_]] | None = None  # rows that show the field
@@ -256,7 +256,7 @@ class _BatchText:
         out: np.ndarray[Any, np.dtype[np.uint8]],
         dflt: bytes | None,
     ) -> _Texts:
-        """`name=text` or `name.arm=text` of one union arm (see `TextForm._arm_text`)."""
+        """`name=text` or `name.arm=text` of one union arm (see `Disassembler._arm`)."""
         plain, named = f" {f.name}=", f" {f.name}.{arm.name}="
         if arm.kind == "struct":
             pre = plain if bare_arm(u, "struct").name == arm.name else named
@@ -289,7 +289,7 @@ class _BatchText:
         dflt: bytes | None,
         keep: np.ndarray[Any, np.dtype[np.bool_]] | None,
     ) -> _Texts:
-        """A struct field's `{...}` (or `[{...},...]`) per row (see `TextForm._struct_text`)."""
+        """A struct field's `{...}` (or `[{...},...]`) per row (see `Disassembler._struct`)."""
         es = f.size // f.count
         n = B.shape[0]
         items = [

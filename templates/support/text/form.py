@@ -43,25 +43,47 @@ class TextForm(Disassembler, LineReader, DictWriter):
 
     def asm(self, text: str) -> bytes:
         """The words of `text`, one per non-empty line, concatenated (64 bytes each)."""
-        return self._assemble(text).tobytes()
+        few = self._few(text)
+        return b"".join(few) if few is not None else self._assemble(text).tobytes()
 
     def asm_lines(self, text: str) -> list[bytes]:
         """One 64-byte word per instruction line of `text` (blank and comment lines skipped).
         A line of a `disasm` listing reads as its instruction: a leading `OFFSET:` column and
         a column of the word's 128 hex digits are skipped (see `listing_columns`)."""
+        few = self._few(text)
+        if few is not None:
+            return few
         b = self._assemble(text).tobytes()
         return [b[i : i + WORD_SIZE] for i in range(0, len(b), WORD_SIZE)]
 
-    def _assemble(self, text: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
-        """The (N, 64) words of `text`: the lines in the text `disasm` writes go through
-        `_FastAsm` (a batch over the lines), every other line through `_asm_line`, and an
-        error is the first bad line's, located as `_asm_line` locates it."""
+    def _few(self, text: str) -> list[bytes] | None:
+        """The words of a text of fewer than `_FAST_MIN_LINES` lines, a line at a time: a line
+        in `disasm`'s spelling by the batch reader's expressions (`_FastAsm.line`), every
+        other line by `_asm_line` (which gives every error); None for a longer text."""
         if not isinstance(text, str):
             raise TypeError(f"text: assembly is a str, not {type(text).__name__}")
-        if not _has_lines(text, _FAST_MIN_LINES):  # numpy's fixed costs outweigh a few lines'
-            split = text.split("\n")  # parse
-            words = [w for i, line in enumerate(split, 1) if (w := self._asm_line(line, i))]
-            return np.frombuffer(b"".join(words), dtype=np.uint8).reshape(-1, WORD_SIZE)
+        if _has_lines(text, _FAST_MIN_LINES):
+            return None
+        if self._fast is None:
+            self._fast = _FastAsm(self)
+        line_word = self._fast.line
+        words = []
+        for i, line in enumerate(text.split("\n"), 1):
+            word = line_word(line)
+            if word is None:
+                word = self._asm_line(line, i)
+            if word is not None:
+                words.append(word)
+        return words
+
+    def _assemble(self, text: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        """The (N, 64) words of `text`: the lines in the text `disasm` writes go through
+        `_FastAsm` (a batch over the lines, or a line at a time for a few: `_few`), every
+        other line through `_asm_line`, and an error is the first bad line's, located as
+        `_asm_line` locates it."""
+        few = self._few(text)  # numpy's fixed costs outweigh a few lines' parse
+        if few is not None:
+            return np.frombuffer(b"".join(few), dtype=np.uint8).reshape(-1, WORD_SIZE)
         if self._fast is None:
             self._fast = _FastAsm(self)
         fast = self._fast

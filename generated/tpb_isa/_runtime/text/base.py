@@ -45,6 +45,10 @@ class FormBase:
         )
         register(decoder.structs.values(), self._arm_settings)
         self._formatters: dict[int, Callable[[int], str]] = {}
+        # the per-word writer's plans (`disasm._Plan`): by opcode, and by union arm at its place
+        self._word_plans: dict[int, Any] = {}
+        self._arm_plans: dict[tuple[int, int, int], Any] = {}
+        self._memo_list: list[dict[Any, tuple[str, int]]] = []  # the steps' memos
         self._plainers: dict[int, Callable[[int], Any]] = {}
         self._plans: dict[tuple[type[Any], int, bool], list[PlainStep]] = {}
 

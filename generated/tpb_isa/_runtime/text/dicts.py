@@ -47,9 +47,9 @@ class DictWriter(FormBase):
     def _plain_fields_of(
         self, cls: type[Any], b: bytes, base: int, cover: list[int], top: bool
     ) -> dict[str, Any]:
-        """`_fields`' walk giving the values `to_dict` holds (what its text reads back as)
-        instead of the text: the same fields, keys, arms and order, without the text; the
-        bits of each field shown are ORed into `cover[0]`."""
+        """`disasm`'s walk (`Disassembler._compile`) giving the values `to_dict` holds (what
+        its text reads back as) instead of the text: the same fields, keys, arms and order,
+        without the text; the bits of each field shown are ORed into `cover[0]`."""
         plain: dict[str, Any] = {}
         siblings: dict[str, Any] = {}
         for step, f, leaf, value, mask in self._plain_plan(cls, base, top):
@@ -75,9 +75,10 @@ class DictWriter(FormBase):
         return plain
 
     def _plain_plan(self, cls: type[Any], base: int, top: bool) -> list[PlainStep]:
-        """How `_plain_fields_of` takes each field of `cls` at `base` (as `_fields` decides):
-        "header", "union", "struct", "enum" (a scalar a union may follow) or "leaf", with a
-        leaf's reader, value and bits; the opcode is left out."""
+        """How `_plain_fields_of` takes each field of `cls` at `base` (as
+        `Disassembler._compile` decides): "header", "union", "struct", "enum" (a scalar a
+        union may follow) or "leaf", with a leaf's reader, value and bits; the opcode is left
+        out."""
         key = (cls, base, top)
         plan = self._plans.get(key)
         if plan is None:
@@ -143,7 +144,7 @@ class DictWriter(FormBase):
     def _plain_arm(
         self, arm: FieldLayout, b: bytes, base: int, cover: list[int]
     ) -> tuple[Any, str]:
-        """A union arm's value and the kind `_arm_text` gives it."""
+        """A union arm's value and the kind `Disassembler._arm` gives it."""
         if arm.kind == "struct":
             return self._plain_struct(arm, b, base, cover), "struct"
         leaf = leaf_of(arm)
