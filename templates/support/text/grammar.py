@@ -31,7 +31,7 @@ TOKEN = re.compile(
     r"nan:0[xX][0-9a-fA-F]+|-?inf\b|-?\d[\w.]*(?:(?<=[eE])[+-]\d+)?|[A-Za-z_]\w*|;.*|\S"
 )
 # an integer: decimal without leading zeros (C would read those as octal) or hexadecimal
-NUM = r"-?(?:0[xX][0-9a-fA-F]+|0|[1-9][0-9]*)"
+NUM = r"-?(?:0|[1-9][0-9]*|0[xX][0-9a-fA-F]+)"
 INT = re.compile(NUM + r"\Z")
 DEC = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")  # a decimal integer (a float field reads it)
 FLOAT = re.compile(
