@@ -3,17 +3,19 @@
     python benchmarks/text.py [--gen mariana] [--words 20000] [--rounds 5] [--corpus program|random]
 
 Contestants, per instruction (one 64-byte word, or one x86-64 instruction for the anchors):
-- `disasm`: the batch path the listing reads (`TextForm.disasm_rows`), and the scalar
-  `disasm(word)` for reference; anchor: capstone's Python binding disassembling the `.text` of
-  /usr/bin/python3 (or /bin/bash) into `mnemonic op_str` strings (`Cs.disasm`, CsInsn
-  objects, detail off).
+- `disasm`: the batch path the listing reads (`TextForm.disasm_rows`), and `disasm(word)`
+  called a word at a time (what a trace printer calls; its memos of struct and union texts
+  emptied before each round, so a round starts cold); anchor: capstone's Python binding
+  disassembling the `.text` of /usr/bin/python3 (or /bin/bash) into `mnemonic op_str` strings
+  (`Cs.disasm`, CsInsn objects, detail off).
 - `to_dict(word)`; anchor: capstone in detail mode (each instruction's mnemonic, op_str and
   operands read).
 - `asm(text)` over the listing's lines (`TextForm.asm_lines`: the batch path, its lines split
   by the C text scanner where it is built, as the line above the table says), the same with
-  the lines split in Python (what `asm` does where the scanner is not built), and the per-line
-  parser alone on the same text (`TextForm._asm_scalar`, what `asm` was before the batch
-  path) for reference; anchor: `llvm-mc` assembling the same x86-64 instructions as capstone
+  the lines split in Python (what `asm` does where the scanner is not built), `asm(line)`
+  called a line at a time (its kept deltas emptied before each round), and the per-line
+  parser alone on the same text (`TextForm._asm_scalar`, what `asm(line)` was before it took
+  the batch reader's expressions) for reference; anchor: `llvm-mc` assembling the same x86-64 instructions as capstone
   printed them (Intel syntax), one process, its start-up (an empty file) subtracted; CPU
   time of the child process.
 
@@ -102,6 +104,31 @@ def timed(fn: Callable[[], int]) -> tuple[float, float, int]:
     return wall, cpu, count
 
 
+def disasm_per_word(form: Any, words: list[bytes]) -> Callable[[], int]:
+    """`disasm(word)` a word at a time, its memos of struct and union texts emptied first
+    (each round starts cold; the plans made once per opcode are kept)."""
+
+    def run() -> int:
+        form._forget()
+        return len([form.disasm(w) for w in words])
+
+    return run
+
+
+def asm_per_line(form: Any, lines: list[str]) -> Callable[[], int]:
+    """`asm(line)` a line at a time (what a trace reader calls), the deltas the line reader
+    keeps emptied first (the statements' expressions, made once, are kept)."""
+
+    def run() -> int:
+        if form._fast is not None:
+            for st in form._fast.statements.values():
+                st.lines.clear()
+            form._fast.epoch += 1
+        return len([form.asm(line) for line in lines])
+
+    return run
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--gen", default="mariana")
@@ -162,7 +189,7 @@ def main() -> int:
         finally:
             form._fast.scanner = "auto"
 
-    textscan = sys.modules[f"{type(form).__module__.rsplit('.', 1)[0]}.textscan"]
+    textscan = importlib.import_module("tpb_isa._runtime.textscan")
     if textscan.load() is not None:
         print("asm: the lines split by the C text scanner")
     else:
@@ -171,7 +198,7 @@ def main() -> int:
         )
     contestants: dict[str, Callable[[], int]] = {
         "disasm batch (disasm_rows)": lambda: len(list(form.disasm_rows(W))),
-        "disasm scalar": lambda: len([form.disasm(S[i].tobytes()) for i in range(S.shape[0])]),
+        "disasm(word) per word": disasm_per_word(form, [S[i].tobytes() for i in range(len(S))]),
         "capstone text": lambda: len([f"{i.mnemonic} {i.op_str}" for i in cs.disasm(code, 0)]),
         "to_dict": lambda: len([form.to_dict(S[i].tobytes()) for i in range(S.shape[0])]),
         "capstone detail": lambda: len(
@@ -179,6 +206,7 @@ def main() -> int:
         ),
         "asm": lambda: len(form.asm_lines(listing)),
         "asm, split in Python": asm_split_in_python,
+        "asm(line) per line": asm_per_line(form, listing.split("\n")),
         "asm per-line parser": lambda: len(form._asm_scalar(listing)),
     }
     if llvm_mc:
@@ -200,10 +228,11 @@ def main() -> int:
             d["llvm-mc (per line)"] = [max(t - start / n, 1e-9) for t in d["llvm-mc (per line)"]]
     anchors = {
         "disasm batch (disasm_rows)": "capstone text",
-        "disasm scalar": "capstone text",
+        "disasm(word) per word": "capstone text",
         "to_dict": "capstone detail",
         "asm": "llvm-mc (per line)",
         "asm, split in Python": "llvm-mc (per line)",
+        "asm(line) per line": "llvm-mc (per line)",
         "asm per-line parser": "llvm-mc (per line)",
     }
     print(

@@ -101,14 +101,16 @@ def test_batch_listing_is_the_scalar_text(gen: str) -> None:
 # what to_dict gave before it walked the fields itself: the word's text, re-parsed
 
 
-def text_module() -> Any:
-    """The runtime's text.py (its tokenizer and number classes are private)."""
-    return sys.modules[type(gen_module("mariana", "decode").TEXT).__module__]
+def text_module(name: str) -> Any:
+    """A module of the runtime's text package (`grammar`, `batch_asm`, ...: what they hold is
+    not the package's API)."""
+    package = type(gen_module("mariana", "decode").TEXT).__module__.rsplit(".", 1)[0]
+    return sys.modules[f"{package}.{name}"]
 
 
 def reparsed_value(tk: Any) -> Any:
     tok = tk.next()
-    kind = text_module()._num_kind(tok)
+    kind = text_module("grammar").num_kind(tok)
     if kind == "int":
         return int(tok, 0)
     if kind == "float":
@@ -160,7 +162,7 @@ def test_dict_form_is_its_text_read_back(gen: str) -> None:
         if text.decoder.structs.get(b[0]) is None:
             assert got == {"opcode": None, "hex": b.hex()}
             continue
-        tk = text_module()._Tokens(text.disasm(b), 1)
+        tk = text_module("grammar").Tokens(text.disasm(b), 1)
         tk.next()
         want = {"opcode": tk.toks[0], "fields": reparsed_fields(tk, ""), "hex": b.hex()}
         assert json.dumps(got) == json.dumps(want), b.hex()
@@ -695,7 +697,7 @@ FRONT_ENDS = ("scanner", "python")
 
 def textscan_module() -> Any:
     """The runtime's textscan.py (the C text scanner's loader)."""
-    return sys.modules[text_module().__name__.rsplit(".", 1)[0] + ".textscan"]
+    return sys.modules[text_module("grammar").__name__.rsplit(".", 2)[0] + ".textscan"]
 
 
 def batch_front(form: Any, front: str) -> Any:
@@ -704,7 +706,7 @@ def batch_front(form: Any, front: str) -> Any:
     it learns its skeletons in Python."""
     if front == "scanner":
         assert textscan_module().load() is not None, textscan_module().error()
-    fast = form._fast = text_module()._FastAsm(form)
+    fast = form._fast = text_module("batch_asm")._FastAsm(form)
     fast.scanner = "always" if front == "scanner" else "never"
     return fast
 
@@ -795,6 +797,35 @@ def test_batch_assembler_reads_a_program_as_the_line_parser(front: str) -> None:
     _mutated_lines_read_alike(form, fast, front, full + compact, 47, 0.3)
 
 
+@pytest.mark.parametrize("gen", GENERATIONS)
+def test_one_line_at_a_time_reads_as_the_line_parser(gen: str) -> None:
+    """`asm(line)` and a text of a few lines (the batch reader's expressions a line at a time,
+    `_FastAsm.line`, with the deltas it keeps across calls) give the per-line parser's word,
+    or its exception at the same line and column: random, sparse and float-edge words, full
+    and compact, each line read twice (the second time from what was kept), and mutated."""
+    form = gen_module(gen, "decode").TEXT
+    W = corpus(gen, 1500, 53)
+    full = list(form.disasm_rows(W))
+    compact = list(form.disasm_rows(W, compact=True))
+    taken = 0
+    for lines in (full, compact, full):
+        for i, line in enumerate(lines):
+            assert form.asm(line) == W[i].tobytes(), line
+            taken += form._fast.line(line) is not None
+        few = "\n".join(lines[:20])
+        assert form.asm_lines(few) == form._asm_scalar(few) == [r.tobytes() for r in W[:20]]
+    assert taken > len(full)  # the lines in disasm's spelling went the batch reader's way
+    rng = np.random.default_rng(59)
+    sources = full + compact
+    for i in rng.permutation(len(sources))[:1500].tolist():
+        line = _mutated(rng, sources[i], sources[i - 1])
+        assert _outcome(form.asm, line) == _outcome(
+            lambda t: b"".join(form._asm_scalar(t)), line
+        ), line
+        few = "\n".join([sources[i - 2], line, sources[i - 1]])
+        assert _outcome(form.asm_lines, few) == _outcome(form._asm_scalar, few), few
+
+
 def test_a_tab_after_the_mnemonic_is_read_as_the_line_parser_reads_it() -> None:
     """A line whose mnemonic a tab follows (not the blank `disasm` writes) reads as the
     per-line parser reads it, where its mnemonic's lines are split at their blanks for a
@@ -860,7 +891,7 @@ def test_skeleton_expressions_are_the_statement_expression(gen: str, front: str)
     sources = full + compact + columns
     lines = [_respelled(rng, sources[i]) for i in rng.integers(len(sources), size=6000)]
     lines += [_mutated(rng, sources[i], sources[i - 1]) for i in rng.permutation(len(sources))]
-    head = sys.modules[type(form).__module__]._HEAD.match
+    head = text_module("grammar").HEAD.match
     same = differ = 0
     for line in lines:
         h = head(line)
@@ -916,7 +947,7 @@ def test_batch_assembler_over_many_batches(front: str) -> None:
     C text scanner and in Python)."""
     form = gen_module("mariana", "decode").TEXT
     fast = batch_front(form, front)
-    batch = sys.modules[type(form).__module__]._FAST_LINES
+    batch = text_module("batch_asm")._FAST_LINES
     W = corpus("mariana", batch + batch // 4, 61)
     lines = list(form.disasm_rows(W))
     text = "\n".join(lines)
@@ -928,7 +959,7 @@ def test_batch_assembler_over_many_batches(front: str) -> None:
     # with `scanner` "auto": a listing with columns (no mnemonic first) is not scanned (`probe`);
     # after a batch the scanner mostly did not split, the next is probed again
     fast.scanner = "auto"
-    text_py = text_module()
+    text_py = text_module("batch_asm")  # where `_FastAsm.batches` finds `scans`
     scans = text_py.scans
     made: list[int] = []
 

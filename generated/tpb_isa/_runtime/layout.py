@@ -13,11 +13,13 @@ import itertools
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from enum import IntEnum
 from math import prod
 from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
 import numpy as np
 
+from .arms import choose_arm, settings_of
 from .codec import (
     Buffer,
     DecodeError,
@@ -290,8 +292,6 @@ class Struct:
         return obj
 
     def __repr__(self) -> str:
-        from .text import struct_repr  # the text form chooses union arms (it imports this module)
-
         return struct_repr(self)
 
     def write_into(self, out: bytearray, o: int = 0) -> None:
@@ -403,8 +403,6 @@ class Union:
         return hash(self._bytes)
 
     def __repr__(self) -> str:
-        from .text import union_repr
-
         return union_repr(self)
 
 
@@ -581,3 +579,44 @@ def _at_start(read: Reader) -> Callable[[Buffer], Any]:
 def _short(b: Buffer, size: int, what: str) -> tuple[Any, ...]:
     _need(b, 0, size, what)
     raise AssertionError("unreachable")
+
+
+# -- repr: enum members by name, each union through the arm the text form shows ------------------
+
+
+def _py(v: Any) -> str:
+    if isinstance(v, IntEnum):
+        return f"{type(v).__name__}.{v.name}"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(map(_py, v)) + ("," if len(v) == 1 else "") + ")"
+    return repr(v)
+
+
+def _arm_repr(u: Union, arm: FieldLayout) -> str:
+    return f"{type(u).__name__}.of_{arm.name}({_py(u.arm(arm.name))})"
+
+
+def _shown_arm(u: Union, name: str, siblings: dict[str, Any]) -> FieldLayout:
+    s = settings_of(type(u))
+    return choose_arm(type(u), name, u.to_bytes(), 0, siblings, s.mask, s.indirect_markers)
+
+
+def union_repr(u: Union) -> str:
+    """`Cls.of_arm(value)`: the union shown through the arm `choose_arm` picks (no context)."""
+    return _arm_repr(u, _shown_arm(u, "", {}))
+
+
+def struct_repr(s: Struct) -> str:
+    """`Cls(field=value, ...)` with enum members by name and each union through the arm the
+    text form shows in this struct (an immediate as the float its `_src` field selects)."""
+    siblings: dict[str, Any] = {}
+    parts = []
+    for f in s.LAYOUT:
+        v = getattr(s, f.name)
+        if isinstance(v, IntEnum):
+            siblings[f.name] = v.name
+        if isinstance(v, Union) and not f.dims:
+            parts.append(f"{f.name}={_arm_repr(v, _shown_arm(v, f.name, siblings))}")
+        else:
+            parts.append(f"{f.name}={_py(v)}")
+    return f"{type(s).__name__}({', '.join(parts)})"

@@ -16,8 +16,7 @@ from ..ir.model import Enum, Field, Generation, Loc, Struct
 from ..isa import binding as isa_binding
 from ..isa import table
 from ..isa.lower import LoweredHandler, lower
-from ..translate.chain import chains
-from ..translate.to_numpy import BatchUnsupported, NpEmitter
+from ..translate.chain_batch import BatchChains, batch_chains
 from ..translate.to_python import py_literal
 from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
 
@@ -507,50 +506,31 @@ def _executor_enum_tables(ctx: GenCtx, gen: Generation) -> None:
             ctx.executor_refuses.append((role, ee.enum.name, name, m.value, reason))
 
 
-def _chain_tables(ctx: GenCtx, gen: Generation, translation: TranslatedGen) -> NpEmitter:
-    """Each top-level validator's chain of terms as batch functions (translate/chain.py), for the
-    runtime's test-bench toolkit; a validator the batch path runs word by word has none, a split
-    the batch path cannot run is left whole. Returns the emitter, whose `tables` and `helpers`
-    are the constant tables and runtime helpers those functions use."""
-    em = NpEmitter()
-    for ch in chains(gen, translation):
-        if ch.validator in translation.rowwise:
-            continue
-        noted = set(em.helpers)
-        try:
-            terms = [("\n".join(em.function(t.fn)), t.name, t.fn.name) for t in ch.terms]
-        except BatchUnsupported:
-            em.helpers = noted  # (the terms emitted before the one that failed are dropped)
-            continue  # its validator is not vectorised: no stimulus or coverage through it
-        ctx.batch_functions += [code for code, _, _ in terms]
-        splits: list[tuple[int, list[list[tuple[str, str]]]]] = []
-        for sp in ch.splits:
-            try:
-                code = [["\n".join(em.function(t.fn)) for t in d] for d in sp.disjuncts]
-            except BatchUnsupported:
-                continue
-            ctx.batch_functions += [c for d in code for c in d]
-            splits.append((sp.term, [[(t.name, t.fn.name) for t in d] for d in sp.disjuncts]))
+def _chain_tables(ctx: GenCtx, batch: BatchChains) -> None:
+    """Each top-level validator's chain of batch functions (translate/chain_batch.py), for the
+    runtime's test-bench toolkit, as the templates lay it out."""
+    ctx.batch_functions += batch.functions
+    for ch in batch.chains:
         ctx.chains.append(
             ChainCtx(
                 ch.validator,
-                [(n, f) for _, n, f in terms],
+                list(ch.terms),
                 ch.constants,
                 [(label, list(idx)) for label, idx in ch.alternatives],
-                splits,
+                [(term, [list(d) for d in disjuncts]) for term, disjuncts in ch.splits],
             )
         )
-    return em
 
 
 def _validator_tables(ctx: GenCtx, gen: Generation, translation: TranslatedGen) -> None:
     """The batch code, and how validate() dispatches and the C entry points call each validator."""
     ctx.batch_functions = list(translation.batch_functions)
     ctx.batch_stubs = [(s.name, s.where, s.reason) for s in translation.batch_stubs]
-    chain_emitter = _chain_tables(ctx, gen, translation)
-    tables = chain_emitter.tables | set(translation.batch_tables)
+    chained = batch_chains(gen, translation)
+    _chain_tables(ctx, chained)
+    tables = chained.tables | set(translation.batch_tables)
     ctx.batch_consts = [(name, value) for name, value in translation.consts if name in tables]
-    called = chain_emitter.helpers | set(translation.batch_helpers)
+    called = chained.helpers | set(translation.batch_helpers)
     ctx.batch_helpers = [name for name in BATCH_HELPERS if f"_{name}" in called]
     ctx.validator_helpers = [
         (name, alias) for name, alias in VALIDATOR_HELPERS if alias in translation.helpers

@@ -78,43 +78,65 @@ def _stmts_expr(body: tuple[Stmt, ...], ret: ScalarType) -> Expr | None:
     if isinstance(s, Return):
         return s.e if s.e is not None and s.e.t == ret else None
     if isinstance(s, If):
-        then = _stmts_expr(s.then, ret) if always_returns(s.then) else None
-        if then is None:
-            return None
-        other = _stmts_expr(s.orelse + rest, ret)
-        if other is None:
-            return None
-        return Cond(s.c, then, other, ret)
+        return _if_expr(s, rest, ret)
     if isinstance(s, Switch):
-        if rest and any(labels is None for labels, _ in s.cases):
-            return None  # unreachable code after a switch that always returns: leave it be
-        default: Expr | None = _stmts_expr(rest, ret)
-        arms: list[tuple[tuple[int, ...], Const]] = []
-        for labels, case in s.cases:
-            if len(case) != 1 or not isinstance(case[0], Return):
-                return None
-            value = case[0].e
-            if not isinstance(value, Const) or value.t != ret:
-                return None
-            if labels is None:
-                default = value
-            else:
-                arms.append((labels, value))
-        if default is None:
-            return None
-        if ret == BOOL and isinstance(default, Const):
-            # as the translation writes such a switch: one membership test
-            want = not default.value
-            picked = [lab for labels, v in arms if bool(v.value) == want for lab in labels]
-            if not picked:
-                return default
-            test = _any_of(s.e, picked) if want else Not(_any_of(s.e, picked))
-            return test
-        out = default
-        for labels, value in reversed(arms):
-            out = Cond(_any_of(s.e, list(labels)), value, out, ret)
-        return out
+        return _switch_expr(s, rest, ret)
     return None
+
+
+def _if_expr(s: If, rest: tuple[Stmt, ...], ret: ScalarType) -> Expr | None:
+    """`if (c) return a; <rest>` as `c ? a : rest` (the else branch runs into `rest`)."""
+    then = _stmts_expr(s.then, ret) if always_returns(s.then) else None
+    if then is None:
+        return None
+    other = _stmts_expr(s.orelse + rest, ret)
+    if other is None:
+        return None
+    return Cond(s.c, then, other, ret)
+
+
+def _switch_arms(
+    s: Switch, default: Expr | None, ret: ScalarType
+) -> tuple[list[tuple[tuple[int, ...], Const]], Expr | None] | None:
+    """A switch's cases as (labels, constant returned), and its default (`default` where it
+    has no `default:` case); None if a case does more than return a constant of type `ret`."""
+    arms: list[tuple[tuple[int, ...], Const]] = []
+    for labels, case in s.cases:
+        if len(case) != 1 or not isinstance(case[0], Return):
+            return None
+        value = case[0].e
+        if not isinstance(value, Const) or value.t != ret:
+            return None
+        if labels is None:
+            default = value
+        else:
+            arms.append((labels, value))
+    return arms, default
+
+
+def _switch_expr(s: Switch, rest: tuple[Stmt, ...], ret: ScalarType) -> Expr | None:
+    """A switch whose every case returns a constant, as a chain of conditions (a bool's as one
+    membership test); the code after it is its default's value."""
+    if rest and any(labels is None for labels, _ in s.cases):
+        return None  # unreachable code after a switch that always returns: leave it be
+    got = _switch_arms(s, _stmts_expr(rest, ret), ret)
+    if got is None:
+        return None
+    arms, default = got
+    if default is None:
+        return None
+    if ret == BOOL and isinstance(default, Const):
+        # as the translation writes such a switch: one membership test
+        want = not default.value
+        picked = [lab for labels, v in arms if bool(v.value) == want for lab in labels]
+        if not picked:
+            return default
+        test = _any_of(s.e, picked) if want else Not(_any_of(s.e, picked))
+        return test
+    out = default
+    for labels, value in reversed(arms):
+        out = Cond(_any_of(s.e, list(labels)), value, out, ret)
+    return out
 
 
 def _any_of(e: Expr, labels: list[int]) -> Expr:
