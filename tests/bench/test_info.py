@@ -2,7 +2,8 @@
 executable opcode of every generation (the generated package's EXECUTABLE): every byte `run()`
 changes lies in `writes`, and bytes outside `reads` cannot change what it writes (two machines
 that agree only on `reads`, and on the state besides memory, write the same bytes). A word whose
-footprint is not known must be refused by `run()`, changing nothing.
+footprint is not known must be refused by `run()`, changing nothing; so must a word `run()`
+refuses on the bytes it reads (e.g. a shift count of 32 or more).
 
 The words are `random_words(n, opcode=...)`, n = FOOTPRINT_WORDS per opcode: 200 in the suite,
 10^4 (the issue's scale) with TPBGEN_FOOTPRINT_WORDS=10000, which .ci/run sets for a step of its
@@ -109,6 +110,33 @@ def _run(ex: Any, w: bytes) -> str:
     return ""
 
 
+def _check_word(b: Bench, w: bytes, R: list[Block], W: list[Block]) -> None:
+    """Run `w` on A and on B made to agree with A over the reads `R`: the same outcome, and
+    the same bytes over the writes `W`. A word refused when it runs (a data-dependent refusal,
+    e.g. TensorTensorIntWide's shift count of 32 or more, decided on bytes in `R`) must change
+    nothing: each machine's `W` is then its own bytes from before the run (which differ between
+    A and B outside `R`, so comparing A's with B's would blame the footprint for them)."""
+    a_mem, b_mem = b.regions[id(b.A)], b.regions[id(b.B)]
+    for r, p0, p1, lo, hi in R:  # B agrees with A on the reads only
+        b_mem[r][p0:p1, lo:hi] = a_mem[r][p0:p1, lo:hi]
+    b.B.engine.instructions_executed = b.A.engine.instructions_executed
+    before = [(a_mem[r][p0:p1, lo:hi].copy(), b_mem[r][p0:p1, lo:hi].copy())
+              for r, p0, p1, lo, hi in W]  # fmt: skip
+    err_a, err_b = _run(b.A, w), _run(b.B, w)
+    backend = b.A.engine.backend.name
+    assert err_a == err_b, f"{backend} {w.hex()}: {err_a!r} vs {err_b!r}"
+    for (r, p0, p1, lo, hi), (a_was, b_was) in zip(W, before, strict=True):
+        a_now, b_now = a_mem[r][p0:p1, lo:hi], b_mem[r][p0:p1, lo:hi]
+        if err_a:
+            assert np.array_equal(a_now, a_was) and np.array_equal(b_now, b_was), (
+                f"{backend} {w.hex()}: refused ({err_a}) but changed {r, p0, p1, lo, hi}"
+            )
+        else:
+            assert np.array_equal(a_now, b_now), (
+                f"{backend} {w.hex()}: writes {r, p0, p1, lo, hi} differ"
+            )
+
+
 @pytest.mark.parametrize(
     ("gen", "opcode"), EXECUTABLE, ids=[f"{g}-{op:#04x}" for g, op in EXECUTABLE]
 )
@@ -149,17 +177,8 @@ def test_footprint_holds_on_random_memory(gen: str, opcode: int) -> None:
                 continue
             known += 1
             R, W = _blocks(reads), _blocks(writes)
-            for backend, b in benches.items():
-                a_mem, b_mem = b.regions[id(b.A)], b.regions[id(b.B)]
-                for r, p0, p1, lo, hi in R:  # B agrees with A on the reads only
-                    b_mem[r][p0:p1, lo:hi] = a_mem[r][p0:p1, lo:hi]
-                b.B.engine.instructions_executed = b.A.engine.instructions_executed
-                err_a, err_b = _run(b.A, w), _run(b.B, w)
-                assert err_a == err_b, f"{gen} {backend} {w.hex()}: {err_a!r} vs {err_b!r}"
-                for r, p0, p1, lo, hi in W:
-                    assert np.array_equal(a_mem[r][p0:p1, lo:hi], b_mem[r][p0:p1, lo:hi]), (
-                        f"{gen} {backend} {w.hex()}: writes {r, p0, p1, lo, hi} differ"
-                    )
+            for b in benches.values():
+                _check_word(b, w, R, W)
                 b.restore(b.A, W)  # put back what it may change; anything else stays changed
                 b.restore(b.B, W + R)
     finally:
@@ -167,6 +186,88 @@ def test_footprint_holds_on_random_memory(gen: str, opcode: int) -> None:
     for backend, where in changed.items():
         assert not where, f"{gen} {opcode:#04x} {backend}: bytes outside writes changed: {where}"
     assert known + refused == FOOTPRINT_WORDS
+
+
+# TENSOR_TENSOR_INT_WIDE (maverick 0xf3), ARITH_SHIFT_LEFT of UINT8 by UINT16 into INT32/INT32,
+# 17 channels: src0, dst0 and dst1 all start at sbuf[16]+0 (the outputs overlap each other and
+# the source). The random stimulus found it: on random memory its shift counts are 32 or more, so
+# run() refuses it, and the bench compared A's unwritten bytes with B's.
+WIDE_ALIASED = bytes.fromhex(
+    "f310000d000017070100000053880211000000010000020208000400080400010600020108000400"
+    "000000010600020208000400000000010600000208000400"
+)
+
+
+def _wide_word(mod: Any, src0: int, src1: int, dst0: int, dst1: int, op: str) -> bytes:
+    """A hand-made TENSOR_TENSOR_INT_WIDE word: UINT32 sources, UINT32 outputs, 2 channels,
+    8 elements a walk at these sbuf offsets."""
+    S, E = gen_module("maverick", "structs"), gen_module("maverick", "enums")
+
+    def m2(x: int) -> Any:
+        return S.MemPattern2D.of_t(S.Tensor2D(S.Addr4.of_addr_immediate(x), (1, 8), (8, 1)))
+
+    u32 = S.DtypePair(dtype_lo=int(E.Dtype.UINT32), dtype_hi=int(E.Dtype.UINT32))
+    inst = S.S2S2D2D2_TT(header=S.Header(opcode=E.Opcode.TENSOR_TENSOR_INT_WIDE, inst_word_len=16),
+                         in0_in1_dtype=u32, out0_out1_dtype=u32, op=getattr(E.AluOp, op),
+                         num_active_channels=2, src0_mem_pattern=m2(src0),
+                         src1_mem_pattern=m2(src1), dst0_mem_pattern=m2(dst0),
+                         dst1_mem_pattern=m2(dst1))  # fmt: skip
+    assert not mod.explain(inst), mod.explain(inst)
+    return bytes(inst.to_bytes())
+
+
+def _small_counts(ex: Any, w: bytes) -> None:
+    """Make every shift count `w`'s src1 reads (UINT16, the second span of each pair of bytes
+    from 0x408 on) less than 32 on `ex`, so that the word runs."""
+    for s in gen_module("maverick").info(w).reads:
+        if s.region == "sbuf" and s.start >= 0x408:
+            ex.sbuf[s.partition, s.start : s.stop : 2] &= 0x1F
+            ex.sbuf[s.partition, s.start + 1 : s.stop : 2] = 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_aliased_outputs_keep_the_footprint(backend: str) -> None:
+    """Regression: words whose outputs overlap each other and their sources hold the footprint
+    guarantee, run or refused when they run, on each backend; and where they run, both backends
+    leave the same bytes (the documented order: both results from the sources as they were,
+    dst0 written, then dst1 over it)."""
+    mod = gen_module("maverick")
+    words = [
+        WIDE_ALIASED,  # shift counts 32 or more on random memory: refused when it runs
+        _wide_word(mod, 0x0, 0x100, 0x0, 0x4, "ADD_INT"),  # dst0 = src0, dst1 one element on
+        _wide_word(mod, 0x0, 0x100, 0x100, 0x0, "MULT_UINT"),  # dst0 = src1, dst1 = src0
+    ]
+    bench = Bench(mod, backend, seed=7)
+    for made_to_run in (False, True):
+        if made_to_run:  # the aliased shift word again, with counts that let it run
+            for ex in (bench.A, bench.B):
+                _small_counts(ex, WIDE_ALIASED)
+        for w in words:
+            ok, why, reads, writes, _ = mod.bench.INFO.footprint_runs(w, bench.A)
+            assert ok, why
+            _check_word(bench, w, _blocks(reads), _blocks(writes))
+    assert _run(mod.Executor(backend=backend), words[1]) == ""
+
+
+def test_aliased_outputs_are_the_same_on_both_backends() -> None:
+    """The aliased words leave the same memory on the numpy and the C backend."""
+    mod = gen_module("maverick")
+    words = [
+        WIDE_ALIASED,
+        _wide_word(mod, 0x0, 0x100, 0x0, 0x4, "ADD_INT"),
+        _wide_word(mod, 0x0, 0x100, 0x100, 0x0, "MULT_UINT"),
+    ]
+    rng = np.random.default_rng(11)
+    image = rng.integers(0, 256, mod.Executor(backend="numpy").sbuf.shape, dtype=np.uint8)
+    after = {}
+    for backend in BACKENDS:
+        ex = mod.Executor(backend=backend)
+        ex.sbuf[:] = image
+        _small_counts(ex, WIDE_ALIASED)
+        for w in words:
+            assert _run(ex, w) == ""
+        after[backend] = ex.sbuf.copy()
+    assert np.array_equal(after["numpy"], after["c"])
 
 
 def test_footprint_runs_are_the_spans() -> None:

@@ -1107,7 +1107,13 @@ class Engine:
         of a subtract, the high half of a product, the bits a left shift moves out; the header
         banner, tt-stt-facts.md §5c). Each source is extended by its dtype's signedness. Refused
         where that is not pinned (Q5): a destination narrower than 32 bits, a left shift of a
-        signed source, a shift by 32 or more; right shifts are refused by name."""
+        signed source, a shift by 32 or more; right shifts are refused by name.
+
+        Overlap (outputs with each other or with a source): both results are computed from the
+        sources as they were before the instruction, then dst0 is written in full, then dst1
+        (where they overlap, dst1's bytes stay); within one walk the last element wins. A shift
+        count of 32 or more is found on src1 before anything is written: refused, nothing
+        changes (so the outcome depends on no byte outside `info().reads`)."""
         nch = self._channels(num_active_channels)
         in0, in1, out0, out1, op = (int(in0_dtype), int(in1_dtype), int(out0_dtype),
                                     int(out1_dtype), int(op))  # fmt: skip
