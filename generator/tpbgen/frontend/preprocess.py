@@ -606,6 +606,10 @@ def _run_into(
     err: IO[bytes],
     bound: int | None = None,
 ) -> tuple[int | None, bytes, bytes]:
+    """Run the preprocessor `argv` on `stdin` with its output going into the files `out` and
+    `err`: (its exit status, or None when it ran past `seconds` and was killed; what it wrote to
+    each). With `bound`, the output file is limited to that many bytes while it is written and a
+    longer output is reported as the file-size signal's status, so a macro bomb stops there."""
     killed = threading.Event()
 
     def kill() -> None:
