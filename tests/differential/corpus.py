@@ -279,6 +279,13 @@ def _next_seeds(gen: str, validator: str) -> list[bytes]:
         ]
     if validator == "is_valid_memset":
         return [w.d4_mr(), w.d4_mr(dtype=w.BF16, set_value=0x3F80, n=64, dst_nums=(8, 2, 1, 1))]
+    if validator == "is_valid_s2d2_ts_as":
+        return [
+            w.s2d2_ts_as(),
+            w.s2d2_ts_as(
+                fill_mode=w.AS_NE, lo=w.BF16, hi=w.FP16, fill_reg=63, base=5, channel_multiplier=2
+            ),
+        ]
     if validator == "is_valid_iota":
         return [
             w.d4_iota(),

@@ -311,3 +311,34 @@ def test_memset(lib: CLib) -> None:  # noqa: F811
     for why, kw in rejects:
         assert not lib(v, w.d4_mr(**kw)), why  # type: ignore[arg-type]
     assert not lib(v, w.d4_mr(opcode=w.IOTA))
+
+
+# ---------------------------------------------------------------- AffineSelect 0x92 (S2D2_TS_AS)
+
+
+def test_affine_select(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_s2d2_ts_as"
+    assert lib.has(v)
+    assert lib(v, w.s2d2_ts_as())  # test_nki_isa_affine_select.py's causal mask
+    for mode in (w.AS_GT, w.AS_GE, w.AS_EQ, w.AS_NE):
+        assert lib(v, w.s2d2_ts_as(fill_mode=mode)), mode
+    assert lib(v, w.s2d2_ts_as(lo=w.BF16, hi=w.FP32R))  # converted from dtype_lo to dtype_hi
+    # the mask shape and the tensor shapes only need equal totals
+    assert lib(v, w.s2d2_ts_as(mask_nums=(64, 2, 1, 1), mask_steps=(1, 64, 0, 0)))
+    # R7 §7: PSUM on SUNDA only
+    assert lib(v, w.s2d2_ts_as(dst_addr=w.PSUM_BASE)) == (lib.gen == "sunda")
+    assert lib(v, w.s2d2_ts_as(src_addr=w.PSUM_BASE)) == (lib.gen == "sunda")
+    # R7 §7: CAYMAN+ skip the counts when a shape comes from a register
+    shaped = w.s2d2_ts_as(src_addr=w.marker_addr(w.MARKER_SHAPE_REG, 0), mask_nums=(3, 1, 1, 1))
+    assert lib(v, shaped) == (lib.gen != "sunda")
+    rejects = [
+        ("fill_mode 4", {"fill_mode": 4}),
+        ("fill_reg past the register file", {"fill_reg": 64}),
+        ("mask count differs", {"mask_nums": (127, 1, 1, 1)}),
+        ("dst count differs", {"dst_nums": (64, 1)}),
+        ("FP32R input", {"lo": w.FP32R}),
+        ("no channel", {"n": 0}),
+        ("129 channels", {"n": 129}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s2d2_ts_as(**kw)), why  # type: ignore[arg-type]

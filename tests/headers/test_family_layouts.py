@@ -48,6 +48,12 @@ LAYOUTS = {
         "num_active_channels=34 reserved2=35 serialization_mode=36 reserved3=37 set_value=40 "
         "dst_mem_pattern=44",
     ),
+    # next-families-facts.md §6c (R7: gcc, identical on all four gens)
+    "S2D2_TS_AS": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 num_active_channels=12 in_out_dtype=13 fill_mode=14 fill_reg=15 "
+        "mask_pattern=16 src_mem_pattern=36 dst_mem_pattern=48 channel_multiplier=60",
+    ),
     # next-families-facts.md §6a (R6: gcc, identical on all four gens)
     "D4_IOTA": (
         ("sunda", "cayman", "mariana", "maverick"),
@@ -303,3 +309,15 @@ def test_d4_mr_lines(gen: str) -> None:
     assert lines[23].startswith("// Memset:") and lines[24].startswith("//")
     assert _fn(lines, "memset_set_value_type") == 124 and lines[139] == "// }"
     assert "Dtype::UINT32 | Dtype::INT32 | Dtype::UINT32" in "\n".join(lines[123:140])
+
+
+def test_s2d2_ts_as_lines(gen: str) -> None:
+    """next-families-facts.md §6c: the compare enum on 46, struct on 53, static assert on 66,
+    validator 71-84, dtypes 99-102, the semantics comment within 24-38."""
+    lines = _lines(gen, "s2d2_ts_as")
+    assert lines[45] == "typedef enum NEURON_ISA_TPB_AFFINE_SELECT_CMP {"
+    assert lines[52] == "typedef struct NEURON_ISA_TPB_S2D2_TS_AS_STRUCT {"
+    assert lines[65].startswith("ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_TS_AS_STRUCT) == 64,")
+    assert _fn(lines, "is_valid_s2d2_ts_as") == 71 and lines[83] == "// }"
+    assert _fn(lines, "s2d2_ts_as_valid_dtypes") == 99 and lines[101] == "// }"
+    assert all(x.startswith("//") for x in lines[23:38])

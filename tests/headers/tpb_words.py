@@ -461,3 +461,36 @@ def d4_mr(
     buf[40:44] = _imm(set_value)
     _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
     return bytes(buf)
+
+
+AS_GT, AS_GE, AS_EQ, AS_NE = 0x0, 0x1, 0x2, 0x3  # NEURON_ISA_TPB_AFFINE_SELECT_CMP
+
+
+def s2d2_ts_as(
+    *,
+    opcode: int = AFFINE_SELECT,
+    n: int = 128,
+    lo: int = FP32,
+    hi: int = FP32,
+    fill_mode: int = AS_GT,
+    fill_reg: int = 0,
+    base: int = 0,
+    mask_steps: Sequence[int] = (1, 0, 0, 0),
+    mask_nums: Sequence[int] = (128, 1, 1, 1),
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] = (128, 1),
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (128, 1),
+    channel_multiplier: int = -1,
+) -> bytes:
+    """A NEURON_ISA_TPB_S2D2_TS_AS_STRUCT word (nac@12 pair@13 fill_mode@14 fill_reg@15
+    mask DATA4D@16 src@36 dst@48 channel_multiplier@60); the defaults are
+    test_nki_isa_affine_select.py's fp32 [128, 128] causal mask: keep where (x - p) > 0."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    buf[12], buf[13], buf[14], buf[15] = n, pair(lo, hi), fill_mode, fill_reg
+    struct.pack_into("<i4h4H", buf, 16, base, *mask_steps, *mask_nums)
+    _tensor(buf, 36, src_addr, (1, 128), src_nums)
+    _tensor(buf, 48, dst_addr, (1, 128), dst_nums)
+    struct.pack_into("<i", buf, 60, channel_multiplier)
+    return bytes(buf)

@@ -38,6 +38,7 @@ def _show(enum: str, value: int) -> str:
 
 
 # Enumerators and constants the predicates name, under their C names.
+ALLOWED_IN_PSUM_FALSE: Final = 0x00
 ALLOWED_IN_PSUM_TRUE: Final = 0x01
 ALLOWED_IN_SBUF_TRUE: Final = 0x01
 ALLOW_FP32R_FALSE: Final = 0x00
@@ -54,6 +55,7 @@ NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG: Final = 0x80
 NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG: Final = 0xc0
 NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM: Final = 0x20
 NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG: Final = 0x40
+NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ: Final = 0x03
 NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF: Final = 0x17
 NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE: Final = 0x19
 NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT: Final = 0xcd
@@ -148,6 +150,7 @@ NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP: Final = 0x4e
 NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP: Final = 0x5e
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP: Final = 0x42
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP: Final = 0x52
+NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT: Final = 0x92
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP: Final = 0x43
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP: Final = 0x53
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE: Final = 0xe6
@@ -3265,6 +3268,101 @@ def is_valid_memset(i: Word) -> bool:
     return _is_valid_memset(struct_arg(i, 64, 'i'), 0)
 
 
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1769  (s2d2_ts_as_assert.h)
+
+def _is_valid_enum_affine_select_cmp(v: int) -> bool:
+    return v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ
+
+
+is_valid_enum_affine_select_cmp = _is_valid_enum_affine_select_cmp
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1773  (s2d2_ts_as_assert.h)
+
+def _is_valid_register_read(reg: int) -> bool:
+    return reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
+
+
+is_valid_register_read = _is_valid_register_read
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1777  (s2d2_ts_as_assert.h)
+
+def _same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
+    return _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)
+
+
+def same_element_count_t2d(a: Word, b: Word) -> bool:
+    return _same_element_count_t2d(struct_arg(a, 12, 'a'), 0, struct_arg(b, 12, 'b'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1781  (s2d2_ts_as_assert.h)
+
+def _same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> bool:
+    return _d4d_element_count(mask_b, mask_o) == _t2d_element_count(src_b, src_o)
+
+
+def same_element_count_ts_as(mask: Word, src: Word) -> bool:
+    return _same_element_count_ts_as(struct_arg(mask, 20, 'mask'), 0, struct_arg(src, 12, 'src'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1785  (s2d2_ts_as_assert.h)
+
+def _has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT  # header.opcode
+
+
+def has_s2d2_ts_as_opcode(i: Word) -> bool:
+    return _has_s2d2_ts_as_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1789  (s2d2_ts_as_assert.h)
+
+def _s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 39] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or (_t2d_element_count(i_b, i_o + 36) == _t2d_element_count(i_b, i_o + 48) and _d4d_element_count(i_b, i_o + 16) == _t2d_element_count(i_b, i_o + 36))
+    )
+
+
+def s2d2_ts_as_valid_elem_count(i: Word) -> bool:
+    return _s2d2_ts_as_valid_elem_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1796  (s2d2_ts_as_assert.h)
+
+def _s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> bool:
+    return _is_valid_dtype((i_b[i_o + 13] >> 4) & 0xf, ALLOW_FP32R_TRUE) and _is_valid_dtype((i_b[i_o + 13] >> 0) & 0xf, ALLOW_FP32R_FALSE)  # in_out_dtype.dtype_hi, in_out_dtype.dtype_lo
+
+
+def s2d2_ts_as_valid_dtypes(i: Word) -> bool:
+    return _s2d2_ts_as_valid_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1801  (s2d2_ts_as_assert.h)
+
+def _is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_s2d2_ts_as_opcode(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_hi
+        and _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
+        and _s2d2_ts_as_valid_elem_count(i_b, i_o)
+        and _s2d2_ts_as_valid_dtypes(i_b, i_o)
+        and _is_valid_enum_affine_select_cmp(i_b[i_o + 14])  # fill_mode
+        and _is_valid_register_read(i_b[i_o + 15])  # fill_reg
+    )
+
+
+def is_valid_s2d2_ts_as(i: Word) -> bool:
+    return _is_valid_s2d2_ts_as(struct_arg(i, 64, 'i'), 0)
+
+
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
     _sw1 = v
     if _sw1 in (0, 1):
@@ -5663,6 +5761,78 @@ def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_is_valid_enum_affine_select_cmp(v: int) -> str | None:
+    if v > NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ:
+        return f"is_valid_enum_affine_select_cmp: v = {v} (needs v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ)"
+    return None
+
+
+def _x_is_valid_register_read(reg: int) -> str | None:
+    if reg >= NEURON_ISA_TPB_NUM_ADDR_REGISTERS:
+        return f"is_valid_register_read: reg = {reg} (needs reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)"
+    return None
+
+
+def _x_same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
+    if _t2d_element_count(a_b, a_o) != _t2d_element_count(b_b, b_o):
+        return 'same_element_count_t2d: needs t2d_element_count({...}) == t2d_element_count({...})'
+    return None
+
+
+def _x_same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> str | None:
+    if _d4d_element_count(mask_b, mask_o) != _t2d_element_count(src_b, src_o):
+        return 'same_element_count_ts_as: needs d4d_element_count({...}) == t2d_element_count({...})'
+    return None
+
+
+def _x_has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT:
+        return f"has_s2d2_ts_as_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT)"
+    return None
+
+
+def _x_s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 36) or _shape_from_register(i_b, i_o + 48) or (_same_element_count_t2d(i_b, i_o + 36, i_b, i_o + 48) and _same_element_count_ts_as(i_b, i_o + 16, i_b, i_o + 36))):
+        return 's2d2_ts_as_valid_elem_count: needs shape_from_register({...}) || shape_from_register({...}) || (same_element_count_t2d({...}, {...}) && same_element_count_ts_as({...}, {...}))'
+    return None
+
+
+def _x_s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
+        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    return None
+
+
+def _x_is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_s2d2_ts_as_opcode(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_s2d2_ts_as_opcode(i_b, i_o) or 'has_s2d2_ts_as_opcode')
+    if not _has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _s2d2_ts_as_valid_elem_count(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_elem_count(i_b, i_o) or 's2d2_ts_as_valid_elem_count')
+    if not _s2d2_ts_as_valid_dtypes(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_dtypes(i_b, i_o) or 's2d2_ts_as_valid_dtypes')
+    if not _is_valid_enum_affine_select_cmp(i_b[i_o + 14]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_enum_affine_select_cmp(i_b[i_o + 14]) or 'is_valid_enum_affine_select_cmp')
+    if not _is_valid_register_read(i_b[i_o + 15]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_register_read(i_b[i_o + 15]) or 'is_valid_register_read')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -5683,6 +5853,7 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_iota': (0x7e,),
     'dbg_is_valid_range_select': (0xbc,),
     'is_valid_memset': (0x49,),
+    'is_valid_s2d2_ts_as': (0x92,),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
@@ -5709,6 +5880,7 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x7e: ('is_valid_iota',),
     0x83: ('is_valid_tensor_reduce',),
     0x84: ('is_valid_tensor_reduce',),
+    0x92: ('is_valid_s2d2_ts_as',),
     0x93: ('is_valid_tensor_scalar_op',),
     0x99: ('is_valid_s3s3d3_tt',),
     0x9a: ('is_valid_tensor_scalar_cache_reduce',),
@@ -5744,6 +5916,7 @@ VALIDATORS: Final = Validators(
         'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
         'dbg_is_valid_range_select': (_dbg_is_valid_range_select, _x_dbg_is_valid_range_select),
         'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
+        'is_valid_s2d2_ts_as': (_is_valid_s2d2_ts_as, _x_is_valid_s2d2_ts_as),
     },
     DISPATCH,
     C_VALIDATORS,

@@ -2777,6 +2777,63 @@ def _v_is_valid_memset(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_enum_affine_select_cmp(v: Any) -> Any:
+    return v <= np.int32(3)
+
+
+@_memo
+def _v_is_valid_register_read(reg: Any) -> Any:
+    return reg < np.uint32(64)
+
+
+@_memo
+def _v_same_element_count_t2d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
+    return _v_t2d_element_count(a_W, a_o) == _v_t2d_element_count(b_W, b_o)
+
+
+@_memo
+def _v_same_element_count_ts_as(mask_W: Any, mask_o: Any, src_W: Any, src_o: Any) -> Any:
+    return _v_d4d_element_count(mask_W, mask_o) == _v_t2d_element_count(src_W, src_o)
+
+
+@_memo
+def _v_has_s2d2_ts_as_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(146)
+
+
+@_memo
+def _v_s2d2_ts_as_valid_elem_count(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 36),
+        _v_shape_from_register(i_W, i_o + 48),
+        np.logical_and(_v_same_element_count_t2d(i_W, i_o + 36, i_W, i_o + 48), _v_same_element_count_ts_as(i_W, i_o + 16, i_W, i_o + 36)),
+    )
+
+
+@_memo
+def _v_s2d2_ts_as_valid_dtypes(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1)), _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_s2d2_ts_as_opcode(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 12), np.uint32(128)),  # s2d2_ts_as.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 36, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(0), np.uint8(1)),  # s2d2_ts_as.in_out_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 48, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(0), np.uint8(1)),  # s2d2_ts_as.in_out_dtype.dtype_hi
+        _v_start_addr_active_channels(i_W, i_o + 36, _byte(i_W, i_o + 12)),  # s2d2_ts_as.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 12)),  # s2d2_ts_as.num_active_channels
+        _v_s2d2_ts_as_valid_elem_count(i_W, i_o),
+        _v_s2d2_ts_as_valid_dtypes(i_W, i_o),
+        _v_is_valid_enum_affine_select_cmp(_byte(i_W, i_o + 14)),  # s2d2_ts_as.fill_mode
+        _v_is_valid_register_read(_byte(i_W, i_o + 15)),  # s2d2_ts_as.fill_reg
+    )
+
+
+@_memo
 def _v_is_valid_tensor_scalar_op__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -6210,6 +6267,101 @@ def _v_is_valid_memset__term11(i_W: Any, i_o: Any) -> Any:
     return _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 32), np.uint8(1), np.uint8(1), np.uint8(1))
 
 
+@_memo
+def _v_is_valid_s2d2_ts_as__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_s2d2_ts_as_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 12), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 36, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(0), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(0), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 36, _byte(i_W, i_o + 12))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 12))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_s2d2_ts_as_valid_elem_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_affine_select_cmp(_byte(i_W, i_o + 14))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_register_read(_byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_shape_from_register(i_W, i_o + 36)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_shape_from_register(i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10_2_0(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_t2d(i_W, i_o + 36, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_ts_as(i_W, i_o + 16, i_W, i_o + 36)
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -6232,6 +6384,7 @@ _BATCH = vector.BatchValidators(
         'is_valid_iota': _v_is_valid_iota,
         'dbg_is_valid_range_select': _v_dbg_is_valid_range_select,
         'is_valid_memset': _v_is_valid_memset,
+        'is_valid_s2d2_ts_as': _v_is_valid_s2d2_ts_as,
     },
     C_VALIDATORS,
     validate,
@@ -7393,6 +7546,44 @@ CHAINS: dict[str, Chain] = {
             ('tensor4d_valid(dst_mem_pattern, dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_memset__term11),
         ),
         (0, 1, 2, 3, 4, 7, 8, 11, 12, 16, 24, 32, 64, 73, 128, 248, 32768, 262144, 4194304, 33554432, 536870911, 4294901760, 4294967040),
+    ),
+    'is_valid_s2d2_ts_as': Chain(
+        'is_valid_s2d2_ts_as',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_s2d2_ts_as__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_s2d2_ts_as__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_s2d2_ts_as__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_s2d2_ts_as__term3),
+            ('has_s2d2_ts_as_opcode(i)', _v_is_valid_s2d2_ts_as__term4),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_s2d2_ts_as__term5),
+            ('tensor2d_valid(src_mem_pattern, get_dtype_from_pair(in_out_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s2d2_ts_as__term6),
+            ('tensor2d_valid(dst_mem_pattern, get_dtype_from_pair(in_out_dtype.dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s2d2_ts_as__term7),
+            ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_s2d2_ts_as__term8),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_s2d2_ts_as__term9),
+            ('s2d2_ts_as_valid_elem_count(i)', _v_is_valid_s2d2_ts_as__term10),
+            ('s2d2_ts_as_valid_dtypes(i) > is_valid_dtype(get_dtype_from_pair(in_out_dtype.dtype_hi), ALLOW_FP32R_TRUE)', _v_is_valid_s2d2_ts_as__term11),
+            ('s2d2_ts_as_valid_dtypes(i) > is_valid_dtype(get_dtype_from_pair(in_out_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_s2d2_ts_as__term12),
+            ('is_valid_enum_affine_select_cmp(fill_mode)', _v_is_valid_s2d2_ts_as__term13),
+            ('is_valid_register_read(fill_reg)', _v_is_valid_s2d2_ts_as__term14),
+        ),
+        (0, 1, 2, 3, 4, 7, 8, 11, 12, 16, 24, 32, 64, 128, 146, 192, 248, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                10,
+                (
+                    (
+                        ('shape_from_register(src_mem_pattern)', _v_is_valid_s2d2_ts_as__term10_0_0),
+                    ),
+                    (
+                        ('shape_from_register(dst_mem_pattern)', _v_is_valid_s2d2_ts_as__term10_1_0),
+                    ),
+                    (
+                        ('same_element_count_t2d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_s2d2_ts_as__term10_2_0),
+                        ('same_element_count_ts_as(mask_pattern, src_mem_pattern)', _v_is_valid_s2d2_ts_as__term10_2_1),
+                    ),
+                ),
+            ),
+        ),
     ),
 }
 validate_batch = _BATCH.validate_batch

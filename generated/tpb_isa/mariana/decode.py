@@ -25,6 +25,7 @@ from .structs import (
     D4_MR,
     S2_BN,
     S2D2_RS,
+    S2D2_TS_AS,
     S2S2D2_STT,
     S3D3_TS,
     S3S3D3_TT,
@@ -65,6 +66,7 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x7e: D4_IOTA,  # IOTA
     0x83: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_ARITH_OP
     0x84: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_BITVEC_OP
+    0x92: S2D2_TS_AS,  # TENSOR_SCALAR_AFFINE_SELECT
     0x93: S3D3_TS,  # TRANSPOSE_TENSOR_SCALAR_ARITH_OP
     0x99: S3S3D3_TT,  # CAST_PREDICATED
     0x9a: S3D3_TS,  # TENSOR_SCALAR_CACHE_REDUCE
@@ -80,13 +82,12 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
 # Bound in instruction_mapping.json to a struct that no ingested header defines.
 BOUND_OUTSIDE: Final[dict[int, str]] = {
     0x74: 'NEURON_ISA_TPB_S2D2_ADDR_STRUCT',  # TENSOR_SCALAR_ADDR
-    0x92: 'NEURON_ISA_TPB_S2D2_TS_AS_STRUCT',  # TENSOR_SCALAR_AFFINE_SELECT
     0x98: 'NEURON_ISA_TPB_S3D3_TS_SELECT_STRUCT',  # TENSOR_SCALAR_SELECT
     0xd8: 'NEURON_ISA_TPB_PSEUDO_CORE_BARRIER_STRUCT',  # PSEUDO_CORE_BARRIER
 }
 
 #: What `decode` returns: the struct of one of this generation's decodable opcodes.
-Instruction: TypeAlias = D4_IOTA | D4_MR | S2D2_RS | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
+Instruction: TypeAlias = D4_IOTA | D4_MR | S2D2_RS | S2D2_TS_AS | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
 
 # What the drop's firmware_status.json says the device firmware does with an opcode.
 FIRMWARE: Final[dict[int, tuple[str, str]]] = {

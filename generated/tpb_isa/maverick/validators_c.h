@@ -22,3 +22,4 @@ void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsign
 void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_dbg_is_valid_range_select(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_s2d2_ts_as(const unsigned char *words, size_t n, unsigned char *out);

@@ -9,6 +9,7 @@
 #include "aws_neuron_isa_tpb_d4_mr.h"
 #include "aws_neuron_isa_tpb_enums.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
+#include "aws_neuron_isa_tpb_s2d2_ts_as.h"
 #include "aws_neuron_isa_tpb_s2s2d2_stt.h"
 #include "aws_neuron_isa_tpb_s3d3_ts.h"
 #include "aws_neuron_isa_tpb_s3s3d3_tt.h"
@@ -80,6 +81,8 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_reduce_bf16(u) != 0);
     case 0x8f:
         return (is_valid_s3s3d3_tt(u) != 0);
+    case 0x92:
+        return (is_valid_s2d2_ts_as(u) != 0);
     case 0x93:
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x99:
@@ -281,5 +284,14 @@ void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned c
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_memset(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_s2d2_ts_as(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_s2d2_ts_as(u) != 0;
     }
 }

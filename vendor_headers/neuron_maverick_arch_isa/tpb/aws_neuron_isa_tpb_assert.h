@@ -2141,6 +2141,55 @@ STATIC inline bool is_valid_memset(NEURON_ISA_TPB_INST_UNION i) {
             && tensor4d_valid(i.d4_mr.dst_mem_pattern, i.d4_mr.dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) );
 }
 
+//* s2d2_ts_as_assert.h
+
+STATIC inline bool is_valid_enum_affine_select_cmp(uint8_t v) {
+    return( v <= (uint8_t)NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ );
+}
+
+STATIC inline bool is_valid_register_read(uint8_t reg) {
+    return( (uint32_t)reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS );
+}
+
+STATIC inline bool same_element_count_t2d(NEURON_ISA_TPB_TENSOR2D a, NEURON_ISA_TPB_TENSOR2D b) {
+    return( t2d_element_count(a) == t2d_element_count(b) );
+}
+
+STATIC inline bool same_element_count_ts_as(NEURON_ISA_TPB_DATA4D mask, NEURON_ISA_TPB_TENSOR2D src) {
+    return( d4d_element_count(mask) == t2d_element_count(src) );
+}
+
+STATIC inline bool has_s2d2_ts_as_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2d2_ts_as.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT );
+}
+
+STATIC inline bool s2d2_ts_as_valid_elem_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s2d2_ts_as.src_mem_pattern.start_addr)
+            || shape_from_register(i.s2d2_ts_as.dst_mem_pattern.start_addr)
+            || (same_element_count_t2d(i.s2d2_ts_as.src_mem_pattern, i.s2d2_ts_as.dst_mem_pattern)
+                && same_element_count_ts_as(i.s2d2_ts_as.mask_pattern, i.s2d2_ts_as.src_mem_pattern)) );
+}
+
+STATIC inline bool s2d2_ts_as_valid_dtypes(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2d2_ts_as.in_out_dtype.dtype_hi), ALLOW_FP32R_TRUE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2d2_ts_as.in_out_dtype.dtype_lo), ALLOW_FP32R_FALSE) );
+}
+
+STATIC inline bool is_valid_s2d2_ts_as(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_s2d2_ts_as_opcode(i)
+            && has_valid_active_channel_range_with_tile(i.s2d2_ts_as.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i.s2d2_ts_as.header.inst_flags)
+            && tensor2d_valid(i.s2d2_ts_as.src_mem_pattern, get_dtype_from_pair((uint8_t)i.s2d2_ts_as.in_out_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2d2_ts_as.dst_mem_pattern, get_dtype_from_pair((uint8_t)i.s2d2_ts_as.in_out_dtype.dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)
+            && start_addr_active_channels(i.s2d2_ts_as.src_mem_pattern.start_addr, i.s2d2_ts_as.num_active_channels)
+            && start_addr_active_channels(i.s2d2_ts_as.dst_mem_pattern.start_addr, i.s2d2_ts_as.num_active_channels)
+            && s2d2_ts_as_valid_elem_count(i)
+            && s2d2_ts_as_valid_dtypes(i)
+            && is_valid_enum_affine_select_cmp((uint8_t)i.s2d2_ts_as.fill_mode)
+            && is_valid_register_read(i.s2d2_ts_as.fill_reg) );
+}
+
 #ifdef __cplusplus
 }
 #endif
