@@ -54,6 +54,17 @@ LAYOUTS = {
         "header=0 events=4 num_active_channels=12 in_out_dtype=13 fill_mode=14 fill_reg=15 "
         "mask_pattern=16 src_mem_pattern=36 dst_mem_pattern=48 channel_multiplier=60",
     ),
+    # next-families-facts.md §7a, §7d (R9 §2 verbatim C, R5 §5.2/§5.3)
+    "S4D2_BN": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 src_mem_pattern=12 in_dtype=32 out_dtype=33 num_active_channels=34 "
+        "reserved0=35 even_count=40 odd_count=44 dst_mem_pattern=48 reserved1=60",
+    ),
+    "S4D4_MR": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 src_mem_pattern=12 in_dtype=32 out_dtype=33 num_active_channels=34 "
+        "reserved0=35 immediate=40 dst_mem_pattern=44",
+    ),
     # next-families-facts.md §6a (R6: gcc, identical on all four gens)
     "D4_IOTA": (
         ("sunda", "cayman", "mariana", "maverick"),
@@ -321,3 +332,20 @@ def test_s2d2_ts_as_lines(gen: str) -> None:
     assert _fn(lines, "is_valid_s2d2_ts_as") == 71 and lines[83] == "// }"
     assert _fn(lines, "s2d2_ts_as_valid_dtypes") == 99 and lines[101] == "// }"
     assert all(x.startswith("//") for x in lines[23:38])
+
+
+def test_search_cluster_lines(gen: str) -> None:
+    """next-families-facts.md §7: R5's `s4d2_bn.h` / `s4d4_mr.h` line numbers (gen not stated; kept on
+    all four gens)."""
+    bn = _lines(gen, "s4d2_bn")
+    assert _fn(bn, "is_valid_max8") == 336 and bn[351] == "// }"
+    assert _fn(bn, "is_valid_find_index8") == 354 and bn[370] == "// }"
+    assert _fn(bn, "s4d2_bn_zero_counts") == 424 and bn[426] == "// }"
+    assert _fn(bn, "has_find_index8_dst_type") == 469 and bn[471] == "// }"
+    assert all(x.startswith("//") for x in bn[156:167] + bn[182:183] + bn[189:191] + bn[206:222])
+    mr = _lines(gen, "s4d4_mr")
+    assert mr[83] == "typedef struct NEURON_ISA_TPB_S4D4_MR_STRUCT {"
+    assert mr[93] == "} NEURON_ISA_TPB_S4D4_MR_STRUCT;"
+    assert _fn(mr, "is_valid_match_replace8") == 105 and mr[119] == "// }"
+    assert _fn(mr, "match_replace_dtypes") == 134 and mr[148] == "// }"
+    assert all(x.startswith("//") for x in mr[22:43])
