@@ -251,8 +251,8 @@ _MEMBERS31: Final = frozenset((NEURON_ISA_TPB_ACCUM_CMD_IDLE, NEURON_ISA_TPB_ACC
 _MEMBERS32: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP, NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP, NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,))
 _MEMBERS33: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
 _MEMBERS34: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
-_MEMBERS35: Final = frozenset((NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT,))
-_MEMBERS36: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP16,))
+_MEMBERS35: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP16,))
+_MEMBERS36: Final = frozenset((NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT,))
 _MEMBERS37: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_INT32,))
 
 
@@ -3650,7 +3650,319 @@ def is_valid_reciprocal(i: Word) -> bool:
     return _is_valid_reciprocal(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1971  (d4_iota_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1971  (s4d2_bn_assert.h)
+
+def _has_max8_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MAX8  # header.opcode
+
+
+def has_max8_opcode(i: Word) -> bool:
+    return _has_max8_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1975  (s4d2_bn_assert.h)
+
+def _has_find_index8_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_FIND_INDEX8  # header.opcode
+
+
+def has_find_index8_opcode(i: Word) -> bool:
+    return _has_find_index8_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1979  (s4d2_bn_assert.h)
+
+def _has_batch_norm_stats2_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2, NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2)  # header.opcode
+
+
+def has_batch_norm_stats2_opcode(i: Word) -> bool:
+    return _has_batch_norm_stats2_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1984  (s4d2_bn_assert.h)
+
+def _has_batch_norm_aggregate_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE  # header.opcode
+
+
+def has_batch_norm_aggregate_opcode(i: Word) -> bool:
+    return _has_batch_norm_aggregate_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1988  (s4d2_bn_assert.h)
+
+def _s4d2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 35 + k] != 0:  # reserved0[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    k = 0
+    while k < 4:
+        if i_b[i_o + 60 + k] != 0:  # reserved1[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    return True
+
+
+def s4d2_bn_reserved_zero(i: Word) -> bool:
+    return _s4d2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2002  (s4d2_bn_assert.h)
+
+def _s4d2_bn_zero_counts(i_b: bytes, i_o: int) -> bool:
+    return _F32(i_b, i_o + 40)[0] == 0.0 and _F32(i_b, i_o + 44)[0] == 0.0  # even_count, odd_count
+
+
+def s4d2_bn_zero_counts(i: Word) -> bool:
+    return _s4d2_bn_zero_counts(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2008  (s4d2_bn_assert.h)
+
+def _has_bns_finite_even_count(i_b: bytes, i_o: int) -> bool:
+    return _f32(_F32(i_b, i_o + 40)[0] - _F32(i_b, i_o + 40)[0]) == 0.0  # even_count
+
+
+def has_bns_finite_even_count(i: Word) -> bool:
+    return _has_bns_finite_even_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2012  (s4d2_bn_assert.h)
+
+def _has_bns_finite_odd_count(i_b: bytes, i_o: int) -> bool:
+    return _f32(_F32(i_b, i_o + 44)[0] - _F32(i_b, i_o + 44)[0]) == 0.0  # odd_count
+
+
+def has_bns_finite_odd_count(i: Word) -> bool:
+    return _has_bns_finite_odd_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2019  (s4d2_bn_assert.h)
+
+def _has_max8_src_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return (
+        _U16(i_b, i_o + 24)[0] != 0  # src_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 26)[0] != 0  # src_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 28)[0] != 0  # src_mem_pattern.num_elem[2]
+        and _U16(i_b, i_o + 30)[0] != 0  # src_mem_pattern.num_elem[3]
+        and _U16(i_b, i_o + 24)[0] <= 0x4000  # src_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 26)[0] <= 0x4000  # src_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 28)[0] <= 0x4000  # src_mem_pattern.num_elem[2]
+        and _U16(i_b, i_o + 30)[0] <= 0x4000  # src_mem_pattern.num_elem[3]
+        and _t4d_element_count(i_b, i_o + 12) >= 8
+        and _t4d_element_count(i_b, i_o + 12) <= 0x4000
+    )
+
+
+def has_max8_src_element_cnt(i: Word) -> bool:
+    return _has_max8_src_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2032  (s4d2_bn_assert.h)
+
+def _has_max8_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return (
+        _U16(i_b, i_o + 56)[0] != 0  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] != 0  # dst_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 56)[0] <= 8  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] <= 8  # dst_mem_pattern.num_elem[1]
+        and _t2d_element_count(i_b, i_o + 48) == 8
+    )
+
+
+def has_max8_dst_element_cnt(i: Word) -> bool:
+    return _has_max8_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2040  (s4d2_bn_assert.h)
+
+def _has_find_index8_dst_type(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 33] in (NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)  # out_dtype
+
+
+def has_find_index8_dst_type(i: Word) -> bool:
+    return _has_find_index8_dst_type(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2045  (s4d2_bn_assert.h)
+
+def _has_bnstats2_src_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return _t4d_element_count(i_b, i_o + 12) <= 512
+
+
+def has_bnstats2_src_element_cnt(i: Word) -> bool:
+    return _has_bnstats2_src_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2049  (s4d2_bn_assert.h)
+
+def _has_bnstats2_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return (
+        _U16(i_b, i_o + 56)[0] != 0  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] != 0  # dst_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 56)[0] <= 6  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] <= 6  # dst_mem_pattern.num_elem[1]
+        and _t2d_element_count(i_b, i_o + 48) == 6
+    )
+
+
+def has_bnstats2_dst_element_cnt(i: Word) -> bool:
+    return _has_bnstats2_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2057  (s4d2_bn_assert.h)
+
+def _has_bnstats2_out_dtype(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 33] in _MEMBERS35  # out_dtype
+
+
+def has_bnstats2_out_dtype(i: Word) -> bool:
+    return _has_bnstats2_out_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2063  (s4d2_bn_assert.h)
+
+def _bn_stats2_transpose_check(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2 or ((i_b[i_o + 34] % 32) == 0 and (_t4d_element_count(i_b, i_o + 12) % 32) == 0)  # header.opcode, num_active_channels
+
+
+def bn_stats2_transpose_check(i: Word) -> bool:
+    return _bn_stats2_transpose_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2068  (s4d2_bn_assert.h)
+
+def _has_bnstats_agg_src_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return (_t4d_element_count(i_b, i_o + 12) % 3) == 0
+
+
+def has_bnstats_agg_src_element_cnt(i: Word) -> bool:
+    return _has_bnstats_agg_src_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2072  (s4d2_bn_assert.h)
+
+def _has_bnstats_agg_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return (
+        _U16(i_b, i_o + 56)[0] != 0  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] != 0  # dst_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 56)[0] <= 2  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] <= 2  # dst_mem_pattern.num_elem[1]
+        and _t2d_element_count(i_b, i_o + 48) == 2
+    )
+
+
+def has_bnstats_agg_dst_element_cnt(i: Word) -> bool:
+    return _has_bnstats_agg_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2080  (s4d2_bn_assert.h)
+
+def _is_valid_max8(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_max8_opcode(i_b, i_o)
+        and _s4d2_bn_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_max8_src_element_cnt(i_b, i_o)
+        and _has_max8_dst_element_cnt(i_b, i_o)
+        and _s4d2_bn_zero_counts(i_b, i_o)
+    )
+
+
+def is_valid_max8(i: Word) -> bool:
+    return _is_valid_max8(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2097  (s4d2_bn_assert.h)
+
+def _is_valid_find_index8(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_find_index8_opcode(i_b, i_o)
+        and _s4d2_bn_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_find_index8_dst_type(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_max8_src_element_cnt(i_b, i_o)
+        and _has_max8_dst_element_cnt(i_b, i_o)
+        and _s4d2_bn_zero_counts(i_b, i_o)
+    )
+
+
+def is_valid_find_index8(i: Word) -> bool:
+    return _is_valid_find_index8(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2115  (s4d2_bn_assert.h)
+
+def _is_valid_batch_norm_stats2(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_batch_norm_stats2_opcode(i_b, i_o)
+        and _s4d2_bn_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _has_bnstats2_out_dtype(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_bnstats2_src_element_cnt(i_b, i_o)
+        and _has_bnstats2_dst_element_cnt(i_b, i_o)
+        and _has_bns_finite_even_count(i_b, i_o)
+        and _has_bns_finite_odd_count(i_b, i_o)
+        and _bn_stats2_transpose_check(i_b, i_o)
+    )
+
+
+def is_valid_batch_norm_stats2(i: Word) -> bool:
+    return _is_valid_batch_norm_stats2(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2134  (s4d2_bn_assert.h)
+
+def _is_valid_batch_norm_aggregate(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_batch_norm_aggregate_opcode(i_b, i_o)
+        and _s4d2_bn_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_bnstats_agg_src_element_cnt(i_b, i_o)
+        and _has_bnstats_agg_dst_element_cnt(i_b, i_o)
+        and _s4d2_bn_zero_counts(i_b, i_o)
+    )
+
+
+def is_valid_batch_norm_aggregate(i: Word) -> bool:
+    return _is_valid_batch_norm_aggregate(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2153  (d4_iota_assert.h)
 
 def _d4d_element_count(d_b: bytes, d_o: int) -> int:
     n = 1
@@ -3665,7 +3977,7 @@ def d4d_element_count(d: Word) -> int:
     return _d4d_element_count(struct_arg(d, 20, 'd'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1979  (d4_iota_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2161  (d4_iota_assert.h)
 
 def _has_iota_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_IOTA  # header.opcode
@@ -3675,7 +3987,7 @@ def has_iota_opcode(i: Word) -> bool:
     return _has_iota_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1983  (d4_iota_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2165  (d4_iota_assert.h)
 
 def _d4_iota_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3692,7 +4004,7 @@ def d4_iota_reserved_zero(i: Word) -> bool:
     return _d4_iota_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1992  (d4_iota_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2174  (d4_iota_assert.h)
 
 def _d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
     return _d4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
@@ -3702,7 +4014,7 @@ def d4_iota_same_src_dst_count(i: Word) -> bool:
     return _d4_iota_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1996  (d4_iota_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2178  (d4_iota_assert.h)
 
 def _is_valid_iota(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3722,7 +4034,7 @@ def is_valid_iota(i: Word) -> bool:
     return _is_valid_iota(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2010  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2192  (s2d2_rs_assert.h)
 
 def _has_valid_nc_rs(nc: int) -> bool:
     return nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3
@@ -3731,7 +4043,7 @@ def _has_valid_nc_rs(nc: int) -> bool:
 has_valid_nc_rs = _has_valid_nc_rs
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2014  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2196  (s2d2_rs_assert.h)
 
 def _has_range_select_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_RANGE_SELECT  # header.opcode
@@ -3741,7 +4053,7 @@ def has_range_select_opcode(i: Word) -> bool:
     return _has_range_select_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2018  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2200  (s2d2_rs_assert.h)
 
 def _has_same_elem_count_rs_src_dst(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3755,7 +4067,7 @@ def has_same_elem_count_rs_src_dst(i: Word) -> bool:
     return _has_same_elem_count_rs_src_dst(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2024  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2206  (s2d2_rs_assert.h)
 
 def _has_valid_total_index_range(src_b: bytes, src_o: int, base: int) -> bool:
     return base <= 0x1000000 and (src_b[src_o + 3] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG) or ((base + _t2d_element_count(src_b, src_o)) & 0xffffffffffffffff) <= 0x1000000)  # addr_reg.marker
@@ -3765,7 +4077,7 @@ def has_valid_total_index_range(src: Word, base: int) -> bool:
     return _has_valid_total_index_range(struct_arg(src, 12, 'src'), 0, base)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2031  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2213  (s2d2_rs_assert.h)
 
 def _rs_base_index(i_b: bytes, i_o: int) -> int:
     return ((int(_F32(i_b, i_o + 16)[0])) & 0xffffffff) if (_F32(i_b, i_o + 16)[0] >= 0.0 and _F32(i_b, i_o + 16)[0] <= 16777216.0) else 0xffffffff  # base
@@ -3775,7 +4087,7 @@ def rs_base_index(i: Word) -> int:
     return _rs_base_index(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2037  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2219  (s2d2_rs_assert.h)
 
 def _is_valid_fill_val(i_b: bytes, i_o: int) -> bool:
     return _F32(i_b, i_o + 20)[0] == -3.4028234663852886e+38  # fill_val
@@ -3785,16 +4097,16 @@ def is_valid_fill_val(i: Word) -> bool:
     return _is_valid_fill_val(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2041  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2223  (s2d2_rs_assert.h)
 
 def _is_valid_rs_comp_op(op: int) -> bool:
-    return op in _MEMBERS35
+    return op in _MEMBERS36
 
 
 is_valid_rs_comp_op = _is_valid_rs_comp_op
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2049  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2231  (s2d2_rs_assert.h)
 
 def _has_valid_range_select_reduce_cmd(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 14] in _MEMBERS28  # reduce_cmd
@@ -3804,7 +4116,7 @@ def has_valid_range_select_reduce_cmd(i: Word) -> bool:
     return _has_valid_range_select_reduce_cmd(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2055  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2237  (s2d2_rs_assert.h)
 
 def _has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 15] == NEURON_ISA_TPB_ALU_OP_MAX  # reduce_op
@@ -3814,7 +4126,7 @@ def has_valid_range_select_reduce_op(i: Word) -> bool:
     return _has_valid_range_select_reduce_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2059  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2241  (s2d2_rs_assert.h)
 
 def _is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> bool:
     return (
@@ -3845,7 +4157,7 @@ def is_valid_range_select(i: Word, nc: int) -> bool:
     return _is_valid_range_select(struct_arg(i, 64, 'i'), 0, nc)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2082  (s2d2_rs_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2264  (s2d2_rs_assert.h)
 
 def _dbg_is_valid_range_select(i_b: bytes, i_o: int) -> bool:
     return _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5)
@@ -3855,7 +4167,7 @@ def dbg_is_valid_range_select(i: Word) -> bool:
     return _dbg_is_valid_range_select(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2088  (d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2270  (d4_mr_assert.h)
 
 def _has_memset_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MEMSET  # header.opcode
@@ -3865,7 +4177,7 @@ def has_memset_opcode(i: Word) -> bool:
     return _has_memset_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2092  (d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2274  (d4_mr_assert.h)
 
 def _d4_mr_zero_serialization(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 36] == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL  # serialization_mode
@@ -3875,7 +4187,7 @@ def d4_mr_zero_serialization(i: Word) -> bool:
     return _d4_mr_zero_serialization(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2096  (d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2278  (d4_mr_assert.h)
 
 def _d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
     k = 0
@@ -3896,7 +4208,7 @@ def d4_mr_reserved_zero(i: Word) -> bool:
     return _d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2109  (d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2291  (d4_mr_assert.h)
 
 def _memset_set_value_type(i_b: bytes, i_o: int) -> bool:
     _sw46 = i_b[i_o + 32]  # dtype
@@ -3914,7 +4226,7 @@ def memset_set_value_type(i: Word) -> bool:
     return _memset_set_value_type(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2131  (d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2313  (d4_mr_assert.h)
 
 def _is_valid_memset(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3935,7 +4247,7 @@ def is_valid_memset(i: Word) -> bool:
     return _is_valid_memset(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2146  (s2d2_ts_as_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2328  (s2d2_ts_as_assert.h)
 
 def _is_valid_enum_affine_select_cmp(v: int) -> bool:
     return v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ
@@ -3944,7 +4256,7 @@ def _is_valid_enum_affine_select_cmp(v: int) -> bool:
 is_valid_enum_affine_select_cmp = _is_valid_enum_affine_select_cmp
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2150  (s2d2_ts_as_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2332  (s2d2_ts_as_assert.h)
 
 def _is_valid_register_read(reg: int) -> bool:
     return reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
@@ -3953,7 +4265,7 @@ def _is_valid_register_read(reg: int) -> bool:
 is_valid_register_read = _is_valid_register_read
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2154  (s2d2_ts_as_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2336  (s2d2_ts_as_assert.h)
 
 def _same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)
@@ -3963,7 +4275,7 @@ def same_element_count_t2d(a: Word, b: Word) -> bool:
     return _same_element_count_t2d(struct_arg(a, 12, 'a'), 0, struct_arg(b, 12, 'b'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2158  (s2d2_ts_as_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2340  (s2d2_ts_as_assert.h)
 
 def _same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> bool:
     return _d4d_element_count(mask_b, mask_o) == _t2d_element_count(src_b, src_o)
@@ -3973,7 +4285,7 @@ def same_element_count_ts_as(mask: Word, src: Word) -> bool:
     return _same_element_count_ts_as(struct_arg(mask, 20, 'mask'), 0, struct_arg(src, 12, 'src'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2162  (s2d2_ts_as_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2344  (s2d2_ts_as_assert.h)
 
 def _has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT  # header.opcode
@@ -3983,7 +4295,7 @@ def has_s2d2_ts_as_opcode(i: Word) -> bool:
     return _has_s2d2_ts_as_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2166  (s2d2_ts_as_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2348  (s2d2_ts_as_assert.h)
 
 def _s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3997,7 +4309,7 @@ def s2d2_ts_as_valid_elem_count(i: Word) -> bool:
     return _s2d2_ts_as_valid_elem_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2173  (s2d2_ts_as_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2355  (s2d2_ts_as_assert.h)
 
 def _s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> bool:
     return _is_valid_dtype((i_b[i_o + 13] >> 4) & 0xf, ALLOW_FP32R_TRUE) and _is_valid_dtype((i_b[i_o + 13] >> 0) & 0xf, ALLOW_FP32R_FALSE)  # in_out_dtype.dtype_hi, in_out_dtype.dtype_lo
@@ -4007,7 +4319,7 @@ def s2d2_ts_as_valid_dtypes(i: Word) -> bool:
     return _s2d2_ts_as_valid_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2178  (s2d2_ts_as_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2360  (s2d2_ts_as_assert.h)
 
 def _is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> bool:
     return (
@@ -4030,290 +4342,7 @@ def is_valid_s2d2_ts_as(i: Word) -> bool:
     return _is_valid_s2d2_ts_as(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2195  (s4d2_bn_assert.h)
-
-def _has_max8_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MAX8  # header.opcode
-
-
-def has_max8_opcode(i: Word) -> bool:
-    return _has_max8_opcode(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2199  (s4d2_bn_assert.h)
-
-def _has_find_index8_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_FIND_INDEX8  # header.opcode
-
-
-def has_find_index8_opcode(i: Word) -> bool:
-    return _has_find_index8_opcode(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2203  (s4d2_bn_assert.h)
-
-def _has_batch_norm_stats2_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2, NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2)  # header.opcode
-
-
-def has_batch_norm_stats2_opcode(i: Word) -> bool:
-    return _has_batch_norm_stats2_opcode(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2208  (s4d2_bn_assert.h)
-
-def _has_batch_norm_aggregate_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE  # header.opcode
-
-
-def has_batch_norm_aggregate_opcode(i: Word) -> bool:
-    return _has_batch_norm_aggregate_opcode(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2212  (s4d2_bn_assert.h)
-
-def _s4d2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
-    k = 0
-    while k < 5:
-        if i_b[i_o + 35 + k] != 0:  # reserved0[k]
-            return False
-        k = (k + 1) & 0xffffffff
-    k = 0
-    while k < 4:
-        if i_b[i_o + 60 + k] != 0:  # reserved1[k]
-            return False
-        k = (k + 1) & 0xffffffff
-    return True
-
-
-def s4d2_bn_reserved_zero(i: Word) -> bool:
-    return _s4d2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2226  (s4d2_bn_assert.h)
-
-def _s4d2_bn_zero_counts(i_b: bytes, i_o: int) -> bool:
-    return _F32(i_b, i_o + 40)[0] == 0.0 and _F32(i_b, i_o + 44)[0] == 0.0  # even_count, odd_count
-
-
-def s4d2_bn_zero_counts(i: Word) -> bool:
-    return _s4d2_bn_zero_counts(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2232  (s4d2_bn_assert.h)
-
-def _has_bns_finite_even_count(i_b: bytes, i_o: int) -> bool:
-    return _f32(_F32(i_b, i_o + 40)[0] - _F32(i_b, i_o + 40)[0]) == 0.0  # even_count
-
-
-def has_bns_finite_even_count(i: Word) -> bool:
-    return _has_bns_finite_even_count(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2236  (s4d2_bn_assert.h)
-
-def _has_bns_finite_odd_count(i_b: bytes, i_o: int) -> bool:
-    return _f32(_F32(i_b, i_o + 44)[0] - _F32(i_b, i_o + 44)[0]) == 0.0  # odd_count
-
-
-def has_bns_finite_odd_count(i: Word) -> bool:
-    return _has_bns_finite_odd_count(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2240  (s4d2_bn_assert.h)
-
-def _has_max8_src_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t4d_element_count(i_b, i_o + 12) >= 8 and _t4d_element_count(i_b, i_o + 12) <= 0x4000
-
-
-def has_max8_src_element_cnt(i: Word) -> bool:
-    return _has_max8_src_element_cnt(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2245  (s4d2_bn_assert.h)
-
-def _has_max8_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t2d_element_count(i_b, i_o + 48) == 8
-
-
-def has_max8_dst_element_cnt(i: Word) -> bool:
-    return _has_max8_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2249  (s4d2_bn_assert.h)
-
-def _has_find_index8_dst_type(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 33] in (NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)  # out_dtype
-
-
-def has_find_index8_dst_type(i: Word) -> bool:
-    return _has_find_index8_dst_type(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2254  (s4d2_bn_assert.h)
-
-def _has_bnstats2_src_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t4d_element_count(i_b, i_o + 12) <= 512
-
-
-def has_bnstats2_src_element_cnt(i: Word) -> bool:
-    return _has_bnstats2_src_element_cnt(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2258  (s4d2_bn_assert.h)
-
-def _has_bnstats2_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t2d_element_count(i_b, i_o + 48) == 6
-
-
-def has_bnstats2_dst_element_cnt(i: Word) -> bool:
-    return _has_bnstats2_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2262  (s4d2_bn_assert.h)
-
-def _has_bnstats2_out_dtype(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 33] in _MEMBERS36  # out_dtype
-
-
-def has_bnstats2_out_dtype(i: Word) -> bool:
-    return _has_bnstats2_out_dtype(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2268  (s4d2_bn_assert.h)
-
-def _bn_stats2_transpose_check(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2 or ((i_b[i_o + 34] % 32) == 0 and (_t4d_element_count(i_b, i_o + 12) % 32) == 0)  # header.opcode, num_active_channels
-
-
-def bn_stats2_transpose_check(i: Word) -> bool:
-    return _bn_stats2_transpose_check(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2273  (s4d2_bn_assert.h)
-
-def _has_bnstats_agg_src_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return (_t4d_element_count(i_b, i_o + 12) % 3) == 0
-
-
-def has_bnstats_agg_src_element_cnt(i: Word) -> bool:
-    return _has_bnstats_agg_src_element_cnt(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2277  (s4d2_bn_assert.h)
-
-def _has_bnstats_agg_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t2d_element_count(i_b, i_o + 48) == 2
-
-
-def has_bnstats_agg_dst_element_cnt(i: Word) -> bool:
-    return _has_bnstats_agg_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2281  (s4d2_bn_assert.h)
-
-def _is_valid_max8(i_b: bytes, i_o: int) -> bool:
-    return (
-        _has_valid_neuron_header(i_b, i_o)
-        and _has_valid_neuron_events(i_b, i_o)
-        and _has_max8_opcode(i_b, i_o)
-        and _s4d2_bn_reserved_zero(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
-        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
-        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
-        and _has_max8_src_element_cnt(i_b, i_o)
-        and _has_max8_dst_element_cnt(i_b, i_o)
-        and _s4d2_bn_zero_counts(i_b, i_o)
-    )
-
-
-def is_valid_max8(i: Word) -> bool:
-    return _is_valid_max8(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2298  (s4d2_bn_assert.h)
-
-def _is_valid_find_index8(i_b: bytes, i_o: int) -> bool:
-    return (
-        _has_valid_neuron_header(i_b, i_o)
-        and _has_valid_neuron_events(i_b, i_o)
-        and _has_find_index8_opcode(i_b, i_o)
-        and _s4d2_bn_reserved_zero(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
-        and _has_find_index8_dst_type(i_b, i_o)
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
-        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
-        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
-        and _has_max8_src_element_cnt(i_b, i_o)
-        and _has_max8_dst_element_cnt(i_b, i_o)
-        and _s4d2_bn_zero_counts(i_b, i_o)
-    )
-
-
-def is_valid_find_index8(i: Word) -> bool:
-    return _is_valid_find_index8(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2316  (s4d2_bn_assert.h)
-
-def _is_valid_batch_norm_stats2(i_b: bytes, i_o: int) -> bool:
-    return (
-        _has_valid_neuron_header(i_b, i_o)
-        and _has_valid_neuron_events(i_b, i_o)
-        and _has_batch_norm_stats2_opcode(i_b, i_o)
-        and _s4d2_bn_reserved_zero(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
-        and _has_bnstats2_out_dtype(i_b, i_o)
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
-        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
-        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
-        and _has_bnstats2_src_element_cnt(i_b, i_o)
-        and _has_bnstats2_dst_element_cnt(i_b, i_o)
-        and _has_bns_finite_even_count(i_b, i_o)
-        and _has_bns_finite_odd_count(i_b, i_o)
-        and _bn_stats2_transpose_check(i_b, i_o)
-    )
-
-
-def is_valid_batch_norm_stats2(i: Word) -> bool:
-    return _is_valid_batch_norm_stats2(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2335  (s4d2_bn_assert.h)
-
-def _is_valid_batch_norm_aggregate(i_b: bytes, i_o: int) -> bool:
-    return (
-        _has_valid_neuron_header(i_b, i_o)
-        and _has_valid_neuron_events(i_b, i_o)
-        and _has_batch_norm_aggregate_opcode(i_b, i_o)
-        and _s4d2_bn_reserved_zero(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
-        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
-        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
-        and _has_bnstats_agg_src_element_cnt(i_b, i_o)
-        and _has_bnstats_agg_dst_element_cnt(i_b, i_o)
-        and _s4d2_bn_zero_counts(i_b, i_o)
-    )
-
-
-def is_valid_batch_norm_aggregate(i: Word) -> bool:
-    return _is_valid_batch_norm_aggregate(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2354  (s4d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2377  (s4d4_mr_assert.h)
 
 def _has_match_replace8_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8  # header.opcode
@@ -4323,7 +4352,7 @@ def has_match_replace8_opcode(i: Word) -> bool:
     return _has_match_replace8_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2358  (s4d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2381  (s4d4_mr_assert.h)
 
 def _s4d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
@@ -4339,7 +4368,7 @@ def s4d4_mr_reserved_zero(i: Word) -> bool:
     return _s4d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2362  (s4d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2385  (s4d4_mr_assert.h)
 
 def _has_match_replace8_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     return _t4d_element_count(i_b, i_o + 12) <= 0x4000
@@ -4349,7 +4378,7 @@ def has_match_replace8_src_element_cnt(i: Word) -> bool:
     return _has_match_replace8_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2366  (s4d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2389  (s4d4_mr_assert.h)
 
 def _s4d4_mr_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
     return _t4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
@@ -4359,7 +4388,7 @@ def s4d4_mr_same_src_dst_count(i: Word) -> bool:
     return _s4d4_mr_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2370  (s4d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2393  (s4d4_mr_assert.h)
 
 def _match_replace_dtypes(i_b: bytes, i_o: int) -> bool:
     return (i_b[i_o + 32] in _MEMBERS37) and (i_b[i_o + 33] in _MEMBERS37)  # in_dtype, out_dtype
@@ -4369,7 +4398,7 @@ def match_replace_dtypes(i: Word) -> bool:
     return _match_replace_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2375  (s4d4_mr_assert.h)
+# neuron_maverick_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2398  (s4d4_mr_assert.h)
 
 def _is_valid_match_replace8(i_b: bytes, i_o: int) -> bool:
     return (
@@ -7052,299 +7081,6 @@ def _x_is_valid_reciprocal(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
-def _x_has_iota_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_IOTA:
-        return f"has_iota_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_IOTA)"
-    return None
-
-
-def _x_d4_iota_reserved_zero(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 32] != 0:
-        return f"d4_iota_reserved_zero: reserved0[0] = {i_b[i_o + 32]} (needs reserved0[0] == 0)"
-    if i_b[i_o + 35] != 0:
-        return f"d4_iota_reserved_zero: reserved1[0] = {i_b[i_o + 35]} (needs reserved1[0] == 0)"
-    if i_b[i_o + 40] != 0:
-        return f"d4_iota_reserved_zero: reserved2[0] = {i_b[i_o + 40]} (needs reserved2[0] == 0)"
-    if i_b[i_o + 41] != 0:
-        return f"d4_iota_reserved_zero: reserved2[1] = {i_b[i_o + 41]} (needs reserved2[1] == 0)"
-    if i_b[i_o + 42] != 0:
-        return f"d4_iota_reserved_zero: reserved2[2] = {i_b[i_o + 42]} (needs reserved2[2] == 0)"
-    if i_b[i_o + 43] != 0:
-        return f"d4_iota_reserved_zero: reserved2[3] = {i_b[i_o + 43]} (needs reserved2[3] == 0)"
-    return None
-
-
-def _x_d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
-    if _d4d_element_count(i_b, i_o + 12) != _t4d_element_count(i_b, i_o + 44):
-        return 'd4_iota_same_src_dst_count: needs d4d_element_count({...}) == t4d_element_count({...})'
-    return None
-
-
-def _x_is_valid_iota(i_b: bytes, i_o: int) -> str | None:
-    if not _has_valid_neuron_header(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
-    if not _has_valid_neuron_events(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_iota_opcode(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_has_iota_opcode(i_b, i_o) or 'has_iota_opcode')
-    if not _d4_iota_reserved_zero(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_d4_iota_reserved_zero(i_b, i_o) or 'd4_iota_reserved_zero')
-    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
-        return 'is_valid_iota -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
-    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
-        return 'is_valid_iota -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
-    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
-        return 'is_valid_iota -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
-    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_iota -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
-    if not _d4_iota_same_src_dst_count(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_d4_iota_same_src_dst_count(i_b, i_o) or 'd4_iota_same_src_dst_count')
-    return None
-
-
-def _x_has_valid_nc_rs(nc: int) -> str | None:
-    if nc < NEURON_ISA_TPB_NEURON_CORE_VERSION_V3:
-        return f"has_valid_nc_rs: nc = {nc} (needs nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3)"
-    return None
-
-
-def _x_has_range_select_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_RANGE_SELECT:
-        return f"has_range_select_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_RANGE_SELECT)"
-    return None
-
-
-def _x_has_same_elem_count_rs_src_dst(i_b: bytes, i_o: int) -> str | None:
-    if not (_shape_from_register(i_b, i_o + 24) or _shape_from_register(i_b, i_o + 48) or _t2d_element_count(i_b, i_o + 24) == _t2d_element_count(i_b, i_o + 48)):
-        return 'has_same_elem_count_rs_src_dst: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
-    return None
-
-
-def _x_has_valid_total_index_range(src_b: bytes, src_o: int, base: int) -> str | None:
-    if base > 0x1000000:
-        return f"has_valid_total_index_range: base = {base} (needs base <= 16777216)"
-    if not (_shape_from_register(src_b, src_o) or ((base + _t2d_element_count(src_b, src_o)) & 0xffffffffffffffff) <= 0x1000000):
-        return f"has_valid_total_index_range: base = {base} (needs shape_from_register({{...}}) || ((base + t2d_element_count({{...}})) <= 16777216))"
-    return None
-
-
-def _x_is_valid_fill_val(i_b: bytes, i_o: int) -> str | None:
-    if _F32(i_b, i_o + 20)[0] != -3.4028234663852886e+38:
-        return f"is_valid_fill_val: fill_val = {_F32(i_b, i_o + 20)[0]!r} (needs fill_val == -3.4028234663852886e+38)"
-    return None
-
-
-def _x_is_valid_rs_comp_op(op: int) -> str | None:
-    if op not in _MEMBERS35:
-        return f"is_valid_rs_comp_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT))"
-    return None
-
-
-def _x_has_valid_range_select_reduce_cmd(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 14] not in _MEMBERS28:
-        return f"has_valid_range_select_reduce_cmd: reduce_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 14])} (needs (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))"
-    return None
-
-
-def _x_has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 15] != NEURON_ISA_TPB_ALU_OP_MAX:
-        return f"has_valid_range_select_reduce_op: reduce_op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 15])} (needs reduce_op == NEURON_ISA_TPB_ALU_OP_MAX)"
-    return None
-
-
-def _x_is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> str | None:
-    if not _has_valid_neuron_header(i_b, i_o):
-        return 'is_valid_range_select -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
-    if not _has_valid_neuron_events(i_b, i_o):
-        return 'is_valid_range_select -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_valid_nc_rs(nc):
-        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(nc) or 'has_valid_nc_rs')
-    if not _has_range_select_opcode(i_b, i_o):
-        return 'is_valid_range_select -> ' + (_x_has_range_select_opcode(i_b, i_o) or 'has_range_select_opcode')
-    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]):
-        return 'is_valid_range_select -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]) or 'start_addr_active_channels')
-    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
-        return 'is_valid_range_select -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
-    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_range_select -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
-    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_range_select -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
-    if not _has_same_elem_count_rs_src_dst(i_b, i_o):
-        return 'is_valid_range_select -> ' + (_x_has_same_elem_count_rs_src_dst(i_b, i_o) or 'has_same_elem_count_rs_src_dst')
-    if not _has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o)):
-        return 'is_valid_range_select -> ' + (_x_has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o)) or 'has_valid_total_index_range')
-    if not _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
-        return 'is_valid_range_select -> ' + (_x_is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_fp_dtype_datapath')
-    if not _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
-        return 'is_valid_range_select -> ' + (_x_is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_fp_dtype_datapath')
-    if not _is_valid_fill_val(i_b, i_o):
-        return 'is_valid_range_select -> ' + (_x_is_valid_fill_val(i_b, i_o) or 'is_valid_fill_val')
-    if not _is_valid_rs_comp_op(i_b[i_o + 36]):
-        return 'is_valid_range_select -> ' + (_x_is_valid_rs_comp_op(i_b[i_o + 36]) or 'is_valid_rs_comp_op')
-    if not _is_valid_rs_comp_op(i_b[i_o + 37]):
-        return 'is_valid_range_select -> ' + (_x_is_valid_rs_comp_op(i_b[i_o + 37]) or 'is_valid_rs_comp_op')
-    if not _has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32):
-        return 'is_valid_range_select -> ' + (_x_has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32) or 'has_valid_immediates')
-    if not _has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32):
-        return 'is_valid_range_select -> ' + (_x_has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32) or 'has_valid_immediates')
-    if not _check_active_channels(i_b[i_o + 12]):
-        return 'is_valid_range_select -> ' + (_x_check_active_channels(i_b[i_o + 12]) or 'check_active_channels')
-    if not _has_valid_range_select_reduce_cmd(i_b, i_o):
-        return 'is_valid_range_select -> ' + (_x_has_valid_range_select_reduce_cmd(i_b, i_o) or 'has_valid_range_select_reduce_cmd')
-    if not _has_valid_range_select_reduce_op(i_b, i_o):
-        return 'is_valid_range_select -> ' + (_x_has_valid_range_select_reduce_op(i_b, i_o) or 'has_valid_range_select_reduce_op')
-    return None
-
-
-def _x_dbg_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
-    if not _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5):
-        return 'dbg_is_valid_range_select -> ' + (_x_is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5) or 'is_valid_range_select')
-    return None
-
-
-def _x_has_memset_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MEMSET:
-        return f"has_memset_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET)"
-    return None
-
-
-def _x_d4_mr_zero_serialization(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 36] != NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL:
-        return f"d4_mr_zero_serialization: serialization_mode = {_show('NEURON_ISA_TPB_REG_SERIAL_MODE', i_b[i_o + 36])} (needs serialization_mode == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL)"
-    return None
-
-
-def _x_d4_mr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
-    k = 0
-    while k < 16:
-        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
-            return f"d4_mr_reserved_zero: k = {k} (returns false at line 2099 when reserved0[k] != 0)"
-        k = (k + 1) & 0xffffffff
-    if i_b[i_o + 33] != 0:
-        return f"d4_mr_reserved_zero: reserved1[0] = {i_b[i_o + 33]} (needs reserved1[0] == 0)"
-    if i_b[i_o + 35] != 0:
-        return f"d4_mr_reserved_zero: reserved2[0] = {i_b[i_o + 35]} (needs reserved2[0] == 0)"
-    if i_b[i_o + 37] != 0:
-        return f"d4_mr_reserved_zero: reserved3[0] = {i_b[i_o + 37]} (needs reserved3[0] == 0)"
-    if i_b[i_o + 38] != 0:
-        return f"d4_mr_reserved_zero: reserved3[1] = {i_b[i_o + 38]} (needs reserved3[1] == 0)"
-    if i_b[i_o + 39] != 0:
-        return f"d4_mr_reserved_zero: reserved3[2] = {i_b[i_o + 39]} (needs reserved3[2] == 0)"
-    return None
-
-
-def _x_memset_set_value_type(i_b: bytes, i_o: int) -> str | None:
-    _sw47 = i_b[i_o + 32]  # dtype
-    if _sw47 in {10, 9, 8}:
-        return None
-    elif _sw47 in {5, 4, 6, 7}:
-        if (_U32(i_b, i_o + 40)[0] & 0xffff0000) != 0:
-            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294901760) == 0)"
-        return None
-    elif _sw47 in {3, 2, 13, 14, 15}:
-        if (_U32(i_b, i_o + 40)[0] & 0xffffff00) != 0:
-            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294967040) == 0)"
-        return None
-    else:
-        return 'memset_set_value_type: returns false at line 2127'
-
-
-def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
-    if not _has_valid_neuron_header(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
-    if not _has_valid_neuron_events(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_memset_opcode(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_has_memset_opcode(i_b, i_o) or 'has_memset_opcode')
-    if not _d4_mr_reserved_zero(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_d4_mr_reserved_zero(i_b, i_o) or 'd4_mr_reserved_zero')
-    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE):
-        return 'is_valid_memset -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
-    if not _memset_set_value_type(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_memset_set_value_type(i_b, i_o) or 'memset_set_value_type')
-    if not _d4_mr_zero_serialization(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_d4_mr_zero_serialization(i_b, i_o) or 'd4_mr_zero_serialization')
-    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
-        return 'is_valid_memset -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
-    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
-        return 'is_valid_memset -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
-    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_memset -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
-    return None
-
-
-def _x_is_valid_enum_affine_select_cmp(v: int) -> str | None:
-    if v > NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ:
-        return f"is_valid_enum_affine_select_cmp: v = {v} (needs v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ)"
-    return None
-
-
-def _x_is_valid_register_read(reg: int) -> str | None:
-    if reg >= NEURON_ISA_TPB_NUM_ADDR_REGISTERS:
-        return f"is_valid_register_read: reg = {reg} (needs reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)"
-    return None
-
-
-def _x_same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
-    if _t2d_element_count(a_b, a_o) != _t2d_element_count(b_b, b_o):
-        return 'same_element_count_t2d: needs t2d_element_count({...}) == t2d_element_count({...})'
-    return None
-
-
-def _x_same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> str | None:
-    if _d4d_element_count(mask_b, mask_o) != _t2d_element_count(src_b, src_o):
-        return 'same_element_count_ts_as: needs d4d_element_count({...}) == t2d_element_count({...})'
-    return None
-
-
-def _x_has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT:
-        return f"has_s2d2_ts_as_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT)"
-    return None
-
-
-def _x_s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> str | None:
-    if not (_shape_from_register(i_b, i_o + 36) or _shape_from_register(i_b, i_o + 48) or (_same_element_count_t2d(i_b, i_o + 36, i_b, i_o + 48) and _same_element_count_ts_as(i_b, i_o + 16, i_b, i_o + 36))):
-        return 's2d2_ts_as_valid_elem_count: needs shape_from_register({...}) || shape_from_register({...}) || (same_element_count_t2d({...}, {...}) && same_element_count_ts_as({...}, {...}))'
-    return None
-
-
-def _x_s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> str | None:
-    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
-        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_dtype')
-    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
-        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
-    return None
-
-
-def _x_is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> str | None:
-    if not _has_valid_neuron_header(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
-    if not _has_valid_neuron_events(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_s2d2_ts_as_opcode(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_has_s2d2_ts_as_opcode(i_b, i_o) or 'has_s2d2_ts_as_opcode')
-    if not _has_valid_active_channel_range_with_tile(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_active_channel_range_with_tile(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3]) or 'has_valid_active_channel_range_with_tile')
-    if not _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
-    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
-    if not _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]) or 'start_addr_active_channels')
-    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
-    if not _s2d2_ts_as_valid_elem_count(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_elem_count(i_b, i_o) or 's2d2_ts_as_valid_elem_count')
-    if not _s2d2_ts_as_valid_dtypes(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_dtypes(i_b, i_o) or 's2d2_ts_as_valid_dtypes')
-    if not _is_valid_enum_affine_select_cmp(i_b[i_o + 14]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_enum_affine_select_cmp(i_b[i_o + 14]) or 'is_valid_enum_affine_select_cmp')
-    if not _is_valid_register_read(i_b[i_o + 15]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_register_read(i_b[i_o + 15]) or 'is_valid_register_read')
-    return None
-
-
 def _x_has_max8_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MAX8:
         return f"has_max8_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MAX8)"
@@ -7373,12 +7109,12 @@ def _x_s4d2_bn_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     k = 0
     while k < 5:
         if i_b[i_o + 35 + k] != 0:  # reserved0[k]
-            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 2215 when reserved0[k] != 0)"
+            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 1991 when reserved0[k] != 0)"
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 4:
         if i_b[i_o + 60 + k] != 0:  # reserved1[k]
-            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 2220 when reserved1[k] != 0)"
+            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 1996 when reserved1[k] != 0)"
         k = (k + 1) & 0xffffffff
     return None
 
@@ -7404,6 +7140,22 @@ def _x_has_bns_finite_odd_count(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_max8_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _U16(i_b, i_o + 24)[0] == 0:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 24)[0]} (needs src_mem_pattern.num_elem[0] != 0)"
+    if _U16(i_b, i_o + 26)[0] == 0:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 26)[0]} (needs src_mem_pattern.num_elem[1] != 0)"
+    if _U16(i_b, i_o + 28)[0] == 0:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[2] = {_U16(i_b, i_o + 28)[0]} (needs src_mem_pattern.num_elem[2] != 0)"
+    if _U16(i_b, i_o + 30)[0] == 0:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[3] = {_U16(i_b, i_o + 30)[0]} (needs src_mem_pattern.num_elem[3] != 0)"
+    if _U16(i_b, i_o + 24)[0] > 0x4000:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 24)[0]} (needs src_mem_pattern.num_elem[0] <= 16384)"
+    if _U16(i_b, i_o + 26)[0] > 0x4000:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 26)[0]} (needs src_mem_pattern.num_elem[1] <= 16384)"
+    if _U16(i_b, i_o + 28)[0] > 0x4000:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[2] = {_U16(i_b, i_o + 28)[0]} (needs src_mem_pattern.num_elem[2] <= 16384)"
+    if _U16(i_b, i_o + 30)[0] > 0x4000:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[3] = {_U16(i_b, i_o + 30)[0]} (needs src_mem_pattern.num_elem[3] <= 16384)"
     if _t4d_element_count(i_b, i_o + 12) < 8:
         return 'has_max8_src_element_cnt: needs t4d_element_count({...}) >= 8'
     if _t4d_element_count(i_b, i_o + 12) > 0x4000:
@@ -7412,6 +7164,14 @@ def _x_has_max8_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_max8_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _U16(i_b, i_o + 56)[0] == 0:
+        return f"has_max8_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] != 0)"
+    if _U16(i_b, i_o + 58)[0] == 0:
+        return f"has_max8_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] != 0)"
+    if _U16(i_b, i_o + 56)[0] > 8:
+        return f"has_max8_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] <= 8)"
+    if _U16(i_b, i_o + 58)[0] > 8:
+        return f"has_max8_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] <= 8)"
     if _t2d_element_count(i_b, i_o + 48) != 8:
         return 'has_max8_dst_element_cnt: needs t2d_element_count({...}) == 8'
     return None
@@ -7430,13 +7190,21 @@ def _x_has_bnstats2_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_bnstats2_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _U16(i_b, i_o + 56)[0] == 0:
+        return f"has_bnstats2_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] != 0)"
+    if _U16(i_b, i_o + 58)[0] == 0:
+        return f"has_bnstats2_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] != 0)"
+    if _U16(i_b, i_o + 56)[0] > 6:
+        return f"has_bnstats2_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] <= 6)"
+    if _U16(i_b, i_o + 58)[0] > 6:
+        return f"has_bnstats2_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] <= 6)"
     if _t2d_element_count(i_b, i_o + 48) != 6:
         return 'has_bnstats2_dst_element_cnt: needs t2d_element_count({...}) == 6'
     return None
 
 
 def _x_has_bnstats2_out_dtype(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 33] not in _MEMBERS36:
+    if i_b[i_o + 33] not in _MEMBERS35:
         return f"has_bnstats2_out_dtype: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs (out_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (out_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (out_dtype == NEURON_ISA_TPB_DTYPE_FP16))"
     return None
 
@@ -7454,6 +7222,14 @@ def _x_has_bnstats_agg_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_bnstats_agg_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _U16(i_b, i_o + 56)[0] == 0:
+        return f"has_bnstats_agg_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] != 0)"
+    if _U16(i_b, i_o + 58)[0] == 0:
+        return f"has_bnstats_agg_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] != 0)"
+    if _U16(i_b, i_o + 56)[0] > 2:
+        return f"has_bnstats_agg_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] <= 2)"
+    if _U16(i_b, i_o + 58)[0] > 2:
+        return f"has_bnstats_agg_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] <= 2)"
     if _t2d_element_count(i_b, i_o + 48) != 2:
         return 'has_bnstats_agg_dst_element_cnt: needs t2d_element_count({...}) == 2'
     return None
@@ -7593,6 +7369,299 @@ def _x_is_valid_batch_norm_aggregate(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_has_iota_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_IOTA:
+        return f"has_iota_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_IOTA)"
+    return None
+
+
+def _x_d4_iota_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 32] != 0:
+        return f"d4_iota_reserved_zero: reserved0[0] = {i_b[i_o + 32]} (needs reserved0[0] == 0)"
+    if i_b[i_o + 35] != 0:
+        return f"d4_iota_reserved_zero: reserved1[0] = {i_b[i_o + 35]} (needs reserved1[0] == 0)"
+    if i_b[i_o + 40] != 0:
+        return f"d4_iota_reserved_zero: reserved2[0] = {i_b[i_o + 40]} (needs reserved2[0] == 0)"
+    if i_b[i_o + 41] != 0:
+        return f"d4_iota_reserved_zero: reserved2[1] = {i_b[i_o + 41]} (needs reserved2[1] == 0)"
+    if i_b[i_o + 42] != 0:
+        return f"d4_iota_reserved_zero: reserved2[2] = {i_b[i_o + 42]} (needs reserved2[2] == 0)"
+    if i_b[i_o + 43] != 0:
+        return f"d4_iota_reserved_zero: reserved2[3] = {i_b[i_o + 43]} (needs reserved2[3] == 0)"
+    return None
+
+
+def _x_d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
+    if _d4d_element_count(i_b, i_o + 12) != _t4d_element_count(i_b, i_o + 44):
+        return 'd4_iota_same_src_dst_count: needs d4d_element_count({...}) == t4d_element_count({...})'
+    return None
+
+
+def _x_is_valid_iota(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_iota_opcode(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_iota_opcode(i_b, i_o) or 'has_iota_opcode')
+    if not _d4_iota_reserved_zero(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_d4_iota_reserved_zero(i_b, i_o) or 'd4_iota_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_iota -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_iota -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_iota -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_iota -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _d4_iota_same_src_dst_count(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_d4_iota_same_src_dst_count(i_b, i_o) or 'd4_iota_same_src_dst_count')
+    return None
+
+
+def _x_has_valid_nc_rs(nc: int) -> str | None:
+    if nc < NEURON_ISA_TPB_NEURON_CORE_VERSION_V3:
+        return f"has_valid_nc_rs: nc = {nc} (needs nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3)"
+    return None
+
+
+def _x_has_range_select_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_RANGE_SELECT:
+        return f"has_range_select_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_RANGE_SELECT)"
+    return None
+
+
+def _x_has_same_elem_count_rs_src_dst(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 24) or _shape_from_register(i_b, i_o + 48) or _t2d_element_count(i_b, i_o + 24) == _t2d_element_count(i_b, i_o + 48)):
+        return 'has_same_elem_count_rs_src_dst: needs shape_from_register({...}) || shape_from_register({...}) || (t2d_element_count({...}) == t2d_element_count({...}))'
+    return None
+
+
+def _x_has_valid_total_index_range(src_b: bytes, src_o: int, base: int) -> str | None:
+    if base > 0x1000000:
+        return f"has_valid_total_index_range: base = {base} (needs base <= 16777216)"
+    if not (_shape_from_register(src_b, src_o) or ((base + _t2d_element_count(src_b, src_o)) & 0xffffffffffffffff) <= 0x1000000):
+        return f"has_valid_total_index_range: base = {base} (needs shape_from_register({{...}}) || ((base + t2d_element_count({{...}})) <= 16777216))"
+    return None
+
+
+def _x_is_valid_fill_val(i_b: bytes, i_o: int) -> str | None:
+    if _F32(i_b, i_o + 20)[0] != -3.4028234663852886e+38:
+        return f"is_valid_fill_val: fill_val = {_F32(i_b, i_o + 20)[0]!r} (needs fill_val == -3.4028234663852886e+38)"
+    return None
+
+
+def _x_is_valid_rs_comp_op(op: int) -> str | None:
+    if op not in _MEMBERS36:
+        return f"is_valid_rs_comp_op: op = {op} (needs (op == NEURON_ISA_TPB_ALU_OP_IS_EQ) || (op == NEURON_ISA_TPB_ALU_OP_IS_GT) || (op == NEURON_ISA_TPB_ALU_OP_IS_GE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LE) || (op == NEURON_ISA_TPB_ALU_OP_IS_LT))"
+    return None
+
+
+def _x_has_valid_range_select_reduce_cmd(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 14] not in _MEMBERS28:
+        return f"has_valid_range_select_reduce_cmd: reduce_cmd = {_show('NEURON_ISA_TPB_ACCUM_CMD', i_b[i_o + 14])} (needs (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_IDLE) || (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE) || (reduce_cmd == NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE))"
+    return None
+
+
+def _x_has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 15] != NEURON_ISA_TPB_ALU_OP_MAX:
+        return f"has_valid_range_select_reduce_op: reduce_op = {_show('NEURON_ISA_TPB_ALU_OP', i_b[i_o + 15])} (needs reduce_op == NEURON_ISA_TPB_ALU_OP_MAX)"
+    return None
+
+
+def _x_is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_valid_nc_rs(nc):
+        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(nc) or 'has_valid_nc_rs')
+    if not _has_range_select_opcode(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_range_select_opcode(i_b, i_o) or 'has_range_select_opcode')
+    if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_range_select -> ' + (_x_tensor2d_valid(i_b, i_o + 24, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_range_select -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _has_same_elem_count_rs_src_dst(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_same_elem_count_rs_src_dst(i_b, i_o) or 'has_same_elem_count_rs_src_dst')
+    if not _has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o)):
+        return 'is_valid_range_select -> ' + (_x_has_valid_total_index_range(i_b, i_o + 24, _rs_base_index(i_b, i_o)) or 'has_valid_total_index_range')
+    if not _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_fp_dtype_datapath')
+    if not _is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fp_dtype_datapath(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_fp_dtype_datapath')
+    if not _is_valid_fill_val(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_is_valid_fill_val(i_b, i_o) or 'is_valid_fill_val')
+    if not _is_valid_rs_comp_op(i_b[i_o + 36]):
+        return 'is_valid_range_select -> ' + (_x_is_valid_rs_comp_op(i_b[i_o + 36]) or 'is_valid_rs_comp_op')
+    if not _is_valid_rs_comp_op(i_b[i_o + 37]):
+        return 'is_valid_range_select -> ' + (_x_is_valid_rs_comp_op(i_b[i_o + 37]) or 'is_valid_rs_comp_op')
+    if not _has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32):
+        return 'is_valid_range_select -> ' + (_x_has_valid_immediates(i_b, i_o + 40, i_b[i_o + 38], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32) or 'has_valid_immediates')
+    if not _has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32):
+        return 'is_valid_range_select -> ' + (_x_has_valid_immediates(i_b, i_o + 44, i_b[i_o + 39], i_b[i_o + 12], NEURON_ISA_TPB_DTYPE_FP32) or 'has_valid_immediates')
+    if not _check_active_channels(i_b[i_o + 12]):
+        return 'is_valid_range_select -> ' + (_x_check_active_channels(i_b[i_o + 12]) or 'check_active_channels')
+    if not _has_valid_range_select_reduce_cmd(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_range_select_reduce_cmd(i_b, i_o) or 'has_valid_range_select_reduce_cmd')
+    if not _has_valid_range_select_reduce_op(i_b, i_o):
+        return 'is_valid_range_select -> ' + (_x_has_valid_range_select_reduce_op(i_b, i_o) or 'has_valid_range_select_reduce_op')
+    return None
+
+
+def _x_dbg_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5):
+        return 'dbg_is_valid_range_select -> ' + (_x_is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5) or 'is_valid_range_select')
+    return None
+
+
+def _x_has_memset_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MEMSET:
+        return f"has_memset_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET)"
+    return None
+
+
+def _x_d4_mr_zero_serialization(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 36] != NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL:
+        return f"d4_mr_zero_serialization: serialization_mode = {_show('NEURON_ISA_TPB_REG_SERIAL_MODE', i_b[i_o + 36])} (needs serialization_mode == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL)"
+    return None
+
+
+def _x_d4_mr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    k = 0
+    while k < 16:
+        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
+            return f"d4_mr_reserved_zero: k = {k} (returns false at line 2281 when reserved0[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    if i_b[i_o + 33] != 0:
+        return f"d4_mr_reserved_zero: reserved1[0] = {i_b[i_o + 33]} (needs reserved1[0] == 0)"
+    if i_b[i_o + 35] != 0:
+        return f"d4_mr_reserved_zero: reserved2[0] = {i_b[i_o + 35]} (needs reserved2[0] == 0)"
+    if i_b[i_o + 37] != 0:
+        return f"d4_mr_reserved_zero: reserved3[0] = {i_b[i_o + 37]} (needs reserved3[0] == 0)"
+    if i_b[i_o + 38] != 0:
+        return f"d4_mr_reserved_zero: reserved3[1] = {i_b[i_o + 38]} (needs reserved3[1] == 0)"
+    if i_b[i_o + 39] != 0:
+        return f"d4_mr_reserved_zero: reserved3[2] = {i_b[i_o + 39]} (needs reserved3[2] == 0)"
+    return None
+
+
+def _x_memset_set_value_type(i_b: bytes, i_o: int) -> str | None:
+    _sw47 = i_b[i_o + 32]  # dtype
+    if _sw47 in {10, 9, 8}:
+        return None
+    elif _sw47 in {5, 4, 6, 7}:
+        if (_U32(i_b, i_o + 40)[0] & 0xffff0000) != 0:
+            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294901760) == 0)"
+        return None
+    elif _sw47 in {3, 2, 13, 14, 15}:
+        if (_U32(i_b, i_o + 40)[0] & 0xffffff00) != 0:
+            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294967040) == 0)"
+        return None
+    else:
+        return 'memset_set_value_type: returns false at line 2309'
+
+
+def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_memset_opcode(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_memset_opcode(i_b, i_o) or 'has_memset_opcode')
+    if not _d4_mr_reserved_zero(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_d4_mr_reserved_zero(i_b, i_o) or 'd4_mr_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE):
+        return 'is_valid_memset -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _memset_set_value_type(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_memset_set_value_type(i_b, i_o) or 'memset_set_value_type')
+    if not _d4_mr_zero_serialization(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_d4_mr_zero_serialization(i_b, i_o) or 'd4_mr_zero_serialization')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_memset -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_memset -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_memset -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    return None
+
+
+def _x_is_valid_enum_affine_select_cmp(v: int) -> str | None:
+    if v > NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ:
+        return f"is_valid_enum_affine_select_cmp: v = {v} (needs v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ)"
+    return None
+
+
+def _x_is_valid_register_read(reg: int) -> str | None:
+    if reg >= NEURON_ISA_TPB_NUM_ADDR_REGISTERS:
+        return f"is_valid_register_read: reg = {reg} (needs reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)"
+    return None
+
+
+def _x_same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
+    if _t2d_element_count(a_b, a_o) != _t2d_element_count(b_b, b_o):
+        return 'same_element_count_t2d: needs t2d_element_count({...}) == t2d_element_count({...})'
+    return None
+
+
+def _x_same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> str | None:
+    if _d4d_element_count(mask_b, mask_o) != _t2d_element_count(src_b, src_o):
+        return 'same_element_count_ts_as: needs d4d_element_count({...}) == t2d_element_count({...})'
+    return None
+
+
+def _x_has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT:
+        return f"has_s2d2_ts_as_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT)"
+    return None
+
+
+def _x_s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 36) or _shape_from_register(i_b, i_o + 48) or (_same_element_count_t2d(i_b, i_o + 36, i_b, i_o + 48) and _same_element_count_ts_as(i_b, i_o + 16, i_b, i_o + 36))):
+        return 's2d2_ts_as_valid_elem_count: needs shape_from_register({...}) || shape_from_register({...}) || (same_element_count_t2d({...}, {...}) && same_element_count_ts_as({...}, {...}))'
+    return None
+
+
+def _x_s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
+        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    return None
+
+
+def _x_is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_s2d2_ts_as_opcode(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_s2d2_ts_as_opcode(i_b, i_o) or 'has_s2d2_ts_as_opcode')
+    if not _has_valid_active_channel_range_with_tile(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_active_channel_range_with_tile(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS, i_b[i_o + 3]) or 'has_valid_active_channel_range_with_tile')
+    if not _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _s2d2_ts_as_valid_elem_count(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_elem_count(i_b, i_o) or 's2d2_ts_as_valid_elem_count')
+    if not _s2d2_ts_as_valid_dtypes(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_dtypes(i_b, i_o) or 's2d2_ts_as_valid_dtypes')
+    if not _is_valid_enum_affine_select_cmp(i_b[i_o + 14]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_enum_affine_select_cmp(i_b[i_o + 14]) or 'is_valid_enum_affine_select_cmp')
+    if not _is_valid_register_read(i_b[i_o + 15]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_register_read(i_b[i_o + 15]) or 'is_valid_register_read')
+    return None
+
+
 def _x_has_match_replace8_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8:
         return f"has_match_replace8_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8)"
@@ -7684,14 +7753,14 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_copy': (0x46,),
     'is_valid_cast': (0x47,),
     'is_valid_reciprocal': (0x48,),
-    'is_valid_iota': (0x7e,),
-    'dbg_is_valid_range_select': (0xbc,),
-    'is_valid_memset': (0x49,),
-    'is_valid_s2d2_ts_as': (0x92,),
     'is_valid_max8': (0x6c,),
     'is_valid_find_index8': (0x6e,),
     'is_valid_batch_norm_stats2': (0x61, 0x82),
     'is_valid_batch_norm_aggregate': (0x62,),
+    'is_valid_iota': (0x7e,),
+    'dbg_is_valid_range_select': (0xbc,),
+    'is_valid_memset': (0x49,),
+    'is_valid_s2d2_ts_as': (0x92,),
     'is_valid_match_replace8': (0x6f,),
 }
 
@@ -7762,14 +7831,14 @@ VALIDATORS: Final = Validators(
         'is_valid_copy': (_is_valid_copy, _x_is_valid_copy),
         'is_valid_cast': (_is_valid_cast, _x_is_valid_cast),
         'is_valid_reciprocal': (_is_valid_reciprocal, _x_is_valid_reciprocal),
-        'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
-        'dbg_is_valid_range_select': (_dbg_is_valid_range_select, _x_dbg_is_valid_range_select),
-        'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
-        'is_valid_s2d2_ts_as': (_is_valid_s2d2_ts_as, _x_is_valid_s2d2_ts_as),
         'is_valid_max8': (_is_valid_max8, _x_is_valid_max8),
         'is_valid_find_index8': (_is_valid_find_index8, _x_is_valid_find_index8),
         'is_valid_batch_norm_stats2': (_is_valid_batch_norm_stats2, _x_is_valid_batch_norm_stats2),
         'is_valid_batch_norm_aggregate': (_is_valid_batch_norm_aggregate, _x_is_valid_batch_norm_aggregate),
+        'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
+        'dbg_is_valid_range_select': (_dbg_is_valid_range_select, _x_dbg_is_valid_range_select),
+        'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
+        'is_valid_s2d2_ts_as': (_is_valid_s2d2_ts_as, _x_is_valid_s2d2_ts_as),
         'is_valid_match_replace8': (_is_valid_match_replace8, _x_is_valid_match_replace8),
     },
     DISPATCH,

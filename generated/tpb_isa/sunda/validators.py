@@ -3141,250 +3141,7 @@ def is_valid_reciprocal(i: Word) -> bool:
     return _is_valid_reciprocal(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1656  (d4_iota_assert.h)
-
-def _d4d_element_count(d_b: bytes, d_o: int) -> int:
-    n = 1
-    k = 0
-    while k < 4:
-        n = (n * _U16(d_b, d_o + 12 + k * 2)[0]) & 0xffffffff  # num_elem[k]
-        k = (k + 1) & 0xffffffff
-    return n
-
-
-def d4d_element_count(d: Word) -> int:
-    return _d4d_element_count(struct_arg(d, 20, 'd'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1664  (d4_iota_assert.h)
-
-def _has_iota_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_IOTA  # header.opcode
-
-
-def has_iota_opcode(i: Word) -> bool:
-    return _has_iota_opcode(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1668  (d4_iota_assert.h)
-
-def _d4_iota_reserved_zero(i_b: bytes, i_o: int) -> bool:
-    return (
-        i_b[i_o + 32] == 0  # reserved0[0]
-        and i_b[i_o + 35] == 0  # reserved1[0]
-        and i_b[i_o + 40] == 0  # reserved2[0]
-        and i_b[i_o + 41] == 0  # reserved2[1]
-        and i_b[i_o + 42] == 0  # reserved2[2]
-        and i_b[i_o + 43] == 0  # reserved2[3]
-    )
-
-
-def d4_iota_reserved_zero(i: Word) -> bool:
-    return _d4_iota_reserved_zero(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1677  (d4_iota_assert.h)
-
-def _d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
-    return _d4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
-
-
-def d4_iota_same_src_dst_count(i: Word) -> bool:
-    return _d4_iota_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1681  (d4_iota_assert.h)
-
-def _is_valid_iota(i_b: bytes, i_o: int) -> bool:
-    return (
-        _has_valid_neuron_header(i_b, i_o)
-        and _has_valid_neuron_events(i_b, i_o)
-        and _has_iota_opcode(i_b, i_o)
-        and _d4_iota_reserved_zero(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
-        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
-        and _d4_iota_same_src_dst_count(i_b, i_o)
-    )
-
-
-def is_valid_iota(i: Word) -> bool:
-    return _is_valid_iota(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1695  (d4_mr_assert.h)
-
-def _has_memset_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MEMSET  # header.opcode
-
-
-def has_memset_opcode(i: Word) -> bool:
-    return _has_memset_opcode(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1699  (d4_mr_assert.h)
-
-def _d4_mr_zero_serialization(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o + 36] == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL  # serialization_mode
-
-
-def d4_mr_zero_serialization(i: Word) -> bool:
-    return _d4_mr_zero_serialization(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1703  (d4_mr_assert.h)
-
-def _d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
-    k = 0
-    while k < 16:
-        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
-            return False
-        k = (k + 1) & 0xffffffff
-    return (
-        i_b[i_o + 33] == 0  # reserved1[0]
-        and i_b[i_o + 35] == 0  # reserved2[0]
-        and i_b[i_o + 37] == 0  # reserved3[0]
-        and i_b[i_o + 38] == 0  # reserved3[1]
-        and i_b[i_o + 39] == 0  # reserved3[2]
-    )
-
-
-def d4_mr_reserved_zero(i: Word) -> bool:
-    return _d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1716  (d4_mr_assert.h)
-
-def _memset_set_value_type(i_b: bytes, i_o: int) -> bool:
-    _sw36 = i_b[i_o + 32]  # dtype
-    if _sw36 in {10, 9, 8}:
-        return True
-    elif _sw36 in {5, 4, 6, 7}:
-        return (_U32(i_b, i_o + 40)[0] & 0xffff0000) == 0  # set_value
-    elif _sw36 in {3, 2, 13, 14, 15}:
-        return (_U32(i_b, i_o + 40)[0] & 0xffffff00) == 0  # set_value
-    else:
-        return False
-
-
-def memset_set_value_type(i: Word) -> bool:
-    return _memset_set_value_type(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1738  (d4_mr_assert.h)
-
-def _is_valid_memset(i_b: bytes, i_o: int) -> bool:
-    return (
-        _has_valid_neuron_header(i_b, i_o)
-        and _has_valid_neuron_events(i_b, i_o)
-        and _has_memset_opcode(i_b, i_o)
-        and _d4_mr_reserved_zero(i_b, i_o)
-        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE)  # dtype
-        and _memset_set_value_type(i_b, i_o)
-        and _d4_mr_zero_serialization(i_b, i_o)
-        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
-        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # dtype
-    )
-
-
-def is_valid_memset(i: Word) -> bool:
-    return _is_valid_memset(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1753  (s2d2_ts_as_assert.h)
-
-def _is_valid_enum_affine_select_cmp(v: int) -> bool:
-    return v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ
-
-
-is_valid_enum_affine_select_cmp = _is_valid_enum_affine_select_cmp
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1757  (s2d2_ts_as_assert.h)
-
-def _is_valid_register_read(reg: int) -> bool:
-    return reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
-
-
-is_valid_register_read = _is_valid_register_read
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1761  (s2d2_ts_as_assert.h)
-
-def _same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
-    return _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)
-
-
-def same_element_count_t2d(a: Word, b: Word) -> bool:
-    return _same_element_count_t2d(struct_arg(a, 12, 'a'), 0, struct_arg(b, 12, 'b'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1765  (s2d2_ts_as_assert.h)
-
-def _same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> bool:
-    return _d4d_element_count(mask_b, mask_o) == _t2d_element_count(src_b, src_o)
-
-
-def same_element_count_ts_as(mask: Word, src: Word) -> bool:
-    return _same_element_count_ts_as(struct_arg(mask, 20, 'mask'), 0, struct_arg(src, 12, 'src'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1769  (s2d2_ts_as_assert.h)
-
-def _has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> bool:
-    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT  # header.opcode
-
-
-def has_s2d2_ts_as_opcode(i: Word) -> bool:
-    return _has_s2d2_ts_as_opcode(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1773  (s2d2_ts_as_assert.h)
-
-def _s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> bool:
-    return _t2d_element_count(i_b, i_o + 36) == _t2d_element_count(i_b, i_o + 48) and _d4d_element_count(i_b, i_o + 16) == _t2d_element_count(i_b, i_o + 36)
-
-
-def s2d2_ts_as_valid_elem_count(i: Word) -> bool:
-    return _s2d2_ts_as_valid_elem_count(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1778  (s2d2_ts_as_assert.h)
-
-def _s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_dtype((i_b[i_o + 13] >> 4) & 0xf, ALLOW_FP32R_TRUE) and _is_valid_dtype((i_b[i_o + 13] >> 0) & 0xf, ALLOW_FP32R_FALSE)  # in_out_dtype.dtype_hi, in_out_dtype.dtype_lo
-
-
-def s2d2_ts_as_valid_dtypes(i: Word) -> bool:
-    return _s2d2_ts_as_valid_dtypes(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1783  (s2d2_ts_as_assert.h)
-
-def _is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> bool:
-    return (
-        _has_valid_neuron_header(i_b, i_o)
-        and _has_valid_neuron_events(i_b, i_o)
-        and _has_s2d2_ts_as_opcode(i_b, i_o)
-        and _has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
-        and _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_lo
-        and _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_hi
-        and _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12])  # num_active_channels
-        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
-        and _s2d2_ts_as_valid_elem_count(i_b, i_o)
-        and _s2d2_ts_as_valid_dtypes(i_b, i_o)
-        and _is_valid_enum_affine_select_cmp(i_b[i_o + 14])  # fill_mode
-        and _is_valid_register_read(i_b[i_o + 15])  # fill_reg
-    )
-
-
-def is_valid_s2d2_ts_as(i: Word) -> bool:
-    return _is_valid_s2d2_ts_as(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1800  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1656  (s4d2_bn_assert.h)
 
 def _has_max8_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MAX8  # header.opcode
@@ -3394,7 +3151,7 @@ def has_max8_opcode(i: Word) -> bool:
     return _has_max8_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1804  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1660  (s4d2_bn_assert.h)
 
 def _has_find_index8_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_FIND_INDEX8  # header.opcode
@@ -3404,7 +3161,7 @@ def has_find_index8_opcode(i: Word) -> bool:
     return _has_find_index8_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1808  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1664  (s4d2_bn_assert.h)
 
 def _has_batch_norm_stats2_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2, NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2)  # header.opcode
@@ -3414,7 +3171,7 @@ def has_batch_norm_stats2_opcode(i: Word) -> bool:
     return _has_batch_norm_stats2_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1813  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1669  (s4d2_bn_assert.h)
 
 def _has_batch_norm_aggregate_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE  # header.opcode
@@ -3424,7 +3181,7 @@ def has_batch_norm_aggregate_opcode(i: Word) -> bool:
     return _has_batch_norm_aggregate_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1817  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1673  (s4d2_bn_assert.h)
 
 def _s4d2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
     k = 0
@@ -3444,7 +3201,7 @@ def s4d2_bn_reserved_zero(i: Word) -> bool:
     return _s4d2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1831  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1687  (s4d2_bn_assert.h)
 
 def _s4d2_bn_zero_counts(i_b: bytes, i_o: int) -> bool:
     return _F32(i_b, i_o + 40)[0] == 0.0 and _F32(i_b, i_o + 44)[0] == 0.0  # even_count, odd_count
@@ -3454,7 +3211,7 @@ def s4d2_bn_zero_counts(i: Word) -> bool:
     return _s4d2_bn_zero_counts(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1837  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1693  (s4d2_bn_assert.h)
 
 def _has_bns_finite_even_count(i_b: bytes, i_o: int) -> bool:
     return _f32(_F32(i_b, i_o + 40)[0] - _F32(i_b, i_o + 40)[0]) == 0.0  # even_count
@@ -3464,7 +3221,7 @@ def has_bns_finite_even_count(i: Word) -> bool:
     return _has_bns_finite_even_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1841  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1697  (s4d2_bn_assert.h)
 
 def _has_bns_finite_odd_count(i_b: bytes, i_o: int) -> bool:
     return _f32(_F32(i_b, i_o + 44)[0] - _F32(i_b, i_o + 44)[0]) == 0.0  # odd_count
@@ -3474,27 +3231,44 @@ def has_bns_finite_odd_count(i: Word) -> bool:
     return _has_bns_finite_odd_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1845  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1704  (s4d2_bn_assert.h)
 
 def _has_max8_src_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t4d_element_count(i_b, i_o + 12) >= 8 and _t4d_element_count(i_b, i_o + 12) <= 0x4000
+    return (
+        _U16(i_b, i_o + 24)[0] != 0  # src_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 26)[0] != 0  # src_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 28)[0] != 0  # src_mem_pattern.num_elem[2]
+        and _U16(i_b, i_o + 30)[0] != 0  # src_mem_pattern.num_elem[3]
+        and _U16(i_b, i_o + 24)[0] <= 0x4000  # src_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 26)[0] <= 0x4000  # src_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 28)[0] <= 0x4000  # src_mem_pattern.num_elem[2]
+        and _U16(i_b, i_o + 30)[0] <= 0x4000  # src_mem_pattern.num_elem[3]
+        and _t4d_element_count(i_b, i_o + 12) >= 8
+        and _t4d_element_count(i_b, i_o + 12) <= 0x4000
+    )
 
 
 def has_max8_src_element_cnt(i: Word) -> bool:
     return _has_max8_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1850  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1717  (s4d2_bn_assert.h)
 
 def _has_max8_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t2d_element_count(i_b, i_o + 48) == 8
+    return (
+        _U16(i_b, i_o + 56)[0] != 0  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] != 0  # dst_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 56)[0] <= 8  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] <= 8  # dst_mem_pattern.num_elem[1]
+        and _t2d_element_count(i_b, i_o + 48) == 8
+    )
 
 
 def has_max8_dst_element_cnt(i: Word) -> bool:
     return _has_max8_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1854  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1725  (s4d2_bn_assert.h)
 
 def _has_find_index8_dst_type(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 33] in (NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)  # out_dtype
@@ -3504,7 +3278,7 @@ def has_find_index8_dst_type(i: Word) -> bool:
     return _has_find_index8_dst_type(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1859  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1730  (s4d2_bn_assert.h)
 
 def _has_bnstats2_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     return _t4d_element_count(i_b, i_o + 12) <= 512
@@ -3514,17 +3288,23 @@ def has_bnstats2_src_element_cnt(i: Word) -> bool:
     return _has_bnstats2_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1863  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1734  (s4d2_bn_assert.h)
 
 def _has_bnstats2_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t2d_element_count(i_b, i_o + 48) == 6
+    return (
+        _U16(i_b, i_o + 56)[0] != 0  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] != 0  # dst_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 56)[0] <= 6  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] <= 6  # dst_mem_pattern.num_elem[1]
+        and _t2d_element_count(i_b, i_o + 48) == 6
+    )
 
 
 def has_bnstats2_dst_element_cnt(i: Word) -> bool:
     return _has_bnstats2_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1867  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1742  (s4d2_bn_assert.h)
 
 def _has_bnstats2_out_dtype(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 33] in _MEMBERS28  # out_dtype
@@ -3534,7 +3314,7 @@ def has_bnstats2_out_dtype(i: Word) -> bool:
     return _has_bnstats2_out_dtype(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1873  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1748  (s4d2_bn_assert.h)
 
 def _bn_stats2_transpose_check(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2 or ((i_b[i_o + 34] % 32) == 0 and (_t4d_element_count(i_b, i_o + 12) % 32) == 0)  # header.opcode, num_active_channels
@@ -3544,7 +3324,7 @@ def bn_stats2_transpose_check(i: Word) -> bool:
     return _bn_stats2_transpose_check(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1878  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1753  (s4d2_bn_assert.h)
 
 def _has_bnstats_agg_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     return (_t4d_element_count(i_b, i_o + 12) % 3) == 0
@@ -3554,17 +3334,23 @@ def has_bnstats_agg_src_element_cnt(i: Word) -> bool:
     return _has_bnstats_agg_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1882  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1757  (s4d2_bn_assert.h)
 
 def _has_bnstats_agg_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
-    return _t2d_element_count(i_b, i_o + 48) == 2
+    return (
+        _U16(i_b, i_o + 56)[0] != 0  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] != 0  # dst_mem_pattern.num_elem[1]
+        and _U16(i_b, i_o + 56)[0] <= 2  # dst_mem_pattern.num_elem[0]
+        and _U16(i_b, i_o + 58)[0] <= 2  # dst_mem_pattern.num_elem[1]
+        and _t2d_element_count(i_b, i_o + 48) == 2
+    )
 
 
 def has_bnstats_agg_dst_element_cnt(i: Word) -> bool:
     return _has_bnstats_agg_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1886  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1765  (s4d2_bn_assert.h)
 
 def _is_valid_max8(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3589,7 +3375,7 @@ def is_valid_max8(i: Word) -> bool:
     return _is_valid_max8(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1903  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1782  (s4d2_bn_assert.h)
 
 def _is_valid_find_index8(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3615,7 +3401,7 @@ def is_valid_find_index8(i: Word) -> bool:
     return _is_valid_find_index8(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1921  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1800  (s4d2_bn_assert.h)
 
 def _is_valid_batch_norm_stats2(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3642,7 +3428,7 @@ def is_valid_batch_norm_stats2(i: Word) -> bool:
     return _is_valid_batch_norm_stats2(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1940  (s4d2_bn_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1819  (s4d2_bn_assert.h)
 
 def _is_valid_batch_norm_aggregate(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3667,7 +3453,250 @@ def is_valid_batch_norm_aggregate(i: Word) -> bool:
     return _is_valid_batch_norm_aggregate(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1959  (s4d4_mr_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1838  (d4_iota_assert.h)
+
+def _d4d_element_count(d_b: bytes, d_o: int) -> int:
+    n = 1
+    k = 0
+    while k < 4:
+        n = (n * _U16(d_b, d_o + 12 + k * 2)[0]) & 0xffffffff  # num_elem[k]
+        k = (k + 1) & 0xffffffff
+    return n
+
+
+def d4d_element_count(d: Word) -> int:
+    return _d4d_element_count(struct_arg(d, 20, 'd'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1846  (d4_iota_assert.h)
+
+def _has_iota_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_IOTA  # header.opcode
+
+
+def has_iota_opcode(i: Word) -> bool:
+    return _has_iota_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1850  (d4_iota_assert.h)
+
+def _d4_iota_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 32] == 0  # reserved0[0]
+        and i_b[i_o + 35] == 0  # reserved1[0]
+        and i_b[i_o + 40] == 0  # reserved2[0]
+        and i_b[i_o + 41] == 0  # reserved2[1]
+        and i_b[i_o + 42] == 0  # reserved2[2]
+        and i_b[i_o + 43] == 0  # reserved2[3]
+    )
+
+
+def d4_iota_reserved_zero(i: Word) -> bool:
+    return _d4_iota_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1859  (d4_iota_assert.h)
+
+def _d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
+    return _d4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
+
+
+def d4_iota_same_src_dst_count(i: Word) -> bool:
+    return _d4_iota_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1863  (d4_iota_assert.h)
+
+def _is_valid_iota(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_iota_opcode(i_b, i_o)
+        and _d4_iota_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _d4_iota_same_src_dst_count(i_b, i_o)
+    )
+
+
+def is_valid_iota(i: Word) -> bool:
+    return _is_valid_iota(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1877  (d4_mr_assert.h)
+
+def _has_memset_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MEMSET  # header.opcode
+
+
+def has_memset_opcode(i: Word) -> bool:
+    return _has_memset_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1881  (d4_mr_assert.h)
+
+def _d4_mr_zero_serialization(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 36] == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL  # serialization_mode
+
+
+def d4_mr_zero_serialization(i: Word) -> bool:
+    return _d4_mr_zero_serialization(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1885  (d4_mr_assert.h)
+
+def _d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    k = 0
+    while k < 16:
+        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    return (
+        i_b[i_o + 33] == 0  # reserved1[0]
+        and i_b[i_o + 35] == 0  # reserved2[0]
+        and i_b[i_o + 37] == 0  # reserved3[0]
+        and i_b[i_o + 38] == 0  # reserved3[1]
+        and i_b[i_o + 39] == 0  # reserved3[2]
+    )
+
+
+def d4_mr_reserved_zero(i: Word) -> bool:
+    return _d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1898  (d4_mr_assert.h)
+
+def _memset_set_value_type(i_b: bytes, i_o: int) -> bool:
+    _sw36 = i_b[i_o + 32]  # dtype
+    if _sw36 in {10, 9, 8}:
+        return True
+    elif _sw36 in {5, 4, 6, 7}:
+        return (_U32(i_b, i_o + 40)[0] & 0xffff0000) == 0  # set_value
+    elif _sw36 in {3, 2, 13, 14, 15}:
+        return (_U32(i_b, i_o + 40)[0] & 0xffffff00) == 0  # set_value
+    else:
+        return False
+
+
+def memset_set_value_type(i: Word) -> bool:
+    return _memset_set_value_type(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1920  (d4_mr_assert.h)
+
+def _is_valid_memset(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_memset_opcode(i_b, i_o)
+        and _d4_mr_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE)  # dtype
+        and _memset_set_value_type(i_b, i_o)
+        and _d4_mr_zero_serialization(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # dtype
+    )
+
+
+def is_valid_memset(i: Word) -> bool:
+    return _is_valid_memset(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1935  (s2d2_ts_as_assert.h)
+
+def _is_valid_enum_affine_select_cmp(v: int) -> bool:
+    return v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ
+
+
+is_valid_enum_affine_select_cmp = _is_valid_enum_affine_select_cmp
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1939  (s2d2_ts_as_assert.h)
+
+def _is_valid_register_read(reg: int) -> bool:
+    return reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
+
+
+is_valid_register_read = _is_valid_register_read
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1943  (s2d2_ts_as_assert.h)
+
+def _same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
+    return _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)
+
+
+def same_element_count_t2d(a: Word, b: Word) -> bool:
+    return _same_element_count_t2d(struct_arg(a, 12, 'a'), 0, struct_arg(b, 12, 'b'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1947  (s2d2_ts_as_assert.h)
+
+def _same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> bool:
+    return _d4d_element_count(mask_b, mask_o) == _t2d_element_count(src_b, src_o)
+
+
+def same_element_count_ts_as(mask: Word, src: Word) -> bool:
+    return _same_element_count_ts_as(struct_arg(mask, 20, 'mask'), 0, struct_arg(src, 12, 'src'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1951  (s2d2_ts_as_assert.h)
+
+def _has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT  # header.opcode
+
+
+def has_s2d2_ts_as_opcode(i: Word) -> bool:
+    return _has_s2d2_ts_as_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1955  (s2d2_ts_as_assert.h)
+
+def _s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> bool:
+    return _t2d_element_count(i_b, i_o + 36) == _t2d_element_count(i_b, i_o + 48) and _d4d_element_count(i_b, i_o + 16) == _t2d_element_count(i_b, i_o + 36)
+
+
+def s2d2_ts_as_valid_elem_count(i: Word) -> bool:
+    return _s2d2_ts_as_valid_elem_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1960  (s2d2_ts_as_assert.h)
+
+def _s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> bool:
+    return _is_valid_dtype((i_b[i_o + 13] >> 4) & 0xf, ALLOW_FP32R_TRUE) and _is_valid_dtype((i_b[i_o + 13] >> 0) & 0xf, ALLOW_FP32R_FALSE)  # in_out_dtype.dtype_hi, in_out_dtype.dtype_lo
+
+
+def s2d2_ts_as_valid_dtypes(i: Word) -> bool:
+    return _s2d2_ts_as_valid_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1965  (s2d2_ts_as_assert.h)
+
+def _is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_s2d2_ts_as_opcode(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_hi
+        and _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
+        and _s2d2_ts_as_valid_elem_count(i_b, i_o)
+        and _s2d2_ts_as_valid_dtypes(i_b, i_o)
+        and _is_valid_enum_affine_select_cmp(i_b[i_o + 14])  # fill_mode
+        and _is_valid_register_read(i_b[i_o + 15])  # fill_reg
+    )
+
+
+def is_valid_s2d2_ts_as(i: Word) -> bool:
+    return _is_valid_s2d2_ts_as(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1982  (s4d4_mr_assert.h)
 
 def _has_match_replace8_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8  # header.opcode
@@ -3677,7 +3706,7 @@ def has_match_replace8_opcode(i: Word) -> bool:
     return _has_match_replace8_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1963  (s4d4_mr_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1986  (s4d4_mr_assert.h)
 
 def _s4d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3693,7 +3722,7 @@ def s4d4_mr_reserved_zero(i: Word) -> bool:
     return _s4d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1967  (s4d4_mr_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1990  (s4d4_mr_assert.h)
 
 def _has_match_replace8_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     return _t4d_element_count(i_b, i_o + 12) <= 0x4000
@@ -3703,7 +3732,7 @@ def has_match_replace8_src_element_cnt(i: Word) -> bool:
     return _has_match_replace8_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1971  (s4d4_mr_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1994  (s4d4_mr_assert.h)
 
 def _s4d4_mr_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
     return _t4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
@@ -3713,7 +3742,7 @@ def s4d4_mr_same_src_dst_count(i: Word) -> bool:
     return _s4d4_mr_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1975  (s4d4_mr_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1998  (s4d4_mr_assert.h)
 
 def _match_replace_dtypes(i_b: bytes, i_o: int) -> bool:
     return (i_b[i_o + 32] in _MEMBERS29) and (i_b[i_o + 33] in _MEMBERS29)  # in_dtype, out_dtype
@@ -3723,7 +3752,7 @@ def match_replace_dtypes(i: Word) -> bool:
     return _match_replace_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1980  (s4d4_mr_assert.h)
+# neuron_sunda_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2003  (s4d4_mr_assert.h)
 
 def _is_valid_match_replace8(i_b: bytes, i_o: int) -> bool:
     return (
@@ -6078,201 +6107,6 @@ def _x_is_valid_reciprocal(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
-def _x_has_iota_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_IOTA:
-        return f"has_iota_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_IOTA)"
-    return None
-
-
-def _x_d4_iota_reserved_zero(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 32] != 0:
-        return f"d4_iota_reserved_zero: reserved0[0] = {i_b[i_o + 32]} (needs reserved0[0] == 0)"
-    if i_b[i_o + 35] != 0:
-        return f"d4_iota_reserved_zero: reserved1[0] = {i_b[i_o + 35]} (needs reserved1[0] == 0)"
-    if i_b[i_o + 40] != 0:
-        return f"d4_iota_reserved_zero: reserved2[0] = {i_b[i_o + 40]} (needs reserved2[0] == 0)"
-    if i_b[i_o + 41] != 0:
-        return f"d4_iota_reserved_zero: reserved2[1] = {i_b[i_o + 41]} (needs reserved2[1] == 0)"
-    if i_b[i_o + 42] != 0:
-        return f"d4_iota_reserved_zero: reserved2[2] = {i_b[i_o + 42]} (needs reserved2[2] == 0)"
-    if i_b[i_o + 43] != 0:
-        return f"d4_iota_reserved_zero: reserved2[3] = {i_b[i_o + 43]} (needs reserved2[3] == 0)"
-    return None
-
-
-def _x_d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
-    if _d4d_element_count(i_b, i_o + 12) != _t4d_element_count(i_b, i_o + 44):
-        return 'd4_iota_same_src_dst_count: needs d4d_element_count({...}) == t4d_element_count({...})'
-    return None
-
-
-def _x_is_valid_iota(i_b: bytes, i_o: int) -> str | None:
-    if not _has_valid_neuron_header(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
-    if not _has_valid_neuron_events(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_iota_opcode(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_has_iota_opcode(i_b, i_o) or 'has_iota_opcode')
-    if not _d4_iota_reserved_zero(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_d4_iota_reserved_zero(i_b, i_o) or 'd4_iota_reserved_zero')
-    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
-        return 'is_valid_iota -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
-    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
-        return 'is_valid_iota -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
-    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
-        return 'is_valid_iota -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
-    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_iota -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
-    if not _d4_iota_same_src_dst_count(i_b, i_o):
-        return 'is_valid_iota -> ' + (_x_d4_iota_same_src_dst_count(i_b, i_o) or 'd4_iota_same_src_dst_count')
-    return None
-
-
-def _x_has_memset_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MEMSET:
-        return f"has_memset_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET)"
-    return None
-
-
-def _x_d4_mr_zero_serialization(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o + 36] != NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL:
-        return f"d4_mr_zero_serialization: serialization_mode = {_show('NEURON_ISA_TPB_REG_SERIAL_MODE', i_b[i_o + 36])} (needs serialization_mode == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL)"
-    return None
-
-
-def _x_d4_mr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
-    k = 0
-    while k < 16:
-        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
-            return f"d4_mr_reserved_zero: k = {k} (returns false at line 1706 when reserved0[k] != 0)"
-        k = (k + 1) & 0xffffffff
-    if i_b[i_o + 33] != 0:
-        return f"d4_mr_reserved_zero: reserved1[0] = {i_b[i_o + 33]} (needs reserved1[0] == 0)"
-    if i_b[i_o + 35] != 0:
-        return f"d4_mr_reserved_zero: reserved2[0] = {i_b[i_o + 35]} (needs reserved2[0] == 0)"
-    if i_b[i_o + 37] != 0:
-        return f"d4_mr_reserved_zero: reserved3[0] = {i_b[i_o + 37]} (needs reserved3[0] == 0)"
-    if i_b[i_o + 38] != 0:
-        return f"d4_mr_reserved_zero: reserved3[1] = {i_b[i_o + 38]} (needs reserved3[1] == 0)"
-    if i_b[i_o + 39] != 0:
-        return f"d4_mr_reserved_zero: reserved3[2] = {i_b[i_o + 39]} (needs reserved3[2] == 0)"
-    return None
-
-
-def _x_memset_set_value_type(i_b: bytes, i_o: int) -> str | None:
-    _sw37 = i_b[i_o + 32]  # dtype
-    if _sw37 in {10, 9, 8}:
-        return None
-    elif _sw37 in {5, 4, 6, 7}:
-        if (_U32(i_b, i_o + 40)[0] & 0xffff0000) != 0:
-            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294901760) == 0)"
-        return None
-    elif _sw37 in {3, 2, 13, 14, 15}:
-        if (_U32(i_b, i_o + 40)[0] & 0xffffff00) != 0:
-            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294967040) == 0)"
-        return None
-    else:
-        return 'memset_set_value_type: returns false at line 1734'
-
-
-def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
-    if not _has_valid_neuron_header(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
-    if not _has_valid_neuron_events(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_memset_opcode(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_has_memset_opcode(i_b, i_o) or 'has_memset_opcode')
-    if not _d4_mr_reserved_zero(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_d4_mr_reserved_zero(i_b, i_o) or 'd4_mr_reserved_zero')
-    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE):
-        return 'is_valid_memset -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
-    if not _memset_set_value_type(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_memset_set_value_type(i_b, i_o) or 'memset_set_value_type')
-    if not _d4_mr_zero_serialization(i_b, i_o):
-        return 'is_valid_memset -> ' + (_x_d4_mr_zero_serialization(i_b, i_o) or 'd4_mr_zero_serialization')
-    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
-        return 'is_valid_memset -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
-    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
-        return 'is_valid_memset -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
-    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_memset -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
-    return None
-
-
-def _x_is_valid_enum_affine_select_cmp(v: int) -> str | None:
-    if v > NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ:
-        return f"is_valid_enum_affine_select_cmp: v = {v} (needs v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ)"
-    return None
-
-
-def _x_is_valid_register_read(reg: int) -> str | None:
-    if reg >= NEURON_ISA_TPB_NUM_ADDR_REGISTERS:
-        return f"is_valid_register_read: reg = {reg} (needs reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)"
-    return None
-
-
-def _x_same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
-    if _t2d_element_count(a_b, a_o) != _t2d_element_count(b_b, b_o):
-        return 'same_element_count_t2d: needs t2d_element_count({...}) == t2d_element_count({...})'
-    return None
-
-
-def _x_same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> str | None:
-    if _d4d_element_count(mask_b, mask_o) != _t2d_element_count(src_b, src_o):
-        return 'same_element_count_ts_as: needs d4d_element_count({...}) == t2d_element_count({...})'
-    return None
-
-
-def _x_has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> str | None:
-    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT:
-        return f"has_s2d2_ts_as_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT)"
-    return None
-
-
-def _x_s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> str | None:
-    if not _same_element_count_t2d(i_b, i_o + 36, i_b, i_o + 48):
-        return 's2d2_ts_as_valid_elem_count -> ' + (_x_same_element_count_t2d(i_b, i_o + 36, i_b, i_o + 48) or 'same_element_count_t2d')
-    if not _same_element_count_ts_as(i_b, i_o + 16, i_b, i_o + 36):
-        return 's2d2_ts_as_valid_elem_count -> ' + (_x_same_element_count_ts_as(i_b, i_o + 16, i_b, i_o + 36) or 'same_element_count_ts_as')
-    return None
-
-
-def _x_s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> str | None:
-    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
-        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_dtype')
-    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
-        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
-    return None
-
-
-def _x_is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> str | None:
-    if not _has_valid_neuron_header(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
-    if not _has_valid_neuron_events(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_s2d2_ts_as_opcode(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_has_s2d2_ts_as_opcode(i_b, i_o) or 'has_s2d2_ts_as_opcode')
-    if not _has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
-    if not _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
-    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
-    if not _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]) or 'start_addr_active_channels')
-    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
-    if not _s2d2_ts_as_valid_elem_count(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_elem_count(i_b, i_o) or 's2d2_ts_as_valid_elem_count')
-    if not _s2d2_ts_as_valid_dtypes(i_b, i_o):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_dtypes(i_b, i_o) or 's2d2_ts_as_valid_dtypes')
-    if not _is_valid_enum_affine_select_cmp(i_b[i_o + 14]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_enum_affine_select_cmp(i_b[i_o + 14]) or 'is_valid_enum_affine_select_cmp')
-    if not _is_valid_register_read(i_b[i_o + 15]):
-        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_register_read(i_b[i_o + 15]) or 'is_valid_register_read')
-    return None
-
-
 def _x_has_max8_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MAX8:
         return f"has_max8_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MAX8)"
@@ -6301,12 +6135,12 @@ def _x_s4d2_bn_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     k = 0
     while k < 5:
         if i_b[i_o + 35 + k] != 0:  # reserved0[k]
-            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 1820 when reserved0[k] != 0)"
+            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 1676 when reserved0[k] != 0)"
         k = (k + 1) & 0xffffffff
     k = 0
     while k < 4:
         if i_b[i_o + 60 + k] != 0:  # reserved1[k]
-            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 1825 when reserved1[k] != 0)"
+            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 1681 when reserved1[k] != 0)"
         k = (k + 1) & 0xffffffff
     return None
 
@@ -6332,6 +6166,22 @@ def _x_has_bns_finite_odd_count(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_max8_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _U16(i_b, i_o + 24)[0] == 0:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 24)[0]} (needs src_mem_pattern.num_elem[0] != 0)"
+    if _U16(i_b, i_o + 26)[0] == 0:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 26)[0]} (needs src_mem_pattern.num_elem[1] != 0)"
+    if _U16(i_b, i_o + 28)[0] == 0:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[2] = {_U16(i_b, i_o + 28)[0]} (needs src_mem_pattern.num_elem[2] != 0)"
+    if _U16(i_b, i_o + 30)[0] == 0:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[3] = {_U16(i_b, i_o + 30)[0]} (needs src_mem_pattern.num_elem[3] != 0)"
+    if _U16(i_b, i_o + 24)[0] > 0x4000:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 24)[0]} (needs src_mem_pattern.num_elem[0] <= 16384)"
+    if _U16(i_b, i_o + 26)[0] > 0x4000:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 26)[0]} (needs src_mem_pattern.num_elem[1] <= 16384)"
+    if _U16(i_b, i_o + 28)[0] > 0x4000:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[2] = {_U16(i_b, i_o + 28)[0]} (needs src_mem_pattern.num_elem[2] <= 16384)"
+    if _U16(i_b, i_o + 30)[0] > 0x4000:
+        return f"has_max8_src_element_cnt: src_mem_pattern.num_elem[3] = {_U16(i_b, i_o + 30)[0]} (needs src_mem_pattern.num_elem[3] <= 16384)"
     if _t4d_element_count(i_b, i_o + 12) < 8:
         return 'has_max8_src_element_cnt: needs t4d_element_count({...}) >= 8'
     if _t4d_element_count(i_b, i_o + 12) > 0x4000:
@@ -6340,6 +6190,14 @@ def _x_has_max8_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_max8_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _U16(i_b, i_o + 56)[0] == 0:
+        return f"has_max8_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] != 0)"
+    if _U16(i_b, i_o + 58)[0] == 0:
+        return f"has_max8_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] != 0)"
+    if _U16(i_b, i_o + 56)[0] > 8:
+        return f"has_max8_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] <= 8)"
+    if _U16(i_b, i_o + 58)[0] > 8:
+        return f"has_max8_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] <= 8)"
     if _t2d_element_count(i_b, i_o + 48) != 8:
         return 'has_max8_dst_element_cnt: needs t2d_element_count({...}) == 8'
     return None
@@ -6358,6 +6216,14 @@ def _x_has_bnstats2_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_bnstats2_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _U16(i_b, i_o + 56)[0] == 0:
+        return f"has_bnstats2_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] != 0)"
+    if _U16(i_b, i_o + 58)[0] == 0:
+        return f"has_bnstats2_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] != 0)"
+    if _U16(i_b, i_o + 56)[0] > 6:
+        return f"has_bnstats2_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] <= 6)"
+    if _U16(i_b, i_o + 58)[0] > 6:
+        return f"has_bnstats2_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] <= 6)"
     if _t2d_element_count(i_b, i_o + 48) != 6:
         return 'has_bnstats2_dst_element_cnt: needs t2d_element_count({...}) == 6'
     return None
@@ -6382,6 +6248,14 @@ def _x_has_bnstats_agg_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
 
 
 def _x_has_bnstats_agg_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _U16(i_b, i_o + 56)[0] == 0:
+        return f"has_bnstats_agg_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] != 0)"
+    if _U16(i_b, i_o + 58)[0] == 0:
+        return f"has_bnstats_agg_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] != 0)"
+    if _U16(i_b, i_o + 56)[0] > 2:
+        return f"has_bnstats_agg_dst_element_cnt: dst_mem_pattern.num_elem[0] = {_U16(i_b, i_o + 56)[0]} (needs dst_mem_pattern.num_elem[0] <= 2)"
+    if _U16(i_b, i_o + 58)[0] > 2:
+        return f"has_bnstats_agg_dst_element_cnt: dst_mem_pattern.num_elem[1] = {_U16(i_b, i_o + 58)[0]} (needs dst_mem_pattern.num_elem[1] <= 2)"
     if _t2d_element_count(i_b, i_o + 48) != 2:
         return 'has_bnstats_agg_dst_element_cnt: needs t2d_element_count({...}) == 2'
     return None
@@ -6521,6 +6395,201 @@ def _x_is_valid_batch_norm_aggregate(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_has_iota_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_IOTA:
+        return f"has_iota_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_IOTA)"
+    return None
+
+
+def _x_d4_iota_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 32] != 0:
+        return f"d4_iota_reserved_zero: reserved0[0] = {i_b[i_o + 32]} (needs reserved0[0] == 0)"
+    if i_b[i_o + 35] != 0:
+        return f"d4_iota_reserved_zero: reserved1[0] = {i_b[i_o + 35]} (needs reserved1[0] == 0)"
+    if i_b[i_o + 40] != 0:
+        return f"d4_iota_reserved_zero: reserved2[0] = {i_b[i_o + 40]} (needs reserved2[0] == 0)"
+    if i_b[i_o + 41] != 0:
+        return f"d4_iota_reserved_zero: reserved2[1] = {i_b[i_o + 41]} (needs reserved2[1] == 0)"
+    if i_b[i_o + 42] != 0:
+        return f"d4_iota_reserved_zero: reserved2[2] = {i_b[i_o + 42]} (needs reserved2[2] == 0)"
+    if i_b[i_o + 43] != 0:
+        return f"d4_iota_reserved_zero: reserved2[3] = {i_b[i_o + 43]} (needs reserved2[3] == 0)"
+    return None
+
+
+def _x_d4_iota_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
+    if _d4d_element_count(i_b, i_o + 12) != _t4d_element_count(i_b, i_o + 44):
+        return 'd4_iota_same_src_dst_count: needs d4d_element_count({...}) == t4d_element_count({...})'
+    return None
+
+
+def _x_is_valid_iota(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_iota_opcode(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_has_iota_opcode(i_b, i_o) or 'has_iota_opcode')
+    if not _d4_iota_reserved_zero(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_d4_iota_reserved_zero(i_b, i_o) or 'd4_iota_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_iota -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_iota -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_iota -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_iota -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _d4_iota_same_src_dst_count(i_b, i_o):
+        return 'is_valid_iota -> ' + (_x_d4_iota_same_src_dst_count(i_b, i_o) or 'd4_iota_same_src_dst_count')
+    return None
+
+
+def _x_has_memset_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MEMSET:
+        return f"has_memset_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET)"
+    return None
+
+
+def _x_d4_mr_zero_serialization(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 36] != NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL:
+        return f"d4_mr_zero_serialization: serialization_mode = {_show('NEURON_ISA_TPB_REG_SERIAL_MODE', i_b[i_o + 36])} (needs serialization_mode == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL)"
+    return None
+
+
+def _x_d4_mr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    k = 0
+    while k < 16:
+        if i_b[i_o + 12 + k] != 0:  # reserved0[k]
+            return f"d4_mr_reserved_zero: k = {k} (returns false at line 1888 when reserved0[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    if i_b[i_o + 33] != 0:
+        return f"d4_mr_reserved_zero: reserved1[0] = {i_b[i_o + 33]} (needs reserved1[0] == 0)"
+    if i_b[i_o + 35] != 0:
+        return f"d4_mr_reserved_zero: reserved2[0] = {i_b[i_o + 35]} (needs reserved2[0] == 0)"
+    if i_b[i_o + 37] != 0:
+        return f"d4_mr_reserved_zero: reserved3[0] = {i_b[i_o + 37]} (needs reserved3[0] == 0)"
+    if i_b[i_o + 38] != 0:
+        return f"d4_mr_reserved_zero: reserved3[1] = {i_b[i_o + 38]} (needs reserved3[1] == 0)"
+    if i_b[i_o + 39] != 0:
+        return f"d4_mr_reserved_zero: reserved3[2] = {i_b[i_o + 39]} (needs reserved3[2] == 0)"
+    return None
+
+
+def _x_memset_set_value_type(i_b: bytes, i_o: int) -> str | None:
+    _sw37 = i_b[i_o + 32]  # dtype
+    if _sw37 in {10, 9, 8}:
+        return None
+    elif _sw37 in {5, 4, 6, 7}:
+        if (_U32(i_b, i_o + 40)[0] & 0xffff0000) != 0:
+            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294901760) == 0)"
+        return None
+    elif _sw37 in {3, 2, 13, 14, 15}:
+        if (_U32(i_b, i_o + 40)[0] & 0xffffff00) != 0:
+            return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294967040) == 0)"
+        return None
+    else:
+        return 'memset_set_value_type: returns false at line 1916'
+
+
+def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_memset_opcode(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_has_memset_opcode(i_b, i_o) or 'has_memset_opcode')
+    if not _d4_mr_reserved_zero(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_d4_mr_reserved_zero(i_b, i_o) or 'd4_mr_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE):
+        return 'is_valid_memset -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _memset_set_value_type(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_memset_set_value_type(i_b, i_o) or 'memset_set_value_type')
+    if not _d4_mr_zero_serialization(i_b, i_o):
+        return 'is_valid_memset -> ' + (_x_d4_mr_zero_serialization(i_b, i_o) or 'd4_mr_zero_serialization')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_memset -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_memset -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_memset -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 32], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    return None
+
+
+def _x_is_valid_enum_affine_select_cmp(v: int) -> str | None:
+    if v > NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ:
+        return f"is_valid_enum_affine_select_cmp: v = {v} (needs v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ)"
+    return None
+
+
+def _x_is_valid_register_read(reg: int) -> str | None:
+    if reg >= NEURON_ISA_TPB_NUM_ADDR_REGISTERS:
+        return f"is_valid_register_read: reg = {reg} (needs reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)"
+    return None
+
+
+def _x_same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
+    if _t2d_element_count(a_b, a_o) != _t2d_element_count(b_b, b_o):
+        return 'same_element_count_t2d: needs t2d_element_count({...}) == t2d_element_count({...})'
+    return None
+
+
+def _x_same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> str | None:
+    if _d4d_element_count(mask_b, mask_o) != _t2d_element_count(src_b, src_o):
+        return 'same_element_count_ts_as: needs d4d_element_count({...}) == t2d_element_count({...})'
+    return None
+
+
+def _x_has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT:
+        return f"has_s2d2_ts_as_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT)"
+    return None
+
+
+def _x_s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> str | None:
+    if not _same_element_count_t2d(i_b, i_o + 36, i_b, i_o + 48):
+        return 's2d2_ts_as_valid_elem_count -> ' + (_x_same_element_count_t2d(i_b, i_o + 36, i_b, i_o + 48) or 'same_element_count_t2d')
+    if not _same_element_count_ts_as(i_b, i_o + 16, i_b, i_o + 36):
+        return 's2d2_ts_as_valid_elem_count -> ' + (_x_same_element_count_ts_as(i_b, i_o + 16, i_b, i_o + 36) or 'same_element_count_ts_as')
+    return None
+
+
+def _x_s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
+        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    return None
+
+
+def _x_is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_s2d2_ts_as_opcode(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_s2d2_ts_as_opcode(i_b, i_o) or 'has_s2d2_ts_as_opcode')
+    if not _has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _s2d2_ts_as_valid_elem_count(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_elem_count(i_b, i_o) or 's2d2_ts_as_valid_elem_count')
+    if not _s2d2_ts_as_valid_dtypes(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_dtypes(i_b, i_o) or 's2d2_ts_as_valid_dtypes')
+    if not _is_valid_enum_affine_select_cmp(i_b[i_o + 14]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_enum_affine_select_cmp(i_b[i_o + 14]) or 'is_valid_enum_affine_select_cmp')
+    if not _is_valid_register_read(i_b[i_o + 15]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_register_read(i_b[i_o + 15]) or 'is_valid_register_read')
+    return None
+
+
 def _x_has_match_replace8_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8:
         return f"has_match_replace8_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8)"
@@ -6612,13 +6681,13 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_copy': (0x46,),
     'is_valid_cast': (0x47,),
     'is_valid_reciprocal': (0x48,),
-    'is_valid_iota': (0x7e,),
-    'is_valid_memset': (0x49,),
-    'is_valid_s2d2_ts_as': (0x92,),
     'is_valid_max8': (0x6c,),
     'is_valid_find_index8': (0x6e,),
     'is_valid_batch_norm_stats2': (0x61, 0x82),
     'is_valid_batch_norm_aggregate': (0x62,),
+    'is_valid_iota': (0x7e,),
+    'is_valid_memset': (0x49,),
+    'is_valid_s2d2_ts_as': (0x92,),
     'is_valid_match_replace8': (0x6f,),
 }
 
@@ -6692,13 +6761,13 @@ VALIDATORS: Final = Validators(
         'is_valid_copy': (_is_valid_copy, _x_is_valid_copy),
         'is_valid_cast': (_is_valid_cast, _x_is_valid_cast),
         'is_valid_reciprocal': (_is_valid_reciprocal, _x_is_valid_reciprocal),
-        'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
-        'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
-        'is_valid_s2d2_ts_as': (_is_valid_s2d2_ts_as, _x_is_valid_s2d2_ts_as),
         'is_valid_max8': (_is_valid_max8, _x_is_valid_max8),
         'is_valid_find_index8': (_is_valid_find_index8, _x_is_valid_find_index8),
         'is_valid_batch_norm_stats2': (_is_valid_batch_norm_stats2, _x_is_valid_batch_norm_stats2),
         'is_valid_batch_norm_aggregate': (_is_valid_batch_norm_aggregate, _x_is_valid_batch_norm_aggregate),
+        'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
+        'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
+        'is_valid_s2d2_ts_as': (_is_valid_s2d2_ts_as, _x_is_valid_s2d2_ts_as),
         'is_valid_match_replace8': (_is_valid_match_replace8, _x_is_valid_match_replace8),
     },
     DISPATCH,

@@ -283,33 +283,6 @@ void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsign
     }
 }
 
-void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out)
-{
-    for (size_t k = 0; k < n; k++) {
-        NEURON_ISA_TPB_INST_UNION u;
-        memcpy(&u, words + 64 * k, sizeof u);
-        out[k] = is_valid_iota(u) != 0;
-    }
-}
-
-void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned char *out)
-{
-    for (size_t k = 0; k < n; k++) {
-        NEURON_ISA_TPB_INST_UNION u;
-        memcpy(&u, words + 64 * k, sizeof u);
-        out[k] = is_valid_memset(u) != 0;
-    }
-}
-
-void tpbgen_run_is_valid_s2d2_ts_as(const unsigned char *words, size_t n, unsigned char *out)
-{
-    for (size_t k = 0; k < n; k++) {
-        NEURON_ISA_TPB_INST_UNION u;
-        memcpy(&u, words + 64 * k, sizeof u);
-        out[k] = is_valid_s2d2_ts_as(u) != 0;
-    }
-}
-
 void tpbgen_run_is_valid_max8(const unsigned char *words, size_t n, unsigned char *out)
 {
     for (size_t k = 0; k < n; k++) {
@@ -343,6 +316,33 @@ void tpbgen_run_is_valid_batch_norm_aggregate(const unsigned char *words, size_t
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_batch_norm_aggregate(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_iota(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_memset(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_s2d2_ts_as(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_s2d2_ts_as(u) != 0;
     }
 }
 
