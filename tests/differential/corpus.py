@@ -272,7 +272,7 @@ def _next_seeds(gen: str, validator: str) -> list[bytes]:
                 **sr,
             ),  # type: ignore[arg-type]
         ]
-    if validator == "dbg_is_valid_range_select":
+    if validator == "is_valid_range_select":
         return [
             w.s2d2_rs(),
             w.s2d2_rs(lo=w.BF16, hi=w.FP32R, reduce_cmd=w.IDLE, bound0_src=w.INST_IMM, bound0=0.0),

@@ -239,7 +239,7 @@ def test_select_reduce(lib: CLib) -> None:  # noqa: F811
 
 
 def test_range_select(lib: CLib) -> None:  # noqa: F811
-    v = "dbg_is_valid_range_select"
+    v = "is_valid_range_select"
     assert lib.has(v) == (lib.gen != "sunda")  # no RANGE_SELECT, no s2d2_rs.h on SUNDA
     if lib.gen == "sunda":
         return

@@ -2543,7 +2543,7 @@ def _v_rs_base_index(i_W: Any, i_o: Any) -> Any:
 
 @_memo
 def _v_is_valid_fill_val(i_W: Any, i_o: Any) -> Any:
-    return _colv(i_W, i_o + 20, '<f4') == np.float32(-3.4028234663852886e+38)
+    return np.logical_and(_colv(i_W, i_o + 20, '<f4') == np.float32(-3.4028234663852886e+38), ((((np.asarray(_byte(i_W, i_o + 23)).astype(np.uint32) << np.uint32(24)) | (np.asarray(_byte(i_W, i_o + 22)).astype(np.uint32) << np.uint32(16))) | (np.asarray(_byte(i_W, i_o + 21)).astype(np.uint32) << np.uint32(8))) | np.asarray(_byte(i_W, i_o + 20)).astype(np.uint32)) == np.uint32(4286578687))
 
 
 _K_is_valid_rs_comp_op_0 = _Members((18, 19, 20, 21, 22))
@@ -2568,11 +2568,11 @@ def _v_has_valid_range_select_reduce_op(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
-def _v_is_valid_range_select(i_W: Any, i_o: Any, nc: Any) -> Any:
+def _v_is_valid_range_select(i_W: Any, i_o: Any) -> Any:
     return _all_of(
         _v_has_valid_neuron_header(i_W, i_o),
         _v_has_valid_neuron_events(i_W, i_o),
-        _v_has_valid_nc_rs(nc),
+        _v_has_valid_nc_rs(np.uint8(3)),
         _v_has_range_select_opcode(i_W, i_o),
         _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 12)),  # s2d2_rs.num_active_channels
         _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 12)),  # s2d2_rs.num_active_channels
@@ -2591,11 +2591,6 @@ def _v_is_valid_range_select(i_W: Any, i_o: Any, nc: Any) -> Any:
         _v_has_valid_range_select_reduce_cmd(i_W, i_o),
         _v_has_valid_range_select_reduce_op(i_W, i_o),
     )
-
-
-@_memo
-def _v_dbg_is_valid_range_select(i_W: Any, i_o: Any) -> Any:
-    return _v_is_valid_range_select(i_W, i_o, np.uint8(3))
 
 
 @_memo
@@ -6404,8 +6399,118 @@ def _v_is_valid_iota__term15(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
-def _v_dbg_is_valid_range_select__term0(i_W: Any, i_o: Any) -> Any:
-    return _v_is_valid_range_select(i_W, i_o, np.uint8(3))
+def _v_is_valid_range_select__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_range_select__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_range_select__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_range_select__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_range_select__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_nc_rs(np.uint8(3))
+
+
+@_memo
+def _v_is_valid_range_select__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_has_range_select_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_range_select__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 24, _byte(i_W, i_o + 12))
+
+
+@_memo
+def _v_is_valid_range_select__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 12))
+
+
+@_memo
+def _v_is_valid_range_select__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 24, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_range_select__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_range_select__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_has_same_elem_count_rs_src_dst(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_range_select__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_total_index_range(i_W, i_o + 24, _v_rs_base_index(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_range_select__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_fp_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_range_select__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_fp_dtype_datapath(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_range_select__term14(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 20, '<f4') == np.float32(-3.4028234663852886e+38)
+
+
+@_memo
+def _v_is_valid_range_select__term15(i_W: Any, i_o: Any) -> Any:
+    return ((((np.asarray(_byte(i_W, i_o + 23)).astype(np.uint32) << np.uint32(24)) | (np.asarray(_byte(i_W, i_o + 22)).astype(np.uint32) << np.uint32(16))) | (np.asarray(_byte(i_W, i_o + 21)).astype(np.uint32) << np.uint32(8))) | np.asarray(_byte(i_W, i_o + 20)).astype(np.uint32)) == np.uint32(4286578687)
+
+
+@_memo
+def _v_is_valid_range_select__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_rs_comp_op(_byte(i_W, i_o + 36))
+
+
+@_memo
+def _v_is_valid_range_select__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_rs_comp_op(_byte(i_W, i_o + 37))
+
+
+@_memo
+def _v_is_valid_range_select__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_immediates(i_W, i_o + 40, _byte(i_W, i_o + 38), _byte(i_W, i_o + 12), np.uint8(10))
+
+
+@_memo
+def _v_is_valid_range_select__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_immediates(i_W, i_o + 44, _byte(i_W, i_o + 39), _byte(i_W, i_o + 12), np.uint8(10))
+
+
+@_memo
+def _v_is_valid_range_select__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_check_active_channels(_byte(i_W, i_o + 12))
+
+
+@_memo
+def _v_is_valid_range_select__term21(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_range_select_reduce_cmd(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_range_select__term22(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_range_select_reduce_op(i_W, i_o)
 
 
 @_memo
@@ -6697,7 +6802,7 @@ _BATCH = vector.BatchValidators(
         'is_valid_batch_norm_stats2': _v_is_valid_batch_norm_stats2,
         'is_valid_batch_norm_aggregate': _v_is_valid_batch_norm_aggregate,
         'is_valid_iota': _v_is_valid_iota,
-        'dbg_is_valid_range_select': _v_dbg_is_valid_range_select,
+        'is_valid_range_select': _v_is_valid_range_select,
         'is_valid_memset': _v_is_valid_memset,
         'is_valid_s2d2_ts_as': _v_is_valid_s2d2_ts_as,
         'is_valid_match_replace8': _v_is_valid_match_replace8,
@@ -7857,12 +7962,34 @@ CHAINS: dict[str, Chain] = {
         ),
         (0, 1, 2, 3, 4, 7, 8, 11, 12, 32, 64, 126, 128, 32768, 262144, 4194304, 33554432, 536870911),
     ),
-    'dbg_is_valid_range_select': Chain(
-        'dbg_is_valid_range_select',
+    'is_valid_range_select': Chain(
+        'is_valid_range_select',
         (
-            ('is_valid_range_select(i, NEURON_ISA_TPB_NEURON_CORE_VERSION_V3)', _v_dbg_is_valid_range_select__term0),
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_range_select__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_range_select__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_range_select__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_range_select__term3),
+            ('has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V3)', _v_is_valid_range_select__term4),
+            ('has_range_select_opcode(i)', _v_is_valid_range_select__term5),
+            ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_range_select__term6),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_range_select__term7),
+            ('tensor2d_valid(src_mem_pattern, get_dtype_from_pair(in_out_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_range_select__term8),
+            ('tensor2d_valid(dst_mem_pattern, get_dtype_from_pair(in_out_dtype.dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_range_select__term9),
+            ('has_same_elem_count_rs_src_dst(i)', _v_is_valid_range_select__term10),
+            ('has_valid_total_index_range(src_mem_pattern, rs_base_index({...}))', _v_is_valid_range_select__term11),
+            ('is_valid_fp_dtype_datapath(get_dtype_from_pair(in_out_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_range_select__term12),
+            ('is_valid_fp_dtype_datapath(get_dtype_from_pair(in_out_dtype.dtype_hi), ALLOW_FP32R_TRUE)', _v_is_valid_range_select__term13),
+            ('is_valid_fill_val(i) > fill_val == -3.4028234663852886e+38', _v_is_valid_range_select__term14),
+            ('is_valid_fill_val(i) > ((((raw[23] << 24) | (raw[22] << 16)) | (raw[21] << 8)) | raw[20]) == 4286578687', _v_is_valid_range_select__term15),
+            ('is_valid_rs_comp_op(comp_op0)', _v_is_valid_range_select__term16),
+            ('is_valid_rs_comp_op(comp_op1)', _v_is_valid_range_select__term17),
+            ('has_valid_immediates(bound0, bound0_src, num_active_channels, NEURON_ISA_TPB_DTYPE_FP32)', _v_is_valid_range_select__term18),
+            ('has_valid_immediates(bound1, bound1_src, num_active_channels, NEURON_ISA_TPB_DTYPE_FP32)', _v_is_valid_range_select__term19),
+            ('check_active_channels(num_active_channels)', _v_is_valid_range_select__term20),
+            ('has_valid_range_select_reduce_cmd(i)', _v_is_valid_range_select__term21),
+            ('has_valid_range_select_reduce_op(i)', _v_is_valid_range_select__term22),
         ),
-        (0, 1, 2, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 18, 19, 20, 21, 22, 32, 64, 128, 188, 192, 32768, 262144, 4194304, 16777216, 33554432, 536870911, 4294967295),
+        (0, 1, 2, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 16, 18, 19, 20, 21, 22, 24, 32, 64, 128, 188, 192, 32768, 262144, 4194304, 16777216, 33554432, 536870911, 4286578687, 4294967295),
     ),
     'is_valid_memset': Chain(
         'is_valid_memset',

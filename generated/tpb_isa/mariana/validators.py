@@ -3808,17 +3808,17 @@ def rs_base_index(i: Word) -> int:
     return _rs_base_index(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2057  (s2d2_rs_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2059  (s2d2_rs_assert.h)
 
 def _is_valid_fill_val(i_b: bytes, i_o: int) -> bool:
-    return _F32(i_b, i_o + 20)[0] == -3.4028234663852886e+38  # fill_val
+    return _F32(i_b, i_o + 20)[0] == -3.4028234663852886e+38 and (((((i_b[i_o + 23] << 24) & 0xffffffff) | ((i_b[i_o + 22] << 16) & 0xffffffff)) | ((i_b[i_o + 21] << 8) & 0xffffffff)) | i_b[i_o + 20]) == 0xff7fffff  # fill_val, raw[23], raw[22], raw[21], raw[20]
 
 
 def is_valid_fill_val(i: Word) -> bool:
     return _is_valid_fill_val(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2061  (s2d2_rs_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2065  (s2d2_rs_assert.h)
 
 def _is_valid_rs_comp_op(op: int) -> bool:
     return op in _MEMBERS31
@@ -3827,7 +3827,7 @@ def _is_valid_rs_comp_op(op: int) -> bool:
 is_valid_rs_comp_op = _is_valid_rs_comp_op
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2069  (s2d2_rs_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2073  (s2d2_rs_assert.h)
 
 def _has_valid_range_select_reduce_cmd(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 14] in _MEMBERS25  # reduce_cmd
@@ -3837,7 +3837,7 @@ def has_valid_range_select_reduce_cmd(i: Word) -> bool:
     return _has_valid_range_select_reduce_cmd(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2075  (s2d2_rs_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2079  (s2d2_rs_assert.h)
 
 def _has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 15] == NEURON_ISA_TPB_ALU_OP_MAX  # reduce_op
@@ -3847,13 +3847,13 @@ def has_valid_range_select_reduce_op(i: Word) -> bool:
     return _has_valid_range_select_reduce_op(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2079  (s2d2_rs_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2084  (s2d2_rs_assert.h)
 
-def _is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> bool:
+def _is_valid_range_select(i_b: bytes, i_o: int) -> bool:
     return (
         _has_valid_neuron_header(i_b, i_o)
         and _has_valid_neuron_events(i_b, i_o)
-        and _has_valid_nc_rs(nc)
+        and _has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V4)
         and _has_range_select_opcode(i_b, i_o)
         and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12])  # num_active_channels
         and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
@@ -3874,21 +3874,11 @@ def _is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> bool:
     )
 
 
-def is_valid_range_select(i: Word, nc: int) -> bool:
-    return _is_valid_range_select(struct_arg(i, 64, 'i'), 0, nc)
+def is_valid_range_select(i: Word) -> bool:
+    return _is_valid_range_select(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2102  (s2d2_rs_assert.h)
-
-def _dbg_is_valid_range_select(i_b: bytes, i_o: int) -> bool:
-    return _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V4)
-
-
-def dbg_is_valid_range_select(i: Word) -> bool:
-    return _dbg_is_valid_range_select(struct_arg(i, 64, 'i'), 0)
-
-
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2108  (d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2110  (d4_mr_assert.h)
 
 def _has_memset_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MEMSET  # header.opcode
@@ -3898,7 +3888,7 @@ def has_memset_opcode(i: Word) -> bool:
     return _has_memset_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2112  (d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2114  (d4_mr_assert.h)
 
 def _d4_mr_zero_serialization(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o + 36] == NEURON_ISA_TPB_REG_SERIAL_MODE_SERIAL  # serialization_mode
@@ -3908,7 +3898,7 @@ def d4_mr_zero_serialization(i: Word) -> bool:
     return _d4_mr_zero_serialization(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2116  (d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2118  (d4_mr_assert.h)
 
 def _d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
     k = 0
@@ -3929,7 +3919,7 @@ def d4_mr_reserved_zero(i: Word) -> bool:
     return _d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2129  (d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2131  (d4_mr_assert.h)
 
 def _memset_set_value_type(i_b: bytes, i_o: int) -> bool:
     _sw40 = i_b[i_o + 32]  # dtype
@@ -3947,7 +3937,7 @@ def memset_set_value_type(i: Word) -> bool:
     return _memset_set_value_type(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2151  (d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2153  (d4_mr_assert.h)
 
 def _is_valid_memset(i_b: bytes, i_o: int) -> bool:
     return (
@@ -3968,7 +3958,7 @@ def is_valid_memset(i: Word) -> bool:
     return _is_valid_memset(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2166  (s2d2_ts_as_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2168  (s2d2_ts_as_assert.h)
 
 def _is_valid_enum_affine_select_cmp(v: int) -> bool:
     return v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ
@@ -3977,7 +3967,7 @@ def _is_valid_enum_affine_select_cmp(v: int) -> bool:
 is_valid_enum_affine_select_cmp = _is_valid_enum_affine_select_cmp
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2170  (s2d2_ts_as_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2172  (s2d2_ts_as_assert.h)
 
 def _is_valid_register_read(reg: int) -> bool:
     return reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
@@ -3986,7 +3976,7 @@ def _is_valid_register_read(reg: int) -> bool:
 is_valid_register_read = _is_valid_register_read
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2174  (s2d2_ts_as_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2176  (s2d2_ts_as_assert.h)
 
 def _same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
     return _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)
@@ -3996,7 +3986,7 @@ def same_element_count_t2d(a: Word, b: Word) -> bool:
     return _same_element_count_t2d(struct_arg(a, 12, 'a'), 0, struct_arg(b, 12, 'b'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2178  (s2d2_ts_as_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2180  (s2d2_ts_as_assert.h)
 
 def _same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> bool:
     return _d4d_element_count(mask_b, mask_o) == _t2d_element_count(src_b, src_o)
@@ -4006,7 +3996,7 @@ def same_element_count_ts_as(mask: Word, src: Word) -> bool:
     return _same_element_count_ts_as(struct_arg(mask, 20, 'mask'), 0, struct_arg(src, 12, 'src'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2182  (s2d2_ts_as_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2184  (s2d2_ts_as_assert.h)
 
 def _has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT  # header.opcode
@@ -4016,7 +4006,7 @@ def has_s2d2_ts_as_opcode(i: Word) -> bool:
     return _has_s2d2_ts_as_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2186  (s2d2_ts_as_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2188  (s2d2_ts_as_assert.h)
 
 def _s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> bool:
     return (
@@ -4030,7 +4020,7 @@ def s2d2_ts_as_valid_elem_count(i: Word) -> bool:
     return _s2d2_ts_as_valid_elem_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2193  (s2d2_ts_as_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2195  (s2d2_ts_as_assert.h)
 
 def _s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> bool:
     return _is_valid_dtype((i_b[i_o + 13] >> 4) & 0xf, ALLOW_FP32R_TRUE) and _is_valid_dtype((i_b[i_o + 13] >> 0) & 0xf, ALLOW_FP32R_FALSE)  # in_out_dtype.dtype_hi, in_out_dtype.dtype_lo
@@ -4040,7 +4030,7 @@ def s2d2_ts_as_valid_dtypes(i: Word) -> bool:
     return _s2d2_ts_as_valid_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2198  (s2d2_ts_as_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2200  (s2d2_ts_as_assert.h)
 
 def _is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> bool:
     return (
@@ -4063,7 +4053,7 @@ def is_valid_s2d2_ts_as(i: Word) -> bool:
     return _is_valid_s2d2_ts_as(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2215  (s4d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2217  (s4d4_mr_assert.h)
 
 def _has_match_replace8_opcode(i_b: bytes, i_o: int) -> bool:
     return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8  # header.opcode
@@ -4073,7 +4063,7 @@ def has_match_replace8_opcode(i: Word) -> bool:
     return _has_match_replace8_opcode(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2219  (s4d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2221  (s4d4_mr_assert.h)
 
 def _s4d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
     return (
@@ -4089,7 +4079,7 @@ def s4d4_mr_reserved_zero(i: Word) -> bool:
     return _s4d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2223  (s4d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2225  (s4d4_mr_assert.h)
 
 def _has_match_replace8_src_element_cnt(i_b: bytes, i_o: int) -> bool:
     return _t4d_element_count(i_b, i_o + 12) <= 0x4000
@@ -4099,7 +4089,7 @@ def has_match_replace8_src_element_cnt(i: Word) -> bool:
     return _has_match_replace8_src_element_cnt(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2227  (s4d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2229  (s4d4_mr_assert.h)
 
 def _s4d4_mr_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
     return _t4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
@@ -4109,7 +4099,7 @@ def s4d4_mr_same_src_dst_count(i: Word) -> bool:
     return _s4d4_mr_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2231  (s4d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2233  (s4d4_mr_assert.h)
 
 def _match_replace_dtypes(i_b: bytes, i_o: int) -> bool:
     return (i_b[i_o + 32] in _MEMBERS32) and (i_b[i_o + 33] in _MEMBERS32)  # in_dtype, out_dtype
@@ -4119,7 +4109,7 @@ def match_replace_dtypes(i: Word) -> bool:
     return _match_replace_dtypes(struct_arg(i, 64, 'i'), 0)
 
 
-# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2236  (s4d4_mr_assert.h)
+# neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:2238  (s4d4_mr_assert.h)
 
 def _is_valid_match_replace8(i_b: bytes, i_o: int) -> bool:
     return (
@@ -6950,6 +6940,8 @@ def _x_has_valid_total_index_range(src_b: bytes, src_o: int, base: int) -> str |
 def _x_is_valid_fill_val(i_b: bytes, i_o: int) -> str | None:
     if _F32(i_b, i_o + 20)[0] != -3.4028234663852886e+38:
         return f"is_valid_fill_val: fill_val = {_F32(i_b, i_o + 20)[0]!r} (needs fill_val == -3.4028234663852886e+38)"
+    if (((((i_b[i_o + 23] << 24) & 0xffffffff) | ((i_b[i_o + 22] << 16) & 0xffffffff)) | ((i_b[i_o + 21] << 8) & 0xffffffff)) | i_b[i_o + 20]) != 0xff7fffff:
+        return f"is_valid_fill_val: raw[23] = {i_b[i_o + 23]}, raw[22] = {i_b[i_o + 22]}, raw[21] = {i_b[i_o + 21]}, raw[20] = {i_b[i_o + 20]} (needs ((((raw[23] << 24) | (raw[22] << 16)) | (raw[21] << 8)) | raw[20]) == 4286578687)"
     return None
 
 
@@ -6971,13 +6963,13 @@ def _x_has_valid_range_select_reduce_op(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
-def _x_is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> str | None:
+def _x_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
     if not _has_valid_neuron_header(i_b, i_o):
         return 'is_valid_range_select -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
     if not _has_valid_neuron_events(i_b, i_o):
         return 'is_valid_range_select -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_valid_nc_rs(nc):
-        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(nc) or 'has_valid_nc_rs')
+    if not _has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V4):
+        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V4) or 'has_valid_nc_rs')
     if not _has_range_select_opcode(i_b, i_o):
         return 'is_valid_range_select -> ' + (_x_has_range_select_opcode(i_b, i_o) or 'has_range_select_opcode')
     if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]):
@@ -7015,12 +7007,6 @@ def _x_is_valid_range_select(i_b: bytes, i_o: int, nc: int) -> str | None:
     return None
 
 
-def _x_dbg_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
-    if not _is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V4):
-        return 'dbg_is_valid_range_select -> ' + (_x_is_valid_range_select(i_b, i_o, NEURON_ISA_TPB_NEURON_CORE_VERSION_V4) or 'is_valid_range_select')
-    return None
-
-
 def _x_has_memset_opcode(i_b: bytes, i_o: int) -> str | None:
     if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MEMSET:
         return f"has_memset_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MEMSET)"
@@ -7037,7 +7023,7 @@ def _x_d4_mr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
     k = 0
     while k < 16:
         if i_b[i_o + 12 + k] != 0:  # reserved0[k]
-            return f"d4_mr_reserved_zero: k = {k} (returns false at line 2119 when reserved0[k] != 0)"
+            return f"d4_mr_reserved_zero: k = {k} (returns false at line 2121 when reserved0[k] != 0)"
         k = (k + 1) & 0xffffffff
     if i_b[i_o + 33] != 0:
         return f"d4_mr_reserved_zero: reserved1[0] = {i_b[i_o + 33]} (needs reserved1[0] == 0)"
@@ -7065,7 +7051,7 @@ def _x_memset_set_value_type(i_b: bytes, i_o: int) -> str | None:
             return f"memset_set_value_type: set_value = {_U32(i_b, i_o + 40)[0]} (needs (set_value & 4294967040) == 0)"
         return None
     else:
-        return 'memset_set_value_type: returns false at line 2147'
+        return 'memset_set_value_type: returns false at line 2149'
 
 
 def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
@@ -7259,7 +7245,7 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_batch_norm_stats2': (0x61, 0x82),
     'is_valid_batch_norm_aggregate': (0x62,),
     'is_valid_iota': (0x7e,),
-    'dbg_is_valid_range_select': (0xbc,),
+    'is_valid_range_select': (0xbc,),
     'is_valid_memset': (0x49,),
     'is_valid_s2d2_ts_as': (0x92,),
     'is_valid_match_replace8': (0x6f,),
@@ -7302,7 +7288,7 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x9a: ('is_valid_tensor_scalar_cache_reduce',),
     0x9d: ('is_valid_scalar_tensor_tensor',),
     0x9e: ('is_valid_scalar_tensor_tensor',),
-    0xbc: ('dbg_is_valid_range_select',),
+    0xbc: ('is_valid_range_select',),
     0xe5: ('is_valid_tensor_tensor_scan',),
     0xe6: ('is_valid_tensor_scalar_cache_cumulative',),
     0xea: ('is_valid_select_reduce',),
@@ -7335,7 +7321,7 @@ VALIDATORS: Final = Validators(
         'is_valid_batch_norm_stats2': (_is_valid_batch_norm_stats2, _x_is_valid_batch_norm_stats2),
         'is_valid_batch_norm_aggregate': (_is_valid_batch_norm_aggregate, _x_is_valid_batch_norm_aggregate),
         'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
-        'dbg_is_valid_range_select': (_dbg_is_valid_range_select, _x_dbg_is_valid_range_select),
+        'is_valid_range_select': (_is_valid_range_select, _x_is_valid_range_select),
         'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
         'is_valid_s2d2_ts_as': (_is_valid_s2d2_ts_as, _x_is_valid_s2d2_ts_as),
         'is_valid_match_replace8': (_is_valid_match_replace8, _x_is_valid_match_replace8),

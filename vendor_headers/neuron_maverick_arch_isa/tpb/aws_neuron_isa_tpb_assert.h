@@ -2216,8 +2216,12 @@ STATIC inline uint32_t rs_base_index(NEURON_ISA_TPB_INST_UNION i) {
             : 0xFFFFFFFFU );
 }
 
+// fill_val must be -FLT_MAX, whose only bit pattern is 0xff7fffff (bytes 20..23, little-endian): the two
+// conjuncts say the same, once as a float and once as bits.
 STATIC inline bool is_valid_fill_val(NEURON_ISA_TPB_INST_UNION i) {
-    return( i.s2d2_rs.fill_val == -3.40282346638528859812e+38F );
+    return( (i.s2d2_rs.fill_val == -3.40282346638528859812e+38F)
+            && ((((uint32_t)i.raw[23] << 24) | ((uint32_t)i.raw[22] << 16) | ((uint32_t)i.raw[21] << 8) | (uint32_t)i.raw[20])
+                == 0xff7fffffU) );
 }
 
 STATIC inline bool is_valid_rs_comp_op(NEURON_ISA_TPB_ALU_OP op) {
@@ -2238,10 +2242,11 @@ STATIC inline bool has_valid_range_select_reduce_op(NEURON_ISA_TPB_INST_UNION i)
     return( i.s2d2_rs.reduce_op == NEURON_ISA_TPB_ALU_OP_MAX );
 }
 
-STATIC inline bool is_valid_range_select(NEURON_ISA_TPB_INST_UNION i, NEURON_ISA_TPB_NEURON_CORE_VERSION nc) {
+// R8's is_valid_range_select(i, nc), with nc this header's core version.
+STATIC inline bool is_valid_range_select(NEURON_ISA_TPB_INST_UNION i) {
     return( has_valid_neuron_header(i)
             && has_valid_neuron_events(i)
-            && has_valid_nc_rs(nc)
+            && has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V5)
             && has_range_select_opcode(i)
             && start_addr_active_channels(i.s2d2_rs.src_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)
             && start_addr_active_channels(i.s2d2_rs.dst_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)
@@ -2261,9 +2266,6 @@ STATIC inline bool is_valid_range_select(NEURON_ISA_TPB_INST_UNION i, NEURON_ISA
             && has_valid_range_select_reduce_op(i) );
 }
 
-STATIC inline bool dbg_is_valid_range_select(NEURON_ISA_TPB_INST_UNION i) {
-    return( is_valid_range_select(i, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5) );
-}
 
 //* d4_mr_assert.h
 
