@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from ..translate.analyses import body_exprs, children
 from ..translate.c_semantics import ScalarType
-from ..translate.lir import Call, Const, Expr, LFunction, Load, View
+from ..translate.lir import Binary, Call, Const, Expr, LFunction, Load, View
 
 WORD = 64
 Words = npt.NDArray[np.uint8]  # (N, 64)
@@ -88,7 +88,8 @@ def fields_read(lowered: tuple[LFunction, ...], predicates: tuple[str, ...]) -> 
 
 
 def constants(lowered: tuple[LFunction, ...]) -> tuple[list[int], list[float]]:
-    """The numbers the code compares with, so the edge values straddle them."""
+    """The numbers the code compares with, so the edge values straddle them: its constants and
+    the values of its integer operations on two constants (`INST_NBYTES / 4U` is 16)."""
     ints: set[int] = set()
     floats: set[float] = set()
 
@@ -98,6 +99,10 @@ def constants(lowered: tuple[LFunction, ...]) -> tuple[list[int], list[float]]:
                 floats.add(e.value)
             else:
                 ints.add(int(e.value))
+        elif isinstance(e, Binary):
+            folded = _fold(e)
+            if folded is not None:
+                ints.add(folded)
         for c in children(e):
             walk(c)
 
@@ -105,6 +110,30 @@ def constants(lowered: tuple[LFunction, ...]) -> tuple[list[int], list[float]]:
         for e in body_exprs(fn.body):
             walk(e)
     return sorted(ints), sorted(floats)
+
+
+def _fold(e: Binary) -> int | None:
+    """The value of an integer operation on two integer constants, wrapped to its type; None for
+    anything else (a float, a division by zero, a shift out of range)."""
+    a, b = e.a, e.b
+    if not (isinstance(a, Const) and isinstance(b, Const)):
+        return None
+    if isinstance(a.value, float) or isinstance(b.value, float) or e.t.kind == "float":
+        return None
+    x, y = int(a.value), int(b.value)
+    if (e.op in ("/", "%") and y == 0) or (e.op in ("<<", ">>") and not 0 <= y < e.t.bits):
+        return None
+    ops = {
+        "+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y,
+        "/": lambda: abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1),
+        "%": lambda: x - (abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)) * y,
+        "&": lambda: x & y, "|": lambda: x | y, "^": lambda: x ^ y,
+        "<<": lambda: x << y, ">>": lambda: x >> y,
+    }  # fmt: skip
+    if e.op not in ops:
+        return None
+    v = ops[e.op]() & ((1 << e.t.bits) - 1)
+    return v - (1 << e.t.bits) if e.t.signed and v >> (e.t.bits - 1) else v
 
 
 def edge_values(f: Field, ints: list[int], floats: list[float]) -> list[float]:

@@ -45,7 +45,7 @@ typedef struct NEURON_ISA_TPB_S2D2_RS_STRUCT {
 ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_RS_STRUCT) == 64, "Error: NEURON_ISA_TPB_S2D2_RS_STRUCT is NOT 64B.");
 
 // The C bodies are in aws_neuron_isa_tpb_assert.h, section "//* s2d2_rs_assert.h"
-// (is_valid_range_select takes the core version; dbg_is_valid_range_select passes this header's).
+// (is_valid_range_select checks the core version against this header's own, NC-v3 or later).
 
 #ifdef __cplusplus
 }
