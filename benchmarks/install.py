@@ -62,7 +62,7 @@ sys.path.insert(0, str(root.parent))
 from tpb_isa._runtime import cbuild, cextensions
 if which == "floor":
     spec = cbuild.Spec("_tpb_floor", "int tpb_floor(void) { return 0; }", "int tpb_floor(void);",
-                       cextensions.KERNEL_ARGS)
+                       (*cextensions.KERNEL_ARGS, *cextensions.BUILD_ONLY_ARGS))
 else:
     spec = cextensions.every(root, [tuple(g) for g in gens])[int(which)]
 with tempfile.TemporaryDirectory() as d:
