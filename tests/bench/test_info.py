@@ -4,11 +4,12 @@ changes lies in `writes`, and bytes outside `reads` cannot change what it writes
 that agree only on `reads`, and on the state besides memory, write the same bytes). A word whose
 footprint is not known must be refused by `run()`, changing nothing.
 
-The words are `random_words(n, opcode=...)`, n = FOOTPRINT_WORDS per opcode: 200 in the suite,
-10^4 (the issue's scale) with TPBGEN_FOOTPRINT_WORDS=10000, which .ci/run sets for a step of its
-own. The footprints are `footprint_runs` (the arrays `info` makes its Spans from; that the two
-agree is test_info_batch_is_info_of_each_word's and test_footprint_runs_are_the_spans' part),
-worked out once a word on the machine's state and checked on both backends in lock-step. The
+The words are `random_words(n, opcode=...)`, n = FOOTPRINT_WORDS per opcode: 200 by default,
+10^4 (the issue's scale) at the full scale (TPBGEN_FULL=1, which .ci/run sets; tpb_scale), or
+what TPBGEN_FOOTPRINT_WORDS says. The footprints are `footprint_runs` (the arrays `info` makes
+its Spans from; that the two agree is test_info_batch_is_info_of_each_word's and
+test_footprint_runs_are_the_spans' part), worked out once a word on the machine's state and
+checked on both backends in lock-step. The
 writes are restored after each word and every machine compared whole with its pristine image
 at the end of an opcode, so a byte changed outside `writes` by any word is still there to find.
 """
@@ -16,7 +17,6 @@ at the end of an opcode, so a byte changed outside `writes` by any word is still
 from __future__ import annotations
 
 import functools
-import os
 from typing import Any
 
 import numpy as np
@@ -24,8 +24,9 @@ import pytest
 from emit.runtime_import import gen_module
 
 from tpb_paths import GENERATIONS
+from tpb_scale import env_int
 
-FOOTPRINT_WORDS = int(os.environ.get("TPBGEN_FOOTPRINT_WORDS", "200"))
+FOOTPRINT_WORDS = env_int("TPBGEN_FOOTPRINT_WORDS", 200, 10_000)
 BACKENDS = ("numpy", "c")
 EXECUTABLE = [(g, op) for g in GENERATIONS for op in gen_module(g, "executor").EXECUTABLE]
 
