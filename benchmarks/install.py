@@ -12,8 +12,10 @@ the minimum of ``--rounds``. The baselines (floors), measured the same way in th
     cffi, the Python headers and the compiler's start cost whatever is compiled;
   * install: ``pip install --no-deps`` of the same tree into a virtual environment that has
     numpy but no cffi, where nothing is compiled (pip, build isolation, setuptools and copying
-    the files); the install with cffi (a virtual environment that sees this interpreter's
-    packages) compiles every extension, so the difference is what compiling costs at install;
+    the files); the install with cffi (the same, with this interpreter's cffi linked in, as
+    ``pip install './generated[executor]'`` where cffi is already installed) compiles every
+    extension, so the difference is what compiling costs at install (the lines the build
+    printed, ``pip install -v``, are shown under it);
   * vendored: the first ``Executor()`` with the C backend against ``Executor(backend="numpy")``
     (importing the package and making the machine), each with an empty build cache.
 
@@ -31,6 +33,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -62,7 +65,7 @@ sys.path.insert(0, str(root.parent))
 from tpb_isa._runtime import cbuild, cextensions
 if which == "floor":
     spec = cbuild.Spec("_tpb_floor", "int tpb_floor(void) { return 0; }", "int tpb_floor(void);",
-                       cextensions.KERNEL_ARGS)
+                       (*cextensions.KERNEL_ARGS, *cextensions.BUILD_ONLY_ARGS))
 else:
     spec = cextensions.every(root, [tuple(g) for g in gens])[int(which)]
 with tempfile.TemporaryDirectory() as d:
@@ -140,39 +143,45 @@ def bench_compile(rounds: int, out: dict[str, Any]) -> None:
             out[label] = {k: m[k] for k in ("wall", "cpu", "rss_mb", "so_mb")}
 
 
-def _venv(tmp: Path, name: str, system: bool) -> Path:
-    venv = tmp / name
-    args = [sys.executable, "-m", "venv", str(venv)]
-    subprocess.run([*args, "--system-site-packages"] if system else args, check=True)
-    python = venv / "bin" / "python"
-    if not system:  # numpy only: this interpreter's numpy on a .pth path, no cffi
-        import numpy
+#: What the environment being installed into holds, taken from this interpreter's own
+#: site-packages: numpy only (the floor), or numpy and cffi (the extensions compile).
+NUMPY_ONLY = ("numpy",)
+WITH_CFFI = ("numpy", "cffi", "_cffi_backend", "pycparser")
 
-        only = tmp / f"{name}_numpy_only"
-        only.mkdir()
-        here = Path(numpy.__file__).parent.parent
-        for entry in here.iterdir():
-            if entry.name == "numpy" or entry.name.startswith(("numpy.", "numpy-")):
-                (only / entry.name).symlink_to(entry)
-        purelib = subprocess.run(
+
+def _venv(tmp: Path, name: str, packages: tuple[str, ...]) -> Path:
+    """A fresh virtual environment (no system site packages) whose site-packages holds links to
+    this interpreter's `packages` (their modules and dist-info): what setup.py looks for when it
+    decides whether cffi is there, found in the environment it installs into, wherever this
+    script runs from (a virtual environment's own --system-site-packages would see the base
+    interpreter's, not this one's)."""
+    venv = tmp / name
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = Path(
+        subprocess.run(
             [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
             capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
-        (Path(purelib) / "numpy_only.pth").write_text(f"{only}\n")
+        ).stdout.strip()
+    )  # fmt: skip
+    here = Path(sysconfig.get_paths()["purelib"])
+    for entry in here.iterdir():
+        if entry.name.split("-")[0].split(".")[0] in packages:
+            (purelib / entry.name).symlink_to(entry)
     return python
 
 
 def bench_install(rounds: int, out: dict[str, Any]) -> None:
     print("\npip install --no-deps ./generated (build isolation, as a user runs it)\n" + HEAD)
     floor = None
-    for label, system in (("without cffi (floor)", False), ("with cffi", True)):
+    for label, packages in (("without cffi (floor)", NUMPY_ONLY), ("with cffi", WITH_CFFI)):
 
-        def once(system: bool = system) -> dict[str, Any]:
+        def once(packages: tuple[str, ...] = packages) -> dict[str, Any]:
             with tempfile.TemporaryDirectory() as d:
                 tmp = Path(d)
                 src = tmp / "src"
                 shutil.copytree(GENERATED, src)
-                python = _venv(tmp, "venv", system)
+                python = _venv(tmp, "venv", packages)
                 env = {**os.environ, "TPB_ISA_CACHE_DIR": str(tmp / "cache")}
                 env.pop("PYTHONPATH", None)
                 return measure(
@@ -182,9 +191,11 @@ def bench_install(rounds: int, out: dict[str, Any]) -> None:
                 )  # fmt: skip
 
         m = best(rounds, once)
-        print(row(label, m, floor, m["said"][0][:100] if m["said"] else ""))
+        print(row(label, m, floor))
+        for line in m["said"]:
+            print(f"    {line[:110]}")
         floor = floor or m
-        out[f"install {label}"] = {k: m[k] for k in ("wall", "cpu", "rss_mb")}
+        out[f"install {label}"] = {k: m[k] for k in ("wall", "cpu", "rss_mb", "said")}
 
 
 def bench_vendored(rounds: int, out: dict[str, Any]) -> None:

@@ -1,7 +1,8 @@
 """Build the tpb-isa package; with a C compiler and cffi, also compile its C extensions (the
 executor's kernels, each generation's validators and the assembler's text scanner) into
 `tpb_isa/_prebuilt/`, so the first `Executor()`, `validate_batch` or `asm` after `pip install`
-compiles nothing.
+compiles nothing. The extensions compile in one process per CPU, a line as each ends (`pip install
+-v` shows them); `TPB_ISA_PREBUILD=0` skips the step (the first use then compiles what it needs).
 
 The metadata is in pyproject.toml; this file only adds that step. When the environment being
 installed into has no cffi, no C extension could load there: nothing is compiled, and the install
@@ -30,6 +31,11 @@ GENERATIONS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+def _say(line: str) -> None:
+    """A progress line of the build (`pip install -v` shows them as they come)."""
+    print(line, flush=True)
+
+
 class BuildWithExtensions(build_py):
     """build_py, then the C extensions compiled into the built package (from the built copy, so
     their content keys are the ones the installed runtime computes)."""
@@ -40,8 +46,15 @@ class BuildWithExtensions(build_py):
         try:
             from tpb_isa._runtime import cextensions
 
+            skipped = cextensions.skip_requested()
+            if skipped:  # the user asked for no build now: the first use compiles
+                print(
+                    f"tpb_isa: {skipped}: nothing compiled at install; the first use compiles "
+                    "what it needs (saying so), or the numpy paths run"
+                )
+                return
             built, failed, unavailable = cextensions.prebuild(
-                Path(self.build_lib) / "tpb_isa", GENERATIONS
+                Path(self.build_lib) / "tpb_isa", GENERATIONS, say=_say
             )
         except ImportError as exc:  # a damaged tree: install anyway, say so
             built, failed, unavailable = [], [f"{type(exc).__name__}: {exc}"], None

@@ -1,12 +1,30 @@
-"""Shared test fixtures: a C compiler and the generation parameter. Paths live in tpb_paths.py."""
+"""Shared test fixtures (a C compiler, the generation parameter), and each test marked with the
+part of tpbgen it covers (declared in tpb_areas.py). Paths live in tpb_paths.py, the suite's scale
+in tpb_scale.py."""
 
 from __future__ import annotations
 
 import pytest
 
+from tpb_areas import AREAS, MARKERS
 from tpb_paths import GENERATIONS, HEADER_ROOT, REPO, find_cc, find_cxx, run_checked, tpb_dir
 
 __all__ = ["GENERATIONS", "HEADER_ROOT", "REPO", "run_checked", "tpb_dir"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, covers in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {covers}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    tests = REPO / "tests"
+    for item in items:
+        path = item.path.resolve()
+        if not path.is_relative_to(tests):
+            continue
+        for marker in AREAS.get(path.relative_to(tests).parts[0], ()):
+            item.add_marker(marker)
 
 
 @pytest.fixture(scope="session")

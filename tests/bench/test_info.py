@@ -5,11 +5,12 @@ that agree only on `reads`, and on the state besides memory, write the same byte
 footprint is not known must be refused by `run()`, changing nothing; so must a word `run()`
 refuses on the bytes it reads (e.g. a shift count of 32 or more).
 
-The words are `random_words(n, opcode=...)`, n = FOOTPRINT_WORDS per opcode: 200 in the suite,
-10^4 (the issue's scale) with TPBGEN_FOOTPRINT_WORDS=10000, which .ci/run sets for a step of its
-own. The footprints are `footprint_runs` (the arrays `info` makes its Spans from; that the two
-agree is test_info_batch_is_info_of_each_word's and test_footprint_runs_are_the_spans' part),
-worked out once a word on the machine's state and checked on both backends in lock-step. The
+The words are `random_words(n, opcode=...)`, n = FOOTPRINT_WORDS per opcode: 200 by default,
+10^4 (the issue's scale) at the full scale (TPBGEN_FULL=1, which .ci/run sets; tpb_scale), or
+what TPBGEN_FOOTPRINT_WORDS says. The footprints are `footprint_runs` (the arrays `info` makes
+its Spans from; that the two agree is test_info_batch_is_info_of_each_word's and
+test_footprint_runs_are_the_spans' part), worked out once a word on the machine's state and
+checked on both backends in lock-step. The
 writes are restored after each word and every machine compared whole with its pristine image
 at the end of an opcode, so a byte changed outside `writes` by any word is still there to find.
 """
@@ -17,7 +18,6 @@ at the end of an opcode, so a byte changed outside `writes` by any word is still
 from __future__ import annotations
 
 import functools
-import os
 from typing import Any
 
 import numpy as np
@@ -25,8 +25,9 @@ import pytest
 from emit.runtime_import import gen_module
 
 from tpb_paths import GENERATIONS
+from tpb_scale import env_int
 
-FOOTPRINT_WORDS = int(os.environ.get("TPBGEN_FOOTPRINT_WORDS", "200"))
+FOOTPRINT_WORDS = env_int("TPBGEN_FOOTPRINT_WORDS", 200, 10_000)
 BACKENDS = ("numpy", "c")
 EXECUTABLE = [(g, op) for g in GENERATIONS for op in gen_module(g, "executor").EXECUTABLE]
 

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from support import cpredicates
 from tpb_paths import GENERATIONS, tpb_dir
+from tpb_scale import scale
 
-WORDS_PER_GEN = 100_000
+WORDS_PER_GEN = scale(20_000, 100_000)  # tpb_scale: 10^5 in CI
 
 
 _BUILT: dict[str, object] = {}  # gen -> its compiled predicates, built once per session

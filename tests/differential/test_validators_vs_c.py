@@ -21,13 +21,14 @@ import pytest
 
 from support import cpredicates
 from tpb_paths import REPO, tpb_dir
+from tpb_scale import scale
 from tpbgen.resolve import decode_table
 
 from .corpus import edge_words, mutations, random_words, seeds
 
 sys.path.insert(0, str(REPO / "generated"))
 
-WORDS_PER_GEN = 100_000
+WORDS_PER_GEN = scale(20_000, 100_000)  # tpb_scale: 10^5 in CI
 
 
 @pytest.fixture(scope="module")

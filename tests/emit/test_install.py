@@ -79,7 +79,11 @@ def test_an_installed_package_compiles_nothing_at_first_use(tmp_path: Path) -> N
     env = {**os.environ, "TPB_ISA_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("PYTHONPATH", None)
     python, r = _install(tmp_path, env)
-    assert "tpb_isa: compiled 6 C extensions into tpb_isa/_prebuilt/" in r.stdout + r.stderr
+    said = r.stdout + r.stderr
+    assert "tpb_isa: compiled 6 C extensions into tpb_isa/_prebuilt/" in said
+    # the build says how many, how to skip, and a line as each extension is done
+    assert "tpb_isa: compiling 6 C extensions in " in said and "TPB_ISA_PREBUILD=0" in said
+    assert said.count("] compiled ") == 6 and "tpb_isa: [6/6] compiled " in said, said[-3000:]
     run = _first_use(python, tmp_path, env, "c")
     assert run.returncode == 0, run.stderr
     assert "executor backend c" in run.stdout
@@ -194,3 +198,21 @@ def test_without_cffi_nothing_is_compiled_and_it_is_said_once_at_install(tmp_pat
     )  # fmt: skip
     assert cli.stdout.count("\n") == 2 and cli.stderr == "", cli.stdout + cli.stderr
     assert not (tmp_path / "cache").exists()
+
+
+def test_the_build_at_install_says_its_progress_and_can_be_skipped(tmp_path: Path) -> None:
+    """TPB_ISA_PREBUILD=0: the install compiles nothing and says so (and how the first use then
+    compiles); the package's _prebuilt/ holds no extension and no NOT_BUILT (so the runtime does
+    compile on first use rather than fall back in silence)."""
+    env = {**os.environ, "TPB_ISA_CACHE_DIR": str(tmp_path / "cache"), "TPB_ISA_PREBUILD": "0"}
+    env.pop("PYTHONPATH", None)
+    python, r = _install(tmp_path, env)
+    said = r.stdout + r.stderr
+    assert "tpb_isa: TPB_ISA_PREBUILD=0: nothing compiled at install" in said, said[-3000:]
+    assert "compiling 6 C extensions" not in said and "compiled 6 C extensions" not in said
+    where = subprocess.run(
+        [str(python), "-c", "import tpb_isa; print(tpb_isa.__file__)"],
+        capture_output=True, text=True, env=env, check=True, cwd=tmp_path,
+    )  # fmt: skip
+    prebuilt = Path(where.stdout.strip()).parent / "_prebuilt"
+    assert not prebuilt.exists() or not any(prebuilt.iterdir())

@@ -3,13 +3,14 @@ immediate source (and numeric switch) combination, for every kernel. Hypothesis 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tpb_scale import env_int
 
 from .engine_loader import c_available, load_engine, small_geometry, sub
 
@@ -26,7 +27,7 @@ GEOM = small_geometry(128, 4096, 2048, 1024, 512)
 SRC, PTR0, PTR1, DST = 0, 512, 768, 1024
 # TPB_EXEC_EXAMPLES raises the number of draws per test (e.g. 5000 for a soak run)
 SETTINGS = settings(
-    max_examples=int(os.environ.get("TPB_EXEC_EXAMPLES", "300")),
+    max_examples=env_int("TPB_EXEC_EXAMPLES", 100, 300),  # tpb_scale
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

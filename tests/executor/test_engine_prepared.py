@@ -11,13 +11,14 @@ zero-element walks, immediate, pointer and register scalars, every dtype pair.""
 from __future__ import annotations
 
 import functools
-import os
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tpb_scale import env_int
 
 from .engine_loader import c_available, load_engine, small_geometry, sub
 
@@ -32,7 +33,7 @@ GEOM = small_geometry(16, 1024, 512, 256, 128)
 NPARTS = GEOM["STATE_BUF_NUM_PARTITIONS"]
 PTR = 480  # scalars for the pointer and register sources, away from most walks
 SETTINGS = settings(
-    max_examples=int(os.environ.get("TPB_EXEC_EXAMPLES", "300")),
+    max_examples=env_int("TPB_EXEC_EXAMPLES", 100, 300),  # tpb_scale
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

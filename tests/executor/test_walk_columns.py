@@ -13,13 +13,14 @@ design (a register-held address; a gather or an empty walk when it is not asked 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tpb_scale import env_int
 
 from .engine_loader import GEOMETRY, load_engine, small_geometry, sub
 
@@ -35,7 +36,7 @@ GEOMETRIES = {
     "sunda": GEOMETRY["sunda"],
 }
 SETTINGS = settings(
-    max_examples=int(os.environ.get("TPB_EXEC_EXAMPLES", "300")) // 3,
+    max_examples=env_int("TPB_EXEC_EXAMPLES", 100, 300) // 3,  # tpb_scale
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -14,8 +14,9 @@ import multiprocessing
 import os
 import site
 import sys
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from .cbuild import MEANING_ARGS, NOT_BUILT, Spec, compile_into
@@ -37,6 +38,16 @@ else:
     VALIDATOR_ARGS = ("-O2", *MEANING_ARGS, "-w")  # the drop's meaning: cbuild.MEANING_ARGS
     SCANNER_ARGS = ("-O2", "-std=c99")
 
+#: Flags that change how long a build takes and nothing of the code it makes, after every
+#: extension's own: no debug information (Python's own CFLAGS ask for -g; the .so's code is
+#: byte-identical without it, and the kernels' build takes ~25% less CPU and ~15% less memory,
+#: benchmarks/install.py).
+BUILD_ONLY_ARGS: tuple[str, ...] = () if sys.platform == "win32" else ("-g0",)
+
+#: The environment variable that, set to 0, skips the build at install: the first use compiles
+#: what it needs (saying so, with progress), or the numpy paths run without a compiler.
+PREBUILD_ENV = "TPB_ISA_PREBUILD"
+
 
 def _with_header(source: str, header_name: str, header: str) -> str:
     """The C source with its own header's text in place of its #include (the header is also
@@ -51,7 +62,14 @@ def _runtime_spec(
     cdef) in directory `here`."""
     cdef = (here / f"{stem}.h").read_text(encoding="utf-8")
     source = (here / f"{stem}.c").read_text(encoding="utf-8")
-    return Spec(module, _with_header(source, f"{stem}.h", cdef), cdef, args, what=what, skip=skip)
+    return Spec(
+        module,
+        _with_header(source, f"{stem}.h", cdef),
+        cdef,
+        (*args, *BUILD_ONLY_ARGS),
+        what=what,
+        skip=skip,
+    )
 
 
 def kernels(runtime_dir: Path = RUNTIME) -> Spec:
@@ -78,7 +96,7 @@ def validators(package_dir: Path, generation: str, tpb_dir: str) -> Spec:
         f"_tpb_isa_validators_{generation}",
         _with_header(source, "validators_c.h", cdef),
         cdef,
-        VALIDATOR_ARGS,
+        (*VALIDATOR_ARGS, *BUILD_ONLY_ARGS),
         (root / tpb_dir, root),
         what=f"the {generation} validators",
         skip='validate_batch(..., backend="numpy") runs without them',
@@ -124,23 +142,38 @@ def installed_cffi_missing() -> str | None:
 
 
 def _workers(count: int) -> int:
-    """Processes for `count` builds: one per CPU this process may use, two at most (the kernels
-    take most of the time, the validators fit beside them); one where fork is unavailable."""
+    """Processes for `count` builds: one per CPU this process may use (the kernels take most of
+    the time, the validators fit beside them; each build's peak memory is bounded, see
+    benchmarks/install.py); one where fork is unavailable."""
     if sys.platform != "linux":
         return 1
-    return max(1, min(2, count, len(os.sched_getaffinity(0))))
+    return max(1, min(count, len(os.sched_getaffinity(0))))
+
+
+def skip_requested() -> str | None:
+    """Why the install should compile nothing, or None: the user set ``TPB_ISA_PREBUILD=0``."""
+    if os.environ.get(PREBUILD_ENV, "").strip() == "0":
+        return f"{PREBUILD_ENV}=0"
+    return None
+
+
+def _say_nothing(line: str) -> None:
+    del line
 
 
 def prebuild(
-    package_root: Path, generations: Sequence[Generation]
+    package_root: Path,
+    generations: Sequence[Generation],
+    say: Callable[[str], None] = _say_nothing,
 ) -> tuple[list[Path], list[str], str | None]:
     """Compile every extension into `package_root/_prebuilt/` (what `setup.py` runs at
     install): (the files built, a line per extension that could not be built, why nothing was
     tried). When the environment being installed into has no cffi, nothing can load there, so
     nothing is compiled: the reason goes to `_prebuilt/NOT_BUILT` and the runtime falls back to
     numpy without a word. The specs are made from the files under `package_root` itself, so
-    their keys are the ones the installed runtime computes. The builds run in two processes
-    where there are two CPUs (the kernels first: they take longest)."""
+    their keys are the ones the installed runtime computes. The builds run in one process per
+    CPU (the kernels first: they take longest); `say` gets a line as they start (how many, in how
+    many processes, how to skip them) and one as each ends (its time, or why it failed)."""
     package_root = package_root.resolve()  # the compiler runs in a temporary directory
     out = package_root / "_prebuilt"
     specs = every(package_root, generations)
@@ -149,25 +182,46 @@ def prebuild(
         out.mkdir(parents=True, exist_ok=True)
         (out / NOT_BUILT).write_text(f"{missing}\n", encoding="utf-8")
         return [], [spec.what for spec in specs], missing
-    built: list[Path] = []
-    failed: list[str] = []
     workers = _workers(len(specs))
+    say(
+        f"tpb_isa: compiling {len(specs)} C extensions in {workers} "
+        f"process{'es' if workers > 1 else ''} (set {PREBUILD_ENV}=0 to skip: the first use then "
+        "compiles what it needs)"
+    )
+    results: dict[int, tuple[Path | None, str, float]] = {}
+
+    def done(index: int, result: tuple[Path | None, str, float]) -> None:
+        results[index] = result
+        path, error, seconds = result
+        what = specs[index].what
+        said = (
+            f"compiled {what} in {seconds:.1f} s" if path else f"could not compile {what}: {error}"
+        )
+        say(f"tpb_isa: [{len(results)}/{len(specs)}] {said}")
+
     if workers == 1:
-        results = [_attempt(spec, out) for spec in specs]
+        for index, spec in enumerate(specs):
+            done(index, _attempt(spec, out))
     else:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            results = [f.result() for f in [pool.submit(_attempt, spec, out) for spec in specs]]
-    for spec, (path, error) in zip(specs, results, strict=True):
-        if path is not None:
-            built.append(path)
-        else:
-            failed.append(f"{spec.what}: {error}")
+            futures: dict[Future[tuple[Path | None, str, float]], int] = {
+                pool.submit(_attempt, spec, out): index for index, spec in enumerate(specs)
+            }
+            for future in as_completed(futures):
+                done(futures[future], future.result())
+    built = [path for path, _, _ in (results[i] for i in range(len(specs))) if path is not None]
+    failed = [
+        f"{spec.what}: {results[i][1]}" for i, spec in enumerate(specs) if results[i][0] is None
+    ]
     return built, failed, None
 
 
-def _attempt(spec: Spec, directory: Path) -> tuple[Path | None, str]:
-    """(the built file, "") or (None, why not): no compiler, no cffi, a header it rejects."""
+def _attempt(spec: Spec, directory: Path) -> tuple[Path | None, str, float]:
+    """(the built file, "", seconds) or (None, why not, seconds): no compiler, no cffi, a header
+    it rejects."""
+    start = time.monotonic()
     try:
-        return compile_into(spec, directory, prebuilt=True), ""
+        return compile_into(spec, directory, prebuilt=True), "", time.monotonic() - start
     except Exception as exc:
-        return None, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        why = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return None, why, time.monotonic() - start
