@@ -35,7 +35,15 @@ from .frontend.limits import Limits
 from .frontend.shipped import shipped_headers
 from .ir.firmware import FirmwareOverlay
 from .ir.model import Generation
-from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
+from .render_cache import (
+    GenNotes,
+    Rendered,
+    code_hash,
+    render_key,
+    rendered_from_cache,
+    rendered_payload,
+    validator_keys,
+)
 from .staged import Staged
 from .translate.chain import forget as forget_chains
 from .translate.validators import TranslatedGen, translate
@@ -72,6 +80,10 @@ class Build:
     unusable: bool = (
         False  # an error is about input tpbgen cannot use (exit 2), not a finding (exit 1)
     )
+    # (generation, validator) for every top-level validator whose predicate proof ran in this
+    # run: not served by the render cache, the generation's cached proof or the per-validator
+    # store (a drop that changes one validator proves that one)
+    proven: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -111,6 +123,7 @@ class _Translation:
     notes: GenNotes
     translated: TranslatedGen | None = None
     rerender: bool = False  # the proof changed the translation (a validator to the C path)
+    proven: tuple[str, ...] = ()  # the validators the predicate proof ran for in this run
 
 
 def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
@@ -230,6 +243,7 @@ def _render_and_prove(
             g.translation = _prove_predicates(
                 g.ingested, g.translation, options, compiler, cache, accepted, ahead, staged
             )
+            build.proven += [(g.ingested.gen.name, v) for v in g.translation.proven]
     if any(g.translation.rerender for g in fresh):
         files = _render(results, [(g.ingested, g.translation) for g in fresh], firmware, audit_md)
         with Staged(files) as staged:
@@ -363,6 +377,7 @@ def _prove_predicates(
         def load() -> predicates.Namespaces:
             return proof_namespaces(staged, ingested.gen, tr)
 
+        own = validator_keys(ingested.gen, tr, _proof_setting(options, compiler), code_hash())
         proof = predicates.prove(
             ingested.gen,
             ingested.root,
@@ -373,6 +388,7 @@ def _prove_predicates(
             accepted,
             ahead,
             load,
+            own,
         )
     notes = [*translation.notes.notes, *predicates.findings(ingested.gen, proof)]
     shipped = predicates.apply(ingested.gen, tr, proof)
@@ -380,6 +396,7 @@ def _prove_predicates(
         replace(translation.notes, notes=notes, predicates=proof.summary),
         shipped,
         shipped is not tr,
+        proof.proven,
     )
 
 
