@@ -199,7 +199,10 @@ def _check_and_translate(
     if compiler is not None and options.verify:
         probes = Probes(compiler, [(r.gen, r.root) for r in results], cache)
     if hit is None and compiler is not None and options.verify:
-        ahead = predicates.compile_ahead(compiler[0], [(r.gen, r.root) for r in results])
+        # not those an earlier run left a per-validator store for: their C is compiled only
+        # if the proof needs it (a drop that changed another generation needs none of it)
+        unseen = [r for r in results if not predicates.has_store(cache, r.gen, *compiler)]
+        ahead = predicates.compile_ahead(compiler[0], [(r.gen, r.root) for r in unseen])
     gens: list[_Gen] = []
     try:
         for r in results:

@@ -137,25 +137,63 @@ def prove(
     if cached is not None:
         accepted.update(_accepted_from(hit))
         return cached
-    from .cpredicates import CompileError, build
+    from .cpredicates import CompileError, CPredicates, build
 
-    try:
-        c = ahead.take(gen, root, names) if ahead is not None else build(cc, gen, root, names)
-    except (CompileError, OSError) as exc:
-        return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
+    compiled: list[CPredicates] = []
+
+    def c_predicates() -> CPredicates:
+        """The drop's C, compiled when first needed (a proof served by the per-validator
+        store, for inputs compiled before, compiles nothing)."""
+        if not compiled:
+            took = ahead.take(gen, root, names) if ahead is not None else None
+            compiled.append(took or build(cc, gen, root, names))
+        return compiled[0]
+
     found_before = dict(accepted)
     store_key = _store_key(gen, cc, ident)
-    stored = cache.get("predproof-v", gen.name, store_key) if cache is not None else None
-    prover = _Prover(gen, tr, c.run, accepted, load, own or {}, stored)
+    doc = cache.get("predproof-v", gen.name, store_key) if cache is not None else None
+    store = doc if isinstance(doc, dict) else {}
+    prover = _Prover(
+        gen, tr, lambda n, w: c_predicates().run(n, w), accepted, load, own or {}, store
+    )
     try:
-        proof = replace(prover.run(cc), build_uses=c.build_uses)
+        proof = prover.run(cc)
+        uses = _stored_uses(store, gen)
+        proof = replace(proof, build_uses=c_predicates().build_uses if uses is None else uses)
+    except (CompileError, OSError) as exc:
+        return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
     except _LoadFailed as exc:  # the translation itself does not load: a translator bug
         return not_run(f"the translated code does not load ({_exc(exc.__cause__ or exc)})")
     if cache is not None:
         found = {n: w for n, w in accepted.items() if found_before.get(n) is not w}
         cache.put("predproof", gen.name, key, {**_payload(proof), "accepted": _hex(found)})
-        cache.put("predproof-v", gen.name, store_key, prover.kept)
+        uses_doc = {"inputs": gen.inputs_sha256, "uses": [list(u) for u in proof.build_uses]}
+        kept = {"validators": prover.kept, "dispatch": prover.kept_dispatch, "build_uses": uses_doc}
+        cache.put("predproof-v", gen.name, store_key, kept)
     return proof
+
+
+def has_store(cache: Cache | None, gen: Generation, cc: str, ident: str) -> bool:
+    """Whether an earlier run left a per-validator store for `gen` (then its C is compiled
+    only when the proof needs it, not ahead)."""
+    return (
+        cache is not None
+        and cache.path("predproof-v", gen.name, _store_key(gen, cc, ident)).is_file()
+    )
+
+
+def _stored_uses(
+    store: dict[str, Any], gen: Generation
+) -> tuple[tuple[str, int, int, str], ...] | None:
+    """The build-dependent names an earlier compile of these very inputs found; None when the
+    store holds none for them (then the C is compiled for them)."""
+    doc = store.get("build_uses")
+    try:
+        if not isinstance(doc, dict) or doc["inputs"] != gen.inputs_sha256 or not gen.inputs_sha256:
+            return None
+        return tuple((str(f), int(ln), int(col), str(n)) for f, ln, col, n in doc["uses"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def numpy_installed() -> bool:
@@ -268,7 +306,7 @@ class _Prover:
         earlier: dict[str, Any],
         load: Callable[[], Namespaces] | None,
         own: dict[str, str],
-        stored: Any,
+        store: dict[str, Any],
     ) -> None:
         import numpy
 
@@ -281,8 +319,11 @@ class _Prover:
         self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
         self.memo: dict[Any, Any] = {}  # encoded edge values, by the numbers they straddle
         self.own = own  # validator -> its own key (what its proof depends on)
+        stored = store.get("validators")
         self.stored = stored if isinstance(stored, dict) else {}  # an earlier run's results
+        self.stored_dispatch = store.get("dispatch")
         self.kept: dict[str, Any] = {}  # this run's results, by own key, for the next run
+        self.kept_dispatch: Any = None
         self.proven: list[str] = []  # validators whose corpus and back ends ran this time
         # the corpus being built: which handed-on words it has read (`_cross`), its own first
         # two boundary words and the opcodes drawn for `other`, and the fingerprint
@@ -290,6 +331,7 @@ class _Prover:
         self.pool2: Any = None
         self.drawn: Any = None
         self.cross: str | None = None
+        self.state = ""
         self.untranslated_error: Any = None  # the staged package's UntranslatedPredicate
         self.run_batch: Any = None
 
@@ -344,7 +386,7 @@ class _Prover:
                 unaccepted.append(t.name)
             found += mine
         W = np.concatenate(every)
-        found += self._dispatch(W)
+        found += self._dispatch_once(W)
         return Proof(
             True,
             compiler=cc,
@@ -389,6 +431,42 @@ class _Prover:
             h.update(hashlib.sha256(part).digest())
         return h.hexdigest()
 
+    def _dispatch_once(self, W: Any) -> list[Disagreement]:
+        """The dispatch's disagreements on `W`, from the store when every validator's own key
+        and every word are those of the run that stored them."""
+        keys = [self.own.get(t.name) for t in self.tr.top]
+        if any(k is None for k in keys):
+            return self._dispatch(W)
+        h = hashlib.sha256(
+            "\n".join(f"{t.name} {k}" for t, k in zip(self.tr.top, keys, strict=True)).encode()
+        )
+        h.update(W.tobytes())
+        key = h.hexdigest()
+        doc = self.stored_dispatch
+        if isinstance(doc, dict) and doc.get("key") == key:
+            got = _disagreements(doc.get("found"))
+            if got is not None:
+                self.kept_dispatch = doc
+                return list(got)
+        found = self._dispatch(W)
+        self.kept_dispatch = {
+            "key": key,
+            "found": _payload(Proof(True, disagreements=tuple(found)))["disagreements"],
+        }
+        return found
+
+    def _state(self, name: str, pool2: Any, drawn: Any) -> str:
+        """A hash of everything `_cross` reads besides the C: equal states, equal fingerprints
+        (so a stored validator whose state is unchanged needs no C to be reused)."""
+        h = hashlib.sha256()
+        for part in (pool2, b"" if drawn is None else drawn, *self.accepted):
+            data = part if isinstance(part, bytes) else part.tobytes()
+            h.update(f"{len(data)}\n".encode() + data)
+        for n, w in self.earlier.items():
+            h.update(f"{n} {w.nbytes}\n".encode() + w.tobytes())
+        h.update(f"drawn {drawn is not None} for {name}".encode())
+        return h.hexdigest()
+
     def _keep(
         self,
         name: str,
@@ -404,6 +482,7 @@ class _Prover:
         self.kept[key] = {
             "level": self.level,
             "cross": self.cross,
+            "state": self.state,
             "pool2": bytes(self.pool2.tobytes()).hex(),
             "drawn": None if self.drawn is None else bytes(self.drawn.tobytes()).hex(),
             "per": per,
@@ -434,23 +513,22 @@ class _Prover:
             np = self.np
             pool2_words = np.frombuffer(pool2, dtype=np.uint8).reshape(-1, 64)
             ops = None if drawn is None else np.frombuffer(bytes.fromhex(drawn), dtype=np.uint8)
-            if self._cross(name, opcodes, level, pool2_words, ops) != entry["cross"]:
+            same = entry.get("state") == self._state(name, pool2_words, ops)
+            if not same and self._cross(name, opcodes, level, pool2_words, ops) != entry["cross"]:
                 return None
             raw = zlib.decompress(base64.b64decode(entry["words"], validate=True))
             seeds = bytes.fromhex(entry["seeds"])
             if len(raw) % 64 or len(seeds) % 64 or not isinstance(none, bool):
                 return None
-            doc = {"disagreements": entry["disagreements"], "accepted": {}}
-            doc |= {"words": 0, "validators": 0, "unaccepted": [], "untranslated": []}
-            proof = _from_payload({**doc, "build_uses": []}, "")
+            mine = _disagreements(entry["disagreements"])
         except (KeyError, TypeError, ValueError, zlib.error):
             return None
-        if proof is None or any(d.validator != name for d in proof.disagreements):
+        if mine is None or any(d.validator != name for d in mine):
             return None
         self.kept[key] = entry
         words = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 64).copy()
         found = np.frombuffer(seeds, dtype=np.uint8).reshape(-1, 64).copy()
-        return words, none, list(proof.disagreements), found
+        return words, none, list(mine), found
 
     def _corpus(
         self, corpus: Any, name: str, opcodes: tuple[int, ...], rng: Any, count: int
@@ -498,6 +576,7 @@ class _Prover:
             self.scalar, name, seeds, lambda w: self.c_run(name, w), found, rng, opcodes, SEEDS
         )
         self.cross = self._cross(name, opcodes, self.level, self.pool2, self.drawn)
+        self.state = self._state(name, self.pool2, self.drawn)
         self.accepted.append(seeds)
         if seeds.shape[0]:
             self.earlier[name] = seeds
@@ -656,6 +735,13 @@ def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str, accepted: dict
         h.update(code.encode())
     h.update(repr((tr.consts, tr.member_sets, tr.top, tr.untranslated, tr.batch_stubs)).encode())
     return h.hexdigest()
+
+
+def _disagreements(doc: Any) -> tuple[Disagreement, ...] | None:
+    """Disagreements as `_payload` writes them, checked; None when they are not."""
+    base = {"words": 0, "validators": 0, "unaccepted": [], "untranslated": [], "build_uses": []}
+    proof = _from_payload({**base, "disagreements": doc, "accepted": {}}, "")
+    return None if proof is None else proof.disagreements
 
 
 def _store_key(gen: Generation, cc: str, ident: str) -> str:
