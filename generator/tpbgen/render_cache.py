@@ -16,10 +16,13 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from pycparser import c_ast
+
 from . import __version__
 from .cache import Cache
 from .errors import Diagnostic, Severity
 from .frontend.ingest import cache_key
+from .ir.body import slots
 from .ir.model import Generation
 from .translate.validators import TranslatedGen
 
@@ -151,7 +154,6 @@ def rendered_from_cache(cache: Cache, key: str, names: list[str]) -> Rendered | 
 
 # fields of the IR that say where a thing is written or what a comment says, not what the C means
 _NOT_MEANING = frozenset({"loc", "end_line", "doc", "comment", "maintenance", "code", "section"})
-_COORD = re.compile(r'"coord":"[^"]*",?')
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -169,6 +171,32 @@ def _meaning(obj: Any) -> Any:
     if isinstance(obj, (tuple, list)):
         return [_meaning(x) for x in obj]
     return repr(obj)
+
+
+_SHAPES: dict[str, tuple[bool, ...]] = {}  # node class -> whether each slot is an attribute
+
+
+def _bare(node: Any) -> Any:
+    """A compact body node (ir/body.py: [class, coord, slot, ...]) without its coordinates, its
+    children likewise; attribute slots as they are."""
+    name = node[0] if isinstance(node, list) and node else None
+    shape = _SHAPES.get(name) if isinstance(name, str) else None
+    if shape is None:
+        cls = getattr(c_ast, name, None) if isinstance(name, str) else None
+        if not (isinstance(cls, type) and issubclass(cls, c_ast.Node)):
+            raise ValueError(f"not a body node: {str(node)[:80]}")
+        shape = _SHAPES[cls.__name__] = tuple(a for _, a in slots(cls))
+    out: list[Any] = [name]
+    for attribute, value in zip(shape, node[2:], strict=True):
+        if attribute or value is None:
+            out.append(value)
+        elif value and isinstance(value[0], list):  # a list of child nodes
+            out.append([_bare(v) for v in value])
+        elif value:
+            out.append(_bare(value))
+        else:
+            out.append([])
+    return out
 
 
 def _declarations_hash(gen: Generation) -> str:
@@ -209,23 +237,29 @@ def validator_keys(gen: Generation, tr: TranslatedGen, proof: str, code: str) ->
             batch[m.group(1)] = text
     head = "\n".join([f"validator proof {code}", proof, gen.name, _declarations_hash(gen)])
     shared = repr((tr.rowwise, tr.batch_tables, tr.helpers, tr.batch_helpers))
+    done: dict[str, tuple[bytes, str]] = {}  # function -> (hash of its part, the code's text)
+
+    def part(n: str) -> tuple[bytes, str]:
+        if n not in done:
+            fn = by_name[n]
+            body = json.dumps(_bare(fn.code.tree()[1]), separators=(",", ":"))
+            sig = json.dumps([_meaning(fn.returns), _meaning(fn.params)])
+            py = scalar.get(n)
+            # the code the proof runs (not the explanations and wrappers: they name lines)
+            texts = "\n".join([py.code if py is not None else "-", batch.get(n, "-")])
+            text = f"function {n}\n{sig}\n{body}\n{texts}"
+            done[n] = (hashlib.sha256(text.encode()).digest(), texts)
+        return done[n]
+
     keys: dict[str, str] = {}
     for top in tr.top:
         h = hashlib.sha256(f"{head}\n{shared}\n{top!r}\n".encode())
-        said: list[str] = []
         reached = _closure(gen, top.name)
+        said: list[str] = []
         for n in reached:
-            fn = by_name[n]
-            body = json.dumps(fn.body.get("body"), sort_keys=True, separators=(",", ":"))
-            body = _COORD.sub("", body)
-            sig = json.dumps([_meaning(fn.returns), _meaning(fn.params)])
-            h.update(f"function {n}\n{sig}\n{body}\n".encode())
-            py = scalar.get(n)
-            # the code the proof runs (not the explanations and wrappers: they name lines)
-            texts = [py.code if py is not None else "-"]
-            texts.append(batch.get(n, "-"))
-            said += texts
-            h.update("\n".join(texts).encode())
+            digest, texts = part(n)
+            h.update(digest)
+            said.append(texts)
         ids = set(_IDENT.findall("\n".join(said)))
         named = [
             [c for c in tr.consts if c[0] in ids],
