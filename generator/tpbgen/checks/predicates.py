@@ -161,8 +161,10 @@ def prove(
         uses = _stored_uses(store, gen)
         proof = replace(proof, build_uses=c_predicates().build_uses if uses is None else uses)
     except (CompileError, OSError) as exc:
+        _restore(accepted, found_before)
         return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
     except _LoadFailed as exc:  # the translation itself does not load: a translator bug
+        _restore(accepted, found_before)
         return not_run(f"the translated code does not load ({_exc(exc.__cause__ or exc)})")
     if cache is not None:
         found = {n: w for n, w in accepted.items() if found_before.get(n) is not w}
@@ -171,6 +173,14 @@ def prove(
         kept = {"validators": prover.kept, "dispatch": prover.kept_dispatch, "build_uses": uses_doc}
         cache.put("predproof-v", gen.name, store_key, kept)
     return proof
+
+
+def _restore(accepted: dict[str, Any], before: dict[str, Any]) -> None:
+    """Hand on what was handed in: a proof that did not run hands on nothing of its own (the
+    stored validators it took before the compile or the import failed included), as in a cold
+    run, where it fails before any validator."""
+    accepted.clear()
+    accepted.update(before)
 
 
 def has_store(cache: Cache | None, gen: Generation, cc: str, ident: str) -> bool:
