@@ -24,6 +24,13 @@ directory, PYTHONDONTWRITEBYTECODE unset), as an installed tpbgen runs. `none`: 
 every module from source (PYTHONPYCACHEPREFIX an empty directory, nothing written), the
 standard library's and numpy's included.
 
+Two more rows in each round: `cold --no-verify-cc`, the cold run with both proofs (layouts and
+predicates) off, against the parse alone (issue 38: at most 3x without the proof, 4.5x with it);
+and `one-validator incremental`: `generate` on a copy of the drop whose mariana
+`is_valid_tensor_scalar_op` lost one conjunct, with a copy of the cache an unchanged drop's run
+filled (each round its own copy, made outside the timing), against the cold run (issue 38: at most
+0.35x); its output directory was written by that drop's run beforehand, so it writes nothing.
+
 Then the predicate proof's share of a cold generate (`--proof-rounds`, default 5): a fresh
 process runs a cold `generate` with `tpbgen.checks.predicates.prove` timed (wall, and CPU time
 with the compiler's processes), and prints its sum against the whole run's.
@@ -34,6 +41,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -157,6 +165,26 @@ def parse_alone(files: list[str], env: dict[str, str] | None = None) -> float:
 
 BYTECODE = ("environment", "kept", "none")
 
+# The one-validator drop: one conjunct of mariana's is_valid_tensor_scalar_op dropped.
+_EDITED = "neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_assert.h"
+_VALIDATOR = "STATIC inline bool is_valid_tensor_scalar_op("
+_CONJUNCT = "            && is_valid_aluop(i.s3d3_ts.op1)\n"
+
+
+def one_validator_drop(headers: Path, into: Path) -> Path | None:
+    """A copy of the drop with one validator's body changed; None when the drop is not one
+    this edit applies to."""
+    h = headers / _EDITED
+    text = h.read_text() if h.is_file() else ""
+    at = text.find(_VALIDATOR)
+    end = text.find("\n}\n", at)
+    if at < 0 or text.count(_CONJUNCT, at, end) != 1:
+        return None
+    shutil.copytree(headers, into)
+    edited = text[:at] + text[at:end].replace(_CONJUNCT, "") + text[end:]
+    (into / _EDITED).write_text(edited)
+    return into
+
 
 def rounds(headers: Path, n: int, condition: str) -> None:
     """`n` interleaved rounds (parse alone, cold, warm, warm --check) under a bytecode condition."""
@@ -167,11 +195,18 @@ def rounds(headers: Path, n: int, condition: str) -> None:
         # the output directory and the warm cache; under `kept`, with the parse's and a warm
         # --check's runs, every module's bytecode (a cold run imports what the warm ones do)
         run(gen, warm, env=env)
+        variant = one_validator_drop(headers, Path(tmp) / "variant")
+        vgen = ["generate", "--headers", str(variant), "--out", str(Path(tmp) / "vout")]
+        if variant is not None:  # its output directory, current before the rounds
+            run(vgen, Path(tmp) / "vcache", env=env)
         files = preprocessed(headers, Path(tmp))
         parse_alone(files, env)
         run([*gen, "--check"], warm, env=env)
         CPU.clear()
         times: dict[str, list[float]] = {"cold": [], "warm": [], "warm --check": []}
+        times["cold --no-verify-cc"] = []
+        if variant is not None:
+            times["incremental"] = []
         floor: list[float] = []
         for i in range(n):
             floor.append(parse_alone(files, env))
@@ -179,6 +214,13 @@ def rounds(headers: Path, n: int, condition: str) -> None:
             times["cold"].append(run(gen, Path(tmp) / f"cold{i}", "cold", env))
             times["warm"].append(run(gen, warm, "warm", env))
             times["warm --check"].append(run([*gen, "--check"], warm, "warm --check", env))
+            nv = [*gen, "--no-verify-cc"]
+            times["cold --no-verify-cc"].append(
+                run(nv, Path(tmp) / f"nv{i}", "cold --no-verify-cc", env)
+            )
+            if variant is not None:
+                shutil.copytree(warm, Path(tmp) / f"inc{i}")  # the unchanged drop's cache
+                times["incremental"].append(run(vgen, Path(tmp) / f"inc{i}", "incremental", env))
     cold_min, cold_med = min(times["cold"]), statistics.median(times["cold"])
     cpu_min, cpu_med = min(CPU["cold"]), statistics.median(CPU["cold"])
     print(f"bytecode {condition}: {n} interleaved rounds, each a fresh process")
@@ -195,12 +237,21 @@ def rounds(headers: Path, n: int, condition: str) -> None:
         f"{cold_med / pmed:.2f}x (rounds' own {own:.2f}x)  CPU {cpu_min / pclo:.2f}x / "
         f"{cpu_med / pcmed:.2f}x (rounds' own {cown:.2f}x)  (goal <= 3x)"
     )
+    nv, nvp = CPU["cold --no-verify-cc"], CPU["parse"]
+    nown = statistics.median(c / p for c, p in zip(nv, nvp, strict=True))
+    print(
+        f"{'cold --no-verify-cc / the parse alone':44s} CPU {min(nv) / pclo:.2f}x / "
+        f"{statistics.median(nv) / pcmed:.2f}x (rounds' own {nown:.2f}x)  (goal <= 3x; "
+        f"with the proof {cpu_min / pclo:.2f}x / {cpu_med / pcmed:.2f}x, goal <= 4.5x)"
+    )
     for name, ts in times.items():
         lo, med = min(ts), statistics.median(ts)
         what = {
             "cold": "generate, empty TPBGEN_CACHE_DIR (baseline)",
             "warm": "generate, warm cache",
             "warm --check": "generate --check, warm cache",
+            "cold --no-verify-cc": "generate --no-verify-cc, empty cache",
+            "incremental": "one-validator drop, the old drop's cache",
         }[name]
         clo, cmed = min(CPU[name]), statistics.median(CPU[name])
         print(

@@ -36,7 +36,15 @@ from .frontend.shipped import shipped_headers
 from .ir.firmware import FirmwareOverlay
 from .ir.model import Generation
 from .isa.binding import executor_coverage
-from .render_cache import GenNotes, Rendered, render_key, rendered_from_cache, rendered_payload
+from .render_cache import (
+    GenNotes,
+    Rendered,
+    code_hash,
+    render_key,
+    rendered_from_cache,
+    rendered_payload,
+    validator_keys,
+)
 from .staged import Staged
 from .translate.chain import forget as forget_chains
 from .translate.validators import TranslatedGen, translate
@@ -73,6 +81,10 @@ class Build:
     unusable: bool = (
         False  # an error is about input tpbgen cannot use (exit 2), not a finding (exit 1)
     )
+    # (generation, validator) for every top-level validator whose predicate proof ran in this
+    # run: not served by the render cache, the generation's cached proof or the per-validator
+    # store (a drop that changes one validator proves that one)
+    proven: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -112,6 +124,7 @@ class _Translation:
     notes: GenNotes
     translated: TranslatedGen | None = None
     rerender: bool = False  # the proof changed the translation (a validator to the C path)
+    proven: tuple[str, ...] = ()  # the validators the predicate proof ran for in this run
 
 
 def generate(headers: Path, options: Options = DEFAULT_OPTIONS) -> Build:
@@ -187,7 +200,10 @@ def _check_and_translate(
     if compiler is not None and options.verify:
         probes = Probes(compiler, [(r.gen, r.root) for r in results], cache)
     if hit is None and compiler is not None and options.verify:
-        ahead = predicates.compile_ahead(compiler[0], [(r.gen, r.root) for r in results])
+        # not those an earlier run left a per-validator store for: their C is compiled only
+        # if the proof needs it (a drop that changed another generation needs none of it)
+        unseen = [r for r in results if not predicates.has_store(cache, r.gen, *compiler)]
+        ahead = predicates.compile_ahead(compiler[0], [(r.gen, r.root) for r in unseen])
     gens: list[_Gen] = []
     try:
         for r in results:
@@ -231,6 +247,7 @@ def _render_and_prove(
             g.translation = _prove_predicates(
                 g.ingested, g.translation, options, compiler, cache, accepted, ahead, staged
             )
+            build.proven += [(g.ingested.gen.name, v) for v in g.translation.proven]
     if any(g.translation.rerender for g in fresh):
         files = _render(results, [(g.ingested, g.translation) for g in fresh], firmware, audit_md)
         with Staged(files) as staged:
@@ -364,6 +381,7 @@ def _prove_predicates(
         def load() -> predicates.Namespaces:
             return proof_namespaces(staged, ingested.gen, tr)
 
+        own = validator_keys(ingested.gen, tr, _proof_setting(options, compiler), code_hash())
         proof = predicates.prove(
             ingested.gen,
             ingested.root,
@@ -374,6 +392,7 @@ def _prove_predicates(
             accepted,
             ahead,
             load,
+            own,
         )
     notes = [*translation.notes.notes, *predicates.findings(ingested.gen, proof)]
     shipped = predicates.apply(ingested.gen, tr, proof)
@@ -381,6 +400,7 @@ def _prove_predicates(
         replace(translation.notes, notes=notes, predicates=proof.summary),
         shipped,
         shipped is not tr,
+        proof.proven,
     )
 
 

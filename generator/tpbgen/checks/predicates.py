@@ -19,6 +19,7 @@ is cached by everything it depends on: the IR's inputs, the translation, the com
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import math
 import zlib
@@ -69,6 +70,9 @@ class Proof:
     # where the drop's headers read a name whose meaning depends on the build (NDEBUG, assert,
     # __OPTIMIZE__, ...): (file relative to the root, line, column, name)
     build_uses: tuple[tuple[str, int, int, str], ...] = ()
+    # the validators whose corpus and back ends ran in this run (the others' results came from
+    # the per-validator cache, or the whole proof did); not part of what the proof found
+    proven: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
@@ -105,6 +109,7 @@ def prove(
     accepted: dict[str, Any] | None = None,
     ahead: Ahead | None = None,
     load: Callable[[], Namespaces] | None = None,
+    own: dict[str, str] | None = None,
 ) -> Proof:
     """The proof for one generation, from the cache when these inputs, this translation and
     this compiler were proven before. `accepted` ({validator: words its C accepted}) is shared
@@ -115,7 +120,11 @@ def prove(
     the driver started early (the C compiles while the translator runs). `load` imports the
     translation as the package ships it (the driver's staged tree: the generation's
     `validators` module with the search scores of `scores_module` beside it, and its `batch`
-    module), called only when the proof runs."""
+    module), called only when some validator is proven again. `own` holds each validator's
+    own key (render_cache.validator_keys: every byte its proof depends on); a validator whose
+    key and handed-on words match an earlier run's takes that run's corpus and verdicts from
+    the per-validator store (`predproof-v`), so a drop that changes one validator proves that
+    one again (and runs the dispatch, C only, on every word)."""
     if not numpy_installed():
         return not_run("numpy is not installed (it runs the batch back end)")
     names = tuple(t.name for t in tr.top)
@@ -128,24 +137,73 @@ def prove(
     if cached is not None:
         accepted.update(_accepted_from(hit))
         return cached
-    from .cpredicates import CompileError, build
+    from .cpredicates import CompileError, CPredicates, build
 
+    compiled: list[CPredicates] = []
+
+    def c_predicates() -> CPredicates:
+        """The drop's C, compiled when first needed (a proof served by the per-validator
+        store, for inputs compiled before, compiles nothing)."""
+        if not compiled:
+            took = ahead.take(gen, root, names) if ahead is not None else None
+            compiled.append(took or build(cc, gen, root, names))
+        return compiled[0]
+
+    found_before = dict(accepted)
+    store_key = _store_key(gen, cc, ident)
+    doc = cache.get("predproof-v", gen.name, store_key) if cache is not None else None
+    store = doc if isinstance(doc, dict) else {}
+    prover = _Prover(
+        gen, tr, lambda n, w: c_predicates().run(n, w), accepted, load, own or {}, store
+    )
     try:
-        c = ahead.take(gen, root, names) if ahead is not None else build(cc, gen, root, names)
+        proof = prover.run(cc)
+        uses = _stored_uses(store, gen)
+        proof = replace(proof, build_uses=c_predicates().build_uses if uses is None else uses)
     except (CompileError, OSError) as exc:
+        _restore(accepted, found_before)
         return not_run(f"the drop's predicates do not compile with {cc}: {exc}")
-    try:
-        found_before = dict(accepted)
-        if load is None:
-            raise RuntimeError("no staged translation to run")
-        prover = _Prover(gen, tr, c.run, accepted, load())
-    except Exception as exc:  # the translation itself does not load: a translator bug
-        return not_run(f"the translated code does not load ({_exc(exc)})")
-    proof = replace(prover.run(cc), build_uses=c.build_uses)
+    except _LoadFailed as exc:  # the translation itself does not load: a translator bug
+        _restore(accepted, found_before)
+        return not_run(f"the translated code does not load ({_exc(exc.__cause__ or exc)})")
     if cache is not None:
         found = {n: w for n, w in accepted.items() if found_before.get(n) is not w}
         cache.put("predproof", gen.name, key, {**_payload(proof), "accepted": _hex(found)})
+        uses_doc = {"inputs": gen.inputs_sha256, "uses": [list(u) for u in proof.build_uses]}
+        kept = {"validators": prover.kept, "dispatch": prover.kept_dispatch, "build_uses": uses_doc}
+        cache.put("predproof-v", gen.name, store_key, kept)
     return proof
+
+
+def _restore(accepted: dict[str, Any], before: dict[str, Any]) -> None:
+    """Hand on what was handed in: a proof that did not run hands on nothing of its own (the
+    stored validators it took before the compile or the import failed included), as in a cold
+    run, where it fails before any validator."""
+    accepted.clear()
+    accepted.update(before)
+
+
+def has_store(cache: Cache | None, gen: Generation, cc: str, ident: str) -> bool:
+    """Whether an earlier run left a per-validator store for `gen` (then its C is compiled
+    only when the proof needs it, not ahead)."""
+    return (
+        cache is not None
+        and cache.path("predproof-v", gen.name, _store_key(gen, cc, ident)).is_file()
+    )
+
+
+def _stored_uses(
+    store: dict[str, Any], gen: Generation
+) -> tuple[tuple[str, int, int, str], ...] | None:
+    """The build-dependent names an earlier compile of these very inputs found; None when the
+    store holds none for them (then the C is compiled for them)."""
+    doc = store.get("build_uses")
+    try:
+        if not isinstance(doc, dict) or doc["inputs"] != gen.inputs_sha256 or not gen.inputs_sha256:
+            return None
+        return tuple((str(f), int(ln), int(col), str(n)) for f, ln, col, n in doc["uses"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def numpy_installed() -> bool:
@@ -245,6 +303,10 @@ CRun = Callable[[str, Any], Any]  # (validator, words) -> the C's verdicts
 Namespaces = tuple[dict[str, Any], dict[str, Any]]
 
 
+class _LoadFailed(Exception):
+    """The staged translation did not import (its cause is the error)."""
+
+
 class _Prover:
     def __init__(
         self,
@@ -252,19 +314,50 @@ class _Prover:
         tr: TranslatedGen,
         c_run: CRun,
         earlier: dict[str, Any],
-        namespaces: Namespaces,
+        load: Callable[[], Namespaces] | None,
+        own: dict[str, str],
+        store: dict[str, Any],
     ) -> None:
         import numpy
 
         self.gen, self.tr, self.c_run = gen, tr, c_run
         self.earlier = earlier  # validator -> words its C accepted in an earlier generation
         self.np = numpy
-        self.scalar, self.batch = namespaces
-        # the staged package's own class: the one its translations raise
-        self.untranslated_error = self.scalar["UntranslatedPredicate"]
-        self.run_batch = self.batch["vector"].run_batch
+        self.load = load
+        self.scalar: dict[str, Any] = {}
+        self.batch: dict[str, Any] = {}
         self.accepted: list[Any] = []  # words some validator's C accepted, to try on the next
         self.memo: dict[Any, Any] = {}  # encoded edge values, by the numbers they straddle
+        self.own = own  # validator -> its own key (what its proof depends on)
+        stored = store.get("validators")
+        self.stored = stored if isinstance(stored, dict) else {}  # an earlier run's results
+        self.stored_dispatch = store.get("dispatch")
+        self.kept: dict[str, Any] = {}  # this run's results, by own key, for the next run
+        self.kept_dispatch: Any = None
+        self.proven: list[str] = []  # validators whose corpus and back ends ran this time
+        # the corpus being built: which handed-on words it has read (`_cross`), its own first
+        # two boundary words and the opcodes drawn for `other`, and the fingerprint
+        self.level = ""
+        self.pool2: Any = None
+        self.drawn: Any = None
+        self.cross: str | None = None
+        self.state = ""
+        self.untranslated_error: Any = None  # the staged package's UntranslatedPredicate
+        self.run_batch: Any = None
+
+    def _loaded(self) -> None:
+        """Import the staged translation (once, when a validator is proven again)."""
+        if self.scalar:
+            return
+        try:
+            if self.load is None:
+                raise RuntimeError("no staged translation to run")
+            self.scalar, self.batch = self.load()
+            # the staged package's own class: the one its translations raise
+            self.untranslated_error = self.scalar["UntranslatedPredicate"]
+            self.run_batch = self.batch["vector"].run_batch
+        except Exception as exc:
+            raise _LoadFailed() from exc
 
     def run(self, cc: str) -> Proof:
         """Hold every top-level validator's scalar and batch translations to the C on its
@@ -280,17 +373,30 @@ class _Prover:
         unaccepted: list[str] = []
         untranslated = {u.name for u in self.tr.untranslated}
         for t in tops:
-            rng = np.random.default_rng(zlib.crc32(f"{self.gen.name} {t.name}".encode()))
-            words = self._corpus(corpus, t.name, t.opcodes, rng, per)
+            hit = self._stored(t.name, t.opcodes, per)
+            if hit is not None:
+                words, none, mine, seeds = hit
+                self.accepted.append(seeds)
+                if seeds.shape[0]:
+                    self.earlier[t.name] = seeds
+            else:
+                self._loaded()
+                self.proven.append(t.name)
+                rng = np.random.default_rng(zlib.crc32(f"{self.gen.name} {t.name}".encode()))
+                self.level = "count"
+                words = self._corpus(corpus, t.name, t.opcodes, rng, per)
+                want = self.c_run(t.name, words)
+                none = not want.any()
+                mine = []
+                if t.name not in untranslated:
+                    mine = self._scalar(t.name, words, want) + self._batch(t.name, words, want)
+                self._keep(t.name, per, words, none, mine)
             every.append(words)
-            want = self.c_run(t.name, words)
-            if not want.any():
+            if none:
                 unaccepted.append(t.name)
-            if t.name not in untranslated:
-                found += self._scalar(t.name, words, want)
-                found += self._batch(t.name, words, want)
+            found += mine
         W = np.concatenate(every)
-        found += self._dispatch(W)
+        found += self._dispatch_once(W)
         return Proof(
             True,
             compiler=cc,
@@ -299,7 +405,140 @@ class _Prover:
             disagreements=tuple(found),
             unaccepted=tuple(unaccepted),
             untranslated=tuple(t.name for t in tops if t.name in untranslated),
+            proven=tuple(self.proven),
         )
+
+    # -- the per-validator store: a validator's corpus, verdicts and seeds, reused when its own
+    # key and the handed-on words its corpus read are those of the run that stored them
+
+    def _cross(
+        self, name: str, opcodes: tuple[int, ...], level: str, pool2: Any, drawn: Any
+    ) -> str | None:
+        """A fingerprint of what validator `name`'s corpus takes from the words other
+        validators' C accepted (this generation's so far, and the earlier generations'), as far
+        as it reads them (`level`): `count`, how many words `other` holds (its opcodes are drawn
+        from the validator's own random stream, so the count shapes the rest); `other`, the
+        seeds found among those words (when no boundary word is accepted); `all`, also the
+        words `_handed_on` finds; `climb`, also the words of `other` themselves (a climb starts
+        from one). `pool2` and `drawn` are the validator's own first two boundary words and the
+        opcodes drawn for `other`; None when they do not fit."""
+        np = self.np
+        earlier = [self.earlier[name]] if name in self.earlier else []
+        other = np.concatenate([pool2, *self.accepted, *earlier])[-SEEDS:]
+        if drawn is not None:
+            if drawn.shape[0] != other.shape[0]:
+                return None
+            other[:, 0] = drawn
+        parts = [f"{other.shape[0]}".encode()]
+        if level in ("other", "all", "climb"):
+            parts.append(other[self.c_run(name, other)][:SEEDS].tobytes())
+        if level in ("all", "climb"):
+            parts.append(self._handed_on(name, opcodes).tobytes())
+        if level == "climb":
+            parts.append(other.tobytes())
+        h = hashlib.sha256()
+        for part in parts:
+            h.update(hashlib.sha256(part).digest())
+        return h.hexdigest()
+
+    def _dispatch_once(self, W: Any) -> list[Disagreement]:
+        """The dispatch's disagreements on `W`, from the store when every validator's own key
+        and every word are those of the run that stored them."""
+        keys = [self.own.get(t.name) for t in self.tr.top]
+        if any(k is None for k in keys):
+            return self._dispatch(W)
+        h = hashlib.sha256(
+            "\n".join(f"{t.name} {k}" for t, k in zip(self.tr.top, keys, strict=True)).encode()
+        )
+        h.update(W.tobytes())
+        key = h.hexdigest()
+        doc = self.stored_dispatch
+        if isinstance(doc, dict) and doc.get("key") == key:
+            got = _disagreements(doc.get("found"))
+            if got is not None:
+                self.kept_dispatch = doc
+                return list(got)
+        found = self._dispatch(W)
+        self.kept_dispatch = {
+            "key": key,
+            "found": _payload(Proof(True, disagreements=tuple(found)))["disagreements"],
+        }
+        return found
+
+    def _state(self, name: str, pool2: Any, drawn: Any) -> str:
+        """A hash of everything `_cross` reads besides the C: equal states, equal fingerprints
+        (so a stored validator whose state is unchanged needs no C to be reused)."""
+        h = hashlib.sha256()
+        for part in (pool2, b"" if drawn is None else drawn, *self.accepted):
+            data = part if isinstance(part, bytes) else part.tobytes()
+            h.update(f"{len(data)}\n".encode() + data)
+        for n, w in self.earlier.items():
+            h.update(f"{n} {w.nbytes}\n".encode() + w.tobytes())
+        h.update(f"drawn {drawn is not None} for {name}".encode())
+        return h.hexdigest()
+
+    def _keep(
+        self,
+        name: str,
+        per: int,
+        words: Any,
+        none: bool,
+        mine: list[Disagreement],
+    ) -> None:
+        """Store validator `name`'s freshly proven results under its own key."""
+        key = self.own.get(name)
+        if key is None:
+            return
+        self.kept[key] = {
+            "level": self.level,
+            "cross": self.cross,
+            "state": self.state,
+            "pool2": bytes(self.pool2.tobytes()).hex(),
+            "drawn": None if self.drawn is None else bytes(self.drawn.tobytes()).hex(),
+            "per": per,
+            "words": base64.b64encode(zlib.compress(words.tobytes(), 6)).decode(),
+            "seeds": bytes(self.accepted[-1].tobytes()).hex(),
+            "unaccepted": none,
+            "disagreements": _payload(Proof(True, disagreements=tuple(mine)))["disagreements"],
+        }
+
+    def _stored(
+        self, name: str, opcodes: tuple[int, ...], per: int
+    ) -> tuple[Any, bool, list[Disagreement], Any] | None:
+        """An earlier run's (corpus, no word accepted, disagreements, seeds) for validator
+        `name`, if its own key and the handed-on words it read match; checked field by field."""
+        key = self.own.get(name)
+        entry = self.stored.get(key) if key is not None else None
+        if key is None or not isinstance(entry, dict):
+            return None
+        try:
+            level, none, drawn = entry["level"], entry["unaccepted"], entry["drawn"]
+            pool2 = bytes.fromhex(entry["pool2"])
+            if level not in ("count", "other", "all", "climb") or entry["per"] != per:
+                return None
+            if not isinstance(entry["cross"], str) or len(pool2) % 64:
+                return None
+            if not (drawn is None or isinstance(drawn, str)):
+                return None
+            np = self.np
+            pool2_words = np.frombuffer(pool2, dtype=np.uint8).reshape(-1, 64)
+            ops = None if drawn is None else np.frombuffer(bytes.fromhex(drawn), dtype=np.uint8)
+            same = entry.get("state") == self._state(name, pool2_words, ops)
+            if not same and self._cross(name, opcodes, level, pool2_words, ops) != entry["cross"]:
+                return None
+            raw = zlib.decompress(base64.b64decode(entry["words"], validate=True))
+            seeds = bytes.fromhex(entry["seeds"])
+            if len(raw) % 64 or len(seeds) % 64 or not isinstance(none, bool):
+                return None
+            mine = _disagreements(entry["disagreements"])
+        except (KeyError, TypeError, ValueError, zlib.error):
+            return None
+        if mine is None or any(d.validator != name for d in mine):
+            return None
+        self.kept[key] = entry
+        words = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 64).copy()
+        found = np.frombuffer(seeds, dtype=np.uint8).reshape(-1, 64).copy()
+        return words, none, list(mine), found
 
     def _corpus(
         self, corpus: Any, name: str, opcodes: tuple[int, ...], rng: Any, count: int
@@ -321,13 +560,17 @@ class _Prover:
         other = np.concatenate([pool[:2], *self.accepted, *earlier])[-SEEDS:]
         if opcodes:
             other[:, 0] = rng.choice(np.array(opcodes, dtype=np.uint8), size=other.shape[0])
+        self.pool2, self.drawn = pool[:2].copy(), other[:, 0].copy() if opcodes else None
         if not seeds.shape[0]:
+            self.level = "other"
             seeds = other[self.c_run(name, other)][:SEEDS]
         if not seeds.shape[0]:
+            self.level = "all"
             seeds = self._handed_on(name, opcodes)
         for attempt in range(CLIMBS if f"_s_{name}" in self.scalar else 0):
             if seeds.shape[0]:
                 break
+            self.level = "climb"
             # climb from the all-zero word, then from a word another validator accepts (or a
             # boundary word), then from a boundary word
             starts = np.zeros((1, corpus.WORD), dtype=np.uint8)
@@ -342,6 +585,8 @@ class _Prover:
         seeds = spread(
             self.scalar, name, seeds, lambda w: self.c_run(name, w), found, rng, opcodes, SEEDS
         )
+        self.cross = self._cross(name, opcodes, self.level, self.pool2, self.drawn)
+        self.state = self._state(name, self.pool2, self.drawn)
         self.accepted.append(seeds)
         if seeds.shape[0]:
             self.earlier[name] = seeds
@@ -500,6 +745,20 @@ def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str, accepted: dict
         h.update(code.encode())
     h.update(repr((tr.consts, tr.member_sets, tr.top, tr.untranslated, tr.batch_stubs)).encode())
     return h.hexdigest()
+
+
+def _disagreements(doc: Any) -> tuple[Disagreement, ...] | None:
+    """Disagreements as `_payload` writes them, checked; None when they are not."""
+    base = {"words": 0, "validators": 0, "unaccepted": [], "untranslated": [], "build_uses": []}
+    proof = _from_payload({**base, "disagreements": doc, "accepted": {}}, "")
+    return None if proof is None else proof.disagreements
+
+
+def _store_key(gen: Generation, cc: str, ident: str) -> str:
+    """The key of a generation's per-validator store (one entry a generation, replaced by each
+    run; each validator's own key is inside it)."""
+    text = f"predicate-proof store {PROOF_VERSION} tpbgen {__version__}\n{gen.name}\n{cc}\n{ident}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _payload(proof: Proof) -> dict[str, Any]:
