@@ -103,10 +103,11 @@ def _write_file(path: str, data: bytes) -> None:
 
 
 def _line_col(data: bytes, at: int) -> str:
-    """`line:col` (1-based; lines end at LF, columns count bytes) of byte `at` of `data`."""
+    """`line:col` (1-based; lines end at LF, columns count characters, as the assembler's
+    errors do) of byte `at` of `data`, the first byte that is not UTF-8."""
     line_start = data.rfind(b"\n", 0, at) + 1
     line = data.count(b"\n", 0, at) + 1
-    return f"{line}:{at - line_start + 1}"
+    return f"{line}:{len(data[line_start:at].decode('utf-8')) + 1}"
 
 
 def _generation(package: ModuleType, name: str | None) -> ModuleType:

@@ -42,3 +42,7 @@ def test_a_listing_that_is_not_utf8_is_refused_at_its_line_and_column(tmp_path: 
     assert r.returncode == 2, err
     assert err == "error: bad.s:4:8: not UTF-8 text\n", err
     assert (tmp_path / "k.bin").read_bytes() == before
+    lines[3] = "é".encode() + lines[3]  # the column counts characters, as asm's errors do
+    (tmp_path / "bad.s").write_bytes(b"\n".join(lines))
+    r = run(tmp_path, ["asm", "bad.s", "-o", "k.bin", "--gen", GEN])
+    assert r.returncode == 2 and r.stderr.decode() == "error: bad.s:4:9: not UTF-8 text\n", r
