@@ -341,6 +341,42 @@ def _special(case: Path, name: str) -> str:
     return name
 
 
+VALID_ARGV = (
+    ["disasm", "k.bin", "--gen", GEN, "--explain"],
+    ["disasm", "k.bin", "--gen", GEN, "--format", "json"],
+    ["asm", "k.s", "-o", "o.bin", "--gen", GEN],
+    ["cover", "k.bin", "--gen", GEN, "--html", "o.html"],
+    ["run", "k.bin", "--gen", GEN, "--trace", "o.jsonl", "--save-state", "o.npz"],
+    [
+        "run",
+        "k.bin",
+        "--gen",
+        GEN,
+        "--init",
+        "s.npz",
+        "--trace-bytes",
+        "hash",
+        "--trace",
+        "o.jsonl",
+    ],
+    ["trace-diff", "t.jsonl", "t.jsonl", "--gen", GEN],
+    ["explain", "0" * 128, "--gen", GEN],
+)
+
+
+def special_path(rng: random.Random, case: Path) -> Case:
+    """(e) a valid command line with one path (input or output) replaced by a special file: a
+    directory, a FIFO, /dev/null, /dev/full, a missing path, standard input."""
+    argv = list(rng.choice(VALID_ARGV))
+    paths = [i for i, a in enumerate(argv) if "." in a and a != "--"]
+    outs = [a for a in argv if a.startswith("o.")]
+    if paths:
+        argv[rng.choice(paths)] = _special(case, rng.choice(SPECIALS))
+    else:
+        argv[1] = rng.choice(("", "0" * 127, "0" * 130, "0x" + "0" * 128, "g" * 128))
+    return Case(f"special-{argv[0]}", argv, outputs=[o for o in outs if o in argv])
+
+
 def arguments(rng: random.Random, case: Path) -> Case:
     """(e) argument salad: commands, options and values in random order and number, special
     files (a directory, a FIFO, /dev/null, a missing path) as inputs and outputs."""
@@ -398,4 +434,4 @@ def arguments(rng: random.Random, case: Path) -> Case:
     return Case("argv-" + (command or "none"), argv, outputs=outs)
 
 
-MUTATORS: tuple[Mutator, ...] = (listing, words, trace, state, arguments)
+MUTATORS: tuple[Mutator, ...] = (listing, words, trace, state, special_path, arguments)

@@ -42,7 +42,6 @@ TIMEOUT = 60
 ENV = {
     **os.environ,
     "PYTHONPATH": str(REPO / "generated"),
-    "TPB_ISA_MAX_INPUT_MB": "16",  # /dev/zero and friends: refused at a bound, quickly
     "NO_COLOR": "1",
 }
 
