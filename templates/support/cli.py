@@ -102,6 +102,14 @@ def _write_file(path: str, data: bytes) -> None:
         raise InputError(str(e)) from None
 
 
+def _line_col(data: bytes, at: int) -> str:
+    """`line:col` (1-based; lines end at LF, columns count characters, as the assembler's
+    errors do) of byte `at` of `data`, the first byte that is not UTF-8."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    line = data.count(b"\n", 0, at) + 1
+    return f"{line}:{len(data[line_start:at].decode('utf-8')) + 1}"
+
+
 def _generation(package: ModuleType, name: str | None) -> ModuleType:
     gens: tuple[str, ...] = package.GENERATIONS
     if name is None:
@@ -162,10 +170,11 @@ def asm(args: argparse.Namespace, package: ModuleType, out: TextIO, err: TextIO)
     m = _generation(package, args.gen)
     if args.output != "-":
         _output(args.output)
+    data = _read(args.file, sys.stdin)
     try:
-        text = _read(args.file, sys.stdin).decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"{args.file}: not UTF-8 text (byte {e.start})") from None
+        raise InputError(f"{args.file}:{_line_col(data, e.start)}: not UTF-8 text") from None
     try:
         words = m.asm(text)
     except AsmError as e:
