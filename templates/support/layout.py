@@ -25,6 +25,8 @@ from .codec import (
     DecodeError,
     check_len,
     enum_or_int,
+    float_field,
+    float_of_bits,
     plain_buffer,
     put_bits,
     sext,
@@ -115,6 +117,11 @@ def _reader(f: FieldLayout) -> Reader:
         return lambda b, o: tuple(cls.from_bytes(b, o + off + es * k) for k in range(n))
     if f.kind == "bool" and not f.dims:
         return lambda b, o: b[o + off] != 0
+    if f.kind == "float":  # by its bits, which a Python float alone may not keep (FloatBits)
+        es, unpack_bits = f.size // n, struct.Struct(f"<{n}{_INT_FMT[f.size // n]}").unpack_from
+        if not f.dims:
+            return lambda b, o: float_of_bits(unpack_bits(b, o + off)[0], es)
+        return lambda b, o: tuple(float_of_bits(x, es) for x in unpack_bits(b, o + off))
     unpack = struct.Struct(f"<{n}{f.fmt}").unpack_from
     if f.kind == "enum":
         cls = f.cls
@@ -142,6 +149,16 @@ def _writer(f: FieldLayout) -> Writer:
                 x.write_into(out, o + off + es * k)
 
         return write_structs
+    if f.kind == "float":  # its bits: those it was read with, or its value's rounded to fit
+        es, pack_bits = f.size // n, struct.Struct(f"<{n}{_INT_FMT[f.size // n]}").pack_into
+        if not f.dims:
+            return lambda out, o, v: pack_bits(out, o + off, float_field(v, es).bits)
+
+        def write_floats(out: bytearray, o: int, v: Any) -> None:
+            check_len(v, n, name)
+            pack_bits(out, o + off, *(float_field(x, es).bits for x in v))
+
+        return write_floats
     pack = struct.Struct(f"<{n}{f.fmt}").pack_into
     as_int = f.kind in ("uint", "int", "enum")
     if not f.dims:
@@ -182,13 +199,14 @@ def _element_check(owner: str, f: FieldLayout) -> Check:
 
         return check_struct
     if f.kind == "float":
+        es = f.size // f.count
 
         def check_float(v: Any) -> Any:
             if isinstance(v, (bool, np.bool_)) or not isinstance(
                 v, (int, float, np.integer, np.floating)
             ):
                 raise TypeError(f"{what} takes a number, not {type(v).__name__}")
-            return float(v)
+            return float_field(v, es)
 
         return check_float
     lo, hi = _int_range(f)
@@ -255,8 +273,26 @@ def dtype_of(layout: tuple[FieldLayout, ...], size: int) -> np.dtype[Any]:
     return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
 
 
+def _same_key(f: FieldLayout) -> Callable[[Any], Any] | None:
+    """What `Struct.__eq__` compares of field `f`: a float field's bits (an array's, each
+    element's), None for the value itself."""
+    if f.kind != "float":
+        return None
+    es = f.size // f.count
+    if not f.dims:
+        return lambda v: float_field(v, es).bits
+    return lambda v: tuple(float_field(x, es).bits for x in v)
+
+
 class Struct:
-    """Base of the generated struct dataclasses."""
+    """Base of the generated struct dataclasses.
+
+    Equality: two structs are equal when they are of the same class and every field is equal,
+    a float field by its bits (the bits `to_bytes` writes): a NaN equals a NaN of the same bits
+    (payload and signalling bit included), and 0.0 differs from -0.0, so `from_bytes(b)` always
+    equals `from_bytes(b)`. Bytes no field covers (`_raw`) are not compared. A float field's
+    value stays a float (`codec.FloatBits`, which keeps its bits). Structs are mutable, hence
+    unhashable."""
 
     __slots__ = ()
     SIZE: ClassVar[int]
@@ -265,6 +301,7 @@ class Struct:
     _codec: ClassVar[tuple[tuple[str, Reader, Writer], ...]]
     _checks: ClassVar[dict[str, Check]] = {}  # until set_layout: nothing to check against
     _keeps_raw: ClassVar[bool]
+    _same: ClassVar[tuple[tuple[str, Callable[[Any], Any] | None], ...]] = ()
 
     @classmethod
     def set_layout(cls, *layout: FieldLayout) -> None:
@@ -274,6 +311,19 @@ class Struct:
         cls._codec = tuple((f.name, _reader(f), _writer(f)) for f in layout)
         cls._checks = {f.name: _check(cls.__name__, f) for f in layout}
         cls._keeps_raw = any(f.name == "_raw" for f in fields(cls))  # type: ignore[arg-type]
+        cls._same = tuple((f.name, _same_key(f)) for f in layout)
+
+    def __eq__(self, other: object) -> bool:
+        """Same class, every field equal, a float field by its bits (the class docstring)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        for name, key in self._same:
+            a, b = getattr(self, name), getattr(other, name)
+            if (a != b) if key is None else (key(a) != key(b)):
+                return False
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Fields are checked when set: type, range, array length; an enum field also takes a

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import itertools
+import json
+import operator
+import pickle
+import struct
 from typing import Any
 
 import numpy as np
@@ -120,3 +126,84 @@ def test_out_of_range_values_are_refused() -> None:
     m = gen_module("sunda")
     with pytest.raises(ValueError, match=r"Header.inst_word_len \(uint8_t\) is 0..255, not 300"):
         m.structs.Header(opcode=m.enums.Opcode.TENSOR_SCALAR_ARITH_OP, inst_word_len=300)
+
+
+F32_PATTERNS = (
+    0x7F810000, 0xFF800001, 0x7FA00001, 0xFFC00001, 0x7FC00000, 0x80000000, 0x00000000,
+    0x00000001, 0x807FFFFF, 0x7F800000, 0xFF800000, 0x3DCCCCCD,
+)  # fmt: skip  # signalling NaNs, payloads, the quiet NaN, -0.0, 0.0, subnormals, inf, 0.1
+
+
+def float_fields() -> list[tuple[str, type[Any], Any, int]]:
+    """(generation, opcode struct, float field, an opcode decoding to it) for every plain
+    float field of an instruction word."""
+    out = []
+    for g in GENERATIONS:
+        opcode_of = {cls: op for op, cls in sorted(gen_module(g, "decode").OPCODE_STRUCT.items())}
+        for cls, op in opcode_of.items():
+            out += [(g, cls, f, op) for f in cls.LAYOUT if f.kind == "float"]
+    return out
+
+
+FLOAT_FIELDS = float_fields()
+
+
+@pytest.mark.parametrize(
+    ("gen", "cls", "f", "op"), FLOAT_FIELDS, ids=[f"{g}-{c.__name__}.{f.name}" for g, c, f, _ in FLOAT_FIELDS]
+)  # fmt: skip
+def test_float_fields_keep_their_bits(gen: str, cls: type[Any], f: Any, op: int) -> None:
+    """A plain C float field reads, writes, compares and shows as its exact bits: a signalling
+    NaN stays signalling, a payload stays, -0.0 stays -0.0, through bytes, assignment, copy,
+    pickle, the text form and the dict form; its value is a float."""
+    assert f.size == 4 and not f.dims
+    m = gen_module(gen)
+    base = bytearray(cls().to_bytes())
+    base[0] = op
+    words = []
+    for bits in F32_PATTERNS:
+        b = bytearray(base)
+        struct.pack_into("<I", b, f.offset, bits)
+        word = bytes(b)
+        words.append(word)
+        obj = cls.from_bytes(word)
+        value = getattr(obj, f.name)
+        assert isinstance(value, float)
+        assert obj.to_bytes() == word
+        assert obj == cls.from_bytes(word) and operator.ne(obj, cls.from_bytes(word)) is False
+        assert copy.deepcopy(obj) == obj and pickle.loads(pickle.dumps(obj)).to_bytes() == word
+        rebuilt = cls.from_bytes(bytes(base))
+        setattr(rebuilt, f.name, value)  # the value read, assigned back: the same bits
+        assert rebuilt.to_bytes() == word and rebuilt == obj
+        text = m.disasm(word)
+        if bits == 0x7F810000:
+            assert f" {f.name}=nan:0x7f810000" in f" {text} "
+        assert m.asm(text) == word, text
+        assert m.from_dict(json.loads(json.dumps(m.to_dict(word)))) == word
+    objs = [cls.from_bytes(word) for word in words]
+    for i, j in itertools.combinations(range(len(objs)), 2):
+        assert objs[i] != objs[j], (hex(F32_PATTERNS[i]), hex(F32_PATTERNS[j]))
+
+
+def test_float_fields_round_what_they_are_given_as_c_does() -> None:
+    """A float field set from a Python number holds that number rounded to float (beyond its
+    range an infinity), and equals the struct read back from its bytes; a numpy float32 keeps
+    its bits."""
+    s = gen_module("cayman").structs.S2D2_RS()
+
+    def field_bits() -> int:
+        got: int = struct.unpack_from("<I", s.to_bytes(), 16)[0]
+        return got
+
+    s.base = 0.1
+    assert field_bits() == 0x3DCCCCCD and s.base == np.float32(0.1)
+    assert s == type(s).from_bytes(s.to_bytes())
+    s.base = -1e40
+    assert field_bits() == 0xFF800000 and s.base == -np.inf
+    s.base = np.array([0x7F810001], dtype="<u4").view(np.float32)[0]
+    assert field_bits() == 0x7F810001
+    s.base = 3
+    assert field_bits() == 0x40400000 and s.base == 3.0
+    s.base, other = -0.0, type(s)(base=0.0)
+    assert s != other and field_bits() == 0x80000000
+    with pytest.raises(TypeError, match=r"S2D2_RS.base \(float\) takes a number, not str"):
+        s.base = "1.5"

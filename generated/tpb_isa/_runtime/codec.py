@@ -7,7 +7,7 @@ import operator
 import struct
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -155,6 +155,44 @@ P_B, P_b, P_H, P_h = _writer("<B"), _writer("<b"), _writer("<H"), _writer("<h")
 P_I, P_i, P_Q, P_q = _writer("<I"), _writer("<i"), _writer("<Q"), _writer("<q")
 P_f, P_d = _writer("<f"), _writer("<d")
 _F32 = struct.Struct("<f")
+_BITS = {4: (struct.Struct("<I"), _F32), 8: (struct.Struct("<Q"), struct.Struct("<d"))}
+
+
+class FloatBits(float):
+    """The value of a C `float` (`size` 4) or `double` (`size` 8) field: a Python float, which
+    arithmetic and comparisons see, that also holds the field's exact bits (`bits`). A field
+    read from bytes writes those bits back, so a signalling NaN, a NaN's payload and -0.0
+    survive `from_bytes` -> `to_bytes`, which a Python float alone (quieting a signalling NaN)
+    would not. As a float, a NaN is unequal to itself: compare `bits` for identity."""
+
+    __slots__ = ("bits", "size")
+    bits: int
+    size: int
+
+    def __reduce__(self) -> tuple[Callable[[int, int], FloatBits], tuple[int, int]]:
+        return float_of_bits, (self.bits, self.size)
+
+
+def float_of_bits(bits: int, size: int) -> FloatBits:
+    """The `size`-byte C float whose bits are `bits`."""
+    as_int, as_float = _BITS[size]
+    out = FloatBits(as_float.unpack(as_int.pack(bits))[0])
+    out.bits, out.size = bits, size
+    return out
+
+
+def float_field(v: float | np.integer[Any] | np.floating[Any], size: int) -> FloatBits:
+    """`v` as a `size`-byte C float field holds it: itself when it is one already; a numpy
+    float of that width by its bits; else rounded to nearest as C converts a double to float
+    (beyond float's range: an infinity, as `f32`)."""
+    if type(v) is FloatBits and v.size == size:
+        return v
+    as_int, as_float = _BITS[size]
+    if isinstance(v, np.floating) and v.itemsize == size:
+        return float_of_bits(as_int.unpack(np.asarray(v).astype(f"<f{size}").tobytes())[0], size)
+    x = float(v)
+    bits: int = as_int.unpack(as_float.pack(f32(x) if size == 4 else x))[0]
+    return float_of_bits(bits, size)
 
 
 def f32(x: float) -> float:
