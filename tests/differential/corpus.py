@@ -279,6 +279,27 @@ def _next_seeds(gen: str, validator: str) -> list[bytes]:
         ]
     if validator == "is_valid_memset":
         return [w.d4_mr(), w.d4_mr(dtype=w.BF16, set_value=0x3F80, n=64, dst_nums=(8, 2, 1, 1))]
+    if validator == "is_valid_s2d2_ts_as":
+        return [
+            w.s2d2_ts_as(),
+            w.s2d2_ts_as(
+                fill_mode=w.AS_NE, lo=w.BF16, hi=w.FP16, fill_reg=63, base=5, channel_multiplier=2
+            ),
+        ]
+    stats = {"n": 128, "dst_nums": (6, 1), "even_count": 64.0, "odd_count": 64.0}
+    if validator == "is_valid_max8":
+        return [w.s4d2_bn(), w.s4d2_bn(in_dtype=w.BF16, src_nums=(64, 2, 1, 1))]
+    if validator == "is_valid_find_index8":
+        return [
+            w.s4d2_bn(w.FIND_INDEX8, out_dtype=w.UINT32),
+            w.s4d2_bn(w.FIND_INDEX8, out_dtype=w.UINT16),
+        ]
+    if validator == "is_valid_batch_norm_stats2":
+        return [w.s4d2_bn(w.BN_STATS2, **stats), w.s4d2_bn(0x82, out_dtype=w.BF16, **stats)]  # type: ignore[arg-type]
+    if validator == "is_valid_batch_norm_aggregate":
+        return [w.s4d2_bn(w.BN_AGGREGATE, n=128, src_nums=(12, 1, 1, 1), dst_nums=(2, 1))]
+    if validator == "is_valid_match_replace8":
+        return [w.s4d4_mr(), w.s4d4_mr(in_dtype=w.BF16, out_dtype=w.FP32, immediate=0.0)]
     if validator == "is_valid_iota":
         return [
             w.d4_iota(),

@@ -311,3 +311,126 @@ def test_memset(lib: CLib) -> None:  # noqa: F811
     for why, kw in rejects:
         assert not lib(v, w.d4_mr(**kw)), why  # type: ignore[arg-type]
     assert not lib(v, w.d4_mr(opcode=w.IOTA))
+
+
+# ---------------------------------------------------------------- AffineSelect 0x92 (S2D2_TS_AS)
+
+
+def test_affine_select(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_s2d2_ts_as"
+    assert lib.has(v)
+    assert lib(v, w.s2d2_ts_as())  # test_nki_isa_affine_select.py's causal mask
+    for mode in (w.AS_GT, w.AS_GE, w.AS_EQ, w.AS_NE):
+        assert lib(v, w.s2d2_ts_as(fill_mode=mode)), mode
+    assert lib(v, w.s2d2_ts_as(lo=w.BF16, hi=w.FP32R))  # converted from dtype_lo to dtype_hi
+    # the mask shape and the tensor shapes only need equal totals
+    assert lib(v, w.s2d2_ts_as(mask_nums=(64, 2, 1, 1), mask_steps=(1, 64, 0, 0)))
+    # R7 §7: PSUM on SUNDA only
+    assert lib(v, w.s2d2_ts_as(dst_addr=w.PSUM_BASE)) == (lib.gen == "sunda")
+    assert lib(v, w.s2d2_ts_as(src_addr=w.PSUM_BASE)) == (lib.gen == "sunda")
+    # R7 §7: CAYMAN+ skip the counts when a shape comes from a register
+    shaped = w.s2d2_ts_as(src_addr=w.marker_addr(w.MARKER_SHAPE_REG, 0), mask_nums=(3, 1, 1, 1))
+    assert lib(v, shaped) == (lib.gen != "sunda")
+    rejects = [
+        ("fill_mode 4", {"fill_mode": 4}),
+        ("fill_reg past the register file", {"fill_reg": 64}),
+        ("mask count differs", {"mask_nums": (127, 1, 1, 1)}),
+        ("dst count differs", {"dst_nums": (64, 1)}),
+        ("FP32R input", {"lo": w.FP32R}),
+        ("no channel", {"n": 0}),
+        ("129 channels", {"n": 129}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s2d2_ts_as(**kw)), why  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- Max8 / FindIndex8 / BatchNorm (S4D2_BN)
+
+
+def test_max8(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_max8"
+    assert lib(v, w.s4d2_bn())  # test_nki_isa_max8.py: (32, 128) -> (32, 8)
+    assert lib(v, w.s4d2_bn(src_nums=(8, 1, 1, 1)))  # 8 .. 16384 elements
+    assert lib(v, w.s4d2_bn(src_nums=(128, 128, 1, 1)))
+    assert lib(v, w.s4d2_bn(in_dtype=w.BF16, out_dtype=w.FP32R))
+    rejects = [
+        ("fewer than 8 elements", {"src_nums": (7, 1, 1, 1)}),
+        ("more than 16384 elements", {"src_nums": (128, 128, 2, 1)}),
+        ("destination not 8", {"dst_nums": (4, 2 + 1)}),
+        ("a nonzero even count", {"even_count": 1.0}),
+        ("a nonzero odd count", {"odd_count": -2.0}),
+        ("reserved0", {"reserved0": (0, 0, 1, 0, 0)}),
+        ("reserved1", {"reserved1": (0, 0, 0, 1)}),
+        ("FP32R input", {"in_dtype": w.FP32R}),
+        ("no channel", {"n": 0}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s4d2_bn(**kw)), why  # type: ignore[arg-type]
+
+
+def test_find_index8(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_find_index8"
+    # test_nki_isa_nc_find_index8.py: rand (32, 128) -> uint32 (32, 8)
+    assert lib(v, w.s4d2_bn(w.FIND_INDEX8, out_dtype=w.UINT32))
+    assert lib(v, w.s4d2_bn(w.FIND_INDEX8, out_dtype=w.UINT16))
+    for dt in (w.FP32, w.INT32, w.UINT8):
+        assert not lib(v, w.s4d2_bn(w.FIND_INDEX8, out_dtype=dt)), dt
+    assert not lib(v, w.s4d2_bn(w.FIND_INDEX8, out_dtype=w.UINT32, even_count=1.0))
+    assert not lib(v, w.s4d2_bn(w.FIND_INDEX8, out_dtype=w.UINT32, src_nums=(4, 1, 1, 1)))
+    assert not lib(v, w.s4d2_bn(out_dtype=w.UINT32))  # a Max8 word
+
+
+def test_batch_norm_stats2_and_aggregate(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_batch_norm_stats2"
+    # test_nki_isa_bn_stats.py: [128, 128] stats -> 6 values, counts 64.0 / 64.0
+    stats = {"n": 128, "dst_nums": (6, 1), "even_count": 64.0, "odd_count": 64.0}
+    assert lib(v, w.s4d2_bn(w.BN_STATS2, **stats))  # type: ignore[arg-type]
+    # the [128, 1024] case: two stats tiles of 512 each
+    assert lib(v, w.s4d2_bn(w.BN_STATS2, **dict(stats, src_nums=(512, 1, 1, 1))))  # type: ignore[arg-type]
+    assert lib(v, w.s4d2_bn(w.BN_STATS2, **dict(stats, out_dtype=w.BF16)))  # type: ignore[arg-type]
+    assert lib(v, w.s4d2_bn(0x82, **stats))  # type: ignore[arg-type]  # TransposeBatchNormStats2
+    rejects = [
+        ("more than 512 elements", {"src_nums": (513, 1, 1, 1)}),
+        ("destination not 6", {"dst_nums": (3, 1)}),
+        ("output INT32", {"out_dtype": w.INT32}),
+        ("output FP32R", {"out_dtype": w.FP32R}),
+        ("infinite count", {"even_count": float("inf")}),
+        ("NaN count", {"odd_count": float("nan")}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s4d2_bn(w.BN_STATS2, **dict(stats, **kw))), why  # type: ignore[arg-type]
+    # the transposing form: a multiple of 32 channels and of 32 elements
+    assert not lib(v, w.s4d2_bn(0x82, **dict(stats, n=100)))  # type: ignore[arg-type]
+    assert not lib(v, w.s4d2_bn(0x82, **dict(stats, src_nums=(100, 1, 1, 1))))  # type: ignore[arg-type]
+    assert lib(v, w.s4d2_bn(w.BN_STATS2, **dict(stats, src_nums=(100, 1, 1, 1))))  # type: ignore[arg-type]
+    a = "is_valid_batch_norm_aggregate"
+    # the (128, 12) buffer of two stats results -> mean, variance
+    agg = {"n": 128, "src_nums": (12, 1, 1, 1), "dst_nums": (2, 1)}
+    assert lib(a, w.s4d2_bn(w.BN_AGGREGATE, **agg))  # type: ignore[arg-type]
+    assert not lib(a, w.s4d2_bn(w.BN_AGGREGATE, **dict(agg, src_nums=(13, 1, 1, 1))))  # type: ignore[arg-type]
+    assert not lib(a, w.s4d2_bn(w.BN_AGGREGATE, **dict(agg, dst_nums=(3, 1))))  # type: ignore[arg-type]
+    assert not lib(a, w.s4d2_bn(w.BN_AGGREGATE, **dict(agg, even_count=1.0)))  # type: ignore[arg-type]
+    # BatchNormStats (0x60, superseded) has no validator: no validator accepts its word
+    for name in (v, a, "is_valid_max8", "is_valid_find_index8"):
+        assert not lib(name, w.s4d2_bn(w.BN_STATS, **dict(stats, dst_nums=(3, 1)))), name  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- MatchReplace8 0x6f (S4D4_MR)
+
+
+def test_match_replace8(lib: CLib) -> None:  # noqa: F811
+    v = "is_valid_match_replace8"
+    assert lib(v, w.s4d4_mr())
+    for dt in (w.FP16, w.BF16, w.UINT8, w.UINT16, w.UINT32, w.INT32):
+        assert lib(v, w.s4d4_mr(in_dtype=dt, out_dtype=dt)), dt
+    rejects = [
+        ("FP32R output", {"out_dtype": w.FP32R}),
+        ("INT8 not in the list", {"in_dtype": w.INT8}),
+        ("INT16 not in the list", {"out_dtype": w.INT16}),
+        ("more than 16384 elements", {"src_nums": (128, 129, 1, 1), "dst_nums": (128, 129, 1, 1)}),
+        ("counts differ", {"dst_nums": (64, 1, 1, 1)}),
+        ("reserved0", {"reserved0": (1, 0, 0, 0, 0)}),
+        ("129 channels", {"n": 129}),
+    ]
+    for why, kw in rejects:
+        assert not lib(v, w.s4d4_mr(**kw)), why  # type: ignore[arg-type]

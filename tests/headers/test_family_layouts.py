@@ -48,6 +48,23 @@ LAYOUTS = {
         "num_active_channels=34 reserved2=35 serialization_mode=36 reserved3=37 set_value=40 "
         "dst_mem_pattern=44",
     ),
+    # next-families-facts.md §6c (R7: gcc, identical on all four gens)
+    "S2D2_TS_AS": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 num_active_channels=12 in_out_dtype=13 fill_mode=14 fill_reg=15 "
+        "mask_pattern=16 src_mem_pattern=36 dst_mem_pattern=48 channel_multiplier=60",
+    ),
+    # next-families-facts.md §7a, §7d (R9 §2 verbatim C, R5 §5.2/§5.3)
+    "S4D2_BN": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 src_mem_pattern=12 in_dtype=32 out_dtype=33 num_active_channels=34 "
+        "reserved0=35 even_count=40 odd_count=44 dst_mem_pattern=48 reserved1=60",
+    ),
+    "S4D4_MR": (
+        ("sunda", "cayman", "mariana", "maverick"),
+        "header=0 events=4 src_mem_pattern=12 in_dtype=32 out_dtype=33 num_active_channels=34 "
+        "reserved0=35 immediate=40 dst_mem_pattern=44",
+    ),
     # next-families-facts.md §6a (R6: gcc, identical on all four gens)
     "D4_IOTA": (
         ("sunda", "cayman", "mariana", "maverick"),
@@ -303,3 +320,32 @@ def test_d4_mr_lines(gen: str) -> None:
     assert lines[23].startswith("// Memset:") and lines[24].startswith("//")
     assert _fn(lines, "memset_set_value_type") == 124 and lines[139] == "// }"
     assert "Dtype::UINT32 | Dtype::INT32 | Dtype::UINT32" in "\n".join(lines[123:140])
+
+
+def test_s2d2_ts_as_lines(gen: str) -> None:
+    """next-families-facts.md §6c: the compare enum on 46, struct on 53, static assert on 66,
+    validator 71-84, dtypes 99-102, the semantics comment within 24-38."""
+    lines = _lines(gen, "s2d2_ts_as")
+    assert lines[45] == "typedef enum NEURON_ISA_TPB_AFFINE_SELECT_CMP {"
+    assert lines[52] == "typedef struct NEURON_ISA_TPB_S2D2_TS_AS_STRUCT {"
+    assert lines[65].startswith("ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_TS_AS_STRUCT) == 64,")
+    assert _fn(lines, "is_valid_s2d2_ts_as") == 71 and lines[83] == "// }"
+    assert _fn(lines, "s2d2_ts_as_valid_dtypes") == 99 and lines[101] == "// }"
+    assert all(x.startswith("//") for x in lines[23:38])
+
+
+def test_search_cluster_lines(gen: str) -> None:
+    """next-families-facts.md §7: R5's `s4d2_bn.h` / `s4d4_mr.h` line numbers (gen not stated; kept on
+    all four gens)."""
+    bn = _lines(gen, "s4d2_bn")
+    assert _fn(bn, "is_valid_max8") == 336 and bn[351] == "// }"
+    assert _fn(bn, "is_valid_find_index8") == 354 and bn[370] == "// }"
+    assert _fn(bn, "s4d2_bn_zero_counts") == 424 and bn[426] == "// }"
+    assert _fn(bn, "has_find_index8_dst_type") == 469 and bn[471] == "// }"
+    assert all(x.startswith("//") for x in bn[156:167] + bn[182:183] + bn[189:191] + bn[206:222])
+    mr = _lines(gen, "s4d4_mr")
+    assert mr[83] == "typedef struct NEURON_ISA_TPB_S4D4_MR_STRUCT {"
+    assert mr[93] == "} NEURON_ISA_TPB_S4D4_MR_STRUCT;"
+    assert _fn(mr, "is_valid_match_replace8") == 105 and mr[119] == "// }"
+    assert _fn(mr, "match_replace_dtypes") == 134 and mr[148] == "// }"
+    assert all(x.startswith("//") for x in mr[22:43])

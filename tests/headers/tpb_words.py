@@ -461,3 +461,91 @@ def d4_mr(
     buf[40:44] = _imm(set_value)
     _tensor(buf, 44, dst_addr, (1, 1, 1, 1), dst_nums)
     return bytes(buf)
+
+
+AS_GT, AS_GE, AS_EQ, AS_NE = 0x0, 0x1, 0x2, 0x3  # NEURON_ISA_TPB_AFFINE_SELECT_CMP
+
+
+def s2d2_ts_as(
+    *,
+    opcode: int = AFFINE_SELECT,
+    n: int = 128,
+    lo: int = FP32,
+    hi: int = FP32,
+    fill_mode: int = AS_GT,
+    fill_reg: int = 0,
+    base: int = 0,
+    mask_steps: Sequence[int] = (1, 0, 0, 0),
+    mask_nums: Sequence[int] = (128, 1, 1, 1),
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] = (128, 1),
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (128, 1),
+    channel_multiplier: int = -1,
+) -> bytes:
+    """A NEURON_ISA_TPB_S2D2_TS_AS_STRUCT word (nac@12 pair@13 fill_mode@14 fill_reg@15
+    mask DATA4D@16 src@36 dst@48 channel_multiplier@60); the defaults are
+    test_nki_isa_affine_select.py's fp32 [128, 128] causal mask: keep where (x - p) > 0."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    buf[12], buf[13], buf[14], buf[15] = n, pair(lo, hi), fill_mode, fill_reg
+    struct.pack_into("<i4h4H", buf, 16, base, *mask_steps, *mask_nums)
+    _tensor(buf, 36, src_addr, (1, 128), src_nums)
+    _tensor(buf, 48, dst_addr, (1, 128), dst_nums)
+    struct.pack_into("<i", buf, 60, channel_multiplier)
+    return bytes(buf)
+
+
+def s4d2_bn(
+    opcode: int = MAX8,
+    *,
+    in_dtype: int = FP32,
+    out_dtype: int = FP32,
+    n: int = 32,
+    reserved0: Sequence[int] = (0, 0, 0, 0, 0),
+    even_count: float = 0.0,
+    odd_count: float = 0.0,
+    reserved1: Sequence[int] = (0, 0, 0, 0),
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] = (128, 1, 1, 1),
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (8, 1),
+) -> bytes:
+    """A NEURON_ISA_TPB_S4D2_BN_STRUCT word (src@12 in@32 out@33 nac@34 reserved0@35
+    even_count@40 odd_count@44 dst@48 reserved1@60); the defaults are test_nki_isa_max8.py's
+    nl.rand((32, 128)) -> (32, 8)."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    _tensor(buf, 12, src_addr, (1, 128, 128, 128), src_nums)
+    buf[32], buf[33], buf[34] = in_dtype, out_dtype, n
+    buf[35:40] = bytes(reserved0)
+    struct.pack_into("<ff", buf, 40, even_count, odd_count)
+    _tensor(buf, 48, dst_addr, (1, 8), dst_nums)
+    buf[60:64] = bytes(reserved1)
+    return bytes(buf)
+
+
+def s4d4_mr(
+    *,
+    opcode: int = MATCH_REPLACE8,
+    in_dtype: int = FP32,
+    out_dtype: int = FP32,
+    n: int = 32,
+    reserved0: Sequence[int] = (0, 0, 0, 0, 0),
+    immediate: float = float("-inf"),
+    src_addr: int = 0x0,
+    src_nums: Sequence[int] = (128, 1, 1, 1),
+    dst_addr: int = 0x1000,
+    dst_nums: Sequence[int] = (128, 1, 1, 1),
+) -> bytes:
+    """A NEURON_ISA_TPB_S4D4_MR_STRUCT word (src@12 in@32 out@33 nac@34 reserved0@35 immediate@40
+    dst@44); the defaults replace the matches in an fp32 [32, 128] tile with -inf, as
+    test_nki_isa_nc_match_replace8.py does."""
+    buf = bytearray(64)
+    _header(buf, opcode, 16, 0, 0, 0)
+    _tensor(buf, 12, src_addr, (1, 128, 128, 128), src_nums)
+    buf[32], buf[33], buf[34] = in_dtype, out_dtype, n
+    buf[35:40] = bytes(reserved0)
+    struct.pack_into("<f", buf, 40, immediate)
+    _tensor(buf, 44, dst_addr, (1, 128, 128, 128), dst_nums)
+    return bytes(buf)

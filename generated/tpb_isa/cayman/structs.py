@@ -18,6 +18,7 @@ from .._runtime import check_api
 from .._runtime.layout import Arm, FieldLayout, Struct, Union
 from .enums import (
     AccumCmd,
+    AffineSelectCmp,
     AluOp,
     Dtype,
     ImmSrc,
@@ -529,8 +530,59 @@ class D4_MR(Struct):
 
 
 @dataclass(slots=True, repr=False)
+class S2D2_TS_AS(Struct):
+    """`NEURON_ISA_TPB_S2D2_TS_AS_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s2d2_ts_as.h:53."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    num_active_channels: int = 0  # 1 (12 )
+    in_out_dtype: DtypePair = field(default_factory=DtypePair)  # 1 (13 )
+    fill_mode: AffineSelectCmp | int = 0  # 1 (14 )
+    fill_reg: int = 0  # 1 (15 )
+    mask_pattern: Data4D = field(default_factory=Data4D)  # 20 (16 - 35)
+    src_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (36 - 47)
+    dst_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (48 - 59)
+    channel_multiplier: int = 0  # 4 (60 - 63)
+
+
+@dataclass(slots=True, repr=False)
+class S4D2_BN(Struct):
+    """`NEURON_ISA_TPB_S4D2_BN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s4d2_bn.h:25."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    src_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (12 - 31)
+    in_dtype: Dtype | int = 0  # 1 (32 )
+    out_dtype: Dtype | int = 0  # 1 (33 )
+    num_active_channels: int = 0  # 1 (34 )
+    reserved0: tuple[int, ...] = (0, 0, 0, 0, 0)  # 5 (35 - 39)
+    even_count: float = 0.0  # 4 (40 - 43)
+    odd_count: float = 0.0  # 4 (44 - 47)
+    dst_mem_pattern: Tensor2D = field(default_factory=Tensor2D)  # 12 (48 - 59)
+    reserved1: tuple[int, ...] = (0, 0, 0, 0)  # 4 (60 - 63)
+
+
+@dataclass(slots=True, repr=False)
+class S4D4_MR(Struct):
+    """`NEURON_ISA_TPB_S4D4_MR_STRUCT`: 64 bytes, aws_neuron_isa_tpb_s4d4_mr.h:84."""
+
+    SIZE = 64
+    header: Header = field(default_factory=Header)  # 4 ( 0 - 3)
+    events: Events = field(default_factory=Events)  # 8 ( 4 - 11)
+    src_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (12 - 31)
+    in_dtype: Dtype | int = 0  # 1 (32 )
+    out_dtype: Dtype | int = 0  # 1 (33 )
+    num_active_channels: int = 0  # 1 (34 )
+    reserved0: tuple[int, ...] = (0, 0, 0, 0, 0)  # 5 (35 - 39)
+    immediate: float = 0.0  # 4 (40 - 43)
+    dst_mem_pattern: Tensor4D = field(default_factory=Tensor4D)  # 20 (44 - 63)
+
+
+@dataclass(slots=True, repr=False)
 class UNKNOWN(Struct):
-    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:23.
+    """`NEURON_ISA_TPB_UNKNOWN_STRUCT`: 64 bytes, aws_neuron_isa_tpb_util.h:26.
 
     Header and events of any instruction; the payload is left uninterpreted.
     """
@@ -543,7 +595,7 @@ class UNKNOWN(Struct):
 
 
 class InstUnion(Union):
-    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:32.
+    """`NEURON_ISA_TPB_INST_UNION` (union): 64 bytes, aws_neuron_isa_tpb_util.h:35.
 
     One 64-byte instruction word, viewed through each operand struct.
     """
@@ -559,6 +611,9 @@ class InstUnion(Union):
     d4_iota: Arm[D4_IOTA] = Arm()
     s2d2_rs: Arm[S2D2_RS] = Arm()
     d4_mr: Arm[D4_MR] = Arm()
+    s2d2_ts_as: Arm[S2D2_TS_AS] = Arm()
+    s4d2_bn: Arm[S4D2_BN] = Arm()
+    s4d4_mr: Arm[S4D4_MR] = Arm()
     unknown: Arm[UNKNOWN] = Arm()
     raw: Arm[tuple[int, ...]] = Arm()
 
@@ -597,6 +652,18 @@ class InstUnion(Union):
     @classmethod
     def of_d4_mr(cls, v: D4_MR) -> InstUnion:
         return cls.of('d4_mr', v)
+
+    @classmethod
+    def of_s2d2_ts_as(cls, v: S2D2_TS_AS) -> InstUnion:
+        return cls.of('s2d2_ts_as', v)
+
+    @classmethod
+    def of_s4d2_bn(cls, v: S4D2_BN) -> InstUnion:
+        return cls.of('s4d2_bn', v)
+
+    @classmethod
+    def of_s4d4_mr(cls, v: S4D4_MR) -> InstUnion:
+        return cls.of('s4d4_mr', v)
 
     @classmethod
     def of_unknown(cls, v: UNKNOWN) -> InstUnion:
@@ -933,6 +1000,52 @@ D4_MR.set_layout(
     L('set_value', 40, 4, (), None, None, 'uint32_t'),
     L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
 )
+S2D2_TS_AS.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('num_active_channels', 12, 1, (), None, None, 'uint8_t'),
+    L('in_out_dtype', 13, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE_PAIR', 'struct', DtypePair),
+    L(
+        'fill_mode',
+        14,
+        1,
+        (),
+        None,
+        None,
+        'NEURON_ISA_TPB_AFFINE_SELECT_CMP',
+        'enum',
+        AffineSelectCmp,
+    ),
+    L('fill_reg', 15, 1, (), None, None, 'uint8_t'),
+    L('mask_pattern', 16, 20, (), None, None, 'NEURON_ISA_TPB_DATA4D', 'struct', Data4D),
+    L('src_mem_pattern', 36, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('dst_mem_pattern', 48, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('channel_multiplier', 60, 4, (), None, None, 'int32_t', 'int'),
+)
+S4D2_BN.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('src_mem_pattern', 12, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
+    L('in_dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    L('reserved0', 35, 5, (5,), None, None, 'uint8_t'),
+    L('even_count', 40, 4, (), None, None, 'float', 'float'),
+    L('odd_count', 44, 4, (), None, None, 'float', 'float'),
+    L('dst_mem_pattern', 48, 12, (), None, None, 'NEURON_ISA_TPB_TENSOR2D', 'struct', Tensor2D),
+    L('reserved1', 60, 4, (4,), None, None, 'uint8_t'),
+)
+S4D4_MR.set_layout(
+    L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
+    L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
+    L('src_mem_pattern', 12, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
+    L('in_dtype', 32, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('out_dtype', 33, 1, (), None, None, 'NEURON_ISA_TPB_DTYPE', 'enum', Dtype),
+    L('num_active_channels', 34, 1, (), None, None, 'uint8_t'),
+    L('reserved0', 35, 5, (5,), None, None, 'uint8_t'),
+    L('immediate', 40, 4, (), None, None, 'float', 'float'),
+    L('dst_mem_pattern', 44, 20, (), None, None, 'NEURON_ISA_TPB_TENSOR4D', 'struct', Tensor4D),
+)
 UNKNOWN.set_layout(
     L('header', 0, 4, (), None, None, 'NEURON_ISA_TPB_HEADER', 'struct', Header),
     L('events', 4, 8, (), None, None, 'NEURON_ISA_TPB_EVENTS', 'struct', Events),
@@ -948,6 +1061,9 @@ InstUnion.set_layout(
     L('d4_iota', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_IOTA_STRUCT', 'struct', D4_IOTA),
     L('s2d2_rs', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2D2_RS_STRUCT', 'struct', S2D2_RS),
     L('d4_mr', 0, 64, (), None, None, 'NEURON_ISA_TPB_D4_MR_STRUCT', 'struct', D4_MR),
+    L('s2d2_ts_as', 0, 64, (), None, None, 'NEURON_ISA_TPB_S2D2_TS_AS_STRUCT', 'struct', S2D2_TS_AS),
+    L('s4d2_bn', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D2_BN_STRUCT', 'struct', S4D2_BN),
+    L('s4d4_mr', 0, 64, (), None, None, 'NEURON_ISA_TPB_S4D4_MR_STRUCT', 'struct', S4D4_MR),
     L('unknown', 0, 64, (), None, None, 'NEURON_ISA_TPB_UNKNOWN_STRUCT', 'struct', UNKNOWN),
     L('raw', 0, 64, (64,), None, None, 'uint8_t'),
 )
@@ -985,6 +1101,9 @@ STRUCTS: dict[str, type[Any]] = {
     'NEURON_ISA_TPB_D4_IOTA_STRUCT': D4_IOTA,
     'NEURON_ISA_TPB_S2D2_RS_STRUCT': S2D2_RS,
     'NEURON_ISA_TPB_D4_MR_STRUCT': D4_MR,
+    'NEURON_ISA_TPB_S2D2_TS_AS_STRUCT': S2D2_TS_AS,
+    'NEURON_ISA_TPB_S4D2_BN_STRUCT': S4D2_BN,
+    'NEURON_ISA_TPB_S4D4_MR_STRUCT': S4D4_MR,
     'NEURON_ISA_TPB_UNKNOWN_STRUCT': UNKNOWN,
     'NEURON_ISA_TPB_INST_UNION': InstUnion,
 }
@@ -993,10 +1112,13 @@ __all__ = [
     'D4_IOTA',
     'D4_MR',
     'S2D2_RS',
+    'S2D2_TS_AS',
     'S2S2D2_STT',
     'S2_BN',
     'S3D3_TS',
     'S3S3D3_TT',
+    'S4D2_BN',
+    'S4D4_MR',
     'S4D4_TR',
     'S4D4_TSM',
     'STRUCTS',

@@ -28,6 +28,7 @@ struct_arg = codec.struct_arg
 _U16 = codec.S_H
 _U32 = codec.S_I
 _F32 = codec.S_f
+_f32 = codec.f32
 
 def _show(enum: str, value: int) -> str:
     """A field value for explain(): the number, and the enumerator's name when it has one."""
@@ -38,6 +39,7 @@ def _show(enum: str, value: int) -> str:
 
 
 # Enumerators and constants the predicates name, under their C names.
+ALLOWED_IN_PSUM_FALSE: Final = 0x00
 ALLOWED_IN_PSUM_TRUE: Final = 0x01
 ALLOWED_IN_SBUF_TRUE: Final = 0x01
 ALLOW_FP32R_FALSE: Final = 0x00
@@ -54,6 +56,7 @@ NEURON_ISA_TPB_ADDR4_MARKER_ADDR_REG: Final = 0x80
 NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG: Final = 0xc0
 NEURON_ISA_TPB_ADDR4_MARKER_INDIRECT_IMM: Final = 0x20
 NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG: Final = 0x40
+NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ: Final = 0x03
 NEURON_ISA_TPB_ALU_OP_ABSOLUTE_DIFF: Final = 0x17
 NEURON_ISA_TPB_ALU_OP_ABSOLUTE_VALUE: Final = 0x19
 NEURON_ISA_TPB_ALU_OP_ABS_DIFF_INT: Final = 0xcd
@@ -132,12 +135,17 @@ NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
 NEURON_ISA_TPB_NEURON_CORE_VERSION_V3: Final = 0x03
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
+NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE: Final = 0x62
 NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP: Final = 0x65
+NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2: Final = 0x61
 NEURON_ISA_TPB_OPCODE_CAST: Final = 0x47
 NEURON_ISA_TPB_OPCODE_CAST_PREDICATED: Final = 0x99
 NEURON_ISA_TPB_OPCODE_COPY: Final = 0x46
 NEURON_ISA_TPB_OPCODE_COPY_PREDICATED: Final = 0x72
+NEURON_ISA_TPB_OPCODE_FIND_INDEX8: Final = 0x6e
 NEURON_ISA_TPB_OPCODE_IOTA: Final = 0x7e
+NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8: Final = 0x6f
+NEURON_ISA_TPB_OPCODE_MAX8: Final = 0x6c
 NEURON_ISA_TPB_OPCODE_MEMSET: Final = 0x49
 NEURON_ISA_TPB_OPCODE_RANGE_SELECT: Final = 0xbc
 NEURON_ISA_TPB_OPCODE_RECIPROCAL: Final = 0x48
@@ -148,6 +156,7 @@ NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP: Final = 0x4e
 NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP: Final = 0x5e
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP: Final = 0x42
 NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP: Final = 0x52
+NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT: Final = 0x92
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP: Final = 0x43
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP: Final = 0x53
 NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE: Final = 0xe6
@@ -161,6 +170,7 @@ NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC: Final = 0x5f
 NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP: Final = 0x41
 NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP: Final = 0x51
 NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH: Final = 0xe5
+NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2: Final = 0x82
 NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP: Final = 0x83
 NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: Final = 0x84
 NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP: Final = 0x93
@@ -215,6 +225,8 @@ _MEMBERS25: Final = frozenset((NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP, NEU
 _MEMBERS26: Final = frozenset((NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_INT32,))
 _MEMBERS27: Final = frozenset((NEURON_ISA_TPB_TENSOR_SUBDIM_X, NEURON_ISA_TPB_TENSOR_SUBDIM_XY, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ, NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW,))
 _MEMBERS28: Final = frozenset((NEURON_ISA_TPB_ALU_OP_IS_EQ, NEURON_ISA_TPB_ALU_OP_IS_GT, NEURON_ISA_TPB_ALU_OP_IS_GE, NEURON_ISA_TPB_ALU_OP_IS_LE, NEURON_ISA_TPB_ALU_OP_IS_LT,))
+_MEMBERS29: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_FP16,))
+_MEMBERS30: Final = frozenset((NEURON_ISA_TPB_DTYPE_FP16, NEURON_ISA_TPB_DTYPE_BFLOAT16, NEURON_ISA_TPB_DTYPE_UINT8, NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32, NEURON_ISA_TPB_DTYPE_FP32, NEURON_ISA_TPB_DTYPE_INT32,))
 
 
 # neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_enums.h:57
@@ -3265,6 +3277,465 @@ def is_valid_memset(i: Word) -> bool:
     return _is_valid_memset(struct_arg(i, 64, 'i'), 0)
 
 
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1769  (s2d2_ts_as_assert.h)
+
+def _is_valid_enum_affine_select_cmp(v: int) -> bool:
+    return v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ
+
+
+is_valid_enum_affine_select_cmp = _is_valid_enum_affine_select_cmp
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1773  (s2d2_ts_as_assert.h)
+
+def _is_valid_register_read(reg: int) -> bool:
+    return reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS
+
+
+is_valid_register_read = _is_valid_register_read
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1777  (s2d2_ts_as_assert.h)
+
+def _same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> bool:
+    return _t2d_element_count(a_b, a_o) == _t2d_element_count(b_b, b_o)
+
+
+def same_element_count_t2d(a: Word, b: Word) -> bool:
+    return _same_element_count_t2d(struct_arg(a, 12, 'a'), 0, struct_arg(b, 12, 'b'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1781  (s2d2_ts_as_assert.h)
+
+def _same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> bool:
+    return _d4d_element_count(mask_b, mask_o) == _t2d_element_count(src_b, src_o)
+
+
+def same_element_count_ts_as(mask: Word, src: Word) -> bool:
+    return _same_element_count_ts_as(struct_arg(mask, 20, 'mask'), 0, struct_arg(src, 12, 'src'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1785  (s2d2_ts_as_assert.h)
+
+def _has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT  # header.opcode
+
+
+def has_s2d2_ts_as_opcode(i: Word) -> bool:
+    return _has_s2d2_ts_as_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1789  (s2d2_ts_as_assert.h)
+
+def _s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 39] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or i_b[i_o + 51] in (NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG, NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG)  # addr_reg.marker
+        or (_t2d_element_count(i_b, i_o + 36) == _t2d_element_count(i_b, i_o + 48) and _d4d_element_count(i_b, i_o + 16) == _t2d_element_count(i_b, i_o + 36))
+    )
+
+
+def s2d2_ts_as_valid_elem_count(i: Word) -> bool:
+    return _s2d2_ts_as_valid_elem_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1796  (s2d2_ts_as_assert.h)
+
+def _s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> bool:
+    return _is_valid_dtype((i_b[i_o + 13] >> 4) & 0xf, ALLOW_FP32R_TRUE) and _is_valid_dtype((i_b[i_o + 13] >> 0) & 0xf, ALLOW_FP32R_FALSE)  # in_out_dtype.dtype_hi, in_out_dtype.dtype_lo
+
+
+def s2d2_ts_as_valid_dtypes(i: Word) -> bool:
+    return _s2d2_ts_as_valid_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1801  (s2d2_ts_as_assert.h)
+
+def _is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_s2d2_ts_as_opcode(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_lo
+        and _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)  # in_out_dtype.dtype_hi
+        and _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
+        and _s2d2_ts_as_valid_elem_count(i_b, i_o)
+        and _s2d2_ts_as_valid_dtypes(i_b, i_o)
+        and _is_valid_enum_affine_select_cmp(i_b[i_o + 14])  # fill_mode
+        and _is_valid_register_read(i_b[i_o + 15])  # fill_reg
+    )
+
+
+def is_valid_s2d2_ts_as(i: Word) -> bool:
+    return _is_valid_s2d2_ts_as(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1818  (s4d2_bn_assert.h)
+
+def _has_max8_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MAX8  # header.opcode
+
+
+def has_max8_opcode(i: Word) -> bool:
+    return _has_max8_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1822  (s4d2_bn_assert.h)
+
+def _has_find_index8_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_FIND_INDEX8  # header.opcode
+
+
+def has_find_index8_opcode(i: Word) -> bool:
+    return _has_find_index8_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1826  (s4d2_bn_assert.h)
+
+def _has_batch_norm_stats2_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] in (NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2, NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2)  # header.opcode
+
+
+def has_batch_norm_stats2_opcode(i: Word) -> bool:
+    return _has_batch_norm_stats2_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1831  (s4d2_bn_assert.h)
+
+def _has_batch_norm_aggregate_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE  # header.opcode
+
+
+def has_batch_norm_aggregate_opcode(i: Word) -> bool:
+    return _has_batch_norm_aggregate_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1835  (s4d2_bn_assert.h)
+
+def _s4d2_bn_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 35 + k] != 0:  # reserved0[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    k = 0
+    while k < 4:
+        if i_b[i_o + 60 + k] != 0:  # reserved1[k]
+            return False
+        k = (k + 1) & 0xffffffff
+    return True
+
+
+def s4d2_bn_reserved_zero(i: Word) -> bool:
+    return _s4d2_bn_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1849  (s4d2_bn_assert.h)
+
+def _s4d2_bn_zero_counts(i_b: bytes, i_o: int) -> bool:
+    return _F32(i_b, i_o + 40)[0] == 0.0 and _F32(i_b, i_o + 44)[0] == 0.0  # even_count, odd_count
+
+
+def s4d2_bn_zero_counts(i: Word) -> bool:
+    return _s4d2_bn_zero_counts(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1855  (s4d2_bn_assert.h)
+
+def _has_bns_finite_even_count(i_b: bytes, i_o: int) -> bool:
+    return _f32(_F32(i_b, i_o + 40)[0] - _F32(i_b, i_o + 40)[0]) == 0.0  # even_count
+
+
+def has_bns_finite_even_count(i: Word) -> bool:
+    return _has_bns_finite_even_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1859  (s4d2_bn_assert.h)
+
+def _has_bns_finite_odd_count(i_b: bytes, i_o: int) -> bool:
+    return _f32(_F32(i_b, i_o + 44)[0] - _F32(i_b, i_o + 44)[0]) == 0.0  # odd_count
+
+
+def has_bns_finite_odd_count(i: Word) -> bool:
+    return _has_bns_finite_odd_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1863  (s4d2_bn_assert.h)
+
+def _has_max8_src_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return _t4d_element_count(i_b, i_o + 12) >= 8 and _t4d_element_count(i_b, i_o + 12) <= 0x4000
+
+
+def has_max8_src_element_cnt(i: Word) -> bool:
+    return _has_max8_src_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1868  (s4d2_bn_assert.h)
+
+def _has_max8_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return _t2d_element_count(i_b, i_o + 48) == 8
+
+
+def has_max8_dst_element_cnt(i: Word) -> bool:
+    return _has_max8_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1872  (s4d2_bn_assert.h)
+
+def _has_find_index8_dst_type(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 33] in (NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32)  # out_dtype
+
+
+def has_find_index8_dst_type(i: Word) -> bool:
+    return _has_find_index8_dst_type(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1877  (s4d2_bn_assert.h)
+
+def _has_bnstats2_src_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return _t4d_element_count(i_b, i_o + 12) <= 512
+
+
+def has_bnstats2_src_element_cnt(i: Word) -> bool:
+    return _has_bnstats2_src_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1881  (s4d2_bn_assert.h)
+
+def _has_bnstats2_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return _t2d_element_count(i_b, i_o + 48) == 6
+
+
+def has_bnstats2_dst_element_cnt(i: Word) -> bool:
+    return _has_bnstats2_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1885  (s4d2_bn_assert.h)
+
+def _has_bnstats2_out_dtype(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o + 33] in _MEMBERS29  # out_dtype
+
+
+def has_bnstats2_out_dtype(i: Word) -> bool:
+    return _has_bnstats2_out_dtype(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1891  (s4d2_bn_assert.h)
+
+def _bn_stats2_transpose_check(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2 or ((i_b[i_o + 34] % 32) == 0 and (_t4d_element_count(i_b, i_o + 12) % 32) == 0)  # header.opcode, num_active_channels
+
+
+def bn_stats2_transpose_check(i: Word) -> bool:
+    return _bn_stats2_transpose_check(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1896  (s4d2_bn_assert.h)
+
+def _has_bnstats_agg_src_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return (_t4d_element_count(i_b, i_o + 12) % 3) == 0
+
+
+def has_bnstats_agg_src_element_cnt(i: Word) -> bool:
+    return _has_bnstats_agg_src_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1900  (s4d2_bn_assert.h)
+
+def _has_bnstats_agg_dst_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return _t2d_element_count(i_b, i_o + 48) == 2
+
+
+def has_bnstats_agg_dst_element_cnt(i: Word) -> bool:
+    return _has_bnstats_agg_dst_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1904  (s4d2_bn_assert.h)
+
+def _is_valid_max8(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_max8_opcode(i_b, i_o)
+        and _s4d2_bn_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_max8_src_element_cnt(i_b, i_o)
+        and _has_max8_dst_element_cnt(i_b, i_o)
+        and _s4d2_bn_zero_counts(i_b, i_o)
+    )
+
+
+def is_valid_max8(i: Word) -> bool:
+    return _is_valid_max8(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1921  (s4d2_bn_assert.h)
+
+def _is_valid_find_index8(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_find_index8_opcode(i_b, i_o)
+        and _s4d2_bn_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_find_index8_dst_type(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_max8_src_element_cnt(i_b, i_o)
+        and _has_max8_dst_element_cnt(i_b, i_o)
+        and _s4d2_bn_zero_counts(i_b, i_o)
+    )
+
+
+def is_valid_find_index8(i: Word) -> bool:
+    return _is_valid_find_index8(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1939  (s4d2_bn_assert.h)
+
+def _is_valid_batch_norm_stats2(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_batch_norm_stats2_opcode(i_b, i_o)
+        and _s4d2_bn_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _has_bnstats2_out_dtype(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_bnstats2_src_element_cnt(i_b, i_o)
+        and _has_bnstats2_dst_element_cnt(i_b, i_o)
+        and _has_bns_finite_even_count(i_b, i_o)
+        and _has_bns_finite_odd_count(i_b, i_o)
+        and _bn_stats2_transpose_check(i_b, i_o)
+    )
+
+
+def is_valid_batch_norm_stats2(i: Word) -> bool:
+    return _is_valid_batch_norm_stats2(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1958  (s4d2_bn_assert.h)
+
+def _is_valid_batch_norm_aggregate(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_batch_norm_aggregate_opcode(i_b, i_o)
+        and _s4d2_bn_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_bnstats_agg_src_element_cnt(i_b, i_o)
+        and _has_bnstats_agg_dst_element_cnt(i_b, i_o)
+        and _s4d2_bn_zero_counts(i_b, i_o)
+    )
+
+
+def is_valid_batch_norm_aggregate(i: Word) -> bool:
+    return _is_valid_batch_norm_aggregate(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1977  (s4d4_mr_assert.h)
+
+def _has_match_replace8_opcode(i_b: bytes, i_o: int) -> bool:
+    return i_b[i_o] == NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8  # header.opcode
+
+
+def has_match_replace8_opcode(i: Word) -> bool:
+    return _has_match_replace8_opcode(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1981  (s4d4_mr_assert.h)
+
+def _s4d4_mr_reserved_zero(i_b: bytes, i_o: int) -> bool:
+    return (
+        i_b[i_o + 35] == 0  # reserved0[0]
+        and i_b[i_o + 36] == 0  # reserved0[1]
+        and i_b[i_o + 37] == 0  # reserved0[2]
+        and i_b[i_o + 38] == 0  # reserved0[3]
+        and i_b[i_o + 39] == 0  # reserved0[4]
+    )
+
+
+def s4d4_mr_reserved_zero(i: Word) -> bool:
+    return _s4d4_mr_reserved_zero(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1985  (s4d4_mr_assert.h)
+
+def _has_match_replace8_src_element_cnt(i_b: bytes, i_o: int) -> bool:
+    return _t4d_element_count(i_b, i_o + 12) <= 0x4000
+
+
+def has_match_replace8_src_element_cnt(i: Word) -> bool:
+    return _has_match_replace8_src_element_cnt(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1989  (s4d4_mr_assert.h)
+
+def _s4d4_mr_same_src_dst_count(i_b: bytes, i_o: int) -> bool:
+    return _t4d_element_count(i_b, i_o + 12) == _t4d_element_count(i_b, i_o + 44)
+
+
+def s4d4_mr_same_src_dst_count(i: Word) -> bool:
+    return _s4d4_mr_same_src_dst_count(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1993  (s4d4_mr_assert.h)
+
+def _match_replace_dtypes(i_b: bytes, i_o: int) -> bool:
+    return (i_b[i_o + 32] in _MEMBERS30) and (i_b[i_o + 33] in _MEMBERS30)  # in_dtype, out_dtype
+
+
+def match_replace_dtypes(i: Word) -> bool:
+    return _match_replace_dtypes(struct_arg(i, 64, 'i'), 0)
+
+
+# neuron_cayman_arch_isa/tpb/aws_neuron_isa_tpb_assert.h:1998  (s4d4_mr_assert.h)
+
+def _is_valid_match_replace8(i_b: bytes, i_o: int) -> bool:
+    return (
+        _has_valid_neuron_header(i_b, i_o)
+        and _has_valid_neuron_events(i_b, i_o)
+        and _has_match_replace8_opcode(i_b, i_o)
+        and _s4d4_mr_reserved_zero(i_b, i_o)
+        and _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE)  # in_dtype
+        and _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE)  # out_dtype
+        and _match_replace_dtypes(i_b, i_o)
+        and _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS)  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34])  # num_active_channels
+        and _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34])  # num_active_channels
+        and _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # in_dtype
+        and _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)  # out_dtype
+        and _has_match_replace8_src_element_cnt(i_b, i_o)
+        and _s4d4_mr_same_src_dst_count(i_b, i_o)
+    )
+
+
+def is_valid_match_replace8(i: Word) -> bool:
+    return _is_valid_match_replace8(struct_arg(i, 64, 'i'), 0)
+
+
 def _x_is_valid_enum_dtype_allow_fp32r(v: int) -> str | None:
     _sw1 = v
     if _sw1 in (0, 1):
@@ -5663,6 +6134,398 @@ def _x_is_valid_memset(i_b: bytes, i_o: int) -> str | None:
     return None
 
 
+def _x_is_valid_enum_affine_select_cmp(v: int) -> str | None:
+    if v > NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ:
+        return f"is_valid_enum_affine_select_cmp: v = {v} (needs v <= NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ)"
+    return None
+
+
+def _x_is_valid_register_read(reg: int) -> str | None:
+    if reg >= NEURON_ISA_TPB_NUM_ADDR_REGISTERS:
+        return f"is_valid_register_read: reg = {reg} (needs reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS)"
+    return None
+
+
+def _x_same_element_count_t2d(a_b: bytes, a_o: int, b_b: bytes, b_o: int) -> str | None:
+    if _t2d_element_count(a_b, a_o) != _t2d_element_count(b_b, b_o):
+        return 'same_element_count_t2d: needs t2d_element_count({...}) == t2d_element_count({...})'
+    return None
+
+
+def _x_same_element_count_ts_as(mask_b: bytes, mask_o: int, src_b: bytes, src_o: int) -> str | None:
+    if _d4d_element_count(mask_b, mask_o) != _t2d_element_count(src_b, src_o):
+        return 'same_element_count_ts_as: needs d4d_element_count({...}) == t2d_element_count({...})'
+    return None
+
+
+def _x_has_s2d2_ts_as_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT:
+        return f"has_s2d2_ts_as_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT)"
+    return None
+
+
+def _x_s2d2_ts_as_valid_elem_count(i_b: bytes, i_o: int) -> str | None:
+    if not (_shape_from_register(i_b, i_o + 36) or _shape_from_register(i_b, i_o + 48) or (_same_element_count_t2d(i_b, i_o + 36, i_b, i_o + 48) and _same_element_count_ts_as(i_b, i_o + 16, i_b, i_o + 36))):
+        return 's2d2_ts_as_valid_elem_count: needs shape_from_register({...}) || shape_from_register({...}) || (same_element_count_t2d({...}, {...}) && same_element_count_ts_as({...}, {...}))'
+    return None
+
+
+def _x_s2d2_ts_as_valid_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE):
+        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE):
+        return 's2d2_ts_as_valid_dtypes -> ' + (_x_is_valid_dtype(_get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    return None
+
+
+def _x_is_valid_s2d2_ts_as(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_s2d2_ts_as_opcode(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_s2d2_ts_as_opcode(i_b, i_o) or 'has_s2d2_ts_as_opcode')
+    if not _has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 12], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 36, _get_dtype_from_pair((i_b[i_o + 13] >> 0) & 0xf), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_tensor2d_valid(i_b, i_o + 48, _get_dtype_from_pair((i_b[i_o + 13] >> 4) & 0xf), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 36, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12]) or 'start_addr_active_channels')
+    if not _s2d2_ts_as_valid_elem_count(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_elem_count(i_b, i_o) or 's2d2_ts_as_valid_elem_count')
+    if not _s2d2_ts_as_valid_dtypes(i_b, i_o):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_s2d2_ts_as_valid_dtypes(i_b, i_o) or 's2d2_ts_as_valid_dtypes')
+    if not _is_valid_enum_affine_select_cmp(i_b[i_o + 14]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_enum_affine_select_cmp(i_b[i_o + 14]) or 'is_valid_enum_affine_select_cmp')
+    if not _is_valid_register_read(i_b[i_o + 15]):
+        return 'is_valid_s2d2_ts_as -> ' + (_x_is_valid_register_read(i_b[i_o + 15]) or 'is_valid_register_read')
+    return None
+
+
+def _x_has_max8_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MAX8:
+        return f"has_max8_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MAX8)"
+    return None
+
+
+def _x_has_find_index8_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_FIND_INDEX8:
+        return f"has_find_index8_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_FIND_INDEX8)"
+    return None
+
+
+def _x_has_batch_norm_stats2_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] not in (NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2, NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2):
+        return f"has_batch_norm_stats2_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs (header.opcode == NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2) || (header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2))"
+    return None
+
+
+def _x_has_batch_norm_aggregate_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE:
+        return f"has_batch_norm_aggregate_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE)"
+    return None
+
+
+def _x_s4d2_bn_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    k = 0
+    while k < 5:
+        if i_b[i_o + 35 + k] != 0:  # reserved0[k]
+            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 1838 when reserved0[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    k = 0
+    while k < 4:
+        if i_b[i_o + 60 + k] != 0:  # reserved1[k]
+            return f"s4d2_bn_reserved_zero: k = {k} (returns false at line 1843 when reserved1[k] != 0)"
+        k = (k + 1) & 0xffffffff
+    return None
+
+
+def _x_s4d2_bn_zero_counts(i_b: bytes, i_o: int) -> str | None:
+    if _F32(i_b, i_o + 40)[0] != 0.0:
+        return f"s4d2_bn_zero_counts: even_count = {_F32(i_b, i_o + 40)[0]!r} (needs even_count == 0.0)"
+    if _F32(i_b, i_o + 44)[0] != 0.0:
+        return f"s4d2_bn_zero_counts: odd_count = {_F32(i_b, i_o + 44)[0]!r} (needs odd_count == 0.0)"
+    return None
+
+
+def _x_has_bns_finite_even_count(i_b: bytes, i_o: int) -> str | None:
+    if _f32(_F32(i_b, i_o + 40)[0] - _F32(i_b, i_o + 40)[0]) != 0.0:
+        return f"has_bns_finite_even_count: even_count = {_F32(i_b, i_o + 40)[0]!r} (needs (even_count - even_count) == 0.0)"
+    return None
+
+
+def _x_has_bns_finite_odd_count(i_b: bytes, i_o: int) -> str | None:
+    if _f32(_F32(i_b, i_o + 44)[0] - _F32(i_b, i_o + 44)[0]) != 0.0:
+        return f"has_bns_finite_odd_count: odd_count = {_F32(i_b, i_o + 44)[0]!r} (needs (odd_count - odd_count) == 0.0)"
+    return None
+
+
+def _x_has_max8_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _t4d_element_count(i_b, i_o + 12) < 8:
+        return 'has_max8_src_element_cnt: needs t4d_element_count({...}) >= 8'
+    if _t4d_element_count(i_b, i_o + 12) > 0x4000:
+        return 'has_max8_src_element_cnt: needs t4d_element_count({...}) <= 16384'
+    return None
+
+
+def _x_has_max8_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _t2d_element_count(i_b, i_o + 48) != 8:
+        return 'has_max8_dst_element_cnt: needs t2d_element_count({...}) == 8'
+    return None
+
+
+def _x_has_find_index8_dst_type(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 33] not in (NEURON_ISA_TPB_DTYPE_UINT16, NEURON_ISA_TPB_DTYPE_UINT32):
+        return f"has_find_index8_dst_type: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs (out_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (out_dtype == NEURON_ISA_TPB_DTYPE_UINT32))"
+    return None
+
+
+def _x_has_bnstats2_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _t4d_element_count(i_b, i_o + 12) > 512:
+        return 'has_bnstats2_src_element_cnt: needs t4d_element_count({...}) <= 512'
+    return None
+
+
+def _x_has_bnstats2_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _t2d_element_count(i_b, i_o + 48) != 6:
+        return 'has_bnstats2_dst_element_cnt: needs t2d_element_count({...}) == 6'
+    return None
+
+
+def _x_has_bnstats2_out_dtype(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 33] not in _MEMBERS29:
+        return f"has_bnstats2_out_dtype: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs (out_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (out_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (out_dtype == NEURON_ISA_TPB_DTYPE_FP16))"
+    return None
+
+
+def _x_bn_stats2_transpose_check(i_b: bytes, i_o: int) -> str | None:
+    if not (i_b[i_o] != NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2 or ((i_b[i_o + 34] % 32) == 0 and (_t4d_element_count(i_b, i_o + 12) % 32) == 0)):
+        return f"bn_stats2_transpose_check: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])}, num_active_channels = {i_b[i_o + 34]} (needs (header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2) || (((num_active_channels % 32) == 0) && ((t4d_element_count({{...}}) % 32) == 0)))"
+    return None
+
+
+def _x_has_bnstats_agg_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if (_t4d_element_count(i_b, i_o + 12) % 3) != 0:
+        return 'has_bnstats_agg_src_element_cnt: needs (t4d_element_count({...}) % 3) == 0'
+    return None
+
+
+def _x_has_bnstats_agg_dst_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _t2d_element_count(i_b, i_o + 48) != 2:
+        return 'has_bnstats_agg_dst_element_cnt: needs t2d_element_count({...}) == 2'
+    return None
+
+
+def _x_is_valid_max8(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_max8 -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_max8 -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_max8_opcode(i_b, i_o):
+        return 'is_valid_max8 -> ' + (_x_has_max8_opcode(i_b, i_o) or 'has_max8_opcode')
+    if not _s4d2_bn_reserved_zero(i_b, i_o):
+        return 'is_valid_max8 -> ' + (_x_s4d2_bn_reserved_zero(i_b, i_o) or 's4d2_bn_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_max8 -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_max8 -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS):
+        return 'is_valid_max8 -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_max8 -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34]):
+        return 'is_valid_max8 -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_max8 -> ' + (_x_tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_max8 -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _has_max8_src_element_cnt(i_b, i_o):
+        return 'is_valid_max8 -> ' + (_x_has_max8_src_element_cnt(i_b, i_o) or 'has_max8_src_element_cnt')
+    if not _has_max8_dst_element_cnt(i_b, i_o):
+        return 'is_valid_max8 -> ' + (_x_has_max8_dst_element_cnt(i_b, i_o) or 'has_max8_dst_element_cnt')
+    if not _s4d2_bn_zero_counts(i_b, i_o):
+        return 'is_valid_max8 -> ' + (_x_s4d2_bn_zero_counts(i_b, i_o) or 's4d2_bn_zero_counts')
+    return None
+
+
+def _x_is_valid_find_index8(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_find_index8 -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_find_index8 -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_find_index8_opcode(i_b, i_o):
+        return 'is_valid_find_index8 -> ' + (_x_has_find_index8_opcode(i_b, i_o) or 'has_find_index8_opcode')
+    if not _s4d2_bn_reserved_zero(i_b, i_o):
+        return 'is_valid_find_index8 -> ' + (_x_s4d2_bn_reserved_zero(i_b, i_o) or 's4d2_bn_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_find_index8 -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_find_index8 -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_find_index8_dst_type(i_b, i_o):
+        return 'is_valid_find_index8 -> ' + (_x_has_find_index8_dst_type(i_b, i_o) or 'has_find_index8_dst_type')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS):
+        return 'is_valid_find_index8 -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_find_index8 -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34]):
+        return 'is_valid_find_index8 -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_find_index8 -> ' + (_x_tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_find_index8 -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _has_max8_src_element_cnt(i_b, i_o):
+        return 'is_valid_find_index8 -> ' + (_x_has_max8_src_element_cnt(i_b, i_o) or 'has_max8_src_element_cnt')
+    if not _has_max8_dst_element_cnt(i_b, i_o):
+        return 'is_valid_find_index8 -> ' + (_x_has_max8_dst_element_cnt(i_b, i_o) or 'has_max8_dst_element_cnt')
+    if not _s4d2_bn_zero_counts(i_b, i_o):
+        return 'is_valid_find_index8 -> ' + (_x_s4d2_bn_zero_counts(i_b, i_o) or 's4d2_bn_zero_counts')
+    return None
+
+
+def _x_is_valid_batch_norm_stats2(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_batch_norm_stats2_opcode(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_batch_norm_stats2_opcode(i_b, i_o) or 'has_batch_norm_stats2_opcode')
+    if not _s4d2_bn_reserved_zero(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_s4d2_bn_reserved_zero(i_b, i_o) or 's4d2_bn_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _has_bnstats2_out_dtype(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_bnstats2_out_dtype(i_b, i_o) or 'has_bnstats2_out_dtype')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34]):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _has_bnstats2_src_element_cnt(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_bnstats2_src_element_cnt(i_b, i_o) or 'has_bnstats2_src_element_cnt')
+    if not _has_bnstats2_dst_element_cnt(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_bnstats2_dst_element_cnt(i_b, i_o) or 'has_bnstats2_dst_element_cnt')
+    if not _has_bns_finite_even_count(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_bns_finite_even_count(i_b, i_o) or 'has_bns_finite_even_count')
+    if not _has_bns_finite_odd_count(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_has_bns_finite_odd_count(i_b, i_o) or 'has_bns_finite_odd_count')
+    if not _bn_stats2_transpose_check(i_b, i_o):
+        return 'is_valid_batch_norm_stats2 -> ' + (_x_bn_stats2_transpose_check(i_b, i_o) or 'bn_stats2_transpose_check')
+    return None
+
+
+def _x_is_valid_batch_norm_aggregate(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_batch_norm_aggregate_opcode(i_b, i_o):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_has_batch_norm_aggregate_opcode(i_b, i_o) or 'has_batch_norm_aggregate_opcode')
+    if not _s4d2_bn_reserved_zero(i_b, i_o):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_s4d2_bn_reserved_zero(i_b, i_o) or 's4d2_bn_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_DVE_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34]):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_tensor2d_valid(i_b, i_o + 48, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor2d_valid')
+    if not _has_bnstats_agg_src_element_cnt(i_b, i_o):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_has_bnstats_agg_src_element_cnt(i_b, i_o) or 'has_bnstats_agg_src_element_cnt')
+    if not _has_bnstats_agg_dst_element_cnt(i_b, i_o):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_has_bnstats_agg_dst_element_cnt(i_b, i_o) or 'has_bnstats_agg_dst_element_cnt')
+    if not _s4d2_bn_zero_counts(i_b, i_o):
+        return 'is_valid_batch_norm_aggregate -> ' + (_x_s4d2_bn_zero_counts(i_b, i_o) or 's4d2_bn_zero_counts')
+    return None
+
+
+def _x_has_match_replace8_opcode(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o] != NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8:
+        return f"has_match_replace8_opcode: header.opcode = {_show('NEURON_ISA_TPB_OPCODE', i_b[i_o])} (needs header.opcode == NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8)"
+    return None
+
+
+def _x_s4d4_mr_reserved_zero(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 35] != 0:
+        return f"s4d4_mr_reserved_zero: reserved0[0] = {i_b[i_o + 35]} (needs reserved0[0] == 0)"
+    if i_b[i_o + 36] != 0:
+        return f"s4d4_mr_reserved_zero: reserved0[1] = {i_b[i_o + 36]} (needs reserved0[1] == 0)"
+    if i_b[i_o + 37] != 0:
+        return f"s4d4_mr_reserved_zero: reserved0[2] = {i_b[i_o + 37]} (needs reserved0[2] == 0)"
+    if i_b[i_o + 38] != 0:
+        return f"s4d4_mr_reserved_zero: reserved0[3] = {i_b[i_o + 38]} (needs reserved0[3] == 0)"
+    if i_b[i_o + 39] != 0:
+        return f"s4d4_mr_reserved_zero: reserved0[4] = {i_b[i_o + 39]} (needs reserved0[4] == 0)"
+    return None
+
+
+def _x_has_match_replace8_src_element_cnt(i_b: bytes, i_o: int) -> str | None:
+    if _t4d_element_count(i_b, i_o + 12) > 0x4000:
+        return 'has_match_replace8_src_element_cnt: needs t4d_element_count({...}) <= 16384'
+    return None
+
+
+def _x_s4d4_mr_same_src_dst_count(i_b: bytes, i_o: int) -> str | None:
+    if _t4d_element_count(i_b, i_o + 12) != _t4d_element_count(i_b, i_o + 44):
+        return 's4d4_mr_same_src_dst_count: needs t4d_element_count({...}) == t4d_element_count({...})'
+    return None
+
+
+def _x_match_replace_dtypes(i_b: bytes, i_o: int) -> str | None:
+    if i_b[i_o + 32] not in _MEMBERS30:
+        return f"match_replace_dtypes: in_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 32])} (needs (in_dtype == NEURON_ISA_TPB_DTYPE_FP16) || (in_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32))"
+    if i_b[i_o + 33] not in _MEMBERS30:
+        return f"match_replace_dtypes: out_dtype = {_show('NEURON_ISA_TPB_DTYPE', i_b[i_o + 33])} (needs (out_dtype == NEURON_ISA_TPB_DTYPE_FP16) || (out_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (out_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (out_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (out_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (out_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (out_dtype == NEURON_ISA_TPB_DTYPE_INT32))"
+    return None
+
+
+def _x_is_valid_match_replace8(i_b: bytes, i_o: int) -> str | None:
+    if not _has_valid_neuron_header(i_b, i_o):
+        return 'is_valid_match_replace8 -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
+    if not _has_valid_neuron_events(i_b, i_o):
+        return 'is_valid_match_replace8 -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
+    if not _has_match_replace8_opcode(i_b, i_o):
+        return 'is_valid_match_replace8 -> ' + (_x_has_match_replace8_opcode(i_b, i_o) or 'has_match_replace8_opcode')
+    if not _s4d4_mr_reserved_zero(i_b, i_o):
+        return 'is_valid_match_replace8 -> ' + (_x_s4d4_mr_reserved_zero(i_b, i_o) or 's4d4_mr_reserved_zero')
+    if not _is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE):
+        return 'is_valid_match_replace8 -> ' + (_x_is_valid_dtype(i_b[i_o + 32], ALLOW_FP32R_FALSE) or 'is_valid_dtype')
+    if not _is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE):
+        return 'is_valid_match_replace8 -> ' + (_x_is_valid_dtype(i_b[i_o + 33], ALLOW_FP32R_TRUE) or 'is_valid_dtype')
+    if not _match_replace_dtypes(i_b, i_o):
+        return 'is_valid_match_replace8 -> ' + (_x_match_replace_dtypes(i_b, i_o) or 'match_replace_dtypes')
+    if not _has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS):
+        return 'is_valid_match_replace8 -> ' + (_x_has_valid_active_channel_range(i_b[i_o + 34], NEURON_ISA_TPB_POOLING_NUM_CHANNELS) or 'has_valid_active_channel_range')
+    if not _start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]):
+        return 'is_valid_match_replace8 -> ' + (_x_start_addr_active_channels(i_b, i_o + 12, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]):
+        return 'is_valid_match_replace8 -> ' + (_x_start_addr_active_channels(i_b, i_o + 44, i_b[i_o + 34]) or 'start_addr_active_channels')
+    if not _tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_match_replace8 -> ' + (_x_tensor4d_valid(i_b, i_o + 12, i_b[i_o + 32], WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE):
+        return 'is_valid_match_replace8 -> ' + (_x_tensor4d_valid(i_b, i_o + 44, i_b[i_o + 33], WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) or 'tensor4d_valid')
+    if not _has_match_replace8_src_element_cnt(i_b, i_o):
+        return 'is_valid_match_replace8 -> ' + (_x_has_match_replace8_src_element_cnt(i_b, i_o) or 'has_match_replace8_src_element_cnt')
+    if not _s4d4_mr_same_src_dst_count(i_b, i_o):
+        return 'is_valid_match_replace8 -> ' + (_x_s4d4_mr_same_src_dst_count(i_b, i_o) or 's4d4_mr_same_src_dst_count')
+    return None
+
+
 # Top-level instruction validators and the opcodes each one's opcode gate admits.
 TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_tensor_scalar_op': (0x43, 0x53, 0x93),
@@ -5683,6 +6546,12 @@ TOP_LEVEL: Final[dict[str, tuple[int, ...]]] = {
     'is_valid_iota': (0x7e,),
     'dbg_is_valid_range_select': (0xbc,),
     'is_valid_memset': (0x49,),
+    'is_valid_s2d2_ts_as': (0x92,),
+    'is_valid_max8': (0x6c,),
+    'is_valid_find_index8': (0x6e,),
+    'is_valid_batch_norm_stats2': (0x61, 0x82),
+    'is_valid_batch_norm_aggregate': (0x62,),
+    'is_valid_match_replace8': (0x6f,),
 }
 
 DISPATCH: Final[dict[int, tuple[str, ...]]] = {
@@ -5702,13 +6571,20 @@ DISPATCH: Final[dict[int, tuple[str, ...]]] = {
     0x54: ('is_valid_tensor_scalar_ptr_op',),
     0x5e: ('is_valid_tensor_cumulative',),
     0x5f: ('is_valid_tensor_scalar_ptr_multi',),
+    0x61: ('is_valid_batch_norm_stats2',),
+    0x62: ('is_valid_batch_norm_aggregate',),
     0x65: ('is_valid_s3s3d3_tt',),
+    0x6c: ('is_valid_max8',),
+    0x6e: ('is_valid_find_index8',),
+    0x6f: ('is_valid_match_replace8',),
     0x70: ('is_valid_tsm_immediates_load',),
     0x71: ('is_valid_tsm_immediates_load',),
     0x72: ('is_valid_s3s3d3_tt',),
     0x7e: ('is_valid_iota',),
+    0x82: ('is_valid_batch_norm_stats2',),
     0x83: ('is_valid_tensor_reduce',),
     0x84: ('is_valid_tensor_reduce',),
+    0x92: ('is_valid_s2d2_ts_as',),
     0x93: ('is_valid_tensor_scalar_op',),
     0x99: ('is_valid_s3s3d3_tt',),
     0x9a: ('is_valid_tensor_scalar_cache_reduce',),
@@ -5744,6 +6620,12 @@ VALIDATORS: Final = Validators(
         'is_valid_iota': (_is_valid_iota, _x_is_valid_iota),
         'dbg_is_valid_range_select': (_dbg_is_valid_range_select, _x_dbg_is_valid_range_select),
         'is_valid_memset': (_is_valid_memset, _x_is_valid_memset),
+        'is_valid_s2d2_ts_as': (_is_valid_s2d2_ts_as, _x_is_valid_s2d2_ts_as),
+        'is_valid_max8': (_is_valid_max8, _x_is_valid_max8),
+        'is_valid_find_index8': (_is_valid_find_index8, _x_is_valid_find_index8),
+        'is_valid_batch_norm_stats2': (_is_valid_batch_norm_stats2, _x_is_valid_batch_norm_stats2),
+        'is_valid_batch_norm_aggregate': (_is_valid_batch_norm_aggregate, _x_is_valid_batch_norm_aggregate),
+        'is_valid_match_replace8': (_is_valid_match_replace8, _x_is_valid_match_replace8),
     },
     DISPATCH,
     C_VALIDATORS,

@@ -2777,6 +2777,332 @@ def _v_is_valid_memset(i_W: Any, i_o: Any) -> Any:
 
 
 @_memo
+def _v_is_valid_enum_affine_select_cmp(v: Any) -> Any:
+    return v <= np.int32(3)
+
+
+@_memo
+def _v_is_valid_register_read(reg: Any) -> Any:
+    return reg < np.uint32(64)
+
+
+@_memo
+def _v_same_element_count_t2d(a_W: Any, a_o: Any, b_W: Any, b_o: Any) -> Any:
+    return _v_t2d_element_count(a_W, a_o) == _v_t2d_element_count(b_W, b_o)
+
+
+@_memo
+def _v_same_element_count_ts_as(mask_W: Any, mask_o: Any, src_W: Any, src_o: Any) -> Any:
+    return _v_d4d_element_count(mask_W, mask_o) == _v_t2d_element_count(src_W, src_o)
+
+
+@_memo
+def _v_has_s2d2_ts_as_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(146)
+
+
+@_memo
+def _v_s2d2_ts_as_valid_elem_count(i_W: Any, i_o: Any) -> Any:
+    return _any_of(
+        _v_shape_from_register(i_W, i_o + 36),
+        _v_shape_from_register(i_W, i_o + 48),
+        np.logical_and(_v_same_element_count_t2d(i_W, i_o + 36, i_W, i_o + 48), _v_same_element_count_ts_as(i_W, i_o + 16, i_W, i_o + 36)),
+    )
+
+
+@_memo
+def _v_s2d2_ts_as_valid_dtypes(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1)), _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0)))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_s2d2_ts_as_opcode(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 12), np.uint32(128)),  # s2d2_ts_as.num_active_channels
+        _v_tensor2d_valid(i_W, i_o + 36, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(0), np.uint8(1)),  # s2d2_ts_as.in_out_dtype.dtype_lo
+        _v_tensor2d_valid(i_W, i_o + 48, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(0), np.uint8(1)),  # s2d2_ts_as.in_out_dtype.dtype_hi
+        _v_start_addr_active_channels(i_W, i_o + 36, _byte(i_W, i_o + 12)),  # s2d2_ts_as.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 12)),  # s2d2_ts_as.num_active_channels
+        _v_s2d2_ts_as_valid_elem_count(i_W, i_o),
+        _v_s2d2_ts_as_valid_dtypes(i_W, i_o),
+        _v_is_valid_enum_affine_select_cmp(_byte(i_W, i_o + 14)),  # s2d2_ts_as.fill_mode
+        _v_is_valid_register_read(_byte(i_W, i_o + 15)),  # s2d2_ts_as.fill_reg
+    )
+
+
+@_memo
+def _v_has_max8_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(108)
+
+
+@_memo
+def _v_has_find_index8_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(110)
+
+
+@_memo
+def _v_has_batch_norm_stats2_opcode(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) == np.int32(97), _byte(i_W, i_o) == np.int32(130))
+
+
+@_memo
+def _v_has_batch_norm_aggregate_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(98)
+
+
+@_memo
+def _v_s4d2_bn_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    _N = i_W.shape[0]
+    _done = np.zeros(_N, dtype=np.bool_)
+    _ret = np.zeros(_N, dtype=np.bool_)
+    k = np.zeros(_N, dtype=np.uint32)
+    _c134 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 35) != np.uint32(0)), _done.shape)
+    _m135 = _c134
+    _live = _m135
+    _done = _done | _live
+    _c137 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 36) != np.uint32(0)), _done.shape)
+    _m138 = _c137
+    _live = (_m138 & ~_done)
+    _done = _done | _live
+    _c140 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 37) != np.uint32(0)), _done.shape)
+    _m141 = _c140
+    _live = (_m141 & ~_done)
+    _done = _done | _live
+    _c143 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 38) != np.uint32(0)), _done.shape)
+    _m144 = _c143
+    _live = (_m144 & ~_done)
+    _done = _done | _live
+    _c146 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 39) != np.uint32(0)), _done.shape)
+    _m147 = _c146
+    _live = (_m147 & ~_done)
+    _done = _done | _live
+    k = _fill(np.uint32(5), _N, k.dtype)
+    _c149 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 60) != np.uint32(0)), _done.shape)
+    _m150 = _c149
+    _live = (_m150 & ~_done)
+    _done = _done | _live
+    _c152 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 61) != np.uint32(0)), _done.shape)
+    _m153 = _c152
+    _live = (_m153 & ~_done)
+    _done = _done | _live
+    _c155 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 62) != np.uint32(0)), _done.shape)
+    _m156 = _c155
+    _live = (_m156 & ~_done)
+    _done = _done | _live
+    _c158 = np.broadcast_to(np.asarray(_byte(i_W, i_o + 63) != np.uint32(0)), _done.shape)
+    _m159 = _c158
+    _live = (_m159 & ~_done)
+    _done = _done | _live
+    _live = np.logical_not(_done)
+    _ret = _ret | _live
+    return _ret
+
+
+@_memo
+def _v_s4d2_bn_zero_counts(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_colv(i_W, i_o + 40, '<f4') == np.float32(0.0), _colv(i_W, i_o + 44, '<f4') == np.float32(0.0))
+
+
+@_memo
+def _v_has_bns_finite_even_count(i_W: Any, i_o: Any) -> Any:
+    return (_colv(i_W, i_o + 40, '<f4') - _colv(i_W, i_o + 40, '<f4')) == np.float32(0.0)
+
+
+@_memo
+def _v_has_bns_finite_odd_count(i_W: Any, i_o: Any) -> Any:
+    return (_colv(i_W, i_o + 44, '<f4') - _colv(i_W, i_o + 44, '<f4')) == np.float32(0.0)
+
+
+@_memo
+def _v_has_max8_src_element_cnt(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_v_t4d_element_count(i_W, i_o + 12) >= np.uint32(8), _v_t4d_element_count(i_W, i_o + 12) <= np.uint32(16384))
+
+
+@_memo
+def _v_has_max8_dst_element_cnt(i_W: Any, i_o: Any) -> Any:
+    return _v_t2d_element_count(i_W, i_o + 48) == np.uint32(8)
+
+
+@_memo
+def _v_has_find_index8_dst_type(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o + 33) == np.int32(5), _byte(i_W, i_o + 33) == np.int32(9))
+
+
+@_memo
+def _v_has_bnstats2_src_element_cnt(i_W: Any, i_o: Any) -> Any:
+    return _v_t4d_element_count(i_W, i_o + 12) <= np.uint32(512)
+
+
+@_memo
+def _v_has_bnstats2_dst_element_cnt(i_W: Any, i_o: Any) -> Any:
+    return _v_t2d_element_count(i_W, i_o + 48) == np.uint32(6)
+
+
+_K_has_bnstats2_out_dtype_0 = _Members((6, 7, 10))
+
+
+@_memo
+def _v_has_bnstats2_out_dtype(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 33), _K_has_bnstats2_out_dtype_0)
+
+
+@_memo
+def _v_bn_stats2_transpose_check(i_W: Any, i_o: Any) -> Any:
+    return np.logical_or(_byte(i_W, i_o) != np.int32(130), np.logical_and((np.asarray(_byte(i_W, i_o + 34)).astype(np.uint32) & np.uint32(31)) == np.uint32(0), (_v_t4d_element_count(i_W, i_o + 12) & np.uint32(31)) == np.uint32(0)))
+
+
+@_memo
+def _v_has_bnstats_agg_src_element_cnt(i_W: Any, i_o: Any) -> Any:
+    return (_v_t4d_element_count(i_W, i_o + 12) % np.uint32(3)) == np.uint32(0)
+
+
+@_memo
+def _v_has_bnstats_agg_dst_element_cnt(i_W: Any, i_o: Any) -> Any:
+    return _v_t2d_element_count(i_W, i_o + 48) == np.uint32(2)
+
+
+@_memo
+def _v_is_valid_max8(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_max8_opcode(i_W, i_o),
+        _v_s4d2_bn_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d2_bn.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d2_bn.out_dtype
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d2_bn.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d2_bn.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),  # s4d2_bn.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d2_bn.in_dtype
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d2_bn.out_dtype
+        _v_has_max8_src_element_cnt(i_W, i_o),
+        _v_has_max8_dst_element_cnt(i_W, i_o),
+        _v_s4d2_bn_zero_counts(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_find_index8(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_find_index8_opcode(i_W, i_o),
+        _v_s4d2_bn_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d2_bn.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d2_bn.out_dtype
+        _v_has_find_index8_dst_type(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d2_bn.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d2_bn.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),  # s4d2_bn.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d2_bn.in_dtype
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d2_bn.out_dtype
+        _v_has_max8_src_element_cnt(i_W, i_o),
+        _v_has_max8_dst_element_cnt(i_W, i_o),
+        _v_s4d2_bn_zero_counts(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_batch_norm_stats2_opcode(i_W, i_o),
+        _v_s4d2_bn_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d2_bn.in_dtype
+        _v_has_bnstats2_out_dtype(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d2_bn.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d2_bn.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),  # s4d2_bn.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d2_bn.in_dtype
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d2_bn.out_dtype
+        _v_has_bnstats2_src_element_cnt(i_W, i_o),
+        _v_has_bnstats2_dst_element_cnt(i_W, i_o),
+        _v_has_bns_finite_even_count(i_W, i_o),
+        _v_has_bns_finite_odd_count(i_W, i_o),
+        _v_bn_stats2_transpose_check(i_W, i_o),
+    )
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_batch_norm_aggregate_opcode(i_W, i_o),
+        _v_s4d2_bn_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d2_bn.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d2_bn.out_dtype
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d2_bn.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d2_bn.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34)),  # s4d2_bn.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d2_bn.in_dtype
+        _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d2_bn.out_dtype
+        _v_has_bnstats_agg_src_element_cnt(i_W, i_o),
+        _v_has_bnstats_agg_dst_element_cnt(i_W, i_o),
+        _v_s4d2_bn_zero_counts(i_W, i_o),
+    )
+
+
+@_memo
+def _v_has_match_replace8_opcode(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) == np.int32(111)
+
+
+@_memo
+def _v_s4d4_mr_reserved_zero(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _byte(i_W, i_o + 35) == np.uint32(0),  # s4d4_mr.reserved0[0]
+        _byte(i_W, i_o + 36) == np.uint32(0),  # s4d4_mr.reserved0[1]
+        _byte(i_W, i_o + 37) == np.uint32(0),  # s4d4_mr.reserved0[2]
+        _byte(i_W, i_o + 38) == np.uint32(0),  # s4d4_mr.reserved0[3]
+        _byte(i_W, i_o + 39) == np.uint32(0),  # s4d4_mr.reserved0[4]
+    )
+
+
+@_memo
+def _v_has_match_replace8_src_element_cnt(i_W: Any, i_o: Any) -> Any:
+    return _v_t4d_element_count(i_W, i_o + 12) <= np.uint32(16384)
+
+
+@_memo
+def _v_s4d4_mr_same_src_dst_count(i_W: Any, i_o: Any) -> Any:
+    return _v_t4d_element_count(i_W, i_o + 12) == _v_t4d_element_count(i_W, i_o + 44)
+
+
+_K_match_replace_dtypes_0 = _Members((3, 5, 6, 7, 8, 9, 10))
+_K_match_replace_dtypes_1 = _Members((3, 5, 6, 7, 8, 9, 10))
+
+
+@_memo
+def _v_match_replace_dtypes(i_W: Any, i_o: Any) -> Any:
+    return np.logical_and(_isin(_byte(i_W, i_o + 32), _K_match_replace_dtypes_0), _isin(_byte(i_W, i_o + 33), _K_match_replace_dtypes_1))
+
+
+@_memo
+def _v_is_valid_match_replace8(i_W: Any, i_o: Any) -> Any:
+    return _all_of(
+        _v_has_valid_neuron_header(i_W, i_o),
+        _v_has_valid_neuron_events(i_W, i_o),
+        _v_has_match_replace8_opcode(i_W, i_o),
+        _v_s4d4_mr_reserved_zero(i_W, i_o),
+        _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0)),  # s4d4_mr.in_dtype
+        _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1)),  # s4d4_mr.out_dtype
+        _v_match_replace_dtypes(i_W, i_o),
+        _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128)),  # s4d4_mr.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34)),  # s4d4_mr.num_active_channels
+        _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34)),  # s4d4_mr.num_active_channels
+        _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1)),  # s4d4_mr.in_dtype
+        _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1)),  # s4d4_mr.out_dtype
+        _v_has_match_replace8_src_element_cnt(i_W, i_o),
+        _v_s4d4_mr_same_src_dst_count(i_W, i_o),
+    )
+
+
+@_memo
 def _v_is_valid_tensor_scalar_op__term0(i_W: Any, i_o: Any) -> Any:
     return _v_is_valid_enum_opcode(_byte(i_W, i_o))
 
@@ -6210,6 +6536,587 @@ def _v_is_valid_memset__term11(i_W: Any, i_o: Any) -> Any:
     return _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 32), np.uint8(1), np.uint8(1), np.uint8(1))
 
 
+@_memo
+def _v_is_valid_s2d2_ts_as__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_s2d2_ts_as_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 12), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 36, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0), np.uint8(0), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1), np.uint8(0), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 36, _byte(i_W, i_o + 12))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 12))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_s2d2_ts_as_valid_elem_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 4) & 0xf).astype(np.uint8)), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_v_get_dtype_from_pair(((_byte(i_W, i_o + 13) >> 0) & 0xf).astype(np.uint8)), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_affine_select_cmp(_byte(i_W, i_o + 14))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_register_read(_byte(i_W, i_o + 15))
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10_0_0(i_W: Any, i_o: Any) -> Any:
+    return _v_shape_from_register(i_W, i_o + 36)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10_1_0(i_W: Any, i_o: Any) -> Any:
+    return _v_shape_from_register(i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10_2_0(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_t2d(i_W, i_o + 36, i_W, i_o + 48)
+
+
+@_memo
+def _v_is_valid_s2d2_ts_as__term10_2_1(i_W: Any, i_o: Any) -> Any:
+    return _v_same_element_count_ts_as(i_W, i_o + 16, i_W, i_o + 36)
+
+
+@_memo
+def _v_is_valid_max8__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_max8__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_max8__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_max8__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_max8__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_max8_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_max8__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d2_bn_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_max8__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_max8__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_max8__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_max8__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_max8__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_max8__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_max8__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_max8__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_t4d_element_count(i_W, i_o + 12) >= np.uint32(8)
+
+
+@_memo
+def _v_is_valid_max8__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_t4d_element_count(i_W, i_o + 12) <= np.uint32(16384)
+
+
+@_memo
+def _v_is_valid_max8__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_has_max8_dst_element_cnt(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_max8__term16(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 40, '<f4') == np.float32(0.0)
+
+
+@_memo
+def _v_is_valid_max8__term17(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 44, '<f4') == np.float32(0.0)
+
+
+@_memo
+def _v_is_valid_find_index8__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_find_index8__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_find_index8__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_find_index8__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_find_index8__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_find_index8_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_find_index8__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d2_bn_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_find_index8__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_find_index8__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_find_index8__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_has_find_index8_dst_type(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_find_index8__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_find_index8__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_find_index8__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_find_index8__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_find_index8__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_find_index8__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_t4d_element_count(i_W, i_o + 12) >= np.uint32(8)
+
+
+@_memo
+def _v_is_valid_find_index8__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_t4d_element_count(i_W, i_o + 12) <= np.uint32(16384)
+
+
+@_memo
+def _v_is_valid_find_index8__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_has_max8_dst_element_cnt(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_find_index8__term17(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 40, '<f4') == np.float32(0.0)
+
+
+@_memo
+def _v_is_valid_find_index8__term18(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 44, '<f4') == np.float32(0.0)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_batch_norm_stats2_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d2_bn_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_has_bnstats2_out_dtype(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_has_bnstats2_src_element_cnt(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_has_bnstats2_dst_element_cnt(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_has_bns_finite_even_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_has_bns_finite_odd_count(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_bn_stats2_transpose_check(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term17_0_0(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o) != np.int32(130)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term17_1_0(i_W: Any, i_o: Any) -> Any:
+    return (np.asarray(_byte(i_W, i_o + 34)).astype(np.uint32) & np.uint32(31)) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_batch_norm_stats2__term17_1_1(i_W: Any, i_o: Any) -> Any:
+    return (_v_t4d_element_count(i_W, i_o + 12) & np.uint32(31)) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_batch_norm_aggregate_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term5(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d2_bn_reserved_zero(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term6(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term7(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term8(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term9(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 48, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term12(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor2d_valid(i_W, i_o + 48, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term13(i_W: Any, i_o: Any) -> Any:
+    return _v_has_bnstats_agg_src_element_cnt(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_has_bnstats_agg_dst_element_cnt(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term15(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 40, '<f4') == np.float32(0.0)
+
+
+@_memo
+def _v_is_valid_batch_norm_aggregate__term16(i_W: Any, i_o: Any) -> Any:
+    return _colv(i_W, i_o + 44, '<f4') == np.float32(0.0)
+
+
+@_memo
+def _v_is_valid_match_replace8__term0(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_opcode(_byte(i_W, i_o))
+
+
+@_memo
+def _v_is_valid_match_replace8__term1(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_inst_len(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_match_replace8__term2(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_wait_mode(_byte(i_W, i_o + 4))
+
+
+@_memo
+def _v_is_valid_match_replace8__term3(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_enum_update_mode(_byte(i_W, i_o + 6))
+
+
+@_memo
+def _v_is_valid_match_replace8__term4(i_W: Any, i_o: Any) -> Any:
+    return _v_has_match_replace8_opcode(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_match_replace8__term5(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 35) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_match_replace8__term6(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 36) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_match_replace8__term7(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 37) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_match_replace8__term8(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 38) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_match_replace8__term9(i_W: Any, i_o: Any) -> Any:
+    return _byte(i_W, i_o + 39) == np.uint32(0)
+
+
+@_memo
+def _v_is_valid_match_replace8__term10(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 32), np.uint8(0))
+
+
+@_memo
+def _v_is_valid_match_replace8__term11(i_W: Any, i_o: Any) -> Any:
+    return _v_is_valid_dtype(_byte(i_W, i_o + 33), np.uint8(1))
+
+
+_K_is_valid_match_replace8__term12_0 = _Members((3, 5, 6, 7, 8, 9, 10))
+
+
+@_memo
+def _v_is_valid_match_replace8__term12(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 32), _K_is_valid_match_replace8__term12_0)
+
+
+_K_is_valid_match_replace8__term13_0 = _Members((3, 5, 6, 7, 8, 9, 10))
+
+
+@_memo
+def _v_is_valid_match_replace8__term13(i_W: Any, i_o: Any) -> Any:
+    return _isin(_byte(i_W, i_o + 33), _K_is_valid_match_replace8__term13_0)
+
+
+@_memo
+def _v_is_valid_match_replace8__term14(i_W: Any, i_o: Any) -> Any:
+    return _v_has_valid_active_channel_range(_byte(i_W, i_o + 34), np.uint32(128))
+
+
+@_memo
+def _v_is_valid_match_replace8__term15(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 12, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_match_replace8__term16(i_W: Any, i_o: Any) -> Any:
+    return _v_start_addr_active_channels(i_W, i_o + 44, _byte(i_W, i_o + 34))
+
+
+@_memo
+def _v_is_valid_match_replace8__term17(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 12, _byte(i_W, i_o + 32), np.uint8(0), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_match_replace8__term18(i_W: Any, i_o: Any) -> Any:
+    return _v_tensor4d_valid(i_W, i_o + 44, _byte(i_W, i_o + 33), np.uint8(1), np.uint8(1), np.uint8(1))
+
+
+@_memo
+def _v_is_valid_match_replace8__term19(i_W: Any, i_o: Any) -> Any:
+    return _v_has_match_replace8_src_element_cnt(i_W, i_o)
+
+
+@_memo
+def _v_is_valid_match_replace8__term20(i_W: Any, i_o: Any) -> Any:
+    return _v_s4d4_mr_same_src_dst_count(i_W, i_o)
+
+
 _BATCH = vector.BatchValidators(
     TOP_LEVEL,
     {
@@ -6232,6 +7139,12 @@ _BATCH = vector.BatchValidators(
         'is_valid_iota': _v_is_valid_iota,
         'dbg_is_valid_range_select': _v_dbg_is_valid_range_select,
         'is_valid_memset': _v_is_valid_memset,
+        'is_valid_s2d2_ts_as': _v_is_valid_s2d2_ts_as,
+        'is_valid_max8': _v_is_valid_max8,
+        'is_valid_find_index8': _v_is_valid_find_index8,
+        'is_valid_batch_norm_stats2': _v_is_valid_batch_norm_stats2,
+        'is_valid_batch_norm_aggregate': _v_is_valid_batch_norm_aggregate,
+        'is_valid_match_replace8': _v_is_valid_match_replace8,
     },
     C_VALIDATORS,
     validate,
@@ -7393,6 +8306,181 @@ CHAINS: dict[str, Chain] = {
             ('tensor4d_valid(dst_mem_pattern, dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_memset__term11),
         ),
         (0, 1, 2, 3, 4, 7, 8, 11, 12, 16, 24, 32, 64, 73, 128, 248, 32768, 262144, 4194304, 33554432, 536870911, 4294901760, 4294967040),
+    ),
+    'is_valid_s2d2_ts_as': Chain(
+        'is_valid_s2d2_ts_as',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_s2d2_ts_as__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_s2d2_ts_as__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_s2d2_ts_as__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_s2d2_ts_as__term3),
+            ('has_s2d2_ts_as_opcode(i)', _v_is_valid_s2d2_ts_as__term4),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_s2d2_ts_as__term5),
+            ('tensor2d_valid(src_mem_pattern, get_dtype_from_pair(in_out_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s2d2_ts_as__term6),
+            ('tensor2d_valid(dst_mem_pattern, get_dtype_from_pair(in_out_dtype.dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_s2d2_ts_as__term7),
+            ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_s2d2_ts_as__term8),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_s2d2_ts_as__term9),
+            ('s2d2_ts_as_valid_elem_count(i)', _v_is_valid_s2d2_ts_as__term10),
+            ('s2d2_ts_as_valid_dtypes(i) > is_valid_dtype(get_dtype_from_pair(in_out_dtype.dtype_hi), ALLOW_FP32R_TRUE)', _v_is_valid_s2d2_ts_as__term11),
+            ('s2d2_ts_as_valid_dtypes(i) > is_valid_dtype(get_dtype_from_pair(in_out_dtype.dtype_lo), ALLOW_FP32R_FALSE)', _v_is_valid_s2d2_ts_as__term12),
+            ('is_valid_enum_affine_select_cmp(fill_mode)', _v_is_valid_s2d2_ts_as__term13),
+            ('is_valid_register_read(fill_reg)', _v_is_valid_s2d2_ts_as__term14),
+        ),
+        (0, 1, 2, 3, 4, 7, 8, 11, 12, 16, 24, 32, 64, 128, 146, 192, 248, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                10,
+                (
+                    (
+                        ('shape_from_register(src_mem_pattern)', _v_is_valid_s2d2_ts_as__term10_0_0),
+                    ),
+                    (
+                        ('shape_from_register(dst_mem_pattern)', _v_is_valid_s2d2_ts_as__term10_1_0),
+                    ),
+                    (
+                        ('same_element_count_t2d(src_mem_pattern, dst_mem_pattern)', _v_is_valid_s2d2_ts_as__term10_2_0),
+                        ('same_element_count_ts_as(mask_pattern, src_mem_pattern)', _v_is_valid_s2d2_ts_as__term10_2_1),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    'is_valid_max8': Chain(
+        'is_valid_max8',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_max8__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_max8__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_max8__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_max8__term3),
+            ('has_max8_opcode(i)', _v_is_valid_max8__term4),
+            ('s4d2_bn_reserved_zero(i)', _v_is_valid_max8__term5),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_max8__term6),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_max8__term7),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)', _v_is_valid_max8__term8),
+            ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_max8__term9),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_max8__term10),
+            ('tensor4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_max8__term11),
+            ('tensor2d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_max8__term12),
+            ('has_max8_src_element_cnt(i) > t4d_element_count({...}) >= 8', _v_is_valid_max8__term13),
+            ('has_max8_src_element_cnt(i) > t4d_element_count({...}) <= 16384', _v_is_valid_max8__term14),
+            ('has_max8_dst_element_cnt(i)', _v_is_valid_max8__term15),
+            ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_max8__term16),
+            ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_max8__term17),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 108, 128, 248, 16384, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_find_index8': Chain(
+        'is_valid_find_index8',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_find_index8__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_find_index8__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_find_index8__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_find_index8__term3),
+            ('has_find_index8_opcode(i)', _v_is_valid_find_index8__term4),
+            ('s4d2_bn_reserved_zero(i)', _v_is_valid_find_index8__term5),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_find_index8__term6),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_find_index8__term7),
+            ('has_find_index8_dst_type(i)', _v_is_valid_find_index8__term8),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)', _v_is_valid_find_index8__term9),
+            ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_find_index8__term10),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_find_index8__term11),
+            ('tensor4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_find_index8__term12),
+            ('tensor2d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_find_index8__term13),
+            ('has_max8_src_element_cnt(i) > t4d_element_count({...}) >= 8', _v_is_valid_find_index8__term14),
+            ('has_max8_src_element_cnt(i) > t4d_element_count({...}) <= 16384', _v_is_valid_find_index8__term15),
+            ('has_max8_dst_element_cnt(i)', _v_is_valid_find_index8__term16),
+            ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_find_index8__term17),
+            ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_find_index8__term18),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 16, 24, 32, 64, 110, 128, 248, 16384, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_batch_norm_stats2': Chain(
+        'is_valid_batch_norm_stats2',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_batch_norm_stats2__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_batch_norm_stats2__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_batch_norm_stats2__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_batch_norm_stats2__term3),
+            ('has_batch_norm_stats2_opcode(i)', _v_is_valid_batch_norm_stats2__term4),
+            ('s4d2_bn_reserved_zero(i)', _v_is_valid_batch_norm_stats2__term5),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_batch_norm_stats2__term6),
+            ('has_bnstats2_out_dtype(i)', _v_is_valid_batch_norm_stats2__term7),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)', _v_is_valid_batch_norm_stats2__term8),
+            ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_batch_norm_stats2__term9),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_batch_norm_stats2__term10),
+            ('tensor4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_batch_norm_stats2__term11),
+            ('tensor2d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_batch_norm_stats2__term12),
+            ('has_bnstats2_src_element_cnt(i)', _v_is_valid_batch_norm_stats2__term13),
+            ('has_bnstats2_dst_element_cnt(i)', _v_is_valid_batch_norm_stats2__term14),
+            ('has_bns_finite_even_count(i)', _v_is_valid_batch_norm_stats2__term15),
+            ('has_bns_finite_odd_count(i)', _v_is_valid_batch_norm_stats2__term16),
+            ('bn_stats2_transpose_check(i)', _v_is_valid_batch_norm_stats2__term17),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 16, 24, 32, 64, 97, 128, 130, 248, 512, 32768, 262144, 4194304, 33554432, 536870911),
+        splits=(
+            (
+                17,
+                (
+                    (
+                        ('header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2', _v_is_valid_batch_norm_stats2__term17_0_0),
+                    ),
+                    (
+                        ('(num_active_channels % 32) == 0', _v_is_valid_batch_norm_stats2__term17_1_0),
+                        ('(t4d_element_count({...}) % 32) == 0', _v_is_valid_batch_norm_stats2__term17_1_1),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    'is_valid_batch_norm_aggregate': Chain(
+        'is_valid_batch_norm_aggregate',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_batch_norm_aggregate__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_batch_norm_aggregate__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_batch_norm_aggregate__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_batch_norm_aggregate__term3),
+            ('has_batch_norm_aggregate_opcode(i)', _v_is_valid_batch_norm_aggregate__term4),
+            ('s4d2_bn_reserved_zero(i)', _v_is_valid_batch_norm_aggregate__term5),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_batch_norm_aggregate__term6),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_batch_norm_aggregate__term7),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)', _v_is_valid_batch_norm_aggregate__term8),
+            ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_batch_norm_aggregate__term9),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_batch_norm_aggregate__term10),
+            ('tensor4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_batch_norm_aggregate__term11),
+            ('tensor2d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_batch_norm_aggregate__term12),
+            ('has_bnstats_agg_src_element_cnt(i)', _v_is_valid_batch_norm_aggregate__term13),
+            ('has_bnstats_agg_dst_element_cnt(i)', _v_is_valid_batch_norm_aggregate__term14),
+            ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_batch_norm_aggregate__term15),
+            ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_batch_norm_aggregate__term16),
+        ),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 98, 128, 248, 32768, 262144, 4194304, 33554432, 536870911),
+    ),
+    'is_valid_match_replace8': Chain(
+        'is_valid_match_replace8',
+        (
+            ('has_valid_neuron_header(i) > is_valid_enum_opcode(unknown.header.opcode)', _v_is_valid_match_replace8__term0),
+            ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_match_replace8__term1),
+            ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_match_replace8__term2),
+            ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_match_replace8__term3),
+            ('has_match_replace8_opcode(i)', _v_is_valid_match_replace8__term4),
+            ('s4d4_mr_reserved_zero(i) > reserved0[0] == 0', _v_is_valid_match_replace8__term5),
+            ('s4d4_mr_reserved_zero(i) > reserved0[1] == 0', _v_is_valid_match_replace8__term6),
+            ('s4d4_mr_reserved_zero(i) > reserved0[2] == 0', _v_is_valid_match_replace8__term7),
+            ('s4d4_mr_reserved_zero(i) > reserved0[3] == 0', _v_is_valid_match_replace8__term8),
+            ('s4d4_mr_reserved_zero(i) > reserved0[4] == 0', _v_is_valid_match_replace8__term9),
+            ('is_valid_dtype(in_dtype, ALLOW_FP32R_FALSE)', _v_is_valid_match_replace8__term10),
+            ('is_valid_dtype(out_dtype, ALLOW_FP32R_TRUE)', _v_is_valid_match_replace8__term11),
+            ('match_replace_dtypes(i) > (in_dtype == NEURON_ISA_TPB_DTYPE_FP16) || (in_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (in_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_match_replace8__term12),
+            ('match_replace_dtypes(i) > (out_dtype == NEURON_ISA_TPB_DTYPE_FP16) || (out_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (out_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (out_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (out_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (out_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (out_dtype == NEURON_ISA_TPB_DTYPE_INT32)', _v_is_valid_match_replace8__term13),
+            ('has_valid_active_channel_range(num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)', _v_is_valid_match_replace8__term14),
+            ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_match_replace8__term15),
+            ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_match_replace8__term16),
+            ('tensor4d_valid(src_mem_pattern, in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_match_replace8__term17),
+            ('tensor4d_valid(dst_mem_pattern, out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_match_replace8__term18),
+            ('has_match_replace8_src_element_cnt(i)', _v_is_valid_match_replace8__term19),
+            ('s4d4_mr_same_src_dst_count(i)', _v_is_valid_match_replace8__term20),
+        ),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 24, 32, 64, 111, 128, 248, 16384, 32768, 262144, 4194304, 33554432, 536870911),
     ),
 }
 validate_batch = _BATCH.validate_batch

@@ -25,9 +25,12 @@ from .structs import (
     D4_MR,
     S2_BN,
     S2D2_RS,
+    S2D2_TS_AS,
     S2S2D2_STT,
     S3D3_TS,
     S3S3D3_TT,
+    S4D2_BN,
+    S4D4_MR,
     S4D4_TR,
     S4D4_TSM,
 )
@@ -54,17 +57,25 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
     0x54: S3D3_TS,  # TENSOR_SCALAR_PTR_BITVEC_OP
     0x5e: S4D4_TR,  # TENSOR_CUMULATIVE_BITVEC_OP
     0x5f: S4D4_TSM,  # TENSOR_SCALAR_PTR_MULTI_BITVEC
+    0x60: S4D2_BN,  # BATCH_NORM_STATS
+    0x61: S4D2_BN,  # BATCH_NORM_STATS2
+    0x62: S4D2_BN,  # BATCH_NORM_AGGREGATE
     0x64: S2_BN,  # BATCH_NORM_PARAM_LOAD
     0x65: S3S3D3_TT,  # BATCH_NORM_BACK_PROP
     0x6a: S4D4_TR,  # STREAM_SHUFFLE
     0x6b: S4D4_TR,  # STREAM_TRANSPOSE
+    0x6c: S4D2_BN,  # MAX8
     0x6d: S2_BN,  # MATCH_VALUE_LOAD
+    0x6e: S4D2_BN,  # FIND_INDEX8
+    0x6f: S4D4_MR,  # MATCH_REPLACE8
     0x70: S2_BN,  # TENSOR_SCALAR_IMM_LD_ARITH
     0x71: S2_BN,  # TENSOR_SCALAR_IMM_LD_BITVEC
     0x72: S3S3D3_TT,  # COPY_PREDICATED
     0x7e: D4_IOTA,  # IOTA
+    0x82: S4D2_BN,  # TRANSPOSE_BATCH_NORM_STATS2
     0x83: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_ARITH_OP
     0x84: S4D4_TR,  # TRANSPOSE_TENSOR_REDUCE_BITVEC_OP
+    0x92: S2D2_TS_AS,  # TENSOR_SCALAR_AFFINE_SELECT
     0x93: S3D3_TS,  # TRANSPOSE_TENSOR_SCALAR_ARITH_OP
     0x99: S3S3D3_TT,  # CAST_PREDICATED
     0x9a: S3D3_TS,  # TENSOR_SCALAR_CACHE_REDUCE
@@ -80,13 +91,12 @@ OPCODE_STRUCT: Final[dict[int, type[Any]]] = {
 # Bound in instruction_mapping.json to a struct that no ingested header defines.
 BOUND_OUTSIDE: Final[dict[int, str]] = {
     0x74: 'NEURON_ISA_TPB_S2D2_ADDR_STRUCT',  # TENSOR_SCALAR_ADDR
-    0x92: 'NEURON_ISA_TPB_S2D2_TS_AS_STRUCT',  # TENSOR_SCALAR_AFFINE_SELECT
     0x98: 'NEURON_ISA_TPB_S3D3_TS_SELECT_STRUCT',  # TENSOR_SCALAR_SELECT
     0xd8: 'NEURON_ISA_TPB_PSEUDO_CORE_BARRIER_STRUCT',  # PSEUDO_CORE_BARRIER
 }
 
 #: What `decode` returns: the struct of one of this generation's decodable opcodes.
-Instruction: TypeAlias = D4_IOTA | D4_MR | S2D2_RS | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D4_TR | S4D4_TSM
+Instruction: TypeAlias = D4_IOTA | D4_MR | S2D2_RS | S2D2_TS_AS | S2S2D2_STT | S2_BN | S3D3_TS | S3S3D3_TT | S4D2_BN | S4D4_MR | S4D4_TR | S4D4_TSM
 
 # What the drop's firmware_status.json says the device firmware does with an opcode.
 FIRMWARE: Final[dict[int, tuple[str, str]]] = {

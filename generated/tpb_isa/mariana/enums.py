@@ -602,10 +602,20 @@ class RegSerialMode(InfoEnum):
     SERIAL = 0x00
 
 
+class AffineSelectCmp(InfoEnum):
+    """`NEURON_ISA_TPB_AFFINE_SELECT_CMP` (1 byte), aws_neuron_isa_tpb_s2d2_ts_as.h:46."""
+
+    GREATER_THAN = 0x00
+    GREATER_THAN_EQ = 0x01
+    EQ = 0x02
+    NOT_EQ = 0x03
+
+
 # Where each member is declared: file, C-name prefix, one line per member, and the comments and
 # maintenance markers of the members that have them (see _runtime/enums.py).
 _COMMON = 'neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_common.h'
 _D4_MR = 'neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_d4_mr.h'
+_S2D2_TS_AS = 'neuron_mariana_arch_isa/tpb/aws_neuron_isa_tpb_s2d2_ts_as.h'
 set_info(DtypeAllowFp32R, _COMMON, 'ALLOW_FP32R_', (79, 80))
 set_info(DtypeAllowU64, _COMMON, 'ALLOW_U64_', (84, 85))
 set_info(DtypeAllowI64, _COMMON, 'ALLOW_I64_', (89, 90))
@@ -744,6 +754,7 @@ set_info(
 set_info(ImmSrcN, _COMMON, 'NEURON_ISA_TPB_IMM_SRC_N_', range(1376, 1379))
 set_info(TensScalarRevOps, _COMMON, 'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS_', range(1414, 1418))
 set_info(RegSerialMode, _D4_MR, 'NEURON_ISA_TPB_REG_SERIAL_MODE_', (29,))
+set_info(AffineSelectCmp, _S2D2_TS_AS, 'NEURON_ISA_TPB_AFFINE_SELECT_CMP_', range(47, 51))
 
 ENUMS: dict[str, type[IntEnum]] = {
     'NEURON_ISA_TPB_DTYPE_ALLOW_FP32R': DtypeAllowFp32R,
@@ -780,5 +791,6 @@ ENUMS: dict[str, type[IntEnum]] = {
     'NEURON_ISA_TPB_IMM_SRC_N': ImmSrcN,
     'NEURON_ISA_TPB_TENS_SCALAR_REV_OPS': TensScalarRevOps,
     'NEURON_ISA_TPB_REG_SERIAL_MODE': RegSerialMode,
+    'NEURON_ISA_TPB_AFFINE_SELECT_CMP': AffineSelectCmp,
 }
 

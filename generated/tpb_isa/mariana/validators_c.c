@@ -10,9 +10,12 @@
 #include "aws_neuron_isa_tpb_enums.h"
 #include "aws_neuron_isa_tpb_s2_bn.h"
 #include "aws_neuron_isa_tpb_s2d2_rs.h"
+#include "aws_neuron_isa_tpb_s2d2_ts_as.h"
 #include "aws_neuron_isa_tpb_s2s2d2_stt.h"
 #include "aws_neuron_isa_tpb_s3d3_ts.h"
 #include "aws_neuron_isa_tpb_s3s3d3_tt.h"
+#include "aws_neuron_isa_tpb_s4d2_bn.h"
+#include "aws_neuron_isa_tpb_s4d4_mr.h"
 #include "aws_neuron_isa_tpb_s4d4_tr.h"
 #include "aws_neuron_isa_tpb_s4d4_tsm.h"
 #include "aws_neuron_isa_tpb_util.h"
@@ -57,8 +60,18 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_tensor_cumulative(u) != 0);
     case 0x5f:
         return (is_valid_tensor_scalar_ptr_multi(u) != 0);
+    case 0x61:
+        return (is_valid_batch_norm_stats2(u) != 0);
+    case 0x62:
+        return (is_valid_batch_norm_aggregate(u) != 0);
     case 0x65:
         return (is_valid_s3s3d3_tt(u) != 0);
+    case 0x6c:
+        return (is_valid_max8(u) != 0);
+    case 0x6e:
+        return (is_valid_find_index8(u) != 0);
+    case 0x6f:
+        return (is_valid_match_replace8(u) != 0);
     case 0x70:
         return (is_valid_tsm_immediates_load(u) != 0);
     case 0x71:
@@ -67,10 +80,14 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
         return (is_valid_s3s3d3_tt(u) != 0);
     case 0x7e:
         return (is_valid_iota(u) != 0);
+    case 0x82:
+        return (is_valid_batch_norm_stats2(u) != 0);
     case 0x83:
         return (is_valid_tensor_reduce(u) != 0);
     case 0x84:
         return (is_valid_tensor_reduce(u) != 0);
+    case 0x92:
+        return (is_valid_s2d2_ts_as(u) != 0);
     case 0x93:
         return (is_valid_tensor_scalar_op(u) != 0);
     case 0x99:
@@ -274,5 +291,59 @@ void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned c
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
         out[k] = is_valid_memset(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_s2d2_ts_as(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_s2d2_ts_as(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_max8(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_max8(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_find_index8(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_find_index8(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_batch_norm_stats2(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_batch_norm_stats2(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_batch_norm_aggregate(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_batch_norm_aggregate(u) != 0;
+    }
+}
+
+void tpbgen_run_is_valid_match_replace8(const unsigned char *words, size_t n, unsigned char *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        NEURON_ISA_TPB_INST_UNION u;
+        memcpy(&u, words + 64 * k, sizeof u);
+        out[k] = is_valid_match_replace8(u) != 0;
     }
 }

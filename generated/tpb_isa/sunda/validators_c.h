@@ -21,3 +21,9 @@ void tpbgen_run_is_valid_cast(const unsigned char *words, size_t n, unsigned cha
 void tpbgen_run_is_valid_reciprocal(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_iota(const unsigned char *words, size_t n, unsigned char *out);
 void tpbgen_run_is_valid_memset(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_s2d2_ts_as(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_max8(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_find_index8(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_batch_norm_stats2(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_batch_norm_aggregate(const unsigned char *words, size_t n, unsigned char *out);
+void tpbgen_run_is_valid_match_replace8(const unsigned char *words, size_t n, unsigned char *out);

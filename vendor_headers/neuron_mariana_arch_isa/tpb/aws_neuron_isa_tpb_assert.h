@@ -1979,6 +1979,254 @@ STATIC inline bool is_valid_memset(NEURON_ISA_TPB_INST_UNION i) {
             && tensor4d_valid(i.d4_mr.dst_mem_pattern, i.d4_mr.dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE) );
 }
 
+//* s2d2_ts_as_assert.h
+
+STATIC inline bool is_valid_enum_affine_select_cmp(uint8_t v) {
+    return( v <= (uint8_t)NEURON_ISA_TPB_AFFINE_SELECT_CMP_NOT_EQ );
+}
+
+STATIC inline bool is_valid_register_read(uint8_t reg) {
+    return( (uint32_t)reg < NEURON_ISA_TPB_NUM_ADDR_REGISTERS );
+}
+
+STATIC inline bool same_element_count_t2d(NEURON_ISA_TPB_TENSOR2D a, NEURON_ISA_TPB_TENSOR2D b) {
+    return( t2d_element_count(a) == t2d_element_count(b) );
+}
+
+STATIC inline bool same_element_count_ts_as(NEURON_ISA_TPB_DATA4D mask, NEURON_ISA_TPB_TENSOR2D src) {
+    return( d4d_element_count(mask) == t2d_element_count(src) );
+}
+
+STATIC inline bool has_s2d2_ts_as_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s2d2_ts_as.header.opcode == NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT );
+}
+
+STATIC inline bool s2d2_ts_as_valid_elem_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( shape_from_register(i.s2d2_ts_as.src_mem_pattern.start_addr)
+            || shape_from_register(i.s2d2_ts_as.dst_mem_pattern.start_addr)
+            || (same_element_count_t2d(i.s2d2_ts_as.src_mem_pattern, i.s2d2_ts_as.dst_mem_pattern)
+                && same_element_count_ts_as(i.s2d2_ts_as.mask_pattern, i.s2d2_ts_as.src_mem_pattern)) );
+}
+
+STATIC inline bool s2d2_ts_as_valid_dtypes(NEURON_ISA_TPB_INST_UNION i) {
+    return( is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2d2_ts_as.in_out_dtype.dtype_hi), ALLOW_FP32R_TRUE)
+            && is_valid_dtype(get_dtype_from_pair((uint8_t)i.s2d2_ts_as.in_out_dtype.dtype_lo), ALLOW_FP32R_FALSE) );
+}
+
+STATIC inline bool is_valid_s2d2_ts_as(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_s2d2_ts_as_opcode(i)
+            && has_valid_active_channel_range(i.s2d2_ts_as.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+            && tensor2d_valid(i.s2d2_ts_as.src_mem_pattern, get_dtype_from_pair((uint8_t)i.s2d2_ts_as.in_out_dtype.dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s2d2_ts_as.dst_mem_pattern, get_dtype_from_pair((uint8_t)i.s2d2_ts_as.in_out_dtype.dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_FALSE, ALLOWED_IN_SBUF_TRUE)
+            && start_addr_active_channels(i.s2d2_ts_as.src_mem_pattern.start_addr, i.s2d2_ts_as.num_active_channels)
+            && start_addr_active_channels(i.s2d2_ts_as.dst_mem_pattern.start_addr, i.s2d2_ts_as.num_active_channels)
+            && s2d2_ts_as_valid_elem_count(i)
+            && s2d2_ts_as_valid_dtypes(i)
+            && is_valid_enum_affine_select_cmp((uint8_t)i.s2d2_ts_as.fill_mode)
+            && is_valid_register_read(i.s2d2_ts_as.fill_reg) );
+}
+
+//* s4d2_bn_assert.h
+
+STATIC inline bool has_max8_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d2_bn.header.opcode == NEURON_ISA_TPB_OPCODE_MAX8 );
+}
+
+STATIC inline bool has_find_index8_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d2_bn.header.opcode == NEURON_ISA_TPB_OPCODE_FIND_INDEX8 );
+}
+
+STATIC inline bool has_batch_norm_stats2_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d2_bn.header.opcode == NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2)
+            || (i.s4d2_bn.header.opcode == NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2) );
+}
+
+STATIC inline bool has_batch_norm_aggregate_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d2_bn.header.opcode == NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE );
+}
+
+STATIC inline bool s4d2_bn_reserved_zero(NEURON_ISA_TPB_INST_UNION i) {
+    for (uint32_t k = 0U; k < 5U; k++) {
+        if (i.s4d2_bn.reserved0[k] != 0U) {
+            return( false );
+        }
+    }
+    for (uint32_t k = 0U; k < 4U; k++) {
+        if (i.s4d2_bn.reserved1[k] != 0U) {
+            return( false );
+        }
+    }
+    return( true );
+}
+
+STATIC inline bool s4d2_bn_zero_counts(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d2_bn.even_count == 0.0F)
+            && (i.s4d2_bn.odd_count == 0.0F) );
+}
+
+// Finite: neither infinite nor NaN (x - x is 0 exactly for the finite values).
+STATIC inline bool has_bns_finite_even_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d2_bn.even_count - i.s4d2_bn.even_count) == 0.0F );
+}
+
+STATIC inline bool has_bns_finite_odd_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d2_bn.odd_count - i.s4d2_bn.odd_count) == 0.0F );
+}
+
+STATIC inline bool has_max8_src_element_cnt(NEURON_ISA_TPB_INST_UNION i) {
+    return( (t4d_element_count(i.s4d2_bn.src_mem_pattern) >= 8U)
+            && (t4d_element_count(i.s4d2_bn.src_mem_pattern) <= 16384U) );
+}
+
+STATIC inline bool has_max8_dst_element_cnt(NEURON_ISA_TPB_INST_UNION i) {
+    return( t2d_element_count(i.s4d2_bn.dst_mem_pattern) == 8U );
+}
+
+STATIC inline bool has_find_index8_dst_type(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d2_bn.out_dtype == NEURON_ISA_TPB_DTYPE_UINT16)
+            || (i.s4d2_bn.out_dtype == NEURON_ISA_TPB_DTYPE_UINT32) );
+}
+
+STATIC inline bool has_bnstats2_src_element_cnt(NEURON_ISA_TPB_INST_UNION i) {
+    return( t4d_element_count(i.s4d2_bn.src_mem_pattern) <= 512U );
+}
+
+STATIC inline bool has_bnstats2_dst_element_cnt(NEURON_ISA_TPB_INST_UNION i) {
+    return( t2d_element_count(i.s4d2_bn.dst_mem_pattern) == 6U );
+}
+
+STATIC inline bool has_bnstats2_out_dtype(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d2_bn.out_dtype == NEURON_ISA_TPB_DTYPE_FP32)
+            || (i.s4d2_bn.out_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16)
+            || (i.s4d2_bn.out_dtype == NEURON_ISA_TPB_DTYPE_FP16) );
+}
+
+STATIC inline bool bn_stats2_transpose_check(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d2_bn.header.opcode != NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2)
+            || (((i.s4d2_bn.num_active_channels % 32U) == 0U) && ((t4d_element_count(i.s4d2_bn.src_mem_pattern) % 32U) == 0U)) );
+}
+
+STATIC inline bool has_bnstats_agg_src_element_cnt(NEURON_ISA_TPB_INST_UNION i) {
+    return( (t4d_element_count(i.s4d2_bn.src_mem_pattern) % 3U) == 0U );
+}
+
+STATIC inline bool has_bnstats_agg_dst_element_cnt(NEURON_ISA_TPB_INST_UNION i) {
+    return( t2d_element_count(i.s4d2_bn.dst_mem_pattern) == 2U );
+}
+
+STATIC inline bool is_valid_max8(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_max8_opcode(i)
+            && s4d2_bn_reserved_zero(i)
+            && is_valid_dtype(i.s4d2_bn.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d2_bn.out_dtype, ALLOW_FP32R_TRUE)
+            && has_valid_active_channel_range(i.s4d2_bn.num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)
+            && start_addr_active_channels(i.s4d2_bn.src_mem_pattern.start_addr, i.s4d2_bn.num_active_channels)
+            && start_addr_active_channels(i.s4d2_bn.dst_mem_pattern.start_addr, i.s4d2_bn.num_active_channels)
+            && tensor4d_valid(i.s4d2_bn.src_mem_pattern, i.s4d2_bn.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s4d2_bn.dst_mem_pattern, i.s4d2_bn.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && has_max8_src_element_cnt(i)
+            && has_max8_dst_element_cnt(i)
+            && s4d2_bn_zero_counts(i) );
+}
+
+STATIC inline bool is_valid_find_index8(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_find_index8_opcode(i)
+            && s4d2_bn_reserved_zero(i)
+            && is_valid_dtype(i.s4d2_bn.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d2_bn.out_dtype, ALLOW_FP32R_TRUE)
+            && has_find_index8_dst_type(i)
+            && has_valid_active_channel_range(i.s4d2_bn.num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)
+            && start_addr_active_channels(i.s4d2_bn.src_mem_pattern.start_addr, i.s4d2_bn.num_active_channels)
+            && start_addr_active_channels(i.s4d2_bn.dst_mem_pattern.start_addr, i.s4d2_bn.num_active_channels)
+            && tensor4d_valid(i.s4d2_bn.src_mem_pattern, i.s4d2_bn.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s4d2_bn.dst_mem_pattern, i.s4d2_bn.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && has_max8_src_element_cnt(i)
+            && has_max8_dst_element_cnt(i)
+            && s4d2_bn_zero_counts(i) );
+}
+
+STATIC inline bool is_valid_batch_norm_stats2(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_batch_norm_stats2_opcode(i)
+            && s4d2_bn_reserved_zero(i)
+            && is_valid_dtype(i.s4d2_bn.in_dtype, ALLOW_FP32R_FALSE)
+            && has_bnstats2_out_dtype(i)
+            && has_valid_active_channel_range(i.s4d2_bn.num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)
+            && start_addr_active_channels(i.s4d2_bn.src_mem_pattern.start_addr, i.s4d2_bn.num_active_channels)
+            && start_addr_active_channels(i.s4d2_bn.dst_mem_pattern.start_addr, i.s4d2_bn.num_active_channels)
+            && tensor4d_valid(i.s4d2_bn.src_mem_pattern, i.s4d2_bn.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s4d2_bn.dst_mem_pattern, i.s4d2_bn.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && has_bnstats2_src_element_cnt(i)
+            && has_bnstats2_dst_element_cnt(i)
+            && has_bns_finite_even_count(i)
+            && has_bns_finite_odd_count(i)
+            && bn_stats2_transpose_check(i) );
+}
+
+STATIC inline bool is_valid_batch_norm_aggregate(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_batch_norm_aggregate_opcode(i)
+            && s4d2_bn_reserved_zero(i)
+            && is_valid_dtype(i.s4d2_bn.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d2_bn.out_dtype, ALLOW_FP32R_TRUE)
+            && has_valid_active_channel_range(i.s4d2_bn.num_active_channels, NEURON_ISA_TPB_DVE_NUM_CHANNELS)
+            && start_addr_active_channels(i.s4d2_bn.src_mem_pattern.start_addr, i.s4d2_bn.num_active_channels)
+            && start_addr_active_channels(i.s4d2_bn.dst_mem_pattern.start_addr, i.s4d2_bn.num_active_channels)
+            && tensor4d_valid(i.s4d2_bn.src_mem_pattern, i.s4d2_bn.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor2d_valid(i.s4d2_bn.dst_mem_pattern, i.s4d2_bn.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && has_bnstats_agg_src_element_cnt(i)
+            && has_bnstats_agg_dst_element_cnt(i)
+            && s4d2_bn_zero_counts(i) );
+}
+
+//* s4d4_mr_assert.h
+
+STATIC inline bool has_match_replace8_opcode(NEURON_ISA_TPB_INST_UNION i) {
+    return( i.s4d4_mr.header.opcode == NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8 );
+}
+
+STATIC inline bool s4d4_mr_reserved_zero(NEURON_ISA_TPB_INST_UNION i) {
+    return( (i.s4d4_mr.reserved0[0] == 0U) && (i.s4d4_mr.reserved0[1] == 0U) && (i.s4d4_mr.reserved0[2] == 0U) && (i.s4d4_mr.reserved0[3] == 0U) && (i.s4d4_mr.reserved0[4] == 0U) );
+}
+
+STATIC inline bool has_match_replace8_src_element_cnt(NEURON_ISA_TPB_INST_UNION i) {
+    return( t4d_element_count(i.s4d4_mr.src_mem_pattern) <= 16384U );
+}
+
+STATIC inline bool s4d4_mr_same_src_dst_count(NEURON_ISA_TPB_INST_UNION i) {
+    return( t4d_element_count(i.s4d4_mr.src_mem_pattern) == t4d_element_count(i.s4d4_mr.dst_mem_pattern) );
+}
+
+STATIC inline bool match_replace_dtypes(NEURON_ISA_TPB_INST_UNION i) {
+    return( ((i.s4d4_mr.in_dtype == NEURON_ISA_TPB_DTYPE_FP16) || (i.s4d4_mr.in_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (i.s4d4_mr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (i.s4d4_mr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (i.s4d4_mr.in_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (i.s4d4_mr.in_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (i.s4d4_mr.in_dtype == NEURON_ISA_TPB_DTYPE_INT32))
+            && ((i.s4d4_mr.out_dtype == NEURON_ISA_TPB_DTYPE_FP16) || (i.s4d4_mr.out_dtype == NEURON_ISA_TPB_DTYPE_BFLOAT16) || (i.s4d4_mr.out_dtype == NEURON_ISA_TPB_DTYPE_UINT8) || (i.s4d4_mr.out_dtype == NEURON_ISA_TPB_DTYPE_UINT16) || (i.s4d4_mr.out_dtype == NEURON_ISA_TPB_DTYPE_UINT32) || (i.s4d4_mr.out_dtype == NEURON_ISA_TPB_DTYPE_FP32) || (i.s4d4_mr.out_dtype == NEURON_ISA_TPB_DTYPE_INT32)) );
+}
+
+STATIC inline bool is_valid_match_replace8(NEURON_ISA_TPB_INST_UNION i) {
+    return( has_valid_neuron_header(i)
+            && has_valid_neuron_events(i)
+            && has_match_replace8_opcode(i)
+            && s4d4_mr_reserved_zero(i)
+            && is_valid_dtype(i.s4d4_mr.in_dtype, ALLOW_FP32R_FALSE)
+            && is_valid_dtype(i.s4d4_mr.out_dtype, ALLOW_FP32R_TRUE)
+            && match_replace_dtypes(i)
+            && has_valid_active_channel_range(i.s4d4_mr.num_active_channels, NEURON_ISA_TPB_POOLING_NUM_CHANNELS)
+            && start_addr_active_channels(i.s4d4_mr.src_mem_pattern.start_addr, i.s4d4_mr.num_active_channels)
+            && start_addr_active_channels(i.s4d4_mr.dst_mem_pattern.start_addr, i.s4d4_mr.num_active_channels)
+            && tensor4d_valid(i.s4d4_mr.src_mem_pattern, i.s4d4_mr.in_dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && tensor4d_valid(i.s4d4_mr.dst_mem_pattern, i.s4d4_mr.out_dtype, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)
+            && has_match_replace8_src_element_cnt(i)
+            && s4d4_mr_same_src_dst_count(i) );
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,9 @@
 #include "aws_neuron_isa_tpb_d4_iota.h"
 #include "aws_neuron_isa_tpb_s2d2_rs.h"
 #include "aws_neuron_isa_tpb_d4_mr.h"
+#include "aws_neuron_isa_tpb_s2d2_ts_as.h"
+#include "aws_neuron_isa_tpb_s4d2_bn.h"
+#include "aws_neuron_isa_tpb_s4d4_mr.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +42,9 @@ typedef union NEURON_ISA_TPB_INST_UNION {
     NEURON_ISA_TPB_D4_IOTA_STRUCT      d4_iota;
     NEURON_ISA_TPB_S2D2_RS_STRUCT      s2d2_rs;
     NEURON_ISA_TPB_D4_MR_STRUCT        d4_mr;
+    NEURON_ISA_TPB_S2D2_TS_AS_STRUCT   s2d2_ts_as;
+    NEURON_ISA_TPB_S4D2_BN_STRUCT      s4d2_bn;
+    NEURON_ISA_TPB_S4D4_MR_STRUCT      s4d4_mr;
     NEURON_ISA_TPB_UNKNOWN_STRUCT      unknown;
     uint8_t                            raw[64];
 } NEURON_ISA_TPB_INST_UNION;
