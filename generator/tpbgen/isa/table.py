@@ -254,6 +254,17 @@ ENUMS["wide_op"] = EnumRole(
     "W_",
 )
 
+# Operators an engine method applies that no drop's enum names: semantic codes of their own, in
+# the ALU op's code space (c_prefix OP_), above every ALU_OP value of the drops (at most 0xE1)
+# and below 256 (the column path's code tables), read from no field.
+# RECIPROCAL (0x48's 1/x in fp32, next-families-facts.md §2b) is a unary stage of the fp32 hub.
+ENUMS["engine_op"] = EnumRole(
+    "engine operator",
+    "",
+    {"RECIPROCAL": 0xFE},
+    c_prefix="OP_",
+)
+
 # -- operands and handlers -----------------------------------------------------------------------
 
 
@@ -435,6 +446,7 @@ HANDLERS: dict[str, Handler] = {
     "TENSOR_REDUCE_MAX_BF16": Handler("tensor_reduce", _TR, _ARITH),
     "COPY": Handler("tensor_copy", _COPY, (("cast", False),)),
     "CAST": Handler("tensor_copy", _COPY, (("cast", True),)),
+    "RECIPROCAL": Handler("reciprocal", _COPY),
     "TENSOR_TENSOR_INT_WIDE": Handler("tensor_tensor_wide", _WIDE),
 }
 
@@ -467,7 +479,7 @@ def refusal(name: str) -> str:
     return REFUSED.get(
         name,
         f"{name} is not part of the instruction families the executor implements (TensorScalar, "
-        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)",
+        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)",
     )
 
 

@@ -629,6 +629,21 @@ class Engine:
         dst_w.scatter(np.array(src_w.gather()))  # every read before any write
         self.instructions_executed += 1
 
+    # -- 0x48 -------------------------------------------------------------------------------------
+
+    def reciprocal(
+        self, *, src: Pattern, dst: Pattern, in_dtype: int, out_dtype: int,
+        num_active_channels: int,
+    ) -> None:  # fmt: skip
+        """Reciprocal (0x48): ``1 / x`` per element, in -> fp32 -> out through the fp32 hub
+        (next-families-facts.md §2b, NKI ``reciprocal``), one IEEE rounding (alu.RECIPROCAL);
+        the validator pins op = BYPASS, op_dim X, negated and mask_enable zero."""
+        self.tensor_scalar(
+            bitvec=False, src=src, dst=dst, in_dtype=in_dtype, out_dtype=out_dtype,
+            num_active_channels=num_active_channels, op0=alu.RECIPROCAL, op1=alu.BYPASS,
+            reverse=REV_NONE, imm0=ZERO_IMM, imm1=ZERO_IMM,
+        )  # fmt: skip
+
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------
 
     def ptr_multi(
