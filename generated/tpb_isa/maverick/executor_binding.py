@@ -923,6 +923,46 @@ def _columns_tensor_scalar_imm_ld_bitvec(
     return cols, ok, first
 
 
+def _operands_iota(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """IOTA: a word's bytes -> `Engine.iota`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'ramp': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'dst': Pattern(int(v[s3]), tuple(v[s4]), tuple(v[s5])),
+            'out_dtype': (c if (c := dtype_get(v[s6])) is not None else dtype.code(int(v[s6]), 'out_dtype')),
+            'num_active_channels': int(v[s7]),
+            'channel_multiplier': int(v[s8]),
+        }
+
+    return operands
+
+
+def _columns_iota(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """IOTA: the fields' columns of N words -> `Engine.iota`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['ramp'] = PatternColumn(c[0], c[1], c[2])
+    cols['dst'] = PatternColumn(c[3], c[4], c[5])
+    cols['out_dtype'], good = column_codes(dtype, c[6])
+    first[ok & ~good] = 2
+    ok &= good
+    cols['num_active_channels'] = c[7]
+    cols['channel_multiplier'] = c[8]
+    return cols, ok, first
+
+
 def _operands_tensor_scalar_cache_reduce(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
     """TENSOR_SCALAR_CACHE_REDUCE: a word's bytes -> `Engine.tensor_scalar_cache`'s keyword arguments."""
     s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16 = s
@@ -1576,6 +1616,16 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_tensor_scalar_imm_ld_bitvec,
         _columns_tensor_scalar_imm_ld_bitvec,
     ),
+    0x7E: Handler(
+        'IOTA',
+        'iota',
+        (),
+        ('src_data_pattern.base', 'src_data_pattern.step_elem', 'src_data_pattern.num_elem', 'dst_mem_pattern.start_addr.addr_immediate', 'dst_mem_pattern.step_elem', 'dst_mem_pattern.num_elem', 'out_dtype', 'num_active_channels', 'channel_multiplier'),
+        (3, 3, 1, 1, 1),
+        ('dtype',),
+        _operands_iota,
+        _columns_iota,
+    ),
     0x9A: Handler(
         'TENSOR_SCALAR_CACHE_REDUCE',
         'tensor_scalar_cache',
@@ -1640,31 +1690,30 @@ HANDLERS: Final[dict[int, Handler]] = {
 
 #: Opcodes maverick decodes but the executor refuses, with why.
 REFUSED: Final[dict[int, str]] = {
-    0x49: 'MEMSET is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x4B: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x4D: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x4E: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x5E: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x60: 'BATCH_NORM_STATS is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x61: 'BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x62: 'BATCH_NORM_AGGREGATE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x64: 'BATCH_NORM_PARAM_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x65: 'BATCH_NORM_BACK_PROP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x6A: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x6B: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x6C: 'MAX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x6D: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x6E: 'FIND_INDEX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x6F: 'MATCH_REPLACE8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x72: 'COPY_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x7E: 'IOTA is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0x82: 'TRANSPOSE_BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
+    0x49: 'MEMSET is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x4B: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x4D: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x4E: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x5E: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x60: 'BATCH_NORM_STATS is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x61: 'BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x62: 'BATCH_NORM_AGGREGATE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x64: 'BATCH_NORM_PARAM_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x65: 'BATCH_NORM_BACK_PROP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x6A: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x6B: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x6C: 'MAX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x6D: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x6E: 'FIND_INDEX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x6F: 'MATCH_REPLACE8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x72: 'COPY_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x82: 'TRANSPOSE_BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
     0x83: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
     0x84: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
-    0x92: 'TENSOR_SCALAR_AFFINE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
+    0x92: 'TENSOR_SCALAR_AFFINE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
     0x93: "TransposeTensorScalarArithOp: the shelf says only that it is TensorScalar arith with the source read transposed and needs a multiple of 32 channels (ts-tsm-facts.md §3); the transpose's block shape and element order are not documented",
-    0x99: 'CAST_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0xBC: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0xE9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
-    0xEA: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)',
+    0x99: 'CAST_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0xBC: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0xE9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0xEA: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
 }

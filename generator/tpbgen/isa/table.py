@@ -401,6 +401,19 @@ _COPY = (
     _enum("out_dtype", "dtype"),
     _NCH,
 )
+# Iota (D4_IOTA): the DATA4D ramp (base, step_elem, num_elem: computed, not read) as a pattern
+# whose start_addr is the base, the destination walk, its dtype, the channel multiplier
+_IOTA = (
+    Operand(
+        "ramp",
+        "pattern",
+        ("src_data_pattern.base", "src_data_pattern.step_elem", "src_data_pattern.num_elem"),
+    ),
+    _pattern("dst", "dst_mem_pattern"),
+    _enum("out_dtype", "dtype"),
+    _NCH,
+    Operand("channel_multiplier", "int", ("channel_multiplier",)),
+)
 _WIDE = (
     _pattern("src0", "src0_mem_pattern"),
     _pattern("src1", "src1_mem_pattern"),
@@ -447,6 +460,7 @@ HANDLERS: dict[str, Handler] = {
     "COPY": Handler("tensor_copy", _COPY, (("cast", False),)),
     "CAST": Handler("tensor_copy", _COPY, (("cast", True),)),
     "RECIPROCAL": Handler("reciprocal", _COPY),
+    "IOTA": Handler("iota", _IOTA),
     "TENSOR_TENSOR_INT_WIDE": Handler("tensor_tensor_wide", _WIDE),
 }
 
@@ -479,7 +493,7 @@ def refusal(name: str) -> str:
     return REFUSED.get(
         name,
         f"{name} is not part of the instruction families the executor implements (TensorScalar, "
-        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal)",
+        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)",
     )
 
 

@@ -140,6 +140,12 @@ def _canonical_nan(v: F32) -> F32:
     return out
 
 
+def _signed(value: int, bits: int) -> int:
+    """`value`'s low `bits` bits as a two's-complement integer."""
+    v = int(value) & ((1 << bits) - 1)
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
 def _filled(nch: int, bits: int) -> U32:
     """(nch, 1) uint32, every element `bits` (np.full costs 2.5x this for a prepared word)."""
     out: U32 = np.empty((nch, 1), np.uint32)
@@ -643,6 +649,78 @@ class Engine:
             num_active_channels=num_active_channels, op0=alu.RECIPROCAL, op1=alu.BYPASS,
             reverse=REV_NONE, imm0=ZERO_IMM, imm1=ZERO_IMM,
         )  # fmt: skip
+
+    # -- 0x7E -------------------------------------------------------------------------------------
+
+    def iota(
+        self, *, ramp: Pattern, dst: Pattern, out_dtype: int, num_active_channels: int,
+        channel_multiplier: int,
+    ) -> None:  # fmt: skip
+        """Iota (0x7E): element k of the destination walk of channel c gets
+        ``base + c * channel_multiplier + k * step`` in 32-bit integers, stored as out_dtype
+        (next-families-facts.md §6a, NKI ``iota``). `ramp` is the DATA4D: start_addr its base.
+
+        Only what the sources pin runs; the rest is refused (Q8, R6 §4): a ramp over more than
+        one dimension (which step_elem is innermost is not stated), a value outside int32 (its
+        overflow), a channel multiplier on a destination not starting at partition 0 (whether
+        channel_id counts from there), and a value out_dtype does not hold exactly (the int32
+        -> out_dtype rounding or saturation is not stated)."""
+        nch = self._channels(num_active_channels)
+        out_dtype = int(out_dtype)
+        dt.info(out_dtype)
+        self._same_count(ramp, dst)
+        dims = [(int(s), int(n)) for s, n in zip(ramp.steps, ramp.nums, strict=True) if int(n) != 1]
+        if len(dims) > 1:
+            raise UnsupportedError(
+                "Iota: a ramp over more than one DATA4D dimension needs the order of step_elem, "
+                "which the sources do not state (next-families-facts.md Q8)"
+            )
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        cm = _signed(channel_multiplier, 32)
+        if cm != 0 and dst_w.partition != 0:
+            raise UnsupportedError(
+                f"Iota: whether channel_id counts from partition 0 or from the destination's "
+                f"partition {dst_w.partition} is not stated (next-families-facts.md §6a)"
+            )
+        step = _signed(dims[0][0], 16) if dims else 0
+        values = (
+            _signed(ramp.start_addr, 32)
+            + cm * np.arange(nch, dtype=np.int64)[:, None]
+            + step * np.arange(dst.count, dtype=np.int64)[None, :]
+        )
+        if values.size and (int(values.min()) < -(2**31) or int(values.max()) >= 2**31):
+            raise UnsupportedError(
+                "Iota: the ramp leaves int32, whose overflow is not stated "
+                "(next-families-facts.md Q8)"
+            )
+        dst_w.scatter(self._iota_store(values, out_dtype))
+        self.instructions_executed += 1
+
+    def _iota_store(self, values: npt.NDArray[np.int64], code: int) -> npt.NDArray[Any]:
+        """Iota's int32 values as `code`'s raw elements, when `code` holds each exactly: an
+        integer dtype by range, a float one through the backend's fp32 hub (int32 -> fp32 exact
+        up to 2^24), checked by reading the result back."""
+        inexact = UnsupportedError(
+            f"Iota: a value of the ramp is not exact in {dt.info(code).name}, and the int32 -> "
+            f"{dt.info(code).name} rounding of Iota is not stated (next-families-facts.md §6a)"
+        )
+        if code in dt.INT_CODES:
+            lo, hi = dt.int_range(code)
+            if values.size and (int(values.min()) < lo or int(values.max()) > hi):
+                raise inexact
+            return values.astype(dt.numpy_dtype(code)).view(dt.storage_dtype(code))
+        if values.size and int(np.abs(values).max()) > 2**24:
+            raise inexact
+        raw = np.ascontiguousarray(values.astype(np.int32).view(np.uint32))
+        zero: F32 = np.zeros((values.shape[0], 1), np.float32)
+        out = self.backend.ts_arith(
+            raw, dt.INT32, code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
+            self.numerics, self._key(), None,
+        )  # fmt: skip
+        back = dt.load_f32(code, np.asarray(out), self.numerics).astype(np.float64)
+        if not np.array_equal(back, values.astype(np.float64)):
+            raise inexact
+        return out
 
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------
 
