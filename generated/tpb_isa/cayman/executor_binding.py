@@ -861,6 +861,58 @@ def _columns_tensor_scalar_imm_ld_bitvec(
     return cols, ok, first
 
 
+def _operands_copy_predicated(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """COPY_PREDICATED: a word's bytes -> `Engine.copy_predicated`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+    dtype_pair = enums['dtype_pair']
+    dtype_pair_get = dtype_pair.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'cast': False,
+            'src0': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'src1': Pattern(int(v[s3]), tuple(v[s4]), tuple(v[s5])),
+            'dst': Pattern(int(v[s6]), tuple(v[s7]), tuple(v[s8])),
+            'in0_dtype': (c if (c := dtype_pair_get(v[s9])) is not None else dtype_pair.code(int(v[s9]), 'in0_in1_dtype.dtype_lo')),
+            'in1_dtype': (c if (c := dtype_pair_get(v[s10])) is not None else dtype_pair.code(int(v[s10]), 'in0_in1_dtype.dtype_hi')),
+            'out_dtype': (c if (c := dtype_get(v[s11])) is not None else dtype.code(int(v[s11]), 'out_dtype')),
+            'num_active_channels': int(v[s12]),
+        }
+
+    return operands
+
+
+def _columns_copy_predicated(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """COPY_PREDICATED: the fields' columns of N words -> `Engine.copy_predicated`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    dtype_pair = enums['dtype_pair']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['src0'] = PatternColumn(c[0], c[1], c[2])
+    cols['src1'] = PatternColumn(c[3], c[4], c[5])
+    cols['dst'] = PatternColumn(c[6], c[7], c[8])
+    cols['in0_dtype'], good = column_codes(dtype_pair, c[9])
+    first[ok & ~good] = 3
+    ok &= good
+    cols['in1_dtype'], good = column_codes(dtype_pair, c[10])
+    first[ok & ~good] = 4
+    ok &= good
+    cols['out_dtype'], good = column_codes(dtype, c[11])
+    first[ok & ~good] = 5
+    ok &= good
+    cols['num_active_channels'] = c[12]
+    return cols, ok, first
+
+
 def _operands_iota(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
     """IOTA: a word's bytes -> `Engine.iota`'s keyword arguments."""
     s0, s1, s2, s3, s4, s5, s6, s7, s8 = s
@@ -898,6 +950,58 @@ def _columns_iota(
     ok &= good
     cols['num_active_channels'] = c[7]
     cols['channel_multiplier'] = c[8]
+    return cols, ok, first
+
+
+def _operands_cast_predicated(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """CAST_PREDICATED: a word's bytes -> `Engine.copy_predicated`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+    dtype_pair = enums['dtype_pair']
+    dtype_pair_get = dtype_pair.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'cast': True,
+            'src0': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'src1': Pattern(int(v[s3]), tuple(v[s4]), tuple(v[s5])),
+            'dst': Pattern(int(v[s6]), tuple(v[s7]), tuple(v[s8])),
+            'in0_dtype': (c if (c := dtype_pair_get(v[s9])) is not None else dtype_pair.code(int(v[s9]), 'in0_in1_dtype.dtype_lo')),
+            'in1_dtype': (c if (c := dtype_pair_get(v[s10])) is not None else dtype_pair.code(int(v[s10]), 'in0_in1_dtype.dtype_hi')),
+            'out_dtype': (c if (c := dtype_get(v[s11])) is not None else dtype.code(int(v[s11]), 'out_dtype')),
+            'num_active_channels': int(v[s12]),
+        }
+
+    return operands
+
+
+def _columns_cast_predicated(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """CAST_PREDICATED: the fields' columns of N words -> `Engine.copy_predicated`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    dtype_pair = enums['dtype_pair']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['src0'] = PatternColumn(c[0], c[1], c[2])
+    cols['src1'] = PatternColumn(c[3], c[4], c[5])
+    cols['dst'] = PatternColumn(c[6], c[7], c[8])
+    cols['in0_dtype'], good = column_codes(dtype_pair, c[9])
+    first[ok & ~good] = 3
+    ok &= good
+    cols['in1_dtype'], good = column_codes(dtype_pair, c[10])
+    first[ok & ~good] = 4
+    ok &= good
+    cols['out_dtype'], good = column_codes(dtype, c[11])
+    first[ok & ~good] = 5
+    ok &= good
+    cols['num_active_channels'] = c[12]
     return cols, ok, first
 
 
@@ -1483,6 +1587,16 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_tensor_scalar_imm_ld_bitvec,
         _columns_tensor_scalar_imm_ld_bitvec,
     ),
+    0x72: Handler(
+        'COPY_PREDICATED',
+        'copy_predicated',
+        (('cast', False),),
+        ('src0_mem_pattern.start_addr.addr_immediate', 'src0_mem_pattern.step_elem', 'src0_mem_pattern.num_elem', 'src1_mem_pattern.start_addr.addr_immediate', 'src1_mem_pattern.step_elem', 'src1_mem_pattern.num_elem', 'dst_mem_pattern.start_addr.addr_immediate', 'dst_mem_pattern.step_elem', 'dst_mem_pattern.num_elem', 'in0_in1_dtype.dtype_lo', 'in0_in1_dtype.dtype_hi', 'out_dtype', 'num_active_channels'),
+        (3, 3, 3, 1, 1, 1, 1),
+        ('dtype', 'dtype_pair'),
+        _operands_copy_predicated,
+        _columns_copy_predicated,
+    ),
     0x7E: Handler(
         'IOTA',
         'iota',
@@ -1492,6 +1606,16 @@ HANDLERS: Final[dict[int, Handler]] = {
         ('dtype',),
         _operands_iota,
         _columns_iota,
+    ),
+    0x99: Handler(
+        'CAST_PREDICATED',
+        'copy_predicated',
+        (('cast', True),),
+        ('src0_mem_pattern.start_addr.addr_immediate', 'src0_mem_pattern.step_elem', 'src0_mem_pattern.num_elem', 'src1_mem_pattern.start_addr.addr_immediate', 'src1_mem_pattern.step_elem', 'src1_mem_pattern.num_elem', 'dst_mem_pattern.start_addr.addr_immediate', 'dst_mem_pattern.step_elem', 'dst_mem_pattern.num_elem', 'in0_in1_dtype.dtype_lo', 'in0_in1_dtype.dtype_hi', 'out_dtype', 'num_active_channels'),
+        (3, 3, 3, 1, 1, 1, 1),
+        ('dtype', 'dtype_pair'),
+        _operands_cast_predicated,
+        _columns_cast_predicated,
     ),
     0x9A: Handler(
         'TENSOR_SCALAR_CACHE_REDUCE',
@@ -1547,30 +1671,28 @@ HANDLERS: Final[dict[int, Handler]] = {
 
 #: Opcodes cayman decodes but the executor refuses, with why.
 REFUSED: Final[dict[int, str]] = {
-    0x49: 'MEMSET is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x4B: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x4D: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x4E: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x5E: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x60: 'BATCH_NORM_STATS is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x61: 'BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x62: 'BATCH_NORM_AGGREGATE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x64: 'BATCH_NORM_PARAM_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x65: 'BATCH_NORM_BACK_PROP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x6A: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x6B: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x6C: 'MAX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x6D: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x6E: 'FIND_INDEX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x6F: 'MATCH_REPLACE8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x72: 'COPY_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0x82: 'TRANSPOSE_BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x49: 'MEMSET is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x4B: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x4D: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x4E: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x5E: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x60: 'BATCH_NORM_STATS is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x61: 'BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x62: 'BATCH_NORM_AGGREGATE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x64: 'BATCH_NORM_PARAM_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x65: 'BATCH_NORM_BACK_PROP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x6A: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x6B: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x6C: 'MAX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x6D: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x6E: 'FIND_INDEX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x6F: 'MATCH_REPLACE8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x82: 'TRANSPOSE_BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
     0x83: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
     0x84: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
-    0x92: 'TENSOR_SCALAR_AFFINE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0x92: 'TENSOR_SCALAR_AFFINE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
     0x93: "TransposeTensorScalarArithOp: the shelf says only that it is TensorScalar arith with the source read transposed and needs a multiple of 32 channels (ts-tsm-facts.md §3); the transpose's block shape and element order are not documented",
-    0x99: 'CAST_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0xBC: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0xE9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
-    0xEA: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)',
+    0xBC: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0xE9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0xEA: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
 }

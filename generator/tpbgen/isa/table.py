@@ -461,6 +461,10 @@ HANDLERS: dict[str, Handler] = {
     "CAST": Handler("tensor_copy", _COPY, (("cast", True),)),
     "RECIPROCAL": Handler("reciprocal", _COPY),
     "IOTA": Handler("iota", _IOTA),
+    # S3S3D3_TT: src0 the predicate (dtype_lo), src1 the data (dtype_hi); the validator pins op
+    # to BYPASS (next-families-facts.md §3), so op is not read
+    "COPY_PREDICATED": Handler("copy_predicated", _TWO_SOURCES, (("cast", False),)),
+    "CAST_PREDICATED": Handler("copy_predicated", _TWO_SOURCES, (("cast", True),)),
     "TENSOR_TENSOR_INT_WIDE": Handler("tensor_tensor_wide", _WIDE),
 }
 
@@ -493,7 +497,8 @@ def refusal(name: str) -> str:
     return REFUSED.get(
         name,
         f"{name} is not part of the instruction families the executor implements (TensorScalar, "
-        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota)",
+        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, "
+        "CopyPredicated/CastPredicated)",
     )
 
 

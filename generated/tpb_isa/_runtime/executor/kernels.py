@@ -722,6 +722,56 @@ class Engine:
             raise inexact
         return out
 
+    # -- 0x72 / 0x99 ------------------------------------------------------------------------------
+
+    def copy_predicated(
+        self, *, cast: bool, src0: Pattern, src1: Pattern, dst: Pattern, in0_dtype: int,
+        in1_dtype: int, out_dtype: int, num_active_channels: int,
+    ) -> None:  # fmt: skip
+        """CopyPredicated (0x72) and CastPredicated (0x99): where element k of the predicate
+        walk (src0, an integer dtype) is true, element k of the destination walk becomes element
+        k of the data walk (src1), moved bit for bit (0x72) or converted through the fp32 hub
+        (0x99); where it is zero the destination keeps its value (next-families-facts.md §3;
+        NKI ``tensor_copy_predicated``, KLR "for which predicate is not 0").
+
+        Whether a predicate is true when nonzero or by its low bit is open (Q7): the two
+        readings agree on 0 and on odd values, and a nonzero even value is refused."""
+        nch = self._channels(num_active_channels)
+        pred_code, data_code, out_code = int(in0_dtype), int(in1_dtype), int(out_dtype)
+        for code in (pred_code, data_code, out_code):
+            dt.info(code)
+        if pred_code not in dt.INT_CODES:
+            raise UnsupportedError(
+                f"a predicated copy's predicate is an integer dtype, not {dt.info(pred_code).name}"
+            )
+        if not cast and dt.size(data_code) != dt.size(out_code):
+            raise UnsupportedError(
+                "a CopyPredicated moves elements bit for bit: its dtypes are one size"
+            )
+        self._same_count(src0, dst)
+        self._same_count(src1, dst)
+        pred_w = self._walk(src0, pred_code, nch, "src0_mem_pattern")
+        data_w = self._walk(src1, data_code, nch, "src1_mem_pattern")
+        dst_w = self._walk(dst, out_code, nch, "dst_mem_pattern")
+        pred = np.array(pred_w.gather())
+        undecided = (pred != 0) & ((pred & 1) == 0)
+        if undecided.any():
+            value = int(pred[undecided][0])
+            raise UnsupportedError(
+                f"predicate element 0x{value:X} is nonzero and even: whether a predicate is true "
+                "when nonzero or by its low bit is not stated (next-families-facts.md Q7)"
+            )
+        raw = np.array(data_w.gather())
+        if cast:
+            zero: F32 = np.zeros((nch, 1), np.float32)
+            raw = np.asarray(self.backend.ts_arith(
+                raw, data_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
+                self.numerics, self._key(), None,
+            ))  # fmt: skip
+        old = np.array(dst_w.gather())  # every read before any write
+        dst_w.scatter(np.where(pred != 0, raw.view(old.dtype), old))
+        self.instructions_executed += 1
+
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------
 
     def ptr_multi(
