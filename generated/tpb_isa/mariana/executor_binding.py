@@ -478,6 +478,46 @@ def _columns_reciprocal(
     return cols, ok, first
 
 
+def _operands_memset(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """MEMSET: a word's bytes -> `Engine.memset`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'dst': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'dtype': (c if (c := dtype_get(v[s3])) is not None else dtype.code(int(v[s3]), 'dtype')),
+            'num_active_channels': int(v[s4]),
+            'set_value': int(v[s5]),
+            'dst_element_count': int(v[s6]),
+        }
+
+    return operands
+
+
+def _columns_memset(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """MEMSET: the fields' columns of N words -> `Engine.memset`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['dst'] = PatternColumn(c[0], c[1], c[2])
+    cols['dtype'], good = column_codes(dtype, c[3])
+    first[ok & ~good] = 1
+    ok &= good
+    cols['num_active_channels'] = c[4]
+    cols['set_value'] = c[5]
+    cols['dst_element_count'] = c[6]
+    return cols, ok, first
+
+
 def _operands_tensor_scalar_ptr_multi_arith(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
     """TENSOR_SCALAR_PTR_MULTI_ARITH: a word's bytes -> `Engine.ptr_multi`'s keyword arguments."""
     s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = s
@@ -1579,6 +1619,16 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_reciprocal,
         _columns_reciprocal,
     ),
+    0x49: Handler(
+        'MEMSET',
+        'memset',
+        (),
+        ('dst_mem_pattern.start_addr.addr_immediate', 'dst_mem_pattern.step_elem', 'dst_mem_pattern.num_elem', 'dtype', 'num_active_channels', 'set_value', 'dst_element_count'),
+        (3, 1, 1, 1, 1),
+        ('dtype',),
+        _operands_memset,
+        _columns_memset,
+    ),
     0x4F: Handler(
         'TENSOR_SCALAR_PTR_MULTI_ARITH',
         'ptr_multi',
@@ -1743,28 +1793,27 @@ HANDLERS: Final[dict[int, Handler]] = {
 
 #: Opcodes mariana decodes but the executor refuses, with why.
 REFUSED: Final[dict[int, str]] = {
-    0x49: 'MEMSET is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x4B: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x4D: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x4E: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x5E: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x60: 'BATCH_NORM_STATS is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x61: 'BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x62: 'BATCH_NORM_AGGREGATE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x64: 'BATCH_NORM_PARAM_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x65: 'BATCH_NORM_BACK_PROP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x6A: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x6B: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x6C: 'MAX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x6D: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x6E: 'FIND_INDEX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x6F: 'MATCH_REPLACE8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0x82: 'TRANSPOSE_BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x4B: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x4D: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x4E: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x5E: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x60: 'BATCH_NORM_STATS is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x61: 'BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x62: 'BATCH_NORM_AGGREGATE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x64: 'BATCH_NORM_PARAM_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x65: 'BATCH_NORM_BACK_PROP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x6A: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x6B: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x6C: 'MAX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x6D: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x6E: 'FIND_INDEX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x6F: 'MATCH_REPLACE8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0x82: 'TRANSPOSE_BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
     0x83: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
     0x84: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
-    0x92: 'TENSOR_SCALAR_AFFINE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0x92: 'TENSOR_SCALAR_AFFINE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
     0x93: "TransposeTensorScalarArithOp: the shelf says only that it is TensorScalar arith with the source read transposed and needs a multiple of 32 channels (ts-tsm-facts.md §3); the transpose's block shape and element order are not documented",
-    0xBC: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0xE9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
-    0xEA: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated)',
+    0xBC: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0xE9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
+    0xEA: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, CopyPredicated/CastPredicated, Memset)',
 }

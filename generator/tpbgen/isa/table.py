@@ -461,6 +461,18 @@ HANDLERS: dict[str, Handler] = {
     "CAST": Handler("tensor_copy", _COPY, (("cast", True),)),
     "RECIPROCAL": Handler("reciprocal", _COPY),
     "IOTA": Handler("iota", _IOTA),
+    # D4_MR: serialization_mode is pinned to Serial and the reserved bytes to zero by the
+    # validator (next-families-facts.md §6b), so only these are read
+    "MEMSET": Handler(
+        "memset",
+        (
+            _pattern("dst", "dst_mem_pattern"),
+            _enum("dtype", "dtype"),
+            _NCH,
+            Operand("set_value", "int", ("set_value",)),
+            Operand("dst_element_count", "int", ("dst_element_count",)),
+        ),
+    ),
     # S3S3D3_TT: src0 the predicate (dtype_lo), src1 the data (dtype_hi); the validator pins op
     # to BYPASS (next-families-facts.md §3), so op is not read
     "COPY_PREDICATED": Handler("copy_predicated", _TWO_SOURCES, (("cast", False),)),
@@ -498,7 +510,7 @@ def refusal(name: str) -> str:
         name,
         f"{name} is not part of the instruction families the executor implements (TensorScalar, "
         "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, "
-        "CopyPredicated/CastPredicated)",
+        "CopyPredicated/CastPredicated, Memset)",
     )
 
 

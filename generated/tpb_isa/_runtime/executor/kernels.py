@@ -722,6 +722,38 @@ class Engine:
             raise inexact
         return out
 
+    # -- 0x49 -------------------------------------------------------------------------------------
+
+    def memset(
+        self, *, dst: Pattern, dtype: int, num_active_channels: int, set_value: int,
+        dst_element_count: int,
+    ) -> None:  # fmt: skip
+        """Memset (0x49): every element of the destination walk gets set_value, which holds the
+        fill in the dtype's own encoding, zero-extended (its validator's memset_set_value_type;
+        next-families-facts.md §6b, NKI ``memset``).
+
+        dst_element_count repeats the destination's count, per partition or in total (Q13
+        leaves which open): a word whose count is neither is refused, since what the engine
+        does with a count that disagrees with its pattern is not stated."""
+        nch = self._channels(num_active_channels)
+        code = int(dtype)
+        width = dt.size(code) * 8
+        count = int(dst_element_count)
+        if count not in (dst.count, dst.count * nch):
+            raise UnsupportedError(
+                f"Memset: dst_element_count {count} is neither the destination's {dst.count} "
+                f"elements per partition nor its {dst.count * nch} in all, and what the engine "
+                "does then is not stated (next-families-facts.md Q13)"
+            )
+        bits = int(set_value) & 0xFFFFFFFF
+        if bits >> width:
+            raise UnsupportedError(
+                f"Memset: set_value 0x{bits:X} has bits a {width}-bit dtype does not hold"
+            )
+        dst_w = self._walk(dst, code, nch, "dst_mem_pattern")
+        dst_w.scatter(np.full((nch, dst.count), bits, dt.storage_dtype(code)))
+        self.instructions_executed += 1
+
     # -- 0x72 / 0x99 ------------------------------------------------------------------------------
 
     def copy_predicated(
