@@ -497,6 +497,62 @@ REFUSED: dict[str, str] = {
         "precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the "
         "element order inside a block are not documented",
     ),
+    **dict.fromkeys(
+        ["TENSOR_CUMULATIVE_ARITH_OP", "TENSOR_CUMULATIVE_BITVEC_OP"],
+        "TensorCumulative: out[i] = out[i-1] op in[i] along op_dim, but the first element's seed "
+        "and how op_dim orders a scan over more than one dimension are not stated "
+        "(next-families-facts.md §2e, Q6)",
+    ),
+    "TENSOR_SCALAR_AFFINE_SELECT": (
+        "AffineSelect: its fill value is read from register fill_reg, and which register file "
+        "that is and how a program loads it are not stated; nor is which DATA4D step_elem is "
+        "innermost (next-families-facts.md §6c, Q8, Q9)"
+    ),
+    "STREAM_SHUFFLE": (
+        "StreamShuffle: the 32-entry shuffle mask is not a field of S4D4_TR; where it lives "
+        "(LOAD_MASK_SELECT's immediate or a register) and how long it persists are not stated "
+        "(next-families-facts.md §2c, Q3)"
+    ),
+    "STREAM_TRANSPOSE": (
+        "StreamTranspose: its validator body and the element order inside and across its 32x32 "
+        "tiles are not stated (next-families-facts.md §2d, Q4)"
+    ),
+    "SELECT_REDUCE": (
+        "SelectReduce: the sources disagree on what a false lane gets (C5), and how on_false is "
+        "encoded, what reverse_operands FIRST does and how the reduce result is read out are "
+        "not stated (next-families-facts.md §4, Q5)"
+    ),
+    "RANGE_SELECT": (
+        "RangeSelect: its max reduce goes to the DVE accumulators, whose read-out (0x9B) and "
+        "identity are not stated (Q5), and the sources disagree on whether the value or the "
+        "index is compared (next-families-facts.md §6d, C4)"
+    ),
+    "MAX8": (
+        "Max8: the sources disagree on the order of the 8 values it writes (ascending in the "
+        "header text, descending in NKI; next-families-facts.md §7b, C6)"
+    ),
+    **dict.fromkeys(
+        ["MATCH_VALUE_LOAD", "FIND_INDEX8", "MATCH_REPLACE8"],
+        "the 8-wide search cluster keeps hidden DVE state (the match-value keys and their matched "
+        "flags) whose lifetime is not stated (Q10), and the sources disagree on how duplicate "
+        "keys pair (next-families-facts.md §7, C7)",
+    ),
+    **dict.fromkeys(
+        ["BATCH_NORM_STATS2", "BATCH_NORM_AGGREGATE", "TRANSPOSE_BATCH_NORM_STATS2"],
+        "BatchNorm statistics: the mean uses a reciprocal table in the DVE parameter RAM (loaded "
+        "by 0x66), and the exact arithmetic of the aggregate and its rounding are not stated "
+        "(next-families-facts.md §7e, Q15)",
+    ),
+    **dict.fromkeys(
+        ["BATCH_NORM_STATS", "BATCH_NORM_PARAM_LOAD", "BATCH_NORM_BACK_PROP"],
+        "marked `// n` or without a documented validator body and semantics "
+        "(next-families-facts.md §5b, §7e)",
+    ),
+    **dict.fromkeys(
+        ["REG_STORE", "RNG", "DVE_READ_INDICES"],
+        "a D4_MR member whose validator and semantics no source documents "
+        "(next-families-facts.md §6b lists it only)",
+    ),
     "TENSOR_REDUCE_RANGE_CHECK": (
         "TensorReduceRangeCheck is marked `// n` (to be removed) and its struct, validator and "
         "semantics are not documented (tt-stt-facts.md Q11)"
