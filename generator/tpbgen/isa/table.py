@@ -619,17 +619,19 @@ class Check:
 CHECKS: tuple[Check, ...] = (
     Check(
         "imm_load_count", "imm_load", ("count",),
-        Between("count", 1, "IMM_FLOPS_PER_CHANNEL"), "ExecutorError",
-        "TensorScalarImmLd loads 1..8 values per channel, not {count}",
+        Between("count", 1, "IMM_FLOPS_PER_CHANNEL"), "UnsupportedError",
+        "TensorScalarImmLd loads {count} values per channel: the executor models its 8 scalar "
+        "flops per channel, 1..8 values, and what another count does is not stated",
     ),
     Check(
-        "ptr_multi_dims", "ptr_multi", ("dims",), OneOf("dims", (4,)), "ExecutorError",
+        "ptr_multi_dims", "ptr_multi", ("dims",), OneOf("dims", (4,)), "UnsupportedError",
         "PtrMulti needs a 4-D source pattern",
     ),
     Check(
         "ptr_multi_slices", "ptr_multi", ("wslices",),
-        Between("wslices", 1, "IMM_FLOPS_PER_CHANNEL"), "ExecutorError",
-        "PtrMulti W = src num_elem[3] must be 1..8, not {wslices}",
+        Between("wslices", 1, "IMM_FLOPS_PER_CHANNEL"), "UnsupportedError",
+        "PtrMulti W = src num_elem[3] is {wslices}: the executor models 1..8, one ImmLd scalar "
+        "a slice",
     ),
     Check(
         "ptr_multi_reverse", "ptr_multi", ("reverse",),

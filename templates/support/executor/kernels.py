@@ -274,8 +274,9 @@ class Engine:
     @staticmethod
     def _same_count(src: Pattern, dst: Pattern) -> None:
         if src.count != dst.count:
-            raise ExecutorError(
-                f"source has {src.count} elements per partition, destination {dst.count}"
+            raise UnsupportedError(
+                f"source has {src.count} elements per partition, destination {dst.count}: "
+                "what the engine does when the counts differ is not stated"
             )
 
     # -- 0x43 / 0x53 / 0x44 / 0x54 ----------------------------------------------------------------
@@ -588,13 +589,14 @@ class Engine:
         m = self.memory
         if m.imm_kind != kind:
             loaded = m.imm_kind or "nothing"
-            raise ExecutorError(
-                f"{what} needs scalars loaded by TensorScalarImmLd {kind}; the flops hold {loaded}"
+            raise UnsupportedError(
+                f"{what} needs scalars loaded by TensorScalarImmLd {kind}; the flops hold "
+                f"{loaded}, and what it reads then is not modelled"
             )
         if m.imm_count < needed or m.imm_channels < nch:
-            raise ExecutorError(
+            raise UnsupportedError(
                 f"{what} needs {needed} scalars on {nch} channels; the last ImmLd loaded "
-                f"{m.imm_count} on {m.imm_channels}"
+                f"{m.imm_count} on {m.imm_channels}, and what it reads then is not modelled"
             )
         return m.imm_flops[:nch, :needed].copy()
 
@@ -881,10 +883,13 @@ class Engine:
         dt.info(in_dtype)
         dt.info(out_dtype)
         if len(src.nums) != 4:
-            raise ExecutorError("PtrMultiDual needs a 4-D source pattern")
+            raise UnsupportedError("PtrMultiDual needs a 4-D source pattern")
         wslices = int(src.nums[3])
         if not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL // 2:
-            raise ExecutorError(f"PtrMultiDual W = src num_elem[3] must be 1..4, not {wslices}")
+            raise UnsupportedError(
+                f"PtrMultiDual W = src num_elem[3] is {wslices}: the executor models 1..4 "
+                "(two of the 8 ImmLd scalars per slice)"
+            )
         rev0, rev1 = _rev(reverse)
         self._same_count(src, dst)
         alu.check_arith(op)
@@ -967,8 +972,9 @@ class Engine:
         rev0, rev1 = _rev(reverse)
         for p, what in ((src1, "src1"), (dst, "destination")):
             if p.count != src0.count:
-                raise ExecutorError(
-                    f"src0 has {src0.count} elements per partition, {what} {p.count}"
+                raise UnsupportedError(
+                    f"src0 has {src0.count} elements per partition, {what} {p.count}: what "
+                    "the engine does when the counts differ is not stated"
                 )
         if bitvec:
             alu.check_bitvec(op0)
@@ -1247,15 +1253,16 @@ class Engine:
                 "documented fold (NKI's reduce-op map: sum, prod, max, min)"
             )
         if not 1 <= dims <= len(src.nums):
-            raise ExecutorError(f"op_dim folds {dims} dims of a {len(src.nums)}-D source")
+            raise UnsupportedError(f"op_dim folds {dims} dims of a {len(src.nums)}-D source")
         length = 1
         for n in src.nums[:dims]:
             length *= int(n)
         groups = src.count // length if length else 0
         if dst.count != groups:
-            raise ExecutorError(
+            raise UnsupportedError(
                 f"folding {dims} innermost dims of {src.count} elements per partition gives "
-                f"{groups}, the destination has {dst.count}"
+                f"{groups}, the destination has {dst.count}: what the engine does then is not "
+                "stated"
             )
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
         dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
@@ -1302,8 +1309,9 @@ class Engine:
             )
         for p, what in ((src1, "src1"), (dst0, "dst0"), (dst1, "dst1")):
             if p.count != src0.count:
-                raise ExecutorError(
-                    f"src0 has {src0.count} elements per partition, {what} {p.count}"
+                raise UnsupportedError(
+                    f"src0 has {src0.count} elements per partition, {what} {p.count}: what "
+                    "the engine does when the counts differ is not stated"
                 )
         w0 = self._walk(src0, in0, nch, "src0_mem_pattern")
         w1 = self._walk(src1, in1, nch, "src1_mem_pattern")
