@@ -787,6 +787,9 @@ class Engine:
         pred_w = self._walk(src0, pred_code, nch, "src0_mem_pattern")
         data_w = self._walk(src1, data_code, nch, "src1_mem_pattern")
         dst_w = self._walk(dst, out_code, nch, "dst_mem_pattern")
+        # the destination is read as well: the lanes whose predicate is zero keep their bits
+        # (a walk named so that `info` counts it among the reads)
+        kept_w = self._walk(dst, out_code, nch, "kept dst_mem_pattern")
         pred = np.array(pred_w.gather())
         undecided = (pred != 0) & ((pred & 1) == 0)
         if undecided.any():
@@ -802,7 +805,7 @@ class Engine:
                 raw, data_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
                 self.numerics, self._key(), None,
             ))  # fmt: skip
-        old = np.array(dst_w.gather())  # every read before any write
+        old = np.array(kept_w.gather())  # every read before any write
         dst_w.scatter(np.where(pred != 0, raw.view(old.dtype), old))
         self.instructions_executed += 1
 
