@@ -71,21 +71,37 @@ def executable_words(
     whose valid words run (Iota's, mostly refused over Q8) gives what its rounds found and the
     others make up the rest, evenly. ValueError naming the opcode and the commonest refusal
     when `opcode` is asked for and too few of its words run."""
+    gen = stimulus.generation
     if executor_cls is None:
-        raise ValueError(f"{stimulus.generation}: no executor to run the words on")
+        raise ValueError(f"{gen}: no executor to run the words on")
     executed = set(executor_cls.executable())
     if opcode is not None and opcode not in executed:
-        raise ValueError(f"{stimulus.generation}: the executor does not run opcode {opcode:#04x}")
+        raise ValueError(f"{gen}: the executor does not run opcode {opcode:#04x}")
     ops = [opcode] if opcode is not None else [op for op in stimulus.reached() if op in executed]
+    found = _shares(stimulus, executor_cls, ops, n, seed, strict=opcode is not None)
+    parts = [b for op in ops for b in found[op]]
+    if len(parts) != n:
+        raise ValueError(f"{gen}: {len(parts)} of {n} words run")
+    W = np.frombuffer(b"".join(parts), np.uint8).reshape(-1, 64)
+    if opcode is None and len(W):
+        W = W[np.random.default_rng([seed, 0xE7]).permutation(len(W))]
+    return np.ascontiguousarray(W)
+
+
+def _shares(
+    stimulus: _Valid, executor_cls: Any, ops: list[int], n: int, seed: int, strict: bool
+) -> dict[int, list[bytes]]:
+    """Words that run, per opcode: an even share each, the shortfall of the opcodes few of
+    whose words run made up by the others; `strict`: ValueError for any shortfall."""
     share = dict(zip(ops, _even(n, len(ops)), strict=True))
     found: dict[int, list[bytes]] = {}
     for op in ops:
         kept, why = _draw(stimulus, executor_cls, op, share[op], seed)
-        if opcode is not None and len(kept) < n:
+        if strict and len(kept) < share[op]:
             common = why.most_common(1)[0][0] if why else "no valid word"
             raise ValueError(
-                f"{stimulus.generation}: opcode {op:#04x}: {len(kept)} of {n} words run "
-                f"(commonest refusal: {common})"
+                f"{stimulus.generation}: opcode {op:#04x}: {len(kept)} of {share[op]} words "
+                f"run (commonest refusal: {common})"
             )
         found[op] = kept
     full = [op for op in ops if share[op] and len(found[op]) == share[op]]
@@ -94,15 +110,8 @@ def executable_words(
         raise ValueError(f"{stimulus.generation}: too few valid words the search finds run")
     for op, m in zip(full, _even(short, len(full)), strict=True):
         if m:
-            more, _ = _draw(stimulus, executor_cls, op, m, seed + 104729)
-            found[op].extend(more)
-    parts = [b for op in ops for b in found[op]]
-    if len(parts) != n:
-        raise ValueError(f"{stimulus.generation}: {len(parts)} of {n} words run")
-    W = np.frombuffer(b"".join(parts), np.uint8).reshape(-1, 64)
-    if opcode is None and len(W):
-        W = W[np.random.default_rng([seed, 0xE7]).permutation(len(W))]
-    return np.ascontiguousarray(W)
+            found[op].extend(_draw(stimulus, executor_cls, op, m, seed + 104729)[0])
+    return found
 
 
 def _even(n: int, k: int) -> list[int]:
