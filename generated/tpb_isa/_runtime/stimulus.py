@@ -333,8 +333,10 @@ class Stimulus:
         chains: Mapping[str, Chain],
         dispatch: Mapping[int, tuple[str, ...]],
         opcode_struct: Mapping[int, type[Any]],
+        executor: Any = None,
     ) -> None:
         self.generation = generation
+        self.executor = executor  # the generation's Executor class: random_words(executable=)
         self.chains = chains
         self.dispatch = dispatch
         self.opcode_struct = opcode_struct
@@ -955,14 +957,25 @@ class Stimulus:
 
     # -- the public entry -----------------------------------------------------------------
     def random_words(
-        self, n: int, *, opcode: int | None = None, valid: bool = True, seed: int = 0
+        self,
+        n: int,
+        *,
+        opcode: int | None = None,
+        valid: bool = True,
+        seed: int = 0,
+        executable: bool = False,
     ) -> Words:
         """An (n, 64) uint8 array: valid words (`valid=True`), or near misses that each fail
         exactly one rule of their validator; of `opcode`, or spread over every opcode the search
         found a valid word for (`reached()`; `unreached()` names the rest). ValueError naming
-        the opcode where no valid word is found."""
+        the opcode where no valid word is found. `executable=True`: valid words the executor runs
+        from its reset state, spread over every opcode it runs (`runnable.executable_words`)."""
         if n < 0:
             raise ValueError(f"n is a count of words, not {n}")
+        if executable:
+            from .runnable import executable_words
+
+            return executable_words(self, self.executor, n, opcode, seed)
         ops = (opcode,) if opcode is not None else self.reached()
         if not ops:
             raise ValueError(f"{self.generation}: the search found a valid word for no opcode")

@@ -30,7 +30,7 @@ from .validators import DISPATCH
 
 check_api((2, 5), __name__)
 
-STIMULUS: Final = Stimulus('maverick', CHAINS, DISPATCH, OPCODE_STRUCT)
+STIMULUS: Final = Stimulus('maverick', CHAINS, DISPATCH, OPCODE_STRUCT, Executor)
 random_words = STIMULUS.random_words
 INFO: Final = Info(DECODER, Executor)
 info = INFO.info

@@ -436,6 +436,88 @@ def _columns_cast(
     return cols, ok, first
 
 
+def _operands_reciprocal(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """RECIPROCAL: a word's bytes -> `Engine.reciprocal`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'src': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'dst': Pattern(int(v[s3]), tuple(v[s4]), tuple(v[s5])),
+            'in_dtype': (c if (c := dtype_get(v[s6])) is not None else dtype.code(int(v[s6]), 'in_dtype')),
+            'out_dtype': (c if (c := dtype_get(v[s7])) is not None else dtype.code(int(v[s7]), 'out_dtype')),
+            'num_active_channels': int(v[s8]),
+        }
+
+    return operands
+
+
+def _columns_reciprocal(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """RECIPROCAL: the fields' columns of N words -> `Engine.reciprocal`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['src'] = PatternColumn(c[0], c[1], c[2])
+    cols['dst'] = PatternColumn(c[3], c[4], c[5])
+    cols['in_dtype'], good = column_codes(dtype, c[6])
+    first[ok & ~good] = 2
+    ok &= good
+    cols['out_dtype'], good = column_codes(dtype, c[7])
+    first[ok & ~good] = 3
+    ok &= good
+    cols['num_active_channels'] = c[8]
+    return cols, ok, first
+
+
+def _operands_memset(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """MEMSET: a word's bytes -> `Engine.memset`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'dst': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'dtype': (c if (c := dtype_get(v[s3])) is not None else dtype.code(int(v[s3]), 'dtype')),
+            'num_active_channels': int(v[s4]),
+            'set_value': int(v[s5]),
+            'dst_element_count': int(v[s6]),
+        }
+
+    return operands
+
+
+def _columns_memset(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """MEMSET: the fields' columns of N words -> `Engine.memset`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['dst'] = PatternColumn(c[0], c[1], c[2])
+    cols['dtype'], good = column_codes(dtype, c[3])
+    first[ok & ~good] = 1
+    ok &= good
+    cols['num_active_channels'] = c[4]
+    cols['set_value'] = c[5]
+    cols['dst_element_count'] = c[6]
+    return cols, ok, first
+
+
 def _operands_tensor_scalar_ptr_multi_arith(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
     """TENSOR_SCALAR_PTR_MULTI_ARITH: a word's bytes -> `Engine.ptr_multi`'s keyword arguments."""
     s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = s
@@ -878,6 +960,150 @@ def _columns_tensor_scalar_imm_ld_bitvec(
     first[ok & ~good] = 1
     ok &= good
     cols['num_active_channels'] = c[4]
+    return cols, ok, first
+
+
+def _operands_copy_predicated(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """COPY_PREDICATED: a word's bytes -> `Engine.copy_predicated`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+    dtype_pair = enums['dtype_pair']
+    dtype_pair_get = dtype_pair.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'cast': False,
+            'src0': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'src1': Pattern(int(v[s3]), tuple(v[s4]), tuple(v[s5])),
+            'dst': Pattern(int(v[s6]), tuple(v[s7]), tuple(v[s8])),
+            'in0_dtype': (c if (c := dtype_pair_get(v[s9])) is not None else dtype_pair.code(int(v[s9]), 'in0_in1_dtype.dtype_lo')),
+            'in1_dtype': (c if (c := dtype_pair_get(v[s10])) is not None else dtype_pair.code(int(v[s10]), 'in0_in1_dtype.dtype_hi')),
+            'out_dtype': (c if (c := dtype_get(v[s11])) is not None else dtype.code(int(v[s11]), 'out_dtype')),
+            'num_active_channels': int(v[s12]),
+        }
+
+    return operands
+
+
+def _columns_copy_predicated(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """COPY_PREDICATED: the fields' columns of N words -> `Engine.copy_predicated`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    dtype_pair = enums['dtype_pair']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['src0'] = PatternColumn(c[0], c[1], c[2])
+    cols['src1'] = PatternColumn(c[3], c[4], c[5])
+    cols['dst'] = PatternColumn(c[6], c[7], c[8])
+    cols['in0_dtype'], good = column_codes(dtype_pair, c[9])
+    first[ok & ~good] = 3
+    ok &= good
+    cols['in1_dtype'], good = column_codes(dtype_pair, c[10])
+    first[ok & ~good] = 4
+    ok &= good
+    cols['out_dtype'], good = column_codes(dtype, c[11])
+    first[ok & ~good] = 5
+    ok &= good
+    cols['num_active_channels'] = c[12]
+    return cols, ok, first
+
+
+def _operands_iota(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """IOTA: a word's bytes -> `Engine.iota`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'ramp': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'dst': Pattern(int(v[s3]), tuple(v[s4]), tuple(v[s5])),
+            'out_dtype': (c if (c := dtype_get(v[s6])) is not None else dtype.code(int(v[s6]), 'out_dtype')),
+            'num_active_channels': int(v[s7]),
+            'channel_multiplier': int(v[s8]),
+        }
+
+    return operands
+
+
+def _columns_iota(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """IOTA: the fields' columns of N words -> `Engine.iota`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['ramp'] = PatternColumn(c[0], c[1], c[2])
+    cols['dst'] = PatternColumn(c[3], c[4], c[5])
+    cols['out_dtype'], good = column_codes(dtype, c[6])
+    first[ok & ~good] = 2
+    ok &= good
+    cols['num_active_channels'] = c[7]
+    cols['channel_multiplier'] = c[8]
+    return cols, ok, first
+
+
+def _operands_cast_predicated(read: FieldsReader, s: tuple[Slot, ...], enums: Enums) -> Operands:
+    """CAST_PREDICATED: a word's bytes -> `Engine.copy_predicated`'s keyword arguments."""
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = s
+    dtype = enums['dtype']
+    dtype_get = dtype.codes.get
+    dtype_pair = enums['dtype_pair']
+    dtype_pair_get = dtype_pair.codes.get
+
+    def operands(b: bytes) -> dict[str, Any]:
+        v: Any = read(b)
+        return {
+            'cast': True,
+            'src0': Pattern(int(v[s0]), tuple(v[s1]), tuple(v[s2])),
+            'src1': Pattern(int(v[s3]), tuple(v[s4]), tuple(v[s5])),
+            'dst': Pattern(int(v[s6]), tuple(v[s7]), tuple(v[s8])),
+            'in0_dtype': (c if (c := dtype_pair_get(v[s9])) is not None else dtype_pair.code(int(v[s9]), 'in0_in1_dtype.dtype_lo')),
+            'in1_dtype': (c if (c := dtype_pair_get(v[s10])) is not None else dtype_pair.code(int(v[s10]), 'in0_in1_dtype.dtype_hi')),
+            'out_dtype': (c if (c := dtype_get(v[s11])) is not None else dtype.code(int(v[s11]), 'out_dtype')),
+            'num_active_channels': int(v[s12]),
+        }
+
+    return operands
+
+
+def _columns_cast_predicated(
+    c: Cols, enums: Enums
+) -> tuple[dict[str, Column], np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """CAST_PREDICATED: the fields' columns of N words -> `Engine.copy_predicated`'s operands as
+    columns, the rows whose every value the executor implements, and for each other row the
+    index of the first operand that refuses it."""
+    dtype = enums['dtype']
+    dtype_pair = enums['dtype_pair']
+    n = c[0].shape[0]
+    ok = np.ones(n, np.bool_)
+    first = np.full(n, -1, np.int64)
+    cols: dict[str, Column] = {}
+    cols['src0'] = PatternColumn(c[0], c[1], c[2])
+    cols['src1'] = PatternColumn(c[3], c[4], c[5])
+    cols['dst'] = PatternColumn(c[6], c[7], c[8])
+    cols['in0_dtype'], good = column_codes(dtype_pair, c[9])
+    first[ok & ~good] = 3
+    ok &= good
+    cols['in1_dtype'], good = column_codes(dtype_pair, c[10])
+    first[ok & ~good] = 4
+    ok &= good
+    cols['out_dtype'], good = column_codes(dtype, c[11])
+    first[ok & ~good] = 5
+    ok &= good
+    cols['num_active_channels'] = c[12]
     return cols, ok, first
 
 
@@ -1444,6 +1670,26 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_cast,
         _columns_cast,
     ),
+    0x48: Handler(
+        'RECIPROCAL',
+        'reciprocal',
+        (),
+        ('src_mem_pattern.t.start_addr.addr_immediate', 'src_mem_pattern.t.step_elem', 'src_mem_pattern.t.num_elem', 'dst_mem_pattern.t.start_addr.addr_immediate', 'dst_mem_pattern.t.step_elem', 'dst_mem_pattern.t.num_elem', 'in_dtype', 'out_dtype', 'num_active_channels'),
+        (3, 3, 1, 1, 1),
+        ('dtype',),
+        _operands_reciprocal,
+        _columns_reciprocal,
+    ),
+    0x49: Handler(
+        'MEMSET',
+        'memset',
+        (),
+        ('dst_mem_pattern.start_addr.addr_immediate', 'dst_mem_pattern.step_elem', 'dst_mem_pattern.num_elem', 'dtype', 'num_active_channels', 'set_value', 'dst_element_count'),
+        (3, 1, 1, 1, 1),
+        ('dtype',),
+        _operands_memset,
+        _columns_memset,
+    ),
     0x4f: Handler(
         'TENSOR_SCALAR_PTR_MULTI_ARITH',
         'ptr_multi',
@@ -1524,6 +1770,36 @@ HANDLERS: Final[dict[int, Handler]] = {
         _operands_tensor_scalar_imm_ld_bitvec,
         _columns_tensor_scalar_imm_ld_bitvec,
     ),
+    0x72: Handler(
+        'COPY_PREDICATED',
+        'copy_predicated',
+        (('cast', False),),
+        ('src0_mem_pattern.start_addr.addr_immediate', 'src0_mem_pattern.step_elem', 'src0_mem_pattern.num_elem', 'src1_mem_pattern.start_addr.addr_immediate', 'src1_mem_pattern.step_elem', 'src1_mem_pattern.num_elem', 'dst_mem_pattern.start_addr.addr_immediate', 'dst_mem_pattern.step_elem', 'dst_mem_pattern.num_elem', 'in0_in1_dtype.dtype_lo', 'in0_in1_dtype.dtype_hi', 'out_dtype', 'num_active_channels'),
+        (3, 3, 3, 1, 1, 1, 1),
+        ('dtype', 'dtype_pair'),
+        _operands_copy_predicated,
+        _columns_copy_predicated,
+    ),
+    0x7e: Handler(
+        'IOTA',
+        'iota',
+        (),
+        ('src_data_pattern.base', 'src_data_pattern.step_elem', 'src_data_pattern.num_elem', 'dst_mem_pattern.start_addr.addr_immediate', 'dst_mem_pattern.step_elem', 'dst_mem_pattern.num_elem', 'out_dtype', 'num_active_channels', 'channel_multiplier'),
+        (3, 3, 1, 1, 1),
+        ('dtype',),
+        _operands_iota,
+        _columns_iota,
+    ),
+    0x99: Handler(
+        'CAST_PREDICATED',
+        'copy_predicated',
+        (('cast', True),),
+        ('src0_mem_pattern.start_addr.addr_immediate', 'src0_mem_pattern.step_elem', 'src0_mem_pattern.num_elem', 'src1_mem_pattern.start_addr.addr_immediate', 'src1_mem_pattern.step_elem', 'src1_mem_pattern.num_elem', 'dst_mem_pattern.start_addr.addr_immediate', 'dst_mem_pattern.step_elem', 'dst_mem_pattern.num_elem', 'in0_in1_dtype.dtype_lo', 'in0_in1_dtype.dtype_hi', 'out_dtype', 'num_active_channels'),
+        (3, 3, 3, 1, 1, 1, 1),
+        ('dtype', 'dtype_pair'),
+        _operands_cast_predicated,
+        _columns_cast_predicated,
+    ),
     0x9a: Handler(
         'TENSOR_SCALAR_CACHE_REDUCE',
         'tensor_scalar_cache',
@@ -1588,32 +1864,27 @@ HANDLERS: Final[dict[int, Handler]] = {
 
 #: Opcodes maverick decodes but the executor refuses, with why.
 REFUSED: Final[dict[int, str]] = {
-    0x48: 'RECIPROCAL is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x49: 'MEMSET is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x4b: 'REG_STORE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x4d: 'RNG is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x4e: 'TENSOR_CUMULATIVE_ARITH_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x5e: 'TENSOR_CUMULATIVE_BITVEC_OP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x60: 'BATCH_NORM_STATS is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x61: 'BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x62: 'BATCH_NORM_AGGREGATE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x64: 'BATCH_NORM_PARAM_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x65: 'BATCH_NORM_BACK_PROP is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6a: 'STREAM_SHUFFLE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6b: 'STREAM_TRANSPOSE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6c: 'MAX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6d: 'MATCH_VALUE_LOAD is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6e: 'FIND_INDEX8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x6f: 'MATCH_REPLACE8 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x72: 'COPY_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x7e: 'IOTA is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0x82: 'TRANSPOSE_BATCH_NORM_STATS2 is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x4b: 'a D4_MR member whose validator and semantics no source documents (next-families-facts.md §6b lists it only)',
+    0x4d: 'a D4_MR member whose validator and semantics no source documents (next-families-facts.md §6b lists it only)',
+    0x4e: "TensorCumulative: out[i] = out[i-1] op in[i] along op_dim, but the first element's seed and how op_dim orders a scan over more than one dimension are not stated (next-families-facts.md §2e, Q6)",
+    0x5e: "TensorCumulative: out[i] = out[i-1] op in[i] along op_dim, but the first element's seed and how op_dim orders a scan over more than one dimension are not stated (next-families-facts.md §2e, Q6)",
+    0x60: 'marked `// n` or without a documented validator body and semantics (next-families-facts.md §5b, §7e)',
+    0x61: 'BatchNorm statistics: the mean uses a reciprocal table in the DVE parameter RAM (loaded by 0x66), and the exact arithmetic of the aggregate and its rounding are not stated (next-families-facts.md §7e, Q15)',
+    0x62: 'BatchNorm statistics: the mean uses a reciprocal table in the DVE parameter RAM (loaded by 0x66), and the exact arithmetic of the aggregate and its rounding are not stated (next-families-facts.md §7e, Q15)',
+    0x64: 'marked `// n` or without a documented validator body and semantics (next-families-facts.md §5b, §7e)',
+    0x65: 'marked `// n` or without a documented validator body and semantics (next-families-facts.md §5b, §7e)',
+    0x6a: "StreamShuffle: the 32-entry shuffle mask is not a field of S4D4_TR; where it lives (LOAD_MASK_SELECT's immediate or a register) and how long it persists are not stated (next-families-facts.md §2c, Q3)",
+    0x6b: 'StreamTranspose: its validator body and the element order inside and across its 32x32 tiles are not stated (next-families-facts.md §2d, Q4)',
+    0x6c: 'Max8: the sources disagree on the order of the 8 values it writes (ascending in the header text, descending in NKI; next-families-facts.md §7b, C6)',
+    0x6d: 'the 8-wide search cluster keeps hidden DVE state (the match-value keys and their matched flags) whose lifetime is not stated (Q10), and the sources disagree on how duplicate keys pair (next-families-facts.md §7, C7)',
+    0x6e: 'the 8-wide search cluster keeps hidden DVE state (the match-value keys and their matched flags) whose lifetime is not stated (Q10), and the sources disagree on how duplicate keys pair (next-families-facts.md §7, C7)',
+    0x6f: 'the 8-wide search cluster keeps hidden DVE state (the match-value keys and their matched flags) whose lifetime is not stated (Q10), and the sources disagree on how duplicate keys pair (next-families-facts.md §7, C7)',
+    0x82: 'BatchNorm statistics: the mean uses a reciprocal table in the DVE parameter RAM (loaded by 0x66), and the exact arithmetic of the aggregate and its rounding are not stated (next-families-facts.md §7e, Q15)',
     0x83: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
     0x84: 'TransposeTensorReduce: the shelf says only that a 32 element x 32 channel transpose precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the element order inside a block are not documented',
-    0x92: 'TENSOR_SCALAR_AFFINE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0x92: 'AffineSelect: its fill value is read from register fill_reg, and which register file that is and how a program loads it are not stated; nor is which DATA4D step_elem is innermost (next-families-facts.md §6c, Q8, Q9)',
     0x93: "TransposeTensorScalarArithOp: the shelf says only that it is TensorScalar arith with the source read transposed and needs a multiple of 32 channels (ts-tsm-facts.md §3); the transpose's block shape and element order are not documented",
-    0x99: 'CAST_PREDICATED is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0xbc: 'RANGE_SELECT is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0xe9: 'DVE_READ_INDICES is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
-    0xea: 'SELECT_REDUCE is not part of the instruction families the executor implements (TensorScalar, TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)',
+    0xbc: 'RangeSelect: its max reduce goes to the DVE accumulators, whose read-out (0x9B) and identity are not stated (Q5), and the sources disagree on whether the value or the index is compared (next-families-facts.md §6d, C4)',
+    0xe9: 'a D4_MR member whose validator and semantics no source documents (next-families-facts.md §6b lists it only)',
+    0xea: 'SelectReduce: the sources disagree on what a false lane gets (C5), and how on_false is encoded, what reverse_operands FIRST does and how the reduce result is read out are not stated (next-families-facts.md §4, Q5)',
 }

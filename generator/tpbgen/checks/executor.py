@@ -27,15 +27,15 @@ def check_executor(gen: Generation) -> list[Diagnostic]:
     binding = isa_binding.executor_enums(gen)
     out = []
     for lack in isa_binding.executor_coverage(gen).missing:
-        at = lack.at
+        at = lack.at or gen.struct(lack.struct).loc  # where the lacking member is, else the struct
         out.append(
             Diagnostic(
                 f"{lack.opcode}: the executor reads {lack.path} of {lack.struct}, but "
                 f"{lack.missing}; "
                 "it refuses the opcode (UnsupportedError)",
-                at.file if at else gen.tpb_dir,
-                at.line if at else 0,
-                at.col if at else 0,
+                at.file,
+                at.line,
+                at.col,
                 Severity.WARNING,
                 "executor",
             )
@@ -57,13 +57,16 @@ def check_executor(gen: Generation) -> list[Diagnostic]:
                 )
             )
     for role, why in binding.unbound.items():
+        at = binding.unbound_at[role]  # the first field that reads the role
         out.append(
             Diagnostic(
                 f"the executor's {table.ENUMS[role].what} fields are bound to no enum ({why}); "
                 "it refuses the opcodes that read them",
-                gen.tpb_dir,
-                severity=Severity.WARNING,
-                code="executor",
+                at.file,
+                at.line,
+                at.col,
+                Severity.WARNING,
+                "executor",
             )
         )
     return out

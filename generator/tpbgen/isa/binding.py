@@ -34,13 +34,21 @@ class ExecutorEnum:
         return out
 
     def unimplemented(self) -> list[tuple[str, EnumMember, str | None]]:
-        """(name, member, why) of every enumerator the executor does not run; `why` is None
-        for a name the executor's table does not know at all."""
+        """(name, member, why) of every enumerator whose value the executor does not run (an
+        alias of an implemented name runs); `why` is None for a name the executor's table does
+        not know at all."""
         role = table.ENUMS[self.role]
+        pairs = list(zip(self.names, self.enum.members, strict=True))
+        # the semantic codes each value's implemented names mean: a value with exactly one runs
+        # (EnumBinding.of), whatever its other names (an alias, `SUB = SUBTRACT`) are called
+        meant: dict[int, set[int]] = {}
+        for n, m in pairs:
+            if n in role.codes:
+                meant.setdefault(m.value, set()).add(role.codes[n])
         return [
             (n, m, role.refused.get(n))
-            for n, m in zip(self.names, self.enum.members, strict=True)
-            if n not in role.codes
+            for n, m in pairs
+            if n not in role.codes and len(meant.get(m.value, ())) != 1
         ]
 
 
@@ -51,6 +59,7 @@ class ExecutorBinding:
 
     enums: dict[str, ExecutorEnum]
     unbound: dict[str, str]  # role -> why no enum binds it
+    unbound_at: dict[str, Loc]  # role -> the first field that reads it (for a warning's place)
 
 
 def _top_field(gen: Generation, struct: str, name: str) -> Field | None:
@@ -122,6 +131,7 @@ def executor_enums(gen: Generation) -> ExecutorBinding:
     executed opcodes decode to (a field declared as a plain integer reads the role's declared
     enum). Two different enums for one role bind neither: the opcodes using it are refused."""
     found: dict[str, set[str]] = {}
+    where: dict[str, Loc] = {}
     unbound: dict[str, str] = {}
     for d, name in executor_opcodes(gen):
         handler = table.HANDLERS.get(name)
@@ -133,6 +143,7 @@ def executor_enums(gen: Generation) -> ExecutorBinding:
                 continue  # the opcode is refused for its missing field (ExecutorCoverage)
             declared = f.type.name if f.type.kind == "enum" else table.ENUMS[role].c_enum
             found.setdefault(role, set()).add(declared)
+            where.setdefault(role, f.loc)
     enums: dict[str, ExecutorEnum] = {}
     for role, names in sorted(found.items()):
         if len(names) > 1:
@@ -145,7 +156,9 @@ def executor_enums(gen: Generation) -> ExecutorBinding:
         enums[role] = ExecutorEnum(
             role, e, tuple(naming.member_names(e.name, [m.name for m in e.members]))
         )
-    return ExecutorBinding(enums, dict(sorted(unbound.items())))
+    return ExecutorBinding(
+        enums, dict(sorted(unbound.items())), {r: where[r] for r in sorted(unbound)}
+    )
 
 
 @dataclass(frozen=True)

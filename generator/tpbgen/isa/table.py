@@ -254,6 +254,17 @@ ENUMS["wide_op"] = EnumRole(
     "W_",
 )
 
+# Operators an engine method applies that no drop's enum names: semantic codes of their own, in
+# the ALU op's code space (c_prefix OP_), above every ALU_OP value of the drops (at most 0xE1)
+# and below 256 (the column path's code tables), read from no field.
+# RECIPROCAL (0x48's 1/x in fp32, next-families-facts.md §2b) is a unary stage of the fp32 hub.
+ENUMS["engine_op"] = EnumRole(
+    "engine operator",
+    "",
+    {"RECIPROCAL": 0xFE},
+    c_prefix="OP_",
+)
+
 # -- operands and handlers -----------------------------------------------------------------------
 
 
@@ -390,6 +401,19 @@ _COPY = (
     _enum("out_dtype", "dtype"),
     _NCH,
 )
+# Iota (D4_IOTA): the DATA4D ramp (base, step_elem, num_elem: computed, not read) as a pattern
+# whose start_addr is the base, the destination walk, its dtype, the channel multiplier
+_IOTA = (
+    Operand(
+        "ramp",
+        "pattern",
+        ("src_data_pattern.base", "src_data_pattern.step_elem", "src_data_pattern.num_elem"),
+    ),
+    _pattern("dst", "dst_mem_pattern"),
+    _enum("out_dtype", "dtype"),
+    _NCH,
+    Operand("channel_multiplier", "int", ("channel_multiplier",)),
+)
 _WIDE = (
     _pattern("src0", "src0_mem_pattern"),
     _pattern("src1", "src1_mem_pattern"),
@@ -435,6 +459,24 @@ HANDLERS: dict[str, Handler] = {
     "TENSOR_REDUCE_MAX_BF16": Handler("tensor_reduce", _TR, _ARITH),
     "COPY": Handler("tensor_copy", _COPY, (("cast", False),)),
     "CAST": Handler("tensor_copy", _COPY, (("cast", True),)),
+    "RECIPROCAL": Handler("reciprocal", _COPY),
+    "IOTA": Handler("iota", _IOTA),
+    # D4_MR: serialization_mode is pinned to Serial and the reserved bytes to zero by the
+    # validator (next-families-facts.md §6b), so only these are read
+    "MEMSET": Handler(
+        "memset",
+        (
+            _pattern("dst", "dst_mem_pattern"),
+            _enum("dtype", "dtype"),
+            _NCH,
+            Operand("set_value", "int", ("set_value",)),
+            Operand("dst_element_count", "int", ("dst_element_count",)),
+        ),
+    ),
+    # S3S3D3_TT: src0 the predicate (dtype_lo), src1 the data (dtype_hi); the validator pins op
+    # to BYPASS (next-families-facts.md §3), so op is not read
+    "COPY_PREDICATED": Handler("copy_predicated", _TWO_SOURCES, (("cast", False),)),
+    "CAST_PREDICATED": Handler("copy_predicated", _TWO_SOURCES, (("cast", True),)),
     "TENSOR_TENSOR_INT_WIDE": Handler("tensor_tensor_wide", _WIDE),
 }
 
@@ -455,6 +497,62 @@ REFUSED: dict[str, str] = {
         "precedes the reduce (tt-stt-facts.md §9c); how the blocks tile a larger source and the "
         "element order inside a block are not documented",
     ),
+    **dict.fromkeys(
+        ["TENSOR_CUMULATIVE_ARITH_OP", "TENSOR_CUMULATIVE_BITVEC_OP"],
+        "TensorCumulative: out[i] = out[i-1] op in[i] along op_dim, but the first element's seed "
+        "and how op_dim orders a scan over more than one dimension are not stated "
+        "(next-families-facts.md §2e, Q6)",
+    ),
+    "TENSOR_SCALAR_AFFINE_SELECT": (
+        "AffineSelect: its fill value is read from register fill_reg, and which register file "
+        "that is and how a program loads it are not stated; nor is which DATA4D step_elem is "
+        "innermost (next-families-facts.md §6c, Q8, Q9)"
+    ),
+    "STREAM_SHUFFLE": (
+        "StreamShuffle: the 32-entry shuffle mask is not a field of S4D4_TR; where it lives "
+        "(LOAD_MASK_SELECT's immediate or a register) and how long it persists are not stated "
+        "(next-families-facts.md §2c, Q3)"
+    ),
+    "STREAM_TRANSPOSE": (
+        "StreamTranspose: its validator body and the element order inside and across its 32x32 "
+        "tiles are not stated (next-families-facts.md §2d, Q4)"
+    ),
+    "SELECT_REDUCE": (
+        "SelectReduce: the sources disagree on what a false lane gets (C5), and how on_false is "
+        "encoded, what reverse_operands FIRST does and how the reduce result is read out are "
+        "not stated (next-families-facts.md §4, Q5)"
+    ),
+    "RANGE_SELECT": (
+        "RangeSelect: its max reduce goes to the DVE accumulators, whose read-out (0x9B) and "
+        "identity are not stated (Q5), and the sources disagree on whether the value or the "
+        "index is compared (next-families-facts.md §6d, C4)"
+    ),
+    "MAX8": (
+        "Max8: the sources disagree on the order of the 8 values it writes (ascending in the "
+        "header text, descending in NKI; next-families-facts.md §7b, C6)"
+    ),
+    **dict.fromkeys(
+        ["MATCH_VALUE_LOAD", "FIND_INDEX8", "MATCH_REPLACE8"],
+        "the 8-wide search cluster keeps hidden DVE state (the match-value keys and their matched "
+        "flags) whose lifetime is not stated (Q10), and the sources disagree on how duplicate "
+        "keys pair (next-families-facts.md §7, C7)",
+    ),
+    **dict.fromkeys(
+        ["BATCH_NORM_STATS2", "BATCH_NORM_AGGREGATE", "TRANSPOSE_BATCH_NORM_STATS2"],
+        "BatchNorm statistics: the mean uses a reciprocal table in the DVE parameter RAM (loaded "
+        "by 0x66), and the exact arithmetic of the aggregate and its rounding are not stated "
+        "(next-families-facts.md §7e, Q15)",
+    ),
+    **dict.fromkeys(
+        ["BATCH_NORM_STATS", "BATCH_NORM_PARAM_LOAD", "BATCH_NORM_BACK_PROP"],
+        "marked `// n` or without a documented validator body and semantics "
+        "(next-families-facts.md §5b, §7e)",
+    ),
+    **dict.fromkeys(
+        ["REG_STORE", "RNG", "DVE_READ_INDICES"],
+        "a D4_MR member whose validator and semantics no source documents "
+        "(next-families-facts.md §6b lists it only)",
+    ),
     "TENSOR_REDUCE_RANGE_CHECK": (
         "TensorReduceRangeCheck is marked `// n` (to be removed) and its struct, validator and "
         "semantics are not documented (tt-stt-facts.md Q11)"
@@ -467,7 +565,8 @@ def refusal(name: str) -> str:
     return REFUSED.get(
         name,
         f"{name} is not part of the instruction families the executor implements (TensorScalar, "
-        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast)",
+        "TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, Copy/Cast, Reciprocal, Iota, "
+        "CopyPredicated/CastPredicated, Memset)",
     )
 
 
@@ -520,17 +619,19 @@ class Check:
 CHECKS: tuple[Check, ...] = (
     Check(
         "imm_load_count", "imm_load", ("count",),
-        Between("count", 1, "IMM_FLOPS_PER_CHANNEL"), "ExecutorError",
-        "TensorScalarImmLd loads 1..8 values per channel, not {count}",
+        Between("count", 1, "IMM_FLOPS_PER_CHANNEL"), "UnsupportedError",
+        "TensorScalarImmLd loads {count} values per channel: the executor models its 8 scalar "
+        "flops per channel, 1..8 values, and what another count does is not stated",
     ),
     Check(
-        "ptr_multi_dims", "ptr_multi", ("dims",), OneOf("dims", (4,)), "ExecutorError",
+        "ptr_multi_dims", "ptr_multi", ("dims",), OneOf("dims", (4,)), "UnsupportedError",
         "PtrMulti needs a 4-D source pattern",
     ),
     Check(
         "ptr_multi_slices", "ptr_multi", ("wslices",),
-        Between("wslices", 1, "IMM_FLOPS_PER_CHANNEL"), "ExecutorError",
-        "PtrMulti W = src num_elem[3] must be 1..8, not {wslices}",
+        Between("wslices", 1, "IMM_FLOPS_PER_CHANNEL"), "UnsupportedError",
+        "PtrMulti W = src num_elem[3] is {wslices}: the executor models 1..8, one ImmLd scalar "
+        "a slice",
     ),
     Check(
         "ptr_multi_reverse", "ptr_multi", ("reverse",),

@@ -140,6 +140,12 @@ def _canonical_nan(v: F32) -> F32:
     return out
 
 
+def _signed(value: int, bits: int) -> int:
+    """`value`'s low `bits` bits as a two's-complement integer."""
+    v = int(value) & ((1 << bits) - 1)
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
 def _filled(nch: int, bits: int) -> U32:
     """(nch, 1) uint32, every element `bits` (np.full costs 2.5x this for a prepared word)."""
     out: U32 = np.empty((nch, 1), np.uint32)
@@ -268,8 +274,9 @@ class Engine:
     @staticmethod
     def _same_count(src: Pattern, dst: Pattern) -> None:
         if src.count != dst.count:
-            raise ExecutorError(
-                f"source has {src.count} elements per partition, destination {dst.count}"
+            raise UnsupportedError(
+                f"source has {src.count} elements per partition, destination {dst.count}: "
+                "what the engine does when the counts differ is not stated"
             )
 
     # -- 0x43 / 0x53 / 0x44 / 0x54 ----------------------------------------------------------------
@@ -582,13 +589,14 @@ class Engine:
         m = self.memory
         if m.imm_kind != kind:
             loaded = m.imm_kind or "nothing"
-            raise ExecutorError(
-                f"{what} needs scalars loaded by TensorScalarImmLd {kind}; the flops hold {loaded}"
+            raise UnsupportedError(
+                f"{what} needs scalars loaded by TensorScalarImmLd {kind}; the flops hold "
+                f"{loaded}, and what it reads then is not modelled"
             )
         if m.imm_count < needed or m.imm_channels < nch:
-            raise ExecutorError(
+            raise UnsupportedError(
                 f"{what} needs {needed} scalars on {nch} channels; the last ImmLd loaded "
-                f"{m.imm_count} on {m.imm_channels}"
+                f"{m.imm_count} on {m.imm_channels}, and what it reads then is not modelled"
             )
         return m.imm_flops[:nch, :needed].copy()
 
@@ -627,6 +635,178 @@ class Engine:
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
         dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
         dst_w.scatter(np.array(src_w.gather()))  # every read before any write
+        self.instructions_executed += 1
+
+    # -- 0x48 -------------------------------------------------------------------------------------
+
+    def reciprocal(
+        self, *, src: Pattern, dst: Pattern, in_dtype: int, out_dtype: int,
+        num_active_channels: int,
+    ) -> None:  # fmt: skip
+        """Reciprocal (0x48): ``1 / x`` per element, in -> fp32 -> out through the fp32 hub
+        (next-families-facts.md §2b, NKI ``reciprocal``), one IEEE rounding (alu.RECIPROCAL);
+        the validator pins op = BYPASS, op_dim X, negated and mask_enable zero."""
+        self.tensor_scalar(
+            bitvec=False, src=src, dst=dst, in_dtype=in_dtype, out_dtype=out_dtype,
+            num_active_channels=num_active_channels, op0=alu.RECIPROCAL, op1=alu.BYPASS,
+            reverse=REV_NONE, imm0=ZERO_IMM, imm1=ZERO_IMM,
+        )  # fmt: skip
+
+    # -- 0x7E -------------------------------------------------------------------------------------
+
+    def iota(
+        self, *, ramp: Pattern, dst: Pattern, out_dtype: int, num_active_channels: int,
+        channel_multiplier: int,
+    ) -> None:  # fmt: skip
+        """Iota (0x7E): element k of the destination walk of channel c gets
+        ``base + c * channel_multiplier + k * step`` in 32-bit integers, stored as out_dtype
+        (next-families-facts.md §6a, NKI ``iota``). `ramp` is the DATA4D: start_addr its base.
+
+        Only what the sources pin runs; the rest is refused (Q8, R6 §4): a ramp over more than
+        one dimension (which step_elem is innermost is not stated), a value outside int32 (its
+        overflow), a channel multiplier on a destination not starting at partition 0 (whether
+        channel_id counts from there), and a value out_dtype does not hold exactly (the int32
+        -> out_dtype rounding or saturation is not stated)."""
+        nch = self._channels(num_active_channels)
+        out_dtype = int(out_dtype)
+        dt.info(out_dtype)
+        self._same_count(ramp, dst)
+        dims = [(int(s), int(n)) for s, n in zip(ramp.steps, ramp.nums, strict=True) if int(n) != 1]
+        if len(dims) > 1:
+            raise UnsupportedError(
+                "Iota: a ramp over more than one DATA4D dimension needs the order of step_elem, "
+                "which the sources do not state (next-families-facts.md Q8)"
+            )
+        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        cm = _signed(channel_multiplier, 32)
+        if cm != 0 and dst_w.partition != 0:
+            raise UnsupportedError(
+                f"Iota: whether channel_id counts from partition 0 or from the destination's "
+                f"partition {dst_w.partition} is not stated (next-families-facts.md §6a)"
+            )
+        step = _signed(dims[0][0], 16) if dims else 0
+        values = (
+            _signed(ramp.start_addr, 32)
+            + cm * np.arange(nch, dtype=np.int64)[:, None]
+            + step * np.arange(dst.count, dtype=np.int64)[None, :]
+        )
+        if values.size and (int(values.min()) < -(2**31) or int(values.max()) >= 2**31):
+            raise UnsupportedError(
+                "Iota: the ramp leaves int32, whose overflow is not stated "
+                "(next-families-facts.md Q8)"
+            )
+        dst_w.scatter(self._iota_store(values, out_dtype))
+        self.instructions_executed += 1
+
+    def _iota_store(self, values: npt.NDArray[np.int64], code: int) -> npt.NDArray[Any]:
+        """Iota's int32 values as `code`'s raw elements, when `code` holds each exactly: an
+        integer dtype by range, a float one through the backend's fp32 hub (int32 -> fp32 exact
+        up to 2^24), checked by reading the result back."""
+        inexact = UnsupportedError(
+            f"Iota: a value of the ramp is not exact in {dt.info(code).name}, and the int32 -> "
+            f"{dt.info(code).name} rounding of Iota is not stated (next-families-facts.md §6a)"
+        )
+        if code in dt.INT_CODES:
+            lo, hi = dt.int_range(code)
+            if values.size and (int(values.min()) < lo or int(values.max()) > hi):
+                raise inexact
+            return values.astype(dt.numpy_dtype(code)).view(dt.storage_dtype(code))
+        if values.size and int(np.abs(values).max()) > 2**24:
+            raise inexact
+        raw = np.ascontiguousarray(values.astype(np.int32).view(np.uint32))
+        zero: F32 = np.zeros((values.shape[0], 1), np.float32)
+        out = self.backend.ts_arith(
+            raw, dt.INT32, code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
+            self.numerics, self._key(), None,
+        )  # fmt: skip
+        back = dt.load_f32(code, np.asarray(out), self.numerics).astype(np.float64)
+        if not np.array_equal(back, values.astype(np.float64)):
+            raise inexact
+        return out
+
+    # -- 0x49 -------------------------------------------------------------------------------------
+
+    def memset(
+        self, *, dst: Pattern, dtype: int, num_active_channels: int, set_value: int,
+        dst_element_count: int,
+    ) -> None:  # fmt: skip
+        """Memset (0x49): every element of the destination walk gets set_value, which holds the
+        fill in the dtype's own encoding, zero-extended (its validator's memset_set_value_type;
+        next-families-facts.md §6b, NKI ``memset``).
+
+        dst_element_count repeats the destination's count, per partition or in total (Q13
+        leaves which open): a word whose count is neither is refused, since what the engine
+        does with a count that disagrees with its pattern is not stated."""
+        nch = self._channels(num_active_channels)
+        code = int(dtype)
+        width = dt.size(code) * 8
+        count = int(dst_element_count)
+        if count not in (dst.count, dst.count * nch):
+            raise UnsupportedError(
+                f"Memset: dst_element_count {count} is neither the destination's {dst.count} "
+                f"elements per partition nor its {dst.count * nch} in all, and what the engine "
+                "does then is not stated (next-families-facts.md Q13)"
+            )
+        bits = int(set_value) & 0xFFFFFFFF
+        if bits >> width:
+            raise UnsupportedError(
+                f"Memset: set_value 0x{bits:X} has bits a {width}-bit dtype does not hold"
+            )
+        dst_w = self._walk(dst, code, nch, "dst_mem_pattern")
+        dst_w.scatter(np.full((nch, dst.count), bits, dt.storage_dtype(code)))
+        self.instructions_executed += 1
+
+    # -- 0x72 / 0x99 ------------------------------------------------------------------------------
+
+    def copy_predicated(
+        self, *, cast: bool, src0: Pattern, src1: Pattern, dst: Pattern, in0_dtype: int,
+        in1_dtype: int, out_dtype: int, num_active_channels: int,
+    ) -> None:  # fmt: skip
+        """CopyPredicated (0x72) and CastPredicated (0x99): where element k of the predicate
+        walk (src0, an integer dtype) is true, element k of the destination walk becomes element
+        k of the data walk (src1), moved bit for bit (0x72) or converted through the fp32 hub
+        (0x99); where it is zero the destination keeps its value (next-families-facts.md §3;
+        NKI ``tensor_copy_predicated``, KLR "for which predicate is not 0").
+
+        Whether a predicate is true when nonzero or by its low bit is open (Q7): the two
+        readings agree on 0 and on odd values, and a nonzero even value is refused."""
+        nch = self._channels(num_active_channels)
+        pred_code, data_code, out_code = int(in0_dtype), int(in1_dtype), int(out_dtype)
+        for code in (pred_code, data_code, out_code):
+            dt.info(code)
+        if pred_code not in dt.INT_CODES:
+            raise UnsupportedError(
+                f"a predicated copy's predicate is an integer dtype, not {dt.info(pred_code).name}"
+            )
+        if not cast and dt.size(data_code) != dt.size(out_code):
+            raise UnsupportedError(
+                "a CopyPredicated moves elements bit for bit: its dtypes are one size"
+            )
+        self._same_count(src0, dst)
+        self._same_count(src1, dst)
+        pred_w = self._walk(src0, pred_code, nch, "src0_mem_pattern")
+        data_w = self._walk(src1, data_code, nch, "src1_mem_pattern")
+        dst_w = self._walk(dst, out_code, nch, "dst_mem_pattern")
+        # the destination is read as well: the lanes whose predicate is zero keep their bits
+        # (a walk named so that `info` counts it among the reads)
+        kept_w = self._walk(dst, out_code, nch, "kept dst_mem_pattern")
+        pred = np.array(pred_w.gather())
+        undecided = (pred != 0) & ((pred & 1) == 0)
+        if undecided.any():
+            value = int(pred[undecided][0])
+            raise UnsupportedError(
+                f"predicate element 0x{value:X} is nonzero and even: whether a predicate is true "
+                "when nonzero or by its low bit is not stated (next-families-facts.md Q7)"
+            )
+        raw = np.array(data_w.gather())
+        if cast:
+            zero: F32 = np.zeros((nch, 1), np.float32)
+            raw = np.asarray(self.backend.ts_arith(
+                raw, data_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
+                self.numerics, self._key(), None,
+            ))  # fmt: skip
+        old = np.array(kept_w.gather())  # every read before any write
+        dst_w.scatter(np.where(pred != 0, raw.view(old.dtype), old))
         self.instructions_executed += 1
 
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------
@@ -706,10 +886,13 @@ class Engine:
         dt.info(in_dtype)
         dt.info(out_dtype)
         if len(src.nums) != 4:
-            raise ExecutorError("PtrMultiDual needs a 4-D source pattern")
+            raise UnsupportedError("PtrMultiDual needs a 4-D source pattern")
         wslices = int(src.nums[3])
         if not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL // 2:
-            raise ExecutorError(f"PtrMultiDual W = src num_elem[3] must be 1..4, not {wslices}")
+            raise UnsupportedError(
+                f"PtrMultiDual W = src num_elem[3] is {wslices}: the executor models 1..4 "
+                "(two of the 8 ImmLd scalars per slice)"
+            )
         rev0, rev1 = _rev(reverse)
         self._same_count(src, dst)
         alu.check_arith(op)
@@ -792,8 +975,9 @@ class Engine:
         rev0, rev1 = _rev(reverse)
         for p, what in ((src1, "src1"), (dst, "destination")):
             if p.count != src0.count:
-                raise ExecutorError(
-                    f"src0 has {src0.count} elements per partition, {what} {p.count}"
+                raise UnsupportedError(
+                    f"src0 has {src0.count} elements per partition, {what} {p.count}: what "
+                    "the engine does when the counts differ is not stated"
                 )
         if bitvec:
             alu.check_bitvec(op0)
@@ -1072,15 +1256,16 @@ class Engine:
                 "documented fold (NKI's reduce-op map: sum, prod, max, min)"
             )
         if not 1 <= dims <= len(src.nums):
-            raise ExecutorError(f"op_dim folds {dims} dims of a {len(src.nums)}-D source")
+            raise UnsupportedError(f"op_dim folds {dims} dims of a {len(src.nums)}-D source")
         length = 1
         for n in src.nums[:dims]:
             length *= int(n)
         groups = src.count // length if length else 0
         if dst.count != groups:
-            raise ExecutorError(
+            raise UnsupportedError(
                 f"folding {dims} innermost dims of {src.count} elements per partition gives "
-                f"{groups}, the destination has {dst.count}"
+                f"{groups}, the destination has {dst.count}: what the engine does then is not "
+                "stated"
             )
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
         dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
@@ -1133,8 +1318,9 @@ class Engine:
             )
         for p, what in ((src1, "src1"), (dst0, "dst0"), (dst1, "dst1")):
             if p.count != src0.count:
-                raise ExecutorError(
-                    f"src0 has {src0.count} elements per partition, {what} {p.count}"
+                raise UnsupportedError(
+                    f"src0 has {src0.count} elements per partition, {what} {p.count}: what "
+                    "the engine does when the counts differ is not stated"
                 )
         w0 = self._walk(src0, in0, nch, "src0_mem_pattern")
         w1 = self._walk(src1, in1, nch, "src1_mem_pattern")

@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from . import codes
-from .errors import ExecutorError, UnsupportedError
+from .errors import UnsupportedError
 from .memory import IMM_FLOPS_PER_CHANNEL
 
 
 def check_imm_load_count(count: int) -> None:
-    """ExecutorError where ``not 1 <= count <= IMM_FLOPS_PER_CHANNEL``."""
+    """UnsupportedError where ``not 1 <= count <= IMM_FLOPS_PER_CHANNEL``."""
     if not 1 <= count <= IMM_FLOPS_PER_CHANNEL:
-        raise ExecutorError(f'TensorScalarImmLd loads 1..8 values per channel, not {count}')
+        raise UnsupportedError(f'TensorScalarImmLd loads {count} values per channel: the executor models its 8 scalar flops per channel, 1..8 values, and what another count does is not stated')
 
 
 def refuse_imm_load_count(r: Any, count: Any) -> None:
@@ -28,9 +28,9 @@ def refuse_imm_load_count(r: Any, count: Any) -> None:
 
 
 def check_ptr_multi_dims(dims: int) -> None:
-    """ExecutorError where ``dims != 4``."""
+    """UnsupportedError where ``dims != 4``."""
     if dims != 4:
-        raise ExecutorError('PtrMulti needs a 4-D source pattern')
+        raise UnsupportedError('PtrMulti needs a 4-D source pattern')
 
 
 def refuse_ptr_multi_dims(r: Any, dims: Any) -> None:
@@ -39,9 +39,9 @@ def refuse_ptr_multi_dims(r: Any, dims: Any) -> None:
 
 
 def check_ptr_multi_slices(wslices: int) -> None:
-    """ExecutorError where ``not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL``."""
+    """UnsupportedError where ``not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL``."""
     if not 1 <= wslices <= IMM_FLOPS_PER_CHANNEL:
-        raise ExecutorError(f'PtrMulti W = src num_elem[3] must be 1..8, not {wslices}')
+        raise UnsupportedError(f'PtrMulti W = src num_elem[3] is {wslices}: the executor models 1..8, one ImmLd scalar a slice')
 
 
 def refuse_ptr_multi_slices(r: Any, wslices: Any) -> None:

@@ -17,6 +17,9 @@ of semantics.md §1.3 are two such stages). Choices where the shelf is open (sem
 * LOGICAL_* treat any non-zero value, NaN included, as true (RE-FW, §8 C2).
 * RSQRT is ``1 / sqrt(x)`` in fp32 (two IEEE roundings); the device's Newton-iteration error is
   not published (§9.12).
+* RECIPROCAL (an engine operator no drop's ALU_OP names, ``codes.ENGINE_OP``: Reciprocal 0x48's
+  stage) is ``1 / x`` in fp32, one IEEE rounding; the device's seed-and-refine error is not
+  published (next-families-facts.md Q12).
 * Shifts take the amount as the unsigned value of the other operand's ``w``-bit pattern; an
   amount ``>= w`` shifts every bit out (0, or all sign bits for ARITH_SHIFT_RIGHT) (§9.7 open).
   ARITH_SHIFT_RIGHT fills with bit ``w-1`` of the pattern, whatever the dtype's signedness.
@@ -34,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .codes import ALU_OP
+from .codes import ALU_OP, ENGINE_OP
 from .errors import UnsupportedError
 
 F32 = npt.NDArray[np.float32]
@@ -73,12 +76,13 @@ ABS_MAX = _CODE["ABS_MAX"]
 ABS_MIN = _CODE["ABS_MIN"]
 RE_LU = _CODE["RE_LU"]
 SQUARE = _CODE["SQUARE"]
+RECIPROCAL = ENGINE_OP["RECIPROCAL"]
 
 ARITH_OPS: frozenset[int] = frozenset(
     {
         BYPASS, ADD, SUBTRACT, MULT, MAX, MIN, LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR,
         IS_EQ, IS_GT, IS_GE, IS_LE, IS_LT, IS_NE, ABSOLUTE_DIFF, ABSOLUTE_VALUE,
-        RSQRT, ABS_MAX, ABS_MIN, RE_LU, SQUARE,
+        RSQRT, ABS_MAX, ABS_MIN, RE_LU, SQUARE, RECIPROCAL,
     }
 )  # fmt: skip
 BITVEC_OPS: frozenset[int] = frozenset(
@@ -87,7 +91,9 @@ BITVEC_OPS: frozenset[int] = frozenset(
         LOGICAL_SHIFT_RIGHT, BITWISE_AND, BITWISE_OR, BITWISE_XOR,
     }
 )  # fmt: skip
-UNARY_OPS: frozenset[int] = frozenset({ABSOLUTE_VALUE, RE_LU, SQUARE, RSQRT, BITWISE_NOT})
+UNARY_OPS: frozenset[int] = frozenset(
+    {ABSOLUTE_VALUE, RE_LU, SQUARE, RSQRT, RECIPROCAL, BITWISE_NOT}
+)
 # cache-reduce / cumulative accumulate operators and their identities (semantics.md §10)
 ACCUM_IDENTITY: dict[int, float] = {
     ADD: 0.0,
@@ -215,6 +221,9 @@ def arith(op: int, data: Any, scalar: Any, reverse: bool = False, out: F32 | Non
         if op == RSQRT:
             s = np.asarray(np.sqrt(data, dtype=np.float32), dtype=np.float32)
             return np.divide(_ONE, s, out=out if out is not None else s, dtype=np.float32)
+        if op == RECIPROCAL:
+            d = np.asarray(data, dtype=np.float32)
+            return np.asarray(np.divide(_ONE, d, out=out, dtype=np.float32), dtype=np.float32)
         if reverse:
             return _binary_arith(op, scalar, data, out)
         return _binary_arith(op, data, scalar, out)

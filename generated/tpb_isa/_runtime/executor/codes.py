@@ -283,6 +283,15 @@ ROLES: Final[dict[str, tuple[str, str, dict[str, int], dict[str, str]]]] = {
             'AMIN_UINT': 'not a TensorTensorIntWide op (is_valid_tt_int_wide_op admits add, subtract, mult and shifts only)',
         },
     ),
+    'engine_op': (
+        'engine operator',
+        '',
+        {
+            'RECIPROCAL': 0xfe,
+        },
+        {
+        },
+    ),
 }
 
 ALU_OP: Final[dict[str, int]] = ROLES['alu_op'][2]
@@ -293,3 +302,4 @@ ACCUM_CMD: Final[dict[str, int]] = ROLES['accum_cmd'][2]
 DTYPE_PAIR: Final[dict[str, int]] = ROLES['dtype_pair'][2]
 SUBDIM: Final[dict[str, int]] = ROLES['subdim'][2]
 WIDE_OP: Final[dict[str, int]] = ROLES['wide_op'][2]
+ENGINE_OP: Final[dict[str, int]] = ROLES['engine_op'][2]

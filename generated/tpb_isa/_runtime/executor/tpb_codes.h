@@ -67,4 +67,9 @@ enum {
     W_LOGICAL_SHIFT_LEFT = 0x10,
 };
 
+/* engine operator (engine_op) */
+enum {
+    OP_RECIPROCAL = 0xfe,
+};
+
 #endif

@@ -489,6 +489,7 @@ TPB_INLINE void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
     case OP_SQUARE: for (k = 0; k < cnt; k++) buf[k] = buf[k] * buf[k]; return;
     case OP_RE_LU: for (k = 0; k < cnt; k++) buf[k] = f_max(buf[k], 0.0f); return;
     case OP_RSQRT: for (k = 0; k < cnt; k++) buf[k] = 1.0f / sqrtf(buf[k]); return;
+    case OP_RECIPROCAL: for (k = 0; k < cnt; k++) buf[k] = 1.0f / buf[k]; return;
     case OP_ADD: STAGE_LOOP(a + b); return;
     case OP_SUBTRACT: STAGE_LOOP(a - b); return;
     case OP_MULT: STAGE_LOOP(a * b); return;
@@ -854,6 +855,7 @@ TPB_INLINE void arith_vstage(int op, float *restrict buf, const float *restrict 
                              int rev) {
     switch (op) {
     case OP_BYPASS: case OP_ABSOLUTE_VALUE: case OP_SQUARE: case OP_RE_LU: case OP_RSQRT:
+    case OP_RECIPROCAL:
         arith_stage(op, buf, cnt, 0.0f, 0); return;
     case OP_ADD: VSTAGE_LOOP(a + b); return;
     case OP_SUBTRACT: VSTAGE_LOOP(a - b); return;
@@ -872,6 +874,7 @@ static inline float f_stage(int op, float d, float s, int rev) {
     case OP_SQUARE: return d * d;
     case OP_RE_LU: return f_max(d, 0.0f);
     case OP_RSQRT: return 1.0f / sqrtf(d);
+    case OP_RECIPROCAL: return 1.0f / d;
     default: return rev ? f_binary(op, s, d) : f_binary(op, d, s);
     }
 }
