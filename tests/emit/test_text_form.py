@@ -689,6 +689,18 @@ def _mutated(rng: np.random.Generator, line: str, other: str) -> str:
     return line.replace(" ", str(rng.choice(["  ", "\t", " \t"])), 1 + int(rng.integers(3)))
 
 
+def _has_split(fast: Any) -> Any:
+    """Whether a line's mnemonic has a skeleton learned and split into as many tokens as the
+    line has at its blanks (`_FastAsm.probe`'s rule: the lines the text scanner takes)."""
+
+    def has(line: str) -> bool:
+        tokens = line.split(" ")
+        st = fast.statements.get(tokens[0])
+        return st is not None and len(tokens) in st.splits
+
+    return has
+
+
 def _outcome(fn: Any, text: str) -> Any:
     try:
         return ("words", fn(text))
@@ -739,16 +751,16 @@ def test_batch_assembler_is_the_line_parser(gen: str, front: str) -> None:
     # the scanner splits the lines of the skeletons learned (not the columns': no mnemonic
     # first); random words have many skeletons, so a tenth
     assert scanned > len(W) // 10 if front == "scanner" else scanned == 0
-    _mutated_lines_read_alike(form, fast, front, full + compact + columns, 41, 0.02)
+    _mutated_lines_read_alike(form, fast, front, full + compact + columns, 41, 0.01)
 
 
 def _mutated_lines_read_alike(
     form: Any, fast: Any, front: str, sources: list[str], seed: int, split: float
 ) -> None:
     """`sources` mutated (`_mutated`), valid or not: the batch path gives the per-line
-    parser's words for the valid ones together, with more than `split` of them split by the
-    scanner (none by the "python" front end), and each bad line among good ones the parser's
-    error at the same line and column."""
+    parser's words for the valid ones together, the scanner splitting exactly the lines of a
+    learned skeleton's number of tokens (none by the "python" front end), more than `split` of
+    them, and each bad line among good ones the parser's error at the same line and column."""
     rng = np.random.default_rng(seed)
     mutated = [_mutated(rng, sources[i], sources[i - 1]) for i in rng.permutation(len(sources))]
     good, bad = [], []
@@ -756,10 +768,14 @@ def _mutated_lines_read_alike(
         (good if _outcome(lambda t: form._asm_line(t, 1), line)[0] == "words" else bad).append(line)
     assert len(good) > 500 and len(bad) > 500, (len(good), len(bad))
     text = "\n".join(good)
+    splittable = sum(map(_has_split(fast), good))  # before the call: the splits it scans with
     assert _outcome(form.asm_lines, text) == _outcome(form._asm_scalar, text)
     batch_took = len(good) - form._fast.declined
     assert batch_took > len(good) // 4  # mutated lines still in its spelling went the fast way
-    assert fast.scanned > split * len(good) if front == "scanner" else fast.scanned == 0
+    if front == "scanner":  # it splits every line a learned skeleton splits, and no other
+        assert fast.scanned == splittable > split * len(good), (splittable, len(good))
+    else:
+        assert fast.scanned == 0
     for line in bad[:: max(1, len(bad) // 150)]:  # each bad line among good ones
         at = int(rng.integers(len(good) - 40))
         text = "\n".join([*good[at : at + 20], line, *good[at + 20 : at + 40]])

@@ -87,8 +87,37 @@ def _compare(
                 _compare_unions(ms, fa.get(f"{name}_src", (None, None))[1], va, vb, p, differ, only)
             else:
                 _compare(ms, va, vb, p + ".", differ, only)
-        elif _leaf(va) != _leaf(vb):
+        elif _leaf(va) != _leaf(vb) or _places(ms, la, va) != _places(ms, lb, vb):
             differ.append(p)
+
+
+def _places(ms: tuple[Any, Any], f: Any, v: Any) -> tuple[str | None, ...]:
+    """Where a PartitionOffset field points on each generation (its meaning: the same bits can
+    name a byte on one generation and another byte, or none, on the next), () for any other
+    field."""
+    if not f.c_type.endswith("PARTITION_OFFSET") or f.dims:
+        return ()
+    return tuple(_where(m, int(v)) for m in ms)
+
+
+def _where(m: Any, addr: int) -> str | None:
+    try:
+        return str(m.Executor.locate(_EXECUTORS[m.NAME], addr))
+    except ValueError:
+        return None
+
+
+def _shown_arm(m: Any, union: Any) -> str:
+    """The struct arm a union's bytes mean on generation `m`: an INDIRECT arm when the first
+    address's marker byte (byte 3) is one of the headers' `*MARKER_INDIRECT*` constants, else
+    the first struct arm (C's default member)."""
+    arms = [f for f in type(union).LAYOUT if f.kind == "struct"]
+    markers = {v for k, v in vars(m.constants).items() if "MARKER_INDIRECT" in k}
+    indirect = [f for f in arms if "INDIRECT" in f.c_type]
+    raw = union.to_bytes()
+    if indirect and len(raw) > 3 and raw[3] in markers:
+        return str(indirect[0].name)
+    return str(arms[0].name) if arms else ""
 
 
 def _compare_unions(
@@ -101,17 +130,19 @@ def _compare_unions(
     only: list[tuple[str, bool]],
 ) -> None:
     """A union's arms are views of the same bytes: compared as bytes, a pointer arm by the place
-    it names (when its `_src` sibling, if any, says it holds a pointer), and the first struct arm
-    (C's default member, which the word shows unless a marker in it says otherwise) field by
-    field."""
+    it names (when its `_src` sibling, if any, says it holds a pointer), and the struct arm the
+    bytes mean (`_shown_arm`) field by field."""
     pointer = src is None or any(k in getattr(src, "name", "") for k in ("PTR", "POINTER"))
     places = (_place(ms[0], va), _place(ms[1], vb)) if pointer else (None, None)
     if va.to_bytes() != vb.to_bytes() or places[0] != places[1]:
         differ.append(p)
         return
-    arms = [f.name for f, _ in _fields(va).values() if f.kind == "struct"]
-    first = [n for n in arms[:1] if n in _fields(vb)]
-    _compare(ms, _Arms(va, first), _Arms(vb, first), p + ".", differ, only)
+    shown = (_shown_arm(ms[0], va), _shown_arm(ms[1], vb))
+    if shown[0] != shown[1]:
+        differ.append(p)
+        return
+    arm = [n for n in shown[:1] if n and n in _fields(vb)]
+    _compare(ms, _Arms(va, arm), _Arms(vb, arm), p + ".", differ, only)
 
 
 def oracle(this: Any, other: Any, word: bytes) -> tuple[bool, list[str]]:

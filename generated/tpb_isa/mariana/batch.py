@@ -7973,7 +7973,7 @@ CHAINS: dict[str, Chain] = {
             ('tensor2d_valid(src_mem_pattern, dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tsm_immediates_load__term12),
             ('s2_bn_reserved_zero(i)', _v_is_valid_tsm_immediates_load__term13),
         ),
-        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 32, 64, 112, 113, 128, 192, 248, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 32, 64, 112, 113, 128, 192, 248, 4194304, 33554432, 536870911, 2147483648),
         splits=(
             (
                 9,
@@ -8588,7 +8588,7 @@ CHAINS: dict[str, Chain] = {
             ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_max8__term28),
             ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_max8__term29),
         ),
-        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 108, 128, 248, 16384, 32768, 262144, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 108, 128, 248, 16384, 32768, 262144, 4194304, 33554432, 536870911, 2147483648),
     ),
     'is_valid_find_index8': Chain(
         'is_valid_find_index8',
@@ -8625,7 +8625,7 @@ CHAINS: dict[str, Chain] = {
             ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_find_index8__term29),
             ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_find_index8__term30),
         ),
-        (0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 16, 24, 32, 64, 110, 128, 248, 16384, 32768, 262144, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 16, 24, 32, 64, 110, 128, 248, 16384, 32768, 262144, 4194304, 33554432, 536870911, 2147483648),
     ),
     'is_valid_batch_norm_stats2': Chain(
         'is_valid_batch_norm_stats2',
@@ -8653,7 +8653,7 @@ CHAINS: dict[str, Chain] = {
             ('has_bns_finite_odd_count(i)', _v_is_valid_batch_norm_stats2__term20),
             ('bn_stats2_transpose_check(i)', _v_is_valid_batch_norm_stats2__term21),
         ),
-        (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 16, 24, 32, 64, 97, 128, 130, 248, 512, 32768, 262144, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 16, 24, 32, 64, 97, 128, 130, 248, 512, 32768, 262144, 4194304, 33554432, 536870911, 2147483648),
         splits=(
             (
                 21,
@@ -8694,7 +8694,7 @@ CHAINS: dict[str, Chain] = {
             ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_batch_norm_aggregate__term19),
             ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_batch_norm_aggregate__term20),
         ),
-        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 98, 128, 248, 32768, 262144, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16, 24, 32, 64, 98, 128, 248, 32768, 262144, 4194304, 33554432, 536870911, 2147483648),
     ),
     'is_valid_iota': Chain(
         'is_valid_iota',
@@ -8745,7 +8745,7 @@ CHAINS: dict[str, Chain] = {
             ('has_valid_range_select_reduce_cmd(i)', _v_is_valid_range_select__term21),
             ('has_valid_range_select_reduce_op(i)', _v_is_valid_range_select__term22),
         ),
-        (0, 1, 2, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 16, 18, 19, 20, 21, 22, 24, 32, 64, 128, 188, 192, 248, 32768, 262144, 4194304, 16777216, 33554432, 536870911, 4286578687, 4294967295),
+        (0, 1, 2, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 16, 18, 19, 20, 21, 22, 24, 32, 64, 128, 188, 192, 248, 32768, 262144, 4194304, 16777216, 33554432, 536870911, 1266679808, 2139095039, 2147483648, 3414163456, 4286578687, 4294967295),
     ),
     'is_valid_memset': Chain(
         'is_valid_memset',

@@ -7629,7 +7629,7 @@ CHAINS: dict[str, Chain] = {
             ('tensor2d_valid(src_mem_pattern, dtype, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)', _v_is_valid_tsm_immediates_load__term12),
             ('s2_bn_reserved_zero(i)', _v_is_valid_tsm_immediates_load__term13),
         ),
-        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 32, 64, 112, 113, 128, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 32, 64, 112, 113, 128, 4194304, 33554432, 536870911, 2147483648),
         splits=(
             (
                 9,
@@ -8328,7 +8328,7 @@ CHAINS: dict[str, Chain] = {
             ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_max8__term28),
             ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_max8__term29),
         ),
-        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 32, 64, 108, 128, 16384, 32768, 262144, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 32, 64, 108, 128, 16384, 32768, 262144, 4194304, 33554432, 536870911, 2147483648),
     ),
     'is_valid_find_index8': Chain(
         'is_valid_find_index8',
@@ -8365,7 +8365,7 @@ CHAINS: dict[str, Chain] = {
             ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_find_index8__term29),
             ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_find_index8__term30),
         ),
-        (0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 32, 64, 110, 128, 16384, 32768, 262144, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 32, 64, 110, 128, 16384, 32768, 262144, 4194304, 33554432, 536870911, 2147483648),
     ),
     'is_valid_batch_norm_stats2': Chain(
         'is_valid_batch_norm_stats2',
@@ -8393,7 +8393,7 @@ CHAINS: dict[str, Chain] = {
             ('has_bns_finite_odd_count(i)', _v_is_valid_batch_norm_stats2__term20),
             ('bn_stats2_transpose_check(i)', _v_is_valid_batch_norm_stats2__term21),
         ),
-        (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 32, 64, 97, 128, 130, 512, 32768, 262144, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 32, 64, 97, 128, 130, 512, 32768, 262144, 4194304, 33554432, 536870911, 2147483648),
         splits=(
             (
                 21,
@@ -8434,7 +8434,7 @@ CHAINS: dict[str, Chain] = {
             ('s4d2_bn_zero_counts(i) > even_count == 0.0', _v_is_valid_batch_norm_aggregate__term19),
             ('s4d2_bn_zero_counts(i) > odd_count == 0.0', _v_is_valid_batch_norm_aggregate__term20),
         ),
-        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 32, 64, 98, 128, 32768, 262144, 4194304, 33554432, 536870911),
+        (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 32, 64, 98, 128, 32768, 262144, 4194304, 33554432, 536870911, 2147483648),
     ),
     'is_valid_iota': Chain(
         'is_valid_iota',

@@ -14,6 +14,8 @@ search can satisfy one at a time (one field each) where the whole term needs sev
 
 from __future__ import annotations
 
+import contextlib
+import struct as _struct
 from dataclasses import dataclass
 
 from ..ir.model import Generation
@@ -223,9 +225,21 @@ def _constants(
     return tuple(sorted(v for v in found if 0 <= v < 1 << 32))
 
 
+def _float_bits(v: float) -> set[int]:
+    """The fp32 bit patterns of a float literal and of its negation (a predicate may compare a
+    float field with a literal exactly, as `fill_val == -FLT_MAX`, which no random bits reach;
+    the sign is taken both ways as a literal's minus may be a separate negation); none for a
+    value fp32 cannot hold."""
+    out: set[int] = set()
+    for x in (v, -v):
+        with contextlib.suppress(OverflowError):
+            out.add(_struct.unpack("<I", _struct.pack("<f", x))[0])
+    return out
+
+
 def _own_constants(fn: LFunction) -> tuple[frozenset[int], tuple[str, ...]]:
-    """The integer constants one function's body names (as unsigned 32-bit), and the functions
-    it calls."""
+    """The integer constants one function's body names (as unsigned 32-bit; a float literal as
+    its fp32 bits, `_float_bits`), and the functions it calls."""
     found: set[int] = set()
     callees: list[str] = []
     for e in body_exprs(fn.body):
@@ -234,6 +248,8 @@ def _own_constants(fn: LFunction) -> tuple[frozenset[int], tuple[str, ...]]:
             x = stack.pop()
             if isinstance(x, Const) and isinstance(x.value, int) and not isinstance(x.value, bool):
                 found.add(x.value & 0xFFFFFFFF if x.value < 0 else x.value)
+            elif isinstance(x, Const) and isinstance(x.value, float):
+                found |= _float_bits(x.value)
             if isinstance(x, Call):
                 callees.append(x.fn)
             stack += children(x)
