@@ -17,6 +17,8 @@ AREAS: dict[str, tuple[str, ...]] = {
     "bench": ("toolkit",),
     "audit": ("audit",),
     "cli": ("cli",),
+    "kernels": ("kernels",),
+    "fuzz": ("fuzz",),
     "test_fresh_clone.py": ("install",),
     "test_lower_bounds.py": ("install",),
     "test_hygiene.py": ("hygiene",),
@@ -41,6 +43,10 @@ MARKERS: dict[str, str] = {
     "toolkit": "the test-bench toolkit: stimulus, coverage, trace, compat, info (tests/bench)",
     "audit": "tpbgen audit: facts, kinds, formats, the HTML page (tests/audit)",
     "cli": "tpbgen's command line: habits and located diagnostics (tests/cli)",
+    "kernels": "the per-generation kernels built as programs (softmax, rmsnorm, layernorm, "
+    "cumsum) against numpy on both backends, and their example listings (tests/kernels)",
+    "fuzz": "the seeded, bounded fuzz of tpbgen's inputs and of the runtime CLI's files and "
+    "arguments, held to the exit-code contract (tests/fuzz)",
     "install": "a fresh clone and venv as the README sets them up, and the declared lower "
     "bounds (tests/test_fresh_clone.py, tests/test_lower_bounds.py)",
     "hygiene": "docstrings and the import layering of the generator (tests/test_hygiene.py, "
