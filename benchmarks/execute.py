@@ -1,11 +1,15 @@
 """Executor speed and memory: two-op TensorScalars ``(x * s0) + s1`` over 128 partitions x 16,384
 elements, in fp32, bf16 and fp8 (e4m3) in and out; with ``--instr``, the other families' new
 instructions (TensorTensor, ScalarTensorTensor, TensorTensorScan, TensorReduce, TensorTensorIntWide
-and sunda's BF16 forms) on 128 x 16,384 tensors on the C backend, against memcpy of their bytes.
+and sunda's BF16 forms, and issue 36's Copy, Cast, Reciprocal, Memset, CopyPredicated,
+CastPredicated and Iota) on 128 x 16,384 tensors on the C and numpy backends, against memcpy of
+their bytes.
 
     python benchmarks/execute.py [--gen sunda] [--rounds 7] [--case fp32,bf16,fp8]
                                  [--cache cold,warm] [--json] [--generated]
     python benchmarks/execute.py --instr all [--rounds 7] [--cache cold,warm] [--generated]
+    python benchmarks/execute.py --instr copy,cast,reciprocal,memset,copy_predicated,\
+cast_predicated,iota --rounds 15
 
 For each case and each cache state, prints per-run times (min and median of ``--rounds``
 interleaved rounds: every contestant runs once per round, in turn, so load on the shared machine
@@ -342,6 +346,15 @@ INSTRUCTIONS: dict[str, tuple[str, str]] = {
     "tensor_tensor_int_wide": ("maverick", "TensorTensorIntWide uint32 a + b -> lo, carry"),
     "tensor_tensor_add_bf16": ("sunda", "TensorTensorAddBf16 bf16 a + b -> fp32"),
     "tensor_reduce_max_bf16": ("sunda", "TensorReduceMaxBf16 bf16 max over X -> fp32"),
+    # issue 36: the next families' instructions (tests/executor/test_copy_cast.py and the others
+    # show how their words are built); each on the full 128 x 16,384 fp32 shape
+    "copy": ("mariana", "Copy 0x46 fp32 -> fp32"),
+    "cast": ("mariana", "Cast 0x47 fp32 -> bf16 (RNE)"),
+    "reciprocal": ("mariana", "Reciprocal 0x48 fp32 1/x"),
+    "memset": ("mariana", "Memset 0x49 fp32 0.2 (writes only)"),
+    "copy_predicated": ("mariana", "CopyPredicated 0x72 uint8 predicate, fp32 data"),
+    "cast_predicated": ("mariana", "CastPredicated 0x99 uint8 predicate, fp32 -> bf16"),
+    "iota": ("mariana", "Iota 0x7e fp32 x + p (writes only)"),
 }
 ROW = ELEMENTS * 4  # bytes of one fp32 tensor row (64 KiB)
 
@@ -426,6 +439,70 @@ def instruction_case(name: str, mod: ModuleType) -> tuple[bytes, dict[int, Any],
             2 * tensor,
             2 * tensor,
         )
+    return next_family_case(name, mod, a, b)
+
+
+def _t4(mod: ModuleType, at: int, n: int, struct: str, field: str) -> Any:
+    """A row of `n` elements at `at` as the 4-D memory pattern `struct.field` takes."""
+    S = mod.structs
+    t = S.Tensor4D(S.Addr4.of_addr_immediate(at), (1, n, n, n), (n, 1, 1, 1))
+    mem4 = type(getattr(getattr(S, struct)(), field))
+    return t if mem4 is S.Tensor4D else mem4.of_t(t)
+
+
+def next_family_case(
+    name: str, mod: ModuleType, a: Any, b: Any
+) -> tuple[bytes, dict[int, Any], int, int]:
+    """Issue 36's instructions: (word, {address: input array}, bytes read, bytes written).
+
+    Bytes are the instruction's operands: a predicated copy/cast counts its predicate and data
+    read and its destination written, not the destination read for the lanes it keeps (the
+    executor reads it whole; masked stores need not); Memset and Iota read nothing, so their
+    floor is a memcpy of half the bytes they write. The predicate is uint8 0/1 at random, about
+    half the lanes taken (AWS's golden test takes ~80% of random lanes)."""
+    S, E = mod.structs, mod.enums
+    n, fp32, bf16, u8 = ELEMENTS, E.Dtype.FP32, E.Dtype.BFLOAT16, E.Dtype.UINT8
+    tensor = PARTITIONS * ELEMENTS * 4
+
+    def hdr(opc: int) -> Any:
+        return S.Header(opcode=opc, inst_word_len=16)
+
+    if name in ("copy", "cast", "reciprocal"):
+        opc = {"copy": E.Opcode.COPY, "cast": E.Opcode.CAST, "reciprocal": E.Opcode.RECIPROCAL}
+        out = bf16 if name == "cast" else fp32
+        w = S.S4D4_TR(header=hdr(opc[name]), src_mem_pattern=_t4(mod, 0, n, "S4D4_TR",
+                      "src_mem_pattern"), in_dtype=fp32, out_dtype=out,
+                      num_active_channels=PARTITIONS, negated=0, op=E.AluOp.BYPASS,
+                      op_dim=E.TensorSubdim.X,
+                      dst_mem_pattern=_t4(mod, ROW, n, "S4D4_TR", "dst_mem_pattern"))  # fmt: skip
+        return _checked(mod, w), {0: a}, tensor, tensor // 2 if out == bf16 else tensor
+    if name in ("copy_predicated", "cast_predicated"):
+        cast = name == "cast_predicated"
+
+        def t3(x: int) -> Any:
+            return S.Tensor3D(S.Addr4.of_addr_immediate(x), (1, n, n), (n, 1, 1))
+
+        w = S.S3S3D3_TT(header=hdr(E.Opcode.CAST_PREDICATED if cast else E.Opcode.COPY_PREDICATED),
+                        in0_in1_dtype=S.DtypePair(dtype_lo=int(u8), dtype_hi=int(fp32)),
+                        out_dtype=bf16 if cast else fp32, op=E.AluOp.BYPASS,
+                        num_active_channels=PARTITIONS, src0_mem_pattern=t3(0),
+                        src1_mem_pattern=t3(ROW), dst_mem_pattern=t3(2 * ROW))  # fmt: skip
+        pred = (b > 0).astype(np.uint8)
+        out_bytes = tensor // 2 if cast else tensor
+        return _checked(mod, w), {0: pred, ROW: a}, tensor // 4 + tensor, out_bytes
+    if name == "memset":
+        bits = int(np.array([0.2], np.float32).view(np.uint32)[0])
+        w = S.D4_MR(header=hdr(E.Opcode.MEMSET), dtype=fp32, num_active_channels=PARTITIONS,
+                    set_value=bits, dst_element_count=n,
+                    dst_mem_pattern=_t4(mod, ROW, n, "D4_MR", "dst_mem_pattern"))  # fmt: skip
+        return _checked(mod, w), {}, 0, tensor
+    if name == "iota":
+        ramp = S.Data4D(base=0, step_elem=(1, 0, 0, 0), num_elem=(n, 1, 1, 1))
+        dst = S.Tensor4D(S.Addr4.of_addr_immediate(ROW), (1, n, n, n), (n, 1, 1, 1))
+        w = S.D4_IOTA(header=hdr(E.Opcode.IOTA), src_data_pattern=ramp, out_dtype=fp32,
+                      num_active_channels=PARTITIONS, channel_multiplier=1,
+                      dst_mem_pattern=dst)  # fmt: skip
+        return _checked(mod, w), {}, 0, tensor
     raise SystemExit(f"unknown instruction {name!r}; expected some of {', '.join(INSTRUCTIONS)}")
 
 
