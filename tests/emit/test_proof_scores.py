@@ -33,7 +33,8 @@ def _scores(gen: str) -> tuple[Any, dict[str, Any]]:
 
     staged = Staged(render(RenderInput([(r.gen, tr)], "")))
     atexit.register(staged.close)
-    prover = predicates._Prover(r.gen, tr, no_c, {}, proof_namespaces(staged, r.gen, tr))
+    prover = predicates._Prover(r.gen, tr, no_c, {}, lambda: proof_namespaces(staged, r.gen, tr))
+    prover._loaded()  # (the prover imports the staged modules when it first needs them)
     return prover, prover.scalar
 
 

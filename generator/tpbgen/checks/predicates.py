@@ -315,10 +315,18 @@ class _Prover:
         c_run: CRun,
         earlier: dict[str, Any],
         load: Callable[[], Namespaces] | None,
-        own: dict[str, str],
-        store: dict[str, Any],
+        own: dict[str, str] | None = None,
+        store: dict[str, Any] | None = None,
     ) -> None:
+        """A proof of `gen`'s translations `tr` against its C (`c_run`), seeded with the words
+        `earlier` generations' C accepted; `load` imports the staged modules. `own` gives each
+        validator's own key (what its proof depends on) and `store` an earlier run's results by
+        those keys: a validator whose key and handed-on words match is not proven again. Without
+        them (a proof outside `prove`, as the score tests make) every validator is proven."""
         import numpy
+
+        own = {} if own is None else own
+        store = {} if store is None else store
 
         self.gen, self.tr, self.c_run = gen, tr, c_run
         self.earlier = earlier  # validator -> words its C accepted in an earlier generation
