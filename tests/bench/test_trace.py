@@ -20,12 +20,24 @@ from tpb_paths import REPO
 SCHEMA = json.loads((REPO / "generated" / "tpb_isa" / "trace.schema.json").read_text())
 
 
+#: Opcodes whose admission reads the data: CopyPredicated/CastPredicated refuse a nonzero even
+#: predicate element (next-families-facts.md Q7), so on random memory they may not run.
+_DATA_REFUSED = {0x72, 0x99}
+
+
 def _program(gen: str, n: int) -> np.ndarray:
     """Executable valid words that read and write memory, their footprint known without a
-    prior state."""
+    prior state, and run whatever the memory holds."""
     mod = gen_module(gen)
     words = mod.random_words(40 * n, seed=5)
-    keep = [w for w in words if (i := mod.info(w)).footprint_known and i.writes and i.reads][:n]
+    keep = [
+        w
+        for w in words
+        if int(w[0]) not in _DATA_REFUSED
+        and (i := mod.info(w)).footprint_known
+        and i.writes
+        and i.reads
+    ][:n]
     return np.array(keep, dtype=np.uint8)
 
 
@@ -68,11 +80,13 @@ def test_trace_records_follow_the_schema_and_diff_finds_a_planted_divergence(
     same = _cli("trace-diff", str(tmp_path / "a.jsonl"), str(tmp_path / "a.jsonl"))
     assert same.returncode == 0 and "agree" in same.stdout
     d = _cli("trace-diff", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"))
-    first_writing = next(k for k, ln in enumerate(lines) if json.loads(ln)["writes"])
+    # the first record the two traces disagree on, read off the files themselves: the planted
+    # change reaches the writes of some instruction (which one depends on what each computes)
+    b_lines = (tmp_path / "b.jsonl").read_text().splitlines()
+    first = next(k for k, (x, y) in enumerate(zip(lines, b_lines, strict=True)) if x != y)
     assert d.returncode == 1, d.stdout
-    assert (
-        "written" in d.stdout and f"instruction {first_writing} " in d.stdout
-    ) or "instruction 0 " in d.stdout
+    assert d.stdout.startswith(f"instruction {first} "), d.stdout
+    assert "written differently" in d.stdout, d.stdout
 
 
 def test_trace_to_a_callable_and_hash_mode() -> None:
