@@ -175,9 +175,14 @@ class Programs:
         mem = LastWriter()
         words: list[Words] = []
         infos: list[Any] = []
+        got = 0  # words after the first that read an earlier word's writes, so far
         for k in range(n):
-            want = bool(k and mem and rng.random() < dependent)
+            # the aim leans against the drift so far: a step that had to settle for a word
+            # missing its aim (a full memory leaves few independent words) is made up later
+            aim = dependent + (dependent * (k - 1) - got) if k else dependent
+            want = bool(k and mem and rng.random() < aim)
             w, inf = self._step(pool, pinfo, mem, words, infos, want, rng)
+            got += bool(k and mem.writers(inf.reads))
             mem.write(inf.writes, k)
             words.append(w)
             infos.append(inf)
