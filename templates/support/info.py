@@ -428,10 +428,12 @@ class Info:
         ex = self._scratch
         _set_state(ex, executor)
         ex._prepared.clear()
+        ran_whole = False  # a handler with no kernel (Iota, Memset, ...) writes the scratch
         try:
             # _Resolved: the kernel would run now, every access is resolved
             with _recording(ex.engine) as (walks, regs), suppress(_Resolved):
                 ex._prepare(b)()
+                ran_whole = True
         except InvalidInstructionError as e:
             return False, str(e), none, none, ()
         except (ExecutorError, DtypeError) as e:  # not executed: nothing is read or written
@@ -447,6 +449,9 @@ class Info:
             )
         reads = _walk_runs([w for what, w in walks if not what.startswith("dst")])
         writes = _walk_runs([w for what, w in walks if what.startswith("dst")])
+        if ran_whole:  # its writes put back to zero: the next word's refusals may read them
+            for group, lo, hi in writes.tolist():
+                getattr(ex, _REGIONS[group >> 20])[group & 0xFFFFF, lo:hi] = 0
         return True, "", _merged(reads), _merged(writes), registers
 
     def info_batch(self, words: Any, executor: Any = None) -> list[InstructionInfo]:
