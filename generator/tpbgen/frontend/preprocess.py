@@ -639,7 +639,8 @@ def _run_into(
     if bound is None:
         return returncode, out.read(), err.read()
     data = out.read(bound + 1)  # (where the system could not bound the file, the read is)
-    return (-_SIGXFSZ if len(data) > bound else returncode), data, err.read(bound + 1)
+    # (the file stops at the bound: a writer killed there, or its driver reporting it)
+    return (-_SIGXFSZ if len(data) >= bound else returncode), data, err.read(bound + 1)
 
 
 def _run_piped(
