@@ -155,7 +155,7 @@ class Store:
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             try:
                 with os.fdopen(fd, "wb") as f:
-                    np.savez(f, **_encode(found))  # type: ignore[arg-type]
+                    np.savez(f, **_encode(found))  # type: ignore[arg-type, unused-ignore]
                 os.replace(tmp, path)
             finally:
                 with contextlib.suppress(FileNotFoundError):

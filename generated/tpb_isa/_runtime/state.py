@@ -96,7 +96,8 @@ def _members(archive: zipfile.ZipFile, path: str) -> list[str]:
 def _array(archive: zipfile.ZipFile, name: str, path: str) -> npt.NDArray[Any]:
     try:
         with archive.open(name + ".npy") as f:
-            arr = np.lib.format.read_array(f, allow_pickle=False)
+            # numpy 1.26's stubs leave read_array/write_array untyped; 2.x types them
+            arr = np.lib.format.read_array(f, allow_pickle=False)  # type: ignore[no-untyped-call, unused-ignore]
     except ValueError as e:
         if "pickle" in str(e) or "Object arrays" in str(e):
             raise StateError(f"{path}#{name}: an object array; the state holds numbers") from None
@@ -182,7 +183,9 @@ def save_state(ex: Any, path: str) -> None:
         with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
             for name in WHOLE:
                 buf = io.BytesIO()
-                np.lib.format.write_array(buf, np.ascontiguousarray(getattr(ex, name)))
+                np.lib.format.write_array(  # type: ignore[no-untyped-call, unused-ignore]
+                    buf, np.ascontiguousarray(getattr(ex, name))
+                )
                 info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
                 z.writestr(info, buf.getvalue())

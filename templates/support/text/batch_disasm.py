@@ -368,7 +368,9 @@ class _BatchText:
                 by_label.append(ptr)
             else:
                 by_label.append(inline)
-        chosen = np.asarray(by_label, dtype=np.intp)[inverse.reshape(-1)]
+        chosen: np.ndarray[Any, np.dtype[np.intp]] = np.asarray(by_label, dtype=np.intp)[
+            inverse.reshape(-1)
+        ]
         if shown is not None:
             chosen[~shown] = -1
         return chosen
