@@ -24,6 +24,8 @@ falls on all alike) of
     used of every 192 KiB partition),
   * a hand-written numpy expression of the fp32 computation (fp32 case only),
   * a plain copy of the case's tensor bytes (``numpy.copyto``, memcpy speed: the ceiling),
+  * for an instruction that only writes (Memset, Iota), also ``ndarray.fill`` of the bytes it
+    writes (store bandwidth: the floor of a store-only loop),
 as ratios to the copy (bandwidth share of the tensor's bytes) and to the C loop, and the peak
 memory the numpy backend allocates while executing the instruction, relative to the input tensor's
 bytes (tracemalloc; numpy reports its buffers to it). Every contestant reads and writes bytes of
@@ -535,6 +537,12 @@ def run_instruction(name: str, mod: ModuleType, rounds: int, caches: list[str]) 
     half = (read + written) // 2
     mem_src, mem_dst = np.ones(half, np.uint8), np.empty(half, np.uint8)
     fns["memcpy"] = lambda: np.copyto(mem_dst, mem_src)
+    if read == 0:
+        # a write-only instruction's second floor: ndarray.fill of the bytes it writes, the
+        # machine's store bandwidth (the memcpy of half its bytes reads as much as it writes,
+        # which a store-only loop cannot match where stores are the narrower path)
+        mem_fill = np.empty(written, np.uint8)
+        fns["fill"] = lambda: mem_fill.fill(1)
     for cache in caches:
         times = interleaved(fns, rounds, cache)
         mins = {k: min(v) for k, v in times.items()}
@@ -545,6 +553,9 @@ def run_instruction(name: str, mod: ModuleType, rounds: int, caches: list[str]) 
             "over_memcpy_min": {k: v / mins["memcpy"] for k, v in mins.items()},
             "over_memcpy_median": {k: v / meds["memcpy"] for k, v in meds.items()},
         }
+        if "fill" in mins:
+            out[cache]["over_fill_min"] = {k: v / mins["fill"] for k, v in mins.items()}
+            out[cache]["over_fill_median"] = {k: v / meds["fill"] for k, v in meds.items()}
     return out
 
 
@@ -572,7 +583,9 @@ def main_instructions(names: list[str], rounds: int, caches: list[str], use_gene
             for k in m["seconds_min"]:
                 print(f"  {cache:5s} {k:16s} {m['seconds_min'][k] * 1e3:8.3f} ms "
                       f"{m['seconds_median'][k] * 1e3:8.3f} ms   x memcpy "
-                      f"{m['over_memcpy_min'][k]:6.2f} / {m['over_memcpy_median'][k]:6.2f}")  # fmt: skip
+                      f"{m['over_memcpy_min'][k]:6.2f} / {m['over_memcpy_median'][k]:6.2f}"
+                      + (f"   x fill {m['over_fill_min'][k]:6.2f} / {m['over_fill_median'][k]:6.2f}"
+                         if "over_fill_min" in m else ""))  # fmt: skip
     return 0
 
 

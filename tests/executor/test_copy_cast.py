@@ -92,3 +92,29 @@ def test_cast_goes_through_fp32_and_rounds_once(gen: str, backend: str) -> None:
     got = _run(g, backend, i32, x).read(0x800, np.int32, (4, 32))
     want = np.clip(np.rint(x.astype(np.float64)), -(2**31), 2**31 - 1).astype(np.int32)
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("shift", [-3, 3, 0])
+def test_a_copy_onto_itself_reads_everything_first(backend: str, shift: int) -> None:
+    """Source and destination rows that overlap (the destination `shift` elements along, either
+    way, or the same place) copy as if every element were read before any is written; rows
+    that share no memory take the one-pass move, and a strided destination the scatter."""
+    g = G("mariana")
+    E = g.E
+    raw = np.arange(2 * 64, dtype=np.uint32).reshape(2, 64) * np.uint32(2654435761)
+    at = 0x100
+    w = _word(g, E.Opcode.COPY, _t4(g, at, (32, 1, 1, 1)), _t4(g, at + 4 * shift, (32, 1, 1, 1)),
+              E.Dtype.FP32, E.Dtype.FP32, 2)  # fmt: skip
+    ex = g.mod.Executor(backend=backend)
+    ex.write(at, raw[:, :32])
+    ex.run(w)
+    got = ex.read(at + 4 * shift, np.uint32, (2, 32))
+    assert np.array_equal(got, raw[:, :32])
+    # a destination of every other element (a walk, not a plain stride of one) is scattered
+    mem4 = type(g.S.S4D4_TR().dst_mem_pattern)
+    t = g.S.Tensor4D(g.addr(0x800), (2, 64, 64, 64), (32, 1, 1, 1))
+    w2 = _word(g, E.Opcode.COPY, _t4(g, at + 4 * shift, (32, 1, 1, 1)),
+               t if mem4 is g.S.Tensor4D else mem4.of_t(t), E.Dtype.FP32, E.Dtype.FP32, 2)  # fmt: skip
+    ex.run(w2)
+    assert np.array_equal(ex.read(0x800, np.uint32, (2, 64))[:, ::2], raw[:, :32])

@@ -106,3 +106,32 @@ def test_iota_refuses_what_the_sources_leave_open(backend: str) -> None:
         ex = g.mod.Executor(backend=backend)
         with pytest.raises(errors.UnsupportedError, match=reasons[name]):
             ex.run(w)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("out", ["INT32", "FP32"])
+def test_iota_wide_ramps_are_exact(backend: str, out: str) -> None:
+    """Ramps whose terms lie far from zero (a negative base, a large channel multiplier and a
+    negative step, so the row and column terms cancel): int32 values are exact whatever the
+    size of each term; fp32 values are exact up to 2^24 and match the int32 ramp converted."""
+    g = G("mariana")
+    E = g.E
+    S = g.S
+    n, nch = 256, 128
+    base, cm, step = -(2**23), 2**16, -7
+    if out == "INT32":
+        base, cm, step = 2**31 - 1 - (nch - 1) * 2**24, 2**24, -(2**15)
+    ramp = S.Data4D(base=base, step_elem=(step, 0, 0, 0),
+                    num_elem=(n, 1, 1, 1))  # fmt: skip
+    dst = S.Tensor4D(g.addr(0x400), (1, n, n, n), (n, 1, 1, 1))
+    code = getattr(E.Dtype, out)
+    w = g.word(S.D4_IOTA(header=g.hdr(E.Opcode.IOTA), src_data_pattern=ramp, out_dtype=code,
+                         num_active_channels=nch, channel_multiplier=cm,
+                         dst_mem_pattern=dst))  # fmt: skip
+    ex = g.mod.Executor(backend=backend)
+    ex.run(w)
+    want = base + cm * np.arange(nch, dtype=np.int64)[:, None] + step * np.arange(n)[None, :]
+    if out == "INT32":
+        assert np.array_equal(ex.read(0x400, np.int32, (nch, n)), want)
+    else:
+        assert np.array_equal(ex.read(0x400, np.float32, (nch, n)), want.astype(np.float32))

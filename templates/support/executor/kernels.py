@@ -634,7 +634,12 @@ class Engine:
         self._same_count(src, dst)
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
         dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
-        dst_w.scatter(np.array(src_w.gather()))  # every read before any write
+        values = src_w.gather()
+        direct = _direct(dst_w, values) if src_w.slc is not None else None
+        if direct is not None:  # two plain strides that share no memory: one pass
+            self.backend.move(values, direct)
+        else:
+            dst_w.scatter(np.array(values))  # every read before any write
         self.instructions_executed += 1
 
     # -- 0x48 -------------------------------------------------------------------------------------
@@ -685,18 +690,43 @@ class Engine:
                 f"partition {dst_w.partition} is not stated (next-families-facts.md §6a)"
             )
         step = _signed(dims[0][0], 16) if dims else 0
-        values = (
-            _signed(ramp.start_addr, 32)
-            + cm * np.arange(nch, dtype=np.int64)[:, None]
-            + step * np.arange(dst.count, dtype=np.int64)[None, :]
-        )
-        if values.size and (int(values.min()) < -(2**31) or int(values.max()) >= 2**31):
+        # value[c, k] = rows[c] + cols[k]: affine, so its extremes are the sums of theirs
+        rows = _signed(ramp.start_addr, 32) + cm * np.arange(nch, dtype=np.int64)
+        cols = step * np.arange(dst.count, dtype=np.int64)
+        lo = int(rows.min()) + int(cols.min()) if cols.size else 0
+        hi = int(rows.max()) + int(cols.max()) if cols.size else 0
+        if lo < -(2**31) or hi >= 2**31:
             raise UnsupportedError(
                 "Iota: the ramp leaves int32, whose overflow is not stated "
                 "(next-families-facts.md Q8)"
             )
-        dst_w.scatter(self._iota_store(values, out_dtype))
+        if not self._iota_direct(dst_w, rows, cols, lo, hi, out_dtype):
+            dst_w.scatter(self._iota_store(rows[:, None] + cols[None, :], out_dtype))
         self.instructions_executed += 1
+
+    def _iota_direct(
+        self, dst_w: Walk, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int64], lo: int,
+        hi: int, code: int,
+    ) -> bool:  # fmt: skip
+        """Iota's values added straight into a plain-stride destination, when it is int32, or
+        fp32 and every value, row term and column term is an integer fp32 holds exactly (then
+        each fp32 sum is exact too, and equals the int32 -> fp32 hub's result): one pass over
+        the output instead of an int64 table, a conversion and a scatter."""
+        view = dst_w.direct()
+        if view is None:
+            return False
+        if code == dt.INT32:  # wrapping int32 sums of wrapped terms: exact, the sum is in range
+            self.backend.outer_add(rows.astype(np.int32), cols.astype(np.int32),
+                                   view.view(np.int32))  # fmt: skip
+            return True
+        exact = 2**24
+        if code != dt.FP32 or max(-lo, hi) > exact:
+            return False
+        if max(int(np.abs(rows).max()), int(np.abs(cols).max())) > exact:
+            return False
+        self.backend.outer_add(rows.astype(np.float32), cols.astype(np.float32),
+                               view.view(np.float32))  # fmt: skip
+        return True
 
     def _iota_store(self, values: npt.NDArray[np.int64], code: int) -> npt.NDArray[Any]:
         """Iota's int32 values as `code`'s raw elements, when `code` holds each exactly: an
@@ -753,7 +783,11 @@ class Engine:
                 f"Memset: set_value 0x{bits:X} has bits a {width}-bit dtype does not hold"
             )
         dst_w = self._walk(dst, code, nch, "dst_mem_pattern")
-        dst_w.scatter(np.full((nch, dst.count), bits, dt.storage_dtype(code)))
+        view = dst_w.direct()
+        if view is not None:
+            self.backend.fill(view, bits)
+        else:
+            dst_w.scatter(np.full((nch, dst.count), bits, dt.storage_dtype(code)))
         self.instructions_executed += 1
 
     # -- 0x72 / 0x99 ------------------------------------------------------------------------------
@@ -790,23 +824,30 @@ class Engine:
         # the destination is read as well: the lanes whose predicate is zero keep their bits
         # (a walk named so that `info` counts it among the reads)
         kept_w = self._walk(dst, out_code, nch, "kept dst_mem_pattern")
-        pred = np.array(pred_w.gather())
-        undecided = (pred != 0) & ((pred & 1) == 0)
-        if undecided.any():
-            value = int(pred[undecided][0])
+        pred = pred_w.gather()
+        at = self.backend.undecided(pred)
+        if at >= 0:
+            value = int(pred.reshape(-1)[at])
             raise UnsupportedError(
                 f"predicate element 0x{value:X} is nonzero and even: whether a predicate is true "
                 "when nonzero or by its low bit is not stated (next-families-facts.md Q7)"
             )
-        raw = np.array(data_w.gather())
-        if cast:
-            zero: F32 = np.zeros((nch, 1), np.float32)
-            raw = np.asarray(self.backend.ts_arith(
-                raw, data_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
-                self.numerics, self._key(), None,
-            ))  # fmt: skip
-        old = np.array(kept_w.gather())  # every read before any write
-        dst_w.scatter(np.where(pred != 0, raw.view(old.dtype), old))
+        raw = data_w.gather()
+        direct = _direct(dst_w, pred, raw) if kept_w.slc is not None else None
+        if direct is not None and cast:  # converted and selected in one pass where it can be
+            self.backend.select_cast(pred, raw, data_code, out_code, direct, self.numerics,
+                                     self._key())  # fmt: skip
+        elif direct is not None:  # a plain stride sharing no memory with the sources: one pass
+            self.backend.select(pred, raw.view(direct.dtype), direct)
+        else:
+            if cast:
+                zero: F32 = np.zeros((nch, 1), np.float32)
+                raw = np.asarray(self.backend.ts_arith(
+                    raw, data_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
+                    self.numerics, self._key(), None,
+                ))  # fmt: skip
+            old = np.array(kept_w.gather())  # every read before any write
+            dst_w.scatter(np.where(pred != 0, raw.view(old.dtype), old))
         self.instructions_executed += 1
 
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------

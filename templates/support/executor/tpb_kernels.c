@@ -509,11 +509,14 @@ TPB_INLINE void arith_stage(int op, float *buf, int64_t cnt, float s, int rev) {
    ADD, MULT, MAX and MIN are exactly commutative here, so only SUBTRACT looks at the reverse
    bit. Two affine stages where the first only multiplies (q0 = -0) or the second is the
    identity (m1 = 1, q1 = -0), such as MULT then ADD, are one: d * m0 + q1 (or + q0), the same
-   two operations, a loop of its own. */
+   two operations, a loop of its own; two identities (BYPASS, BYPASS: Cast 0x47) are a loop
+   that only loads and stores, and RECIPROCAL then BYPASS (Reciprocal 0x48) is 1 / d, the IEEE
+   division of arith_stage. */
 enum { FS_AFFINE, FS_CLAMP };
 #define FX_AFFINE(d, m, q) ((d) * (m) + (q))
 #define FX_KEEP(d, m, q) (d)
 #define FX_CLAMP(d, lo, hi) f_min(f_max((d), (lo)), (hi))
+#define FX_RECIP(d, m, q) (1.0f / (d))
 static int fused_stage(int op, int rev, float s, float *m, float *q) {
     switch (op) {
     case OP_ADD: *m = 1.0f; *q = s; return FS_AFFINE;
@@ -540,7 +543,11 @@ static int fused_stage(int op, int rev, float s, float *m, float *q) {
         int f1 = fused_stage(c->op1, c->rev1, b, &m1, &q1); \
         int one = f0 == FS_AFFINE && f1 == FS_AFFINE && m1 == 1.0f && \
                   (f2u(q0) == 0x80000000u || f2u(q1) == 0x80000000u); \
-        if (one) { \
+        if (c->op0 == OP_RECIPROCAL) { /* fused_kind: only with op1 BYPASS */ \
+            FUSED_LOOP(FX_RECIP, FX_KEEP, LD, ST) \
+        } else if (one && m0 == 1.0f && f2u(q0) == 0x80000000u && f2u(q1) == 0x80000000u) { \
+            FUSED_LOOP(FX_KEEP, FX_KEEP, LD, ST) /* both BYPASS (or x 1, + -0): a move */ \
+        } else if (one) { \
             q0 = (f2u(q0) == 0x80000000u) ? q1 : q0; \
             FUSED_LOOP(FX_AFFINE, FX_KEEP, LD, ST) \
         } else if (f0 == FS_AFFINE && f1 == FS_AFFINE) FUSED_LOOP(FX_AFFINE, FX_AFFINE, LD, ST) \
@@ -567,7 +574,8 @@ enum { FUSED_NONE, FUSED_F32_F32, FUSED_F32_BF16, FUSED_BF16_F32, FUSED_BF16_BF1
 static int fused_kind(const tpb_cfg *c, int64_t W, int64_t src_es, int64_t dst_es) {
     int in32 = c->in_code == D_FP32 || c->in_code == D_FP32R, in16 = c->in_code == D_BFLOAT16;
     int out32 = c->out_code == D_FP32, out16 = c->out_code == D_BFLOAT16 && !c->stochastic;
-    if (W != 1 || src_es != 1 || dst_es != 1 || !fusable(c->op0) || !fusable(c->op1))
+    int recip = c->op0 == OP_RECIPROCAL && c->op1 == OP_BYPASS; /* Reciprocal 0x48's stages */
+    if (W != 1 || src_es != 1 || dst_es != 1 || !(recip || (fusable(c->op0) && fusable(c->op1))))
         return FUSED_NONE;
     if (in32 && out32) return FUSED_F32_F32;
     if (in32 && out16) return FUSED_F32_BF16;
@@ -1848,6 +1856,186 @@ int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
                 WIDE_LOOP(a << b);
                 break;
             }
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- bit moves */
+/* Copy, Memset, the predicated copies and Iota move or store raw elements of `esize` bytes
+ * without converting them; strides are in elements, as everywhere above. The caller has made
+ * sure that a destination shares no memory with what is read (tpb_move, tpb_select). Each loop
+ * has a unit-stride form (which the compiler vectorises) beside the strided one. */
+
+TPB_CLONES
+int tpb_move(const void *src, int64_t rs, int64_t es, void *dst, int64_t drs, int64_t des,
+             int64_t n, int64_t N, int32_t esize) {
+    int64_t p, k;
+    if (esize != 1 && esize != 2 && esize != 4) return -1;
+    for (p = 0; p < n; p++) {
+        const char *s = (const char *)src + p * rs * esize;
+        char *d = (char *)dst + p * drs * esize;
+        if (es == 1 && des == 1) {
+            memcpy(d, s, (size_t)(N * esize));
+        } else {
+            for (k = 0; k < N; k++) memcpy(d + k * des * esize, s + k * es * esize, (size_t)esize);
+        }
+    }
+    return 0;
+}
+
+#define TPB_FILL_ROW(T)                                                                      \
+    {                                                                                        \
+        T *restrict d = (T *)dst + p * drs;                                                  \
+        if (des == 1) {                                                                      \
+            for (k = 0; k < N; k++) d[k] = (T)bits;                                          \
+        } else {                                                                             \
+            for (k = 0; k < N; k++) d[k * des] = (T)bits;                                    \
+        }                                                                                    \
+    }
+
+TPB_CLONES
+int tpb_fill(void *dst, int64_t drs, int64_t des, int64_t n, int64_t N, int32_t esize,
+             uint32_t bits) {
+    int64_t p, k;
+    for (p = 0; p < n; p++) {
+        switch (esize) {
+        case 1: TPB_FILL_ROW(uint8_t) break;
+        case 2: TPB_FILL_ROW(uint16_t) break;
+        case 4: TPB_FILL_ROW(uint32_t) break;
+        default: return -1;
+        }
+    }
+    return 0;
+}
+
+/* whether a row holds a nonzero even element: an OR of masks, without an early exit or a
+ * widening counter (so that it vectorises); bit 0 of `acc` is set by such an element only */
+#define TPB_UNDECIDED_ROW(T)                                                                 \
+    {                                                                                        \
+        const T *restrict s = (const T *)pred + p * rs;                                      \
+        T acc = 0;                                                                           \
+        if (es == 1) {                                                                       \
+            for (k = 0; k < N; k++) acc |= (T)((T)(0 - (T)(s[k] != 0)) & (T)~s[k]);          \
+        } else {                                                                             \
+            for (k = 0; k < N; k++) acc |= (T)((T)(0 - (T)(s[k * es] != 0)) & (T)~s[k * es]); \
+        }                                                                                    \
+        bad = acc & 1u;                                                                      \
+    }
+
+TPB_CLONES
+int64_t tpb_undecided(const void *pred, int64_t rs, int64_t es, int64_t n, int64_t N,
+                      int32_t esize) {
+    int64_t p, k;
+    for (p = 0; p < n; p++) {
+        uint64_t bad = 0;
+        switch (esize) {
+        case 1: TPB_UNDECIDED_ROW(uint8_t) break;
+        case 2: TPB_UNDECIDED_ROW(uint16_t) break;
+        case 4: TPB_UNDECIDED_ROW(uint32_t) break;
+        default: return -2;
+        }
+        if (bad) {
+            const char *row = (const char *)pred + p * rs * esize;
+            for (k = 0; k < N; k++) {
+                uint32_t v = 0;
+                memcpy(&v, row + k * es * esize, (size_t)esize); /* little-endian hosts */
+                if (v != 0 && (v & 1) == 0) return p * N + k;
+            }
+        }
+    }
+    return -1;
+}
+
+#define TPB_SELECT_ROW(P, T)                                                                 \
+    {                                                                                        \
+        const P *restrict q = (const P *)pred + p * prs;                                     \
+        const T *restrict s = (const T *)src + p * rs;                                       \
+        T *restrict d = (T *)dst + p * drs;                                                  \
+        if (pes == 1 && es == 1 && des == 1) {                                               \
+            for (k = 0; k < N; k++) {                                                        \
+                T m = (T)(0 - (T)(q[k] != 0)); /* all ones where the predicate holds */      \
+                d[k] = (T)((s[k] & m) | (d[k] & (T)~m));                                     \
+            }                                                                                \
+        } else {                                                                             \
+            for (k = 0; k < N; k++) d[k * des] = q[k * pes] ? s[k * es] : d[k * des];        \
+        }                                                                                    \
+    }
+
+#define TPB_SELECT_DATA(P)                                                                   \
+    switch (esize) {                                                                         \
+    case 1: TPB_SELECT_ROW(P, uint8_t) break;                                                \
+    case 2: TPB_SELECT_ROW(P, uint16_t) break;                                               \
+    case 4: TPB_SELECT_ROW(P, uint32_t) break;                                               \
+    default: return -1;                                                                      \
+    }
+
+TPB_CLONES
+int tpb_select(const void *pred, int64_t prs, int64_t pes, int32_t psize, const void *src,
+               int64_t rs, int64_t es, void *dst, int64_t drs, int64_t des, int64_t n,
+               int64_t N, int32_t esize) {
+    int64_t p, k;
+    for (p = 0; p < n; p++) {
+        switch (psize) {
+        case 1: TPB_SELECT_DATA(uint8_t) break;
+        case 2: TPB_SELECT_DATA(uint16_t) break;
+        case 4: TPB_SELECT_DATA(uint32_t) break;
+        default: return -1;
+        }
+    }
+    return 0;
+}
+
+TPB_CLONES
+int tpb_outer_add(const void *rows, const void *cols, void *dst, int64_t drs, int64_t des,
+                  int64_t n, int64_t N, int32_t fp32) {
+    int64_t p, k;
+    for (p = 0; p < n; p++) {
+        if (fp32) {
+            const float r = ((const float *)rows)[p], *restrict c = (const float *)cols;
+            float *restrict d = (float *)dst + p * drs;
+            if (des == 1) {
+                for (k = 0; k < N; k++) d[k] = r + c[k];
+            } else {
+                for (k = 0; k < N; k++) d[k * des] = r + c[k];
+            }
+        } else {
+            const uint32_t r = ((const uint32_t *)rows)[p], *restrict c = (const uint32_t *)cols;
+            uint32_t *restrict d = (uint32_t *)dst + p * drs;
+            if (des == 1) {
+                for (k = 0; k < N; k++) d[k] = r + c[k];
+            } else {
+                for (k = 0; k < N; k++) d[k * des] = r + c[k];
+            }
+        }
+    }
+    return 0;
+}
+
+/* CastPredicated's two stages a block at a time: the data converted through the fp32 hub by
+ * tpb_ts_arith (both ops BYPASS) into a buffer that stays in cache, then selected into the
+ * destination, so the converted tensor never goes to memory. Round-to-nearest only: a
+ * stochastic rounding draws from the element's index in the whole tensor, which a block's call
+ * would not see (the caller converts the whole tensor first then). */
+TPB_CLONES
+int tpb_cast_select(const tpb_cfg *c, const void *pred, int64_t prs, int64_t pes, int32_t psize,
+                    const void *src, int64_t rs, int64_t es, void *dst, int64_t drs,
+                    int64_t des, int64_t n, int64_t N) {
+    uint32_t obuf[BLK];
+    float zero = 0.0f;
+    int isz = dsize(c->in_code), osz = dsize(c->out_code);
+    int64_t p, i0;
+    if (isz == 0 || osz == 0 || c->stochastic || c->op0 != OP_BYPASS || c->op1 != OP_BYPASS)
+        return -1;
+    for (p = 0; p < n; p++) {
+        for (i0 = 0; i0 < N; i0 += BLK) {
+            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
+            int rc = tpb_ts_arith(c, (const char *)src + (p * rs + i0 * es) * isz, 0, es, obuf,
+                                  0, 1, 1, cnt, 1, &zero, &zero);
+            if (rc) return rc;
+            rc = tpb_select((const char *)pred + (p * prs + i0 * pes) * psize, 0, pes, psize, obuf,
+                            0, 1, (char *)dst + (p * drs + i0 * des) * osz, 0, des, 1, cnt, osz);
+            if (rc) return rc;
         }
     }
     return 0;

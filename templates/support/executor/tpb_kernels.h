@@ -49,3 +49,17 @@ int tpb_reduce(const tpb_cfg *c, const void *src, int64_t rs, int64_t es, void *
 int tpb_int_wide(const tpb_cfg *c, const void *src0, int64_t rs0, int64_t es0,
                  const void *src1, int64_t rs1, int64_t es1, uint32_t *lo, int64_t lrs,
                  int64_t les, uint32_t *hi, int64_t hrs, int64_t hes, int64_t n, int64_t N);
+int tpb_move(const void *src, int64_t rs, int64_t es, void *dst, int64_t drs, int64_t des,
+             int64_t n, int64_t N, int32_t esize);
+int tpb_fill(void *dst, int64_t drs, int64_t des, int64_t n, int64_t N, int32_t esize,
+             uint32_t bits);
+int64_t tpb_undecided(const void *pred, int64_t rs, int64_t es, int64_t n, int64_t N,
+                      int32_t esize);
+int tpb_select(const void *pred, int64_t prs, int64_t pes, int32_t psize, const void *src,
+               int64_t rs, int64_t es, void *dst, int64_t drs, int64_t des, int64_t n,
+               int64_t N, int32_t esize);
+int tpb_outer_add(const void *rows, const void *cols, void *dst, int64_t drs, int64_t des,
+                  int64_t n, int64_t N, int32_t fp32);
+int tpb_cast_select(const tpb_cfg *c, const void *pred, int64_t prs, int64_t pes, int32_t psize,
+                    const void *src, int64_t rs, int64_t es, void *dst, int64_t drs,
+                    int64_t des, int64_t n, int64_t N);

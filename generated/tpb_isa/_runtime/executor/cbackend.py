@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import cbuild, cextensions
+from . import alu
 from . import dtypes as dt
 from .errors import ExecutorError
 from .npbackend import NumpyBackend
@@ -261,6 +262,70 @@ class CBackend:
                                               *_strides(lo), _ptr(ffi, hi, "uint32_t *"),
                                               *_strides(hi), n, total))  # fmt: skip
         return lo, hi
+
+    # -- bit moves (Copy, Memset, the predicated copies, Iota): the destination is a view of
+    # memory that shares none with what is read (the engine checks) --------------------------
+
+    def move(self, src: Raw, dst: Raw) -> None:
+        n, total = dst.shape
+        if n and total:
+            self._check(self.lib.tpb_move(_ptr(self.ffi, src), *_strides(src),
+                                          _ptr(self.ffi, dst), *_strides(dst), n, total,
+                                          dst.dtype.itemsize))  # fmt: skip
+
+    def fill(self, dst: Raw, bits: int) -> None:
+        n, total = dst.shape
+        if n and total:
+            self._check(self.lib.tpb_fill(_ptr(self.ffi, dst), *_strides(dst), n, total,
+                                          dst.dtype.itemsize, bits))  # fmt: skip
+
+    def undecided(self, pred: Raw) -> int:
+        """The flat index of the first nonzero even predicate element, or -1."""
+        n, total = pred.shape
+        if not (n and total):
+            return -1
+        at = int(self.lib.tpb_undecided(_ptr(self.ffi, pred), *_strides(pred), n, total,
+                                        pred.dtype.itemsize))  # fmt: skip
+        if at < -1:
+            self._check(int(at))
+        return at
+
+    def select(self, pred: Raw, src: Raw, dst: Raw) -> None:
+        n, total = dst.shape
+        if n and total:
+            self._check(self.lib.tpb_select(_ptr(self.ffi, pred), *_strides(pred),
+                                            pred.dtype.itemsize, _ptr(self.ffi, src),
+                                            *_strides(src), _ptr(self.ffi, dst), *_strides(dst),
+                                            n, total, dst.dtype.itemsize))  # fmt: skip
+
+    def select_cast(self, pred: Raw, src: Raw, in_code: int, out_code: int, dst: Raw,
+                    numerics: Numerics, key: int) -> None:  # fmt: skip
+        """CastPredicated's conversion (both ops BYPASS) and select, a cache-sized block at a
+        time (round to nearest); under stochastic rounding the whole tensor converted first."""
+        n, total = dst.shape
+        if not (n and total):
+            return
+        cfg = self._cfg(in_code, out_code, numerics, key, alu.BYPASS, alu.BYPASS)
+        if cfg.stochastic:
+            zero: F32 = np.zeros((n, 1), np.float32)
+            out = self.ts_arith(src, in_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS,
+                                False, False, numerics, key, None)  # fmt: skip
+            self.select(pred, out.view(dst.dtype), dst)
+            return
+        src = self._src(src)
+        self._check(self.lib.tpb_cast_select(cfg, _ptr(self.ffi, pred), *_strides(pred),
+                                             pred.dtype.itemsize, _ptr(self.ffi, src),
+                                             *_strides(src), _ptr(self.ffi, dst), *_strides(dst),
+                                             n, total))  # fmt: skip
+
+    def outer_add(self, rows: Raw, cols: Raw, dst: Raw) -> None:
+        """dst[p, k] = rows[p] + cols[k], in fp32 or in wrapping 32-bit integers."""
+        n, total = dst.shape
+        if n and total:
+            rows, cols = np.ascontiguousarray(rows), np.ascontiguousarray(cols)
+            self._check(self.lib.tpb_outer_add(_ptr(self.ffi, rows), _ptr(self.ffi, cols),
+                                               _ptr(self.ffi, dst), *_strides(dst), n, total,
+                                               int(dst.dtype == np.float32)))  # fmt: skip
 
     # -- prepared calls (see Engine.prepare_tensor_scalar) -----------------------------------
 

@@ -363,6 +363,35 @@ class NumpyBackend:
 
     # -- prepared calls (see Engine.prepare_tensor_scalar) -----------------------------------
 
+    # -- bit moves (Copy, Memset, the predicated copies, Iota): the destination is a view of
+    # memory that shares none with what is read (the engine checks) --------------------------
+
+    def move(self, src: Raw, dst: Raw) -> None:
+        np.copyto(dst, src)
+
+    def fill(self, dst: Raw, bits: int) -> None:
+        dst.fill(bits)
+
+    def undecided(self, pred: Raw) -> int:
+        """The flat index of the first nonzero even predicate element, or -1."""
+        hit = np.flatnonzero((pred != 0) & ((pred & 1) == 0))
+        return int(hit[0]) if hit.size else -1
+
+    def select(self, pred: Raw, src: Raw, dst: Raw) -> None:
+        np.copyto(dst, src, where=pred != 0)
+
+    def select_cast(self, pred: Raw, src: Raw, in_code: int, out_code: int, dst: Raw,
+                    numerics: Numerics, key: int) -> None:  # fmt: skip
+        """CastPredicated's conversion (both ops BYPASS, the whole tensor) and select."""
+        zero: F32 = np.zeros((dst.shape[0], 1), np.float32)
+        out = self.ts_arith(src, in_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS, False,
+                            False, numerics, key, None)  # fmt: skip
+        self.select(pred, out.view(dst.dtype), dst)
+
+    def outer_add(self, rows: Raw, cols: Raw, dst: Raw) -> None:
+        """dst[p, k] = rows[p] + cols[k], in fp32 or in wrapping 32-bit integers."""
+        np.add(rows[:, None], cols[None, :], out=dst)
+
     def bind_ts_arith(self, src: Raw, in_code: int, out_code: int, s0: F32, s1: F32, op0: int,
                       op1: int, rev0: bool, rev1: bool, numerics: Numerics,
                       out: Raw) -> Callable[[int], object]:  # fmt: skip
