@@ -8,6 +8,7 @@ import pytest
 
 from tpb_areas import AREAS, MARKERS
 from tpb_paths import GENERATIONS, HEADER_ROOT, REPO, find_cc, find_cxx, run_checked, tpb_dir
+from tpb_scale import lower_bounds_share
 
 __all__ = ["GENERATIONS", "HEADER_ROOT", "REPO", "run_checked", "tpb_dir"]
 
@@ -25,6 +26,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         for marker in AREAS.get(path.relative_to(tests).parts[0], ()):
             item.add_marker(marker)
+    variants = [i.nodeid for i in items if i.path.resolve().is_relative_to(tests / "variants")]
+    kept = lower_bounds_share(variants)
+    if len(kept) < len(variants):  # the lower-bounds pass (tpb_scale.py)
+        dropped = set(variants) - kept
+        config.hook.pytest_deselected(items=[i for i in items if i.nodeid in dropped])
+        items[:] = [i for i in items if i.nodeid not in dropped]
 
 
 @pytest.fixture(scope="session")

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from tpb_paths import REPO
+from tpb_scale import LOWER_BOUNDS
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="no git on PATH to clone with"),
     pytest.mark.skipif(
-        os.environ.get("TPBGEN_LOWER_BOUNDS") == "1",
+        LOWER_BOUNDS,
         reason="a fresh clone resolves today's versions; this run pins the lower bounds",
     ),
     pytest.mark.skipif(not (REPO / ".git").exists(), reason="not a git checkout: nothing to clone"),
