@@ -1,8 +1,10 @@
-"""tpbgen's templates and support library, installed as the package `tpbgen.templates`.
+"""tpbgen's Jinja2 templates, installed as the package `tpbgen.templates`.
 
-- `runtime/`: Jinja2 templates of what differs per drop: the generated package's files (`package/`)
+- `runtime/`: templates of what differs per drop: the generated package's files (`package/`)
   and each generation's modules (`gen/`);
-- `support/`: the generated package's `_runtime`, real Python (and C) that is tested and
-  type-checked here and copied verbatim into every generated `tpb_isa`;
-- `audit/`: Jinja2 templates of the audit reports.
+- `audit/`: templates of the audit reports.
+
+The runtime library the generated package ships as `_runtime` is not a template: it is real
+Python (and C), tested and type-checked as it is, in the repo's `runtime/` (installed as
+`tpbgen.runtime`) and copied verbatim into every generated `tpb_isa`.
 """

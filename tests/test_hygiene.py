@@ -74,7 +74,7 @@ def test_every_public_and_every_long_function_has_a_docstring() -> None:
 # -- issue 35: complexity and commit subjects, held by tools -------------------------------------
 
 #: what radon's complexity check reads: the generator and the runtime library
-RADON_PATHS = ("generator", "templates/support")
+RADON_PATHS = ("generator", "runtime")
 #: the first commit of the 72-character rule: every subject after it is held to it
 SUBJECTS_SINCE = "e5d63ba"
 SUBJECT_MAX = 72

@@ -39,7 +39,7 @@ MARKERS: dict[str, str] = {
     "variants": "whole edited drops through generate, held to their own C (tests/variants; the "
     "slowest part: a cold generate a case)",
     "executor": "the runtime's executor: both backends, kernels, programs (tests/executor)",
-    "runtime": "the runtime support library's argument checks and C validators (tests/support_lib)",
+    "runtime": "the runtime library's argument checks and C validators (tests/support_lib)",
     "toolkit": "the test-bench toolkit: stimulus, coverage, trace, compat, info (tests/bench)",
     "audit": "tpbgen audit: facts, kinds, formats, the HTML page (tests/audit)",
     "cli": "tpbgen's command line: habits and located diagnostics (tests/cli)",

@@ -1,6 +1,6 @@
 """The one Jinja2 environment factory every renderer uses (the runtime package and the audit
 reports): strict (an undefined name is an error), deterministic, loading `tpbgen.templates`; and
-the support library, the runtime's hand-written part, found beside the templates."""
+the runtime library (`tpbgen.runtime`), the generated package's hand-written part."""
 
 from __future__ import annotations
 
@@ -239,36 +239,35 @@ def from_import(module: str, names: list[str], width: int = 100) -> str:
     return f"from {module} import (\n{body})"
 
 
-def support_root() -> Path:
-    """templates/support/: the `_runtime` package of the generated `tpb_isa`, as real Python (and C)
-    that is copied verbatim, never rendered."""
-    return template_root() / "support"
+def runtime_root() -> Path:
+    """The runtime library (the repo's runtime/, installed as `tpbgen.runtime`): the `_runtime`
+    package of the generated `tpb_isa`, real Python (and C) that is copied verbatim, never
+    rendered."""
+    return Path(str(resources.files("tpbgen.runtime")))
 
 
-SUPPORT_SUFFIXES = (".py", ".c", ".h")
+RUNTIME_SUFFIXES = (".py", ".c", ".h")
 
 
-def support_files() -> dict[str, str]:
-    """{path relative to templates/support/: text} of every file the support library ships."""
-    root = support_root()
+def runtime_files() -> dict[str, str]:
+    """{path relative to runtime/: text} of every file the runtime library ships."""
+    root = runtime_root()
     out = {}
     for path in sorted(root.rglob("*")):
-        if path.is_file() and path.suffix in SUPPORT_SUFFIXES and "__pycache__" not in path.parts:
+        if path.is_file() and path.suffix in RUNTIME_SUFFIXES and "__pycache__" not in path.parts:
             out[path.relative_to(root).as_posix()] = path.read_text(encoding="utf-8")
     return out
 
 
 def runtime_api() -> tuple[int, int]:
-    """`RUNTIME_API` as the support library states it (templates/support/api.py, imported)."""
-    from .templates.support import api
+    """`RUNTIME_API` as the runtime library states it (runtime/api.py, imported)."""
+    from .runtime import api
 
     value = api.RUNTIME_API
     if not (
         isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)
     ):
-        raise TypeError(
-            f"templates/support/api.py: RUNTIME_API must be (major, minor), got {value!r}"
-        )
+        raise TypeError(f"runtime/api.py: RUNTIME_API must be (major, minor), got {value!r}")
     return (value[0], value[1])
 
 

@@ -113,7 +113,7 @@ def test_a_generation_named_like_the_runtime_package(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`neuron__runtime_arch_isa` becomes `tpb_isa._runtime_`; `tpb_isa._runtime` stays the
-    support library."""
+    runtime library."""
     code, err, out = build(tmp_path, capsys, gen="_runtime")
     assert code == 0, err
     assert (out / "tpb_isa" / "_runtime_" / "__init__.py").is_file()

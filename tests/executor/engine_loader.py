@@ -1,7 +1,7 @@
 """Import the executor engine and the generated package for the executor tests, and test helpers.
 
 * :func:`load_package` imports the committed generated package ``tpb_isa`` (generated/), whose
-  ``_runtime`` is the support library (``templates/support/``) copied, with the executor's
+  ``_runtime`` is the runtime library (``runtime/``) copied, with the executor's
   semantic codes tpbgen emits from its table (``executor/codes.py``, ``executor/tpb_codes.h``;
   ``tpbgen generate --check`` keeps it current);
 * :func:`load_engine` imports the engine from there (``tpb_isa._runtime.executor``).

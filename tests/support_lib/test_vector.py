@@ -1,4 +1,4 @@
-"""The support library's batch driver, tested directly (it is copied verbatim into tpb_isa._runtime)."""
+"""The runtime library's batch driver, tested directly (it is copied verbatim into tpb_isa._runtime)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tpbgen.templates.support import vector
-from tpbgen.templates.support.vector import BatchValidators
+from tpbgen.runtime import vector
+from tpbgen.runtime.vector import BatchValidators
 
 
 def test_a_validator_without_a_gate_is_skipped_not_an_error() -> None:

@@ -27,9 +27,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..ir.model import Generation
-from ..templates.support.cbuild import BUILD_DEPENDENT, MEANING_ARGS
+from ..runtime.cbuild import BUILD_DEPENDENT, MEANING_ARGS
 
-# The flags of the package's own C backend (templates/support/cextensions.py VALIDATOR_ARGS: the
+# The flags of the package's own C backend (runtime/cextensions.py VALIDATOR_ARGS: the
 # same MEANING_ARGS), unoptimised: the same semantics (the macros an optimising build sets are
 # pinned, and the bodies are assumed free of undefined behaviour, as the translator assumes
 # them), compiled in half the time; the proof runs them on few words.

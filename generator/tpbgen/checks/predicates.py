@@ -32,7 +32,7 @@ from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, Severity
 from ..ir.model import Generation
-from ..templates.support.cbuild import BUILD_DEPENDENT, MEANING_ARGS
+from ..runtime.cbuild import BUILD_DEPENDENT, MEANING_ARGS
 from ..translate.validators import TranslatedGen, to_the_c_path
 from .seeds import PIECES, score_code
 

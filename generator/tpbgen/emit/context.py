@@ -20,7 +20,7 @@ from ..translate.chain_batch import BatchChains, batch_chains
 from ..translate.to_python import py_literal
 from ..translate.validators import BATCH_HELPERS, VALIDATOR_HELPERS, TranslatedGen
 
-# The runtime's field kinds (templates/support/layout.py KINDS) for the IR's type kinds.
+# The runtime's field kinds (runtime/layout.py KINDS) for the IR's type kinds.
 _KIND = {"int": "uint", "float": "float", "bool": "bool", "enum": "enum", "struct": "struct",
          "union": "struct"}  # fmt: skip
 
@@ -263,7 +263,7 @@ def _enum_ctx(e: Enum) -> EnumCtx:
 
 class _StructCoder:
     """Declares each field for the templates: Python type, default, and its layout row. The
-    runtime (templates/support/layout.py) reads and writes every field from that row."""
+    runtime (runtime/layout.py) reads and writes every field from that row."""
 
     def __init__(self, gen: Generation) -> None:
         self.gen = gen

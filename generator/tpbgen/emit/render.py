@@ -1,6 +1,6 @@
 """Render the generated package into an in-memory tree: {relative path: text}.
 
-Two kinds of input: the support library (`templates/support/`, real Python and C) is copied
+Two kinds of input: the runtime library (`runtime/`, real Python and C) is copied
 verbatim into `tpb_isa/_runtime/`; the templates under `templates/runtime/` render what differs
 per drop: `package/` to the package root, `gen/` once per generation. The Jinja environment is
 strict (an undefined name is an error). Output is deterministic: sorted inputs, no timestamps,
@@ -23,7 +23,7 @@ from .. import __version__
 from ..ir.firmware import FirmwareOverlay
 from ..ir.model import Generation
 from ..isa.lower import code_roles, lower_checks
-from ..templating import environment, runtime_api, support_files, template_root
+from ..templating import environment, runtime_api, runtime_files, template_root
 from ..translate.validators import TranslatedGen
 from .context import build_context, executor_readme
 from .writer import MANIFEST, MANIFEST_FORMAT, manifest_files
@@ -87,7 +87,7 @@ def render(inp: RenderInput) -> dict[str, str]:
 
 
 def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
-    """Every file of the package, by relative path: the support library copied, each per-generation
+    """Every file of the package, by relative path: the runtime library copied, each per-generation
     template rendered once per generation and each package-level template once, with the
     generation contexts, the executor table, AUDIT.md and the manifest."""
     env = _environment(str(template_root()))
@@ -107,7 +107,7 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
         "audit_md": inp.audit_md,
         "manifest": man,
     }
-    out: dict[str, str] = {f"tpb_isa/_runtime/{rel}": text for rel, text in support_files().items()}
+    out: dict[str, str] = {f"tpb_isa/_runtime/{rel}": text for rel, text in runtime_files().items()}
     for rel, path in _templates(base):
         if not rel.endswith(".j2"):
             # a static package file (no templating), copied as it is

@@ -764,7 +764,7 @@ def to_the_c_path(
 ) -> TranslatedGen:
     """`tr` with the top-level validators in `routes` ({name: ((where, why), opcodes to add to
     its gate)}) decided by the headers' C at run time: their public wrapper and the dispatch call
-    the C backend (templates/support/cvalidators.py CPath) instead of the translation."""
+    the C backend (runtime/cvalidators.py CPath) instead of the translation."""
     if not routes:
         return translation
     top = tuple(

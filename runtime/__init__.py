@@ -1,6 +1,6 @@
-"""Generation-independent support shared by every generation of `tpb_isa`.
+"""The runtime library shared by every generation of `tpb_isa`.
 
-This package is tpbgen's support library, copied verbatim from tpbgen's `templates/support/`
+This package is tpbgen's runtime library, copied verbatim from tpbgen's `runtime/`
 into `tpb_isa/_runtime/`. Generated modules call `check_api` at import with the runtime API
 they were generated for: a generated module newer than this runtime refuses to load instead of
 misbehaving.
