@@ -7,8 +7,8 @@ on the same input values):
 * softmax: relative (n + 32) u. The row sum is n fp32 additions in element order (TensorReduce
   folds in order, README "Open numeric choices"): relative error at most (n - 1) u. exp is an fp32
   polynomial within 2 ulp of exp (README), on x - max, whose one rounding moves exp by at most
-  |x - max| u (<= 16 u for these inputs); the reciprocal is rsqrt(sum) (two roundings) used twice
-  and two multiplies: under 8 u more.
+  |x - max| u (<= 16 u for these inputs); the sum's reciprocal (one rounding, RECIPROCAL) and
+  one multiply: 2 u more.
 * rmsnorm: relative (n / 2 + 16) u: the sum of squares as above (n u), halved by the square
   root, plus the rounding of each square, of 1/n, of the rsqrt and of the final multiply.
 * layernorm: absolute (n + 16) u (mean|x| / sigma + max|y|): the mean carries the sum's error

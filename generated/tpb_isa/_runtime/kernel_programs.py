@@ -302,6 +302,20 @@ class _Builder:
             **_imm("imm1", imm1),
         )
 
+    def reciprocal(self, src: Tensor, dst: Tensor, step: str) -> None:
+        """dst = 1 / src, element-wise (Reciprocal: through the fp32 hub, one IEEE rounding)."""
+        o = "RECIPROCAL"
+        self.emit(
+            o,
+            step,
+            src_mem_pattern=self.pattern(o, "src_mem_pattern", src),
+            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
+            in_dtype=_isa(src),
+            out_dtype=_isa(dst),
+            op="BYPASS",
+            op_dim="X",
+        )
+
     def tensor_tensor(self, op: str, a: Tensor, b: Tensor, dst: Tensor, step: str) -> None:
         """dst = a op b, element-wise."""
         o = "TENSOR_TENSOR_ARITH_OP"
@@ -404,25 +418,26 @@ def _start(
 
 
 def softmax(target: Target, shape: Sequence[int], dtype: str = "fp32") -> Kernel:
-    """y = exp(x - max(x)) / sum(exp(x - max(x))) per row. The reciprocal is rsqrt(s) applied
-    twice (DIVIDE is rejected by every TensorScalar and TensorTensor validator)."""
+    """y = exp(x - max(x)) / sum(exp(x - max(x))) per row: the sum's reciprocal (RECIPROCAL,
+    one rounding; DIVIDE is rejected by every TensorScalar and TensorTensor validator), then one
+    multiply."""
     b = _start(
         target,
         "softmax",
         shape,
         dtype,
-        ("TENSOR_REDUCE_ARITH_OP", "EXPONENTIAL", "TENSOR_SCALAR_ARITH_OP"),
+        ("TENSOR_REDUCE_ARITH_OP", "EXPONENTIAL", "RECIPROCAL", "TENSOR_SCALAR_ARITH_OP"),
     )
     x, y = b.tensor("x", dtype), b.tensor("y", dtype)
     b.inputs.append(x)
     b.outputs.append(y)
     m, e = b.tensor("max", SCRATCH, 1), b.tensor("exp", SCRATCH)
-    s, r = b.tensor("sum", SCRATCH, 1), b.tensor("rsqrt_sum", SCRATCH, 1)
+    s, r = b.tensor("sum", SCRATCH, 1), b.tensor("inv_sum", SCRATCH, 1)
     b.reduce("MAX", x, m, "max = max(x) per row")
     b.exponential(x, m, e, "exp = exp(x - max)")
     b.reduce("ADD", e, s, "sum = sum(exp) per row")
-    b.scalar(s, r, "rsqrt_sum = 1 / sqrt(sum)", "RSQRT")
-    b.scalar(e, y, "y = exp * rsqrt_sum * rsqrt_sum", "MULT", r, "MULT", r)
+    b.reciprocal(s, r, "inv_sum = 1 / sum")
+    b.scalar(e, y, "y = exp * inv_sum", "MULT", r)
     return b.build()
 
 
