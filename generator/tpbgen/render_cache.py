@@ -28,20 +28,25 @@ from .translate.validators import TranslatedGen
 
 
 def code_hash() -> str:
-    """One hash over tpbgen's own source and its templates (every file, by path and content): a
-    rendered package is reused only by the very code and templates that rendered it. Read again on
-    every call (a few milliseconds), so an edit within one process counts too."""
-    from .templating import template_root
+    """One hash over tpbgen's own source, its templates and its runtime library (every file, by
+    path and content): a rendered package is reused only by the very code, templates and runtime
+    that rendered it. Read again on every call (a few milliseconds), so an edit within one
+    process counts too."""
+    from .templating import runtime_root, template_root
 
     h = hashlib.sha256()
     pkg = Path(__file__).resolve().parent
-    templates = template_root().resolve()
-    for label, root in (("tpbgen", pkg), ("templates", templates)):
+    roots = (
+        ("tpbgen", pkg),
+        ("templates", template_root().resolve()),
+        ("runtime", runtime_root().resolve()),
+    )
+    for label, root in roots:
         for path in sorted(root.rglob("*")):
             rel = path.relative_to(root)
             if "__pycache__" in rel.parts or not path.is_file():
                 continue
-            if label == "tpbgen" and rel.parts[0] == "templates":
+            if label == "tpbgen" and rel.parts[0] in ("templates", "runtime"):
                 continue  # hashed from where it really is, below
             h.update(f"{label}/{rel.as_posix()}\n".encode())
             h.update(hashlib.sha256(path.read_bytes()).digest())

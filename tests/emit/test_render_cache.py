@@ -119,6 +119,25 @@ def test_an_edited_template_is_rendered_again(
     assert {k for k in after if after[k] != before.get(k)} == {"README.md", "MANIFEST.json"}
 
 
+def test_an_edited_runtime_file_is_shipped_again(
+    drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runtime library lives outside the templates (runtime/, tpbgen.runtime): a file of it
+    edited after a cached rendering is shipped as edited, not as the rendering held it."""
+    runtime = tmp_path / "runtime"
+    shutil.copytree(
+        templating.runtime_root(), runtime, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    monkeypatch.setattr(templating, "runtime_root", lambda: runtime)
+    assert generate(capsys, drop, tmp_path / "a")[0] == 0
+    kernels = runtime / "executor" / "tpb_kernels.c"
+    kernels.write_text(kernels.read_text() + "/* a line the edited runtime adds */\n")
+    assert generate(capsys, drop, tmp_path / "a")[0] == 0
+    shipped = tmp_path / "a" / "tpb_isa" / "_runtime" / "executor" / "tpb_kernels.c"
+    assert shipped.read_text().endswith("/* a line the edited runtime adds */\n")
+    assert len(render_entries(tmp_path)) == 2
+
+
 def test_a_damaged_rendering_costs_only_time(
     drop: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
