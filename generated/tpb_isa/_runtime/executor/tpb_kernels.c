@@ -710,36 +710,80 @@ int tpb_ts_bitvec(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src
 }
 
 /* ---------------------------------------------------------------- accumulate */
+/* Each partition's running value is a chain of dependent operations along its row, one element
+ * at a time: run alone, a row waits out the latency of every add. ACC_G partitions are run side
+ * by side instead, their chains interleaved element by element (each row still folded in its
+ * own element order, so the bits are the same), in blocks of ACC_BLK elements staged per row.
+ * A group of fewer than ACC_G rows (the last) runs its spare lanes on a zero row, unstored. */
+#define ACC_G 16
+#define ACC_BLK 256
+
+/* the chains of one block: reg[j] folded over buf[j][0..cnt), out[j][k] the value after k */
+#define ACC_CHAINS(EXPR)                                                                     \
+    for (k = 0; k < cnt; k++) {                                                              \
+        for (j = 0; j < ACC_G; j++) {                                                        \
+            float a_ = buf[j][k], b_ = reg[j];                                               \
+            reg[j] = (EXPR);                                                                 \
+            out[j][k] = reg[j];                                                              \
+        }                                                                                    \
+    }
+
+TPB_INLINE void acc_chains(int op, float buf[ACC_G][ACC_BLK], float out[ACC_G][ACC_BLK],
+                           float reg[ACC_G], int64_t cnt) {
+    int64_t k;
+    int j;
+    switch (op) { /* the common operators with the switch outside the element loop */
+    case OP_ADD: ACC_CHAINS(a_ + b_) break;
+    case OP_MULT: ACC_CHAINS(a_ * b_) break;
+    case OP_MAX: ACC_CHAINS(f_max(a_, b_)) break;
+    case OP_MIN: ACC_CHAINS(f_min(a_, b_)) break;
+    default: ACC_CHAINS(f_binary(op, a_, b_)) break;
+    }
+}
+
 TPB_CLONES
 int tpb_accumulate(const tpb_cfg *c, const void *src, int64_t src_rs, int64_t src_es,
                    void *dst, int64_t dst_rs, int64_t dst_es, int64_t n, int64_t N,
                    const float *s0, float *acc, int32_t cumulative, int32_t use_acc) {
     float *lut;
-    float buf[BLK], outb[BLK];
-    uint32_t obuf[BLK];
+    float buf[ACC_G][ACC_BLK], out[ACC_G][ACC_BLK], reg[ACC_G];
+    uint32_t obuf[ACC_BLK];
     tpb_fmt f = fmt_for(c->out_code, c);
     int isz = dsize(c->in_code), osz = dsize(c->out_code);
-    int64_t p;
+    int64_t p0;
     if (isz == 0 || osz == 0) return -1;
     lut = make_lut(c->in_code, c);
     if (needs_lut(c->in_code) && !lut) return -2;
-    for (p = 0; p < n; p++) {
-        const char *srow = (const char *)src + p * src_rs * isz;
-        char *drow = (char *)dst + p * dst_rs * osz;
-        float reg = acc[p];
+    for (p0 = 0; p0 < n; p0 += ACC_G) {
+        int g = (n - p0 < ACC_G) ? (int)(n - p0) : ACC_G;
+        int j;
         int64_t i0;
-        for (i0 = 0; i0 < N; i0 += BLK) {
-            int64_t cnt = (N - i0 < BLK) ? N - i0 : BLK;
-            int64_t k;
-            load_block(c->in_code, srow, src_es, i0, cnt, buf, lut);
-            arith_stage(c->op0, buf, cnt, s0[p], c->rev0);
-            for (k = 0; k < cnt; k++) {
-                if (use_acc) reg = f_binary(c->op1, buf[k], reg);
-                outb[k] = cumulative ? reg : buf[k];
+        for (j = 0; j < ACC_G; j++) reg[j] = j < g ? acc[p0 + j] : 0.0f;
+        for (i0 = 0; i0 < N; i0 += ACC_BLK) {
+            int64_t cnt = (N - i0 < ACC_BLK) ? N - i0 : ACC_BLK;
+            for (j = 0; j < ACC_G; j++) {
+                if (j < g) {
+                    const char *srow = (const char *)src + (p0 + j) * src_rs * isz;
+                    load_block(c->in_code, srow, src_es, i0, cnt, buf[j], lut);
+                    arith_stage(c->op0, buf[j], cnt, s0[p0 + j], c->rev0);
+                } else {
+                    memset(buf[j], 0, sizeof buf[j]);
+                }
             }
-            put_block(c, &f, outb, drow, dst_es, osz, i0, cnt, (uint64_t)(p * N + i0), obuf);
+            if (use_acc) {
+                acc_chains(c->op1, buf, out, reg, cnt);
+            } else if (cumulative) { /* no fold: the running value stays the seed */
+                int64_t k;
+                for (j = 0; j < g; j++)
+                    for (k = 0; k < cnt; k++) out[j][k] = reg[j];
+            }
+            for (j = 0; j < g; j++) {
+                char *drow = (char *)dst + (p0 + j) * dst_rs * osz;
+                put_block(c, &f, cumulative ? out[j] : buf[j], drow, dst_es, osz, i0, cnt,
+                          (uint64_t)((p0 + j) * N + i0), obuf);
+            }
         }
-        acc[p] = reg;
+        for (j = 0; j < g; j++) acc[p0 + j] = reg[j];
     }
     free(lut);
     return 0;
