@@ -42,6 +42,7 @@ DIFFERENTIAL: list[Callable[[], None]] = [
     differential.test_tensor_scalar_arith,
     differential.test_tensor_scalar_bitvec,
     differential.test_cache_reduce_and_cumulative,
+    differential.test_cache_accumulate_across_partition_groups_and_blocks,
     differential.test_exponential,
     differential.test_fp32_and_bf16_fast_paths,
     differential.test_fused_bf16_stores_of_every_op_pair_on_specials_match_numpy,

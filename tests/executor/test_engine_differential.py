@@ -190,35 +190,37 @@ def test_tensor_scalar_bitvec(op0: int, op1: int, rev: int, code: int, src0: int
     assert_same(engines, f"bitvec op0={op0:#x} op1={op1:#x} rev={rev} dtype={code}")
 
 
-@pytest.mark.parametrize("nch", [1, 15, 16, 17, 37, 128])
-@pytest.mark.parametrize("m", [255, 256, 257, 700])
-@pytest.mark.parametrize("cumulative", [True, False])
-def test_cache_accumulate_across_partition_groups_and_blocks(
-    nch: int, m: int, cumulative: bool
-) -> None:
+def test_cache_accumulate_across_partition_groups_and_blocks() -> None:
     """The C kernel folds its partitions 16 at a time, 256 elements a block: a partition count
     and a row length on either side of those (and a last group with spare lanes) give the
     numpy backend's bits, for ADD (whose chains are the kernel's own loop) and ABS_MAX (the
     general operator), seeded from the accumulators, under both roundings."""
-    rng = np.random.default_rng(nch * 1000 + m)
-    for nm in (eng.Numerics(), eng.Numerics("stochastic", 5)):
-        for op1 in (alu.ADD, alu.ABS_MAX):
-            wide = small_geometry(128, 8192, 8192, 1024, 512)  # room for 700 fp32 and bf16
-            engines = (
-                eng.Engine(wide, nm, backend="numpy"),
-                eng.Engine(wide, nm, backend="c"),
-            )
-            src = rng.standard_normal((nch, m)).astype(np.float32)
-            start = rng.standard_normal(128).astype(np.float32)
-            for e in engines:
-                e.write(0, src)
-                e.accumulators[:] = start
-            run_both(engines, "tensor_scalar_cache", cumulative=cumulative,
-                     src=k.pattern(0, [1], [m]), dst=k.pattern(0x1000, [1], [m]),
-                     in_dtype=dt.FP32, out_dtype=dt.BFLOAT16, num_active_channels=nch,
-                     op0=alu.MULT, op1=op1, reverse=0, accumulator_cmd=k.ACCUM_ACCUMULATE, imm0=k.Imm.f32(1.5),
-                     imm1=k.Imm.f32(0.0))  # fmt: skip
-            assert_same(engines, f"wide cache nch={nch} m={m} op1={op1:#x}")
+    cases = [
+        (nch, m, cumulative, nm, op1)
+        for nch in (1, 15, 16, 17, 37, 128)
+        for m in (255, 256, 257, 700)
+        for cumulative in (True, False)
+        for nm in (eng.Numerics(), eng.Numerics("stochastic", 5))
+        for op1 in (alu.ADD, alu.ABS_MAX)
+    ]
+    wide = small_geometry(128, 8192, 8192, 1024, 512)  # room for 700 fp32 and bf16
+    for nch, m, cumulative, nm, op1 in cases:
+        rng = np.random.default_rng(nch * 1000 + m)
+        engines = (
+            eng.Engine(wide, nm, backend="numpy"),
+            eng.Engine(wide, nm, backend="c"),
+        )
+        src = rng.standard_normal((nch, m)).astype(np.float32)
+        start = rng.standard_normal(128).astype(np.float32)
+        for e in engines:
+            e.write(0, src)
+            e.accumulators[:] = start
+        run_both(engines, "tensor_scalar_cache", cumulative=cumulative,
+                 src=k.pattern(0, [1], [m]), dst=k.pattern(0x1000, [1], [m]),
+                 in_dtype=dt.FP32, out_dtype=dt.BFLOAT16, num_active_channels=nch,
+                 op0=alu.MULT, op1=op1, reverse=0, accumulator_cmd=k.ACCUM_ACCUMULATE, imm0=k.Imm.f32(1.5),
+                 imm1=k.Imm.f32(0.0))  # fmt: skip
+        assert_same(engines, f"wide cache nch={nch} m={m} {cumulative=} {nm.rounding} op1={op1:#x}")
 
 
 @SETTINGS
