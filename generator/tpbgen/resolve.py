@@ -9,14 +9,19 @@ The executor's own decisions (which enum each operand reads, which opcodes run) 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .ir.model import Enum, Generation, Maintenance, Struct
+from .ir.model import Enum, EnumMember, Function, Generation, Maintenance, Struct
 
 OPCODE_ENUM = "NEURON_ISA_TPB_OPCODE"
 INST_UNION = "NEURON_ISA_TPB_INST_UNION"
 PSEUDO_OPCODE_ENUM = "NEURON_ISA_TPB_PSEUDO_OPCODE"
+#: The enum of NeuronCore versions. A validator may take one after the word (RangeSelect's
+#: `is_valid_range_select(i, nc)`, next-families-facts.md R8): tpbgen binds it to the
+#: generation's own version, the one its common.h banner states.
+CORE_VERSION_ENUM = "NEURON_ISA_TPB_NEURON_CORE_VERSION"
 
 
 class MaintenanceStatus(StrEnum):
@@ -72,6 +77,50 @@ def instruction_union(gen: Generation) -> Struct | None:
     return next(
         (s for s in gen.structs if s.kind == "union" and s.name in (resolved, INST_UNION)), None
     )
+
+
+def core_version_member(gen: Generation) -> EnumMember | None:
+    """The member of CORE_VERSION_ENUM that is `gen`'s own core version ("NC-v4" -> the
+    member ending `_V4`), None when the banner states no version or the enum has no such
+    member."""
+    found = re.fullmatch(r"NC-v(\d+)", gen.core_version)
+    enum = gen.find_enum(CORE_VERSION_ENUM)
+    if found is None or enum is None:
+        return None
+    suffix = f"_V{found.group(1)}"
+    return next((m for m in enum.members if m.name.endswith(suffix)), None)
+
+
+def bound_parameters(gen: Generation, fn: Function) -> tuple[EnumMember, ...] | None:
+    """What `fn`'s parameters after the first are bound to when the first is the instruction
+    union and each other one a CORE_VERSION_ENUM (the generation's own member, for each), ()
+    for a function of the word alone, None for any other function (or a core version the
+    banner does not name: no member to bind)."""
+    union = instruction_union(gen)
+    name = union.name if union is not None else INST_UNION
+    if not fn.params or fn.params[0].type.kind != "union" or fn.params[0].type.name != name:
+        return None
+    rest = fn.params[1:]
+    if not rest:
+        return ()
+    if any(p.by_pointer or p.type.name != CORE_VERSION_ENUM for p in rest):
+        return None
+    member = core_version_member(gen)
+    return None if member is None else tuple(member for _ in rest)
+
+
+def c_call_arguments(gen: Generation) -> dict[str, str]:
+    """For each function of the instruction union, the C arguments a caller holding the word
+    in `u` passes it: `u` or `&u` (a `const` pointer parameter), then each bound core version
+    (bound_parameters)."""
+    out = {}
+    for fn in gen.functions:
+        bound = bound_parameters(gen, fn)
+        if bound is None:
+            continue
+        word = "&u" if fn.params[0].by_pointer else "u"
+        out[fn.name] = ", ".join([word, *(m.name for m in bound)])
+    return out
 
 
 def opcode_enum(gen: Generation) -> Enum | None:

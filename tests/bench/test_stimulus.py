@@ -15,8 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support import cpredicates
-from tpb_paths import GENERATIONS, tpb_dir
+from tpb_paths import GENERATIONS, HEADER_ROOT, tpb_dir
 from tpb_scale import scale
+from tpbgen.frontend.ingest import ingest_root
+from tpbgen.resolve import c_call_arguments
 
 WORDS_PER_GEN = scale(20_000, 100_000)  # tpb_scale: 10^5 in CI
 
@@ -30,8 +32,9 @@ def _c_verdicts(cc: str, gen: str, tmp_path: Path, words: np.ndarray) -> np.ndar
     dispatch = gen_module(gen, "validators").DISPATCH
     clib: Any = _BUILT.get(gen)
     if clib is None:
+        g = ingest_root(HEADER_ROOT, [gen])[0].gen  # the IR (cached): each validator's C call
         clib = _BUILT[gen] = cpredicates.build(
-            cc, tpb_dir(gen), tuple(mod.TOP_LEVEL), tmp_path, opt="-O1"
+            cc, tpb_dir(gen), tuple(mod.TOP_LEVEL), tmp_path, opt="-O1", args=c_call_arguments(g)
         )
     out = np.zeros(len(words), dtype=bool)
     for name in mod.TOP_LEVEL:

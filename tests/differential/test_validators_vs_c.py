@@ -22,7 +22,7 @@ import pytest
 from support import cpredicates
 from tpb_paths import REPO, tpb_dir
 from tpb_scale import scale
-from tpbgen.resolve import decode_table
+from tpbgen.resolve import c_call_arguments, decode_table
 
 from .corpus import edge_words, mutations, random_words, seeds
 
@@ -47,7 +47,14 @@ def test_python_and_batch_agree_with_c(
     validators = importlib.import_module(f"tpb_isa.{gen}.validators")
     batch = importlib.import_module(f"tpb_isa.{gen}.batch")
     tops = dict(mod.TOP_LEVEL)
-    clib = cpredicates.build(cc, tpb_dir(gen), tuple(tops), tmp_path, opt="-O1")
+    clib = cpredicates.build(
+        cc,
+        tpb_dir(gen),
+        tuple(tops),
+        tmp_path,
+        opt="-O1",
+        args=c_call_arguments(g),  # type: ignore[arg-type]
+    )
     rng = np.random.default_rng(0x7B6 + len(gen))
     # the struct each validator's words decode to, from the IR (its opcodes' JSON binding)
     struct_of = {d.value: d.struct for d in decode_table(g) if d.defined}  # type: ignore[arg-type]

@@ -16,6 +16,21 @@ from tpb_paths import GENERATIONS, run_checked, tpb_dir
 from . import tpb_words as w
 
 CM = ("mariana", "maverick")  # the MEM_PATTERN3D / Exponential generations
+#: Each generation's own NeuronCore version: what a validator that takes one (RangeSelect's
+#: `is_valid_range_select(i, nc)`, R8) is called with for that generation's words.
+CORE = {"sunda": 2, "cayman": 3, "mariana": 4, "maverick": 5}
+#: Instruction-level validators: of the word alone, or of the word and a core version.
+INST_FN = r"STATIC inline bool (\w+)\(NEURON_ISA_TPB_INST_UNION i\)"
+INST_NC_FN = r"STATIC inline bool (\w+)\(NEURON_ISA_TPB_INST_UNION i, NEURON_ISA_TPB_NEURON_CORE_VERSION nc\)"
+
+
+def inst_calls(gen: str, text: str) -> dict[str, str]:
+    """Each instruction-level validator of `text` -> its C call on the word `u` (a core version
+    argument is the generation's own)."""
+    calls = {f: f"{f}(u)" for f in re.findall(INST_FN, text)}
+    for f in re.findall(INST_NC_FN, text):
+        calls[f] = f"{f}(u, (NEURON_ISA_TPB_NEURON_CORE_VERSION){CORE[gen]})"
+    return calls
 
 
 class CLib:
@@ -24,15 +39,22 @@ class CLib:
     def __init__(self, gen: str, workdir: Path, cc: str) -> None:
         self.gen = gen
         text = (tpb_dir(gen) / "aws_neuron_isa_tpb_assert.h").read_text()
-        self.inst_fns = re.findall(r"STATIC inline bool (\w+)\(NEURON_ISA_TPB_INST_UNION i\)", text)
+        self.calls = inst_calls(gen, text)
+        self.inst_fns = list(self.calls)
+        self.nc_fns = re.findall(INST_NC_FN, text)
         self.op_fns = re.findall(r"STATIC inline bool (\w+)\(NEURON_ISA_TPB_ALU_OP op\)", text)
         enums = (tpb_dir(gen) / "aws_neuron_isa_tpb_enums.h").read_text()
         self.enum_fns = re.findall(r"STATIC inline bool is_valid_enum_(\w+)\(uint8_t v\)", enums)
         src = ["#include <string.h>", '#include "aws_neuron_isa_tpb_assert.h"']
-        for f in self.inst_fns:
+        for f, call in self.calls.items():
             src.append(
                 f"int w_{f}(const unsigned char *b) {{ NEURON_ISA_TPB_INST_UNION u; "
-                f"memcpy(&u, b, 64); return {f}(u) ? 1 : 0; }}"
+                f"memcpy(&u, b, 64); return {call} ? 1 : 0; }}"
+            )
+        for f in self.nc_fns:  # the same, for another core version than the generation's own
+            src.append(
+                f"int nc_{f}(const unsigned char *b, unsigned nc) {{ NEURON_ISA_TPB_INST_UNION u; "
+                f"memcpy(&u, b, 64); return {f}(u, (NEURON_ISA_TPB_NEURON_CORE_VERSION)nc) ? 1 : 0; }}"
             )
         for f in self.op_fns:
             src.append(
@@ -78,6 +100,13 @@ class CLib:
         fn = getattr(self.lib, f"w_{name}")
         fn.argtypes = [ctypes.c_char_p]
         return bool(fn(word))
+
+    def for_core(self, name: str, word: bytes, nc: int) -> bool:
+        """`name` (a validator that takes a core version) on `word` for core version `nc`."""
+        assert name in self.nc_fns, f"{self.gen}: {name} takes no core version"
+        fn = getattr(self.lib, f"nc_{name}")
+        fn.argtypes = [ctypes.c_char_p, ctypes.c_uint]
+        return bool(fn(word, nc))
 
     def op(self, name: str, v: int) -> bool:
         return bool(getattr(self.lib, f"op_{name}")(v))
@@ -539,8 +568,7 @@ CALLS
 def test_validators_defined_for_random_words_ubsan(cc: str, tmp_path: Path, gen: str) -> None:
     """Random and opcode-seeded words through every instruction-level C function under UBSan."""
     text = (tpb_dir(gen) / "aws_neuron_isa_tpb_assert.h").read_text()
-    fns = re.findall(r"STATIC inline bool (\w+)\(NEURON_ISA_TPB_INST_UNION i\)", text)
-    calls = "\n".join(f"        hits += {f}(u);" for f in fns)
+    calls = "\n".join(f"        hits += {call};" for call in inst_calls(gen, text).values())
     src = tmp_path / "ub.c"
     src.write_text(UB_DRIVER.replace("CALLS", calls))
     exe = tmp_path / "ub"

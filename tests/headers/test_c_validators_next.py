@@ -253,6 +253,8 @@ def test_range_select(lib: CLib) -> None:  # noqa: F811
         assert lib(v, w.s2d2_rs(comp_op0=op, comp_op1=op)), op
     assert lib(v, w.s2d2_rs(bound0_src=w.INST_IMM, bound0=0.0, bound1_src=w.INST_IMM, bound1=64.0))
     assert lib(v, w.s2d2_rs(base=16777216.0 - 512))  # the index range ends at 2^24
+    # R8's signature: the core version is the caller's; NC-v3 and later have RangeSelect
+    assert [lib.for_core(v, w.s2d2_rs(), nc) for nc in (2, 3, 4, 5)] == [False, True, True, True]
     rejects = [
         ("fill value not -FLT_MAX", {"fill_val": -1.0}),
         ("fill value -inf (KLR's default, C9)", {"fill_val": float("-inf")}),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,12 +39,15 @@ class CPredicates:
         return out.astype(np.bool_)
 
 
-def source(names: tuple[str, ...], by_pointer: frozenset[str] = frozenset()) -> str:
+def source(names: tuple[str, ...], args: Mapping[str, str] | None = None) -> str:
+    """One runner per validator; `args` gives a validator's C arguments when they are not the
+    word `u` alone (`&u`, or a bound core version: tpbgen's `resolve.c_call_arguments`)."""
     lines = ["#include <string.h>", f'#include "{ASSERT_HEADER}"']
     for n in names:
+        call = f"{n}({(args or {}).get(n, 'u')})"
         lines.append(
             f"void tpbgen_run_{n}(const unsigned char *w, long n, unsigned char *out) {{\n"
-            f"    for (long k = 0; k < n; k++) {{ NEURON_ISA_TPB_INST_UNION u; memcpy(&u, w + 64 * k, 64); out[k] = {n}({'&u' if n in by_pointer else 'u'}) != 0; }}\n}}"
+            f"    for (long k = 0; k < n; k++) {{ NEURON_ISA_TPB_INST_UNION u; memcpy(&u, w + 64 * k, 64); out[k] = {call} != 0; }}\n}}"
         )
     return "\n".join(lines) + "\n"
 
@@ -54,11 +58,11 @@ def build(
     names: tuple[str, ...],
     workdir: Path,
     opt: str = "-O2",
-    by_pointer: frozenset[str] = frozenset(),
+    args: Mapping[str, str] | None = None,
 ) -> CPredicates:
     from cffi import FFI
 
-    src = source(names, by_pointer)
+    src = source(names, args)
     key = hashlib.sha256((src + opt + str(tpb_dir.resolve())).encode()).hexdigest()[:16]
     c = workdir / f"predicates_{key}.c"
     so = workdir / f"predicates_{key}.so"

@@ -119,10 +119,10 @@ batch = importlib.import_module(f"tpb_isa.{gen_name}.batch")
 validators = importlib.import_module(f"tpb_isa.{gen_name}.validators")
 g = ingest_root(Path(tpb).parent.parent, [gen_name])[0].gen  # (the IR generate cached)
 tops = dict(m.TOP_LEVEL)
-pointers = frozenset(f.name for f in g.functions if f.params and f.params[0].by_pointer)
+from tpbgen.resolve import c_call_arguments
 # the variant's C at -O0: no optimisation assumes its undefined behaviour away, and it compiles
 # in a third of -O1's time (0.2 s against 0.5 s a variant; the words run in microseconds)
-clib = cpredicates.build(cc, Path(tpb), tuple(tops), Path(tmp), opt="-O0", by_pointer=pointers)
+clib = cpredicates.build(cc, Path(tpb), tuple(tops), Path(tmp), opt="-O0", args=c_call_arguments(g))
 rng = np.random.default_rng(7)
 from tpbgen.resolve import decode_table
 # the struct a validator's words decode to, from the IR: its opcodes' struct2opcode binding

@@ -3474,7 +3474,7 @@ def _is_valid_range_select(i_b: bytes, i_o: int) -> bool:
     return (
         _has_valid_neuron_header(i_b, i_o)
         and _has_valid_neuron_events(i_b, i_o)
-        and _has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V3)
+        and _has_valid_nc_rs(3)
         and _has_range_select_opcode(i_b, i_o)
         and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12])  # num_active_channels
         and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
@@ -6348,8 +6348,8 @@ def _x_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
         return 'is_valid_range_select -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
     if not _has_valid_neuron_events(i_b, i_o):
         return 'is_valid_range_select -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V3):
-        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V3) or 'has_valid_nc_rs')
+    if not _has_valid_nc_rs(3):
+        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(3) or 'has_valid_nc_rs')
     if not _has_range_select_opcode(i_b, i_o):
         return 'is_valid_range_select -> ' + (_x_has_range_select_opcode(i_b, i_o) or 'has_range_select_opcode')
     if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]):

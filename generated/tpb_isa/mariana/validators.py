@@ -141,7 +141,6 @@ NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE: Final = 0x01
 NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE: Final = 0x02
 NEURON_ISA_TPB_INST_NBYTES: Final = 0x40
 NEURON_ISA_TPB_NEURON_CORE_VERSION_V3: Final = 0x03
-NEURON_ISA_TPB_NEURON_CORE_VERSION_V4: Final = 0x04
 NEURON_ISA_TPB_NUM_ADDR_REGISTERS: Final = 0x40
 NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE: Final = 0x62
 NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP: Final = 0x65
@@ -3853,7 +3852,7 @@ def _is_valid_range_select(i_b: bytes, i_o: int) -> bool:
     return (
         _has_valid_neuron_header(i_b, i_o)
         and _has_valid_neuron_events(i_b, i_o)
-        and _has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V4)
+        and _has_valid_nc_rs(4)
         and _has_range_select_opcode(i_b, i_o)
         and _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12])  # num_active_channels
         and _start_addr_active_channels(i_b, i_o + 48, i_b[i_o + 12])  # num_active_channels
@@ -6989,8 +6988,8 @@ def _x_is_valid_range_select(i_b: bytes, i_o: int) -> str | None:
         return 'is_valid_range_select -> ' + (_x_has_valid_neuron_header(i_b, i_o) or 'has_valid_neuron_header')
     if not _has_valid_neuron_events(i_b, i_o):
         return 'is_valid_range_select -> ' + (_x_has_valid_neuron_events(i_b, i_o) or 'has_valid_neuron_events')
-    if not _has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V4):
-        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V4) or 'has_valid_nc_rs')
+    if not _has_valid_nc_rs(4):
+        return 'is_valid_range_select -> ' + (_x_has_valid_nc_rs(4) or 'has_valid_nc_rs')
     if not _has_range_select_opcode(i_b, i_o):
         return 'is_valid_range_select -> ' + (_x_has_range_select_opcode(i_b, i_o) or 'has_range_select_opcode')
     if not _start_addr_active_channels(i_b, i_o + 24, i_b[i_o + 12]):

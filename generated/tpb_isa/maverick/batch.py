@@ -9147,7 +9147,7 @@ CHAINS: dict[str, Chain] = {
             ('has_valid_neuron_header(i) > has_valid_inst_len(i)', _v_is_valid_range_select__term1),
             ('has_valid_neuron_events(i) > is_valid_enum_wait_mode(unknown.events.wait_mode)', _v_is_valid_range_select__term2),
             ('has_valid_neuron_events(i) > is_valid_enum_update_mode(unknown.events.update_mode)', _v_is_valid_range_select__term3),
-            ('has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V5)', _v_is_valid_range_select__term4),
+            ('has_valid_nc_rs(5)', _v_is_valid_range_select__term4),
             ('has_range_select_opcode(i)', _v_is_valid_range_select__term5),
             ('start_addr_active_channels(src_mem_pattern, num_active_channels)', _v_is_valid_range_select__term6),
             ('start_addr_active_channels(dst_mem_pattern, num_active_channels)', _v_is_valid_range_select__term7),

@@ -100,7 +100,7 @@ static unsigned char tpbgen_dispatch(const unsigned char *w)
     case 0x9e:
         return (is_valid_scalar_tensor_tensor(u) != 0);
     case 0xbc:
-        return (is_valid_range_select(u) != 0);
+        return (is_valid_range_select(u, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5) != 0);
     case 0xe5:
         return (is_valid_tensor_tensor_scan(u) != 0);
     case 0xe6:
@@ -329,7 +329,7 @@ void tpbgen_run_is_valid_range_select(const unsigned char *words, size_t n, unsi
     for (size_t k = 0; k < n; k++) {
         NEURON_ISA_TPB_INST_UNION u;
         memcpy(&u, words + 64 * k, sizeof u);
-        out[k] = is_valid_range_select(u) != 0;
+        out[k] = is_valid_range_select(u, NEURON_ISA_TPB_NEURON_CORE_VERSION_V5) != 0;
     }
 }
 

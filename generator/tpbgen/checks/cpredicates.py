@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from .. import resolve
 from ..ir.model import Generation
 from ..runtime.cbuild import BUILD_DEPENDENT, MEANING_ARGS
 
@@ -48,11 +49,11 @@ def source(gen: Generation, names: tuple[str, ...]) -> str:
     """The C: every header of the generation's tpb/ directory, then one runner per validator."""
     prefix = gen.tpb_dir + "/"
     headers = [f.path for f in gen.files if f.path.startswith(prefix) and f.path.endswith(".h")]
-    by_pointer = {f.name for f in gen.functions if f.params and f.params[0].by_pointer}
+    args = resolve.c_call_arguments(gen)
     lines = ["#include <stddef.h>", "#include <string.h>"]
     lines += [f'#include "{h[len(prefix) :]}"' for h in headers]
     for n in names:
-        arg = "&u" if n in by_pointer else "u"
+        arg = args[n]
         lines.append(
             f"void tpbgen_run_{n}(const unsigned char *w, size_t n, unsigned char *out) {{\n"
             f"    for (size_t k = 0; k < n; k++) {{\n"

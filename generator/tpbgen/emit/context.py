@@ -545,10 +545,9 @@ def _validator_tables(ctx: GenCtx, gen: Generation, translation: TranslatedGen) 
             for op in t.opcodes
         }.items()
     )
-    # how the C entry points pass the word to each top-level validator: by value or by address
-    ctx.c_arg = {
-        f.name: ("&u" if f.params and f.params[0].by_pointer else "u") for f in gen.functions
-    }
+    # how the C entry points pass the word to each top-level validator: by value or by address,
+    # then any core version it takes (bound to the generation's own)
+    ctx.c_arg = resolve.c_call_arguments(gen)
     # the tpb/ headers, by name, in the order the ingest preprocessed them
     ctx.c_headers = [
         f.path[len(gen.tpb_dir) + 1 :]

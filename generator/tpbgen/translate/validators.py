@@ -31,7 +31,7 @@ from .lir import (
     strip_parens,
 )
 from .lower import Lowerer, LowerError
-from .to_numpy import BatchUnsupported, NpEmitter
+from .to_numpy import BatchUnsupported, NpEmitter, substitute
 from .to_python import PyEmitter, sets_code
 
 INST_UNION = resolve.INST_UNION
@@ -153,17 +153,15 @@ def member_sets_code(tr: TranslatedGen) -> str:
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
 
 
-def _is_top_candidate(fn: Function, called: set[str], union: str) -> bool:
+def _is_top_candidate(fn: Function, called: set[str], gen: Generation) -> bool:
     """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
-    of the instruction union (`union`: its resolved name, see `resolve.instruction_union`) that
-    no function calls."""
-    # by value or through a (const) pointer: C reads the same bytes
+    that no function calls, of the instruction union (by value or through a const pointer: C
+    reads the same bytes) and of nothing else tpbgen cannot bind (`resolve.bound_parameters`:
+    a core version after the word is the generation's own)."""
     return (
         fn.returns.kind in TRUTH_KINDS
         and fn.name not in called
-        and len(fn.params) == 1
-        and fn.params[0].type.kind == "union"
-        and fn.params[0].type.name == union
+        and resolve.bound_parameters(gen, fn) is not None
     )
 
 
@@ -171,9 +169,26 @@ def top_names(gen: Generation) -> set[str]:
     """The names of `gen`'s top-level validators, from the IR alone (before translation: the
     predicate proof starts compiling their C while the translator runs)."""
     called = {c for f in gen.functions for c in f.calls}
-    union = resolve.instruction_union(gen)
-    union_name = union.name if union is not None else INST_UNION
-    return {f.name for f in gen.functions if _is_top_candidate(f, called, union_name)}
+    return {f.name for f in gen.functions if _is_top_candidate(f, called, gen)}
+
+
+def _bound(gen: Generation, lowered: list[LFunction]) -> list[LFunction]:
+    """The lowered functions with each bound parameter (`resolve.bound_parameters`) replaced by
+    its value in the body and dropped from the parameters: a function of the word alone, as
+    every caller of a top-level validator calls it."""
+    by_name = {f.name: f for f in gen.functions}
+    out = []
+    for lf in lowered:
+        fn = by_name.get(lf.name)
+        bound = resolve.bound_parameters(gen, fn) if fn is not None else None
+        if bound:
+            body = lf.body
+            for param, member in zip(lf.params[1:], bound, strict=True):
+                assert param.t is not None  # an enum parameter lowers to a scalar
+                body = substitute(body, param.name, Const(member.value, param.t))
+            lf = replace(lf, params=lf.params[:1], body=body)
+        out.append(lf)
+    return out
 
 
 def _reachers(gen: Generation, tops: set[str]) -> dict[str, set[str]]:
@@ -209,6 +224,7 @@ def _translate(gen: Generation) -> TranslatedGen:
             lowered.append(lowerer.lower(fn))
         except LowerError as exc:
             failed[fn.name] = exc
+    lowered = _bound(gen, lowered)
     union = resolve.instruction_union(gen)
     tops_named = top_names(gen)
     stubs, warnings = _untranslated(gen, failed, _reachers(gen, tops_named))

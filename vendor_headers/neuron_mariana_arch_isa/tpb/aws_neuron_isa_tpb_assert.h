@@ -2080,11 +2080,11 @@ STATIC inline bool has_valid_range_select_reduce_op(NEURON_ISA_TPB_INST_UNION i)
     return( i.s2d2_rs.reduce_op == NEURON_ISA_TPB_ALU_OP_MAX );
 }
 
-// R8's is_valid_range_select(i, nc), with nc this header's core version.
-STATIC inline bool is_valid_range_select(NEURON_ISA_TPB_INST_UNION i) {
+// R8's signature: the word, and nc the core version it is checked for.
+STATIC inline bool is_valid_range_select(NEURON_ISA_TPB_INST_UNION i, NEURON_ISA_TPB_NEURON_CORE_VERSION nc) {
     return( has_valid_neuron_header(i)
             && has_valid_neuron_events(i)
-            && has_valid_nc_rs(NEURON_ISA_TPB_NEURON_CORE_VERSION_V4)
+            && has_valid_nc_rs(nc)
             && has_range_select_opcode(i)
             && start_addr_active_channels(i.s2d2_rs.src_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)
             && start_addr_active_channels(i.s2d2_rs.dst_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)
