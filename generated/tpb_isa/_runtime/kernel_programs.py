@@ -263,19 +263,22 @@ class _Builder:
 
     # -- instructions, by what they do -------------------------------------------------------------
 
-    def reduce(self, op: str, src: Tensor, dst: Tensor, step: str) -> None:
-        """dst[p, 0] = op-fold of src[p, :] (TensorReduce along the innermost dim)."""
-        o = "TENSOR_REDUCE_ARITH_OP"
+    def one_source(self, opcode: str, src: Tensor, dst: Tensor, step: str, **fields: Any) -> None:
+        """Append `opcode` reading every element of `src` and writing `dst` (their patterns and
+        dtypes), with `fields` besides: the shape of every one-source instruction below."""
         self.emit(
-            o,
+            opcode,
             step,
-            src_mem_pattern=self.pattern(o, "src_mem_pattern", src),
-            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
+            src_mem_pattern=self.pattern(opcode, "src_mem_pattern", src),
+            dst_mem_pattern=self.pattern(opcode, "dst_mem_pattern", dst),
             in_dtype=_isa(src),
             out_dtype=_isa(dst),
-            op=op,
-            op_dim="X",
+            **fields,
         )
+
+    def reduce(self, op: str, src: Tensor, dst: Tensor, step: str) -> None:
+        """dst[p, 0] = op-fold of src[p, :] (TensorReduce along the innermost dim)."""
+        self.one_source("TENSOR_REDUCE_ARITH_OP", src, dst, step, op=op, op_dim="X")
 
     def scalar(
         self,
@@ -288,14 +291,11 @@ class _Builder:
         imm1: float | Tensor = 0.0,
     ) -> None:
         """dst = (src op0 imm0) op1 imm1, each imm a constant or a per-row scalar tensor."""
-        o = "TENSOR_SCALAR_ARITH_OP"
-        self.emit(
-            o,
+        self.one_source(
+            "TENSOR_SCALAR_ARITH_OP",
+            src,
+            dst,
             step,
-            src_mem_pattern=self.pattern(o, "src_mem_pattern", src),
-            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
-            in_dtype=_isa(src),
-            out_dtype=_isa(dst),
             op0=op0,
             op1=op1,
             **_imm("imm0", imm0),
@@ -304,17 +304,7 @@ class _Builder:
 
     def reciprocal(self, src: Tensor, dst: Tensor, step: str) -> None:
         """dst = 1 / src, element-wise (Reciprocal: through the fp32 hub, one IEEE rounding)."""
-        o = "RECIPROCAL"
-        self.emit(
-            o,
-            step,
-            src_mem_pattern=self.pattern(o, "src_mem_pattern", src),
-            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
-            in_dtype=_isa(src),
-            out_dtype=_isa(dst),
-            op="BYPASS",
-            op_dim="X",
-        )
+        self.one_source("RECIPROCAL", src, dst, step, op="BYPASS", op_dim="X")
 
     def tensor_tensor(self, op: str, a: Tensor, b: Tensor, dst: Tensor, step: str) -> None:
         """dst = a op b, element-wise."""
@@ -351,27 +341,15 @@ class _Builder:
 
     def exponential(self, src: Tensor, bias: Tensor, dst: Tensor, step: str) -> None:
         """dst = exp(src - bias[p]) (EXPONENTIAL, imm0 a per-row scalar)."""
-        o = "EXPONENTIAL"
-        self.emit(
-            o,
-            step,
-            src_mem_pattern=self.pattern(o, "src_mem_pattern", src),
-            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
-            in_dtype=_isa(src),
-            out_dtype=_isa(dst),
-            **_imm("imm0", bias),
-        )
+        self.one_source("EXPONENTIAL", src, dst, step, **_imm("imm0", bias))
 
     def cumulative(self, op: str, src: Tensor, dst: Tensor, step: str) -> None:
         """dst[p, i] = op-fold of src[p, :i+1] (TensorScalarCacheCumulative, reset per row)."""
-        o = "TENSOR_SCALAR_CACHE_CUMULATIVE"
-        self.emit(
-            o,
+        self.one_source(
+            "TENSOR_SCALAR_CACHE_CUMULATIVE",
+            src,
+            dst,
             step,
-            src_mem_pattern=self.pattern(o, "src_mem_pattern", src),
-            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
-            in_dtype=_isa(src),
-            out_dtype=_isa(dst),
             accumulator_cmd="ZERO_ACCUMULATE",
             op0="BYPASS" if op == "BYPASS" else "ADD",
             op1=op,
