@@ -7,15 +7,18 @@ the top level, as before."""
 from __future__ import annotations
 
 import dataclasses
+import shutil
+from pathlib import Path
 
 import pytest
 from emit.runtime_import import gen_module
 
 from tpb_paths import HEADER_ROOT
 from tpbgen import resolve
+from tpbgen.cli import main
 from tpbgen.frontend.ingest import ingest_root
 from tpbgen.ir.model import Generation, Param, TypeRef
-from tpbgen.translate.validators import top_names
+from tpbgen.translate.validators import _unbound_warnings, top_names
 
 
 def _gen(name: str) -> Generation:
@@ -58,3 +61,34 @@ def test_a_version_the_banner_does_not_name_or_another_parameter_is_not_bound() 
         fn, params=(fn.params[0], Param("n", TypeRef("int", "uint32", "uint32_t", 4)))
     )
     assert resolve.bound_parameters(g, other) is None
+
+
+def test_a_validator_left_out_for_its_parameters_is_a_located_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A drop whose Memset validator takes a count after the word generates (exit 0) with an
+    `[unbound-parameter]` warning at the function's line, and its package has no Memset
+    validator; a banner naming no core-version member is said the same way."""
+    tpb = HEADER_ROOT / "neuron_mariana_arch_isa" / "tpb"
+    drop = tmp_path / "drop" / "neuron_mariana_arch_isa"
+    shutil.copytree(tpb.parent, drop)
+    assert_h = drop / "tpb" / "aws_neuron_isa_tpb_assert.h"
+    text = assert_h.read_text()
+    old = "STATIC inline bool is_valid_memset(NEURON_ISA_TPB_INST_UNION i) {"
+    assert text.count(old) == 1
+    assert_h.write_text(text.replace(old, old.replace("i)", "i, uint32_t count)")))
+    line = text[: text.index(old)].count("\n") + 1
+    code = main(["generate", "--headers", str(tmp_path / "drop"), "--out", str(tmp_path / "out")])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    assert (
+        f"aws_neuron_isa_tpb_assert.h:{line}:" in err
+        and "warning [unbound-parameter]: is_valid_memset takes uint32_t count after the word"
+        in err
+    ), err
+    listed = (tmp_path / "out" / "tpb_isa" / "mariana" / "validators.py").read_text()
+    assert '"is_valid_memset"' not in listed.split("TOP_LEVEL", 1)[1].split("}", 1)[0]
+
+    unnamed = dataclasses.replace(_gen("mariana"), core_version="NC-v9")
+    (found,) = [w for w in _unbound_warnings(unnamed) if "is_valid_range_select" in w.message]
+    assert "NC-v9 names no member of NEURON_ISA_TPB_NEURON_CORE_VERSION" in found.message

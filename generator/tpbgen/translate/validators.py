@@ -172,6 +172,45 @@ def top_names(gen: Generation) -> set[str]:
     return {f.name for f in gen.functions if _is_top_candidate(f, called, gen)}
 
 
+def _unbound_warnings(gen: Generation) -> list[Diagnostic]:
+    """A located warning for each function that would be a top-level validator but for a
+    parameter after the word tpbgen cannot bind (anything but a core version, or a core version
+    the generation's banner names no member of): the drop's C has it, `validate()` will not."""
+    called = {c for f in gen.functions for c in f.calls}
+    union = resolve.instruction_union(gen)
+    name = union.name if union is not None else INST_UNION
+    out = []
+    for fn in gen.functions:
+        if (
+            fn.name in called
+            or fn.returns.kind not in TRUTH_KINDS
+            or len(fn.params) < 2
+            or fn.params[0].type.kind != "union"
+            or fn.params[0].type.name != name
+            or resolve.bound_parameters(gen, fn) is not None
+        ):
+            continue
+        extra = ", ".join(f"{p.type.spelled} {p.name}" for p in fn.params[1:])
+        why = (
+            f"the banner's {gen.core_version or 'missing core version'} names no member of "
+            f"{resolve.CORE_VERSION_ENUM}"
+            if all(p.type.name == resolve.CORE_VERSION_ENUM for p in fn.params[1:])
+            else f"tpbgen binds only a {resolve.CORE_VERSION_ENUM} there"
+        )
+        out.append(
+            Diagnostic(
+                f"{fn.name} takes {extra} after the word and {why}: it is not a top-level "
+                "validator, and no word is checked by it",
+                fn.loc.file,
+                fn.loc.line,
+                fn.loc.col,
+                Severity.WARNING,
+                "unbound-parameter",
+            )
+        )
+    return out
+
+
 def _bound(gen: Generation, lowered: list[LFunction]) -> list[LFunction]:
     """The lowered functions with each bound parameter (`resolve.bound_parameters`) replaced by
     its value in the body and dropped from the parameters: a function of the word alone, as
@@ -228,6 +267,7 @@ def _translate(gen: Generation) -> TranslatedGen:
     union = resolve.instruction_union(gen)
     tops_named = top_names(gen)
     stubs, warnings = _untranslated(gen, failed, _reachers(gen, tops_named))
+    warnings += _unbound_warnings(gen)
     arms = frozenset(f.name for f in union.fields) if union else frozenset()
     em = PyEmitter(arms=arms)
     out = _scalar_functions(gen, lowered, em, tops_named)
