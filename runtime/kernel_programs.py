@@ -306,33 +306,36 @@ class _Builder:
         """dst = 1 / src, element-wise (Reciprocal: through the fp32 hub, one IEEE rounding)."""
         self.one_source("RECIPROCAL", src, dst, step, op="BYPASS", op_dim="X")
 
-    def tensor_tensor(self, op: str, a: Tensor, b: Tensor, dst: Tensor, step: str) -> None:
-        """dst = a op b, element-wise."""
-        o = "TENSOR_TENSOR_ARITH_OP"
+    def two_sources(
+        self, opcode: str, a: Tensor, b: Tensor, dst: Tensor, step: str, **fields: Any
+    ) -> None:
+        """Append `opcode` reading every element of `a` and `b` and writing `dst` (their
+        patterns and dtypes), with `fields` besides: the two-source instructions' shape."""
         self.emit(
-            o,
+            opcode,
             step,
-            src0_mem_pattern=self.pattern(o, "src0_mem_pattern", a),
-            src1_mem_pattern=self.pattern(o, "src1_mem_pattern", b),
-            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
+            src0_mem_pattern=self.pattern(opcode, "src0_mem_pattern", a),
+            src1_mem_pattern=self.pattern(opcode, "src1_mem_pattern", b),
+            dst_mem_pattern=self.pattern(opcode, "dst_mem_pattern", dst),
             in0_in1_dtype={"dtype_lo": _isa(a), "dtype_hi": _isa(b)},
             out_dtype=_isa(dst),
-            op=op,
+            **fields,
         )
+
+    def tensor_tensor(self, op: str, a: Tensor, b: Tensor, dst: Tensor, step: str) -> None:
+        """dst = a op b, element-wise."""
+        self.two_sources("TENSOR_TENSOR_ARITH_OP", a, b, dst, step, op=op)
 
     def scalar_tensor_tensor(
         self, a: Tensor, op0: str, scalar: Tensor, op1: str, b: Tensor, dst: Tensor, step: str
     ) -> None:
         """dst = (a op0 scalar[p]) op1 b, element-wise (ScalarTensorTensor, a pointer scalar)."""
-        o = "SCALAR_TENSOR_TENSOR_ARITH"
-        self.emit(
-            o,
+        self.two_sources(
+            "SCALAR_TENSOR_TENSOR_ARITH",
+            a,
+            b,
+            dst,
             step,
-            src0_mem_pattern=self.pattern(o, "src0_mem_pattern", a),
-            src1_mem_pattern=self.pattern(o, "src1_mem_pattern", b),
-            dst_mem_pattern=self.pattern(o, "dst_mem_pattern", dst),
-            in0_in1_dtype={"dtype_lo": _isa(a), "dtype_hi": _isa(b)},
-            out_dtype=_isa(dst),
             op0=op0,
             op1=op1,
             imm0_dtype=_isa(scalar),
