@@ -153,42 +153,43 @@ def member_sets_code(tr: TranslatedGen) -> str:
 TRUTH_KINDS = ("bool", "int")  # return types C treats as truth: bool/_Bool, int, uint8_t ...
 
 
-def _is_top_candidate(fn: Function, called: set[str], gen: Generation) -> bool:
-    """A top-level validator: a function returning a truth value (bool, _Bool, int, uint8_t ...)
-    that no function calls, of the instruction union (by value or through a const pointer: C
-    reads the same bytes) and of nothing else tpbgen cannot bind (`resolve.bound_parameters`:
-    a core version after the word is the generation's own)."""
-    return (
-        fn.returns.kind in TRUTH_KINDS
+def _uncalled_checks_of_the_word(gen: Generation) -> list[Function]:
+    """The functions that may be top-level validators: returning a truth value (bool, _Bool,
+    int, uint8_t ...), called by no function, taking the instruction union first (by value or
+    through a const pointer: C reads the same bytes)."""
+    called = {c for f in gen.functions for c in f.calls}
+    union = resolve.instruction_union(gen)
+    name = union.name if union is not None else INST_UNION
+    return [
+        fn
+        for fn in gen.functions
+        if fn.returns.kind in TRUTH_KINDS
         and fn.name not in called
-        and resolve.bound_parameters(gen, fn) is not None
-    )
+        and fn.params
+        and fn.params[0].type.kind == "union"
+        and fn.params[0].type.name == name
+    ]
 
 
 def top_names(gen: Generation) -> set[str]:
     """The names of `gen`'s top-level validators, from the IR alone (before translation: the
-    predicate proof starts compiling their C while the translator runs)."""
-    called = {c for f in gen.functions for c in f.calls}
-    return {f.name for f in gen.functions if _is_top_candidate(f, called, gen)}
+    predicate proof starts compiling their C while the translator runs): the candidates whose
+    other parameters tpbgen binds (`resolve.bound_parameters`: a core version after the word
+    is the generation's own)."""
+    return {
+        fn.name
+        for fn in _uncalled_checks_of_the_word(gen)
+        if resolve.bound_parameters(gen, fn) is not None
+    }
 
 
 def _unbound_warnings(gen: Generation) -> list[Diagnostic]:
     """A located warning for each function that would be a top-level validator but for a
     parameter after the word tpbgen cannot bind (anything but a core version, or a core version
     the generation's banner names no member of): the drop's C has it, `validate()` will not."""
-    called = {c for f in gen.functions for c in f.calls}
-    union = resolve.instruction_union(gen)
-    name = union.name if union is not None else INST_UNION
     out = []
-    for fn in gen.functions:
-        if (
-            fn.name in called
-            or fn.returns.kind not in TRUTH_KINDS
-            or len(fn.params) < 2
-            or fn.params[0].type.kind != "union"
-            or fn.params[0].type.name != name
-            or resolve.bound_parameters(gen, fn) is not None
-        ):
+    for fn in _uncalled_checks_of_the_word(gen):
+        if resolve.bound_parameters(gen, fn) is not None:
             continue
         extra = ", ".join(f"{p.type.spelled} {p.name}" for p in fn.params[1:])
         why = (
