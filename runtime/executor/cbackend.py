@@ -301,17 +301,12 @@ class CBackend:
     def select_cast(self, pred: Raw, src: Raw, in_code: int, out_code: int, dst: Raw,
                     numerics: Numerics, key: int) -> None:  # fmt: skip
         """CastPredicated's conversion (both ops BYPASS) and select, a cache-sized block at a
-        time (round to nearest); under stochastic rounding the whole tensor converted first."""
+        time; round to nearest only (the kernel refuses a stochastic rounding, whose draws
+        depend on each element's index in the whole tensor: the engine converts those whole)."""
         n, total = dst.shape
         if not (n and total):
             return
         cfg = self._cfg(in_code, out_code, numerics, key, alu.BYPASS, alu.BYPASS)
-        if cfg.stochastic:
-            zero: F32 = np.zeros((n, 1), np.float32)
-            out = self.ts_arith(src, in_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS,
-                                False, False, numerics, key, None)  # fmt: skip
-            self.select(pred, out.view(dst.dtype), dst)
-            return
         src = self._src(src)
         self._check(self.lib.tpb_cast_select(cfg, _ptr(self.ffi, pred), *_strides(pred),
                                              pred.dtype.itemsize, _ptr(self.ffi, src),

@@ -744,11 +744,7 @@ class Engine:
         if values.size and int(np.abs(values).max()) > 2**24:
             raise inexact
         raw = np.ascontiguousarray(values.astype(np.int32).view(np.uint32))
-        zero: F32 = np.zeros((values.shape[0], 1), np.float32)
-        out = self.backend.ts_arith(
-            raw, dt.INT32, code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
-            self.numerics, self._key(), None,
-        )  # fmt: skip
+        out = self._converted(raw, dt.INT32, code)
         back = dt.load_f32(code, np.asarray(out), self.numerics).astype(np.float64)
         if not np.array_equal(back, values.astype(np.float64)):
             raise inexact
@@ -834,21 +830,30 @@ class Engine:
             )
         raw = data_w.gather()
         direct = _direct(dst_w, pred, raw) if kept_w.slc is not None else None
-        if direct is not None and cast:  # converted and selected in one pass where it can be
+        if cast and direct is not None and self.numerics.rounding != "stochastic":
+            # converted and selected a block at a time (a stochastic rounding draws from each
+            # element's index in the whole tensor: converted whole below)
             self.backend.select_cast(pred, raw, data_code, out_code, direct, self.numerics,
                                      self._key())  # fmt: skip
-        elif direct is not None:  # a plain stride sharing no memory with the sources: one pass
+            self.instructions_executed += 1
+            return
+        if cast:
+            raw = self._converted(raw, data_code, out_code)
+        if direct is not None:  # a plain stride sharing no memory with the sources: one pass
             self.backend.select(pred, raw.view(direct.dtype), direct)
         else:
-            if cast:
-                zero: F32 = np.zeros((nch, 1), np.float32)
-                raw = np.asarray(self.backend.ts_arith(
-                    raw, data_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
-                    self.numerics, self._key(), None,
-                ))  # fmt: skip
             old = np.array(kept_w.gather())  # every read before any write
             dst_w.scatter(np.where(pred != 0, raw.view(old.dtype), old))
         self.instructions_executed += 1
+
+    def _converted(self, raw: npt.NDArray[Any], in_code: int, out_code: int) -> npt.NDArray[Any]:
+        """`raw` (nch, count) elements of in_code as out_code's, through the fp32 hub rounded
+        once by the numerics: TensorScalar arith with both ops BYPASS."""
+        zero: F32 = np.zeros((raw.shape[0], 1), np.float32)
+        return np.asarray(self.backend.ts_arith(
+            raw, in_code, out_code, zero, zero, alu.BYPASS, alu.BYPASS, False, False,
+            self.numerics, self._key(), None,
+        ))  # fmt: skip
 
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------
 
