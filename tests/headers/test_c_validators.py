@@ -16,9 +16,18 @@ from tpb_paths import GENERATIONS, run_checked, tpb_dir
 from . import tpb_words as w
 
 CM = ("mariana", "maverick")  # the MEM_PATTERN3D / Exponential generations
-#: Each generation's own NeuronCore version: what a validator that takes one (RangeSelect's
-#: `is_valid_range_select(i, nc)`, R8) is called with for that generation's words.
-CORE = {"sunda": 2, "cayman": 3, "mariana": 4, "maverick": 5}
+
+
+def core_version(gen: str) -> int:
+    """The generation's own NeuronCore version, as its common.h banner states it ("NC-v4"):
+    what a validator that takes one (RangeSelect's `is_valid_range_select(i, nc)`, R8) is
+    called with for that generation's words."""
+    banner = (tpb_dir(gen) / "aws_neuron_isa_tpb_common.h").read_text()
+    found = re.search(r"NC-v(\d+)", banner)
+    assert found, f"{gen}: common.h states no NC-vN"
+    return int(found.group(1))
+
+
 #: Instruction-level validators: of the word alone, or of the word and a core version.
 INST_FN = r"STATIC inline bool (\w+)\(NEURON_ISA_TPB_INST_UNION i\)"
 INST_NC_FN = r"STATIC inline bool (\w+)\(NEURON_ISA_TPB_INST_UNION i, NEURON_ISA_TPB_NEURON_CORE_VERSION nc\)"
@@ -29,7 +38,7 @@ def inst_calls(gen: str, text: str) -> dict[str, str]:
     argument is the generation's own)."""
     calls = {f: f"{f}(u)" for f in re.findall(INST_FN, text)}
     for f in re.findall(INST_NC_FN, text):
-        calls[f] = f"{f}(u, (NEURON_ISA_TPB_NEURON_CORE_VERSION){CORE[gen]})"
+        calls[f] = f"{f}(u, (NEURON_ISA_TPB_NEURON_CORE_VERSION){core_version(gen)})"
     return calls
 
 
