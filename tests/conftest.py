@@ -8,7 +8,7 @@ import pytest
 
 from tpb_areas import AREAS, MARKERS
 from tpb_paths import GENERATIONS, HEADER_ROOT, REPO, find_cc, find_cxx, run_checked, tpb_dir
-from tpb_scale import lower_bounds_share
+from tpb_scale import variant_share
 
 __all__ = ["GENERATIONS", "HEADER_ROOT", "REPO", "run_checked", "tpb_dir"]
 
@@ -27,8 +27,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for marker in AREAS.get(path.relative_to(tests).parts[0], ()):
             item.add_marker(marker)
     variants = [i.nodeid for i in items if i.path.resolve().is_relative_to(tests / "variants")]
-    kept = lower_bounds_share(variants)
-    if len(kept) < len(variants):  # the lower-bounds pass (tpb_scale.py)
+    kept = variant_share(variants)
+    if len(kept) < len(variants):  # the default scale (tpb_scale.py)
         dropped = set(variants) - kept
         config.hook.pytest_deselected(items=[i for i in items if i.nodeid in dropped])
         items[:] = [i for i in items if i.nodeid not in dropped]

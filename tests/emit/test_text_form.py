@@ -35,7 +35,7 @@ def corpus(gen: str, n: int, seed: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """`n` words: random bytes under every decodable opcode, sparse ones (mostly zero, so
     reserved fields, padding and default arms are exercised), float edge values (NaN payloads,
     signalling NaNs, -0.0, infinities, subnormals) at every 4-byte offset, all-0xFF words, and
-    words of every opcode byte (defined or not)."""
+    words of every opcode byte (defined or not); `n` is at least 1,280."""
     decode = gen_module(gen, "decode")
     ops = np.array(sorted(decode.OPCODE_STRUCT), dtype=np.uint8)
     rng = np.random.default_rng(seed)
@@ -738,7 +738,7 @@ def test_batch_assembler_is_the_line_parser(gen: str, front: str) -> None:
     Python."""
     form = gen_module(gen, "decode").TEXT
     fast = batch_front(form, front)
-    W = corpus(gen, 2000, 29)
+    W = corpus(gen, scale(1300, 2000), 29)
     full = list(form.disasm_rows(W))
     compact = list(form.disasm_rows(W, compact=True))
     columns = [f"{i * 64:08x}:  {W[i].tobytes().hex()}  {t}  ; valid" for i, t in enumerate(full)]
@@ -824,7 +824,7 @@ def test_one_line_at_a_time_reads_as_the_line_parser(gen: str) -> None:
     or its exception at the same line and column: random, sparse and float-edge words, full
     and compact, each line read twice (the second time from what was kept), and mutated."""
     form = gen_module(gen, "decode").TEXT
-    W = corpus(gen, 1500, 53)
+    W = corpus(gen, scale(1300, 1500), 53)
     full = list(form.disasm_rows(W))
     compact = list(form.disasm_rows(W, compact=True))
     taken = 0
@@ -896,7 +896,7 @@ def test_skeleton_expressions_are_the_statement_expression(gen: str, front: str)
     form = gen_module(gen, "decode").TEXT
     batch_front(form, front)
     rng = np.random.default_rng(53)
-    W = corpus(gen, 1500, 31)
+    W = corpus(gen, scale(1300, 1500), 31)
     full = list(form.disasm_rows(W))
     compact = list(form.disasm_rows(W, compact=True))
     columns = [f"{i * 64:08x}:  {t}  ; c" for i, t in enumerate(full[:300])]
