@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from headers import tpb_words as w
 from tpb_paths import GENERATIONS, REPO
-from tpb_scale import scale
+from tpb_scale import scale, sweep
 
 from .runtime_import import gen_module
 
@@ -709,6 +709,9 @@ def _outcome(fn: Any, text: str) -> Any:
 
 
 FRONT_ENDS = ("scanner", "python")
+#: The generations the batch assembler's two front ends are swept on: every one at the full
+#: scale; the first and the last (the TENSOR and the MEM_PATTERN layouts) at the default.
+FRONT_END_GENERATIONS = sweep(GENERATIONS, (GENERATIONS[0], GENERATIONS[-1]))
 
 
 def textscan_module() -> Any:
@@ -728,7 +731,7 @@ def batch_front(form: Any, front: str) -> Any:
 
 
 @pytest.mark.parametrize("front", FRONT_ENDS)
-@pytest.mark.parametrize("gen", GENERATIONS)
+@pytest.mark.parametrize("gen", FRONT_END_GENERATIONS)
 def test_batch_assembler_is_the_line_parser(gen: str, front: str) -> None:
     """`asm_lines` on a listing (the batch path: lines in `disasm`'s spelling matched per
     mnemonic, each field's text read once) gives the per-line parser's words for every line,
@@ -885,7 +888,7 @@ def _respelled(rng: np.random.Generator, line: str) -> str:
 
 
 @pytest.mark.parametrize("front", FRONT_ENDS)
-@pytest.mark.parametrize("gen", GENERATIONS)
+@pytest.mark.parametrize("gen", FRONT_END_GENERATIONS)
 def test_skeleton_expressions_are_the_statement_expression(gen: str, front: str) -> None:
     """A mnemonic's skeleton expressions (`_Skeleton`: the literal text of the lines seen
     most, tried before the statement's expression) match only lines the statement's own

@@ -1,20 +1,21 @@
-"""examples/kernels/: the shipped listings are current, and `python -m tpb_isa asm` then `run`
-executes each one to the output the kernel object computes in-process."""
+"""examples/kernels/: the shipped listings are current, and the package's command line (`python
+-m tpb_isa`'s `main`, called in this process: tests/support_lib/test_runtime_cli.py runs it as
+`python -m`) assembles each one with `asm` and executes it with `run` to the output the kernel
+object computes in-process."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
-from .kernel_loader import GENERATED, REPO, gen_module, kernels
+from .kernel_loader import REPO, gen_module, kernels, package
 
 EXAMPLES = REPO / "examples" / "kernels"
 FILES = sorted(EXAMPLES.glob("*.s"))
@@ -37,11 +38,13 @@ def test_listings_are_current() -> None:
     assert writer.main(["write_listings.py", "--check"]) == 0
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(GENERATED)}
-    return subprocess.run(
-        [sys.executable, "-m", "tpb_isa", *args], capture_output=True, text=True, env=env
-    )
+def _cli(*args: str) -> tuple[int, str]:
+    """`python -m tpb_isa *args`, in this process: (exit code, standard error)."""
+    tpb_isa = package()
+    cli = importlib.import_module("tpb_isa._runtime.cli")
+    out, err = io.StringIO(), io.StringIO()
+    code: int = cli.main(list(args), tpb_isa, out, err)
+    return code, err.getvalue()
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -53,8 +56,8 @@ def test_example_runs_through_the_cli(path: Path, tmp_path: Path) -> None:
     x = np.random.default_rng(len(path.stem)).standard_normal((128, 512)).astype(np.float32)
 
     binary = tmp_path / "program.bin"
-    done = _cli("asm", str(path), "-o", str(binary), "--gen", gen)
-    assert done.returncode == 0, done.stderr
+    code, err = _cli("asm", str(path), "-o", str(binary), "--gen", gen)
+    assert code == 0, err
     assert binary.read_bytes() == k.words.tobytes()
 
     ex = gen_module(gen).Executor(backend="numpy")
@@ -62,9 +65,9 @@ def test_example_runs_through_the_cli(path: Path, tmp_path: Path) -> None:
     state = tmp_path / "state.npz"
     np.savez(state, sbuf=ex.sbuf)
     trace = tmp_path / "trace.jsonl"
-    done = _cli("run", str(binary), "--gen", gen, "--init", str(state), "--trace", str(trace))
-    assert done.returncode == 0, done.stderr
-    assert f"run: {len(k.words)} instructions executed" in done.stderr
+    code, err = _cli("run", str(binary), "--gen", gen, "--init", str(state), "--trace", str(trace))
+    assert code == 0, err
+    assert f"run: {len(k.words)} instructions executed" in err
     last = json.loads(trace.read_text(encoding="utf-8").splitlines()[-1])
     # the last instruction writes the output, partition by partition
     assert last["writes"][0] == ["sbuf", 0, y_spec.offset, y_spec.offset + 512 * 4]
