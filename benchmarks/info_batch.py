@@ -107,7 +107,7 @@ def main() -> None:
         methods: dict[str, list[int]] = {}
         for op in ops:
             handler = ex_cls.BINDINGS.get(op)
-            key = handler.method if handler else "refused"
+            key = handler.record.__name__ if handler else "refused"
             methods.setdefault(key, []).append(op)
         for key, group in sorted(methods.items()):
             G = W[np.isin(W[:, 0], group)]

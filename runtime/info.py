@@ -31,6 +31,7 @@ from .decoding import Decoder, OpcodeStatus
 from .executor import access, kernels
 from .executor.dtypes import DtypeError
 from .executor.errors import ExecutorError, InvalidInstructionError
+from .executor.operands import EngineOperands
 
 
 class _Resolved(Exception):
@@ -613,7 +614,7 @@ class Info:
                 batch.shared.setdefault((op, k, cells), []).append(int(rows[j]))
             fixed = dict(binder.fixed)
             planned = np.zeros(rows.size, np.bool_)
-            planner = prog.PLANNED_WALKS.get(binder.method)
+            planner = prog.PLANNED_WALKS.get(binder.record)
             if planner is not None:
                 planned, pws = planner(engine, fixed, cols, rows.size)
                 planned &= ok
@@ -621,16 +622,16 @@ class Info:
                     batch.walks.planned(rows[planned], pw, planned)
                 batch.known += [(r, ()) for r in rows[planned].tolist()]
             rest = np.flatnonzero(ok & ~planned)
-            refusals = prog.REFUSALS.get(binder.method)
+            refusals = prog.REFUSALS.get(binder.record)
             if refusals is not None and rest.size > 1:
-                rest = self._refusal_groups(batch, binder.method, fixed, cols, rows, rest)
+                rest = self._refusal_groups(batch, binder.record, fixed, cols, rows, rest)
             if rest.size:
-                batch.calls.append((binder.method, fixed, cols, rows, rest))
+                batch.calls.append((binder.record, fixed, cols, rows, rest))
 
     def _refusal_groups(
         self,
         batch: _Batch,
-        method: str,
+        record: type[EngineOperands],
         fixed: dict[str, Any],
         cols: dict[str, Any],
         rows: npt.NDArray[np.int64],
@@ -641,7 +642,7 @@ class Info:
         given its error when it raises, else called). The rows to call, in order."""
         from .executor import program as prog
 
-        keys = prog.REFUSALS[method](self._scratch.engine, fixed, cols, rows.size)[rest]
+        keys = prog.REFUSALS[record](self._scratch.engine, fixed, cols, rows.size)[rest]
         claimed = keys[:, 0] >= 0
         if int(claimed.sum()) < 2:
             return rest
@@ -652,7 +653,7 @@ class Info:
         bounds = np.flatnonzero(np.diff(inverse[order])) + 1
         for group in np.split(js[order], bounds):
             if group.size > 1:
-                batch.followers.append((method, fixed, cols, rows, int(group[0]), group[1:]))
+                batch.followers.append((record, fixed, cols, rows, int(group[0]), group[1:]))
         return np.sort(np.concatenate([rest[~claimed], js[first]]))
 
     def _share_refusals(self, batch: _Batch, executor: Any) -> None:
@@ -660,13 +661,13 @@ class Info:
         register (the error is a function of the key, which they share); else each is called."""
         again = []
         out = batch.out
-        for method, fixed, cols, rows, first, follow in batch.followers:
+        for record, fixed, cols, rows, first, follow in batch.followers:
             fp = out[int(rows[first])]
             if fp is not None and not fp[0] and not fp[4]:
                 for r in rows[follow].tolist():
                     out[r] = fp
             else:
-                again.append((method, fixed, cols, rows, follow))
+                again.append((record, fixed, cols, rows, follow))
         if again:
             batch.calls = again
             self._call_batch(batch, executor)
@@ -685,8 +686,7 @@ class Info:
         out = batch.out
         _set_state(scratch, executor)
         with _recording(engine) as (recorded, regs):
-            for method, fixed, cols, rows, rest in batch.calls:
-                call = getattr(engine, method)
+            for record, fixed, cols, rows, rest in batch.calls:
                 keys = list(cols)
                 # each operand's value of each row to call, then a row's operands zipped
                 picked = [prog.values(cols[p], rest) for p in keys]
@@ -694,7 +694,7 @@ class Info:
                     recorded.clear()
                     regs.clear()
                     try:
-                        call(**fixed, **dict(zip(keys, row, strict=True)))
+                        record(**fixed, **dict(zip(keys, row, strict=True))).run(engine)
                     except _Resolved:  # every access resolved, the state untouched
                         pass
                     except (ExecutorError, DtypeError) as e:
@@ -727,15 +727,21 @@ class _Batch:
         self.shared: dict[tuple[Any, ...], list[int]] = {}  # a refused operand value -> rows
         self.known: list[tuple[int, tuple[int, ...]]] = []  # (row, registers) known footprints
         self.walks = _Walks()
-        # (method, fixed operands, columns, the opcode's rows, the ones to call)
+        # (operand record, fixed operands, columns, the opcode's rows, the ones to call)
         self.calls: list[
-            tuple[str, dict[str, Any], dict[str, Any], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+            tuple[
+                type[EngineOperands],
+                dict[str, Any],
+                dict[str, Any],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int64],
+            ]
         ] = []
-        # rows that raise as another does: (method, fixed operands, columns, the opcode's rows,
+        # rows that raise as another does: (record, fixed operands, columns, the opcode's rows,
         # that row, these rows), indices into the opcode's rows
         self.followers: list[
             tuple[
-                str, dict[str, Any], dict[str, Any], npt.NDArray[np.int64], int,
+                type[EngineOperands], dict[str, Any], dict[str, Any], npt.NDArray[np.int64], int,
                 npt.NDArray[np.int64],
             ]
         ] = []  # fmt: skip

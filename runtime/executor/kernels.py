@@ -1,8 +1,9 @@
 """Instruction semantics of the TensorScalar and tensor-tensor families on plain parameters: the
 :class:`Engine`.
 
-The per-generation ``Executor`` decodes a 64-byte word into these parameters; tests and tools may
-call the engine directly. Every method works in three phases: resolve and bounds-check every
+The per-generation ``Executor`` decodes a 64-byte word into its method's operand record (the
+records are emitted by tpbgen from its table of executor semantics, ``operands.py``: the one
+declaration of what each method reads); tests and tools may call the engine directly. Every method works in three phases: resolve and bounds-check every
 access and scalar (raising before anything changes), compute into fresh arrays with the backend,
 then commit (scatter the outputs, update accumulators / flops). Field meanings and the open
 choices are documented in semantics.md and in the generated README's executor section.
@@ -31,6 +32,25 @@ from .codes import ACCUM_CMD, IMM_SRC, REV_OPS, WIDE_OP
 from .errors import AddressError, ExecutorError, UnsupportedError
 from .memory import IMM_FLOPS_PER_CHANNEL, Memory
 from .numerics import Numerics
+from .operands import (
+    CopyPredicatedOperands,
+    EngineOperands,
+    ExponentialOperands,
+    ImmLoadOperands,
+    IotaOperands,
+    MemsetOperands,
+    PtrMultiDualOperands,
+    PtrMultiOperands,
+    ReciprocalOperands,
+    ScalarTensorTensorOperands,
+    TensorCopyOperands,
+    TensorReduceOperands,
+    TensorScalarCacheOperands,
+    TensorScalarOperands,
+    TensorTensorOperands,
+    TensorTensorScanOperands,
+    TensorTensorWideOperands,
+)
 
 F32 = npt.NDArray[np.float32]
 U32 = npt.NDArray[np.uint32]
@@ -220,15 +240,14 @@ class Engine:
     def set_register(self, n: int, value: int) -> None:
         self.memory.set_register(n, value)
 
-    def prepare(self, method: str, operands: dict[str, Any]) -> Callable[[], None]:
-        """``<method>(**operands)`` as a call to make again and again: the method's own
-        ``prepare_<method>`` when it has one (work done once, see `prepare_tensor_scalar`), else
-        the method bound to its operands."""
-        prepare = getattr(self, f"prepare_{method}", None)
+    def prepare(self, operands: EngineOperands) -> Callable[[], None]:
+        """``operands.run(self)`` (its Engine method on them) as a call to make again and
+        again: the method's own ``prepare_<method>`` when it has one (work done once, see
+        `prepare_tensor_scalar`; `PREPARERS`), else the method bound to its operands."""
+        prepare = PREPARERS.get(type(operands))
         if prepare is not None:
-            prepared: Callable[[], None] = prepare(**operands)
-            return prepared
-        return functools.partial(getattr(self, method), **operands)
+            return prepare(self, operands)
+        return functools.partial(operands.run, self)
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -332,85 +351,57 @@ class Engine:
             self._scalar_f32(imm1, nch, "imm1") if uses1 else zf,
         )
 
-    def tensor_scalar(
-        self,
-        *,
-        bitvec: bool,
-        src: Pattern,
-        dst: Pattern,
-        in_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        op0: int,
-        op1: int,
-        reverse: int,
-        imm0: Imm,
-        imm1: Imm,
-    ) -> None:
+    def _ts_checked(self, o: TensorScalarOperands) -> tuple[int, int, int, bool, bool, bool, bool]:
+        """`_ts_operands` of a TensorScalar's operands."""
+        return self._ts_operands(
+            o.bitvec, o.src, o.dst, o.in_dtype, o.out_dtype, o.num_active_channels, o.op0, o.op1,
+            o.reverse,
+        )  # fmt: skip
+
+    def tensor_scalar(self, o: TensorScalarOperands) -> None:
         """``out = op1(op0(t, s0), s1)`` in the reverse form ``reverse`` (arith or bitvec)."""
-        nch, in_dtype, out_dtype, rev0, rev1, uses0, uses1 = self._ts_operands(
-            bitvec, src, dst, in_dtype, out_dtype, num_active_channels, op0, op1, reverse
-        )
-        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
-        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        nch, in_dtype, out_dtype, rev0, rev1, uses0, uses1 = self._ts_checked(o)
+        src_w = self._walk(o.src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(o.dst, out_dtype, nch, "dst_mem_pattern")
         key = self._key()
         raw = src_w.gather()
         direct = _direct(dst_w, raw)
-        a, b = self._ts_scalars(bitvec, imm0, imm1, uses0, uses1, nch, in_dtype)
-        if bitvec:
-            out = self.backend.ts_bitvec(
-                raw, in_dtype, a, b, int(op0), int(op1), rev0, rev1, direct
-            )
+        a, b = self._ts_scalars(o.bitvec, o.imm0, o.imm1, uses0, uses1, nch, in_dtype)
+        op0, op1 = int(o.op0), int(o.op1)
+        if o.bitvec:
+            out = self.backend.ts_bitvec(raw, in_dtype, a, b, op0, op1, rev0, rev1, direct)
         else:
             out = self.backend.ts_arith(
-                raw, in_dtype, out_dtype, a, b, int(op0), int(op1), rev0, rev1, self.numerics,
-                key, direct,
-            )  # fmt: skip
+                raw, in_dtype, out_dtype, a, b, op0, op1, rev0, rev1, self.numerics, key, direct
+            )
         _commit(dst_w, out, direct)
         self.instructions_executed += 1
 
-    def prepare_tensor_scalar(self, **operands: Any) -> Callable[[], None]:
-        """``tensor_scalar(**operands)`` as a call to make again and again.
+    def prepare_tensor_scalar(self, o: TensorScalarOperands) -> Callable[[], None]:
+        """``tensor_scalar(o)`` as a call to make again and again.
 
         When nothing the instruction reads depends on the machine's state (immediate addresses,
         scalars in the instruction) and both walks are plain strides that do not overlap, the
         walks, the scalars and the backend's arguments are worked out here, once, and each call
         runs the kernel straight on memory. Otherwise (a register address, a scalar in memory, a
-        gather or scatter walk, or an instruction in error) each call runs
-        ``tensor_scalar(**operands)`` in full, so what it does and when it raises are unchanged.
+        gather or scatter walk, or an instruction in error) each call runs ``tensor_scalar(o)``
+        in full, so what it does and when it raises are unchanged.
         """
         try:
-            fast = self._prepared_tensor_scalar(operands, **operands)
+            fast = self._prepared_tensor_scalar(o)
         except ExecutorError:
             fast = None  # raised again, at the same point as before, when it runs
-        return functools.partial(self.tensor_scalar, **operands) if fast is None else fast
+        return functools.partial(self.tensor_scalar, o) if fast is None else fast
 
-    def _prepared_tensor_scalar(
-        self,
-        operands: dict[str, Any],
-        *,
-        bitvec: bool,
-        src: Pattern,
-        dst: Pattern,
-        in_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        op0: int,
-        op1: int,
-        reverse: int,
-        imm0: Imm,
-        imm1: Imm,
-    ) -> Callable[[], None] | None:
-        for p in (src, dst):
+    def _prepared_tensor_scalar(self, o: TensorScalarOperands) -> Callable[[], None] | None:
+        for p in (o.src, o.dst):
             if (int(p.start_addr) >> 24) & MARKER_ADDR_REG:
                 return None  # the address is in a register: read it when the instruction runs
-        nch, in_dtype, out_dtype, rev0, rev1, uses0, uses1 = self._ts_operands(
-            bitvec, src, dst, in_dtype, out_dtype, num_active_channels, op0, op1, reverse
-        )
-        if (uses0 and imm0.src != IMM_INSTRUCTION) or (uses1 and imm1.src != IMM_INSTRUCTION):
+        nch, in_dtype, out_dtype, rev0, rev1, uses0, uses1 = self._ts_checked(o)
+        if (uses0 and o.imm0.src != IMM_INSTRUCTION) or (uses1 and o.imm1.src != IMM_INSTRUCTION):
             return None  # a scalar read from memory when the instruction runs
-        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
-        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        src_w = self._walk(o.src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(o.dst, out_dtype, nch, "dst_mem_pattern")
         if src_w.slc is None:
             return None  # a gathered source is a copy: it has to be taken when it runs
         raw = src_w.gather()  # a view of memory: it sees every later write
@@ -419,21 +410,20 @@ class Engine:
             return None
         backend, numerics = self.backend, self.numerics
         kernel: Callable[[int], object]
-        a, b = self._ts_scalars(bitvec, imm0, imm1, uses0, uses1, nch, in_dtype)
-        if bitvec:
-            kernel = backend.bind_ts_bitvec(
-                raw, in_dtype, a, b, int(op0), int(op1), rev0, rev1, direct
-            )
+        a, b = self._ts_scalars(o.bitvec, o.imm0, o.imm1, uses0, uses1, nch, in_dtype)
+        op0, op1 = int(o.op0), int(o.op1)
+        if o.bitvec:
+            kernel = backend.bind_ts_bitvec(raw, in_dtype, a, b, op0, op1, rev0, rev1, direct)
         else:
             kernel = backend.bind_ts_arith(
-                raw, in_dtype, out_dtype, a, b, int(op0), int(op1), rev0, rev1, numerics, direct
+                raw, in_dtype, out_dtype, a, b, op0, op1, rev0, rev1, numerics, direct
             )
         seed = numerics.seed
         stream_key = dt.stream_key
 
         def run() -> None:
             if self.backend is not backend or self.numerics is not numerics:
-                self.tensor_scalar(**operands)  # what it was prepared for no longer holds
+                self.tensor_scalar(o)  # what it was prepared for no longer holds
                 return
             kernel(stream_key(seed, self.instructions_executed))
             self.instructions_executed += 1
@@ -456,22 +446,7 @@ class Engine:
             return self.memory.accumulators[:nch].copy(), False
         raise UnsupportedError(f"accumulator_cmd {cmd} is not an ACCUM_CMD value")
 
-    def tensor_scalar_cache(
-        self,
-        *,
-        cumulative: bool,
-        src: Pattern,
-        dst: Pattern,
-        in_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        op0: int,
-        op1: int,
-        reverse: int,
-        accumulator_cmd: int,
-        imm0: Imm,
-        imm1: Imm,
-    ) -> None:
+    def tensor_scalar_cache(self, o: TensorScalarCacheOperands) -> None:
         """CacheReduce (0x9a) / CacheCumulative (0xe6): per channel, in element order,
         ``reg = op1(op0(in[i], imm0), reg)`` (semantics.md §10).
 
@@ -482,35 +457,35 @@ class Engine:
         resets it without accumulating (NKI ``reduce_cmd`` idle/reset); the cumulative form refuses
         both (its output is the running value).
         """
-        nch = self._channels(num_active_channels)
-        in_dtype, out_dtype = int(in_dtype), int(out_dtype)
+        nch = self._channels(o.num_active_channels)
+        in_dtype, out_dtype = int(o.in_dtype), int(o.out_dtype)
         dt.info(in_dtype)
         dt.info(out_dtype)
-        op0, op1, cmd = int(op0), int(op1), int(accumulator_cmd)
+        op0, op1, cmd = int(o.op0), int(o.op1), int(o.accumulator_cmd)
         alu.check_arith(op0)
         if op1 not in alu.ACCUM_IDENTITY:
             raise UnsupportedError(
                 f"op1 {alu.op_name(op1)} is not an accumulate operator (add, subtract, mult, max, min)"
             )
-        rev0, rev1 = _rev(reverse)
+        rev0, rev1 = _rev(o.reverse)
         if rev1:
             raise UnsupportedError("the accumulate step has no reversed form (reverse bit 1 set)")
-        if cumulative and cmd in (ACCUM_IDLE, ACCUM_ZERO):
+        if o.cumulative and cmd in (ACCUM_IDLE, ACCUM_ZERO):
             raise UnsupportedError(
                 "CacheCumulative with accumulator_cmd IDLE/ZERO has no running value to write"
             )
-        self._same_count(src, dst)
-        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
-        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        self._same_count(o.src, o.dst)
+        src_w = self._walk(o.src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(o.dst, out_dtype, nch, "dst_mem_pattern")
         uses0 = op0 != alu.BYPASS and op0 not in alu.UNARY_OPS
-        s0 = self._scalar_f32(imm0, nch, "imm0") if uses0 else np.zeros((nch, 1), np.float32)
-        seed, use_acc = self._seed(cmd, op1, imm1, nch)
+        s0 = self._scalar_f32(o.imm0, nch, "imm0") if uses0 else np.zeros((nch, 1), np.float32)
+        seed, use_acc = self._seed(cmd, op1, o.imm1, nch)
         key = self._key()
         raw = src_w.gather()
         direct = _direct(dst_w, raw)
         out, final = self.backend.accumulate(
-            raw, in_dtype, out_dtype, s0, op0, rev0, op1, seed, cumulative, use_acc, self.numerics,
-            key, direct,
+            raw, in_dtype, out_dtype, s0, op0, rev0, op1, seed, o.cumulative, use_acc,
+            self.numerics, key, direct,
         )  # fmt: skip
         _commit(dst_w, out, direct)
         if use_acc or cmd == ACCUM_ZERO:
@@ -519,18 +494,7 @@ class Engine:
 
     # -- 0x30 -------------------------------------------------------------------------------------
 
-    def exponential(
-        self,
-        *,
-        src: Pattern,
-        dst: Pattern,
-        in_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        accumulator_cmd: int,
-        imm0: Imm,
-        imm1: Imm,
-    ) -> None:
+    def exponential(self, o: ExponentialOperands) -> None:
         """``dst[i] = exp(src[i] - imm0)`` with an optional running sum in the accumulator.
 
         From AWS's ``nki.isa.exponential`` (NC-v4+): ``max_value`` is subtracted before exp, the
@@ -538,15 +502,15 @@ class Engine:
         LOAD_ACCUMULATE (imm1). exp itself is a deterministic fp32 polynomial (within 2 ulp); the
         device's piecewise-cubic table is not published, so last-bit differences are expected.
         """
-        nch = self._channels(num_active_channels)
-        in_dtype, out_dtype, cmd = int(in_dtype), int(out_dtype), int(accumulator_cmd)
+        nch = self._channels(o.num_active_channels)
+        in_dtype, out_dtype, cmd = int(o.in_dtype), int(o.out_dtype), int(o.accumulator_cmd)
         dt.info(in_dtype)
         dt.info(out_dtype)
-        self._same_count(src, dst)
-        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
-        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
-        s0 = self._scalar_f32(imm0, nch, "imm0")
-        seed, use_acc = self._seed(cmd, alu.ADD, imm1, nch)
+        self._same_count(o.src, o.dst)
+        src_w = self._walk(o.src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(o.dst, out_dtype, nch, "dst_mem_pattern")
+        s0 = self._scalar_f32(o.imm0, nch, "imm0")
+        seed, use_acc = self._seed(cmd, alu.ADD, o.imm1, nch)
         key = self._key()
         raw = src_w.gather()
         direct = _direct(dst_w, raw)
@@ -560,20 +524,20 @@ class Engine:
 
     # -- 0x70 / 0x71 ------------------------------------------------------------------------------
 
-    def imm_load(self, *, bitvec: bool, src: Pattern, dtype: int, num_active_channels: int) -> None:
+    def imm_load(self, o: ImmLoadOperands) -> None:
         """TensorScalarImmLd: load W = num[0] * num[1] (1..8) values per channel into the flops.
 
         Arith (0x70) converts each value to fp32; bitvec (0x71) keeps the raw bits zero-extended
         (s2_bn.h:72-92). Channel ``p`` is the ``p``-th active partition from the start address.
         """
-        nch = self._channels(num_active_channels)
-        code = int(dtype)
+        nch = self._channels(o.num_active_channels)
+        code = int(o.dtype)
         dt.info(code)
-        count = src.count
+        count = o.src.count
         admission.check_imm_load_count(count)
-        w = self._walk(src, code, nch, "src_mem_pattern")
+        w = self._walk(o.src, code, nch, "src_mem_pattern")
         raw = w.gather()
-        if bitvec:
+        if o.bitvec:
             vals = raw.astype(np.uint32)
         else:
             vals = np.ascontiguousarray(dt.load_f32(code, raw, self.numerics)).view(np.uint32)
@@ -582,7 +546,7 @@ class Engine:
         flops[:nch, count:] = 0
         self.memory.imm_count = count
         self.memory.imm_channels = nch
-        self.memory.imm_kind = "bitvec" if bitvec else "arith"
+        self.memory.imm_kind = "bitvec" if o.bitvec else "arith"
         self.instructions_executed += 1
 
     def _flops(self, needed: int, nch: int, kind: str, what: str) -> U32:
@@ -602,38 +566,25 @@ class Engine:
 
     # -- 0x46 / 0x47 ------------------------------------------------------------------------------
 
-    def tensor_copy(
-        self,
-        *,
-        cast: bool,
-        src: Pattern,
-        dst: Pattern,
-        in_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-    ) -> None:
+    def tensor_copy(self, o: TensorCopyOperands) -> None:
         """Copy (0x46) and Cast (0x47): element k of the source walk to element k of the
         destination walk (the shapes may differ, the counts may not).
 
         Copy moves the elements bit for bit (its validator pins out_dtype == in_dtype); Cast
         converts each through the fp32 hub to out_dtype, rounded once by the numerics, which is
         TensorScalar arith with both ops BYPASS (next-families-facts.md §2a: in -> fp32 -> out)."""
-        if cast:
-            self.tensor_scalar(
-                bitvec=False, src=src, dst=dst, in_dtype=in_dtype, out_dtype=out_dtype,
-                num_active_channels=num_active_channels, op0=alu.BYPASS, op1=alu.BYPASS,
-                reverse=REV_NONE, imm0=ZERO_IMM, imm1=ZERO_IMM,
-            )  # fmt: skip
+        if o.cast:
+            self.tensor_scalar(_converting(o, alu.BYPASS))
             return
-        nch = self._channels(num_active_channels)
-        in_dtype, out_dtype = int(in_dtype), int(out_dtype)
+        nch = self._channels(o.num_active_channels)
+        in_dtype, out_dtype = int(o.in_dtype), int(o.out_dtype)
         dt.info(in_dtype)
         dt.info(out_dtype)
         if dt.size(in_dtype) != dt.size(out_dtype):
             raise UnsupportedError("a Copy moves elements bit for bit: its dtypes are one size")
-        self._same_count(src, dst)
-        src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
-        dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
+        self._same_count(o.src, o.dst)
+        src_w = self._walk(o.src, in_dtype, nch, "src_mem_pattern")
+        dst_w = self._walk(o.dst, out_dtype, nch, "dst_mem_pattern")
         values = src_w.gather()
         direct = _direct(dst_w, values) if src_w.slc is not None else None
         if direct is not None:  # two plain strides that share no memory: one pass
@@ -644,25 +595,15 @@ class Engine:
 
     # -- 0x48 -------------------------------------------------------------------------------------
 
-    def reciprocal(
-        self, *, src: Pattern, dst: Pattern, in_dtype: int, out_dtype: int,
-        num_active_channels: int,
-    ) -> None:  # fmt: skip
+    def reciprocal(self, o: ReciprocalOperands) -> None:
         """Reciprocal (0x48): ``1 / x`` per element, in -> fp32 -> out through the fp32 hub
         (next-families-facts.md §2b, NKI ``reciprocal``), one IEEE rounding (alu.RECIPROCAL);
         the validator pins op = BYPASS, op_dim X, negated and mask_enable zero."""
-        self.tensor_scalar(
-            bitvec=False, src=src, dst=dst, in_dtype=in_dtype, out_dtype=out_dtype,
-            num_active_channels=num_active_channels, op0=alu.RECIPROCAL, op1=alu.BYPASS,
-            reverse=REV_NONE, imm0=ZERO_IMM, imm1=ZERO_IMM,
-        )  # fmt: skip
+        self.tensor_scalar(_converting(o, alu.RECIPROCAL))
 
     # -- 0x7E -------------------------------------------------------------------------------------
 
-    def iota(
-        self, *, ramp: Pattern, dst: Pattern, out_dtype: int, num_active_channels: int,
-        channel_multiplier: int,
-    ) -> None:  # fmt: skip
+    def iota(self, o: IotaOperands) -> None:
         """Iota (0x7E): element k of the destination walk of channel c gets
         ``base + c * channel_multiplier + k * step`` in 32-bit integers, stored as out_dtype
         (next-families-facts.md §6a, NKI ``iota``). `ramp` is the DATA4D: start_addr its base.
@@ -672,8 +613,9 @@ class Engine:
         overflow), a channel multiplier on a destination not starting at partition 0 (whether
         channel_id counts from there), and a value out_dtype does not hold exactly (the int32
         -> out_dtype rounding or saturation is not stated)."""
-        nch = self._channels(num_active_channels)
-        out_dtype = int(out_dtype)
+        nch = self._channels(o.num_active_channels)
+        ramp, dst = o.ramp, o.dst
+        out_dtype = int(o.out_dtype)
         dt.info(out_dtype)
         self._same_count(ramp, dst)
         dims = [(int(s), int(n)) for s, n in zip(ramp.steps, ramp.nums, strict=True) if int(n) != 1]
@@ -683,7 +625,7 @@ class Engine:
                 "which the sources do not state (next-families-facts.md Q8)"
             )
         dst_w = self._walk(dst, out_dtype, nch, "dst_mem_pattern")
-        cm = _signed(channel_multiplier, 32)
+        cm = _signed(o.channel_multiplier, 32)
         if cm != 0 and dst_w.partition != 0:
             raise UnsupportedError(
                 f"Iota: whether channel_id counts from partition 0 or from the destination's "
@@ -752,10 +694,7 @@ class Engine:
 
     # -- 0x49 -------------------------------------------------------------------------------------
 
-    def memset(
-        self, *, dst: Pattern, dtype: int, num_active_channels: int, set_value: int,
-        dst_element_count: int,
-    ) -> None:  # fmt: skip
+    def memset(self, o: MemsetOperands) -> None:
         """Memset (0x49): every element of the destination walk gets set_value, which holds the
         fill in the dtype's own encoding, zero-extended (its validator's memset_set_value_type;
         next-families-facts.md §6b, NKI ``memset``).
@@ -763,17 +702,18 @@ class Engine:
         dst_element_count repeats the destination's count, per partition or in total (Q13
         leaves which open): a word whose count is neither is refused, since what the engine
         does with a count that disagrees with its pattern is not stated."""
-        nch = self._channels(num_active_channels)
-        code = int(dtype)
+        nch = self._channels(o.num_active_channels)
+        dst = o.dst
+        code = int(o.dtype)
         width = dt.size(code) * 8
-        count = int(dst_element_count)
+        count = int(o.dst_element_count)
         if count not in (dst.count, dst.count * nch):
             raise UnsupportedError(
                 f"Memset: dst_element_count {count} is neither the destination's {dst.count} "
                 f"elements per partition nor its {dst.count * nch} in all, and what the engine "
                 "does then is not stated (next-families-facts.md Q13)"
             )
-        bits = int(set_value) & 0xFFFFFFFF
+        bits = int(o.set_value) & 0xFFFFFFFF
         if bits >> width:
             raise UnsupportedError(
                 f"Memset: set_value 0x{bits:X} has bits a {width}-bit dtype does not hold"
@@ -788,10 +728,7 @@ class Engine:
 
     # -- 0x72 / 0x99 ------------------------------------------------------------------------------
 
-    def copy_predicated(
-        self, *, cast: bool, src0: Pattern, src1: Pattern, dst: Pattern, in0_dtype: int,
-        in1_dtype: int, out_dtype: int, num_active_channels: int,
-    ) -> None:  # fmt: skip
+    def copy_predicated(self, o: CopyPredicatedOperands) -> None:
         """CopyPredicated (0x72) and CastPredicated (0x99): where element k of the predicate
         walk (src0, an integer dtype) is true, element k of the destination walk becomes element
         k of the data walk (src1), moved bit for bit (0x72) or converted through the fp32 hub
@@ -800,8 +737,9 @@ class Engine:
 
         Whether a predicate is true when nonzero or by its low bit is open (Q7): the two
         readings agree on 0 and on odd values, and a nonzero even value is refused."""
-        nch = self._channels(num_active_channels)
-        pred_code, data_code, out_code = int(in0_dtype), int(in1_dtype), int(out_dtype)
+        nch = self._channels(o.num_active_channels)
+        cast, src0, src1, dst = o.cast, o.src0, o.src1, o.dst
+        pred_code, data_code, out_code = int(o.in0_dtype), int(o.in1_dtype), int(o.out_dtype)
         for code in (pred_code, data_code, out_code):
             dt.info(code)
         if pred_code not in dt.INT_CODES:
@@ -857,30 +795,20 @@ class Engine:
 
     # -- 0x4F / 0x5F ------------------------------------------------------------------------------
 
-    def ptr_multi(
-        self,
-        *,
-        bitvec: bool,
-        src: Pattern,
-        dst: Pattern,
-        in_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        op: int,
-        reverse: int,
-    ) -> None:
+    def ptr_multi(self, o: PtrMultiOperands) -> None:
         """TensorScalarPtrMulti: ``for w in range(W): dst[w] = src[w] op scalar[w]`` with
         W = src.num_elem[3] (1..8) and the scalars from the last ImmLd; the scalar changes after
         every XYZ round of the *source* walk. Reverse NONE gives ``t op s``, BOTH ``s op t``."""
-        nch = self._channels(num_active_channels)
-        in_dtype, out_dtype, op = int(in_dtype), int(out_dtype), int(op)
+        nch = self._channels(o.num_active_channels)
+        bitvec, src, dst = o.bitvec, o.src, o.dst
+        in_dtype, out_dtype, op = int(o.in_dtype), int(o.out_dtype), int(o.op)
         dt.info(in_dtype)
         dt.info(out_dtype)
         admission.check_ptr_multi_dims(len(src.nums))
         wslices = int(src.nums[3])
         admission.check_ptr_multi_slices(wslices)
-        admission.check_ptr_multi_reverse(int(reverse))
-        rev = int(reverse) == REV_BOTH
+        admission.check_ptr_multi_reverse(int(o.reverse))
+        rev = int(o.reverse) == REV_BOTH
         self._same_count(src, dst)
         if bitvec:
             alu.check_bitvec(op)
@@ -913,22 +841,13 @@ class Engine:
 
     # -- 0x87 (SUNDA) -----------------------------------------------------------------------------
 
-    def ptr_multi_dual(
-        self,
-        *,
-        src: Pattern,
-        dst: Pattern,
-        in_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        op: int,
-        reverse: int,
-    ) -> None:
+    def ptr_multi_dual(self, o: PtrMultiDualOperands) -> None:
         """TensorScalarPtrMultiDual (SUNDA 0x87): ``dst[w] = (src[w] op pair[w][0]) * pair[w][1]``
         for W = src.num_elem[3] (1..4) scalar pairs; op1 is fixed to MULT by DVE config. Pair ``w``
         is ImmLd values ``2w`` and ``2w + 1``; ``reverse`` applies as for TensorScalar."""
-        nch = self._channels(num_active_channels)
-        in_dtype, out_dtype, op = int(in_dtype), int(out_dtype), int(op)
+        nch = self._channels(o.num_active_channels)
+        src, dst = o.src, o.dst
+        in_dtype, out_dtype, op = int(o.in_dtype), int(o.out_dtype), int(o.op)
         dt.info(in_dtype)
         dt.info(out_dtype)
         if len(src.nums) != 4:
@@ -939,7 +858,7 @@ class Engine:
                 f"PtrMultiDual W = src num_elem[3] is {wslices}: the executor models 1..4 "
                 "(two of the 8 ImmLd scalars per slice)"
             )
-        rev0, rev1 = _rev(reverse)
+        rev0, rev1 = _rev(o.reverse)
         self._same_count(src, dst)
         alu.check_arith(op)
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
@@ -1048,13 +967,12 @@ class Engine:
             s = np.zeros((nch, 1), np.uint32 if bitvec else np.float32)
         return w0, w1, wd, s, in0, in1, out, op0, op1, rev0, rev1
 
-    def _prepared_two_sources(self, method: str, operands: dict[str, Any],
+    def _prepared_two_sources(self, full: Callable[[], None],
                               two: dict[str, Any]) -> Callable[[], None]:  # fmt: skip
-        """``<method>(**operands)`` (its `_two_sources` arguments `two`) as a call to make again
-        and again, as `prepare_tensor_scalar` does: arith, immediate addresses, an instruction
-        scalar, plain walks and a destination that overlaps neither source get their walks and
-        the backend's arguments worked out once; anything else runs the method in full."""
-        full = functools.partial(getattr(self, method), **operands)
+        """`full` (an instruction of two sources, its `_two_sources` arguments `two`) as a call
+        to make again and again, as `prepare_tensor_scalar` does: arith, immediate addresses, an
+        instruction scalar, plain walks and a destination that overlaps neither source get their
+        walks and the backend's arguments worked out once; anything else runs `full`."""
         if two["bitvec"] or _register_addressed(two["src0"], two["src1"], two["dst"]):
             return full
         op0 = int(two["op0"])
@@ -1098,165 +1016,86 @@ class Engine:
 
         return run
 
-    def prepare_tensor_tensor(self, **operands: Any) -> Callable[[], None]:
-        """``tensor_tensor(**operands)`` as a call to make again and again (`_prepared_two_sources`)."""
-        two = dict(operands, scan=False, op0=alu.BYPASS, op1=operands.get("op"), reverse=REV_NONE,
-                   imm0=ZERO_IMM, imm0_dtype=dt.FP32)  # fmt: skip
-        two.pop("op", None)
-        return self._prepared_two_sources("tensor_tensor", operands, two)
+    def prepare_tensor_tensor(self, o: TensorTensorOperands) -> Callable[[], None]:
+        """``tensor_tensor(o)`` as a call to make again and again (`_prepared_two_sources`)."""
+        full = functools.partial(self.tensor_tensor, o)
+        return self._prepared_two_sources(full, _two_of_tensor_tensor(o))
 
-    def prepare_scalar_tensor_tensor(self, **operands: Any) -> Callable[[], None]:
-        """``scalar_tensor_tensor(**operands)`` as a call to make again and again."""
-        if int(operands.get("accumulator_cmd", ACCUM_IDLE)) != ACCUM_IDLE:
-            return functools.partial(self.scalar_tensor_tensor, **operands)
-        two = dict(operands, scan=False)
-        two.pop("accumulator_cmd", None)
-        return self._prepared_two_sources("scalar_tensor_tensor", operands, two)
+    def prepare_scalar_tensor_tensor(self, o: ScalarTensorTensorOperands) -> Callable[[], None]:
+        """``scalar_tensor_tensor(o)`` as a call to make again and again."""
+        full = functools.partial(self.scalar_tensor_tensor, o)
+        if int(o.accumulator_cmd) != ACCUM_IDLE:
+            return full
+        return self._prepared_two_sources(full, _two_of_stt(o, o.bitvec, False))
 
-    def prepare_tensor_tensor_scan(self, **operands: Any) -> Callable[[], None]:
-        """``tensor_tensor_scan(**operands)`` as a call to make again and again."""
-        if int(operands.get("accumulator_cmd", ACCUM_IDLE)) != ACCUM_IDLE:
-            return functools.partial(self.tensor_tensor_scan, **operands)
-        two = dict(operands, scan=True, bitvec=False)
-        two.pop("accumulator_cmd", None)
-        return self._prepared_two_sources("tensor_tensor_scan", operands, two)
+    def prepare_tensor_tensor_scan(self, o: TensorTensorScanOperands) -> Callable[[], None]:
+        """``tensor_tensor_scan(o)`` as a call to make again and again."""
+        full = functools.partial(self.tensor_tensor_scan, o)
+        if int(o.accumulator_cmd) != ACCUM_IDLE:
+            return full
+        return self._prepared_two_sources(full, _two_of_stt(o, False, True))
 
-    def tensor_tensor(
-        self,
-        *,
-        bitvec: bool,
-        src0: Pattern,
-        src1: Pattern,
-        dst: Pattern,
-        in0_dtype: int,
-        in1_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        op: int,
-    ) -> None:
+    def tensor_tensor(self, o: TensorTensorOperands) -> None:
         """TensorTensor (0x41 arith / 0x51 bitvec; sunda's BF16 0x8a/0x8b/0x8f): ``dst[e] =
         op(src0[e], src1[e])``, src0 the left operand (tt-stt-facts.md §4). Arith loads each
         source into fp32, computes in fp32 and rounds once to ``out_dtype``; bitvec works on the
         raw bits of the one integer dtype. The three patterns are walked independently."""
-        self._two_sources(
-            bitvec=bitvec, scan=False, src0=src0, src1=src1, dst=dst, in0_dtype=in0_dtype,
-            in1_dtype=in1_dtype, out_dtype=out_dtype, num_active_channels=num_active_channels,
-            op0=alu.BYPASS, op1=op, reverse=REV_NONE, imm0=ZERO_IMM, imm0_dtype=dt.FP32,
-        )  # fmt: skip
+        self._two_sources(**_two_of_tensor_tensor(o))
 
-    def scalar_tensor_tensor(
-        self,
-        *,
-        bitvec: bool,
-        src0: Pattern,
-        src1: Pattern,
-        dst: Pattern,
-        in0_dtype: int,
-        in1_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        op0: int,
-        op1: int,
-        reverse: int,
-        imm0: Imm,
-        imm0_dtype: int,
-        accumulator_cmd: int,
-    ) -> None:
+    def scalar_tensor_tensor(self, o: ScalarTensorTensorOperands) -> None:
         """ScalarTensorTensor (0x9d / 0x9e): ``(src0 op0 imm0) op1 src1`` in the reverse form
         ``reverse`` (NONE ``(src0 op0 s) op1 src1``, FIRST ``(s op0 src0) op1 src1``, SECOND
         ``src1 op1 (src0 op0 s)``, BOTH ``src1 op1 (s op0 src0)``; tt-stt-facts.md §7b). The
         accumulator forms are refused: which op accumulates is not documented (C16, Q6)."""
-        if int(accumulator_cmd) != ACCUM_IDLE:
+        if int(o.accumulator_cmd) != ACCUM_IDLE:
             raise UnsupportedError(
                 "ScalarTensorTensor with an accumulator command other than IDLE: which ALU op "
                 "accumulates and what the accumulator starts from are not documented "
                 "(tt-stt-facts.md C16, Q6)"
             )
-        self._two_sources(
-            bitvec=bitvec, scan=False, src0=src0, src1=src1, dst=dst, in0_dtype=in0_dtype,
-            in1_dtype=in1_dtype, out_dtype=out_dtype, num_active_channels=num_active_channels,
-            op0=op0, op1=op1, reverse=reverse, imm0=imm0, imm0_dtype=imm0_dtype,
-        )  # fmt: skip
+        self._two_sources(**_two_of_stt(o, o.bitvec, False))
 
-    def tensor_tensor_scan(
-        self,
-        *,
-        src0: Pattern,
-        src1: Pattern,
-        dst: Pattern,
-        in0_dtype: int,
-        in1_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        op0: int,
-        op1: int,
-        reverse: int,
-        imm0: Imm,
-        imm0_dtype: int,
-        accumulator_cmd: int,
-    ) -> None:
+    def tensor_tensor_scan(self, o: TensorTensorScanOperands) -> None:
         """TensorTensorScan (0xe5): per partition, in element order, ``out[i] = (src0[i] op0
         prev) op1 src1[i]``, ``prev = out[i]``, seeded with imm0 (NKI ``tensor_tensor_scan``, the
         AWS test and KLR; tt-stt-facts.md §8b, C1). reverse bit 0 puts src0 on the right of op0,
         bit 1 src1 on the left of op1. Every step is fp32; each output is rounded once."""
-        if int(accumulator_cmd) != ACCUM_IDLE:
+        if int(o.accumulator_cmd) != ACCUM_IDLE:
             raise UnsupportedError("TensorTensorScan keeps no accumulator (has_zero_accum_cmd)")
-        self._two_sources(
-            bitvec=False, scan=True, src0=src0, src1=src1, dst=dst, in0_dtype=in0_dtype,
-            in1_dtype=in1_dtype, out_dtype=out_dtype, num_active_channels=num_active_channels,
-            op0=op0, op1=op1, reverse=reverse, imm0=imm0, imm0_dtype=imm0_dtype,
-        )  # fmt: skip
+        self._two_sources(**_two_of_stt(o, False, True))
 
     # -- 0x42 / 0x52 (sunda 0x8c / 0x8d) --------------------------------------------------------
 
-    def tensor_reduce(
-        self,
-        *,
-        bitvec: bool,
-        src: Pattern,
-        dst: Pattern,
-        in_dtype: int,
-        out_dtype: int,
-        num_active_channels: int,
-        negated: int,
-        op: int,
-        op_dim: int,
-    ) -> None:
+    def tensor_reduce(self, o: TensorReduceOperands) -> None:
         """TensorReduce: fold the ``op_dim`` innermost dims of the source (X: dim 0, XY: dims 0
         and 1, ...), per partition; output element ``j`` is the fold of the ``j``-th run of the
         walk (NKI ``tensor_reduce``; tt-stt-facts.md §9c). Arith (add, mult, max, min) folds in
         fp32 in element order, ``reg = op(x[i], reg)`` from ``reg = x[0]``, negates when
         ``negated`` and rounds once; bitvec (and, or, xor) folds the raw bits. Other ops are
         refused: what a reduce by subtract, a comparison or a shift computes is not documented."""
-        src_w, dst_w, in_dtype, out_dtype, op, groups, length, negate = self._reduce_plan(
-            bitvec, src, dst, in_dtype, out_dtype, num_active_channels, negated, op, op_dim
-        )
+        src_w, dst_w, in_dtype, out_dtype, op, groups, length, negate = self._reduce_plan(o)
         key = self._key()
         if groups:
             raw = src_w.gather()
             direct = _direct(dst_w, raw)
             res = self.backend.reduce(
-                raw, in_dtype, out_dtype, op, groups, length, bool(negate), bitvec,
+                raw, in_dtype, out_dtype, op, groups, length, bool(negate), o.bitvec,
                 self.numerics, key, direct,
             )  # fmt: skip
             _commit(dst_w, res, direct)
         self.instructions_executed += 1
 
-    def prepare_tensor_reduce(self, **operands: Any) -> Callable[[], None]:
-        """``tensor_reduce(**operands)`` as a call to make again and again, as
-        `prepare_tensor_scalar` does: with immediate addresses, a plain source walk and a
-        destination apart from it, the walks and the backend's arguments are worked out once;
-        anything else runs `tensor_reduce` in full."""
-        full = functools.partial(self.tensor_reduce, **operands)
-        if _register_addressed(operands["src"], operands["dst"]):
+    def prepare_tensor_reduce(self, o: TensorReduceOperands) -> Callable[[], None]:
+        """``tensor_reduce(o)`` as a call to make again and again, as `prepare_tensor_scalar`
+        does: with immediate addresses, a plain source walk and a destination apart from it, the
+        walks and the backend's arguments are worked out once; anything else runs
+        `tensor_reduce` in full."""
+        full = functools.partial(self.tensor_reduce, o)
+        if _register_addressed(o.src, o.dst):
             return full
-        bitvec = bool(operands["bitvec"])
+        bitvec = bool(o.bitvec)
         try:
-            src_w, dst_w, in_dtype, out_dtype, op, groups, length, negate = self._reduce_plan(
-                bitvec, operands["src"], operands["dst"], operands["in_dtype"],
-                operands["out_dtype"], operands["num_active_channels"], operands["negated"],
-                operands["op"], operands["op_dim"],
-            )  # fmt: skip
+            src_w, dst_w, in_dtype, out_dtype, op, groups, length, negate = self._reduce_plan(o)
         except ExecutorError:
             return full  # raised again, at the same point as before, when it runs
         if not groups:
@@ -1274,16 +1113,16 @@ class Engine:
         return self._prepared_run(full, kernel)
 
     def _reduce_plan(
-        self, bitvec: bool, src: Pattern, dst: Pattern, in_dtype: int, out_dtype: int,
-        num_active_channels: int, negated: int, op: int, op_dim: int,
-    ) -> tuple[Walk, Walk, int, int, int, int, int, int]:  # fmt: skip
+        self, o: TensorReduceOperands
+    ) -> tuple[Walk, Walk, int, int, int, int, int, int]:
         """`tensor_reduce`'s checks and walks, in its order: (source walk, destination walk,
         in_dtype, out_dtype, op, groups, length, negate)."""
-        nch = self._channels(num_active_channels)
-        in_dtype, out_dtype, op, dims = int(in_dtype), int(out_dtype), int(op), int(op_dim)
+        nch = self._channels(o.num_active_channels)
+        bitvec, src, dst = o.bitvec, o.src, o.dst
+        in_dtype, out_dtype, op, dims = int(o.in_dtype), int(o.out_dtype), int(o.op), int(o.op_dim)
         dt.info(in_dtype)
         dt.info(out_dtype)
-        negate = int(negated)
+        negate = int(o.negated)
         admission.check_reduce_negated(negate)
         if bitvec:
             if op not in REDUCE_BITVEC_OPS:
@@ -1319,20 +1158,7 @@ class Engine:
 
     # -- 0xf3 (maverick) ------------------------------------------------------------------------
 
-    def tensor_tensor_wide(
-        self,
-        *,
-        src0: Pattern,
-        src1: Pattern,
-        dst0: Pattern,
-        dst1: Pattern,
-        in0_dtype: int,
-        in1_dtype: int,
-        out0_dtype: int,
-        out1_dtype: int,
-        num_active_channels: int,
-        op: int,
-    ) -> None:
+    def tensor_tensor_wide(self, o: TensorTensorWideOperands) -> None:
         """TensorTensorIntWide (maverick 0xf3): a 32-bit integer op per element whose 64-bit
         result is split, bits 31..0 to dst0 and 63..32 to dst1 (the carry of an add, the borrow
         of a subtract, the high half of a product, the bits a left shift moves out; the header
@@ -1345,9 +1171,10 @@ class Engine:
         (where they overlap, dst1's bytes stay); within one walk the last element wins. A shift
         count of 32 or more is found on src1 before anything is written: refused, nothing
         changes (so the outcome depends on no byte outside `info().reads`)."""
-        nch = self._channels(num_active_channels)
-        in0, in1, out0, out1, op = (int(in0_dtype), int(in1_dtype), int(out0_dtype),
-                                    int(out1_dtype), int(op))  # fmt: skip
+        nch = self._channels(o.num_active_channels)
+        src0, src1, dst0, dst1 = o.src0, o.src1, o.dst0, o.dst1
+        in0, in1, out0, out1, op = (int(o.in0_dtype), int(o.in1_dtype), int(o.out0_dtype),
+                                    int(o.out1_dtype), int(o.op))  # fmt: skip
         for code in (in0, in1, out0, out1):
             if code not in dt.INT_CODES:
                 raise UnsupportedError(f"TensorTensorIntWide on dtype {dt.info(code).name}")
@@ -1389,6 +1216,47 @@ class Engine:
         _commit(wd0, lo.view(dt.storage_dtype(out0)), d0)
         _commit(wd1, hi.view(dt.storage_dtype(out1)), d1)
         self.instructions_executed += 1
+
+
+#: operand record -> the Engine method that prepares its instruction as a call to make again and
+#: again (`Engine.prepare`); the others are their method bound to the record.
+PREPARERS: dict[type, Callable[[Engine, Any], Callable[[], None]]] = {
+    TensorScalarOperands: Engine.prepare_tensor_scalar,
+    TensorTensorOperands: Engine.prepare_tensor_tensor,
+    ScalarTensorTensorOperands: Engine.prepare_scalar_tensor_tensor,
+    TensorTensorScanOperands: Engine.prepare_tensor_tensor_scan,
+    TensorReduceOperands: Engine.prepare_tensor_reduce,
+}
+
+
+def _converting(o: TensorCopyOperands | ReciprocalOperands, op0: int) -> TensorScalarOperands:
+    """Cast's and Reciprocal's TensorScalar: `op0` (BYPASS or RECIPROCAL) then BYPASS through
+    the fp32 hub, no scalar."""
+    return TensorScalarOperands(
+        bitvec=False, src=o.src, dst=o.dst, in_dtype=o.in_dtype, out_dtype=o.out_dtype,
+        num_active_channels=o.num_active_channels, op0=op0, op1=alu.BYPASS, reverse=REV_NONE,
+        imm0=ZERO_IMM, imm1=ZERO_IMM,
+    )  # fmt: skip
+
+
+def _two_of_tensor_tensor(o: TensorTensorOperands) -> dict[str, Any]:
+    """TensorTensor's `Engine._two_sources` arguments: op0 BYPASS, op1 its op, no scalar."""
+    return dict(
+        bitvec=o.bitvec, scan=False, src0=o.src0, src1=o.src1, dst=o.dst, in0_dtype=o.in0_dtype,
+        in1_dtype=o.in1_dtype, out_dtype=o.out_dtype, num_active_channels=o.num_active_channels,
+        op0=alu.BYPASS, op1=o.op, reverse=REV_NONE, imm0=ZERO_IMM, imm0_dtype=dt.FP32,
+    )  # fmt: skip
+
+
+def _two_of_stt(
+    o: ScalarTensorTensorOperands | TensorTensorScanOperands, bitvec: bool, scan: bool
+) -> dict[str, Any]:
+    """ScalarTensorTensor's or TensorTensorScan's `Engine._two_sources` arguments."""
+    return dict(
+        bitvec=bitvec, scan=scan, src0=o.src0, src1=o.src1, dst=o.dst, in0_dtype=o.in0_dtype,
+        in1_dtype=o.in1_dtype, out_dtype=o.out_dtype, num_active_channels=o.num_active_channels,
+        op0=o.op0, op1=o.op1, reverse=o.reverse, imm0=o.imm0, imm0_dtype=o.imm0_dtype,
+    )  # fmt: skip
 
 
 REDUCE_ARITH_OPS = frozenset({alu.ADD, alu.MULT, alu.MAX, alu.MIN})

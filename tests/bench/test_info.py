@@ -389,7 +389,7 @@ def test_footprint_planners_plan() -> None:
     seen = {"gather": 0, "empty": 0, "pointer": 0}
     for op in ex_cls.executable():
         binder = ex_cls._batch_binder(op)
-        planner = program.PLANNED_WALKS.get(binder.method)
+        planner = program.PLANNED_WALKS.get(binder.record)
         if planner is None:
             continue
         W = mod.random_words(120, opcode=op, seed=op)
@@ -536,7 +536,7 @@ def test_refusal_keys_decide_the_error() -> None:
             claimed = failing = 0
             for op in ex_cls.executable():
                 binder = ex_cls._batch_binder(op)
-                refusals = program.REFUSALS.get(binder.method)
+                refusals = program.REFUSALS.get(binder.record)
                 if refusals is None:
                     continue
                 W = mod.random_words(150, opcode=op, seed=op + 1)

@@ -15,6 +15,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tpbgen.isa.lower import record_name
+
 REPO = Path(__file__).resolve().parents[2]
 RUNTIME = REPO / "generated" / "tpb_isa" / "_runtime"
 ENGINE = RUNTIME / "executor"
@@ -44,6 +46,7 @@ def load_engine() -> ModuleType:
         "errors",
         "program",
         "codes",
+        "operands",
     ):
         importlib.import_module(f"{PACKAGE}.{name}")
     return mod
@@ -52,6 +55,17 @@ def load_engine() -> ModuleType:
 def sub(name: str) -> ModuleType:
     load_engine()
     return sys.modules[f"{PACKAGE}.{name}"]
+
+
+def operands(method: str, **values: Any) -> Any:
+    """The operand record of Engine method `method` (``_runtime/executor/operands.py``, emitted
+    from tpbgen's table) holding `values`."""
+    return getattr(sub("operands"), record_name(method))(**values)
+
+
+def call(engine: Any, method: str, **values: Any) -> None:
+    """Engine method `method` on the record of `values`: ``engine.<method>(record)``."""
+    getattr(engine, method)(operands(method, **values))
 
 
 def load_package() -> ModuleType:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tpb_scale import env_int
 
-from .engine_loader import c_available, load_engine, small_geometry, sub
+from .engine_loader import c_available, call, load_engine, small_geometry, sub
 
 pytestmark = pytest.mark.skipif(not c_available(), reason="C backend unavailable")
 
@@ -120,7 +120,7 @@ def run_both(engines: tuple[Any, Any], method: str, **kwargs: Any) -> None:
     outcomes: list[str | None] = []
     for e in engines:
         try:
-            getattr(e, method)(**kwargs)
+            call(e, method, **kwargs)
             outcomes.append(None)
         except errors.ExecutorError as exc:
             outcomes.append(type(exc).__name__)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from .engine_loader import PSUM, SB_PART, make_engine, sub
+from .engine_loader import PSUM, SB_PART, call, make_engine, sub
 
 k = sub("kernels")
 alu = sub("alu")
@@ -21,7 +21,7 @@ F32 = np.float32
 def ts(e: Any, src: Any, dst: Any, op0: int, op1: int = 0, rev: int = 0, imm0: Any = None,
        imm1: Any = None, nch: int = 128, in_dt: int = dt.FP32, out_dt: int = dt.FP32,
        bitvec: bool = False) -> None:  # fmt: skip
-    e.tensor_scalar(
+    call(e, "tensor_scalar",
         bitvec=bitvec, src=src, dst=dst, in_dtype=in_dt, out_dtype=out_dt, num_active_channels=nch,
         op0=op0, op1=op1, reverse=rev, imm0=imm0 or Imm.f32(0.0), imm1=imm1 or Imm.f32(0.0),
     )  # fmt: skip
@@ -294,7 +294,7 @@ def test_maverick_has_no_psum() -> None:
 
 def cache(e: Any, cumulative: bool, cmd: int, op0: int, op1: int, src: Any, dst: Any, nch: int,
           imm0: Any = None, imm1: Any = None, out_dt: int = dt.FP32) -> None:  # fmt: skip
-    e.tensor_scalar_cache(
+    call(e, "tensor_scalar_cache",
         cumulative=cumulative, src=src, dst=dst, in_dtype=dt.FP32, out_dtype=out_dt,
         num_active_channels=nch, op0=op0, op1=op1, reverse=0, accumulator_cmd=cmd,
         imm0=imm0 or Imm.f32(0.0), imm1=imm1 or Imm.f32(0.0),
@@ -477,7 +477,7 @@ def test_exponential_subtracts_max_and_sums(backend: str) -> None:
     a = np.linspace(-10, 10, 64, dtype=F32).reshape(4, 16)
     e.write(0, a)
     e.write(8192, np.array([[1.0], [2.0], [0.0], [-1.0]], dtype=F32))
-    e.exponential(src=P(0, [1], [16]), dst=P(1024, [1], [16]), in_dtype=dt.FP32, out_dtype=dt.FP32,
+    call(e, "exponential", src=P(0, [1], [16]), dst=P(1024, [1], [16]), in_dtype=dt.FP32, out_dtype=dt.FP32,
                   num_active_channels=4, accumulator_cmd=k.ACCUM_ZERO_ACCUMULATE,
                   imm0=Imm.ptr(8192), imm1=Imm.f32(0.0))  # fmt: skip
     m = np.array([[1.0], [2.0], [0.0], [-1.0]], dtype=F32)
@@ -485,7 +485,7 @@ def test_exponential_subtracts_max_and_sums(backend: str) -> None:
     got = e.read(1024, F32, (4, 16))
     assert np.allclose(got, want, rtol=3e-7, atol=0)
     assert np.allclose(e.accumulators[:4], want.sum(axis=1), rtol=1e-6)
-    e.exponential(src=P(0, [1], [16]), dst=P(1024, [1], [16]), in_dtype=dt.FP32, out_dtype=dt.BFLOAT16,
+    call(e, "exponential", src=P(0, [1], [16]), dst=P(1024, [1], [16]), in_dtype=dt.FP32, out_dtype=dt.BFLOAT16,
                   num_active_channels=4, accumulator_cmd=k.ACCUM_IDLE, imm0=Imm.f32(0.0),
                   imm1=Imm.f32(0.0))  # fmt: skip
     assert np.allclose(e.accumulators[:4], want.sum(axis=1), rtol=1e-6)  # idle keeps it
@@ -514,15 +514,17 @@ def test_ptr_multi_swaps_the_scalar_per_w_slice(backend: str) -> None:
     e = make_engine(backend)
     scal = np.array([[1.0, 10.0, 100.0], [2.0, 20.0, 200.0]], dtype=F32)
     e.write(0, scal)
-    e.imm_load(bitvec=False, src=P(0, [1, 1], [3, 1]), dtype=dt.FP32, num_active_channels=2)
+    call(
+        e, "imm_load", bitvec=False, src=P(0, [1, 1], [3, 1]), dtype=dt.FP32, num_active_channels=2
+    )
     a = np.arange(24, dtype=F32).reshape(2, 12)
     e.write(1024, a)
     # src [W=3, Z=1, Y=2, X=2]: 4 elements per slice
-    e.ptr_multi(bitvec=False, src=P(1024, [1, 2, 4, 4], [2, 2, 1, 3]), dst=P(2048, [1], [12]), in_dtype=dt.FP32,
+    call(e, "ptr_multi", bitvec=False, src=P(1024, [1, 2, 4, 4], [2, 2, 1, 3]), dst=P(2048, [1], [12]), in_dtype=dt.FP32,
                 out_dtype=dt.FP32, num_active_channels=2, op=alu.MULT, reverse=k.REV_NONE)  # fmt: skip
     want = a.reshape(2, 3, 4) * scal[:, :, None]
     assert e.read(2048, F32, (2, 12)).tolist() == want.reshape(2, 12).tolist()
-    e.ptr_multi(bitvec=False, src=P(1024, [1, 2, 4, 4], [2, 2, 1, 3]), dst=P(2048, [1], [12]), in_dtype=dt.FP32,
+    call(e, "ptr_multi", bitvec=False, src=P(1024, [1, 2, 4, 4], [2, 2, 1, 3]), dst=P(2048, [1], [12]), in_dtype=dt.FP32,
                 out_dtype=dt.FP32, num_active_channels=2, op=alu.SUBTRACT, reverse=k.REV_BOTH)  # fmt: skip
     want = scal[:, :, None] - a.reshape(2, 3, 4)
     assert e.read(2048, F32, (2, 12)).tolist() == want.reshape(2, 12).tolist()
@@ -531,10 +533,12 @@ def test_ptr_multi_swaps_the_scalar_per_w_slice(backend: str) -> None:
 def test_ptr_multi_bitvec_with_raw_scalars(backend: str) -> None:
     e = make_engine(backend)
     e.write(0, np.array([[0x0F, 0xF0]], dtype=np.uint8))
-    e.imm_load(bitvec=True, src=P(0, [1, 1], [2, 1]), dtype=dt.UINT8, num_active_channels=1)
+    call(
+        e, "imm_load", bitvec=True, src=P(0, [1, 1], [2, 1]), dtype=dt.UINT8, num_active_channels=1
+    )
     assert e.imm_flops[0, :2].tolist() == [0x0F, 0xF0]
     e.write(64, np.array([[0xFF, 0xFF, 0xAA, 0xAA]], dtype=np.uint8))
-    e.ptr_multi(bitvec=True, src=P(64, [1, 2, 2, 2], [2, 1, 1, 2]), dst=P(128, [1], [4]), in_dtype=dt.UINT8,
+    call(e, "ptr_multi", bitvec=True, src=P(64, [1, 2, 2, 2], [2, 1, 1, 2]), dst=P(128, [1], [4]), in_dtype=dt.UINT8,
                 out_dtype=dt.UINT8, num_active_channels=1, op=alu.BITWISE_AND, reverse=0)  # fmt: skip
     assert e.read(128, np.uint8, (1, 4)).tolist() == [[0x0F, 0x0F, 0xA0, 0xA0]]
 
@@ -542,7 +546,9 @@ def test_ptr_multi_bitvec_with_raw_scalars(backend: str) -> None:
 def test_immld_arith_converts_to_fp32(backend: str) -> None:
     e = make_engine(backend)
     e.write(0, np.array([[3, -2]], dtype=np.int16))
-    e.imm_load(bitvec=False, src=P(0, [1, 1], [2, 1]), dtype=dt.INT16, num_active_channels=1)
+    call(
+        e, "imm_load", bitvec=False, src=P(0, [1, 1], [2, 1]), dtype=dt.INT16, num_active_channels=1
+    )
     assert e.imm_flops[0, :2].view(F32).tolist() == [3.0, -2.0]
     assert (e.memory.imm_count, e.memory.imm_kind) == (2, "arith")
 
@@ -551,16 +557,18 @@ def test_dual_folds_pairs_with_op1_fixed_to_multiply(backend: str) -> None:
     e = make_engine(backend)
     pairs = np.array([[1.0, 2.0, 10.0, 0.5]], dtype=F32)  # (s0, s1) per W slice
     e.write(0, pairs)
-    e.imm_load(bitvec=False, src=P(0, [1, 1], [4, 1]), dtype=dt.FP32, num_active_channels=1)
+    call(
+        e, "imm_load", bitvec=False, src=P(0, [1, 1], [4, 1]), dtype=dt.FP32, num_active_channels=1
+    )
     a = np.array([[1.0, 2.0, 3.0, 4.0]], dtype=F32)
     e.write(64, a)
     src = P(64, [1, 2, 2, 2], [2, 1, 1, 2])
-    e.ptr_multi_dual(src=src, dst=P(128, [1], [4]), in_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=1,
+    call(e, "ptr_multi_dual", src=src, dst=P(128, [1], [4]), in_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=1,
                      op=alu.ADD, reverse=0)  # fmt: skip
     assert e.read(128, F32, (1, 4)).tolist() == [
         [(1 + 1) * 2, (2 + 1) * 2, (3 + 10) * 0.5, (4 + 10) * 0.5]
     ]
-    e.ptr_multi_dual(src=src, dst=P(128, [1], [4]), in_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=1,
+    call(e, "ptr_multi_dual", src=src, dst=P(128, [1], [4]), in_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=1,
                      op=alu.SUBTRACT, reverse=k.REV_FIRST)  # fmt: skip
     assert e.read(128, F32, (1, 4)).tolist() == [[0.0, -2.0, 3.5, 3.0]]
 
@@ -578,14 +586,16 @@ def test_ptr_multi_needs_matching_immld(backend: str) -> None:
         reverse=0,
     )
     with pytest.raises(errors.ExecutorError, match="nothing"):
-        e.ptr_multi(bitvec=False, **args)
-    e.imm_load(bitvec=False, src=P(0, [1, 1], [2, 1]), dtype=dt.FP32, num_active_channels=1)
+        call(e, "ptr_multi", bitvec=False, **args)
+    call(
+        e, "imm_load", bitvec=False, src=P(0, [1, 1], [2, 1]), dtype=dt.FP32, num_active_channels=1
+    )
     with pytest.raises(errors.ExecutorError, match="needs 3 scalars"):
-        e.ptr_multi(bitvec=False, **args)
+        call(e, "ptr_multi", bitvec=False, **args)
     with pytest.raises(errors.ExecutorError, match="bitvec"):
-        e.ptr_multi(bitvec=True, **{**args, "in_dtype": dt.INT32, "out_dtype": dt.INT32})
+        call(e, "ptr_multi", bitvec=True, **{**args, "in_dtype": dt.INT32, "out_dtype": dt.INT32})
     with pytest.raises(errors.UnsupportedError):
-        e.ptr_multi(bitvec=False, **{**args, "reverse": k.REV_FIRST})
+        call(e, "ptr_multi", bitvec=False, **{**args, "reverse": k.REV_FIRST})
 
 
 # -- stochastic rounding through an instruction --------------------------------------------------

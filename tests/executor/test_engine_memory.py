@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .engine_loader import make_engine, sub
+from .engine_loader import call, make_engine, sub
 
 k = sub("kernels")
 alu = sub("alu")
@@ -29,7 +29,9 @@ def peak(fn: Callable[[], None]) -> int:
 
 def run(e: object, out_dt: int) -> Callable[[], None]:
     def go() -> None:
-        e.tensor_scalar(  # type: ignore[attr-defined]
+        call(
+            e,
+            "tensor_scalar",
             bitvec=False, src=k.pattern(0, [1], [8192]), dst=k.pattern(64 * 1024, [1], [8192]),
             in_dtype=dt.FP32, out_dtype=out_dt, num_active_channels=128, op0=alu.MULT, op1=alu.ADD,
             reverse=0, imm0=k.Imm.f32(1.5), imm1=k.Imm.f32(-2.0),

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from tpb_scale import env_int
 
 from .engine_loader import c_available, load_engine, small_geometry, sub
+from .engine_loader import operands as record_of
 
 eng = load_engine()
 k = sub("kernels")
@@ -146,10 +147,10 @@ def test_prepared_equals_full(backend: str, ops: dict[str, Any], nm_stochastic: 
     full_e = eng.Engine(GEOM, nm, backend=backend)
     for e in (prepared_e, full_e):
         fill(e, seed)
-    call = prepared_e.prepare_tensor_scalar(**ops)
+    prepared = prepared_e.prepare_tensor_scalar(record_of("tensor_scalar", **ops))
     for run in range(3):  # again on changed memory: a prepared call reads memory when it runs
-        got = outcome(call)
-        want = outcome(lambda: full_e.tensor_scalar(**ops))
+        got = outcome(prepared)
+        want = outcome(lambda: full_e.tensor_scalar(record_of("tensor_scalar", **ops)))
         assert got == want, f"run {run}: prepared {got!r}, full {want!r}"
         assert state(prepared_e) == state(full_e), f"run {run}: memory or count differs"
         for e in (prepared_e, full_e):
@@ -236,10 +237,10 @@ def _same_as_full(backend: str, method: str, ops: dict[str, Any], stochastic: bo
     full_e = eng.Engine(GEOM, nm, backend=backend)
     for e in (prepared_e, full_e):
         fill(e, seed)
-    call = prepared_e.prepare(method, ops)
+    prepared = prepared_e.prepare(record_of(method, **ops))
     for run in range(3):  # again on changed memory: a prepared call reads memory when it runs
-        got = outcome(call)
-        want = outcome(lambda: getattr(full_e, method)(**ops))
+        got = outcome(prepared)
+        want = outcome(lambda: record_of(method, **ops).run(full_e))
         assert got == want, f"run {run}: prepared {got!r}, full {want!r}"
         assert state(prepared_e) == state(full_e), f"run {run}: memory or count differs"
         for e in (prepared_e, full_e):
@@ -266,18 +267,18 @@ def test_prepared_paths_bind_the_kernel() -> None:
     """The fast path is taken where it should be (not only equal because it fell back)."""
     e = eng.Engine(GEOM, eng.Numerics(), backend="numpy")
     src, dst = k.pattern(0, [1], [16]), k.pattern(256, [1], [1])
-    call = e.prepare("tensor_reduce", {
-        "bitvec": False, "src": src, "dst": dst, "in_dtype": dt.FP32, "out_dtype": dt.FP32,
-        "num_active_channels": 4, "negated": 0, "op": alu.ADD, "op_dim": 1,
-    })  # fmt: skip
+    call = e.prepare(record_of(
+        "tensor_reduce", bitvec=False, src=src, dst=dst, in_dtype=dt.FP32, out_dtype=dt.FP32,
+        num_active_channels=4, negated=0, op=alu.ADD, op_dim=1,
+    ))  # fmt: skip
     assert not isinstance(call, functools.partial)
     t = k.pattern(0, [1], [8])
-    call = e.prepare("tensor_tensor_scan", {
-        "src0": t, "src1": k.pattern(64, [1], [8]), "dst": k.pattern(128, [1], [8]),
-        "in0_dtype": dt.FP32, "in1_dtype": dt.FP32, "out_dtype": dt.FP32,
-        "num_active_channels": 4, "op0": alu.MULT, "op1": alu.ADD, "reverse": 0,
-        "imm0": k.Imm.f32(0.0), "imm0_dtype": dt.FP32, "accumulator_cmd": k.ACCUM_IDLE,
-    })  # fmt: skip
+    call = e.prepare(record_of(
+        "tensor_tensor_scan", src0=t, src1=k.pattern(64, [1], [8]), dst=k.pattern(128, [1], [8]),
+        in0_dtype=dt.FP32, in1_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=4,
+        op0=alu.MULT, op1=alu.ADD, reverse=0, imm0=k.Imm.f32(0.0), imm0_dtype=dt.FP32,
+        accumulator_cmd=k.ACCUM_IDLE,
+    ))  # fmt: skip
     assert not isinstance(call, functools.partial)
     e.memory.sbuf_region.data[:4, :64] = np.arange(64, dtype=np.uint8)
     call()

@@ -605,7 +605,8 @@ def test_an_executors_operands_are_its_fields_decoded_and_converted(g: Gen) -> N
             except errors.UnsupportedError as exc:
                 why = str(exc)
             if why is None:
-                got = binder.operands(b)
+                record = binder.operands(b)
+                got = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
                 assert got == want and list(got) == list(want), (g.name, hex(op), b.hex())
                 made += 1
             else:

@@ -223,7 +223,7 @@ def test_the_plan_is_the_prepared_fast_path(g: Gen) -> None:
         rows = np.flatnonzero(W[:, 0] == op)
         binder = ex._batch_binder(op)
         cols, ok = binder.columns(W[rows])
-        fast, _ = prog.PLANNERS[binder.method](ex.engine, dict(binder.fixed), cols, rows.size)
+        fast, _ = prog.PLANNERS[binder.record](ex.engine, dict(binder.fixed), cols, rows.size)
         for j, i in enumerate(rows.tolist()):
             want = not isinstance(ex._prepare(words[i]), functools.partial)
             assert bool(fast[j] and ok[j]) == want, (g.name, i, g.mod.decode(words[i]))
@@ -238,6 +238,7 @@ def test_the_plan_is_the_fast_path_on_any_operands() -> None:
     machine where every edge is near."""
     if not c_available():
         pytest.skip("C backend unavailable")
+    from .engine_loader import operands as record_of
     from .engine_loader import small_geometry, sub
 
     k, prog, access, errs = sub("kernels"), sub("program"), sub("access"), sub("errors")
@@ -286,7 +287,10 @@ def test_the_plan_is_the_fast_path_on_any_operands() -> None:
         for i in range(n):
             operands = dict(fixed, **{p: v[i] for p, v in rows.items()})
             try:
-                want = engine._prepared_tensor_scalar(operands, **operands) is not None
+                want = (
+                    engine._prepared_tensor_scalar(record_of("tensor_scalar", **operands))
+                    is not None
+                )
             except (errs.ExecutorError, ValueError):
                 want = False
             assert bool(fast[i]) == want, (i, operands)

@@ -40,6 +40,7 @@ class LoweredHandler:
     name: str
     function: str  # the emitted functions' suffix
     method: str
+    record: str  # the class of the method's operands (`record_name`)
     fixed: tuple[tuple[str, bool], ...]
     paths: tuple[str, ...]
     slots: int  # len(paths): the s<k> locals
@@ -112,6 +113,7 @@ def lower(executed: Executed) -> LoweredHandler:
         executed.name,
         executed.name.lower(),
         h.engine,
+        record_name(h.engine),
         h.fixed,
         tuple(p for ps in executed.paths for p in ps),
         first,
@@ -186,4 +188,61 @@ def lower_checks() -> list[LoweredCheck]:
         keys = tuple(a for a in c.args if "{" + a + "}" in c.message)
         scalar, column = _fails(c.holds, False), _fails(c.holds, True)
         out.append(LoweredCheck(c.name, c.args, scalar, column, c.error, c.message, keys))
+    return out
+
+
+# -- the Engine methods' operand records ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordField:
+    """One field of an operand record: its name (the engine's keyword) and its Python type."""
+
+    name: str
+    annotation: str
+
+
+@dataclass(frozen=True)
+class LoweredMethod:
+    """One Engine method that runs instructions, as the record of its operands
+    (``_runtime/executor/operands.py``): the record's class name, the opcodes it runs, and its
+    fields (the fixed arguments, then the operands in the table's order)."""
+
+    method: str
+    record: str
+    opcodes: tuple[str, ...]
+    fields: tuple[RecordField, ...]
+
+
+class TableError(Exception):
+    """The executor's table contradicts itself (a defect of tpbgen, not of a drop)."""
+
+
+def record_name(method: str) -> str:
+    """The operand record of Engine method `method`: ``tensor_scalar`` -> ``TensorScalarOperands``."""
+    return "".join(part.capitalize() for part in method.split("_")) + "Operands"
+
+
+def _record_fields(h: table.Handler) -> tuple[RecordField, ...]:
+    fixed = tuple(RecordField(name, "bool") for name, _ in h.fixed)
+    return fixed + tuple(RecordField(o.param, table.value_type(o.kind)) for o in h.operands)
+
+
+def lower_methods() -> list[LoweredMethod]:
+    """Every Engine method the table's handlers name, in the table's order, as its operand
+    record. The handlers of one method must give it the same fields (TableError otherwise)."""
+    handlers: dict[str, list[tuple[str, table.Handler]]] = {}
+    for name, h in table.HANDLERS.items():
+        handlers.setdefault(h.engine, []).append((name, h))
+    out = []
+    for method, named in handlers.items():
+        shapes = {_record_fields(h) for _, h in named}
+        if len(shapes) != 1:
+            names = ", ".join(name for name, _ in named)
+            raise TableError(
+                f"the handlers of Engine.{method} ({names}) give it different operands"
+            )
+        out.append(
+            LoweredMethod(method, record_name(method), tuple(n for n, _ in named), shapes.pop())
+        )
     return out

@@ -18,14 +18,17 @@
 * :func:`numerics_defaults`: a generation's `Numerics` defaults from its drop's core version.
 
 From this table `tpbgen generate` emits, per generation, the binder of each executed opcode
-(fields -> engine arguments, real code in ``<gen>/executor_binding.py``) and the refusal list,
-and once the runtime's semantic codes (``_runtime/executor/codes.py``) and the C header the
-kernels include (``_runtime/executor/tpb_codes.h``). It is checked against each drop's IR at
+(fields -> the engine method's operand record, real code in ``<gen>/executor_binding.py``) and
+the refusal list, and once the record of each engine method's operands
+(``_runtime/executor/operands.py``: its signature, declared nowhere else), the runtime's
+semantic codes (``_runtime/executor/codes.py``) and the C header the kernels include
+(``_runtime/executor/tpb_codes.h``). It is checked against each drop's IR at
 generate time (``isa.binding``): a field path, union arm or enum role a handler names that the
 drop lacks is a located warning and a refusal, never an error at run time.
 
-Adding an instruction family: its engine method (and kernel arithmetic) in the runtime, then a
-:class:`Handler` entry here; a new enum role is an :class:`EnumRole` entry (its implemented names
+Adding an instruction family: a :class:`Handler` entry here, then its engine method (taking the
+record ``generate`` emits for it, ``<Method>Operands``) and kernel arithmetic in the runtime; a
+new enum role is an :class:`EnumRole` entry (its implemented names
 with their semantic codes, and ``c_prefix`` when the C kernels switch on them).
 """
 
@@ -270,21 +273,30 @@ ENUMS["engine_op"] = EnumRole(
 
 @dataclass(frozen=True)
 class OperandKind:
-    """A way of reading fields into one engine argument: how many fields it reads and what it
-    makes of them (``isa.lower`` lowers each kind to its scalar and column code)."""
+    """A way of reading fields into one engine argument: how many fields it reads, the Python
+    type of the argument (a name the runtime's executor defines, or ``int``) and what it makes
+    of them (``isa.lower`` lowers each kind to its scalar and column code)."""
 
     fields: int
+    value: str
     what: str
 
 
 #: How an operand's fields become the Engine's argument. An enum role (a key of ENUMS) is one
-#: field mapped to its semantic code; the others:
+#: field mapped to its semantic code (an ``int``); the others:
 OPERAND_KINDS: dict[str, OperandKind] = {
-    "int": OperandKind(1, "one field, its value"),
-    "pattern": OperandKind(3, "start address, element steps, element counts -> Pattern"),
-    "imm": OperandKind(2, "immediate source (imm_src), its raw 32 bits -> Imm"),
-    "imm_ptr": OperandKind(1, "raw 32 bits of a PartitionOffset pointer -> Imm(POINTER_IMMEDIATE)"),
+    "int": OperandKind(1, "int", "one field, its value"),
+    "pattern": OperandKind(3, "Pattern", "start address, element steps, element counts"),
+    "imm": OperandKind(2, "Imm", "immediate source (imm_src), its raw 32 bits"),
+    "imm_ptr": OperandKind(
+        1, "Imm", "raw 32 bits of a PartitionOffset pointer (POINTER_IMMEDIATE)"
+    ),
 }
+
+
+def value_type(kind: str) -> str:
+    """The Python type of an operand of `kind` as its Engine method takes it."""
+    return OPERAND_KINDS[kind].value if kind in OPERAND_KINDS else "int"
 
 
 @dataclass(frozen=True)
@@ -299,7 +311,9 @@ class Operand:
 
 @dataclass(frozen=True)
 class Handler:
-    """How the executor runs one opcode: ``Engine.<engine>(**fixed, **operands)``."""
+    """How the executor runs one opcode: ``Engine.<engine>(record)``, the record of the method's
+    operands (``_runtime/executor/operands.py``, emitted from the handlers of that method: its
+    fixed arguments, then its operands) made from the fixed values and the word's fields."""
 
     engine: str
     operands: tuple[Operand, ...]

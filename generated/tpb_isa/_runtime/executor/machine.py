@@ -30,6 +30,7 @@ from .dtypes import check_isa_dtype
 from .errors import ExecutorError, InvalidInstructionError, UnsupportedError
 from .kernels import Engine
 from .numerics import Numerics
+from .operands import EngineOperands
 
 GEOMETRY_NAMES: tuple[str, ...] = (
     "STATE_BUF_NUM_PARTITIONS",
@@ -60,7 +61,7 @@ def _at(exc: ExecutorError, index: int) -> ExecutorError:
 
 
 Prepared = Callable[[], None]  # a prepared instruction: the call that executes it
-Operands = Callable[[bytes], dict[str, Any]]  # a word's bytes -> the engine's keyword arguments
+Operands = Callable[[bytes], EngineOperands]  # a word's bytes -> its engine method's operands
 Column = Any  # one operand of N words: an int64 array, a program.PatternColumn/ImmColumn
 Cols = list[npt.NDArray[Any]]  # the columns of the fields a handler reads (layout.columns_reader)
 BoolColumn = npt.NDArray[np.bool_]
@@ -121,11 +122,11 @@ Enums = dict[str, EnumBinding]  # role -> the generation's binding of it
 @dataclass(frozen=True)
 class Handler:
     """How the executor runs one opcode on one generation, as its ``executor_binding`` module
-    (emitted by tpbgen from its table of executor semantics) declares it:
-    ``Engine.<method>(**fixed, **operands)``."""
+    (emitted by tpbgen from its table of executor semantics) declares it: its Engine method's
+    operand record (``record(**fixed, **operands).run(engine)``)."""
 
     name: str  # the OPCODE enumerator's name
-    method: str  # the Engine method
+    record: type[EngineOperands]  # the record of its Engine method's operands
     fixed: tuple[tuple[str, bool], ...]
     paths: tuple[str, ...]  # the fields it reads, in its operands' order
     widths: tuple[int, ...]  # how many of those fields each operand reads
@@ -148,19 +149,19 @@ def column_codes(binding: EnumBinding, col: npt.NDArray[Any]) -> tuple[Column, B
 @dataclass(frozen=True)
 class Binder:
     """One opcode's handler bound to its struct and its generation's enums: a word's bytes ->
-    the engine method and its keyword arguments. Only the fields the handler reads are read,
-    by one `layout.flat_reader`; no struct is built."""
+    its engine method's operand record. Only the fields the handler reads are read, by one
+    `layout.flat_reader`; no struct is built."""
 
-    method: str
+    record: type[EngineOperands]
     read: FieldsReader  # a word's bytes -> the values of the fields the handler reads, flat
     slots: tuple[Slot, ...]  # where each of those fields is among them, in `Handler.paths` order
-    operands: Operands  # the engine's keyword arguments for a word (UnsupportedError naming a
+    operands: Operands  # the engine method's operands for a word (UnsupportedError naming a
     # value the executor does not implement, the first in the handler's order)
 
     @classmethod
     def of(cls, handler: Handler, struct: type, enums: Enums) -> Binder:
         read, slots = flat_reader(struct, handler.paths)
-        return cls(handler.method, read, slots, handler.operands(read, slots, enums))
+        return cls(handler.record, read, slots, handler.operands(read, slots, enums))
 
     def values(self, b: bytes) -> tuple[Any, ...]:
         """The values of the fields the handler reads, one a field in its paths' order (an
@@ -171,9 +172,10 @@ class Binder:
 
 @dataclass(frozen=True)
 class BatchBinder:
-    """`Binder` over N words of one opcode: their operands as columns."""
+    """`Binder` over N words of one opcode: their operands as columns (by the record's field
+    names)."""
 
-    method: str
+    record: type[EngineOperands]
     read: ColumnsReader
     fixed: tuple[tuple[str, bool], ...]
     convert: Callable[[Cols], tuple[dict[str, Column], BoolColumn, npt.NDArray[np.int64]]]
@@ -187,7 +189,7 @@ class BatchBinder:
             slots.append(slice(at, at + width))
             at += width
         columns = handler.columns
-        return cls(handler.method, columns_reader(struct, handler.paths), handler.fixed,
+        return cls(handler.record, columns_reader(struct, handler.paths), handler.fixed,
                    lambda c: columns(c, enums), tuple(slots))  # fmt: skip
 
     def columns(self, W: npt.NDArray[np.uint8]) -> tuple[dict[str, Column], BoolColumn]:
@@ -457,8 +459,7 @@ class Executor:
         was = gc.isenabled()
         gc.disable()
         try:
-            method, operands = self._admit(b)
-            call: Prepared = self.engine.prepare(method, operands)
+            call: Prepared = self.engine.prepare(self._admit(b))
         finally:
             if was:
                 gc.enable()
@@ -487,8 +488,8 @@ class Executor:
             check = cls._checker = v.checker("auto" if v.c is not None else "python")
         return check(b)
 
-    def _admit(self, b: bytes) -> tuple[str, dict[str, Any]]:
-        """(engine method, its keyword arguments) of a word the executor runs, else the error
+    def _admit(self, b: bytes) -> EngineOperands:
+        """The engine method's operands of a word the executor runs, else the error
         saying why not: not 64 bytes, not decodable, refused by the validators, or an opcode or
         an enumerator (by name) the executor does not implement."""
         if len(b) != 64:
@@ -515,7 +516,7 @@ class Executor:
                 )
             binder = self._binder(op)
         try:
-            return binder.method, binder.operands(b)
+            return binder.operands(b)
         except UnsupportedError as exc:
             raise UnsupportedError(
                 f"{self.GENERATION}: opcode {op:#04x}: {exc}; not executed"
@@ -622,8 +623,8 @@ class Executor:
         records = np.zeros((n, prog.REC), np.int64)
         plan = prog.can_plan(engine)
         calls: dict[int, Prepared] = {}
-        # what a row not planned is prepared from: (method, fixed, param -> column, row)
-        pending: dict[int, tuple[str, dict[str, Any], dict[str, Column], int]] = {}
+        # what a row not planned is prepared from: (record, fixed, param -> column, row)
+        pending: dict[int, tuple[type[EngineOperands], dict[str, Any], dict[str, Column], int]] = {}
         was = gc.isenabled()
         gc.disable()  # as in _prepare: what is made here forms no cycles
         try:
@@ -633,7 +634,7 @@ class Executor:
                 cols, ok = binder.columns(W[rows])
                 admitted[rows[~ok]] = False
                 fixed = dict(binder.fixed)
-                planner = prog.PLANNERS.get(binder.method) if plan else None
+                planner = prog.PLANNERS.get(binder.record) if plan else None
                 if planner is not None:
                     fast, recs = planner(engine, fixed, cols, rows.size)
                     fast &= ok
@@ -642,19 +643,19 @@ class Executor:
                 else:
                     fast = np.zeros(rows.size, np.bool_)
                 for j in np.flatnonzero(ok & ~fast).tolist():
-                    pending[int(rows[j])] = (binder.method, fixed, cols, j)
+                    pending[int(rows[j])] = (binder.record, fixed, cols, j)
             values: dict[int, dict[str, list[Any]]] = {}  # id(cols) -> param -> per-row values
             for i in np.flatnonzero(~planned).tolist():
                 try:
                     if i in pending:
-                        method, fixed, cols, j = pending[i]
+                        record, fixed, cols, j = pending[i]
                         vals = values.get(id(cols))
                         if vals is None:
                             vals = values[id(cols)] = {p: prog.values(v) for p, v in cols.items()}
-                        operands = dict(fixed)
+                        operands: dict[str, Any] = dict(fixed)
                         for param, v in vals.items():
                             operands[param] = v[j]
-                        calls[i] = engine.prepare(method, operands)
+                        calls[i] = engine.prepare(record(**operands))
                     else:
                         calls[i] = self._prepare(W[i].tobytes())
                 except ExecutorError as exc:

@@ -59,6 +59,18 @@ from .kernels import (
     Pattern,
 )
 from .numerics import Numerics
+from .operands import (
+    EngineOperands,
+    ExponentialOperands,
+    ImmLoadOperands,
+    PtrMultiOperands,
+    ScalarTensorTensorOperands,
+    TensorReduceOperands,
+    TensorScalarCacheOperands,
+    TensorScalarOperands,
+    TensorTensorOperands,
+    TensorTensorScanOperands,
+)
 
 I64 = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -295,7 +307,7 @@ def _pointer_walk(
 
 
 def _walks_two_sources(
-    method: str,
+    record: type[EngineOperands],
 ) -> Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, list[PlannedWalk]]]:
     """The footprint planner of `tensor_tensor`, `scalar_tensor_tensor` or
     `tensor_tensor_scan`: the rows whose call resolves every access without an error (the
@@ -317,9 +329,9 @@ def _walks_two_sources(
         src0, src1, dst = pats
         assert isinstance(src0, PatternColumn) and isinstance(src1, PatternColumn)
         assert isinstance(dst, PatternColumn)
-        bitvec = bool(fixed.get("bitvec", False)) and method != "tensor_tensor_scan"
+        bitvec = bool(fixed.get("bitvec", False)) and record is not TensorTensorScanOperands
         ok = np.ones(n, np.bool_)
-        if method == "tensor_tensor":  # op0 BYPASS, op1 = op, NONE, no scalar
+        if record is TensorTensorOperands:  # op0 BYPASS, op1 = op, NONE, no scalar
             op0 = np.full(n, alu.BYPASS, np.int64)
             op1, ok = _small(col("op", -1), ok)
             rev = np.full(n, REV_NONE, np.int64)
@@ -382,7 +394,7 @@ def _f32_scalar(
 
 
 def _walks_accumulate(
-    method: str,
+    record: type[EngineOperands],
 ) -> Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, list[PlannedWalk]]]:
     """The footprint planner of `tensor_scalar_cache` or `exponential`: the rows whose call
     resolves every access without an error (the method's checks and `Engine._seed`'s, over
@@ -406,7 +418,7 @@ def _walks_accumulate(
         isz, osz = _SIZE[in_c], _SIZE[out_c]
         ok &= (isz > 0) & (osz > 0)
         cmd = np.asarray(cols["accumulator_cmd"], np.int64)
-        if method == "tensor_scalar_cache":
+        if record is TensorScalarCacheOperands:
             op0, ok = _small(np.asarray(cols["op0"], np.int64), ok)
             op1 = np.asarray(cols["op1"], np.int64)
             rev = np.asarray(cols["reverse"], np.int64)
@@ -436,21 +448,26 @@ def _walks_accumulate(
     return plan
 
 
-#: Engine method -> its planner (see the module's docstring); a method without one is prepared
-#: word by word.
-PLANNERS: dict[str, Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, I64]]] = {
-    "tensor_scalar": plan_tensor_scalar,
-}
-#: Engine method -> the walks of the rows its planner plans (`info_batch`'s footprints of them).
-PLANNED_WALKS: dict[
-    str, Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, list[PlannedWalk]]]
+#: An Engine method's operand record -> its planner (see the module's docstring); a method
+#: without one is prepared word by word.
+PLANNERS: dict[
+    type[EngineOperands],
+    Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, I64]],
 ] = {
-    "tensor_scalar": walks_tensor_scalar,
+    TensorScalarOperands: plan_tensor_scalar,
+}
+#: An Engine method's operand record -> the walks of the rows its planner plans
+#: (`info_batch`'s footprints of them).
+PLANNED_WALKS: dict[
+    type[EngineOperands],
+    Callable[[Engine, dict[str, Any], dict[str, Any], int], tuple[Bools, list[PlannedWalk]]],
+] = {
+    TensorScalarOperands: walks_tensor_scalar,
     **{
-        m: _walks_two_sources(m)
-        for m in ("tensor_tensor", "scalar_tensor_tensor", "tensor_tensor_scan")
+        r: _walks_two_sources(r)
+        for r in (TensorTensorOperands, ScalarTensorTensorOperands, TensorTensorScanOperands)
     },
-    **{m: _walks_accumulate(m) for m in ("tensor_scalar_cache", "exponential")},
+    **{r: _walks_accumulate(r) for r in (TensorScalarCacheOperands, ExponentialOperands)},
 }
 
 
@@ -593,12 +610,14 @@ def _refusals_ptr_multi(engine: Engine, fixed: dict[str, Any], cols: dict[str, A
     return r.keys
 
 
-#: Engine method -> its refusals (`_Refusals`) over columns: `info_batch` calls the method on
-#: one row of each key and gives the others that row's error.
-REFUSALS: dict[str, Callable[[Engine, dict[str, Any], dict[str, Any], int], I64]] = {
-    "imm_load": _refusals_imm_load,
-    "tensor_reduce": _refusals_tensor_reduce,
-    "ptr_multi": _refusals_ptr_multi,
+#: An Engine method's operand record -> its refusals (`_Refusals`) over columns: `info_batch`
+#: calls the method on one row of each key and gives the others that row's error.
+REFUSALS: dict[
+    type[EngineOperands], Callable[[Engine, dict[str, Any], dict[str, Any], int], I64]
+] = {
+    ImmLoadOperands: _refusals_imm_load,
+    TensorReduceOperands: _refusals_tensor_reduce,
+    PtrMultiOperands: _refusals_ptr_multi,
 }
 
 
