@@ -406,12 +406,15 @@ def _prove_predicates(
 
 def proof_namespaces(staged: Staged, gen: Generation, tr: TranslatedGen) -> predicates.Namespaces:
     """The staged generation's scalar translation with the proof's search scores beside it (one
-    more module, `_proof_scores`, staged but never shipped) and its batch translation."""
+    more module, `_proof_scores`, staged but never shipped, which imports what it reads from
+    `validators` by name) and its batch translation."""
     module = naming.module_name(gen.name)
-    staged.add(f"tpb_isa/{module}/_proof_scores.py", predicates.scores_module(gen, tr))
+    validators = vars(staged.module(f"{module}.validators"))
+    staged.add(f"tpb_isa/{module}/_proof_scores.py", predicates.scores_module(gen, tr, validators))
     scores = staged.module(f"{module}._proof_scores")
     batch = staged.module(f"{module}.batch")
-    return vars(scores), vars(batch)
+    # the prover looks up the translated functions and the scores by name: both modules' names
+    return {**validators, **vars(scores)}, vars(batch)
 
 
 # --strict: a predicate the runtime cannot run, or one decided in C because its translation was

@@ -22,8 +22,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
+import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -213,18 +214,24 @@ def numpy_installed() -> bool:
     return importlib.util.find_spec("numpy") is not None
 
 
-def scores_module(gen: Generation, tr: TranslatedGen) -> str:
-    """The search scores (seeds.py) as a module beside the generation's `validators` module:
-    they call the translated functions by their names there, so the module takes that module's
-    names as its own first. The proof imports it from the staged tree; it never ships."""
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def scores_module(gen: Generation, tr: TranslatedGen, validators: Collection[str]) -> str:
+    """The search scores (seeds.py) as a module beside the generation's `validators` module
+    (whose top-level names are `validators`): they call the translated functions, and read the
+    constants and helpers, by their names there, which the module imports by name (each
+    identifier of its code that module defines; one the scores define themselves is not one of
+    them: they are all ``_s_``/``_SCORE_`` names). The proof imports it from the staged tree; it
+    never ships."""
     from ..translate.chain import chains
 
     chunks = score_code(tr.lowered, chains(gen, tr))
-    head = (
-        '"""The predicate proof\'s search scores (tpbgen checks/seeds.py); not shipped."""\n\n'
-        "from . import validators as _validators\n\n"
-        "globals().update({k: v for k, v in vars(_validators).items() if not k.startswith('__')})\n"
-    )
+    used = {name for chunk in chunks for name in _IDENTIFIER.findall(chunk)}
+    names = sorted(used & {n for n in validators if not n.startswith("__")})
+    head = '"""The predicate proof\'s search scores (tpbgen checks/seeds.py); not shipped."""\n\n'
+    if names:
+        head += "from .validators import (\n" + "".join(f"    {n},\n" for n in names) + ")\n"
     return head + "".join(f"\n\n{chunk}\n" for chunk in chunks)
 
 
