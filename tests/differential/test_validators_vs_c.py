@@ -28,7 +28,7 @@ from .corpus import edge_words, mutations, random_words, seeds
 
 sys.path.insert(0, str(REPO / "generated"))
 
-WORDS_PER_GEN = scale(10_000, 100_000)  # tpb_scale: 10^5 in CI
+WORDS_PER_GEN = scale(20_000, 100_000)  # tpb_scale: 10^5 in CI
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ it to the contract of issue 39:
   then it is complete: every file its MANIFEST.json lists, with that sha256, and no staging
   tree or lock left beside it.
 
-Scale: TPBGEN_FUZZ_CASES cases (default 24, a minute or two), seed TPBGEN_FUZZ_SEED (default
+Scale: TPBGEN_FUZZ_CASES cases (default 12, 24 at the full scale (tpb_scale)), seed TPBGEN_FUZZ_SEED (default
 39); TPBGEN_FUZZ_REPORT=PATH writes the counts (cases tried, outcomes by class) as JSON. Every
 case that breaks the contract is reported with its seed, mutation and command line, all at once.
 """
@@ -30,10 +30,11 @@ from collections import Counter
 from pathlib import Path
 
 from tpb_paths import HEADER_ROOT
+from tpb_scale import env_int
 
 from .mutate import GEN, MUTATORS
 
-CASES = int(os.environ.get("TPBGEN_FUZZ_CASES", "24"))
+CASES = env_int("TPBGEN_FUZZ_CASES", 12, 24)
 SEED = int(os.environ.get("TPBGEN_FUZZ_SEED", "39"))
 TIMEOUT = 120
 

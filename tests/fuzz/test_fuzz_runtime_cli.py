@@ -11,7 +11,7 @@ contract of issue 39:
   whole 64-byte words, a trace of whole JSON objects one per line, a loadable .npz, an HTML
   page with its end.
 
-Scale: TPBGEN_FUZZ_CASES cases (default 24, about a minute), seed TPBGEN_FUZZ_SEED (default
+Scale: TPBGEN_FUZZ_CASES cases (default 12, 24 at the full scale (tpb_scale)), seed TPBGEN_FUZZ_SEED (default
 39); TPBGEN_FUZZ_REPORT=PATH writes the counts (cases tried, outcomes by exit code, mutations)
 as JSON (next to the generator fuzz's report: PATH with `.runtime` before its suffix). Every
 case that breaks the contract is reported with its seed, mutation and command line, all at once.
@@ -33,10 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from tpb_paths import REPO
+from tpb_scale import env_int
 
 from .mutate_runtime import GEN, MUTATORS, Case
 
-CASES = int(os.environ.get("TPBGEN_FUZZ_CASES", "24"))
+CASES = env_int("TPBGEN_FUZZ_CASES", 12, 24)
 SEED = int(os.environ.get("TPBGEN_FUZZ_SEED", "39"))
 TIMEOUT = 60
 ENV = {
