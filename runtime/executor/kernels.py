@@ -256,8 +256,7 @@ class Engine:
 
     def _channels(self, n: int) -> int:
         n = int(n)
-        if not 1 <= n <= self.memory.channels:
-            raise ExecutorError(f"num_active_channels {n} is outside 1..{self.memory.channels}")
+        admission.check_channels(n, self.memory.channels)
         return n
 
     def _walk(self, p: Pattern, code: int, nch: int, what: str) -> Walk:
@@ -292,11 +291,7 @@ class Engine:
 
     @staticmethod
     def _same_count(src: Pattern, dst: Pattern) -> None:
-        if src.count != dst.count:
-            raise UnsupportedError(
-                f"source has {src.count} elements per partition, destination {dst.count}: "
-                "what the engine does when the counts differ is not stated"
-            )
+        admission.check_same_count(src.count, dst.count)
 
     # -- 0x43 / 0x53 / 0x44 / 0x54 ----------------------------------------------------------------
 

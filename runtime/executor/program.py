@@ -503,7 +503,7 @@ def _channels_dtypes(engine: Engine, r: _Refusals, cols: dict[str, Any], *names:
     """`Engine._channels`, then `dtypes.info` of each dtype operand `names`, in that order;
     the number of channels."""
     nch = np.asarray(cols["num_active_channels"], np.int64)
-    r.check((nch < 1) | (nch > engine.memory.channels), nch)
+    admission.refuse_channels(r, nch, engine.memory.channels)
     for name in names:
         code = np.asarray(cols[name], np.int64)
         c, known = _small(code, np.ones(code.shape, np.bool_))
@@ -577,7 +577,7 @@ def _refusals_ptr_multi(engine: Engine, fixed: dict[str, Any], cols: dict[str, A
     admission.refuse_ptr_multi_slices(r, w)
     admission.refuse_ptr_multi_reverse(r, np.asarray(cols["reverse"], np.int64))
     sc, dc = _exact_count(r, src), _exact_count(r, dst)
-    r.check(sc != dc, sc, dc)
+    admission.refuse_same_count(r, sc, dc)
     op, op_known = _small(np.asarray(cols["op"], np.int64), np.ones(n, np.bool_))
     in_c, _ = _small(np.asarray(cols["in_dtype"], np.int64), r.live)
     out_c, _ = _small(np.asarray(cols["out_dtype"], np.int64), r.live)

@@ -126,28 +126,34 @@ def test_a_drop_renaming_the_immediate_arm_refuses_its_opcodes_at_generate_time(
 
 def test_each_declared_check_s_two_forms_agree() -> None:
     """Every admission check the table declares, emitted as the Engine's scalar check and as
-    info_batch's column refusal: over values inside and around its bounds, a row is refused
-    exactly where the scalar check raises, keyed by the values its message names."""
+    info_batch's column refusal: over values inside and around its bounds (each argument its
+    own sweep, so a check between two arguments meets both sides), a row is refused exactly
+    where the scalar check raises, keyed by the values its message names."""
     admission, program = sub("admission"), sub("program")
     values = np.arange(-2, 12, dtype=np.int64)
     for c in table.CHECKS:
         check = getattr(admission, f"check_{c.name}")
         refuse = getattr(admission, f"refuse_{c.name}")
+        # the first argument sweeps the values; the others the same on even rows, shifted on
+        # odd ones (a check between two arguments meets both sides)
+        odd = np.arange(values.size) % 2 == 1
+        columns = [np.where(odd, np.roll(values, 5 * k), values) for k in range(len(c.args))]
         r = program._Refusals(values.size)
-        refuse(r, *([values] * len(c.args)))
+        refuse(r, *columns)
         raised = []
-        for v in values.tolist():
+        for row in zip(*(col.tolist() for col in columns), strict=True):
             try:
-                check(*([v] * len(c.args)))
+                check(*row)
                 raised.append(False)
             except (sub("errors").ExecutorError, sub("errors").UnsupportedError) as exc:
                 assert type(exc).__name__ == c.error, c.name
                 raised.append(True)
         assert (r.keys[:, 0] == 0).tolist() == raised, c.name
         assert any(raised) and not all(raised), c.name  # the values reach both sides
-        keyed = [a for a in c.args if "{" + a + "}" in c.message]
-        if keyed:
-            assert (r.keys[np.array(raised), 1] == values[np.array(raised)]).all(), c.name
+        hit = np.array(raised)
+        keyed = [k for k, a in enumerate(c.args) if "{" + a + "}" in c.message]
+        for j, k in enumerate(keyed):
+            assert (r.keys[hit, 1 + j] == columns[k][hit]).all(), (c.name, c.args[k])
 
 
 def test_the_runtime_library_builds_no_code_from_strings() -> None:

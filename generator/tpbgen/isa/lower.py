@@ -157,8 +157,8 @@ class LoweredCheck:
 
 
 def _atom(value: int | str) -> str:
-    """A bound or a member of a check: an int, a semantic code (``role.NAME``), or a runtime
-    constant's name."""
+    """A bound or a member of a check: an int, a semantic code (``role.NAME``), or a name (one
+    of the check's arguments, or a runtime constant)."""
     if isinstance(value, int):
         return str(value)
     role, dot, name = value.partition(".")

@@ -596,7 +596,8 @@ def roles(handler: Handler) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Between:
-    """``lo <= arg <= hi`` (each bound an int or a runtime constant's name)."""
+    """``lo <= arg <= hi`` (each bound an int, another of the check's arguments or a runtime
+    constant's name)."""
 
     arg: str
     lo: int | str
@@ -605,7 +606,8 @@ class Between:
 
 @dataclass(frozen=True)
 class OneOf:
-    """``arg`` is one of `values` (ints, or semantic codes as ``role.NAME``)."""
+    """``arg`` is one of `values` (ints, semantic codes as ``role.NAME``, or another of the
+    check's arguments)."""
 
     arg: str
     values: tuple[int | str, ...]
@@ -631,6 +633,17 @@ class Check:
 
 
 CHECKS: tuple[Check, ...] = (
+    Check(
+        "channels", "every method (Engine._channels)", ("nch", "channels"),
+        Between("nch", 1, "channels"), "ExecutorError",
+        "num_active_channels {nch} is outside 1..{channels}",
+    ),
+    Check(
+        "same_count", "the methods of one source and one destination (Engine._same_count)",
+        ("src_count", "dst_count"), OneOf("src_count", ("dst_count",)), "UnsupportedError",
+        "source has {src_count} elements per partition, destination {dst_count}: what the "
+        "engine does when the counts differ is not stated",
+    ),
     Check(
         "imm_load_count", "imm_load", ("count",),
         Between("count", 1, "IMM_FLOPS_PER_CHANNEL"), "UnsupportedError",

@@ -12,8 +12,30 @@ from __future__ import annotations
 from typing import Any
 
 from . import codes
-from .errors import UnsupportedError
+from .errors import ExecutorError, UnsupportedError
 from .memory import IMM_FLOPS_PER_CHANNEL
+
+
+def check_channels(nch: int, channels: int) -> None:
+    """ExecutorError where ``not 1 <= nch <= channels``."""
+    if not 1 <= nch <= channels:
+        raise ExecutorError(f'num_active_channels {nch} is outside 1..{channels}')
+
+
+def refuse_channels(r: Any, nch: Any, channels: Any) -> None:
+    """`check_channels` over columns: the live rows where it fails raise there."""
+    r.check((nch < 1) | (nch > channels), nch, channels)
+
+
+def check_same_count(src_count: int, dst_count: int) -> None:
+    """UnsupportedError where ``src_count != dst_count``."""
+    if src_count != dst_count:
+        raise UnsupportedError(f'source has {src_count} elements per partition, destination {dst_count}: what the engine does when the counts differ is not stated')
+
+
+def refuse_same_count(r: Any, src_count: Any, dst_count: Any) -> None:
+    """`check_same_count` over columns: the live rows where it fails raise there."""
+    r.check(src_count != dst_count, src_count, dst_count)
 
 
 def check_imm_load_count(count: int) -> None:
