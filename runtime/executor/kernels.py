@@ -608,6 +608,36 @@ class Engine:
         overflow), a channel multiplier on a destination not starting at partition 0 (whether
         channel_id counts from there), and a value out_dtype does not hold exactly (the int32
         -> out_dtype rounding or saturation is not stated)."""
+        dst_w, rows, cols, lo, hi, out_dtype = self._iota_plan(o)
+        direct = self._iota_direct(dst_w, rows, cols, lo, hi, out_dtype)
+        if direct is not None:
+            direct()
+        else:
+            dst_w.scatter(self._iota_store(rows[:, None] + cols[None, :], out_dtype))
+        self.instructions_executed += 1
+
+    def prepare_iota(self, o: IotaOperands) -> Callable[[], None]:
+        """``iota(o)`` as a call to make again and again: an Iota reads nothing from memory,
+        so with an immediate destination address its checks and its row and column terms are
+        worked out here, once, and each call is the one pass of `_iota_direct` (when it
+        applies; anything else runs `iota` in full)."""
+        full = functools.partial(self.iota, o)
+        if _register_addressed(o.dst):
+            return full
+        try:
+            dst_w, rows, cols, lo, hi, out_dtype = self._iota_plan(o)
+        except ExecutorError:
+            return full  # raised again, at the same point as before, when it runs
+        direct = self._iota_direct(dst_w, rows, cols, lo, hi, out_dtype)
+        if direct is None:
+            return full
+        return self._prepared_run(full, lambda _key: direct())
+
+    def _iota_plan(
+        self, o: IotaOperands
+    ) -> tuple[Walk, npt.NDArray[np.int64], npt.NDArray[np.int64], int, int, int]:
+        """`iota`'s checks, destination walk and terms, in its order: (the walk, the row terms,
+        the column terms, the least and the greatest value, out_dtype)."""
         nch = self._channels(o.num_active_channels)
         ramp, dst = o.ramp, o.dst
         out_dtype = int(o.out_dtype)
@@ -637,33 +667,31 @@ class Engine:
                 "Iota: the ramp leaves int32, whose overflow is not stated "
                 "(next-families-facts.md Q8)"
             )
-        if not self._iota_direct(dst_w, rows, cols, lo, hi, out_dtype):
-            dst_w.scatter(self._iota_store(rows[:, None] + cols[None, :], out_dtype))
-        self.instructions_executed += 1
+        return dst_w, rows, cols, lo, hi, out_dtype
 
     def _iota_direct(
         self, dst_w: Walk, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int64], lo: int,
         hi: int, code: int,
-    ) -> bool:  # fmt: skip
+    ) -> Callable[[], None] | None:  # fmt: skip
         """Iota's values added straight into a plain-stride destination, when it is int32, or
         fp32 and every value, row term and column term is an integer fp32 holds exactly (then
         each fp32 sum is exact too, and equals the int32 -> fp32 hub's result): one pass over
-        the output instead of an int64 table, a conversion and a scatter."""
+        the output instead of an int64 table, a conversion and a scatter. The call that makes
+        that pass, or None where it does not apply."""
         view = dst_w.direct()
         if view is None:
-            return False
+            return None
+        outer_add = self.backend.outer_add
         if code == dt.INT32:  # wrapping int32 sums of wrapped terms: exact, the sum is in range
-            self.backend.outer_add(rows.astype(np.int32), cols.astype(np.int32),
-                                   view.view(np.int32))  # fmt: skip
-            return True
+            r32, c32, v32 = rows.astype(np.int32), cols.astype(np.int32), view.view(np.int32)
+            return lambda: outer_add(r32, c32, v32)
         exact = 2**24
         if code != dt.FP32 or max(-lo, hi) > exact:
-            return False
+            return None
         if max(int(np.abs(rows).max()), int(np.abs(cols).max())) > exact:
-            return False
-        self.backend.outer_add(rows.astype(np.float32), cols.astype(np.float32),
-                               view.view(np.float32))  # fmt: skip
-        return True
+            return None
+        rf, cf, vf = rows.astype(np.float32), cols.astype(np.float32), view.view(np.float32)
+        return lambda: outer_add(rf, cf, vf)
 
     def _iota_store(self, values: npt.NDArray[np.int64], code: int) -> npt.NDArray[Any]:
         """Iota's int32 values as `code`'s raw elements, when `code` holds each exactly: an
@@ -697,6 +725,18 @@ class Engine:
         dst_element_count repeats the destination's count, per partition or in total (Q13
         leaves which open): a word whose count is neither is refused, since what the engine
         does with a count that disagrees with its pattern is not stated."""
+        dst_w, bits = self._memset_plan(o)
+        view = dst_w.direct()
+        if view is not None:
+            self.backend.fill(view, bits)
+        else:
+            dst_w.scatter(
+                np.full((dst_w.nparts, o.dst.count), bits, dt.storage_dtype(int(o.dtype)))
+            )
+        self.instructions_executed += 1
+
+    def _memset_plan(self, o: MemsetOperands) -> tuple[Walk, int]:
+        """`memset`'s checks and destination walk, in its order: (the walk, the fill's bits)."""
         nch = self._channels(o.num_active_channels)
         dst = o.dst
         code = int(o.dtype)
@@ -713,13 +753,25 @@ class Engine:
             raise UnsupportedError(
                 f"Memset: set_value 0x{bits:X} has bits a {width}-bit dtype does not hold"
             )
-        dst_w = self._walk(dst, code, nch, "dst_mem_pattern")
+        return self._walk(dst, code, nch, "dst_mem_pattern"), bits
+
+    def prepare_memset(self, o: MemsetOperands) -> Callable[[], None]:
+        """``memset(o)`` as a call to make again and again: a Memset reads nothing from memory,
+        so with an immediate destination address of plain strides its checks and its walk are
+        worked out here, once, and each call is the one fill (anything else runs `memset` in
+        full)."""
+        full = functools.partial(self.memset, o)
+        if _register_addressed(o.dst):
+            return full
+        try:
+            dst_w, bits = self._memset_plan(o)
+        except ExecutorError:
+            return full  # raised again, at the same point as before, when it runs
         view = dst_w.direct()
-        if view is not None:
-            self.backend.fill(view, bits)
-        else:
-            dst_w.scatter(np.full((nch, dst.count), bits, dt.storage_dtype(code)))
-        self.instructions_executed += 1
+        if view is None:
+            return full
+        fill = self.backend.fill
+        return self._prepared_run(full, lambda _key: fill(view, bits))
 
     # -- 0x72 / 0x99 ------------------------------------------------------------------------------
 
@@ -1221,6 +1273,8 @@ PREPARERS: dict[type, Callable[[Engine, Any], Callable[[], None]]] = {
     ScalarTensorTensorOperands: Engine.prepare_scalar_tensor_tensor,
     TensorTensorScanOperands: Engine.prepare_tensor_tensor_scan,
     TensorReduceOperands: Engine.prepare_tensor_reduce,
+    IotaOperands: Engine.prepare_iota,
+    MemsetOperands: Engine.prepare_memset,
 }
 
 

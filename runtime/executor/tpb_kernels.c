@@ -1928,6 +1928,40 @@ int tpb_move(const void *src, int64_t rs, int64_t es, void *dst, int64_t drs, in
     return 0;
 }
 
+/* Streaming (non-temporal) stores, for an instruction that only writes and writes at least
+ * TPB_STREAM_BYTES: a plain store first reads each line it writes into the cache (half again
+ * the memory traffic of the write), and an output that large is not read back from the cache
+ * before other lines evict it, so its lines go straight to memory. The bits stored are the
+ * plain loop's; x86-64 (SSE2) only, the plain loop elsewhere and below the threshold. */
+#define TPB_STREAM_BYTES ((int64_t)4 << 20)
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#define TPB_HAVE_STREAM 1
+#else
+#define TPB_HAVE_STREAM 0
+#endif
+
+#if TPB_HAVE_STREAM
+/* `nbytes` bytes at `d` (a whole number of `esize`-byte elements, `d` element-aligned) filled
+ * with the 32-bit pattern `pat` (the element repeated): element stores up to a 16-byte
+ * boundary, 64-byte streamed blocks, element stores for the rest. */
+TPB_INLINE void stream_fill_row(char *d, int64_t nbytes, int32_t esize, uint32_t pat) {
+    const __m128i v = _mm_set1_epi32((int)pat);
+    int64_t k = 0;
+    while (((uintptr_t)(d + k) & 15u) && k < nbytes) {
+        memcpy(d + k, &pat, (size_t)esize); /* the pattern's low element (little-endian) */
+        k += esize;
+    }
+    for (; k + 64 <= nbytes; k += 64) {
+        _mm_stream_si128((__m128i *)(void *)(d + k), v);
+        _mm_stream_si128((__m128i *)(void *)(d + k + 16), v);
+        _mm_stream_si128((__m128i *)(void *)(d + k + 32), v);
+        _mm_stream_si128((__m128i *)(void *)(d + k + 48), v);
+    }
+    for (; k < nbytes; k += esize) memcpy(d + k, &pat, (size_t)esize);
+}
+#endif
+
 #define TPB_FILL_ROW(T)                                                                      \
     {                                                                                        \
         T *restrict d = (T *)dst + p * drs;                                                  \
@@ -1942,6 +1976,16 @@ TPB_CLONES
 int tpb_fill(void *dst, int64_t drs, int64_t des, int64_t n, int64_t N, int32_t esize,
              uint32_t bits) {
     int64_t p, k;
+#if TPB_HAVE_STREAM
+    if (des == 1 && n * N * esize >= TPB_STREAM_BYTES && (esize == 1 || esize == 2 || esize == 4)) {
+        const uint32_t pat = esize == 1   ? (bits & 0xFFu) * 0x01010101u
+                             : esize == 2 ? (bits & 0xFFFFu) * 0x00010001u
+                                          : bits;
+        for (p = 0; p < n; p++) stream_fill_row((char *)dst + p * drs * esize, N * esize, esize, pat);
+        _mm_sfence(); /* the streamed lines are ordered before what follows */
+        return 0;
+    }
+#endif
     for (p = 0; p < n; p++) {
         switch (esize) {
         case 1: TPB_FILL_ROW(uint8_t) break;
@@ -2034,6 +2078,32 @@ TPB_CLONES
 int tpb_outer_add(const void *rows, const void *cols, void *dst, int64_t drs, int64_t des,
                   int64_t n, int64_t N, int32_t fp32) {
     int64_t p, k;
+#if TPB_HAVE_STREAM
+    if (des == 1 && n * N * 4 >= TPB_STREAM_BYTES) { /* streamed: see TPB_STREAM_BYTES */
+        for (p = 0; p < n; p++) {
+            char *d = (char *)dst + p * drs * 4;
+            k = 0;
+            if (fp32) {
+                const float r = ((const float *)rows)[p], *c = (const float *)cols;
+                const __m128 rv = _mm_set1_ps(r);
+                for (; ((uintptr_t)(d + 4 * k) & 15u) && k < N; k++) ((float *)(void *)d)[k] = r + c[k];
+                for (; k + 4 <= N; k += 4) /* one IEEE binary32 add a lane, as r + c[k] */
+                    _mm_stream_ps((float *)(void *)(d + 4 * k), _mm_add_ps(rv, _mm_loadu_ps(c + k)));
+                for (; k < N; k++) ((float *)(void *)d)[k] = r + c[k];
+            } else {
+                const uint32_t r = ((const uint32_t *)rows)[p], *c = (const uint32_t *)cols;
+                const __m128i rv = _mm_set1_epi32((int)r);
+                for (; ((uintptr_t)(d + 4 * k) & 15u) && k < N; k++) ((uint32_t *)(void *)d)[k] = r + c[k];
+                for (; k + 4 <= N; k += 4) /* wrapping 32-bit adds */
+                    _mm_stream_si128((__m128i *)(void *)(d + 4 * k),
+                                     _mm_add_epi32(rv, _mm_loadu_si128((const __m128i *)(const void *)(c + k))));
+                for (; k < N; k++) ((uint32_t *)(void *)d)[k] = r + c[k];
+            }
+        }
+        _mm_sfence();
+        return 0;
+    }
+#endif
     for (p = 0; p < n; p++) {
         if (fp32) {
             const float r = ((const float *)rows)[p], *restrict c = (const float *)cols;

@@ -283,3 +283,39 @@ def test_prepared_paths_bind_the_kernel() -> None:
     e.memory.sbuf_region.data[:4, :64] = np.arange(64, dtype=np.uint8)
     call()
     assert e.instructions_executed == 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_prepared_memset_and_iota_equal_full(backend: str) -> None:
+    """Memset and Iota read nothing from memory: with an immediate destination their prepared
+    call is the one pass worked out ahead (not the method bound), and each call leaves what the
+    method leaves; a refused word raises when it runs, as the method does."""
+    cases = [
+        record_of(
+            "memset", dst=k.pattern(8, [1], [40]), dtype=dt.FP32, num_active_channels=16,
+            set_value=0x3E4CCCCD, dst_element_count=40,
+        ),
+        record_of(
+            "iota", ramp=k.pattern(5, [3], [40]), dst=k.pattern(200, [1], [40]),
+            out_dtype=dt.INT32, num_active_channels=16, channel_multiplier=7,
+        ),
+        record_of(
+            "iota", ramp=k.pattern(0xFFFFFFFE, [1], [40]), dst=k.pattern(200, [1], [40]),
+            out_dtype=dt.FP32, num_active_channels=16, channel_multiplier=1,
+        ),
+        record_of(  # refused: a dst_element_count that is neither reading
+            "memset", dst=k.pattern(8, [1], [40]), dtype=dt.FP32, num_active_channels=16,
+            set_value=1, dst_element_count=41,
+        ),
+    ]  # fmt: skip
+    for i, ops in enumerate(cases):
+        prepared_e = eng.Engine(GEOM, eng.Numerics(), backend=backend)
+        full_e = eng.Engine(GEOM, eng.Numerics(), backend=backend)
+        for e in (prepared_e, full_e):
+            fill(e, i)
+        prepared = prepared_e.prepare(ops)
+        assert isinstance(prepared, functools.partial) == (i == 3), i
+        for run in range(3):
+            got, want = outcome(prepared), outcome(functools.partial(ops.run, full_e))
+            assert got == want, (i, run, got, want)
+            assert state(prepared_e) == state(full_e), (i, run)
