@@ -286,10 +286,11 @@ def test_prepared_paths_bind_the_kernel() -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_prepared_memset_and_iota_equal_full(backend: str) -> None:
+def test_prepared_write_only_and_converting_instructions_equal_full(backend: str) -> None:
     """Memset and Iota read nothing from memory: with an immediate destination their prepared
-    call is the one pass worked out ahead (not the method bound), and each call leaves what the
-    method leaves; a refused word raises when it runs, as the method does."""
+    call is the one pass worked out ahead (not the method bound); Cast and Reciprocal are
+    TensorScalar's prepared call. Each call leaves what the method leaves (on memory changed
+    between calls); a refused word raises when it runs, as the method does."""
     cases = [
         record_of(
             "memset", dst=k.pattern(8, [1], [40]), dtype=dt.FP32, num_active_channels=16,
@@ -303,6 +304,14 @@ def test_prepared_memset_and_iota_equal_full(backend: str) -> None:
             "iota", ramp=k.pattern(0xFFFFFFFE, [1], [40]), dst=k.pattern(200, [1], [40]),
             out_dtype=dt.FP32, num_active_channels=16, channel_multiplier=1,
         ),
+        record_of(
+            "tensor_copy", cast=True, src=k.pattern(0, [1], [40]), dst=k.pattern(240, [1], [40]),
+            in_dtype=dt.FP32, out_dtype=dt.BFLOAT16, num_active_channels=16,
+        ),
+        record_of(
+            "reciprocal", src=k.pattern(0, [1], [40]), dst=k.pattern(240, [1], [40]),
+            in_dtype=dt.FP32, out_dtype=dt.FP32, num_active_channels=16,
+        ),
         record_of(  # refused: a dst_element_count that is neither reading
             "memset", dst=k.pattern(8, [1], [40]), dtype=dt.FP32, num_active_channels=16,
             set_value=1, dst_element_count=41,
@@ -314,8 +323,10 @@ def test_prepared_memset_and_iota_equal_full(backend: str) -> None:
         for e in (prepared_e, full_e):
             fill(e, i)
         prepared = prepared_e.prepare(ops)
-        assert isinstance(prepared, functools.partial) == (i == 3), i
+        assert isinstance(prepared, functools.partial) == (i == len(cases) - 1), i
         for run in range(3):
             got, want = outcome(prepared), outcome(functools.partial(ops.run, full_e))
             assert got == want, (i, run, got, want)
             assert state(prepared_e) == state(full_e), (i, run)
+            for e in (prepared_e, full_e):
+                fill(e, 100 * i + run)

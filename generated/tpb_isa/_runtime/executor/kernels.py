@@ -588,6 +588,17 @@ class Engine:
             dst_w.scatter(np.array(values))  # every read before any write
         self.instructions_executed += 1
 
+    def prepare_tensor_copy(self, o: TensorCopyOperands) -> Callable[[], None]:
+        """``tensor_copy(o)`` as a call to make again and again: a Cast is TensorScalar's
+        (`prepare_tensor_scalar`); a Copy runs in full."""
+        if o.cast:
+            return self.prepare_tensor_scalar(_converting(o, alu.BYPASS))
+        return functools.partial(self.tensor_copy, o)
+
+    def prepare_reciprocal(self, o: ReciprocalOperands) -> Callable[[], None]:
+        """``reciprocal(o)`` as a call to make again and again: TensorScalar's."""
+        return self.prepare_tensor_scalar(_converting(o, alu.RECIPROCAL))
+
     # -- 0x48 -------------------------------------------------------------------------------------
 
     def reciprocal(self, o: ReciprocalOperands) -> None:
@@ -1273,6 +1284,8 @@ PREPARERS: dict[type, Callable[[Engine, Any], Callable[[], None]]] = {
     ScalarTensorTensorOperands: Engine.prepare_scalar_tensor_tensor,
     TensorTensorScanOperands: Engine.prepare_tensor_tensor_scan,
     TensorReduceOperands: Engine.prepare_tensor_reduce,
+    TensorCopyOperands: Engine.prepare_tensor_copy,
+    ReciprocalOperands: Engine.prepare_reciprocal,
     IotaOperands: Engine.prepare_iota,
     MemsetOperands: Engine.prepare_memset,
 }
