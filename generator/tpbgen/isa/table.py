@@ -10,8 +10,8 @@
 * :data:`OPERAND_KINDS`: how an operand's fields become an engine argument (``isa.lower`` holds
   the one lowering of each kind to the scalar and the column code).
 * :data:`HANDLERS`: each OPCODE enumerator name the executor runs -> the engine method that runs
-  it and its operands: each keyword argument of that method, the struct fields it is read from
-  (by name) and how (its *kind*).
+  it and its operands: each field of that method's operand record, the struct fields it is read
+  from (by name) and how (its *kind*).
 * :data:`REFUSED`: decodable opcodes of the family that are refused, with why.
 * :data:`CHECKS`: admission checks an engine method makes of its operands, each declared once
   and emitted as the scalar check and its column form (``_runtime/executor/admission.py``).
@@ -301,7 +301,7 @@ def value_type(kind: str) -> str:
 
 @dataclass(frozen=True)
 class Operand:
-    """One keyword argument of an Engine method and the struct fields it is read from
+    """One field of an Engine method's operand record and the struct fields it is read from
     (``layout.fields_reader`` paths; ``a.t?.b`` goes through union arm ``t`` when there is one)."""
 
     param: str
