@@ -381,7 +381,8 @@ def _prove_predicates(
         def load() -> predicates.Namespaces:
             return proof_namespaces(staged, ingested.gen, tr)
 
-        own = validator_keys(ingested.gen, tr, _proof_setting(options, compiler), code_hash())
+        code = code_hash()
+        own = validator_keys(ingested.gen, tr, _proof_setting(options, compiler), code)
         proof = predicates.prove(
             ingested.gen,
             ingested.root,
@@ -393,6 +394,7 @@ def _prove_predicates(
             ahead,
             load,
             own,
+            code,
         )
     notes = [*translation.notes.notes, *predicates.findings(ingested.gen, proof)]
     shipped = predicates.apply(ingested.gen, tr, proof)

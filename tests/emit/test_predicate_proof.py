@@ -328,3 +328,36 @@ def test_a_drop_whose_c_reads_the_build_is_proven_as_it_ships(
     backend, accepted, vs_numpy, vs_python, c_path = run.stdout.split()
     # accepted: opcode A, a < 7, b != 3 (NDEBUG undefined, not optimising): 7 * 7 words
     assert (backend, accepted, vs_numpy, vs_python, c_path) == ("c", "49", "0", "0", "False")
+
+
+def test_a_change_of_tpbgens_code_proves_again(
+    cc: str,
+    drop: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole generation's cached proof is keyed by tpbgen's code, as each validator's is:
+    the same drop after a change to tpbgen (its code hash) is proven again, not answered from
+    the proof an older tpbgen left in the cache; the same code again is answered from it."""
+    from tpbgen.checks import predicates
+
+    runs = 0
+    real = predicates._Prover.run
+
+    def counted(self: object, cc: str) -> object:
+        nonlocal runs
+        runs += 1
+        return real(self, cc)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(predicates._Prover, "run", counted)
+    assert generate(capsys, drop, tmp_path / "a")[0] == 0
+    assert runs == 1
+    from tpbgen import render_cache
+
+    for module in (driver, render_cache):  # the rendering's key and the proof's
+        monkeypatch.setattr(module, "code_hash", lambda: "another tpbgen")
+    assert generate(capsys, drop, tmp_path / "b")[0] == 0
+    assert runs == 2, "a changed tpbgen was answered from the old tpbgen's proof"
+    assert generate(capsys, drop, tmp_path / "c")[0] == 0
+    assert runs == 2, "the same tpbgen proved again"

@@ -111,6 +111,7 @@ def prove(
     ahead: Ahead | None = None,
     load: Callable[[], Namespaces] | None = None,
     own: dict[str, str] | None = None,
+    code: str = "",
 ) -> Proof:
     """The proof for one generation, from the cache when these inputs, this translation and
     this compiler were proven before. `accepted` ({validator: words its C accepted}) is shared
@@ -125,14 +126,16 @@ def prove(
     own key (render_cache.validator_keys: every byte its proof depends on); a validator whose
     key and handed-on words match an earlier run's takes that run's corpus and verdicts from
     the per-validator store (`predproof-v`), so a drop that changes one validator proves that
-    one again (and runs the dispatch, C only, on every word)."""
+    one again (and runs the dispatch, C only, on every word). `code` is the hash of tpbgen's own
+    code (render_cache.code_hash): the whole generation's cached proof is keyed by it too, as
+    each validator's is, so a change to the proof's search or checks proves again."""
     if not numpy_installed():
         return not_run("numpy is not installed (it runs the batch back end)")
     names = tuple(t.name for t in tr.top)
     if not names:
         return Proof(True, compiler=cc)
     accepted = {} if accepted is None else accepted
-    key = _key(gen, tr, cc, ident, accepted)
+    key = _key(gen, tr, cc, ident, accepted, code)
     hit = cache.get("predproof", gen.name, key) if cache is not None else None
     cached = _from_payload(hit, cc)
     if cached is not None:
@@ -747,10 +750,14 @@ def _exc(exc: BaseException) -> str:
 # -- the cache ------------------------------------------------------------------------------------
 
 
-def _key(gen: Generation, tr: TranslatedGen, cc: str, ident: str, accepted: dict[str, Any]) -> str:
+def _key(
+    gen: Generation, tr: TranslatedGen, cc: str, ident: str, accepted: dict[str, Any], code: str
+) -> str:
     """Everything the proof's answer depends on: the inputs, the translation, the compiler and
-    the flags that fix the C's meaning, the accepted words it starts from."""
-    h = hashlib.sha256(f"predicate-proof {PROOF_VERSION} tpbgen {__version__}\n".encode())
+    the flags that fix the C's meaning, the accepted words it starts from, tpbgen's code."""
+    h = hashlib.sha256(
+        f"predicate-proof {PROOF_VERSION} tpbgen {__version__} code {code}\n".encode()
+    )
     h.update(f"{gen.inputs_sha256}\n{cc}\n{ident}\n".encode())
     h.update(f"flags {' '.join(MEANING_ARGS)} poisoned {' '.join(BUILD_DEPENDENT)}\n".encode())
     h.update(repr(sorted(_hex(accepted).items())).encode())
