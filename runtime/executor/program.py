@@ -553,7 +553,7 @@ def _refusals_tensor_reduce(
     if bool(fixed["bitvec"]):
         r.check(~np.isin(op, list(REDUCE_BITVEC_OPS)), op)
         in_c, _ = _small(np.asarray(cols["in_dtype"], np.int64), r.live)
-        r.check((in_c != np.asarray(cols["out_dtype"], np.int64)) | ~_INT[in_c])
+        admission.refuse_reduce_bitvec_dtypes(r, in_c, np.asarray(cols["out_dtype"], np.int64))
         admission.refuse_reduce_bitvec_negated(r, neg)
     else:
         r.check(~np.isin(op, list(REDUCE_ARITH_OPS)), op)
@@ -583,7 +583,7 @@ def _refusals_ptr_multi(engine: Engine, fixed: dict[str, Any], cols: dict[str, A
     out_c, _ = _small(np.asarray(cols["out_dtype"], np.int64), r.live)
     if bitvec:  # alu.check_bitvec, then the dtypes
         r.check(~op_known | ~_BITVEC[op], cols["op"])
-        r.check((in_c != out_c) | ~_INT[in_c])
+        admission.refuse_ptr_multi_bitvec_dtypes(r, in_c, out_c)
     else:  # alu.check_arith
         r.check(~op_known | ~_ARITH[op], cols["op"])
     for p, size in ((src, _SIZE[in_c]), (dst, _SIZE[out_c])):  # `Engine._walk` of each

@@ -22,7 +22,7 @@ import jinja2
 from .. import __version__
 from ..ir.firmware import FirmwareOverlay
 from ..ir.model import Generation
-from ..isa.lower import code_roles, lower_checks, lower_methods
+from ..isa.lower import code_roles, lower_checks, lower_methods, runtime_imports
 from ..templating import environment, runtime_api, runtime_files, template_root
 from ..translate.validators import TranslatedGen
 from .context import build_context, executor_readme
@@ -104,6 +104,7 @@ def _render_files(inp: RenderInput, man: dict[str, Any]) -> dict[str, str]:
         "executor": executor_readme(contexts),
         "codes": code_roles(),
         "checks": lower_checks(),
+        "check_imports": runtime_imports(),
         "methods": lower_methods(),
         "audit_md": inp.audit_md,
         "manifest": man,

@@ -167,6 +167,10 @@ def _atom(value: int | str) -> str:
 
 def _fails(c: table.Condition, column: bool) -> str:
     """Where a check's condition does not hold: for one value (Python) or a column (numpy)."""
+    if isinstance(c, table.AllOf):
+        return (" | " if column else " or ").join(f"({_fails(p, column)})" for p in c.parts)
+    if isinstance(c, table.In):
+        return f"~np.isin({c.arg}, {c.members})" if column else f"{c.arg} not in {c.members}"
     if isinstance(c, table.Between):
         lo, hi = _atom(c.lo), _atom(c.hi)
         if column:
@@ -179,6 +183,29 @@ def _fails(c: table.Condition, column: bool) -> str:
     if len(values) == 1:
         return f"{c.arg} != {values[0]}"
     return f"{c.arg} not in ({', '.join(values)})"
+
+
+def runtime_imports() -> list[tuple[str, str]]:
+    """``admission.py``'s imports from the runtime's executor, in order: (module, its names) for
+    the errors the declared checks raise and each runtime name they read
+    (`table.RUNTIME_NAMES`)."""
+    used: set[str] = set()
+
+    def names(c: table.Condition) -> None:
+        if isinstance(c, table.AllOf):
+            for p in c.parts:
+                names(p)
+        elif isinstance(c, table.In):
+            used.add(c.members)
+        elif isinstance(c, table.Between):
+            used.update(v for v in (c.lo, c.hi) if isinstance(v, str))
+
+    for check in table.CHECKS:
+        names(check.holds)
+    modules: dict[str, set[str]] = {"errors": {c.error for c in table.CHECKS}}
+    for n in used & set(table.RUNTIME_NAMES):  # the others are the checks' own arguments
+        modules.setdefault(table.RUNTIME_NAMES[n], set()).add(n)
+    return [(m, ", ".join(sorted(ns))) for m, ns in sorted(modules.items())]
 
 
 def lower_checks() -> list[LoweredCheck]:

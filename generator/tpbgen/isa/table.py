@@ -613,7 +613,29 @@ class OneOf:
     values: tuple[int | str, ...]
 
 
-Condition = Between | OneOf
+@dataclass(frozen=True)
+class In:
+    """``arg`` is a member of `members`, a set the runtime defines (a key of RUNTIME_SETS)."""
+
+    arg: str
+    members: str
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """Every one of `parts` holds."""
+
+    parts: tuple[Between | OneOf | In, ...]
+
+
+Condition = Between | OneOf | In | AllOf
+
+#: The runtime's names a check may read (a bound, or the members of `In`) -> the module of the
+#: runtime's executor that defines them (``admission.py`` imports them from there).
+RUNTIME_NAMES: dict[str, str] = {
+    "IMM_FLOPS_PER_CHANNEL": "memory",
+    "INT_CODES": "dtypes",  # the integer dtypes' semantic codes
+}
 
 
 @dataclass(frozen=True)
@@ -664,6 +686,21 @@ CHECKS: tuple[Check, ...] = (
         "ptr_multi_reverse", "ptr_multi", ("reverse",),
         OneOf("reverse", ("rev_ops.NONE", "rev_ops.BOTH")), "UnsupportedError",
         "PtrMulti reverses its single op only as NONE or BOTH (s4d4_tsm.h:99-107)",
+    ),
+    Check(
+        "ts_bitvec_dtypes", "tensor_scalar (bitvec)", ("in_dtype", "out_dtype"),
+        AllOf((OneOf("in_dtype", ("out_dtype",)), In("in_dtype", "INT_CODES"))),
+        "UnsupportedError", "a bitvec TensorScalar needs in_dtype == out_dtype, an integer dtype",
+    ),
+    Check(
+        "ptr_multi_bitvec_dtypes", "ptr_multi (bitvec)", ("in_dtype", "out_dtype"),
+        AllOf((OneOf("in_dtype", ("out_dtype",)), In("in_dtype", "INT_CODES"))),
+        "UnsupportedError", "a bitvec PtrMulti needs in_dtype == out_dtype, an integer dtype",
+    ),
+    Check(
+        "reduce_bitvec_dtypes", "tensor_reduce (bitvec)", ("in_dtype", "out_dtype"),
+        AllOf((OneOf("in_dtype", ("out_dtype",)), In("in_dtype", "INT_CODES"))),
+        "UnsupportedError", "a bitvec TensorReduce needs in_dtype == out_dtype, an integer",
     ),
     Check(
         "reduce_negated", "tensor_reduce", ("negated",), OneOf("negated", (0, 1)),

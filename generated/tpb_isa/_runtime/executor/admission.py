@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import codes
+from .dtypes import INT_CODES
 from .errors import ExecutorError, UnsupportedError
 from .memory import IMM_FLOPS_PER_CHANNEL
 
@@ -80,6 +83,39 @@ def check_ptr_multi_reverse(reverse: int) -> None:
 def refuse_ptr_multi_reverse(r: Any, reverse: Any) -> None:
     """`check_ptr_multi_reverse` over columns: the live rows where it fails raise there."""
     r.check((reverse != codes.REV_OPS['NONE']) & (reverse != codes.REV_OPS['BOTH']))
+
+
+def check_ts_bitvec_dtypes(in_dtype: int, out_dtype: int) -> None:
+    """UnsupportedError where ``(in_dtype != out_dtype) or (in_dtype not in INT_CODES)``."""
+    if (in_dtype != out_dtype) or (in_dtype not in INT_CODES):
+        raise UnsupportedError('a bitvec TensorScalar needs in_dtype == out_dtype, an integer dtype')
+
+
+def refuse_ts_bitvec_dtypes(r: Any, in_dtype: Any, out_dtype: Any) -> None:
+    """`check_ts_bitvec_dtypes` over columns: the live rows where it fails raise there."""
+    r.check((in_dtype != out_dtype) | (~np.isin(in_dtype, INT_CODES)))
+
+
+def check_ptr_multi_bitvec_dtypes(in_dtype: int, out_dtype: int) -> None:
+    """UnsupportedError where ``(in_dtype != out_dtype) or (in_dtype not in INT_CODES)``."""
+    if (in_dtype != out_dtype) or (in_dtype not in INT_CODES):
+        raise UnsupportedError('a bitvec PtrMulti needs in_dtype == out_dtype, an integer dtype')
+
+
+def refuse_ptr_multi_bitvec_dtypes(r: Any, in_dtype: Any, out_dtype: Any) -> None:
+    """`check_ptr_multi_bitvec_dtypes` over columns: the live rows where it fails raise there."""
+    r.check((in_dtype != out_dtype) | (~np.isin(in_dtype, INT_CODES)))
+
+
+def check_reduce_bitvec_dtypes(in_dtype: int, out_dtype: int) -> None:
+    """UnsupportedError where ``(in_dtype != out_dtype) or (in_dtype not in INT_CODES)``."""
+    if (in_dtype != out_dtype) or (in_dtype not in INT_CODES):
+        raise UnsupportedError('a bitvec TensorReduce needs in_dtype == out_dtype, an integer')
+
+
+def refuse_reduce_bitvec_dtypes(r: Any, in_dtype: Any, out_dtype: Any) -> None:
+    """`check_reduce_bitvec_dtypes` over columns: the live rows where it fails raise there."""
+    r.check((in_dtype != out_dtype) | (~np.isin(in_dtype, INT_CODES)))
 
 
 def check_reduce_negated(negated: int) -> None:

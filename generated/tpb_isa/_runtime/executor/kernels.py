@@ -320,10 +320,7 @@ class Engine:
         if bitvec:
             alu.check_bitvec(op0)
             alu.check_bitvec(op1)
-            if in_dtype != out_dtype or in_dtype not in dt.INT_CODES:
-                raise UnsupportedError(
-                    "a bitvec TensorScalar needs in_dtype == out_dtype, an integer dtype"
-                )
+            admission.check_ts_bitvec_dtypes(in_dtype, out_dtype)
         else:
             alu.check_arith(op0)
             alu.check_arith(op1)
@@ -870,10 +867,7 @@ class Engine:
         self._same_count(src, dst)
         if bitvec:
             alu.check_bitvec(op)
-            if in_dtype != out_dtype or in_dtype not in dt.INT_CODES:
-                raise UnsupportedError(
-                    "a bitvec PtrMulti needs in_dtype == out_dtype, an integer dtype"
-                )
+            admission.check_ptr_multi_bitvec_dtypes(in_dtype, out_dtype)
         else:
             alu.check_arith(op)
         src_w = self._walk(src, in_dtype, nch, "src_mem_pattern")
@@ -1188,10 +1182,7 @@ class Engine:
                     f"a bitvec reduce by {alu.op_name(op)}: only BITWISE_AND, BITWISE_OR and "
                     "BITWISE_XOR have a documented fold (NKI's reduce-op map)"
                 )
-            if in_dtype != out_dtype or in_dtype not in dt.INT_CODES:
-                raise UnsupportedError(
-                    "a bitvec TensorReduce needs in_dtype == out_dtype, an integer"
-                )
+            admission.check_reduce_bitvec_dtypes(in_dtype, out_dtype)
             admission.check_reduce_bitvec_negated(negate)
         elif op not in REDUCE_ARITH_OPS:
             raise UnsupportedError(
