@@ -626,17 +626,27 @@ class Engine:
 
     def prepare_iota(self, o: IotaOperands) -> Callable[[], None]:
         """``iota(o)`` as a call to make again and again: an Iota reads nothing from memory,
-        so with an immediate destination address its checks and its row and column terms are
-        worked out here, once, and each call is the one pass of `_iota_direct` (when it
-        applies; anything else runs `iota` in full)."""
-        full = functools.partial(self.iota, o)
-        if _register_addressed(o.dst):
+        so its checks and its row and column terms are worked out once (`_prepared_pass`), and
+        each call is the one pass of `_iota_direct`."""
+        return self._prepared_pass(
+            functools.partial(self.iota, o), o.dst, lambda: self._iota_direct(*self._iota_plan(o))
+        )
+
+    def _prepared_pass(
+        self, full: Callable[[], None], dst: Pattern,
+        direct_of: Callable[[], Callable[[], None] | None],
+    ) -> Callable[[], None]:  # fmt: skip
+        """A write-only instruction (one that reads nothing from memory) as a call to make again
+        and again: with an immediate destination address, `direct_of()` (its checks and its
+        one pass over a plain-stride destination, or None where that does not apply) worked
+        out here, once; else, or when it raises, `full` (the method, which raises again at the
+        same point when it runs)."""
+        if _register_addressed(dst):
             return full
         try:
-            dst_w, rows, cols, lo, hi, out_dtype = self._iota_plan(o)
+            direct = direct_of()
         except ExecutorError:
-            return full  # raised again, at the same point as before, when it runs
-        direct = self._iota_direct(dst_w, rows, cols, lo, hi, out_dtype)
+            return full
         if direct is None:
             return full
         return self._prepared_run(full, lambda _key: direct())
@@ -734,14 +744,22 @@ class Engine:
         leaves which open): a word whose count is neither is refused, since what the engine
         does with a count that disagrees with its pattern is not stated."""
         dst_w, bits = self._memset_plan(o)
-        view = dst_w.direct()
-        if view is not None:
-            self.backend.fill(view, bits)
+        direct = self._memset_direct(dst_w, bits)
+        if direct is not None:
+            direct()
         else:
             dst_w.scatter(
                 np.full((dst_w.nparts, o.dst.count), bits, dt.storage_dtype(int(o.dtype)))
             )
         self.instructions_executed += 1
+
+    def _memset_direct(self, dst_w: Walk, bits: int) -> Callable[[], None] | None:
+        """The one fill of a plain-stride destination, or None where it is not one."""
+        view = dst_w.direct()
+        if view is None:
+            return None
+        fill = self.backend.fill
+        return lambda: fill(view, bits)
 
     def _memset_plan(self, o: MemsetOperands) -> tuple[Walk, int]:
         """`memset`'s checks and destination walk, in its order: (the walk, the fill's bits)."""
@@ -765,21 +783,12 @@ class Engine:
 
     def prepare_memset(self, o: MemsetOperands) -> Callable[[], None]:
         """``memset(o)`` as a call to make again and again: a Memset reads nothing from memory,
-        so with an immediate destination address of plain strides its checks and its walk are
-        worked out here, once, and each call is the one fill (anything else runs `memset` in
-        full)."""
-        full = functools.partial(self.memset, o)
-        if _register_addressed(o.dst):
-            return full
-        try:
-            dst_w, bits = self._memset_plan(o)
-        except ExecutorError:
-            return full  # raised again, at the same point as before, when it runs
-        view = dst_w.direct()
-        if view is None:
-            return full
-        fill = self.backend.fill
-        return self._prepared_run(full, lambda _key: fill(view, bits))
+        so its checks and its walk are worked out once (`_prepared_pass`), and each call is the
+        one fill of `_memset_direct`."""
+        return self._prepared_pass(
+            functools.partial(self.memset, o), o.dst,
+            lambda: self._memset_direct(*self._memset_plan(o)),
+        )  # fmt: skip
 
     # -- 0x72 / 0x99 ------------------------------------------------------------------------------
 
